@@ -1,0 +1,45 @@
+# The README's commands. `make preview` and `make test` are all the set-up there is.
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+STACK ?= dev
+FORMAT ?= table
+PROGRAM ?= .
+CONFIG ?=
+POLICY_CONFIG ?=
+
+.PHONY: venv preview test lint typecheck unit up bench verify clean
+
+$(VENV)/.installed: requirements.txt requirements-dev.txt policies/requirements.txt policies/pyproject.toml
+	@./scripts/install.sh $(PYTHON) $(VENV)
+	@touch $@
+
+venv: $(VENV)/.installed
+
+preview: venv ## Offline preview of a stack with the policy pack (STACK, CONFIG, PROGRAM, FORMAT).
+	@$(PY) -m offline_preview --stack $(STACK) --format $(FORMAT) --program $(PROGRAM) \
+		$(if $(CONFIG),--config $(CONFIG)) $(if $(POLICY_CONFIG),--policy-config $(POLICY_CONFIG))
+
+lint: venv
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+
+typecheck: venv
+	$(VENV)/bin/mypy
+
+unit: venv
+	$(PY) -m pytest
+
+test: lint typecheck unit ## Lint, type check and every test.
+
+up: ## pulumi up for STACK (needs the Pulumi CLI and cloud credentials).
+	pulumi up --stack $(STACK) --policy-pack policies
+
+bench: venv ## Benchmarks: writes bench/results/.
+	$(PY) -m bench
+
+verify: venv ## Check a live cluster against the stack (KUBECONFIG, CONTEXT, STACK).
+	$(PY) -m readiness --stack $(STACK) $(if $(CONTEXT),--context $(CONTEXT))
+
+clean:
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

@@ -1,0 +1,1 @@
+"""Reusable Pulumi ComponentResources for a GPU-ready Kubernetes platform."""

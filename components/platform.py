@@ -1,0 +1,116 @@
+"""GpuPlatform: the whole platform for one stack, composed from the components by cloud.
+
+Each layer has its own function below; the component that provisions a practice is named in
+docs/traceability.md.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import pulumi
+import pulumi_kubernetes as k8s
+
+from stack_config import NAMESPACE, Platform
+from stack_config.models import AckCluster, AksCluster, ExistingCluster
+
+from .existing_cluster import ExistingCluster as ExistingClusterComponent
+
+
+@dataclass
+class ClusterHandle:
+    """What every layer above the cluster needs from it."""
+
+    name: pulumi.Output[str]
+    kubeconfig: pulumi.Output[str]
+    """Secret."""
+    provider: k8s.Provider
+    depends_on: list[pulumi.Resource] = field(default_factory=list)
+    """Resources the in-cluster layer waits for (the GPU pools)."""
+    outputs: dict[str, Any] = field(default_factory=dict)
+    """Cloud-specific stack outputs (resource group, OIDC issuer...)."""
+
+
+class GpuPlatform(pulumi.ComponentResource):
+    """A GPU-ready Kubernetes platform: cluster, GPU pools, device plugin, workload namespaces."""
+
+    cluster_name: pulumi.Output[str]
+    """Name of the cluster."""
+    kubeconfig: pulumi.Output[str]
+    """Kubeconfig of the cluster (secret)."""
+    gpu_capacity: pulumi.Output[dict[str, Any]]
+    """Per pool: expected allocatable GPU resources per node, node count and total."""
+    namespaces: pulumi.Output[list[str]]
+    """The GPU workload namespaces."""
+
+    def __init__(
+        self, name: str, args: Platform, opts: pulumi.ResourceOptions | None = None
+    ) -> None:
+        super().__init__("gpu-platform:index:GpuPlatform", name, None, opts)
+        self._name = name
+        self._platform = args
+        for warning in args.warnings:
+            pulumi.log.warn(warning, self)
+
+        cluster = self._cluster()
+        in_cluster = pulumi.ResourceOptions(
+            parent=self, providers={"kubernetes": cluster.provider}, depends_on=cluster.depends_on
+        )
+        self._gpu_layer(cluster, in_cluster)
+        namespaces = self._workloads(cluster, in_cluster)
+
+        self.cluster_name = cluster.name
+        self.kubeconfig = pulumi.Output.secret(cluster.kubeconfig)
+        self.gpu_capacity = pulumi.Output.from_input(
+            {name: pf.capacity.as_output() for name, pf in args.pools.items()}
+        )
+        self.namespaces = pulumi.Output.from_input(namespaces)
+        self.cluster_outputs = cluster.outputs
+        self.register_outputs(
+            {
+                "clusterName": self.cluster_name,
+                "kubeconfig": self.kubeconfig,
+                "gpuCapacity": self.gpu_capacity,
+                "namespaces": self.namespaces,
+            }
+        )
+
+    # --- cluster and GPU pools, per cloud ------------------------------------------------
+
+    def _cluster(self) -> ClusterHandle:
+        settings = self._platform.config.cluster
+        if isinstance(settings, AksCluster):
+            return self._azure(settings)
+        if isinstance(settings, AckCluster):
+            return self._alicloud(settings)
+        return self._existing(settings)
+
+    def _azure(self, settings: AksCluster) -> ClusterHandle:
+        raise NotImplementedError("AKS cluster: see issue 'AKS: a hardened cluster'")
+
+    def _alicloud(self, settings: AckCluster) -> ClusterHandle:
+        raise NotImplementedError("ACK cluster: see issue 'ACK: ACK Pro cluster'")
+
+    def _existing(self, settings: ExistingCluster) -> ClusterHandle:
+        secret_kubeconfig = pulumi.Config(NAMESPACE).get_secret("kubeconfig")
+        existing = ExistingClusterComponent(
+            f"{self._name}-cluster",
+            {
+                "cluster_name": settings.name,
+                "kubeconfig_path": settings.kubeconfig_path,
+                "kubeconfig": secret_kubeconfig,
+                "context": settings.context,
+            },
+            pulumi.ResourceOptions(parent=self),
+        )
+        return ClusterHandle(existing.cluster_name, existing.kubeconfig, existing.provider)
+
+    # --- in-cluster layers ---------------------------------------------------------------
+
+    def _gpu_layer(self, cluster: ClusterHandle, opts: pulumi.ResourceOptions) -> None:
+        """Device plugin with per-pool configs (or the GPU Operator), and readiness checks."""
+
+    def _workloads(self, cluster: ClusterHandle, opts: pulumi.ResourceOptions) -> list[str]:
+        """GPU workload namespaces and the in-cluster admission policy."""
+        return []

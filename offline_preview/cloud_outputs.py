@@ -1,0 +1,82 @@
+"""Deterministic stand-ins for what clouds compute, so a program runs end to end offline.
+
+Placeholders are recognisably fake (``offline.invalid`` hosts, ``00000000`` IDs).
+"""
+
+from __future__ import annotations
+
+import base64
+import zlib
+from collections.abc import Callable
+from typing import Any
+
+_FAKE_SUBSCRIPTION = "00000000-0000-0000-0000-000000000000"
+
+
+def fake_kubeconfig(cluster: str) -> str:
+    """A syntactically valid kubeconfig that points nowhere reachable."""
+    return (
+        "apiVersion: v1\nkind: Config\n"
+        f"clusters:\n- name: {cluster}\n  cluster:\n    server: https://{cluster}.offline.invalid:443\n"
+        f"contexts:\n- name: {cluster}\n  context:\n    cluster: {cluster}\n    user: {cluster}-user\n"
+        f"current-context: {cluster}\n"
+        f"users:\n- name: {cluster}-user\n  user:\n    token: offline-preview-placeholder\n"
+    )
+
+
+def _managed_cluster(name: str, inputs: dict[str, Any]) -> dict[str, Any]:
+    cluster = inputs.get("resourceName", name)
+    rg = inputs.get("resourceGroupName", "rg")
+    return {
+        "name": cluster,
+        "fqdn": f"{cluster}.hcp.offline.invalid",
+        "nodeResourceGroup": f"MC_{rg}_{cluster}",
+        "oidcIssuerProfile": {
+            **(inputs.get("oidcIssuerProfile") or {}),
+            "issuerUrl": f"https://oidc.offline.invalid/{_FAKE_SUBSCRIPTION}/{cluster}/",
+        },
+        "azureApiVersion": "2025-09-01",
+    }
+
+
+def _named(key: str) -> Callable[[str, dict[str, Any]], dict[str, Any]]:
+    def outputs(name: str, inputs: dict[str, Any]) -> dict[str, Any]:
+        return {"name": inputs.get(key, name)}
+
+    return outputs
+
+
+_COMPUTED: dict[str, Callable[[str, dict[str, Any]], dict[str, Any]]] = {
+    "azure-native:containerservice:ManagedCluster": _managed_cluster,
+    "azure-native:resources:ResourceGroup": _named("resourceGroupName"),
+    "azure-native:containerservice:AgentPool": _named("agentPoolName"),
+    "alicloud:cs/managedKubernetes:ManagedKubernetes": lambda name, inputs: {
+        "name": inputs.get("name", name),
+        "id": f"c{zlib.crc32(name.encode()):010d}",
+    },
+    "alicloud:vpc/network:Network": lambda name, inputs: {"id": f"vpc-{name}"},
+    "alicloud:vpc/switch:Switch": lambda name, inputs: {"id": f"vsw-{name}"},
+}
+
+
+def computed_outputs(type_: str, name: str, inputs: dict[str, Any]) -> dict[str, Any]:
+    """Outputs a cloud would compute for a resource of ``type_``."""
+    factory = _COMPUTED.get(type_)
+    return factory(name, inputs) if factory else {}
+
+
+def invoke_result(token: str, args: dict[str, Any]) -> dict[str, Any]:
+    """Results of the provider functions our programs call."""
+    if token == "azure-native:containerservice:listManagedClusterUserCredentials":
+        cluster = args.get("resourceName", "cluster")
+        value = base64.b64encode(fake_kubeconfig(cluster).encode()).decode()
+        return {"kubeconfigs": [{"name": "clusterUser", "value": value}]}
+    if token == "alicloud:cs/getClusterCredential:getClusterCredential":
+        cluster = args.get("clusterId", "cluster")
+        return {
+            "clusterId": cluster,
+            "kubeConfig": fake_kubeconfig(cluster),
+            "expiration": "2099-01-01T00:00:00Z",
+            "certificateAuthorities": [],
+        }
+    return {}

@@ -1,0 +1,162 @@
+"""Apply the CrossGuard policy pack to a recorded program run, as ``pulumi preview`` would.
+
+Resource policies see each resource's inputs; stack policies see every resource's outputs
+(here: inputs plus the mock's computed outputs), each wrapped in the same unknown-checking
+proxies the real analyzer uses.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from pulumi_policy import (
+    EnforcementLevel,
+    PolicyCustomTimeouts,
+    PolicyResource,
+    PolicyResourceOptions,
+    ResourceValidationArgs,
+    ResourceValidationPolicy,
+    StackValidationArgs,
+    StackValidationPolicy,
+)
+from pulumi_policy.proxy import UnknownValueError, unknown_checking_proxy
+
+from .engine import RecordedResource, Secret
+
+Policy = ResourceValidationPolicy | StackValidationPolicy
+
+
+@dataclass(frozen=True)
+class Violation:
+    policy: str
+    enforcement: str
+    """``mandatory`` or ``advisory``."""
+    urn: str | None
+    message: str
+
+
+def _plain(value: Any) -> Any:
+    """Secrets reach policies unwrapped, as pulumi_policy's deserializer hands them over."""
+    if isinstance(value, Secret):
+        return _plain(value.value)
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_plain(v) for v in value]
+    return value
+
+
+def _options(res: RecordedResource) -> PolicyResourceOptions:
+    return PolicyResourceOptions(
+        res.protect,
+        res.ignore_changes,
+        res.delete_before_replace,
+        res.aliases,
+        PolicyCustomTimeouts(0, 0, 0),
+        [],
+        res.parent,
+    )
+
+
+def _settings(
+    policy: Policy, pack_config: Mapping[str, Any], default_level: EnforcementLevel
+) -> tuple[EnforcementLevel, dict[str, Any]]:
+    """Enforcement level and config of one policy: schema defaults, then the pack config."""
+    level = policy.enforcement_level or default_level
+    config: dict[str, Any] = {}
+    if policy.config_schema is not None:
+        for key, schema in policy.config_schema.properties.items():
+            if "default" in schema:
+                config[key] = schema["default"]
+    for key in ("all", policy.name):
+        entry = pack_config.get(key)
+        if isinstance(entry, str):
+            level = EnforcementLevel(entry)
+        elif isinstance(entry, Mapping):
+            if "enforcementLevel" in entry:
+                level = EnforcementLevel(entry["enforcementLevel"])
+            if key == policy.name:
+                config.update({k: v for k, v in entry.items() if k != "enforcementLevel"})
+    return level, config
+
+
+def _run(validate: Any, args: Any, report: Any) -> None:
+    result = validate(args, report)
+    if inspect.isawaitable(result):
+        asyncio.run(result)  # type: ignore[arg-type]
+
+
+def run_policies(
+    resources: Iterable[RecordedResource],
+    policies: Iterable[Policy],
+    pack_config: Mapping[str, Any] | None = None,
+    default_level: EnforcementLevel = EnforcementLevel.ADVISORY,
+    stack_tags: Mapping[str, str] | None = None,
+) -> list[Violation]:
+    """Every violation the pack reports for ``resources``."""
+    pack_config = pack_config or {}
+    resources = list(resources)
+    violations: list[Violation] = []
+    plain_inputs = [_plain(r.inputs) for r in resources]
+    for policy in policies:
+        level, config = _settings(policy, pack_config, default_level)
+        if level == EnforcementLevel.DISABLED:
+            continue
+        enforcement = (
+            "mandatory" if level in (EnforcementLevel.MANDATORY, EnforcementLevel.REMEDIATE) else "advisory"
+        )
+
+        def report(message: str, urn: str | None = None, *, _p: Policy = policy, _e: str = enforcement, _u: str | None = None) -> None:
+            violations.append(Violation(_p.name, _e, urn or _u, message))
+
+        if isinstance(policy, ResourceValidationPolicy):
+            for res, props in zip(resources, plain_inputs, strict=True):
+                args = ResourceValidationArgs(
+                    res.type,
+                    unknown_checking_proxy(props),
+                    res.urn,
+                    res.name,
+                    _options(res),
+                    None,
+                    config=config,
+                    stack_tags=dict(stack_tags or {}),
+                )
+
+                def report_res(message: str, urn: str | None = None, _urn: str = res.urn) -> None:
+                    report(message, urn or _urn)
+
+                try:
+                    _run(policy.validate, args, report_res)
+                except UnknownValueError as err:
+                    violations.append(
+                        Violation(policy.name, "advisory", res.urn, f"can't run policy during preview: {err}")
+                    )
+        else:
+            by_urn: dict[str, PolicyResource] = {}
+            stack_resources = []
+            for res in resources:
+                pr = PolicyResource(
+                    res.type,
+                    unknown_checking_proxy(_plain(res.outputs)),
+                    res.urn,
+                    res.name,
+                    _options(res),
+                    None,
+                    by_urn.get(res.parent or ""),
+                    [by_urn[d] for d in res.dependencies if d in by_urn],
+                    {},
+                )
+                by_urn[res.urn] = pr
+                stack_resources.append(pr)
+            args_stack = StackValidationArgs(stack_resources, config=config, stack_tags=dict(stack_tags or {}))
+            try:
+                _run(policy.validate, args_stack, report)
+            except UnknownValueError as err:
+                violations.append(
+                    Violation(policy.name, "advisory", None, f"can't run policy during preview: {err}")
+                )
+    return violations

@@ -1,0 +1,140 @@
+"""Render a preview: a resource tree with verdicts, one JSON document, or Markdown."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter, defaultdict
+from typing import Any
+
+from .engine import ProgramRun, RecordedResource, Secret
+from .policy_runner import Violation
+
+SECRET_TEXT = "[secret]"
+
+
+def _public(value: Any) -> Any:
+    if isinstance(value, Secret):
+        return SECRET_TEXT
+    if isinstance(value, dict):
+        return {k: _public(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_public(v) for v in value]
+    return value
+
+
+def as_document(run: ProgramRun, violations: list[Violation]) -> dict[str, Any]:
+    """The ``FORMAT=json`` contract."""
+    return {
+        "stack": run.stack,
+        "resources": [
+            {
+                "urn": r.urn,
+                "type": r.type,
+                "name": r.name,
+                "parent": r.parent,
+                "inputs": _public(r.inputs),
+            }
+            for r in run.resources
+        ],
+        "outputs": _public(run.outputs),
+        "violations": [
+            {"policy": v.policy, "enforcement": v.enforcement, "urn": v.urn, "message": v.message}
+            for v in violations
+        ],
+    }
+
+
+def as_json(run: ProgramRun, violations: list[Violation]) -> str:
+    return json.dumps(as_document(run, violations), indent=2, sort_keys=False, default=str)
+
+
+def _summary(run: ProgramRun, violations: list[Violation]) -> str:
+    levels = Counter(v.enforcement for v in violations)
+    return (
+        f"{len(run.resources)} resources, {levels['mandatory']} mandatory and "
+        f"{levels['advisory']} advisory policy violations"
+    )
+
+
+def _format_capacity(capacity: Any) -> list[str]:
+    lines = []
+    for pool, cap in capacity.items():
+        per_node = ", ".join(f"{k}: {v}" for k, v in cap["perNode"].items())
+        total = ", ".join(f"{k}: {v}" for k, v in cap["total"].items())
+        nodes = cap["nodes"]
+        nodes_text = f"{nodes['min']}-{nodes['max']}" if isinstance(nodes, dict) else str(nodes)
+        lines.append(f"    {pool}: {per_node} per node × {nodes_text} nodes = {total}")
+    return lines
+
+
+def _output_lines(outputs: dict[str, Any]) -> list[str]:
+    lines = []
+    for key, value in outputs.items():
+        if key == "gpuCapacity" and isinstance(value, dict):
+            lines.append(f"  {key}:")
+            lines.extend(_format_capacity(value))
+        else:
+            text = json.dumps(_public(value), default=str)
+            lines.append(f"  {key}: {text if len(text) < 120 else text[:117] + '...'}")
+    return lines
+
+
+def as_table(run: ProgramRun, violations: list[Violation]) -> str:
+    """A tree of resources by parent, each with its policy verdicts."""
+    children: dict[str | None, list[RecordedResource]] = defaultdict(list)
+    urns = {r.urn for r in run.resources}
+    for r in run.resources:
+        children[r.parent if r.parent in urns else None].append(r)
+    by_urn: dict[str | None, list[Violation]] = defaultdict(list)
+    for v in violations:
+        by_urn[v.urn].append(v)
+
+    lines = [f"Stack {run.project}-{run.stack}"]
+
+    def walk(parent: str | None, indent: str) -> None:
+        kids = children.get(parent, [])
+        for i, res in enumerate(kids):
+            last = i == len(kids) - 1
+            branch, nxt = ("└─ ", "   ") if last else ("├─ ", "│  ")
+            flags = " [protected]" if res.protect else ""
+            lines.append(f"{indent}{branch}{res.type}  {res.name}{flags}")
+            for v in by_urn.get(res.urn, []):
+                mark = "✗" if v.enforcement == "mandatory" else "!"
+                lines.append(f"{indent}{nxt}  {mark} {v.policy}: {v.message}")
+            walk(res.urn, indent + nxt)
+
+    walk(None, "")
+    for v in by_urn.get(None, []):
+        mark = "✗" if v.enforcement == "mandatory" else "!"
+        lines.append(f"{mark} {v.policy} (stack): {v.message}")
+    if run.outputs:
+        lines.append("Outputs:")
+        lines.extend(_output_lines(run.outputs))
+    lines.append(_summary(run, violations))
+    return "\n".join(lines)
+
+
+def as_markdown(run: ProgramRun, violations: list[Violation]) -> str:
+    """A pull-request comment: verdicts first, then the plan."""
+    mandatory = [v for v in violations if v.enforcement == "mandatory"]
+    status = "❌ mandatory policy violations" if mandatory else "✅ no mandatory policy violations"
+    lines = [f"### Offline preview: `{run.project}/{run.stack}` — {status}", "", _summary(run, violations), ""]
+    if violations:
+        lines += ["| Policy | Level | Resource | Message |", "|---|---|---|---|"]
+        for v in violations:
+            resource = v.urn.rsplit("::", 1)[-1] if v.urn else "(stack)"
+            message = v.message.replace("|", "\\|").replace("\n", " ")
+            lines.append(f"| `{v.policy}` | {v.enforcement} | `{resource}` | {message} |")
+        lines.append("")
+    counts = Counter(r.type for r in run.resources)
+    lines += ["<details><summary>Resources</summary>", "", "| Type | Count |", "|---|---|"]
+    lines += [f"| `{t}` | {n} |" for t, n in sorted(counts.items())]
+    lines += ["", "</details>"]
+    if run.outputs:
+        lines += ["", "<details><summary>Outputs</summary>", "", "```"]
+        lines += _output_lines(run.outputs)
+        lines += ["```", "", "</details>"]
+    return "\n".join(lines)
+
+
+RENDERERS = {"table": as_table, "json": as_json, "markdown": as_markdown}

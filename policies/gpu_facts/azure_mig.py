@@ -1,0 +1,49 @@
+"""AKS ``gpuInstanceProfile`` names mapped to the NVIDIA MIG profile on each GPU model.
+
+AKS applies one profile to every GPU of a pool and only offers the default profile of each
+compute size (https://learn.microsoft.com/azure/aks/gpu-multi-instance: MIG1g on
+Standard_ND96asr_v4 is 1g.5gb). Variants such as ``1g.10gb`` on an A100 40GB or ``+me``
+profiles are facts of the GPU (see ``gpu_models``), not choices for an AKS pool.
+"""
+
+from __future__ import annotations
+
+AKS_MIG_PROFILES: tuple[str, ...] = ("MIG1g", "MIG2g", "MIG3g", "MIG4g", "MIG7g")
+
+AKS_MIG_TO_NVIDIA: dict[str, dict[str, str]] = {
+    "A100-40GB": {
+        "MIG1g": "1g.5gb",
+        "MIG2g": "2g.10gb",
+        "MIG3g": "3g.20gb",
+        "MIG4g": "4g.20gb",
+        "MIG7g": "7g.40gb",
+    },
+    "A100-80GB": {
+        "MIG1g": "1g.10gb",
+        "MIG2g": "2g.20gb",
+        "MIG3g": "3g.40gb",
+        "MIG4g": "4g.40gb",
+        "MIG7g": "7g.80gb",
+    },
+    "H100-80GB": {
+        "MIG1g": "1g.10gb",
+        "MIG2g": "2g.20gb",
+        "MIG3g": "3g.40gb",
+        "MIG4g": "4g.40gb",
+        "MIG7g": "7g.80gb",
+    },
+    "H100-NVL-94GB": {
+        "MIG1g": "1g.12gb",
+        "MIG2g": "2g.24gb",
+        "MIG3g": "3g.47gb",
+        "MIG4g": "4g.47gb",
+        "MIG7g": "7g.94gb",
+    },
+    "H200-141GB": {
+        "MIG1g": "1g.18gb",
+        "MIG2g": "2g.35gb",
+        "MIG3g": "3g.71gb",
+        "MIG4g": "4g.71gb",
+        "MIG7g": "7g.141gb",
+    },
+}

@@ -1,0 +1,126 @@
+"""Azure VM sizes with GPUs that AKS GPU node pools use.
+
+Sources: Microsoft Learn, "GPU accelerated VM sizes"
+(https://learn.microsoft.com/azure/virtual-machines/sizes/gpu-accelerated/), one page per
+series (linked per entry); MIG support on AKS: https://learn.microsoft.com/azure/aks/gpu-multi-instance
+("supported on NVIDIA A100, H100, and H200 series GPU VM sizes").
+"""
+
+from __future__ import annotations
+
+from .models import AzureVmSize
+
+_DOCS = "https://learn.microsoft.com/azure/virtual-machines/sizes/gpu-accelerated/"
+
+
+def _series(
+    family: str,
+    page: str,
+    gpu_model: str,
+    sizes: tuple[tuple[str, int, int, int], ...],
+    *,
+    mig: bool = False,
+) -> tuple[AzureVmSize, ...]:
+    """Sizes of one series: (name, GPUs, local NVMe disks, GiB per NVMe disk)."""
+    return tuple(
+        AzureVmSize(name, family, gpu_model, gpus, disks, gib, mig, _DOCS + page)
+        for name, gpus, disks, gib in sizes
+    )
+
+
+AZURE_VM_SIZES: dict[str, AzureVmSize] = {
+    size.name: size
+    for size in (
+        # ND A100 v4: 8x A100 40GB SXM. Its 6,000 GiB temp disk is not listed as NVMe.
+        *_series(
+            "ND A100 v4",
+            "nda100v4-series",
+            "A100-40GB",
+            (("Standard_ND96asr_v4", 8, 0, 0),),
+            mig=True,
+        ),
+        # NDm A100 v4: 8x A100 80GB SXM; 6,400 GiB local NVMe temp storage.
+        *_series(
+            "NDm A100 v4",
+            "ndma100v4-series",
+            "A100-80GB",
+            (("Standard_ND96amsr_A100_v4", 8, 1, 6400),),
+            mig=True,
+        ),
+        # NC A100 v4: A100 80GB PCIe, one 960 GiB NVMe data disk per GPU.
+        *_series(
+            "NC A100 v4",
+            "nca100v4-series",
+            "A100-80GB",
+            (
+                ("Standard_NC24ads_A100_v4", 1, 1, 960),
+                ("Standard_NC48ads_A100_v4", 2, 2, 960),
+                ("Standard_NC96ads_A100_v4", 4, 4, 960),
+            ),
+            mig=True,
+        ),
+        # NCads H100 v5: H100 NVL 94GB PCIe; one local NVMe disk of 3,576 GiB per GPU.
+        *_series(
+            "NCads H100 v5",
+            "ncadsh100v5-series",
+            "H100-NVL-94GB",
+            (
+                ("Standard_NC40ads_H100_v5", 1, 1, 3576),
+                ("Standard_NC80adis_H100_v5", 2, 2, 3576),
+            ),
+            mig=True,
+        ),
+        # ND H100 v5: 8x H100 80GB SXM; 8 local NVMe disks, 28 TiB in all.
+        *_series(
+            "ND H100 v5",
+            "ndh100v5-series",
+            "H100-80GB",
+            (("Standard_ND96isr_H100_v5", 8, 8, 3584),),
+            mig=True,
+        ),
+        # ND H200 v5: 8x H200 141GB; 8 local NVMe disks, 28 TiB in all.
+        *_series(
+            "ND H200 v5",
+            "ndh200v5-series",
+            "H200-141GB",
+            (("Standard_ND96isr_H200_v5", 8, 8, 3584),),
+            mig=True,
+        ),
+        # NCasT4_v3: T4 16GB.
+        *_series(
+            "NCasT4_v3",
+            "ncast4v3-series",
+            "T4",
+            (
+                ("Standard_NC4as_T4_v3", 1, 0, 0),
+                ("Standard_NC8as_T4_v3", 1, 0, 0),
+                ("Standard_NC16as_T4_v3", 1, 0, 0),
+                ("Standard_NC64as_T4_v3", 4, 0, 0),
+            ),
+        ),
+        # NCv3: V100 16GB.
+        *_series(
+            "NCv3",
+            "ncv3-series",
+            "V100-16GB",
+            (
+                ("Standard_NC6s_v3", 1, 0, 0),
+                ("Standard_NC12s_v3", 2, 0, 0),
+                ("Standard_NC24s_v3", 4, 0, 0),
+                ("Standard_NC24rs_v3", 4, 0, 0),
+            ),
+        ),
+        # NDv2: 8x V100 32GB.
+        *_series("NDv2", "ndv2-series", "V100-32GB", (("Standard_ND40rs_v2", 8, 0, 0),)),
+        # NVadsA10 v5: only the whole-GPU sizes; the fractional ones are vGPU slices.
+        *_series(
+            "NVadsA10 v5",
+            "nvadsa10v5-series",
+            "A10",
+            (
+                ("Standard_NV36ads_A10_v5", 1, 0, 0),
+                ("Standard_NV72ads_A10_v5", 2, 0, 0),
+            ),
+        ),
+    )
+}

@@ -1,0 +1,58 @@
+"""Look-ups into the catalog with errors that list the valid choices."""
+
+from __future__ import annotations
+
+from .alibaba_instance_types import ECS_INSTANCE_TYPES
+from .azure_mig import AKS_MIG_TO_NVIDIA
+from .azure_vm_sizes import AZURE_VM_SIZES
+from .gpu_models import GPU_MODELS
+from .models import AzureVmSize, EcsInstanceType, GpuModel
+
+# Azure treats VM size names case-insensitively; so do we.
+_AZURE_BY_LOWER = {name.lower(): size for name, size in AZURE_VM_SIZES.items()}
+
+
+class UnknownGpuFact(LookupError):
+    """A name the catalog does not know; the message lists the valid names."""
+
+
+def _choices(names: object) -> str:
+    return ", ".join(sorted(names))  # type: ignore[call-overload]
+
+
+def azure_vm_size(name: str) -> AzureVmSize:
+    size = _AZURE_BY_LOWER.get(name.lower())
+    if size is None:
+        raise UnknownGpuFact(
+            f"unknown GPU VM size {name!r}; known sizes: {_choices(AZURE_VM_SIZES)}"
+        )
+    return size
+
+
+def ecs_instance_type(name: str) -> EcsInstanceType:
+    it = ECS_INSTANCE_TYPES.get(name)
+    if it is None:
+        raise UnknownGpuFact(
+            f"unknown GPU instance type {name!r}; known types: {_choices(ECS_INSTANCE_TYPES)}"
+        )
+    return it
+
+
+def gpu_model(name: str) -> GpuModel:
+    model = GPU_MODELS.get(name)
+    if model is None:
+        raise UnknownGpuFact(f"unknown GPU model {name!r}; known models: {_choices(GPU_MODELS)}")
+    return model
+
+
+def aks_mig_profile(model: GpuModel, aks_profile: str) -> str:
+    """The NVIDIA profile an AKS ``gpuInstanceProfile`` means on ``model``."""
+    table = AKS_MIG_TO_NVIDIA.get(model.name)
+    if table is None:
+        raise UnknownGpuFact(f"{model.name} GPUs do not support MIG")
+    profile = table.get(aks_profile)
+    if profile is None:
+        raise UnknownGpuFact(
+            f"unknown MIG profile {aks_profile!r} on {model.name}; valid: {_choices(table)}"
+        )
+    return profile

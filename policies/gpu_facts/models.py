@@ -1,0 +1,79 @@
+"""Typed records for GPU facts. Data only: the catalog modules fill them in."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class MigProfile:
+    """One MIG GPU-instance profile as NVIDIA names it (``1g.5gb``)."""
+
+    name: str
+    """NVIDIA profile name, e.g. ``1g.5gb``; the Kubernetes resource is ``nvidia.com/mig-<name>``."""
+    compute_slices: int
+    """Compute slices (``g``) out of 7."""
+    memory_gb: int
+    """Memory of one instance in GB, as the profile name states it."""
+    max_per_gpu: int
+    """How many instances of this profile fit on one GPU when the whole GPU uses it."""
+
+
+@dataclass(frozen=True, slots=True)
+class GpuModel:
+    """A GPU model as it appears on cloud GPU VMs."""
+
+    name: str
+    """Catalog key, e.g. ``A100-40GB``."""
+    memory_gib: int
+    """Device memory in GiB (as marketed in GB; used for quotas and ACK gpu-mem)."""
+    mig_profiles: tuple[MigProfile, ...] = ()
+    """Every MIG profile the GPU offers (empty: no MIG)."""
+    source: str = ""
+    """Public source of these numbers."""
+
+    @property
+    def mig_capable(self) -> bool:
+        return bool(self.mig_profiles)
+
+
+@dataclass(frozen=True, slots=True)
+class AzureVmSize:
+    """An Azure VM size with GPUs."""
+
+    name: str
+    """Canonical size name, e.g. ``Standard_ND96asr_v4``."""
+    family: str
+    """Azure series name, e.g. ``ND A100 v4``."""
+    gpu_model: str
+    """Key into the GPU model table."""
+    gpu_count: int
+    """Whole GPUs per VM."""
+    nvme_disk_count: int = 0
+    """Local NVMe data disks (not the temp disk unless Azure lists it as NVMe)."""
+    nvme_disk_gib: int = 0
+    """Size of one local NVMe data disk in GiB."""
+    mig: bool = False
+    """Whether AKS supports ``gpuInstanceProfile`` (MIG) on this size."""
+    source: str = ""
+    """Public source of these numbers."""
+
+    @property
+    def has_nvme(self) -> bool:
+        return self.nvme_disk_count > 0
+
+
+@dataclass(frozen=True, slots=True)
+class EcsInstanceType:
+    """An Alibaba Cloud ECS GPU instance type used for ACK GPU node pools."""
+
+    name: str
+    """Instance type, e.g. ``ecs.gn7i-c8g1.2xlarge``."""
+    family: str
+    """Instance family, e.g. ``gn7i``."""
+    gpu_model: str
+    """Key into the GPU model table."""
+    gpu_count: int
+    """Whole GPUs per instance."""
+    source: str = ""
+    """Public source of these numbers."""

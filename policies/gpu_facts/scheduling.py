@@ -1,0 +1,47 @@
+"""Names the scheduler sees: extended resources, the GPU taint and the node labels we rely on."""
+
+from __future__ import annotations
+
+NVIDIA_GPU = "nvidia.com/gpu"
+"""Whole GPUs, or MIG instances under the ``single`` strategy."""
+NVIDIA_MIG_PREFIX = "nvidia.com/mig-"
+"""MIG instances under the ``mixed`` strategy: ``nvidia.com/mig-<profile>``."""
+SHARED_SUFFIX = ".shared"
+"""Suffix the device plugin adds to shared resources when ``renameByDefault`` is on."""
+ALIYUN_GPU_MEM = "aliyun.com/gpu-mem"
+"""ACK shared-GPU resource, in GiB of GPU memory."""
+
+GPU_TAINT_KEY = "nvidia.com/gpu"
+# The chart's NFD worker tolerates nvidia.com/gpu only with value "present"
+# (values.yaml nfd.worker.tolerations); any other value leaves GFD without labels.
+GPU_TAINT_VALUE = "present"
+GPU_TAINT_EFFECT = "NoSchedule"
+GPU_TAINT = f"{GPU_TAINT_KEY}={GPU_TAINT_VALUE}:{GPU_TAINT_EFFECT}"
+"""The taint in the ``key=value:Effect`` form AKS ``nodeTaints`` takes."""
+
+GPU_PRESENT_LABEL = "nvidia.com/gpu.present"
+"""One of the labels the chart's default node affinity selects on."""
+DEVICE_PLUGIN_CONFIG_LABEL = "nvidia.com/device-plugin.config"
+"""Selects the named device-plugin config a node uses."""
+POOL_LABEL = "gpu-platform.io/pool"
+"""Our label naming the GPU pool a node belongs to."""
+ACK_GPU_SCHEDULE_LABEL = "ack.node.gpu.schedule"
+"""ACK label that turns on GPU sharing on a node pool (``mps``, ``cgpu``, ``share``)."""
+GPU_NAMESPACE_LABEL = "gpu-platform.io/gpu-workloads"
+"""Namespace label that puts a namespace under the in-cluster GPU admission policy."""
+
+
+def mig_resource(profile: str) -> str:
+    """Kubernetes resource name of a MIG profile under the ``mixed`` strategy."""
+    return f"{NVIDIA_MIG_PREFIX}{profile}"
+
+
+def is_gpu_resource(name: str) -> bool:
+    """True for every extended resource that hands out GPU capacity."""
+    return (
+        name == NVIDIA_GPU
+        or name.startswith(NVIDIA_MIG_PREFIX)
+        or name == NVIDIA_GPU + SHARED_SUFFIX
+        or name == ALIYUN_GPU_MEM
+        or name.startswith("amd.com/gpu")
+    )

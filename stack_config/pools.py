@@ -1,0 +1,101 @@
+"""What a configured GPU pool means in GPU facts: model, GPUs, MIG profile and capacity."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from gpu_facts import (
+    Capacity,
+    GpuModel,
+    PoolShape,
+    aks_mig_profile,
+    azure_vm_size,
+    ecs_instance_type,
+    gpu_model,
+    pool_capacity,
+)
+from gpu_facts.capacity import SharingMode
+
+from .models import Cloud, GpuPool
+
+
+@dataclass(frozen=True, slots=True)
+class PoolFacts:
+    """A validated pool with the catalog facts resolved once."""
+
+    pool: GpuPool
+    cloud: Cloud
+    gpu_model: GpuModel
+    gpus_per_node: int
+    nvme_disk_count: int
+    nvme_disk_gib: int
+    mig_profile: str | None
+    """NVIDIA MIG profile name (``1g.5gb``) or None."""
+    sharing: SharingMode | None
+    """Sharing as the capacity model and the components see it, per cloud."""
+    capacity: Capacity
+
+    @property
+    def name(self) -> str:
+        return self.pool.name
+
+    @property
+    def uses_device_plugin(self) -> bool:
+        """Whether the NVIDIA device plugin serves this pool (ACK sharing modes bring their own)."""
+        return self.sharing not in ("ackMps", "ackCgpu", "ackShare")
+
+    @property
+    def is_shared(self) -> bool:
+        return self.sharing is not None
+
+
+def cloud_sharing(cloud: Cloud, pool: GpuPool) -> SharingMode | None:
+    """Map the one ``sharing.mode`` setting to what each cloud does with it."""
+    if pool.sharing is None:
+        return None
+    mode = pool.sharing.mode
+    if cloud == "alicloud":
+        return {"mps": "ackMps", "cgpu": "ackCgpu", "share": "ackShare"}.get(mode, "timeSlicing")  # type: ignore[return-value]
+    return mode  # type: ignore[return-value]
+
+
+def resolve_pool(cloud: Cloud, pool: GpuPool) -> PoolFacts:
+    """Resolve a pool that passed validation (raises ``UnknownGpuFact`` on unknown names)."""
+    nvme_count = nvme_gib = 0
+    aks_mig = pool.mig.profile if pool.mig else None
+    if pool.vm_size is not None:
+        size = azure_vm_size(pool.vm_size)
+        model, gpus = gpu_model(size.gpu_model), size.gpu_count
+        nvme_count, nvme_gib = size.nvme_disk_count, size.nvme_disk_gib
+    else:
+        assert pool.instance_type is not None, "validation requires a machine type"
+        it = ecs_instance_type(pool.instance_type)
+        model, gpus = gpu_model(it.gpu_model), it.gpu_count
+    mig_profile = aks_mig_profile(model, aks_mig) if aks_mig else None
+    if pool.autoscale is not None:
+        min_nodes, max_nodes = pool.autoscale.min, pool.autoscale.max
+    else:
+        min_nodes = max_nodes = pool.count or 0
+    sharing = cloud_sharing(cloud, pool)
+    shape = PoolShape(
+        gpu_model=model,
+        gpus_per_node=gpus,
+        min_nodes=min_nodes,
+        max_nodes=max_nodes,
+        mig_profile=mig_profile,
+        mig_strategy=pool.mig.strategy if pool.mig else None,
+        sharing=sharing,
+        replicas=(pool.sharing.replicas or 1) if pool.sharing else 1,
+        rename_shared=pool.sharing.rename_by_default if pool.sharing else True,
+    )
+    return PoolFacts(
+        pool=pool,
+        cloud=cloud,
+        gpu_model=model,
+        gpus_per_node=gpus,
+        nvme_disk_count=nvme_count,
+        nvme_disk_gib=nvme_gib,
+        mig_profile=mig_profile,
+        sharing=sharing,
+        capacity=pool_capacity(shape),
+    )

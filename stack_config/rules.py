@@ -1,0 +1,212 @@
+"""Rules that span fields or consult the GPU catalog. Each finds every problem, with its path."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Iterator
+
+from gpu_facts import (
+    AZURE_VM_SIZES,
+    UnknownGpuFact,
+    aks_mig_profile,
+    azure_vm_size,
+    ecs_instance_type,
+    gpu_model,
+)
+from gpu_facts.device_plugin_chart import MIN_VERSION, MIN_VERSION_MPS, at_least, version_tuple
+
+from .models import MIN_KUBERNETES, AckCluster, AksCluster, GpuPool, PlatformConfig
+from .pools import PoolFacts, resolve_pool
+
+Problem = tuple[str, str]
+"""(key path, message)"""
+
+_MIG_SIZES = ", ".join(sorted(n for n, s in AZURE_VM_SIZES.items() if s.mig))
+_NVME_SIZES = ", ".join(sorted(n for n, s in AZURE_VM_SIZES.items() if s.has_nvme))
+
+
+def _pool_machine(cfg: PlatformConfig, i: int, pool: GpuPool) -> Iterator[Problem]:
+    at = f"gpuPools[{i}]"
+    if cfg.cloud == "azure" and pool.instance_type is not None:
+        yield f"{at}.instanceType", "Alibaba instance types are for cloud 'alicloud'; use vmSize"
+    if cfg.cloud == "alicloud" and pool.vm_size is not None:
+        yield f"{at}.vmSize", "Azure VM sizes are for cloud 'azure'; use instanceType"
+    if pool.vm_size is None and pool.instance_type is None:
+        key = "instanceType" if cfg.cloud == "alicloud" else "vmSize"
+        yield f"{at}.{key}", "required: the machine type decides GPUs, MIG and NVMe"
+    if pool.vm_size is not None and pool.instance_type is not None and cfg.cloud == "existing":
+        yield at, "give vmSize or instanceType, not both"
+    if pool.vm_size is not None and cfg.cloud != "alicloud":
+        try:
+            azure_vm_size(pool.vm_size)
+        except UnknownGpuFact as err:
+            yield f"{at}.vmSize", f"{err} (a GPU pool needs a size with GPUs)"
+    if pool.instance_type is not None and cfg.cloud != "azure":
+        try:
+            ecs_instance_type(pool.instance_type)
+        except UnknownGpuFact as err:
+            yield f"{at}.instanceType", f"{err} (a GPU pool needs a type with GPUs)"
+
+
+def _pool_size(i: int, pool: GpuPool) -> Iterator[Problem]:
+    at = f"gpuPools[{i}]"
+    if (pool.count is None) == (pool.autoscale is None):
+        yield at, "give exactly one of count or autoscale"
+    if pool.autoscale is not None and pool.autoscale.min > pool.autoscale.max:
+        yield f"{at}.autoscale.min", "must not exceed autoscale.max"
+
+
+def _pool_mig(cfg: PlatformConfig, i: int, pool: GpuPool) -> Iterator[Problem]:
+    if pool.mig is None:
+        return
+    at = f"gpuPools[{i}]"
+    if cfg.cloud == "alicloud":
+        yield f"{at}.mig", "MIG pools are supported on AKS (cloud 'azure') and existing clusters"
+    if pool.autoscale is not None:
+        yield f"{at}.autoscale", "MIG pools do not support the cluster autoscaler; use count (BP-12)"
+    if pool.os_sku.startswith("AzureLinux"):
+        yield f"{at}.osSku", "MIG is not supported on Azure Linux; use Ubuntu (BP-12)"
+    if pool.sharing is not None and pool.sharing.mode == "mps":
+        yield f"{at}.sharing.mode", "MPS cannot share MIG devices (device plugin 0.16+ refuses it)"
+    if pool.vm_size is None:
+        return
+    try:
+        size = azure_vm_size(pool.vm_size)
+    except UnknownGpuFact:
+        return  # reported by the machine rule
+    if not size.mig:
+        yield (
+            f"{at}.mig.profile",
+            f"{size.name} ({size.gpu_model}) does not support MIG; MIG sizes: {_MIG_SIZES}",
+        )
+        return
+    try:
+        aks_mig_profile(gpu_model(size.gpu_model), pool.mig.profile)
+    except UnknownGpuFact as err:
+        yield f"{at}.mig.profile", str(err)
+
+
+def _pool_sharing(cfg: PlatformConfig, i: int, pool: GpuPool) -> Iterator[Problem]:
+    if pool.sharing is None:
+        return
+    at = f"gpuPools[{i}].sharing"
+    mode = pool.sharing.mode
+    ack_native = cfg.cloud == "alicloud" and mode in ("mps", "cgpu", "share")
+    if mode in ("cgpu", "share") and cfg.cloud != "alicloud":
+        yield f"{at}.mode", f"'{mode}' is an ACK sharing mode (cloud 'alicloud')"
+    if ack_native:
+        if pool.sharing.replicas is not None:
+            yield f"{at}.replicas", "ACK sharing splits GPU memory: pods ask aliyun.com/gpu-mem"
+        if isinstance(cfg.cluster, AckCluster) and not cfg.cluster.cluster_spec.startswith(
+            "ack.pro."
+        ):
+            yield "cluster.clusterSpec", f"ACK GPU sharing ('{mode}') needs ACK Pro (ack.pro.*)"
+        return
+    if pool.sharing.replicas is None:
+        yield f"{at}.replicas", f"required for {mode}: how many pods share one GPU"
+    if mode == "mps" and not cfg.device_plugin.gfd:
+        yield "devicePlugin.gfd", "MPS needs GFD: the MPS daemon runs on nodes GFD labels"
+    if mode == "mps" and _valid_version(cfg.device_plugin.version):
+        if not at_least(cfg.device_plugin.version, MIN_VERSION_MPS):
+            yield "devicePlugin.version", f"MPS sharing needs device plugin {MIN_VERSION_MPS}+"
+
+
+def _pool_nvme(cfg: PlatformConfig, i: int, pool: GpuPool) -> Iterator[Problem]:
+    if not pool.nvme:
+        return
+    at = f"gpuPools[{i}].nvme"
+    if cfg.cloud != "azure":
+        yield at, "the NVMe cache uses Azure Container Storage (cloud 'azure')"
+        return
+    if pool.vm_size is None:
+        return
+    try:
+        size = azure_vm_size(pool.vm_size)
+    except UnknownGpuFact:
+        return
+    if not size.has_nvme:
+        yield at, f"{size.name} has no local NVMe data disks; sizes with NVMe: {_NVME_SIZES}"
+
+
+def _valid_version(version: str) -> bool:
+    try:
+        version_tuple(version)
+    except ValueError:
+        return False
+    return True
+
+
+def _platform(cfg: PlatformConfig) -> Iterator[Problem]:
+    if cfg.cluster is not None and cfg.cluster.cloud != cfg.cloud:
+        yield "cluster", f"settings are for cloud '{cfg.cluster.cloud}', not '{cfg.cloud}'"
+    version = getattr(cfg.cluster, "kubernetes_version", None)
+    if version is not None and version_tuple(version) < version_tuple(MIN_KUBERNETES):
+        yield "cluster.kubernetesVersion", f"must be {MIN_KUBERNETES} or newer"
+    if isinstance(cfg.cluster, AksCluster):
+        if cfg.cluster.disable_local_accounts and not cfg.cluster.entra_id.enabled:
+            yield "cluster.disableLocalAccounts", "needs entraId.enabled, or nobody can log in"
+        if cfg.cluster.api_server.private and cfg.cluster.api_server.authorized_ip_ranges:
+            yield "cluster.apiServer.authorizedIpRanges", "not allowed on a private API server"
+    plugin = cfg.device_plugin
+    if not _valid_version(plugin.version):
+        yield "devicePlugin.version", f"not a version: {plugin.version!r}"
+    elif not at_least(plugin.version, MIN_VERSION):
+        yield (
+            "devicePlugin.version",
+            f"{plugin.version} is older than {MIN_VERSION}, the first chart with GFD built in (BP-14)",
+        )
+    if plugin.enabled and cfg.gpu_operator.enabled:
+        yield "gpuOperator.enabled", "the GPU Operator and the device plugin release would both own GPUs; disable devicePlugin"
+    for key, names in (
+        ("gpuPools", [p.name for p in cfg.gpu_pools]),
+        ("workloads", [w.name for w in cfg.workloads]),
+    ):
+        for name, n in Counter(names).items():
+            if n > 1:
+                yield key, f"duplicate name {name!r}"
+
+
+def _workloads(cfg: PlatformConfig, facts: dict[str, PoolFacts]) -> Iterator[Problem]:
+    for i, wl in enumerate(cfg.workloads):
+        at = f"workloads[{i}]"
+        for j, pool in enumerate(wl.pools or ()):
+            if pool not in facts and pool not in {p.name for p in cfg.gpu_pools}:
+                yield f"{at}.pools[{j}]", f"no GPU pool named {pool!r}"
+        if isinstance(wl.gpu_quota, dict) and facts:
+            offered = {r for pf in facts.values() for r in pf.capacity.per_node}
+            for resource in wl.gpu_quota:
+                if resource not in offered:
+                    yield (
+                        f"{at}.gpuQuota.{resource}",
+                        f"no pool exposes {resource}; pools expose: {', '.join(sorted(offered))}",
+                    )
+
+
+_POOL_RULES: tuple[Callable[[PlatformConfig, int, GpuPool], Iterator[Problem]], ...] = (
+    _pool_machine,
+    lambda cfg, i, pool: _pool_size(i, pool),
+    _pool_mig,
+    _pool_sharing,
+    _pool_nvme,
+)
+
+
+def check(
+    cfg: PlatformConfig, pool_index: list[int] | None = None
+) -> tuple[list[Problem], dict[str, PoolFacts]]:
+    """Every problem of a config, and the facts of the pools that are sound.
+
+    ``pool_index`` gives each pool's position in the user's list when ``cfg`` holds only the
+    pools that passed structural validation (so paths still point at the right item).
+    """
+    problems: list[Problem] = list(_platform(cfg))
+    facts: dict[str, PoolFacts] = {}
+    positions = pool_index if pool_index is not None else range(len(cfg.gpu_pools))
+    for i, pool in zip(positions, cfg.gpu_pools, strict=True):
+        pool_problems = [p for rule in _POOL_RULES for p in rule(cfg, i, pool)]
+        problems.extend(pool_problems)
+        if not pool_problems:
+            facts[pool.name] = resolve_pool(cfg.cloud, pool)
+    problems.extend(_workloads(cfg, facts))
+    return list(dict.fromkeys(problems)), facts
+

@@ -1,0 +1,54 @@
+"""Shared fixtures: stack configs, and the mock-engine harness (offline_preview.run_callable)."""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pulumi
+import pytest
+import yaml
+
+from offline_preview import ProgramRun, RecordedResource, run_callable
+from stack_config import Platform, load_platform
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def stack_raw(stack: str) -> dict[str, Any]:
+    """The ``gpu-platform:`` keys of ``Pulumi.<stack>.yaml``, namespace stripped."""
+    data = yaml.safe_load((ROOT / f"Pulumi.{stack}.yaml").read_text())["config"]
+    return {k.split(":", 1)[1]: v for k, v in data.items() if k.startswith("gpu-platform:")}
+
+
+@pytest.fixture
+def raw_config() -> Callable[[str], dict[str, Any]]:
+    """A fresh, mutable copy of a stack's raw config."""
+    return lambda stack: copy.deepcopy(stack_raw(stack))
+
+
+def platform_of(raw: dict[str, Any]) -> Platform:
+    return load_platform(raw)
+
+
+def run(program: Callable[[], Any], **kwargs: Any) -> ProgramRun:
+    """Run ``program`` on the mock engine; returns after every registration has completed."""
+    return run_callable(program, **kwargs)
+
+
+def by_type(run_result: ProgramRun, type_: str) -> list[RecordedResource]:
+    return [r for r in run_result.resources if r.type == type_]
+
+
+def one(run_result: ProgramRun, type_: str) -> RecordedResource:
+    found = by_type(run_result, type_)
+    assert len(found) == 1, f"expected one {type_}, found {[r.name for r in found]}"
+    return found[0]
+
+
+@pytest.fixture(autouse=True)
+def _clean_pulumi_config() -> None:
+    """Config is a process-wide ContextVar in the SDK; start every test without any."""
+    pulumi.runtime.set_all_config({}, [])
