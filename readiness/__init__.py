@@ -1,0 +1,1 @@
+"""Node readiness checks: parsing what GPU tools print on a node."""
