@@ -64,9 +64,13 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="offline-preview", description=__doc__)
     parser.add_argument("--stack", default="dev", help="stack name: reads Pulumi.<stack>.yaml")
     parser.add_argument("--config", type=Path, help="a stack config file to use instead")
-    parser.add_argument("--program", type=Path, default=PROJECT_ROOT, help="Pulumi Python program folder")
+    parser.add_argument(
+        "--program", type=Path, default=PROJECT_ROOT, help="Pulumi Python program folder"
+    )
     parser.add_argument("--format", choices=sorted(RENDERERS), default="table")
-    parser.add_argument("--policy-config", type=Path, help="policy pack config (JSON), as --policy-pack-config")
+    parser.add_argument(
+        "--policy-config", type=Path, help="policy pack config (JSON), as --policy-pack-config"
+    )
     args = parser.parse_args(argv)
 
     from stack_config import ConfigError
@@ -79,7 +83,7 @@ def main(argv: list[str] | None = None) -> int:
     except ConfigError as err:
         print(f"error: {err}", file=sys.stderr)
         return EXIT_CONFIG
-    except Exception:  # noqa: BLE001 - any program failure is reported, not raised
+    except Exception:  # any program failure is reported, not raised
         print("error: the program failed:", file=sys.stderr)
         traceback.print_exc(file=sys.stderr)
         return EXIT_PROGRAM

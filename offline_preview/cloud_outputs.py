@@ -17,8 +17,10 @@ def fake_kubeconfig(cluster: str) -> str:
     """A syntactically valid kubeconfig that points nowhere reachable."""
     return (
         "apiVersion: v1\nkind: Config\n"
-        f"clusters:\n- name: {cluster}\n  cluster:\n    server: https://{cluster}.offline.invalid:443\n"
-        f"contexts:\n- name: {cluster}\n  context:\n    cluster: {cluster}\n    user: {cluster}-user\n"
+        f"clusters:\n- name: {cluster}\n  cluster:\n"
+        f"    server: https://{cluster}.offline.invalid:443\n"
+        f"contexts:\n- name: {cluster}\n  context:\n"
+        f"    cluster: {cluster}\n    user: {cluster}-user\n"
         f"current-context: {cluster}\n"
         f"users:\n- name: {cluster}-user\n  user:\n    token: offline-preview-placeholder\n"
     )

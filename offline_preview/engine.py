@@ -23,8 +23,9 @@ from pulumi.runtime.sync_await import _sync_await
 
 from .cloud_outputs import computed_outputs, invoke_result
 
-SECRET_SIG = rpc._special_secret_sig  # noqa: SLF001 - the wire marker of a secret value
-SIG_KEY = rpc._special_sig_key  # noqa: SLF001
+# The wire marker of a secret value (the SDK's own constants).
+SECRET_SIG = rpc._special_secret_sig
+SIG_KEY = rpc._special_sig_key
 
 
 class Secret:
@@ -161,13 +162,15 @@ def run_callable(
     stack: str = "test",
     config: Mapping[str, str] | None = None,
     secret_keys: list[str] | None = None,
+    monitor: RecordingMonitor | None = None,
 ) -> ProgramRun:
     """Run ``program`` as a Pulumi program on the mock engine and wait for every registration.
 
-    ``config`` maps ``namespace:key`` to the string value the program would receive.
+    ``config`` maps ``namespace:key`` to the string value the program would receive; pass a
+    ``monitor`` to inspect what was registered even when the program fails.
     """
-    mock = PreviewMocks()
-    monitor = RecordingMonitor(mock)
+    monitor = monitor or RecordingMonitor(PreviewMocks())
+    mock = monitor.mocks
     settings.ROOT.set(None)  # a fresh root Stack per run (it is created once per process)
     pulumi.runtime.set_all_config(dict(config or {}), secret_keys or [])
     pulumi.runtime.set_mocks(mock, project=project, stack=stack, preview=False, monitor=monitor)
@@ -187,6 +190,7 @@ def run_program(
     stack: str,
     config: Mapping[str, str],
     secret_keys: list[str] | None = None,
+    monitor: RecordingMonitor | None = None,
 ) -> ProgramRun:
     """Run ``program_dir/__main__.py`` on the mock engine, from its own folder as Pulumi does."""
     main = program_dir / "__main__.py"
@@ -197,4 +201,5 @@ def run_program(
             stack=stack,
             config=config,
             secret_keys=secret_keys,
+            monitor=monitor,
         )

@@ -107,10 +107,19 @@ def run_policies(
         if level == EnforcementLevel.DISABLED:
             continue
         enforcement = (
-            "mandatory" if level in (EnforcementLevel.MANDATORY, EnforcementLevel.REMEDIATE) else "advisory"
+            "mandatory"
+            if level in (EnforcementLevel.MANDATORY, EnforcementLevel.REMEDIATE)
+            else "advisory"
         )
 
-        def report(message: str, urn: str | None = None, *, _p: Policy = policy, _e: str = enforcement, _u: str | None = None) -> None:
+        def report(
+            message: str,
+            urn: str | None = None,
+            *,
+            _p: Policy = policy,
+            _e: str = enforcement,
+            _u: str | None = None,
+        ) -> None:
             violations.append(Violation(_p.name, _e, urn or _u, message))
 
         if isinstance(policy, ResourceValidationPolicy):
@@ -133,7 +142,12 @@ def run_policies(
                     _run(policy.validate, args, report_res)
                 except UnknownValueError as err:
                     violations.append(
-                        Violation(policy.name, "advisory", res.urn, f"can't run policy during preview: {err}")
+                        Violation(
+                            policy.name,
+                            "advisory",
+                            res.urn,
+                            f"can't run policy during preview: {err}",
+                        )
                     )
         else:
             by_urn: dict[str, PolicyResource] = {}
@@ -152,11 +166,15 @@ def run_policies(
                 )
                 by_urn[res.urn] = pr
                 stack_resources.append(pr)
-            args_stack = StackValidationArgs(stack_resources, config=config, stack_tags=dict(stack_tags or {}))
+            args_stack = StackValidationArgs(
+                stack_resources, config=config, stack_tags=dict(stack_tags or {})
+            )
             try:
                 _run(policy.validate, args_stack, report)
             except UnknownValueError as err:
                 violations.append(
-                    Violation(policy.name, "advisory", None, f"can't run policy during preview: {err}")
+                    Violation(
+                        policy.name, "advisory", None, f"can't run policy during preview: {err}"
+                    )
                 )
     return violations

@@ -118,7 +118,12 @@ def as_markdown(run: ProgramRun, violations: list[Violation]) -> str:
     """A pull-request comment: verdicts first, then the plan."""
     mandatory = [v for v in violations if v.enforcement == "mandatory"]
     status = "❌ mandatory policy violations" if mandatory else "✅ no mandatory policy violations"
-    lines = [f"### Offline preview: `{run.project}/{run.stack}` — {status}", "", _summary(run, violations), ""]
+    lines = [
+        f"### Offline preview: `{run.project}/{run.stack}` — {status}",
+        "",
+        _summary(run, violations),
+        "",
+    ]
     if violations:
         lines += ["| Policy | Level | Resource | Message |", "|---|---|---|---|"]
         for v in violations:

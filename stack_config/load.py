@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 from collections.abc import Mapping
@@ -74,7 +75,11 @@ def _structural(raw: Mapping[str, object]) -> tuple[PlatformConfig | None, list[
     ]
     data = {k: v for k, v in raw.items() if k in TOP_LEVEL_KEYS}
     cluster = data.get("cluster")
-    if isinstance(cluster, Mapping) and "cloud" not in cluster and isinstance(data.get("cloud"), str):
+    if (
+        isinstance(cluster, Mapping)
+        and "cloud" not in cluster
+        and isinstance(data.get("cloud"), str)
+    ):
         # The cloud is chosen once, at the top; the cluster settings follow it.
         data["cluster"] = {**cluster, "cloud": data["cloud"]}
     try:
@@ -111,7 +116,9 @@ def _salvaged_rule_problems(data: Mapping[str, object]) -> list[Problem]:
             continue
         try:
             parts[name] = PlatformConfig.__pydantic_validator__.validate_assignment(
-                PlatformConfig.model_construct(), name, data[key]
+                PlatformConfig.model_construct(),  # type: ignore[call-arg]
+                name,
+                data[key],
             ).__dict__[name]
         except ValidationError:
             continue
@@ -146,9 +153,7 @@ def _quota_warnings(platform: Platform) -> list[str]:
             for resource, n in pf.capacity.total.items():
                 offered[resource] = offered.get(resource, 0) + n
         asked = (
-            wl.gpu_quota
-            if isinstance(wl.gpu_quota, dict)
-            else {resource: wl.gpu_quota for resource in offered}
+            wl.gpu_quota if isinstance(wl.gpu_quota, dict) else dict.fromkeys(offered, wl.gpu_quota)
         )
         for resource, n in asked.items():
             if n > offered.get(resource, 0):
@@ -185,10 +190,9 @@ def raw_from_pulumi() -> dict[str, object]:
         if namespace != NAMESPACE or not name:
             continue
         if isinstance(value, str) and value[:1] in ("{", "["):
-            try:
+            # Not JSON after all: the model reports the wrong type with its path.
+            with contextlib.suppress(json.JSONDecodeError):
                 value = json.loads(value)
-            except json.JSONDecodeError:
-                pass  # the model reports the wrong type with its path
         raw[name] = value
     return raw
 

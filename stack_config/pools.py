@@ -55,8 +55,13 @@ def cloud_sharing(cloud: Cloud, pool: GpuPool) -> SharingMode | None:
         return None
     mode = pool.sharing.mode
     if cloud == "alicloud":
-        return {"mps": "ackMps", "cgpu": "ackCgpu", "share": "ackShare"}.get(mode, "timeSlicing")  # type: ignore[return-value]
-    return mode  # type: ignore[return-value]
+        ack_modes: dict[str, SharingMode] = {
+            "mps": "ackMps",
+            "cgpu": "ackCgpu",
+            "share": "ackShare",
+        }
+        return ack_modes.get(mode, "timeSlicing")
+    return mode
 
 
 def resolve_pool(cloud: Cloud, pool: GpuPool) -> PoolFacts:

@@ -1,0 +1,165 @@
+"""The offline preview: recording, the JSON contract, secrets, policy verdicts and exit codes."""
+
+from __future__ import annotations
+
+import json
+import textwrap
+from pathlib import Path
+from typing import Any
+
+import pulumi
+import pulumi_kubernetes as k8s
+import pytest
+from pulumi_policy import EnforcementLevel, ResourceValidationPolicy
+
+from offline_preview import Secret, preview, run_callable, run_policies
+from offline_preview.cli import (
+    EXIT_CONFIG,
+    EXIT_MANDATORY,
+    EXIT_OK,
+    EXIT_PROGRAM,
+    PROJECT_ROOT,
+    main,
+)
+from offline_preview.engine import PreviewMocks, RecordingMonitor, run_program
+from offline_preview.policy_runner import Violation
+from stack_config import ConfigError
+
+PROGRAM = textwrap.dedent(
+    """
+    import pulumi
+    import pulumi_kubernetes as k8s
+
+    cfg = pulumi.Config()
+    ns = k8s.core.v1.Namespace(
+        "team",
+        metadata=k8s.meta.v1.ObjectMetaArgs(name=cfg.require("namespace"), labels={"a": "b"}),
+    )
+    pulumi.export("namespace", ns.metadata.name)
+    pulumi.export("token", cfg.require_secret("token"))
+    """
+)
+
+
+@pytest.fixture
+def program(tmp_path: Path) -> Path:
+    (tmp_path / "Pulumi.yaml").write_text("name: sample\nruntime: python\n")
+    (tmp_path / "__main__.py").write_text(PROGRAM)
+    (tmp_path / "Pulumi.dev.yaml").write_text(
+        "config:\n  sample:namespace: team-a\n  sample:token:\n    secure: AAABAGVuY3J5cHRlZA==\n"
+    )
+    return tmp_path
+
+
+def test_records_inputs_parent_and_options() -> None:
+    def build() -> None:
+        parent = pulumi.ComponentResource("test:index:Parent", "p")
+        k8s.core.v1.Namespace(
+            "ns",
+            metadata=k8s.meta.v1.ObjectMetaArgs(name="n1"),
+            opts=pulumi.ResourceOptions(parent=parent, protect=True, replace_on_changes=["spec"]),
+        )
+        k8s.core.v1.Secret(
+            "s",
+            metadata=k8s.meta.v1.ObjectMetaArgs(name="s1"),
+            string_data={"k": pulumi.Output.secret("hidden")},
+        )
+
+    run = run_callable(build)
+    ns = next(r for r in run.resources if r.type == "kubernetes:core/v1:Namespace")
+    assert ns.inputs["metadata"] == {"name": "n1"}
+    assert ns.parent is not None and ns.parent.endswith("test:index:Parent::p")
+    assert ns.protect is True
+    assert ns.replace_on_changes == ["spec"]
+    secret = next(r for r in run.resources if r.type == "kubernetes:core/v1:Secret")
+    # The whole stringData map is secret once any value in it is.
+    assert isinstance(secret.inputs["stringData"], Secret) or isinstance(
+        secret.inputs["stringData"]["k"], Secret
+    )
+
+
+def test_json_contract(program: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code = main(["--program", str(program), "--stack", "dev", "--format", "json"])
+    document: dict[str, Any] = json.loads(capsys.readouterr().out)
+    assert code == EXIT_OK
+    assert set(document) == {"stack", "resources", "outputs", "violations"}
+    assert document["stack"] == "dev"
+    (ns,) = [r for r in document["resources"] if r["type"] == "kubernetes:core/v1:Namespace"]
+    assert set(ns) == {"urn", "type", "name", "parent", "inputs"}
+    assert ns["inputs"]["metadata"] == {"name": "team-a", "labels": {"a": "b"}}
+    assert document["outputs"] == {"namespace": "team-a", "token": "[secret]"}
+    assert document["violations"] == []
+
+
+def test_table_and_markdown_render(program: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["--program", str(program), "--format", "table"]) == EXIT_OK
+    table = capsys.readouterr().out
+    assert "kubernetes:core/v1:Namespace  team" in table
+    assert '"[secret]"' in table and "0 mandatory" in table
+    assert main(["--program", str(program), "--format", "markdown"]) == EXIT_OK
+    markdown = capsys.readouterr().out
+    assert markdown.startswith("### Offline preview: `sample/dev`")
+    assert "| `kubernetes:core/v1:Namespace` | 1 |" in markdown
+
+
+def test_invalid_config_exits_2_with_nothing_on_stdout(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("config:\n  gpu-platform:cloud: gcp\n  gpu-platform:colour: red\n")
+    code = main(["--config", str(bad), "--format", "json"])
+    captured = capsys.readouterr()
+    assert code == EXIT_CONFIG
+    assert captured.out == ""
+    assert "colour: unknown key" in captured.err
+    assert "cloud" in captured.err
+
+
+def test_program_failure_exits_3(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "Pulumi.yaml").write_text("name: broken\nruntime: python\n")
+    (tmp_path / "__main__.py").write_text("raise RuntimeError('boom')\n")
+    assert main(["--program", str(tmp_path)]) == EXIT_PROGRAM
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert "boom" in captured.err
+
+
+def _no_labels(args: Any, report: Any) -> None:
+    if args.resource_type == "kubernetes:core/v1:Namespace" and not args.props["metadata"].get(
+        "labels"
+    ):
+        report("namespaces need labels")
+
+
+def test_policies_see_wire_props_and_levels_resolve(program: Path) -> None:
+    policy = ResourceValidationPolicy(
+        "namespaces-have-labels", "Namespaces have labels.", _no_labels, EnforcementLevel.MANDATORY
+    )
+
+    def build() -> None:
+        k8s.core.v1.Namespace("bare", metadata=k8s.meta.v1.ObjectMetaArgs(name="bare"))
+
+    run = run_callable(build)
+    (violation,) = run_policies(run.resources, [policy])
+    assert violation == Violation(
+        "namespaces-have-labels", "mandatory", run.resources[0].urn, "namespaces need labels"
+    )
+    (advisory,) = run_policies(run.resources, [policy], {"namespaces-have-labels": "advisory"})
+    assert advisory.enforcement == "advisory"
+    assert run_policies(run.resources, [policy], {"all": "disabled"}) == []
+
+
+def test_mandatory_violation_sets_exit_code(program: Path) -> None:
+    result = preview(program)
+    assert result.exit_code == EXIT_OK
+    result.violations.append(Violation("p", "mandatory", None, "m"))
+    assert result.exit_code == EXIT_MANDATORY
+
+
+def test_invalid_config_registers_nothing() -> None:
+    monitor = RecordingMonitor(PreviewMocks())
+    config = {"gpu-platform:cloud": "existing", "gpu-platform:gpuPools": '[{"name": "X"}]'}
+    with pytest.raises(ConfigError) as err:
+        run_program(PROJECT_ROOT, project="gpu-platform", stack="t", config=config, monitor=monitor)
+    assert "gpuPools[0].name" in str(err.value)
+    assert monitor.recorded == []
