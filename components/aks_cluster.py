@@ -1,0 +1,200 @@
+"""AksCluster: a hardened AKS control plane with a system pool, and a provider to reach it.
+
+GPU pools are separate ``AgentPool`` resources (``aks_gpu_node_pool``); this component holds
+only what every AKS cluster needs: identity, Entra ID, network policy, upgrade channels
+(BP-06), maintenance windows and API server exposure.
+"""
+
+from __future__ import annotations
+
+import base64
+
+import pulumi
+import pulumi_kubernetes as k8s
+from pulumi_azure_native import containerservice as aks
+from pulumi_azure_native import resources
+
+from stack_config.models import AksCluster as AksClusterSettings
+from stack_config.models import MaintenanceWindow
+
+SYSTEM_POOL_NAME = "system"
+SYSTEM_POOL_TAINT = "CriticalAddonsOnly=true:NoSchedule"
+"""Keeps workloads off the system pool; AKS add-ons tolerate it."""
+AUTO_UPGRADE_SCHEDULE = "aksManagedAutoUpgradeSchedule"
+"""Maintenance configuration name AKS reads for the cluster auto-upgrade channel."""
+NODE_OS_UPGRADE_SCHEDULE = "aksManagedNodeOSUpgradeSchedule"
+"""Maintenance configuration name AKS reads for the node OS upgrade channel."""
+
+
+def network_profile(settings: AksClusterSettings) -> aks.ContainerServiceNetworkProfileArgs:
+    """Azure CNI overlay with a policy engine: without one, NetworkPolicies are ignored."""
+    # Cilium enforces policy in its own dataplane; Azure NPM and Calico run on the Azure one.
+    dataplane = "cilium" if settings.network_policy == "cilium" else "azure"
+    return aks.ContainerServiceNetworkProfileArgs(
+        network_plugin="azure",
+        network_plugin_mode="overlay",
+        network_policy=settings.network_policy,
+        network_dataplane=dataplane,
+        load_balancer_sku="standard",
+    )
+
+
+def _maintenance_window(window: MaintenanceWindow) -> aks.MaintenanceWindowArgs:
+    return aks.MaintenanceWindowArgs(
+        schedule=aks.ScheduleArgs(
+            weekly=aks.WeeklyScheduleArgs(day_of_week=window.day, interval_weeks=1)
+        ),
+        start_time=f"{window.start_hour:02d}:00",
+        duration_hours=window.duration_hours,
+        utc_offset="+00:00",
+    )
+
+
+def _decode_kubeconfig(result: aks.ListManagedClusterUserCredentialsResult) -> str:
+    if not result.kubeconfigs:
+        raise ValueError("AKS returned no user kubeconfig")
+    return base64.b64decode(result.kubeconfigs[0].value).decode()
+
+
+class AksCluster(pulumi.ComponentResource):
+    """Resource group, managed cluster, maintenance windows and a Kubernetes provider."""
+
+    cluster_name: pulumi.Output[str]
+    """Name of the AKS cluster."""
+    resource_group_name: pulumi.Output[str]
+    """Resource group that holds the cluster."""
+    oidc_issuer_url: pulumi.Output[str]
+    """OIDC issuer URL for workload identity federation."""
+    kubeconfig: pulumi.Output[str]
+    """User kubeconfig of the cluster (secret)."""
+    cluster: aks.ManagedCluster
+    """The managed cluster resource (GPU pools attach to it)."""
+    provider: k8s.Provider
+    """Provider for everything deployed into the cluster."""
+
+    def __init__(
+        self,
+        name: str,
+        args: AksClusterSettings,
+        opts: pulumi.ResourceOptions | None = None,
+    ) -> None:
+        super().__init__("gpu-platform:azure:AksCluster", name, None, opts)
+        settings = args
+        child = pulumi.ResourceOptions(parent=self)
+
+        rg_name: pulumi.Input[str]
+        if settings.resource_group.create:
+            group = resources.ResourceGroup(
+                f"{name}-rg",
+                resource_group_name=settings.resource_group.name,
+                location=settings.location,
+                tags=settings.tags,
+                opts=pulumi.ResourceOptions(parent=self, protect=settings.protect),
+            )
+            rg_name = group.name
+        else:
+            rg_name = settings.resource_group.name
+
+        self.cluster = aks.ManagedCluster(
+            f"{name}-aks",
+            resource_name_=settings.name,
+            resource_group_name=rg_name,
+            location=settings.location,
+            dns_prefix=settings.name,
+            kubernetes_version=settings.kubernetes_version,
+            sku=aks.ManagedClusterSKUArgs(name="Base", tier=settings.sku_tier),
+            identity=aks.ManagedClusterIdentityArgs(type="SystemAssigned"),
+            enable_rbac=True,
+            aad_profile=self._aad_profile(settings),
+            disable_local_accounts=settings.disable_local_accounts,
+            oidc_issuer_profile=aks.ManagedClusterOIDCIssuerProfileArgs(enabled=True),
+            security_profile=aks.ManagedClusterSecurityProfileArgs(
+                workload_identity=aks.ManagedClusterSecurityProfileWorkloadIdentityArgs(
+                    enabled=True
+                ),
+            ),
+            network_profile=network_profile(settings),
+            auto_upgrade_profile=aks.ManagedClusterAutoUpgradeProfileArgs(
+                upgrade_channel=settings.upgrade_channel,
+                node_os_upgrade_channel=settings.node_os_upgrade_channel,
+            ),
+            api_server_access_profile=aks.ManagedClusterAPIServerAccessProfileArgs(
+                enable_private_cluster=settings.api_server.private,
+                authorized_ip_ranges=settings.api_server.authorized_ip_ranges or None,
+            ),
+            agent_pool_profiles=[
+                aks.ManagedClusterAgentPoolProfileArgs(
+                    name=SYSTEM_POOL_NAME,
+                    mode="System",
+                    vm_size=settings.system_pool.vm_size,
+                    count=settings.system_pool.count,
+                    os_type="Linux",
+                    os_sku="Ubuntu",
+                    type="VirtualMachineScaleSets",
+                    node_taints=[SYSTEM_POOL_TAINT],
+                    upgrade_settings=aks.AgentPoolUpgradeSettingsArgs(max_surge="33%"),
+                )
+            ],
+            tags=settings.tags,
+            opts=pulumi.ResourceOptions(parent=self, protect=settings.protect),
+        )
+
+        window = settings.maintenance_window
+        if window is not None:
+            schedules = {
+                "autoupgrade": (AUTO_UPGRADE_SCHEDULE, settings.upgrade_channel != "none"),
+                "nodeos": (
+                    NODE_OS_UPGRADE_SCHEDULE,
+                    settings.node_os_upgrade_channel not in ("None", "Unmanaged"),
+                ),
+            }
+            for suffix, (config_name, channel_on) in schedules.items():
+                if not channel_on:
+                    continue  # a schedule for a channel that is off would never apply
+                aks.MaintenanceConfiguration(
+                    f"{name}-maintenance-{suffix}",
+                    resource_group_name=rg_name,
+                    resource_name_=self.cluster.name,
+                    config_name=config_name,
+                    maintenance_window=_maintenance_window(window),
+                    opts=child,
+                )
+
+        # Entra ID clusters hand out an exec (kubelogin) kubeconfig: no static credential.
+        credentials = aks.list_managed_cluster_user_credentials_output(
+            resource_group_name=rg_name,
+            resource_name=self.cluster.name,
+            format="exec" if settings.entra_id.enabled else None,
+            opts=pulumi.InvokeOptions(parent=self),
+        )
+        self.kubeconfig = pulumi.Output.secret(credentials.apply(_decode_kubeconfig))
+        self.provider = k8s.Provider(
+            f"{name}-k8s",
+            kubeconfig=self.kubeconfig,
+            opts=pulumi.ResourceOptions(parent=self, depends_on=[self.cluster]),
+        )
+
+        self.cluster_name = self.cluster.name
+        self.resource_group_name = pulumi.Output.from_input(rg_name)
+        self.oidc_issuer_url = self.cluster.oidc_issuer_profile.apply(
+            lambda profile: (profile.issuer_url or "") if profile else ""
+        )
+        self.register_outputs(
+            {
+                "clusterName": self.cluster_name,
+                "resourceGroupName": self.resource_group_name,
+                "oidcIssuerUrl": self.oidc_issuer_url,
+                "kubeconfig": self.kubeconfig,
+            }
+        )
+
+    @staticmethod
+    def _aad_profile(settings: AksClusterSettings) -> aks.ManagedClusterAADProfileArgs | None:
+        entra = settings.entra_id
+        if not entra.enabled:
+            return None
+        return aks.ManagedClusterAADProfileArgs(
+            managed=True,
+            enable_azure_rbac=entra.azure_rbac,
+            admin_group_object_ids=entra.admin_group_object_ids or None,
+        )

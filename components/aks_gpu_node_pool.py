@@ -1,0 +1,141 @@
+"""AksGpuNodePool: one AKS ``AgentPool`` of GPU nodes, tainted, labelled and sized from config.
+
+The taint keeps non-GPU pods off (BP-01); the labels make the NVIDIA chart's plugin, GFD and
+NFD worker land on the nodes and pick the pool's device-plugin config. MIG pools carry their
+``gpuInstanceProfile`` (BP-10), run without the autoscaler on Ubuntu (BP-12), and are replaced,
+never updated, when the profile changes (BP-11): see docs/aks.md.
+"""
+
+from __future__ import annotations
+
+from typing import Any, TypedDict
+
+import pulumi
+from gpu_facts.scheduling import (
+    DEVICE_PLUGIN_CONFIG_LABEL,
+    GPU_PRESENT_LABEL,
+    GPU_TAINT,
+    POOL_LABEL,
+)
+from pulumi_azure_native import containerservice as aks
+
+from stack_config.pools import PoolFacts
+
+WORKLOAD_LABEL_PREFIX = "workload.gpu-platform.io/"
+"""Node label ``workload.gpu-platform.io/<type>: "true"`` per workload type that may use the pool."""
+IMMUTABLE_PROPERTIES = ["gpuInstanceProfile"]
+"""AKS cannot change these on an existing pool: a change replaces the pool (BP-11)."""
+
+
+class AksGpuNodePoolArgs(TypedDict):
+    pool: PoolFacts
+    """The validated pool with its catalog facts (VM size, GPU model, MIG profile, capacity)."""
+    cluster_name: pulumi.Input[str]
+    """Name of the AKS cluster the pool joins."""
+    resource_group_name: pulumi.Input[str]
+    """Resource group of the cluster."""
+    gpu_operator: bool
+    """True when the NVIDIA GPU Operator owns the driver: AKS must then install none."""
+    workload_types: list[str]
+    """Workload types (``training``...) allowed on the pool; each becomes a node label."""
+    protect: bool
+    """Protect the pool from deletion (and so from replacement)."""
+
+
+def node_labels(pool: PoolFacts, workload_types: list[str]) -> dict[str, str]:
+    """Labels of every node in the pool; ours win over user labels of the same key."""
+    ours = {
+        GPU_PRESENT_LABEL: "true",
+        # The per-pool device-plugin config is named after the pool.
+        DEVICE_PLUGIN_CONFIG_LABEL: pool.name,
+        POOL_LABEL: pool.name,
+        **{f"{WORKLOAD_LABEL_PREFIX}{t}": "true" for t in sorted(set(workload_types))},
+    }
+    return {**pool.pool.labels, **ours}
+
+
+def pool_outputs(pool: PoolFacts) -> dict[str, Any]:
+    """Per-pool facts for stack outputs: what the scheduler will see on the nodes."""
+    capacity = pool.capacity.as_output()
+    return {
+        "vmSize": pool.pool.vm_size,
+        "gpuModel": pool.gpu_model.name,
+        "gpusPerNode": pool.gpus_per_node,
+        "nodes": capacity["nodes"],
+        "migProfile": pool.mig_profile,
+        "aksGpuInstanceProfile": pool.pool.mig.profile if pool.pool.mig else None,
+        "migStrategy": pool.pool.mig.strategy if pool.pool.mig else None,
+        "capacityPerNode": capacity["perNode"],
+        "capacityTotal": capacity["total"],
+        "nvmeCache": pool.pool.nvme,
+    }
+
+
+class AksGpuNodePool(pulumi.ComponentResource):
+    """A GPU node pool of an AKS cluster."""
+
+    agent_pool: aks.AgentPool
+    """The AKS agent pool."""
+    pool_name: pulumi.Output[str]
+    """AKS name of the pool."""
+    facts: pulumi.Output[dict[str, Any]]
+    """VM size, GPU model, node count, MIG profile and strategy, capacity per node and total."""
+
+    def __init__(
+        self, name: str, args: AksGpuNodePoolArgs, opts: pulumi.ResourceOptions | None = None
+    ) -> None:
+        super().__init__("gpu-platform:azure:AksGpuNodePool", name, None, opts)
+        pf = args["pool"]
+        pool = pf.pool
+        if pool.vm_size is None:
+            raise ValueError(f"GPU pool {pool.name!r}: an AKS pool needs vmSize")
+        if pool.mig is not None and pool.autoscale is not None:
+            raise ValueError(f"GPU pool {pool.name!r}: MIG pools cannot autoscale (BP-12)")
+
+        sizing: dict[str, Any]
+        ignore: list[str] = []
+        if pool.autoscale is not None:
+            sizing = {
+                "enable_auto_scaling": True,
+                "min_count": pool.autoscale.min,
+                "max_count": pool.autoscale.max,
+                "count": pool.autoscale.min,
+            }
+            ignore = ["count"]  # the autoscaler owns the live count
+        else:
+            sizing = {"enable_auto_scaling": False, "count": pool.count}
+
+        self.agent_pool = aks.AgentPool(
+            f"{name}-pool",
+            resource_group_name=args["resource_group_name"],
+            resource_name_=args["cluster_name"],
+            agent_pool_name=pool.name,
+            mode="User",
+            vm_size=pool.vm_size,
+            os_type="Linux",
+            os_sku=pool.os_sku,
+            type="VirtualMachineScaleSets",
+            node_taints=[GPU_TAINT],
+            node_labels=node_labels(pf, args["workload_types"]),
+            gpu_instance_profile=pool.mig.profile if pool.mig else None,
+            # Exactly one driver owner: the AKS GPU image, or the GPU Operator.
+            gpu_profile=aks.GPUProfileArgs(driver="None" if args["gpu_operator"] else "Install"),
+            availability_zones=pool.zones or None,
+            upgrade_settings=aks.AgentPoolUpgradeSettingsArgs(
+                max_surge=pool.upgrade.max_surge,
+                drain_timeout_in_minutes=pool.upgrade.drain_timeout_minutes,
+                node_soak_duration_in_minutes=pool.upgrade.node_soak_minutes,
+            ),
+            **sizing,
+            opts=pulumi.ResourceOptions(
+                parent=self,
+                protect=args["protect"],
+                replace_on_changes=IMMUTABLE_PROPERTIES,
+                # AKS pool names are unique per cluster: the old pool must go first.
+                delete_before_replace=True,
+                ignore_changes=ignore,
+            ),
+        )
+        self.pool_name = self.agent_pool.name
+        self.facts = pulumi.Output.from_input(pool_outputs(pf))
+        self.register_outputs({"poolName": self.pool_name, "facts": self.facts})

@@ -1,0 +1,89 @@
+"""NvmeCache: the GPU VMs' local NVMe disks as an ephemeral cache volume (BP-18).
+
+Azure Container Storage (v2) is installed once per cluster as an AKS extension; its local
+disk CSI driver pools the NVMe data disks of each node. The StorageClass we add is named
+``-ephemeral`` on purpose: the disks belong to the VM, and their data is lost when a node is
+deallocated, redeployed, scaled in or re-imaged by a node-image upgrade. Keep datasets,
+checkpoints and weights there only as a copy of something stored elsewhere.
+"""
+
+from __future__ import annotations
+
+from typing import TypedDict
+
+import pulumi
+import pulumi_kubernetes as k8s
+from pulumi_azure_native import kubernetesconfiguration as kc
+
+# Azure Container Storage facts (learn.microsoft.com/azure/storage/container-storage,
+# release notes for 2.0.x): the v2 extension is named ``acstor``, runs in kube-system,
+# and its local NVMe CSI driver is ``localdisk.csi.acstor.io``.
+ACSTOR_EXTENSION_TYPE = "microsoft.azurecontainerstorage"
+ACSTOR_EXTENSION_NAME = "acstor"
+ACSTOR_VERSION = "2.0.1"
+"""Pinned: an extension upgrade can briefly interrupt I/O, so it is a reviewed change."""
+ACSTOR_NAMESPACE = "kube-system"
+LOCAL_NVME_PROVISIONER = "localdisk.csi.acstor.io"
+STORAGE_CLASS_NAME = "gpu-nvme-cache-ephemeral"
+"""What a pod's generic ephemeral volume names to get a fast cache on the node's NVMe."""
+EPHEMERAL_ANNOTATION = "gpu-platform.io/ephemeral"
+
+
+class NvmeCacheArgs(TypedDict):
+    cluster_name: pulumi.Input[str]
+    """Name of the AKS cluster."""
+    resource_group_name: pulumi.Input[str]
+    """Resource group of the cluster."""
+    pools: list[str]
+    """GPU pools whose NVMe disks back the cache (for the docs and outputs)."""
+    kubernetes_provider: k8s.Provider
+    """Provider of the cluster, for the StorageClass."""
+    depends_on: list[pulumi.Resource]
+    """The NVMe pools: the extension finds their disks once the nodes exist."""
+
+
+class NvmeCache(pulumi.ComponentResource):
+    """Azure Container Storage and an ephemeral local-NVMe StorageClass."""
+
+    storage_class_name: pulumi.Output[str]
+    """Name of the ephemeral NVMe StorageClass."""
+    pools: pulumi.Output[list[str]]
+    """Pools whose local NVMe disks back the StorageClass."""
+
+    def __init__(
+        self, name: str, args: NvmeCacheArgs, opts: pulumi.ResourceOptions | None = None
+    ) -> None:
+        super().__init__("gpu-platform:azure:NvmeCache", name, None, opts)
+        extension = kc.Extension(
+            f"{name}-acstor",
+            cluster_name=args["cluster_name"],
+            cluster_resource_name="managedClusters",
+            cluster_rp="Microsoft.ContainerService",
+            resource_group_name=args["resource_group_name"],
+            extension_name=ACSTOR_EXTENSION_NAME,
+            extension_type=ACSTOR_EXTENSION_TYPE,
+            # The SDK defaults auto-upgrade to on; a pinned version needs it off.
+            auto_upgrade_minor_version=False,
+            version=ACSTOR_VERSION,
+            release_train="stable",
+            scope=kc.ScopeArgs(cluster=kc.ScopeClusterArgs(release_namespace=ACSTOR_NAMESPACE)),
+            opts=pulumi.ResourceOptions(parent=self, depends_on=args["depends_on"]),
+        )
+        storage_class = k8s.storage.v1.StorageClass(
+            f"{name}-storageclass",
+            metadata=k8s.meta.v1.ObjectMetaArgs(
+                name=STORAGE_CLASS_NAME,
+                annotations={EPHEMERAL_ANNOTATION: "true"},
+            ),
+            provisioner=LOCAL_NVME_PROVISIONER,
+            # The volume lives on one node's disks: bind where the pod lands, drop it after.
+            volume_binding_mode="WaitForFirstConsumer",
+            reclaim_policy="Delete",
+            allow_volume_expansion=True,
+            opts=pulumi.ResourceOptions(
+                parent=self, provider=args["kubernetes_provider"], depends_on=[extension]
+            ),
+        )
+        self.storage_class_name = storage_class.metadata.apply(lambda m: m.name or "")
+        self.pools = pulumi.Output.from_input(list(args["pools"]))
+        self.register_outputs({"storageClassName": self.storage_class_name, "pools": self.pools})
