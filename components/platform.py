@@ -87,7 +87,58 @@ class GpuPlatform(pulumi.ComponentResource):
         return self._existing(settings)
 
     def _azure(self, settings: AksCluster) -> ClusterHandle:
-        raise NotImplementedError("AKS cluster: see issue 'AKS: a hardened cluster'")
+        """AKS cluster, one AksGpuNodePool per GPU pool, and the NVMe cache where asked."""
+        from .aks_cluster import AksCluster as AksClusterComponent
+        from .aks_gpu_node_pool import AksGpuNodePool
+        from .nvme_cache import NvmeCache
+
+        config = self._platform.config
+        cluster = AksClusterComponent(
+            f"{self._name}-aks", settings, pulumi.ResourceOptions(parent=self)
+        )
+        workload_types: dict[str, set[str]] = {name: set() for name in self._platform.pools}
+        for workload in config.workloads:
+            for pf in self._platform.workload_pools(workload):
+                workload_types[pf.name].add(workload.type)
+        pools = {
+            pf.name: AksGpuNodePool(
+                f"{self._name}-gpu-{pf.name}",
+                {
+                    "pool": pf,
+                    "cluster_name": cluster.cluster_name,
+                    "resource_group_name": cluster.resource_group_name,
+                    "gpu_operator": config.gpu_operator.enabled,
+                    "workload_types": sorted(workload_types[pf.name]),
+                    "protect": settings.protect,
+                },
+                pulumi.ResourceOptions(parent=self),
+            )
+            for pf in self._platform.pools.values()
+        }
+        nvme_pools = [name for name, pf in self._platform.pools.items() if pf.pool.nvme]
+        if nvme_pools:
+            NvmeCache(
+                f"{self._name}-nvme",
+                {
+                    "cluster_name": cluster.cluster_name,
+                    "resource_group_name": cluster.resource_group_name,
+                    "pools": nvme_pools,
+                    "kubernetes_provider": cluster.provider,
+                    "depends_on": [pools[name] for name in nvme_pools],
+                },
+                pulumi.ResourceOptions(parent=self),
+            )
+        return ClusterHandle(
+            cluster.cluster_name,
+            cluster.kubeconfig,
+            cluster.provider,
+            depends_on=list(pools.values()),
+            outputs={
+                "resourceGroup": cluster.resource_group_name,
+                "oidcIssuerUrl": cluster.oidc_issuer_url,
+                "gpuPools": {name: pool.facts for name, pool in pools.items()},
+            },
+        )
 
     def _alicloud(self, settings: AckCluster) -> ClusterHandle:
         raise NotImplementedError("ACK cluster: see issue 'ACK: ACK Pro cluster'")
