@@ -82,7 +82,7 @@ class PreviewMocks(pulumi.runtime.Mocks):
         return resource_id, {**args.inputs, **computed_outputs(args.typ, args.name, args.inputs)}
 
     def call(self, args: mocks.MockCallArgs) -> tuple[dict, list[tuple[str, str]] | None]:
-        return invoke_result(args.token, args.args), None
+        return invoke_result(args.token, args.args), []  # the SDK iterates the failures
 
 
 class RecordingMonitor(mocks.MockMonitor):
