@@ -35,7 +35,8 @@ def _managed_cluster(name: str, inputs: dict[str, Any]) -> dict[str, Any]:
         "nodeResourceGroup": f"MC_{rg}_{cluster}",
         "oidcIssuerProfile": {
             **(inputs.get("oidcIssuerProfile") or {}),
-            "issuerUrl": f"https://oidc.offline.invalid/{_FAKE_SUBSCRIPTION}/{cluster}/",
+            # The wire key is issuerURL (pulumi_azure_native outputs), not issuerUrl.
+            "issuerURL": f"https://oidc.offline.invalid/{_FAKE_SUBSCRIPTION}/{cluster}/",
         },
         "azureApiVersion": "2025-09-01",
     }
