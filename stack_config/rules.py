@@ -182,12 +182,31 @@ def _workloads(cfg: PlatformConfig, facts: dict[str, PoolFacts]) -> Iterator[Pro
                     )
 
 
+def _aks_pool(cfg: PlatformConfig, i: int, pool: GpuPool) -> Iterator[Problem]:
+    """AKS pools: labels the platform sets itself, and surge values AKS accepts."""
+    from gpu_facts.scheduling import DEVICE_PLUGIN_CONFIG_LABEL, GPU_PRESENT_LABEL, POOL_LABEL
+
+    at = f"gpuPools[{i}]"
+    reserved = {GPU_PRESENT_LABEL, DEVICE_PLUGIN_CONFIG_LABEL, POOL_LABEL}
+    for key in pool.labels:
+        domain = key.rpartition("/")[0]
+        # Our own label domain and AKS's are set by the platform; a user value would fight it.
+        if key in reserved or domain.endswith("gpu-platform.io"):
+            yield f"{at}.labels.{key}", "set by the platform; choose another key"
+        elif cfg.cloud == "azure" and domain.endswith("kubernetes.azure.com"):
+            yield f"{at}.labels.{key}", "AKS reserves the kubernetes.azure.com label domain"
+    surge = pool.upgrade.max_surge.removesuffix("%")
+    if cfg.cloud == "azure" and not (surge.isdigit() and int(surge) > 0):
+        yield f"{at}.upgrade.maxSurge", "a node count (e.g. 1) or a percentage (e.g. 10%)"
+
+
 _POOL_RULES: tuple[Callable[[PlatformConfig, int, GpuPool], Iterator[Problem]], ...] = (
     _pool_machine,
     lambda cfg, i, pool: _pool_size(i, pool),
     _pool_mig,
     _pool_sharing,
     _pool_nvme,
+    _aks_pool,
 )
 
 
