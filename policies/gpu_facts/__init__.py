@@ -8,28 +8,58 @@ it lives inside the policy pack so that the pack still loads on its own.
 from .alibaba_instance_types import ECS_INSTANCE_TYPES
 from .azure_mig import AKS_MIG_PROFILES, AKS_MIG_TO_NVIDIA
 from .azure_vm_sizes import AZURE_VM_SIZES
-from .capacity import Capacity, PoolShape, mig_instances_per_gpu, pool_capacity
+from .capacity import (
+    ACK_SHARING_MODES,
+    DEVICE_PLUGIN_SHARING_MODES,
+    Capacity,
+    MigStrategy,
+    PoolShape,
+    SharingMode,
+    mig_instances_per_gpu,
+    pool_capacity,
+)
 from .gpu_models import GPU_MODELS
-from .lookup import UnknownGpuFact, aks_mig_profile, azure_vm_size, ecs_instance_type, gpu_model
-from .models import AzureVmSize, EcsInstanceType, GpuModel, MigProfile
+from .lookup import (
+    UnknownGpuFact,
+    aks_mig_profile,
+    azure_vm_size,
+    ecs_instance_type,
+    gpu_model,
+    mig_profile,
+)
+from .models import (
+    MIG_COMPUTE_SLICES,
+    MIG_MEMORY_SLICES,
+    AzureVmSize,
+    EcsInstanceType,
+    GpuModel,
+    MigProfile,
+)
 
 __all__ = [
+    "ACK_SHARING_MODES",
     "AKS_MIG_PROFILES",
     "AKS_MIG_TO_NVIDIA",
     "AZURE_VM_SIZES",
+    "DEVICE_PLUGIN_SHARING_MODES",
     "ECS_INSTANCE_TYPES",
     "GPU_MODELS",
+    "MIG_COMPUTE_SLICES",
+    "MIG_MEMORY_SLICES",
     "AzureVmSize",
     "Capacity",
     "EcsInstanceType",
     "GpuModel",
     "MigProfile",
+    "MigStrategy",
     "PoolShape",
+    "SharingMode",
     "UnknownGpuFact",
     "aks_mig_profile",
     "azure_vm_size",
     "ecs_instance_type",
     "gpu_model",
     "mig_instances_per_gpu",
+    "mig_profile",
     "pool_capacity",
 ]

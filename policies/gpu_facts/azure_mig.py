@@ -1,9 +1,10 @@
 """AKS ``gpuInstanceProfile`` names mapped to the NVIDIA MIG profile on each GPU model.
 
-AKS applies one profile to every GPU of a pool and only offers the default profile of each
-compute size (https://learn.microsoft.com/azure/aks/gpu-multi-instance: MIG1g on
-Standard_ND96asr_v4 is 1g.5gb). Variants such as ``1g.10gb`` on an A100 40GB or ``+me``
-profiles are facts of the GPU (see ``gpu_models``), not choices for an AKS pool.
+AKS applies one profile to every GPU of a pool and offers one profile per compute size, the
+one with the most instances (https://learn.microsoft.com/azure/aks/gpu-multi-instance: on
+Standard_ND96asr_v4 MIG1g is 1g.5gb ×7, MIG2g 2g.10gb ×3, MIG3g 3g.20gb ×2, MIG4g 4g.20gb,
+MIG7g 7g.40gb). Variants such as ``1g.10gb`` on an A100 40GB or the ``+me`` profiles are
+facts of the GPU (see ``gpu_models``), not choices for an AKS pool.
 """
 
 from __future__ import annotations

@@ -1,9 +1,13 @@
 """Azure VM sizes with GPUs that AKS GPU node pools use.
 
-Sources: Microsoft Learn, "GPU accelerated VM sizes"
-(https://learn.microsoft.com/azure/virtual-machines/sizes/gpu-accelerated/), one page per
-series (linked per entry); MIG support on AKS: https://learn.microsoft.com/azure/aks/gpu-multi-instance
-("supported on NVIDIA A100, H100, and H200 series GPU VM sizes").
+Sources: Microsoft Learn, "GPU accelerated VM sizes", one page per series (linked per entry:
+the Accelerators and Local Storage tabs). MIG on AKS: "Multi-instance GPU is currently
+supported on NVIDIA A100, H100, and H200 series GPU VM sizes on AKS"
+(https://learn.microsoft.com/azure/aks/gpu-multi-instance).
+
+Local disks count as NVMe only where Learn lists them as NVMe: the NC A100 v4 NVMe data disks,
+the NCads H100 v5 "Temp Disk NVMe" and the ND H100/H200 v5 NVMe disks. The ND A100 v4 and
+NDm A100 v4 temp disks (6,000 / 6,400 GiB) are listed as temp storage, not NVMe.
 """
 
 from __future__ import annotations
@@ -31,23 +35,23 @@ def _series(
 AZURE_VM_SIZES: dict[str, AzureVmSize] = {
     size.name: size
     for size in (
-        # ND A100 v4: 8x A100 40GB SXM. Its 6,000 GiB temp disk is not listed as NVMe.
+        # ND A100 v4: 8x A100 40GB (320 GB). One 6,000 GiB temp disk, not listed as NVMe.
         *_series(
             "ND A100 v4",
-            "nda100v4-series",
+            "ndasra100v4-series",
             "A100-40GB",
             (("Standard_ND96asr_v4", 8, 0, 0),),
             mig=True,
         ),
-        # NDm A100 v4: 8x A100 80GB SXM; 6,400 GiB local NVMe temp storage.
+        # NDm A100 v4: 8x A100 80GB. One 6,400 GiB temp disk, not listed as NVMe.
         *_series(
             "NDm A100 v4",
             "ndma100v4-series",
             "A100-80GB",
-            (("Standard_ND96amsr_A100_v4", 8, 1, 6400),),
+            (("Standard_ND96amsr_A100_v4", 8, 0, 0),),
             mig=True,
         ),
-        # NC A100 v4: A100 80GB PCIe, one 960 GiB NVMe data disk per GPU.
+        # NC A100 v4: A100 80GB PCIe; "1 - 4 NVMe Disks, 960 GiB" (one per GPU).
         *_series(
             "NC A100 v4",
             "nca100v4-series",
@@ -59,18 +63,18 @@ AZURE_VM_SIZES: dict[str, AzureVmSize] = {
             ),
             mig=True,
         ),
-        # NCads H100 v5: H100 NVL 94GB PCIe; one local NVMe disk of 3,576 GiB per GPU.
+        # NCads H100 v5: H100 NVL 94GB PCIe; one local NVMe disk of 3,576 / 7,152 GiB.
         *_series(
             "NCads H100 v5",
             "ncadsh100v5-series",
             "H100-NVL-94GB",
             (
                 ("Standard_NC40ads_H100_v5", 1, 1, 3576),
-                ("Standard_NC80adis_H100_v5", 2, 2, 3576),
+                ("Standard_NC80adis_H100_v5", 2, 1, 7152),
             ),
             mig=True,
         ),
-        # ND H100 v5: 8x H100 80GB SXM; 8 local NVMe disks, 28 TiB in all.
+        # ND H100 v5: 8x H100 80GB (640 GB); 8 NVMe disks, 28 TiB in all (3,584 GiB each).
         *_series(
             "ND H100 v5",
             "ndh100v5-series",
@@ -78,10 +82,10 @@ AZURE_VM_SIZES: dict[str, AzureVmSize] = {
             (("Standard_ND96isr_H100_v5", 8, 8, 3584),),
             mig=True,
         ),
-        # ND H200 v5: 8x H200 141GB; 8 local NVMe disks, 28 TiB in all.
+        # ND H200 v5: 8x H200 141GB (1,128 GB); 8 NVMe disks, 28 TiB in all.
         *_series(
             "ND H200 v5",
-            "ndh200v5-series",
+            "nd-h200-v5-series",
             "H200-141GB",
             (("Standard_ND96isr_H200_v5", 8, 8, 3584),),
             mig=True,
@@ -110,15 +114,16 @@ AZURE_VM_SIZES: dict[str, AzureVmSize] = {
                 ("Standard_NC24rs_v3", 4, 0, 0),
             ),
         ),
-        # NDv2: 8x V100 32GB.
+        # NDv2: 8x V100 32GB (256 GB).
         *_series("NDv2", "ndv2-series", "V100-32GB", (("Standard_ND40rs_v2", 8, 0, 0),)),
-        # NVadsA10 v5: only the whole-GPU sizes; the fractional ones are vGPU slices.
+        # NVadsA10 v5: only the whole-GPU sizes; the 1/6 to 1/2 sizes are vGPU slices.
         *_series(
             "NVadsA10 v5",
             "nvadsa10v5-series",
             "A10",
             (
                 ("Standard_NV36ads_A10_v5", 1, 0, 0),
+                ("Standard_NV36adms_A10_v5", 1, 0, 0),
                 ("Standard_NV72ads_A10_v5", 2, 0, 0),
             ),
         ),

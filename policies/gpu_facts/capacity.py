@@ -1,4 +1,19 @@
-"""The capacity model: what a GPU pool exposes to the scheduler, per node and in total."""
+"""The capacity model: what a GPU pool exposes to the scheduler, per node and in total.
+
+A node of a pool advertises one extended resource; its count per node is:
+
+- no MIG, no sharing: ``nvidia.com/gpu`` = GPUs;
+- MIG, strategy ``single``: ``nvidia.com/gpu`` = GPUs × instances of the profile per GPU
+  (every GPU carries the same profile, as AKS applies one profile to the whole pool);
+- MIG, strategy ``mixed``: ``nvidia.com/mig-<profile>`` = GPUs × instances per GPU;
+- time-slicing or device-plugin MPS: the devices above × replicas, under
+  ``<resource>.shared`` when the device plugin renames shared resources (``renameByDefault``);
+- ACK sharing (MPS, cGPU, share): ``aliyun.com/gpu-mem`` = GiB per GPU × GPUs. The model
+  counts the marketed memory; the ACK device plugin reports whole GiB of what the driver
+  sees, which can be a little less, so this figure is an upper bound.
+
+The total is per node × the most nodes the pool can have: what a quota can ever use.
+"""
 
 from __future__ import annotations
 
@@ -11,24 +26,66 @@ from .scheduling import ALIYUN_GPU_MEM, NVIDIA_GPU, SHARED_SUFFIX, mig_resource
 MigStrategy = Literal["single", "mixed"]
 SharingMode = Literal["timeSlicing", "mps", "ackMps", "ackCgpu", "ackShare"]
 ACK_SHARING_MODES: frozenset[str] = frozenset({"ackMps", "ackCgpu", "ackShare"})
+"""Sharing that ACK's own device plugin does, in GiB of GPU memory."""
+DEVICE_PLUGIN_SHARING_MODES: frozenset[str] = frozenset({"timeSlicing", "mps"})
+"""Sharing that the NVIDIA device plugin does, in replicas of each device."""
 
 
 @dataclass(frozen=True, slots=True)
 class PoolShape:
-    """The facts about a pool that decide its capacity."""
+    """The facts about a pool that decide its capacity. Inconsistent shapes raise ValueError."""
 
     gpu_model: GpuModel
+    """The GPU model of every GPU in the pool."""
     gpus_per_node: int
+    """Whole GPUs per node."""
     min_nodes: int
+    """Fewest nodes (the autoscaler's minimum, or the fixed count)."""
     max_nodes: int
+    """Most nodes (the autoscaler's maximum, or the fixed count)."""
     mig_profile: str | None = None
     """NVIDIA profile name applied to every GPU (``1g.5gb``), or None."""
     mig_strategy: MigStrategy | None = None
+    """Device-plugin MIG strategy; required with a MIG profile."""
     sharing: SharingMode | None = None
+    """How pods share a device, or None for exclusive devices."""
     replicas: int = 1
     """Replicas per device for time-slicing and device-plugin MPS."""
     rename_shared: bool = True
     """Device-plugin ``renameByDefault``: shared resources get the ``.shared`` suffix."""
+
+    def __post_init__(self) -> None:
+        problems = _shape_problems(self)
+        if problems:
+            raise ValueError("invalid GPU pool shape: " + "; ".join(problems))
+
+
+def _shape_problems(shape: PoolShape) -> list[str]:
+    problems: list[str] = []
+    if shape.gpus_per_node < 1:
+        problems.append(f"gpus_per_node must be at least 1, got {shape.gpus_per_node}")
+    if not 0 <= shape.min_nodes <= shape.max_nodes:
+        problems.append(
+            f"need 0 <= min_nodes <= max_nodes, got {shape.min_nodes} and {shape.max_nodes}"
+        )
+    if shape.replicas < 1:
+        problems.append(f"replicas must be at least 1, got {shape.replicas}")
+    if shape.replicas > 1 and shape.sharing not in DEVICE_PLUGIN_SHARING_MODES:
+        problems.append("replicas apply to timeSlicing and mps sharing only")
+    if (shape.mig_profile is None) != (shape.mig_strategy is None):
+        problems.append("give a MIG profile and a MIG strategy together")
+    if shape.mig_profile is not None:
+        offered = [p.name for p in shape.gpu_model.mig_profiles]
+        if shape.mig_profile not in offered:
+            problems.append(
+                f"{shape.gpu_model.name} has no MIG profile {shape.mig_profile!r}"
+                f" (offered: {', '.join(offered) or 'none'})"
+            )
+        if shape.sharing == "mps":
+            problems.append("MPS cannot share MIG devices")
+        if shape.sharing in ACK_SHARING_MODES:
+            problems.append(f"{shape.sharing} shares whole GPUs, not MIG devices")
+    return problems
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,13 +93,20 @@ class Capacity:
     """Allocatable GPU resources of a pool."""
 
     per_node: dict[str, int]
+    """Extended resource name → count on one node."""
     min_nodes: int
+    """Fewest nodes of the pool."""
     max_nodes: int
+    """Most nodes of the pool."""
+
+    def total_at(self, nodes: int) -> dict[str, int]:
+        """What the pool offers with ``nodes`` nodes."""
+        return {name: count * nodes for name, count in self.per_node.items()}
 
     @property
     def total(self) -> dict[str, int]:
         """What the pool offers at its largest size (what a quota can ever use)."""
-        return {name: count * self.max_nodes for name, count in self.per_node.items()}
+        return self.total_at(self.max_nodes)
 
     def as_output(self) -> dict[str, object]:
         """The ``gpuCapacity`` stack-output shape of one pool."""
@@ -68,17 +132,14 @@ def pool_capacity(shape: PoolShape) -> Capacity:
     gpus = shape.gpus_per_node
     if shape.sharing in ACK_SHARING_MODES:
         per_node = {ALIYUN_GPU_MEM: shape.gpu_model.memory_gib * gpus}
+        return Capacity(per_node, shape.min_nodes, shape.max_nodes)
+    if shape.mig_profile is not None:
+        devices = gpus * mig_instances_per_gpu(shape.gpu_model, shape.mig_profile)
+        resource = mig_resource(shape.mig_profile) if shape.mig_strategy == "mixed" else NVIDIA_GPU
     else:
-        if shape.mig_profile is not None:
-            devices = gpus * mig_instances_per_gpu(shape.gpu_model, shape.mig_profile)
-            resource = (
-                mig_resource(shape.mig_profile) if shape.mig_strategy == "mixed" else NVIDIA_GPU
-            )
-        else:
-            devices, resource = gpus, NVIDIA_GPU
-        if shape.sharing in ("timeSlicing", "mps"):
-            devices *= shape.replicas
-            if shape.rename_shared:
-                resource += SHARED_SUFFIX
-        per_node = {resource: devices}
-    return Capacity(per_node, shape.min_nodes, shape.max_nodes)
+        devices, resource = gpus, NVIDIA_GPU
+    if shape.sharing in DEVICE_PLUGIN_SHARING_MODES:
+        devices *= shape.replicas
+        if shape.rename_shared:
+            resource += SHARED_SUFFIX
+    return Capacity({resource: devices}, shape.min_nodes, shape.max_nodes)

@@ -6,7 +6,7 @@ from .alibaba_instance_types import ECS_INSTANCE_TYPES
 from .azure_mig import AKS_MIG_TO_NVIDIA
 from .azure_vm_sizes import AZURE_VM_SIZES
 from .gpu_models import GPU_MODELS
-from .models import AzureVmSize, EcsInstanceType, GpuModel
+from .models import AzureVmSize, EcsInstanceType, GpuModel, MigProfile
 
 # Azure treats VM size names case-insensitively; so do we.
 _AZURE_BY_LOWER = {name.lower(): size for name, size in AZURE_VM_SIZES.items()}
@@ -56,3 +56,14 @@ def aks_mig_profile(model: GpuModel, aks_profile: str) -> str:
             f"unknown MIG profile {aks_profile!r} on {model.name}; valid: {_choices(table)}"
         )
     return profile
+
+
+def mig_profile(model: GpuModel, name: str) -> MigProfile:
+    """The MIG profile ``name`` (NVIDIA's name, ``1g.5gb``) of ``model``."""
+    for profile in model.mig_profiles:
+        if profile.name == name:
+            return profile
+    if not model.mig_profiles:
+        raise UnknownGpuFact(f"{model.name} GPUs do not support MIG")
+    offered = ", ".join(p.name for p in model.mig_profiles)
+    raise UnknownGpuFact(f"{model.name} has no MIG profile {name!r}; offered: {offered}")

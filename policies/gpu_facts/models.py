@@ -4,19 +4,31 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+MIG_COMPUTE_SLICES = 7
+"""Compute slices (``g``) of a MIG-capable GPU of the A100/H100/H200 class."""
+MIG_MEMORY_SLICES = 8
+"""Memory slices of those GPUs: NVIDIA's tables give memory as eighths of the GPU's."""
+
 
 @dataclass(frozen=True, slots=True)
 class MigProfile:
     """One MIG GPU-instance profile as NVIDIA names it (``1g.5gb``)."""
 
     name: str
-    """NVIDIA profile name, e.g. ``1g.5gb``; the Kubernetes resource is ``nvidia.com/mig-<name>``."""
+    """NVIDIA profile name, e.g. ``1g.5gb``; the resource is ``nvidia.com/mig-<name>``."""
     compute_slices: int
-    """Compute slices (``g``) out of 7."""
+    """Compute slices (``g``) out of ``MIG_COMPUTE_SLICES``."""
     memory_gb: int
-    """Memory of one instance in GB, as the profile name states it."""
+    """Memory of one instance in GB as the profile name states it (rounded by NVIDIA)."""
     max_per_gpu: int
     """How many instances of this profile fit on one GPU when the whole GPU uses it."""
+    memory_eighths: int
+    """Exact memory of one instance as a fraction of the GPU's: eighths (NVIDIA's table)."""
+
+    @property
+    def media_extensions(self) -> bool:
+        """``+me`` profiles carry the GPU's media engines; only one fits on a GPU."""
+        return self.name.endswith("+me")
 
 
 @dataclass(frozen=True, slots=True)
@@ -26,7 +38,8 @@ class GpuModel:
     name: str
     """Catalog key, e.g. ``A100-40GB``."""
     memory_gib: int
-    """Device memory in GiB (as marketed in GB; used for quotas and ACK gpu-mem)."""
+    """Device memory as marketed (GB). ACK's ``aliyun.com/gpu-mem`` counts it in GiB; the
+    driver reports slightly less, so capacities derived from it are upper bounds."""
     mig_profiles: tuple[MigProfile, ...] = ()
     """Every MIG profile the GPU offers (empty: no MIG)."""
     source: str = ""
@@ -50,9 +63,9 @@ class AzureVmSize:
     gpu_count: int
     """Whole GPUs per VM."""
     nvme_disk_count: int = 0
-    """Local NVMe data disks (not the temp disk unless Azure lists it as NVMe)."""
+    """Local NVMe disks (not the temp disk unless Microsoft Learn lists it as NVMe)."""
     nvme_disk_gib: int = 0
-    """Size of one local NVMe data disk in GiB."""
+    """Size of one local NVMe disk in GiB."""
     mig: bool = False
     """Whether AKS supports ``gpuInstanceProfile`` (MIG) on this size."""
     source: str = ""
@@ -75,5 +88,7 @@ class EcsInstanceType:
     """Key into the GPU model table."""
     gpu_count: int
     """Whole GPUs per instance."""
+    gpu_memory_gb: int = 0
+    """GPU memory per GPU as Alibaba lists it for the type (``24 GB × 1``)."""
     source: str = ""
     """Public source of these numbers."""

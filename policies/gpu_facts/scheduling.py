@@ -31,6 +31,9 @@ GPU_NAMESPACE_LABEL = "gpu-platform.io/gpu-workloads"
 """Namespace label that puts a namespace under the in-cluster GPU admission policy."""
 
 
+_GPU_RESOURCES = frozenset({NVIDIA_GPU, NVIDIA_GPU + SHARED_SUFFIX, ALIYUN_GPU_MEM})
+
+
 def mig_resource(profile: str) -> str:
     """Kubernetes resource name of a MIG profile under the ``mixed`` strategy."""
     return f"{NVIDIA_MIG_PREFIX}{profile}"
@@ -38,10 +41,4 @@ def mig_resource(profile: str) -> str:
 
 def is_gpu_resource(name: str) -> bool:
     """True for every extended resource that hands out GPU capacity."""
-    return (
-        name == NVIDIA_GPU
-        or name.startswith(NVIDIA_MIG_PREFIX)
-        or name == NVIDIA_GPU + SHARED_SUFFIX
-        or name == ALIYUN_GPU_MEM
-        or name.startswith("amd.com/gpu")
-    )
+    return name in _GPU_RESOURCES or name.startswith((NVIDIA_MIG_PREFIX, "amd.com/gpu"))
