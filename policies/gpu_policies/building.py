@@ -1,0 +1,156 @@
+"""Builds the pack's policies with a common shape: tags with BP-IDs, exemptions, config defaults.
+
+Each policy module states what it checks; this module adds what every policy shares: the
+exemption config (by namespace and by name), schema defaults that also apply when a policy
+is called without them (unit tests, old CLIs), and tags that carry the BP-IDs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Literal, Protocol
+
+from pulumi_policy import (
+    EnforcementLevel,
+    PolicyConfigSchema,
+    ReportViolation,
+    ResourceValidationArgs,
+    ResourceValidationPolicy,
+    Severity,
+    StackValidationArgs,
+    StackValidationPolicy,
+)
+
+from .props import items, path, text
+
+EXEMPT_NAMESPACES = "exemptNamespaces"
+EXEMPT_NAMES = "exemptNames"
+# The device plugin's, the GPU Operator's and ACK's MPS control daemon's own pods run
+# privileged with host namespaces by design.
+DEFAULT_EXEMPT_NAMESPACES: tuple[str, ...] = ("nvidia-device-plugin", "gpu-operator", "kube-system")
+
+Exemptions = Literal["namespaces-and-names", "names"]
+Config = Mapping[str, Any]
+
+
+class Report(Protocol):
+    """Reports one violation; the URN defaults to the resource being checked."""
+
+    def __call__(self, message: str, urn: str | None = None) -> None: ...
+
+
+ResourceCheck = Callable[[ResourceValidationArgs, Config, Report], None]
+StackCheck = Callable[[StackValidationArgs, Config, Report], None]
+
+
+def _reporter(report_violation: ReportViolation) -> Report:
+    def report(message: str, urn: str | None = None) -> None:
+        report_violation(message, urn)
+
+    return report
+
+
+@dataclass(frozen=True, slots=True)
+class PolicyInfo:
+    """What a policy is: its name, the practices it enforces and how it reports."""
+
+    name: str
+    description: str
+    practices: tuple[str, ...]
+    enforcement_level: EnforcementLevel
+    severity: Severity
+    remediation_steps: str
+    exemptions: Exemptions = "namespaces-and-names"
+    config: dict[str, dict[str, Any]] = field(default_factory=dict)
+    """Extra config properties (JSON schema, each with a ``default``)."""
+
+
+def _schema(info: PolicyInfo) -> dict[str, dict[str, Any]]:
+    names = {
+        EXEMPT_NAMES: {
+            "type": "array",
+            "items": {"type": "string"},
+            "default": [],
+            "description": "Resource names (Pulumi name or metadata.name) this policy skips.",
+        }
+    }
+    if info.exemptions == "names":
+        return {**names, **info.config}
+    namespaces = {
+        EXEMPT_NAMESPACES: {
+            "type": "array",
+            "items": {"type": "string"},
+            "default": list(DEFAULT_EXEMPT_NAMESPACES),
+            "description": "Namespaces this policy skips.",
+        }
+    }
+    return {**namespaces, **names, **info.config}
+
+
+def _with_defaults(schema: Mapping[str, Mapping[str, Any]], config: Config) -> dict[str, Any]:
+    merged = {key: prop["default"] for key, prop in schema.items() if "default" in prop}
+    merged.update(config)
+    return merged
+
+
+def exempt_names(config: Config) -> frozenset[str]:
+    return frozenset(str(n) for n in items(config.get(EXEMPT_NAMES)))
+
+
+def exempt_namespaces(config: Config) -> frozenset[str]:
+    return frozenset(str(n) for n in items(config.get(EXEMPT_NAMESPACES)))
+
+
+def is_exempt(name: str, props: Mapping[str, Any], config: Config) -> bool:
+    """Whether a resource is exempt by its Pulumi name, metadata.name or namespace."""
+    names = exempt_names(config)
+    if name in names or text(path(props, "metadata", "name")) in names:
+        return True
+    namespace = text(path(props, "metadata", "namespace"))
+    return namespace is not None and namespace in exempt_namespaces(config)
+
+
+def _tags(info: PolicyInfo) -> list[str]:
+    return [*info.practices, "gpu"]
+
+
+def resource_policy(info: PolicyInfo, check: ResourceCheck) -> ResourceValidationPolicy:
+    """A resource policy that skips exempt resources and sees its config with defaults."""
+    schema = _schema(info)
+
+    def validate(args: ResourceValidationArgs, report: ReportViolation) -> None:
+        config = _with_defaults(schema, args.get_config())
+        if is_exempt(args.name, args.props, config):
+            return
+        check(args, config, _reporter(report))
+
+    return ResourceValidationPolicy(
+        name=info.name,
+        description=info.description,
+        validate=validate,
+        enforcement_level=info.enforcement_level,
+        config_schema=PolicyConfigSchema(properties=schema),
+        severity=info.severity,
+        tags=_tags(info),
+        remediation_steps=info.remediation_steps,
+    )
+
+
+def stack_policy(info: PolicyInfo, check: StackCheck) -> StackValidationPolicy:
+    """A stack policy that sees its config with defaults; it applies exemptions itself."""
+    schema = _schema(info)
+
+    def validate(args: StackValidationArgs, report: ReportViolation) -> None:
+        check(args, _with_defaults(schema, args.get_config()), _reporter(report))
+
+    return StackValidationPolicy(
+        name=info.name,
+        description=info.description,
+        validate=validate,
+        enforcement_level=info.enforcement_level,
+        config_schema=PolicyConfigSchema(properties=schema),
+        severity=info.severity,
+        tags=_tags(info),
+        remediation_steps=info.remediation_steps,
+    )

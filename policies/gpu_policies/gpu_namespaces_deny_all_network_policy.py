@@ -1,0 +1,69 @@
+"""BP-08: every GPU workload namespace has a deny-all NetworkPolicy."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from pulumi_policy import EnforcementLevel, Severity, StackValidationArgs
+
+from .building import Config, PolicyInfo, Report, exempt_names, exempt_namespaces, stack_policy
+from .props import items, mapping
+from .resource_types import NAMESPACE, NETWORK_POLICY
+from .stack_index import (
+    GPU_NAMESPACE_LABELS,
+    index_by_type,
+    is_gpu_namespace,
+    object_name,
+    object_namespace,
+)
+
+BOTH_DIRECTIONS = frozenset({"Ingress", "Egress"})
+
+INFO = PolicyInfo(
+    name="gpu-namespaces-deny-all-network-policy",
+    description=(
+        f"Every GPU workload namespace (a Namespace labelled {' or '.join(GPU_NAMESPACE_LABELS)}) "
+        f"has a NetworkPolicy that selects every pod (podSelector {{}}), covers Ingress and "
+        f"Egress and allows nothing, so traffic is allowed only explicitly."
+    ),
+    practices=("BP-08",),
+    enforcement_level=EnforcementLevel.MANDATORY,
+    severity=Severity.HIGH,
+    remediation_steps=(
+        "Add a NetworkPolicy in the namespace with spec: {podSelector: {}, policyTypes: "
+        "[Ingress, Egress]} and no rules; allow traffic with further NetworkPolicies."
+    ),
+)
+
+
+def is_deny_all(props: Mapping[str, Any]) -> bool:
+    spec = mapping(props.get("spec"))
+    selector = mapping(spec.get("podSelector"))
+    selects_all = not items(selector.get("matchExpressions")) and not mapping(
+        selector.get("matchLabels")
+    )
+    types = {str(t) for t in items(spec.get("policyTypes"))}
+    no_rules = not items(spec.get("ingress")) and not items(spec.get("egress"))
+    return selects_all and types >= BOTH_DIRECTIONS and no_rules
+
+
+def check(args: StackValidationArgs, config: Config, report: Report) -> None:
+    index = index_by_type(args.resources)
+    covered = {object_namespace(np.props) for np in index[NETWORK_POLICY] if is_deny_all(np.props)}
+    skip_namespaces, skip_names = exempt_namespaces(config), exempt_names(config)
+    for namespace in index[NAMESPACE]:
+        name = object_name(namespace)
+        if not is_gpu_namespace(namespace) or name in skip_namespaces:
+            continue
+        if name in skip_names or namespace.name in skip_names:
+            continue
+        if name not in covered:
+            report(
+                f"GPU workload namespace '{name}' has no deny-all NetworkPolicy "
+                f"(podSelector {{}}, policyTypes Ingress and Egress, no rules).",
+                namespace.urn,
+            )
+
+
+POLICY = stack_policy(INFO, check)

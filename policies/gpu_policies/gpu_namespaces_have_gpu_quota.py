@@ -1,0 +1,62 @@
+"""BP-09: every GPU workload namespace has a ResourceQuota on a GPU resource."""
+
+from __future__ import annotations
+
+from pulumi_policy import EnforcementLevel, Severity, StackValidationArgs
+
+from gpu_facts.scheduling import NVIDIA_GPU, is_gpu_resource
+
+from .building import Config, PolicyInfo, Report, exempt_names, exempt_namespaces, stack_policy
+from .props import mapping, path
+from .resource_types import NAMESPACE, RESOURCE_QUOTA
+from .stack_index import index_by_type, is_gpu_namespace, object_name, object_namespace
+
+REQUESTS_PREFIX = "requests."
+
+INFO = PolicyInfo(
+    name="gpu-namespaces-have-gpu-quota",
+    description=(
+        "Every GPU workload namespace has a ResourceQuota whose spec.hard caps a GPU resource "
+        f"(requests.{NVIDIA_GPU}, requests.nvidia.com/mig-*, requests.aliyun.com/gpu-mem...), "
+        "so one workload type cannot take every GPU."
+    ),
+    practices=("BP-09",),
+    enforcement_level=EnforcementLevel.ADVISORY,
+    severity=Severity.MEDIUM,
+    remediation_steps=(
+        f"Add a ResourceQuota in the namespace with spec.hard['requests.{NVIDIA_GPU}'] (or the "
+        "namespace's MIG / shared resource) set to its share of the GPUs."
+    ),
+)
+
+
+def caps_gpu(hard: object) -> bool:
+    return any(
+        str(key).startswith(REQUESTS_PREFIX) and is_gpu_resource(str(key)[len(REQUESTS_PREFIX) :])
+        for key in mapping(hard)
+    )
+
+
+def check(args: StackValidationArgs, config: Config, report: Report) -> None:
+    index = index_by_type(args.resources)
+    covered = {
+        object_namespace(q.props)
+        for q in index[RESOURCE_QUOTA]
+        if caps_gpu(path(q.props, "spec", "hard"))
+    }
+    skip_namespaces, skip_names = exempt_namespaces(config), exempt_names(config)
+    for namespace in index[NAMESPACE]:
+        name = object_name(namespace)
+        if not is_gpu_namespace(namespace) or name in skip_namespaces:
+            continue
+        if name in skip_names or namespace.name in skip_names:
+            continue
+        if name not in covered:
+            report(
+                f"GPU workload namespace '{name}' has no ResourceQuota on a GPU resource "
+                f"(spec.hard 'requests.<gpu resource>').",
+                namespace.urn,
+            )
+
+
+POLICY = stack_policy(INFO, check)

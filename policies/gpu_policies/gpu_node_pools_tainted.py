@@ -1,0 +1,62 @@
+"""BP-01: GPU node pools carry the ``nvidia.com/gpu`` taint with effect ``NoSchedule``."""
+
+from __future__ import annotations
+
+from pulumi_policy import EnforcementLevel, ResourceValidationArgs, Severity
+
+from gpu_facts.scheduling import GPU_TAINT, GPU_TAINT_EFFECT, GPU_TAINT_KEY, GPU_TAINT_VALUE
+
+from .building import Config, PolicyInfo, Report, resource_policy
+from .node_pools import gpu_node_pools
+
+REQUIRED_VALUE = "requiredTaintValue"
+
+INFO = PolicyInfo(
+    name="gpu-node-pools-tainted",
+    description=(
+        f"Every GPU node pool (AKS AgentPool or agentPoolProfiles entry, ACK NodePool) carries "
+        f"the taint {GPU_TAINT_KEY} with effect {GPU_TAINT_EFFECT}, so only pods that tolerate "
+        f"it land on GPU nodes."
+    ),
+    practices=("BP-01",),
+    enforcement_level=EnforcementLevel.MANDATORY,
+    severity=Severity.HIGH,
+    remediation_steps=(
+        f"AKS: add '{GPU_TAINT}' to nodeTaints. ACK: add a taint "
+        f"{{key: {GPU_TAINT_KEY}, value: {GPU_TAINT_VALUE}, effect: {GPU_TAINT_EFFECT}}}."
+    ),
+    exemptions="names",
+    config={
+        REQUIRED_VALUE: {
+            "type": "string",
+            "default": GPU_TAINT_VALUE,
+            "description": (
+                "Taint value to require (the device plugin chart's NFD worker tolerates only "
+                "this one); empty: any value."
+            ),
+        }
+    },
+)
+
+
+def check(args: ResourceValidationArgs, config: Config, report: Report) -> None:
+    required_value = str(config.get(REQUIRED_VALUE) or "")
+    for pool in gpu_node_pools(args.resource_type, args.name, args.props):
+        gpu_taints = [
+            t for t in pool.taints if t.key == GPU_TAINT_KEY and t.effect == GPU_TAINT_EFFECT
+        ]
+        if not gpu_taints:
+            found = ", ".join(str(t) for t in pool.taints) or "none"
+            report(
+                f"GPU node pool '{pool.name}' ({pool.machine_types[0]}) lacks the taint "
+                f"{GPU_TAINT_KEY}:{GPU_TAINT_EFFECT} (taints: {found})."
+            )
+        elif required_value and all(t.value != required_value for t in gpu_taints):
+            report(
+                f"GPU node pool '{pool.name}' taints {GPU_TAINT_KEY} with value "
+                f"'{gpu_taints[0].value}', not '{required_value}': the device plugin's "
+                f"feature discovery only tolerates '{required_value}'."
+            )
+
+
+POLICY = resource_policy(INFO, check)

@@ -1,0 +1,47 @@
+"""Helm releases in a stack: which chart each one installs, and its values."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+from pulumi_policy import PolicyResource
+
+from gpu_facts.device_plugin_chart import CHART_NAME
+
+from .props import is_false, mapping, path, text
+from .resource_types import HELM_RELEASES
+
+# The NVIDIA GPU Operator's chart (https://helm.ngc.nvidia.com/nvidia, chart gpu-operator);
+# it deploys its own device plugin unless devicePlugin.enabled is false.
+GPU_OPERATOR_CHART = "gpu-operator"
+
+
+def chart_name(props: Mapping[str, Any]) -> str:
+    """The chart's bare name: ``nvdp/nvidia-device-plugin`` and OCI refs -> the last segment."""
+    chart = text(props.get("chart")) or ""
+    return chart.rstrip("/").rsplit("/", 1)[-1]
+
+
+def releases(index: Mapping[str, list[PolicyResource]], chart: str) -> Iterator[PolicyResource]:
+    """Every Helm release (v3 Release or v4 Chart) of ``chart``."""
+    for resource_type in sorted(HELM_RELEASES):
+        for release in index.get(resource_type, ()):
+            if chart_name(release.props) == chart:
+                yield release
+
+
+def release_label(release: PolicyResource) -> str:
+    name = text(release.props.get("name")) or release.name
+    return f"'{name}' ({chart_name(release.props)})"
+
+
+def deploys_device_plugin(release: PolicyResource) -> bool:
+    """Both charts install the device plugin unless values.devicePlugin.enabled is false."""
+    enabled = path(mapping(release.props.get("values")), "devicePlugin", "enabled")
+    return not is_false(enabled)
+
+
+def device_plugin_owners(index: Mapping[str, list[PolicyResource]]) -> list[PolicyResource]:
+    owners = [*releases(index, CHART_NAME), *releases(index, GPU_OPERATOR_CHART)]
+    return [release for release in owners if deploys_device_plugin(release)]

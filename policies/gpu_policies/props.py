@@ -1,0 +1,56 @@
+"""Reading resource props safely.
+
+Under the real analyzer props arrive as unknown-checking proxies, which are ``Mapping`` and
+``Sequence`` but not ``dict`` and ``list``; these helpers accept both and never assume a shape.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping, Sequence
+from typing import Any
+
+EMPTY: Mapping[str, Any] = {}
+
+
+def mapping(value: Any) -> Mapping[str, Any]:
+    """``value`` if it is a mapping, else an empty one."""
+    return value if isinstance(value, Mapping) else EMPTY
+
+
+def items(value: Any) -> Sequence[Any]:
+    """``value`` if it is a list (not a string), else an empty one."""
+    if isinstance(value, Sequence) and not isinstance(value, str | bytes):
+        return value
+    return ()
+
+
+def mappings(value: Any) -> Iterator[Mapping[str, Any]]:
+    """The mapping elements of a list, skipping anything else."""
+    for item in items(value):
+        if isinstance(item, Mapping):
+            yield item
+
+
+def path(value: Any, *keys: str) -> Any:
+    """``value[k1][k2]...``, or None as soon as a level is missing or not a mapping."""
+    current = value
+    for key in keys:
+        if not isinstance(current, Mapping):
+            return None
+        current = current.get(key)
+    return current
+
+
+def text(value: Any) -> str | None:
+    """``value`` if it is a string, else None."""
+    return value if isinstance(value, str) else None
+
+
+def is_true(value: Any) -> bool:
+    """True for the boolean true and for ``"true"`` (providers JSON-encode some flags)."""
+    return value is True or (isinstance(value, str) and value.lower() == "true")
+
+
+def is_false(value: Any) -> bool:
+    """True for the boolean false and for ``"false"``."""
+    return value is False or (isinstance(value, str) and value.lower() == "false")

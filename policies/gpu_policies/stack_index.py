@@ -1,0 +1,40 @@
+"""Stack-policy helpers: resources indexed by type once, so stack policies stay linear."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from pulumi_policy import PolicyResource
+
+from gpu_facts.scheduling import GPU_NAMESPACE_LABEL
+
+from .props import mapping, path, text
+
+# BP-07: workload namespaces are labelled with their type (workload: training).
+WORKLOAD_LABEL = "workload"
+GPU_NAMESPACE_LABELS: tuple[str, ...] = (WORKLOAD_LABEL, GPU_NAMESPACE_LABEL)
+
+
+def index_by_type(resources: Iterable[PolicyResource]) -> dict[str, list[PolicyResource]]:
+    index: dict[str, list[PolicyResource]] = defaultdict(list)
+    for resource in resources:
+        index[resource.resource_type].append(resource)
+    return index
+
+
+def object_name(resource: PolicyResource) -> str:
+    """A Kubernetes object's metadata.name, else the Pulumi resource name."""
+    return text(path(resource.props, "metadata", "name")) or resource.name
+
+
+def object_namespace(props: Mapping[str, Any]) -> str:
+    """A namespaced object's namespace; ``default`` when unset, as Kubernetes does."""
+    return text(path(props, "metadata", "namespace")) or "default"
+
+
+def is_gpu_namespace(resource: PolicyResource) -> bool:
+    """A Namespace labelled as a GPU workload namespace."""
+    labels = mapping(path(resource.props, "metadata", "labels"))
+    return any(label in labels for label in GPU_NAMESPACE_LABELS)
