@@ -1,0 +1,227 @@
+"""AksCluster on the mock engine: the exact security-relevant inputs AKS receives."""
+
+from __future__ import annotations
+
+import base64
+from typing import Any
+
+import pulumi
+import pytest
+import yaml
+from pulumi_azure_native import containerservice as aks
+
+from components.aks_cluster import AksCluster
+from offline_preview import ProgramRun, Secret
+from offline_preview.cloud_outputs import fake_kubeconfig
+from stack_config import load_platform
+from stack_config.models import AksCluster as AksClusterSettings
+from tests.conftest import by_type, one, run, stack_raw
+
+MANAGED_CLUSTER = "azure-native:containerservice:ManagedCluster"
+MAINTENANCE = "azure-native:containerservice:MaintenanceConfiguration"
+RESOURCE_GROUP = "azure-native:resources:ResourceGroup"
+PROVIDER = "pulumi:providers:kubernetes"
+
+
+def settings(stack: str = "dev", **changes: Any) -> AksClusterSettings:
+    """The validated cluster settings of a stack file, with ``changes`` merged into its YAML."""
+    raw = stack_raw(stack)
+    raw["cluster"] = {**raw["cluster"], **changes}
+    cluster = load_platform(raw).config.cluster
+    assert isinstance(cluster, AksClusterSettings)
+    return cluster
+
+
+def build(cluster: AksClusterSettings, name: str = "plat") -> ProgramRun:
+    def program() -> None:
+        component = AksCluster(name, cluster)
+        pulumi.export("kubeconfig", component.kubeconfig)
+        pulumi.export("oidcIssuerUrl", component.oidc_issuer_url)
+        pulumi.export("resourceGroupName", component.resource_group_name)
+        pulumi.export("clusterName", component.cluster_name)
+
+    return run(program)
+
+
+def test_system_pool_keeps_add_ons_only() -> None:
+    mc = one(build(settings()), MANAGED_CLUSTER)
+    [system] = mc.inputs["agentPoolProfiles"]
+    assert system["mode"] == "System"
+    assert system["nodeTaints"] == ["CriticalAddonsOnly=true:NoSchedule"]
+    assert system["vmSize"] == "Standard_D4ds_v5"
+    assert system["count"] == 2
+    assert system["osType"] == "Linux"
+
+
+def test_identity_entra_id_and_workload_identity() -> None:
+    inputs = one(build(settings("prod")), MANAGED_CLUSTER).inputs
+    assert inputs["identity"] == {"type": "SystemAssigned"}
+    assert inputs["enableRBAC"] is True
+    assert inputs["aadProfile"] == {
+        "managed": True,
+        "enableAzureRBAC": True,
+        "adminGroupObjectIDs": ["00000000-0000-0000-0000-00000000a001"],
+    }
+    assert inputs["disableLocalAccounts"] is True
+    assert inputs["oidcIssuerProfile"] == {"enabled": True}
+    assert inputs["securityProfile"] == {"workloadIdentity": {"enabled": True}}
+
+
+def test_entra_id_off_leaves_no_aad_profile() -> None:
+    inputs = one(build(settings(entraId={"enabled": False})), MANAGED_CLUSTER).inputs
+    assert "aadProfile" not in inputs
+    assert inputs["disableLocalAccounts"] is False
+
+
+@pytest.mark.parametrize(
+    ("policy", "dataplane"), [("cilium", "cilium"), ("azure", "azure"), ("calico", "azure")]
+)
+def test_network_policy_engine(policy: str, dataplane: str) -> None:
+    profile = one(build(settings(networkPolicy=policy)), MANAGED_CLUSTER).inputs["networkProfile"]
+    assert profile["networkPlugin"] == "azure"
+    assert profile["networkPluginMode"] == "overlay"
+    assert profile["networkPolicy"] == policy
+    assert profile["networkDataplane"] == dataplane
+
+
+def test_upgrade_channels_keep_nodes_on_the_newest_image() -> None:
+    inputs = one(build(settings()), MANAGED_CLUSTER).inputs
+    assert inputs["autoUpgradeProfile"] == {
+        "upgradeChannel": "patch",
+        "nodeOSUpgradeChannel": "NodeImage",
+    }
+
+
+def test_dev_api_server_is_public_behind_authorized_ranges() -> None:
+    inputs = one(build(settings()), MANAGED_CLUSTER).inputs
+    assert inputs["apiServerAccessProfile"] == {
+        "enablePrivateCluster": False,
+        "authorizedIPRanges": ["203.0.113.0/24"],
+    }
+    assert inputs["sku"] == {"name": "Base", "tier": "Free"}
+
+
+def test_prod_is_private_standard_tier_and_protected() -> None:
+    result = build(settings("prod"))
+    mc = one(result, MANAGED_CLUSTER)
+    assert mc.inputs["apiServerAccessProfile"] == {"enablePrivateCluster": True}
+    assert mc.inputs["sku"] == {"name": "Base", "tier": "Standard"}
+    assert mc.protect is True
+    assert one(result, RESOURCE_GROUP).protect is True
+
+
+def test_dev_is_not_protected() -> None:
+    result = build(settings())
+    assert one(result, MANAGED_CLUSTER).protect is False
+    assert one(result, RESOURCE_GROUP).protect is False
+
+
+def test_created_resource_group_and_cluster_names() -> None:
+    result = build(settings())
+    rg = one(result, RESOURCE_GROUP)
+    assert rg.inputs["resourceGroupName"] == "rg-gpu-dev"
+    assert rg.inputs["location"] == "westeurope"
+    mc = one(result, MANAGED_CLUSTER)
+    assert mc.inputs["resourceName"] == "gpu-dev"
+    assert mc.inputs["resourceGroupName"] == "rg-gpu-dev"
+    assert mc.inputs["kubernetesVersion"] == "1.33"
+    assert result.outputs["resourceGroupName"] == "rg-gpu-dev"
+    assert result.outputs["clusterName"] == "gpu-dev"
+
+
+def test_existing_resource_group_is_used_not_created() -> None:
+    result = build(settings(resourceGroup={"name": "rg-shared", "create": False}))
+    assert by_type(result, RESOURCE_GROUP) == []
+    assert one(result, MANAGED_CLUSTER).inputs["resourceGroupName"] == "rg-shared"
+    assert result.outputs["resourceGroupName"] == "rg-shared"
+
+
+def test_maintenance_windows_for_both_upgrade_channels() -> None:
+    configs = {r.inputs["configName"]: r for r in by_type(build(settings()), MAINTENANCE)}
+    assert set(configs) == {"aksManagedAutoUpgradeSchedule", "aksManagedNodeOSUpgradeSchedule"}
+    for config in configs.values():
+        assert config.inputs["resourceName"] == "gpu-dev"
+        assert config.inputs["maintenanceWindow"] == {
+            "schedule": {"weekly": {"dayOfWeek": "Saturday", "intervalWeeks": 1}},
+            "startTime": "02:00",
+            "durationHours": 6,
+            "utcOffset": "+00:00",
+        }
+
+
+def test_no_maintenance_window_for_a_channel_that_is_off() -> None:
+    result = build(settings(nodeOsUpgradeChannel="Unmanaged"))
+    [config] = by_type(result, MAINTENANCE)
+    assert config.inputs["configName"] == "aksManagedAutoUpgradeSchedule"
+    assert by_type(build(settings(maintenanceWindow=None)), MAINTENANCE) == []
+
+
+def test_children_are_parented_and_named_after_the_component() -> None:
+    result = build(settings(), name="edge")
+    component = one(result, "gpu-platform:azure:AksCluster")
+    assert component.name == "edge"
+    children = [r for r in result.resources if r is not component]
+    assert {r.type for r in children} == {RESOURCE_GROUP, MANAGED_CLUSTER, MAINTENANCE, PROVIDER}
+    for child in children:
+        assert child.parent == component.urn
+        assert child.name.startswith("edge-")
+
+
+def test_kubeconfig_is_secret_and_decoded() -> None:
+    result = build(settings())
+    kubeconfig = result.outputs["kubeconfig"]
+    assert isinstance(kubeconfig, Secret)
+    assert kubeconfig.value == fake_kubeconfig("gpu-dev")
+    assert yaml.safe_load(kubeconfig.value)["kind"] == "Config"
+    provider = one(result, PROVIDER)
+    assert isinstance(provider.inputs["kubeconfig"], Secret)
+    assert provider.inputs["kubeconfig"].value == fake_kubeconfig("gpu-dev")
+
+
+def test_kubeconfig_output_reports_is_secret() -> None:
+    cluster = settings()
+    checked: list[bool] = []
+
+    async def is_secret(output: pulumi.Output[str]) -> None:
+        checked.append(await output.is_secret())
+
+    def program() -> None:
+        component = AksCluster("plat", cluster)
+        # The SDK tracks secretness on the Output itself; await it inside the program.
+        pulumi.Output.from_input(is_secret(component.kubeconfig))
+
+    run(program)
+    assert checked == [True]
+
+
+def test_oidc_issuer_url_comes_from_the_cluster() -> None:
+    url = build(settings()).outputs["oidcIssuerUrl"]
+    assert url.startswith("https://") and "gpu-dev" in url
+
+
+def test_empty_credentials_fail_clearly() -> None:
+    from components.aks_cluster import _decode_kubeconfig
+
+    with pytest.raises(ValueError, match="no user kubeconfig"):
+        _decode_kubeconfig(aks.ListManagedClusterUserCredentialsResult(kubeconfigs=[]))
+    value = base64.b64encode(b"apiVersion: v1\n").decode()
+    result = aks.ListManagedClusterUserCredentialsResult(
+        kubeconfigs=[aks.outputs.CredentialResultResponse(name="clusterUser", value=value)]
+    )
+    assert _decode_kubeconfig(result) == "apiVersion: v1\n"
+
+
+@pytest.mark.parametrize(
+    "build_wrong",
+    [
+        lambda: aks.ManagedCluster("x", resource_group_name="rg", network_profle={}),
+        lambda: aks.ContainerServiceNetworkProfileArgs(network_polcy="cilium"),
+        lambda: aks.ManagedClusterAutoUpgradeProfileArgs(node_os_upgrade_chanel="NodeImage"),
+        lambda: aks.MaintenanceWindowArgs(
+            schedule=aks.ScheduleArgs(), start_time="01:00", duration=4
+        ),
+    ],
+)
+def test_misspelt_typed_argument_fails(build_wrong: Any) -> None:
+    with pytest.raises(TypeError, match="unexpected keyword argument"):
+        build_wrong()
