@@ -1,0 +1,307 @@
+"""The checks: compare a cluster snapshot with what the stack promised. Pure functions.
+
+BP-05 (driver, healthy device plugin, GPUs allocatable), BP-13 (MIG resources per strategy),
+BP-16 (ACK MPS control daemon and ``aliyun.com/gpu-mem``), and the namespace guardrails
+(BP-08 deny-all NetworkPolicy, BP-09 GPU quota, BP-04 admission binding).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from gpu_facts.scheduling import is_gpu_resource
+
+from .cluster import Obj
+from .daemons import exec_container, name_of, pod_problem, pods_by_node
+from .driver import ExecTarget
+from .expectations import (
+    ANY_VALUE,
+    GFD_LABELS,
+    Expectations,
+    NamespaceExpectation,
+    PoolExpectation,
+)
+from .results import CheckResult, outcome
+from .selectors import SelectorError, matches
+
+DAEMON_TITLE = {"device-plugin": "device plugin", "ack-mps-control": "ACK MPS control daemon"}
+
+
+def _labels(obj: Obj) -> dict[str, str]:
+    return dict(obj.get("metadata", {}).get("labels") or {})
+
+
+def _quantity(value: object) -> int | None:
+    """Extended resources are whole numbers; anything else does not match the model."""
+    try:
+        return int(str(value))
+    except ValueError:
+        return None
+
+
+def _fmt(resources: Mapping[str, object]) -> str:
+    return ", ".join(f"{k}: {v}" for k, v in sorted(resources.items())) or "none"
+
+
+# --- pools and nodes ---------------------------------------------------------------------
+
+
+def pool_size(pool: PoolExpectation, nodes: list[Obj]) -> CheckResult:
+    if pool.min_nodes == pool.max_nodes:
+        expected = f"{pool.min_nodes} nodes"
+    else:
+        expected = f"{pool.min_nodes}–{pool.max_nodes} nodes"
+    n = len(nodes)
+    found = f"{n} nodes" if n else "no node carries the pool label"
+    return outcome(
+        "node-count", f"pool/{pool.name}", expected, found, pool.min_nodes <= n <= pool.max_nodes
+    )
+
+
+def node_ready(node: Obj) -> CheckResult:
+    conditions = {c.get("type"): c for c in node.get("status", {}).get("conditions") or []}
+    ready = conditions.get("Ready", {})
+    ok = ready.get("status") == "True"
+    found = "Ready" if ok else f"not Ready ({ready.get('reason', 'no Ready condition')})"
+    unschedulable = node.get("spec", {}).get("unschedulable")
+    if ok and unschedulable:
+        found, ok = "Ready but cordoned", False
+    return outcome("node-ready", f"node/{name_of(node)}", "Ready, schedulable", found, ok)
+
+
+def node_labels(pool: PoolExpectation, node: Obj) -> CheckResult:
+    labels = _labels(node)
+    expected = ", ".join(
+        f"{k}={'<set>' if v is ANY_VALUE else v}" for k, v in sorted(pool.labels.items())
+    )
+    problems = []
+    for key, want in sorted(pool.labels.items()):
+        have = labels.get(key)
+        if not have:
+            problems.append(f"{key} missing")
+        elif want is not ANY_VALUE and have != want:
+            problems.append(f"{key}={have}")
+    found = "; ".join(problems) if problems else "all present"
+    return outcome("labels", f"node/{name_of(node)}", expected, found, not problems)
+
+
+def node_taint(pool: PoolExpectation, node: Obj) -> CheckResult:
+    taints = node.get("spec", {}).get("taints") or []
+    want = pool.taint
+    ok = any(
+        t.get("key") == want.key
+        and t.get("value", "") == want.value
+        and t.get("effect") == want.effect
+        for t in taints
+    )
+    shown = [f"{t.get('key')}={t.get('value', '')}:{t.get('effect')}" for t in taints]
+    found = ", ".join(shown) if shown else "no taints"
+    return outcome("taint", f"node/{name_of(node)}", str(want), found, ok)
+
+
+def gfd_labels(node: Obj) -> CheckResult:
+    labels = _labels(node)
+    missing = [k for k in GFD_LABELS if not labels.get(k)]
+    found = (
+        f"missing {', '.join(missing)}: GPU Feature Discovery has not labelled this node"
+        if missing
+        else ", ".join(f"{k}={labels[k]}" for k in GFD_LABELS)
+    )
+    return outcome("gfd-labels", f"node/{name_of(node)}", ", ".join(GFD_LABELS), found, not missing)
+
+
+def allocatable(pool: PoolExpectation, node: Obj) -> CheckResult:
+    raw = node.get("status", {}).get("allocatable") or {}
+    found: dict[str, int | str] = {}
+    for name, value in raw.items():
+        if not is_gpu_resource(name):
+            continue
+        n = _quantity(value)
+        if n != 0:
+            found[name] = n if n is not None else str(value)
+    ok = found == pool.allocatable
+    text = _fmt(found)
+    if not ok:
+        short = [
+            f"{r} {found.get(r, 0)} of {n}"
+            for r, n in sorted(pool.allocatable.items())
+            if found.get(r, 0) != n
+        ]
+        extra = sorted(set(found) - set(pool.allocatable))
+        notes = short + [f"unexpected {r}" for r in extra]
+        text = f"{text} ({'; '.join(notes)})"
+    return outcome("allocatable", f"node/{name_of(node)}", _fmt(pool.allocatable), text, ok)
+
+
+def daemon_on_node(
+    pool: PoolExpectation, daemons: list[Obj], pods: list[Obj], node: Obj
+) -> tuple[CheckResult, Obj | None]:
+    """The GPU daemon's pod on the node must be Ready; returns the pod when it is."""
+    title = DAEMON_TITLE.get(pool.daemon, pool.daemon)
+    subject = f"node/{name_of(node)}"
+    expected = f"{title} pod Ready"
+    if not daemons:
+        return outcome("gpu-daemon", subject, expected, f"no {title} DaemonSet found", False), None
+    node_name = name_of(node)
+    for ds in daemons:
+        pod = pods_by_node(ds, pods).get(node_name)
+        if pod is None:
+            continue
+        problem = pod_problem(pod)
+        if problem is None:
+            return outcome("gpu-daemon", subject, expected, f"{name_of(pod)} Ready", True), pod
+        return outcome("gpu-daemon", subject, expected, f"{name_of(pod)}: {problem}", False), None
+    names = ", ".join(name_of(d) for d in daemons)
+    return outcome("gpu-daemon", subject, expected, f"no pod of {names} on this node", False), None
+
+
+def daemonset_status(pool_daemon: str, ds: Obj) -> CheckResult:
+    status = ds.get("status", {})
+    desired, ready = status.get("desiredNumberScheduled", 0), status.get("numberReady", 0)
+    ns = ds.get("metadata", {}).get("namespace", "")
+    title = DAEMON_TITLE.get(pool_daemon, pool_daemon)
+    ok = desired > 0 and ready == desired
+    found = f"{ready}/{desired} ready" + ("" if desired else ": scheduled on no node")
+    return outcome(
+        "daemonset", f"daemonset/{ns}/{name_of(ds)}", f"{title} ready on every node", found, ok
+    )
+
+
+def pool_checks(
+    exp: Expectations,
+    snap_nodes: list[Obj],
+    daemons: list[Obj],
+    pods: list[Obj],
+    pool: PoolExpectation,
+) -> tuple[list[CheckResult], list[ExecTarget]]:
+    """Every check of one pool, and where to read each ready node's driver version."""
+    results = [pool_size(pool, snap_nodes)]
+    targets: list[ExecTarget] = []
+    for node in sorted(snap_nodes, key=name_of):
+        subject = f"node/{name_of(node)}"
+        results += [node_ready(node), node_labels(pool, node), node_taint(pool, node)]
+        if pool.gfd:
+            results.append(gfd_labels(node))
+        results.append(allocatable(pool, node))
+        if pool.daemon == "none":
+            results.append(
+                CheckResult(
+                    "gpu-daemon",
+                    subject,
+                    "-",
+                    "ACK cGPU/share components are not inspected",
+                    "skip",
+                )
+            )
+            continue
+        row, pod = daemon_on_node(pool, daemons, pods, node)
+        results.append(row)
+        if pod is not None:
+            meta = pod["metadata"]
+            targets.append(
+                ExecTarget(name_of(node), meta["namespace"], meta["name"], exec_container(pod))
+            )
+    return results, targets
+
+
+# --- workload namespaces -----------------------------------------------------------------
+
+
+def _is_deny_all(policy: Obj) -> bool:
+    spec = policy.get("spec", {})
+    selector = spec.get("podSelector") or {}
+    return (
+        not selector.get("matchLabels")
+        and not selector.get("matchExpressions")
+        and {"Ingress", "Egress"} <= set(spec.get("policyTypes") or [])
+        and not spec.get("ingress")
+        and not spec.get("egress")
+    )
+
+
+def network_policy(ns: NamespaceExpectation, policies: list[Obj]) -> CheckResult:
+    expected = "deny-all NetworkPolicy (podSelector {}, Ingress+Egress, no rules)"
+    deny = [name_of(p) for p in policies if _is_deny_all(p)]
+    if deny:
+        found = ", ".join(deny)
+    elif policies:
+        found = f"none denies all traffic (found {', '.join(name_of(p) for p in policies)})"
+    else:
+        found = "no NetworkPolicy in the namespace: all traffic is allowed"
+    return outcome("network-policy", f"namespace/{ns.name}", expected, found, bool(deny))
+
+
+def gpu_quota(ns: NamespaceExpectation, quotas: list[Obj]) -> CheckResult:
+    expected = _fmt(ns.gpu_quota)
+    # Every quota applies, so the tightest hard limit per resource is the effective one.
+    effective: dict[str, int | str] = {}
+    for quota in quotas:
+        for key, value in (quota.get("spec", {}).get("hard") or {}).items():
+            if key not in ns.gpu_quota and not (
+                key.startswith("requests.") and is_gpu_resource(key[9:])
+            ):
+                continue
+            n = _quantity(value)
+            current = effective.get(key)
+            if n is None:
+                effective[key] = str(value)
+            elif current is None or (isinstance(current, int) and n < current):
+                effective[key] = n
+    ok = all(effective.get(k) == v for k, v in ns.gpu_quota.items())
+    if not effective:
+        found = "no ResourceQuota limits a GPU resource"
+    else:
+        found = _fmt(effective)
+        missing = [k for k in ns.gpu_quota if k not in effective]
+        if missing:
+            found += f" (missing {', '.join(missing)})"
+    return outcome("gpu-quota", f"namespace/{ns.name}", expected, found, ok)
+
+
+def admission_binding(ns: NamespaceExpectation, namespace: Obj, bindings: list[Obj]) -> CheckResult:
+    expected = f"a ValidatingAdmissionPolicyBinding selecting it, action {ns.admission_action}"
+    labels = _labels(namespace)
+    selecting, wrong_action = [], []
+    for binding in bindings:
+        spec = binding.get("spec", {})
+        selector = (spec.get("matchResources") or {}).get("namespaceSelector")
+        try:
+            selected = matches(selector, labels)
+        except SelectorError as err:
+            return outcome(
+                "admission-binding",
+                f"namespace/{ns.name}",
+                expected,
+                f"{name_of(binding)}: {err}",
+                False,
+            )
+        if not selected:
+            continue
+        if ns.admission_action in (spec.get("validationActions") or []):
+            selecting.append(name_of(binding))
+        else:
+            wrong_action.append(f"{name_of(binding)} {spec.get('validationActions')}")
+    if selecting:
+        found = ", ".join(selecting)
+    elif wrong_action:
+        found = f"selected with other actions: {', '.join(wrong_action)}"
+    else:
+        found = "no binding selects this namespace: GPU pods are not checked at admission"
+    return outcome("admission-binding", f"namespace/{ns.name}", expected, found, bool(selecting))
+
+
+def namespace_checks(
+    ns: NamespaceExpectation,
+    namespace: Obj | None,
+    policies: list[Obj],
+    quotas: list[Obj],
+    bindings: list[Obj],
+) -> list[CheckResult]:
+    if namespace is None:
+        subject = f"namespace/{ns.name}"
+        return [outcome("namespace", subject, "exists", "namespace not found", False)]
+    return [
+        network_policy(ns, policies),
+        gpu_quota(ns, quotas),
+        admission_binding(ns, namespace, bindings),
+    ]

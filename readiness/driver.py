@@ -1,0 +1,99 @@
+"""Read the NVIDIA driver version on a node: ``nvidia-smi`` exec'd in a GPU daemon pod.
+
+Exec is a websocket (``kubernetes.stream``), not a plain HTTP call, so it sits behind the
+``DriverReader`` interface: the CLI uses ``StreamExecReader``; tests serve the same websocket
+from a local fake API server, or hand in recorded transcripts through another reader.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from kubernetes import client
+from kubernetes.client.exceptions import ApiException
+from kubernetes.stream import stream
+from kubernetes.stream.ws_client import ERROR_CHANNEL, STDERR_CHANNEL, STDOUT_CHANNEL
+
+NVIDIA_SMI: tuple[str, ...] = ("nvidia-smi",)
+"""The guide's check (``kubectl exec <device plugin pod> -- nvidia-smi``); its table header
+carries ``Driver Version``."""
+EXEC_TIMEOUT = 60.0
+"""Seconds one exec may take: a wedged driver can hang nvidia-smi."""
+
+
+class ExecError(Exception):
+    """The command could not be run in the pod, or ended without output."""
+
+
+@dataclass(frozen=True, slots=True)
+class ExecTarget:
+    node: str
+    namespace: str
+    pod: str
+    container: str | None
+    """None: the pod's only container."""
+
+
+DriverReader = Callable[[ExecTarget], str]
+"""Runs ``nvidia-smi`` in the target and returns what it printed (stdout, then stderr)."""
+
+
+def _failure(status_json: str) -> str | None:
+    """The error-channel ``Status``: None on success, else its message."""
+    if not status_json:
+        return None
+    try:
+        status = json.loads(status_json)
+    except ValueError:
+        return status_json.strip()
+    if status.get("status") == "Success":
+        return None
+    return str(status.get("message") or status.get("reason") or status_json.strip())
+
+
+class StreamExecReader:
+    """``nvidia-smi`` over the API server's exec websocket, one connection per node."""
+
+    def __init__(
+        self,
+        api: client.ApiClient,
+        command: tuple[str, ...] = NVIDIA_SMI,
+        timeout: float = EXEC_TIMEOUT,
+    ) -> None:
+        self.core = client.CoreV1Api(api)
+        self.command = list(command)
+        self.timeout = timeout
+
+    def __call__(self, target: ExecTarget) -> str:
+        try:
+            ws = stream(
+                self.core.connect_get_namespaced_pod_exec,
+                target.pod,
+                target.namespace,
+                command=self.command,
+                container=target.container,
+                stdin=False,
+                stdout=True,
+                stderr=True,
+                tty=False,
+                _preload_content=False,
+            )
+        except ApiException as err:
+            raise ExecError(
+                f"exec into {target.namespace}/{target.pod} failed: {err.reason}"
+            ) from None
+        try:
+            ws.run_forever(timeout=self.timeout)
+            if ws.is_open():
+                raise ExecError(f"{' '.join(self.command)} gave no answer in {self.timeout:g}s")
+            out = ws.read_channel(STDOUT_CHANNEL) + ws.read_channel(STDERR_CHANNEL)
+            failure = _failure(ws.read_channel(ERROR_CHANNEL))
+        finally:
+            ws.close()
+        if failure and not out.strip():
+            raise ExecError(f"{' '.join(self.command)} failed in {target.pod}: {failure}")
+        # A non-zero exit with output (nvidia-smi's own failure text) goes to the parser,
+        # which reports the tool's message.
+        return str(out)

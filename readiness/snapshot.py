@@ -1,0 +1,71 @@
+"""Everything the checks look at, read from the cluster once (read-only list/get calls)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from gpu_facts.scheduling import ACK_GPU_SCHEDULE_LABEL, POOL_LABEL
+
+from .cluster import ClusterReader, Obj
+from .daemons import is_ack_daemon, is_device_plugin
+from .expectations import Expectations
+from .selectors import equality
+
+Step = Callable[[str], None]
+"""Reports what is being read (for the progress indicator)."""
+
+
+@dataclass
+class Snapshot:
+    pool_nodes: dict[str, list[Obj]] = field(default_factory=dict)
+    """Pool name -> nodes carrying ``POOL_LABEL=<pool>``."""
+    pool_daemons: dict[str, list[Obj]] = field(default_factory=dict)
+    """Pool name -> DaemonSets that must serve its GPUs (device plugin or ACK MPS daemon)."""
+    pods: dict[str, list[Obj]] = field(default_factory=dict)
+    """Namespace -> pods, for the namespaces of those DaemonSets."""
+    namespaces: dict[str, Obj | None] = field(default_factory=dict)
+    network_policies: dict[str, list[Obj]] = field(default_factory=dict)
+    quotas: dict[str, list[Obj]] = field(default_factory=dict)
+    bindings: list[Obj] = field(default_factory=list)
+
+
+def read_snapshot(reader: ClusterReader, exp: Expectations, step: Step) -> Snapshot:
+    snap = Snapshot()
+    for pool in exp.pools:
+        step(f"nodes of pool {pool.name}")
+        snap.pool_nodes[pool.name] = reader.nodes(equality({POOL_LABEL: pool.name}))
+
+    plugin_sets: list[Obj] | None = None
+    all_sets: list[Obj] | None = None
+    for pool in exp.pools:
+        if pool.daemon == "device-plugin":
+            if plugin_sets is None:
+                step(f"daemonsets in {exp.plugin_namespace}")
+                plugin_sets = [
+                    d for d in reader.daemonsets(exp.plugin_namespace) if is_device_plugin(d)
+                ]
+            snap.pool_daemons[pool.name] = plugin_sets
+        elif pool.daemon == "ack-mps-control":
+            if all_sets is None:
+                step("daemonsets in all namespaces")
+                all_sets = reader.daemonsets()
+            mode = pool.labels.get(ACK_GPU_SCHEDULE_LABEL) or ""
+            snap.pool_daemons[pool.name] = [d for d in all_sets if is_ack_daemon(d, mode)]
+
+    wanted = {d["metadata"]["namespace"] for sets in snap.pool_daemons.values() for d in sets}
+    for ns in sorted(wanted):
+        step(f"pods in {ns}")
+        snap.pods[ns] = reader.pods(ns)
+
+    for wl in exp.namespaces:
+        step(f"namespace {wl.name}")
+        snap.namespaces[wl.name] = reader.namespace(wl.name)
+        if snap.namespaces[wl.name] is None:
+            continue
+        snap.network_policies[wl.name] = reader.network_policies(wl.name)
+        snap.quotas[wl.name] = reader.resource_quotas(wl.name)
+    if exp.namespaces:
+        step("admission policy bindings")
+        snap.bindings = reader.admission_bindings()
+    return snap

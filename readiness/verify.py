@@ -1,0 +1,134 @@
+"""Run every check against one cluster: read a snapshot, compare, then read each node's driver."""
+
+from __future__ import annotations
+
+from concurrent.futures import ThreadPoolExecutor, as_completed
+from dataclasses import dataclass
+
+from .checks import daemonset_status, namespace_checks, pool_checks
+from .cluster import ClusterReader
+from .driver import DriverReader, ExecError, ExecTarget
+from .expectations import Expectations
+from .nvidia_smi import NvidiaSmiError, parse_driver_version
+from .progress import Progress
+from .results import CheckResult, failed, outcome
+from .snapshot import read_snapshot
+
+
+@dataclass(frozen=True)
+class Report:
+    results: list[CheckResult]
+
+    @property
+    def ok(self) -> bool:
+        return not failed(self.results)
+
+    def counts(self) -> dict[str, int]:
+        out = {"pass": 0, "fail": 0, "skip": 0}
+        for r in self.results:
+            out[r.status] += 1
+        return out
+
+
+def driver_check(target: ExecTarget, min_major: int, read: DriverReader) -> CheckResult:
+    expected = f"driver major ≥ {min_major}"
+    subject = f"node/{target.node}"
+    try:
+        info = parse_driver_version(read(target))
+    except (ExecError, NvidiaSmiError) as err:
+        return outcome("driver", subject, expected, str(err), False)
+    found = f"{info.version} (nvidia-smi in {target.pod})"
+    if not info.at_least(min_major):
+        found = f"{info.version} is older than {min_major}: upgrade the node image or driver"
+    return outcome("driver", subject, expected, found, info.at_least(min_major))
+
+
+def _driver_checks(
+    targets: list[ExecTarget], min_major: int, read: DriverReader, parallel: int, progress: Progress
+) -> dict[str, CheckResult]:
+    out: dict[str, CheckResult] = {}
+    if not targets:
+        return out
+    with ThreadPoolExecutor(max_workers=max(1, parallel)) as pool:
+        futures = {pool.submit(driver_check, t, min_major, read): t for t in targets}
+        for done, future in enumerate(as_completed(futures), start=1):
+            target = futures[future]
+            out[target.node] = future.result()
+            progress.update("driver", done, len(targets), target.node)
+    return out
+
+
+def verify(
+    reader: ClusterReader,
+    exp: Expectations,
+    read_driver: DriverReader | None,
+    progress: Progress,
+    parallel: int = 8,
+) -> Report:
+    """Every check; ``read_driver=None`` skips the nvidia-smi step (no exec permission)."""
+    steps = iter(range(1, 1_000_000))
+    snap = read_snapshot(reader, exp, lambda what: progress.update("read", next(steps), None, what))
+    results: list[CheckResult] = []
+    targets: list[ExecTarget] = []
+    reported: set[str] = set()
+    for pool in exp.pools:
+        daemons = snap.pool_daemons.get(pool.name, [])
+        pods = [p for d in daemons for p in snap.pods.get(d["metadata"]["namespace"], [])]
+        rows, pool_targets = pool_checks(exp, snap.pool_nodes[pool.name], daemons, pods, pool)
+        results += rows
+        targets += pool_targets
+        for ds in daemons:
+            uid = ds["metadata"].get("uid", ds["metadata"]["name"])
+            if uid not in reported:
+                reported.add(uid)
+                results.append(daemonset_status(pool.daemon, ds))
+    for ns in exp.namespaces:
+        results += namespace_checks(
+            ns,
+            snap.namespaces.get(ns.name),
+            snap.network_policies.get(ns.name, []),
+            snap.quotas.get(ns.name, []),
+            snap.bindings,
+        )
+
+    if read_driver is None:
+        drivers = {
+            t.node: CheckResult(
+                "driver",
+                f"node/{t.node}",
+                f"driver major ≥ {exp.min_driver_major}",
+                "not checked (--skip-driver)",
+                "skip",
+            )
+            for t in targets
+        }
+    else:
+        drivers = _driver_checks(targets, exp.min_driver_major, read_driver, parallel, progress)
+    progress.done()
+    return Report(_with_driver_rows(results, drivers, exp.min_driver_major))
+
+
+def _with_driver_rows(
+    results: list[CheckResult], drivers: dict[str, CheckResult], min_major: int
+) -> list[CheckResult]:
+    """Put each node's driver row after its GPU daemon row; nodes without a ready daemon pod
+    get a failing row: the driver is unconfirmed."""
+    out: list[CheckResult] = []
+    for row in results:
+        out.append(row)
+        if row.check != "gpu-daemon" or row.status == "skip":
+            continue
+        node = row.subject.removeprefix("node/")
+        if node in drivers:
+            out.append(drivers[node])
+        else:
+            out.append(
+                outcome(
+                    "driver",
+                    row.subject,
+                    f"driver major ≥ {min_major}",
+                    "unknown: no ready GPU daemon pod on the node to run nvidia-smi in",
+                    False,
+                )
+            )
+    return out
