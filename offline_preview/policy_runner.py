@@ -146,7 +146,7 @@ def run_policies(
                             policy.name,
                             "advisory",
                             res.urn,
-                            f"can't run policy during preview: {err}",
+                            f"can't run policy during preview: {err.message}",
                         )
                     )
         else:
@@ -174,7 +174,10 @@ def run_policies(
             except UnknownValueError as err:
                 violations.append(
                     Violation(
-                        policy.name, "advisory", None, f"can't run policy during preview: {err}"
+                        policy.name,
+                        "advisory",
+                        None,
+                        f"can't run policy during preview: {err.message}",
                     )
                 )
     return violations

@@ -1,0 +1,191 @@
+"""Cloud-resource policies on AKS AgentPool, ManagedCluster agentPoolProfiles and ACK NodePool."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+import pytest
+
+from .harness import Case, Res, assert_case, messages
+
+AGENT_POOL = "azure-native:containerservice:AgentPool"
+MANAGED_CLUSTER = "azure-native:containerservice:ManagedCluster"
+ACK_NODE_POOL = "alicloud:cs/nodePool:NodePool"
+
+
+def aks_gpu_pool(**changes: Any) -> dict[str, Any]:
+    pool: dict[str, Any] = {
+        "agentPoolName": "a100",
+        "resourceGroupName": "rg",
+        "resourceName": "aks",
+        "vmSize": "Standard_ND96asr_v4",
+        "count": 2,
+        "enableAutoScaling": False,
+        "osSKU": "Ubuntu",
+        "gpuInstanceProfile": "MIG1g",
+        "nodeTaints": ["nvidia.com/gpu=present:NoSchedule"],
+        "nodeLabels": {"gpu-platform.io/pool": "a100"},
+    }
+    pool.update(changes)
+    return {k: v for k, v in pool.items() if v is not None}
+
+
+def profile(**changes: Any) -> dict[str, Any]:
+    entry = aks_gpu_pool(**changes)
+    entry["name"] = entry.pop("agentPoolName")
+    del entry["resourceGroupName"], entry["resourceName"]
+    return entry
+
+
+SYSTEM_PROFILE = {
+    "name": "system",
+    "vmSize": "Standard_D4s_v5",
+    "mode": "System",
+    "nodeTaints": ["CriticalAddonsOnly=true:NoSchedule"],
+}
+
+
+def cluster(**changes: Any) -> dict[str, Any]:
+    props: dict[str, Any] = {
+        "resourceGroupName": "rg",
+        "dnsPrefix": "aks",
+        "agentPoolProfiles": [SYSTEM_PROFILE, profile()],
+        "autoUpgradeProfile": {"upgradeChannel": "patch", "nodeOSUpgradeChannel": "NodeImage"},
+        "networkProfile": {"networkPlugin": "azure", "networkPolicy": "cilium"},
+    }
+    props.update(changes)
+    return {k: v for k, v in props.items() if v is not None}
+
+
+def ack_pool(**changes: Any) -> dict[str, Any]:
+    props: dict[str, Any] = {
+        "clusterId": "c-123",
+        "nodePoolName": "a10",
+        "instanceTypes": ["ecs.gn7i-c8g1.2xlarge"],
+        "taints": [{"key": "nvidia.com/gpu", "value": "present", "effect": "NoSchedule"}],
+        "labels": [{"key": "gpu-platform.io/pool", "value": "a10"}],
+        "desiredSize": "2",
+    }
+    props.update(changes)
+    return props
+
+
+def agent_pool(**changes: Any) -> tuple[Res, ...]:
+    return (Res(AGENT_POOL, "a100", aks_gpu_pool(**changes)),)
+
+
+def managed_cluster(**changes: Any) -> tuple[Res, ...]:
+    return (Res(MANAGED_CLUSTER, "aks", cluster(**changes)),)
+
+
+def in_cluster(**changes: Any) -> tuple[Res, ...]:
+    """The GPU pool inline in a ManagedCluster's agentPoolProfiles, with ``changes``."""
+    return managed_cluster(agentPoolProfiles=[SYSTEM_PROFILE, profile(**changes)])
+
+
+def ack(**changes: Any) -> tuple[Res, ...]:
+    return (Res(ACK_NODE_POOL, "a10", ack_pool(**changes)),)
+
+
+T4 = {"vmSize": "Standard_NC4as_T4_v3", "gpuInstanceProfile": None}
+NO_TAINT = "lacks the taint nvidia.com/gpu:NoSchedule"
+
+CASES: list[Case] = [
+    # BP-01: taints.
+    Case("gpu-node-pools-tainted", "agent-pool", agent_pool()),
+    Case("gpu-node-pools-tainted", "cluster-profiles", managed_cluster()),
+    Case("gpu-node-pools-tainted", "ack", ack()),
+    Case("gpu-node-pools-tainted", "cpu-pool-untainted", agent_pool(vmSize="Standard_D4s_v5", nodeTaints=[], gpuInstanceProfile=None)),
+    Case("gpu-node-pools-tainted", "ack-cpu-pool", ack(instanceTypes=["ecs.g7.xlarge"], taints=[])),
+    Case("gpu-node-pools-tainted", "agent-pool-no-taint", agent_pool(nodeTaints=None), (NO_TAINT,)),
+    Case("gpu-node-pools-tainted", "agent-pool-wrong-effect", agent_pool(nodeTaints=["nvidia.com/gpu=present:PreferNoSchedule"]), (NO_TAINT,)),
+    Case("gpu-node-pools-tainted", "agent-pool-other-key", agent_pool(**T4, nodeTaints=["sku=gpu:NoSchedule"]), ("sku=gpu:NoSchedule",)),
+    Case("gpu-node-pools-tainted", "agent-pool-wrong-value", agent_pool(nodeTaints=["nvidia.com/gpu=true:NoSchedule"]), ("not 'present'",)),
+    Case("gpu-node-pools-tainted", "case-insensitive-vm-size", agent_pool(vmSize="standard_nd96asr_v4", nodeTaints=[]), (NO_TAINT,)),
+    Case("gpu-node-pools-tainted", "cluster-profile-no-taint", in_cluster(nodeTaints=[]), ("aks/agentPoolProfiles[a100]",)),
+    Case("gpu-node-pools-tainted", "ack-no-taint", ack(taints=[]), (NO_TAINT,)),
+    Case("gpu-node-pools-tainted", "ack-mixed-types", ack(instanceTypes=["ecs.g7.xlarge", "ecs.gn7i-c8g1.2xlarge"], taints=[]), (NO_TAINT,)),
+    Case("gpu-node-pools-tainted", "ack-wrong-effect", ack(taints=[{"key": "nvidia.com/gpu", "value": "present", "effect": "NoExecute"}]), (NO_TAINT,)),
+    # BP-12: MIG pools fixed size, not on Azure Linux.
+    Case("mig-pools-no-autoscaling-no-azure-linux", "ubuntu-fixed", agent_pool()),
+    Case("mig-pools-no-autoscaling-no-azure-linux", "os-unset", agent_pool(osSKU=None)),
+    Case("mig-pools-no-autoscaling-no-azure-linux", "non-mig-autoscaled-azure-linux", agent_pool(**T4, enableAutoScaling=True, osSKU="AzureLinux")),
+    Case("mig-pools-no-autoscaling-no-azure-linux", "autoscaling", agent_pool(enableAutoScaling=True, minCount=1, maxCount=3), ("enables the cluster autoscaler",)),
+    Case("mig-pools-no-autoscaling-no-azure-linux", "azure-linux", agent_pool(osSKU="AzureLinux"), ("Azure Linux",)),
+    Case("mig-pools-no-autoscaling-no-azure-linux", "mariner", agent_pool(osSKU="CBLMariner"), ("Azure Linux",)),
+    Case("mig-pools-no-autoscaling-no-azure-linux", "cluster-profile-both", in_cluster(enableAutoScaling=True, osSKU="AzureLinux3"), ("autoscaler", "Azure Linux")),
+    # BP-10: MIG profile valid for the VM size.
+    Case("mig-profile-valid-for-vm-size", "nd96asr-mig1g", agent_pool()),
+    Case("mig-profile-valid-for-vm-size", "h100-mig7g", agent_pool(vmSize="Standard_ND96isr_H100_v5", gpuInstanceProfile="MIG7g")),
+    Case("mig-profile-valid-for-vm-size", "no-mig", agent_pool(**T4)),
+    Case("mig-profile-valid-for-vm-size", "t4-with-mig", agent_pool(vmSize="Standard_NC4as_T4_v3"), ("not a MIG-capable GPU VM size",)),
+    Case("mig-profile-valid-for-vm-size", "cpu-size-with-mig", agent_pool(vmSize="Standard_D4s_v5"), ("not a MIG-capable",)),
+    Case("mig-profile-valid-for-vm-size", "unknown-profile", agent_pool(gpuInstanceProfile="MIG5g"), ("unknown MIG profile 'MIG5g'",)),
+    Case("mig-profile-valid-for-vm-size", "cluster-profile", in_cluster(gpuInstanceProfile="MIG9g"), ("MIG9g",)),
+    # BP-06: node OS upgrade channel.
+    Case("node-os-upgrade-channel-set", "node-image", managed_cluster()),
+    Case("node-os-upgrade-channel-set", "security-patch", managed_cluster(autoUpgradeProfile={"nodeOSUpgradeChannel": "SecurityPatch"})),
+    Case("node-os-upgrade-channel-set", "unset", managed_cluster(autoUpgradeProfile=None), ("'unset'",)),
+    Case("node-os-upgrade-channel-set", "none", managed_cluster(autoUpgradeProfile={"nodeOSUpgradeChannel": "None"}), ("'None'",)),
+    Case("node-os-upgrade-channel-set", "unmanaged", managed_cluster(autoUpgradeProfile={"nodeOSUpgradeChannel": "Unmanaged"}), ("'Unmanaged'",)),
+    Case("node-os-upgrade-channel-set", "unmanaged-allowed", managed_cluster(autoUpgradeProfile={"nodeOSUpgradeChannel": "Unmanaged"}), config={"allowedChannels": ["NodeImage", "Unmanaged"]}),
+    # BP-08: a network policy engine.
+    Case("network-policy-engine-enabled", "cilium", managed_cluster()),
+    Case("network-policy-engine-enabled", "azure", managed_cluster(networkProfile={"networkPolicy": "azure"})),
+    Case("network-policy-engine-enabled", "unset", managed_cluster(networkProfile={"networkPlugin": "azure"}), ("no network policy engine",)),
+    Case("network-policy-engine-enabled", "no-profile", managed_cluster(networkProfile=None), ("unset",)),
+    Case("network-policy-engine-enabled", "none", managed_cluster(networkProfile={"networkPolicy": "none"}), ("is none",)),
+]
+
+
+@pytest.mark.parametrize("case", CASES, ids=lambda c: f"{c.policy}/{c.id}")
+def test_case(case: Case) -> None:
+    assert_case(case)
+
+
+def test_required_taint_value_can_be_relaxed() -> None:
+    case = Case(
+        "gpu-node-pools-tainted",
+        "any-value",
+        agent_pool(nodeTaints=["nvidia.com/gpu=true:NoSchedule"]),
+        config={"requiredTaintValue": ""},
+    )
+    assert messages(case) == []
+    assert messages(Case("gpu-node-pools-tainted", "key-only", agent_pool(nodeTaints=["nvidia.com/gpu:NoSchedule"]), config={"requiredTaintValue": ""})) == []
+
+
+def test_cloud_policies_ignore_odd_shapes() -> None:
+    odd = (
+        Res(AGENT_POOL, "empty", {}),
+        Res(AGENT_POOL, "bad-taints", {"vmSize": 7, "nodeTaints": "x", "gpuInstanceProfile": 3}),
+        Res(MANAGED_CLUSTER, "bad-profiles", {"agentPoolProfiles": ["x", 1], "networkProfile": {"networkPolicy": "azure"}, "autoUpgradeProfile": {"nodeOSUpgradeChannel": "NodeImage"}}),
+        Res(ACK_NODE_POOL, "bad", {"instanceTypes": "ecs.gn7i-c8g1.2xlarge", "taints": [1]}),
+    )
+    for name in ("gpu-node-pools-tainted", "mig-pools-no-autoscaling-no-azure-linux", "mig-profile-valid-for-vm-size", "node-os-upgrade-channel-set", "network-policy-engine-enabled"):
+        assert messages(Case(name, "odd", odd)) == [], name
+
+
+def test_agent_pool_fixture_is_the_sdk_wire_shape() -> None:
+    """The fixture keys are what pulumi-azure-native sends (checked on the mock engine)."""
+    import pulumi_azure_native.containerservice as aks
+
+    from tests.conftest import one, run
+
+    recorded = run(
+        lambda: aks.AgentPool(
+            "a100",
+            resource_group_name="rg",
+            resource_name_="aks",
+            agent_pool_name="a100",
+            vm_size="Standard_ND96asr_v4",
+            count=2,
+            enable_auto_scaling=False,
+            os_sku="Ubuntu",
+            gpu_instance_profile="MIG1g",
+            node_taints=["nvidia.com/gpu=present:NoSchedule"],
+            node_labels={"gpu-platform.io/pool": "a100"},
+        )
+    )
+    inputs = copy.deepcopy(one(recorded, AGENT_POOL).inputs)
+    assert inputs == aks_gpu_pool()
