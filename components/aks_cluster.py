@@ -103,7 +103,7 @@ class AksCluster(pulumi.ComponentResource):
             dns_prefix=settings.name,
             kubernetes_version=settings.kubernetes_version,
             sku=aks.ManagedClusterSKUArgs(name="Base", tier=settings.sku_tier),
-            identity=aks.ManagedClusterIdentityArgs(type="SystemAssigned"),
+            identity=aks.ManagedClusterIdentityArgs(type=aks.ResourceIdentityType.SYSTEM_ASSIGNED),
             enable_rbac=True,
             aad_profile=self._aad_profile(settings),
             disable_local_accounts=settings.disable_local_accounts,

@@ -11,18 +11,18 @@ from __future__ import annotations
 from typing import Any, TypedDict
 
 import pulumi
+from pulumi_azure_native import containerservice as aks
+
 from gpu_facts.scheduling import (
     DEVICE_PLUGIN_CONFIG_LABEL,
     GPU_PRESENT_LABEL,
     GPU_TAINT,
     POOL_LABEL,
 )
-from pulumi_azure_native import containerservice as aks
-
 from stack_config.pools import PoolFacts
 
 WORKLOAD_LABEL_PREFIX = "workload.gpu-platform.io/"
-"""Node label ``workload.gpu-platform.io/<type>: "true"`` per workload type that may use the pool."""
+"""Node label ``workload.gpu-platform.io/<type>: "true"``, one per workload type allowed."""
 IMMUTABLE_PROPERTIES = ["gpuInstanceProfile"]
 """AKS cannot change these on an existing pool: a change replaces the pool (BP-11)."""
 
