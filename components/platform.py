@@ -164,4 +164,22 @@ class GpuPlatform(pulumi.ComponentResource):
 
     def _workloads(self, cluster: ClusterHandle, opts: pulumi.ResourceOptions) -> list[str]:
         """GPU workload namespaces and the in-cluster admission policy."""
-        return []
+        from .gpu_admission_policy import GpuAdmissionPolicy
+        from .gpu_workload_namespace import GpuWorkloadNamespace
+
+        platform = self._platform
+        cluster_gpu = sorted({r for pf in platform.pools.values() for r in pf.capacity.per_node})
+        for workload in platform.config.workloads:
+            GpuWorkloadNamespace(
+                f"{self._name}-{workload.name}",
+                {
+                    "workload": workload,
+                    "pools": platform.workload_pools(workload),
+                    "cluster_gpu_resources": cluster_gpu,
+                },
+                opts,
+            )
+        GpuAdmissionPolicy(
+            f"{self._name}-gpu-admission", {"action": platform.config.admission.action}, opts
+        )
+        return [workload.name for workload in platform.config.workloads]

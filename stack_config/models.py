@@ -289,6 +289,8 @@ class Traffic(ConfigModel):
     """Namespaces pods may reach."""
     ingress_namespaces: list[DnsLabel] = Field(default_factory=list)
     """Namespaces that may reach the pods (an inference gateway)."""
+    same_namespace: StrictBool = False
+    """Allow traffic between pods of the namespace (distributed training workers)."""
 
 
 class ComputeQuota(ConfigModel):
@@ -325,7 +327,9 @@ class Workload(ConfigModel):
     pools: list[str] | None = None
     """GPU pools the namespace may use; unset: every pool that is not shared."""
     pod_security: Literal["privileged", "baseline", "restricted"] | None = None
-    """Pod Security Admission ``enforce`` level; unset: by type (inference restricted, else baseline)."""
+    """Pod Security Admission ``enforce`` level; unset: restricted for inference, privileged
+    on ACK MPS pools (hostIPC; the admission policy enforces the rest of baseline), else
+    baseline."""
     quota: ComputeQuota = Field(default_factory=ComputeQuota)
     """CPU, memory and pod quota."""
     defaults: ContainerDefaults = Field(default_factory=ContainerDefaults)

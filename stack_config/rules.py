@@ -15,7 +15,7 @@ from gpu_facts import (
 )
 from gpu_facts.device_plugin_chart import MIN_VERSION, MIN_VERSION_MPS, at_least, version_tuple
 
-from .models import MIN_KUBERNETES, AckCluster, AksCluster, GpuPool, PlatformConfig
+from .models import MIN_KUBERNETES, AckCluster, AksCluster, GpuPool, PlatformConfig, Workload
 from .pools import PoolFacts, resolve_pool
 
 Problem = tuple[str, str]
@@ -182,6 +182,74 @@ def _workloads(cfg: PlatformConfig, facts: dict[str, PoolFacts]) -> Iterator[Pro
                     )
 
 
+# --- Workload namespaces: logging keys, egress CIDRs, Pod Security next to ACK MPS --------
+
+WORKLOAD_TYPE_LABEL = "workload"
+"""Namespace label that carries the workload type (BP-07)."""
+RESERVED_LABEL_DOMAINS: tuple[str, ...] = ("kubernetes.io", "k8s.io", "gpu-platform.io")
+"""Key domains that Kubernetes (Pod Security, metadata) and the platform set on namespaces."""
+_KEY_PREFIX = r"[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*"
+_KEY_NAME = r"[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?"
+
+
+def _key_problem(key: str) -> str | None:
+    import re
+
+    prefix, _, name = key.rpartition("/")
+    if not re.fullmatch(_KEY_NAME, name) or (
+        prefix and (len(prefix) > 253 or not re.fullmatch(_KEY_PREFIX, prefix))
+    ):
+        return "not a Kubernetes label/annotation key ([prefix/]name, name at most 63 characters)"
+    if key == WORKLOAD_TYPE_LABEL or any(
+        prefix == domain or prefix.endswith("." + domain) for domain in RESERVED_LABEL_DOMAINS
+    ):
+        return "set by the platform or Kubernetes; choose another key"
+    return None
+
+
+def workload_problems(wl: Workload, pools: list[PoolFacts], at: str) -> list[Problem]:
+    """Problems of one workload namespace: logging keys, egress CIDRs, Pod Security on MPS."""
+    import ipaddress
+    import re
+
+    problems: list[Problem] = []
+    for kind, entries in (("labels", wl.logging.labels), ("annotations", wl.logging.annotations)):
+        for key, value in entries.items():
+            message = _key_problem(key)
+            if message is None and kind == "labels" and not re.fullmatch(f"({_KEY_NAME})?", value):
+                message = f"not a label value (at most 63 characters): {value!r}"
+            if message is not None:
+                problems.append((f"{at}.logging.{kind}.{key}", message))
+    for j, cidr in enumerate(wl.traffic.egress_cidrs):
+        try:
+            ipaddress.ip_network(cidr)
+        except ValueError:
+            problems.append(
+                (f"{at}.traffic.egressCidrs[{j}]", f"not a CIDR (host bits must be zero): {cidr!r}")
+            )
+    if wl.pod_security in ("baseline", "restricted") and any(
+        pf.sharing == "ackMps" for pf in pools
+    ):
+        problems.append(
+            (
+                f"{at}.podSecurity",
+                f"pods on ACK MPS pools need hostIPC: true, which Pod Security "
+                f"'{wl.pod_security}' refuses; leave podSecurity unset (privileged, the admission "
+                "policy enforces the rest of baseline)",
+            )
+        )
+    return problems
+
+
+def _workload_isolation(cfg: PlatformConfig, facts: dict[str, PoolFacts]) -> Iterator[Problem]:
+    for i, wl in enumerate(cfg.workloads):
+        # The same pools as Platform.workload_pools: the listed ones, else every unshared pool.
+        names = (
+            wl.pools if wl.pools is not None else [n for n, pf in facts.items() if not pf.is_shared]
+        )
+        yield from workload_problems(wl, [facts[n] for n in names if n in facts], f"workloads[{i}]")
+
+
 def _aks_pool(cfg: PlatformConfig, i: int, pool: GpuPool) -> Iterator[Problem]:
     """AKS pools: labels the platform sets itself, and surge values AKS accepts."""
     from gpu_facts.scheduling import DEVICE_PLUGIN_CONFIG_LABEL, GPU_PRESENT_LABEL, POOL_LABEL
@@ -227,5 +295,6 @@ def check(
         if not pool_problems:
             facts[pool.name] = resolve_pool(cfg.cloud, pool)
     problems.extend(_workloads(cfg, facts))
+    problems.extend(_workload_isolation(cfg, facts))
     return list(dict.fromkeys(problems)), facts
 

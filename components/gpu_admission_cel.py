@@ -1,0 +1,244 @@
+"""The CEL of the in-cluster GPU admission policy: variables, validations and their messages.
+
+Plain data, so tests evaluate every expression with a CEL implementation and the component
+hands the same strings to the ``ValidatingAdmissionPolicy``. Only the CEL core (macros,
+``has``, ``matches``, ``startsWith``, ``endsWith``, ``string``) is used: no Kubernetes CEL
+library function, so what the tests evaluate is what the API server evaluates.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from gpu_facts.scheduling import (
+    ALIYUN_GPU_MEM,
+    GPU_TAINT_EFFECT,
+    GPU_TAINT_KEY,
+    GPU_TAINT_VALUE,
+    NVIDIA_GPU,
+    NVIDIA_MIG_PREFIX,
+    SHARED_SUFFIX,
+)
+
+MPS_HOST_IPC_LABEL = "gpu-platform.io/mps-host-ipc"
+"""Namespace label for the ACK MPS exception: ``required`` (every gpu-mem pool of the
+namespace is MPS: gpu-mem pods must set ``hostIPC``) or ``allowed`` (some are)."""
+MPS_HOST_IPC_REQUIRED = "required"
+MPS_HOST_IPC_ALLOWED = "allowed"
+
+NVIDIA_VISIBLE_DEVICES = "NVIDIA_VISIBLE_DEVICES"
+"""The env var that hands a container GPUs behind the scheduler's back (BP-17)."""
+
+# Pod Security "baseline" capabilities: what MPS namespaces (enforced at "privileged", since
+# Pod Security cannot exempt hostIPC alone) may still add.
+BASELINE_CAPABILITIES: tuple[str, ...] = (
+    "AUDIT_WRITE",
+    "CHOWN",
+    "DAC_OVERRIDE",
+    "FOWNER",
+    "FSETID",
+    "KILL",
+    "MKNOD",
+    "NET_BIND_SERVICE",
+    "SETFCAP",
+    "SETGID",
+    "SETPCAP",
+    "SETUID",
+    "SYS_CHROOT",
+)
+
+# An image whose repository's last path segment is ``cuda`` (nvidia/cuda, nvcr.io/nvidia/cuda).
+CUDA_IMAGE = r"^([^/]+/)*cuda([:@].*)?$"
+CUDA_DIGEST = r"@sha256:[0-9a-f]{64}$"
+CUDA_TAG = r"^([^/]+/)*cuda:[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}$"
+
+
+def _quoted(value: str) -> str:
+    return "'" + value.replace("\\", "\\\\").replace("'", "\\'") + "'"
+
+
+def is_gpu_resource_cel(var: str) -> str:
+    """CEL that is true when the resource name in ``var`` hands out GPU capacity."""
+    return (
+        f"({var} == {_quoted(NVIDIA_GPU)} || {var} == {_quoted(NVIDIA_GPU + SHARED_SUFFIX)}"
+        f" || {var}.startsWith({_quoted(NVIDIA_MIG_PREFIX)}) || {var} == {_quoted(ALIYUN_GPU_MEM)})"
+    )
+
+
+def _asks(container: str, resource_test: str) -> str:
+    """CEL: the container names a resource matching ``resource_test`` (on ``r``)."""
+    res = f"{container}.resources"
+    return (
+        f"has({res}) && ((has({res}.limits) && {res}.limits.exists(r, {resource_test}))"
+        f" || (has({res}.requests) && {res}.requests.exists(r, {resource_test})))"
+    )
+
+
+def _tolerates_gpu_taint(t: str) -> str:
+    """CEL: toleration ``t`` tolerates the GPU taint (Kubernetes toleration matching)."""
+    key, value, effect = _quoted(GPU_TAINT_KEY), _quoted(GPU_TAINT_VALUE), _quoted(GPU_TAINT_EFFECT)
+    return (
+        f"((!has({t}.effect) || {t}.effect == '' || {t}.effect == {effect})"
+        f" && ((has({t}.operator) && {t}.operator == 'Exists'"
+        f" && (!has({t}.key) || {t}.key == '' || {t}.key == {key}))"
+        f" || ((!has({t}.operator) || {t}.operator == 'Equal')"
+        f" && has({t}.key) && {t}.key == {key} && has({t}.value) && {t}.value == {value})))"
+    )
+
+
+def _flag(obj: str, field: str) -> str:
+    """CEL: the optional boolean ``obj.field`` is set and true."""
+    return f"(has({obj}.{field}) && {obj}.{field})"
+
+
+@dataclass(frozen=True, slots=True)
+class CelVariable:
+    name: str
+    expression: str
+
+
+@dataclass(frozen=True, slots=True)
+class CelValidation:
+    key: str
+    """Our name for the check (tests and docs refer to it)."""
+    practice: str
+    """The BP-ID the check enforces."""
+    expression: str
+    message: str
+
+
+VARIABLES: tuple[CelVariable, ...] = (
+    # The pod spec wherever the kind keeps it.
+    CelVariable(
+        "spec",
+        "object.kind == 'Pod' ? object.spec"
+        " : (object.kind == 'CronJob' ? object.spec.jobTemplate.spec.template.spec"
+        " : object.spec.template.spec)",
+    ),
+    CelVariable(
+        "containers",
+        "variables.spec.containers"
+        " + (has(variables.spec.initContainers) ? variables.spec.initContainers : [])",
+    ),
+    CelVariable(
+        "gpuContainers",
+        f"variables.containers.filter(c, {_asks('c', is_gpu_resource_cel('r'))})",
+    ),
+    CelVariable("asksGpu", "size(variables.gpuContainers) > 0"),
+    CelVariable(
+        "asksGpuMem",
+        f"variables.containers.exists(c, {_asks('c', f'r == {_quoted(ALIYUN_GPU_MEM)}')})",
+    ),
+    CelVariable(
+        "mpsHostIpc",
+        f"has(namespaceObject.metadata.labels)"
+        f" && {_quoted(MPS_HOST_IPC_LABEL)} in namespaceObject.metadata.labels"
+        f" ? namespaceObject.metadata.labels[{_quoted(MPS_HOST_IPC_LABEL)}] : ''",
+    ),
+)
+
+_GPU = is_gpu_resource_cel("r")
+_RES = "c.resources"
+
+VALIDATIONS: tuple[CelValidation, ...] = (
+    CelValidation(
+        "gpu-toleration",
+        "BP-02",
+        "!variables.asksGpu || (has(variables.spec.tolerations)"
+        f" && variables.spec.tolerations.exists(t, {_tolerates_gpu_taint('t')}))",
+        f"a pod that asks for a GPU must tolerate the GPU taint {GPU_TAINT_KEY}"
+        f"={GPU_TAINT_VALUE}:{GPU_TAINT_EFFECT} (e.g. key {GPU_TAINT_KEY}, operator Exists,"
+        f" effect {GPU_TAINT_EFFECT}) (BP-02)",
+    ),
+    CelValidation(
+        "gpu-limit",
+        "BP-03",
+        "variables.gpuContainers.all(c,"
+        f" (has({_RES}.limits) && {_RES}.limits.exists(r, {_GPU}))"
+        f" && (!has({_RES}.requests) || {_RES}.requests.all(r, !{_GPU}"
+        f" || (has({_RES}.limits) && r in {_RES}.limits"
+        f" && string({_RES}.limits[r]) == string({_RES}.requests[r])))))",
+        "GPU resources must be given as limits; a GPU request, if set, must equal its limit"
+        " (BP-03)",
+    ),
+    CelValidation(
+        "gpu-whole-number",
+        "BP-03",
+        "variables.gpuContainers.all(c,"
+        f" (!has({_RES}.limits) || {_RES}.limits.all(r, !{_GPU}"
+        f" || string({_RES}.limits[r]).matches('^[0-9]+$')))"
+        f" && (!has({_RES}.requests) || {_RES}.requests.all(r, !{_GPU}"
+        f" || string({_RES}.requests[r]).matches('^[0-9]+$'))))",
+        "GPU resources must be whole numbers (BP-03)",
+    ),
+    CelValidation(
+        "no-visible-devices-env",
+        "BP-17",
+        "variables.containers.all(c, !has(c.env)"
+        f" || c.env.all(e, e.name != {_quoted(NVIDIA_VISIBLE_DEVICES)}))",
+        f"containers must not set {NVIDIA_VISIBLE_DEVICES}: it hands out GPUs behind the"
+        " scheduler's back (BP-17)",
+    ),
+    CelValidation(
+        "no-privileged-gpu",
+        "BP-17",
+        f"variables.gpuContainers.all(c, !has(c.securityContext)"
+        f" || !{_flag('c.securityContext', 'privileged')})",
+        "containers that ask for a GPU must not be privileged: a privileged container sees"
+        " every GPU of the node (BP-17)",
+    ),
+    CelValidation(
+        "cuda-image-pinned",
+        "BP-19",
+        f"variables.containers.all(c, !c.image.matches({_quoted(CUDA_IMAGE)})"
+        f" || c.image.matches({_quoted(CUDA_DIGEST)})"
+        f" || (c.image.matches({_quoted(CUDA_TAG)}) && !c.image.endsWith(':latest')))",
+        "CUDA images must be pinned to a version tag or digest, not latest or untagged (BP-19)",
+    ),
+    CelValidation(
+        "host-ipc-mps-only",
+        "BP-16",
+        f"!{_flag('variables.spec', 'hostIPC')}"
+        " || (variables.asksGpuMem && variables.mpsHostIpc != '')",
+        f"hostIPC is allowed only for pods that ask for {ALIYUN_GPU_MEM} in a namespace on an"
+        f" ACK MPS pool (label {MPS_HOST_IPC_LABEL}) (BP-16)",
+    ),
+    CelValidation(
+        "host-ipc-mps-required",
+        "BP-16",
+        f"!(variables.asksGpuMem && variables.mpsHostIpc == {_quoted(MPS_HOST_IPC_REQUIRED)})"
+        f" || {_flag('variables.spec', 'hostIPC')}",
+        f"pods that ask for {ALIYUN_GPU_MEM} on an ACK MPS pool must set hostIPC: true, or"
+        " they cannot reach the MPS daemon (BP-16)",
+    ),
+    # MPS namespaces run at Pod Security "privileged" (it cannot exempt hostIPC alone):
+    # the rest of "baseline" is enforced here instead.
+    CelValidation(
+        "mps-namespace-host-namespaces",
+        "BP-16",
+        "variables.mpsHostIpc == ''"
+        f" || !({_flag('variables.spec', 'hostNetwork')} || {_flag('variables.spec', 'hostPID')})",
+        "namespaces with the MPS hostIPC exception allow no hostNetwork or hostPID (BP-16)",
+    ),
+    CelValidation(
+        "mps-namespace-containers",
+        "BP-16",
+        "variables.mpsHostIpc == '' || variables.containers.all(c, !has(c.securityContext)"
+        f" || (!{_flag('c.securityContext', 'privileged')}"
+        " && (!has(c.securityContext.capabilities) || !has(c.securityContext.capabilities.add)"
+        " || c.securityContext.capabilities.add.all(cap, cap in ["
+        + ", ".join(_quoted(cap) for cap in BASELINE_CAPABILITIES)
+        + "]))))",
+        "namespaces with the MPS hostIPC exception allow no privileged containers and no"
+        " capabilities beyond Pod Security baseline (BP-16)",
+    ),
+    CelValidation(
+        "mps-namespace-host-access",
+        "BP-16",
+        "variables.mpsHostIpc == ''"
+        " || ((!has(variables.spec.volumes) || variables.spec.volumes.all(v, !has(v.hostPath)))"
+        " && variables.containers.all(c, !has(c.ports)"
+        " || c.ports.all(p, !has(p.hostPort) || p.hostPort == 0)))",
+        "namespaces with the MPS hostIPC exception allow no hostPath volumes or hostPorts (BP-16)",
+    ),
+)

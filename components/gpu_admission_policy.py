@@ -1,0 +1,112 @@
+"""GpuAdmissionPolicy: the in-cluster guard for GPU pods (BP-04), a ValidatingAdmissionPolicy.
+
+Built into Kubernetes from 1.30 (admissionregistration.k8s.io/v1): no controller to run. It
+checks Pods and the pod templates of the workload kinds in every namespace labelled
+``GPU_NAMESPACE_LABEL=true``; the CEL lives in ``gpu_admission_cel``.
+"""
+
+from __future__ import annotations
+
+from typing import Literal, TypedDict, get_args
+
+import pulumi
+from pulumi_kubernetes.admissionregistration import v1 as admission
+from pulumi_kubernetes.meta.v1 import LabelSelectorArgs, ObjectMetaArgs
+
+from gpu_facts.scheduling import GPU_NAMESPACE_LABEL
+
+from .gpu_admission_cel import VALIDATIONS, VARIABLES
+
+AdmissionAction = Literal["Deny", "Warn", "Audit"]
+
+DEFAULT_POLICY_NAME = "gpu-platform-gpu-workloads"
+
+# Audit rides along with Deny and Warn so every violation also lands in the API server's
+# audit log; Deny and Warn themselves cannot be combined.
+VALIDATION_ACTIONS: dict[AdmissionAction, list[str]] = {
+    "Deny": ["Deny", "Audit"],
+    "Warn": ["Warn", "Audit"],
+    "Audit": ["Audit"],
+}
+
+# (API group, resources) that carry a pod spec; all served at v1.
+POD_SPEC_RESOURCES: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("", ("pods",)),
+    ("apps", ("deployments", "statefulsets", "daemonsets", "replicasets")),
+    ("batch", ("jobs", "cronjobs")),
+)
+
+
+class GpuAdmissionPolicyArgs(TypedDict, total=False):
+    action: AdmissionAction
+    """What happens to a violating object: ``Deny`` (default), or ``Warn``/``Audit`` to roll
+    the policy out gently."""
+    policy_name: str
+    """``metadata.name`` of the policy and its binding (default ``gpu-platform-gpu-workloads``)."""
+
+
+class GpuAdmissionPolicy(pulumi.ComponentResource):
+    """A ValidatingAdmissionPolicy and its binding for pods in GPU workload namespaces."""
+
+    policy_name: pulumi.Output[str]
+    """Name of the ValidatingAdmissionPolicy."""
+    validation_actions: pulumi.Output[list[str]]
+    """The binding's validation actions."""
+
+    def __init__(
+        self, name: str, args: GpuAdmissionPolicyArgs, opts: pulumi.ResourceOptions | None = None
+    ) -> None:
+        action = args.get("action", "Deny")
+        if action not in get_args(AdmissionAction):
+            raise ValueError(
+                f"GpuAdmissionPolicy {name!r}: action must be Deny, Warn or Audit, not {action!r}"
+            )
+        policy_name = args.get("policy_name", DEFAULT_POLICY_NAME)
+        super().__init__("gpu-platform:workloads:GpuAdmissionPolicy", name, None, opts)
+
+        gpu_namespaces = LabelSelectorArgs(match_labels={GPU_NAMESPACE_LABEL: "true"})
+        policy = admission.ValidatingAdmissionPolicy(
+            f"{name}-policy",
+            metadata=ObjectMetaArgs(name=policy_name),
+            spec=admission.ValidatingAdmissionPolicySpecArgs(
+                # An expression that cannot be evaluated refuses rather than lets through.
+                failure_policy="Fail",
+                match_constraints=admission.MatchResourcesArgs(
+                    namespace_selector=gpu_namespaces,
+                    resource_rules=[
+                        admission.NamedRuleWithOperationsArgs(
+                            api_groups=[group],
+                            api_versions=["v1"],
+                            resources=list(resources),
+                            operations=["CREATE", "UPDATE"],
+                        )
+                        for group, resources in POD_SPEC_RESOURCES
+                    ],
+                ),
+                variables=[
+                    admission.VariableArgs(name=v.name, expression=v.expression) for v in VARIABLES
+                ],
+                validations=[
+                    admission.ValidationArgs(expression=v.expression, message=v.message)
+                    for v in VALIDATIONS
+                ],
+            ),
+            opts=pulumi.ResourceOptions(parent=self),
+        )
+        actions = VALIDATION_ACTIONS[action]
+        admission.ValidatingAdmissionPolicyBinding(
+            f"{name}-binding",
+            metadata=ObjectMetaArgs(name=policy_name),
+            spec=admission.ValidatingAdmissionPolicyBindingSpecArgs(
+                policy_name=policy.metadata.name,
+                validation_actions=actions,
+                match_resources=admission.MatchResourcesArgs(namespace_selector=gpu_namespaces),
+            ),
+            opts=pulumi.ResourceOptions(parent=self),
+        )
+
+        self.policy_name = policy.metadata.name
+        self.validation_actions = pulumi.Output.from_input(actions)
+        self.register_outputs(
+            {"policyName": self.policy_name, "validationActions": self.validation_actions}
+        )
