@@ -141,7 +141,50 @@ class GpuPlatform(pulumi.ComponentResource):
         )
 
     def _alicloud(self, settings: AckCluster) -> ClusterHandle:
-        raise NotImplementedError("ACK cluster: see issue 'ACK: ACK Pro cluster'")
+        """ACK cluster, one AckGpuNodePool per GPU pool, and ACK's GPU-sharing components."""
+        from .ack_cluster import AckCluster as AckClusterComponent
+        from .ack_gpu_node_pool import AckGpuNodePool
+        from .ack_gpu_sharing import AckGpuSharing
+
+        cluster = AckClusterComponent(
+            f"{self._name}-ack", settings, pulumi.ResourceOptions(parent=self)
+        )
+        pools = {
+            pf.name: AckGpuNodePool(
+                f"{self._name}-gpu-{pf.name}",
+                {
+                    "cluster_id": cluster.cluster_id,
+                    "vswitch_ids": cluster.node_vswitch_ids,
+                    "pool": pf,
+                    "protect": settings.protect,
+                    "tags": settings.tags,
+                },
+                pulumi.ResourceOptions(parent=self),
+            )
+            for pf in self._platform.pools.values()
+        }
+        sharing = AckGpuSharing(
+            f"{self._name}-gpu-sharing",
+            {
+                "components": self._platform.config.ack_gpu_sharing,
+                "pools": list(self._platform.pools.values()),
+            },
+            pulumi.ResourceOptions(
+                parent=self, providers={"kubernetes": cluster.provider}, depends_on=[cluster]
+            ),
+        )
+        return ClusterHandle(
+            cluster.cluster_name,
+            cluster.kubeconfig,
+            cluster.provider,
+            depends_on=[*pools.values(), sharing],
+            outputs={
+                "clusterId": cluster.cluster_id,
+                "vpcId": cluster.vpc_id,
+                "gpuPools": {name: pool.capacity for name, pool in pools.items()},
+                "ackGpuSharing": sharing.versions,
+            },
+        )
 
     def _existing(self, settings: ExistingCluster) -> ClusterHandle:
         secret_kubeconfig = pulumi.Config(NAMESPACE).get_secret("kubeconfig")

@@ -179,17 +179,26 @@ class AksCluster(ConfigModel):
     """Azure tags."""
 
 
+class AckVSwitch(ConfigModel):
+    zone: Annotated[str, Field(min_length=1)]
+    """Zone ID, e.g. ``cn-hangzhou-i``."""
+    cidr: str
+    """IPv4 CIDR inside the VPC."""
+
+
 class AckVpc(ConfigModel):
     vpc_id: str | None = None
     """Existing VPC; unset: create one."""
     cidr: str = "10.0.0.0/8"
     """CIDR of a created VPC."""
     vswitch_ids: list[str] = Field(default_factory=list)
-    """Existing vSwitches for nodes."""
-    vswitches: list[dict[str, str]] = Field(default_factory=list)
-    """vSwitches to create: ``{zone, cidr}``."""
+    """Existing vSwitches for nodes (needs ``vpcId``)."""
+    vswitches: list[AckVSwitch] = Field(default_factory=list)
+    """Node vSwitches to create: ``{zone, cidr}``."""
     pod_vswitch_ids: list[str] = Field(default_factory=list)
-    """Existing Terway pod vSwitches."""
+    """Existing Terway pod vSwitches (needs ``vpcId``)."""
+    pod_vswitches: list[AckVSwitch] = Field(default_factory=list)
+    """Terway pod vSwitches to create: ``{zone, cidr}``, in the zones of the node vSwitches."""
 
 
 class AckCluster(ConfigModel):
@@ -209,7 +218,19 @@ class AckCluster(ConfigModel):
     deletion_protection: StrictBool = False
     """Refuse cluster deletion (production)."""
     maintenance_window: MaintenanceWindow | None = None
-    """Planned maintenance window."""
+    """Planned maintenance window; ACK runs auto-upgrades inside it."""
+    auto_upgrade_channel: Literal["patch", "stable", "rapid", "none"] = "patch"
+    """Cluster auto-upgrade channel (needs ``maintenanceWindow``); ``none`` turns it off."""
+    service_cidr: str = "172.21.0.0/20"
+    """Service CIDR; must not overlap the VPC."""
+    rrsa: StrictBool = True
+    """RAM Roles for Service Accounts (OIDC), so pods get cloud credentials without AccessKeys."""
+    audit_log: StrictBool = True
+    """API server audit logs to Simple Log Service."""
+    audit_log_project: str | None = None
+    """SLS project of the audit logs; unset: ACK creates one."""
+    kubeconfig_minutes: Annotated[StrictInt, Field(ge=15, le=4320)] = 120
+    """Lifetime of the temporary kubeconfig fetched on each run (15 to 4320 minutes)."""
     protect: StrictBool = False
     """Protect the cluster and GPU pools from deletion (production)."""
     tags: dict[str, str] = Field(default_factory=dict)
@@ -256,9 +277,10 @@ class GpuOperator(ConfigModel):
 
 class AckGpuSharingComponents(ConfigModel):
     ai_installer_version: str | None = None
-    """Version of ``ack-ai-installer``; unset: ACK's current one."""
+    """Chart version of ``ack-ai-installer``; required when a pool uses ACK GPU sharing."""
     mps_control_version: str | None = None
-    """Version of ``ack-mps-control``; unset: ACK's current one."""
+    """Chart version of ``ack-mps-control``; required when a pool uses ACK MPS (an unpinned
+    chart would upgrade itself, and with it crash the running MPS clients)."""
     allow_mps_control_changes: StrictBool = False
     """Allow upgrading or removing ack-mps-control (disrupts running GPU apps: off-peak only)."""
 

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Callable, Iterator
+from ipaddress import IPv4Network
 
 from gpu_facts import (
     AZURE_VM_SIZES,
@@ -13,16 +15,19 @@ from gpu_facts import (
     ecs_instance_type,
     gpu_model,
 )
+from gpu_facts.capacity import ACK_SHARING_MODES
 from gpu_facts.device_plugin_chart import MIN_VERSION, MIN_VERSION_MPS, at_least, version_tuple
 
 from .models import MIN_KUBERNETES, AckCluster, AksCluster, GpuPool, PlatformConfig, Workload
-from .pools import PoolFacts, resolve_pool
+from .pools import PoolFacts, cloud_sharing, resolve_pool
 
 Problem = tuple[str, str]
 """(key path, message)"""
 
 _MIG_SIZES = ", ".join(sorted(n for n, s in AZURE_VM_SIZES.items() if s.mig))
 _NVME_SIZES = ", ".join(sorted(n for n, s in AZURE_VM_SIZES.items() if s.has_nvme))
+_ACK_SPEC = re.compile(r"^ack\.(standard|pro\.[a-z0-9]+)$")
+_CHART_VERSION = re.compile(r"^\d+\.\d+\.\d+$")
 
 
 def _pool_machine(cfg: PlatformConfig, i: int, pool: GpuPool) -> Iterator[Problem]:
@@ -166,6 +171,80 @@ def _platform(cfg: PlatformConfig) -> Iterator[Problem]:
                 yield key, f"duplicate name {name!r}"
 
 
+def _networks(cidrs: list[tuple[str, str]]) -> tuple[list[IPv4Network], list[Problem]]:
+    """Parse ``(path, cidr)`` pairs; the problems name the ones that are not CIDRs."""
+    nets, problems = [], []
+    for at, cidr in cidrs:
+        try:
+            nets.append(IPv4Network(cidr))
+        except ValueError:
+            problems.append((at, f"not an IPv4 CIDR (host bits must be zero): {cidr!r}"))
+    return nets, problems
+
+
+def _ack_cluster(cfg: PlatformConfig) -> Iterator[Problem]:
+    """ACK: edition, networking (VPC, node and Terway pod vSwitches), upgrades, pinned
+    GPU-sharing components."""
+    cluster = cfg.cluster
+    if not isinstance(cluster, AckCluster):
+        return
+    if not _ACK_SPEC.match(cluster.cluster_spec):
+        yield "cluster.clusterSpec", "must be ack.standard or ack.pro.<size> (e.g. ack.pro.small)"
+    vpc = cluster.vpc
+    if vpc.vpc_id is None:
+        for key, existing in (
+            ("vswitchIds", vpc.vswitch_ids),
+            ("podVswitchIds", vpc.pod_vswitch_ids),
+        ):
+            if existing:
+                yield f"cluster.vpc.{key}", "existing vSwitches need the existing vpcId they are in"
+    if not vpc.vswitch_ids and not vpc.vswitches:
+        yield "cluster.vpc", "give node vSwitches: vswitchIds (existing) or vswitches (to create)"
+    if not vpc.pod_vswitch_ids and not vpc.pod_vswitches:
+        yield "cluster.vpc", "Terway needs pod vSwitches: podVswitchIds or podVswitches"
+    created = [
+        (f"cluster.vpc.{key}[{i}].cidr", sw.cidr)
+        for key, switches in (("vswitches", vpc.vswitches), ("podVswitches", vpc.pod_vswitches))
+        for i, sw in enumerate(switches)
+    ]
+    nets, problems = _networks([("cluster.vpc.cidr", vpc.cidr), *created])
+    service, service_problems = _networks([("cluster.serviceCidr", cluster.service_cidr)])
+    yield from problems + service_problems
+    if not problems and vpc.vpc_id is None:
+        vpc_net, switch_nets = nets[0], nets[1:]
+        for (at, cidr), net in zip(created, switch_nets, strict=True):
+            if not net.subnet_of(vpc_net):
+                yield at, f"{cidr} is not inside the VPC CIDR {vpc.cidr}"
+        if service and service[0].overlaps(vpc_net):
+            yield "cluster.serviceCidr", f"overlaps the VPC CIDR {vpc.cidr}"
+    if not problems:
+        for i, (at, cidr) in enumerate(created):
+            for other_at, other in created[:i]:
+                if IPv4Network(cidr).overlaps(IPv4Network(other)):
+                    yield at, f"{cidr} overlaps {other_at}"
+    if cluster.auto_upgrade_channel != "none" and cluster.maintenance_window is None:
+        yield (
+            "cluster.maintenanceWindow",
+            f"auto-upgrade ({cluster.auto_upgrade_channel}) runs inside the maintenance window: "
+            "set one, or autoUpgradeChannel: none",
+        )
+    modes = {cloud_sharing("alicloud", pool) for pool in cfg.gpu_pools}
+    pins = cfg.ack_gpu_sharing
+    if modes & ACK_SHARING_MODES and pins.ai_installer_version is None:
+        yield "ackGpuSharing.aiInstallerVersion", "required with ACK GPU sharing: pin the chart"
+    if "ackMps" in modes and pins.mps_control_version is None:
+        yield (
+            "ackGpuSharing.mpsControlVersion",
+            "required with MPS pools: pin the chart (an upgrade crashes running GPU apps)",
+        )
+    for key, version in (
+        ("aiInstallerVersion", pins.ai_installer_version),
+        ("mpsControlVersion", pins.mps_control_version),
+    ):
+        if version is not None and not _CHART_VERSION.match(version):
+            yield f"ackGpuSharing.{key}", f"not a chart version (x.y.z): {version!r}"
+
+
 def _workloads(cfg: PlatformConfig, facts: dict[str, PoolFacts]) -> Iterator[Problem]:
     for i, wl in enumerate(cfg.workloads):
         at = f"workloads[{i}]"
@@ -286,7 +365,7 @@ def check(
     ``pool_index`` gives each pool's position in the user's list when ``cfg`` holds only the
     pools that passed structural validation (so paths still point at the right item).
     """
-    problems: list[Problem] = list(_platform(cfg))
+    problems: list[Problem] = [*_platform(cfg), *_ack_cluster(cfg)]
     facts: dict[str, PoolFacts] = {}
     positions = pool_index if pool_index is not None else range(len(cfg.gpu_pools))
     for i, pool in zip(positions, cfg.gpu_pools, strict=True):
