@@ -1,0 +1,399 @@
+"""AksGpuNodePool and NvmeCache on the mock engine, and the proof that the NVIDIA chart's
+default tolerations and node affinity accept the taint and labels our GPU nodes carry."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+import pulumi
+import pytest
+from pulumi_azure_native import containerservice as aks
+
+from components.aks_gpu_node_pool import AksGpuNodePool, AksGpuNodePoolArgs, node_labels
+from components.nvme_cache import LOCAL_NVME_PROVISIONER, STORAGE_CLASS_NAME, NvmeCache
+from gpu_facts.scheduling import (
+    DEVICE_PLUGIN_CONFIG_LABEL,
+    GPU_PRESENT_LABEL,
+    GPU_TAINT,
+    GPU_TAINT_KEY,
+    POOL_LABEL,
+)
+from offline_preview import ProgramRun
+from stack_config import ConfigError, Platform, PoolFacts, load_platform
+from stack_config.models import GpuPool
+from stack_config.pools import resolve_pool
+from tests.conftest import by_type, one, run, stack_raw
+
+AGENT_POOL = "azure-native:containerservice:AgentPool"
+EXTENSION = "azure-native:kubernetesconfiguration:Extension"
+STORAGE_CLASS = "kubernetes:storage.k8s.io/v1:StorageClass"
+
+
+def dev_platform(mutate: Any = None) -> Platform:
+    raw = copy.deepcopy(stack_raw("dev"))
+    if mutate is not None:
+        mutate(raw)
+    return load_platform(raw)
+
+
+def pool_args(pf: PoolFacts, **overrides: Any) -> AksGpuNodePoolArgs:
+    args: AksGpuNodePoolArgs = {
+        "pool": pf,
+        "cluster_name": "gpu-dev",
+        "resource_group_name": "rg-gpu-dev",
+        "gpu_operator": False,
+        "workload_types": ["training"],
+        "protect": False,
+    }
+    return {**args, **overrides}  # type: ignore[typeddict-item]
+
+
+def build(args: AksGpuNodePoolArgs, name: str = "plat-gpu") -> ProgramRun:
+    def program() -> None:
+        pool = AksGpuNodePool(name, args)
+        pulumi.export("facts", pool.facts)
+        pulumi.export("poolName", pool.pool_name)
+
+    return run(program)
+
+
+def mig_pool() -> PoolFacts:
+    return dev_platform().pools["a100mig"]
+
+
+def t4_pool() -> PoolFacts:
+    return dev_platform().pools["t4"]
+
+
+# --- the MIG pool -------------------------------------------------------------------------
+
+
+def test_mig_pool_exact_inputs() -> None:
+    inputs = one(build(pool_args(mig_pool())), AGENT_POOL).inputs
+    assert inputs["resourceName"] == "gpu-dev"
+    assert inputs["resourceGroupName"] == "rg-gpu-dev"
+    assert inputs["agentPoolName"] == "a100mig"
+    assert inputs["vmSize"] == "Standard_ND96asr_v4"
+    assert inputs["mode"] == "User"
+    assert inputs["osType"] == "Linux"
+    assert inputs["osSKU"] == "Ubuntu"
+    assert inputs["nodeTaints"] == ["nvidia.com/gpu=present:NoSchedule"]
+    assert inputs["gpuInstanceProfile"] == "MIG1g"
+    assert inputs["enableAutoScaling"] is False
+    assert inputs["count"] == 1
+    assert "minCount" not in inputs and "maxCount" not in inputs
+    assert inputs["gpuProfile"] == {"driver": "Install"}
+    assert inputs["upgradeSettings"] == {
+        "maxSurge": "1",
+        "drainTimeoutInMinutes": 120,
+        "nodeSoakDurationInMinutes": 5,
+    }
+
+
+def test_node_labels_select_plugin_config_pool_and_workloads() -> None:
+    inputs = one(build(pool_args(mig_pool(), workload_types=["training", "batch"])), AGENT_POOL)
+    assert inputs.inputs["nodeLabels"] == {
+        "nvidia.com/gpu.present": "true",
+        "nvidia.com/device-plugin.config": "a100mig",
+        "gpu-platform.io/pool": "a100mig",
+        "workload.gpu-platform.io/batch": "true",
+        "workload.gpu-platform.io/training": "true",
+    }
+
+
+def test_user_labels_are_added() -> None:
+    platform = dev_platform(lambda r: r["gpuPools"][0].update(labels={"team": "vision"}))
+    labels = one(build(pool_args(platform.pools["a100mig"])), AGENT_POOL).inputs["nodeLabels"]
+    assert labels["team"] == "vision"
+    assert labels[POOL_LABEL] == "a100mig"
+
+
+def test_mig_profile_is_immutable_the_pool_is_replaced() -> None:
+    pool = one(build(pool_args(mig_pool())), AGENT_POOL)
+    assert pool.replace_on_changes == ["gpuInstanceProfile"]
+    # AKS pool names are unique per cluster: the old pool goes before the new one comes.
+    assert pool.delete_before_replace is True
+    assert pool.ignore_changes == []
+
+
+def test_gpu_operator_owns_the_driver() -> None:
+    inputs = one(build(pool_args(mig_pool(), gpu_operator=True)), AGENT_POOL).inputs
+    assert inputs["gpuProfile"] == {"driver": "None"}
+
+
+def test_protect_is_passed_to_the_pool() -> None:
+    assert one(build(pool_args(mig_pool(), protect=True)), AGENT_POOL).protect is True
+    assert one(build(pool_args(mig_pool())), AGENT_POOL).protect is False
+
+
+def test_mig_pool_outputs_capacity() -> None:
+    facts = build(pool_args(mig_pool())).outputs["facts"]
+    assert facts == {
+        "vmSize": "Standard_ND96asr_v4",
+        "gpuModel": "A100-40GB",
+        "gpusPerNode": 8,
+        "nodes": 1,
+        "migProfile": "1g.5gb",
+        "aksGpuInstanceProfile": "MIG1g",
+        "migStrategy": "mixed",
+        "capacityPerNode": {"nvidia.com/mig-1g.5gb": 56},
+        "capacityTotal": {"nvidia.com/mig-1g.5gb": 56},
+        "nvmeCache": False,
+    }
+
+
+def test_mig_pool_that_autoscales_is_refused_before_anything_is_registered() -> None:
+    # Bypass validation (which refuses it too) to show the component checks its own input.
+    bad = GpuPool(
+        name="mig",
+        vm_size="Standard_ND96asr_v4",
+        autoscale={"min": 0, "max": 2},
+        mig={"profile": "MIG1g"},
+    )
+    registered: list[str] = []
+
+    def program() -> None:
+        try:
+            AksGpuNodePool("bad", pool_args(resolve_pool("azure", bad)))
+        except ValueError as err:
+            registered.append(str(err))
+
+    result = run(program)
+    assert registered and "cannot autoscale" in registered[0]
+    assert by_type(result, AGENT_POOL) == []
+
+
+def test_azure_linux_mig_pool_is_refused_by_config() -> None:
+    with pytest.raises(ConfigError, match="Azure Linux"):
+        dev_platform(lambda r: r["gpuPools"][0].update(osSku="AzureLinux"))
+
+
+# --- the autoscaled pool ------------------------------------------------------------------
+
+
+def test_non_mig_pool_autoscales_from_zero() -> None:
+    pool = one(build(pool_args(t4_pool(), workload_types=["inference"])), AGENT_POOL)
+    inputs = pool.inputs
+    assert inputs["vmSize"] == "Standard_NC4as_T4_v3"
+    assert "gpuInstanceProfile" not in inputs
+    assert inputs["enableAutoScaling"] is True
+    assert inputs["minCount"] == 0
+    assert inputs["maxCount"] == 3
+    assert inputs["count"] == 0
+    assert inputs["nodeTaints"] == [GPU_TAINT]
+    # The autoscaler owns the live node count; a preview must not fight it.
+    assert pool.ignore_changes == ["count"]
+
+
+def test_fixed_size_non_mig_pool() -> None:
+    platform = dev_platform(lambda r: r["gpuPools"][1].update(autoscale=None, count=2))
+    inputs = one(build(pool_args(platform.pools["t4"])), AGENT_POOL).inputs
+    assert inputs["enableAutoScaling"] is False
+    assert inputs["count"] == 2
+
+
+def test_pool_names_and_parentage() -> None:
+    result = build(pool_args(t4_pool()), name="edge-gpu-t4")
+    component = one(result, "gpu-platform:azure:AksGpuNodePool")
+    pool = one(result, AGENT_POOL)
+    assert pool.parent == component.urn
+    assert pool.name == "edge-gpu-t4-pool"
+    assert result.outputs["poolName"] == "t4"
+
+
+def test_misspelt_agent_pool_argument_fails() -> None:
+    with pytest.raises(TypeError, match="unexpected keyword argument"):
+        aks.AgentPool(  # type: ignore[call-overload]
+            "x", resource_group_name="rg", resource_name_="c", node_taint=[GPU_TAINT]
+        )
+    with pytest.raises(TypeError, match="unexpected keyword argument"):
+        aks.AgentPoolUpgradeSettingsArgs(drain_timeout_minutes=60)  # type: ignore[call-arg]
+
+
+# --- config rules for AKS pools -----------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("labels", "fragment"),
+    [
+        ({GPU_PRESENT_LABEL: "false"}, "set by the platform"),
+        ({DEVICE_PLUGIN_CONFIG_LABEL: "other"}, "set by the platform"),
+        ({"workload.gpu-platform.io/x": "true"}, "set by the platform"),
+        ({"kubernetes.azure.com/mode": "user"}, "AKS reserves"),
+    ],
+)
+def test_platform_labels_cannot_be_overridden(labels: dict[str, str], fragment: str) -> None:
+    with pytest.raises(ConfigError) as err:
+        dev_platform(lambda r: r["gpuPools"][0].update(labels=labels))
+    # (The workload quota on the refused pool is reported too; only pool problems matter here.)
+    [(path, message)] = [p for p in err.value.problems if p[0].startswith("gpuPools")]
+    assert path == f"gpuPools[0].labels.{next(iter(labels))}"
+    assert fragment in message
+
+
+@pytest.mark.parametrize("surge", ["0", "ten", "-1", "10%%"])
+def test_max_surge_must_be_a_count_or_percentage(surge: str) -> None:
+    with pytest.raises(ConfigError) as err:
+        dev_platform(lambda r: r["gpuPools"][0].update(upgrade={"maxSurge": surge}))
+    pool_paths = [p for p, _ in err.value.problems if p.startswith("gpuPools")]
+    assert pool_paths == ["gpuPools[0].upgrade.maxSurge"]
+
+
+# --- NVMe cache (BP-18) -------------------------------------------------------------------
+
+
+def nvme_platform() -> Platform:
+    def add_pool(raw: dict[str, Any]) -> None:
+        raw["gpuPools"].append(
+            {"name": "a100nvme", "vmSize": "Standard_NC24ads_A100_v4", "count": 1, "nvme": True}
+        )
+
+    return dev_platform(add_pool)
+
+
+def test_nvme_cache_installs_azure_container_storage_and_an_ephemeral_class() -> None:
+    import pulumi_kubernetes as k8s
+
+    def program() -> None:
+        provider = k8s.Provider("k8s", kubeconfig=pulumi.Output.secret("apiVersion: v1"))
+        cache = NvmeCache(
+            "plat-nvme",
+            {
+                "cluster_name": "gpu-dev",
+                "resource_group_name": "rg-gpu-dev",
+                "pools": ["a100nvme"],
+                "kubernetes_provider": provider,
+                "depends_on": [],
+            },
+        )
+        pulumi.export("storageClass", cache.storage_class_name)
+
+    result = run(program)
+    extension = one(result, EXTENSION)
+    assert extension.inputs == {
+        "clusterName": "gpu-dev",
+        "clusterResourceName": "managedClusters",
+        "clusterRp": "Microsoft.ContainerService",
+        "resourceGroupName": "rg-gpu-dev",
+        "extensionName": "acstor",
+        "extensionType": "microsoft.azurecontainerstorage",
+        "autoUpgradeMinorVersion": False,
+        "version": "2.0.1",
+        "releaseTrain": "stable",
+        "scope": {"cluster": {"releaseNamespace": "kube-system"}},
+    }
+    storage_class = one(result, STORAGE_CLASS)
+    assert storage_class.inputs["metadata"]["name"] == STORAGE_CLASS_NAME
+    assert "ephemeral" in STORAGE_CLASS_NAME
+    assert storage_class.inputs["provisioner"] == LOCAL_NVME_PROVISIONER
+    assert storage_class.inputs["volumeBindingMode"] == "WaitForFirstConsumer"
+    assert storage_class.inputs["reclaimPolicy"] == "Delete"
+    assert extension.urn in storage_class.dependencies
+    component = one(result, "gpu-platform:azure:NvmeCache")
+    assert extension.parent == component.urn and storage_class.parent == component.urn
+    assert result.outputs["storageClass"] == STORAGE_CLASS_NAME
+
+
+def test_nvme_pool_facts() -> None:
+    pf = nvme_platform().pools["a100nvme"]
+    assert pf.nvme_disk_count == 1
+    facts = build(pool_args(pf)).outputs["facts"]
+    assert facts["nvmeCache"] is True
+
+
+def test_nvme_refused_on_sizes_without_nvme() -> None:
+    with pytest.raises(ConfigError, match="no local NVMe"):
+        dev_platform(lambda r: r["gpuPools"][0].update(nvme=True))
+
+
+# --- the chart's defaults accept our nodes --------------------------------------------------
+# nvidia-device-plugin 0.20.0 values.yaml: ``tolerations`` and ``affinity`` (device plugin and
+# GFD DaemonSets) and ``nfd.worker.tolerations`` (NFD worker). These are the chart's own
+# defaults, copied here as the thing under test; our taint and labels must satisfy them.
+
+CHART_TOLERATIONS: list[dict[str, str]] = [
+    {"key": "CriticalAddonsOnly", "operator": "Exists"},
+    {"key": "nvidia.com/gpu", "operator": "Exists", "effect": "NoSchedule"},
+]
+CHART_NFD_WORKER_TOLERATIONS: list[dict[str, str]] = [
+    {
+        "key": "node-role.kubernetes.io/master",
+        "operator": "Equal",
+        "value": "",
+        "effect": "NoSchedule",
+    },
+    {"key": "nvidia.com/gpu", "operator": "Equal", "value": "present", "effect": "NoSchedule"},
+]
+CHART_NODE_SELECTOR_TERMS: list[list[dict[str, Any]]] = [
+    [{"key": "feature.node.kubernetes.io/pci-10de.present", "operator": "In", "values": ["true"]}],
+    [
+        {
+            "key": "feature.node.kubernetes.io/cpu-model.vendor_id",
+            "operator": "In",
+            "values": ["NVIDIA"],
+        }
+    ],
+    [{"key": "nvidia.com/gpu.present", "operator": "In", "values": ["true"]}],
+]
+
+
+def parse_taint(taint: str) -> dict[str, str]:
+    """``key=value:Effect`` (the AKS nodeTaints form) to a Kubernetes taint."""
+    key_value, _, effect = taint.partition(":")
+    key, _, value = key_value.partition("=")
+    return {"key": key, "value": value, "effect": effect}
+
+
+def tolerates(toleration: dict[str, str], taint: dict[str, str]) -> bool:
+    """Kubernetes toleration matching (core/v1 Toleration.ToleratesTaint)."""
+    if toleration.get("effect") and toleration["effect"] != taint["effect"]:
+        return False
+    if toleration.get("key") and toleration["key"] != taint["key"]:
+        return False
+    operator = toleration.get("operator", "Equal")
+    if operator == "Exists":
+        return True
+    return toleration.get("value", "") == taint["value"]
+
+
+def schedulable(tolerations: list[dict[str, str]], taints: list[str]) -> bool:
+    """A pod may land on a node when every NoSchedule taint of the node is tolerated."""
+    return all(any(tolerates(t, parse_taint(taint)) for t in tolerations) for taint in taints)
+
+
+def node_affinity_matches(terms: list[list[dict[str, Any]]], labels: dict[str, str]) -> bool:
+    """requiredDuringScheduling: any term matches when all its ``In`` expressions do."""
+    return any(
+        all(e["operator"] == "In" and labels.get(e["key"]) in e["values"] for e in term)
+        for term in terms
+    )
+
+
+def test_our_taint_parses_as_the_gpu_taint() -> None:
+    assert parse_taint(GPU_TAINT) == {
+        "key": GPU_TAINT_KEY,
+        "value": "present",
+        "effect": "NoSchedule",
+    }
+
+
+def test_chart_plugin_and_gfd_land_on_our_gpu_nodes() -> None:
+    pool = one(build(pool_args(mig_pool())), AGENT_POOL).inputs
+    assert schedulable(CHART_TOLERATIONS, pool["nodeTaints"])
+    # Before NFD has labelled the node, our own label satisfies the chart's affinity.
+    assert node_affinity_matches(CHART_NODE_SELECTOR_TERMS, pool["nodeLabels"])
+
+
+def test_chart_nfd_worker_lands_on_our_gpu_nodes() -> None:
+    pool = one(build(pool_args(t4_pool())), AGENT_POOL).inputs
+    assert schedulable(CHART_NFD_WORKER_TOLERATIONS, pool["nodeTaints"])
+
+
+def test_the_proof_can_fail() -> None:
+    # The NFD worker tolerates only the value "present": another value would keep it off.
+    assert not schedulable(CHART_NFD_WORKER_TOLERATIONS, ["nvidia.com/gpu=true:NoSchedule"])
+    assert not schedulable(CHART_TOLERATIONS, ["sku=gpu:NoSchedule"])
+    labels = node_labels(mig_pool(), [])
+    del labels[GPU_PRESENT_LABEL]
+    assert not node_affinity_matches(CHART_NODE_SELECTOR_TERMS, labels)
