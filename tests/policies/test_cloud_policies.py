@@ -96,46 +96,176 @@ CASES: list[Case] = [
     Case("gpu-node-pools-tainted", "agent-pool", agent_pool()),
     Case("gpu-node-pools-tainted", "cluster-profiles", managed_cluster()),
     Case("gpu-node-pools-tainted", "ack", ack()),
-    Case("gpu-node-pools-tainted", "cpu-pool-untainted", agent_pool(vmSize="Standard_D4s_v5", nodeTaints=[], gpuInstanceProfile=None)),
+    Case(
+        "gpu-node-pools-tainted",
+        "cpu-pool-untainted",
+        agent_pool(vmSize="Standard_D4s_v5", nodeTaints=[], gpuInstanceProfile=None),
+    ),
     Case("gpu-node-pools-tainted", "ack-cpu-pool", ack(instanceTypes=["ecs.g7.xlarge"], taints=[])),
     Case("gpu-node-pools-tainted", "agent-pool-no-taint", agent_pool(nodeTaints=None), (NO_TAINT,)),
-    Case("gpu-node-pools-tainted", "agent-pool-wrong-effect", agent_pool(nodeTaints=["nvidia.com/gpu=present:PreferNoSchedule"]), (NO_TAINT,)),
-    Case("gpu-node-pools-tainted", "agent-pool-other-key", agent_pool(**T4, nodeTaints=["sku=gpu:NoSchedule"]), ("sku=gpu:NoSchedule",)),
-    Case("gpu-node-pools-tainted", "agent-pool-wrong-value", agent_pool(nodeTaints=["nvidia.com/gpu=true:NoSchedule"]), ("not 'present'",)),
-    Case("gpu-node-pools-tainted", "case-insensitive-vm-size", agent_pool(vmSize="standard_nd96asr_v4", nodeTaints=[]), (NO_TAINT,)),
-    Case("gpu-node-pools-tainted", "cluster-profile-no-taint", in_cluster(nodeTaints=[]), ("aks/agentPoolProfiles[a100]",)),
+    Case(
+        "gpu-node-pools-tainted",
+        "agent-pool-wrong-effect",
+        agent_pool(nodeTaints=["nvidia.com/gpu=present:PreferNoSchedule"]),
+        (NO_TAINT,),
+    ),
+    Case(
+        "gpu-node-pools-tainted",
+        "agent-pool-other-key",
+        agent_pool(**T4, nodeTaints=["sku=gpu:NoSchedule"]),
+        ("sku=gpu:NoSchedule",),
+    ),
+    Case(
+        "gpu-node-pools-tainted",
+        "agent-pool-wrong-value",
+        agent_pool(nodeTaints=["nvidia.com/gpu=true:NoSchedule"]),
+        ("not 'present'",),
+    ),
+    Case(
+        "gpu-node-pools-tainted",
+        "case-insensitive-vm-size",
+        agent_pool(vmSize="standard_nd96asr_v4", nodeTaints=[]),
+        (NO_TAINT,),
+    ),
+    Case(
+        "gpu-node-pools-tainted",
+        "cluster-profile-no-taint",
+        in_cluster(nodeTaints=[]),
+        ("aks/agentPoolProfiles[a100]",),
+    ),
     Case("gpu-node-pools-tainted", "ack-no-taint", ack(taints=[]), (NO_TAINT,)),
-    Case("gpu-node-pools-tainted", "ack-mixed-types", ack(instanceTypes=["ecs.g7.xlarge", "ecs.gn7i-c8g1.2xlarge"], taints=[]), (NO_TAINT,)),
-    Case("gpu-node-pools-tainted", "ack-wrong-effect", ack(taints=[{"key": "nvidia.com/gpu", "value": "present", "effect": "NoExecute"}]), (NO_TAINT,)),
+    Case(
+        "gpu-node-pools-tainted",
+        "ack-mixed-types",
+        ack(instanceTypes=["ecs.g7.xlarge", "ecs.gn7i-c8g1.2xlarge"], taints=[]),
+        (NO_TAINT,),
+    ),
+    Case(
+        "gpu-node-pools-tainted",
+        "ack-wrong-effect",
+        ack(taints=[{"key": "nvidia.com/gpu", "value": "present", "effect": "NoExecute"}]),
+        (NO_TAINT,),
+    ),
     # BP-12: MIG pools fixed size, not on Azure Linux.
     Case("mig-pools-no-autoscaling-no-azure-linux", "ubuntu-fixed", agent_pool()),
     Case("mig-pools-no-autoscaling-no-azure-linux", "os-unset", agent_pool(osSKU=None)),
-    Case("mig-pools-no-autoscaling-no-azure-linux", "non-mig-autoscaled-azure-linux", agent_pool(**T4, enableAutoScaling=True, osSKU="AzureLinux")),
-    Case("mig-pools-no-autoscaling-no-azure-linux", "autoscaling", agent_pool(enableAutoScaling=True, minCount=1, maxCount=3), ("enables the cluster autoscaler",)),
-    Case("mig-pools-no-autoscaling-no-azure-linux", "azure-linux", agent_pool(osSKU="AzureLinux"), ("Azure Linux",)),
-    Case("mig-pools-no-autoscaling-no-azure-linux", "mariner", agent_pool(osSKU="CBLMariner"), ("Azure Linux",)),
-    Case("mig-pools-no-autoscaling-no-azure-linux", "cluster-profile-both", in_cluster(enableAutoScaling=True, osSKU="AzureLinux3"), ("autoscaler", "Azure Linux")),
+    Case(
+        "mig-pools-no-autoscaling-no-azure-linux",
+        "non-mig-autoscaled-azure-linux",
+        agent_pool(**T4, enableAutoScaling=True, osSKU="AzureLinux"),
+    ),
+    Case(
+        "mig-pools-no-autoscaling-no-azure-linux",
+        "autoscaling",
+        agent_pool(enableAutoScaling=True, minCount=1, maxCount=3),
+        ("enables the cluster autoscaler",),
+    ),
+    Case(
+        "mig-pools-no-autoscaling-no-azure-linux",
+        "azure-linux",
+        agent_pool(osSKU="AzureLinux"),
+        ("Azure Linux",),
+    ),
+    Case(
+        "mig-pools-no-autoscaling-no-azure-linux",
+        "mariner",
+        agent_pool(osSKU="CBLMariner"),
+        ("Azure Linux",),
+    ),
+    Case(
+        "mig-pools-no-autoscaling-no-azure-linux",
+        "cluster-profile-both",
+        in_cluster(enableAutoScaling=True, osSKU="AzureLinux3"),
+        ("autoscaler", "Azure Linux"),
+    ),
     # BP-10: MIG profile valid for the VM size.
     Case("mig-profile-valid-for-vm-size", "nd96asr-mig1g", agent_pool()),
-    Case("mig-profile-valid-for-vm-size", "h100-mig7g", agent_pool(vmSize="Standard_ND96isr_H100_v5", gpuInstanceProfile="MIG7g")),
+    Case(
+        "mig-profile-valid-for-vm-size",
+        "h100-mig7g",
+        agent_pool(vmSize="Standard_ND96isr_H100_v5", gpuInstanceProfile="MIG7g"),
+    ),
     Case("mig-profile-valid-for-vm-size", "no-mig", agent_pool(**T4)),
-    Case("mig-profile-valid-for-vm-size", "t4-with-mig", agent_pool(vmSize="Standard_NC4as_T4_v3"), ("not a MIG-capable GPU VM size",)),
-    Case("mig-profile-valid-for-vm-size", "cpu-size-with-mig", agent_pool(vmSize="Standard_D4s_v5"), ("not a MIG-capable",)),
-    Case("mig-profile-valid-for-vm-size", "unknown-profile", agent_pool(gpuInstanceProfile="MIG5g"), ("unknown MIG profile 'MIG5g'",)),
-    Case("mig-profile-valid-for-vm-size", "cluster-profile", in_cluster(gpuInstanceProfile="MIG9g"), ("MIG9g",)),
+    Case(
+        "mig-profile-valid-for-vm-size",
+        "t4-with-mig",
+        agent_pool(vmSize="Standard_NC4as_T4_v3"),
+        ("not a MIG-capable GPU VM size",),
+    ),
+    Case(
+        "mig-profile-valid-for-vm-size",
+        "cpu-size-with-mig",
+        agent_pool(vmSize="Standard_D4s_v5"),
+        ("not a MIG-capable",),
+    ),
+    Case(
+        "mig-profile-valid-for-vm-size",
+        "unknown-profile",
+        agent_pool(gpuInstanceProfile="MIG5g"),
+        ("unknown MIG profile 'MIG5g'",),
+    ),
+    Case(
+        "mig-profile-valid-for-vm-size",
+        "cluster-profile",
+        in_cluster(gpuInstanceProfile="MIG9g"),
+        ("MIG9g",),
+    ),
     # BP-06: node OS upgrade channel.
     Case("node-os-upgrade-channel-set", "node-image", managed_cluster()),
-    Case("node-os-upgrade-channel-set", "security-patch", managed_cluster(autoUpgradeProfile={"nodeOSUpgradeChannel": "SecurityPatch"})),
-    Case("node-os-upgrade-channel-set", "unset", managed_cluster(autoUpgradeProfile=None), ("'unset'",)),
-    Case("node-os-upgrade-channel-set", "none", managed_cluster(autoUpgradeProfile={"nodeOSUpgradeChannel": "None"}), ("'None'",)),
-    Case("node-os-upgrade-channel-set", "unmanaged", managed_cluster(autoUpgradeProfile={"nodeOSUpgradeChannel": "Unmanaged"}), ("'Unmanaged'",)),
-    Case("node-os-upgrade-channel-set", "unmanaged-allowed", managed_cluster(autoUpgradeProfile={"nodeOSUpgradeChannel": "Unmanaged"}), config={"allowedChannels": ["NodeImage", "Unmanaged"]}),
+    Case(
+        "node-os-upgrade-channel-set",
+        "security-patch",
+        managed_cluster(autoUpgradeProfile={"nodeOSUpgradeChannel": "SecurityPatch"}),
+    ),
+    Case(
+        "node-os-upgrade-channel-set",
+        "unset",
+        managed_cluster(autoUpgradeProfile=None),
+        ("'unset'",),
+    ),
+    Case(
+        "node-os-upgrade-channel-set",
+        "none",
+        managed_cluster(autoUpgradeProfile={"nodeOSUpgradeChannel": "None"}),
+        ("'None'",),
+    ),
+    Case(
+        "node-os-upgrade-channel-set",
+        "unmanaged",
+        managed_cluster(autoUpgradeProfile={"nodeOSUpgradeChannel": "Unmanaged"}),
+        ("'Unmanaged'",),
+    ),
+    Case(
+        "node-os-upgrade-channel-set",
+        "unmanaged-allowed",
+        managed_cluster(autoUpgradeProfile={"nodeOSUpgradeChannel": "Unmanaged"}),
+        config={"allowedChannels": ["NodeImage", "Unmanaged"]},
+    ),
     # BP-08: a network policy engine.
     Case("network-policy-engine-enabled", "cilium", managed_cluster()),
-    Case("network-policy-engine-enabled", "azure", managed_cluster(networkProfile={"networkPolicy": "azure"})),
-    Case("network-policy-engine-enabled", "unset", managed_cluster(networkProfile={"networkPlugin": "azure"}), ("no network policy engine",)),
-    Case("network-policy-engine-enabled", "no-profile", managed_cluster(networkProfile=None), ("unset",)),
-    Case("network-policy-engine-enabled", "none", managed_cluster(networkProfile={"networkPolicy": "none"}), ("is none",)),
+    Case(
+        "network-policy-engine-enabled",
+        "azure",
+        managed_cluster(networkProfile={"networkPolicy": "azure"}),
+    ),
+    Case(
+        "network-policy-engine-enabled",
+        "unset",
+        managed_cluster(networkProfile={"networkPlugin": "azure"}),
+        ("no network policy engine",),
+    ),
+    Case(
+        "network-policy-engine-enabled",
+        "no-profile",
+        managed_cluster(networkProfile=None),
+        ("unset",),
+    ),
+    Case(
+        "network-policy-engine-enabled",
+        "none",
+        managed_cluster(networkProfile={"networkPolicy": "none"}),
+        ("is none",),
+    ),
 ]
 
 
@@ -152,17 +282,41 @@ def test_required_taint_value_can_be_relaxed() -> None:
         config={"requiredTaintValue": ""},
     )
     assert messages(case) == []
-    assert messages(Case("gpu-node-pools-tainted", "key-only", agent_pool(nodeTaints=["nvidia.com/gpu:NoSchedule"]), config={"requiredTaintValue": ""})) == []
+    assert (
+        messages(
+            Case(
+                "gpu-node-pools-tainted",
+                "key-only",
+                agent_pool(nodeTaints=["nvidia.com/gpu:NoSchedule"]),
+                config={"requiredTaintValue": ""},
+            )
+        )
+        == []
+    )
 
 
 def test_cloud_policies_ignore_odd_shapes() -> None:
     odd = (
         Res(AGENT_POOL, "empty", {}),
         Res(AGENT_POOL, "bad-taints", {"vmSize": 7, "nodeTaints": "x", "gpuInstanceProfile": 3}),
-        Res(MANAGED_CLUSTER, "bad-profiles", {"agentPoolProfiles": ["x", 1], "networkProfile": {"networkPolicy": "azure"}, "autoUpgradeProfile": {"nodeOSUpgradeChannel": "NodeImage"}}),
+        Res(
+            MANAGED_CLUSTER,
+            "bad-profiles",
+            {
+                "agentPoolProfiles": ["x", 1],
+                "networkProfile": {"networkPolicy": "azure"},
+                "autoUpgradeProfile": {"nodeOSUpgradeChannel": "NodeImage"},
+            },
+        ),
         Res(ACK_NODE_POOL, "bad", {"instanceTypes": "ecs.gn7i-c8g1.2xlarge", "taints": [1]}),
     )
-    for name in ("gpu-node-pools-tainted", "mig-pools-no-autoscaling-no-azure-linux", "mig-profile-valid-for-vm-size", "node-os-upgrade-channel-set", "network-policy-engine-enabled"):
+    for name in (
+        "gpu-node-pools-tainted",
+        "mig-pools-no-autoscaling-no-azure-linux",
+        "mig-profile-valid-for-vm-size",
+        "node-os-upgrade-channel-set",
+        "network-policy-engine-enabled",
+    ):
         assert messages(Case(name, "odd", odd)) == [], name
 
 

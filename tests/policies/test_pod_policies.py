@@ -57,11 +57,18 @@ def _init_container(change: Change) -> Change:
 
 # (policy, id, change to the compliant pod spec, expected message fragment)
 VIOLATIONS: list[tuple[str, str, Change, str]] = [
-    ("gpu-workloads-tolerate-gpu-taint", "no-tolerations", _set("tolerations", []), "does not tolerate"),
+    (
+        "gpu-workloads-tolerate-gpu-taint",
+        "no-tolerations",
+        _set("tolerations", []),
+        "does not tolerate",
+    ),
     (
         "gpu-workloads-tolerate-gpu-taint",
         "wrong-effect",
-        _set("tolerations", [{"key": "nvidia.com/gpu", "operator": "Exists", "effect": "NoExecute"}]),
+        _set(
+            "tolerations", [{"key": "nvidia.com/gpu", "operator": "Exists", "effect": "NoExecute"}]
+        ),
         "does not tolerate",
     ),
     (
@@ -76,9 +83,24 @@ VIOLATIONS: list[tuple[str, str, Change, str]] = [
         _set("tolerations", [{"key": "sku", "operator": "Exists", "effect": "NoSchedule"}]),
         "does not tolerate",
     ),
-    ("gpu-limits-whole-numbers", "request-only", lambda s: container(s).__setitem__("resources", {"requests": {"nvidia.com/gpu": 1}}), "without a limit"),
-    ("gpu-limits-whole-numbers", "fraction", _limits({"nvidia.com/gpu": 0.5}), "not a whole number"),
-    ("gpu-limits-whole-numbers", "milli", _limits({"nvidia.com/gpu": "500m"}), "not a whole number"),
+    (
+        "gpu-limits-whole-numbers",
+        "request-only",
+        lambda s: container(s).__setitem__("resources", {"requests": {"nvidia.com/gpu": 1}}),
+        "without a limit",
+    ),
+    (
+        "gpu-limits-whole-numbers",
+        "fraction",
+        _limits({"nvidia.com/gpu": 0.5}),
+        "not a whole number",
+    ),
+    (
+        "gpu-limits-whole-numbers",
+        "milli",
+        _limits({"nvidia.com/gpu": "500m"}),
+        "not a whole number",
+    ),
     (
         "gpu-limits-whole-numbers",
         "request-differs",
@@ -97,16 +119,36 @@ VIOLATIONS: list[tuple[str, str, Change, str]] = [
         _init_container(_limits({"nvidia.com/gpu": 0.5})),
         "initContainers[train]",
     ),
-    ("no-nvidia-visible-devices-env", "all", _env("NVIDIA_VISIBLE_DEVICES", "all"), "NVIDIA_VISIBLE_DEVICES"),
-    ("no-nvidia-visible-devices-env", "one-id", _env("NVIDIA_VISIBLE_DEVICES", "0"), "NVIDIA_VISIBLE_DEVICES"),
+    (
+        "no-nvidia-visible-devices-env",
+        "all",
+        _env("NVIDIA_VISIBLE_DEVICES", "all"),
+        "NVIDIA_VISIBLE_DEVICES",
+    ),
+    (
+        "no-nvidia-visible-devices-env",
+        "one-id",
+        _env("NVIDIA_VISIBLE_DEVICES", "0"),
+        "NVIDIA_VISIBLE_DEVICES",
+    ),
     (
         "no-privileged-gpu-containers",
         "privileged",
         _container("securityContext", {"privileged": True}),
         "privileged",
     ),
-    ("cuda-images-pinned", "latest", _container("image", "nvidia/cuda:latest"), "nvidia/cuda:latest"),
-    ("cuda-images-pinned", "no-tag", _container("image", "nvcr.io/nvidia/cuda"), "without a pinned tag"),
+    (
+        "cuda-images-pinned",
+        "latest",
+        _container("image", "nvidia/cuda:latest"),
+        "nvidia/cuda:latest",
+    ),
+    (
+        "cuda-images-pinned",
+        "no-tag",
+        _container("image", "nvcr.io/nvidia/cuda"),
+        "without a pinned tag",
+    ),
     (
         "cuda-images-pinned",
         "registry-port-no-tag",

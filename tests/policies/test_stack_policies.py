@@ -6,7 +6,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from pulumi_policy import PolicyResource, StackValidationArgs
+from pulumi_policy import PolicyResource, StackValidationArgs, StackValidationPolicy
 from pulumi_policy.proxy import unknown_checking_proxy
 
 from .harness import Case, Res, assert_case, messages, opts, policy_named, violations
@@ -28,12 +28,16 @@ def namespace(name: str, labels: dict[str, str] | None = None) -> Res:
 def deny_all(ns: str, **spec_changes: Any) -> Res:
     spec: dict[str, Any] = {"podSelector": {}, "policyTypes": ["Ingress", "Egress"]}
     spec.update(spec_changes)
-    return Res(NP, f"{ns}-deny-all", {"metadata": {"name": "deny-all", "namespace": ns}, "spec": spec})
+    return Res(
+        NP, f"{ns}-deny-all", {"metadata": {"name": "deny-all", "namespace": ns}, "spec": spec}
+    )
 
 
 def quota(ns: str, hard: dict[str, Any] | None = None) -> Res:
     hard = {"requests.nvidia.com/gpu": "8"} if hard is None else hard
-    return Res(QUOTA, f"{ns}-gpu", {"metadata": {"name": "gpu", "namespace": ns}, "spec": {"hard": hard}})
+    return Res(
+        QUOTA, f"{ns}-gpu", {"metadata": {"name": "gpu", "namespace": ns}, "spec": {"hard": hard}}
+    )
 
 
 def governed(ns: str) -> tuple[Res, ...]:
@@ -41,7 +45,10 @@ def governed(ns: str) -> tuple[Res, ...]:
 
 
 def plugin(
-    version: str | None = "0.20.0", gfd: Any = True, ns: str | None = "nvidia-device-plugin", **extra: Any
+    version: str | None = "0.20.0",
+    gfd: Any = True,
+    ns: str | None = "nvidia-device-plugin",
+    **extra: Any,
 ) -> Res:
     props: dict[str, Any] = {
         "chart": "nvidia-device-plugin",
@@ -55,8 +62,12 @@ def plugin(
     return Res(RELEASE, "device-plugin", props)
 
 
-def release(name: str, chart: str, values: dict[str, Any] | None = None, type_: str = RELEASE) -> Res:
-    return Res(type_, name, {"chart": chart, "version": "1.0.0", "namespace": name, "values": values or {}})
+def release(
+    name: str, chart: str, values: dict[str, Any] | None = None, type_: str = RELEASE
+) -> Res:
+    return Res(
+        type_, name, {"chart": chart, "version": "1.0.0", "namespace": name, "values": values or {}}
+    )
 
 
 def ack(spec: str | None, mps: bool = True, depends: bool = True) -> tuple[Res, ...]:
@@ -83,48 +94,120 @@ NO_QUOTA = "has no ResourceQuota on a GPU resource"
 
 CASES: list[Case] = [
     Case(DENY, "governed", governed("gpu-training") + governed("gpu-inference")),
-    Case(DENY, "gpu-label", (namespace("ml", {"gpu-platform.io/gpu-workloads": "true"}), deny_all("ml"))),
+    Case(
+        DENY,
+        "gpu-label",
+        (namespace("ml", {"gpu-platform.io/gpu-workloads": "true"}), deny_all("ml")),
+    ),
     Case(DENY, "plain-namespace", (namespace("tools", {"team": "x"}),)),
-    Case(DENY, "exempt-namespace", (namespace("gpu-training"),), config={"exemptNamespaces": ["gpu-training"]}),
+    Case(
+        DENY,
+        "exempt-namespace",
+        (namespace("gpu-training"),),
+        config={"exemptNamespaces": ["gpu-training"]},
+    ),
     Case(DENY, "missing", (namespace("gpu-training"),), (f"'gpu-training' {NO_DENY}",)),
-    Case(DENY, "other-namespace", (namespace("gpu-training"), deny_all("gpu-inference")), (NO_DENY,)),
-    Case(DENY, "ingress-only", (namespace("a"), deny_all("a", policyTypes=["Ingress"])), (NO_DENY,)),
-    Case(DENY, "selects-some-pods", (namespace("a"), deny_all("a", podSelector={"matchLabels": {"app": "x"}})), (NO_DENY,)),
-    Case(DENY, "allows-ingress", (namespace("a"), deny_all("a", ingress=[{"from": [{"podSelector": {}}]}])), (NO_DENY,)),
+    Case(
+        DENY, "other-namespace", (namespace("gpu-training"), deny_all("gpu-inference")), (NO_DENY,)
+    ),
+    Case(
+        DENY, "ingress-only", (namespace("a"), deny_all("a", policyTypes=["Ingress"])), (NO_DENY,)
+    ),
+    Case(
+        DENY,
+        "selects-some-pods",
+        (namespace("a"), deny_all("a", podSelector={"matchLabels": {"app": "x"}})),
+        (NO_DENY,),
+    ),
+    Case(
+        DENY,
+        "allows-ingress",
+        (namespace("a"), deny_all("a", ingress=[{"from": [{"podSelector": {}}]}])),
+        (NO_DENY,),
+    ),
     Case(DENY, "allows-egress", (namespace("a"), deny_all("a", egress=[{}])), (NO_DENY,)),
     Case(QUOTA_POLICY, "governed", governed("gpu-training")),
-    Case(QUOTA_POLICY, "mig-quota", (namespace("a"), quota("a", {"requests.nvidia.com/mig-1g.5gb": "14"}))),
-    Case(QUOTA_POLICY, "gpu-mem-quota", (namespace("a"), quota("a", {"requests.aliyun.com/gpu-mem": "64"}))),
+    Case(
+        QUOTA_POLICY,
+        "mig-quota",
+        (namespace("a"), quota("a", {"requests.nvidia.com/mig-1g.5gb": "14"})),
+    ),
+    Case(
+        QUOTA_POLICY,
+        "gpu-mem-quota",
+        (namespace("a"), quota("a", {"requests.aliyun.com/gpu-mem": "64"})),
+    ),
     Case(QUOTA_POLICY, "missing", (namespace("gpu-training"),), (f"'gpu-training' {NO_QUOTA}",)),
-    Case(QUOTA_POLICY, "cpu-only", (namespace("a"), quota("a", {"requests.cpu": "8"})), (NO_QUOTA,)),
-    Case(QUOTA_POLICY, "limits-key", (namespace("a"), quota("a", {"limits.nvidia.com/gpu": "8"})), (NO_QUOTA,)),
+    Case(
+        QUOTA_POLICY, "cpu-only", (namespace("a"), quota("a", {"requests.cpu": "8"})), (NO_QUOTA,)
+    ),
+    Case(
+        QUOTA_POLICY,
+        "limits-key",
+        (namespace("a"), quota("a", {"limits.nvidia.com/gpu": "8"})),
+        (NO_QUOTA,),
+    ),
     Case(QUOTA_POLICY, "wrong-namespace", (namespace("a"), quota("b")), (NO_QUOTA,)),
     Case(PLUGIN, "current", (plugin(),)),
     Case(PLUGIN, "minimum", (plugin("0.15.0"),)),
     Case(PLUGIN, "v-prefix", (plugin("v0.17.1"),)),
-    Case(PLUGIN, "repo-prefixed", (Res(RELEASE, "p", {**plugin().props, "chart": "nvdp/nvidia-device-plugin"}),)),
+    Case(
+        PLUGIN,
+        "repo-prefixed",
+        (Res(RELEASE, "p", {**plugin().props, "chart": "nvdp/nvidia-device-plugin"}),),
+    ),
     Case(PLUGIN, "no-plugin", (release("other", "ingress-nginx"),)),
     Case(PLUGIN, "old", (plugin("0.14.5"),), ("older than 0.15.0",)),
     Case(PLUGIN, "unpinned", (plugin(None),), ("does not pin a chart version",)),
     Case(PLUGIN, "not-a-version", (plugin("stable"),), ("older than 0.15.0",)),
     Case(PLUGIN, "gfd-off", (plugin(gfd=False),), ("gfd.enabled",)),
-    Case(PLUGIN, "gfd-unset", (Res(RELEASE, "p", {**plugin().props, "values": {}}),), ("gfd.enabled",)),
+    Case(
+        PLUGIN,
+        "gfd-unset",
+        (Res(RELEASE, "p", {**plugin().props, "values": {}}),),
+        ("gfd.enabled",),
+    ),
     Case(PLUGIN, "default-namespace", (plugin(ns=None),), ("shared namespace 'default'",)),
-    Case(PLUGIN, "v4-chart-old", (Res(CHART, "p", plugin("0.14.0").props),), ("older than 0.15.0",)),
-    Case(PLUGIN, "separate-gfd", (plugin(), release("gfd", "gpu-feature-discovery")), ("installs GPU Feature Discovery separately",)),
+    Case(
+        PLUGIN, "v4-chart-old", (Res(CHART, "p", plugin("0.14.0").props),), ("older than 0.15.0",)
+    ),
+    Case(
+        PLUGIN,
+        "separate-gfd",
+        (plugin(), release("gfd", "gpu-feature-discovery")),
+        ("installs GPU Feature Discovery separately",),
+    ),
     Case(OWNER, "plugin-only", (plugin(),)),
     Case(OWNER, "operator-only", (release("gpu-operator", "gpu-operator"),)),
-    Case(OWNER, "operator-without-plugin", (plugin(), release("gpu-operator", "gpu-operator", {"devicePlugin": {"enabled": False}}))),
-    Case(OWNER, "plugin-disabled", (plugin(devicePlugin={"enabled": False}), release("gpu-operator", "gpu-operator"))),
+    Case(
+        OWNER,
+        "operator-without-plugin",
+        (plugin(), release("gpu-operator", "gpu-operator", {"devicePlugin": {"enabled": False}})),
+    ),
+    Case(
+        OWNER,
+        "plugin-disabled",
+        (plugin(devicePlugin={"enabled": False}), release("gpu-operator", "gpu-operator")),
+    ),
     Case(OWNER, "both", (plugin(), release("gpu-operator", "gpu-operator")), ("2 owners",)),
-    Case(OWNER, "operator-plugin-on", (plugin(), release("op", "nvidia/gpu-operator", {"devicePlugin": {"enabled": True}})), ("'op' (gpu-operator)",)),
+    Case(
+        OWNER,
+        "operator-plugin-on",
+        (plugin(), release("op", "nvidia/gpu-operator", {"devicePlugin": {"enabled": True}})),
+        ("'op' (gpu-operator)",),
+    ),
     Case(OWNER, "two-plugins", (plugin(), Res(RELEASE, "p2", plugin().props)), ("2 owners",)),
     Case(MPS, "pro", ack("ack.pro.small")),
     Case(MPS, "standard-no-mps", ack("ack.standard", mps=False)),
     Case(MPS, "no-cluster-in-stack", ack("ack.standard")[1:]),
     Case(MPS, "standard", ack("ack.standard"), ("MPS needs ACK Pro",)),
     Case(MPS, "spec-unset", ack(None), ("unset (ack.standard)",)),
-    Case(MPS, "only-cluster-no-dependency", ack("ack.standard", depends=False), ("MPS needs ACK Pro",)),
+    Case(
+        MPS,
+        "only-cluster-no-dependency",
+        ack("ack.standard", depends=False),
+        ("MPS needs ACK Pro",),
+    ),
 ]
 
 
@@ -142,7 +225,9 @@ def test_violations_point_at_the_offending_resource() -> None:
 
 
 def test_namespace_exemption_by_resource_name() -> None:
-    case = Case(QUOTA_POLICY, "x", (namespace("gpu-training"),), config={"exemptNames": ["gpu-training"]})
+    case = Case(
+        QUOTA_POLICY, "x", (namespace("gpu-training"),), config={"exemptNames": ["gpu-training"]}
+    )
     assert messages(case) == []
 
 
@@ -174,12 +259,19 @@ def test_stack_policies_walk_the_resources_once(name: str) -> None:
         resources.extend(governed(f"ns-{i}"))
     resources.extend([plugin(), *ack("ack.pro.small")])
     counted = CountingList(
-        PolicyResource(r.type, unknown_checking_proxy(r.props), r.urn, r.name, opts(), None, None, [], {})
+        PolicyResource(
+            r.type, unknown_checking_proxy(r.props), r.urn, r.name, opts(), None, None, [], {}
+        )
         for r in resources
     )
     found: list[str] = []
-    policy_named(name).validate(
-        StackValidationArgs(counted, config={}), lambda message, urn=None: found.append(message)
-    )
+
+    def report(message: str, urn: str | None = None) -> None:
+        found.append(message)
+
+    policy = policy_named(name)
+    assert isinstance(policy, StackValidationPolicy)
+    assert policy.validate is not None
+    policy.validate(StackValidationArgs(counted, config={}), report)
     assert found == []
     assert counted.walks == 1

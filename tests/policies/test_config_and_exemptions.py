@@ -1,0 +1,136 @@
+"""Enforcement levels and exemptions through the pack config, both ways, as the runner applies."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from pulumi_policy import EnforcementLevel
+from pulumi_policy.proxy import UNKNOWN_STRING_VALUE, UnknownValueError
+
+from gpu_policies.building import DEFAULT_EXEMPT_NAMESPACES
+from gpu_policies.registry import REGISTERED, policies
+from offline_preview import RecordedResource, Violation, run_policies
+
+from .harness import Case, Res, messages, policy_named, violations
+from .pod_fixtures import container, mutated
+
+PRIVILEGED = "no-privileged-gpu-containers"
+TOLERATE = "gpu-workloads-tolerate-gpu-taint"
+CUDA = "cuda-images-pinned"
+
+
+def recorded(res: Res) -> RecordedResource:
+    return RecordedResource(res.urn, res.type, res.name, True, None, res.props, dict(res.props))
+
+
+def privileged(namespace: str = "gpu-training") -> Res:
+    return mutated(
+        "DaemonSet",
+        lambda s: container(s).__setitem__("securityContext", {"privileged": True}),
+        namespace,
+    )
+
+
+def bad_workload() -> Res:
+    def change(spec: dict[str, Any]) -> None:
+        spec["tolerations"] = []
+        container(spec)["image"] = "nvidia/cuda:latest"
+
+    return mutated("Deployment", change)
+
+
+def by_policy(found: list[Violation]) -> dict[str, str]:
+    return {v.policy: v.enforcement for v in found}
+
+
+def test_default_levels_are_mandatory_for_must_and_advisory_for_should() -> None:
+    found = by_policy(run_policies([recorded(bad_workload())], policies()))
+    assert found == {TOLERATE: "mandatory", CUDA: "advisory"}
+
+
+@pytest.mark.parametrize(
+    ("pack_config", "expected"),
+    [
+        ({TOLERATE: "advisory"}, {TOLERATE: "advisory", CUDA: "advisory"}),
+        ({CUDA: {"enforcementLevel": "mandatory"}}, {TOLERATE: "mandatory", CUDA: "mandatory"}),
+        ({TOLERATE: "disabled"}, {CUDA: "advisory"}),
+        ({"all": "advisory"}, {TOLERATE: "advisory", CUDA: "advisory"}),
+        ({"all": "mandatory", CUDA: "advisory"}, {TOLERATE: "mandatory", CUDA: "advisory"}),
+    ],
+)
+def test_pack_config_overrides_levels(
+    pack_config: dict[str, Any], expected: dict[str, str]
+) -> None:
+    assert by_policy(run_policies([recorded(bad_workload())], policies(), pack_config)) == expected
+
+
+@pytest.mark.parametrize("namespace", DEFAULT_EXEMPT_NAMESPACES)
+def test_system_namespaces_are_exempt_by_default(namespace: str) -> None:
+    assert run_policies([recorded(privileged(namespace))], [policy_named(PRIVILEGED)]) == []
+
+
+def test_clearing_the_exemptions_brings_the_system_namespace_back() -> None:
+    config: dict[str, Any] = {PRIVILEGED: {"exemptNamespaces": []}}
+    found = run_policies([recorded(privileged("kube-system"))], [policy_named(PRIVILEGED)], config)
+    assert [v.policy for v in found] == [PRIVILEGED]
+
+
+def test_a_namespace_can_be_exempted() -> None:
+    res = privileged("gpu-training")
+    policy = [policy_named(PRIVILEGED)]
+    assert len(run_policies([recorded(res)], policy)) == 1
+    config = {PRIVILEGED: {"exemptNamespaces": ["gpu-training"]}}
+    assert run_policies([recorded(res)], policy, config) == []
+
+
+@pytest.mark.parametrize("name", ["trainer-daemonset", "some-pulumi-name"])
+def test_a_resource_can_be_exempted_by_pulumi_or_object_name(name: str) -> None:
+    res = Res(privileged().type, "some-pulumi-name", privileged().props)
+    assert len(messages(Case(PRIVILEGED, "x", (res,)))) == 1
+    assert messages(Case(PRIVILEGED, "x", (res,), config={"exemptNames": [name]})) == []
+
+
+def test_cloud_pool_exempt_by_name_only() -> None:
+    pool = Res("azure-native:containerservice:AgentPool", "a100", {"vmSize": "Standard_ND96asr_v4"})
+    assert len(messages(Case("gpu-node-pools-tainted", "x", (pool,)))) == 1
+    assert (
+        messages(Case("gpu-node-pools-tainted", "x", (pool,), config={"exemptNames": ["a100"]}))
+        == []
+    )
+
+
+def test_config_schemas_carry_the_defaults_the_cli_applies() -> None:
+    for entry in REGISTERED:
+        schema = entry.policy.config_schema
+        assert schema is not None, entry.policy.name
+        assert "exemptNames" in schema.properties
+        assert all("default" in prop for prop in schema.properties.values()), entry.policy.name
+        assert "enforcementLevel" not in schema.properties
+
+
+def test_unknown_values_raise_the_analyzers_error_not_a_crash() -> None:
+    spec_res = mutated(
+        "Deployment", lambda s: container(s).__setitem__("image", UNKNOWN_STRING_VALUE)
+    )
+    with pytest.raises(UnknownValueError):
+        violations(policy_named(CUDA), [spec_res])
+    found = run_policies([recorded(spec_res)], [policy_named(CUDA)])
+    assert [(v.enforcement, v.message) for v in found] == [
+        (
+            "advisory",
+            "can't run policy during preview: string value at "
+            ".spec.template.spec.containers.0.image can't be known during preview",
+        )
+    ]
+
+
+def test_unknown_values_elsewhere_do_not_stop_a_policy() -> None:
+    res = mutated("Pod", lambda s: s.__setitem__("serviceAccountName", UNKNOWN_STRING_VALUE))
+    for policy in policies():
+        assert violations(policy, [res]) == [], policy.name
+
+
+def test_levels_are_set_on_every_policy() -> None:
+    for policy in policies():
+        assert policy.enforcement_level in (EnforcementLevel.MANDATORY, EnforcementLevel.ADVISORY)

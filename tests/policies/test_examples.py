@@ -1,0 +1,79 @@
+"""End to end on the offline preview: sample programs and our own stacks through the pack."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from gpu_policies.registry import policies
+from offline_preview import preview
+from offline_preview.cli import EXIT_MANDATORY, EXIT_OK, main
+
+ROOT = Path(__file__).resolve().parents[2]
+EXAMPLES = ROOT / "examples"
+STACKS = sorted(p.name[len("Pulumi.") : -len(".yaml")] for p in ROOT.glob("Pulumi.*.yaml"))
+
+BAD_EXPECTED = {
+    "gpu-workloads-tolerate-gpu-taint": "mandatory",
+    "gpu-limits-whole-numbers": "mandatory",
+    "no-nvidia-visible-devices-env": "mandatory",
+    "no-privileged-gpu-containers": "mandatory",
+    "cuda-images-pinned": "advisory",
+    "host-ipc-only-for-gpu-mem-pods": "mandatory",
+    "gpu-pods-not-in-default-namespace": "advisory",
+    "gpu-namespaces-deny-all-network-policy": "mandatory",
+    "gpu-namespaces-have-gpu-quota": "advisory",
+    "device-plugin-release-current-with-gfd": "mandatory",
+    "single-device-plugin-owner": "mandatory",
+}
+
+
+def test_bad_gpu_workload_fails_with_the_expected_policies() -> None:
+    result = preview(EXAMPLES / "bad-gpu-workload")
+    assert {v.policy: v.enforcement for v in result.violations} == BAD_EXPECTED
+    assert result.exit_code == EXIT_MANDATORY
+    trainer = next(r for r in result.run.resources if r.name == "trainer")
+    assert {v.urn for v in result.violations if v.policy == "no-privileged-gpu-containers"} == {
+        trainer.urn
+    }
+    plugin_messages = [
+        v.message for v in result.violations if v.policy == "device-plugin-release-current-with-gfd"
+    ]
+    assert len(plugin_messages) == 3  # old version, no gfd, separate GFD release
+
+
+def test_bad_gpu_workload_violations_follow_its_stack_config(tmp_path: Path) -> None:
+    """A pinned image and a whole GPU in the stack config clear exactly those two policies."""
+    config = tmp_path / "Pulumi.fixed.yaml"
+    config.write_text(
+        "config:\n"
+        "  bad-gpu-workload:image: nvidia/cuda:12.1.1-base-ubuntu22.04\n"
+        "  bad-gpu-workload:gpus: '1'\n"
+    )
+    result = preview(EXAMPLES / "bad-gpu-workload", config_file=config)
+    expected = set(BAD_EXPECTED) - {"cuda-images-pinned", "gpu-limits-whole-numbers"}
+    assert {v.policy for v in result.violations} == expected
+
+
+def test_good_gpu_workload_passes_every_policy() -> None:
+    result = preview(EXAMPLES / "good-gpu-workload")
+    assert result.violations == []
+    assert result.exit_code == EXIT_OK
+    kinds = {r.type.rsplit(":", 1)[-1] for r in result.run.resources}
+    assert {"Deployment", "CronJob", "Namespace", "NetworkPolicy", "ResourceQuota"} <= kinds
+
+
+def test_make_preview_exit_status(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["--program", str(EXAMPLES / "bad-gpu-workload")]) == EXIT_MANDATORY
+    assert "no-privileged-gpu-containers" in capsys.readouterr().out
+    assert main(["--program", str(EXAMPLES / "good-gpu-workload")]) == EXIT_OK
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("stack", STACKS)
+def test_our_stacks_pass_the_pack(stack: str) -> None:
+    result = preview(ROOT, stack=stack)
+    assert [v for v in result.violations if v.enforcement == "mandatory"] == []
+    assert [v.message for v in result.violations] == []
+    assert len(policies()) >= 17
