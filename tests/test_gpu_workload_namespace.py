@@ -1,0 +1,470 @@
+"""GpuWorkloadNamespace on the mock engine: labels, exact NetworkPolicies, GPU quota keys."""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Sequence
+from typing import Any
+
+import pytest
+
+from components.gpu_admission_cel import MPS_HOST_IPC_LABEL
+from components.gpu_workload_namespace import (
+    GpuWorkloadNamespace,
+    gpu_quota,
+    mps_host_ipc,
+    pod_security_level,
+)
+from components.platform import GpuPlatform
+from offline_preview import ProgramRun
+from stack_config import ConfigError, load_platform
+from stack_config.models import GpuPool, Workload
+from stack_config.pools import PoolFacts, resolve_pool
+from stack_config.rules import workload_problems
+from tests.conftest import by_type, one, run, stack_raw
+
+NAMESPACE = "kubernetes:core/v1:Namespace"
+NETWORK_POLICY = "kubernetes:networking.k8s.io/v1:NetworkPolicy"
+QUOTA = "kubernetes:core/v1:ResourceQuota"
+LIMIT_RANGE = "kubernetes:core/v1:LimitRange"
+COMPONENT = "gpu-platform:workloads:GpuWorkloadNamespace"
+
+
+def azure_pool(**kwargs: Any) -> PoolFacts:
+    return resolve_pool("azure", GpuPool.model_validate(kwargs))
+
+
+def ack_pool(**kwargs: Any) -> PoolFacts:
+    return resolve_pool("alicloud", GpuPool.model_validate(kwargs))
+
+
+MIG_MIXED = azure_pool(
+    name="mig", vmSize="Standard_ND96asr_v4", count=2, mig={"profile": "MIG1g", "strategy": "mixed"}
+)
+MIG_SINGLE = azure_pool(
+    name="migs",
+    vmSize="Standard_ND96asr_v4",
+    count=1,
+    mig={"profile": "MIG3g", "strategy": "single"},
+)
+PLAIN = azure_pool(name="h100", vmSize="Standard_NC40ads_H100_v5", count=2)
+SHARED = azure_pool(
+    name="t4",
+    vmSize="Standard_NC4as_T4_v3",
+    autoscale={"min": 0, "max": 3},
+    sharing={"mode": "timeSlicing", "replicas": 4},
+)
+SHARED_NOT_RENAMED = azure_pool(
+    name="t4plain",
+    vmSize="Standard_NC4as_T4_v3",
+    count=1,
+    sharing={"mode": "timeSlicing", "replicas": 2, "renameByDefault": False},
+)
+ACK_MPS = ack_pool(
+    name="mps", instanceType="ecs.gn7i-c8g1.2xlarge", count=2, sharing={"mode": "mps"}
+)
+ACK_CGPU = ack_pool(
+    name="cgpu", instanceType="ecs.gn7i-c8g1.2xlarge", count=1, sharing={"mode": "cgpu"}
+)
+
+
+def workload(**kwargs: Any) -> Workload:
+    data: dict[str, Any] = {"name": "gpu-training", "type": "training", "gpuQuota": 8}
+    return Workload.model_validate({**data, **kwargs})
+
+
+def run_namespace(
+    wl: Workload, pools: Sequence[PoolFacts], cluster: Sequence[str] | None = None
+) -> ProgramRun:
+    args: dict[str, Any] = {"workload": wl, "pools": list(pools)}
+    if cluster is not None:
+        args["cluster_gpu_resources"] = list(cluster)
+    return run(lambda: GpuWorkloadNamespace("train", args))  # type: ignore[arg-type]
+
+
+def policies(result: ProgramRun) -> dict[str, dict[str, Any]]:
+    return {r.inputs["metadata"]["name"]: r.inputs["spec"] for r in by_type(result, NETWORK_POLICY)}
+
+
+def labels(result: ProgramRun) -> dict[str, str]:
+    return one(result, NAMESPACE).inputs["metadata"]["labels"]
+
+
+def hard(result: ProgramRun) -> dict[str, str]:
+    return one(result, QUOTA).inputs["spec"]["hard"]
+
+
+# --- Namespace labels (BP-07, BP-09) and Pod Security --------------------------------------
+
+
+def psa(enforce: str) -> dict[str, str]:
+    prefix = "pod-security.kubernetes.io/"
+    return {
+        f"{prefix}enforce": enforce,
+        f"{prefix}enforce-version": "latest",
+        f"{prefix}warn": "restricted",
+        f"{prefix}warn-version": "latest",
+        f"{prefix}audit": "restricted",
+        f"{prefix}audit-version": "latest",
+    }
+
+
+def test_training_namespace_labels_are_exact() -> None:
+    result = run_namespace(workload(), [MIG_MIXED])
+    assert labels(result) == {
+        "workload": "training",
+        "gpu-platform.io/gpu-workloads": "true",
+        **psa("baseline"),
+    }
+    assert one(result, NAMESPACE).inputs["metadata"]["name"] == "gpu-training"
+    assert "annotations" not in one(result, NAMESPACE).inputs["metadata"]
+
+
+def test_inference_is_restricted_and_config_wins() -> None:
+    inference = workload(name="gpu-inference", type="inference")
+    assert labels(run_namespace(inference, [PLAIN])) == {
+        "workload": "inference",
+        "gpu-platform.io/gpu-workloads": "true",
+        **psa("restricted"),
+    }
+    custom = workload(type="batch", podSecurity="restricted")
+    assert labels(run_namespace(custom, [PLAIN]))["pod-security.kubernetes.io/enforce"] == (
+        "restricted"
+    )
+    assert pod_security_level(workload(type="batch"), [PLAIN]) == "baseline"
+
+
+def test_logging_labels_and_annotations_are_added() -> None:
+    wl = workload(
+        logging={
+            "labels": {"logging.example.com/pipeline": "gpu", "team": "ml"},
+            "annotations": {"fluentbit.io/parser": "json"},
+        }
+    )
+    result = run_namespace(wl, [MIG_MIXED])
+    assert labels(result) == {
+        "logging.example.com/pipeline": "gpu",
+        "team": "ml",
+        "workload": "training",
+        "gpu-platform.io/gpu-workloads": "true",
+        **psa("baseline"),
+    }
+    assert one(result, NAMESPACE).inputs["metadata"]["annotations"] == {
+        "fluentbit.io/parser": "json"
+    }
+
+
+def test_ack_mps_namespace_gets_the_hostipc_exception_and_nothing_more() -> None:
+    wl = workload(name="gpu-mps", type="inference", gpuQuota=48)
+    result = run_namespace(wl, [ACK_MPS])
+    assert labels(result) == {
+        "workload": "inference",
+        "gpu-platform.io/gpu-workloads": "true",
+        MPS_HOST_IPC_LABEL: "required",
+        **psa("privileged"),
+    }
+    # Without MPS pools there is no exception; with MPS beside cGPU, hostIPC is optional.
+    assert mps_host_ipc([ACK_CGPU]) is None
+    assert mps_host_ipc([MIG_MIXED, PLAIN]) is None
+    assert mps_host_ipc([ACK_MPS, ACK_CGPU]) == "allowed"
+    assert MPS_HOST_IPC_LABEL not in labels(run_namespace(workload(), [ACK_CGPU]))
+
+
+# --- NetworkPolicies (BP-08) ---------------------------------------------------------------
+
+DENY_ALL = {"podSelector": {}, "policyTypes": ["Ingress", "Egress"]}
+DNS = {
+    "podSelector": {},
+    "policyTypes": ["Egress"],
+    "egress": [
+        {
+            "to": [
+                {
+                    "namespaceSelector": {
+                        "matchLabels": {"kubernetes.io/metadata.name": "kube-system"}
+                    }
+                }
+            ],
+            "ports": [{"protocol": "UDP", "port": 53}, {"protocol": "TCP", "port": 53}],
+        }
+    ],
+}
+
+
+def by_name(namespace: str) -> dict[str, Any]:
+    return {"namespaceSelector": {"matchLabels": {"kubernetes.io/metadata.name": namespace}}}
+
+
+def test_default_is_deny_all_plus_dns_only() -> None:
+    assert policies(run_namespace(workload(), [MIG_MIXED])) == {
+        "default-deny-all": DENY_ALL,
+        "allow-dns-egress": DNS,
+    }
+
+
+def test_without_grants_only_the_deny_all_exists() -> None:
+    result = run_namespace(workload(traffic={"dns": False}), [MIG_MIXED])
+    assert policies(result) == {"default-deny-all": DENY_ALL}
+
+
+def test_every_grant_is_its_own_named_policy() -> None:
+    wl = workload(
+        traffic={
+            "egressCidrs": ["10.20.0.0/16", "192.168.1.10/32"],
+            "egressNamespaces": ["datasets"],
+            "ingressNamespaces": ["gateway", "monitoring"],
+            "sameNamespace": True,
+        }
+    )
+    every_pod: dict[str, Any] = {"podSelector": {}}
+    assert policies(run_namespace(wl, [MIG_MIXED])) == {
+        "default-deny-all": DENY_ALL,
+        "allow-dns-egress": DNS,
+        "allow-same-namespace": {
+            "podSelector": {},
+            "policyTypes": ["Ingress", "Egress"],
+            "ingress": [{"from": [every_pod]}],
+            "egress": [{"to": [every_pod]}],
+        },
+        "allow-egress-cidrs": {
+            "podSelector": {},
+            "policyTypes": ["Egress"],
+            "egress": [
+                {
+                    "to": [
+                        {"ipBlock": {"cidr": "10.20.0.0/16"}},
+                        {"ipBlock": {"cidr": "192.168.1.10/32"}},
+                    ]
+                }
+            ],
+        },
+        "allow-egress-namespaces": {
+            "podSelector": {},
+            "policyTypes": ["Egress"],
+            "egress": [{"to": [by_name("datasets")]}],
+        },
+        "allow-ingress-namespaces": {
+            "podSelector": {},
+            "policyTypes": ["Ingress"],
+            "ingress": [{"from": [by_name("gateway"), by_name("monitoring")]}],
+        },
+    }
+
+
+def test_training_and_inference_do_not_reach_each_other() -> None:
+    platform = load_platform(stack_raw("byo"))
+    result = run(lambda: GpuPlatform("byo", platform))
+    peers = {
+        r.inputs["metadata"]["namespace"]: r.inputs["spec"]
+        for r in by_type(result, NETWORK_POLICY)
+        if r.inputs["metadata"]["name"] != "default-deny-all"
+    }
+    # Neither namespace names the other anywhere in what it allows.
+    text = {ns: repr(spec) for ns, spec in peers.items()}
+    assert "gpu-inference" not in text["gpu-training"]
+    assert "gpu-training" not in text["gpu-inference"]
+    deny = [
+        r
+        for r in by_type(result, NETWORK_POLICY)
+        if r.inputs["metadata"]["name"] == "default-deny-all"
+    ]
+    assert sorted(r.inputs["metadata"]["namespace"] for r in deny) == [
+        "gpu-inference",
+        "gpu-training",
+    ]
+    assert all(r.inputs["spec"] == DENY_ALL for r in deny)
+
+
+# --- ResourceQuota and LimitRange (BP-09) --------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("pools", "quota", "expected"),
+    [
+        ([MIG_MIXED], 8, {"requests.nvidia.com/mig-1g.5gb": "8"}),
+        ([MIG_SINGLE], 8, {"requests.nvidia.com/gpu": "8"}),
+        ([PLAIN], 2, {"requests.nvidia.com/gpu": "2"}),
+        ([SHARED], 16, {"requests.nvidia.com/gpu.shared": "16"}),
+        ([SHARED_NOT_RENAMED], 4, {"requests.nvidia.com/gpu": "4"}),
+        ([ACK_MPS], 48, {"requests.aliyun.com/gpu-mem": "48"}),
+        (
+            [MIG_MIXED, PLAIN],
+            4,
+            {"requests.nvidia.com/mig-1g.5gb": "4", "requests.nvidia.com/gpu": "4"},
+        ),
+        (
+            [MIG_MIXED, PLAIN],
+            {"nvidia.com/mig-1g.5gb": 56},
+            {"requests.nvidia.com/mig-1g.5gb": "56", "requests.nvidia.com/gpu": "0"},
+        ),
+    ],
+    ids=[
+        "mig-mixed",
+        "mig-single",
+        "plain",
+        "shared",
+        "shared-not-renamed",
+        "ack-gpu-mem",
+        "two-pools",
+        "per-resource-map",
+    ],
+)
+def test_gpu_quota_keys_follow_the_pools(
+    pools: list[PoolFacts], quota: Any, expected: dict[str, str]
+) -> None:
+    result = run_namespace(workload(gpuQuota=quota), pools)
+    assert hard(result) == {
+        **expected,
+        "requests.cpu": "64",
+        "requests.memory": "512Gi",
+        "pods": "100",
+    }
+    # Kubernetes accepts only the requests. form for extended resources.
+    assert not [k for k in hard(result) if k.startswith("limits.")]
+
+
+def test_cluster_gpu_resources_outside_the_namespace_pools_are_pinned_at_zero() -> None:
+    cluster = ["nvidia.com/mig-1g.5gb", "nvidia.com/gpu.shared"]
+    assert gpu_quota(workload(), [MIG_MIXED], cluster) == {
+        "requests.nvidia.com/gpu.shared": "0",
+        "requests.nvidia.com/mig-1g.5gb": "8",
+    }
+
+
+def test_compute_quota_and_container_defaults_from_config() -> None:
+    wl = workload(
+        quota={"cpu": "32", "memory": "256Gi", "pods": 40},
+        defaults={"cpu": "250m", "memory": "512Mi"},
+    )
+    result = run_namespace(wl, [PLAIN])
+    assert hard(result) == {
+        "requests.nvidia.com/gpu": "8",
+        "requests.cpu": "32",
+        "requests.memory": "256Gi",
+        "pods": "40",
+    }
+    limit_range = one(result, LIMIT_RANGE).inputs
+    assert limit_range["metadata"] == {"name": "container-defaults", "namespace": "gpu-training"}
+    assert limit_range["spec"] == {
+        "limits": [
+            {
+                "type": "Container",
+                "default": {"cpu": "250m", "memory": "512Mi"},
+                "defaultRequest": {"cpu": "250m", "memory": "512Mi"},
+            }
+        ]
+    }
+
+
+# --- Component conventions ------------------------------------------------------------------
+
+
+def test_children_are_named_parented_and_namespaced() -> None:
+    wl = workload(traffic={"ingressNamespaces": ["gateway"]})
+    result = run_namespace(wl, [MIG_MIXED])
+    component = one(result, COMPONENT)
+    children = [r for r in result.resources if r is not component]
+    assert sorted(r.name for r in children) == [
+        "train-allow-dns-egress",
+        "train-allow-ingress-namespaces",
+        "train-default-deny-all",
+        "train-limits",
+        "train-namespace",
+        "train-quota",
+    ]
+    assert all(r.parent == component.urn for r in children)
+    namespaced = [r for r in children if r.type != NAMESPACE]
+    assert all(r.inputs["metadata"]["namespace"] == "gpu-training" for r in namespaced)
+    assert all(r.inputs["metadata"].get("name") for r in children)
+
+
+def test_platform_builds_one_namespace_per_workload_and_one_admission_policy() -> None:
+    platform = load_platform(stack_raw("byo"))
+    result = run(lambda: GpuPlatform("byo", platform))
+    namespaces = {
+        r.inputs["metadata"]["name"]: r
+        for r in by_type(result, NAMESPACE)
+        if r.inputs["metadata"]["labels"].get("gpu-platform.io/gpu-workloads") == "true"
+    }
+    assert set(namespaces) == {"gpu-training", "gpu-inference"}
+    one(result, "gpu-platform:workloads:GpuAdmissionPolicy")
+    quotas = {
+        r.inputs["metadata"]["namespace"]: r.inputs["spec"]["hard"] for r in by_type(result, QUOTA)
+    }
+    # byo: training may use the MIG pool only, inference the shared T4 pool only.
+    assert quotas["gpu-training"]["requests.nvidia.com/mig-3g.20gb"] == "8"
+    assert quotas["gpu-training"]["requests.nvidia.com/gpu.shared"] == "0"
+    assert quotas["gpu-inference"]["requests.nvidia.com/gpu.shared"] == "16"
+    assert quotas["gpu-inference"]["requests.nvidia.com/mig-3g.20gb"] == "0"
+
+
+def test_platform_exports_the_namespace_names() -> None:
+    platform = load_platform(stack_raw("byo"))
+
+    def program() -> None:
+        import pulumi
+
+        pulumi.export("namespaces", GpuPlatform("byo", platform).namespaces)
+
+    assert run(program).outputs["namespaces"] == ["gpu-training", "gpu-inference"]
+
+
+# --- Bad input: a clear error, nothing registered -------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("wl", "pools", "fragment"),
+    [
+        (workload(logging={"labels": {"workload": "x"}}), [PLAIN], "set by the platform"),
+        (
+            workload(logging={"labels": {"pod-security.kubernetes.io/enforce": "privileged"}}),
+            [PLAIN],
+            "set by the platform",
+        ),
+        (workload(logging={"annotations": {"gpu-platform.io/x": "y"}}), [PLAIN], "set by"),
+        (workload(logging={"labels": {"bad key!": "x"}}), [PLAIN], "not a Kubernetes"),
+        (workload(logging={"labels": {"team": "a b"}}), [PLAIN], "not a label value"),
+        (workload(traffic={"egressCidrs": ["10.0.0.1/8"]}), [PLAIN], "not a CIDR"),
+        (workload(podSecurity="restricted"), [ACK_MPS], "hostIPC"),
+    ],
+    ids=["type-label", "psa-label", "own-domain", "key-syntax", "value-syntax", "cidr", "mps-psa"],
+)
+def test_bad_input_raises_and_registers_nothing(
+    wl: Workload, pools: list[PoolFacts], fragment: str
+) -> None:
+    errors: list[str] = []
+
+    def program() -> None:
+        try:
+            GpuWorkloadNamespace("bad", {"workload": wl, "pools": pools})
+        except ValueError as err:
+            errors.append(str(err))
+
+    assert run(program).resources == []
+    assert len(errors) == 1
+    assert errors[0].startswith("GpuWorkloadNamespace 'bad': workload.")
+    assert fragment in errors[0]
+
+
+def test_config_rules_report_workload_problems_with_their_paths() -> None:
+    raw = copy.deepcopy(stack_raw("byo"))
+    raw["workloads"][0]["logging"] = {"labels": {"workload": "x"}}
+    raw["workloads"][1]["traffic"] = {"egressCidrs": ["10.1.2.3/16"]}
+    with pytest.raises(ConfigError) as err:
+        load_platform(raw)
+    paths = [path for path, _ in err.value.problems]
+    assert "workloads[0].logging.labels.workload" in paths
+    assert "workloads[1].traffic.egressCidrs[0]" in paths
+
+
+def test_mps_pod_security_rule_both_ways() -> None:
+    assert workload_problems(workload(podSecurity="baseline"), [ACK_MPS], "w") == [
+        (
+            "w.podSecurity",
+            "pods on ACK MPS pools need hostIPC: true, which Pod Security 'baseline' refuses; "
+            "leave podSecurity unset (privileged, the admission policy enforces the rest of "
+            "baseline)",
+        )
+    ]
+    assert workload_problems(workload(podSecurity="baseline"), [ACK_CGPU], "w") == []
+    assert workload_problems(workload(), [ACK_MPS], "w") == []
