@@ -8,6 +8,7 @@ change to a catalog number must be a deliberate change here too.
 from __future__ import annotations
 
 import copy
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -415,3 +416,14 @@ def test_config_refuses_a_profile_aks_does_not_offer_with_the_choices() -> None:
     raw["gpuPools"][0]["mig"] = {"profile": "MIG5g"}
     message = _problems(raw)["gpuPools[0].mig.profile"]
     assert all(profile in message for profile in AKS_MIG_PROFILES)
+
+
+def test_docs_list_every_catalog_entry() -> None:
+    # docs/gpu-facts.md carries the tables for readers; keep them in step with the catalog.
+    docs = (Path(__file__).resolve().parent.parent / "docs" / "gpu-facts.md").read_text()
+    for name in [*AZURE_SIZES, *ECS_TYPES, *GPU_MEMORY_GB]:
+        assert f"`{name}`" in docs or f"| {name} |" in docs, name
+    for model_name, table in MIG_TABLES.items():
+        assert f"**{model_name}**" in docs
+        for profile, *_ in table:
+            assert f"`{profile}`" in docs
