@@ -1,0 +1,118 @@
+"""The dev and prod AKS stacks through the offline preview: clean, hardened where prod must be."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from gpu_facts.scheduling import GPU_TAINT
+from offline_preview import PreviewResult, RecordedResource, Secret, preview
+from offline_preview.cloud_outputs import fake_kubeconfig
+from tests.conftest import by_type, one
+
+MANAGED_CLUSTER = "azure-native:containerservice:ManagedCluster"
+AGENT_POOL = "azure-native:containerservice:AgentPool"
+BINDING = "kubernetes:admissionregistration.k8s.io/v1:ValidatingAdmissionPolicyBinding"
+
+
+@pytest.fixture(scope="module")
+def previews() -> dict[str, PreviewResult]:
+    return {stack: preview(stack=stack) for stack in ("dev", "prod")}
+
+
+def pools(result: PreviewResult) -> dict[str, RecordedResource]:
+    return {r.inputs["agentPoolName"]: r for r in by_type(result.run, AGENT_POOL)}
+
+
+def plain_strings(value: Any) -> list[str]:
+    """Every string in a recorded value that is not inside a Secret."""
+    if isinstance(value, Secret):
+        return []
+    if isinstance(value, dict):
+        return [s for v in value.values() for s in plain_strings(v)]
+    if isinstance(value, list):
+        return [s for v in value for s in plain_strings(v)]
+    return [value] if isinstance(value, str) else []
+
+
+@pytest.mark.parametrize("stack", ["dev", "prod"])
+def test_preview_has_no_mandatory_violation(previews: dict[str, PreviewResult], stack: str) -> None:
+    result = previews[stack]
+    mandatory = [v for v in result.violations if v.enforcement == "mandatory"]
+    assert mandatory == []
+    assert result.exit_code == 0
+
+
+@pytest.mark.parametrize("stack", ["dev", "prod"])
+def test_kubeconfig_is_a_secret_stack_output_and_never_plain(
+    previews: dict[str, PreviewResult], stack: str
+) -> None:
+    run = previews[stack].run
+    cluster = f"gpu-{stack}"
+    assert isinstance(run.outputs["kubeconfig"], Secret)
+    assert run.outputs["kubeconfig"].value == fake_kubeconfig(cluster)
+    secret_host = f"{cluster}.offline.invalid"
+    for resource in run.resources:
+        leaked = [s for s in plain_strings(resource.inputs) if secret_host in s]
+        assert leaked == [], f"{resource.name} carries the kubeconfig in plain text"
+    assert not any(secret_host in s for s in plain_strings(run.outputs))
+
+
+@pytest.mark.parametrize("stack", ["dev", "prod"])
+def test_gpu_pools_of_both_stacks(previews: dict[str, PreviewResult], stack: str) -> None:
+    by_name = pools(previews[stack])
+    assert set(by_name) == {"a100mig", "t4"}
+    mig, t4 = by_name["a100mig"].inputs, by_name["t4"].inputs
+    for inputs in (mig, t4):
+        assert inputs["nodeTaints"] == [GPU_TAINT]
+        assert inputs["mode"] == "User"
+        assert inputs["gpuProfile"] == {"driver": "Install"}
+    assert mig["gpuInstanceProfile"] == "MIG1g"
+    assert mig["enableAutoScaling"] is False
+    assert mig["osSKU"] == "Ubuntu"
+    assert t4["enableAutoScaling"] is True and t4["minCount"] == 0
+    assert by_name["a100mig"].replace_on_changes == ["gpuInstanceProfile"]
+    outputs = previews[stack].run.outputs
+    assert outputs["gpuPools"]["a100mig"]["capacityPerNode"] == {"nvidia.com/mig-1g.5gb": 56}
+    assert outputs["resourceGroup"] == f"rg-gpu-{stack}"
+    assert outputs["oidcIssuerUrl"].startswith("https://")
+
+
+def test_in_cluster_layers_wait_for_the_gpu_pools(previews: dict[str, PreviewResult]) -> None:
+    run = previews["dev"].run
+    pool_urns = {r.urn for r in by_type(run, AGENT_POOL)}
+    in_cluster = [
+        r for r in run.resources if not r.custom and r.type.split(":")[1] in ("gpu", "workloads")
+    ]
+    assert in_cluster, "the device plugin and workload layers are composed"
+    for component in in_cluster:
+        assert pool_urns <= set(component.dependencies), component.name
+
+
+def test_prod_is_hardened_and_dev_is_not(previews: dict[str, PreviewResult]) -> None:
+    dev = one(previews["dev"].run, MANAGED_CLUSTER)
+    prod = one(previews["prod"].run, MANAGED_CLUSTER)
+    assert prod.inputs["apiServerAccessProfile"] == {"enablePrivateCluster": True}
+    assert dev.inputs["apiServerAccessProfile"]["authorizedIPRanges"] == ["203.0.113.0/24"]
+    assert prod.inputs["disableLocalAccounts"] is True
+    assert dev.inputs["disableLocalAccounts"] is False
+    assert prod.inputs["sku"]["tier"] == "Standard"
+    for inputs in (dev.inputs, prod.inputs):
+        assert inputs["autoUpgradeProfile"]["nodeOSUpgradeChannel"] == "NodeImage"
+        assert inputs["networkProfile"]["networkPolicy"] == "cilium"
+        assert inputs["aadProfile"]["enableAzureRBAC"] is True
+
+
+def test_prod_protects_cluster_and_gpu_pools(previews: dict[str, PreviewResult]) -> None:
+    assert one(previews["prod"].run, MANAGED_CLUSTER).protect is True
+    assert all(p.protect for p in pools(previews["prod"]).values())
+    assert one(previews["dev"].run, MANAGED_CLUSTER).protect is False
+    assert not any(p.protect for p in pools(previews["dev"]).values())
+
+
+def test_admission_denies_in_prod_and_warns_in_dev(previews: dict[str, PreviewResult]) -> None:
+    prod = one(previews["prod"].run, BINDING).inputs["spec"]["validationActions"]
+    dev = one(previews["dev"].run, BINDING).inputs["spec"]["validationActions"]
+    assert "Deny" in prod
+    assert "Deny" not in dev and "Warn" in dev
