@@ -1,0 +1,110 @@
+"""``python -m bench``: scale, overhead against the floor, start-up; ``--setup`` adds set-up/tests.
+
+The default run measures every size of every cloud whose components exist and fits in five
+minutes on a 2-core machine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import subprocess
+import sys
+import time
+from datetime import UTC, datetime
+from pathlib import Path
+
+from .report import RESULTS_DIR, BenchResult, render_table, write_json
+from .scale import measure_cloud
+from .setup_time import fresh_setup, make_test
+from .startup import PROJECT_ROOT, measure_startup
+from .synthetic import SIZES, BenchCloud, Size
+
+CLOUDS: tuple[BenchCloud, ...] = ("existing", "azure")
+
+
+def _git_commit() -> str:
+    done = subprocess.run(
+        ["git", "rev-parse", "--short", "HEAD"],
+        cwd=PROJECT_ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    return done.stdout.strip() or "unknown"
+
+
+def _positive(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
+    return value
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__)
+    parser.add_argument(
+        "--repeats", type=_positive, default=5, help="runs per size below the largest (median)"
+    )
+    parser.add_argument(
+        "--largest-repeats", type=_positive, default=3, help="runs at the largest size"
+    )
+    parser.add_argument(
+        "--sizes",
+        type=_positive,
+        default=len(SIZES),
+        help="how many of the sizes 1p/2ns, 10p/20ns, 100p/200ns",
+    )
+    parser.add_argument("--cloud", choices=CLOUDS, action="append", help="clouds (default: all)")
+    parser.add_argument("--startup-runs", type=_positive, default=5, help="processes per command")
+    parser.add_argument("--no-startup", action="store_true", help="skip the start-up processes")
+    parser.add_argument("--stack", default="dev", help="stack for the start-up preview")
+    parser.add_argument(
+        "--setup", action="store_true", help="also time a fresh set-up and `make test` (slow)"
+    )
+    parser.add_argument(
+        "--clock",
+        choices=("cpu", "wall"),
+        default="cpu",
+        help="time the in-process ratios use (cpu: robust on a shared machine)",
+    )
+    parser.add_argument("--out", type=Path, default=RESULTS_DIR, help="folder of the JSON file")
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    if args.sizes > len(SIZES):
+        print(f"error: --sizes is at most {len(SIZES)}", file=sys.stderr)
+        return 2
+    sizes = SIZES[: args.sizes]
+    started = time.perf_counter()
+    result = BenchResult(
+        meta={
+            "date": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
+            "commit": _git_commit(),
+            "python": platform.python_version(),
+            "machine": platform.machine(),
+            "cpus": os.cpu_count(),
+            "sizes": [s.label for s in sizes],
+            "repeats": args.repeats,
+            "largest_repeats": args.largest_repeats,
+            "clock": args.clock,
+        }
+    )
+
+    def repeats_for(size: Size) -> int:
+        return args.largest_repeats if size == sizes[-1] and len(sizes) > 1 else args.repeats
+
+    for cloud in args.cloud or CLOUDS:
+        result.scale.append(measure_cloud(cloud, sizes, repeats_for, args.clock))
+    if not args.no_startup:
+        result.startup = measure_startup(args.startup_runs, args.stack)
+    if args.setup:
+        result.setup = [fresh_setup(), make_test()]
+    result.meta["duration_s"] = time.perf_counter() - started
+    path = write_json(result, args.out)
+    print(render_table(result))
+    print(f"JSON: {path}")
+    return 0

@@ -1,0 +1,163 @@
+"""The benchmark's results: targets, a plain-text table, and the JSON document."""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from .scale import FLOORS, PHASES, CloudScale
+from .setup_time import CommandTime
+from .startup import StartupResult
+
+REGISTER_OVER_FLOOR_TARGET = 1.3
+POLICIES_OVER_REGISTER_TARGET = 0.15
+RESULTS_DIR = Path(__file__).resolve().parent / "results"
+
+
+@dataclass
+class BenchResult:
+    meta: dict[str, Any]
+    scale: list[CloudScale] = field(default_factory=list)
+    startup: StartupResult | None = None
+    setup: list[CommandTime] = field(default_factory=list)
+
+    def targets(self) -> list[dict[str, Any]]:
+        """The issue's targets, judged at the largest size of each measured cloud."""
+        rows = []
+        for cloud in self.scale:
+            if not cloud.points:
+                continue
+            largest = cloud.points[-1]
+            for name, value, target in (
+                ("register/floor", largest.register_over_floor, REGISTER_OVER_FLOOR_TARGET),
+                ("register/matched", largest.register_over_matched, REGISTER_OVER_FLOOR_TARGET),
+                (
+                    "policies/register",
+                    largest.policies_over_register,
+                    POLICIES_OVER_REGISTER_TARGET,
+                ),
+            ):
+                rows.append(
+                    {
+                        "cloud": cloud.cloud,
+                        "size": largest.size.label,
+                        "ratio": name,
+                        "value": value,
+                        "target": target,
+                        "met": value <= target,
+                    }
+                )
+        return rows
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "meta": self.meta,
+            "scale": [c.as_dict() for c in self.scale],
+            "targets": self.targets(),
+            "startup": self.startup.as_dict() if self.startup else None,
+            "setup": [c.as_dict() for c in self.setup],
+        }
+
+
+def _num(value: float, digits: int = 2) -> str:
+    return "n/a" if math.isnan(value) else f"{value:.{digits}f}"
+
+
+def _scale_lines(cloud: CloudScale) -> list[str]:
+    if cloud.unavailable:
+        return [f"{cloud.cloud}: skipped ({cloud.unavailable})"]
+    head = (
+        f"{'cloud':<9}{'size':>11}{'res':>6}{'runs':>5}{'validate':>10}{'register':>10}"
+        f"{'floor':>8}{'matched':>9}{'policies':>10}{'reg/floor':>11}{'reg/match':>11}"
+        f"{'pack/reg':>10}"
+    )
+    lines = [head]
+    for p in cloud.points:
+        per = {ph: _num(p.per_resource_ms(ph), 3) for ph in (*PHASES, *FLOORS)}
+        lines.append(
+            f"{p.cloud:<9}{p.size.label:>11}{p.resources:>6}{p.timings['register'].runs:>5}"
+            f"{per['validate']:>10}{per['register']:>10}{per['floor']:>8}{per['matched']:>9}"
+            f"{per['policies']:>10}{_num(p.register_over_floor):>10}×"
+            f"{_num(p.register_over_matched):>10}×{_num(100 * p.policies_over_register, 1):>9}%"
+        )
+    if len(cloud.points) >= 2:
+        for label, base in (("largest/smallest", 0), ("largest/previous", -2)):
+            growth = ", ".join(f"{ph} {_num(cloud.growth(ph, base))}×" for ph in (*PHASES, *FLOORS))
+            lines.append(
+                f"  growth {label}: per resource {growth} (validate: per config item); "
+                f"reg/match {_num(cloud.overhead_growth(base))}×"
+            )
+    return lines
+
+
+def render_table(result: BenchResult) -> str:
+    """The report printed to stdout."""
+    lines = [
+        f"gpu-platform benchmarks — {result.meta['date']} — {result.meta['cpus']} CPUs, "
+        f"Python {result.meta['python']}",
+        "",
+        f"Scale: median {result.meta['clock']} time per resource in ms "
+        "(res = registrations of our program; matched = the same SDK classes, bare)",
+    ]
+    for cloud in result.scale:
+        lines.extend(_scale_lines(cloud))
+    lines += ["", "Targets (largest size)"]
+    for t in result.targets():
+        verdict = "met" if t["met"] else "NOT met"
+        lines.append(
+            f"  {t['cloud']:<9}{t['ratio']:<18}{_num(t['value'], 3):>7}  "
+            f"target ≤ {t['target']}  {verdict}"
+        )
+    if result.startup is not None:
+        s = result.startup
+        sdks = ", ".join(s.cloud_sdks_loaded) or "none"
+        cpu = f"{_num(s.preview.median('cpu'), 3)} s CPU"
+        lines += [
+            "",
+            f"Start-up: stack {s.stack} (cloud {s.cloud}), median of "
+            f"{s.preview.runs} processes, exit code {s.exit_code}",
+            f"  import pulumi only     {_num(s.import_pulumi.median('wall'), 3)} s "
+            f"({_num(s.import_pulumi.median('cpu'), 3)} s CPU)",
+            f"  offline preview        {_num(s.preview.median('wall'), 3)} s ({cpu}); "
+            f"{_num(s.preview_over_import_pulumi)}× import pulumi",
+            f"  module import time     {_num(s.import_total_s, 3)} s in the preview process",
+            f"  cloud SDKs imported    {sdks}; only the chosen cloud's: "
+            f"{'yes' if s.only_chosen_cloud_sdk else 'NO'}",
+        ]
+        for pkg, cost in sorted(s.imports.items(), key=lambda kv: -kv[1].self_s):
+            lines.append(f"    {pkg:<22}{cost.modules:>5} modules {_num(cost.self_s, 3):>7} s")
+    if result.setup:
+        lines += ["", "Set-up and tests"]
+        for c in result.setup:
+            lines.append(
+                f"  {' '.join(c.command):<40}{_num(c.seconds, 1):>7} s  exit {c.exit_code}  "
+                f"{c.note}"
+            )
+    lines.append(f"\nTotal bench time {_num(result.meta.get('duration_s', float('nan')), 1)} s")
+    return "\n".join(lines)
+
+
+def _finite(value: Any) -> Any:
+    """NaN (a ratio with nothing to divide by) becomes null: strict JSON has no NaN."""
+    if isinstance(value, float) and math.isnan(value):
+        return None
+    if isinstance(value, dict):
+        return {k: _finite(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_finite(v) for v in value]
+    return value
+
+
+def write_json(result: BenchResult, directory: Path = RESULTS_DIR) -> Path:
+    """``bench-<UTC time>.json`` plus ``latest.json`` in ``directory``."""
+    directory.mkdir(parents=True, exist_ok=True)
+    stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
+    text = json.dumps(_finite(result.as_dict()), indent=2, allow_nan=False)
+    path = directory / f"bench-{stamp}.json"
+    path.write_text(text)
+    (directory / "latest.json").write_text(text)
+    return path

@@ -1,0 +1,161 @@
+"""Start-up: a whole offline-preview process for a stack against one that only imports pulumi.
+
+Also lists which cloud SDK packages the preview process imports (``-X importtime``), so an
+eager import of a cloud the stack does not use shows up as a number, not a guess.
+"""
+
+from __future__ import annotations
+
+import os
+import resource
+import subprocess
+import sys
+import time
+from collections import defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from .timing import Timing, ratio
+
+PROJECT_ROOT = Path(__file__).resolve().parent.parent
+CLOUD_SDKS: dict[str, str] = {"azure": "pulumi_azure_native", "alicloud": "pulumi_alicloud"}
+"""The top-level package of each cloud's Pulumi SDK (``existing`` needs neither)."""
+OTHER_PACKAGES = ("pulumi", "pulumi_kubernetes", "pulumi_policy", "pydantic", "grpc", "yaml")
+"""Packages whose import cost the report breaks out as well."""
+
+
+@dataclass
+class ImportCost:
+    """Modules of one top-level package a process imported, and their own import time."""
+
+    modules: int = 0
+    self_s: float = 0.0
+
+
+@dataclass
+class StartupResult:
+    stack: str
+    cloud: str | None
+    command: list[str]
+    exit_code: int
+    import_pulumi: Timing
+    preview: Timing
+    imports: dict[str, ImportCost] = field(default_factory=dict)
+    """Per package: what the preview process imported."""
+    import_total_s: float = 0.0
+    """Sum of every module's own import time in the preview process."""
+
+    @property
+    def preview_over_import_pulumi(self) -> float:
+        return ratio(self.preview.median("wall"), self.import_pulumi.median("wall"))
+
+    @property
+    def cloud_sdks_loaded(self) -> list[str]:
+        return sorted(
+            c for c, pkg in CLOUD_SDKS.items() if self.imports.get(pkg, ImportCost()).modules
+        )
+
+    @property
+    def only_chosen_cloud_sdk(self) -> bool:
+        """True when no cloud SDK besides the stack's own cloud was imported."""
+        return all(cloud == self.cloud for cloud in self.cloud_sdks_loaded)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "stack": self.stack,
+            "cloud": self.cloud,
+            "command": self.command,
+            "exit_code": self.exit_code,
+            "import_pulumi": self.import_pulumi.as_dict(),
+            "preview": self.preview.as_dict(),
+            "preview_over_import_pulumi": self.preview_over_import_pulumi,
+            "import_total_s": self.import_total_s,
+            "imports": {
+                pkg: {"modules": cost.modules, "self_s": cost.self_s}
+                for pkg, cost in sorted(self.imports.items())
+            },
+            "cloud_sdks_loaded": self.cloud_sdks_loaded,
+            "only_chosen_cloud_sdk": self.only_chosen_cloud_sdk,
+        }
+
+
+def choose_stack(preferred: str = "dev", root: Path = PROJECT_ROOT) -> str:
+    """``preferred`` when its ``Pulumi.<stack>.yaml`` exists, else the first stack file found."""
+    if (root / f"Pulumi.{preferred}.yaml").exists():
+        return preferred
+    stacks = sorted(p.name.split(".")[1] for p in root.glob("Pulumi.*.yaml"))
+    if not stacks:
+        raise FileNotFoundError(f"no Pulumi.<stack>.yaml in {root}")
+    return stacks[0]
+
+
+def stack_cloud(stack: str, root: Path = PROJECT_ROOT) -> str | None:
+    data = yaml.safe_load((root / f"Pulumi.{stack}.yaml").read_text()) or {}
+    cloud = (data.get("config") or {}).get("gpu-platform:cloud")
+    return str(cloud) if cloud is not None else None
+
+
+def parse_importtime(stderr: str) -> tuple[dict[str, ImportCost], float]:
+    """Per top-level package: modules imported and their own (self) import time, in seconds."""
+    costs: dict[str, ImportCost] = defaultdict(ImportCost)
+    total_us = 0
+    for line in stderr.splitlines():
+        if not line.startswith("import time:") or "self [us]" in line:
+            continue
+        self_us, _cumulative, name = (part.strip() for part in line[12:].split("|"))
+        cost = costs[name.split(".")[0]]
+        cost.modules += 1
+        cost.self_s += int(self_us) / 1e6
+        total_us += int(self_us)
+    return dict(costs), total_us / 1e6
+
+
+def _run(command: list[str], env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        command, cwd=PROJECT_ROOT, env=env, capture_output=True, text=True, check=False
+    )
+
+
+def _timed_process(
+    command: list[str], env: dict[str, str], into: Timing
+) -> subprocess.CompletedProcess[str]:
+    """Wall time of the whole process, and its CPU time (user + system) from rusage."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    done = _run(command, env)
+    into.wall_s.append(time.perf_counter() - start)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    into.cpu_s.append(after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime)
+    return done
+
+
+def measure_startup(repeats: int, stack: str = "dev", python: str | None = None) -> StartupResult:
+    """Median wall time of whole processes; the interpreter is the project's virtualenv."""
+    python = python or str(PROJECT_ROOT / ".venv" / "bin" / "python")
+    if not Path(python).exists():
+        python = sys.executable
+    stack = choose_stack(stack)
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PYTHON")}
+    baseline = [python, "-c", "import pulumi"]
+    preview = [python, "-m", "offline_preview", "--stack", stack, "--format", "json"]
+    import_pulumi, whole = Timing(), Timing()
+    exit_code = 0
+    for _ in range(max(repeats, 1)):
+        _timed_process(baseline, env, import_pulumi)
+        exit_code = _timed_process(preview, env, whole).returncode
+    traced = _run([python, "-X", "importtime", *preview[1:]], env)
+    imports, total = parse_importtime(traced.stderr)
+    wanted = {*CLOUD_SDKS.values(), *OTHER_PACKAGES}
+    return StartupResult(
+        stack=stack,
+        cloud=stack_cloud(stack),
+        command=preview,
+        exit_code=exit_code,
+        import_pulumi=import_pulumi,
+        preview=whole,
+        imports={pkg: cost for pkg, cost in imports.items() if pkg in wanted},
+        import_total_s=total,
+    )

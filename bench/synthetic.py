@@ -1,0 +1,115 @@
+"""Synthetic but valid platform configs of any size, built from the GPU catalog.
+
+Pools cycle through four shapes (whole GPUs at a fixed count, autoscaled, MIG, time-sliced)
+so every code path that depends on the pool shape runs; machine types and MIG profiles come
+from ``gpu_facts`` rather than being written here. Each workload namespace lists one or two
+pools, so the config grows linearly in both pools and namespaces.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from gpu_facts import AKS_MIG_TO_NVIDIA, AZURE_VM_SIZES
+from stack_config.models import GpuPool
+from stack_config.pools import resolve_pool
+
+BenchCloud = Literal["existing", "azure"]
+"""Clouds whose pools are described by Azure VM sizes (the ones the bench generates)."""
+
+SHAPES = ("fixed", "autoscale", "mig", "timeSlicing")
+
+
+@dataclass(frozen=True, slots=True)
+class Size:
+    """How big a synthetic platform is."""
+
+    pools: int
+    namespaces: int
+
+    @property
+    def label(self) -> str:
+        return f"{self.pools}p/{self.namespaces}ns"
+
+
+SIZES: tuple[Size, ...] = (Size(1, 2), Size(10, 20), Size(100, 200))
+"""The scale points of the issue: 1, 10, 100 GPU pools with 2, 20, 200 namespaces."""
+
+
+def _mig_sizes() -> list[tuple[str, str]]:
+    """(VM size, AKS MIG profile) pairs the catalog says are valid together."""
+    pairs = []
+    for name in sorted(AZURE_VM_SIZES):
+        size = AZURE_VM_SIZES[name]
+        profiles = AKS_MIG_TO_NVIDIA.get(size.gpu_model)
+        if size.mig and profiles:
+            pairs.append((name, sorted(profiles)[0]))
+    return pairs
+
+
+def _whole_gpu_sizes() -> list[str]:
+    return sorted(name for name, size in AZURE_VM_SIZES.items() if not size.mig)
+
+
+def synthetic_pool(cloud: BenchCloud, index: int) -> dict[str, Any]:
+    """The raw config of pool ``index``: its shape and machine type cycle deterministically."""
+    shape = SHAPES[index % len(SHAPES)]
+    whole = _whole_gpu_sizes()
+    pool: dict[str, Any] = {"name": f"gpu{index}"}
+    if shape == "mig":
+        mig = _mig_sizes()
+        vm_size, profile = mig[index % len(mig)]
+        pool |= {"vmSize": vm_size, "count": 2, "mig": {"profile": profile, "strategy": "mixed"}}
+        return pool
+    vm_size = whole[index % len(whole)]
+    pool["vmSize"] = vm_size
+    if shape == "autoscale":
+        pool["autoscale"] = {"min": 0, "max": 4}
+    else:
+        pool["count"] = 2
+    if shape == "timeSlicing":
+        pool["sharing"] = {"mode": "timeSlicing", "replicas": 4}
+    if cloud == "azure" and AZURE_VM_SIZES[vm_size].has_nvme:
+        pool["nvme"] = True
+    pool["labels"] = {"team": f"team{index % 7}"}
+    return pool
+
+
+def _cluster(cloud: BenchCloud) -> dict[str, Any]:
+    if cloud == "azure":
+        return {
+            "name": "bench-aks",
+            "location": "westeurope",
+            "resourceGroup": {"name": "rg-bench"},
+        }
+    return {"name": "bench-existing"}
+
+
+def synthetic_raw(cloud: BenchCloud, size: Size) -> dict[str, Any]:
+    """The ``gpu-platform:`` keys of a valid platform with ``size`` pools and namespaces."""
+    if size.pools < 1 or size.namespaces < 0:
+        raise ValueError(f"a synthetic platform needs at least one pool, got {size}")
+    pools = [synthetic_pool(cloud, i) for i in range(size.pools)]
+    # The resource names each pool exposes, for per-resource quotas (resolved by our own code).
+    exposed = [
+        sorted(resolve_pool(cloud, GpuPool.model_validate(p)).capacity.per_node) for p in pools
+    ]
+    workloads = []
+    for i in range(size.namespaces):
+        first, second = i % size.pools, (i + 1) % size.pools
+        chosen = sorted({first, second})
+        inference = i % 2 == 1
+        workload: dict[str, Any] = {
+            "name": f"{'serve' if inference else 'train'}-{i}",
+            "type": "inference" if inference else "training",
+            "pools": [pools[j]["name"] for j in chosen],
+            "gpuQuota": 1,
+            "traffic": {"egressCidrs": ["10.20.0.0/16"]},
+        }
+        if i % 4 == 3:
+            workload["gpuQuota"] = {exposed[first][0]: 1}
+        if inference:
+            workload["traffic"]["ingressNamespaces"] = ["gateway"]
+        workloads.append(workload)
+    return {"cloud": cloud, "cluster": _cluster(cloud), "gpuPools": pools, "workloads": workloads}
