@@ -204,6 +204,40 @@ class GpuPlatform(pulumi.ComponentResource):
 
     def _gpu_layer(self, cluster: ClusterHandle, opts: pulumi.ResourceOptions) -> None:
         """Device plugin with per-pool configs (or the GPU Operator), and readiness checks."""
+        from .device_plugin_config import shared_gpu_warnings
+        from .driver_check import DriverReadinessCheck
+        from .gpu_operator import NvidiaGpuOperator
+        from .nvidia_device_plugin import NvidiaDevicePlugin
+
+        config, pools = self._platform.config, list(self._platform.pools.values())
+        owner: pulumi.Resource | None = None
+        if config.gpu_operator.enabled:
+            owner = NvidiaGpuOperator(
+                f"{self._name}-gpu-operator",
+                {"settings": config.gpu_operator, "pools": pools},
+                opts,
+            )
+        # Pools that all use ACK's own sharing components need no NVIDIA plugin at all.
+        elif config.device_plugin.enabled and (
+            not pools or any(pool.uses_device_plugin for pool in pools)
+        ):
+            owner = NvidiaDevicePlugin(
+                f"{self._name}-device-plugin",
+                {"settings": config.device_plugin, "pools": pools},
+                opts,
+            )
+        if pools:
+            after_owner = pulumi.ResourceOptions(depends_on=[owner] if owner else [])
+            DriverReadinessCheck(
+                f"{self._name}-driver-check",
+                {"settings": config.readiness, "pools": pools},
+                pulumi.ResourceOptions.merge(opts, after_owner),
+            )
+        # BP-15: shared GPUs are one trust domain; say so on every run, and as an output.
+        warnings = shared_gpu_warnings(self._platform)
+        for message in warnings.values():
+            pulumi.log.warn(message, self)
+        self.shared_gpu_warnings = pulumi.Output.from_input(warnings)
 
     def _workloads(self, cluster: ClusterHandle, opts: pulumi.ResourceOptions) -> list[str]:
         """GPU workload namespaces and the in-cluster admission policy."""

@@ -7,9 +7,10 @@ list every problem.
 
 from __future__ import annotations
 
+import re
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StrictBool, StrictInt
 from pydantic.alias_generators import to_camel
 
 Cloud = Literal["azure", "alicloud", "existing"]
@@ -285,13 +286,42 @@ class AckGpuSharingComponents(ConfigModel):
     """Allow upgrading or removing ack-mps-control (disrupts running GPU apps: off-peak only)."""
 
 
+_CRON_FIELD = r"[0-9A-Za-z*?/,-]+"
+_CRON = re.compile(
+    rf"@(yearly|annually|monthly|weekly|daily|hourly)|{_CRON_FIELD}( {_CRON_FIELD}){{4}}"
+)
+
+
+def _cron_schedule(schedule: str) -> str:
+    if not _CRON.fullmatch(schedule):
+        raise ValueError("not a cron schedule: five fields such as '0 6 * * *', or '@daily'")
+    return schedule
+
+
+def _pinned_image(image: str) -> str:
+    """BP-19: an image pinned to a tag other than ``latest``, or to a digest."""
+    if "@" in image:
+        if not re.fullmatch(r"[^@\s]+@sha256:[0-9a-f]{64}", image):
+            raise ValueError("digest must be @sha256:<64 hex digits>")
+        return image
+    last = image.rsplit("/", 1)[-1]
+    tag = last.rsplit(":", 1)[1] if ":" in last else ""
+    if tag in ("", "latest"):
+        raise ValueError("pin the image to a tag other than 'latest', or a digest (BP-19)")
+    return image
+
+
 class Readiness(ConfigModel):
     min_driver_major: Annotated[StrictInt, Field(ge=400)] = 535
     """Lowest acceptable NVIDIA driver major version."""
-    schedule: str | None = None
+    schedule: Annotated[str, AfterValidator(_cron_schedule)] | None = None
     """Cron schedule to repeat the driver check; unset: run once."""
-    image: str = "nvcr.io/nvidia/cuda:12.4.1-base-ubuntu22.04"
+    image: Annotated[str, AfterValidator(_pinned_image)] = (
+        "nvcr.io/nvidia/cuda:12.4.1-base-ubuntu22.04"
+    )
     """Image of the check (pinned: BP-19)."""
+    namespace: DnsLabel = "gpu-readiness"
+    """Namespace of the check Jobs (Pod Security ``restricted``)."""
 
 
 class Admission(ConfigModel):

@@ -16,7 +16,14 @@ from gpu_facts import (
     gpu_model,
 )
 from gpu_facts.capacity import ACK_SHARING_MODES
-from gpu_facts.device_plugin_chart import MIN_VERSION, MIN_VERSION_MPS, at_least, version_tuple
+from gpu_facts.device_plugin_chart import (
+    KNOWN_VALUE_PATHS,
+    MIN_VERSION,
+    MIN_VERSION_MPS,
+    at_least,
+    unknown_value_paths,
+    version_tuple,
+)
 
 from .models import MIN_KUBERNETES, AckCluster, AksCluster, GpuPool, PlatformConfig, Workload
 from .pools import PoolFacts, cloud_sharing, resolve_pool
@@ -347,6 +354,21 @@ def _aks_pool(cfg: PlatformConfig, i: int, pool: GpuPool) -> Iterator[Problem]:
         yield f"{at}.upgrade.maxSurge", "a node count (e.g. 1) or a percentage (e.g. 10%)"
 
 
+def _gpu_layer(cfg: PlatformConfig) -> Iterator[Problem]:
+    """Device-plugin chart values, and what one GPU Operator release can serve."""
+    known = ", ".join(sorted(KNOWN_VALUE_PATHS))
+    for path in unknown_value_paths(cfg.device_plugin.values):
+        yield f"devicePlugin.values.{path}", f"not a chart key we support; known: {known}"
+    if cfg.gpu_operator.enabled:
+        strategies = {p.mig.strategy for p in cfg.gpu_pools if p.mig is not None}
+        if len(strategies) > 1:
+            yield (
+                "gpuPools",
+                "the GPU Operator sets one MIG strategy for the cluster; MIG pools use "
+                + ", ".join(sorted(strategies)),
+            )
+
+
 _POOL_RULES: tuple[Callable[[PlatformConfig, int, GpuPool], Iterator[Problem]], ...] = (
     _pool_machine,
     lambda cfg, i, pool: _pool_size(i, pool),
@@ -365,7 +387,7 @@ def check(
     ``pool_index`` gives each pool's position in the user's list when ``cfg`` holds only the
     pools that passed structural validation (so paths still point at the right item).
     """
-    problems: list[Problem] = [*_platform(cfg), *_ack_cluster(cfg)]
+    problems: list[Problem] = [*_platform(cfg), *_ack_cluster(cfg), *_gpu_layer(cfg)]
     facts: dict[str, PoolFacts] = {}
     positions = pool_index if pool_index is not None else range(len(cfg.gpu_pools))
     for i, pool in zip(positions, cfg.gpu_pools, strict=True):

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 CHART_NAME = "nvidia-device-plugin"
 CHART_REPO = "https://nvidia.github.io/k8s-device-plugin"
 DEFAULT_VERSION = "0.20.0"
@@ -12,43 +14,99 @@ MIN_VERSION_MPS = "0.16.0"
 GFD_CHART_NAME = "gpu-feature-discovery"
 """The standalone GFD chart that must not be installed next to the plugin."""
 
-# Top-level value keys of chart 0.20.0 that we set, with the nested keys we rely on.
-# A test compares every key we generate against this list.
+# The chart value paths we set, or let users set through ``devicePlugin.values``; each one is in
+# the chart's values.yaml (0.20.0) unless marked as the NFD subchart's. A generated or user key
+# outside this list is refused, so a typo fails in CI instead of being ignored by Helm.
+# Left out on purpose: ``migStrategy`` (a global value becomes the MIG_STRATEGY env var, which
+# overrides the per-pool configs), ``config.name`` (the chart takes ``name`` or ``map``, we use
+# ``map``), ``allowDefaultNamespace`` (the release has its own namespace).
+# Below a listed path with no listed children the value is opaque (a Kubernetes object or a
+# user-named map such as ``config.map.<name>``).
 KNOWN_VALUE_PATHS: frozenset[str] = frozenset(
     {
         "config",
         "config.map",
         "config.default",
-        "config.name",
-        "config.fallbackStrategies",
-        "migStrategy",
         "failOnInitError",
         "deviceListStrategy",
         "deviceIDStrategy",
+        "nvidiaDriverRoot",
+        "runtimeClassName",
         "nodeSelector",
         "affinity",
         "tolerations",
         "priorityClassName",
         "resources",
+        "podAnnotations",
+        "updateStrategy",
+        "image",
+        "image.repository",
+        "image.tag",
         "devicePlugin",
         "devicePlugin.enabled",
         "gfd",
         "gfd.enabled",
-        "nfd",
-        "nfd.worker",
-        "nfd.worker.tolerations",
-        "nfd.worker.nodeSelector",
         "mps",
         "mps.root",
         "mps.enableHostPID",
-        "image",
-        "image.repository",
-        "image.tag",
-        "updateStrategy",
-        "podAnnotations",
-        "allowDefaultNamespace",
+        "nfd",
+        "nfd.worker",
+        "nfd.worker.tolerations",
+        # NFD subchart (node-feature-discovery 0.19.0, the chart's dependency): worker.nodeSelector.
+        "nfd.worker.nodeSelector",
     }
 )
+
+GPU_OPERATOR_CHART_NAME = "gpu-operator"
+GPU_OPERATOR_CHART_REPO = "https://helm.ngc.nvidia.com/nvidia"
+# Value paths of the GPU Operator chart (deployments/gpu-operator/values.yaml, v25.x) we set.
+GPU_OPERATOR_KNOWN_VALUE_PATHS: frozenset[str] = frozenset(
+    {
+        "driver",
+        "driver.enabled",
+        "toolkit",
+        "toolkit.enabled",
+        "devicePlugin",
+        "devicePlugin.enabled",
+        "devicePlugin.config",
+        "devicePlugin.config.create",
+        "devicePlugin.config.name",
+        "devicePlugin.config.default",
+        "devicePlugin.config.data",
+        "gfd",
+        "gfd.enabled",
+        "mig",
+        "mig.strategy",
+        "migManager",
+        "migManager.enabled",
+        "daemonsets",
+        "daemonsets.tolerations",
+        "daemonsets.priorityClassName",
+        "node-feature-discovery",
+        "node-feature-discovery.worker",
+        "node-feature-discovery.worker.tolerations",
+    }
+)
+
+
+def unknown_value_paths(
+    values: Mapping[str, object], known: frozenset[str] = KNOWN_VALUE_PATHS, prefix: str = ""
+) -> list[str]:
+    """Every key path in ``values`` that is not in ``known``, in document order.
+
+    Descends into a mapping only where ``known`` lists deeper paths; below that the value is
+    opaque (a Kubernetes object, or a map of user-chosen names).
+    """
+    unknown: list[str] = []
+    for key, value in values.items():
+        path = f"{prefix}{key}"
+        if path not in known:
+            unknown.append(path)
+            continue
+        deeper = any(k.startswith(path + ".") for k in known)
+        if deeper and isinstance(value, Mapping):
+            unknown.extend(unknown_value_paths(value, known, path + "."))
+    return unknown
 
 
 def version_tuple(version: str) -> tuple[int, ...]:

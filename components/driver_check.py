@@ -1,0 +1,206 @@
+"""DriverReadinessCheck: per GPU pool, a Job that fails unless the driver is new enough (BP-05).
+
+Each Job lands on one node of its pool (pool label, GPU taint tolerated), takes one unit of the
+pool's GPU resource so the device plugin must hand out a device, and runs a generated POSIX-sh
+check around ``nvidia-smi``: driver major version at least the configured minimum, and on MIG
+pools a MIG device of the pool's profile. Pulumi waits for a Job to complete, so a failing
+check fails ``pulumi up``. An optional CronJob repeats the check.
+
+The check runs as UID 65534, not as the CUDA image's default root: ``nvidia-smi`` only reads
+the device nodes the NVIDIA runtime mounts (mode 0666 by default), so the pod passes Pod
+Security ``restricted``. A node whose driver sets a stricter ``NVreg_DeviceFileMode`` fails the
+check, loudly.
+"""
+
+from __future__ import annotations
+
+import shlex
+from typing import TypedDict
+
+import pulumi
+import pulumi_kubernetes as k8s
+
+from gpu_facts.scheduling import GPU_TAINT_EFFECT, GPU_TAINT_KEY, POOL_LABEL
+from stack_config import PoolFacts
+from stack_config.models import Readiness
+
+CHECK_APP = "gpu-driver-check"
+"""``app.kubernetes.io/name`` of every check Job and CronJob."""
+NOBODY = 65534
+DEADLINE_SECONDS = 1800
+"""Room for a scale-from-zero pool to add a node and pull the image."""
+PSA_ENFORCE = "pod-security.kubernetes.io/enforce"
+
+
+class DriverReadinessCheckArgs(TypedDict):
+    settings: Readiness
+    """The validated ``readiness`` stack config (minimum driver major, image, schedule)."""
+    pools: list[PoolFacts]
+    """GPU pools to check; one Job (and CronJob) each."""
+
+
+def check_script(pool: str, min_driver_major: int, mig_profile: str | None = None) -> str:
+    """The check as a POSIX-sh script: exit 0 only for a new-enough driver (and MIG device)."""
+    lines = [
+        "set -u",
+        f"pool={shlex.quote(pool)}",
+        f"min_major={int(min_driver_major)}",
+        'fail() { printf "FAIL pool=%s: %s\\n" "$pool" "$1" >&2; exit 1; }',
+        'if ! out="$(nvidia-smi 2>&1)"; then fail "nvidia-smi failed: $out"; fi',
+        "printf '%s\\n' \"$out\"",
+        'version="$(printf \'%s\\n\' "$out"'
+        " | sed -n 's/.*Driver Version: *\\([0-9][0-9.]*\\).*/\\1/p' | head -n 1)\"",
+        'case "$version" in',
+        "  [0-9]*.[0-9]*) ;;",
+        '  *) fail "no driver version in the nvidia-smi output" ;;',
+        "esac",
+        'major="${version%%.*}"',
+        'if [ "$major" -lt "$min_major" ]; then',
+        '  fail "driver $version is older than major version $min_major"',
+        "fi",
+    ]
+    if mig_profile is not None:
+        lines += [
+            f"profile={shlex.quote(mig_profile)}",
+            'if ! devices="$(nvidia-smi -L 2>&1)"; then fail "nvidia-smi -L failed: $devices"; fi',
+            "printf '%s\\n' \"$devices\"",
+            'if ! printf \'%s\\n\' "$devices" | grep -q -F "MIG $profile "; then',
+            '  fail "no MIG $profile device listed by nvidia-smi -L"',
+            "fi",
+        ]
+    lines.append(
+        'printf "OK pool=%s: driver %s (major %s >= %s)\\n"'
+        ' "$pool" "$version" "$major" "$min_major"'
+    )
+    return "\n".join(lines) + "\n"
+
+
+def checked_pools(pools: list[PoolFacts]) -> list[PoolFacts]:
+    """Pools that get a check: all but ACK MPS ones (their pods need hostIPC, see the docs)."""
+    return [pool for pool in pools if pool.sharing != "ackMps"]
+
+
+def gpu_resource(pool: PoolFacts) -> str:
+    """The one GPU resource a node of the pool advertises (from the capacity model)."""
+    names = list(pool.capacity.per_node)
+    if len(names) != 1:
+        raise ValueError(f"pool {pool.name!r}: expected one GPU resource, found {names}")
+    return names[0]
+
+
+def job_spec(pool: PoolFacts, settings: Readiness) -> k8s.batch.v1.JobSpecArgs:
+    """The check Job's spec for one pool."""
+    labels = {"app.kubernetes.io/name": CHECK_APP, POOL_LABEL: pool.name}
+    limits = {gpu_resource(pool): "1", "cpu": "100m", "memory": "64Mi"}
+    return k8s.batch.v1.JobSpecArgs(
+        backoff_limit=1,
+        active_deadline_seconds=DEADLINE_SECONDS,
+        template=k8s.core.v1.PodTemplateSpecArgs(
+            metadata=k8s.meta.v1.ObjectMetaArgs(labels=labels),
+            spec=k8s.core.v1.PodSpecArgs(
+                restart_policy="Never",
+                automount_service_account_token=False,
+                node_selector={POOL_LABEL: pool.name},
+                tolerations=[
+                    k8s.core.v1.TolerationArgs(
+                        key=GPU_TAINT_KEY, operator="Exists", effect=GPU_TAINT_EFFECT
+                    )
+                ],
+                security_context=k8s.core.v1.PodSecurityContextArgs(
+                    run_as_non_root=True,
+                    run_as_user=NOBODY,
+                    run_as_group=NOBODY,
+                    seccomp_profile=k8s.core.v1.SeccompProfileArgs(type="RuntimeDefault"),
+                ),
+                containers=[
+                    k8s.core.v1.ContainerArgs(
+                        name="nvidia-smi",
+                        image=settings.image,
+                        command=[
+                            "/bin/sh",
+                            "-c",
+                            check_script(pool.name, settings.min_driver_major, pool.mig_profile),
+                        ],
+                        resources=k8s.core.v1.ResourceRequirementsArgs(
+                            limits=limits, requests=dict(limits)
+                        ),
+                        security_context=k8s.core.v1.SecurityContextArgs(
+                            privileged=False,
+                            allow_privilege_escalation=False,
+                            read_only_root_filesystem=True,
+                            run_as_non_root=True,
+                            capabilities=k8s.core.v1.CapabilitiesArgs(drop=["ALL"]),
+                            seccomp_profile=k8s.core.v1.SeccompProfileArgs(type="RuntimeDefault"),
+                        ),
+                    )
+                ],
+            ),
+        ),
+    )
+
+
+class DriverReadinessCheck(pulumi.ComponentResource):
+    """Driver checks: a namespace, and per GPU pool a Job (and a CronJob when scheduled)."""
+
+    namespace: pulumi.Output[str]
+    """Namespace of the checks."""
+    jobs: pulumi.Output[dict[str, str]]
+    """Pool name -> name of its check Job."""
+
+    def __init__(
+        self,
+        name: str,
+        args: DriverReadinessCheckArgs,
+        opts: pulumi.ResourceOptions | None = None,
+    ) -> None:
+        settings = args["settings"]
+        pools = checked_pools(args["pools"])
+        specs = {pool.name: job_spec(pool, settings) for pool in pools}  # validates first
+        super().__init__("gpu-platform:gpu:DriverReadinessCheck", name, None, opts)
+
+        namespace = k8s.core.v1.Namespace(
+            f"{name}-namespace",
+            metadata=k8s.meta.v1.ObjectMetaArgs(
+                name=settings.namespace,
+                labels={PSA_ENFORCE: "restricted", "app.kubernetes.io/part-of": "gpu-platform"},
+            ),
+            opts=pulumi.ResourceOptions(parent=self),
+        )
+        jobs: dict[str, str] = {}
+        for pool in pools:
+            job_name = f"{CHECK_APP}-{pool.name}"
+            metadata = k8s.meta.v1.ObjectMetaArgs(
+                name=job_name,
+                namespace=namespace.metadata.name,
+                labels={"app.kubernetes.io/name": CHECK_APP, POOL_LABEL: pool.name},
+                # Pulumi waits for the Job to finish: as long as the Job may run.
+                annotations={"pulumi.com/timeoutSeconds": str(DEADLINE_SECONDS)},
+            )
+            # A Job's template is immutable and its name fixed: replace by delete, then create.
+            k8s.batch.v1.Job(
+                f"{name}-{pool.name}",
+                metadata=metadata,
+                spec=specs[pool.name],
+                opts=pulumi.ResourceOptions(parent=self, delete_before_replace=True),
+            )
+            if settings.schedule is not None:
+                k8s.batch.v1.CronJob(
+                    f"{name}-{pool.name}-cron",
+                    metadata=k8s.meta.v1.ObjectMetaArgs(
+                        name=job_name,
+                        namespace=namespace.metadata.name,
+                        labels={"app.kubernetes.io/name": CHECK_APP, POOL_LABEL: pool.name},
+                    ),
+                    spec=k8s.batch.v1.CronJobSpecArgs(
+                        schedule=settings.schedule,
+                        concurrency_policy="Forbid",
+                        successful_jobs_history_limit=1,
+                        failed_jobs_history_limit=3,
+                        job_template=k8s.batch.v1.JobTemplateSpecArgs(spec=specs[pool.name]),
+                    ),
+                    opts=pulumi.ResourceOptions(parent=self),
+                )
+            jobs[pool.name] = job_name
+        self.namespace = namespace.metadata.name
+        self.jobs = pulumi.Output.from_input(jobs)
+        self.register_outputs({"namespace": self.namespace, "jobs": self.jobs})

@@ -1,0 +1,182 @@
+"""NvidiaDevicePlugin: the NVIDIA device plugin chart with GFD, one config per GPU pool (BP-14).
+
+One Helm release in its own namespace: the plugin, GPU Feature Discovery (``gfd.enabled``, from
+the same chart, never a separate release) and the NFD worker GFD relies on, all held to the
+tainted GPU nodes. Per-pool configs come from ``device_plugin_config``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TypedDict
+
+import pulumi
+import pulumi_kubernetes as k8s
+
+from gpu_facts.device_plugin_chart import (
+    CHART_NAME,
+    CHART_REPO,
+    KNOWN_VALUE_PATHS,
+    MIN_VERSION,
+    at_least,
+    unknown_value_paths,
+)
+from gpu_facts.scheduling import GPU_PRESENT_LABEL, GPU_TAINT_EFFECT, GPU_TAINT_KEY, GPU_TAINT_VALUE
+from stack_config import PoolFacts
+from stack_config.models import DevicePlugin
+
+from .device_plugin_config import DEFAULT_CONFIG_NAME, config_map
+
+PSA_ENFORCE = "pod-security.kubernetes.io/enforce"
+NODE_CRITICAL = "system-node-critical"
+"""Priority class of per-node add-ons: the kubelet evicts them last."""
+
+
+class NvidiaDevicePluginArgs(TypedDict):
+    settings: DevicePlugin
+    """The validated ``devicePlugin`` stack config (version, gfd, namespace, extra values)."""
+    pools: list[PoolFacts]
+    """GPU pools; those the plugin serves get a named config."""
+
+
+class DevicePluginValuesError(ValueError):
+    """Chart values name keys the chart does not have."""
+
+
+def gpu_node_affinity() -> dict[str, Any]:
+    """Required node affinity on the GPU-present label our pools carry (and nothing else)."""
+    return {
+        "nodeAffinity": {
+            "requiredDuringSchedulingIgnoredDuringExecution": {
+                "nodeSelectorTerms": [
+                    {
+                        "matchExpressions": [
+                            {"key": GPU_PRESENT_LABEL, "operator": "In", "values": ["true"]}
+                        ]
+                    }
+                ]
+            }
+        }
+    }
+
+
+def gpu_tolerations() -> list[dict[str, str]]:
+    """Tolerate the GPU taint whatever its value; no CriticalAddonsOnly (keeps off system nodes)."""
+    return [{"key": GPU_TAINT_KEY, "operator": "Exists", "effect": GPU_TAINT_EFFECT}]
+
+
+def nfd_worker_tolerations() -> list[dict[str, str]]:
+    """The NFD worker toleration, matching our taint's exact value (``present``)."""
+    return [
+        {
+            "key": GPU_TAINT_KEY,
+            "operator": "Equal",
+            "value": GPU_TAINT_VALUE,
+            "effect": GPU_TAINT_EFFECT,
+        }
+    ]
+
+
+def merge_values(ours: Mapping[str, Any], theirs: Mapping[str, Any]) -> dict[str, Any]:
+    """Helm's merge: mappings merge key by key, anything else (lists too) is replaced."""
+    merged = dict(ours)
+    for key, value in theirs.items():
+        current = merged.get(key)
+        if isinstance(current, Mapping) and isinstance(value, Mapping):
+            merged[key] = merge_values(current, value)
+        else:
+            merged[key] = value
+    return merged
+
+
+def chart_values(settings: DevicePlugin, pools: list[PoolFacts]) -> dict[str, Any]:
+    """The release's values: ours, then the user's ``devicePlugin.values`` merged over them.
+
+    Raises ``DevicePluginValuesError`` when the user's values name a key outside the chart
+    keys we know (``KNOWN_VALUE_PATHS``).
+    """
+    unknown = unknown_value_paths(settings.values)
+    if unknown:
+        raise DevicePluginValuesError(
+            f"devicePlugin.values: unknown chart keys {', '.join(unknown)}; "
+            f"known: {', '.join(sorted(KNOWN_VALUE_PATHS))}"
+        )
+    ours: dict[str, Any] = {
+        "config": {"map": config_map(pools), "default": DEFAULT_CONFIG_NAME},
+        "gfd": {"enabled": settings.gfd},
+        "affinity": gpu_node_affinity(),
+        "tolerations": gpu_tolerations(),
+        "priorityClassName": NODE_CRITICAL,
+        "nfd": {
+            "worker": {
+                "tolerations": nfd_worker_tolerations(),
+                "nodeSelector": {GPU_PRESENT_LABEL: "true"},
+            }
+        },
+    }
+    merged = merge_values(ours, settings.values)
+    config = merged["config"]
+    if config.get("default") not in config.get("map", {}):
+        raise DevicePluginValuesError(
+            f"devicePlugin.values: config.default {config.get('default')!r} names no config in "
+            f"config.map ({', '.join(config.get('map', {}))})"
+        )
+    return merged
+
+
+class NvidiaDevicePlugin(pulumi.ComponentResource):
+    """The NVIDIA device plugin release (with GFD) and its namespace."""
+
+    namespace: pulumi.Output[str]
+    """Namespace of the release."""
+    release_name: pulumi.Output[str]
+    """Helm release name."""
+    configs: pulumi.Output[dict[str, str]]
+    """Named device-plugin configs (name -> YAML) in the chart's ``config.map``."""
+
+    def __init__(
+        self, name: str, args: NvidiaDevicePluginArgs, opts: pulumi.ResourceOptions | None = None
+    ) -> None:
+        settings, pools = args["settings"], args["pools"]
+        # Validate before registering anything: bad input changes nothing.
+        if not at_least(settings.version, MIN_VERSION):
+            raise DevicePluginValuesError(
+                f"device plugin chart {settings.version} is older than {MIN_VERSION} (BP-14)"
+            )
+        values = chart_values(settings, pools)
+        super().__init__("gpu-platform:gpu:NvidiaDevicePlugin", name, None, opts)
+
+        # The plugin, GFD and the MPS daemon run privileged: PSA must allow it here only.
+        namespace = k8s.core.v1.Namespace(
+            f"{name}-namespace",
+            metadata=k8s.meta.v1.ObjectMetaArgs(
+                name=settings.namespace,
+                labels={PSA_ENFORCE: "privileged", "app.kubernetes.io/part-of": "gpu-platform"},
+            ),
+            opts=pulumi.ResourceOptions(parent=self),
+        )
+        release = k8s.helm.v3.Release(
+            f"{name}-release",
+            k8s.helm.v3.ReleaseArgs(
+                name=CHART_NAME,
+                chart=CHART_NAME,
+                version=settings.version,
+                repository_opts=k8s.helm.v3.RepositoryOptsArgs(repo=CHART_REPO),
+                namespace=namespace.metadata.name,
+                create_namespace=False,
+                values=values,
+                cleanup_on_fail=True,
+                max_history=10,
+            ),
+            opts=pulumi.ResourceOptions(parent=self),
+        )
+        self.namespace = namespace.metadata.name
+        self.release_name = release.name.apply(lambda n: n or CHART_NAME)
+        self.configs = pulumi.Output.from_input(values["config"]["map"])
+        self.register_outputs(
+            {
+                "namespace": self.namespace,
+                "releaseName": self.release_name,
+                "configs": self.configs,
+            }
+        )
