@@ -18,6 +18,10 @@ _MIG_PROFILES = (
 _MIG_PARTED = (
     "https://github.com/NVIDIA/gpu-operator/blob/main/assets/state-mig-manager/0400_configmap.yaml"
 )
+_ALIBABA_GN8IS = (
+    "https://www.alibabacloud.com/help/en/ecs/user-guide/"
+    "gpu-accelerated-compute-optimized-and-vgpu-accelerated-instance-families-1"
+)
 
 
 def _profiles(*rows: tuple[str, int, int, int, int]) -> tuple[MigProfile, ...]:
@@ -28,6 +32,8 @@ GPU_MODELS: dict[str, GpuModel] = {
     m.name: m
     for m in (
         # A100-SXM4/PCIE-40GB: the table NVIDIA prints in full (and AKS repeats for ND96asr_v4).
+        # NVIDIA's row for 1g.10gb prints a 1/8 memory fraction; its name (10 GB of 40) and
+        # its 4 instances per GPU both mean 2/8, which is what we store.
         GpuModel(
             "A100-40GB",
             40,
@@ -108,7 +114,8 @@ GPU_MODELS: dict[str, GpuModel] = {
         GpuModel("T4", 16, source="https://www.nvidia.com/en-us/data-center/tesla-t4/"),
         GpuModel("A10", 24, source="https://www.nvidia.com/en-us/data-center/products/a10-gpu/"),
         GpuModel("L4", 24, source="https://www.nvidia.com/en-us/data-center/l4/"),
-        GpuModel("L20", 48, source="https://www.nvidia.com/en-us/data-center/l20/"),
+        # L20: named with its 48 GB by Alibaba's gn8is family page (NVIDIA has no L20 page).
+        GpuModel("L20", 48, source=_ALIBABA_GN8IS),
         GpuModel("L40S", 48, source="https://www.nvidia.com/en-us/data-center/l40s/"),
     )
 }
