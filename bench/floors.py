@@ -38,8 +38,8 @@ class Registration:
 
 
 def plain_floor(count: int) -> None:
-    """``count`` registrations: plain Namespaces and ConfigMaps, plus the default provider."""
-    for i in range(max(count - 1, 1)):
+    """``count`` registrations: plain Namespaces and ConfigMaps (default provider)."""
+    for i in range(count):
         if i % 2:
             k8s.core.v1.ConfigMap(
                 f"floor-cm-{i}",
@@ -53,7 +53,10 @@ def plain_floor(count: int) -> None:
 
 
 def sdk_class(type_token: str) -> SdkClass | None:
-    """The SDK class of a type token, from the registry the SDKs fill when they are imported."""
+    """The SDK class of a type token, from the registry each SDK fills when it is imported.
+
+    Only imported SDKs are known: the matched floor replays a run that has imported them.
+    """
     pkg, _, rest = type_token.partition(":")
     if pkg == "pulumi" and rest.startswith("providers:"):
         package = rpc.get_resource_package(rest.removeprefix("providers:"), "")

@@ -1,0 +1,127 @@
+"""The benchmark harness at its smallest size: valid synthetic configs, floors, JSON shape.
+
+No timing is asserted: only that every measurement exists and the report has its structure.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import math
+from pathlib import Path
+
+import pytest
+
+from bench.cli import main
+from bench.floors import Registration, matched_floor, plain_floor, sdk_class
+from bench.startup import parse_importtime
+from bench.synthetic import SIZES, Size, synthetic_raw
+from offline_preview import run_callable
+from stack_config import load_platform
+
+
+@pytest.mark.parametrize("cloud", ["existing", "azure"])
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: s.label)
+def test_synthetic_platforms_are_valid_and_sized(cloud: str, size: Size) -> None:
+    platform = load_platform(synthetic_raw(cloud, size))  # type: ignore[arg-type]
+    assert len(platform.pools) == size.pools
+    assert len(platform.config.workloads) == size.namespaces
+    assert platform.warnings == []
+    shapes = {(p.pool.mig is not None, p.pool.sharing is not None) for p in platform.pools.values()}
+    if size.pools >= 4:
+        assert shapes == {(False, False), (True, False), (False, True)}
+
+
+def test_synthetic_rejects_an_empty_platform() -> None:
+    with pytest.raises(ValueError, match="at least one pool"):
+        synthetic_raw("existing", Size(0, 2))
+
+
+def test_plain_floor_registers_the_count_asked() -> None:
+    run = run_callable(lambda: plain_floor(7))
+    assert len(run.resources) == 7
+    assert {r.type for r in run.resources} == {
+        "kubernetes:core/v1:Namespace",
+        "kubernetes:core/v1:ConfigMap",
+    }
+
+
+def test_matched_floor_replays_types_with_sdk_classes() -> None:
+    # The registry knows the SDKs imported so far; in the bench our own run imported them.
+    importlib.import_module("pulumi_azure_native")
+    replay = [
+        Registration("gpu-platform:index:GpuPlatform", "p", custom=False),
+        Registration("pulumi:providers:kubernetes", "k", custom=True),
+        Registration("azure-native:containerservice:AgentPool", "pool", custom=True),
+        Registration("kubernetes:core/v1:Namespace", "ns", custom=True),
+        Registration("example:unknown:Thing", "other", custom=True),
+    ]
+    run = run_callable(lambda: matched_floor(replay))
+    types = sorted(r.type for r in run.resources)
+    assert types == sorted(
+        [
+            "gpu-platform:index:GpuPlatform",
+            "pulumi:providers:kubernetes",
+            "azure-native:containerservice:AgentPool",
+            "kubernetes:core/v1:Namespace",
+            "kubernetes:core/v1:ConfigMap",  # stands in for the type no SDK claims
+        ]
+    )
+    pool = next(r for r in run.resources if r.type.endswith("AgentPool"))
+    # Required arguments were filled with the placeholder, not left out.
+    assert pool.inputs["resourceGroupName"] == "floor"
+    assert sdk_class("example:unknown:Thing") is None
+
+
+def test_parse_importtime_groups_by_top_level_package() -> None:
+    stderr = "\n".join(
+        [
+            "import time: self [us] | cumulative | imported package",
+            "import time:       120 |        120 |   pulumi_azure_native._utilities",
+            "import time:       300 |        420 | pulumi_azure_native",
+            "import time:        50 |         50 | yaml",
+            "some other line",
+        ]
+    )
+    costs, total = parse_importtime(stderr)
+    assert costs["pulumi_azure_native"].modules == 2
+    assert costs["pulumi_azure_native"].self_s == pytest.approx(420e-6)
+    assert costs["yaml"].modules == 1
+    assert total == pytest.approx(470e-6)
+
+
+def test_bench_smallest_size_writes_the_report(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code = main(["--sizes", "1", "--repeats", "1", "--startup-runs", "1", "--out", str(tmp_path)])
+    assert code == 0
+    doc = json.loads((tmp_path / "latest.json").read_text())
+    assert set(doc) == {"meta", "scale", "targets", "startup", "setup"}
+    assert doc["meta"]["sizes"] == ["1p/2ns"]
+    assert [c["cloud"] for c in doc["scale"]] == ["existing", "azure"]
+    existing = doc["scale"][0]
+    assert existing["unavailable"] is None
+    (point,) = existing["points"]
+    assert point["resources"] >= 3
+    assert point["floor_resources"] == point["resources"]
+    assert set(point["timings"]) == {"validate", "register", "floor", "matched", "policies"}
+    for timing in point["timings"].values():
+        assert len(timing["cpu_s"]) == len(timing["wall_s"]) == 1
+        assert timing["median_wall_s"] > 0
+    for key in ("register_over_floor", "register_over_matched", "policies_over_register"):
+        assert key in point and point[key] is None or math.isfinite(point[key])
+    assert {t["ratio"] for t in doc["targets"]} >= {"register/floor", "policies/register"}
+    startup = doc["startup"]
+    assert startup["exit_code"] in (0, 1), "the preview process ran (1: mandatory violations)"
+    assert startup["cloud_sdks_loaded"] is not None
+    assert isinstance(startup["only_chosen_cloud_sdk"], bool)
+    assert "pulumi" in startup["imports"]
+    assert doc["setup"] == []
+    out = capsys.readouterr().out
+    assert "reg/floor" in out
+    assert "Start-up" in out
+
+
+def test_bench_refuses_more_sizes_than_it_has(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["--sizes", "9", "--no-startup"]) == 2
+    assert "--sizes is at most" in capsys.readouterr().err
