@@ -1,39 +1,74 @@
-"""BP-08: AKS clusters run a network policy engine, without which NetworkPolicies do nothing."""
+"""BP-08: clusters run a network policy engine, without which NetworkPolicies do nothing."""
 
 from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
 
 from pulumi_policy import EnforcementLevel, ResourceValidationArgs, Severity
 
 from .building import Config, PolicyInfo, Report, resource_policy
-from .props import path, text
-from .resource_types import AKS_MANAGED_CLUSTER
+from .props import is_true, mappings, path, text
+from .resource_types import ACK_MANAGED_CLUSTER, AKS_MANAGED_CLUSTER
+
+# ACK: Terway enforces NetworkPolicies when its addon config says so; Flannel never does.
+TERWAY_PREFIX = "terway"
+TERWAY_NETWORK_POLICY = "NetworkPolicy"
 
 INFO = PolicyInfo(
     name="network-policy-engine-enabled",
     description=(
         "Every AKS ManagedCluster sets networkProfile.networkPolicy to an engine (azure, calico "
-        "or cilium): without one the GPU namespaces' deny-all NetworkPolicies are ignored."
+        "or cilium), and every ACK ManagedKubernetes installs Terway with NetworkPolicy on: "
+        "without an engine the GPU namespaces' deny-all NetworkPolicies are ignored."
     ),
     practices=("BP-08",),
     enforcement_level=EnforcementLevel.MANDATORY,
     severity=Severity.HIGH,
     remediation_steps=(
-        "Set networkProfile.networkPolicy to cilium (with networkDataplane cilium), azure or "
-        "calico when creating the cluster."
+        "AKS: set networkProfile.networkPolicy to cilium (with networkDataplane cilium), azure "
+        'or calico. ACK: add the terway-eniip addon with config {"NetworkPolicy": "true"}. '
+        "Both only at cluster creation."
     ),
     exemptions="names",
 )
 
 
-def check(args: ResourceValidationArgs, config: Config, report: Report) -> None:
-    if args.resource_type != AKS_MANAGED_CLUSTER:
-        return
+def _terway_enforces(addon: Mapping[str, Any]) -> bool:
+    try:
+        config = json.loads(text(addon.get("config")) or "{}")
+    except ValueError:
+        return False
+    return isinstance(config, dict) and is_true(config.get(TERWAY_NETWORK_POLICY))
+
+
+def _check_aks(args: ResourceValidationArgs, report: Report) -> None:
     engine = text(path(args.props, "networkProfile", "networkPolicy"))
     if engine is None or engine.lower() == "none":
         report(
             f"AKS cluster '{args.name}' has no network policy engine "
             f"(networkProfile.networkPolicy is {engine or 'unset'})."
         )
+
+
+def _check_ack(args: ResourceValidationArgs, report: Report) -> None:
+    terway = [
+        addon
+        for addon in mappings(args.props.get("addons"))
+        if (text(addon.get("name")) or "").startswith(TERWAY_PREFIX)
+        and not is_true(addon.get("disabled"))
+    ]
+    if not any(_terway_enforces(addon) for addon in terway):
+        found = "Terway without NetworkPolicy" if terway else "no Terway addon"
+        report(f"ACK cluster '{args.name}' has no network policy engine ({found}).")
+
+
+def check(args: ResourceValidationArgs, config: Config, report: Report) -> None:
+    if args.resource_type == AKS_MANAGED_CLUSTER:
+        _check_aks(args, report)
+    elif args.resource_type == ACK_MANAGED_CLUSTER:
+        _check_ack(args, report)
 
 
 POLICY = resource_policy(INFO, check)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+from collections.abc import Sequence
 from typing import Any
 
 import pytest
@@ -69,6 +70,16 @@ def ack_pool(**changes: Any) -> dict[str, Any]:
     }
     props.update(changes)
     return props
+
+
+TERWAY = {"name": "terway-eniip", "config": '{"IPVlan": "false", "NetworkPolicy": "true"}'}
+
+
+def ack_cluster(addons: Sequence[dict[str, Any]] | None = (TERWAY,)) -> tuple[Res, ...]:
+    props: dict[str, Any] = {"name": "ack", "clusterSpec": "ack.pro.small"}
+    if addons is not None:
+        props["addons"] = list(addons)
+    return (Res("alicloud:cs/managedKubernetes:ManagedKubernetes", "ack", props),)
 
 
 def agent_pool(**changes: Any) -> tuple[Res, ...]:
@@ -266,6 +277,37 @@ CASES: list[Case] = [
         managed_cluster(networkProfile={"networkPolicy": "none"}),
         ("is none",),
     ),
+    Case("network-policy-engine-enabled", "ack-terway", ack_cluster()),
+    Case(
+        "network-policy-engine-enabled",
+        "ack-terway-bool",
+        ack_cluster([{"name": "terway-eniip", "config": '{"NetworkPolicy": true}'}]),
+    ),
+    Case(
+        "network-policy-engine-enabled",
+        "ack-terway-off",
+        ack_cluster([{"name": "terway-eniip", "config": '{"NetworkPolicy": "false"}'}]),
+        ("Terway without NetworkPolicy",),
+    ),
+    Case(
+        "network-policy-engine-enabled",
+        "ack-terway-bad-config",
+        ack_cluster([{"name": "terway-eniip", "config": "{not json"}]),
+        ("Terway without NetworkPolicy",),
+    ),
+    Case(
+        "network-policy-engine-enabled",
+        "ack-terway-disabled",
+        ack_cluster([{**TERWAY, "disabled": True}]),
+        ("no Terway addon",),
+    ),
+    Case(
+        "network-policy-engine-enabled",
+        "ack-flannel",
+        ack_cluster([{"name": "flannel"}]),
+        ("no Terway addon",),
+    ),
+    Case("network-policy-engine-enabled", "ack-no-addons", ack_cluster(None), ("no Terway addon",)),
 ]
 
 
@@ -343,3 +385,35 @@ def test_agent_pool_fixture_is_the_sdk_wire_shape() -> None:
     )
     inputs = copy.deepcopy(one(recorded, AGENT_POOL).inputs)
     assert inputs == aks_gpu_pool()
+
+
+def test_ack_fixtures_are_the_sdk_wire_shape() -> None:
+    """NodePool taints/labels and the cluster's clusterSpec as pulumi-alicloud sends them."""
+    import pulumi_alicloud as alicloud
+
+    from tests.conftest import one, run
+
+    def program() -> None:
+        alicloud.cs.ManagedKubernetes("ack", cluster_spec="ack.pro.small")
+        alicloud.cs.NodePool(
+            "a10",
+            cluster_id="c-123",
+            node_pool_name="a10",
+            instance_types=["ecs.gn7i-c8g1.2xlarge"],
+            taints=[
+                alicloud.cs.NodePoolTaintArgs(
+                    key="nvidia.com/gpu", value="present", effect="NoSchedule"
+                )
+            ],
+            labels=[alicloud.cs.NodePoolLabelArgs(key="gpu-platform.io/pool", value="a10")],
+            desired_size="2",
+            scaling_config=alicloud.cs.NodePoolScalingConfigArgs(enable=False),
+        )
+
+    recorded = run(program)
+    assert one(recorded, ACK_NODE_POOL).inputs == ack_pool(scalingConfig={"enable": False})
+    assert (
+        one(recorded, "alicloud:cs/managedKubernetes:ManagedKubernetes").inputs["clusterSpec"]
+        == "ack.pro.small"
+    )
+    assert messages(Case("gpu-node-pools-tainted", "sdk", ack())) == []
