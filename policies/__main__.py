@@ -4,8 +4,9 @@ Only this module builds the ``PolicyPack``: its constructor starts the analyzer 
 never returns, so tests and the offline preview import ``gpu_policies`` instead.
 """
 
-from gpu_policies.registry import PACK_NAME, policies
 from pulumi_policy import EnforcementLevel, PolicyPack
+
+from gpu_policies.registry import PACK_NAME, policies
 
 PolicyPack(
     name=PACK_NAME,
