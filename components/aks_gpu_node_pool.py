@@ -84,13 +84,16 @@ class AksGpuNodePool(pulumi.ComponentResource):
     def __init__(
         self, name: str, args: AksGpuNodePoolArgs, opts: pulumi.ResourceOptions | None = None
     ) -> None:
-        super().__init__("gpu-platform:azure:AksGpuNodePool", name, None, opts)
         pf = args["pool"]
         pool = pf.pool
+        # Checked before registering anything: bad input changes nothing.
         if pool.vm_size is None:
             raise ValueError(f"GPU pool {pool.name!r}: an AKS pool needs vmSize")
         if pool.mig is not None and pool.autoscale is not None:
             raise ValueError(f"GPU pool {pool.name!r}: MIG pools cannot autoscale (BP-12)")
+        if pool.mig is not None and pool.os_sku.startswith("AzureLinux"):
+            raise ValueError(f"GPU pool {pool.name!r}: MIG needs Ubuntu, not {pool.os_sku} (BP-12)")
+        super().__init__("gpu-platform:azure:AksGpuNodePool", name, None, opts)
 
         sizing: dict[str, Any]
         ignore: list[str] = []

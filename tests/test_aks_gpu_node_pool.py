@@ -161,12 +161,21 @@ def test_mig_pool_that_autoscales_is_refused_before_anything_is_registered() -> 
 
     result = run(program)
     assert registered and "cannot autoscale" in registered[0]
-    assert by_type(result, AGENT_POOL) == []
+    assert result.resources == []
 
 
-def test_azure_linux_mig_pool_is_refused_by_config() -> None:
+def test_azure_linux_mig_pool_is_refused_by_config_and_component() -> None:
     with pytest.raises(ConfigError, match="Azure Linux"):
         dev_platform(lambda r: r["gpuPools"][0].update(osSku="AzureLinux"))
+    bad = GpuPool(
+        name="mig",
+        vm_size="Standard_ND96asr_v4",
+        count=1,
+        mig={"profile": "MIG1g"},
+        os_sku="AzureLinux",
+    )
+    with pytest.raises(ValueError, match="MIG needs Ubuntu"):
+        AksGpuNodePool("bad", pool_args(resolve_pool("azure", bad)))
 
 
 # --- the autoscaled pool ------------------------------------------------------------------
