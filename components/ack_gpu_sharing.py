@@ -60,7 +60,6 @@ class AckGpuSharing(pulumi.ComponentResource):
     def __init__(
         self, name: str, args: AckGpuSharingArgs, opts: pulumi.ResourceOptions | None = None
     ) -> None:
-        super().__init__("gpu-platform:alicloud:AckGpuSharing", name, None, opts)
         components, pools = args["components"], args["pools"]
         wanted: list[tuple[str, str | None, bool]] = []
         if needs_ai_installer(pools):
@@ -68,9 +67,11 @@ class AckGpuSharing(pulumi.ComponentResource):
         if needs_mps_control(pools):
             frozen = not components.allow_mps_control_changes
             wanted.append((MPS_CONTROL_CHART, components.mps_control_version, frozen))
+        # Refuse before registering anything: an unpinned chart must change nothing.
         missing = [chart for chart, version, _ in wanted if version is None]
         if missing:
             raise ValueError(f"pin the chart version of {', '.join(missing)} (ackGpuSharing)")
+        super().__init__("gpu-platform:alicloud:AckGpuSharing", name, None, opts)
 
         self.releases = [
             k8s.helm.v3.Release(

@@ -1,0 +1,191 @@
+"""AckCluster on the mock engine: edition, networking, security settings, the secret kubeconfig."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pulumi
+import pytest
+import yaml
+
+from components.ack_cluster import TERWAY_ADDON, AckCluster
+from offline_preview import ProgramRun, Secret, engine
+from offline_preview.cloud_outputs import fake_kubeconfig
+from stack_config.models import AckCluster as AckClusterSettings
+from tests.conftest import by_type, one, run, stack_raw
+
+MANAGED = "alicloud:cs/managedKubernetes:ManagedKubernetes"
+NODE_POOL = "alicloud:cs/nodePool:NodePool"
+VPC = "alicloud:vpc/network:Network"
+SWITCH = "alicloud:vpc/switch:Switch"
+PROVIDER = "pulumi:providers:kubernetes"
+CREDENTIAL = "alicloud:cs/getClusterCredential:getClusterCredential"
+
+
+def settings(**changes: Any) -> AckClusterSettings:
+    """The ack-dev cluster settings, with ``changes`` (YAML keys) applied."""
+    raw = {**stack_raw("ack-dev")["cluster"], **changes}
+    return AckClusterSettings.model_validate(raw)
+
+
+def build(cluster: AckClusterSettings) -> ProgramRun:
+    def program() -> None:
+        component = AckCluster("plat", cluster)
+        pulumi.export("kubeconfig", component.kubeconfig)
+        pulumi.export("clusterId", component.cluster_id)
+        pulumi.export("nodeVswitchIds", component.node_vswitch_ids)
+
+    return run(program)
+
+
+def test_ack_pro_cluster_with_version_and_tags() -> None:
+    ack = one(build(settings()), MANAGED)
+    assert ack.inputs["name"] == "gpu-ack-dev"
+    assert ack.inputs["clusterSpec"] == "ack.pro.small"
+    assert ack.inputs["version"] == "1.33"
+    assert ack.inputs["tags"] == {"environment": "dev"}
+
+
+def test_terway_enforces_network_policies() -> None:
+    ack = one(build(settings()), MANAGED)
+    (addon,) = ack.inputs["addons"]
+    assert addon["name"] == TERWAY_ADDON == "terway-eniip"
+    assert json.loads(addon["config"]) == {"IPVlan": "false", "NetworkPolicy": "true"}
+
+
+def test_created_vpc_node_and_pod_vswitches() -> None:
+    result = build(settings())
+    vpc = one(result, VPC)
+    assert vpc.inputs == {
+        "vpcName": "gpu-ack-dev",
+        "cidrBlock": "10.0.0.0/8",
+        "tags": {"environment": "dev"},
+    }
+    switches = {s.name: s.inputs for s in by_type(result, SWITCH)}
+    assert switches["plat-nodes-vsw-0"]["cidrBlock"] == "10.1.0.0/16"
+    assert switches["plat-nodes-vsw-0"]["zoneId"] == "cn-hangzhou-i"
+    assert switches["plat-nodes-vsw-1"]["zoneId"] == "cn-hangzhou-j"
+    assert switches["plat-pods-vsw-0"]["cidrBlock"] == "10.11.0.0/16"
+    assert {s["vpcId"] for s in switches.values()} == {"plat-vpc-id"}
+    ack = one(result, MANAGED)
+    assert ack.inputs["vswitchIds"] == ["plat-nodes-vsw-0-id", "plat-nodes-vsw-1-id"]
+    assert ack.inputs["podVswitchIds"] == ["plat-pods-vsw-0-id", "plat-pods-vsw-1-id"]
+    assert ack.inputs["serviceCidr"] == "172.21.0.0/20"
+    assert "workerVswitchIds" not in ack.inputs  # deprecated: vswitchIds replaces it
+    assert result.outputs["nodeVswitchIds"] == ["plat-nodes-vsw-0-id", "plat-nodes-vsw-1-id"]
+
+
+def test_existing_vpc_and_vswitches_create_no_network() -> None:
+    vpc = {"vpcId": "vpc-existing", "vswitchIds": ["vsw-a"], "podVswitchIds": ["vsw-p"]}
+    result = build(settings(vpc=vpc))
+    assert by_type(result, VPC) == []
+    assert by_type(result, SWITCH) == []
+    ack = one(result, MANAGED)
+    assert ack.inputs["vswitchIds"] == ["vsw-a"]
+    assert ack.inputs["podVswitchIds"] == ["vsw-p"]
+
+
+def test_vswitches_created_in_an_existing_vpc() -> None:
+    vpc = {
+        "vpcId": "vpc-existing",
+        "vswitchIds": ["vsw-a"],
+        "vswitches": [{"zone": "cn-hangzhou-j", "cidr": "192.168.1.0/24"}],
+        "podVswitchIds": ["vsw-p"],
+    }
+    result = build(settings(vpc=vpc))
+    assert by_type(result, VPC) == []
+    (switch,) = by_type(result, SWITCH)
+    assert switch.inputs["vpcId"] == "vpc-existing"
+    assert one(result, MANAGED).inputs["vswitchIds"] == ["vsw-a", "plat-nodes-vsw-0-id"]
+
+
+def test_rrsa_audit_log_and_deletion_protection() -> None:
+    ack = one(build(settings(deletionProtection=True, auditLogProject="audit-sls")), MANAGED)
+    assert ack.inputs["enableRrsa"] is True
+    assert ack.inputs["deletionProtection"] is True
+    assert ack.inputs["auditLogConfig"] == {"enabled": True, "slsProjectName": "audit-sls"}
+
+
+def test_maintenance_window_and_auto_upgrade_policy() -> None:
+    ack = one(build(settings()), MANAGED)
+    assert ack.inputs["maintenanceWindow"] == {
+        "enable": True,
+        "weeklyPeriod": "Saturday",
+        "maintenanceTime": "2024-01-01T18:00:00Z",
+        "duration": "6h",
+    }
+    assert ack.inputs["operationPolicy"] == {
+        "clusterAutoUpgrade": {"enabled": True, "channel": "patch"}
+    }
+
+
+def test_auto_upgrade_off_without_window() -> None:
+    ack = one(build(settings(maintenanceWindow=None, autoUpgradeChannel="none")), MANAGED)
+    assert ack.inputs["maintenanceWindow"] == {"enable": False}
+    assert ack.inputs["operationPolicy"] == {"clusterAutoUpgrade": {"enabled": False}}
+
+
+@pytest.mark.parametrize("protect", [True, False])
+def test_protect_follows_config(protect: bool) -> None:
+    ack = one(build(settings(protect=protect)), MANAGED)
+    assert ack.protect is protect
+
+
+def test_system_pool_untainted_for_add_ons() -> None:
+    pool = one(build(settings()), NODE_POOL)
+    assert pool.inputs["nodePoolName"] == "system"
+    assert pool.inputs["instanceTypes"] == ["ecs.g7.xlarge"]
+    assert pool.inputs["desiredSize"] == "2"
+    assert pool.inputs["clusterId"] == "plat-ack-id"
+    assert "taints" not in pool.inputs
+
+
+def test_children_named_after_and_parented_to_the_component() -> None:
+    result = build(settings())
+    component = one(result, "gpu-platform:alicloud:AckCluster")
+    children = [r for r in result.resources if r is not component]
+    assert children
+    for child in children:
+        assert child.parent == component.urn
+        assert child.name.startswith("plat-")
+
+
+def test_kubeconfig_is_secret_everywhere() -> None:
+    result = build(settings())
+    kubeconfig = result.outputs["kubeconfig"]
+    assert isinstance(kubeconfig, Secret)
+    cluster_id = result.outputs["clusterId"]
+    assert kubeconfig.value == fake_kubeconfig(cluster_id)
+    assert yaml.safe_load(kubeconfig.value)["kind"] == "Config"
+    provider = one(result, PROVIDER)
+    assert isinstance(provider.inputs["kubeconfig"], Secret)
+    # A fresh credential per run must not replace the provider: only a new cluster does.
+    assert provider.inputs["clusterIdentifier"] == cluster_id
+
+
+def test_kubeconfig_output_reports_is_secret() -> None:
+    cluster = settings()
+
+    async def is_secret(output: pulumi.Output[str]) -> bool:
+        return await output.is_secret()
+
+    def program() -> None:
+        component = AckCluster("plat", cluster)
+        pulumi.export("isSecret", pulumi.Output.from_input(is_secret(component.kubeconfig)))
+
+    assert run(program).outputs["isSecret"] is True
+
+
+def test_credential_is_temporary(monkeypatch: pytest.MonkeyPatch) -> None:
+    calls: list[tuple[str, dict[str, Any]]] = []
+    answer = engine.invoke_result
+
+    def recording(token: str, args: dict[str, Any]) -> dict[str, Any]:
+        calls.append((token, args))
+        return answer(token, args)
+
+    monkeypatch.setattr(engine, "invoke_result", recording)
+    build(settings(kubeconfigMinutes=30))
+    (args,) = [a for token, a in calls if token == CREDENTIAL]
+    assert args == {"clusterId": "plat-ack-id", "temporaryDurationMinutes": 30}

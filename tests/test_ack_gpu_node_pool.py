@@ -1,0 +1,177 @@
+"""AckGpuNodePool on the mock engine: taint, labels, sharing label, scaling, capacity."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+import pulumi
+import pytest
+
+from components.ack_gpu_node_pool import AckGpuNodePool
+from gpu_facts.scheduling import (
+    ACK_GPU_SCHEDULE_LABEL,
+    ALIYUN_GPU_MEM,
+    DEVICE_PLUGIN_CONFIG_LABEL,
+    GPU_PRESENT_LABEL,
+    NVIDIA_GPU,
+    POOL_LABEL,
+)
+from offline_preview import ProgramRun
+from stack_config import load_platform
+from stack_config.pools import PoolFacts
+from tests.conftest import one, run, stack_raw
+
+NODE_POOL = "alicloud:cs/nodePool:NodePool"
+
+
+def pool_facts(name: str, **changes: Any) -> PoolFacts:
+    """A pool of the ack-dev stack, with ``changes`` (YAML keys) applied."""
+    raw = copy.deepcopy(stack_raw("ack-dev"))
+    for workload in raw["workloads"]:
+        workload["gpuQuota"] = 1  # whatever resources the changed pools expose
+    for pool in raw["gpuPools"]:
+        if pool["name"] == name:
+            pool.update(changes)
+            for key in [k for k, v in changes.items() if v is None]:
+                pool.pop(key)
+    return load_platform(raw).pools[name]
+
+
+def build(pf: PoolFacts, protect: bool = False) -> ProgramRun:
+    def program() -> None:
+        pool = AckGpuNodePool(
+            f"gpu-{pf.name}",
+            {
+                "cluster_id": "c-123",
+                "vswitch_ids": ["vsw-a", "vsw-b"],
+                "pool": pf,
+                "protect": protect,
+                "tags": {"environment": "dev"},
+            },
+        )
+        pulumi.export("capacity", pool.capacity)
+
+    return run(program)
+
+
+def labels(result: ProgramRun) -> dict[str, str]:
+    return {label["key"]: label["value"] for label in one(result, NODE_POOL).inputs["labels"]}
+
+
+def test_gpu_taint_keeps_other_pods_off() -> None:
+    pool = one(build(pool_facts("a10mps")), NODE_POOL)
+    assert pool.inputs["taints"] == [
+        {"key": "nvidia.com/gpu", "value": "present", "effect": "NoSchedule"}
+    ]
+
+
+def test_mps_pool_labels() -> None:
+    assert labels(build(pool_facts("a10mps"))) == {
+        GPU_PRESENT_LABEL: "true",
+        POOL_LABEL: "a10mps",
+        ACK_GPU_SCHEDULE_LABEL: "mps",
+    }
+
+
+@pytest.mark.parametrize(("mode", "value"), [("mps", "mps"), ("cgpu", "cgpu"), ("share", "share")])
+def test_sharing_mode_sets_the_ack_schedule_label(mode: str, value: str) -> None:
+    found = labels(build(pool_facts("a10mps", sharing={"mode": mode})))
+    assert found[ACK_GPU_SCHEDULE_LABEL] == value
+    # ACK's own device plugin serves shared pools: no NVIDIA plugin config for them.
+    assert DEVICE_PLUGIN_CONFIG_LABEL not in found
+
+
+def test_whole_gpu_pool_selects_its_device_plugin_config() -> None:
+    found = labels(build(pool_facts("t4", labels={"team": "vision"})))
+    assert found == {
+        "team": "vision",
+        GPU_PRESENT_LABEL: "true",
+        POOL_LABEL: "t4",
+        DEVICE_PLUGIN_CONFIG_LABEL: "t4",
+    }
+
+
+def test_time_sliced_pool_on_ack_uses_the_nvidia_device_plugin() -> None:
+    pf = pool_facts("t4", sharing={"mode": "timeSlicing", "replicas": 4})
+    found = labels(build(pf))
+    assert ACK_GPU_SCHEDULE_LABEL not in found
+    assert found[DEVICE_PLUGIN_CONFIG_LABEL] == "t4"
+
+
+def test_shared_pool_autoscales_as_gpushare() -> None:
+    pool = one(build(pool_facts("a10mps")), NODE_POOL)
+    assert pool.inputs["scalingConfig"] == {
+        "enable": True,
+        "minSize": 0,
+        "maxSize": 2,
+        "type": "gpushare",
+    }
+    assert "desiredSize" not in pool.inputs
+
+
+def test_whole_gpu_pool_autoscales_as_gpu() -> None:
+    pool = one(build(pool_facts("t4")), NODE_POOL)
+    assert pool.inputs["scalingConfig"]["type"] == "gpu"
+
+
+def test_fixed_pool_has_desired_size_and_no_autoscaler() -> None:
+    pool = one(build(pool_facts("t4", autoscale=None, count=3)), NODE_POOL)
+    assert pool.inputs["desiredSize"] == "3"
+    assert "scalingConfig" not in pool.inputs
+
+
+def test_pool_basics_and_management() -> None:
+    pool = one(build(pool_facts("a10mps")), NODE_POOL)
+    assert pool.inputs["clusterId"] == "c-123"
+    assert pool.inputs["nodePoolName"] == "a10mps"
+    assert pool.inputs["instanceTypes"] == ["ecs.gn7i-c8g1.2xlarge"]
+    assert pool.inputs["vswitchIds"] == ["vsw-a", "vsw-b"]
+    assert pool.inputs["tags"] == {"environment": "dev"}
+    assert pool.inputs["management"] == {
+        "enable": True,
+        "autoUpgrade": True,
+        "autoUpgradePolicy": {"autoUpgradeKubelet": True},
+        "autoVulFix": True,
+        "maxUnavailable": 1,
+    }
+
+
+@pytest.mark.parametrize("protect", [True, False])
+def test_protect_follows_config(protect: bool) -> None:
+    assert one(build(pool_facts("t4"), protect=protect), NODE_POOL).protect is protect
+
+
+def test_gpu_mem_capacity_from_the_catalog() -> None:
+    capacity = build(pool_facts("a10mps")).outputs["capacity"]
+    # One A10 (24 GiB) per node, up to 2 nodes.
+    assert capacity == {
+        "instanceType": "ecs.gn7i-c8g1.2xlarge",
+        "gpuModel": "A10",
+        "sharing": "ackMps",
+        "perNode": {ALIYUN_GPU_MEM: 24},
+        "nodes": {"min": 0, "max": 2},
+        "total": {ALIYUN_GPU_MEM: 48},
+    }
+
+
+def test_gpu_mem_capacity_of_a_multi_gpu_type() -> None:
+    pf = pool_facts("a10mps", instanceType="ecs.gn7i-c32g1.32xlarge", autoscale=None, count=2)
+    capacity = build(pf).outputs["capacity"]
+    assert capacity["perNode"] == {ALIYUN_GPU_MEM: 96}
+    assert capacity["total"] == {ALIYUN_GPU_MEM: 192}
+    assert capacity["nodes"] == 2
+
+
+def test_whole_gpu_capacity() -> None:
+    capacity = build(pool_facts("t4")).outputs["capacity"]
+    assert capacity["perNode"] == {NVIDIA_GPU: 1}
+    assert capacity["total"] == {NVIDIA_GPU: 3}
+
+
+def test_child_parented_to_the_component() -> None:
+    result = build(pool_facts("t4"))
+    component = one(result, "gpu-platform:alicloud:AckGpuNodePool")
+    pool = one(result, NODE_POOL)
+    assert pool.parent == component.urn
+    assert pool.name == "gpu-t4-pool"

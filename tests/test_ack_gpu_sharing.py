@@ -1,0 +1,108 @@
+"""AckGpuSharing on the mock engine: chart names, pinned versions, the frozen ack-mps-control."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+import pulumi
+import pytest
+
+from components.ack_gpu_sharing import (
+    ACK_CHART_REPO,
+    AI_INSTALLER_CHART,
+    MPS_CONTROL_CHART,
+    AckGpuSharing,
+)
+from offline_preview import ProgramRun, RecordedResource
+from stack_config import load_platform
+from stack_config.models import AckGpuSharingComponents
+from tests.conftest import by_type, one, run, stack_raw
+
+RELEASE = "kubernetes:helm.sh/v3:Release"
+
+
+def platform(mode: str | None = "mps", **pins: Any) -> Any:
+    raw = copy.deepcopy(stack_raw("ack-dev"))
+    raw["ackGpuSharing"].update(pins)
+    for workload in raw["workloads"]:
+        workload["gpuQuota"] = 1
+    if mode is None:
+        raw["gpuPools"][0].pop("sharing")
+        raw["workloads"][0].pop("pools")
+    else:
+        raw["gpuPools"][0]["sharing"] = {"mode": mode}
+    return load_platform(raw)
+
+
+def build(components: AckGpuSharingComponents, pools: list[Any]) -> ProgramRun:
+    def program() -> None:
+        sharing = AckGpuSharing("sharing", {"components": components, "pools": pools})
+        pulumi.export("versions", sharing.versions)
+
+    return run(program)
+
+
+def build_for(mode: str | None = "mps", **pins: Any) -> ProgramRun:
+    p = platform(mode, **pins)
+    return build(p.config.ack_gpu_sharing, list(p.pools.values()))
+
+
+def releases(result: ProgramRun) -> dict[str, RecordedResource]:
+    return {r.inputs["chart"]: r for r in by_type(result, RELEASE)}
+
+
+def test_mps_pools_get_both_components_from_the_ack_catalog() -> None:
+    result = build_for("mps")
+    found = releases(result)
+    assert set(found) == {AI_INSTALLER_CHART, MPS_CONTROL_CHART}
+    assert found[AI_INSTALLER_CHART].inputs["version"] == "1.8.2"
+    assert found[MPS_CONTROL_CHART].inputs["version"] == "0.2.0"
+    for chart, release in found.items():
+        assert release.inputs["name"] == chart
+        assert release.inputs["namespace"] == "kube-system"
+        assert release.inputs["repositoryOpts"] == {"repo": ACK_CHART_REPO}
+        assert "values" not in release.inputs or release.inputs["values"] == {}
+    assert result.outputs["versions"] == {"ack-ai-installer": "1.8.2", "ack-mps-control": "0.2.0"}
+
+
+def test_mps_control_is_protected_and_frozen_by_default() -> None:
+    found = releases(build_for("mps"))
+    mps = found[MPS_CONTROL_CHART]
+    assert mps.protect is True
+    assert set(mps.ignore_changes) == {"chart", "version", "values", "repositoryOpts"}
+    installer = found[AI_INSTALLER_CHART]
+    assert installer.protect is False
+    assert installer.ignore_changes == []
+
+
+def test_allow_mps_control_changes_lifts_the_protection() -> None:
+    mps = releases(build_for("mps", allowMpsControlChanges=True))[MPS_CONTROL_CHART]
+    assert mps.protect is False
+    assert mps.ignore_changes == []
+
+
+@pytest.mark.parametrize("mode", ["cgpu", "share"])
+def test_other_ack_sharing_needs_only_the_ai_installer(mode: str) -> None:
+    assert set(releases(build_for(mode))) == {AI_INSTALLER_CHART}
+
+
+def test_nothing_without_ack_sharing() -> None:
+    result = build_for(None)
+    assert releases(result) == {}
+    assert result.outputs["versions"] == {}
+
+
+def test_unpinned_chart_is_refused_before_anything_is_created() -> None:
+    p = platform("mps")
+    components = p.config.ack_gpu_sharing.model_copy(update={"mps_control_version": None})
+    with pytest.raises(ValueError, match="pin the chart version of ack-mps-control"):
+        AckGpuSharing("sharing", {"components": components, "pools": list(p.pools.values())})
+
+
+def test_releases_parented_to_the_component() -> None:
+    result = build_for("mps")
+    component = one(result, "gpu-platform:alicloud:AckGpuSharing")
+    for release in by_type(result, RELEASE):
+        assert release.parent == component.urn
+        assert release.name.startswith("sharing-")
