@@ -23,7 +23,7 @@ from offline_preview import ProgramRun
 from stack_config import ConfigError, Platform, PoolFacts, load_platform
 from stack_config.models import GpuPool
 from stack_config.pools import resolve_pool
-from tests.conftest import by_type, one, run, stack_raw
+from tests.conftest import one, run, stack_raw
 
 AGENT_POOL = "azure-native:containerservice:AgentPool"
 EXTENSION = "azure-native:kubernetesconfiguration:Extension"
