@@ -1,0 +1,392 @@
+"""NvidiaDevicePlugin, NvidiaGpuOperator and GpuPlatform._gpu_layer on the mock engine."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+import pulumi
+import pytest
+import yaml
+
+from components.device_plugin_config import DEFAULT_CONFIG_NAME, pool_config
+from components.gpu_operator import GpuOperatorValuesError, NvidiaGpuOperator, operator_values
+from components.nvidia_device_plugin import (
+    DevicePluginValuesError,
+    NvidiaDevicePlugin,
+    chart_values,
+    merge_values,
+)
+from components.platform import GpuPlatform
+from gpu_facts.device_plugin_chart import (
+    CHART_NAME,
+    CHART_REPO,
+    GFD_CHART_NAME,
+    GPU_OPERATOR_CHART_NAME,
+    GPU_OPERATOR_CHART_REPO,
+    GPU_OPERATOR_KNOWN_VALUE_PATHS,
+    KNOWN_VALUE_PATHS,
+    unknown_value_paths,
+)
+from offline_preview import ProgramRun
+from offline_preview.engine import PreviewMocks, RecordingMonitor
+from stack_config import ConfigError, Platform, load_platform
+from stack_config.models import DevicePlugin
+from tests.conftest import by_type, one, run, stack_raw
+
+RELEASE = "kubernetes:helm.sh/v3:Release"
+NAMESPACE = "kubernetes:core/v1:Namespace"
+PLUGIN = "gpu-platform:gpu:NvidiaDevicePlugin"
+OPERATOR = "gpu-platform:gpu:NvidiaGpuOperator"
+CHECK = "gpu-platform:gpu:DriverReadinessCheck"
+
+GPU_TOLERATIONS = [{"key": "nvidia.com/gpu", "operator": "Exists", "effect": "NoSchedule"}]
+NFD_TOLERATIONS = [
+    {"key": "nvidia.com/gpu", "operator": "Equal", "value": "present", "effect": "NoSchedule"}
+]
+GPU_AFFINITY = {
+    "nodeAffinity": {
+        "requiredDuringSchedulingIgnoredDuringExecution": {
+            "nodeSelectorTerms": [
+                {
+                    "matchExpressions": [
+                        {"key": "nvidia.com/gpu.present", "operator": "In", "values": ["true"]}
+                    ]
+                }
+            ]
+        }
+    }
+}
+
+
+def platform(stack: str = "byo", mutate: Any = None) -> Platform:
+    raw = copy.deepcopy(stack_raw(stack))
+    if mutate is not None:
+        mutate(raw)
+    return load_platform(raw)
+
+
+def mixed_pools() -> Platform:
+    """MIG single, MIG mixed, time-slicing, MPS and a plain pool under one release."""
+    return load_platform(
+        {
+            "cloud": "existing",
+            "cluster": {"name": "lab"},
+            "gpuPools": [
+                {
+                    "name": "migsingle",
+                    "vmSize": "Standard_ND96asr_v4",
+                    "count": 1,
+                    "mig": {"profile": "MIG1g", "strategy": "single"},
+                },
+                {
+                    "name": "migmixed",
+                    "vmSize": "Standard_ND96asr_v4",
+                    "count": 1,
+                    "mig": {"profile": "MIG3g", "strategy": "mixed"},
+                },
+                {
+                    "name": "sliced",
+                    "vmSize": "Standard_NC4as_T4_v3",
+                    "count": 2,
+                    "sharing": {"mode": "timeSlicing", "replicas": 4},
+                },
+                {
+                    "name": "mps",
+                    "vmSize": "Standard_NC4as_T4_v3",
+                    "count": 2,
+                    "sharing": {"mode": "mps", "replicas": 2},
+                },
+                {"name": "plain", "vmSize": "Standard_NC4as_T4_v3", "count": 1},
+            ],
+        }
+    )
+
+
+def plugin_run(p: Platform, settings: DevicePlugin | None = None) -> ProgramRun:
+    return run(
+        lambda: NvidiaDevicePlugin(
+            "dp",
+            {"settings": settings or p.config.device_plugin, "pools": list(p.pools.values())},
+        )
+    )
+
+
+def test_release_chart_version_repo_namespace() -> None:
+    result = plugin_run(platform())
+    release = one(result, RELEASE)
+    inputs = release.inputs
+    assert inputs["chart"] == CHART_NAME == "nvidia-device-plugin"
+    assert inputs["version"] == "0.20.0"
+    assert inputs["repositoryOpts"] == {"repo": CHART_REPO}
+    assert CHART_REPO == "https://nvidia.github.io/k8s-device-plugin"
+    assert inputs["namespace"] == "nvidia-device-plugin"
+    assert inputs["name"] == "nvidia-device-plugin"
+    assert inputs["createNamespace"] is False
+    namespace = one(result, NAMESPACE)
+    assert namespace.inputs["metadata"]["name"] == "nvidia-device-plugin"
+    assert namespace.inputs["metadata"]["labels"]["pod-security.kubernetes.io/enforce"] == (
+        "privileged"
+    )
+    component = one(result, PLUGIN)
+    assert release.parent == namespace.parent == component.urn
+    assert namespace.urn in release.dependencies
+
+
+def test_release_values_hold_plugin_gfd_and_nfd_to_gpu_nodes() -> None:
+    values = one(plugin_run(platform()), RELEASE).inputs["values"]
+    assert values["tolerations"] == GPU_TOLERATIONS
+    assert values["affinity"] == GPU_AFFINITY
+    assert values["priorityClassName"] == "system-node-critical"
+    assert values["gfd"] == {"enabled": True}
+    assert values["nfd"] == {
+        "worker": {
+            "tolerations": NFD_TOLERATIONS,
+            "nodeSelector": {"nvidia.com/gpu.present": "true"},
+        }
+    }
+    # The chart's CriticalAddonsOnly toleration would let the plugin onto system nodes.
+    assert all(t["key"] != "CriticalAddonsOnly" for t in values["tolerations"])
+    # A global migStrategy would override every per-pool config (it becomes an env var).
+    assert "migStrategy" not in values
+    assert set(values) == {"config", "gfd", "affinity", "tolerations", "priorityClassName", "nfd"}
+
+
+def test_per_pool_configs_for_mig_single_mixed_time_slicing_and_mps() -> None:
+    p = mixed_pools()
+    values = one(plugin_run(p), RELEASE).inputs["values"]
+    assert values["config"]["default"] == DEFAULT_CONFIG_NAME
+    configs = {name: yaml.safe_load(text) for name, text in values["config"]["map"].items()}
+    assert configs == {
+        DEFAULT_CONFIG_NAME: {"version": "v1", "flags": {"migStrategy": "none"}},
+        "migsingle": {"version": "v1", "flags": {"migStrategy": "single"}},
+        "migmixed": {"version": "v1", "flags": {"migStrategy": "mixed"}},
+        "sliced": {
+            "version": "v1",
+            "flags": {"migStrategy": "none"},
+            "sharing": {
+                "timeSlicing": {
+                    "renameByDefault": True,
+                    "failRequestsGreaterThanOne": True,
+                    "resources": [{"name": "nvidia.com/gpu", "replicas": 4}],
+                }
+            },
+        },
+        "mps": {
+            "version": "v1",
+            "flags": {"migStrategy": "none"},
+            "sharing": {
+                "mps": {
+                    "renameByDefault": True,
+                    "failRequestsGreaterThanOne": True,
+                    "resources": [{"name": "nvidia.com/gpu", "replicas": 2}],
+                }
+            },
+        },
+        "plain": {"version": "v1", "flags": {"migStrategy": "none"}},
+    }
+    for name, pool in p.pools.items():
+        assert configs[name] == pool_config(pool)
+
+
+def test_gfd_follows_config() -> None:
+    settings = DevicePlugin(gfd=False)
+    values = one(plugin_run(platform(), settings), RELEASE).inputs["values"]
+    assert values["gfd"] == {"enabled": False}
+
+
+def test_every_generated_value_key_is_a_known_chart_key() -> None:
+    for p in (platform(), mixed_pools(), platform("dev")):
+        values = one(plugin_run(p), RELEASE).inputs["values"]
+        assert unknown_value_paths(values) == []
+    for p in (platform(), platform("dev")):
+        values = operator_values(list(p.pools.values()))
+        assert unknown_value_paths(values, GPU_OPERATOR_KNOWN_VALUE_PATHS) == []
+
+
+@pytest.mark.parametrize(
+    ("values", "unknown"),
+    [
+        ({"toleration": []}, ["toleration"]),
+        ({"gfd": {"enable": True}}, ["gfd.enable"]),
+        ({"nfd": {"worker": {"nodeselector": {}}}}, ["nfd.worker.nodeselector"]),
+        ({"migStrategy": "mixed"}, ["migStrategy"]),
+        ({"config": {"map": {"anything": "x"}}, "resources": {"limits": {"cpu": 1}}}, []),
+    ],
+)
+def test_key_walker_flags_typos_and_leaves_opaque_values_alone(
+    values: dict[str, Any], unknown: list[str]
+) -> None:
+    assert unknown_value_paths(values) == unknown
+
+
+def test_known_paths_have_their_parents() -> None:
+    for known in (KNOWN_VALUE_PATHS, GPU_OPERATOR_KNOWN_VALUE_PATHS):
+        for path in known:
+            parent = path.rpartition(".")[0]
+            assert not parent or parent in known, path
+
+
+def test_user_values_merge_over_ours() -> None:
+    settings = DevicePlugin(
+        values={
+            "resources": {"requests": {"cpu": "50m"}},
+            "tolerations": [{"key": "dedicated", "operator": "Exists"}],
+            "nfd": {"worker": {"nodeSelector": {"gpu": "yes"}}},
+        }
+    )
+    values = one(plugin_run(platform(), settings), RELEASE).inputs["values"]
+    assert values["resources"] == {"requests": {"cpu": "50m"}}
+    assert values["tolerations"] == [{"key": "dedicated", "operator": "Exists"}]  # lists replace
+    # Maps merge like Helm's: a user selector adds to ours, it cannot drop the GPU label.
+    assert values["nfd"]["worker"] == {
+        "tolerations": NFD_TOLERATIONS,
+        "nodeSelector": {"nvidia.com/gpu.present": "true", "gpu": "yes"},
+    }
+    assert values["priorityClassName"] == "system-node-critical"
+
+
+def test_merge_is_helm_like() -> None:
+    assert merge_values({"a": {"b": 1, "c": [1]}}, {"a": {"c": [2]}, "d": 3}) == {
+        "a": {"b": 1, "c": [2]},
+        "d": 3,
+    }
+
+
+def test_unknown_user_value_is_refused_before_anything_registers() -> None:
+    p = platform()
+    settings = DevicePlugin(values={"tolerations": [], "gfd": {"enabeld": True}})
+    with pytest.raises(DevicePluginValuesError, match=r"unknown chart keys gfd\.enabeld"):
+        chart_values(settings, list(p.pools.values()))
+    monitor = RecordingMonitor(PreviewMocks())
+    with pytest.raises(Exception, match=r"gfd\.enabeld"):
+        run(
+            lambda: NvidiaDevicePlugin(
+                "dp", {"settings": settings, "pools": list(p.pools.values())}
+            ),
+            monitor=monitor,
+        )
+    assert monitor.recorded == []
+
+
+def test_user_default_config_must_exist() -> None:
+    settings = DevicePlugin(values={"config": {"default": "nope"}})
+    with pytest.raises(DevicePluginValuesError, match="'nope' names no config"):
+        chart_values(settings, list(platform().pools.values()))
+
+
+def test_config_rule_refuses_unknown_chart_values() -> None:
+    def typo(raw: dict[str, Any]) -> None:
+        raw["devicePlugin"] = {"values": {"tolerations": [], "priorityclassname": "x"}}
+
+    with pytest.raises(ConfigError) as err:
+        platform(mutate=typo)
+    assert [path for path, _ in err.value.problems] == ["devicePlugin.values.priorityclassname"]
+
+
+# --- GPU Operator --------------------------------------------------------------------------
+
+
+def operator_platform(mutate: Any = None) -> Platform:
+    def with_operator(raw: dict[str, Any]) -> None:
+        raw["devicePlugin"] = {"enabled": False}
+        raw["gpuOperator"] = {"enabled": True}
+        if mutate is not None:
+            mutate(raw)
+
+    return platform(mutate=with_operator)
+
+
+def test_gpu_operator_release() -> None:
+    p = operator_platform()
+    result = run(
+        lambda: NvidiaGpuOperator(
+            "op", {"settings": p.config.gpu_operator, "pools": list(p.pools.values())}
+        )
+    )
+    release = one(result, RELEASE)
+    assert release.inputs["chart"] == GPU_OPERATOR_CHART_NAME
+    assert release.inputs["repositoryOpts"] == {"repo": GPU_OPERATOR_CHART_REPO}
+    assert release.inputs["version"] == "v25.10.1"
+    assert release.inputs["namespace"] == "gpu-operator"
+    values = release.inputs["values"]
+    assert values["driver"] == {"enabled": True}
+    assert values["mig"] == {"strategy": "mixed"}  # the byo A100 pool is mixed
+    assert values["migManager"] == {"enabled": False}
+    assert values["daemonsets"] == {
+        "tolerations": GPU_TOLERATIONS,
+        "priorityClassName": "system-node-critical",
+    }
+    assert values["node-feature-discovery"] == {"worker": {"tolerations": NFD_TOLERATIONS}}
+    plugin_config = values["devicePlugin"]["config"]
+    assert plugin_config["create"] is True
+    assert plugin_config["default"] == DEFAULT_CONFIG_NAME
+    assert set(plugin_config["data"]) == {DEFAULT_CONFIG_NAME, "a100", "t4"}
+    assert one(result, NAMESPACE).inputs["metadata"]["labels"] == {
+        "pod-security.kubernetes.io/enforce": "privileged",
+        "app.kubernetes.io/part-of": "gpu-platform",
+    }
+
+
+def test_gpu_operator_needs_one_mig_strategy() -> None:
+    p = mixed_pools()
+    with pytest.raises(GpuOperatorValuesError, match="one MIG strategy"):
+        operator_values(list(p.pools.values()))
+
+    def two_strategies(raw: dict[str, Any]) -> None:
+        raw["gpuPools"].append(
+            {
+                "name": "single",
+                "vmSize": "Standard_ND96asr_v4",
+                "count": 1,
+                "mig": {"profile": "MIG1g", "strategy": "single"},
+            }
+        )
+
+    with pytest.raises(ConfigError, match="one MIG strategy"):
+        operator_platform(two_strategies)
+
+
+# --- GpuPlatform._gpu_layer ----------------------------------------------------------------
+
+
+def platform_run(p: Platform) -> ProgramRun:
+    def program() -> None:
+        plat = GpuPlatform("byo", p)
+        pulumi.export("sharedGpuWarnings", plat.shared_gpu_warnings)
+
+    return run(program)
+
+
+def test_platform_installs_one_plugin_release_and_checks_after_it() -> None:
+    result = platform_run(platform())
+    releases = by_type(result, RELEASE)
+    assert [r.inputs["chart"] for r in releases] == [CHART_NAME]
+    assert GFD_CHART_NAME not in {r.inputs["chart"] for r in releases}
+    assert by_type(result, OPERATOR) == []
+    plugin, check = one(result, PLUGIN), one(result, CHECK)
+    # Depending on a component means depending on its children: the checks wait for the release.
+    assert releases[0].urn in check.dependencies
+    gpu_platform = one(result, "gpu-platform:index:GpuPlatform")
+    assert plugin.parent == check.parent == gpu_platform.urn
+    # In-cluster resources go through the existing cluster's provider.
+    assert "byo-cluster-k8s" in releases[0].provider
+    warnings = result.outputs["sharedGpuWarnings"]
+    assert set(warnings) == {"t4"}
+    assert "gpu-inference" in warnings["t4"]
+
+
+def test_platform_with_gpu_operator_installs_no_plugin() -> None:
+    result = platform_run(operator_platform())
+    assert [r.inputs["chart"] for r in by_type(result, RELEASE)] == [GPU_OPERATOR_CHART_NAME]
+    assert by_type(result, PLUGIN) == []
+    assert one(result, RELEASE).urn in one(result, CHECK).dependencies
+
+
+def test_platform_without_plugin_or_operator() -> None:
+    def off(raw: dict[str, Any]) -> None:
+        raw["devicePlugin"] = {"enabled": False}
+
+    result = platform_run(platform(mutate=off))
+    assert by_type(result, RELEASE) == []
+    assert len(by_type(result, CHECK)) == 1
