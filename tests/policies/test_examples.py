@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import copy
+import dataclasses
+import functools
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from gpu_policies.registry import policies
-from offline_preview import preview
+from offline_preview import ProgramRun, preview, run_policies
 from offline_preview.cli import EXIT_MANDATORY, EXIT_OK, main
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -77,3 +82,107 @@ def test_our_stacks_pass_the_pack(stack: str) -> None:
     assert [v for v in result.violations if v.enforcement == "mandatory"] == []
     assert [v.message for v in result.violations] == []
     assert len(policies()) >= 17
+
+
+@functools.cache
+def _stack_run(stack: str) -> ProgramRun:
+    return preview(ROOT, stack=stack).run
+
+
+def _mutated(stack: str, type_: str, change: Callable[[dict[str, Any]], None]) -> list[Any]:
+    """The stack's recorded resources with ``change`` applied to every resource of ``type_``."""
+    resources = []
+    for res in _stack_run(stack).resources:
+        if res.type == type_:
+            inputs, outputs = copy.deepcopy(res.inputs), copy.deepcopy(res.outputs)
+            change(inputs)
+            change(outputs)
+            res = dataclasses.replace(res, inputs=inputs, outputs=outputs)
+        resources.append(res)
+    return resources
+
+
+def _drop(key: str) -> Callable[[dict[str, Any]], None]:
+    return lambda props: props.pop(key, None)
+
+
+def _set(key: str, value: Any) -> Callable[[dict[str, Any]], None]:
+    return lambda props: props.__setitem__(key, value)
+
+
+# (stack, resource type, one change to what our components produce, the policy that catches it)
+COMPONENT_MUTATIONS = [
+    (
+        "dev",
+        "azure-native:containerservice:AgentPool",
+        _drop("nodeTaints"),
+        "gpu-node-pools-tainted",
+    ),
+    (
+        "dev",
+        "azure-native:containerservice:AgentPool",
+        _set("enableAutoScaling", True),
+        "mig-pools-no-autoscaling-no-azure-linux",
+    ),
+    (
+        "dev",
+        "azure-native:containerservice:ManagedCluster",
+        _set("networkProfile", {"networkPolicy": "none"}),
+        "network-policy-engine-enabled",
+    ),
+    (
+        "dev",
+        "azure-native:containerservice:ManagedCluster",
+        _drop("autoUpgradeProfile"),
+        "node-os-upgrade-channel-set",
+    ),
+    (
+        "dev",
+        "kubernetes:networking.k8s.io/v1:NetworkPolicy",
+        _set("spec", {"podSelector": {}, "policyTypes": ["Ingress"]}),
+        "gpu-namespaces-deny-all-network-policy",
+    ),
+    (
+        "dev",
+        "kubernetes:core/v1:ResourceQuota",
+        _set("spec", {"hard": {}}),
+        "gpu-namespaces-have-gpu-quota",
+    ),
+    (
+        "dev",
+        "kubernetes:helm.sh/v3:Release",
+        _set("values", {}),
+        "device-plugin-release-current-with-gfd",
+    ),
+    (
+        "dev",
+        "kubernetes:batch/v1:Job",
+        _set(
+            "spec",
+            {"template": {"spec": {"containers": [{"name": "c", "image": "nvidia/cuda:latest"}]}}},
+        ),
+        "cuda-images-pinned",
+    ),
+    (
+        "ack-dev",
+        "alicloud:cs/managedKubernetes:ManagedKubernetes",
+        _set("clusterSpec", "ack.standard"),
+        "ack-mps-pools-need-ack-pro",
+    ),
+    ("ack-dev", "alicloud:cs/nodePool:NodePool", _set("taints", []), "gpu-node-pools-tainted"),
+]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("stack", "type_", "change", "policy"),
+    [pytest.param(*m, id=f"{m[0]}-{m[3]}") for m in COMPONENT_MUTATIONS],
+)
+def test_one_change_to_our_components_output_is_caught(
+    stack: str, type_: str, change: Callable[[dict[str, Any]], None], policy: str
+) -> None:
+    if stack not in STACKS:
+        pytest.skip(f"no Pulumi.{stack}.yaml")
+    assert any(r.type == type_ for r in _stack_run(stack).resources), type_
+    found = {v.policy for v in run_policies(_mutated(stack, type_, change), policies())}
+    assert found == {policy}
