@@ -62,6 +62,8 @@ class AckCluster(pulumi.ComponentResource):
     """VPC of the cluster (created or existing)."""
     node_vswitch_ids: pulumi.Output[list[str]]
     """vSwitches the node pools use."""
+    rrsa_oidc_issuer_url: pulumi.Output[str | None]
+    """Issuer of the RRSA OIDC tokens (for RAM role trust policies); None without RRSA."""
     kubeconfig: pulumi.Output[str]
     """Temporary kubeconfig (secret), fetched on every run; it expires after
     ``kubeconfigMinutes``."""
@@ -142,12 +144,16 @@ class AckCluster(pulumi.ComponentResource):
         self.cluster_name = cluster.name
         self.vpc_id = pulumi.Output.from_input(vpc_id)
         self.node_vswitch_ids = pulumi.Output.all(*node_switches)
+        self.rrsa_oidc_issuer_url = cluster.rrsa_metadata.apply(
+            lambda rrsa: rrsa.rrsa_oidc_issuer_url if rrsa else None
+        )
         self.register_outputs(
             {
                 "clusterId": self.cluster_id,
                 "clusterName": self.cluster_name,
                 "vpcId": self.vpc_id,
                 "nodeVswitchIds": self.node_vswitch_ids,
+                "rrsaOidcIssuerUrl": self.rrsa_oidc_issuer_url,
                 "kubeconfig": self.kubeconfig,
             }
         )

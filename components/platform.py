@@ -181,6 +181,7 @@ class GpuPlatform(pulumi.ComponentResource):
             outputs={
                 "clusterId": cluster.cluster_id,
                 "vpcId": cluster.vpc_id,
+                "rrsaOidcIssuerUrl": cluster.rrsa_oidc_issuer_url,
                 "gpuPools": {name: pool.capacity for name, pool in pools.items()},
                 "ackGpuSharing": sharing.versions,
             },

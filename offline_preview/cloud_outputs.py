@@ -49,13 +49,21 @@ def _named(key: str) -> Callable[[str, dict[str, Any]], dict[str, Any]]:
     return outputs
 
 
+def _ack_cluster(name: str, inputs: dict[str, Any]) -> dict[str, Any]:
+    cluster = inputs.get("name", name)
+    rrsa: dict[str, Any] = {"enabled": bool(inputs.get("enableRrsa"))}
+    if rrsa["enabled"]:
+        rrsa["rrsaOidcIssuerUrl"] = f"https://oidc-ack.offline.invalid/{cluster}"
+    return {"name": cluster, "id": f"c{zlib.crc32(name.encode()):010d}", "rrsaMetadata": rrsa}
+
+
 _COMPUTED: dict[str, Callable[[str, dict[str, Any]], dict[str, Any]]] = {
     "azure-native:containerservice:ManagedCluster": _managed_cluster,
     "azure-native:resources:ResourceGroup": _named("resourceGroupName"),
     "azure-native:containerservice:AgentPool": _named("agentPoolName"),
-    "alicloud:cs/managedKubernetes:ManagedKubernetes": lambda name, inputs: {
-        "name": inputs.get("name", name),
-        "id": f"c{zlib.crc32(name.encode()):010d}",
+    "alicloud:cs/managedKubernetes:ManagedKubernetes": _ack_cluster,
+    "alicloud:cs/nodePool:NodePool": lambda name, inputs: {
+        "nodePoolId": f"np{zlib.crc32(name.encode()):010d}"
     },
     "alicloud:vpc/network:Network": lambda name, inputs: {"id": f"vpc-{name}"},
     "alicloud:vpc/switch:Switch": lambda name, inputs: {"id": f"vsw-{name}"},

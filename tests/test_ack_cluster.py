@@ -35,6 +35,7 @@ def build(cluster: AckClusterSettings) -> ProgramRun:
         pulumi.export("kubeconfig", component.kubeconfig)
         pulumi.export("clusterId", component.cluster_id)
         pulumi.export("nodeVswitchIds", component.node_vswitch_ids)
+        pulumi.export("rrsaIssuer", component.rrsa_oidc_issuer_url)
 
     return run(program)
 
@@ -98,6 +99,12 @@ def test_vswitches_created_in_an_existing_vpc() -> None:
     (switch,) = by_type(result, SWITCH)
     assert switch.inputs["vpcId"] == "vpc-existing"
     assert one(result, MANAGED).inputs["vswitchIds"] == ["vsw-a", "plat-nodes-vsw-0-id"]
+
+
+def test_rrsa_issuer_url_comes_from_the_cluster() -> None:
+    result = build(settings())
+    assert result.outputs["rrsaIssuer"] == "https://oidc-ack.offline.invalid/gpu-ack-dev"
+    assert build(settings(rrsa=False)).outputs["rrsaIssuer"] is None
 
 
 def test_rrsa_audit_log_and_deletion_protection() -> None:

@@ -34,6 +34,7 @@ def test_ack_dev_preview_has_no_mandatory_violation(ack_dev: PreviewResult) -> N
 def test_ack_dev_builds_the_ack_pro_cluster_and_pools(ack_dev: PreviewResult) -> None:
     (cluster,) = of_type(ack_dev, "alicloud:cs/managedKubernetes:ManagedKubernetes")
     assert cluster.inputs["clusterSpec"] == "ack.pro.small"
+    assert ack_dev.run.outputs["rrsaOidcIssuerUrl"].endswith("/gpu-ack-dev")
     pools = {p.inputs["nodePoolName"]: p for p in of_type(ack_dev, "alicloud:cs/nodePool:NodePool")}
     assert set(pools) == {"system", "a10mps", "t4"}
     mps_labels = {label["key"]: label["value"] for label in pools["a10mps"].inputs["labels"]}
