@@ -15,7 +15,6 @@ from .cluster import Obj
 from .daemons import exec_container, name_of, pod_problem, pods_by_node
 from .driver import ExecTarget
 from .expectations import (
-    ANY_VALUE,
     GFD_LABELS,
     Expectations,
     NamespaceExpectation,
@@ -71,15 +70,13 @@ def node_ready(node: Obj) -> CheckResult:
 
 def node_labels(pool: PoolExpectation, node: Obj) -> CheckResult:
     labels = _labels(node)
-    expected = ", ".join(
-        f"{k}={'<set>' if v is ANY_VALUE else v}" for k, v in sorted(pool.labels.items())
-    )
+    expected = ", ".join(f"{k}={v}" for k, v in sorted(pool.labels.items()))
     problems = []
     for key, want in sorted(pool.labels.items()):
         have = labels.get(key)
         if not have:
             problems.append(f"{key} missing")
-        elif want is not ANY_VALUE and have != want:
+        elif have != want:
             problems.append(f"{key}={have}")
     found = "; ".join(problems) if problems else "all present"
     return outcome("labels", f"node/{name_of(node)}", expected, found, not problems)

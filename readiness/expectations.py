@@ -1,7 +1,7 @@
 """What the stack promised, per GPU pool and workload namespace, in terms a live cluster shows.
 
-Everything is derived from the validated stack config and ``gpu_facts``; the checks compare the
-cluster against these records and nothing else.
+Derived from the validated stack config, ``gpu_facts`` and the same functions the components
+use to provision (node labels, quota keys), so the check cannot drift from what was built.
 """
 
 from __future__ import annotations
@@ -9,13 +9,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
+from components.ack_gpu_node_pool import pool_labels as ack_node_labels
+from components.aks_gpu_node_pool import node_labels as aks_node_labels
+from components.device_plugin_config import config_label
+from components.gpu_workload_namespace import gpu_quota as provisioned_gpu_quota
 from gpu_facts.scheduling import (
-    ACK_GPU_SCHEDULE_LABEL,
-    DEVICE_PLUGIN_CONFIG_LABEL,
     GPU_PRESENT_LABEL,
     GPU_TAINT_EFFECT,
     GPU_TAINT_KEY,
     GPU_TAINT_VALUE,
+    POOL_LABEL,
 )
 from stack_config import Platform, PoolFacts
 from stack_config.models import Workload
@@ -27,9 +30,6 @@ GFD_LABELS: tuple[str, ...] = ("nvidia.com/gpu.product", "nvidia.com/gpu.count")
 GpuDaemon = Literal["device-plugin", "ack-mps-control", "none"]
 """What serves the GPUs of a pool: the NVIDIA device plugin, ACK's MPS control daemon, or
 (ACK cGPU/share) ACK's own closed components that this tool does not inspect."""
-
-ANY_VALUE = None
-"""A label that must be present with a non-empty value, whatever it is."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,8 +50,8 @@ class PoolExpectation:
     name: str
     min_nodes: int
     max_nodes: int
-    labels: dict[str, str | None]
-    """Label -> required value, or ``ANY_VALUE``."""
+    labels: dict[str, str]
+    """Node labels the pool's nodes must carry, with their values."""
     taint: Taint
     allocatable: dict[str, int]
     """Allocatable GPU resources of every node (the capacity model)."""
@@ -84,13 +84,34 @@ def _daemon(pf: PoolFacts) -> GpuDaemon:
     return "ack-mps-control" if pf.sharing == "ackMps" else "none"
 
 
-def pool_expectation(platform: Platform, pf: PoolFacts) -> PoolExpectation:
-    labels: dict[str, str | None] = {GPU_PRESENT_LABEL: "true", **pf.pool.labels}
+def _workload_types(platform: Platform, pf: PoolFacts) -> list[str]:
+    """Workload types whose namespaces may use the pool (AKS labels its nodes with them)."""
+    return sorted(
+        {
+            wl.type
+            for wl in platform.config.workloads
+            if pf.name in {p.name for p in platform.workload_pools(wl)}
+        }
+    )
+
+
+def node_labels(platform: Platform, pf: PoolFacts) -> dict[str, str]:
+    """The labels the stack gives the pool's nodes (on an existing cluster: the ones the
+    device plugin and the checks rely on, plus the configured extra labels)."""
+    cloud = platform.config.cloud
+    if cloud == "azure":
+        return aks_node_labels(pf, _workload_types(platform, pf))
+    if cloud == "alicloud":
+        return ack_node_labels(pf)
+    ours = {GPU_PRESENT_LABEL: "true", POOL_LABEL: pf.name}
     if pf.uses_device_plugin:
-        # The config name is the GPU layer's choice; what matters here is that one is selected.
-        labels[DEVICE_PLUGIN_CONFIG_LABEL] = ANY_VALUE
-    elif pf.pool.sharing is not None:
-        labels[ACK_GPU_SCHEDULE_LABEL] = pf.pool.sharing.mode
+        ours.update(config_label(pf))
+    return {**pf.pool.labels, **ours}
+
+
+def pool_expectation(platform: Platform, pf: PoolFacts) -> PoolExpectation:
+    labels = node_labels(platform, pf)
+    labels.pop(POOL_LABEL, None)  # nodes are found by it
     cfg = platform.config
     gfd_running = cfg.gpu_operator.enabled or (cfg.device_plugin.enabled and cfg.device_plugin.gfd)
     return PoolExpectation(
@@ -106,14 +127,9 @@ def pool_expectation(platform: Platform, pf: PoolFacts) -> PoolExpectation:
 
 
 def gpu_quota(platform: Platform, workload: Workload) -> dict[str, int]:
-    """The namespace's GPU quota as ResourceQuota ``hard`` keys (extended resources only take
-    ``requests.``): one number applies to every GPU resource of the namespace's pools."""
-    if isinstance(workload.gpu_quota, dict):
-        asked = dict(workload.gpu_quota)
-    else:
-        resources = {r for pf in platform.workload_pools(workload) for r in pf.capacity.per_node}
-        asked = dict.fromkeys(sorted(resources), workload.gpu_quota)
-    return {f"requests.{resource}": n for resource, n in asked.items()}
+    """The namespace's GPU quota as ResourceQuota ``hard`` keys, as the component writes it."""
+    hard = provisioned_gpu_quota(workload, platform.workload_pools(workload))
+    return {key: int(value) for key, value in hard.items()}
 
 
 def expectations(platform: Platform) -> Expectations:

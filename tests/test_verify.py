@@ -72,7 +72,7 @@ class FakeCluster:
     def find(self, kind: str, name: str) -> dict[str, Any]:
         return next(o for o in self.items(kind) if o["metadata"]["name"] == name)
 
-    def pod_on(self, node: str, daemonset: str = "nvdp-nvidia-device-plugin") -> dict[str, Any]:
+    def pod_on(self, node: str, daemonset: str = "nvidia-device-plugin") -> dict[str, Any]:
         return next(
             p
             for p in self.items("pods")
@@ -383,7 +383,7 @@ def test_healthy_cluster_passes_every_check(kubeconfig: Path, cluster: FakeClust
         == "gpu-workload-rules-binding"
     )
     assert (
-        run.row("daemonset", "daemonset/nvidia-device-plugin/nvdp-nvidia-device-plugin")["found"]
+        run.row("daemonset", "daemonset/nvidia-device-plugin/nvidia-device-plugin")["found"]
         == "3/3 ready"
     )
 
@@ -479,14 +479,14 @@ def test_plugin_pod_not_ready_fails(kubeconfig: Path, cluster: FakeCluster) -> N
             condition["status"] = "False"
     status = pod["status"]["containerStatuses"][0]
     status.update(ready=False, state={"waiting": {"reason": "CrashLoopBackOff"}}, restartCount=7)
-    ds = cluster.find("daemonsets", "nvdp-nvidia-device-plugin")
+    ds = cluster.find("daemonsets", "nvidia-device-plugin")
     ds["status"]["numberReady"] = 2
     run = verify(kubeconfig)
     assert run.code == 1
     assert run.failures() == [
         ("gpu-daemon", f"node/{A100_0}"),
         ("driver", f"node/{A100_0}"),
-        ("daemonset", "daemonset/nvidia-device-plugin/nvdp-nvidia-device-plugin"),
+        ("daemonset", "daemonset/nvidia-device-plugin/nvidia-device-plugin"),
     ]
     assert run.row("gpu-daemon", f"node/{A100_0}")["found"] == (
         f"{pod['metadata']['name']}: container nvidia-device-plugin-ctr waiting: CrashLoopBackOff"
@@ -495,7 +495,7 @@ def test_plugin_pod_not_ready_fails(kubeconfig: Path, cluster: FakeCluster) -> N
         "unknown: no ready GPU daemon pod on the node to run nvidia-smi in"
     )
     assert (
-        run.row("daemonset", "daemonset/nvidia-device-plugin/nvdp-nvidia-device-plugin")["found"]
+        run.row("daemonset", "daemonset/nvidia-device-plugin/nvidia-device-plugin")["found"]
         == "2/3 ready"
     )
 
@@ -505,7 +505,7 @@ def test_plugin_pod_missing_on_a_node_fails(kubeconfig: Path, cluster: FakeClust
     run = verify(kubeconfig)
     assert ("gpu-daemon", f"node/{T4_0}") in run.failures()
     assert run.row("gpu-daemon", f"node/{T4_0}")["found"] == (
-        "no pod of nvdp-nvidia-device-plugin on this node"
+        "no pod of nvidia-device-plugin on this node"
     )
 
 
