@@ -1,0 +1,267 @@
+"""DriverReadinessCheck: the generated script run for real, and the Jobs on the mock engine."""
+
+from __future__ import annotations
+
+import copy
+import os
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+from pydantic import ValidationError
+
+from components.driver_check import (
+    CHECK_APP,
+    DriverReadinessCheck,
+    check_script,
+    checked_pools,
+)
+from offline_preview import ProgramRun
+from stack_config import Platform, load_platform
+from stack_config.models import Readiness
+from tests.conftest import by_type, one, run, stack_raw
+from tests.k8s_schema import assert_valid_manifest, manifest_of
+
+DATA = Path(__file__).parent / "data" / "nvidia_smi"
+JOB = "kubernetes:batch/v1:Job"
+CRON_JOB = "kubernetes:batch/v1:CronJob"
+NAMESPACE = "kubernetes:core/v1:Namespace"
+
+# A stand-in for nvidia-smi: prints a recorded sample and exits with the recorded status.
+FAKE_NVIDIA_SMI = """#!/bin/sh
+if [ "${1:-}" = "-L" ]; then cat "$FAKE_LIST"; exit "${FAKE_LIST_EXIT:-0}"; fi
+cat "$FAKE_TABLE"
+exit "${FAKE_EXIT:-0}"
+"""
+
+
+def run_check(
+    tmp_path: Path,
+    table: str,
+    *,
+    min_major: int = 535,
+    mig_profile: str | None = None,
+    exit_code: int = 0,
+    gpu_list: str = "a100_mig_list.txt",
+) -> subprocess.CompletedProcess[str]:
+    """Run the generated script with /bin/sh and a fake nvidia-smi first on PATH."""
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir(exist_ok=True)
+    fake = bin_dir / "nvidia-smi"
+    fake.write_text(FAKE_NVIDIA_SMI)
+    fake.chmod(0o755)
+    env = {
+        "PATH": f"{bin_dir}:{os.environ.get('PATH', '/usr/bin:/bin')}",
+        "FAKE_TABLE": str(DATA / table),
+        "FAKE_LIST": str(DATA / gpu_list),
+        "FAKE_EXIT": str(exit_code),
+    }
+    script = check_script("gpus", min_major, mig_profile)
+    return subprocess.run(
+        ["/bin/sh", "-c", script], env=env, capture_output=True, text=True, timeout=30, check=False
+    )
+
+
+def test_new_driver_passes(tmp_path: Path) -> None:
+    result = run_check(tmp_path, "h100_table.txt")
+    assert result.returncode == 0, result.stderr
+    assert "OK pool=gpus: driver 550.54.15 (major 550 >= 535)" in result.stdout
+
+
+def test_old_driver_fails(tmp_path: Path) -> None:
+    result = run_check(tmp_path, "t4_old_driver_table.txt")
+    assert result.returncode == 1
+    assert "FAIL pool=gpus: driver 470.82.01 is older than major version 535" in result.stderr
+
+
+def test_minimum_is_inclusive(tmp_path: Path) -> None:
+    assert run_check(tmp_path, "h100_table.txt", min_major=550).returncode == 0
+    assert run_check(tmp_path, "h100_table.txt", min_major=551).returncode == 1
+
+
+def test_failure_output_fails_with_the_tools_message(tmp_path: Path) -> None:
+    # nvidia-smi exits 9 when it cannot talk to the driver.
+    result = run_check(tmp_path, "failure_no_driver.txt", exit_code=9)
+    assert result.returncode == 1
+    assert "nvidia-smi failed: NVIDIA-SMI has failed" in result.stderr
+
+
+def test_failure_text_with_exit_zero_still_fails(tmp_path: Path) -> None:
+    result = run_check(tmp_path, "failure_version_mismatch.txt")
+    assert result.returncode == 1
+    assert "no driver version" in result.stderr
+
+
+def test_missing_nvidia_smi_fails(tmp_path: Path) -> None:
+    script = check_script("gpus", 535)
+    result = subprocess.run(
+        ["/bin/sh", "-c", script],
+        env={"PATH": str(tmp_path)},  # no nvidia-smi, no sed: the first call fails
+        capture_output=True,
+        text=True,
+        timeout=30,
+        check=False,
+    )
+    assert result.returncode == 1
+    assert "nvidia-smi failed" in result.stderr
+
+
+def test_mig_pool_needs_a_device_of_its_profile(tmp_path: Path) -> None:
+    ok = run_check(tmp_path, "h100_table.txt", mig_profile="3g.20gb")
+    assert ok.returncode == 0, ok.stderr
+    assert "MIG 3g.20gb" in ok.stdout
+    missing = run_check(tmp_path, "h100_table.txt", mig_profile="4g.20gb")
+    assert missing.returncode == 1
+    assert "no MIG 4g.20gb device listed by nvidia-smi -L" in missing.stderr
+
+
+def test_pool_name_is_quoted_in_the_script() -> None:
+    assert "pool='a b'" in check_script("a b", 535)
+    assert "min_major=535" in check_script("p", 535)
+
+
+# --- Jobs on the mock engine ---------------------------------------------------------------
+
+
+def platform(stack: str = "byo", mutate: Any = None) -> Platform:
+    raw = copy.deepcopy(stack_raw(stack))
+    if mutate is not None:
+        mutate(raw)
+    return load_platform(raw)
+
+
+def checks_run(p: Platform) -> ProgramRun:
+    return run(
+        lambda: DriverReadinessCheck(
+            "check", {"settings": p.config.readiness, "pools": list(p.pools.values())}
+        )
+    )
+
+
+def jobs_by_pool(result: ProgramRun) -> dict[str, dict[str, Any]]:
+    return {
+        job.inputs["metadata"]["labels"]["gpu-platform.io/pool"]: job.inputs
+        for job in by_type(result, JOB)
+    }
+
+
+def test_one_job_per_pool_on_its_nodes_with_one_gpu() -> None:
+    result = checks_run(platform())
+    jobs = jobs_by_pool(result)
+    assert set(jobs) == {"a100", "t4"}
+    expected_resource = {"a100": "nvidia.com/mig-3g.20gb", "t4": "nvidia.com/gpu.shared"}
+    for pool, job in jobs.items():
+        assert job["metadata"]["name"] == f"{CHECK_APP}-{pool}"
+        assert job["metadata"]["namespace"] == "gpu-readiness"
+        pod = job["spec"]["template"]["spec"]
+        assert pod["nodeSelector"] == {"gpu-platform.io/pool": pool}
+        assert pod["tolerations"] == [
+            {"key": "nvidia.com/gpu", "operator": "Exists", "effect": "NoSchedule"}
+        ]
+        assert pod["restartPolicy"] == "Never"
+        (container,) = pod["containers"]
+        assert container["image"] == "nvcr.io/nvidia/cuda:12.4.1-base-ubuntu22.04"
+        assert container["resources"]["limits"][expected_resource[pool]] == "1"
+        assert container["command"][:2] == ["/bin/sh", "-c"]
+        assert "min_major=535" in container["command"][2]
+    assert (
+        "profile=3g.20gb" in jobs["a100"]["spec"]["template"]["spec"]["containers"][0]["command"][2]
+    )
+    assert "profile=" not in jobs["t4"]["spec"]["template"]["spec"]["containers"][0]["command"][2]
+
+
+def test_job_security_context_is_restricted() -> None:
+    result = checks_run(platform())
+    for job in jobs_by_pool(result).values():
+        pod = job["spec"]["template"]["spec"]
+        assert pod["automountServiceAccountToken"] is False
+        assert pod["securityContext"] == {
+            "runAsNonRoot": True,
+            "runAsUser": 65534,
+            "runAsGroup": 65534,
+            "seccompProfile": {"type": "RuntimeDefault"},
+        }
+        assert pod["containers"][0]["securityContext"] == {
+            "privileged": False,
+            "allowPrivilegeEscalation": False,
+            "readOnlyRootFilesystem": True,
+            "runAsNonRoot": True,
+            "capabilities": {"drop": ["ALL"]},
+            "seccompProfile": {"type": "RuntimeDefault"},
+        }
+    namespace = one(result, NAMESPACE)
+    assert namespace.inputs["metadata"]["name"] == "gpu-readiness"
+    assert namespace.inputs["metadata"]["labels"]["pod-security.kubernetes.io/enforce"] == (
+        "restricted"
+    )
+
+
+def test_jobs_are_valid_kubernetes_objects_and_replace_by_delete() -> None:
+    result = checks_run(platform())
+    for job in by_type(result, JOB):
+        assert_valid_manifest(manifest_of(job))
+        # Fixed name + immutable template: a change must delete before it creates.
+        assert job.delete_before_replace
+        assert job.inputs["spec"]["activeDeadlineSeconds"] == 1800
+        assert job.inputs["metadata"]["annotations"] == {"pulumi.com/timeoutSeconds": "1800"}
+    assert by_type(result, CRON_JOB) == []
+
+
+def test_schedule_adds_a_cron_job_per_pool() -> None:
+    def scheduled(raw: dict[str, Any]) -> None:
+        raw["readiness"] = {"schedule": "0 6 * * *", "minDriverMajor": 550}
+
+    result = checks_run(platform(mutate=scheduled))
+    crons = by_type(result, CRON_JOB)
+    assert len(crons) == 2
+    jobs = jobs_by_pool(result)
+    for cron in crons:
+        assert_valid_manifest(manifest_of(cron))
+        spec = cron.inputs["spec"]
+        assert spec["schedule"] == "0 6 * * *"
+        assert spec["concurrencyPolicy"] == "Forbid"
+        pool = cron.inputs["metadata"]["labels"]["gpu-platform.io/pool"]
+        assert spec["jobTemplate"]["spec"] == jobs[pool]["spec"]
+        assert (
+            "min_major=550"
+            in spec["jobTemplate"]["spec"]["template"]["spec"]["containers"][0]["command"][2]
+        )
+
+
+def test_ack_mps_pools_are_not_checked() -> None:
+    p = platform("ack-dev")
+    pools = list(p.pools.values())
+    assert any(pool.sharing == "ackMps" for pool in pools)
+    assert [pool.name for pool in checked_pools(pools)] == [
+        pool.name for pool in pools if pool.sharing != "ackMps"
+    ]
+    assert set(jobs_by_pool(checks_run(p))) == {pool.name for pool in checked_pools(pools)}
+
+
+@pytest.mark.parametrize(
+    ("settings", "message"),
+    [
+        ({"image": "nvcr.io/nvidia/cuda"}, "pin the image"),
+        ({"image": "nvidia/cuda:latest"}, "pin the image"),
+        ({"image": "nvidia/cuda@sha256:abc"}, "digest must be"),
+        ({"schedule": "every day"}, "not a cron schedule"),
+        ({"minDriverMajor": 300}, "greater than or equal to 400"),
+    ],
+)
+def test_bad_readiness_settings_are_refused(settings: dict[str, Any], message: str) -> None:
+    with pytest.raises(ValidationError, match=message):
+        Readiness.model_validate(settings)
+
+
+@pytest.mark.parametrize(
+    "settings",
+    [
+        {"image": "localhost:5000/cuda:12.4.1-base-ubuntu22.04"},
+        {"image": "nvidia/cuda@sha256:" + "a" * 64},
+        {"schedule": "@daily"},
+        {"schedule": "*/30 * * * 1-5"},
+    ],
+)
+def test_good_readiness_settings(settings: dict[str, Any]) -> None:
+    Readiness.model_validate(settings)
