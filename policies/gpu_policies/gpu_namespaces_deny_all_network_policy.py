@@ -8,6 +8,7 @@ from typing import Any
 from pulumi_policy import EnforcementLevel, Severity, StackValidationArgs
 
 from .building import Config, PolicyInfo, Report, exempt_names, exempt_namespaces, stack_policy
+from .pod_specs import namespace as namespace_of
 from .props import items, mapping
 from .resource_types import NAMESPACE, NETWORK_POLICY
 from .stack_index import (
@@ -15,7 +16,6 @@ from .stack_index import (
     index_by_type,
     is_gpu_namespace,
     object_name,
-    object_namespace,
 )
 
 BOTH_DIRECTIONS = frozenset({"Ingress", "Egress"})
@@ -50,7 +50,7 @@ def is_deny_all(props: Mapping[str, Any]) -> bool:
 
 def check(args: StackValidationArgs, config: Config, report: Report) -> None:
     index = index_by_type(args.resources)
-    covered = {object_namespace(np.props) for np in index[NETWORK_POLICY] if is_deny_all(np.props)}
+    covered = {namespace_of(np.props) for np in index[NETWORK_POLICY] if is_deny_all(np.props)}
     skip_namespaces, skip_names = exempt_namespaces(config), exempt_names(config)
     for namespace in index[NAMESPACE]:
         name = object_name(namespace)

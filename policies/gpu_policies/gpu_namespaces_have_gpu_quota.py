@@ -7,9 +7,10 @@ from pulumi_policy import EnforcementLevel, Severity, StackValidationArgs
 from gpu_facts.scheduling import NVIDIA_GPU, is_gpu_resource
 
 from .building import Config, PolicyInfo, Report, exempt_names, exempt_namespaces, stack_policy
+from .pod_specs import namespace as namespace_of
 from .props import mapping, path
 from .resource_types import NAMESPACE, RESOURCE_QUOTA
-from .stack_index import index_by_type, is_gpu_namespace, object_name, object_namespace
+from .stack_index import index_by_type, is_gpu_namespace, object_name
 
 REQUESTS_PREFIX = "requests."
 
@@ -40,7 +41,7 @@ def caps_gpu(hard: object) -> bool:
 def check(args: StackValidationArgs, config: Config, report: Report) -> None:
     index = index_by_type(args.resources)
     covered = {
-        object_namespace(q.props)
+        namespace_of(q.props)
         for q in index[RESOURCE_QUOTA]
         if caps_gpu(path(q.props, "spec", "hard"))
     }

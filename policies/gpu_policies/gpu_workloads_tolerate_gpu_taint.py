@@ -30,16 +30,22 @@ INFO = PolicyInfo(
 )
 
 
-def tolerates(toleration: Mapping[str, Any], value: str) -> bool:
-    """Whether one toleration tolerates the GPU taint (Kubernetes' matching rules)."""
+def taint_keys(resources: set[str]) -> frozenset[str]:
+    """Taint keys that mark the pod's GPU nodes: ours, and a vendor's whole-GPU resource
+    (``amd.com/gpu``) when the pod asks for one, since vendors taint with that name."""
+    return frozenset({GPU_TAINT_KEY, *(r for r in resources if r.endswith("/gpu"))})
+
+
+def tolerates(toleration: Mapping[str, Any], keys: frozenset[str], value: str) -> bool:
+    """Whether one toleration tolerates a GPU taint (Kubernetes' matching rules)."""
     effect = text(toleration.get("effect")) or ""
     if effect not in ("", GPU_TAINT_EFFECT):
         return False
     key = text(toleration.get("key")) or ""
     operator = text(toleration.get("operator")) or "Equal"
     if operator == "Exists":
-        return key in ("", GPU_TAINT_KEY)
-    return operator == "Equal" and key == GPU_TAINT_KEY and toleration.get("value") == value
+        return key == "" or key in keys
+    return operator == "Equal" and key in keys and toleration.get("value") == value
 
 
 def check(args: ResourceValidationArgs, config: Config, report: Report) -> None:
@@ -49,7 +55,9 @@ def check(args: ResourceValidationArgs, config: Config, report: Report) -> None:
     resources = pod_gpu_resources(spec)
     if not resources:
         return
-    if not any(tolerates(t, GPU_TAINT_VALUE) for t in mappings(spec.get("tolerations"))):
+    keys = taint_keys(resources)
+    tolerations = mappings(spec.get("tolerations"))
+    if not any(tolerates(t, keys, GPU_TAINT_VALUE) for t in tolerations):
         report(
             f"'{args.name}' asks for {', '.join(sorted(resources))} but does not tolerate the "
             f"GPU taint {GPU_TAINT_KEY}:{GPU_TAINT_EFFECT}."

@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable, Mapping
-from typing import Any
+from collections.abc import Iterable
 
 from pulumi_policy import PolicyResource
 
@@ -27,11 +26,6 @@ def index_by_type(resources: Iterable[PolicyResource]) -> dict[str, list[PolicyR
 def object_name(resource: PolicyResource) -> str:
     """A Kubernetes object's metadata.name, else the Pulumi resource name."""
     return text(path(resource.props, "metadata", "name")) or resource.name
-
-
-def object_namespace(props: Mapping[str, Any]) -> str:
-    """A namespaced object's namespace; ``default`` when unset, as Kubernetes does."""
-    return text(path(props, "metadata", "namespace")) or "default"
 
 
 def is_gpu_namespace(resource: PolicyResource) -> bool:

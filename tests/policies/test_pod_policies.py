@@ -214,6 +214,16 @@ def test_tolerations_that_match_the_gpu_taint(toleration: dict[str, Any]) -> Non
     assert messages(Case("gpu-workloads-tolerate-gpu-taint", "t", (res,))) == []
 
 
+def test_amd_gpu_pods_may_tolerate_the_amd_taint() -> None:
+    def amd(spec: dict[str, Any]) -> None:
+        container(spec)["resources"] = {"limits": {"amd.com/gpu": 1}}
+        spec["tolerations"] = [{"key": "amd.com/gpu", "operator": "Exists"}]
+
+    assert messages(Case("gpu-workloads-tolerate-gpu-taint", "amd", (mutated("Pod", amd),))) == []
+    nvidia = mutated("Pod", _set("tolerations", [{"key": "amd.com/gpu", "operator": "Exists"}]))
+    assert len(messages(Case("gpu-workloads-tolerate-gpu-taint", "nv", (nvidia,)))) == 1
+
+
 @pytest.mark.parametrize(
     "resources",
     [
