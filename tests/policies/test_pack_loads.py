@@ -9,7 +9,7 @@ from pathlib import Path
 
 import yaml
 
-from gpu_policies.registry import REGISTERED
+from gpu_policies.registry import PACK_VERSION, REGISTERED
 
 PACK = Path(__file__).resolve().parents[2] / "policies"
 
@@ -46,6 +46,7 @@ def test_registry_imports_from_the_pack_folder_alone() -> None:
 def test_pack_layout_follows_pulumi_conventions() -> None:
     manifest = yaml.safe_load((PACK / "PulumiPolicy.yaml").read_text())
     assert manifest["runtime"]["name"] == "python"
+    assert manifest["version"] == PACK_VERSION
     requirements = (PACK / "requirements.txt").read_text()
     assert "pulumi-policy" in requirements
     main = (PACK / "__main__.py").read_text()
