@@ -6,10 +6,12 @@ from typing import Any
 
 import pytest
 
+from components.platform import GpuPlatform
 from gpu_facts.scheduling import GPU_TAINT
 from offline_preview import PreviewResult, RecordedResource, Secret, preview
 from offline_preview.cloud_outputs import fake_kubeconfig
-from tests.conftest import by_type, one
+from stack_config import load_platform
+from tests.conftest import by_type, one, run, stack_raw
 
 MANAGED_CLUSTER = "azure-native:containerservice:ManagedCluster"
 AGENT_POOL = "azure-native:containerservice:AgentPool"
@@ -116,3 +118,35 @@ def test_admission_denies_in_prod_and_warns_in_dev(previews: dict[str, PreviewRe
     dev = one(previews["dev"].run, BINDING).inputs["spec"]["validationActions"]
     assert "Deny" in prod
     assert "Deny" not in dev and "Warn" in dev
+
+
+def test_pools_carry_the_workload_types_allowed_on_them(
+    previews: dict[str, PreviewResult],
+) -> None:
+    by_name = pools(previews["dev"])
+    workload_labels = {
+        name: sorted(k for k in pool.inputs["nodeLabels"] if k.startswith("workload."))
+        for name, pool in by_name.items()
+    }
+    assert workload_labels == {
+        "a100mig": ["workload.gpu-platform.io/training"],
+        "t4": ["workload.gpu-platform.io/inference"],
+    }
+
+
+def test_nvme_pool_gets_the_ephemeral_cache_through_the_platform() -> None:
+    raw = stack_raw("dev")
+    raw["gpuPools"] = [
+        *raw["gpuPools"],
+        {"name": "a100nvme", "vmSize": "Standard_NC24ads_A100_v4", "count": 1, "nvme": True},
+    ]
+    platform = load_platform(raw)
+    result = run(lambda: GpuPlatform("plat", platform))
+    extension = one(result, "azure-native:kubernetesconfiguration:Extension")
+    nvme_pool = next(r for r in by_type(result, AGENT_POOL) if r.name == "plat-gpu-a100nvme-pool")
+    assert nvme_pool.urn in extension.dependencies
+    assert extension.inputs["clusterName"] == "gpu-dev"
+    storage_class = one(result, "kubernetes:storage.k8s.io/v1:StorageClass")
+    provider = one(result, "pulumi:providers:kubernetes")
+    assert storage_class.provider.startswith(provider.urn)
+    assert one(result, "gpu-platform:azure:NvmeCache").name == "plat-nvme"
