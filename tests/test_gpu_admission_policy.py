@@ -613,6 +613,8 @@ def test_binding_action(action: str | None, expected: list[str]) -> None:
     }
     # Kubernetes refuses Deny together with Warn.
     assert not {"Deny", "Warn"} <= set(binding["spec"]["validationActions"])
+    # The binding names the policy through its output: created after it.
+    assert one(result, POLICY).urn in one(result, BINDING).dependencies
     component = one(result, COMPONENT)
     assert one(result, POLICY).parent == component.urn
     assert one(result, BINDING).parent == component.urn

@@ -375,6 +375,9 @@ def test_children_are_named_parented_and_namespaced() -> None:
     assert all(r.parent == component.urn for r in children)
     namespaced = [r for r in children if r.type != NAMESPACE]
     assert all(r.inputs["metadata"]["namespace"] == "gpu-training" for r in namespaced)
+    # They take the namespace name from the Namespace, so the engine creates it first.
+    ns_urn = one(result, NAMESPACE).urn
+    assert all(ns_urn in r.dependencies for r in namespaced)
     assert all(r.inputs["metadata"].get("name") for r in children)
 
 
