@@ -723,3 +723,81 @@ def test_progress_goes_to_stderr_when_asked(kubeconfig: Path) -> None:
     assert "verify: read 1 nodes of pool a100" in lines
     assert lines[-1].startswith("verify: driver 3/3 ")
     json.loads(run.out)  # stdout stays clean JSON
+
+
+# --- ACK: MPS pools are served by ACK's MPS control daemon (BP-16) -----------------------------
+
+ACK_STACK = DATA / "Pulumi.verify-ack.yaml"
+ACK_NODE = "cn-hangzhou.10.1.0.12"
+MPS_DAEMON = "mps-control-daemon"
+
+
+def _as_ack_mps_cluster(cluster: FakeCluster) -> None:
+    """The recorded cluster turned into one ACK MPS node with ACK's MPS control daemon."""
+    node = copy.deepcopy(cluster.find("nodes", T4_0))
+    node["metadata"]["name"] = ACK_NODE
+    node["metadata"]["labels"] = {
+        "kubernetes.io/hostname": ACK_NODE,
+        "gpu-platform.io/pool": "a10mps",
+        "nvidia.com/gpu.present": "true",
+        "ack.node.gpu.schedule": "mps",
+        "aliyun.accelerator/nvidia_name": "NVIDIA-A10",
+    }
+    node["status"]["allocatable"] = {"cpu": "8", "aliyun.com/gpu-mem": "24", "pods": "64"}
+    cluster.lists["nodes"]["items"] = [node]
+    daemon = copy.deepcopy(cluster.find("daemonsets", "kube-proxy"))
+    daemon["metadata"].update(name=MPS_DAEMON, uid="5e0b6f0e-7a1d-4c43-9f55-2f1c2d0a0b01")
+    daemon["spec"]["template"]["spec"].update(
+        nodeSelector={"ack.node.gpu.schedule": "mps"},
+        containers=[{"name": "mps", "image": "registry.cn-hangzhou.aliyuncs.com/acs/mps:0.2.0"}],
+    )
+    daemon["status"].update(desiredNumberScheduled=1, numberReady=1, currentNumberScheduled=1)
+    cluster.items("daemonsets").append(daemon)
+    pod = copy.deepcopy(cluster.pod_on(T4_0))
+    pod["metadata"].update(name=f"{MPS_DAEMON}-q8w2e", namespace="kube-system")
+    pod["metadata"]["ownerReferences"][0].update(name=MPS_DAEMON, uid=daemon["metadata"]["uid"])
+    pod["spec"].update(nodeName=ACK_NODE, containers=[{"name": "mps", "image": "mps:0.2.0"}])
+    cluster.items("pods").append(pod)
+    cluster.exec_answers[f"{MPS_DAEMON}-q8w2e"] = ExecAnswer(
+        (SMI / "h100_table.txt").read_text()  # any table will do: the driver line is read
+    )
+    quota = next(
+        q for q in cluster.items("resourcequotas") if q["metadata"]["namespace"] == "gpu-training"
+    )
+    quota["spec"]["hard"] = {"requests.aliyun.com/gpu-mem": "24"}
+
+
+def verify_ack(kubeconfig: Path) -> Run:
+    out, err = io.StringIO(), io.StringIO()
+    argv = ["--config", str(ACK_STACK), "--kubeconfig", str(kubeconfig), "--format", "json"]
+    code = main(argv, stdout=out, stderr=err)
+    return Run(code, out.getvalue(), err.getvalue())
+
+
+def test_ack_mps_pool_is_checked_against_the_mps_daemon(
+    kubeconfig: Path, cluster: FakeCluster
+) -> None:
+    _as_ack_mps_cluster(cluster)
+    run = verify_ack(kubeconfig)
+    assert run.code == 0, run.out
+    assert run.row("allocatable", f"node/{ACK_NODE}")["found"] == "aliyun.com/gpu-mem: 24"
+    assert run.row("labels", f"node/{ACK_NODE}")["expected"] == (
+        "ack.node.gpu.schedule=mps, nvidia.com/gpu.present=true"
+    )
+    assert run.row("gpu-daemon", f"node/{ACK_NODE}")["found"] == f"{MPS_DAEMON}-q8w2e Ready"
+    assert run.row("driver", f"node/{ACK_NODE}")["found"].startswith("550.54.15")
+    assert run.row("daemonset", f"daemonset/kube-system/{MPS_DAEMON}")["status"] == "pass"
+    assert not [r for r in run.rows() if r["check"] == "gfd-labels"]  # ACK's nodes, not GFD's
+    assert any(p.startswith("/apis/apps/v1/daemonsets?") for _, p in cluster.requests)
+
+
+def test_ack_mps_node_without_the_daemon_fails(kubeconfig: Path, cluster: FakeCluster) -> None:
+    _as_ack_mps_cluster(cluster)
+    cluster.items("pods").remove(
+        next(p for p in cluster.items("pods") if p["spec"]["nodeName"] == ACK_NODE)
+    )
+    run = verify_ack(kubeconfig)
+    assert run.code == 1
+    assert run.row("gpu-daemon", f"node/{ACK_NODE}")["found"] == (
+        f"no pod of {MPS_DAEMON} on this node"
+    )
