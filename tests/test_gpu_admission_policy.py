@@ -27,9 +27,12 @@ from components.gpu_admission_cel import (
     is_gpu_resource_cel,
 )
 from components.gpu_admission_policy import GpuAdmissionPolicy
+from components.gpu_workload_namespace import GpuWorkloadNamespace
 from gpu_facts.scheduling import GPU_NAMESPACE_LABEL, is_gpu_resource
 from offline_preview import ProgramRun
+from stack_config.models import Workload
 from tests.conftest import one, run
+from tests.test_gpu_workload_namespace import ACK_MPS, PLAIN
 
 POLICY = "kubernetes:admissionregistration.k8s.io/v1:ValidatingAdmissionPolicy"
 BINDING = "kubernetes:admissionregistration.k8s.io/v1:ValidatingAdmissionPolicyBinding"
@@ -632,3 +635,35 @@ def test_unknown_action_is_refused_before_anything_is_registered() -> None:
 
     assert run(program).resources == []
     assert errors == ["GpuAdmissionPolicy 'gpu': action must be Deny, Warn or Audit, not 'Block'"]
+
+
+# --- The two components fit together ----------------------------------------------------------
+
+
+def test_policy_reads_what_the_namespaces_write() -> None:
+    """The namespaces GpuWorkloadNamespace creates are selected by the policy, and the MPS
+    exception they carry is the one the CEL honours."""
+
+    def program() -> None:
+        for name, pool in (("gpu-mps", ACK_MPS), ("gpu-plain", PLAIN)):
+            wl = Workload.model_validate({"name": name, "type": "inference", "gpuQuota": 8})
+            GpuWorkloadNamespace(name, {"workload": wl, "pools": [pool]})
+
+    namespaces = {
+        r.inputs["metadata"]["name"]: r.inputs
+        for r in run(program).resources
+        if r.type == "kubernetes:core/v1:Namespace"
+    }
+    selector = recorded_policy()["spec"]["matchConstraints"]["namespaceSelector"]["matchLabels"]
+    for ns in namespaces.values():
+        assert selector.items() <= ns["metadata"]["labels"].items()
+
+    mps_pod = gpu_pod(GPU_MEM, "8")
+    with_ipc = {**mps_pod, "hostIPC": True}
+    assert failed_messages(KINDS["Pod"](with_ipc), namespaces["gpu-mps"]) == []
+    assert failed_messages(KINDS["Pod"](mps_pod), namespaces["gpu-mps"]) == [
+        MESSAGE["host-ipc-mps-required"]
+    ]
+    assert failed_messages(KINDS["Pod"](with_ipc), namespaces["gpu-plain"]) == [
+        MESSAGE["host-ipc-mps-only"]
+    ]

@@ -7,6 +7,8 @@ from collections.abc import Sequence
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from components.gpu_admission_cel import MPS_HOST_IPC_LABEL
 from components.gpu_workload_namespace import (
@@ -329,6 +331,22 @@ def test_cluster_gpu_resources_outside_the_namespace_pools_are_pinned_at_zero() 
         "requests.nvidia.com/gpu.shared": "0",
         "requests.nvidia.com/mig-1g.5gb": "8",
     }
+
+
+ALL_POOLS = [MIG_MIXED, MIG_SINGLE, PLAIN, SHARED, SHARED_NOT_RENAMED, ACK_MPS, ACK_CGPU]
+
+
+@given(
+    pools=st.lists(st.sampled_from(ALL_POOLS), min_size=1, unique_by=lambda pf: pf.name),
+    amount=st.integers(min_value=0, max_value=10_000),
+)
+def test_quota_covers_every_resource_the_pools_expose(pools: list[PoolFacts], amount: int) -> None:
+    cluster = sorted({r for pf in ALL_POOLS for r in pf.capacity.per_node})
+    quota = gpu_quota(workload(gpuQuota=amount), pools, cluster)
+    offered = {r for pf in pools for r in pf.capacity.per_node}
+    assert set(quota) == {f"requests.{r}" for r in cluster}
+    for resource in cluster:
+        assert quota[f"requests.{resource}"] == (str(amount) if resource in offered else "0")
 
 
 def test_compute_quota_and_container_defaults_from_config() -> None:
