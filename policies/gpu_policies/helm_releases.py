@@ -7,14 +7,13 @@ from typing import Any
 
 from pulumi_policy import PolicyResource
 
-from gpu_facts.device_plugin_chart import CHART_NAME
+from gpu_facts.device_plugin_chart import CHART_NAME, GPU_OPERATOR_CHART_NAME
 
 from .props import is_false, mapping, path, text
 from .resource_types import HELM_RELEASES
 
-# The NVIDIA GPU Operator's chart (https://helm.ngc.nvidia.com/nvidia, chart gpu-operator);
-# it deploys its own device plugin unless devicePlugin.enabled is false.
-GPU_OPERATOR_CHART = "gpu-operator"
+# The GPU Operator's chart deploys its own device plugin unless devicePlugin.enabled is false.
+GPU_OPERATOR_CHART = GPU_OPERATOR_CHART_NAME
 
 
 def chart_name(props: Mapping[str, Any]) -> str:
