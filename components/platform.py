@@ -206,7 +206,7 @@ class GpuPlatform(pulumi.ComponentResource):
     def _gpu_layer(self, cluster: ClusterHandle, opts: pulumi.ResourceOptions) -> None:
         """Device plugin with per-pool configs (or the GPU Operator), and readiness checks."""
         from .device_plugin_config import shared_gpu_warnings
-        from .driver_check import DriverReadinessCheck
+        from .driver_check import DriverReadinessCheck, checked_pools
         from .gpu_operator import NvidiaGpuOperator
         from .nvidia_device_plugin import NvidiaDevicePlugin
 
@@ -227,7 +227,7 @@ class GpuPlatform(pulumi.ComponentResource):
                 {"settings": config.device_plugin, "pools": pools},
                 opts,
             )
-        if pools:
+        if checked_pools(pools):
             after_owner = pulumi.ResourceOptions(depends_on=[owner] if owner else [])
             DriverReadinessCheck(
                 f"{self._name}-driver-check",

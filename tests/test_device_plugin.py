@@ -390,3 +390,20 @@ def test_platform_without_plugin_or_operator() -> None:
     result = platform_run(platform(mutate=off))
     assert by_type(result, RELEASE) == []
     assert len(by_type(result, CHECK)) == 1
+
+
+def test_ack_platform_serves_only_plugin_pools() -> None:
+    result = run(lambda: GpuPlatform("ack", platform("ack-dev")))
+    (release,) = [r for r in by_type(result, RELEASE) if r.inputs["chart"] == CHART_NAME]
+    assert set(release.inputs["values"]["config"]["map"]) == {DEFAULT_CONFIG_NAME, "t4"}
+
+
+def test_ack_platform_with_only_ack_shared_pools_installs_no_plugin() -> None:
+    def only_mps(raw: dict[str, Any]) -> None:
+        raw["gpuPools"] = [p for p in raw["gpuPools"] if p["name"] == "a10mps"]
+        raw["workloads"] = [w for w in raw["workloads"] if w["pools"] == ["a10mps"]]
+
+    result = run(lambda: GpuPlatform("ack", platform("ack-dev", only_mps)))
+    assert [r for r in by_type(result, RELEASE) if r.inputs["chart"] == CHART_NAME] == []
+    assert by_type(result, PLUGIN) == []
+    assert by_type(result, CHECK) == []  # ACK MPS pools are not checked
