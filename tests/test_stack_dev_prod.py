@@ -2,13 +2,23 @@
 
 from __future__ import annotations
 
+import copy
+import dataclasses
+from collections.abc import Callable
 from typing import Any
 
 import pytest
 
 from components.platform import GpuPlatform
 from gpu_facts.scheduling import GPU_TAINT
-from offline_preview import PreviewResult, RecordedResource, Secret, preview
+from gpu_policies import (
+    gpu_node_pools_tainted,
+    mig_pools_no_autoscaling_no_azure_linux,
+    network_policy_engine_enabled,
+    node_os_upgrade_channel_set,
+)
+from gpu_policies.registry import policies
+from offline_preview import PreviewResult, RecordedResource, Secret, preview, run_policies
 from offline_preview.cloud_outputs import fake_kubeconfig
 from stack_config import load_platform
 from tests.conftest import by_type, one, run, stack_raw
@@ -150,3 +160,49 @@ def test_nvme_pool_gets_the_ephemeral_cache_through_the_platform() -> None:
     provider = one(result, "pulumi:providers:kubernetes")
     assert storage_class.provider.startswith(provider.urn)
     assert one(result, "gpu-platform:azure:NvmeCache").name == "plat-nvme"
+
+
+def _mutated(
+    result: PreviewResult, type_: str, change: Callable[[dict[str, Any]], None]
+) -> list[RecordedResource]:
+    resources = []
+    for resource in result.run.resources:
+        if resource.type == type_:
+            inputs = copy.deepcopy(resource.inputs)
+            change(inputs)
+            resource = dataclasses.replace(resource, inputs=inputs)
+        resources.append(resource)
+    return resources
+
+
+@pytest.mark.parametrize(
+    ("type_", "change", "policy"),
+    [
+        (AGENT_POOL, lambda i: i.update(nodeTaints=[]), gpu_node_pools_tainted.POLICY),
+        (
+            AGENT_POOL,
+            lambda i: i.update(enableAutoScaling=True, minCount=0, maxCount=2),
+            mig_pools_no_autoscaling_no_azure_linux.POLICY,
+        ),
+        (
+            MANAGED_CLUSTER,
+            lambda i: i["networkProfile"].update(networkPolicy="none"),
+            network_policy_engine_enabled.POLICY,
+        ),
+        (
+            MANAGED_CLUSTER,
+            lambda i: i["autoUpgradeProfile"].update(nodeOSUpgradeChannel="None"),
+            node_os_upgrade_channel_set.POLICY,
+        ),
+    ],
+)
+def test_the_pack_checks_our_aks_resources(
+    previews: dict[str, PreviewResult],
+    type_: str,
+    change: Callable[[dict[str, Any]], None],
+    policy: Any,
+) -> None:
+    """A clean preview means something: break one AKS input and its policy reports it."""
+    resources = _mutated(previews["dev"], type_, change)
+    violations = run_policies(resources, policies())
+    assert policy.name in {v.policy for v in violations}
