@@ -25,7 +25,7 @@ class Progress:
         if self.tty:
             pad = max(0, self._width - len(line))
             self.stream.write("\r" + line + " " * pad)
-            self._width = len(line)
+            self._width = len(line) + pad  # what the terminal line now holds
         else:
             tenth = (done * 10) // total if total else done
             if self._last_tenth.get(phase) == tenth and done != total:
