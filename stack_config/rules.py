@@ -367,6 +367,18 @@ def _gpu_layer(cfg: PlatformConfig) -> Iterator[Problem]:
                 "the GPU Operator sets one MIG strategy for the cluster; MIG pools use "
                 + ", ".join(sorted(strategies)),
             )
+    # The GPU layer's namespaces are ours alone: PSA levels and quotas differ per namespace.
+    if cfg.gpu_operator.enabled:
+        owner, gpu_namespace = "gpuOperator", cfg.gpu_operator.namespace
+    else:
+        owner, gpu_namespace = "devicePlugin", cfg.device_plugin.namespace
+    ours = {f"{owner}.namespace": gpu_namespace, "readiness.namespace": cfg.readiness.namespace}
+    if len(set(ours.values())) < len(ours):
+        yield "readiness.namespace", f"must differ from {owner}.namespace"
+    workloads = {w.name for w in cfg.workloads}
+    for path, namespace in ours.items():
+        if namespace in workloads:
+            yield path, f"{namespace!r} is also a workload namespace"
 
 
 _POOL_RULES: tuple[Callable[[PlatformConfig, int, GpuPool], Iterator[Problem]], ...] = (

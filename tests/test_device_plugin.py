@@ -407,3 +407,17 @@ def test_ack_platform_with_only_ack_shared_pools_installs_no_plugin() -> None:
     assert [r for r in by_type(result, RELEASE) if r.inputs["chart"] == CHART_NAME] == []
     assert by_type(result, PLUGIN) == []
     assert by_type(result, CHECK) == []  # ACK MPS pools are not checked
+
+
+@pytest.mark.parametrize(
+    ("extra", "path"),
+    [
+        ({"readiness": {"namespace": "nvidia-device-plugin"}}, "readiness.namespace"),
+        ({"devicePlugin": {"namespace": "gpu-training"}}, "devicePlugin.namespace"),
+        ({"readiness": {"namespace": "gpu-inference"}}, "readiness.namespace"),
+    ],
+)
+def test_gpu_layer_namespaces_are_its_own(extra: dict[str, Any], path: str) -> None:
+    with pytest.raises(ConfigError) as err:
+        platform(mutate=lambda raw: raw.update(extra))
+    assert [p for p, _ in err.value.problems] == [path]
