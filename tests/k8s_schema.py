@@ -1,20 +1,30 @@
 """Kubernetes OpenAPI schema checks for the objects the mock engine recorded.
 
 ``manifest_of`` turns a recorded Kubernetes resource into the manifest the provider would
-send; ``assert_valid_manifest`` validates it with ``kubernetes_validate`` against the strict
-schema (unknown fields refused) of a Kubernetes version, by default the lowest we support.
+send; ``assert_valid_manifest`` validates it against the strict schema (unknown fields
+refused) that ``kubernetes_validate`` ships for a Kubernetes version, by default the lowest we
+support. The schemas are loaded once per kind, and the version must exist exactly (the
+library itself falls back to an older one).
 """
 
 from __future__ import annotations
 
+import json
+import re
+from functools import cache
+from importlib.resources import files
 from typing import Any
 
+import jsonschema
 import kubernetes_validate
+import kubernetes_validate.utils
+from referencing import Registry, Resource
 
 from offline_preview import RecordedResource, Secret
 from stack_config.models import MIN_KUBERNETES
 
 KUBERNETES_TYPE_PREFIX = "kubernetes:"
+SCHEMAS = files("kubernetes_validate") / "kubernetes-json-schema"
 
 
 def _plain(value: Any) -> Any:
@@ -55,18 +65,34 @@ def manifest_of(resource: RecordedResource) -> dict[str, Any]:
     return manifest
 
 
+@cache
+def _validator(version: str, api_version: str, kind: str) -> jsonschema.Draft202012Validator:
+    """The strict schema of one kind at one Kubernetes version, as kubernetes_validate ships it
+    (loaded once: the definitions file is large)."""
+    releases = [v for v in kubernetes_validate.utils.all_versions() if v.startswith(f"{version}.")]
+    if not releases:
+        raise AssertionError(f"kubernetes_validate has no schemas for Kubernetes {version}")
+    folder = SCHEMAS / f"v{releases[-1]}-local-strict"
+    # rbac.authorization.k8s.io/v1 -> rbac-v1, the file naming of the schema set.
+    group_version = re.sub(r"^([^./]*)(?:\.[^/]*)?/", r"\1-", api_version)
+    path = folder / f"{kind.lower()}-{group_version}.json"
+    if not path.is_file():
+        raise AssertionError(f"no schema for {kind} {api_version} in Kubernetes {version}")
+    schema = json.loads(path.read_text())
+    definitions = json.loads((folder / "_definitions.json").read_text())
+    registry = Resource.from_contents(definitions) @ (Resource.from_contents(schema) @ Registry())
+    return jsonschema.Draft202012Validator(schema, registry=registry)
+
+
 def assert_valid_manifest(manifest: dict[str, Any], version: str = MIN_KUBERNETES) -> None:
-    """Fail with the offending path unless ``manifest`` matches the strict OpenAPI schema."""
-    try:
-        validated = kubernetes_validate.validate(manifest, version, strict=True)
-    except kubernetes_validate.ValidationError as err:
-        path = ".".join(str(p) for p in err.path) or "(root)"
+    """Fail with the offending path unless ``manifest`` matches the strict OpenAPI schema of
+    exactly ``version`` (``major.minor``)."""
+    validator = _validator(version, manifest["apiVersion"], manifest["kind"])
+    error = jsonschema.exceptions.best_match(validator.iter_errors(manifest))
+    if error is not None:
+        path = ".".join(str(p) for p in error.absolute_path) or "(root)"
         name = manifest.get("metadata", {}).get("name")
         raise AssertionError(
-            f"{manifest.get('kind')} {name!r} is invalid for Kubernetes {err.version} at "
-            f"{path}: {err.message}"
-        ) from None
-    except kubernetes_validate.SchemaNotFoundError as err:
-        raise AssertionError(err.message) from None
-    # kubernetes_validate silently falls back to an older schema; we want the one asked for.
-    assert validated == version, f"validated against {validated}, not {version}"
+            f"{manifest['kind']} {name!r} is invalid for Kubernetes {version} at {path}: "
+            f"{error.message}"
+        )
