@@ -18,6 +18,7 @@ from components.driver_check import (
     checked_pools,
 )
 from offline_preview import ProgramRun
+from readiness.nvidia_smi import NvidiaSmiError, parse_driver_version
 from stack_config import Platform, load_platform
 from stack_config.models import Readiness
 from tests.conftest import by_type, one, run, stack_raw
@@ -114,6 +115,27 @@ def test_mig_pool_needs_a_device_of_its_profile(tmp_path: Path) -> None:
     missing = run_check(tmp_path, "h100_table.txt", mig_profile="4g.20gb")
     assert missing.returncode == 1
     assert "no MIG 4g.20gb device listed by nvidia-smi -L" in missing.stderr
+
+
+@pytest.mark.parametrize(
+    ("table", "exit_code"),
+    [
+        ("h100_table.txt", 0),
+        ("t4_old_driver_table.txt", 0),
+        ("failure_no_driver.txt", 9),
+        ("failure_version_mismatch.txt", 0),
+    ],
+)
+@pytest.mark.parametrize("min_major", [470, 535, 550, 560])
+def test_script_agrees_with_the_python_parser(
+    tmp_path: Path, table: str, exit_code: int, min_major: int
+) -> None:
+    try:
+        expected = parse_driver_version((DATA / table).read_text()).at_least(min_major)
+    except NvidiaSmiError:
+        expected = False
+    result = run_check(tmp_path, table, min_major=min_major, exit_code=exit_code)
+    assert (result.returncode == 0) == expected, result.stderr
 
 
 def test_pool_name_is_quoted_in_the_script() -> None:
