@@ -16,7 +16,6 @@ from importlib.resources import files
 from typing import Any
 
 import jsonschema
-import kubernetes_validate
 import kubernetes_validate.utils
 from referencing import Registry, Resource
 
