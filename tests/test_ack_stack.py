@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 import yaml
 
@@ -9,6 +11,7 @@ from components.gpu_admission_cel import MPS_HOST_IPC_LABEL, MPS_HOST_IPC_REQUIR
 from offline_preview import PreviewResult, Secret, preview
 from offline_preview.cli import EXIT_OK
 from offline_preview.engine import RecordedResource
+from stack_config import ConfigError
 from tests.conftest import ROOT
 
 pytestmark = pytest.mark.slow
@@ -109,3 +112,27 @@ def test_example_project_files() -> None:
     assert project["name"] == "ack-mps-job"
     assert project["runtime"]["name"] == "python"
     assert (EXAMPLE / "Pulumi.dev.yaml").exists()
+
+
+def test_in_cluster_layers_wait_for_pools_and_sharing(ack_dev: PreviewResult) -> None:
+    waits_for = {
+        name
+        for r in ack_dev.run.resources
+        if r.type == "gpu-platform:workloads:GpuWorkloadNamespace"
+        for name in (urn.rsplit("::", 1)[-1] for urn in r.dependencies)
+    }
+    assert {
+        "ack-dev-gpu-a10mps-pool",
+        "ack-dev-gpu-t4-pool",
+        "ack-dev-gpu-sharing-ack-ai-installer",
+        "ack-dev-gpu-sharing-ack-mps-control",
+    } <= waits_for
+
+
+def test_bad_ack_config_is_refused_with_its_key_path(tmp_path: Path) -> None:
+    data = yaml.safe_load((ROOT / "Pulumi.ack-dev.yaml").read_text())
+    data["config"]["gpu-platform:cluster"]["clusterSpec"] = "ack.standard"
+    bad = tmp_path / "Pulumi.bad.yaml"
+    bad.write_text(yaml.safe_dump(data))
+    with pytest.raises(ConfigError, match=r"cluster\.clusterSpec: ACK GPU sharing \('mps'\)"):
+        preview(ROOT, stack="bad", config_file=bad)
