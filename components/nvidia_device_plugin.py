@@ -139,7 +139,13 @@ class NvidiaDevicePlugin(pulumi.ComponentResource):
     ) -> None:
         settings, pools = args["settings"], args["pools"]
         # Validate before registering anything: bad input changes nothing.
-        if not at_least(settings.version, MIN_VERSION):
+        try:
+            current = at_least(settings.version, MIN_VERSION)
+        except ValueError:
+            raise DevicePluginValuesError(
+                f"device plugin chart version {settings.version!r} is not a version"
+            ) from None
+        if not current:
             raise DevicePluginValuesError(
                 f"device plugin chart {settings.version} is older than {MIN_VERSION} (BP-14)"
             )

@@ -421,3 +421,20 @@ def test_gpu_layer_namespaces_are_its_own(extra: dict[str, Any], path: str) -> N
     with pytest.raises(ConfigError) as err:
         platform(mutate=lambda raw: raw.update(extra))
     assert [p for p, _ in err.value.problems] == [path]
+
+
+@pytest.mark.parametrize(
+    ("version", "message"), [("0.14.5", "older than 0.15.0"), ("latest", "not a version")]
+)
+def test_component_refuses_an_old_or_bad_chart_version(version: str, message: str) -> None:
+    p = platform()
+    settings = DevicePlugin(version=version)
+    monitor = RecordingMonitor(PreviewMocks())
+    with pytest.raises(Exception, match=message):
+        run(
+            lambda: NvidiaDevicePlugin(
+                "dp", {"settings": settings, "pools": list(p.pools.values())}
+            ),
+            monitor=monitor,
+        )
+    assert monitor.recorded == []
