@@ -16,7 +16,6 @@ from .daemons import exec_container, name_of, pod_problem, pods_by_node
 from .driver import ExecTarget
 from .expectations import (
     GFD_LABELS,
-    Expectations,
     NamespaceExpectation,
     PoolExpectation,
 )
@@ -157,7 +156,8 @@ def daemonset_status(pool_daemon: str, ds: Obj) -> CheckResult:
     desired, ready = status.get("desiredNumberScheduled", 0), status.get("numberReady", 0)
     ns = ds.get("metadata", {}).get("namespace", "")
     title = DAEMON_TITLE.get(pool_daemon, pool_daemon)
-    ok = desired > 0 and ready == desired
+    # Zero desired is fine for a pool scaled to zero; a node without its pod fails per node.
+    ok = ready == desired
     found = f"{ready}/{desired} ready" + ("" if desired else ": scheduled on no node")
     return outcome(
         "daemonset", f"daemonset/{ns}/{name_of(ds)}", f"{title} ready on every node", found, ok
@@ -165,16 +165,12 @@ def daemonset_status(pool_daemon: str, ds: Obj) -> CheckResult:
 
 
 def pool_checks(
-    exp: Expectations,
-    snap_nodes: list[Obj],
-    daemons: list[Obj],
-    pods: list[Obj],
-    pool: PoolExpectation,
+    pool: PoolExpectation, nodes: list[Obj], daemons: list[Obj], pods: list[Obj]
 ) -> tuple[list[CheckResult], list[ExecTarget]]:
     """Every check of one pool, and where to read each ready node's driver version."""
-    results = [pool_size(pool, snap_nodes)]
+    results = [pool_size(pool, nodes)]
     targets: list[ExecTarget] = []
-    for node in sorted(snap_nodes, key=name_of):
+    for node in sorted(nodes, key=name_of):
         subject = f"node/{name_of(node)}"
         results += [node_ready(node), node_labels(pool, node), node_taint(pool, node)]
         if pool.gfd:

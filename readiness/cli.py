@@ -61,6 +61,16 @@ def _project_or_default(program: Path) -> str:
         return NAMESPACE
 
 
+def _positive(text: str) -> int:
+    try:
+        n = int(text)
+    except ValueError:
+        n = 0
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"must be a whole number of at least 1, not {text!r}")
+    return n
+
+
 def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="python -m readiness",
@@ -83,7 +93,9 @@ def parser() -> argparse.ArgumentParser:
         action="store_true",
         help="do not exec nvidia-smi (no pods/exec permission)",
     )
-    p.add_argument("--parallel", type=int, default=8, help="nodes whose driver is read at once")
+    p.add_argument(
+        "--parallel", type=_positive, default=8, help="nodes whose driver is read at once"
+    )
     return p
 
 
@@ -109,11 +121,11 @@ def main(
     except KeyboardInterrupt:
         err.write("verify: interrupted\n")
         return 130
-    context = args.context or "(current context)"
+    stack = args.stack if args.config is None else str(args.config)
     if args.format == "json":
-        out.write(
-            as_json(report, {"stack": args.stack, "context": args.context, "server": reader.server})
-        )
+        meta = {"stack": stack, "context": args.context, "server": reader.server}
+        out.write(as_json(report, meta))
     else:
-        out.write(table(report, f"verify {args.stack} on {reader.server} ({context})"))
+        context = args.context or "current context"
+        out.write(table(report, f"verify {stack} on {reader.server} ({context})"))
     return EXIT_OK if report.ok else EXIT_FAILED

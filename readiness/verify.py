@@ -66,15 +66,21 @@ def verify(
     parallel: int = 8,
 ) -> Report:
     """Every check; ``read_driver=None`` skips the nvidia-smi step (no exec permission)."""
-    steps = iter(range(1, 1_000_000))
-    snap = read_snapshot(reader, exp, lambda what: progress.update("read", next(steps), None, what))
+    reads = 0
+
+    def step(what: str) -> None:
+        nonlocal reads
+        reads += 1
+        progress.update("read", reads, None, what)
+
+    snap = read_snapshot(reader, exp, step)
     results: list[CheckResult] = []
     targets: list[ExecTarget] = []
     reported: set[str] = set()
     for pool in exp.pools:
         daemons = snap.pool_daemons.get(pool.name, [])
         pods = [p for d in daemons for p in snap.pods.get(d["metadata"]["namespace"], [])]
-        rows, pool_targets = pool_checks(exp, snap.pool_nodes[pool.name], daemons, pods, pool)
+        rows, pool_targets = pool_checks(pool, snap.pool_nodes[pool.name], daemons, pods)
         results += rows
         targets += pool_targets
         for ds in daemons:

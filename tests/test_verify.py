@@ -403,7 +403,8 @@ def test_table_has_one_row_per_check_and_node(kubeconfig: Path) -> None:
     run = verify(kubeconfig, fmt="table")
     assert run.code == 0
     lines = run.out.splitlines()
-    assert lines[0].startswith("verify dev on http://127.0.0.1:")
+    assert lines[0].startswith(f"verify {STACK} on http://127.0.0.1:")
+    assert lines[0].endswith(" (lab)")
     assert lines[2].split() == ["CHECK", "SUBJECT", "EXPECTED", "FOUND", "STATUS"]
     taint_rows = [line for line in lines if line.startswith("taint ")]
     assert len(taint_rows) == 3
