@@ -12,7 +12,7 @@ from typing import Any
 from google.protobuf import struct_pb2
 from pulumi.runtime.proto import analyzer_pb2 as proto
 from pulumi_policy import EnforcementLevel
-from pulumi_policy.policy import _PolicyAnalyzerServicer
+from pulumi_policy.policy import Policy, _PolicyAnalyzerServicer
 
 from gpu_policies.registry import PACK_NAME, PACK_VERSION, REGISTERED, policies
 
@@ -20,7 +20,8 @@ from .pod_fixtures import container, mutated
 
 
 def servicer() -> _PolicyAnalyzerServicer:
-    return _PolicyAnalyzerServicer(PACK_NAME, PACK_VERSION, policies(), EnforcementLevel.ADVISORY)
+    pack: list[Policy] = list(policies())
+    return _PolicyAnalyzerServicer(PACK_NAME, PACK_VERSION, pack, EnforcementLevel.ADVISORY)
 
 
 def test_analyzer_info_lists_every_policy_with_its_schema() -> None:
