@@ -61,7 +61,10 @@ def cloud_sharing(cloud: Cloud, pool: GpuPool) -> SharingMode | None:
             "share": "ackShare",
         }
         return ack_modes.get(mode, "timeSlicing")
-    return mode
+    if mode in ("timeSlicing", "mps"):
+        return mode
+    # Validation refuses ACK-only modes elsewhere; resolving one here is a bug.
+    raise ValueError(f"sharing mode {mode!r} exists only on cloud 'alicloud'")
 
 
 def resolve_pool(cloud: Cloud, pool: GpuPool) -> PoolFacts:
