@@ -116,10 +116,11 @@ def chart_values(settings: DevicePlugin, pools: list[PoolFacts]) -> dict[str, An
     }
     merged = merge_values(ours, settings.values)
     config = merged["config"]
-    if config.get("default") not in config.get("map", {}):
+    named = config.get("map") if isinstance(config, Mapping) else None
+    if not isinstance(named, Mapping) or config.get("default") not in named:
         raise DevicePluginValuesError(
-            f"devicePlugin.values: config.default {config.get('default')!r} names no config in "
-            f"config.map ({', '.join(config.get('map', {}))})"
+            "devicePlugin.values: config must keep a config.map of named configs and a "
+            f"config.default naming one of them; got {config!r}"
         )
     return merged
 

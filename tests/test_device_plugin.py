@@ -269,10 +269,13 @@ def test_unknown_user_value_is_refused_before_anything_registers() -> None:
     assert monitor.recorded == []
 
 
-def test_user_default_config_must_exist() -> None:
-    settings = DevicePlugin(values={"config": {"default": "nope"}})
-    with pytest.raises(DevicePluginValuesError, match="'nope' names no config"):
-        chart_values(settings, list(platform().pools.values()))
+@pytest.mark.parametrize(
+    "values",
+    [{"config": {"default": "nope"}}, {"config": "cm"}, {"config": {"map": "cm"}}],
+)
+def test_user_values_must_keep_a_named_default_config(values: dict[str, Any]) -> None:
+    with pytest.raises(DevicePluginValuesError, match=r"config\.default naming one of them"):
+        chart_values(DevicePlugin(values=values), list(platform().pools.values()))
 
 
 def test_config_rule_refuses_unknown_chart_values() -> None:
