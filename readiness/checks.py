@@ -41,16 +41,20 @@ def _fmt(resources: Mapping[str, object]) -> str:
     return ", ".join(f"{k}: {v}" for k, v in sorted(resources.items())) or "none"
 
 
+def _nodes(n: int) -> str:
+    return f"{n} node" if n == 1 else f"{n} nodes"
+
+
 # --- pools and nodes ---------------------------------------------------------------------
 
 
 def pool_size(pool: PoolExpectation, nodes: list[Obj]) -> CheckResult:
     if pool.min_nodes == pool.max_nodes:
-        expected = f"{pool.min_nodes} nodes"
+        expected = _nodes(pool.min_nodes)
     else:
         expected = f"{pool.min_nodes}–{pool.max_nodes} nodes"
     n = len(nodes)
-    found = f"{n} nodes" if n else "no node carries the pool label"
+    found = _nodes(n) if n else "no node carries the pool label"
     return outcome(
         "node-count", f"pool/{pool.name}", expected, found, pool.min_nodes <= n <= pool.max_nodes
     )

@@ -370,7 +370,7 @@ def test_healthy_cluster_passes_every_check(kubeconfig: Path, cluster: FakeClust
         "check": "node-count",
         "subject": "pool/t4",
         "expected": "1–3 nodes",
-        "found": "1 nodes",
+        "found": "1 node",
         "status": "pass",
     }
     assert run.row("network-policy", "namespace/gpu-training")["found"] == "default-deny-all"
