@@ -35,6 +35,11 @@ def _git_commit() -> str:
     return done.stdout.strip() or "unknown"
 
 
+def _progress(line: str) -> None:
+    """Progress on stderr, so stdout holds only the report."""
+    print(f"bench: {line}", file=sys.stderr, flush=True)
+
+
 def _positive(text: str) -> int:
     value = int(text)
     if value < 1:
@@ -45,7 +50,7 @@ def _positive(text: str) -> int:
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__)
     parser.add_argument(
-        "--repeats", type=_positive, default=5, help="runs per size below the largest (median)"
+        "--repeats", type=_positive, default=3, help="runs per size below the largest (median)"
     )
     parser.add_argument(
         "--largest-repeats", type=_positive, default=3, help="runs at the largest size"
@@ -98,10 +103,12 @@ def main(argv: list[str] | None = None) -> int:
         return args.largest_repeats if size == sizes[-1] and len(sizes) > 1 else args.repeats
 
     for cloud in args.cloud or CLOUDS:
-        result.scale.append(measure_cloud(cloud, sizes, repeats_for, args.clock))
+        result.scale.append(measure_cloud(cloud, sizes, repeats_for, args.clock, _progress))
     if not args.no_startup:
+        _progress(f"start-up: {args.startup_runs} processes of each command")
         result.startup = measure_startup(args.startup_runs, args.stack)
     if args.setup:
+        _progress("set-up: a fresh virtualenv, then make test")
         result.setup = [fresh_setup(), make_test()]
     result.meta["duration_s"] = time.perf_counter() - started
     path = write_json(result, args.out)

@@ -195,6 +195,7 @@ def measure_cloud(
     sizes: Sequence[Size] = SIZES,
     repeats_for: Callable[[Size], int] = lambda size: 3,
     clock: Clock = "cpu",
+    progress: Callable[[str], None] = lambda line: None,
 ) -> CloudScale:
     """Every size of one cloud; a cloud whose components are missing or broken is reported."""
     result = CloudScale(cloud)
@@ -209,5 +210,6 @@ def measure_cloud(
         result.unavailable = f"the program failed: {type(err).__name__}: {err}"
         return result
     for size in sizes:
+        progress(f"{cloud} {size.label}: {repeats_for(size)} runs")
         result.points.append(measure_point(cloud, size, repeats_for(size), clock))
     return result

@@ -109,7 +109,7 @@ def test_bench_smallest_size_writes_the_report(
         assert len(timing["cpu_s"]) == len(timing["wall_s"]) == 1
         assert timing["median_wall_s"] > 0
     for key in ("register_over_floor", "register_over_matched", "policies_over_register"):
-        assert key in point and point[key] is None or math.isfinite(point[key])
+        assert math.isfinite(point[key]) and point[key] > 0, key
     assert {t["ratio"] for t in doc["targets"]} >= {"register/floor", "policies/register"}
     startup = doc["startup"]
     assert startup["exit_code"] in (0, 1), "the preview process ran (1: mandatory violations)"
