@@ -8,9 +8,9 @@ from typing import Any, TypedDict
 import pulumi
 from pulumi_alicloud import cs
 
-from gpu_facts.capacity import SharingMode
 from gpu_facts.scheduling import (
     ACK_GPU_SCHEDULE_LABEL,
+    ACK_GPU_SCHEDULE_VALUES,
     DEVICE_PLUGIN_CONFIG_LABEL,
     GPU_PRESENT_LABEL,
     GPU_TAINT_EFFECT,
@@ -20,13 +20,6 @@ from gpu_facts.scheduling import (
 )
 from stack_config.pools import PoolFacts
 
-ACK_SCHEDULE_VALUES: Mapping[SharingMode, str] = {
-    "ackMps": "mps",
-    "ackCgpu": "cgpu",
-    "ackShare": "share",
-}
-"""Value of ``ack.node.gpu.schedule`` per ACK sharing mode: MPS with GPU-memory isolation,
-cGPU memory isolation, and sharing without isolation (ACK's GPU-sharing docs)."""
 SCALING_TYPE_GPU = "gpu"
 SCALING_TYPE_GPU_SHARE = "gpushare"
 """``scaling_config.type`` of autoscaled pools: whole GPUs, or shared GPUs."""
@@ -48,9 +41,10 @@ class AckGpuNodePoolArgs(TypedDict):
 def pool_labels(pf: PoolFacts) -> dict[str, str]:
     """Node labels of a GPU pool; ours win over user labels with the same key."""
     labels = {**pf.pool.labels, GPU_PRESENT_LABEL: "true", POOL_LABEL: pf.name}
-    if pf.sharing in ACK_SCHEDULE_VALUES:
+    schedule = ACK_GPU_SCHEDULE_VALUES.get(pf.sharing or "")
+    if schedule is not None:
         # ACK's own device plugin and (for MPS) the MPS control daemon select on this label.
-        labels[ACK_GPU_SCHEDULE_LABEL] = ACK_SCHEDULE_VALUES[pf.sharing]
+        labels[ACK_GPU_SCHEDULE_LABEL] = schedule
     if pf.uses_device_plugin:
         # The NVIDIA device plugin has one named config per pool.
         labels[DEVICE_PLUGIN_CONFIG_LABEL] = pf.name
@@ -66,7 +60,7 @@ def scaling_config(pf: PoolFacts) -> cs.NodePoolScalingConfigArgs | None:
         enable=True,
         min_size=autoscale.min,
         max_size=autoscale.max,
-        type=SCALING_TYPE_GPU_SHARE if pf.sharing in ACK_SCHEDULE_VALUES else SCALING_TYPE_GPU,
+        type=SCALING_TYPE_GPU_SHARE if pf.sharing in ACK_GPU_SCHEDULE_VALUES else SCALING_TYPE_GPU,
     )
 
 

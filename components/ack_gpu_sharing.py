@@ -17,10 +17,9 @@ from typing import TypedDict
 import pulumi
 import pulumi_kubernetes as k8s
 
+from gpu_facts.scheduling import ACK_GPU_SCHEDULE_VALUES
 from stack_config.models import AckGpuSharingComponents
 from stack_config.pools import PoolFacts
-
-from .ack_gpu_node_pool import ACK_SCHEDULE_VALUES
 
 ACK_CHART_REPO = "https://aliacs-app-catalog.oss-cn-hangzhou.aliyuncs.com/charts-incubator/"
 """ACK's app catalog (Marketplace) Helm repository."""
@@ -41,7 +40,7 @@ class AckGpuSharingArgs(TypedDict):
 
 def needs_ai_installer(pools: Sequence[PoolFacts]) -> bool:
     """Any pool shared the ACK way (MPS, cGPU or share) needs ACK's shared-GPU scheduling."""
-    return any(pf.sharing in ACK_SCHEDULE_VALUES for pf in pools)
+    return any(pf.sharing in ACK_GPU_SCHEDULE_VALUES for pf in pools)
 
 
 def needs_mps_control(pools: Sequence[PoolFacts]) -> bool:

@@ -18,11 +18,10 @@ from gpu_facts.scheduling import (
     GPU_PRESENT_LABEL,
     GPU_TAINT,
     POOL_LABEL,
+    WORKLOAD_LABEL_PREFIX,
 )
 from stack_config.pools import PoolFacts
 
-WORKLOAD_LABEL_PREFIX = "workload.gpu-platform.io/"
-"""Node label ``workload.gpu-platform.io/<type>: "true"``, one per workload type allowed."""
 IMMUTABLE_PROPERTIES = ["gpuInstanceProfile"]
 """AKS cannot change these on an existing pool: a change replaces the pool (BP-11)."""
 

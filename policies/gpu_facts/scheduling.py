@@ -27,6 +27,11 @@ POOL_LABEL = "gpu-platform.io/pool"
 """Our label naming the GPU pool a node belongs to."""
 ACK_GPU_SCHEDULE_LABEL = "ack.node.gpu.schedule"
 """ACK label that turns on GPU sharing on a node pool (``mps``, ``cgpu``, ``share``)."""
+ACK_GPU_SCHEDULE_VALUES: dict[str, str] = {"ackMps": "mps", "ackCgpu": "cgpu", "ackShare": "share"}
+"""Value of ``ack.node.gpu.schedule`` per ACK sharing mode: MPS with GPU-memory isolation,
+cGPU memory isolation, and sharing without isolation (ACK's GPU-sharing docs)."""
+WORKLOAD_LABEL_PREFIX = "workload.gpu-platform.io/"
+"""Node label prefix ``workload.gpu-platform.io/<type>=true``: workload types a pool serves."""
 GPU_NAMESPACE_LABEL = "gpu-platform.io/gpu-workloads"
 """Namespace label that puts a namespace under the in-cluster GPU admission policy."""
 
