@@ -9,7 +9,7 @@ from pulumi_policy import (
     StackValidationArgs,
 )
 
-from gpu_facts.scheduling import ACK_GPU_SCHEDULE_LABEL
+from gpu_facts.scheduling import ACK_GPU_SCHEDULE_LABEL, ACK_GPU_SCHEDULE_VALUES
 
 from .building import Config, PolicyInfo, Report, exempt_names, stack_policy
 from .node_pools import node_pools
@@ -17,7 +17,7 @@ from .props import text
 from .resource_types import ACK_MANAGED_CLUSTER, ACK_NODE_POOL
 from .stack_index import index_by_type
 
-MPS = "mps"
+MPS = ACK_GPU_SCHEDULE_VALUES["ackMps"]
 PRO_PREFIX = "ack.pro."
 
 INFO = PolicyInfo(
