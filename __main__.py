@@ -16,5 +16,6 @@ pulumi.export("clusterName", platform.cluster_name)
 pulumi.export("kubeconfig", platform.kubeconfig)
 pulumi.export("gpuCapacity", platform.gpu_capacity)
 pulumi.export("namespaces", platform.namespaces)
+pulumi.export("sharedGpuWarnings", platform.shared_gpu_warnings)
 for key, value in platform.cluster_outputs.items():
     pulumi.export(key, value)

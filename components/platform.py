@@ -43,6 +43,8 @@ class GpuPlatform(pulumi.ComponentResource):
     """Per pool: expected allocatable GPU resources per node, node count and total."""
     namespaces: pulumi.Output[list[str]]
     """The GPU workload namespaces."""
+    shared_gpu_warnings: pulumi.Output[dict[str, str]]
+    """Per shared pool: the trust-domain warning and the namespaces allowed on it (BP-15)."""
 
     def __init__(
         self, name: str, args: Platform, opts: pulumi.ResourceOptions | None = None
@@ -73,6 +75,7 @@ class GpuPlatform(pulumi.ComponentResource):
                 "kubeconfig": self.kubeconfig,
                 "gpuCapacity": self.gpu_capacity,
                 "namespaces": self.namespaces,
+                "sharedGpuWarnings": self.shared_gpu_warnings,
             }
         )
 

@@ -66,7 +66,7 @@ class Sharing(ConfigModel):
 
 class UpgradeSettings(ConfigModel):
     max_surge: str = "1"
-    """Extra nodes during an upgrade (count or percentage); GPU capacity is scarce: keep it small."""
+    """Extra nodes during an upgrade (count or percentage); GPU capacity is scarce."""
     drain_timeout_minutes: Annotated[StrictInt, Field(ge=1, le=1440)] = 60
     """How long a node drain waits for pods (training jobs) to finish."""
     node_soak_minutes: Annotated[StrictInt, Field(ge=0, le=30)] = 0

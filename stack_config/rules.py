@@ -75,7 +75,10 @@ def _pool_mig(cfg: PlatformConfig, i: int, pool: GpuPool) -> Iterator[Problem]:
     if cfg.cloud == "alicloud":
         yield f"{at}.mig", "MIG pools are supported on AKS (cloud 'azure') and existing clusters"
     if pool.autoscale is not None:
-        yield f"{at}.autoscale", "MIG pools do not support the cluster autoscaler; use count (BP-12)"
+        yield (
+            f"{at}.autoscale",
+            "MIG pools do not support the cluster autoscaler; use count (BP-12)",
+        )
     if pool.os_sku.startswith("AzureLinux"):
         yield f"{at}.osSku", "MIG is not supported on Azure Linux; use Ubuntu (BP-12)"
     if pool.sharing is not None and pool.sharing.mode == "mps":
@@ -118,9 +121,9 @@ def _pool_sharing(cfg: PlatformConfig, i: int, pool: GpuPool) -> Iterator[Proble
         yield f"{at}.replicas", f"required for {mode}: how many pods share one GPU"
     if mode == "mps" and not cfg.device_plugin.gfd:
         yield "devicePlugin.gfd", "MPS needs GFD: the MPS daemon runs on nodes GFD labels"
-    if mode == "mps" and _valid_version(cfg.device_plugin.version):
-        if not at_least(cfg.device_plugin.version, MIN_VERSION_MPS):
-            yield "devicePlugin.version", f"MPS sharing needs device plugin {MIN_VERSION_MPS}+"
+    version = cfg.device_plugin.version
+    if mode == "mps" and _valid_version(version) and not at_least(version, MIN_VERSION_MPS):
+        yield "devicePlugin.version", f"MPS sharing needs device plugin {MIN_VERSION_MPS}+"
 
 
 def _pool_nvme(cfg: PlatformConfig, i: int, pool: GpuPool) -> Iterator[Problem]:
@@ -165,10 +168,15 @@ def _platform(cfg: PlatformConfig) -> Iterator[Problem]:
     elif not at_least(plugin.version, MIN_VERSION):
         yield (
             "devicePlugin.version",
-            f"{plugin.version} is older than {MIN_VERSION}, the first chart with GFD built in (BP-14)",
+            f"{plugin.version} is older than {MIN_VERSION}, "
+            "the first chart with GFD built in (BP-14)",
         )
     if plugin.enabled and cfg.gpu_operator.enabled:
-        yield "gpuOperator.enabled", "the GPU Operator and the device plugin release would both own GPUs; disable devicePlugin"
+        yield (
+            "gpuOperator.enabled",
+            "the GPU Operator and the device plugin release would both own GPUs; "
+            "disable devicePlugin",
+        )
     for key, names in (
         ("gpuPools", [p.name for p in cfg.gpu_pools]),
         ("workloads", [w.name for w in cfg.workloads]),
@@ -410,4 +418,3 @@ def check(
     problems.extend(_workloads(cfg, facts))
     problems.extend(_workload_isolation(cfg, facts))
     return list(dict.fromkeys(problems)), facts
-
