@@ -8,11 +8,13 @@ the JSON the API server sent (camelCase keys), so the checks read exactly what
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import urllib3
+import yaml
 from kubernetes import client, config
 from kubernetes.client.exceptions import ApiException
 from kubernetes.config.config_exception import ConfigException
@@ -35,18 +37,41 @@ class ClusterError(Exception):
         """HTTP status of the answer, None when there was no answer."""
 
 
+def _kubeconfig_paths(kubeconfig: Path | None) -> list[Path]:
+    """The files the client would read: the given one, else $KUBECONFIG's list, else the default."""
+    if kubeconfig is not None:
+        return [kubeconfig]
+    env = os.environ.get("KUBECONFIG", "")
+    if env:
+        return [Path(p).expanduser() for p in env.split(os.pathsep) if p]
+    return [Path("~/.kube/config").expanduser()]
+
+
 def connect(kubeconfig: Path | None, context: str | None) -> client.ApiClient:
     """An API client for a kubeconfig file (default: $KUBECONFIG or ~/.kube/config)."""
+    paths = _kubeconfig_paths(kubeconfig)
+    if not any(p.is_file() for p in paths):
+        shown = os.pathsep.join(str(p) for p in paths)
+        raise ClusterError(f"kubeconfig: no file at {shown} (give --kubeconfig or set KUBECONFIG)")
     try:
         api = config.new_client_from_config(
-            config_file=str(kubeconfig) if kubeconfig else None,
+            # Several files (a $KUBECONFIG list) are merged by the client, as kubectl does.
+            config_file=os.pathsep.join(str(p) for p in paths),
             context=context,
             persist_config=False,
         )
     except ConfigException as err:
         raise ClusterError(f"kubeconfig: {err}") from None
-    except (OSError, ValueError) as err:
+    except yaml.YAMLError as err:
+        where = getattr(err, "problem_mark", None)
+        at = f" (line {where.line + 1})" if where is not None else ""
+        raise ClusterError(f"kubeconfig: not valid YAML{at}") from None
+    except OSError as err:
         raise ClusterError(f"kubeconfig: cannot read it: {err}") from None
+    except (ValueError, TypeError, AttributeError, KeyError):
+        raise ClusterError(
+            "kubeconfig: not a kubeconfig (a mapping with clusters, users and contexts)"
+        ) from None
     # One attempt per request: retrying a refused connection only delays the error line.
     api.rest_client.pool_manager.connection_pool_kw["retries"] = urllib3.Retry(
         total=0, connect=0, read=0, redirect=0, status=0, raise_on_status=False

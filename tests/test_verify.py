@@ -43,6 +43,7 @@ KINDS = (
     "validatingadmissionpolicybindings",
 )
 TOKEN = "recorded-cluster-token"
+NO_RBAC_TOKEN = "token-of-a-user-without-rbac"
 SERVER_LIFETIME = 30.0
 """Seconds after which the fake server stops on its own, whatever the test does."""
 WS_GUID = "258EAFA5-E914-47DA-95CA-C5AB0DC85B11"  # RFC 6455 handshake constant
@@ -151,7 +152,12 @@ class _Handler(BaseHTTPRequestHandler):
     def do_GET(self) -> None:
         cluster = self.server.cluster
         cluster.requests.append(("GET", self.path))
-        if self.headers.get("Authorization") != f"Bearer {TOKEN}":
+        auth = self.headers.get("Authorization")
+        if auth == f"Bearer {NO_RBAC_TOKEN}":
+            message = 'nodes is forbidden: User "dev" cannot list resource "nodes" in API group ""'
+            self._status(403, "Forbidden", message + " at the cluster scope")
+            return
+        if auth != f"Bearer {TOKEN}":
             self._status(401, "Unauthorized", "Unauthorized")
             return
         url = urlparse(self.path)
@@ -293,7 +299,11 @@ def api_server(cluster: FakeCluster) -> Iterator[str]:
 
 
 def write_kubeconfig(path: Path, server: str) -> Path:
-    users = [("recorded", TOKEN), ("expired", "token-that-expired-yesterday")]
+    users = [
+        ("recorded", TOKEN),
+        ("expired", "token-that-expired-yesterday"),
+        ("no-rbac", NO_RBAC_TOKEN),
+    ]
     doc = {
         "apiVersion": "v1",
         "kind": "Config",
@@ -302,6 +312,7 @@ def write_kubeconfig(path: Path, server: str) -> Path:
         "contexts": [
             {"name": "lab", "context": {"cluster": "lab", "user": "recorded"}},
             {"name": "lab-expired", "context": {"cluster": "lab", "user": "expired"}},
+            {"name": "lab-no-rbac", "context": {"cluster": "lab", "user": "no-rbac"}},
         ],
         "current-context": "lab",
     }
@@ -802,3 +813,48 @@ def test_ack_mps_node_without_the_daemon_fails(kubeconfig: Path, cluster: FakeCl
     assert run.row("gpu-daemon", f"node/{ACK_NODE}")["found"] == (
         f"no pod of {MPS_DAEMON} on this node"
     )
+
+
+# --- kubeconfig problems ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        (None, "kubeconfig: no file at {path} (give --kubeconfig or set KUBECONFIG)"),
+        ("clusters: [\n", "kubeconfig: not valid YAML (line 2)"),
+        (
+            "- a list\n",
+            "kubeconfig: not a kubeconfig (a mapping with clusters, users and contexts)",
+        ),
+    ],
+)
+def test_bad_kubeconfig_is_one_clear_line(
+    tmp_path: Path, content: str | None, message: str
+) -> None:
+    path = tmp_path / "kubeconfig"
+    if content is not None:
+        path.write_text(content)
+    run = verify(path)
+    assert run.code == 2
+    assert run.err == f"verify: error: {message.format(path=path)}\n"
+
+
+def test_kubeconfig_list_from_the_environment(
+    kubeconfig: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """$KUBECONFIG may list several files, merged as kubectl merges them."""
+    empty = tmp_path / "other"
+    empty.write_text("apiVersion: v1\nkind: Config\n")
+    monkeypatch.setenv("KUBECONFIG", f"{empty}:{kubeconfig}")
+    out, err = io.StringIO(), io.StringIO()
+    code = main(["--config", str(STACK), "--context", "lab", "--format", "json"], out, err)
+    assert (code, err.getvalue()) == (0, "")
+
+
+def test_missing_permission_names_what_was_refused(kubeconfig: Path) -> None:
+    run = verify(kubeconfig, context="lab-no-rbac")
+    assert run.code == 2
+    assert run.err.count("\n") == 1
+    assert "not allowed to list nodes" in run.err
+    assert '(403 Forbidden): nodes is forbidden: User "dev" cannot list' in run.err
