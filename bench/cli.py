@@ -109,7 +109,7 @@ def main(argv: list[str] | None = None) -> int:
         result.startup = measure_startup(args.startup_runs, args.stack)
     if args.setup:
         _progress("set-up: a fresh virtualenv, then make test")
-        result.setup = [fresh_setup(), make_test()]
+        result.setup = [fresh_setup(), *make_test()]
     result.meta["duration_s"] = time.perf_counter() - started
     path = write_json(result, args.out)
     print(render_table(result))

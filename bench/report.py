@@ -131,7 +131,7 @@ def render_table(result: BenchResult) -> str:
         for pkg, cost in sorted(s.imports.items(), key=lambda kv: -kv[1].self_s):
             lines.append(f"    {pkg:<22}{cost.modules:>5} modules {_num(cost.self_s, 3):>7} s")
     if result.setup:
-        lines += ["", "Set-up and tests"]
+        lines += ["", "Set-up and tests (make test = lint + typecheck + unit)"]
         for c in result.setup:
             lines.append(
                 f"  {' '.join(c.command):<40}{_num(c.seconds, 1):>7} s  exit {c.exit_code}  "
