@@ -12,22 +12,17 @@ from dataclasses import dataclass
 
 from gpu_facts.scheduling import (
     ALIYUN_GPU_MEM,
+    CUDA_IMAGE_REPOSITORY,
     GPU_TAINT_EFFECT,
     GPU_TAINT_KEY,
     GPU_TAINT_VALUE,
+    MPS_HOST_IPC_LABEL,
+    MPS_HOST_IPC_REQUIRED,
     NVIDIA_GPU,
     NVIDIA_MIG_PREFIX,
+    NVIDIA_VISIBLE_DEVICES_ENV,
     SHARED_SUFFIX,
 )
-
-MPS_HOST_IPC_LABEL = "gpu-platform.io/mps-host-ipc"
-"""Namespace label for the ACK MPS exception: ``required`` (every gpu-mem pool of the
-namespace is MPS: gpu-mem pods must set ``hostIPC``) or ``allowed`` (some are)."""
-MPS_HOST_IPC_REQUIRED = "required"
-MPS_HOST_IPC_ALLOWED = "allowed"
-
-NVIDIA_VISIBLE_DEVICES = "NVIDIA_VISIBLE_DEVICES"
-"""The env var that hands a container GPUs behind the scheduler's back (BP-17)."""
 
 # Pod Security "baseline" capabilities: what MPS namespaces (enforced at "privileged", since
 # Pod Security cannot exempt hostIPC alone) may still add.
@@ -48,9 +43,9 @@ BASELINE_CAPABILITIES: tuple[str, ...] = (
 )
 
 # An image whose repository's last path segment is ``cuda`` (nvidia/cuda, nvcr.io/nvidia/cuda).
-CUDA_IMAGE = r"^([^/]+/)*cuda([:@].*)?$"
+CUDA_IMAGE = rf"^([^/]+/)*{CUDA_IMAGE_REPOSITORY}([:@].*)?$"
 CUDA_DIGEST = r"@sha256:[0-9a-f]{64}$"
-CUDA_TAG = r"^([^/]+/)*cuda:[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}$"
+CUDA_TAG = rf"^([^/]+/)*{CUDA_IMAGE_REPOSITORY}:[A-Za-z0-9_][A-Za-z0-9_.-]{{0,127}}$"
 
 
 def _quoted(value: str) -> str:
@@ -175,8 +170,8 @@ VALIDATIONS: tuple[CelValidation, ...] = (
         "no-visible-devices-env",
         "BP-17",
         "variables.containers.all(c, !has(c.env)"
-        f" || c.env.all(e, e.name != {_quoted(NVIDIA_VISIBLE_DEVICES)}))",
-        f"containers must not set {NVIDIA_VISIBLE_DEVICES}: it hands out GPUs behind the"
+        f" || c.env.all(e, e.name != {_quoted(NVIDIA_VISIBLE_DEVICES_ENV)}))",
+        f"containers must not set {NVIDIA_VISIBLE_DEVICES_ENV}: it hands out GPUs behind the"
         " scheduler's back (BP-17)",
     ),
     CelValidation(

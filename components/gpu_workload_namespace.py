@@ -17,12 +17,17 @@ from pulumi_kubernetes.core import v1 as core
 from pulumi_kubernetes.meta.v1 import LabelSelectorArgs, ObjectMetaArgs
 from pulumi_kubernetes.networking import v1 as net
 
-from gpu_facts.scheduling import ALIYUN_GPU_MEM, GPU_NAMESPACE_LABEL
+from gpu_facts.scheduling import (
+    ALIYUN_GPU_MEM,
+    GPU_NAMESPACE_LABEL,
+    MPS_HOST_IPC_ALLOWED,
+    MPS_HOST_IPC_LABEL,
+    MPS_HOST_IPC_REQUIRED,
+    WORKLOAD_TYPE_LABEL,
+)
 from stack_config.models import Workload
 from stack_config.pools import PoolFacts
-from stack_config.rules import WORKLOAD_TYPE_LABEL, workload_problems
-
-from .gpu_admission_cel import MPS_HOST_IPC_ALLOWED, MPS_HOST_IPC_LABEL, MPS_HOST_IPC_REQUIRED
+from stack_config.rules import workload_problems
 
 PodSecurityLevel = Literal["privileged", "baseline", "restricted"]
 

@@ -24,6 +24,7 @@ from gpu_facts.device_plugin_chart import (
     unknown_value_paths,
     version_tuple,
 )
+from gpu_facts.scheduling import WORKLOAD_TYPE_LABEL
 
 from .models import MIN_KUBERNETES, AckCluster, AksCluster, GpuPool, PlatformConfig, Workload
 from .pools import PoolFacts, cloud_sharing, resolve_pool
@@ -278,8 +279,6 @@ def _workloads(cfg: PlatformConfig, facts: dict[str, PoolFacts]) -> Iterator[Pro
 
 # --- Workload namespaces: logging keys, egress CIDRs, Pod Security next to ACK MPS --------
 
-WORKLOAD_TYPE_LABEL = "workload"
-"""Namespace label that carries the workload type (BP-07)."""
 RESERVED_LABEL_DOMAINS: tuple[str, ...] = ("kubernetes.io", "k8s.io", "gpu-platform.io")
 """Key domains that Kubernetes (Pod Security, metadata) and the platform set on namespaces."""
 _KEY_PREFIX = r"[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*"

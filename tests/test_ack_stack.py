@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from components.gpu_admission_cel import MPS_HOST_IPC_LABEL, MPS_HOST_IPC_REQUIRED
+from gpu_facts.scheduling import MPS_HOST_IPC_LABEL, MPS_HOST_IPC_REQUIRED
 from offline_preview import PreviewResult, Secret, preview
 from offline_preview.cli import EXIT_OK
 from offline_preview.engine import RecordedResource

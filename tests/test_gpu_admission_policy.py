@@ -20,15 +20,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from components.gpu_admission_cel import (
-    MPS_HOST_IPC_LABEL,
-    VALIDATIONS,
-    VARIABLES,
-    is_gpu_resource_cel,
-)
+from components.gpu_admission_cel import VALIDATIONS, VARIABLES, is_gpu_resource_cel
 from components.gpu_admission_policy import GpuAdmissionPolicy
 from components.gpu_workload_namespace import GpuWorkloadNamespace
-from gpu_facts.scheduling import GPU_NAMESPACE_LABEL, is_gpu_resource
+from gpu_facts.scheduling import GPU_NAMESPACE_LABEL, MPS_HOST_IPC_LABEL, is_gpu_resource
 from offline_preview import ProgramRun
 from stack_config.models import Workload
 from tests.conftest import one, run

@@ -10,7 +10,6 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from components.gpu_admission_cel import MPS_HOST_IPC_LABEL
 from components.gpu_workload_namespace import (
     GpuWorkloadNamespace,
     gpu_quota,
@@ -18,6 +17,7 @@ from components.gpu_workload_namespace import (
     pod_security_level,
 )
 from components.platform import GpuPlatform
+from gpu_facts.scheduling import MPS_HOST_IPC_LABEL
 from offline_preview import ProgramRun
 from stack_config import ConfigError, load_platform
 from stack_config.models import GpuPool, Workload

@@ -32,6 +32,19 @@ ACK_GPU_SCHEDULE_VALUES: dict[str, str] = {"ackMps": "mps", "ackCgpu": "cgpu", "
 cGPU memory isolation, and sharing without isolation (ACK's GPU-sharing docs)."""
 WORKLOAD_LABEL_PREFIX = "workload.gpu-platform.io/"
 """Node label prefix ``workload.gpu-platform.io/<type>=true``: workload types a pool serves."""
+WORKLOAD_TYPE_LABEL = "workload"
+"""Namespace label that carries the workload type (BP-07): ``workload: training``."""
+MPS_HOST_IPC_LABEL = "gpu-platform.io/mps-host-ipc"
+"""Namespace label for the ACK MPS exception: ``required`` (every gpu-mem pool of the
+namespace is MPS: gpu-mem pods must set ``hostIPC``) or ``allowed`` (some are)."""
+MPS_HOST_IPC_REQUIRED = "required"
+MPS_HOST_IPC_ALLOWED = "allowed"
+NVIDIA_VISIBLE_DEVICES_ENV = "NVIDIA_VISIBLE_DEVICES"
+"""The env var that hands a container GPUs behind the scheduler's back (BP-17)."""
+CUDA_IMAGE_REPOSITORY = "cuda"
+"""Last path segment of CUDA image repositories (nvidia/cuda, nvcr.io/nvidia/cuda) (BP-19)."""
+AMD_GPU_PREFIX = "amd.com/gpu"
+"""AMD's GPU resources (the vendor taint is ``amd.com/gpu`` too)."""
 GPU_NAMESPACE_LABEL = "gpu-platform.io/gpu-workloads"
 """Namespace label that puts a namespace under the in-cluster GPU admission policy."""
 
@@ -46,4 +59,4 @@ def mig_resource(profile: str) -> str:
 
 def is_gpu_resource(name: str) -> bool:
     """True for every extended resource that hands out GPU capacity."""
-    return name in _GPU_RESOURCES or name.startswith((NVIDIA_MIG_PREFIX, "amd.com/gpu"))
+    return name in _GPU_RESOURCES or name.startswith((NVIDIA_MIG_PREFIX, AMD_GPU_PREFIX))

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pulumi_policy import EnforcementLevel, ResourceValidationArgs, Severity
 
+from gpu_facts.scheduling import CUDA_IMAGE_REPOSITORY
+
 from .building import Config, PolicyInfo, Report, resource_policy
 from .pod_specs import containers, pod_spec
 from .props import text
@@ -27,7 +29,7 @@ INFO = PolicyInfo(
     config={
         MATCH: {
             "type": "string",
-            "default": "cuda",
+            "default": CUDA_IMAGE_REPOSITORY,
             "description": "A repository path segment containing this text marks a CUDA image.",
         }
     },
@@ -52,7 +54,7 @@ def check(args: ResourceValidationArgs, config: Config, report: Report) -> None:
     spec = pod_spec(args.resource_type, args.props)
     if spec is None:
         return
-    match = str(config.get(MATCH) or "cuda").lower()
+    match = str(config.get(MATCH) or CUDA_IMAGE_REPOSITORY).lower()
     for container in containers(spec):
         image = text(container.spec.get("image"))
         if image is None:

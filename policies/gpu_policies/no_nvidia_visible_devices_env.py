@@ -4,11 +4,13 @@ from __future__ import annotations
 
 from pulumi_policy import EnforcementLevel, ResourceValidationArgs, Severity
 
+from gpu_facts.scheduling import NVIDIA_VISIBLE_DEVICES_ENV
+
 from .building import Config, PolicyInfo, Report, resource_policy
 from .pod_specs import containers, pod_spec
 from .props import mappings
 
-ENV_VAR = "NVIDIA_VISIBLE_DEVICES"
+ENV_VAR = NVIDIA_VISIBLE_DEVICES_ENV
 
 INFO = PolicyInfo(
     name="no-nvidia-visible-devices-env",

@@ -7,12 +7,12 @@ from collections.abc import Iterable
 
 from pulumi_policy import PolicyResource
 
-from gpu_facts.scheduling import GPU_NAMESPACE_LABEL
+from gpu_facts.scheduling import GPU_NAMESPACE_LABEL, WORKLOAD_TYPE_LABEL
 
 from .props import mapping, path, text
 
 # BP-07: workload namespaces are labelled with their type (workload: training).
-WORKLOAD_LABEL = "workload"
+WORKLOAD_LABEL = WORKLOAD_TYPE_LABEL
 GPU_NAMESPACE_LABELS: tuple[str, ...] = (WORKLOAD_LABEL, GPU_NAMESPACE_LABEL)
 
 
