@@ -679,8 +679,8 @@ def test_entry_point_prints_no_traceback(kubeconfig: Path) -> None:
         timeout=60,
         check=False,
     )
-    assert proc.returncode == 2
-    assert proc.stderr.strip().count("\n") == 0
+    assert proc.returncode == 2, proc.stderr
+    assert proc.stderr.strip().count("\n") == 0, proc.stderr
     assert "401 Unauthorized" in proc.stderr
 
 
