@@ -24,12 +24,13 @@ from gpu_facts.scheduling import GPU_TAINT_EFFECT, GPU_TAINT_KEY, POOL_LABEL
 from stack_config import PoolFacts
 from stack_config.models import Readiness
 
+from .helm_release import system_namespace
+
 CHECK_APP = "gpu-driver-check"
 """``app.kubernetes.io/name`` of every check Job and CronJob."""
 NOBODY = 65534
 DEADLINE_SECONDS = 1800
 """Room for a scale-from-zero pool to add a node and pull the image."""
-PSA_ENFORCE = "pod-security.kubernetes.io/enforce"
 
 
 class DriverReadinessCheckArgs(TypedDict):
@@ -158,14 +159,7 @@ class DriverReadinessCheck(pulumi.ComponentResource):
         specs = {pool.name: job_spec(pool, settings) for pool in pools}  # validates first
         super().__init__("gpu-platform:gpu:DriverReadinessCheck", name, None, opts)
 
-        namespace = k8s.core.v1.Namespace(
-            f"{name}-namespace",
-            metadata=k8s.meta.v1.ObjectMetaArgs(
-                name=settings.namespace,
-                labels={PSA_ENFORCE: "restricted", "app.kubernetes.io/part-of": "gpu-platform"},
-            ),
-            opts=pulumi.ResourceOptions(parent=self),
-        )
+        namespace = system_namespace(f"{name}-namespace", settings.namespace, self, "restricted")
         jobs: dict[str, str] = {}
         for pool in pools:
             job_name = f"{CHECK_APP}-{pool.name}"

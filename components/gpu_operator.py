@@ -12,7 +12,6 @@ from __future__ import annotations
 from typing import Any, TypedDict
 
 import pulumi
-import pulumi_kubernetes as k8s
 
 from gpu_facts.device_plugin_chart import (
     GPU_OPERATOR_CHART_NAME,
@@ -24,9 +23,9 @@ from stack_config import PoolFacts
 from stack_config.models import GpuOperator
 
 from .device_plugin_config import DEFAULT_CONFIG_NAME, config_map, mig_strategy
+from .helm_release import pinned_release, system_namespace
 from .nvidia_device_plugin import (
     NODE_CRITICAL,
-    PSA_ENFORCE,
     gpu_tolerations,
     nfd_worker_tolerations,
 )
@@ -97,28 +96,15 @@ class NvidiaGpuOperator(pulumi.ComponentResource):
         settings = args["settings"]
         values = operator_values(args["pools"])
         super().__init__("gpu-platform:gpu:NvidiaGpuOperator", name, None, opts)
-        namespace = k8s.core.v1.Namespace(
-            f"{name}-namespace",
-            metadata=k8s.meta.v1.ObjectMetaArgs(
-                name=settings.namespace,
-                labels={PSA_ENFORCE: "privileged", "app.kubernetes.io/part-of": "gpu-platform"},
-            ),
-            opts=pulumi.ResourceOptions(parent=self),
-        )
-        k8s.helm.v3.Release(
+        namespace = system_namespace(f"{name}-namespace", settings.namespace, self)
+        pinned_release(
             f"{name}-release",
-            k8s.helm.v3.ReleaseArgs(
-                name=GPU_OPERATOR_CHART_NAME,
-                chart=GPU_OPERATOR_CHART_NAME,
-                version=settings.version,
-                repository_opts=k8s.helm.v3.RepositoryOptsArgs(repo=GPU_OPERATOR_CHART_REPO),
-                namespace=namespace.metadata.name,
-                create_namespace=False,
-                values=values,
-                cleanup_on_fail=True,
-                max_history=10,
-            ),
-            opts=pulumi.ResourceOptions(parent=self),
+            chart=GPU_OPERATOR_CHART_NAME,
+            repo=GPU_OPERATOR_CHART_REPO,
+            version=settings.version,
+            namespace=namespace,
+            values=values,
+            parent=self,
         )
         self.namespace = namespace.metadata.name
         self.configs = pulumi.Output.from_input(values["devicePlugin"]["config"]["data"])

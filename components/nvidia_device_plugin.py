@@ -11,7 +11,6 @@ from collections.abc import Mapping
 from typing import Any, TypedDict
 
 import pulumi
-import pulumi_kubernetes as k8s
 
 from gpu_facts.device_plugin_chart import (
     CHART_NAME,
@@ -26,8 +25,8 @@ from stack_config import PoolFacts
 from stack_config.models import DevicePlugin
 
 from .device_plugin_config import DEFAULT_CONFIG_NAME, config_map
+from .helm_release import pinned_release, system_namespace
 
-PSA_ENFORCE = "pod-security.kubernetes.io/enforce"
 NODE_CRITICAL = "system-node-critical"
 """Priority class of per-node add-ons: the kubelet evicts them last."""
 
@@ -154,28 +153,15 @@ class NvidiaDevicePlugin(pulumi.ComponentResource):
         super().__init__("gpu-platform:gpu:NvidiaDevicePlugin", name, None, opts)
 
         # The plugin, GFD and the MPS daemon run privileged: PSA must allow it here only.
-        namespace = k8s.core.v1.Namespace(
-            f"{name}-namespace",
-            metadata=k8s.meta.v1.ObjectMetaArgs(
-                name=settings.namespace,
-                labels={PSA_ENFORCE: "privileged", "app.kubernetes.io/part-of": "gpu-platform"},
-            ),
-            opts=pulumi.ResourceOptions(parent=self),
-        )
-        release = k8s.helm.v3.Release(
+        namespace = system_namespace(f"{name}-namespace", settings.namespace, self)
+        release = pinned_release(
             f"{name}-release",
-            k8s.helm.v3.ReleaseArgs(
-                name=CHART_NAME,
-                chart=CHART_NAME,
-                version=settings.version,
-                repository_opts=k8s.helm.v3.RepositoryOptsArgs(repo=CHART_REPO),
-                namespace=namespace.metadata.name,
-                create_namespace=False,
-                values=values,
-                cleanup_on_fail=True,
-                max_history=10,
-            ),
-            opts=pulumi.ResourceOptions(parent=self),
+            chart=CHART_NAME,
+            repo=CHART_REPO,
+            version=settings.version,
+            namespace=namespace,
+            values=values,
+            parent=self,
         )
         self.namespace = namespace.metadata.name
         self.release_name = release.name.apply(lambda n: n or CHART_NAME)

@@ -1,0 +1,56 @@
+"""System namespaces and pinned Helm releases: how the platform installs its GPU charts."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+import pulumi
+import pulumi_kubernetes as k8s
+
+PSA_ENFORCE = "pod-security.kubernetes.io/enforce"
+
+
+def system_namespace(
+    resource_name: str,
+    name: str,
+    parent: pulumi.Resource,
+    pod_security: Literal["privileged", "restricted"] = "privileged",
+) -> k8s.core.v1.Namespace:
+    """A namespace of the platform's own system pods. The GPU charts (plugin, GFD, MPS daemon)
+    run privileged: Pod Security allows it in their namespace and nowhere else."""
+    return k8s.core.v1.Namespace(
+        resource_name,
+        metadata=k8s.meta.v1.ObjectMetaArgs(
+            name=name,
+            labels={PSA_ENFORCE: pod_security, "app.kubernetes.io/part-of": "gpu-platform"},
+        ),
+        opts=pulumi.ResourceOptions(parent=parent),
+    )
+
+
+def pinned_release(
+    resource_name: str,
+    *,
+    chart: str,
+    repo: str,
+    version: str,
+    namespace: k8s.core.v1.Namespace,
+    values: dict[str, Any],
+    parent: pulumi.Resource,
+) -> k8s.helm.v3.Release:
+    """A Helm release of ``chart`` at exactly ``version``, named like the chart."""
+    return k8s.helm.v3.Release(
+        resource_name,
+        k8s.helm.v3.ReleaseArgs(
+            name=chart,
+            chart=chart,
+            version=version,
+            repository_opts=k8s.helm.v3.RepositoryOptsArgs(repo=repo),
+            namespace=namespace.metadata.name,
+            create_namespace=False,
+            values=values,
+            cleanup_on_fail=True,
+            max_history=10,
+        ),
+        opts=pulumi.ResourceOptions(parent=parent),
+    )
