@@ -11,6 +11,7 @@ import json
 from collections.abc import Callable
 from dataclasses import dataclass
 
+import websocket
 from kubernetes import client
 from kubernetes.client.exceptions import ApiException
 from kubernetes.stream import stream
@@ -65,6 +66,9 @@ class StreamExecReader:
         self.core = client.CoreV1Api(api)
         self.command = list(command)
         self.timeout = timeout
+        # The client opens exec sockets without a timeout; an API server that accepts the
+        # connection and never answers would otherwise hold a worker forever.
+        websocket.setdefaulttimeout(timeout)
 
     def __call__(self, target: ExecTarget) -> str:
         try:
@@ -90,6 +94,8 @@ class StreamExecReader:
                 raise ExecError(f"{' '.join(self.command)} gave no answer in {self.timeout:g}s")
             out = ws.read_channel(STDOUT_CHANNEL) + ws.read_channel(STDERR_CHANNEL)
             failure = _failure(ws.read_channel(ERROR_CHANNEL))
+        except (websocket.WebSocketException, OSError) as err:
+            raise ExecError(f"exec into {target.namespace}/{target.pod} broke off: {err}") from None
         finally:
             ws.close()
         if failure and not out.strip():

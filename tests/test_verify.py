@@ -56,6 +56,8 @@ T4_0 = "aks-t4-27182818-vmss000000"
 class ExecAnswer:
     stdout: str
     exit_code: int = 0
+    hang_up: bool = False
+    """Drop the connection after the handshake, as a dying API server or proxy does."""
 
 
 @dataclass
@@ -226,6 +228,11 @@ class _Handler(BaseHTTPRequestHandler):
         self.send_header("Sec-WebSocket-Protocol", "v4.channel.k8s.io")
         self.end_headers()
         answer = self.server.cluster.exec_answers.get(pod)
+        if answer is not None and answer.hang_up:
+            self.wfile.flush()
+            self.connection.shutdown(socket.SHUT_RDWR)
+            self.close_connection = True
+            return
         if answer is None:
             status: dict[str, Any] = {
                 "metadata": {},
@@ -550,6 +557,18 @@ def test_exec_refused_by_the_pod_fails_that_node(kubeconfig: Path, cluster: Fake
     run = verify(kubeconfig)
     assert run.failures() == [("driver", f"node/{T4_0}")]
     assert "container not found in pod" in run.row("driver", f"node/{T4_0}")["found"]
+
+
+def test_exec_connection_dropped_fails_that_node(kubeconfig: Path, cluster: FakeCluster) -> None:
+    cluster.exec_answers[cluster.pod_on(A100_0)["metadata"]["name"]] = ExecAnswer("", hang_up=True)
+    run = verify(kubeconfig)
+    assert run.code == 1
+    assert run.failures() == [("driver", f"node/{A100_0}")]
+    assert run.row("driver", f"node/{A100_0}")["found"] == (
+        f"exec into nvidia-device-plugin/{cluster.pod_on(A100_0)['metadata']['name']} broke off:"
+        " Connection to remote host was lost."
+    )
+    assert run.err == ""
 
 
 def test_skip_driver_never_execs(kubeconfig: Path, cluster: FakeCluster) -> None:
