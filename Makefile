@@ -38,8 +38,8 @@ up: ## pulumi up for STACK (needs the Pulumi CLI and cloud credentials).
 bench: venv ## Benchmarks: writes bench/results/.
 	$(PY) -m bench
 
-verify: venv ## Check a live cluster against the stack (KUBECONFIG, CONTEXT, STACK).
-	$(PY) -m readiness --stack $(STACK) $(if $(CONTEXT),--context $(CONTEXT))
+verify: venv ## Check a live cluster against the stack (STACK, CONTEXT, FORMAT; $$KUBECONFIG).
+	$(PY) -m readiness --stack $(STACK) --format $(FORMAT) $(if $(CONTEXT),--context $(CONTEXT))
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

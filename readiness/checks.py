@@ -9,13 +9,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from gpu_facts.scheduling import is_gpu_resource
+from gpu_facts.scheduling import ALIYUN_GPU_MEM, GFD_LABELS, is_gpu_resource
 
 from .cluster import Obj
 from .daemons import exec_container, name_of, pod_problem, pods_by_node
 from .driver import ExecTarget
 from .expectations import (
-    GFD_LABELS,
     NamespaceExpectation,
     PoolExpectation,
 )
@@ -110,6 +109,17 @@ def gfd_labels(node: Obj) -> CheckResult:
     return outcome("gfd-labels", f"node/{name_of(node)}", ", ".join(GFD_LABELS), found, not missing)
 
 
+# ACK advertises the GPU memory the driver reports, in whole GiB: a little under the marketed
+# size the capacity model uses (an upper bound). Accept down to this share of it.
+GPU_MEM_FLOOR = 0.85
+
+
+def _count_matches(resource: str, found: int | str | None, expected: int) -> bool:
+    if resource == ALIYUN_GPU_MEM and isinstance(found, int):
+        return expected * GPU_MEM_FLOOR <= found <= expected
+    return found == expected
+
+
 def allocatable(pool: PoolExpectation, node: Obj) -> CheckResult:
     raw = node.get("status", {}).get("allocatable") or {}
     found: dict[str, int | str] = {}
@@ -119,14 +129,14 @@ def allocatable(pool: PoolExpectation, node: Obj) -> CheckResult:
         n = _quantity(value)
         if n != 0:
             found[name] = n if n is not None else str(value)
-    ok = found == pool.allocatable
+    short = [
+        f"{r} {found.get(r, 0)} of {n}"
+        for r, n in sorted(pool.allocatable.items())
+        if not _count_matches(r, found.get(r, 0), n)
+    ]
+    ok = not short and set(found) == set(pool.allocatable)
     text = _fmt(found)
     if not ok:
-        short = [
-            f"{r} {found.get(r, 0)} of {n}"
-            for r, n in sorted(pool.allocatable.items())
-            if found.get(r, 0) != n
-        ]
         extra = sorted(set(found) - set(pool.allocatable))
         notes = short + [f"unexpected {r}" for r in extra]
         text = f"{text} ({'; '.join(notes)})"

@@ -23,10 +23,6 @@ from gpu_facts.scheduling import (
 from stack_config import Platform, PoolFacts
 from stack_config.models import Workload
 
-# Labels GPU Feature Discovery writes on every GPU node it has inspected (GFD's label catalog).
-# Their absence means GFD never ran there: MPS and per-model scheduling then silently fail.
-GFD_LABELS: tuple[str, ...] = ("nvidia.com/gpu.product", "nvidia.com/gpu.count")
-
 GpuDaemon = Literal["device-plugin", "ack-mps-control", "none"]
 """What serves the GPUs of a pool: the NVIDIA device plugin, ACK's MPS control daemon, or
 (ACK cGPU/share) ACK's own closed components that this tool does not inspect."""

@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from readiness.checks import allocatable
 from readiness.cli import load_stack
 from readiness.daemons import exec_container, is_ack_daemon, is_device_plugin, pod_problem
 from readiness.expectations import expectations
@@ -257,3 +258,30 @@ def test_table_aligns_columns_and_states_the_verdict() -> None:
     assert first.endswith("FAIL")
     assert lines[-1] == "NOT READY: 1 passed, 1 failed, 1 skipped"
     assert not report.ok
+
+
+@pytest.mark.parametrize(
+    ("advertised", "passes"),
+    [("24", True), ("22", True), ("21", True), ("20", False), ("25", False), ("0", False)],
+)
+def test_ack_gpu_memory_may_be_a_little_under_the_marketed_size(
+    advertised: str, passes: bool
+) -> None:
+    """ACK advertises what the driver reports in whole GiB: 22 of a "24 GB" A10 is healthy."""
+    exp = expectations(load_stack(ROOT, "x", ROOT / "tests/data/verify/Pulumi.verify-ack.yaml"))
+    node = {
+        "metadata": {"name": "ack-node"},
+        "status": {"allocatable": {"cpu": "8", "aliyun.com/gpu-mem": advertised}},
+    }
+    result = allocatable(exp.pools[0], node)
+    assert (result.status == "pass") is passes, result
+
+
+def test_exact_gpu_counts_allow_no_slack() -> None:
+    exp = expectations(load_stack(ROOT, "x", ROOT / "tests/data/verify/Pulumi.verify.yaml"))
+    mig = next(p for p in exp.pools if "nvidia.com/mig-1g.5gb" in p.allocatable)
+    short = {r: str(n - 1) for r, n in mig.allocatable.items()}
+    node = {"metadata": {"name": "n"}, "status": {"allocatable": short}}
+    result = allocatable(mig, node)
+    assert result.status == "fail"
+    assert "of 56" in result.found

@@ -45,6 +45,9 @@ CUDA_IMAGE_REPOSITORY = "cuda"
 """Last path segment of CUDA image repositories (nvidia/cuda, nvcr.io/nvidia/cuda) (BP-19)."""
 AMD_GPU_PREFIX = "amd.com/gpu"
 """AMD's GPU resources (the vendor taint is ``amd.com/gpu`` too)."""
+GFD_LABELS: tuple[str, ...] = ("nvidia.com/gpu.product", "nvidia.com/gpu.count")
+"""Labels GPU Feature Discovery writes on every GPU node it inspected; without them GFD never
+ran there, and MPS and per-model scheduling silently fail."""
 GPU_NAMESPACE_LABEL = "gpu-platform.io/gpu-workloads"
 """Namespace label that puts a namespace under the in-cluster GPU admission policy."""
 
