@@ -100,7 +100,7 @@ def render_table(result: BenchResult) -> str:
         f"gpu-platform benchmarks — {result.meta['date']} — {result.meta['cpus']} CPUs, "
         f"Python {result.meta['python']}",
         "",
-        f"Scale: median {result.meta['clock']} time per resource in ms "
+        f"Scale: median {result.meta['clock']} time per resource in ms, GC {result.meta['gc']} "
         "(res = registrations of our program; matched = the same SDK classes, bare)",
     ]
     for cloud in result.scale:

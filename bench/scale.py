@@ -156,8 +156,11 @@ def register(platform: Platform) -> ProgramRun:
     return run_callable(partial(GpuPlatform, PLATFORM_NAME, platform))
 
 
-def measure_point(cloud: BenchCloud, size: Size, repeats: int, clock: Clock = "cpu") -> ScalePoint:
+def measure_point(
+    cloud: BenchCloud, size: Size, repeats: int, clock: Clock = "cpu", *, gc_during: bool = True
+) -> ScalePoint:
     """Every phase of one size, ``repeats`` times, ours and the floors alternating."""
+    timed_ = partial(timed, collect_during=gc_during)
     raw = synthetic_raw(cloud, size)
     pack = policies()
     timings = {phase: Timing() for phase in (*PHASES, *FLOORS)}
@@ -166,15 +169,15 @@ def measure_point(cloud: BenchCloud, size: Size, repeats: int, clock: Clock = "c
     violations = warnings = 0
     with _engine_log() as log:
         for _ in range(max(repeats, 1)):
-            platform = timed(partial(load_platform, raw), timings["validate"])
+            platform = timed_(partial(load_platform, raw), timings["validate"])
             log.count = 0
-            last = timed(partial(register, platform), timings["register"])
+            last = timed_(partial(register, platform), timings["register"])
             warnings = log.count
             count = len(last.resources)
-            floor = timed(partial(run_callable, partial(plain_floor, count)), timings["floor"])
+            floor = timed_(partial(run_callable, partial(plain_floor, count)), timings["floor"])
             replay = [Registration(r.type, r.name, r.custom) for r in last.resources]
-            timed(partial(run_callable, partial(matched_floor, replay)), timings["matched"])
-            found = timed(partial(run_policies, last.resources, pack), timings["policies"])
+            timed_(partial(run_callable, partial(matched_floor, replay)), timings["matched"])
+            found = timed_(partial(run_policies, last.resources, pack), timings["policies"])
             violations = len(found)
     assert last is not None and floor is not None
     return ScalePoint(
@@ -196,6 +199,8 @@ def measure_cloud(
     repeats_for: Callable[[Size], int] = lambda size: 3,
     clock: Clock = "cpu",
     progress: Callable[[str], None] = lambda line: None,
+    *,
+    gc_during: bool = True,
 ) -> CloudScale:
     """Every size of one cloud; a cloud whose components are missing or broken is reported."""
     result = CloudScale(cloud)
@@ -211,5 +216,6 @@ def measure_cloud(
         return result
     for size in sizes:
         progress(f"{cloud} {size.label}: {repeats_for(size)} runs")
-        result.points.append(measure_point(cloud, size, repeats_for(size), clock))
+        point = measure_point(cloud, size, repeats_for(size), clock, gc_during=gc_during)
+        result.points.append(point)
     return result

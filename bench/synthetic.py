@@ -1,22 +1,26 @@
 """Synthetic but valid platform configs of any size, built from the GPU catalog.
 
-Pools cycle through four shapes (whole GPUs at a fixed count, autoscaled, MIG, time-sliced)
-so every code path that depends on the pool shape runs; machine types and MIG profiles come
-from ``gpu_facts`` rather than being written here. Each workload namespace lists one or two
+Pools cycle through four shapes (whole GPUs at a fixed count, autoscaled, MIG, time-sliced;
+on ACK the MIG slot is ACK's MPS sharing instead) so every code path that depends on the pool
+shape runs; machine types and MIG profiles come from ``gpu_facts`` rather than being written
+here. Each workload namespace lists one or two
 pools, so the config grows linearly in both pools and namespaces.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Literal
 
-from gpu_facts import AKS_MIG_TO_NVIDIA, AZURE_VM_SIZES
+import yaml
+
+from gpu_facts import AKS_MIG_TO_NVIDIA, AZURE_VM_SIZES, ECS_INSTANCE_TYPES
 from stack_config.models import GpuPool
 from stack_config.pools import resolve_pool
 
-BenchCloud = Literal["existing", "azure"]
-"""Clouds whose pools are described by Azure VM sizes (the ones the bench generates)."""
+BenchCloud = Literal["existing", "azure", "alicloud"]
+"""``existing`` and ``azure`` pools use Azure VM sizes, ``alicloud`` pools ECS instance types."""
 
 SHAPES = ("fixed", "autoscale", "mig", "timeSlicing")
 
@@ -52,9 +56,25 @@ def _whole_gpu_sizes() -> list[str]:
     return sorted(name for name, size in AZURE_VM_SIZES.items() if not size.mig)
 
 
+def _ack_pool(index: int, shape: str) -> dict[str, Any]:
+    types = sorted(ECS_INSTANCE_TYPES)
+    pool: dict[str, Any] = {"name": f"gpu{index}", "instanceType": types[index % len(types)]}
+    if shape == "autoscale":
+        pool["autoscale"] = {"min": 0, "max": 4}
+    else:
+        pool["count"] = 2
+    if shape == "mig":  # no MIG on ACK: its own MPS sharing takes this slot
+        pool["sharing"] = {"mode": "mps"}
+    elif shape == "timeSlicing":
+        pool["sharing"] = {"mode": "timeSlicing", "replicas": 4}
+    return pool
+
+
 def synthetic_pool(cloud: BenchCloud, index: int) -> dict[str, Any]:
     """The raw config of pool ``index``: its shape and machine type cycle deterministically."""
     shape = SHAPES[index % len(SHAPES)]
+    if cloud == "alicloud":
+        return _ack_pool(index, shape)
     whole = _whole_gpu_sizes()
     pool: dict[str, Any] = {"name": f"gpu{index}"}
     if shape == "mig":
@@ -77,6 +97,16 @@ def synthetic_pool(cloud: BenchCloud, index: int) -> dict[str, Any]:
 
 
 def _cluster(cloud: BenchCloud) -> dict[str, Any]:
+    if cloud == "alicloud":
+        return {
+            "name": "bench-ack",
+            "region": "cn-hangzhou",
+            "vpc": {
+                "vswitches": [{"zone": "cn-hangzhou-i", "cidr": "10.1.0.0/16"}],
+                "podVswitches": [{"zone": "cn-hangzhou-i", "cidr": "10.11.0.0/16"}],
+            },
+            "maintenanceWindow": {"day": "Saturday", "startHour": 18},
+        }
     if cloud == "azure":
         return {
             "name": "bench-aks",
@@ -84,6 +114,18 @@ def _cluster(cloud: BenchCloud) -> dict[str, Any]:
             "resourceGroup": {"name": "rg-bench"},
         }
     return {"name": "bench-existing"}
+
+
+ACK_STACK = Path(__file__).resolve().parent.parent / "Pulumi.ack-dev.yaml"
+"""The ACK sample stack: its pinned ack-ai-installer/ack-mps-control versions are reused."""
+
+
+def _ack_sharing_pins() -> dict[str, Any]:
+    config = (yaml.safe_load(ACK_STACK.read_text()) or {}).get("config") or {}
+    pins = config.get("gpu-platform:ackGpuSharing")
+    if not isinstance(pins, dict):
+        raise ValueError(f"{ACK_STACK.name} pins no gpu-platform:ackGpuSharing versions")
+    return pins
 
 
 def synthetic_raw(cloud: BenchCloud, size: Size) -> dict[str, Any]:
@@ -112,4 +154,7 @@ def synthetic_raw(cloud: BenchCloud, size: Size) -> dict[str, Any]:
         if inference:
             workload["traffic"]["ingressNamespaces"] = ["gateway"]
         workloads.append(workload)
-    return {"cloud": cloud, "cluster": _cluster(cloud), "gpuPools": pools, "workloads": workloads}
+    raw = {"cloud": cloud, "cluster": _cluster(cloud), "gpuPools": pools, "workloads": workloads}
+    if cloud == "alicloud":
+        raw["ackGpuSharing"] = _ack_sharing_pins()
+    return raw

@@ -15,21 +15,28 @@ import pytest
 from bench.cli import main
 from bench.floors import Registration, matched_floor, plain_floor, sdk_class
 from bench.startup import parse_importtime
-from bench.synthetic import SIZES, Size, synthetic_raw
+from bench.synthetic import SIZES, BenchCloud, Size, synthetic_raw
 from offline_preview import run_callable
 from stack_config import load_platform
 
 
-@pytest.mark.parametrize("cloud", ["existing", "azure"])
+@pytest.mark.parametrize("cloud", ["existing", "azure", "alicloud"])
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: s.label)
-def test_synthetic_platforms_are_valid_and_sized(cloud: str, size: Size) -> None:
-    platform = load_platform(synthetic_raw(cloud, size))  # type: ignore[arg-type]
+def test_synthetic_platforms_are_valid_and_sized(cloud: BenchCloud, size: Size) -> None:
+    platform = load_platform(synthetic_raw(cloud, size))
     assert len(platform.pools) == size.pools
     assert len(platform.config.workloads) == size.namespaces
     assert platform.warnings == []
-    shapes = {(p.pool.mig is not None, p.pool.sharing is not None) for p in platform.pools.values()}
     if size.pools >= 4:
-        assert shapes == {(False, False), (True, False), (False, True)}
+        # Every pool shape is present: whole GPUs, MIG (AKS) or ACK's MPS, time-slicing.
+        sharing = {p.sharing for p in platform.pools.values()}
+        migs = {p.mig_profile is not None for p in platform.pools.values()}
+        if cloud == "alicloud":
+            assert sharing == {None, "ackMps", "timeSlicing"}
+            assert migs == {False}
+        else:
+            assert sharing == {None, "timeSlicing"}
+            assert migs == {False, True}
 
 
 def test_synthetic_rejects_an_empty_platform() -> None:
