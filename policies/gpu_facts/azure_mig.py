@@ -9,7 +9,11 @@ facts of the GPU (see ``gpu_models``), not choices for an AKS pool.
 
 from __future__ import annotations
 
-AKS_MIG_PROFILES: tuple[str, ...] = ("MIG1g", "MIG2g", "MIG3g", "MIG4g", "MIG7g")
+from typing import Literal, get_args
+
+AksMigProfile = Literal["MIG1g", "MIG2g", "MIG3g", "MIG4g", "MIG7g"]
+"""AKS ``gpuInstanceProfile`` values (the SDK's ``GPUInstanceProfile`` enum)."""
+AKS_MIG_PROFILES: tuple[str, ...] = get_args(AksMigProfile)
 
 AKS_MIG_TO_NVIDIA: dict[str, dict[str, str]] = {
     "A100-40GB": {

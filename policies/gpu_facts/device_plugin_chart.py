@@ -13,6 +13,12 @@ MIN_VERSION = "0.15.0"
 MIN_VERSION_MPS = "0.16.0"
 GFD_CHART_NAME = "gpu-feature-discovery"
 """The standalone GFD chart that must not be installed next to the plugin."""
+DEFAULT_NAMESPACE = "nvidia-device-plugin"
+"""Namespace of our device-plugin release (its pods run privileged by design)."""
+MPS_CONTROL_DAEMON_SUFFIX = "mps-control-daemon"
+NFD_NAME = "node-feature-discovery"
+"""The chart names its DaemonSets ``<fullname>``, ``<fullname>-gpu-feature-discovery``,
+``<fullname>-mps-control-daemon`` and (NFD subchart) ``<fullname>-node-feature-discovery-*``."""
 
 # The chart value paths we set, or let users set through ``devicePlugin.values``; each one is in
 # the chart's values.yaml (0.20.0) unless marked as the NFD subchart's. A generated or user key
@@ -59,6 +65,7 @@ KNOWN_VALUE_PATHS: frozenset[str] = frozenset(
 
 GPU_OPERATOR_CHART_NAME = "gpu-operator"
 GPU_OPERATOR_CHART_REPO = "https://helm.ngc.nvidia.com/nvidia"
+GPU_OPERATOR_DEFAULT_NAMESPACE = "gpu-operator"
 # Value paths of the GPU Operator chart (deployments/gpu-operator/values.yaml, v25.x) we set.
 GPU_OPERATOR_KNOWN_VALUE_PATHS: frozenset[str] = frozenset(
     {
