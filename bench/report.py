@@ -128,6 +128,11 @@ def render_table(result: BenchResult) -> str:
             f"  cloud SDKs imported    {sdks}; only the chosen cloud's: "
             f"{'yes' if s.only_chosen_cloud_sdk else 'NO'}",
         ]
+        if s.phases:
+            lines.append(
+                "  CPU by phase           "
+                + ", ".join(f"{k.removesuffix('_s')} {_num(v, 3)} s" for k, v in s.phases.items())
+            )
         for pkg, cost in sorted(s.imports.items(), key=lambda kv: -kv[1].self_s):
             lines.append(f"    {pkg:<22}{cost.modules:>5} modules {_num(cost.self_s, 3):>7} s")
     if result.setup:

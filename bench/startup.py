@@ -6,6 +6,7 @@ eager import of a cloud the stack does not use shows up as a number, not a guess
 
 from __future__ import annotations
 
+import json
 import os
 import resource
 import subprocess
@@ -35,6 +36,29 @@ class ImportCost:
     self_s: float = 0.0
 
 
+# Where a preview process spends its CPU: each import layer, then the first preview (the
+# program's and the pack's own imports, plus the run) and a second, warm one (the run alone).
+_PHASES_SCRIPT = """
+import json, sys, time
+from pathlib import Path
+t0 = time.process_time()
+import pulumi
+t1 = time.process_time()
+import offline_preview
+t2 = time.process_time()
+offline_preview.preview(Path.cwd(), stack=sys.argv[1])
+t3 = time.process_time()
+offline_preview.preview(Path.cwd(), stack=sys.argv[1])
+t4 = time.process_time()
+print(json.dumps({
+    "import_pulumi_s": t1 - t0,
+    "import_offline_preview_s": t2 - t1,
+    "program_and_pack_imports_s": (t3 - t2) - (t4 - t3),
+    "run_and_pack_s": t4 - t3,
+}))
+"""
+
+
 @dataclass
 class StartupResult:
     stack: str
@@ -47,6 +71,8 @@ class StartupResult:
     """Per package: what the preview process imported."""
     import_total_s: float = 0.0
     """Sum of every module's own import time in the preview process."""
+    phases: dict[str, float] = field(default_factory=dict)
+    """CPU seconds per phase of one preview process (see ``_PHASES_SCRIPT``)."""
 
     @property
     def preview_over_import_pulumi(self) -> float:
@@ -73,6 +99,7 @@ class StartupResult:
             "preview": self.preview.as_dict(),
             "preview_over_import_pulumi": self.preview_over_import_pulumi,
             "import_total_s": self.import_total_s,
+            "phases": self.phases,
             "imports": {
                 pkg: {"modules": cost.modules, "self_s": cost.self_s}
                 for pkg, cost in sorted(self.imports.items())
@@ -149,6 +176,8 @@ def measure_startup(repeats: int, stack: str = "dev", python: str | None = None)
     traced = _run([python, "-X", "importtime", *preview[1:]], env)
     imports, total = parse_importtime(traced.stderr)
     wanted = {*CLOUD_SDKS.values(), *OTHER_PACKAGES}
+    phased = _run([python, "-c", _PHASES_SCRIPT, stack], env)
+    phases = json.loads(phased.stdout.strip().splitlines()[-1]) if phased.returncode == 0 else {}
     return StartupResult(
         stack=stack,
         cloud=stack_cloud(stack),
@@ -158,4 +187,5 @@ def measure_startup(repeats: int, stack: str = "dev", python: str | None = None)
         preview=whole,
         imports={pkg: cost for pkg, cost in imports.items() if pkg in wanted},
         import_total_s=total,
+        phases=phases,
     )

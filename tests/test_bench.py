@@ -123,6 +123,12 @@ def test_bench_smallest_size_writes_the_report(
     assert startup["cloud_sdks_loaded"] is not None
     assert isinstance(startup["only_chosen_cloud_sdk"], bool)
     assert "pulumi" in startup["imports"]
+    assert set(startup["phases"]) == {
+        "import_pulumi_s",
+        "import_offline_preview_s",
+        "program_and_pack_imports_s",
+        "run_and_pack_s",
+    }
     assert doc["setup"] == []
     out = capsys.readouterr().out
     assert "reg/floor" in out
