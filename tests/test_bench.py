@@ -97,6 +97,7 @@ def test_parse_importtime_groups_by_top_level_package() -> None:
     assert total == pytest.approx(470e-6)
 
 
+@pytest.mark.slow
 def test_bench_smallest_size_writes_the_report(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
