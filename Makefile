@@ -10,7 +10,7 @@ POLICY_CONFIG ?=
 
 .PHONY: venv preview test lint typecheck unit up bench verify clean
 
-$(VENV)/.installed: requirements.txt requirements-dev.txt policies/requirements.txt policies/pyproject.toml
+$(VENV)/.installed: requirements.txt requirements-dev.txt constraints.txt policies/requirements.txt policies/pyproject.toml
 	@./scripts/install.sh $(PYTHON) $(VENV)
 	@touch $@
 
