@@ -18,7 +18,7 @@ from pathlib import Path
 from .report import RESULTS_DIR, BenchResult, render_table, write_json
 from .scale import measure_cloud
 from .setup_time import fresh_setup, make_test
-from .startup import PROJECT_ROOT, measure_startup
+from .startup import PROJECT_ROOT, measure_startup, stack_file
 from .synthetic import SIZES, BenchCloud, Size
 
 CLOUDS: tuple[BenchCloud, ...] = ("existing", "azure")
@@ -95,6 +95,12 @@ def main(argv: list[str] | None = None) -> int:
     if args.sizes > len(SIZES):
         print(f"error: --sizes is at most {len(SIZES)}", file=sys.stderr)
         return 2
+    if not args.no_startup:
+        try:
+            stack_file(args.stack)
+        except FileNotFoundError as err:
+            print(f"error: {err}", file=sys.stderr)
+            return 2
     sizes = SIZES[: args.sizes]
     started = time.perf_counter()
     result = BenchResult(

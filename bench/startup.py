@@ -109,18 +109,17 @@ class StartupResult:
         }
 
 
-def choose_stack(preferred: str = "dev", root: Path = PROJECT_ROOT) -> str:
-    """``preferred`` when its ``Pulumi.<stack>.yaml`` exists, else the first stack file found."""
-    if (root / f"Pulumi.{preferred}.yaml").exists():
-        return preferred
-    stacks = sorted(p.name.split(".")[1] for p in root.glob("Pulumi.*.yaml"))
-    if not stacks:
-        raise FileNotFoundError(f"no Pulumi.<stack>.yaml in {root}")
-    return stacks[0]
+def stack_file(stack: str, root: Path = PROJECT_ROOT) -> Path:
+    """``Pulumi.<stack>.yaml``; a missing one is an error, not a silent substitute."""
+    path = root / f"Pulumi.{stack}.yaml"
+    if not path.exists():
+        found = ", ".join(sorted(p.name.split(".")[1] for p in root.glob("Pulumi.*.yaml")))
+        raise FileNotFoundError(f"no stack file {path.name}; stacks: {found or 'none'}")
+    return path
 
 
 def stack_cloud(stack: str, root: Path = PROJECT_ROOT) -> str | None:
-    data = yaml.safe_load((root / f"Pulumi.{stack}.yaml").read_text()) or {}
+    data = yaml.safe_load(stack_file(stack, root).read_text()) or {}
     cloud = (data.get("config") or {}).get("gpu-platform:cloud")
     return str(cloud) if cloud is not None else None
 
@@ -164,7 +163,7 @@ def measure_startup(repeats: int, stack: str = "dev", python: str | None = None)
     python = python or str(PROJECT_ROOT / ".venv" / "bin" / "python")
     if not Path(python).exists():
         python = sys.executable
-    stack = choose_stack(stack)
+    stack_file(stack)
     env = {k: v for k, v in os.environ.items() if not k.startswith("PYTHON")}
     baseline = [python, "-c", "import pulumi"]
     preview = [python, "-m", "offline_preview", "--stack", stack, "--format", "json"]

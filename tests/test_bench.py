@@ -139,3 +139,11 @@ def test_bench_smallest_size_writes_the_report(
 def test_bench_refuses_more_sizes_than_it_has(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["--sizes", "9", "--no-startup"]) == 2
     assert "--sizes is at most" in capsys.readouterr().err
+
+
+def test_bench_refuses_a_missing_stack_before_measuring(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["--stack", "no-such-stack", "--out", str(tmp_path)]) == 2
+    assert "no stack file Pulumi.no-such-stack.yaml; stacks: " in capsys.readouterr().err
+    assert list(tmp_path.iterdir()) == []
