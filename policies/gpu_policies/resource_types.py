@@ -10,6 +10,8 @@ ACK_MANAGED_CLUSTER = "alicloud:cs/managedKubernetes:ManagedKubernetes"
 NAMESPACE = "kubernetes:core/v1:Namespace"
 NETWORK_POLICY = "kubernetes:networking.k8s.io/v1:NetworkPolicy"
 RESOURCE_QUOTA = "kubernetes:core/v1:ResourceQuota"
+STORAGE_CLASS = "kubernetes:storage.k8s.io/v1:StorageClass"
+PERSISTENT_VOLUME_CLAIM = "kubernetes:core/v1:PersistentVolumeClaim"
 HELM_RELEASES: frozenset[str] = frozenset(
     {"kubernetes:helm.sh/v3:Release", "kubernetes:helm.sh/v4:Chart"}
 )

@@ -35,12 +35,14 @@ def policy_named(name: str) -> Policy:
 
 @dataclass(frozen=True)
 class Res:
-    """One resource of a case: type token, Pulumi name, props, names of its dependencies."""
+    """One resource of a case: type token, Pulumi name, props, names of its dependencies and
+    its deleteBeforeReplace option."""
 
     type: str
     name: str
     props: dict[str, Any]
     depends_on: tuple[str, ...] = ()
+    delete_before_replace: bool = False
 
     @property
     def urn(self) -> str:
@@ -62,8 +64,10 @@ class Case:
         return not self.expect
 
 
-def opts(parent: str | None = None) -> PolicyResourceOptions:
-    return PolicyResourceOptions(False, [], False, [], PolicyCustomTimeouts(0, 0, 0), [], parent)
+def opts(parent: str | None = None, delete_before_replace: bool = False) -> PolicyResourceOptions:
+    return PolicyResourceOptions(
+        False, [], delete_before_replace, [], PolicyCustomTimeouts(0, 0, 0), [], parent
+    )
 
 
 def _run(validate: Callable[..., Any], args: Any, report: Callable[..., None]) -> None:
@@ -85,7 +89,7 @@ def violations(
                 unknown_checking_proxy(copy.deepcopy(res.props)),
                 res.urn,
                 res.name,
-                opts(),
+                opts(delete_before_replace=res.delete_before_replace),
                 None,
                 config=config,
                 stack_tags={},
@@ -103,7 +107,7 @@ def violations(
             unknown_checking_proxy(copy.deepcopy(res.props)),
             res.urn,
             res.name,
-            opts(),
+            opts(delete_before_replace=res.delete_before_replace),
             None,
             None,
             [by_name[d] for d in res.depends_on if d in by_name],

@@ -101,6 +101,8 @@ def ack(**changes: Any) -> tuple[Res, ...]:
 
 T4 = {"vmSize": "Standard_NC4as_T4_v3", "gpuInstanceProfile": None}
 NO_TAINT = "lacks the taint nvidia.com/gpu:NoSchedule"
+REPLACE = "mig-pools-replaceable-on-profile-change"
+NOT_REPLACEABLE = "neither sets deleteBeforeReplace nor carries its profile in its name"
 
 CASES: list[Case] = [
     # BP-01: taints.
@@ -308,6 +310,24 @@ CASES: list[Case] = [
         ("no Terway addon",),
     ),
     Case("network-policy-engine-enabled", "ack-no-addons", ack_cluster(None), ("no Terway addon",)),
+    # BP-11: a profile change must be able to replace the pool.
+    Case(
+        REPLACE,
+        "delete-before-replace",
+        (Res(AGENT_POOL, "a100", aks_gpu_pool(), delete_before_replace=True),),
+    ),
+    Case(REPLACE, "profile-in-name", agent_pool(agentPoolName="a100mig1g")),
+    Case(REPLACE, "profile-in-name-any-case", agent_pool(agentPoolName="A100MIG1G")),
+    Case(REPLACE, "no-mig", agent_pool(**T4)),
+    Case(REPLACE, "other-resources", managed_cluster() + ack()),
+    Case(REPLACE, "same-name-create-first", agent_pool(), (f"'a100' (MIG1g) {NOT_REPLACEABLE}",)),
+    Case(
+        REPLACE,
+        "other-profile-in-name",
+        agent_pool(agentPoolName="a100mig2g"),
+        (NOT_REPLACEABLE,),
+    ),
+    Case(REPLACE, "no-name", agent_pool(agentPoolName=None), ("without agentPoolName",)),
 ]
 
 
@@ -358,6 +378,7 @@ def test_cloud_policies_ignore_odd_shapes() -> None:
         "mig-profile-valid-for-vm-size",
         "node-os-upgrade-channel-set",
         "network-policy-engine-enabled",
+        REPLACE,
     ):
         assert messages(Case(name, "odd", odd)) == [], name
 

@@ -9,11 +9,11 @@ from pathlib import Path
 
 from gpu_policies.registry import REGISTERED, policies
 
-from . import test_cloud_policies, test_pod_policies, test_stack_policies
+from . import test_cloud_policies, test_pod_policies, test_practice_policies, test_stack_policies
 from .harness import Case, assert_case
 
 SPEC_IDS = {f"BP-{i:02d}" for i in range(1, 21)}
-CASE_MODULES = (test_pod_policies, test_cloud_policies, test_stack_policies)
+CASE_MODULES = (test_pod_policies, test_cloud_policies, test_stack_policies, test_practice_policies)
 
 
 def declared_cases() -> list[Case]:

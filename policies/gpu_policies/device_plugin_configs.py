@@ -1,0 +1,141 @@
+"""The NVIDIA device plugin's named configs, read from a Helm release's ``values.config.map``.
+
+Each entry of ``config.map`` is a YAML document (chart README, "Configuration file"):
+``flags.migStrategy`` (none / single / mixed) and at most one of ``sharing.timeSlicing`` /
+``sharing.mps`` with ``renameByDefault``, ``failRequestsGreaterThanOne`` and
+``resources: [{name, replicas, rename?}]``. A node picks the config its
+``nvidia.com/device-plugin.config`` label names, else ``config.default``. A global
+``values.migStrategy`` becomes the plugin's MIG_STRATEGY env var, which overrides every config.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import yaml
+from pulumi_policy import PolicyResource
+
+from gpu_facts.scheduling import DEVICE_PLUGIN_CONFIG_LABEL
+
+from .props import is_true, mapping, mappings, path, text
+
+SHARING_MODES: tuple[str, ...] = ("timeSlicing", "mps")
+"""The device plugin's sharing sections, in the README's order."""
+NO_MIG = "none"
+# The chart infers the default config from an entry named "default" (chart README).
+IMPLICIT_DEFAULT = "default"
+
+
+@dataclass(frozen=True, slots=True)
+class SharedResource:
+    """One ``sharing.<mode>.resources`` entry."""
+
+    name: str
+    replicas: int
+    rename: str | None
+    """Per-resource name the shared resource is advertised under, if set."""
+
+
+@dataclass(frozen=True, slots=True)
+class PluginConfig:
+    """One named device-plugin config."""
+
+    name: str
+    mig_strategy: str
+    """``none``, ``single`` or ``mixed``."""
+    sharing: str | None = None
+    """``timeSlicing`` or ``mps``, or None for exclusive devices."""
+    rename_by_default: bool = False
+    fail_requests_greater_than_one: bool = False
+    resources: tuple[SharedResource, ...] = ()
+    error: str | None = None
+    """Why the plugin could not use this config (bad YAML, two sharing modes), or None."""
+
+
+def _replicas(value: Any) -> int:
+    if isinstance(value, bool):
+        return 0
+    if isinstance(value, int | float) and float(value).is_integer():
+        return int(value)
+    return 0
+
+
+def parse_config(name: str, document: Any, global_mig: str | None = None) -> PluginConfig:
+    """One ``config.map`` entry; never raises on a malformed document (``error`` says why)."""
+    source = text(document)
+    if source is None:
+        return PluginConfig(name, NO_MIG, error="is not a YAML string")
+    try:
+        loaded = yaml.safe_load(source)
+    except yaml.YAMLError as err:
+        return PluginConfig(name, NO_MIG, error=f"is not valid YAML ({err.__class__.__name__})")
+    if not isinstance(loaded, Mapping):
+        return PluginConfig(name, NO_MIG, error="is not a YAML mapping")
+    mig = global_mig or text(path(loaded, "flags", "migStrategy")) or NO_MIG
+    sharing = mapping(loaded.get("sharing"))
+    modes = [mode for mode in SHARING_MODES if mode in sharing]
+    if len(modes) > 1:
+        return PluginConfig(name, mig, error="sets both sharing.timeSlicing and sharing.mps")
+    if not modes:
+        return PluginConfig(name, mig)
+    settings = mapping(sharing[modes[0]])
+    resources = tuple(
+        SharedResource(
+            text(entry.get("name")) or "",
+            _replicas(entry.get("replicas")),
+            text(entry.get("rename")),
+        )
+        for entry in mappings(settings.get("resources"))
+    )
+    return PluginConfig(
+        name,
+        mig,
+        sharing=modes[0],
+        rename_by_default=is_true(settings.get("renameByDefault")),
+        fail_requests_greater_than_one=is_true(settings.get("failRequestsGreaterThanOne")),
+        resources=resources,
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class ReleaseConfigs:
+    """The configs one device plugin release carries, and which one unlabelled nodes use."""
+
+    configs: Mapping[str, PluginConfig]
+    default: str | None
+    external: bool
+    """The configs live in an external ConfigMap (``config.name``): not visible at preview."""
+
+    def for_node(self, labels: Mapping[str, str]) -> PluginConfig | None:
+        """The config a node with ``labels`` runs with; a label naming no config falls back to
+        the default, as an unset label does."""
+        named = labels.get(DEVICE_PLUGIN_CONFIG_LABEL)
+        if named is not None and named in self.configs:
+            return self.configs[named]
+        return self.configs.get(self.default or "")
+
+
+def release_configs(release: PolicyResource) -> ReleaseConfigs:
+    """The named configs of a device plugin release (``values.config``)."""
+    values = mapping(release.props.get("values"))
+    config = mapping(values.get("config"))
+    global_mig = text(values.get("migStrategy"))
+    documents = mapping(config.get("map"))
+    if not documents:
+        if text(config.get("name")):
+            return ReleaseConfigs({}, None, external=True)
+        # No config at all: the plugin runs on its flags alone.
+        plain = PluginConfig(IMPLICIT_DEFAULT, global_mig or NO_MIG)
+        return ReleaseConfigs({plain.name: plain}, plain.name, external=False)
+    configs = {
+        str(name): parse_config(str(name), document, global_mig)
+        for name, document in documents.items()
+    }
+    default = text(config.get("default"))
+    if default is None and IMPLICIT_DEFAULT in configs:
+        default = IMPLICIT_DEFAULT
+    if default is None and len(configs) == 1:
+        default = next(iter(configs))
+    return ReleaseConfigs(configs, default, external=False)

@@ -1,0 +1,111 @@
+"""What a GPU node pool advertises to the scheduler, from its machine type, MIG profile, sharing
+labels and the device plugin config its nodes select (the capacity model of ``gpu_facts``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import cast
+
+from gpu_facts import (
+    ACK_SHARING_MODES,
+    MigStrategy,
+    PoolShape,
+    SharingMode,
+    UnknownGpuFact,
+    aks_mig_profile,
+    gpu_model,
+    pool_capacity,
+)
+from gpu_facts.models import GpuModel
+from gpu_facts.scheduling import (
+    ACK_GPU_SCHEDULE_LABEL,
+    ACK_GPU_SCHEDULE_VALUES,
+    DEVICE_PLUGIN_CONFIG_LABEL,
+)
+
+from .device_plugin_configs import PluginConfig, ReleaseConfigs
+from .node_pools import NodePool
+
+MIG_STRATEGIES = ("none", "single", "mixed")
+
+
+def pool_gpus(pool: NodePool) -> tuple[GpuModel, int] | None:
+    """The GPU model and GPUs per node of a pool, None when the catalog does not know it."""
+    size = pool.azure_size
+    try:
+        if size is not None:
+            return gpu_model(size.gpu_model), size.gpu_count
+        if pool.ecs_types:
+            first = pool.ecs_types[0]
+            return gpu_model(first.gpu_model), first.gpu_count
+    except UnknownGpuFact:
+        return None
+    return None
+
+
+def ack_sharing_mode(pool: NodePool) -> SharingMode | None:
+    """The ACK GPU-sharing mode its ``ack.node.gpu.schedule`` label turns on, if any."""
+    value = pool.labels.get(ACK_GPU_SCHEDULE_LABEL)
+    if pool.cloud != "alicloud" or value is None:
+        return None
+    for mode, label in ACK_GPU_SCHEDULE_VALUES.items():
+        if label == value and mode in ACK_SHARING_MODES:
+            return cast(SharingMode, mode)
+    return None
+
+
+def plugin_resources(pool: NodePool, config: PluginConfig) -> set[str]:
+    """What the NVIDIA device plugin advertises on the pool's nodes with ``config``; nothing
+    when the plugin cannot run with it (bad config, unknown MIG profile, MPS on MIG)."""
+    gpus = pool_gpus(pool)
+    if gpus is None or config.error is not None or config.mig_strategy not in MIG_STRATEGIES:
+        return set()
+    model, count = gpus
+    profile: str | None = None
+    strategy: MigStrategy | None = None
+    if pool.mig_profile is not None and config.mig_strategy != "none":
+        try:
+            profile = aks_mig_profile(model, pool.mig_profile)
+        except UnknownGpuFact:
+            return set()
+        strategy = "mixed" if config.mig_strategy == "mixed" else "single"
+    try:
+        (base,) = pool_capacity(PoolShape(model, count, 1, 1, profile, strategy)).per_node
+        shared = next((r for r in config.resources if r.name == base and r.replicas >= 1), None)
+        if config.sharing is None or shared is None:
+            return {base}
+        if shared.rename:
+            return {shared.rename}
+        sharing: SharingMode = "mps" if config.sharing == "mps" else "timeSlicing"
+        shape = PoolShape(
+            model,
+            count,
+            1,
+            1,
+            profile,
+            strategy,
+            sharing=sharing,
+            replicas=shared.replicas,
+            rename_shared=config.rename_by_default,
+        )
+        return set(pool_capacity(shape).per_node)
+    except ValueError:
+        return set()
+
+
+def exposed_resources(pool: NodePool, releases: Sequence[ReleaseConfigs]) -> set[str]:
+    """Every GPU resource the pool's nodes advertise. A pool labelled for ACK sharing is
+    served by ACK's own device plugin unless it also selects an NVIDIA plugin config."""
+    exposed: set[str] = set()
+    mode = ack_sharing_mode(pool)
+    gpus = pool_gpus(pool)
+    if mode is not None and gpus is not None:
+        exposed |= set(pool_capacity(PoolShape(gpus[0], gpus[1], 1, 1, sharing=mode)).per_node)
+        if DEVICE_PLUGIN_CONFIG_LABEL not in pool.labels:
+            return exposed
+    for release in releases:
+        config = release.for_node(pool.labels)
+        if config is not None:
+            exposed |= plugin_resources(pool, config)
+    return exposed

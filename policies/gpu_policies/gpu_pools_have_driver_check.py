@@ -1,0 +1,113 @@
+"""BP-05: a stack that creates GPU node pools also checks each pool's driver.
+
+A preview cannot see a node's driver; it can see whether the stack deploys a check that will:
+a Job or CronJob that runs ``nvidia-smi``, tolerates the GPU taint and is pinned by its
+``nodeSelector`` to one pool's nodes (our checks use the ``gpu-platform.io/pool`` label).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+from pulumi_policy import EnforcementLevel, PolicyResource, Severity, StackValidationArgs
+
+from gpu_facts.scheduling import GPU_TAINT_EFFECT, GPU_TAINT_KEY, GPU_TAINT_VALUE, POOL_LABEL
+
+from .building import Config, PolicyInfo, Report, exempt_names, stack_policy
+from .gpu_workloads_tolerate_gpu_taint import tolerates
+from .node_pools import NodePool, gpu_node_pools
+from .pod_specs import containers, kubernetes_kind, pod_spec
+from .props import items, mapping, mappings
+from .resource_types import ACK_NODE_POOL, AKS_AGENT_POOL, AKS_MANAGED_CLUSTER
+from .stack_index import index_by_type
+
+DRIVER_CHECK_TOOL = "nvidia-smi"
+"""The tool that talks to the driver (BP-05: the driver version is confirmed with it)."""
+CHECK_KINDS = frozenset({"Job", "CronJob"})
+POOL_TYPES = (AKS_AGENT_POOL, AKS_MANAGED_CLUSTER, ACK_NODE_POOL)
+
+INFO = PolicyInfo(
+    name="gpu-pools-have-driver-check",
+    description=(
+        f"A stack that creates GPU node pools has, for each of them, a Job or CronJob that runs "
+        f"{DRIVER_CHECK_TOOL}, tolerates the {GPU_TAINT_KEY} taint and whose nodeSelector picks "
+        f"that pool's nodes and no other pool's (e.g. {POOL_LABEL}: <pool>)."
+    ),
+    practices=("BP-05",),
+    enforcement_level=EnforcementLevel.ADVISORY,
+    severity=Severity.MEDIUM,
+    remediation_steps=(
+        f"Add a readiness Job per GPU pool (our DriverReadinessCheck): nodeSelector "
+        f"{POOL_LABEL}: <pool>, a toleration for {GPU_TAINT_KEY}, one unit of the pool's GPU "
+        f"resource and a container that runs {DRIVER_CHECK_TOOL}; or exempt the pool by name "
+        "when it is checked another way."
+    ),
+    exemptions="names",
+)
+
+
+def runs_tool(container: Mapping[str, Any]) -> bool:
+    return any(
+        isinstance(word, str) and DRIVER_CHECK_TOOL in word
+        for key in ("command", "args")
+        for word in items(container.get(key))
+    )
+
+
+def check_selector(spec: Mapping[str, Any]) -> dict[str, str] | None:
+    """The nodeSelector of a pod spec that is a driver check, else None."""
+    selector = {str(k): str(v) for k, v in mapping(spec.get("nodeSelector")).items()}
+    if not selector:
+        return None
+    keys = frozenset({GPU_TAINT_KEY})
+    if not any(tolerates(t, keys, GPU_TAINT_VALUE) for t in mappings(spec.get("tolerations"))):
+        return None
+    if not any(runs_tool(c.spec) for c in containers(spec)):
+        return None
+    return selector
+
+
+def _selectors(index: Mapping[str, list[PolicyResource]]) -> Iterator[dict[str, str]]:
+    for resource_type, resources in index.items():
+        if kubernetes_kind(resource_type) not in CHECK_KINDS:
+            continue
+        for resource in resources:
+            spec = pod_spec(resource_type, resource.props)
+            selector = check_selector(spec) if spec is not None else None
+            if selector is not None:
+                yield selector
+
+
+def selects(selector: Mapping[str, str], pool: NodePool) -> bool:
+    return all(pool.labels.get(key) == value for key, value in selector.items())
+
+
+def check(args: StackValidationArgs, config: Config, report: Report) -> None:
+    index = index_by_type(args.resources)
+    pools: list[tuple[NodePool, PolicyResource]] = [
+        (pool, resource)
+        for resource_type in POOL_TYPES
+        for resource in index.get(resource_type, ())
+        for pool in gpu_node_pools(resource_type, resource.name, resource.props)
+    ]
+    if not pools:
+        return
+    checked: set[str] = set()
+    for selector in _selectors(index):
+        matching = [pool.name for pool, _ in pools if selects(selector, pool)]
+        if len(matching) == 1:  # a check that may land on several pools checks none of them
+            checked.add(matching[0])
+    skip = exempt_names(config)
+    for pool, resource in pools:
+        if pool.name in checked or pool.name in skip or resource.name in skip:
+            continue
+        report(
+            f"GPU node pool '{pool.name}' has no driver check: no Job or CronJob of the stack "
+            f"runs {DRIVER_CHECK_TOOL} on its nodes alone (nodeSelector, e.g. "
+            f"{POOL_LABEL}: {pool.name}, and a {GPU_TAINT_KEY}:{GPU_TAINT_EFFECT} toleration).",
+            resource.urn,
+        )
+
+
+POLICY = stack_policy(INFO, check)

@@ -1,0 +1,55 @@
+"""BP-11: a MIG AgentPool can be replaced when its gpuInstanceProfile changes.
+
+AKS cannot change a pool's profile: a new profile means a new pool. Pulumi replaces a resource
+create-first by default, and an AgentPool is addressed by its name: a replacement under the
+same ``agentPoolName`` would PUT over the pool it is meant to replace, then delete it. So the
+pool either sets ``deleteBeforeReplace`` or carries its profile in its name (a new profile is
+then a new name, and a new pool). What a policy cannot see is ``replaceOnChanges``
+(PolicyResourceOptions has no such field): the component and its test guarantee that part.
+"""
+
+from __future__ import annotations
+
+from pulumi_policy import EnforcementLevel, ResourceValidationArgs, Severity
+
+from .building import Config, PolicyInfo, Report, resource_policy
+from .props import text
+from .resource_types import AKS_AGENT_POOL
+
+INFO = PolicyInfo(
+    name="mig-pools-replaceable-on-profile-change",
+    description=(
+        "Every AKS AgentPool with a gpuInstanceProfile sets the deleteBeforeReplace resource "
+        "option, or has an agentPoolName that contains its profile (MIG1g...), so that a "
+        "profile change, which AKS can only do with a new pool, replaces the pool cleanly."
+    ),
+    practices=("BP-11",),
+    enforcement_level=EnforcementLevel.MANDATORY,
+    severity=Severity.HIGH,
+    remediation_steps=(
+        "Give the AgentPool the options delete_before_replace=True and "
+        "replace_on_changes=['gpuInstanceProfile'], or name the pool after its profile "
+        "(e.g. 'a100mig1g') so a new profile is a new pool."
+    ),
+    exemptions="names",
+)
+
+
+def check(args: ResourceValidationArgs, config: Config, report: Report) -> None:
+    if args.resource_type != AKS_AGENT_POOL:
+        return
+    profile = text(args.props.get("gpuInstanceProfile"))
+    if not profile or args.opts.delete_before_replace:
+        return
+    pool_name = text(args.props.get("agentPoolName"))
+    if pool_name and profile.lower() in pool_name.lower():
+        return
+    shown = f"'{pool_name}'" if pool_name else "without agentPoolName"
+    report(
+        f"MIG node pool {shown} ({profile}) neither sets deleteBeforeReplace nor carries its "
+        "profile in its name: a profile change would create the new pool under the name of "
+        "the one it replaces."
+    )
+
+
+POLICY = resource_policy(INFO, check)

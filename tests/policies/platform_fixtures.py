@@ -1,0 +1,221 @@
+"""Platform-shaped stacks for the cross-layer policies: GPU pools, the device plugin release
+with per-pool configs, driver checks, workloads and NVMe cache volumes, in the wire shape."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+import yaml
+
+from gpu_facts.scheduling import (
+    ACK_GPU_SCHEDULE_LABEL,
+    DEVICE_PLUGIN_CONFIG_LABEL,
+    GPU_PRESENT_LABEL,
+    GPU_TAINT,
+    POOL_LABEL,
+)
+
+from .harness import Res
+from .pod_fixtures import container, gpu_pod_spec, wrap
+
+AGENT_POOL = "azure-native:containerservice:AgentPool"
+ACK_NODE_POOL = "alicloud:cs/nodePool:NodePool"
+RELEASE = "kubernetes:helm.sh/v3:Release"
+STORAGE_CLASS = "kubernetes:storage.k8s.io/v1:StorageClass"
+PVC = "kubernetes:core/v1:PersistentVolumeClaim"
+NVME_PROVISIONER = "localdisk.csi.acstor.io"
+A100_MIG_SIZE = "Standard_ND96asr_v4"
+"""8x A100 40GB: MIG1g is 1g.5gb."""
+T4_SIZE = "Standard_NC4as_T4_v3"
+A10_ECS = "ecs.gn7i-c8g1.2xlarge"
+
+
+def pool_labels(name: str, config_label: bool = True) -> dict[str, str]:
+    labels = {GPU_PRESENT_LABEL: "true", POOL_LABEL: name}
+    if config_label:
+        labels[DEVICE_PLUGIN_CONFIG_LABEL] = name
+    return labels
+
+
+def aks_pool(
+    name: str, vm_size: str = T4_SIZE, profile: str | None = None, config_label: bool = True
+) -> Res:
+    props: dict[str, Any] = {
+        "agentPoolName": name,
+        "resourceGroupName": "rg",
+        "resourceName": "aks",
+        "vmSize": vm_size,
+        "count": 1,
+        "nodeTaints": [GPU_TAINT],
+        "nodeLabels": pool_labels(name, config_label),
+    }
+    if profile is not None:
+        props["gpuInstanceProfile"] = profile
+    return Res(AGENT_POOL, f"pool-{name}", props, delete_before_replace=True)
+
+
+def ack_pool(name: str, schedule: str | None = None, config_label: bool = False) -> Res:
+    labels = pool_labels(name, config_label)
+    if schedule is not None:
+        labels[ACK_GPU_SCHEDULE_LABEL] = schedule
+    props = {
+        "clusterId": "c-123",
+        "nodePoolName": name,
+        "instanceTypes": [A10_ECS],
+        "labels": [{"key": k, "value": v} for k, v in labels.items()],
+    }
+    return Res(ACK_NODE_POOL, f"pool-{name}", props)
+
+
+def plain(strategy: str = "none") -> dict[str, Any]:
+    return {"version": "v1", "flags": {"migStrategy": strategy}}
+
+
+def shared(
+    mode: str = "timeSlicing",
+    *,
+    rename: bool | None = True,
+    fail: bool | None = True,
+    resource: str = "nvidia.com/gpu",
+    strategy: str = "none",
+    resource_rename: str | None = None,
+) -> dict[str, Any]:
+    """A sharing config; ``rename`` is renameByDefault, ``resource_rename`` the entry's own."""
+    entry: dict[str, Any] = {"name": resource, "replicas": 4}
+    if resource_rename is not None:
+        entry["rename"] = resource_rename
+    settings: dict[str, Any] = {"resources": [entry]}
+    if rename is not None:
+        settings["renameByDefault"] = rename
+    if fail is not None:
+        settings["failRequestsGreaterThanOne"] = fail
+    return {**plain(strategy), "sharing": {mode: settings}}
+
+
+def plugin_release(
+    configs: dict[str, Any] | None = None,
+    default: str | None = "plain-default",
+    name: str = "device-plugin",
+    **values: Any,
+) -> Res:
+    """The device plugin release with ``configs`` (name -> mapping, or raw YAML text)."""
+    configs = {"plain-default": plain()} if configs is None else configs
+    documents = {
+        key: doc if isinstance(doc, str) else yaml.safe_dump(doc, sort_keys=False)
+        for key, doc in configs.items()
+    }
+    config: dict[str, Any] = {"map": documents}
+    if default is not None:
+        config["default"] = default
+    return Res(
+        RELEASE,
+        name,
+        {
+            "chart": "nvidia-device-plugin",
+            "version": "0.20.0",
+            "namespace": "nvidia-device-plugin",
+            "values": {"config": config, "gfd": {"enabled": True}, **values},
+        },
+    )
+
+
+def workload(resource: str, kind: str = "Deployment", namespace: str = "gpu-training") -> Res:
+    """The compliant GPU workload of ``kind`` asking one ``resource``."""
+    spec = copy.deepcopy(gpu_pod_spec())
+    container(spec)["resources"] = {"limits": {resource: 1}}
+    return wrap(kind, spec, namespace)
+
+
+def driver_check(
+    pool: str,
+    kind: str = "Job",
+    *,
+    selector: dict[str, str] | None = None,
+    command: str = "nvidia-smi",
+    tolerate: bool = True,
+    resource: str = "nvidia.com/gpu",
+) -> Res:
+    """A readiness check of ``pool``: nvidia-smi on the pool's nodes, GPU taint tolerated."""
+    spec = copy.deepcopy(gpu_pod_spec())
+    container(spec)["resources"] = {"limits": {resource: 1}}
+    container(spec)["command"] = ["/bin/sh", "-c", f"{command} && echo ok"]
+    spec["nodeSelector"] = {POOL_LABEL: pool} if selector is None else selector
+    if not tolerate:
+        spec["tolerations"] = []
+    res = wrap(kind, spec, "gpu-readiness")
+    return Res(res.type, f"check-{pool}-{kind.lower()}", res.props)
+
+
+def storage_class(
+    name: str = "gpu-nvme-cache-ephemeral",
+    provisioner: str = NVME_PROVISIONER,
+    default: bool = False,
+) -> Res:
+    metadata: dict[str, Any] = {"name": name}
+    if default:
+        metadata["annotations"] = {"storageclass.kubernetes.io/is-default-class": "true"}
+    return Res(STORAGE_CLASS, name, {"metadata": metadata, "provisioner": provisioner})
+
+
+def claim_spec(storage_class_name: str | None) -> dict[str, Any]:
+    spec: dict[str, Any] = {
+        "accessModes": ["ReadWriteOnce"],
+        "resources": {"requests": {"storage": "500Gi"}},
+    }
+    if storage_class_name is not None:
+        spec["storageClassName"] = storage_class_name
+    return spec
+
+
+def pvc(storage_class_name: str | None = "gpu-nvme-cache-ephemeral", name: str = "cache") -> Res:
+    props = {
+        "metadata": {"name": name, "namespace": "gpu-training"},
+        "spec": claim_spec(storage_class_name),
+    }
+    return Res(PVC, name, props)
+
+
+def cache_workload(
+    kind: str,
+    storage_class_name: str = "gpu-nvme-cache-ephemeral",
+    resource: str = "nvidia.com/gpu",
+) -> Res:
+    """A GPU workload of ``kind`` with the NVMe cache as a generic ephemeral volume."""
+    spec = copy.deepcopy(gpu_pod_spec())
+    container(spec)["resources"] = {"limits": {resource: 1}}
+    spec["volumes"] = [
+        {
+            "name": "cache",
+            "ephemeral": {"volumeClaimTemplate": {"spec": claim_spec(storage_class_name)}},
+        }
+    ]
+    container(spec)["volumeMounts"] = [{"name": "cache", "mountPath": "/cache"}]
+    return wrap(kind, spec)
+
+
+def stateful_set_with_claim(storage_class_name: str = "gpu-nvme-cache-ephemeral") -> Res:
+    res = wrap("StatefulSet", gpu_pod_spec())
+    props = copy.deepcopy(res.props)
+    props["spec"]["volumeClaimTemplates"] = [
+        {"metadata": {"name": "cache"}, "spec": claim_spec(storage_class_name)}
+    ]
+    return Res(res.type, res.name, props)
+
+
+def dev_like_stack() -> tuple[Res, ...]:
+    """A compliant platform like our dev stack: a mixed-MIG A100 pool, a renamed time-sliced
+    T4 pool, their configs, a driver check each, workloads on both, an NVMe cache volume."""
+    return (
+        aks_pool("a100mig", A100_MIG_SIZE, "MIG1g"),
+        aks_pool("t4"),
+        plugin_release(
+            {"plain-default": plain(), "a100mig": plain("mixed"), "t4": shared()},
+        ),
+        driver_check("a100mig", resource="nvidia.com/mig-1g.5gb"),
+        driver_check("t4", "CronJob", resource="nvidia.com/gpu.shared"),
+        workload("nvidia.com/mig-1g.5gb"),
+        workload("nvidia.com/gpu.shared", "Job", "gpu-inference"),
+        storage_class(),
+        cache_workload("Pod", resource="nvidia.com/mig-1g.5gb"),
+    )

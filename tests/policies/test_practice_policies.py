@@ -1,0 +1,422 @@
+"""Cross-layer stack policies: GPU resources the pools expose (BP-13), shared GPUs renamed
+(BP-15), a driver check per pool (BP-05), the NVMe cache as ephemeral volumes (BP-18)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from pulumi_policy import PolicyResource, StackValidationArgs, StackValidationPolicy
+from pulumi_policy.proxy import UNKNOWN_STRING_VALUE, UnknownValueError, unknown_checking_proxy
+
+from gpu_facts.scheduling import GPU_PRESENT_LABEL
+from gpu_policies import nvme_cache_volumes_ephemeral
+from gpu_policies.device_plugin_configs import parse_config
+
+from .harness import Case, Res, assert_case, messages, opts, policy_named, violations
+from .platform_fixtures import (
+    A100_MIG_SIZE,
+    ack_pool,
+    aks_pool,
+    cache_workload,
+    dev_like_stack,
+    driver_check,
+    plain,
+    plugin_release,
+    pvc,
+    shared,
+    stateful_set_with_claim,
+    storage_class,
+    workload,
+)
+from .pod_fixtures import KINDS
+
+EXPOSED = "pod-gpu-resources-exposed-by-pools"
+SHARED = "shared-gpus-renamed-and-single-request"
+DRIVER = "gpu-pools-have-driver-check"
+NVME = "nvme-cache-volumes-ephemeral"
+NEW_STACK_POLICIES = (EXPOSED, SHARED, DRIVER, NVME)
+
+MIG_1G = "nvidia.com/mig-1g.5gb"
+NOT_EXPOSED = "which no GPU pool of the stack exposes"
+MIG_POOL = aks_pool("a100mig", A100_MIG_SIZE, "MIG1g")
+T4_POOL = aks_pool("t4")
+
+
+def mig_stack(strategy: str = "mixed", global_mig: str | None = None) -> tuple[Res, ...]:
+    release = plugin_release({"plain-default": plain(), "a100mig": plain(strategy)})
+    if global_mig is not None:
+        release.props["values"]["migStrategy"] = global_mig
+    return (MIG_POOL, release)
+
+
+def t4_stack(config: dict[str, object]) -> tuple[Res, ...]:
+    return (T4_POOL, plugin_release({"plain-default": plain(), "t4": config}))
+
+
+def _exposed_cases() -> list[Case]:
+    cases = [
+        Case(EXPOSED, "dev-like", dev_like_stack()),
+        Case(EXPOSED, "mig-mixed", (*mig_stack(), workload("nvidia.com/mig-1g.5gb"))),
+        Case(EXPOSED, "mig-single", (*mig_stack("single"), workload("nvidia.com/gpu"))),
+        Case(
+            EXPOSED,
+            "global-mig-strategy-overrides-configs",
+            (*mig_stack("none", global_mig="mixed"), workload("nvidia.com/mig-1g.5gb")),
+        ),
+        Case(EXPOSED, "shared-renamed", (*t4_stack(shared()), workload("nvidia.com/gpu.shared"))),
+        Case(
+            EXPOSED,
+            "shared-not-renamed",
+            (*t4_stack(shared(rename=False)), workload("nvidia.com/gpu")),
+        ),
+        Case(
+            EXPOSED,
+            "per-resource-rename",
+            (*t4_stack(shared(rename=None, resource_rename="t4.slice")), workload("t4.slice")),
+        ),
+        Case(
+            EXPOSED,
+            "per-resource-rename-not-shared-suffix",
+            (
+                *t4_stack(shared(rename=None, resource_rename="nvidia.com/t4-slice")),
+                workload("nvidia.com/gpu.shared"),
+            ),
+            ("exposes nvidia.com/t4-slice (pool t4)",),
+        ),
+        Case(
+            EXPOSED,
+            "default-config-for-unlabelled-pool",
+            (aks_pool("t4", config_label=False), plugin_release(), workload("nvidia.com/gpu")),
+        ),
+        Case(
+            EXPOSED,
+            "single-config-is-the-default",
+            (
+                aks_pool("t4", config_label=False),
+                plugin_release({"only": plain()}, default=None),
+                workload("nvidia.com/gpu"),
+            ),
+        ),
+        Case(
+            EXPOSED,
+            "ack-gpu-mem",
+            (ack_pool("a10", "mps"), plugin_release(), workload("aliyun.com/gpu-mem")),
+        ),
+        Case(EXPOSED, "no-device-plugin-release", (MIG_POOL, workload("nvidia.com/mig-1g.10gb"))),
+        Case(EXPOSED, "no-pools", (plugin_release(), workload("nvidia.com/mig-1g.10gb"))),
+        Case(
+            EXPOSED,
+            "external-configmap",
+            (
+                MIG_POOL,
+                Res(
+                    "kubernetes:helm.sh/v3:Release",
+                    "p",
+                    {"chart": "nvidia-device-plugin", "values": {"config": {"name": "cm"}}},
+                ),
+                workload("nvidia.com/mig-1g.10gb"),
+            ),
+        ),
+        Case(EXPOSED, "amd-not-judged", (*mig_stack(), workload("amd.com/gpu"))),
+        Case(
+            EXPOSED,
+            "exempt-namespace",
+            (*mig_stack(), workload("nvidia.com/mig-1g.10gb", namespace="kube-system")),
+        ),
+        Case(
+            EXPOSED,
+            "wrong-mig-profile",
+            (*mig_stack(), workload("nvidia.com/mig-1g.10gb")),
+            (
+                "asks for nvidia.com/mig-1g.10gb, which no GPU pool of the stack exposes; the "
+                "stack exposes nvidia.com/mig-1g.5gb (pool a100mig)",
+            ),
+        ),
+        Case(
+            EXPOSED,
+            "whole-gpu-on-mixed-mig-and-renamed-shared-pools",
+            (*dev_like_stack(), workload("nvidia.com/gpu")),
+            ("exposes nvidia.com/gpu.shared (pool t4), nvidia.com/mig-1g.5gb (pool a100mig)",),
+        ),
+        Case(
+            EXPOSED,
+            "mig-resource-under-single",
+            (*mig_stack("single"), workload("nvidia.com/mig-1g.5gb")),
+            ("exposes nvidia.com/gpu (pool a100mig)",),
+        ),
+        Case(
+            EXPOSED,
+            "shared-name-when-not-renamed",
+            (*t4_stack(shared(rename=False)), workload("nvidia.com/gpu.shared")),
+            (NOT_EXPOSED,),
+        ),
+        Case(
+            EXPOSED,
+            "exclusive-name-on-renamed-pool",
+            (*t4_stack(shared()), workload("nvidia.com/gpu")),
+            ("exposes nvidia.com/gpu.shared (pool t4)",),
+        ),
+        Case(
+            EXPOSED,
+            "mps-on-mig-is-refused-by-the-plugin",
+            (
+                MIG_POOL,
+                plugin_release(
+                    {
+                        "plain-default": plain(),
+                        "a100mig": shared("mps", strategy="mixed", resource=MIG_1G),
+                    }
+                ),
+                workload("nvidia.com/mig-1g.5gb"),
+            ),
+            ("exposes no GPU resource",),
+        ),
+        Case(
+            EXPOSED,
+            "config-not-yaml",
+            (
+                T4_POOL,
+                plugin_release({"plain-default": plain(), "t4": "{oops"}),
+                workload("nvidia.com/gpu"),
+            ),
+            ("exposes no GPU resource",),
+        ),
+        Case(
+            EXPOSED,
+            "gpu-mem-without-ack-sharing",
+            (*t4_stack(plain()), workload("aliyun.com/gpu-mem")),
+            ("asks for aliyun.com/gpu-mem",),
+        ),
+    ]
+    for kind in KINDS:
+        cases.append(
+            Case(
+                EXPOSED, f"{kind}-exposed", (*mig_stack(), workload("nvidia.com/mig-1g.5gb", kind))
+            )
+        )
+        cases.append(
+            Case(
+                EXPOSED,
+                f"{kind}-not-exposed",
+                (*mig_stack(), workload("nvidia.com/mig-2g.10gb", kind)),
+                (f"'trainer-{kind.lower()}' asks for nvidia.com/mig-2g.10gb",),
+            )
+        )
+    return cases
+
+
+SHARED_CASES = [
+    Case(SHARED, "renamed-single-request", t4_stack(shared())),
+    Case(SHARED, "mps-renamed", t4_stack(shared("mps", fail=None))),
+    Case(SHARED, "no-sharing", t4_stack(plain())),
+    Case(
+        SHARED,
+        "every-resource-renamed",
+        t4_stack(shared(rename=None, resource_rename="nvidia.com/t4-slice")),
+    ),
+    Case(SHARED, "exempt-config", t4_stack(shared(rename=False)), config={"exemptNames": ["t4"]}),
+    Case(SHARED, "not-renamed", t4_stack(shared(rename=False)), ("config 't4' (timeSlicing)",)),
+    Case(SHARED, "rename-unset", t4_stack(shared(rename=None)), ("renameByDefault: true",)),
+    Case(
+        SHARED, "many-per-container", t4_stack(shared(fail=False)), ("failRequestsGreaterThanOne",)
+    ),
+    Case(
+        SHARED,
+        "neither",
+        t4_stack(shared(rename=False, fail=None)),
+        ("renameByDefault", "failRequestsGreaterThanOne"),
+    ),
+    Case(SHARED, "mps-not-renamed", t4_stack(shared("mps", rename=False)), ("(mps)",)),
+    Case(
+        SHARED,
+        "v4-chart",
+        (
+            Res(
+                "kubernetes:helm.sh/v4:Chart",
+                "p",
+                plugin_release({"t4": shared(rename=False)}).props,
+            ),
+        ),
+        ("renameByDefault",),
+    ),
+]
+
+DRIVER_CASES = [
+    Case(DRIVER, "dev-like", dev_like_stack()),
+    Case(DRIVER, "cronjob-check", (T4_POOL, driver_check("t4", "CronJob"))),
+    Case(DRIVER, "workloads-without-pools", (workload("nvidia.com/gpu"),)),
+    Case(DRIVER, "exempt-pool", (T4_POOL,), config={"exemptNames": ["t4"]}),
+    Case(
+        DRIVER,
+        "ack-pool",
+        (ack_pool("a10", "mps"), driver_check("a10")),
+    ),
+    Case(DRIVER, "missing", (T4_POOL,), ("GPU node pool 't4' has no driver check",)),
+    Case(DRIVER, "ack-missing", (ack_pool("a10", "mps"),), ("'a10'",)),
+    Case(DRIVER, "not-tolerated", (T4_POOL, driver_check("t4", tolerate=False)), ("'t4'",)),
+    Case(DRIVER, "no-nvidia-smi", (T4_POOL, driver_check("t4", command="true")), ("'t4'",)),
+    Case(DRIVER, "other-pool", (T4_POOL, MIG_POOL, driver_check("t4")), ("'a100mig'",)),
+    Case(
+        DRIVER,
+        "a-deployment-is-no-check",
+        (T4_POOL, Res("kubernetes:apps/v1:Deployment", "d", driver_check("t4").props)),
+        ("'t4'",),
+    ),
+    Case(
+        DRIVER,
+        "selector-on-every-pool",
+        (T4_POOL, MIG_POOL, driver_check("any", selector={GPU_PRESENT_LABEL: "true"})),
+        ("'t4'", "'a100mig'"),
+    ),
+]
+
+NVME_CASES = [
+    *(
+        Case(NVME, f"{kind}-ephemeral-volume", (storage_class(), cache_workload(kind)))
+        for kind in KINDS
+    ),
+    Case(NVME, "pvc-on-another-class", (storage_class(), pvc("managed-csi"))),
+    Case(NVME, "pvc-without-class-default-elsewhere", (storage_class(), pvc(None))),
+    Case(NVME, "no-nvme-class", (storage_class(provisioner="disk.csi.azure.com"), pvc())),
+    Case(NVME, "exempt-claim", (storage_class(), pvc()), config={"exemptNames": ["cache"]}),
+    Case(
+        NVME,
+        "pvc",
+        (storage_class(), pvc()),
+        ("PersistentVolumeClaim 'cache' claims the local NVMe cache, which its data is lost",),
+    ),
+    Case(
+        NVME,
+        "stateful-set-claim",
+        (storage_class(), stateful_set_with_claim()),
+        ("volumeClaimTemplate 'cache'",),
+    ),
+    Case(NVME, "default-class", (storage_class(default=True), pvc(None)), ("'cache'",)),
+    Case(
+        NVME,
+        "class-named-in-config",
+        (pvc("team-nvme"),),
+        ("'cache'",),
+        config={"nvmeStorageClasses": ["team-nvme"]},
+    ),
+]
+
+CASES: list[Case] = [*_exposed_cases(), *SHARED_CASES, *DRIVER_CASES, *NVME_CASES]
+"""Declared for the meta-test."""
+
+
+@pytest.mark.parametrize("case", CASES, ids=lambda c: f"{c.policy}/{c.id}")
+def test_case(case: Case) -> None:
+    assert_case(case)
+
+
+def test_violations_point_at_the_offending_resource() -> None:
+    bad = workload("nvidia.com/mig-1g.10gb")
+    assert [urn for _, urn in violations(policy_named(EXPOSED), (*mig_stack(), bad))] == [bad.urn]
+    release = plugin_release({"t4": shared(rename=False)})
+    assert [urn for _, urn in violations(policy_named(SHARED), (T4_POOL, release))] == [release.urn]
+    assert [urn for _, urn in violations(policy_named(DRIVER), (T4_POOL,))] == [T4_POOL.urn]
+    claim = pvc()
+    assert [urn for _, urn in violations(policy_named(NVME), (storage_class(), claim))] == [
+        claim.urn
+    ]
+
+
+def test_the_nvme_provisioner_is_the_one_our_component_installs() -> None:
+    from components.nvme_cache import LOCAL_NVME_PROVISIONER
+
+    assert nvme_cache_volumes_ephemeral.LOCAL_NVME_PROVISIONER == LOCAL_NVME_PROVISIONER
+
+
+@pytest.mark.parametrize(
+    "document",
+    ["", "[1, 2]", "version: v1\nsharing:\n  timeSlicing: {}\n  mps: {}\n", "{", 7],
+)
+def test_configs_the_plugin_cannot_use_are_marked_not_raised(document: object) -> None:
+    config = parse_config("x", document)
+    assert config.error is not None
+
+
+def test_odd_shapes_do_not_crash_the_new_policies() -> None:
+    odd = (
+        Res("kubernetes:helm.sh/v3:Release", "p", {"chart": "nvidia-device-plugin", "values": "x"}),
+        Res(
+            "kubernetes:helm.sh/v3:Release",
+            "q",
+            {"chart": "nvidia-device-plugin", "values": {"config": {"map": {"a": 1}}}},
+        ),
+        Res("azure-native:containerservice:AgentPool", "x", {"vmSize": 3, "nodeLabels": "y"}),
+        Res("kubernetes:core/v1:Pod", "p", {"spec": {"containers": [1], "nodeSelector": "z"}}),
+        Res(
+            "kubernetes:batch/v1:Job",
+            "j",
+            {"spec": {"template": {"spec": {"nodeSelector": {"a": "b"}}}}},
+        ),
+        Res("kubernetes:core/v1:PersistentVolumeClaim", "c", {"spec": "x"}),
+        Res("kubernetes:storage.k8s.io/v1:StorageClass", "s", {"provisioner": 4}),
+        Res(
+            "kubernetes:apps/v1:StatefulSet",
+            "ss",
+            {"spec": {"volumeClaimTemplates": [1, {"spec": 2}]}},
+        ),
+    )
+    for name in NEW_STACK_POLICIES:
+        assert violations(policy_named(name), odd) == [], name
+
+
+def test_an_unknown_config_raises_the_analyzers_error_not_a_crash() -> None:
+    release = plugin_release({"t4": UNKNOWN_STRING_VALUE})
+    with pytest.raises(UnknownValueError):
+        violations(policy_named(EXPOSED), (T4_POOL, release, workload("nvidia.com/gpu")))
+
+
+class CountingList(list[PolicyResource]):
+    """A resource list that counts how often a policy walks it."""
+
+    walks = 0
+
+    def __iter__(self) -> Iterator[PolicyResource]:
+        self.walks += 1
+        return super().__iter__()
+
+
+@pytest.mark.parametrize("name", NEW_STACK_POLICIES)
+def test_new_stack_policies_walk_the_resources_once(name: str) -> None:
+    """Linear time: each policy indexes the stack by type in one pass, then looks things up."""
+    resources = list(dev_like_stack())
+    for i in range(100):
+        res = workload("nvidia.com/mig-1g.5gb")
+        resources.append(Res(res.type, f"w{i}", res.props))
+    counted = CountingList(
+        PolicyResource(
+            r.type,
+            unknown_checking_proxy(r.props),
+            r.urn,
+            r.name,
+            opts(delete_before_replace=r.delete_before_replace),
+            None,
+            None,
+            [],
+            {},
+        )
+        for r in resources
+    )
+    found: list[str] = []
+    policy = policy_named(name)
+    assert isinstance(policy, StackValidationPolicy)
+    assert policy.validate is not None
+
+    def report(message: str, urn: str | None = None) -> None:
+        found.append(message)
+
+    policy.validate(StackValidationArgs(counted, config={}), report)
+    assert found == []
+    assert counted.walks == 1
+
+
+def test_dev_like_stack_passes_every_policy() -> None:
+    from gpu_policies.registry import policies
+
+    for policy in policies():
+        assert messages(Case(policy.name, "dev-like", dev_like_stack())) == [], policy.name
