@@ -40,7 +40,11 @@ class AckGpuNodePoolArgs(TypedDict):
 
 def pool_labels(pf: PoolFacts) -> dict[str, str]:
     """Node labels of a GPU pool; ours win over user labels with the same key."""
-    labels = {**pf.pool.labels, GPU_PRESENT_LABEL: "true", POOL_LABEL: pf.name}
+    labels = {**pf.pool.labels, POOL_LABEL: pf.name}
+    if pf.uses_device_plugin:
+        # The NVIDIA device plugin, GFD and the NFD worker select on it: pools shared by ACK's
+        # own plugin must not carry it, or two plugins would advertise the same GPUs.
+        labels[GPU_PRESENT_LABEL] = "true"
     schedule = ACK_GPU_SCHEDULE_VALUES.get(pf.sharing or "")
     if schedule is not None:
         # ACK's own device plugin and (for MPS) the MPS control daemon select on this label.
@@ -90,10 +94,11 @@ class AckGpuNodePool(pulumi.ComponentResource):
     def __init__(
         self, name: str, args: AckGpuNodePoolArgs, opts: pulumi.ResourceOptions | None = None
     ) -> None:
-        super().__init__("gpu-platform:alicloud:AckGpuNodePool", name, None, opts)
         pf = args["pool"]
+        # Checked before registering anything: bad input changes nothing.
         if pf.pool.instance_type is None:
             raise ValueError(f"GPU pool {pf.name!r}: an ACK pool needs instanceType")
+        super().__init__("gpu-platform:alicloud:AckGpuNodePool", name, None, opts)
         pool = cs.NodePool(
             f"{name}-pool",
             cluster_id=args["cluster_id"],

@@ -17,16 +17,16 @@ from typing import TypedDict
 import pulumi
 import pulumi_kubernetes as k8s
 
+from gpu_facts.ack_components import (
+    ACK_CHART_REPO,
+    ACK_SYSTEM_NAMESPACE,
+    AI_INSTALLER_CHART,
+    MPS_CONTROL_CHART,
+)
 from gpu_facts.scheduling import ACK_GPU_SCHEDULE_VALUES
 from stack_config.models import AckGpuSharingComponents
 from stack_config.pools import PoolFacts
 
-ACK_CHART_REPO = "https://aliacs-app-catalog.oss-cn-hangzhou.aliyuncs.com/charts-incubator/"
-"""ACK's app catalog (Marketplace) Helm repository."""
-AI_INSTALLER_CHART = "ack-ai-installer"
-MPS_CONTROL_CHART = "ack-mps-control"
-NAMESPACE = "kube-system"
-"""Where ACK's console installs both releases."""
 FROZEN_INPUTS = ["chart", "version", "values", "repositoryOpts"]
 """Inputs of a frozen release whose changes Pulumi ignores (an upgrade restarts its pods)."""
 
@@ -80,7 +80,7 @@ class AckGpuSharing(pulumi.ComponentResource):
                 repository_opts=k8s.helm.v3.RepositoryOptsArgs(repo=ACK_CHART_REPO),
                 # The console's release names, so `helm ls` reads the same either way.
                 name=chart,
-                namespace=NAMESPACE,
+                namespace=ACK_SYSTEM_NAMESPACE,
                 opts=pulumi.ResourceOptions(
                     parent=self, protect=frozen, ignore_changes=FROZEN_INPUTS if frozen else None
                 ),

@@ -14,11 +14,12 @@ import pulumi_kubernetes as k8s
 from pulumi_azure_native import containerservice as aks
 from pulumi_azure_native import resources
 
+from gpu_facts.device_plugin_chart import CRITICAL_ADDONS_TAINT_KEY
 from stack_config.models import AksCluster as AksClusterSettings
 from stack_config.models import MaintenanceWindow
 
 SYSTEM_POOL_NAME = "system"
-SYSTEM_POOL_TAINT = "CriticalAddonsOnly=true:NoSchedule"
+SYSTEM_POOL_TAINT = f"{CRITICAL_ADDONS_TAINT_KEY}=true:NoSchedule"
 """Keeps workloads off the system pool; AKS add-ons tolerate it."""
 AUTO_UPGRADE_SCHEDULE = "aksManagedAutoUpgradeSchedule"
 """Maintenance configuration name AKS reads for the cluster auto-upgrade channel."""

@@ -94,18 +94,10 @@ class AksGpuNodePool(pulumi.ComponentResource):
             raise ValueError(f"GPU pool {pool.name!r}: MIG needs Ubuntu, not {pool.os_sku} (BP-12)")
         super().__init__("gpu-platform:azure:AksGpuNodePool", name, None, opts)
 
-        sizing: dict[str, Any]
-        ignore: list[str] = []
-        if pool.autoscale is not None:
-            sizing = {
-                "enable_auto_scaling": True,
-                "min_count": pool.autoscale.min,
-                "max_count": pool.autoscale.max,
-                "count": pool.autoscale.min,
-            }
-            ignore = ["count"]  # the autoscaler owns the live count
-        else:
-            sizing = {"enable_auto_scaling": False, "count": pool.count}
+        # Autoscaled: the autoscaler owns the live count, so Pulumi ignores it after creation.
+        autoscale = pool.autoscale
+        count = autoscale.min if autoscale is not None else pool.count
+        ignore = ["count"] if autoscale is not None else []
 
         self.agent_pool = aks.AgentPool(
             f"{name}-pool",
@@ -128,7 +120,10 @@ class AksGpuNodePool(pulumi.ComponentResource):
                 drain_timeout_in_minutes=pool.upgrade.drain_timeout_minutes,
                 node_soak_duration_in_minutes=pool.upgrade.node_soak_minutes,
             ),
-            **sizing,
+            enable_auto_scaling=autoscale is not None,
+            min_count=autoscale.min if autoscale is not None else None,
+            max_count=autoscale.max if autoscale is not None else None,
+            count=count,
             opts=pulumi.ResourceOptions(
                 parent=self,
                 protect=args["protect"],

@@ -77,8 +77,14 @@ def check_script(pool: str, min_driver_major: int, mig_profile: str | None = Non
 
 
 def checked_pools(pools: list[PoolFacts]) -> list[PoolFacts]:
-    """Pools that get a check: all but ACK MPS ones (their pods need hostIPC, see the docs)."""
-    return [pool for pool in pools if pool.sharing != "ackMps"]
+    """Pools that get a check.
+
+    Left out: ACK MPS pools (their pods need hostIPC, see the docs), and fixed pools of zero
+    nodes: their Job could never schedule, so ``pulumi up`` would wait out the Job timeout and
+    fail. An autoscaled pool with minimum 0 keeps its Job: the pending pod makes the autoscaler
+    add a node (``DEADLINE_SECONDS`` leaves room for that), and the check then runs on it.
+    """
+    return [pool for pool in pools if pool.sharing != "ackMps" and pool.capacity.max_nodes > 0]
 
 
 def gpu_resource(pool: PoolFacts) -> str:

@@ -28,6 +28,7 @@ from .nvidia_device_plugin import (
     NODE_CRITICAL,
     gpu_tolerations,
     nfd_worker_tolerations,
+    system_tolerations,
 )
 
 PLUGIN_CONFIG_MAP = "device-plugin-configs"
@@ -74,7 +75,14 @@ def operator_values(pools: list[PoolFacts]) -> dict[str, Any]:
         "mig": {"strategy": operator_mig_strategy(pools)},
         "migManager": {"enabled": False},
         "daemonsets": {"tolerations": gpu_tolerations(), "priorityClassName": NODE_CRITICAL},
-        "node-feature-discovery": {"worker": {"tolerations": nfd_worker_tolerations()}},
+        # AKS taints every non-GPU node CriticalAddonsOnly: the operator and the NFD master and
+        # gc Deployments would stay Pending with the chart's tolerations.
+        "operator": {"tolerations": system_tolerations()},
+        "node-feature-discovery": {
+            "worker": {"tolerations": nfd_worker_tolerations()},
+            "master": {"tolerations": system_tolerations()},
+            "gc": {"tolerations": system_tolerations()},
+        },
     }
     unknown = unknown_value_paths(values, GPU_OPERATOR_KNOWN_VALUE_PATHS)
     if unknown:  # a guard on our own code: every key must be one we checked in the chart

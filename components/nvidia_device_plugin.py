@@ -15,12 +15,19 @@ import pulumi
 from gpu_facts.device_plugin_chart import (
     CHART_NAME,
     CHART_REPO,
+    CRITICAL_ADDONS_TAINT_KEY,
     KNOWN_VALUE_PATHS,
     MIN_VERSION,
     at_least,
     unknown_value_paths,
 )
-from gpu_facts.scheduling import GPU_PRESENT_LABEL, GPU_TAINT_EFFECT, GPU_TAINT_KEY, GPU_TAINT_VALUE
+from gpu_facts.scheduling import (
+    DEVICE_PLUGIN_CONFIG_LABEL,
+    GPU_PRESENT_LABEL,
+    GPU_TAINT_EFFECT,
+    GPU_TAINT_KEY,
+    GPU_TAINT_VALUE,
+)
 from stack_config import PoolFacts
 from stack_config.models import DevicePlugin
 
@@ -43,20 +50,30 @@ class DevicePluginValuesError(ValueError):
 
 
 def gpu_node_affinity() -> dict[str, Any]:
-    """Required node affinity on the GPU-present label our pools carry (and nothing else)."""
+    """Required node affinity: the GPU-present label AND a per-pool plugin config label.
+
+    Every pool the plugin serves carries both; requiring the config label as well keeps the
+    plugin off GPU nodes another plugin serves (ACK's shared pools) even if one is mislabelled.
+    """
     return {
         "nodeAffinity": {
             "requiredDuringSchedulingIgnoredDuringExecution": {
                 "nodeSelectorTerms": [
                     {
                         "matchExpressions": [
-                            {"key": GPU_PRESENT_LABEL, "operator": "In", "values": ["true"]}
+                            {"key": GPU_PRESENT_LABEL, "operator": "In", "values": ["true"]},
+                            {"key": DEVICE_PLUGIN_CONFIG_LABEL, "operator": "Exists"},
                         ]
                     }
                 ]
             }
         }
     }
+
+
+def system_tolerations() -> list[dict[str, str]]:
+    """For the NFD master and gc Deployments: AKS taints every non-GPU node CriticalAddonsOnly."""
+    return [{"key": CRITICAL_ADDONS_TAINT_KEY, "operator": "Exists"}]
 
 
 def gpu_tolerations() -> list[dict[str, str]]:
@@ -110,7 +127,11 @@ def chart_values(settings: DevicePlugin, pools: list[PoolFacts]) -> dict[str, An
             "worker": {
                 "tolerations": nfd_worker_tolerations(),
                 "nodeSelector": {GPU_PRESENT_LABEL: "true"},
-            }
+                # The same nodes as the plugin and GFD, not ACK-shared ones.
+                "affinity": gpu_node_affinity(),
+            },
+            "master": {"tolerations": system_tolerations()},
+            "gc": {"tolerations": system_tolerations()},
         },
     }
     merged = merge_values(ours, settings.values)

@@ -45,6 +45,9 @@ class GpuPlatform(pulumi.ComponentResource):
     """The GPU workload namespaces."""
     shared_gpu_warnings: pulumi.Output[dict[str, str]]
     """Per shared pool: the trust-domain warning and the namespaces allowed on it (BP-15)."""
+    cluster_outputs: dict[str, pulumi.Input[Any]]
+    """Cloud-specific outputs by stack-output name (resource group, OIDC issuer, pool facts...);
+    a plain dict so ``__main__`` exports each key on its own."""
 
     def __init__(
         self, name: str, args: Platform, opts: pulumi.ResourceOptions | None = None
@@ -76,6 +79,7 @@ class GpuPlatform(pulumi.ComponentResource):
                 "gpuCapacity": self.gpu_capacity,
                 "namespaces": self.namespaces,
                 "sharedGpuWarnings": self.shared_gpu_warnings,
+                "clusterOutputs": self.cluster_outputs,
             }
         )
 

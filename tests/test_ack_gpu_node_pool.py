@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import dataclasses
 from typing import Any
 
 import pulumi
@@ -18,7 +19,7 @@ from gpu_facts.scheduling import (
     POOL_LABEL,
 )
 from offline_preview import ProgramRun
-from stack_config import load_platform
+from stack_config import ConfigError, load_platform
 from stack_config.pools import PoolFacts
 from tests.conftest import one, run, stack_raw
 
@@ -68,7 +69,6 @@ def test_gpu_taint_keeps_other_pods_off() -> None:
 
 def test_mps_pool_labels() -> None:
     assert labels(build(pool_facts("a10mps"))) == {
-        GPU_PRESENT_LABEL: "true",
         POOL_LABEL: "a10mps",
         ACK_GPU_SCHEDULE_LABEL: "mps",
     }
@@ -78,8 +78,42 @@ def test_mps_pool_labels() -> None:
 def test_sharing_mode_sets_the_ack_schedule_label(mode: str, value: str) -> None:
     found = labels(build(pool_facts("a10mps", sharing={"mode": mode})))
     assert found[ACK_GPU_SCHEDULE_LABEL] == value
-    # ACK's own device plugin serves shared pools: no NVIDIA plugin config for them.
+    # ACK's own device plugin serves shared pools: nothing the NVIDIA plugin, GFD or the NFD
+    # worker select on, so only one plugin advertises these GPUs (BP-15/16).
     assert DEVICE_PLUGIN_CONFIG_LABEL not in found
+    assert GPU_PRESENT_LABEL not in found
+
+
+def test_user_gpu_present_label_is_refused_by_config() -> None:
+    # The label is reserved: a user cannot put it back on an ACK-shared pool.
+    with pytest.raises(ConfigError, match=r"nvidia\.com/gpu\.present: set by the platform"):
+        pool_facts("a10mps", labels={GPU_PRESENT_LABEL: "true"})
+
+
+def test_pool_without_instance_type_is_refused_before_anything_is_registered() -> None:
+    good = pool_facts("t4")
+    # Bypass config validation (which refuses it too) to show the component checks its input.
+    bad = dataclasses.replace(good, pool=good.pool.model_copy(update={"instance_type": None}))
+    errors: list[str] = []
+
+    def program() -> None:
+        try:
+            AckGpuNodePool(
+                "bad",
+                {
+                    "cluster_id": "c-123",
+                    "vswitch_ids": ["vsw-a"],
+                    "pool": bad,
+                    "protect": False,
+                    "tags": {},
+                },
+            )
+        except ValueError as err:
+            errors.append(str(err))
+
+    result = run(program)
+    assert errors == ["GPU pool 't4': an ACK pool needs instanceType"]
+    assert result.resources == []
 
 
 def test_whole_gpu_pool_selects_its_device_plugin_config() -> None:

@@ -8,12 +8,8 @@ from typing import Any
 import pulumi
 import pytest
 
-from components.ack_gpu_sharing import (
-    ACK_CHART_REPO,
-    AI_INSTALLER_CHART,
-    MPS_CONTROL_CHART,
-    AckGpuSharing,
-)
+from components.ack_gpu_sharing import AckGpuSharing
+from gpu_facts.ack_components import ACK_CHART_REPO, AI_INSTALLER_CHART, MPS_CONTROL_CHART
 from offline_preview import ProgramRun, RecordedResource
 from stack_config import load_platform
 from stack_config.models import AckGpuSharingComponents
@@ -103,6 +99,8 @@ def test_unpinned_chart_is_refused_before_anything_is_created() -> None:
 def test_releases_parented_to_the_component() -> None:
     result = build_for("mps")
     component = one(result, "gpu-platform:alicloud:AckGpuSharing")
-    for release in by_type(result, RELEASE):
+    releases = by_type(result, RELEASE)
+    assert len(releases) == 2
+    for release in releases:
         assert release.parent == component.urn
         assert release.name.startswith("sharing-")

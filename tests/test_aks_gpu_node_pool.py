@@ -10,7 +10,10 @@ import pulumi
 import pytest
 from pulumi_azure_native import containerservice as aks
 
+from components.aks_cluster import SYSTEM_POOL_TAINT
 from components.aks_gpu_node_pool import AksGpuNodePool, AksGpuNodePoolArgs, node_labels
+from components.gpu_operator import operator_values
+from components.nvidia_device_plugin import chart_values, gpu_node_affinity
 from components.nvme_cache import LOCAL_NVME_PROVISIONER, STORAGE_CLASS_NAME, NvmeCache
 from gpu_facts.scheduling import (
     DEVICE_PLUGIN_CONFIG_LABEL,
@@ -21,7 +24,7 @@ from gpu_facts.scheduling import (
 )
 from offline_preview import ProgramRun
 from stack_config import ConfigError, Platform, PoolFacts, load_platform
-from stack_config.models import GpuPool
+from stack_config.models import DevicePlugin, GpuPool
 from stack_config.pools import resolve_pool
 from tests.conftest import one, run, stack_raw
 
@@ -197,9 +200,12 @@ def test_non_mig_pool_autoscales_from_zero() -> None:
 
 def test_fixed_size_non_mig_pool() -> None:
     platform = dev_platform(lambda r: r["gpuPools"][1].update(autoscale=None, count=2))
-    inputs = one(build(pool_args(platform.pools["t4"])), AGENT_POOL).inputs
-    assert inputs["enableAutoScaling"] is False
-    assert inputs["count"] == 2
+    pool = one(build(pool_args(platform.pools["t4"])), AGENT_POOL)
+    assert pool.inputs["enableAutoScaling"] is False
+    assert pool.inputs["count"] == 2
+    assert "minCount" not in pool.inputs and "maxCount" not in pool.inputs
+    # Nothing else owns a fixed pool's count: Pulumi manages it.
+    assert pool.ignore_changes == []
 
 
 def test_pool_names_and_parentage() -> None:
@@ -371,12 +377,24 @@ def schedulable(tolerations: list[dict[str, str]], taints: list[str]) -> bool:
     return all(any(tolerates(t, parse_taint(taint)) for t in tolerations) for taint in taints)
 
 
+def expression_matches(expression: dict[str, Any], labels: dict[str, str]) -> bool:
+    """One node-selector requirement (``In`` or ``Exists``; others are not used here)."""
+    if expression["operator"] == "In":
+        return labels.get(expression["key"]) in expression["values"]
+    if expression["operator"] == "Exists":
+        return expression["key"] in labels
+    raise AssertionError(f"operator not modelled: {expression['operator']}")
+
+
 def node_affinity_matches(terms: list[list[dict[str, Any]]], labels: dict[str, str]) -> bool:
-    """requiredDuringScheduling: any term matches when all its ``In`` expressions do."""
-    return any(
-        all(e["operator"] == "In" and labels.get(e["key"]) in e["values"] for e in term)
-        for term in terms
-    )
+    """requiredDuringScheduling: any term matches when all its expressions do."""
+    return any(all(expression_matches(e, labels) for e in term) for term in terms)
+
+
+def our_terms(affinity: dict[str, Any]) -> list[list[dict[str, Any]]]:
+    """The match expressions of each node-selector term of a required node affinity."""
+    required = affinity["nodeAffinity"]["requiredDuringSchedulingIgnoredDuringExecution"]
+    return [term["matchExpressions"] for term in required["nodeSelectorTerms"]]
 
 
 def test_our_taint_parses_as_the_gpu_taint() -> None:
@@ -397,6 +415,40 @@ def test_chart_plugin_and_gfd_land_on_our_gpu_nodes() -> None:
 def test_chart_nfd_worker_lands_on_our_gpu_nodes() -> None:
     pool = one(build(pool_args(t4_pool())), AGENT_POOL).inputs
     assert schedulable(CHART_NFD_WORKER_TOLERATIONS, pool["nodeTaints"])
+
+
+def test_our_plugin_gfd_and_nfd_worker_affinity_lands_on_our_gpu_nodes() -> None:
+    # Our values replace the chart's affinity: GPU-present AND a per-pool config label.
+    values = chart_values(DevicePlugin(), [t4_pool()])
+    pool = one(build(pool_args(t4_pool())), AGENT_POOL).inputs
+    for affinity in (values["affinity"], values["nfd"]["worker"]["affinity"]):
+        assert node_affinity_matches(our_terms(affinity), pool["nodeLabels"])
+    selector = values["nfd"]["worker"]["nodeSelector"]
+    assert selector.items() <= pool["nodeLabels"].items()
+
+
+def test_our_affinity_keeps_off_gpu_nodes_without_a_plugin_config() -> None:
+    # An ACK-shared node (ACK's own plugin): even if it carried gpu.present, no config label.
+    terms = our_terms(gpu_node_affinity())
+    assert not node_affinity_matches(terms, {GPU_PRESENT_LABEL: "true", POOL_LABEL: "a10mps"})
+    assert not node_affinity_matches(terms, {DEVICE_PLUGIN_CONFIG_LABEL: "t4"})
+
+
+def test_nfd_master_and_gc_tolerate_the_system_pool() -> None:
+    # AKS taints every non-GPU node: the NFD master and gc Deployments (and the GPU Operator's
+    # operator) need the system pool, or they stay Pending.
+    values = chart_values(DevicePlugin(), [t4_pool()])
+    operator = operator_values([t4_pool()])
+    for tolerations in (
+        values["nfd"]["master"]["tolerations"],
+        values["nfd"]["gc"]["tolerations"],
+        operator["operator"]["tolerations"],
+        operator["node-feature-discovery"]["master"]["tolerations"],
+        operator["node-feature-discovery"]["gc"]["tolerations"],
+    ):
+        assert schedulable(tolerations, [SYSTEM_POOL_TAINT])
+    # The plugin itself must not: it belongs on GPU nodes only.
+    assert not schedulable(values["tolerations"], [SYSTEM_POOL_TAINT])
 
 
 def test_the_proof_can_fail() -> None:

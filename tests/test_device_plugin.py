@@ -8,8 +8,9 @@ from typing import Any
 import pulumi
 import pytest
 import yaml
+from pulumi.runtime import rpc
 
-from components.device_plugin_config import DEFAULT_CONFIG_NAME, pool_config
+from components.device_plugin_config import DEFAULT_CONFIG_NAME
 from components.gpu_operator import GpuOperatorValuesError, NvidiaGpuOperator, operator_values
 from components.nvidia_device_plugin import (
     DevicePluginValuesError,
@@ -50,13 +51,15 @@ GPU_AFFINITY = {
             "nodeSelectorTerms": [
                 {
                     "matchExpressions": [
-                        {"key": "nvidia.com/gpu.present", "operator": "In", "values": ["true"]}
+                        {"key": "nvidia.com/gpu.present", "operator": "In", "values": ["true"]},
+                        {"key": "nvidia.com/device-plugin.config", "operator": "Exists"},
                     ]
                 }
             ]
         }
     }
 }
+SYSTEM_TOLERATIONS = [{"key": "CriticalAddonsOnly", "operator": "Exists"}]
 
 
 def platform(stack: str = "byo", mutate: Any = None) -> Platform:
@@ -143,7 +146,11 @@ def test_release_values_hold_plugin_gfd_and_nfd_to_gpu_nodes() -> None:
         "worker": {
             "tolerations": NFD_TOLERATIONS,
             "nodeSelector": {"nvidia.com/gpu.present": "true"},
-        }
+            "affinity": GPU_AFFINITY,
+        },
+        # The NFD master and gc Deployments run on (CriticalAddonsOnly-tainted) system nodes.
+        "master": {"tolerations": SYSTEM_TOLERATIONS},
+        "gc": {"tolerations": SYSTEM_TOLERATIONS},
     }
     # The chart's CriticalAddonsOnly toleration would let the plugin onto system nodes.
     assert all(t["key"] != "CriticalAddonsOnly" for t in values["tolerations"])
@@ -185,8 +192,6 @@ def test_per_pool_configs_for_mig_single_mixed_time_slicing_and_mps() -> None:
         },
         "plain": {"version": "v1", "flags": {"migStrategy": "none"}},
     }
-    for name, pool in p.pools.items():
-        assert configs[name] == pool_config(pool)
 
 
 def test_gfd_follows_config() -> None:
@@ -242,6 +247,7 @@ def test_user_values_merge_over_ours() -> None:
     assert values["nfd"]["worker"] == {
         "tolerations": NFD_TOLERATIONS,
         "nodeSelector": {"nvidia.com/gpu.present": "true", "gpu": "yes"},
+        "affinity": GPU_AFFINITY,
     }
     assert values["priorityClassName"] == "system-node-critical"
 
@@ -320,7 +326,13 @@ def test_gpu_operator_release() -> None:
         "tolerations": GPU_TOLERATIONS,
         "priorityClassName": "system-node-critical",
     }
-    assert values["node-feature-discovery"] == {"worker": {"tolerations": NFD_TOLERATIONS}}
+    assert values["node-feature-discovery"] == {
+        "worker": {"tolerations": NFD_TOLERATIONS},
+        "master": {"tolerations": SYSTEM_TOLERATIONS},
+        "gc": {"tolerations": SYSTEM_TOLERATIONS},
+    }
+    # AKS taints every non-GPU node: the operator Deployment needs the system pool.
+    assert values["operator"] == {"tolerations": SYSTEM_TOLERATIONS}
     plugin_config = values["devicePlugin"]["config"]
     assert plugin_config["create"] is True
     assert plugin_config["default"] == DEFAULT_CONFIG_NAME
@@ -393,6 +405,36 @@ def test_platform_without_plugin_or_operator() -> None:
     result = platform_run(platform(mutate=off))
     assert by_type(result, RELEASE) == []
     assert len(by_type(result, CHECK)) == 1
+
+
+class OutputsMonitor(RecordingMonitor):
+    """Also keeps what each component registered as its outputs (``register_outputs``)."""
+
+    def __init__(self) -> None:
+        super().__init__(PreviewMocks())
+        self.registered_outputs: dict[str, dict[str, Any]] = {}
+
+    def RegisterResourceOutputs(self, request: Any) -> Any:
+        self.registered_outputs[request.urn] = rpc.deserialize_properties(
+            request.outputs, keep_unknowns=True
+        )
+        return super().RegisterResourceOutputs(request)
+
+
+def test_platform_registers_its_cluster_outputs() -> None:
+    monitor = OutputsMonitor()
+    result = run(lambda: GpuPlatform("ack", platform("ack-dev")), monitor=monitor)
+    component = one(result, "gpu-platform:index:GpuPlatform")
+    outputs = monitor.registered_outputs[component.urn]
+    assert set(outputs["clusterOutputs"]) == {
+        "clusterId",
+        "vpcId",
+        "rrsaOidcIssuerUrl",
+        "gpuPools",
+        "ackGpuSharing",
+    }
+    assert set(outputs["clusterOutputs"]["gpuPools"]) == {"a10mps", "t4"}
+    assert "cluster_outputs" in GpuPlatform.__annotations__  # declared, documented
 
 
 def test_ack_platform_serves_only_plugin_pools() -> None:

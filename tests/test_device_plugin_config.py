@@ -140,8 +140,20 @@ def test_config_map_has_the_default_and_one_config_per_pool() -> None:
         "version": "v1",
         "flags": {"migStrategy": "none"},
     }
-    for name in ("a100", "t4"):
-        assert yaml.safe_load(configs[name]) == pool_config(platform.pools[name])
+    # The byo stack: a100 is MIG mixed, t4 time-sliced four ways.
+    assert configs["a100"] == "version: v1\nflags:\n  migStrategy: mixed\n"
+    assert configs["t4"] == (
+        "version: v1\n"
+        "flags:\n"
+        "  migStrategy: none\n"
+        "sharing:\n"
+        "  timeSlicing:\n"
+        "    renameByDefault: true\n"
+        "    failRequestsGreaterThanOne: true\n"
+        "    resources:\n"
+        "    - name: nvidia.com/gpu\n"
+        "      replicas: 4\n"
+    )
     # Pool names are letters and digits: the default can never collide with one.
     assert "-" in DEFAULT_CONFIG_NAME
 

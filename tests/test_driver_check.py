@@ -264,6 +264,31 @@ def test_ack_mps_pools_are_not_checked() -> None:
     assert set(jobs_by_pool(checks_run(p))) == {pool.name for pool in checked_pools(pools)}
 
 
+def test_fixed_pool_of_zero_nodes_gets_no_job() -> None:
+    # Its Job could never schedule: `pulumi up` would wait out the timeout, then fail.
+    p = platform("byo", lambda raw: raw["gpuPools"][1].update(count=0))
+    assert p.pools["t4"].capacity.max_nodes == 0
+    assert set(jobs_by_pool(checks_run(p))) == {"a100"}
+
+
+def test_no_check_at_all_when_every_pool_is_fixed_at_zero() -> None:
+    def no_nodes(raw: dict[str, Any]) -> None:
+        for pool in raw["gpuPools"]:
+            pool["count"] = 0
+
+    assert checked_pools(list(platform("byo", no_nodes).pools.values())) == []
+
+
+def test_autoscaled_pool_from_zero_keeps_its_job() -> None:
+    # The dev t4 pool scales 0..3: the pending check pod is what makes the autoscaler add a node.
+    p = platform("dev")
+    assert p.pools["t4"].pool.autoscale is not None
+    assert p.pools["t4"].capacity.min_nodes == 0
+    jobs = jobs_by_pool(checks_run(p))
+    assert set(jobs) == {"a100mig", "t4"}
+    assert jobs["t4"]["spec"]["activeDeadlineSeconds"] == 1800
+
+
 @pytest.mark.parametrize(
     ("settings", "message"),
     [

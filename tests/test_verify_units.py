@@ -88,7 +88,9 @@ def test_every_project_stack_has_expectations(stack: str) -> None:
     assert [p.name for p in exp.pools] == list(platform.pools)
     for pool in exp.pools:
         assert pool.allocatable == platform.pools[pool.name].capacity.per_node
-        assert pool.labels["nvidia.com/gpu.present"] == "true"
+        # The NVIDIA plugin selects on it: ACK-shared pools (ACK's own plugin) must not carry it.
+        served = platform.pools[pool.name].uses_device_plugin
+        assert pool.labels.get("nvidia.com/gpu.present") == ("true" if served else None)
 
 
 def test_ack_mps_pool_expects_gpu_memory_and_the_mps_daemon() -> None:

@@ -20,6 +20,9 @@ NFD_NAME = "node-feature-discovery"
 """The chart names its DaemonSets ``<fullname>``, ``<fullname>-gpu-feature-discovery``,
 ``<fullname>-mps-control-daemon`` and (NFD subchart) ``<fullname>-node-feature-discovery-*``."""
 
+CRITICAL_ADDONS_TAINT_KEY = "CriticalAddonsOnly"
+"""Taint key of system-only nodes (AKS system pools); the chart's values.yaml tolerates it."""
+
 # The chart value paths we set, or let users set through ``devicePlugin.values``; each one is in
 # the chart's values.yaml (0.20.0) unless marked as the NFD subchart's. A generated or user key
 # outside this list is refused, so a typo fails in CI instead of being ignored by Helm.
@@ -58,8 +61,15 @@ KNOWN_VALUE_PATHS: frozenset[str] = frozenset(
         "nfd",
         "nfd.worker",
         "nfd.worker.tolerations",
-        # NFD subchart (node-feature-discovery 0.19.0, the chart's dependency): worker.nodeSelector.
+        # NFD subchart (node-feature-discovery 0.19.0, the chart's dependency), verified in
+        # kubernetes-sigs/node-feature-discovery deployment/helm/node-feature-discovery/values.yaml:
+        # worker.nodeSelector, worker.affinity, master.tolerations, gc.tolerations.
         "nfd.worker.nodeSelector",
+        "nfd.worker.affinity",
+        "nfd.master",
+        "nfd.master.tolerations",
+        "nfd.gc",
+        "nfd.gc.tolerations",
     }
 )
 
@@ -92,6 +102,14 @@ GPU_OPERATOR_KNOWN_VALUE_PATHS: frozenset[str] = frozenset(
         "node-feature-discovery",
         "node-feature-discovery.worker",
         "node-feature-discovery.worker.tolerations",
+        # Verified in NVIDIA/gpu-operator deployments/gpu-operator/values.yaml
+        # (operator.tolerations) and the NFD subchart's values.yaml (master/gc.tolerations).
+        "operator",
+        "operator.tolerations",
+        "node-feature-discovery.master",
+        "node-feature-discovery.master.tolerations",
+        "node-feature-discovery.gc",
+        "node-feature-discovery.gc.tolerations",
     }
 )
 
