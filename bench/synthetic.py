@@ -3,8 +3,10 @@
 Pools cycle through four shapes (whole GPUs at a fixed count, autoscaled, MIG, time-sliced;
 on ACK the MIG slot is ACK's MPS sharing instead) so every code path that depends on the pool
 shape runs; machine types and MIG profiles come from ``gpu_facts`` rather than being written
-here. Each workload namespace lists one or two
-pools, so the config grows linearly in both pools and namespaces.
+here. Each workload namespace lists one or two pools, except every tenth, which leaves
+``pools`` unset and so may use every unshared pool. What the platform has to create still
+grows linearly: a namespace's quota has one entry per GPU resource name, not per pool. Any
+per-resource cost that grows with size is therefore work that could be avoided.
 """
 
 from __future__ import annotations
@@ -151,6 +153,9 @@ def synthetic_raw(cloud: BenchCloud, size: Size) -> dict[str, Any]:
         }
         if i % 4 == 3:
             workload["gpuQuota"] = {exposed[first][0]: 1}
+        if i % 10 == 0:
+            # The default, as the dev stack's training namespace has it: every unshared pool.
+            del workload["pools"]
         if inference:
             workload["traffic"]["ingressNamespaces"] = ["gateway"]
         workloads.append(workload)
