@@ -328,6 +328,7 @@ CASES: list[Case] = [
         (NOT_REPLACEABLE,),
     ),
     Case(REPLACE, "no-name", agent_pool(agentPoolName=None), ("without agentPoolName",)),
+    Case(REPLACE, "exempt-pool", agent_pool(), config={"exemptNames": ["a100"]}),
 ]
 
 

@@ -302,7 +302,49 @@ NVME_CASES = [
     ),
 ]
 
-CASES: list[Case] = [*_exposed_cases(), *SHARED_CASES, *DRIVER_CASES, *NVME_CASES]
+BAD_REQUEST = workload("nvidia.com/mig-1g.10gb")
+EXEMPTION_CASES = [
+    Case(
+        EXPOSED,
+        "exempt-by-object-name",
+        (*mig_stack(), BAD_REQUEST),
+        config={"exemptNames": ["trainer-deployment"]},
+    ),
+    Case(
+        EXPOSED,
+        "exempt-namespace-from-config",
+        (*mig_stack(), BAD_REQUEST),
+        config={"exemptNamespaces": ["gpu-training"]},
+    ),
+    Case(
+        EXPOSED,
+        "cleared-exemptions-bring-kube-system-back",
+        (*mig_stack(), workload("nvidia.com/mig-1g.10gb", namespace="kube-system")),
+        (NOT_EXPOSED,),
+        config={"exemptNamespaces": []},
+    ),
+    Case(DRIVER, "exempt-pool-by-pulumi-name", (T4_POOL,), config={"exemptNames": ["pool-t4"]}),
+    Case(
+        SHARED,
+        "exempt-release",
+        t4_stack(shared(rename=False)),
+        config={"exemptNames": ["device-plugin"]},
+    ),
+    Case(
+        NVME,
+        "exempt-namespace",
+        (storage_class(), pvc()),
+        config={"exemptNamespaces": ["gpu-training"]},
+    ),
+]
+
+CASES: list[Case] = [
+    *_exposed_cases(),
+    *SHARED_CASES,
+    *DRIVER_CASES,
+    *NVME_CASES,
+    *EXEMPTION_CASES,
+]
 """Declared for the meta-test."""
 
 
