@@ -11,6 +11,7 @@ import base64
 
 import pulumi
 import pulumi_kubernetes as k8s
+import yaml
 from pulumi_azure_native import containerservice as aks
 from pulumi_azure_native import resources
 
@@ -55,6 +56,47 @@ def _decode_kubeconfig(result: aks.ListManagedClusterUserCredentialsResult) -> s
     if not result.kubeconfigs:
         raise ValueError("AKS returned no user kubeconfig")
     return base64.b64decode(result.kubeconfigs[0].value).decode()
+
+
+# Flags of ``kubelogin get-token`` that take a value and that we set or drop: the login mode,
+# and the client ID (AKS writes the interactive public client there; the non-interactive modes
+# read theirs from the environment, which a flag would override).
+_REWRITTEN_FLAGS = ("--login", "-l", "--client-id")
+
+
+def kubelogin_args(args: list[str], mode: str) -> list[str]:
+    """``kubelogin get-token`` arguments with an explicit ``--login`` (a validated, non-interactive
+    ``AksCluster.kubeloginMode``)."""
+    if not args or args[0] != "get-token":
+        raise ValueError(f"expected kubelogin get-token arguments, got {args!r}")
+    kept: list[str] = []
+    rest = iter(args)
+    for arg in rest:
+        flag = arg.split("=", 1)[0]
+        if flag in _REWRITTEN_FLAGS:
+            if "=" not in arg:
+                next(rest, None)  # its value
+            continue
+        kept.append(arg)
+    return [*kept, "--login", mode]
+
+
+def with_kubelogin_mode(kubeconfig: str, mode: str) -> str:
+    """The exec kubeconfig with every kubelogin user logging in by ``mode``.
+
+    AKS hands out ``--login devicecode``, which waits for a person: a ``pulumi up`` in CI would
+    hang. Fails when the kubeconfig has no kubelogin user (not the exec format we asked for).
+    """
+    config = yaml.safe_load(kubeconfig)
+    rewritten = 0
+    for user in config.get("users") or []:
+        exec_ = (user.get("user") or {}).get("exec")
+        if exec_ and str(exec_.get("command", "")).rsplit("/", 1)[-1] == "kubelogin":
+            exec_["args"] = kubelogin_args(list(exec_.get("args") or []), mode)
+            rewritten += 1
+    if not rewritten:
+        raise ValueError("AKS returned no kubelogin (exec) user in the Entra ID kubeconfig")
+    return yaml.safe_dump(config, sort_keys=False)
 
 
 class AksCluster(pulumi.ComponentResource):
@@ -168,7 +210,11 @@ class AksCluster(pulumi.ComponentResource):
             format="exec" if settings.entra_id.enabled else None,
             opts=pulumi.InvokeOptions(parent=self),
         )
-        self.kubeconfig = pulumi.Output.secret(credentials.apply(_decode_kubeconfig))
+        kubeconfig = credentials.apply(_decode_kubeconfig)
+        if settings.entra_id.enabled:
+            mode = settings.kubelogin_mode
+            kubeconfig = kubeconfig.apply(lambda text: with_kubelogin_mode(text, mode))
+        self.kubeconfig = pulumi.Output.secret(kubeconfig)
         self.provider = k8s.Provider(
             f"{name}-k8s",
             kubeconfig=self.kubeconfig,

@@ -10,6 +10,8 @@ import zlib
 from collections.abc import Callable
 from typing import Any
 
+import yaml
+
 _FAKE_SUBSCRIPTION = "00000000-0000-0000-0000-000000000000"
 
 
@@ -24,6 +26,61 @@ def fake_kubeconfig(cluster: str) -> str:
         f"current-context: {cluster}\n"
         f"users:\n- name: {cluster}-user\n  user:\n    token: offline-preview-placeholder\n"
     )
+
+
+AKS_AAD_SERVER_ID = "6dae42f8-4368-4678-94ff-3960e28e3630"
+"""The AKS Entra ID server application every managed-Entra cluster's exec kubeconfig names."""
+AZURE_CLI_CLIENT_ID = "80faf920-1908-4b52-b5ef-a8e7bedfc67a"
+"""The public client AKS puts in exec kubeconfigs (used by the interactive login modes)."""
+
+
+def fake_exec_kubeconfig(cluster: str) -> str:
+    """What AKS returns for ``format=exec``: a kubelogin user that logs in by device code."""
+    user = f"clusterUser_rg_{cluster}"
+    config = {
+        "apiVersion": "v1",
+        "kind": "Config",
+        "clusters": [
+            {
+                "name": cluster,
+                "cluster": {
+                    "certificate-authority-data": "b2ZmbGluZQ==",
+                    "server": f"https://{cluster}.hcp.offline.invalid:443",
+                },
+            }
+        ],
+        "contexts": [{"name": cluster, "context": {"cluster": cluster, "user": user}}],
+        "current-context": cluster,
+        "users": [
+            {
+                "name": user,
+                "user": {
+                    "exec": {
+                        "apiVersion": "client.authentication.k8s.io/v1beta1",
+                        "args": [
+                            "get-token",
+                            "--environment",
+                            "AzurePublicCloud",
+                            "--server-id",
+                            AKS_AAD_SERVER_ID,
+                            "--client-id",
+                            AZURE_CLI_CLIENT_ID,
+                            "--tenant-id",
+                            _FAKE_SUBSCRIPTION,
+                            "--login",
+                            "devicecode",
+                        ],
+                        "command": "kubelogin",
+                        "env": None,
+                        "installHint": "kubelogin is not installed",
+                        "interactiveMode": "IfAvailable",
+                        "provideClusterInfo": False,
+                    }
+                },
+            }
+        ],
+    }
+    return yaml.safe_dump(config, sort_keys=False)
 
 
 def _managed_cluster(name: str, inputs: dict[str, Any]) -> dict[str, Any]:
@@ -80,7 +137,8 @@ def invoke_result(token: str, args: dict[str, Any]) -> dict[str, Any]:
     """Results of the provider functions our programs call."""
     if token == "azure-native:containerservice:listManagedClusterUserCredentials":
         cluster = args.get("resourceName", "cluster")
-        value = base64.b64encode(fake_kubeconfig(cluster).encode()).decode()
+        text = fake_exec_kubeconfig(cluster) if args.get("format") == "exec" else None
+        value = base64.b64encode((text or fake_kubeconfig(cluster)).encode()).decode()
         return {"kubeconfigs": [{"name": "clusterUser", "value": value}]}
     if token == "alicloud:cs/getClusterCredential:getClusterCredential":
         cluster = args.get("clusterId", "cluster")

@@ -168,6 +168,10 @@ class AksCluster(ConfigModel):
     """Network policy engine; without one NetworkPolicies are ignored."""
     entra_id: EntraId = Field(default_factory=EntraId)
     """Entra ID integration."""
+    kubelogin_mode: Literal["azurecli", "workloadidentity", "spn"] = "azurecli"
+    """With Entra ID, how ``kubelogin`` in the exec kubeconfig logs in, never interactively:
+    ``azurecli`` (the runner's ``az login``), ``workloadidentity`` (federated token from the
+    ``AZURE_*`` environment) or ``spn`` (service principal from ``AAD_SERVICE_PRINCIPAL_*``)."""
     disable_local_accounts: StrictBool = False
     """Disable local (certificate) accounts; needs Entra ID."""
     api_server: ApiServerAccess = Field(default_factory=ApiServerAccess)

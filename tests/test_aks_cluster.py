@@ -10,10 +10,10 @@ import pytest
 import yaml
 from pulumi_azure_native import containerservice as aks
 
-from components.aks_cluster import AksCluster
+from components.aks_cluster import AksCluster, kubelogin_args, with_kubelogin_mode
 from offline_preview import ProgramRun, Secret
-from offline_preview.cloud_outputs import fake_kubeconfig
-from stack_config import load_platform
+from offline_preview.cloud_outputs import fake_exec_kubeconfig, fake_kubeconfig
+from stack_config import ConfigError, load_platform
 from stack_config.models import AksCluster as AksClusterSettings
 from tests.conftest import by_type, one, run, stack_raw
 
@@ -167,15 +167,84 @@ def test_children_are_parented_and_named_after_the_component() -> None:
         assert child.name.startswith("edge-")
 
 
+def kubelogin_exec(kubeconfig: str) -> dict[str, Any]:
+    [user] = yaml.safe_load(kubeconfig)["users"]
+    exec_: dict[str, Any] = user["user"]["exec"]
+    return exec_
+
+
+# What AKS puts in an exec kubeconfig, less the interactive parts we rewrite.
+SERVER_ARGS = [
+    "get-token",
+    "--environment",
+    "AzurePublicCloud",
+    "--server-id",
+    "6dae42f8-4368-4678-94ff-3960e28e3630",
+    "--tenant-id",
+    "00000000-0000-0000-0000-000000000000",
+]
+
+
 def test_kubeconfig_is_secret_and_decoded() -> None:
     result = build(settings())
     kubeconfig = result.outputs["kubeconfig"]
     assert isinstance(kubeconfig, Secret)
-    assert kubeconfig.value == fake_kubeconfig("gpu-dev")
     assert yaml.safe_load(kubeconfig.value)["kind"] == "Config"
     provider = one(result, PROVIDER)
     assert isinstance(provider.inputs["kubeconfig"], Secret)
-    assert provider.inputs["kubeconfig"].value == fake_kubeconfig("gpu-dev")
+    assert provider.inputs["kubeconfig"].value == kubeconfig.value
+
+
+def test_entra_kubeconfig_logs_in_with_the_azure_cli_by_default() -> None:
+    # AKS hands out `--login devicecode`: a non-interactive `pulumi up` would wait for a person.
+    kubeconfig = build(settings()).outputs["kubeconfig"].value
+    exec_ = kubelogin_exec(kubeconfig)
+    assert exec_["command"] == "kubelogin"
+    assert exec_["args"] == [*SERVER_ARGS, "--login", "azurecli"]
+    assert "devicecode" not in kubeconfig
+    # The rest of the kubeconfig is what AKS returned.
+    before = yaml.safe_load(fake_exec_kubeconfig("gpu-dev"))
+    after = yaml.safe_load(kubeconfig)
+    assert {k: v for k, v in after.items() if k != "users"} == {
+        k: v for k, v in before.items() if k != "users"
+    }
+
+
+@pytest.mark.parametrize("mode", ["workloadidentity", "spn"])
+def test_kubelogin_mode_follows_config(mode: str) -> None:
+    kubeconfig = build(settings(kubeloginMode=mode)).outputs["kubeconfig"]
+    assert isinstance(kubeconfig, Secret)
+    # No --client-id: these modes read the identity's from the environment (a flag would win).
+    assert kubelogin_exec(kubeconfig.value)["args"] == [*SERVER_ARGS, "--login", mode]
+
+
+def test_interactive_kubelogin_mode_is_refused_by_config() -> None:
+    with pytest.raises(ConfigError, match="kubeloginMode"):
+        settings(kubeloginMode="devicecode")
+
+
+def test_without_entra_the_kubeconfig_is_not_rewritten() -> None:
+    cluster = settings(entraId={"enabled": False})
+    assert build(cluster).outputs["kubeconfig"].value == fake_kubeconfig("gpu-dev")
+
+
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [
+        (["get-token", "-l", "interactive", "--server-id", "x"], ["get-token", "--server-id", "x"]),
+        (["get-token", "--login=devicecode", "--client-id=c"], ["get-token"]),
+        (["get-token", "--server-id", "x"], ["get-token", "--server-id", "x"]),
+    ],
+)
+def test_kubelogin_args_replace_any_login_flag(args: list[str], expected: list[str]) -> None:
+    assert kubelogin_args(args, "azurecli") == [*expected, "--login", "azurecli"]
+
+
+def test_kubeconfig_without_a_kubelogin_user_fails_clearly() -> None:
+    with pytest.raises(ValueError, match="no kubelogin"):
+        with_kubelogin_mode(fake_kubeconfig("c"), "azurecli")
+    with pytest.raises(ValueError, match="get-token"):
+        kubelogin_args(["convert-kubeconfig"], "azurecli")
 
 
 def test_kubeconfig_output_reports_is_secret() -> None:
