@@ -70,7 +70,10 @@ def plugin_resources(pool: NodePool, config: PluginConfig) -> set[str]:
         except UnknownGpuFact:
             return set()
         strategy = "mixed" if config.mig_strategy == "mixed" else "single"
+        if config.sharing == "mps":
+            return set()  # the plugin (0.16+) refuses MPS on MIG devices and does not start
     try:
+        # Node counts do not change resource names: one node stands for the pool.
         (base,) = pool_capacity(PoolShape(model, count, 1, 1, profile, strategy)).per_node
         shared = next((r for r in config.resources if r.name == base and r.replicas >= 1), None)
         if config.sharing is None or shared is None:

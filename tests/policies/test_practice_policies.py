@@ -174,6 +174,36 @@ def _exposed_cases() -> list[Case]:
         ),
         Case(
             EXPOSED,
+            "mps-on-mig-whatever-it-lists",
+            (
+                MIG_POOL,
+                plugin_release(
+                    {"plain-default": plain(), "a100mig": shared("mps", strategy="mixed")}
+                ),
+                workload(MIG_1G),
+            ),
+            ("exposes no GPU resource",),
+        ),
+        Case(
+            EXPOSED,
+            "config-named-default-is-the-default",
+            (
+                aks_pool("t4", config_label=False),
+                plugin_release({"other": shared(), "default": plain()}, default=None),
+                workload("nvidia.com/gpu"),
+            ),
+        ),
+        Case(
+            EXPOSED,
+            "label-naming-no-config-falls-back-to-default",
+            (
+                aks_pool("t4"),
+                plugin_release({"plain-default": plain()}),
+                workload("nvidia.com/gpu"),
+            ),
+        ),
+        Case(
+            EXPOSED,
             "config-not-yaml",
             (
                 T4_POOL,
