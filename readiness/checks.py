@@ -12,20 +12,12 @@ from collections.abc import Mapping
 from gpu_facts.scheduling import ALIYUN_GPU_MEM, GFD_LABELS, is_gpu_resource
 
 from .cluster import Obj
-from .daemons import exec_container, name_of, pod_problem, pods_by_node
+from .daemons import DaemonPods, exec_container, pod_problem, uid_of
 from .driver import ExecTarget
-from .expectations import (
-    NamespaceExpectation,
-    PoolExpectation,
-)
+from .expectations import GpuDaemon, NamespaceExpectation, PoolExpectation
+from .objects import count, entries, labels_of, mapping, name_of, text
 from .results import CheckResult, outcome
 from .selectors import SelectorError, matches
-
-DAEMON_TITLE = {"device-plugin": "device plugin", "ack-mps-control": "ACK MPS control daemon"}
-
-
-def _labels(obj: Obj) -> dict[str, str]:
-    return dict(obj.get("metadata", {}).get("labels") or {})
 
 
 def _quantity(value: object) -> int | None:
@@ -60,18 +52,18 @@ def pool_size(pool: PoolExpectation, nodes: list[Obj]) -> CheckResult:
 
 
 def node_ready(node: Obj) -> CheckResult:
-    conditions = {c.get("type"): c for c in node.get("status", {}).get("conditions") or []}
+    conditions = {text(c, "type"): c for c in entries(node, "status", "conditions")}
     ready = conditions.get("Ready", {})
-    ok = ready.get("status") == "True"
-    found = "Ready" if ok else f"not Ready ({ready.get('reason', 'no Ready condition')})"
-    unschedulable = node.get("spec", {}).get("unschedulable")
+    ok = text(ready, "status") == "True"
+    found = "Ready" if ok else f"not Ready ({text(ready, 'reason') or 'no Ready condition'})"
+    unschedulable = mapping(node, "spec").get("unschedulable") is True
     if ok and unschedulable:
         found, ok = "Ready but cordoned", False
     return outcome("node-ready", f"node/{name_of(node)}", "Ready, schedulable", found, ok)
 
 
 def node_labels(pool: PoolExpectation, node: Obj) -> CheckResult:
-    labels = _labels(node)
+    labels = labels_of(node)
     expected = ", ".join(f"{k}={v}" for k, v in sorted(pool.labels.items()))
     problems = []
     for key, want in sorted(pool.labels.items()):
@@ -85,21 +77,19 @@ def node_labels(pool: PoolExpectation, node: Obj) -> CheckResult:
 
 
 def node_taint(pool: PoolExpectation, node: Obj) -> CheckResult:
-    taints = node.get("spec", {}).get("taints") or []
+    taints = [
+        (text(t, "key"), text(t, "value"), text(t, "effect"))
+        for t in entries(node, "spec", "taints")
+    ]
     want = pool.taint
-    ok = any(
-        t.get("key") == want.key
-        and t.get("value", "") == want.value
-        and t.get("effect") == want.effect
-        for t in taints
-    )
-    shown = [f"{t.get('key')}={t.get('value', '')}:{t.get('effect')}" for t in taints]
+    ok = (want.key, want.value, want.effect) in taints
+    shown = [f"{key}={value}:{effect}" for key, value, effect in taints]
     found = ", ".join(shown) if shown else "no taints"
     return outcome("taint", f"node/{name_of(node)}", str(want), found, ok)
 
 
 def gfd_labels(node: Obj) -> CheckResult:
-    labels = _labels(node)
+    labels = labels_of(node)
     missing = [k for k in GFD_LABELS if not labels.get(k)]
     found = (
         f"missing {', '.join(missing)}: GPU Feature Discovery has not labelled this node"
@@ -121,7 +111,7 @@ def _count_matches(resource: str, found: int | str | None, expected: int) -> boo
 
 
 def allocatable(pool: PoolExpectation, node: Obj) -> CheckResult:
-    raw = node.get("status", {}).get("allocatable") or {}
+    raw = mapping(node, "status", "allocatable")
     found: dict[str, int | str] = {}
     for name, value in raw.items():
         if not is_gpu_resource(name):
@@ -144,17 +134,17 @@ def allocatable(pool: PoolExpectation, node: Obj) -> CheckResult:
 
 
 def daemon_on_node(
-    pool: PoolExpectation, daemons: list[Obj], pods: list[Obj], node: Obj
+    pool: PoolExpectation, daemons: list[Obj], pods: DaemonPods, node: Obj
 ) -> tuple[CheckResult, Obj | None]:
     """The GPU daemon's pod on the node must be Ready; returns the pod when it is."""
-    title = DAEMON_TITLE.get(pool.daemon, pool.daemon)
+    title = pool.daemon.report_name
     subject = f"node/{name_of(node)}"
     expected = f"{title} pod Ready"
     if not daemons:
         return outcome("gpu-daemon", subject, expected, f"no {title} DaemonSet found", False), None
     node_name = name_of(node)
     for ds in daemons:
-        pod = pods_by_node(ds, pods).get(node_name)
+        pod = pods.get(uid_of(ds), {}).get(node_name)
         if pod is None:
             continue
         problem = pod_problem(pod)
@@ -165,23 +155,28 @@ def daemon_on_node(
     return outcome("gpu-daemon", subject, expected, f"no pod of {names} on this node", False), None
 
 
-def daemonset_status(pool_daemon: str, ds: Obj) -> CheckResult:
-    status = ds.get("status", {})
-    desired, ready = status.get("desiredNumberScheduled", 0), status.get("numberReady", 0)
-    ns = ds.get("metadata", {}).get("namespace", "")
-    title = DAEMON_TITLE.get(pool_daemon, pool_daemon)
-    # Zero desired is fine for a pool scaled to zero; a node without its pod fails per node.
-    ok = ready == desired
-    found = f"{ready}/{desired} ready" + ("" if desired else ": scheduled on no node")
-    return outcome(
-        "daemonset", f"daemonset/{ns}/{name_of(ds)}", f"{title} ready on every node", found, ok
+def daemonset_status(pool_daemon: GpuDaemon, ds: Obj) -> CheckResult:
+    subject = f"daemonset/{text(ds, 'metadata', 'namespace')}/{name_of(ds)}"
+    expected = f"{pool_daemon.report_name} ready on every node"
+    desired, ready = (
+        count(ds, "status", "desiredNumberScheduled"),
+        count(ds, "status", "numberReady"),
     )
+    if desired is None or ready is None:
+        return outcome(
+            "daemonset", subject, expected, "no status from the DaemonSet controller", False
+        )
+    # Zero desired is fine for a pool scaled to zero; a node without its pod fails per node.
+    found = f"{ready}/{desired} ready" + ("" if desired else ": scheduled on no node")
+    return outcome("daemonset", subject, expected, found, ready == desired)
 
 
 def pool_checks(
-    pool: PoolExpectation, nodes: list[Obj], daemons: list[Obj], pods: list[Obj]
+    pool: PoolExpectation, nodes: list[Obj], daemons: list[Obj], pods: DaemonPods
 ) -> tuple[list[CheckResult], list[ExecTarget]]:
-    """Every check of one pool, and where to read each ready node's driver version."""
+    """Every check of one pool, and where to read each ready node's driver version.
+
+    ``pods`` is the index of DaemonSet pods (``daemons.daemon_pods``), built once per run."""
     results = [pool_size(pool, nodes)]
     targets: list[ExecTarget] = []
     for node in sorted(nodes, key=name_of):
@@ -190,7 +185,7 @@ def pool_checks(
         if pool.gfd:
             results.append(gfd_labels(node))
         results.append(allocatable(pool, node))
-        if pool.daemon == "none":
+        if pool.daemon is GpuDaemon.NONE:
             results.append(
                 CheckResult(
                     "gpu-daemon",
@@ -204,10 +199,8 @@ def pool_checks(
         row, pod = daemon_on_node(pool, daemons, pods, node)
         results.append(row)
         if pod is not None:
-            meta = pod["metadata"]
-            targets.append(
-                ExecTarget(name_of(node), meta["namespace"], meta["name"], exec_container(pod))
-            )
+            namespace = text(pod, "metadata", "namespace")
+            targets.append(ExecTarget(name_of(node), namespace, name_of(pod), exec_container(pod)))
     return results, targets
 
 
@@ -215,12 +208,14 @@ def pool_checks(
 
 
 def _is_deny_all(policy: Obj) -> bool:
-    spec = policy.get("spec", {})
-    selector = spec.get("podSelector") or {}
+    spec = mapping(policy, "spec")
+    selector = mapping(spec, "podSelector")
+    listed = spec.get("policyTypes")
+    policy_types = {str(t) for t in listed} if isinstance(listed, list) else set()
     return (
         not selector.get("matchLabels")
         and not selector.get("matchExpressions")
-        and {"Ingress", "Egress"} <= set(spec.get("policyTypes") or [])
+        and {"Ingress", "Egress"} <= policy_types
         and not spec.get("ingress")
         and not spec.get("egress")
     )
@@ -243,7 +238,7 @@ def gpu_quota(ns: NamespaceExpectation, quotas: list[Obj]) -> CheckResult:
     # Every quota applies, so the tightest hard limit per resource is the effective one.
     effective: dict[str, int | str] = {}
     for quota in quotas:
-        for key, value in (quota.get("spec", {}).get("hard") or {}).items():
+        for key, value in mapping(quota, "spec", "hard").items():
             if key not in ns.gpu_quota and not (
                 key.startswith("requests.") and is_gpu_resource(key[9:])
             ):
@@ -267,11 +262,11 @@ def gpu_quota(ns: NamespaceExpectation, quotas: list[Obj]) -> CheckResult:
 
 def admission_binding(ns: NamespaceExpectation, namespace: Obj, bindings: list[Obj]) -> CheckResult:
     expected = f"a ValidatingAdmissionPolicyBinding selecting it, action {ns.admission_action}"
-    labels = _labels(namespace)
+    labels = labels_of(namespace)
     selecting, wrong_action = [], []
     for binding in bindings:
-        spec = binding.get("spec", {})
-        selector = (spec.get("matchResources") or {}).get("namespaceSelector")
+        spec = mapping(binding, "spec")
+        selector = mapping(spec, "matchResources").get("namespaceSelector")
         try:
             selected = matches(selector, labels)
         except SelectorError as err:
@@ -284,10 +279,12 @@ def admission_binding(ns: NamespaceExpectation, namespace: Obj, bindings: list[O
             )
         if not selected:
             continue
-        if ns.admission_action in (spec.get("validationActions") or []):
+        actions = spec.get("validationActions")
+        actions = actions if isinstance(actions, list) else []
+        if ns.admission_action in actions:
             selecting.append(name_of(binding))
         else:
-            wrong_action.append(f"{name_of(binding)} {spec.get('validationActions')}")
+            wrong_action.append(f"{name_of(binding)} {actions}")
     if selecting:
         found = ", ".join(selecting)
     elif wrong_action:

@@ -1,25 +1,39 @@
 """Find the DaemonSet that serves a pool's GPUs, and its pod on a given node.
 
 Chart facts: the device-plugin chart names its DaemonSets ``<fullname>``,
-``<fullname>-gpu-feature-discovery`` and ``<fullname>-mps-control-daemon`` (fullname contains
-the chart name); the GPU Operator names its plugin ``nvidia-device-plugin-daemonset``. ACK's
-MPS control daemon is found by what it selects (``ack.node.gpu.schedule=mps``), not by name.
+``<fullname>-gpu-feature-discovery``, ``<fullname>-mps-control-daemon`` and (NFD subchart)
+``<fullname>-node-feature-discovery-worker``; every one contains the chart name. The GPU
+Operator names its plugin ``nvidia-device-plugin-daemonset``. ACK's MPS control daemon is found
+by what it selects (``ack.node.gpu.schedule=mps``), not by name.
 """
 
 from __future__ import annotations
 
-from gpu_facts.device_plugin_chart import CHART_NAME, GFD_CHART_NAME
+from collections.abc import Iterable
+
+from gpu_facts.device_plugin_chart import (
+    CHART_NAME,
+    GFD_CHART_NAME,
+    MPS_CONTROL_DAEMON_SUFFIX,
+    NFD_NAME,
+)
 from gpu_facts.scheduling import ACK_GPU_SCHEDULE_LABEL
 
 from .cluster import Obj
+from .objects import entries, mapping, name_of, text
 
-_NOT_THE_PLUGIN = (GFD_CHART_NAME, "mps-control-daemon")
+# The chart's other DaemonSets carry the chart name too; their pods have no plugin in them, so
+# taking one of them for the plugin's would report a missing plugin as Ready.
+_NOT_THE_PLUGIN = (GFD_CHART_NAME, MPS_CONTROL_DAEMON_SUFFIX, NFD_NAME)
 # Sidecars the chart adds next to the plugin container when per-node configs are used.
 _SIDECARS = ("config-manager",)
 
+DaemonPods = dict[str, dict[str, Obj]]
+"""DaemonSet UID -> node name -> the DaemonSet's pod on that node."""
 
-def name_of(obj: Obj) -> str:
-    return str(obj.get("metadata", {}).get("name", "?"))
+
+def uid_of(obj: Obj) -> str:
+    return text(obj, "metadata", "uid")
 
 
 def is_device_plugin(ds: Obj) -> bool:
@@ -29,17 +43,20 @@ def is_device_plugin(ds: Obj) -> bool:
 
 def _required_node_values(ds: Obj, key: str) -> set[str]:
     """Values the pod template requires for node label ``key`` (nodeSelector or affinity)."""
-    spec = ds.get("spec", {}).get("template", {}).get("spec", {})
+    spec = mapping(ds, "spec", "template", "spec")
     values = set()
-    selector = spec.get("nodeSelector") or {}
+    selector = mapping(spec, "nodeSelector")
     if key in selector:
-        values.add(selector[key])
-    affinity = (spec.get("affinity") or {}).get("nodeAffinity") or {}
-    required = affinity.get("requiredDuringSchedulingIgnoredDuringExecution") or {}
-    for term in required.get("nodeSelectorTerms") or []:
-        for expr in term.get("matchExpressions") or []:
+        values.add(str(selector[key]))
+    required = mapping(
+        spec, "affinity", "nodeAffinity", "requiredDuringSchedulingIgnoredDuringExecution"
+    )
+    for term in entries(required, "nodeSelectorTerms"):
+        for expr in entries(term, "matchExpressions"):
             if expr.get("key") == key and expr.get("operator") == "In":
-                values.update(expr.get("values") or [])
+                listed = expr.get("values")
+                if isinstance(listed, list):
+                    values.update(str(v) for v in listed)
     return values
 
 
@@ -48,42 +65,52 @@ def is_ack_daemon(ds: Obj, schedule_mode: str) -> bool:
     return schedule_mode in _required_node_values(ds, ACK_GPU_SCHEDULE_LABEL)
 
 
-def pods_by_node(ds: Obj, pods: list[Obj]) -> dict[str, Obj]:
-    """The DaemonSet's pods (by owner UID) keyed by the node they run on."""
-    uid = ds.get("metadata", {}).get("uid")
-    out: dict[str, Obj] = {}
+def daemon_pods(pods: Iterable[Obj]) -> DaemonPods:
+    """Every DaemonSet-owned pod, by owner UID and node, in one pass over the pods.
+
+    Looking up a node's pod is then a dict lookup, whatever the number of nodes and pods.
+    Unscheduled pods (no ``nodeName``) are left out. When a DaemonSet has two pods on a node
+    (one on its way out during a rolling update), a Ready one is kept.
+    """
+    out: DaemonPods = {}
     for pod in pods:
-        owners = pod.get("metadata", {}).get("ownerReferences") or []
-        if any(o.get("kind") == "DaemonSet" and o.get("uid") == uid for o in owners):
-            node = pod.get("spec", {}).get("nodeName")
-            if node:
-                out[node] = pod
+        node = text(pod, "spec", "nodeName")
+        if not node:
+            continue
+        for owner in entries(pod, "metadata", "ownerReferences"):
+            uid = text(owner, "uid")
+            if owner.get("kind") != "DaemonSet" or not uid:
+                continue
+            on_node = out.setdefault(uid, {})
+            kept = on_node.get(node)
+            if kept is None or (pod_problem(kept) is not None and pod_problem(pod) is None):
+                on_node[node] = pod
     return out
 
 
 def pod_problem(pod: Obj) -> str | None:
     """Why the pod is not ready, or None when it is."""
-    status = pod.get("status", {})
-    conditions = {c.get("type"): c for c in status.get("conditions") or []}
-    if conditions.get("Ready", {}).get("status") == "True":
+    status = mapping(pod, "status")
+    conditions = {text(c, "type"): c for c in entries(status, "conditions")}
+    if text(conditions.get("Ready"), "status") == "True":
         return None
-    for cs in status.get("containerStatuses") or []:
-        if cs.get("ready"):
+    for cs in entries(status, "containerStatuses"):
+        if cs.get("ready") is True:
             continue
-        state = cs.get("state") or {}
-        waiting, terminated = state.get("waiting"), state.get("terminated")
+        name = text(cs, "name") or "?"
+        waiting, terminated = mapping(cs, "state", "waiting"), mapping(cs, "state", "terminated")
         if waiting:
-            return f"container {cs.get('name')} waiting: {waiting.get('reason', '?')}"
+            return f"container {name} waiting: {text(waiting, 'reason') or '?'}"
         if terminated:
-            return f"container {cs.get('name')} terminated: {terminated.get('reason', '?')}"
-        return f"container {cs.get('name')} not ready"
-    return f"pod {status.get('phase', 'Unknown')}, not Ready"
+            return f"container {name} terminated: {text(terminated, 'reason') or '?'}"
+        return f"container {name} not ready"
+    return f"pod {text(status, 'phase') or 'Unknown'}, not Ready"
 
 
 def exec_container(pod: Obj) -> str | None:
     """The container to run nvidia-smi in: the first one that is not a config sidecar."""
-    containers = [c.get("name") for c in pod.get("spec", {}).get("containers") or []]
+    containers = [text(c, "name") for c in entries(pod, "spec", "containers")]
     for name in containers:
         if name and not any(s in name for s in _SIDECARS):
-            return str(name)
-    return str(containers[0]) if containers else None
+            return name
+    return containers[0] if containers and containers[0] else None

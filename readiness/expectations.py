@@ -7,12 +7,14 @@ use to provision (node labels, quota keys), so the check cannot drift from what 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
+from enum import StrEnum
 
 from components.ack_gpu_node_pool import pool_labels as ack_node_labels
 from components.aks_gpu_node_pool import node_labels as aks_node_labels
 from components.device_plugin_config import config_label
 from components.gpu_workload_namespace import gpu_quota as provisioned_gpu_quota
+from gpu_facts.ack_components import MPS_CONTROL_CHART
+from gpu_facts.device_plugin_chart import CHART_NAME
 from gpu_facts.scheduling import (
     GPU_PRESENT_LABEL,
     GPU_TAINT_EFFECT,
@@ -23,9 +25,28 @@ from gpu_facts.scheduling import (
 from stack_config import Platform, PoolFacts
 from stack_config.models import Workload
 
-GpuDaemon = Literal["device-plugin", "ack-mps-control", "none"]
-"""What serves the GPUs of a pool: the NVIDIA device plugin, ACK's MPS control daemon, or
-(ACK cGPU/share) ACK's own closed components that this tool does not inspect."""
+
+class GpuDaemon(StrEnum):
+    """What serves the GPUs of a pool, named by the chart that installs it."""
+
+    DEVICE_PLUGIN = CHART_NAME
+    """The NVIDIA device plugin (ours or the GPU Operator's)."""
+    ACK_MPS_CONTROL = MPS_CONTROL_CHART
+    """ACK's MPS control daemon."""
+    NONE = "none"
+    """ACK cGPU/share: ACK's own closed components, which this tool does not inspect."""
+
+    @property
+    def report_name(self) -> str:
+        """How the report names it."""
+        return _DAEMON_TITLES[self]
+
+
+_DAEMON_TITLES = {
+    GpuDaemon.DEVICE_PLUGIN: "device plugin",
+    GpuDaemon.ACK_MPS_CONTROL: "ACK MPS control daemon",
+    GpuDaemon.NONE: "no inspected GPU daemon",
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,8 +97,8 @@ class Expectations:
 
 def _daemon(pf: PoolFacts) -> GpuDaemon:
     if pf.uses_device_plugin:
-        return "device-plugin"
-    return "ack-mps-control" if pf.sharing == "ackMps" else "none"
+        return GpuDaemon.DEVICE_PLUGIN
+    return GpuDaemon.ACK_MPS_CONTROL if pf.sharing == "ackMps" else GpuDaemon.NONE
 
 
 def _workload_types(platform: Platform, pf: PoolFacts) -> list[str]:

@@ -9,7 +9,8 @@ from gpu_facts.scheduling import ACK_GPU_SCHEDULE_LABEL, POOL_LABEL
 
 from .cluster import ClusterReader, Obj
 from .daemons import is_ack_daemon, is_device_plugin
-from .expectations import Expectations
+from .expectations import Expectations, GpuDaemon
+from .objects import text
 from .selectors import equality
 
 Step = Callable[[str], None]
@@ -39,21 +40,22 @@ def read_snapshot(reader: ClusterReader, exp: Expectations, step: Step) -> Snaps
     plugin_sets: list[Obj] | None = None
     all_sets: list[Obj] | None = None
     for pool in exp.pools:
-        if pool.daemon == "device-plugin":
+        if pool.daemon is GpuDaemon.DEVICE_PLUGIN:
             if plugin_sets is None:
                 step(f"daemonsets in {exp.plugin_namespace}")
                 plugin_sets = [
                     d for d in reader.daemonsets(exp.plugin_namespace) if is_device_plugin(d)
                 ]
             snap.pool_daemons[pool.name] = plugin_sets
-        elif pool.daemon == "ack-mps-control":
+        elif pool.daemon is GpuDaemon.ACK_MPS_CONTROL:
             if all_sets is None:
                 step("daemonsets in all namespaces")
                 all_sets = reader.daemonsets()
             mode = pool.labels.get(ACK_GPU_SCHEDULE_LABEL) or ""
             snap.pool_daemons[pool.name] = [d for d in all_sets if is_ack_daemon(d, mode)]
 
-    wanted = {d["metadata"]["namespace"] for sets in snap.pool_daemons.values() for d in sets}
+    wanted = {text(d, "metadata", "namespace") for sets in snap.pool_daemons.values() for d in sets}
+    wanted.discard("")
     for ns in sorted(wanted):
         step(f"pods in {ns}")
         snap.pods[ns] = reader.pods(ns)

@@ -7,9 +7,11 @@ from dataclasses import dataclass
 
 from .checks import daemonset_status, namespace_checks, pool_checks
 from .cluster import ClusterReader
+from .daemons import daemon_pods, uid_of
 from .driver import DriverReader, ExecError, ExecTarget
 from .expectations import Expectations
 from .nvidia_smi import NvidiaSmiError, parse_driver_version
+from .objects import name_of, text
 from .progress import Progress
 from .results import CheckResult, failed, outcome
 from .snapshot import read_snapshot
@@ -77,14 +79,15 @@ def verify(
     results: list[CheckResult] = []
     targets: list[ExecTarget] = []
     reported: set[str] = set()
+    # One pass over all pods: each node's daemon pod is then a lookup (no nodes x pods scan).
+    pods = daemon_pods(pod for ns_pods in snap.pods.values() for pod in ns_pods)
     for pool in exp.pools:
         daemons = snap.pool_daemons.get(pool.name, [])
-        pods = [p for d in daemons for p in snap.pods.get(d["metadata"]["namespace"], [])]
         rows, pool_targets = pool_checks(pool, snap.pool_nodes[pool.name], daemons, pods)
         results += rows
         targets += pool_targets
         for ds in daemons:
-            uid = ds["metadata"].get("uid", ds["metadata"]["name"])
+            uid = uid_of(ds) or f"{text(ds, 'metadata', 'namespace')}/{name_of(ds)}"
             if uid not in reported:
                 reported.add(uid)
                 results.append(daemonset_status(pool.daemon, ds))

@@ -26,6 +26,7 @@ from urllib.parse import parse_qs, urlparse
 
 import pytest
 
+from gpu_facts.device_plugin_chart import CHART_NAME, GFD_CHART_NAME, NFD_NAME
 from readiness.cli import main
 from readiness.cluster import ClusterReader, connect
 
@@ -50,6 +51,8 @@ WS_GUID = "258EAFA5-E914-47DA-95CA-C5AB0DC85B11"  # RFC 6455 handshake constant
 
 A100_0, A100_1 = "aks-a100-31415926-vmss000000", "aks-a100-31415926-vmss000001"
 T4_0 = "aks-t4-27182818-vmss000000"
+NFD_WORKER = f"{CHART_NAME}-{NFD_NAME}-worker"
+"""The chart's NFD subchart worker: a DaemonSet next to the plugin, with a pod on every node."""
 
 
 @dataclass
@@ -404,6 +407,10 @@ def test_healthy_cluster_passes_every_check(kubeconfig: Path, cluster: FakeClust
         run.row("daemonset", "daemonset/nvidia-device-plugin/nvidia-device-plugin")["found"]
         == "3/3 ready"
     )
+    # The chart's other DaemonSets (GFD, MPS daemon, NFD worker) are not taken for the plugin.
+    assert [r["subject"] for r in run.rows() if r["check"] == "daemonset"] == [
+        "daemonset/nvidia-device-plugin/nvidia-device-plugin"
+    ]
 
 
 def test_verify_only_reads(kubeconfig: Path, cluster: FakeCluster) -> None:
@@ -520,12 +527,52 @@ def test_plugin_pod_not_ready_fails(kubeconfig: Path, cluster: FakeCluster) -> N
 
 
 def test_plugin_pod_missing_on_a_node_fails(kubeconfig: Path, cluster: FakeCluster) -> None:
+    """The chart's NFD worker and GFD pods are still Ready on the node: neither stands in for
+    the plugin (their DaemonSet names contain the chart name too)."""
     cluster.items("pods").remove(cluster.pod_on(T4_0))
+    nfd_pod = cluster.pod_on(T4_0, NFD_WORKER)
+    assert cluster.pod_on(T4_0, f"{CHART_NAME}-{GFD_CHART_NAME}")
+    cluster.exec_answers[nfd_pod["metadata"]["name"]] = ExecAnswer(
+        (DATA / "exec" / "t4_table.txt").read_text()  # were it asked, it would look healthy
+    )
     run = verify(kubeconfig)
-    assert ("gpu-daemon", f"node/{T4_0}") in run.failures()
+    assert run.code == 1
+    assert run.failures() == [("gpu-daemon", f"node/{T4_0}"), ("driver", f"node/{T4_0}")]
     assert run.row("gpu-daemon", f"node/{T4_0}")["found"] == (
         "no pod of nvidia-device-plugin on this node"
     )
+    assert run.row("driver", f"node/{T4_0}")["found"] == (
+        "unknown: no ready GPU daemon pod on the node to run nvidia-smi in"
+    )
+    execs = [path for _, path in cluster.requests if "/exec?" in path]
+    assert len(execs) == 2
+    assert not [path for path in execs if nfd_pod["metadata"]["name"] in path]
+
+
+def test_odd_api_data_fails_rows_instead_of_crashing(
+    kubeconfig: Path, cluster: FakeCluster
+) -> None:
+    """A node whose kubelet never reported (status null), a plugin pod not scheduled yet (no
+    nodeName) and a DaemonSet the controller has not seen (no status): one row each."""
+    cluster.find("nodes", T4_0)["status"] = None
+    pending = copy.deepcopy(cluster.pod_on(A100_0))
+    pending["metadata"]["name"] = "nvidia-device-plugin-zz9zz"
+    del pending["spec"]["nodeName"]
+    pending["status"] = {"phase": "Pending"}
+    cluster.items("pods").append(pending)
+    del cluster.find("daemonsets", "nvidia-device-plugin")["status"]
+    run = verify(kubeconfig)
+    assert (run.code, run.err) == (1, "")
+    assert set(run.failures()) == {
+        ("node-ready", f"node/{T4_0}"),
+        ("allocatable", f"node/{T4_0}"),
+        ("daemonset", "daemonset/nvidia-device-plugin/nvidia-device-plugin"),
+    }
+    assert run.row("node-ready", f"node/{T4_0}")["found"] == "not Ready (no Ready condition)"
+    assert run.row("daemonset", "daemonset/nvidia-device-plugin/nvidia-device-plugin")["found"] == (
+        "no status from the DaemonSet controller"
+    )
+    assert run.row("gpu-daemon", f"node/{A100_0}")["status"] == "pass"  # the scheduled pod
 
 
 def test_old_driver_fails(kubeconfig: Path, cluster: FakeCluster) -> None:
@@ -770,7 +817,6 @@ def _as_ack_mps_cluster(cluster: FakeCluster) -> None:
     node["metadata"]["labels"] = {
         "kubernetes.io/hostname": ACK_NODE,
         "gpu-platform.io/pool": "a10mps",
-        "nvidia.com/gpu.present": "true",
         "ack.node.gpu.schedule": "mps",
         "aliyun.accelerator/nvidia_name": "NVIDIA-A10",
     }
@@ -812,9 +858,8 @@ def test_ack_mps_pool_is_checked_against_the_mps_daemon(
     run = verify_ack(kubeconfig)
     assert run.code == 0, run.out
     assert run.row("allocatable", f"node/{ACK_NODE}")["found"] == "aliyun.com/gpu-mem: 24"
-    assert run.row("labels", f"node/{ACK_NODE}")["expected"] == (
-        "ack.node.gpu.schedule=mps, nvidia.com/gpu.present=true"
-    )
+    # ACK's own plugin serves the pool: no nvidia.com/gpu.present, which the NVIDIA one selects.
+    assert run.row("labels", f"node/{ACK_NODE}")["expected"] == "ack.node.gpu.schedule=mps"
     assert run.row("gpu-daemon", f"node/{ACK_NODE}")["found"] == f"{MPS_DAEMON}-q8w2e Ready"
     assert run.row("driver", f"node/{ACK_NODE}")["found"].startswith("550.54.15")
     assert run.row("daemonset", f"daemonset/kube-system/{MPS_DAEMON}")["status"] == "pass"

@@ -9,10 +9,25 @@ from typing import Any
 
 import pytest
 
-from readiness.checks import allocatable
+from gpu_facts.device_plugin_chart import CHART_NAME, NFD_NAME
+from gpu_facts.scheduling import GPU_PRESENT_LABEL
+from readiness.checks import (
+    admission_binding,
+    allocatable,
+    daemonset_status,
+    gpu_quota,
+    network_policy,
+    pool_checks,
+)
 from readiness.cli import load_stack
-from readiness.daemons import exec_container, is_ack_daemon, is_device_plugin, pod_problem
-from readiness.expectations import expectations
+from readiness.daemons import (
+    daemon_pods,
+    exec_container,
+    is_ack_daemon,
+    is_device_plugin,
+    pod_problem,
+)
+from readiness.expectations import GpuDaemon, NamespaceExpectation, expectations
 from readiness.progress import Progress
 from readiness.render import table
 from readiness.results import CheckResult
@@ -72,17 +87,19 @@ def test_single_strategy_and_gpu_operator() -> None:
     assert exp.namespaces[0].admission_action == "Warn"
 
 
-def test_gfd_off_means_no_gfd_label_check() -> None:
+def test_plugin_managed_outside_the_stack_means_no_gfd_label_check() -> None:
+    """Existing cluster, neither our plugin nor the GPU Operator: nothing of ours runs GFD."""
     raw = _single_strategy_raw()
     raw["gpuOperator"] = {"enabled": False}
-    raw["devicePlugin"] = {"gfd": False}
-    assert expectations(load_platform(raw)).pools[0].gfd is False
+    raw["devicePlugin"] = {"enabled": False}
+    pool = expectations(load_platform(raw)).pools[0]
+    assert pool.gfd is False
+    assert pool.daemon is GpuDaemon.DEVICE_PLUGIN  # still served by an NVIDIA device plugin
 
 
 @pytest.mark.parametrize("stack", ["dev", "prod", "ack-dev", "byo"])
 def test_every_project_stack_has_expectations(stack: str) -> None:
-    if not (ROOT / f"Pulumi.{stack}.yaml").exists():
-        pytest.skip(f"no Pulumi.{stack}.yaml in this checkout")
+    """The stack files are tracked: a missing one is a failure, not a skip."""
     platform = load_stack(ROOT, stack, None)
     exp = expectations(platform)
     assert [p.name for p in exp.pools] == list(platform.pools)
@@ -90,13 +107,14 @@ def test_every_project_stack_has_expectations(stack: str) -> None:
         assert pool.allocatable == platform.pools[pool.name].capacity.per_node
         # The NVIDIA plugin selects on it: ACK-shared pools (ACK's own plugin) must not carry it.
         served = platform.pools[pool.name].uses_device_plugin
-        assert pool.labels.get("nvidia.com/gpu.present") == ("true" if served else None)
+        assert pool.labels.get(GPU_PRESENT_LABEL) == ("true" if served else None)
+        assert (pool.daemon is GpuDaemon.DEVICE_PLUGIN) is served
 
 
 def test_ack_mps_pool_expects_gpu_memory_and_the_mps_daemon() -> None:
     exp = expectations(load_stack(ROOT, "x", ROOT / "tests/data/verify/Pulumi.verify-ack.yaml"))
     pool = exp.pools[0]
-    assert pool.daemon == "ack-mps-control"
+    assert pool.daemon is GpuDaemon.ACK_MPS_CONTROL
     assert pool.allocatable == {"aliyun.com/gpu-mem": 24}  # one A10, 24 GiB
     assert pool.labels["ack.node.gpu.schedule"] == "mps"
     assert "nvidia.com/device-plugin.config" not in pool.labels
@@ -154,6 +172,8 @@ def _ds(name: str, node_selector: dict[str, str] | None = None, affinity: Any = 
         ("nvidia-device-plugin-daemonset", True),  # GPU Operator
         ("nvidia-device-plugin-gpu-feature-discovery", False),
         ("nvidia-device-plugin-mps-control-daemon", False),
+        (f"{CHART_NAME}-{NFD_NAME}-worker", False),  # the chart's NFD subchart
+        (f"nvdp-{CHART_NAME}-{NFD_NAME}-worker", False),
         ("kube-proxy", False),
     ],
 )
@@ -287,3 +307,141 @@ def test_exact_gpu_counts_allow_no_slack() -> None:
     result = allocatable(mig, node)
     assert result.status == "fail"
     assert "of 56" in result.found
+
+
+# --- the pod index and odd API data ------------------------------------------------------------
+
+
+def _pod(name: str, node: str | None, owner_uid: str, ready: bool = True) -> dict[str, Any]:
+    spec: dict[str, Any] = {"containers": [{"name": "ctr"}]}
+    if node is not None:
+        spec["nodeName"] = node
+    return {
+        "metadata": {
+            "name": name,
+            "namespace": "nvidia-device-plugin",
+            "ownerReferences": [{"kind": "DaemonSet", "name": "ds", "uid": owner_uid}],
+        },
+        "spec": spec,
+        "status": {"conditions": [{"type": "Ready", "status": "True" if ready else "False"}]},
+    }
+
+
+def test_daemon_pods_are_indexed_by_owner_and_node() -> None:
+    pods = [
+        _pod("plugin-a", "node-a", "plugin-uid"),
+        _pod("nfd-a", "node-a", "nfd-uid"),
+        _pod("plugin-pending", None, "plugin-uid"),  # not scheduled yet: on no node
+        {"metadata": {"name": "bare", "ownerReferences": None}, "spec": {"nodeName": "node-a"}},
+    ]
+    index = daemon_pods(pods)
+    assert {
+        uid: {n: p["metadata"]["name"] for n, p in on.items()} for uid, on in index.items()
+    } == {
+        "plugin-uid": {"node-a": "plugin-a"},
+        "nfd-uid": {"node-a": "nfd-a"},
+    }
+
+
+@pytest.mark.parametrize("old_first", [True, False])
+def test_of_two_pods_on_a_node_the_ready_one_is_kept(old_first: bool) -> None:
+    """A rolling update briefly leaves an old, not-ready pod next to the new one."""
+    old, new = _pod("old", "n", "u", ready=False), _pod("new", "n", "u")
+    pods = [old, new] if old_first else [new, old]
+    assert daemon_pods(pods)["u"]["n"]["metadata"]["name"] == "new"
+
+
+class _CountingPod(dict[str, Any]):
+    """A pod that counts how often its top-level fields are read."""
+
+    reads = 0
+
+    def get(self, key: str, default: Any = None) -> Any:
+        self.reads += 1
+        return super().get(key, default)
+
+    def __getitem__(self, key: str) -> Any:
+        self.reads += 1
+        return super().__getitem__(key)
+
+
+def test_each_pod_is_read_a_bounded_number_of_times_whatever_the_node_count() -> None:
+    """The checks look each node's pod up in the index: no nodes x pods scan (it was one per
+    node and DaemonSet), so a 1,000-node pool costs one pass over its pods."""
+    exp = expectations(load_stack(ROOT, "x", ROOT / "tests/data/verify/Pulumi.verify.yaml"))
+    pool = next(p for p in exp.pools if p.name == "t4")
+    n = 300
+    nodes = [{"metadata": {"name": f"node-{i}"}} for i in range(n)]
+    pods = [_CountingPod(_pod(f"plugin-{i}", f"node-{i}", "plugin-uid")) for i in range(n)]
+    plugin = {"metadata": {"name": CHART_NAME, "uid": "plugin-uid"}}
+    rows, targets = pool_checks(pool, nodes, [plugin], daemon_pods(pods))
+    assert len(targets) == n
+    assert all(r.status == "pass" for r in rows if r.check == "gpu-daemon")
+    assert max(p.reads for p in pods) < 20  # a constant, far below the 300 nodes
+
+
+def test_odd_node_data_gives_failing_rows_not_a_traceback() -> None:
+    """Fields the API server left out or sent as null read as empty: each check fails clearly."""
+    exp = expectations(load_stack(ROOT, "x", ROOT / "tests/data/verify/Pulumi.verify.yaml"))
+    pool = next(p for p in exp.pools if p.name == "t4")
+    node = {"metadata": {"name": "odd", "labels": None}, "spec": None, "status": None}
+    rows, targets = pool_checks(pool, [node], [], {})
+    found = {r.check: r.found for r in rows}
+    assert {r.check for r in rows if r.status == "fail"} == {
+        "node-ready",
+        "labels",
+        "taint",
+        "gfd-labels",
+        "allocatable",
+        "gpu-daemon",
+    }
+    assert found["node-ready"] == "not Ready (no Ready condition)"
+    assert found["taint"] == "no taints"
+    assert found["allocatable"].startswith("none (")
+    assert found["gpu-daemon"] == "no device plugin DaemonSet found"
+    assert targets == []
+
+
+def test_odd_pod_and_daemonset_data() -> None:
+    assert pod_problem({"status": None}) == "pod Unknown, not Ready"
+    odd_container = {"status": {"containerStatuses": [{"name": None, "state": None}]}}
+    assert pod_problem(odd_container) == "container ? not ready"
+    assert exec_container({"spec": None}) is None
+    assert exec_container({"spec": {"containers": [{"name": None}, "x"]}}) is None
+    assert not is_ack_daemon({"spec": {"template": None}}, "mps")
+    fresh = {"metadata": {"name": CHART_NAME, "namespace": "ns"}}  # no status yet
+    row = daemonset_status(GpuDaemon.DEVICE_PLUGIN, fresh)
+    assert (row.status, row.found) == ("fail", "no status from the DaemonSet controller")
+    scaled_to_zero = {**fresh, "status": {"desiredNumberScheduled": 0, "numberReady": 0}}
+    assert daemonset_status(GpuDaemon.DEVICE_PLUGIN, scaled_to_zero).status == "pass"
+
+
+def test_odd_namespace_objects_give_rows() -> None:
+    ns = NamespaceExpectation("team", {"requests.nvidia.com/gpu": 4}, "Deny")
+    namespace = {"metadata": {"name": "team", "labels": None}}
+    policies = [{"metadata": {"name": "p"}, "spec": {"policyTypes": [{"odd": 1}]}}]
+    assert network_policy(ns, policies).status == "fail"
+    assert gpu_quota(ns, [{"metadata": {"name": "q"}, "spec": None}]).found == (
+        "no ResourceQuota limits a GPU resource"
+    )
+    malformed = {
+        "metadata": {"name": "b"},
+        "spec": {"matchResources": {"namespaceSelector": {"matchExpressions": [{"values": []}]}}},
+    }
+    row = admission_binding(ns, namespace, [malformed])
+    assert row.status == "fail"
+    assert row.found == "b: label selector expression without a key: {'values': []}"
+
+
+@pytest.mark.parametrize(
+    "selector",
+    [
+        {"matchLabels": ["team"]},
+        {"matchExpressions": {"key": "team"}},
+        {"matchExpressions": [None]},
+        ["team"],
+    ],
+)
+def test_malformed_selector_is_a_selector_error(selector: Any) -> None:
+    with pytest.raises(SelectorError):
+        matches(selector, {"team": "a"})
