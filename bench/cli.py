@@ -16,7 +16,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from .report import RESULTS_DIR, BenchResult, render_table, write_json
-from .scale import measure_cloud
+from .scale import measure_cloud, measure_validation
 from .setup_time import fresh_setup, make_test
 from .startup import PROJECT_ROOT, measure_startup, stack_file
 from .synthetic import SIZES, BenchCloud, Size
@@ -127,6 +127,10 @@ def main(argv: list[str] | None = None) -> int:
                 cloud, sizes, repeats_for, args.clock, _progress, gc_during=args.gc == "on"
             )
         )
+    if len(sizes) == len(SIZES):
+        for cloud in args.cloud or CLOUDS:
+            _progress(f"{cloud}: config validation alone up to 1600 pools")
+            result.validation.append(measure_validation(cloud))
     if not args.no_startup:
         _progress(f"start-up: {args.startup_runs} processes of each command")
         result.startup = measure_startup(args.startup_runs, args.stack)

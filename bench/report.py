@@ -9,7 +9,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from .scale import FLOORS, PHASES, CloudScale
+from .scale import FLOORS, PHASES, CloudScale, ValidationScale
 from .setup_time import CommandTime
 from .startup import StartupResult
 
@@ -22,6 +22,7 @@ RESULTS_DIR = Path(__file__).resolve().parent / "results"
 class BenchResult:
     meta: dict[str, Any]
     scale: list[CloudScale] = field(default_factory=list)
+    validation: list[ValidationScale] = field(default_factory=list)
     startup: StartupResult | None = None
     setup: list[CommandTime] = field(default_factory=list)
 
@@ -57,6 +58,7 @@ class BenchResult:
         return {
             "meta": self.meta,
             "scale": [c.as_dict() for c in self.scale],
+            "validation": [v.as_dict() for v in self.validation],
             "targets": self.targets(),
             "startup": self.startup.as_dict() if self.startup else None,
             "setup": [c.as_dict() for c in self.setup],
@@ -105,6 +107,13 @@ def render_table(result: BenchResult) -> str:
     ]
     for cloud in result.scale:
         lines.extend(_scale_lines(cloud))
+    if result.validation:
+        lines += ["", "Config validation alone, larger configs: CPU µs per config item"]
+        for v in result.validation:
+            points = ", ".join(
+                f"{size.label} {_num(v.per_item_us(i), 1)}" for i, size in enumerate(v.sizes)
+            )
+            lines.append(f"  {v.cloud:<9}{points}; growth {_num(v.growth)}×")
     lines += ["", "Targets (largest size)"]
     for t in result.targets():
         verdict = "met" if t["met"] else "NOT met"

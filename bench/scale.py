@@ -219,3 +219,49 @@ def measure_cloud(
         point = measure_point(cloud, size, repeats_for(size), clock, gc_during=gc_during)
         result.points.append(point)
     return result
+
+
+VALIDATION_SIZES: tuple[Size, ...] = (Size(100, 200), Size(400, 800), Size(1600, 3200))
+"""Config validation alone is cheap enough to push past the issue's sizes, where W×P work shows."""
+
+
+@dataclass
+class ValidationScale:
+    """Config validation alone at larger sizes: microseconds per config item should stay flat."""
+
+    cloud: str
+    sizes: list[Size]
+    timings: list[Timing]
+
+    def per_item_us(self, i: int) -> float:
+        size = self.sizes[i]
+        return 1e6 * ratio(self.timings[i].median("cpu"), size.pools + size.namespaces)
+
+    @property
+    def growth(self) -> float:
+        """Per-item time at the largest size over that at the smallest (1.0 = flat)."""
+        return ratio(self.per_item_us(len(self.sizes) - 1), self.per_item_us(0))
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "cloud": self.cloud,
+            "points": [
+                {"size": size.label, "timing": t.as_dict(), "per_item_us": self.per_item_us(i)}
+                for i, (size, t) in enumerate(zip(self.sizes, self.timings, strict=True))
+            ],
+            "growth_largest_over_smallest": self.growth,
+        }
+
+
+def measure_validation(
+    cloud: BenchCloud, sizes: Sequence[Size] = VALIDATION_SIZES, repeats: int = 3
+) -> ValidationScale:
+    """``load_platform`` alone on ever larger synthetic configs."""
+    timings = []
+    for size in sizes:
+        raw = synthetic_raw(cloud, size)
+        timing = Timing()
+        for _ in range(max(repeats, 1)):
+            timed(partial(load_platform, raw), timing)
+        timings.append(timing)
+    return ValidationScale(cloud, list(sizes), timings)

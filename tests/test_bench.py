@@ -14,6 +14,7 @@ import pytest
 
 from bench.cli import main
 from bench.floors import Registration, matched_floor, plain_floor, sdk_class
+from bench.scale import measure_validation
 from bench.startup import parse_importtime
 from bench.synthetic import SIZES, BenchCloud, Size, synthetic_raw
 from offline_preview import run_callable
@@ -104,7 +105,8 @@ def test_bench_smallest_size_writes_the_report(
     code = main(["--sizes", "1", "--repeats", "1", "--startup-runs", "1", "--out", str(tmp_path)])
     assert code == 0
     doc = json.loads((tmp_path / "latest.json").read_text())
-    assert set(doc) == {"meta", "scale", "targets", "startup", "setup"}
+    assert set(doc) == {"meta", "scale", "validation", "targets", "startup", "setup"}
+    assert doc["validation"] == [], "the validation stress runs only with every size"
     assert doc["meta"]["sizes"] == ["1p/2ns"]
     assert [c["cloud"] for c in doc["scale"]] == ["existing", "azure"]
     existing = doc["scale"][0]
@@ -134,6 +136,14 @@ def test_bench_smallest_size_writes_the_report(
     out = capsys.readouterr().out
     assert "reg/floor" in out
     assert "Start-up" in out
+
+
+def test_validation_stress_reports_per_item_times() -> None:
+    result = measure_validation("existing", [Size(1, 2), Size(4, 8)], repeats=1)
+    doc = result.as_dict()
+    assert [p["size"] for p in doc["points"]] == ["1p/2ns", "4p/8ns"]
+    assert all(p["per_item_us"] > 0 for p in doc["points"])
+    assert doc["growth_largest_over_smallest"] > 0
 
 
 def test_bench_refuses_more_sizes_than_it_has(capsys: pytest.CaptureFixture[str]) -> None:
