@@ -45,7 +45,8 @@ def fake_exec_kubeconfig(cluster: str) -> str:
                 "name": cluster,
                 "cluster": {
                     "certificate-authority-data": "b2ZmbGluZQ==",
-                    "server": f"https://{cluster}.hcp.offline.invalid:443",
+                    # The host fake_kubeconfig uses: tests look for it to catch plain leaks.
+                    "server": f"https://{cluster}.offline.invalid:443",
                 },
             }
         ],
