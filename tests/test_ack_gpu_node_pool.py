@@ -10,6 +10,7 @@ import pulumi
 import pytest
 
 from components.ack_gpu_node_pool import AckGpuNodePool
+from components.nvidia_device_plugin import gpu_node_affinity
 from gpu_facts.scheduling import (
     ACK_GPU_SCHEDULE_LABEL,
     ALIYUN_GPU_MEM,
@@ -82,6 +83,23 @@ def test_sharing_mode_sets_the_ack_schedule_label(mode: str, value: str) -> None
     # worker select on, so only one plugin advertises these GPUs (BP-15/16).
     assert DEVICE_PLUGIN_CONFIG_LABEL not in found
     assert GPU_PRESENT_LABEL not in found
+
+
+def matches_plugin_affinity(labels: dict[str, str]) -> bool:
+    """Whether a node with ``labels`` satisfies the NVIDIA plugin's (and NFD worker's) affinity."""
+    required = gpu_node_affinity()["nodeAffinity"]["requiredDuringSchedulingIgnoredDuringExecution"]
+    [term] = required["nodeSelectorTerms"]
+    operators = {e["operator"] for e in term["matchExpressions"]}
+    assert operators == {"In", "Exists"}  # the two this check models
+    return all(
+        e["key"] in labels if e["operator"] == "Exists" else labels.get(e["key"]) in e["values"]
+        for e in term["matchExpressions"]
+    )
+
+
+def test_nvidia_plugin_lands_on_plugin_pools_only() -> None:
+    assert matches_plugin_affinity(labels(build(pool_facts("t4"))))
+    assert not matches_plugin_affinity(labels(build(pool_facts("a10mps"))))
 
 
 def test_user_gpu_present_label_is_refused_by_config() -> None:
