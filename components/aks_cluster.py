@@ -16,10 +16,9 @@ from pulumi_azure_native import containerservice as aks
 from pulumi_azure_native import resources
 
 from gpu_facts.device_plugin_chart import CRITICAL_ADDONS_TAINT_KEY
+from stack_config.models import SYSTEM_POOL_NAME, MaintenanceWindow
 from stack_config.models import AksCluster as AksClusterSettings
-from stack_config.models import MaintenanceWindow
 
-SYSTEM_POOL_NAME = "system"
 SYSTEM_POOL_TAINT = f"{CRITICAL_ADDONS_TAINT_KEY}=true:NoSchedule"
 """Keeps workloads off the system pool; AKS add-ons tolerate it."""
 AUTO_UPGRADE_SCHEDULE = "aksManagedAutoUpgradeSchedule"

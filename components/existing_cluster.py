@@ -20,6 +20,16 @@ class ExistingClusterArgs(TypedDict, total=False):
     """Kubeconfig context."""
 
 
+def read_kubeconfig(path: str) -> str:
+    """The kubeconfig file's text. The config rules check the file first; if it went missing
+    since, a ``RunError`` names the key (Pulumi prints it without a traceback)."""
+    try:
+        return Path(path).expanduser().read_text()
+    except (OSError, UnicodeDecodeError) as err:
+        reason = err.strerror if isinstance(err, OSError) and err.strerror else str(err)
+        raise pulumi.RunError(f"cluster.kubeconfigPath: cannot read {path!r}: {reason}") from None
+
+
 class ExistingCluster(pulumi.ComponentResource):
     """A Kubernetes provider for a cluster we do not create. The kubeconfig stays secret."""
 
@@ -33,11 +43,11 @@ class ExistingCluster(pulumi.ComponentResource):
     def __init__(
         self, name: str, args: ExistingClusterArgs, opts: pulumi.ResourceOptions | None = None
     ) -> None:
-        super().__init__("gpu-platform:cluster:ExistingCluster", name, None, opts)
         contents: pulumi.Input[str] | None = args.get("kubeconfig")
         path = args.get("kubeconfig_path")
         if contents is None and path:
-            contents = Path(path).expanduser().read_text()
+            contents = read_kubeconfig(path)
+        super().__init__("gpu-platform:cluster:ExistingCluster", name, None, opts)
         # Without contents the provider reads $KUBECONFIG itself, at deploy time.
         secret = pulumi.Output.secret(contents) if contents is not None else None
         self.provider = k8s.Provider(

@@ -32,6 +32,7 @@ from stack_config import PoolFacts
 from stack_config.models import DevicePlugin
 
 from .device_plugin_config import DEFAULT_CONFIG_NAME, config_map
+from .device_plugin_values import config_problems, our_config_names
 from .helm_release import pinned_release, system_namespace
 
 NODE_CRITICAL = "system-node-critical"
@@ -109,13 +110,21 @@ def chart_values(settings: DevicePlugin, pools: list[PoolFacts]) -> dict[str, An
     """The release's values: ours, then the user's ``devicePlugin.values`` merged over them.
 
     Raises ``DevicePluginValuesError`` when the user's values name a key outside the chart
-    keys we know (``KNOWN_VALUE_PATHS``).
+    keys we know (``KNOWN_VALUE_PATHS``), or would leave the chart without a ``config.map`` and
+    a ``config.default`` naming one of its configs. The stack config rules run the same checks.
     """
     unknown = unknown_value_paths(settings.values)
     if unknown:
         raise DevicePluginValuesError(
             f"devicePlugin.values: unknown chart keys {', '.join(unknown)}; "
             f"known: {', '.join(sorted(KNOWN_VALUE_PATHS))}"
+        )
+    problems = config_problems(settings.values, our_config_names(pools))
+    if problems:
+        raise DevicePluginValuesError(
+            "devicePlugin.values: config must keep a config.map of named configs and a "
+            "config.default naming one of them; "
+            + "; ".join(f"{path}: {message}" for path, message in problems)
         )
     ours: dict[str, Any] = {
         "config": {"map": config_map(pools), "default": DEFAULT_CONFIG_NAME},
@@ -134,15 +143,7 @@ def chart_values(settings: DevicePlugin, pools: list[PoolFacts]) -> dict[str, An
             "gc": {"tolerations": system_tolerations()},
         },
     }
-    merged = merge_values(ours, settings.values)
-    config = merged["config"]
-    named = config.get("map") if isinstance(config, Mapping) else None
-    if not isinstance(named, Mapping) or config.get("default") not in named:
-        raise DevicePluginValuesError(
-            "devicePlugin.values: config must keep a config.map of named configs and a "
-            f"config.default naming one of them; got {config!r}"
-        )
-    return merged
+    return merge_values(ours, settings.values)
 
 
 class NvidiaDevicePlugin(pulumi.ComponentResource):

@@ -13,6 +13,14 @@ from typing import Annotated, Literal
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StrictBool, StrictInt
 from pydantic.alias_generators import to_camel
 
+from gpu_facts.ack_components import ACK_PRO_PREFIX
+from gpu_facts.azure_mig import AksMigProfile
+from gpu_facts.device_plugin_chart import (
+    DEFAULT_NAMESPACE,
+    DEFAULT_VERSION,
+    GPU_OPERATOR_DEFAULT_NAMESPACE,
+)
+
 Cloud = Literal["azure", "alicloud", "existing"]
 WholeNumber = Annotated[StrictInt, Field(ge=0)]
 PositiveWhole = Annotated[StrictInt, Field(ge=1)]
@@ -23,6 +31,9 @@ Quantity = Annotated[str, Field(pattern=r"^\d+(\.\d+)?(m|k|Ki|Mi|Gi|Ti|Pi|M|G|T|
 
 MIN_KUBERNETES = "1.30"
 """Lowest Kubernetes version we support: ValidatingAdmissionPolicy is GA (v1) from 1.30."""
+SYSTEM_POOL_NAME = "system"
+"""Name of the system node pool the cluster components create (AKS and ACK); GPU pools
+must not take it."""
 
 
 class ConfigModel(BaseModel):
@@ -45,7 +56,7 @@ class Autoscale(ConfigModel):
 
 
 class MigSettings(ConfigModel):
-    profile: Literal["MIG1g", "MIG2g", "MIG3g", "MIG4g", "MIG7g"]
+    profile: AksMigProfile
     """GPU instance profile as AKS names it; applied to every GPU of the pool."""
     strategy: Literal["single", "mixed"] = "mixed"
     """Device-plugin MIG strategy: ``single`` exposes ``nvidia.com/gpu``, ``mixed``
@@ -214,7 +225,7 @@ class AckCluster(ConfigModel):
     """Alibaba Cloud region."""
     kubernetes_version: K8sVersion | None = None
     """Kubernetes version (1.30 or newer)."""
-    cluster_spec: str = "ack.pro.small"
+    cluster_spec: str = f"{ACK_PRO_PREFIX}small"
     """ACK edition; MPS GPU sharing needs ACK Pro (``ack.pro.*``)."""
     vpc: AckVpc = Field(default_factory=AckVpc)
     """Networking."""
@@ -261,11 +272,12 @@ ClusterSettings = Annotated[AksCluster | AckCluster | ExistingCluster, Field(dis
 class DevicePlugin(ConfigModel):
     enabled: StrictBool = True
     """Install the NVIDIA device plugin (off when the GPU Operator owns it)."""
-    version: str = "0.20.0"
+    version: str = DEFAULT_VERSION
     """Chart version, 0.15.0 or newer."""
     gfd: StrictBool = True
-    """GPU Feature Discovery from the same chart (needed for MPS and node labels)."""
-    namespace: DnsLabel = "nvidia-device-plugin"
+    """GPU Feature Discovery from the same chart (needed for MPS and node labels); must stay on
+    while the plugin is enabled (BP-14)."""
+    namespace: DnsLabel = DEFAULT_NAMESPACE
     """Namespace of the release."""
     values: dict[str, object] = Field(default_factory=dict)
     """Extra chart values, merged over ours."""
@@ -276,7 +288,7 @@ class GpuOperator(ConfigModel):
     """Let the NVIDIA GPU Operator own drivers and the device plugin instead."""
     version: str = "v25.10.1"
     """GPU Operator chart version."""
-    namespace: DnsLabel = "gpu-operator"
+    namespace: DnsLabel = GPU_OPERATOR_DEFAULT_NAMESPACE
     """Namespace of the release."""
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import get_args
 
 from gpu_facts import (
     Capacity,
@@ -14,7 +15,8 @@ from gpu_facts import (
     gpu_model,
     pool_capacity,
 )
-from gpu_facts.capacity import SharingMode
+from gpu_facts.capacity import ACK_SHARING_MODES, DEVICE_PLUGIN_SHARING_MODES, SharingMode
+from gpu_facts.scheduling import ACK_GPU_SCHEDULE_VALUES
 
 from .models import Cloud, GpuPool
 
@@ -42,11 +44,24 @@ class PoolFacts:
     @property
     def uses_device_plugin(self) -> bool:
         """Whether the NVIDIA device plugin serves this pool (ACK sharing modes bring their own)."""
-        return self.sharing not in ("ackMps", "ackCgpu", "ackShare")
+        return self.sharing not in ACK_SHARING_MODES
 
     @property
     def is_shared(self) -> bool:
         return self.sharing is not None
+
+
+ACK_MODES: dict[str, SharingMode] = {
+    ACK_GPU_SCHEDULE_VALUES[mode]: mode
+    for mode in get_args(SharingMode)
+    if mode in ACK_SHARING_MODES
+}
+"""``sharing.mode`` on ACK -> ACK's sharing mode: the config takes the ``ack.node.gpu.schedule``
+label value (``mps``, ``cgpu``, ``share``)."""
+PLUGIN_MODES: dict[str, SharingMode] = {
+    mode: mode for mode in get_args(SharingMode) if mode in DEVICE_PLUGIN_SHARING_MODES
+}
+"""``sharing.mode`` values the NVIDIA device plugin serves, on every cloud but ACK."""
 
 
 def cloud_sharing(cloud: Cloud, pool: GpuPool) -> SharingMode | None:
@@ -55,14 +70,9 @@ def cloud_sharing(cloud: Cloud, pool: GpuPool) -> SharingMode | None:
         return None
     mode = pool.sharing.mode
     if cloud == "alicloud":
-        ack_modes: dict[str, SharingMode] = {
-            "mps": "ackMps",
-            "cgpu": "ackCgpu",
-            "share": "ackShare",
-        }
-        return ack_modes.get(mode, "timeSlicing")
-    if mode in ("timeSlicing", "mps"):
-        return mode
+        return ACK_MODES.get(mode, "timeSlicing")
+    if mode in PLUGIN_MODES:
+        return PLUGIN_MODES[mode]
     # Validation refuses ACK-only modes elsewhere; resolving one here is a bug.
     raise ValueError(f"sharing mode {mode!r} exists only on cloud 'alicloud'")
 

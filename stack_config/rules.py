@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Callable, Iterator
-from ipaddress import IPv4Network
+from collections.abc import Callable, Iterator, Mapping
+from ipaddress import IPv4Network, ip_network
+from pathlib import Path
 
 from gpu_facts import (
     AZURE_VM_SIZES,
@@ -15,31 +16,41 @@ from gpu_facts import (
     ecs_instance_type,
     gpu_model,
 )
+from gpu_facts.ack_components import ACK_PRO_PREFIX
 from gpu_facts.capacity import ACK_SHARING_MODES
 from gpu_facts.device_plugin_chart import (
-    KNOWN_VALUE_PATHS,
     MIN_VERSION,
     MIN_VERSION_MPS,
     at_least,
-    unknown_value_paths,
     version_tuple,
 )
 from gpu_facts.scheduling import WORKLOAD_TYPE_LABEL
 
-from .models import MIN_KUBERNETES, AckCluster, AksCluster, GpuPool, PlatformConfig, Workload
-from .pools import PoolFacts, cloud_sharing, resolve_pool
+from .models import (
+    MIN_KUBERNETES,
+    SYSTEM_POOL_NAME,
+    AckCluster,
+    AksCluster,
+    ExistingCluster,
+    GpuPool,
+    PlatformConfig,
+    Workload,
+)
+from .pools import ACK_MODES, PLUGIN_MODES, PoolFacts, cloud_sharing, resolve_pool
 
 Problem = tuple[str, str]
 """(key path, message)"""
 
 _MIG_SIZES = ", ".join(sorted(n for n, s in AZURE_VM_SIZES.items() if s.mig))
 _NVME_SIZES = ", ".join(sorted(n for n, s in AZURE_VM_SIZES.items() if s.has_nvme))
-_ACK_SPEC = re.compile(r"^ack\.(standard|pro\.[a-z0-9]+)$")
+_ACK_SPEC = re.compile(rf"^(ack\.standard|{re.escape(ACK_PRO_PREFIX)}[a-z0-9]+)$")
 _CHART_VERSION = re.compile(r"^\d+\.\d+\.\d+$")
 
 
 def _pool_machine(cfg: PlatformConfig, i: int, pool: GpuPool) -> Iterator[Problem]:
     at = f"gpuPools[{i}]"
+    if pool.name == SYSTEM_POOL_NAME and cfg.cloud in ("azure", "alicloud"):
+        yield f"{at}.name", f"{SYSTEM_POOL_NAME!r} is the name of the cluster's system pool"
     if cfg.cloud == "azure" and pool.instance_type is not None:
         yield f"{at}.instanceType", "Alibaba instance types are for cloud 'alicloud'; use vmSize"
     if cfg.cloud == "alicloud" and pool.vm_size is not None:
@@ -107,21 +118,22 @@ def _pool_sharing(cfg: PlatformConfig, i: int, pool: GpuPool) -> Iterator[Proble
         return
     at = f"gpuPools[{i}].sharing"
     mode = pool.sharing.mode
-    ack_native = cfg.cloud == "alicloud" and mode in ("mps", "cgpu", "share")
-    if mode in ("cgpu", "share") and cfg.cloud != "alicloud":
+    ack_native = cfg.cloud == "alicloud" and mode in ACK_MODES
+    if mode not in PLUGIN_MODES and cfg.cloud != "alicloud":
         yield f"{at}.mode", f"'{mode}' is an ACK sharing mode (cloud 'alicloud')"
     if ack_native:
         if pool.sharing.replicas is not None:
             yield f"{at}.replicas", "ACK sharing splits GPU memory: pods ask aliyun.com/gpu-mem"
         if isinstance(cfg.cluster, AckCluster) and not cfg.cluster.cluster_spec.startswith(
-            "ack.pro."
+            ACK_PRO_PREFIX
         ):
-            yield "cluster.clusterSpec", f"ACK GPU sharing ('{mode}') needs ACK Pro (ack.pro.*)"
+            yield (
+                "cluster.clusterSpec",
+                f"ACK GPU sharing ('{mode}') needs ACK Pro ({ACK_PRO_PREFIX}*)",
+            )
         return
     if pool.sharing.replicas is None:
         yield f"{at}.replicas", f"required for {mode}: how many pods share one GPU"
-    if mode == "mps" and not cfg.device_plugin.gfd:
-        yield "devicePlugin.gfd", "MPS needs GFD: the MPS daemon runs on nodes GFD labels"
     version = cfg.device_plugin.version
     if mode == "mps" and _valid_version(version) and not at_least(version, MIN_VERSION_MPS):
         yield "devicePlugin.version", f"MPS sharing needs device plugin {MIN_VERSION_MPS}+"
@@ -163,6 +175,15 @@ def _platform(cfg: PlatformConfig) -> Iterator[Problem]:
             yield "cluster.disableLocalAccounts", "needs entraId.enabled, or nobody can log in"
         if cfg.cluster.api_server.private and cfg.cluster.api_server.authorized_ip_ranges:
             yield "cluster.apiServer.authorizedIpRanges", "not allowed on a private API server"
+        for j, cidr in enumerate(cfg.cluster.api_server.authorized_ip_ranges):
+            try:
+                ip_network(cidr, strict=False)  # AKS accepts host bits and single addresses
+            except ValueError:
+                yield f"cluster.apiServer.authorizedIpRanges[{j}]", f"not a CIDR: {cidr!r}"
+    if isinstance(cfg.cluster, ExistingCluster) and cfg.cluster.kubeconfig_path is not None:
+        unreadable = _unreadable(cfg.cluster.kubeconfig_path)
+        if unreadable is not None:
+            yield "cluster.kubeconfigPath", unreadable
     plugin = cfg.device_plugin
     if not _valid_version(plugin.version):
         yield "devicePlugin.version", f"not a version: {plugin.version!r}"
@@ -178,6 +199,17 @@ def _platform(cfg: PlatformConfig) -> Iterator[Problem]:
             "the GPU Operator and the device plugin release would both own GPUs; "
             "disable devicePlugin",
         )
+    if plugin.enabled and not _gfd_enabled(plugin.gfd, plugin.values):
+        # BP-14, and the mandatory policy device-plugin-release-current-with-gfd: GFD comes from
+        # the plugin's chart (MPS and the GPU node labels depend on it).
+        key = "devicePlugin.values.gfd.enabled" if plugin.gfd else "devicePlugin.gfd"
+        yield key, "GPU Feature Discovery must stay on while the device plugin is enabled (BP-14)"
+    if cfg.gpu_operator.enabled and cfg.cloud == "alicloud":
+        yield (
+            "gpuOperator.enabled",
+            "not on ACK: ACK GPU nodes come with an NVIDIA driver, and the GPU Operator would "
+            "install a second one; use the device plugin (devicePlugin.enabled)",
+        )
     for key, names in (
         ("gpuPools", [p.name for p in cfg.gpu_pools]),
         ("workloads", [w.name for w in cfg.workloads]),
@@ -185,6 +217,28 @@ def _platform(cfg: PlatformConfig) -> Iterator[Problem]:
         for name, n in Counter(names).items():
             if n > 1:
                 yield key, f"duplicate name {name!r}"
+
+
+def _unreadable(path: str) -> str | None:
+    """Why a kubeconfig file cannot be read, or None when it can."""
+    file = Path(path).expanduser()
+    if not file.is_file():
+        return f"no kubeconfig file at {path!r}"
+    try:
+        file.read_text()  # as the ExistingCluster component reads it
+    except OSError as err:
+        return f"cannot read {path!r}: {err.strerror or err}"
+    except UnicodeDecodeError:
+        return f"{path!r} is not a text file"
+    return None
+
+
+def _gfd_enabled(gfd: bool, values: Mapping[str, object]) -> bool:
+    """Whether the release deploys GFD: ``devicePlugin.gfd`` unless ``values`` overrides it."""
+    override = values.get("gfd")
+    if isinstance(override, Mapping) and "enabled" in override:
+        return override["enabled"] is True
+    return gfd
 
 
 def _networks(cidrs: list[tuple[str, str]]) -> tuple[list[IPv4Network], list[Problem]]:
@@ -205,7 +259,10 @@ def _ack_cluster(cfg: PlatformConfig) -> Iterator[Problem]:
     if not isinstance(cluster, AckCluster):
         return
     if not _ACK_SPEC.match(cluster.cluster_spec):
-        yield "cluster.clusterSpec", "must be ack.standard or ack.pro.<size> (e.g. ack.pro.small)"
+        yield (
+            "cluster.clusterSpec",
+            f"must be ack.standard or {ACK_PRO_PREFIX}<size> (e.g. {ACK_PRO_PREFIX}small)",
+        )
     vpc = cluster.vpc
     if vpc.vpc_id is None:
         for key, existing in (
@@ -261,11 +318,52 @@ def _ack_cluster(cfg: PlatformConfig) -> Iterator[Problem]:
             yield f"ackGpuSharing.{key}", f"not a chart version (x.y.z): {version!r}"
 
 
+SYSTEM_NAMESPACES: frozenset[str] = frozenset({"default"})
+SYSTEM_NAMESPACE_PREFIX = "kube-"
+"""Namespaces Kubernetes owns: ``default`` and every ``kube-*`` (kube-system, kube-public,
+kube-node-lease)."""
+
+
+def _is_system_namespace(name: str) -> bool:
+    return name in SYSTEM_NAMESPACES or name.startswith(SYSTEM_NAMESPACE_PREFIX)
+
+
+def _platform_namespaces(cfg: PlatformConfig) -> dict[str, tuple[str, bool]]:
+    """The keys of the platform's own namespaces -> (name, whether the config sets it). All
+    three, whether or not the GPU Operator is enabled: enabling it later must not collide."""
+    return {
+        f"{key}.namespace": (settings.namespace, "namespace" in settings.model_fields_set)
+        for key, settings in (
+            ("devicePlugin", cfg.device_plugin),
+            ("gpuOperator", cfg.gpu_operator),
+            ("readiness", cfg.readiness),
+        )
+    }
+
+
 def _workloads(cfg: PlatformConfig, facts: dict[str, PoolFacts]) -> Iterator[Problem]:
+    pool_names = {p.name for p in cfg.gpu_pools}
+    # A namespace name -> the platform key that uses it; the explicitly set key wins.
+    platform_namespaces = {
+        ns: (key, explicit)
+        for key, (ns, explicit) in sorted(
+            _platform_namespaces(cfg).items(), key=lambda item: item[1][1]
+        )
+    }
     for i, wl in enumerate(cfg.workloads):
         at = f"workloads[{i}]"
+        if _is_system_namespace(wl.name):
+            yield f"{at}.name", f"{wl.name!r} is a Kubernetes system namespace; choose another"
+        elif wl.name in platform_namespaces:
+            key, explicit = platform_namespaces[wl.name]
+            # Blame the key the user wrote: a platform namespace set to a workload's name, else
+            # the workload named like a platform default.
+            if explicit:
+                yield key, f"{wl.name!r} is also a workload namespace ({at})"
+            else:
+                yield f"{at}.name", f"{wl.name!r} is the platform's own namespace ({key})"
         for j, pool in enumerate(wl.pools or ()):
-            if pool not in facts and pool not in {p.name for p in cfg.gpu_pools}:
+            if pool not in facts and pool not in pool_names:
                 yield f"{at}.pools[{j}]", f"no GPU pool named {pool!r}"
         if isinstance(wl.gpu_quota, dict) and facts:
             offered = {r for pf in facts.values() for r in pf.capacity.per_node}
@@ -361,11 +459,15 @@ def _aks_pool(cfg: PlatformConfig, i: int, pool: GpuPool) -> Iterator[Problem]:
         yield f"{at}.upgrade.maxSurge", "a node count (e.g. 1) or a percentage (e.g. 10%)"
 
 
-def _gpu_layer(cfg: PlatformConfig) -> Iterator[Problem]:
+def _gpu_layer(cfg: PlatformConfig, facts: dict[str, PoolFacts]) -> Iterator[Problem]:
     """Device-plugin chart values, and what one GPU Operator release can serve."""
-    known = ", ".join(sorted(KNOWN_VALUE_PATHS))
-    for path in unknown_value_paths(cfg.device_plugin.values):
-        yield f"devicePlugin.values.{path}", f"not a chart key we support; known: {known}"
+    # The component's own check, imported here: components import stack_config when loaded.
+    from components.device_plugin_values import our_config_names, value_problems
+
+    # Our config names are known once every pool resolved; else skip the config.default check.
+    names = our_config_names(facts.values()) if len(facts) == len(cfg.gpu_pools) else None
+    for path, message in value_problems(cfg.device_plugin.values, names):
+        yield f"devicePlugin.values.{path}", message
     if cfg.gpu_operator.enabled:
         strategies = {p.mig.strategy for p in cfg.gpu_pools if p.mig is not None}
         if len(strategies) > 1:
@@ -382,10 +484,12 @@ def _gpu_layer(cfg: PlatformConfig) -> Iterator[Problem]:
     ours = {f"{owner}.namespace": gpu_namespace, "readiness.namespace": cfg.readiness.namespace}
     if len(set(ours.values())) < len(ours):
         yield "readiness.namespace", f"must differ from {owner}.namespace"
-    workloads = {w.name for w in cfg.workloads}
-    for path, namespace in ours.items():
-        if namespace in workloads:
-            yield path, f"{namespace!r} is also a workload namespace"
+    for path, (namespace, _) in _platform_namespaces(cfg).items():
+        if _is_system_namespace(namespace):
+            yield (
+                path,
+                f"{namespace!r} is a Kubernetes system namespace; the platform needs its own",
+            )
 
 
 _POOL_RULES: tuple[Callable[[PlatformConfig, int, GpuPool], Iterator[Problem]], ...] = (
@@ -406,7 +510,7 @@ def check(
     ``pool_index`` gives each pool's position in the user's list when ``cfg`` holds only the
     pools that passed structural validation (so paths still point at the right item).
     """
-    problems: list[Problem] = [*_platform(cfg), *_ack_cluster(cfg), *_gpu_layer(cfg)]
+    problems: list[Problem] = [*_platform(cfg), *_ack_cluster(cfg)]
     facts: dict[str, PoolFacts] = {}
     positions = pool_index if pool_index is not None else range(len(cfg.gpu_pools))
     for i, pool in zip(positions, cfg.gpu_pools, strict=True):
@@ -414,6 +518,7 @@ def check(
         problems.extend(pool_problems)
         if not pool_problems:
             facts[pool.name] = resolve_pool(cfg.cloud, pool)
+    problems.extend(_gpu_layer(cfg, facts))
     problems.extend(_workloads(cfg, facts))
     problems.extend(_workload_isolation(cfg, facts))
     return list(dict.fromkeys(problems)), facts

@@ -37,6 +37,12 @@ json_values = st.recursive(
             "nvidia.com/gpu",
             "1.29",
             "1.31",
+            "system",
+            "default",
+            "kube-system",
+            "nvidia-device-plugin",
+            "10.0.0.1/8",
+            "not-a-file.yaml",
         ]
     ),
     lambda children: (
@@ -62,6 +68,15 @@ json_values = st.recursive(
                     "version",
                     "enabled",
                     "bogus",
+                    "values",
+                    "config",
+                    "map",
+                    "default",
+                    "gfd",
+                    "namespace",
+                    "apiServer",
+                    "authorizedIpRanges",
+                    "kubeconfigPath",
                 ]
             ),
             children,

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import copy
-from typing import Any
+from pathlib import Path
+from typing import Any, get_args
 
+import pulumi
 import pytest
 
 from stack_config import ConfigError, load_platform
@@ -107,6 +109,73 @@ def test_base_config_is_valid() -> None:
             "1.30 or newer",
         ),
         (lambda r: r.update(cloud="alicloud"), "gpuPools[0].vmSize", "use instanceType"),
+        # The AKS system pool's name.
+        (lambda r: r["gpuPools"][1].update(name="system"), "gpuPools[1].name", "system pool"),
+        # devicePlugin.values: the component's own checks, with their paths.
+        (
+            lambda r: r.update(devicePlugin={"values": {"config": "x"}}),
+            "devicePlugin.values.config",
+            "must be a mapping",
+        ),
+        (
+            lambda r: r.update(devicePlugin={"values": {"config": {"default": "nope"}}}),
+            "devicePlugin.values.config.default",
+            "'nope' names no config",
+        ),
+        (
+            lambda r: r.update(devicePlugin={"values": {"config": {"map": "cm"}}}),
+            "devicePlugin.values.config.map",
+            "must map config names",
+        ),
+        (
+            lambda r: r.update(devicePlugin={"values": {"gfd": {"enabeld": True}}}),
+            "devicePlugin.values.gfd.enabeld",
+            "not a chart key",
+        ),
+        # Workload namespaces: Kubernetes' own, and the platform's.
+        *(
+            (
+                lambda r, name=name: r["workloads"][0].update(name=name),
+                "workloads[0].name",
+                "Kubernetes system namespace",
+            )
+            for name in ("default", "kube-system", "kube-public", "kube-node-lease", "kube-x")
+        ),
+        *(
+            (
+                lambda r, name=name: r["workloads"][0].update(name=name),
+                "workloads[0].name",
+                f"the platform's own namespace ({key})",
+            )
+            for name, key in (
+                ("nvidia-device-plugin", "devicePlugin.namespace"),
+                ("gpu-operator", "gpuOperator.namespace"),
+                ("gpu-readiness", "readiness.namespace"),
+            )
+        ),
+        (
+            lambda r: r.update(gpuOperator={"namespace": "kube-system"}),
+            "gpuOperator.namespace",
+            "Kubernetes system namespace",
+        ),
+        # GFD stays on with the device plugin (BP-14; the mandatory pack policy checks it).
+        (lambda r: r.update(devicePlugin={"gfd": False}), "devicePlugin.gfd", "BP-14"),
+        (
+            lambda r: r.update(devicePlugin={"values": {"gfd": {"enabled": False}}}),
+            "devicePlugin.values.gfd.enabled",
+            "BP-14",
+        ),
+        # API server ranges are CIDRs (host bits allowed, as AKS accepts them).
+        (
+            lambda r: r["cluster"].update(apiServer={"authorizedIpRanges": ["10.0.0.0/8", "x"]}),
+            "cluster.apiServer.authorizedIpRanges[1]",
+            "not a CIDR",
+        ),
+        (
+            lambda r: r["cluster"].update(apiServer={"authorizedIpRanges": ["10.0.0.1/33"]}),
+            "cluster.apiServer.authorizedIpRanges[0]",
+            "not a CIDR: '10.0.0.1/33'",
+        ),
     ],
 )
 def test_each_rule_names_its_path(mutate: Any, path: str, fragment: str) -> None:
@@ -147,3 +216,195 @@ def test_quota_beyond_the_cluster_is_a_warning() -> None:
     raw["workloads"][0]["gpuQuota"] = 1000
     platform = load_platform(raw)
     assert any("more than the cluster can ever offer" in w for w in platform.warnings)
+
+
+# --- Accepted neighbours of the rules above --------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "mutate",
+    [
+        # A default naming one of our configs (a pool's), or one the user adds to the map.
+        lambda r: r.update(devicePlugin={"values": {"config": {"default": "t4"}}}),
+        lambda r: r.update(
+            devicePlugin={
+                "values": {"config": {"map": {"mine": "version: v1\n"}, "default": "mine"}}
+            }
+        ),
+        # GFD may be off when the plugin is (the GPU Operator brings its own).
+        lambda r: r.update(
+            devicePlugin={"enabled": False, "gfd": False}, gpuOperator={"enabled": True}
+        ),
+        lambda r: r["cluster"].update(
+            apiServer={"authorizedIpRanges": ["203.0.113.7", "198.51.100.9/24", "2001:db8::/32"]}
+        ),
+        lambda r: r["workloads"][0].update(name="kubeflow"),
+        lambda r: r["gpuPools"][1].update(name="systemgpu"),
+    ],
+)
+def test_neighbours_of_refused_values_are_accepted(mutate: Any) -> None:
+    raw = copy.deepcopy(BASE)
+    mutate(raw)
+    load_platform(raw)
+
+
+def test_existing_cluster_may_name_its_pool_system() -> None:
+    raw = copy.deepcopy(BASE)
+    raw.update(cloud="existing", cluster={"context": "lab"})
+    raw["gpuPools"][1]["name"] = "system"  # no system pool of ours to collide with
+    assert "system" in load_platform(raw).pools
+
+
+def test_explicit_platform_namespace_is_blamed_not_the_workload() -> None:
+    found = problems(lambda r: r.update(readiness={"namespace": "gpu-training"}))
+    assert found == [
+        ("readiness.namespace", "'gpu-training' is also a workload namespace (workloads[0])")
+    ]
+
+
+def test_device_plugin_values_problems_list_with_the_others() -> None:
+    def many(r: dict[str, Any]) -> None:
+        r["devicePlugin"] = {"values": {"config": {"default": "nope", "map": "cm"}, "x": 1}}
+        r["gpuPools"][1]["osSku"] = "AzureLinux"  # an unrelated problem elsewhere
+
+    paths = [p for p, _ in problems(many)]
+    assert {
+        "devicePlugin.values.x",
+        "devicePlugin.values.config.map",
+        "devicePlugin.values.config.default",
+    } <= set(paths)
+
+
+# --- The config rules and the NvidiaDevicePlugin component agree on devicePlugin.values ------
+
+
+@pytest.mark.parametrize(
+    "values",
+    [
+        {},
+        {"config": "x"},
+        {"config": None},
+        {"config": {}},
+        {"config": {"default": "nope"}},
+        {"config": {"default": ["t4"]}},
+        {"config": {"default": None}},
+        {"config": {"default": "t4"}},
+        {"config": {"default": "mig"}},
+        {"config": {"map": "cm"}},
+        {"config": {"map": {"mine": "version: v1\n"}, "default": "mine"}},
+        {"config": {"map": {"mine": "version: v1\n"}}, "gfd": {"enabled": True}},
+        {"toleration": []},
+    ],
+)
+def test_config_rules_and_component_agree_on_values(values: dict[str, Any]) -> None:
+    from components.nvidia_device_plugin import DevicePluginValuesError, chart_values
+    from stack_config.models import DevicePlugin
+
+    raw = copy.deepcopy(BASE)
+    raw["devicePlugin"] = {"values": values}
+    try:
+        load_platform(raw)
+        config_ok = True
+    except ConfigError as err:
+        assert all(p.startswith("devicePlugin.values") for p, _ in err.problems), err.problems
+        config_ok = False
+    pools = list(load_platform(copy.deepcopy(BASE)).pools.values())
+    try:
+        chart_values(DevicePlugin(values=values), pools)
+        component_ok = True
+    except DevicePluginValuesError:
+        component_ok = False
+    assert config_ok == component_ok
+
+
+# --- cluster.kubeconfigPath (cloud existing) --------------------------------------------------
+
+
+def existing(kubeconfig_path: str) -> dict[str, Any]:
+    raw = copy.deepcopy(BASE)
+    raw.update(cloud="existing", cluster={"kubeconfigPath": kubeconfig_path})
+    return raw
+
+
+def test_kubeconfig_path_that_does_not_exist_is_refused(tmp_path: Path) -> None:
+    missing = tmp_path / "nope.yaml"
+    with pytest.raises(ConfigError) as err:
+        load_platform(existing(str(missing)))
+    assert err.value.problems == [
+        ("cluster.kubeconfigPath", f"no kubeconfig file at {str(missing)!r}")
+    ]
+
+
+@pytest.mark.parametrize("kind", ["directory", "binary"])
+def test_kubeconfig_path_that_cannot_be_read_is_refused(tmp_path: Path, kind: str) -> None:
+    target = tmp_path / "kubeconfig"
+    if kind == "directory":
+        target.mkdir()
+    else:
+        target.write_bytes(b"\xff\xfe\x00bad")
+    with pytest.raises(ConfigError) as err:
+        load_platform(existing(str(target)))
+    assert [p for p, _ in err.value.problems] == ["cluster.kubeconfigPath"]
+
+
+def test_readable_kubeconfig_path_is_accepted(tmp_path: Path) -> None:
+    kubeconfig = tmp_path / "kubeconfig"
+    kubeconfig.write_text("apiVersion: v1\nkind: Config\n")
+    platform = load_platform(existing(str(kubeconfig)))
+    assert platform.config.cluster.cloud == "existing"
+
+
+def test_existing_cluster_names_the_key_when_the_file_vanished(tmp_path: Path) -> None:
+    from components.existing_cluster import ExistingCluster
+    from offline_preview.engine import PreviewMocks, RecordingMonitor
+    from tests.conftest import run
+
+    missing = str(tmp_path / "gone.yaml")
+    monitor = RecordingMonitor(PreviewMocks())
+    with pytest.raises(pulumi.RunError, match=r"cluster\.kubeconfigPath: cannot read .*gone\.yaml"):
+        run(lambda: ExistingCluster("byo", {"kubeconfig_path": missing}), monitor=monitor)
+    assert monitor.recorded == []
+
+
+# --- ACK -----------------------------------------------------------------------------------
+
+
+def test_gpu_operator_is_refused_on_ack() -> None:
+    from tests.conftest import stack_raw
+
+    raw = copy.deepcopy(stack_raw("ack-dev"))
+    raw["devicePlugin"] = {"enabled": False}
+    raw["gpuOperator"] = {"enabled": True}
+    with pytest.raises(ConfigError) as err:
+        load_platform(raw)
+    assert [(p, "driver" in m) for p, m in err.value.problems] == [("gpuOperator.enabled", True)]
+
+
+def test_ack_gpu_pool_named_like_the_system_pool_is_refused() -> None:
+    from tests.conftest import stack_raw
+
+    raw = copy.deepcopy(stack_raw("ack-dev"))
+    raw["gpuPools"][1]["name"] = "system"
+    raw["workloads"] = [w for w in raw["workloads"] if w.get("pools") != ["t4"]]
+    with pytest.raises(ConfigError) as err:
+        load_platform(raw)
+    assert ("gpuPools[1].name", "'system' is the name of the cluster's system pool") in (
+        err.value.problems
+    )
+
+
+# --- GPU facts come from gpu_facts ---------------------------------------------------------
+
+
+def test_config_choices_are_the_gpu_facts() -> None:
+    from gpu_facts.azure_mig import AKS_MIG_PROFILES
+    from gpu_facts.capacity import ACK_SHARING_MODES, DEVICE_PLUGIN_SHARING_MODES
+    from stack_config.models import MigSettings, Sharing
+    from stack_config.pools import ACK_MODES, PLUGIN_MODES
+
+    assert get_args(MigSettings.model_fields["profile"].annotation) == AKS_MIG_PROFILES
+    assert set(ACK_MODES.values()) == ACK_SHARING_MODES
+    assert set(PLUGIN_MODES.values()) == DEVICE_PLUGIN_SHARING_MODES
+    # Every sharing.mode a user can write means something on ACK and/or to the device plugin.
+    modes = set(get_args(Sharing.model_fields["mode"].annotation))
+    assert modes == set(ACK_MODES) | set(PLUGIN_MODES)
