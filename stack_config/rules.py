@@ -384,8 +384,6 @@ _KEY_NAME = r"[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?"
 
 
 def _key_problem(key: str) -> str | None:
-    import re
-
     prefix, _, name = key.rpartition("/")
     if not re.fullmatch(_KEY_NAME, name) or (
         prefix and (len(prefix) > 253 or not re.fullmatch(_KEY_PREFIX, prefix))
@@ -400,9 +398,6 @@ def _key_problem(key: str) -> str | None:
 
 def workload_problems(wl: Workload, pools: list[PoolFacts], at: str) -> list[Problem]:
     """Problems of one workload namespace: logging keys, egress CIDRs, Pod Security on MPS."""
-    import ipaddress
-    import re
-
     problems: list[Problem] = []
     for kind, entries in (("labels", wl.logging.labels), ("annotations", wl.logging.annotations)):
         for key, value in entries.items():
@@ -413,7 +408,7 @@ def workload_problems(wl: Workload, pools: list[PoolFacts], at: str) -> list[Pro
                 problems.append((f"{at}.logging.{kind}.{key}", message))
     for j, cidr in enumerate(wl.traffic.egress_cidrs):
         try:
-            ipaddress.ip_network(cidr)
+            ip_network(cidr)
         except ValueError:
             problems.append(
                 (f"{at}.traffic.egressCidrs[{j}]", f"not a CIDR (host bits must be zero): {cidr!r}")
