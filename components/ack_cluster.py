@@ -13,8 +13,8 @@ import pulumi
 import pulumi_kubernetes as k8s
 from pulumi_alicloud import cs, vpc
 
+from stack_config.models import SYSTEM_POOL_NAME, AckVSwitch, MaintenanceWindow
 from stack_config.models import AckCluster as AckClusterSettings
-from stack_config.models import AckVSwitch, MaintenanceWindow
 
 TERWAY_ADDON = "terway-eniip"
 """Terway in shared-ENI mode: the ACK CNI that can enforce Kubernetes NetworkPolicies."""
@@ -117,7 +117,7 @@ class AckCluster(pulumi.ComponentResource):
         cs.NodePool(
             f"{name}-system",
             cluster_id=cluster.id,
-            node_pool_name="system",
+            node_pool_name=SYSTEM_POOL_NAME,
             instance_types=[system.instance_type],
             desired_size=str(system.count),
             vswitch_ids=node_switches,
