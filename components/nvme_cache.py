@@ -15,15 +15,16 @@ import pulumi
 import pulumi_kubernetes as k8s
 from pulumi_azure_native import kubernetesconfiguration as kc
 
+from gpu_facts.azure_storage import LOCAL_NVME_PROVISIONER
+
 # Azure Container Storage facts (learn.microsoft.com/azure/storage/container-storage,
-# release notes for 2.0.x): the v2 extension is named ``acstor``, runs in kube-system,
-# and its local NVMe CSI driver is ``localdisk.csi.acstor.io``.
+# release notes for 2.0.x): the v2 extension is named ``acstor`` and runs in kube-system; its
+# local NVMe CSI driver (``LOCAL_NVME_PROVISIONER``) comes from gpu_facts.
 ACSTOR_EXTENSION_TYPE = "microsoft.azurecontainerstorage"
 ACSTOR_EXTENSION_NAME = "acstor"
 ACSTOR_VERSION = "2.0.1"
 """Pinned: an extension upgrade can briefly interrupt I/O, so it is a reviewed change."""
 ACSTOR_NAMESPACE = "kube-system"
-LOCAL_NVME_PROVISIONER = "localdisk.csi.acstor.io"
 STORAGE_CLASS_NAME = "gpu-nvme-cache-ephemeral"
 """What a pod's generic ephemeral volume names to get a fast cache on the node's NVMe."""
 EPHEMERAL_ANNOTATION = "gpu-platform.io/ephemeral"

@@ -13,15 +13,14 @@ from typing import Any
 
 from pulumi_policy import EnforcementLevel, PolicyResource, Severity, StackValidationArgs
 
+from gpu_facts.azure_storage import LOCAL_NVME_PROVISIONER
+
 from .building import Config, PolicyInfo, Report, is_exempt, stack_policy
 from .pod_specs import kubernetes_kind
 from .props import items, mapping, mappings, path, text
 from .resource_types import PERSISTENT_VOLUME_CLAIM, STORAGE_CLASS
 from .stack_index import index_by_type, object_name
 
-LOCAL_NVME_PROVISIONER = "localdisk.csi.acstor.io"
-"""Azure Container Storage's local NVMe CSI driver (the provisioner of components/nvme_cache.py;
-tests/policies/test_storage_policies.py keeps the two equal)."""
 NVME_STORAGE_CLASSES = "nvmeStorageClasses"
 DEFAULT_CLASS_ANNOTATION = "storageclass.kubernetes.io/is-default-class"
 

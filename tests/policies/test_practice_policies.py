@@ -10,7 +10,6 @@ from pulumi_policy import PolicyResource, StackValidationArgs, StackValidationPo
 from pulumi_policy.proxy import UNKNOWN_STRING_VALUE, UnknownValueError, unknown_checking_proxy
 
 from gpu_facts.scheduling import GPU_PRESENT_LABEL
-from gpu_policies import nvme_cache_volumes_ephemeral
 from gpu_policies.device_plugin_configs import parse_config
 
 from .harness import Case, Res, assert_case, messages, opts, policy_named, violations
@@ -393,12 +392,6 @@ def test_violations_point_at_the_offending_resource() -> None:
     assert [urn for _, urn in violations(policy_named(NVME), (storage_class(), claim))] == [
         claim.urn
     ]
-
-
-def test_the_nvme_provisioner_is_the_one_our_component_installs() -> None:
-    from components.nvme_cache import LOCAL_NVME_PROVISIONER
-
-    assert nvme_cache_volumes_ephemeral.LOCAL_NVME_PROVISIONER == LOCAL_NVME_PROVISIONER
 
 
 @pytest.mark.parametrize(
