@@ -10,6 +10,14 @@ The check runs as UID 65534, not as the CUDA image's default root: ``nvidia-smi`
 the device nodes the NVIDIA runtime mounts (mode 0666 by default), so the pod passes Pod
 Security ``restricted``. A node whose driver sets a stricter ``NVreg_DeviceFileMode`` fails the
 check, loudly.
+
+ACK MPS pools are checked too, from a second namespace (``<readiness.namespace>-mps``): ACK
+starts no pod that asks for ``aliyun.com/gpu-mem`` on an MPS node unless it sets
+``hostIPC: true``, and Pod Security has no level that allows hostIPC alone (``baseline``
+forbids it), so that namespace enforces ``privileged``. It holds the MPS check Jobs and nothing
+else; they keep everything else of ``restricted`` (non-root, no privilege, no capabilities,
+RuntimeDefault seccomp). ``nvidia-smi`` talks to the driver through NVML, not CUDA, so the
+check is not an MPS client and works whatever the MPS daemon's state.
 """
 
 from __future__ import annotations
@@ -31,6 +39,10 @@ CHECK_APP = "gpu-driver-check"
 NOBODY = 65534
 DEADLINE_SECONDS = 1800
 """Room for a scale-from-zero pool to add a node and pull the image."""
+MPS_NAMESPACE_SUFFIX = "-mps"
+"""``readiness.namespace`` + this: the namespace of the ACK MPS pools' checks."""
+MAX_NAMESPACE_LENGTH = 63
+"""A namespace name is a DNS label."""
 
 
 class DriverReadinessCheckArgs(TypedDict):
@@ -38,6 +50,23 @@ class DriverReadinessCheckArgs(TypedDict):
     """The validated ``readiness`` stack config (minimum driver major, image, schedule)."""
     pools: list[PoolFacts]
     """GPU pools to check; one Job (and CronJob) each."""
+
+
+def is_mps(pool: PoolFacts) -> bool:
+    """ACK MPS pool: its pods must set hostIPC, so its check runs in the MPS namespace."""
+    return pool.sharing == "ackMps"
+
+
+def mps_namespace(settings: Readiness) -> str:
+    """Name of the MPS checks' namespace, derived from ``readiness.namespace``."""
+    name = settings.namespace + MPS_NAMESPACE_SUFFIX
+    if len(name) > MAX_NAMESPACE_LENGTH:
+        raise ValueError(
+            f"readiness.namespace {settings.namespace!r}: the ACK MPS checks' namespace "
+            f"{name!r} would be longer than {MAX_NAMESPACE_LENGTH} characters; use a name of "
+            f"at most {MAX_NAMESPACE_LENGTH - len(MPS_NAMESPACE_SUFFIX)}"
+        )
+    return name
 
 
 def check_script(pool: str, min_driver_major: int, mig_profile: str | None = None) -> str:
@@ -79,12 +108,12 @@ def check_script(pool: str, min_driver_major: int, mig_profile: str | None = Non
 def checked_pools(pools: list[PoolFacts]) -> list[PoolFacts]:
     """Pools that get a check.
 
-    Left out: ACK MPS pools (their pods need hostIPC, see the docs), and fixed pools of zero
-    nodes: their Job could never schedule, so ``pulumi up`` would wait out the Job timeout and
-    fail. An autoscaled pool with minimum 0 keeps its Job: the pending pod makes the autoscaler
-    add a node (``DEADLINE_SECONDS`` leaves room for that), and the check then runs on it.
+    Every pool but a fixed pool of zero nodes: its Job could never schedule, so ``pulumi up``
+    would wait out the Job timeout and fail. An autoscaled pool with minimum 0 keeps its Job:
+    the pending pod makes the autoscaler add a node (``DEADLINE_SECONDS`` leaves room for
+    that), and the check then runs on it. ACK MPS pools included (in the MPS namespace).
     """
-    return [pool for pool in pools if pool.sharing != "ackMps" and pool.capacity.max_nodes > 0]
+    return [pool for pool in pools if pool.capacity.max_nodes > 0]
 
 
 def gpu_resource(pool: PoolFacts) -> str:
@@ -96,7 +125,7 @@ def gpu_resource(pool: PoolFacts) -> str:
 
 
 def job_spec(pool: PoolFacts, settings: Readiness) -> k8s.batch.v1.JobSpecArgs:
-    """The check Job's spec for one pool."""
+    """The check Job's spec for one pool (with hostIPC on an ACK MPS pool, see the module)."""
     labels = {"app.kubernetes.io/name": CHECK_APP, POOL_LABEL: pool.name}
     limits = {gpu_resource(pool): "1", "cpu": "100m", "memory": "64Mi"}
     return k8s.batch.v1.JobSpecArgs(
@@ -107,6 +136,7 @@ def job_spec(pool: PoolFacts, settings: Readiness) -> k8s.batch.v1.JobSpecArgs:
             spec=k8s.core.v1.PodSpecArgs(
                 restart_policy="Never",
                 automount_service_account_token=False,
+                host_ipc=True if is_mps(pool) else None,
                 node_selector={POOL_LABEL: pool.name},
                 tolerations=[
                     k8s.core.v1.TolerationArgs(
@@ -147,10 +177,14 @@ def job_spec(pool: PoolFacts, settings: Readiness) -> k8s.batch.v1.JobSpecArgs:
 
 
 class DriverReadinessCheck(pulumi.ComponentResource):
-    """Driver checks: a namespace, and per GPU pool a Job (and a CronJob when scheduled)."""
+    """Driver checks: a namespace (and one for ACK MPS pools), and per GPU pool a Job (and a
+    CronJob when scheduled)."""
 
     namespace: pulumi.Output[str]
-    """Namespace of the checks."""
+    """Namespace of the checks (Pod Security ``restricted``)."""
+    mps_namespace: pulumi.Output[str | None]
+    """Namespace of the ACK MPS pools' checks (Pod Security ``privileged`` for hostIPC), None
+    without an MPS pool."""
     jobs: pulumi.Output[dict[str, str]]
     """Pool name -> name of its check Job."""
 
@@ -162,16 +196,25 @@ class DriverReadinessCheck(pulumi.ComponentResource):
     ) -> None:
         settings = args["settings"]
         pools = checked_pools(args["pools"])
-        specs = {pool.name: job_spec(pool, settings) for pool in pools}  # validates first
+        # Validate everything before the first resource exists.
+        specs = {pool.name: job_spec(pool, settings) for pool in pools}
+        mps_name = mps_namespace(settings) if any(is_mps(pool) for pool in pools) else None
         super().__init__("gpu-platform:gpu:DriverReadinessCheck", name, None, opts)
 
         namespace = system_namespace(f"{name}-namespace", settings.namespace, self, "restricted")
+        # Only our MPS checks run here: Pod Security cannot allow hostIPC alone.
+        mps = (
+            system_namespace(f"{name}-mps-namespace", mps_name, self, "privileged")
+            if mps_name is not None
+            else None
+        )
         jobs: dict[str, str] = {}
         for pool in pools:
             job_name = f"{CHECK_APP}-{pool.name}"
+            home = mps if mps is not None and is_mps(pool) else namespace
             metadata = k8s.meta.v1.ObjectMetaArgs(
                 name=job_name,
-                namespace=namespace.metadata.name,
+                namespace=home.metadata.name,
                 labels={"app.kubernetes.io/name": CHECK_APP, POOL_LABEL: pool.name},
                 # Pulumi waits for the Job to finish: as long as the Job may run.
                 annotations={"pulumi.com/timeoutSeconds": str(DEADLINE_SECONDS)},
@@ -188,7 +231,7 @@ class DriverReadinessCheck(pulumi.ComponentResource):
                     f"{name}-{pool.name}-cron",
                     metadata=k8s.meta.v1.ObjectMetaArgs(
                         name=job_name,
-                        namespace=namespace.metadata.name,
+                        namespace=home.metadata.name,
                         labels={"app.kubernetes.io/name": CHECK_APP, POOL_LABEL: pool.name},
                     ),
                     spec=k8s.batch.v1.CronJobSpecArgs(
@@ -202,5 +245,10 @@ class DriverReadinessCheck(pulumi.ComponentResource):
                 )
             jobs[pool.name] = job_name
         self.namespace = namespace.metadata.name
+        self.mps_namespace = (
+            mps.metadata.name if mps is not None else pulumi.Output.from_input(None)
+        )
         self.jobs = pulumi.Output.from_input(jobs)
-        self.register_outputs({"namespace": self.namespace, "jobs": self.jobs})
+        self.register_outputs(
+            {"namespace": self.namespace, "mps_namespace": self.mps_namespace, "jobs": self.jobs}
+        )

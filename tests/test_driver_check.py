@@ -8,6 +8,7 @@ import subprocess
 from pathlib import Path
 from typing import Any
 
+import pulumi
 import pytest
 from pydantic import ValidationError
 
@@ -17,7 +18,11 @@ from components.driver_check import (
     check_script,
     checked_pools,
 )
-from offline_preview import ProgramRun
+from components.gpu_admission_policy import GpuAdmissionPolicy
+from gpu_facts.scheduling import GPU_NAMESPACE_LABEL, MPS_HOST_IPC_LABEL
+from gpu_policies.registry import policies
+from offline_preview import ProgramRun, RecordedResource, run_policies
+from offline_preview.engine import PreviewMocks, RecordingMonitor, run_callable
 from readiness.nvidia_smi import NvidiaSmiError, parse_driver_version
 from stack_config import Platform, load_platform
 from stack_config.models import Readiness
@@ -254,14 +259,164 @@ def test_schedule_adds_a_cron_job_per_pool() -> None:
         )
 
 
-def test_ack_mps_pools_are_not_checked() -> None:
+MPS_NAMESPACE = "gpu-readiness-mps"
+RESTRICTED_POD = {
+    "runAsNonRoot": True,
+    "runAsUser": 65534,
+    "runAsGroup": 65534,
+    "seccompProfile": {"type": "RuntimeDefault"},
+}
+RESTRICTED_CONTAINER = {
+    "privileged": False,
+    "allowPrivilegeEscalation": False,
+    "readOnlyRootFilesystem": True,
+    "runAsNonRoot": True,
+    "capabilities": {"drop": ["ALL"]},
+    "seccompProfile": {"type": "RuntimeDefault"},
+}
+
+
+def namespaces_by_name(result: ProgramRun) -> dict[str, RecordedResource]:
+    return {ns.inputs["metadata"]["name"]: ns for ns in by_type(result, NAMESPACE)}
+
+
+def test_ack_mps_pool_is_checked_in_its_own_namespace_with_host_ipc() -> None:
     p = platform("ack-dev")
-    pools = list(p.pools.values())
-    assert any(pool.sharing == "ackMps" for pool in pools)
-    assert [pool.name for pool in checked_pools(pools)] == [
-        pool.name for pool in pools if pool.sharing != "ackMps"
-    ]
-    assert set(jobs_by_pool(checks_run(p))) == {pool.name for pool in checked_pools(pools)}
+    assert p.pools["a10mps"].sharing == "ackMps"
+    assert [pool.name for pool in checked_pools(list(p.pools.values()))] == ["a10mps", "t4"]
+    result = checks_run(p)
+    jobs = jobs_by_pool(result)
+    assert set(jobs) == {"a10mps", "t4"}
+    mps_job = jobs["a10mps"]
+    assert mps_job["metadata"] == {
+        "name": f"{CHECK_APP}-a10mps",
+        "namespace": MPS_NAMESPACE,
+        "labels": {"app.kubernetes.io/name": CHECK_APP, "gpu-platform.io/pool": "a10mps"},
+        "annotations": {"pulumi.com/timeoutSeconds": "1800"},
+    }
+    pod = mps_job["spec"]["template"]["spec"]
+    (container,) = pod.pop("containers")
+    assert pod == {
+        "restartPolicy": "Never",
+        "automountServiceAccountToken": False,
+        "hostIPC": True,  # ACK starts no gpu-mem pod on an MPS node without it
+        "nodeSelector": {"gpu-platform.io/pool": "a10mps"},
+        "tolerations": [{"key": "nvidia.com/gpu", "operator": "Exists", "effect": "NoSchedule"}],
+        "securityContext": RESTRICTED_POD,
+    }
+    limits = {"aliyun.com/gpu-mem": "1", "cpu": "100m", "memory": "64Mi"}
+    assert container["resources"] == {"limits": limits, "requests": limits}
+    assert container["securityContext"] == RESTRICTED_CONTAINER
+    assert container["command"] == ["/bin/sh", "-c", check_script("a10mps", 535)]
+    # The whole-GPU pool keeps the restricted namespace and no hostIPC.
+    t4 = jobs["t4"]
+    assert t4["metadata"]["namespace"] == "gpu-readiness"
+    assert "hostIPC" not in t4["spec"]["template"]["spec"]
+    assert t4["spec"]["template"]["spec"]["containers"][0]["resources"]["limits"] == {
+        "nvidia.com/gpu": "1",
+        "cpu": "100m",
+        "memory": "64Mi",
+    }
+
+
+def test_mps_namespace_is_privileged_and_outside_the_gpu_admission_policy() -> None:
+    p = platform("ack-dev")
+
+    def program() -> None:
+        check = DriverReadinessCheck(
+            "check", {"settings": p.config.readiness, "pools": list(p.pools.values())}
+        )
+        GpuAdmissionPolicy("admission", {})
+        pulumi.export("namespace", check.namespace)
+        pulumi.export("mps_namespace", check.mps_namespace)
+
+    result = run(program)
+    assert result.outputs == {"namespace": "gpu-readiness", "mps_namespace": MPS_NAMESPACE}
+    namespaces = namespaces_by_name(result)
+    assert set(namespaces) == {"gpu-readiness", MPS_NAMESPACE}
+    mps = namespaces[MPS_NAMESPACE]
+    check = one(result, "gpu-platform:gpu:DriverReadinessCheck")
+    assert mps.parent == check.urn
+    # Pod Security has no level that allows hostIPC alone: privileged, for our Jobs only.
+    assert mps.inputs["metadata"]["labels"] == {
+        "pod-security.kubernetes.io/enforce": "privileged",
+        "app.kubernetes.io/part-of": "gpu-platform",
+    }
+    assert namespaces["gpu-readiness"].inputs["metadata"]["labels"][
+        "pod-security.kubernetes.io/enforce"
+    ] == ("restricted")
+    # The in-cluster admission policy selects GPU workload namespaces by label only; this one
+    # carries neither that label nor the MPS hostIPC exception label.
+    policy = one(result, "kubernetes:admissionregistration.k8s.io/v1:ValidatingAdmissionPolicy")
+    selector = policy.inputs["spec"]["matchConstraints"]["namespaceSelector"]
+    assert set(selector) == {"matchLabels"}
+    labels = mps.inputs["metadata"]["labels"]
+    assert not all(labels.get(k) == v for k, v in selector["matchLabels"].items())
+    assert GPU_NAMESPACE_LABEL not in labels
+    assert MPS_HOST_IPC_LABEL not in labels
+    for resource in by_type(result, NAMESPACE) + by_type(result, JOB):
+        assert_valid_manifest(manifest_of(resource))
+
+
+def test_the_pack_is_clean_on_the_mps_checks() -> None:
+    def scheduled(raw: dict[str, Any]) -> None:
+        raw["readiness"] = {"schedule": "0 6 * * *"}
+
+    result = checks_run(platform("ack-dev", scheduled))
+    crons = {
+        cron.inputs["metadata"]["labels"]["gpu-platform.io/pool"]: cron
+        for cron in by_type(result, CRON_JOB)
+    }
+    assert crons["a10mps"].inputs["metadata"]["namespace"] == MPS_NAMESPACE
+    assert crons["a10mps"].inputs["spec"]["jobTemplate"]["spec"]["template"]["spec"]["hostIPC"]
+    assert crons["t4"].inputs["metadata"]["namespace"] == "gpu-readiness"
+    for cron in crons.values():
+        assert_valid_manifest(manifest_of(cron))
+    # host-ipc-only-for-gpu-mem-pods allows hostIPC because the pod asks for gpu-mem.
+    assert run_policies(result.resources, policies()) == []
+
+
+def test_no_mps_namespace_without_an_mps_pool() -> None:
+    for p in (platform("byo"), platform("dev")):
+        result = checks_run(p)
+        assert set(namespaces_by_name(result)) == {"gpu-readiness"}
+        assert all(
+            "hostIPC" not in job["spec"]["template"]["spec"]
+            for job in jobs_by_pool(result).values()
+        )
+
+
+def test_no_mps_namespace_when_the_mps_pool_has_no_nodes() -> None:
+    def mps_fixed_at_zero(raw: dict[str, Any]) -> None:
+        pool = raw["gpuPools"][0]
+        del pool["autoscale"]
+        pool["count"] = 0
+
+    p = platform("ack-dev", mps_fixed_at_zero)
+    assert p.pools["a10mps"].capacity.max_nodes == 0
+    result = checks_run(p)
+    assert set(jobs_by_pool(result)) == {"t4"}
+    assert set(namespaces_by_name(result)) == {"gpu-readiness"}
+
+
+def test_mps_namespace_name_that_is_too_long_is_refused_before_any_resource() -> None:
+    long_name = "r" * 60  # a valid namespace; with "-mps" it is 64 characters
+    p = platform("ack-dev", lambda raw: raw.__setitem__("readiness", {"namespace": long_name}))
+    monitor = RecordingMonitor(PreviewMocks())
+    with pytest.raises(ValueError, match="longer than 63 characters; use a name of at most 59"):
+        run_callable(
+            lambda: DriverReadinessCheck(
+                "check", {"settings": p.config.readiness, "pools": list(p.pools.values())}
+            ),
+            monitor=monitor,
+        )
+    assert monitor.recorded == []
+    # Without an MPS pool the same name is fine.
+    no_mps = [pool for pool in p.pools.values() if pool.sharing != "ackMps"]
+    result = run(
+        lambda: DriverReadinessCheck("check", {"settings": p.config.readiness, "pools": no_mps})
+    )
+    assert set(namespaces_by_name(result)) == {long_name}
 
 
 def test_fixed_pool_of_zero_nodes_gets_no_job() -> None:
