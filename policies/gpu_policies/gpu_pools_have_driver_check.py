@@ -3,11 +3,16 @@
 A preview cannot see a node's driver; it can see whether the stack deploys a check that will:
 a Job or CronJob that runs ``nvidia-smi``, tolerates the GPU taint and is pinned by its
 ``nodeSelector`` to one pool's nodes (our checks use the ``gpu-platform.io/pool`` label).
+
+A pool fixed at zero nodes needs no check: there is no node to check, and a check Job could
+never schedule. That is an AKS pool with ``count: 0`` and no autoscaling, or an ACK pool with
+``desiredSize: "0"`` (or the deprecated ``nodeCount: 0``) and no enabled ``scalingConfig``. A
+pool that autoscales from zero still needs its check: the pending check pod adds a node.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
 from pulumi_policy import EnforcementLevel, PolicyResource, Severity, StackValidationArgs
@@ -16,9 +21,9 @@ from gpu_facts.scheduling import GPU_TAINT_EFFECT, GPU_TAINT_KEY, GPU_TAINT_VALU
 
 from .building import Config, PolicyInfo, Report, exempt_names, stack_policy
 from .gpu_workloads_tolerate_gpu_taint import tolerates
-from .node_pools import NodePool, gpu_node_pools
+from .node_pools import NodePool, node_pools
 from .pod_specs import containers, kubernetes_kind, pod_spec
-from .props import items, mapping, mappings
+from .props import items, mapping, mappings, text
 from .resource_types import ACK_NODE_POOL, AKS_AGENT_POOL, AKS_MANAGED_CLUSTER
 from .stack_index import index_by_type
 
@@ -32,7 +37,8 @@ INFO = PolicyInfo(
     description=(
         f"A stack that creates GPU node pools has, for each of them, a Job or CronJob that runs "
         f"{DRIVER_CHECK_TOOL}, tolerates the {GPU_TAINT_KEY} taint and whose nodeSelector picks "
-        f"that pool's nodes and no other pool's (e.g. {POOL_LABEL}: <pool>)."
+        f"that pool's nodes and no other pool's (e.g. {POOL_LABEL}: <pool>). Pools fixed at "
+        "zero nodes (no autoscaling) need none."
     ),
     practices=("BP-05",),
     enforcement_level=EnforcementLevel.ADVISORY,
@@ -79,6 +85,50 @@ def _selectors(index: Mapping[str, list[PolicyResource]]) -> Iterator[dict[str, 
                 yield selector
 
 
+def _node_count(value: Any) -> float | None:
+    """A node count as providers send it (number, or a numeric string for ACK), else None."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int | float):
+        return float(value)
+    value = text(value)
+    try:
+        return float(value) if value is not None else None
+    except ValueError:
+        return None
+
+
+def fixed_at_zero(pool: NodePool, props: Mapping[str, Any]) -> bool:
+    """Whether the pool can have no node: a fixed size of 0 and no autoscaling.
+
+    ``props`` are the pool's own (an AgentPool, a ManagedCluster's agentPoolProfiles entry or
+    a NodePool). A missing size is not zero: AKS defaults ``count`` to 1.
+    """
+    if pool.autoscaling:
+        return False
+    if pool.cloud == "azure":
+        return _node_count(props.get("count")) == 0
+    sizes = [_node_count(props.get(key)) for key in ("desiredSize", "nodeCount")]
+    known = [size for size in sizes if size is not None]
+    return bool(known) and all(size == 0 for size in known)
+
+
+def _pools_with_props(
+    resource_type: str, resource: PolicyResource
+) -> Iterator[tuple[NodePool, Mapping[str, Any]]]:
+    """The GPU pools a resource declares, each with the props that size it."""
+    pools = node_pools(resource_type, resource.name, resource.props)
+    pairs: Iterable[tuple[NodePool, Mapping[str, Any]]]
+    if resource_type == AKS_MANAGED_CLUSTER:
+        profiles = mappings(resource.props.get("agentPoolProfiles"))
+        pairs = zip(pools, profiles, strict=True)
+    else:
+        pairs = ((pool, resource.props) for pool in pools)
+    for pool, props in pairs:
+        if pool.is_gpu:
+            yield pool, props
+
+
 def selects(selector: Mapping[str, str], pool: NodePool) -> bool:
     return all(pool.labels.get(key) == value for key, value in selector.items())
 
@@ -89,7 +139,8 @@ def check(args: StackValidationArgs, config: Config, report: Report) -> None:
         (pool, resource)
         for resource_type in POOL_TYPES
         for resource in index.get(resource_type, ())
-        for pool in gpu_node_pools(resource_type, resource.name, resource.props)
+        for pool, props in _pools_with_props(resource_type, resource)
+        if not fixed_at_zero(pool, props)
     ]
     if not pools:
         return

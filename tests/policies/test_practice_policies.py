@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import replace
 
 import pytest
 from pulumi_policy import PolicyResource, StackValidationArgs, StackValidationPolicy
@@ -34,6 +35,7 @@ EXPOSED = "pod-gpu-resources-exposed-by-pools"
 SHARED = "shared-gpus-renamed-and-single-request"
 DRIVER = "gpu-pools-have-driver-check"
 NVME = "nvme-cache-volumes-ephemeral"
+MANAGED_CLUSTER = "azure-native:containerservice:ManagedCluster"
 NEW_STACK_POLICIES = (EXPOSED, SHARED, DRIVER, NVME)
 
 MIG_1G = "nvidia.com/mig-1g.5gb"
@@ -271,7 +273,89 @@ SHARED_CASES = [
     ),
 ]
 
+
+def sized(pool: Res, **changes: object) -> Res:
+    """``pool`` with its sizing props changed (``None`` drops a prop)."""
+    props = {**pool.props, **changes}
+    return replace(pool, props={k: v for k, v in props.items() if v is not None})
+
+
+def inline_gpu_pool(**changes: object) -> Res:
+    """A ManagedCluster with a system pool and the t4 GPU pool inline, the latter ``changes``d."""
+    gpu = {k: v for k, v in T4_POOL.props.items() if k not in ("resourceGroupName", "resourceName")}
+    gpu.pop("agentPoolName")
+    gpu = {"name": "t4", "mode": "User", **gpu, **changes}
+    system = {"name": "system", "mode": "System", "vmSize": "Standard_D4s_v5", "count": 0}
+    return Res(MANAGED_CLUSTER, "aks", {"agentPoolProfiles": [system, gpu]})
+
+
+AUTOSCALED = {"enableAutoScaling": True, "minCount": 0, "maxCount": 3}
+ACK_SCALING = {"scalingConfig": {"enable": True, "minSize": 0, "maxSize": 2, "type": "gpu"}}
+ACK_A10 = ack_pool("a10", "mps")
+
+# A pool fixed at zero nodes has nothing to check (and a check Job could never schedule).
+FIXED_AT_ZERO_CASES = [
+    Case(DRIVER, "aks-count-0", (sized(T4_POOL, count=0),)),
+    Case(DRIVER, "aks-count-0-as-the-engine-sends-it", (sized(T4_POOL, count=0.0),)),
+    Case(DRIVER, "aks-autoscaling-off", (sized(T4_POOL, count=0, enableAutoScaling=False),)),
+    Case(DRIVER, "aks-inline-count-0", (inline_gpu_pool(count=0),)),
+    Case(DRIVER, "ack-desired-size-0", (sized(ACK_A10, desiredSize="0"),)),
+    Case(DRIVER, "ack-deprecated-node-count-0", (sized(ACK_A10, nodeCount=0),)),
+    Case(
+        DRIVER,
+        "ack-scaling-config-off",
+        (sized(ACK_A10, desiredSize="0", scalingConfig={"enable": False}),),
+    ),
+    # The zero pool cannot take the check: a selector on both pools checks the other one.
+    Case(
+        DRIVER,
+        "zero-pool-beside-a-checked-pool",
+        (
+            sized(T4_POOL, count=0),
+            MIG_POOL,
+            driver_check("any", selector={GPU_PRESENT_LABEL: "true"}),
+        ),
+    ),
+    # Pools that can have nodes still need their check.
+    Case(DRIVER, "aks-count-1", (sized(T4_POOL, count=1),), ("'t4'",)),
+    Case(DRIVER, "aks-count-missing-defaults-to-1", (sized(T4_POOL, count=None),), ("'t4'",)),
+    Case(
+        DRIVER,
+        "aks-autoscaled-from-0",
+        (sized(T4_POOL, count=0, **AUTOSCALED),),
+        ("'t4'",),
+    ),
+    Case(DRIVER, "aks-count-not-a-number", (sized(T4_POOL, count="zero"),), ("'t4'",)),
+    Case(
+        DRIVER,
+        "aks-inline-count-2",
+        (inline_gpu_pool(count=2),),
+        ("'aks/agentPoolProfiles[t4]'",),
+    ),
+    Case(
+        DRIVER,
+        "aks-inline-autoscaled-from-0",
+        (inline_gpu_pool(count=0, **AUTOSCALED),),
+        ("'aks/agentPoolProfiles[t4]'",),
+    ),
+    Case(DRIVER, "ack-desired-size-2", (sized(ACK_A10, desiredSize="2"),), ("'a10'",)),
+    Case(DRIVER, "ack-size-missing", (ACK_A10,), ("'a10'",)),
+    Case(
+        DRIVER,
+        "ack-autoscaled-from-0",
+        (sized(ACK_A10, desiredSize="0", **ACK_SCALING),),
+        ("'a10'",),
+    ),
+    Case(
+        DRIVER,
+        "ack-sizes-disagree",
+        (sized(ACK_A10, desiredSize="1", nodeCount=0),),
+        ("'a10'",),
+    ),
+]
+
 DRIVER_CASES = [
+    *FIXED_AT_ZERO_CASES,
     Case(DRIVER, "dev-like", dev_like_stack()),
     Case(DRIVER, "cronjob-check", (T4_POOL, driver_check("t4", "CronJob"))),
     Case(DRIVER, "workloads-without-pools", (workload("nvidia.com/gpu"),)),
