@@ -11,8 +11,8 @@ the device nodes the NVIDIA runtime mounts (mode 0666 by default), so the pod pa
 Security ``restricted``. A node whose driver sets a stricter ``NVreg_DeviceFileMode`` fails the
 check, loudly.
 
-ACK MPS pools are checked too, from a second namespace (``<readiness.namespace>-mps``): ACK
-starts no pod that asks for ``aliyun.com/gpu-mem`` on an MPS node unless it sets
+ACK MPS pools are checked too, from a second namespace (``<readiness.namespace>-mps``): on an
+MPS node a pod that asks for ``aliyun.com/gpu-mem`` fails to start unless it sets
 ``hostIPC: true``, and Pod Security has no level that allows hostIPC alone (``baseline``
 forbids it), so that namespace enforces ``privileged``. It holds the MPS check Jobs and nothing
 else; they keep everything else of ``restricted`` (non-root, no privilege, no capabilities,
