@@ -451,7 +451,10 @@ def test_ack_platform_with_only_ack_shared_pools_installs_no_plugin() -> None:
     result = run(lambda: GpuPlatform("ack", platform("ack-dev", only_mps)))
     assert [r for r in by_type(result, RELEASE) if r.inputs["chart"] == CHART_NAME] == []
     assert by_type(result, PLUGIN) == []
-    assert by_type(result, CHECK) == []  # ACK MPS pools are not checked
+    # The MPS pool is still checked, from its own namespace (docs/device-plugin.md).
+    assert len(by_type(result, CHECK)) == 1
+    jobs = by_type(result, "kubernetes:batch/v1:Job")
+    assert [job.inputs["metadata"]["namespace"] for job in jobs] == ["gpu-readiness-mps"]
 
 
 @pytest.mark.parametrize(
