@@ -17,7 +17,7 @@ MPS node a pod that asks for ``aliyun.com/gpu-mem`` fails to start unless it set
 forbids it), so that namespace enforces ``privileged``. It holds the MPS check Jobs and nothing
 else; they keep everything else of ``restricted`` (non-root, no privilege, no capabilities,
 RuntimeDefault seccomp). ``nvidia-smi`` talks to the driver through NVML, not CUDA, so the
-check is not an MPS client and works whatever the MPS daemon's state.
+check is not an MPS client.
 """
 
 from __future__ import annotations
