@@ -39,10 +39,6 @@ CHECK_APP = "gpu-driver-check"
 NOBODY = 65534
 DEADLINE_SECONDS = 1800
 """Room for a scale-from-zero pool to add a node and pull the image."""
-MPS_NAMESPACE_SUFFIX = "-mps"
-"""``readiness.namespace`` + this: the namespace of the ACK MPS pools' checks."""
-MAX_NAMESPACE_LENGTH = 63
-"""A namespace name is a DNS label."""
 
 
 class DriverReadinessCheckArgs(TypedDict):
@@ -55,18 +51,6 @@ class DriverReadinessCheckArgs(TypedDict):
 def is_mps(pool: PoolFacts) -> bool:
     """ACK MPS pool: its pods must set hostIPC, so its check runs in the MPS namespace."""
     return pool.sharing == "ackMps"
-
-
-def mps_namespace(settings: Readiness) -> str:
-    """Name of the MPS checks' namespace, derived from ``readiness.namespace``."""
-    name = settings.namespace + MPS_NAMESPACE_SUFFIX
-    if len(name) > MAX_NAMESPACE_LENGTH:
-        raise ValueError(
-            f"readiness.namespace {settings.namespace!r}: the ACK MPS checks' namespace "
-            f"{name!r} would be longer than {MAX_NAMESPACE_LENGTH} characters; use a name of "
-            f"at most {MAX_NAMESPACE_LENGTH - len(MPS_NAMESPACE_SUFFIX)}"
-        )
-    return name
 
 
 def check_script(pool: str, min_driver_major: int, mig_profile: str | None = None) -> str:
@@ -198,7 +182,7 @@ class DriverReadinessCheck(pulumi.ComponentResource):
         pools = checked_pools(args["pools"])
         # Validate everything before the first resource exists.
         specs = {pool.name: job_spec(pool, settings) for pool in pools}
-        mps_name = mps_namespace(settings) if any(is_mps(pool) for pool in pools) else None
+        mps_name = settings.mps_namespace if any(is_mps(pool) for pool in pools) else None
         super().__init__("gpu-platform:gpu:DriverReadinessCheck", name, None, opts)
 
         namespace = system_namespace(f"{name}-namespace", settings.namespace, self, "restricted")

@@ -327,6 +327,9 @@ def _pinned_image(image: str) -> str:
     return image
 
 
+MPS_CHECKS_SUFFIX = "-mps"
+
+
 class Readiness(ConfigModel):
     min_driver_major: Annotated[StrictInt, Field(ge=400)] = 535
     """Lowest acceptable NVIDIA driver major version."""
@@ -336,8 +339,14 @@ class Readiness(ConfigModel):
         "nvcr.io/nvidia/cuda:12.4.1-base-ubuntu22.04"
     )
     """Image of the check (pinned: BP-19)."""
-    namespace: DnsLabel = "gpu-readiness"
-    """Namespace of the check Jobs (Pod Security ``restricted``)."""
+    namespace: Annotated[DnsLabel, Field(max_length=63 - len(MPS_CHECKS_SUFFIX))] = "gpu-readiness"
+    """Namespace of the check Jobs (Pod Security ``restricted``); the ACK MPS pools' checks
+    use ``<namespace>-mps``, so at most 59 characters."""
+
+    @property
+    def mps_namespace(self) -> str:
+        """Namespace of the ACK MPS pools' checks (Pod Security ``privileged``: hostIPC)."""
+        return self.namespace + MPS_CHECKS_SUFFIX
 
 
 class Admission(ConfigModel):

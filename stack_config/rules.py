@@ -328,17 +328,21 @@ def _is_system_namespace(name: str) -> bool:
     return name in SYSTEM_NAMESPACES or name.startswith(SYSTEM_NAMESPACE_PREFIX)
 
 
-def _platform_namespaces(cfg: PlatformConfig) -> dict[str, tuple[str, bool]]:
-    """The keys of the platform's own namespaces -> (name, whether the config sets it). All
-    three, whether or not the GPU Operator is enabled: enabling it later must not collide."""
-    return {
-        f"{key}.namespace": (settings.namespace, "namespace" in settings.model_fields_set)
+def _platform_namespaces(cfg: PlatformConfig) -> list[tuple[str, str, bool]]:
+    """The platform's own namespaces: (key, name, whether the config sets it). All of them,
+    whether or not the GPU Operator or ACK MPS pools are in use: adding one later must not
+    collide. The ACK MPS driver checks use ``<readiness.namespace>-mps``."""
+    namespaces = [
+        (f"{key}.namespace", settings.namespace, "namespace" in settings.model_fields_set)
         for key, settings in (
             ("devicePlugin", cfg.device_plugin),
             ("gpuOperator", cfg.gpu_operator),
             ("readiness", cfg.readiness),
         )
-    }
+    ]
+    readiness_explicit = "namespace" in cfg.readiness.model_fields_set
+    namespaces.append(("readiness.namespace", cfg.readiness.mps_namespace, readiness_explicit))
+    return namespaces
 
 
 def _workloads(cfg: PlatformConfig, facts: dict[str, PoolFacts]) -> Iterator[Problem]:
@@ -346,9 +350,7 @@ def _workloads(cfg: PlatformConfig, facts: dict[str, PoolFacts]) -> Iterator[Pro
     # A namespace name -> the platform key that uses it; the explicitly set key wins.
     platform_namespaces = {
         ns: (key, explicit)
-        for key, (ns, explicit) in sorted(
-            _platform_namespaces(cfg).items(), key=lambda item: item[1][1]
-        )
+        for key, ns, explicit in sorted(_platform_namespaces(cfg), key=lambda item: item[2])
     }
     for i, wl in enumerate(cfg.workloads):
         at = f"workloads[{i}]"
@@ -479,7 +481,7 @@ def _gpu_layer(cfg: PlatformConfig, facts: dict[str, PoolFacts]) -> Iterator[Pro
     ours = {f"{owner}.namespace": gpu_namespace, "readiness.namespace": cfg.readiness.namespace}
     if len(set(ours.values())) < len(ours):
         yield "readiness.namespace", f"must differ from {owner}.namespace"
-    for path, (namespace, _) in _platform_namespaces(cfg).items():
+    for path, namespace, _ in _platform_namespaces(cfg):
         if _is_system_namespace(namespace):
             yield (
                 path,

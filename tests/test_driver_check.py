@@ -22,9 +22,8 @@ from components.gpu_admission_policy import GpuAdmissionPolicy
 from gpu_facts.scheduling import GPU_NAMESPACE_LABEL, MPS_HOST_IPC_LABEL
 from gpu_policies.registry import policies
 from offline_preview import ProgramRun, RecordedResource, run_policies
-from offline_preview.engine import PreviewMocks, RecordingMonitor, run_callable
 from readiness.nvidia_smi import NvidiaSmiError, parse_driver_version
-from stack_config import Platform, load_platform
+from stack_config import ConfigError, Platform, load_platform
 from stack_config.models import Readiness
 from tests.conftest import by_type, one, run, stack_raw
 from tests.k8s_schema import assert_valid_manifest, manifest_of
@@ -399,24 +398,24 @@ def test_no_mps_namespace_when_the_mps_pool_has_no_nodes() -> None:
     assert set(namespaces_by_name(result)) == {"gpu-readiness"}
 
 
-def test_mps_namespace_name_that_is_too_long_is_refused_before_any_resource() -> None:
-    long_name = "r" * 60  # a valid namespace; with "-mps" it is 64 characters
-    p = platform("ack-dev", lambda raw: raw.__setitem__("readiness", {"namespace": long_name}))
-    monitor = RecordingMonitor(PreviewMocks())
-    with pytest.raises(ValueError, match="longer than 63 characters; use a name of at most 59"):
-        run_callable(
-            lambda: DriverReadinessCheck(
-                "check", {"settings": p.config.readiness, "pools": list(p.pools.values())}
-            ),
-            monitor=monitor,
-        )
-    assert monitor.recorded == []
-    # Without an MPS pool the same name is fine.
-    no_mps = [pool for pool in p.pools.values() if pool.sharing != "ackMps"]
-    result = run(
-        lambda: DriverReadinessCheck("check", {"settings": p.config.readiness, "pools": no_mps})
-    )
-    assert set(namespaces_by_name(result)) == {long_name}
+def test_readiness_namespace_leaves_room_for_the_mps_namespace() -> None:
+    long_name = "r" * 60  # a valid namespace; with "-mps" it would be 64 characters
+    with pytest.raises(ConfigError) as err:
+        platform("ack-dev", lambda raw: raw.__setitem__("readiness", {"namespace": long_name}))
+    assert [path for path, _ in err.value.problems] == ["readiness.namespace"]
+    assert "at most 59 characters" in err.value.problems[0][1]
+
+
+def test_workload_cannot_take_the_mps_checks_namespace() -> None:
+    def clash(raw: dict[str, Any]) -> None:
+        raw["workloads"][0]["name"] = "gpu-readiness-mps"
+
+    with pytest.raises(ConfigError) as err:
+        platform("ack-dev", clash)
+    assert (
+        "workloads[0].name",
+        "'gpu-readiness-mps' is the platform's own namespace (readiness.namespace)",
+    ) in err.value.problems
 
 
 def test_fixed_pool_of_zero_nodes_gets_no_job() -> None:
