@@ -97,11 +97,23 @@ def run_policies(
     default_level: EnforcementLevel = EnforcementLevel.ADVISORY,
     stack_tags: Mapping[str, str] | None = None,
 ) -> list[Violation]:
-    """Every violation the pack reports for ``resources``."""
+    """Every violation the pack reports for ``resources``.
+
+    The props proxies, options and the stack view are built once per run and shared by every
+    policy: they are read-only, and rebuilding them per policy was most of the pack's cost.
+    """
     pack_config = pack_config or {}
     resources = list(resources)
+    tags = dict(stack_tags or {})
     violations: list[Violation] = []
-    plain_inputs = [_plain(r.inputs) for r in resources]
+    inputs = [(res, unknown_checking_proxy(_plain(res.inputs)), _options(res)) for res in resources]
+    stack_view: list[PolicyResource] | None = None
+
+    def unknown(policy: Policy, urn: str | None, err: UnknownValueError) -> Violation:
+        return Violation(
+            policy.name, "advisory", urn, f"can't run policy during preview: {err.message}"
+        )
+
     for policy in policies:
         level, config = _settings(policy, pack_config, default_level)
         if level == EnforcementLevel.DISABLED:
@@ -113,26 +125,21 @@ def run_policies(
         )
 
         def report(
-            message: str,
-            urn: str | None = None,
-            *,
-            _p: Policy = policy,
-            _e: str = enforcement,
-            _u: str | None = None,
+            message: str, urn: str | None, _p: Policy = policy, _e: str = enforcement
         ) -> None:
-            violations.append(Violation(_p.name, _e, urn or _u, message))
+            violations.append(Violation(_p.name, _e, urn, message))
 
         if isinstance(policy, ResourceValidationPolicy):
-            for res, props in zip(resources, plain_inputs, strict=True):
+            for res, props, options in inputs:
                 args = ResourceValidationArgs(
                     res.type,
-                    unknown_checking_proxy(props),
+                    props,
                     res.urn,
                     res.name,
-                    _options(res),
+                    options,
                     None,
                     config=config,
-                    stack_tags=dict(stack_tags or {}),
+                    stack_tags=tags,
                 )
 
                 def report_res(message: str, urn: str | None = None, _urn: str = res.urn) -> None:
@@ -141,43 +148,41 @@ def run_policies(
                 try:
                     _run(policy.validate, args, report_res)
                 except UnknownValueError as err:
-                    violations.append(
-                        Violation(
-                            policy.name,
-                            "advisory",
-                            res.urn,
-                            f"can't run policy during preview: {err.message}",
-                        )
-                    )
+                    violations.append(unknown(policy, res.urn, err))
         else:
-            by_urn: dict[str, PolicyResource] = {}
-            stack_resources = []
-            for res in resources:
-                pr = PolicyResource(
-                    res.type,
-                    unknown_checking_proxy(_plain(res.outputs)),
-                    res.urn,
-                    res.name,
-                    _options(res),
-                    None,
-                    by_urn.get(res.parent or ""),
-                    [by_urn[d] for d in res.dependencies if d in by_urn],
-                    {},
-                )
-                by_urn[res.urn] = pr
-                stack_resources.append(pr)
-            args_stack = StackValidationArgs(
-                stack_resources, config=config, stack_tags=dict(stack_tags or {})
-            )
+            if stack_view is None:
+                stack_view = _stack_view(resources)
+
+            def report_stack(message: str, urn: str | None = None) -> None:
+                report(message, urn)
+
             try:
-                _run(policy.validate, args_stack, report)
-            except UnknownValueError as err:
-                violations.append(
-                    Violation(
-                        policy.name,
-                        "advisory",
-                        None,
-                        f"can't run policy during preview: {err.message}",
-                    )
+                _run(
+                    policy.validate,
+                    StackValidationArgs(stack_view, config=config, stack_tags=tags),
+                    report_stack,
                 )
+            except UnknownValueError as err:
+                violations.append(unknown(policy, None, err))
     return violations
+
+
+def _stack_view(resources: list[RecordedResource]) -> list[PolicyResource]:
+    """What stack policies see: every resource's outputs, with parents and dependencies."""
+    by_urn: dict[str, PolicyResource] = {}
+    view = []
+    for res in resources:
+        pr = PolicyResource(
+            res.type,
+            unknown_checking_proxy(_plain(res.outputs)),
+            res.urn,
+            res.name,
+            _options(res),
+            None,
+            by_urn.get(res.parent or ""),
+            [by_urn[d] for d in res.dependencies if d in by_urn],
+            {},
+        )
+        by_urn[res.urn] = pr
+        view.append(pr)
+    return view
