@@ -125,12 +125,12 @@ def allocatable(pool: PoolExpectation, node: Obj) -> CheckResult:
         if not _count_matches(r, found.get(r, 0), n)
     ]
     ok = not short and set(found) == set(pool.allocatable)
-    text = _fmt(found)
+    shown = _fmt(found)
     if not ok:
         extra = sorted(set(found) - set(pool.allocatable))
         notes = short + [f"unexpected {r}" for r in extra]
-        text = f"{text} ({'; '.join(notes)})"
-    return outcome("allocatable", f"node/{name_of(node)}", _fmt(pool.allocatable), text, ok)
+        shown = f"{shown} ({'; '.join(notes)})"
+    return outcome("allocatable", f"node/{name_of(node)}", _fmt(pool.allocatable), shown, ok)
 
 
 def daemon_on_node(
