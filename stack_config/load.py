@@ -7,6 +7,7 @@ import json
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 
 import pulumi
 from pydantic import ValidationError
@@ -46,6 +47,10 @@ class Platform:
         """The pools a workload namespace may use: the listed ones, else every unshared pool."""
         if workload.pools is not None:
             return [self.pools[name] for name in workload.pools]
+        return list(self._unshared_pools)
+
+    @cached_property
+    def _unshared_pools(self) -> list[PoolFacts]:
         return [pf for pf in self.pools.values() if not pf.is_shared]
 
 

@@ -347,6 +347,7 @@ def _platform_namespaces(cfg: PlatformConfig) -> list[tuple[str, str, bool]]:
 
 def _workloads(cfg: PlatformConfig, facts: dict[str, PoolFacts]) -> Iterator[Problem]:
     pool_names = {p.name for p in cfg.gpu_pools}
+    offered = {r for pf in facts.values() for r in pf.capacity.per_node}
     # A namespace name -> the platform key that uses it; the explicitly set key wins.
     platform_namespaces = {
         ns: (key, explicit)
@@ -368,7 +369,6 @@ def _workloads(cfg: PlatformConfig, facts: dict[str, PoolFacts]) -> Iterator[Pro
             if pool not in facts and pool not in pool_names:
                 yield f"{at}.pools[{j}]", f"no GPU pool named {pool!r}"
         if isinstance(wl.gpu_quota, dict) and facts:
-            offered = {r for pf in facts.values() for r in pf.capacity.per_node}
             for resource in wl.gpu_quota:
                 if resource not in offered:
                     yield (
@@ -430,11 +430,10 @@ def workload_problems(wl: Workload, pools: list[PoolFacts], at: str) -> list[Pro
 
 
 def _workload_isolation(cfg: PlatformConfig, facts: dict[str, PoolFacts]) -> Iterator[Problem]:
+    # The same pools as Platform.workload_pools: the listed ones, else every unshared pool.
+    unshared = [n for n, pf in facts.items() if not pf.is_shared]
     for i, wl in enumerate(cfg.workloads):
-        # The same pools as Platform.workload_pools: the listed ones, else every unshared pool.
-        names = (
-            wl.pools if wl.pools is not None else [n for n, pf in facts.items() if not pf.is_shared]
-        )
+        names = wl.pools if wl.pools is not None else unshared
         yield from workload_problems(wl, [facts[n] for n in names if n in facts], f"workloads[{i}]")
 
 
