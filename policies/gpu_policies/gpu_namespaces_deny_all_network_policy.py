@@ -7,16 +7,11 @@ from typing import Any
 
 from pulumi_policy import EnforcementLevel, Severity, StackValidationArgs
 
-from .building import Config, PolicyInfo, Report, exempt_names, exempt_namespaces, stack_policy
+from .building import Config, PolicyInfo, Report, stack_policy
 from .pod_specs import namespace as namespace_of
 from .props import items, mapping
-from .resource_types import NAMESPACE, NETWORK_POLICY
-from .stack_index import (
-    GPU_NAMESPACE_LABELS,
-    index_by_type,
-    is_gpu_namespace,
-    object_name,
-)
+from .resource_types import NETWORK_POLICY
+from .stack_index import GPU_NAMESPACE_LABELS, checked_gpu_namespaces, index_by_type
 
 BOTH_DIRECTIONS = frozenset({"Ingress", "Egress"})
 
@@ -51,13 +46,7 @@ def is_deny_all(props: Mapping[str, Any]) -> bool:
 def check(args: StackValidationArgs, config: Config, report: Report) -> None:
     index = index_by_type(args.resources)
     covered = {namespace_of(np.props) for np in index[NETWORK_POLICY] if is_deny_all(np.props)}
-    skip_namespaces, skip_names = exempt_namespaces(config), exempt_names(config)
-    for namespace in index[NAMESPACE]:
-        name = object_name(namespace)
-        if not is_gpu_namespace(namespace) or name in skip_namespaces:
-            continue
-        if name in skip_names or namespace.name in skip_names:
-            continue
+    for name, namespace in checked_gpu_namespaces(index, config):
         if name not in covered:
             report(
                 f"GPU workload namespace '{name}' has no deny-all NetworkPolicy "

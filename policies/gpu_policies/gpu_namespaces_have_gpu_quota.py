@@ -6,11 +6,11 @@ from pulumi_policy import EnforcementLevel, Severity, StackValidationArgs
 
 from gpu_facts.scheduling import NVIDIA_GPU, is_gpu_resource
 
-from .building import Config, PolicyInfo, Report, exempt_names, exempt_namespaces, stack_policy
+from .building import Config, PolicyInfo, Report, stack_policy
 from .pod_specs import namespace as namespace_of
 from .props import mapping, path
-from .resource_types import NAMESPACE, RESOURCE_QUOTA
-from .stack_index import index_by_type, is_gpu_namespace, object_name
+from .resource_types import RESOURCE_QUOTA
+from .stack_index import checked_gpu_namespaces, index_by_type
 
 REQUESTS_PREFIX = "requests."
 
@@ -45,13 +45,7 @@ def check(args: StackValidationArgs, config: Config, report: Report) -> None:
         for q in index[RESOURCE_QUOTA]
         if caps_gpu(path(q.props, "spec", "hard"))
     }
-    skip_namespaces, skip_names = exempt_namespaces(config), exempt_names(config)
-    for namespace in index[NAMESPACE]:
-        name = object_name(namespace)
-        if not is_gpu_namespace(namespace) or name in skip_namespaces:
-            continue
-        if name in skip_names or namespace.name in skip_names:
-            continue
+    for name, namespace in checked_gpu_namespaces(index, config):
         if name not in covered:
             report(
                 f"GPU workload namespace '{name}' has no ResourceQuota on a GPU resource "
