@@ -51,6 +51,20 @@ def _unwrap_envelopes(value: Any) -> Any:
     return value
 
 
+def reveal(value: Any, *, whole_floats_as_int: bool = False) -> Any:
+    """``value`` with every ``Secret`` unwrapped, recursively; optionally ``53.0`` -> ``53``
+    (the engine carries every number as a double; providers send integers)."""
+    if isinstance(value, Secret):
+        return reveal(value.value, whole_floats_as_int=whole_floats_as_int)
+    if isinstance(value, dict):
+        return {k: reveal(v, whole_floats_as_int=whole_floats_as_int) for k, v in value.items()}
+    if isinstance(value, list):
+        return [reveal(v, whole_floats_as_int=whole_floats_as_int) for v in value]
+    if whole_floats_as_int and isinstance(value, float) and value.is_integer():
+        return int(value)
+    return value
+
+
 @dataclass
 class RecordedResource:
     """One registration, as the engine saw it."""

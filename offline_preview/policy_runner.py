@@ -25,7 +25,7 @@ from pulumi_policy import (
 )
 from pulumi_policy.proxy import UnknownValueError, unknown_checking_proxy
 
-from .engine import RecordedResource, Secret
+from .engine import RecordedResource, reveal
 
 Policy = ResourceValidationPolicy | StackValidationPolicy
 
@@ -39,15 +39,8 @@ class Violation:
     message: str
 
 
-def _plain(value: Any) -> Any:
-    """Secrets reach policies unwrapped, as pulumi_policy's deserializer hands them over."""
-    if isinstance(value, Secret):
-        return _plain(value.value)
-    if isinstance(value, dict):
-        return {k: _plain(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_plain(v) for v in value]
-    return value
+# Secrets reach policies unwrapped, as pulumi_policy's deserializer hands them over.
+_plain = reveal
 
 
 def _options(res: RecordedResource) -> PolicyResourceOptions:

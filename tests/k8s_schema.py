@@ -19,7 +19,8 @@ import jsonschema
 import kubernetes_validate.utils
 from referencing import Registry, Resource
 
-from offline_preview import RecordedResource, Secret
+from offline_preview import RecordedResource
+from offline_preview.engine import reveal
 from stack_config.models import MIN_KUBERNETES
 
 KUBERNETES_TYPE_PREFIX = "kubernetes:"
@@ -27,19 +28,8 @@ SCHEMAS = files("kubernetes_validate") / "kubernetes-json-schema"
 
 
 def _plain(value: Any) -> Any:
-    """Wire values as JSON: secrets unwrapped, whole floats back to integers.
-
-    The engine carries every number as a double; the provider sends ``53`` for ``53.0``.
-    """
-    if isinstance(value, Secret):
-        return _plain(value.value)
-    if isinstance(value, dict):
-        return {k: _plain(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_plain(v) for v in value]
-    if isinstance(value, float) and value.is_integer():
-        return int(value)
-    return value
+    """Wire values as JSON: secrets unwrapped, whole floats back to integers."""
+    return reveal(value, whole_floats_as_int=True)
 
 
 def is_kubernetes_object(resource: RecordedResource) -> bool:
