@@ -39,10 +39,6 @@ class Violation:
     message: str
 
 
-# Secrets reach policies unwrapped, as pulumi_policy's deserializer hands them over.
-_plain = reveal
-
-
 def _options(res: RecordedResource) -> PolicyResourceOptions:
     return PolicyResourceOptions(
         res.protect,
@@ -94,12 +90,13 @@ def run_policies(
 
     The props proxies, options and the stack view are built once per run and shared by every
     policy: they are read-only, and rebuilding them per policy was most of the pack's cost.
+    Secrets reach policies unwrapped, as pulumi_policy's deserializer hands them over.
     """
     pack_config = pack_config or {}
     resources = list(resources)
     tags = dict(stack_tags or {})
     violations: list[Violation] = []
-    inputs = [(res, unknown_checking_proxy(_plain(res.inputs)), _options(res)) for res in resources]
+    inputs = [(res, unknown_checking_proxy(reveal(res.inputs)), _options(res)) for res in resources]
     stack_view: list[PolicyResource] | None = None
 
     def unknown(policy: Policy, urn: str | None, err: UnknownValueError) -> Violation:
@@ -167,7 +164,7 @@ def _stack_view(resources: list[RecordedResource]) -> list[PolicyResource]:
     for res in resources:
         pr = PolicyResource(
             res.type,
-            unknown_checking_proxy(_plain(res.outputs)),
+            unknown_checking_proxy(reveal(res.outputs)),
             res.urn,
             res.name,
             _options(res),
