@@ -22,13 +22,20 @@ from pulumi_policy import (
     StackValidationPolicy,
 )
 
+from gpu_facts.ack_components import ACK_SYSTEM_NAMESPACE
+from gpu_facts.device_plugin_chart import DEFAULT_NAMESPACE, GPU_OPERATOR_DEFAULT_NAMESPACE
+
 from .props import items, path, text
 
 EXEMPT_NAMESPACES = "exemptNamespaces"
 EXEMPT_NAMES = "exemptNames"
 # The device plugin's, the GPU Operator's and ACK's MPS control daemon's own pods run
 # privileged with host namespaces by design.
-DEFAULT_EXEMPT_NAMESPACES: tuple[str, ...] = ("nvidia-device-plugin", "gpu-operator", "kube-system")
+DEFAULT_EXEMPT_NAMESPACES: tuple[str, ...] = (
+    DEFAULT_NAMESPACE,
+    GPU_OPERATOR_DEFAULT_NAMESPACE,
+    ACK_SYSTEM_NAMESPACE,
+)
 
 Exemptions = Literal["namespaces-and-names", "names"]
 Config = Mapping[str, Any]
