@@ -18,12 +18,16 @@ The total is per node × the most nodes the pool can have: what a quota can ever
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, get_args
 
 from .models import GpuModel
 from .scheduling import ALIYUN_GPU_MEM, NVIDIA_GPU, SHARED_SUFFIX, mig_resource
 
 MigStrategy = Literal["single", "mixed"]
+NO_MIG_STRATEGY = "none"
+"""The device plugin's ``migStrategy`` that does not enumerate MIG devices."""
+MIG_STRATEGIES: tuple[str, ...] = (NO_MIG_STRATEGY, *get_args(MigStrategy))
+"""Every ``migStrategy`` the device plugin accepts."""
 SharingMode = Literal["timeSlicing", "mps", "ackMps", "ackCgpu", "ackShare"]
 ACK_SHARING_MODES: frozenset[str] = frozenset({"ackMps", "ackCgpu", "ackShare"})
 """Sharing that ACK's own device plugin does, in GiB of GPU memory."""

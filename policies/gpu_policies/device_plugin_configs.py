@@ -4,7 +4,8 @@ Each entry of ``config.map`` is a YAML document (chart README, "Configuration fi
 ``flags.migStrategy`` (none / single / mixed) and at most one of ``sharing.timeSlicing`` /
 ``sharing.mps`` with ``renameByDefault``, ``failRequestsGreaterThanOne`` and
 ``resources: [{name, replicas, rename?}]``. A node picks the config its
-``nvidia.com/device-plugin.config`` label names, else ``config.default``. A global
+``nvidia.com/device-plugin.config`` label names, else ``config.default``; a label naming a
+config the map lacks stops the plugin's config-manager (it does not fall back). A global
 ``values.migStrategy`` becomes the plugin's MIG_STRATEGY env var, which overrides every config.
 """
 
@@ -17,15 +18,14 @@ from typing import Any
 import yaml
 from pulumi_policy import PolicyResource
 
+from gpu_facts.capacity import DEVICE_PLUGIN_SHARING_MODES, NO_MIG_STRATEGY
+from gpu_facts.device_plugin_chart import IMPLICIT_DEFAULT_CONFIG
 from gpu_facts.scheduling import DEVICE_PLUGIN_CONFIG_LABEL
 
+from .node_placement import ANYWHERE, NodePlacement, node_placement
 from .props import is_true, mapping, mappings, path, text
 
-SHARING_MODES: tuple[str, ...] = ("timeSlicing", "mps")
-"""The device plugin's sharing sections, in the README's order."""
-NO_MIG = "none"
-# The chart infers the default config from an entry named "default" (chart README).
-IMPLICIT_DEFAULT = "default"
+NO_MIG = NO_MIG_STRATEGY
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,7 +75,7 @@ def parse_config(name: str, document: Any, global_mig: str | None = None) -> Plu
         return PluginConfig(name, NO_MIG, error="is not a YAML mapping")
     mig = global_mig or text(path(loaded, "flags", "migStrategy")) or NO_MIG
     sharing = mapping(loaded.get("sharing"))
-    modes = [mode for mode in SHARING_MODES if mode in sharing]
+    modes = sorted(mode for mode in sharing if mode in DEVICE_PLUGIN_SHARING_MODES)
     if len(modes) > 1:
         return PluginConfig(name, mig, error="sets both sharing.timeSlicing and sharing.mps")
     if not modes:
@@ -107,13 +107,23 @@ class ReleaseConfigs:
     default: str | None
     external: bool
     """The configs live in an external ConfigMap (``config.name``): not visible at preview."""
+    release: str = ""
+    """The release's resource name, for messages."""
+    placement: NodePlacement = ANYWHERE
+    """The nodes the release's plugin pods may run on (``values.affinity`` / ``nodeSelector``)."""
+
+    def missing_config(self, labels: Mapping[str, str]) -> str | None:
+        """The config name a node's label asks for when the map lacks it, else None."""
+        named = labels.get(DEVICE_PLUGIN_CONFIG_LABEL)
+        return named if named is not None and named not in self.configs else None
 
     def for_node(self, labels: Mapping[str, str]) -> PluginConfig | None:
-        """The config a node with ``labels`` runs with; a label naming no config falls back to
-        the default, as an unset label does."""
+        """The config a node with ``labels`` runs with: the one its label names, else the
+        default. None when the label names a missing config: the chart's config-manager exits
+        ("specified config ... does not exist") instead of falling back."""
         named = labels.get(DEVICE_PLUGIN_CONFIG_LABEL)
-        if named is not None and named in self.configs:
-            return self.configs[named]
+        if named is not None:
+            return self.configs.get(named)
         return self.configs.get(self.default or "")
 
 
@@ -123,19 +133,20 @@ def release_configs(release: PolicyResource) -> ReleaseConfigs:
     config = mapping(values.get("config"))
     global_mig = text(values.get("migStrategy"))
     documents = mapping(config.get("map"))
+    name, placement = release.name, node_placement(values)
     if not documents:
         if text(config.get("name")):
-            return ReleaseConfigs({}, None, external=True)
+            return ReleaseConfigs({}, None, True, name, placement)
         # No config at all: the plugin runs on its flags alone.
-        plain = PluginConfig(IMPLICIT_DEFAULT, global_mig or NO_MIG)
-        return ReleaseConfigs({plain.name: plain}, plain.name, external=False)
+        plain = PluginConfig(IMPLICIT_DEFAULT_CONFIG, global_mig or NO_MIG)
+        return ReleaseConfigs({plain.name: plain}, plain.name, False, name, placement)
     configs = {
         str(name): parse_config(str(name), document, global_mig)
         for name, document in documents.items()
     }
     default = text(config.get("default"))
-    if default is None and IMPLICIT_DEFAULT in configs:
-        default = IMPLICIT_DEFAULT
+    if default is None and IMPLICIT_DEFAULT_CONFIG in configs:
+        default = IMPLICIT_DEFAULT_CONFIG
     if default is None and len(configs) == 1:
         default = next(iter(configs))
-    return ReleaseConfigs(configs, default, external=False)
+    return ReleaseConfigs(configs, default, False, name, placement)

@@ -5,6 +5,7 @@ labels and the device plugin config its nodes select (the capacity model of ``gp
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 from typing import cast
 
 from gpu_facts import (
@@ -17,6 +18,7 @@ from gpu_facts import (
     gpu_model,
     pool_capacity,
 )
+from gpu_facts.capacity import MIG_STRATEGIES
 from gpu_facts.models import GpuModel
 from gpu_facts.scheduling import (
     ACK_GPU_SCHEDULE_LABEL,
@@ -26,8 +28,6 @@ from gpu_facts.scheduling import (
 
 from .device_plugin_configs import PluginConfig, ReleaseConfigs
 from .node_pools import NodePool
-
-MIG_STRATEGIES = ("none", "single", "mixed")
 
 
 def pool_gpus(pool: NodePool) -> tuple[GpuModel, int] | None:
@@ -97,18 +97,44 @@ def plugin_resources(pool: NodePool, config: PluginConfig) -> set[str]:
         return set()
 
 
-def exposed_resources(pool: NodePool, releases: Sequence[ReleaseConfigs]) -> set[str]:
+@dataclass(slots=True)
+class Exposure:
+    """What one pool advertises, and why a device plugin release serves it nothing."""
+
+    resources: set[str] = field(default_factory=set)
+    unserved: list[str] = field(default_factory=list)
+    """One note per release that runs no usable plugin on the pool, for messages."""
+
+
+def exposed_resources(pool: NodePool, releases: Sequence[ReleaseConfigs]) -> Exposure:
     """Every GPU resource the pool's nodes advertise. A pool labelled for ACK sharing is
-    served by ACK's own device plugin unless it also selects an NVIDIA plugin config."""
-    exposed: set[str] = set()
+    served by ACK's own device plugin unless it also selects an NVIDIA plugin config. A
+    release whose nodeSelector / required node affinity the pool's labels fail puts no plugin
+    pod there."""
+    exposure = Exposure()
     mode = ack_sharing_mode(pool)
     gpus = pool_gpus(pool)
     if mode is not None and gpus is not None:
-        exposed |= set(pool_capacity(PoolShape(gpus[0], gpus[1], 1, 1, sharing=mode)).per_node)
+        shape = PoolShape(gpus[0], gpus[1], 1, 1, sharing=mode)
+        exposure.resources |= set(pool_capacity(shape).per_node)
         if DEVICE_PLUGIN_CONFIG_LABEL not in pool.labels:
-            return exposed
+            return exposure
     for release in releases:
+        if not release.placement.admits(pool.labels):
+            exposure.unserved.append(
+                f"pool {pool.name} does not match release '{release.release}'s "
+                f"{release.placement.describe()}, so no plugin pod runs there"
+            )
+            continue
+        missing = release.missing_config(pool.labels)
+        if missing is not None:
+            exposure.unserved.append(
+                f"pool {pool.name}'s {DEVICE_PLUGIN_CONFIG_LABEL} label names config "
+                f"'{missing}', which release '{release.release}' does not have (the plugin "
+                "does not start)"
+            )
+            continue
         config = release.for_node(pool.labels)
         if config is not None:
-            exposed |= plugin_resources(pool, config)
-    return exposed
+            exposure.resources |= plugin_resources(pool, config)
+    return exposure

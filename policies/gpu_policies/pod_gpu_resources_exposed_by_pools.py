@@ -75,9 +75,13 @@ def check(args: StackValidationArgs, config: Config, report: Report) -> None:
     if not pools or not plugins or any(plugin.external for plugin in plugins):
         return
     exposed: dict[str, list[str]] = defaultdict(list)
+    unserved: list[str] = []
     for pool in pools:
-        for resource in sorted(exposed_resources(pool, plugins)):
+        exposure = exposed_resources(pool, plugins)
+        unserved.extend(exposure.unserved)
+        for resource in sorted(exposure.resources):
             exposed[resource].append(pool.name)
+    why = "".join(f"; {note}" for note in unserved)
     for resource_type, resources in index.items():
         if kubernetes_kind(resource_type) not in POD_SPEC_PATHS:
             continue
@@ -89,7 +93,7 @@ def check(args: StackValidationArgs, config: Config, report: Report) -> None:
             if missing:
                 report(
                     f"'{workload.name}' asks for {', '.join(missing)}, which no GPU pool of "
-                    f"the stack exposes; the stack exposes {_summary(exposed)}.",
+                    f"the stack exposes; the stack exposes {_summary(exposed)}{why}.",
                     workload.urn,
                 )
 

@@ -10,7 +10,8 @@ import pytest
 from pulumi_policy import PolicyResource, StackValidationArgs, StackValidationPolicy
 from pulumi_policy.proxy import UNKNOWN_STRING_VALUE, UnknownValueError, unknown_checking_proxy
 
-from gpu_facts.scheduling import GPU_PRESENT_LABEL
+from components.nvidia_device_plugin import gpu_node_affinity
+from gpu_facts.scheduling import GPU_PRESENT_LABEL, POOL_LABEL
 from gpu_policies.device_plugin_configs import parse_config
 
 from .harness import Case, Res, assert_case, messages, opts, policy_named, violations
@@ -53,6 +54,17 @@ def mig_stack(strategy: str = "mixed", global_mig: str | None = None) -> tuple[R
 
 def t4_stack(config: dict[str, object]) -> tuple[Res, ...]:
     return (T4_POOL, plugin_release({"plain-default": plain(), "t4": config}))
+
+
+def required_affinity(*terms: list[dict[str, object]]) -> dict[str, object]:
+    """A required node affinity: ``terms`` ORed, each one's expressions ANDed."""
+    selector = {"nodeSelectorTerms": [{"matchExpressions": term} for term in terms]}
+    return {"nodeAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": selector}}
+
+
+OUR_AFFINITY_RELEASE = plugin_release(
+    {"plain-default": plain(), "t4": plain()}, affinity=gpu_node_affinity()
+)
 
 
 def _exposed_cases() -> list[Case]:
@@ -194,14 +206,80 @@ def _exposed_cases() -> list[Case]:
                 workload("nvidia.com/gpu"),
             ),
         ),
+        # The chart's config-manager exits on a label naming a missing config: no fallback.
         Case(
             EXPOSED,
-            "label-naming-no-config-falls-back-to-default",
+            "label-naming-a-missing-config-exposes-nothing",
             (
                 aks_pool("t4"),
                 plugin_release({"plain-default": plain()}),
                 workload("nvidia.com/gpu"),
             ),
+            ("label names config 't4', which release 'device-plugin' does not have",),
+        ),
+        # Our release's required node affinity: the GPU label AND a config label.
+        Case(
+            EXPOSED,
+            "our-affinity-on-a-labelled-pool",
+            (T4_POOL, OUR_AFFINITY_RELEASE, workload("nvidia.com/gpu")),
+        ),
+        Case(
+            EXPOSED,
+            "our-affinity-skips-a-pool-without-the-config-label",
+            (aks_pool("t4", config_label=False), OUR_AFFINITY_RELEASE, workload("nvidia.com/gpu")),
+            ("pool t4 does not match release 'device-plugin's required node affinity",),
+        ),
+        Case(
+            EXPOSED,
+            "node-selector-skips-other-pools",
+            (
+                T4_POOL,
+                plugin_release({"t4": plain()}, nodeSelector={POOL_LABEL: "a100"}),
+                workload("nvidia.com/gpu"),
+            ),
+            ("does not match release 'device-plugin's nodeSelector",),
+        ),
+        Case(
+            EXPOSED,
+            "node-selector-on-the-pool",
+            (
+                T4_POOL,
+                plugin_release({"t4": plain()}, nodeSelector={POOL_LABEL: "t4"}),
+                workload("nvidia.com/gpu"),
+            ),
+        ),
+        Case(
+            EXPOSED,
+            "affinity-terms-are-ored",
+            (
+                T4_POOL,
+                plugin_release(
+                    {"t4": plain()},
+                    affinity=required_affinity(
+                        [{"key": POOL_LABEL, "operator": "NotIn", "values": ["t4"]}],
+                        [{"key": "example.com/other", "operator": "DoesNotExist"}],
+                    ),
+                ),
+                workload("nvidia.com/gpu"),
+            ),
+        ),
+        Case(
+            EXPOSED,
+            "affinity-expressions-are-anded",
+            (
+                T4_POOL,
+                plugin_release(
+                    {"t4": plain()},
+                    affinity=required_affinity(
+                        [
+                            {"key": GPU_PRESENT_LABEL, "operator": "In", "values": ["true"]},
+                            {"key": POOL_LABEL, "operator": "DoesNotExist"},
+                        ]
+                    ),
+                ),
+                workload("nvidia.com/gpu"),
+            ),
+            ("does not match release 'device-plugin's required node affinity",),
         ),
         Case(
             EXPOSED,
