@@ -45,7 +45,7 @@ def needs_ai_installer(pools: Sequence[PoolFacts]) -> bool:
 
 def needs_mps_control(pools: Sequence[PoolFacts]) -> bool:
     """Only MPS pools need the MPS control daemon."""
-    return any(pf.sharing == "ackMps" for pf in pools)
+    return any(pf.is_ack_mps for pf in pools)
 
 
 class AckGpuSharing(pulumi.ComponentResource):

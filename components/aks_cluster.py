@@ -58,8 +58,10 @@ def _decode_kubeconfig(result: aks.ListManagedClusterUserCredentialsResult) -> s
 
 
 # Flags of ``kubelogin get-token`` that take a value and that we set or drop: the login mode,
-# and the client ID (AKS writes the interactive public client there; the non-interactive modes
-# read theirs from the environment, which a flag would override).
+# and the client ID. AKS writes its interactive public client there; the non-interactive modes
+# take the identity's client ID from the environment (``AAD_SERVICE_PRINCIPAL_CLIENT_ID`` /
+# ``AZURE_CLIENT_ID`` override the flag), so the flag could only ever supply the wrong client.
+# ``AAD_LOGIN_METHOD`` likewise overrides ``--login``.
 _REWRITTEN_FLAGS = ("--login", "-l", "--client-id")
 
 
@@ -87,6 +89,8 @@ def with_kubelogin_mode(kubeconfig: str, mode: str) -> str:
     hang. Fails when the kubeconfig has no kubelogin user (not the exec format we asked for).
     """
     config = yaml.safe_load(kubeconfig)
+    if not isinstance(config, dict):
+        raise ValueError("AKS returned an unreadable kubeconfig")
     rewritten = 0
     for user in config.get("users") or []:
         exec_ = (user.get("user") or {}).get("exec")

@@ -50,7 +50,7 @@ class DriverReadinessCheckArgs(TypedDict):
 
 def is_mps(pool: PoolFacts) -> bool:
     """ACK MPS pool: its pods must set hostIPC, so its check runs in the MPS namespace."""
-    return pool.sharing == "ackMps"
+    return pool.is_ack_mps
 
 
 def check_script(pool: str, min_driver_major: int, mig_profile: str | None = None) -> str:
@@ -234,5 +234,5 @@ class DriverReadinessCheck(pulumi.ComponentResource):
         )
         self.jobs = pulumi.Output.from_input(jobs)
         self.register_outputs(
-            {"namespace": self.namespace, "mps_namespace": self.mps_namespace, "jobs": self.jobs}
+            {"namespace": self.namespace, "mpsNamespace": self.mps_namespace, "jobs": self.jobs}
         )

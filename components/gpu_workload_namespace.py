@@ -64,7 +64,7 @@ def mps_host_ipc(pools: Sequence[PoolFacts]) -> str | None:
     """The MPS exception label value: ``required`` when every gpu-mem pool is MPS (pods
     without hostIPC cannot start), ``allowed`` when only some are, None without MPS."""
     gpu_mem = [pf for pf in pools if ALIYUN_GPU_MEM in pf.capacity.per_node]
-    mps = [pf for pf in gpu_mem if pf.sharing == "ackMps"]
+    mps = [pf for pf in gpu_mem if pf.is_ack_mps]
     if not mps:
         return None
     return MPS_HOST_IPC_REQUIRED if len(mps) == len(gpu_mem) else MPS_HOST_IPC_ALLOWED

@@ -103,10 +103,7 @@ class GpuPlatform(pulumi.ComponentResource):
         cluster = AksClusterComponent(
             f"{self._name}-aks", settings, pulumi.ResourceOptions(parent=self)
         )
-        workload_types: dict[str, set[str]] = {name: set() for name in self._platform.pools}
-        for workload in config.workloads:
-            for pf in self._platform.workload_pools(workload):
-                workload_types[pf.name].add(workload.type)
+        workload_types = self._platform.pool_workload_types()
         pools = {
             pf.name: AksGpuNodePool(
                 f"{self._name}-gpu-{pf.name}",
@@ -115,7 +112,7 @@ class GpuPlatform(pulumi.ComponentResource):
                     "cluster_name": cluster.cluster_name,
                     "resource_group_name": cluster.resource_group_name,
                     "gpu_operator": config.gpu_operator.enabled,
-                    "workload_types": sorted(workload_types[pf.name]),
+                    "workload_types": list(workload_types[pf.name]),
                     "protect": settings.protect,
                 },
                 pulumi.ResourceOptions(parent=self),

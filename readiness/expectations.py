@@ -98,18 +98,7 @@ class Expectations:
 def _daemon(pf: PoolFacts) -> GpuDaemon:
     if pf.uses_device_plugin:
         return GpuDaemon.DEVICE_PLUGIN
-    return GpuDaemon.ACK_MPS_CONTROL if pf.sharing == "ackMps" else GpuDaemon.NONE
-
-
-def _workload_types(platform: Platform, pf: PoolFacts) -> list[str]:
-    """Workload types whose namespaces may use the pool (AKS labels its nodes with them)."""
-    return sorted(
-        {
-            wl.type
-            for wl in platform.config.workloads
-            if pf.name in {p.name for p in platform.workload_pools(wl)}
-        }
-    )
+    return GpuDaemon.ACK_MPS_CONTROL if pf.is_ack_mps else GpuDaemon.NONE
 
 
 def node_labels(platform: Platform, pf: PoolFacts) -> dict[str, str]:
@@ -117,7 +106,7 @@ def node_labels(platform: Platform, pf: PoolFacts) -> dict[str, str]:
     device plugin and the checks rely on, plus the configured extra labels)."""
     cloud = platform.config.cloud
     if cloud == "azure":
-        return aks_node_labels(pf, _workload_types(platform, pf))
+        return aks_node_labels(pf, list(platform.pool_workload_types()[pf.name]))
     if cloud == "alicloud":
         return ack_node_labels(pf)
     ours = {GPU_PRESENT_LABEL: "true", POOL_LABEL: pf.name}

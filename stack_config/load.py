@@ -8,6 +8,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
+from types import MappingProxyType
 
 import pulumi
 from pydantic import ValidationError
@@ -48,6 +49,20 @@ class Platform:
         if workload.pools is not None:
             return [self.pools[name] for name in workload.pools]
         return list(self._unshared_pools)
+
+    def pool_workload_types(self) -> Mapping[str, list[str]]:
+        """Pool name -> the sorted workload types whose namespaces may use the pool (AKS
+        labels the pool's nodes with them). Every pool is a key."""
+        return self._pool_workload_types
+
+    @cached_property
+    def _pool_workload_types(self) -> Mapping[str, list[str]]:
+        # One pass over the workloads, not one per pool.
+        types: dict[str, set[str]] = {name: set() for name in self.pools}
+        for workload in self.config.workloads:
+            for pf in self.workload_pools(workload):
+                types[pf.name].add(workload.type)
+        return MappingProxyType({name: sorted(found) for name, found in types.items()})
 
     @cached_property
     def _unshared_pools(self) -> list[PoolFacts]:

@@ -15,6 +15,7 @@ from pydantic.alias_generators import to_camel
 
 from gpu_facts.ack_components import ACK_PRO_PREFIX
 from gpu_facts.azure_mig import AksMigProfile
+from gpu_facts.capacity import MigStrategy
 from gpu_facts.device_plugin_chart import (
     DEFAULT_NAMESPACE,
     DEFAULT_VERSION,
@@ -58,7 +59,7 @@ class Autoscale(ConfigModel):
 class MigSettings(ConfigModel):
     profile: AksMigProfile
     """GPU instance profile as AKS names it; applied to every GPU of the pool."""
-    strategy: Literal["single", "mixed"] = "mixed"
+    strategy: MigStrategy = "mixed"
     """Device-plugin MIG strategy: ``single`` exposes ``nvidia.com/gpu``, ``mixed``
     exposes ``nvidia.com/mig-<profile>``."""
 
@@ -182,7 +183,9 @@ class AksCluster(ConfigModel):
     kubelogin_mode: Literal["azurecli", "workloadidentity", "spn"] = "azurecli"
     """With Entra ID, how ``kubelogin`` in the exec kubeconfig logs in, never interactively:
     ``azurecli`` (the runner's ``az login``), ``workloadidentity`` (federated token from the
-    ``AZURE_*`` environment) or ``spn`` (service principal from ``AAD_SERVICE_PRINCIPAL_*``)."""
+    ``AZURE_*`` environment) or ``spn`` (service principal from ``AAD_SERVICE_PRINCIPAL_*``).
+    ``AAD_LOGIN_METHOD`` in the runner's environment overrides this mode (kubelogin reads it
+    over ``--login``)."""
     disable_local_accounts: StrictBool = False
     """Disable local (certificate) accounts; needs Entra ID."""
     api_server: ApiServerAccess = Field(default_factory=ApiServerAccess)

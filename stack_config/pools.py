@@ -50,6 +50,15 @@ class PoolFacts:
     def is_shared(self) -> bool:
         return self.sharing is not None
 
+    @property
+    def is_ack_mps(self) -> bool:
+        """Whether ACK's MPS sharing serves this pool (its pods need hostIPC)."""
+        return self.sharing == ACK_MPS_MODE
+
+
+ACK_MPS_MODE: SharingMode = "ackMps"
+"""ACK's MPS sharing mode, as the capacity model names it."""
+
 
 ACK_MODES: dict[str, SharingMode] = {
     ACK_GPU_SCHEDULE_VALUES[mode]: mode

@@ -36,7 +36,14 @@ from .models import (
     PlatformConfig,
     Workload,
 )
-from .pools import ACK_MODES, PLUGIN_MODES, PoolFacts, cloud_sharing, resolve_pool
+from .pools import (
+    ACK_MODES,
+    ACK_MPS_MODE,
+    PLUGIN_MODES,
+    PoolFacts,
+    cloud_sharing,
+    resolve_pool,
+)
 
 Problem = tuple[str, str]
 """(key path, message)"""
@@ -173,6 +180,8 @@ def _platform(cfg: PlatformConfig) -> Iterator[Problem]:
     if isinstance(cfg.cluster, AksCluster):
         if cfg.cluster.disable_local_accounts and not cfg.cluster.entra_id.enabled:
             yield "cluster.disableLocalAccounts", "needs entraId.enabled, or nobody can log in"
+        if "kubelogin_mode" in cfg.cluster.model_fields_set and not cfg.cluster.entra_id.enabled:
+            yield "cluster.kubeloginMode", "used only with entraId.enabled; set that, or remove it"
         if cfg.cluster.api_server.private and cfg.cluster.api_server.authorized_ip_ranges:
             yield "cluster.apiServer.authorizedIpRanges", "not allowed on a private API server"
         for j, cidr in enumerate(cfg.cluster.api_server.authorized_ip_ranges):
@@ -305,7 +314,7 @@ def _ack_cluster(cfg: PlatformConfig) -> Iterator[Problem]:
     pins = cfg.ack_gpu_sharing
     if modes & ACK_SHARING_MODES and pins.ai_installer_version is None:
         yield "ackGpuSharing.aiInstallerVersion", "required with ACK GPU sharing: pin the chart"
-    if "ackMps" in modes and pins.mps_control_version is None:
+    if ACK_MPS_MODE in modes and pins.mps_control_version is None:
         yield (
             "ackGpuSharing.mpsControlVersion",
             "required with MPS pools: pin the chart (an upgrade crashes running GPU apps)",
@@ -415,9 +424,7 @@ def workload_problems(wl: Workload, pools: list[PoolFacts], at: str) -> list[Pro
             problems.append(
                 (f"{at}.traffic.egressCidrs[{j}]", f"not a CIDR (host bits must be zero): {cidr!r}")
             )
-    if wl.pod_security in ("baseline", "restricted") and any(
-        pf.sharing == "ackMps" for pf in pools
-    ):
+    if wl.pod_security in ("baseline", "restricted") and any(pf.is_ack_mps for pf in pools):
         problems.append(
             (
                 f"{at}.podSecurity",
@@ -455,6 +462,32 @@ def _aks_pool(cfg: PlatformConfig, i: int, pool: GpuPool) -> Iterator[Problem]:
         yield f"{at}.upgrade.maxSurge", "a node count (e.g. 1) or a percentage (e.g. 10%)"
 
 
+def _namespace_collisions(cfg: PlatformConfig) -> Iterator[Problem]:
+    """The GPU layer's namespaces in use are ours alone, each distinct: PSA levels and quotas
+    differ per namespace. The explicitly set key is blamed."""
+    unused = "devicePlugin.namespace" if cfg.gpu_operator.enabled else "gpuOperator.namespace"
+    mps = cfg.readiness.mps_namespace
+
+    def what(key: str, namespace: str) -> str:
+        mps_checks = key == "readiness.namespace" and namespace == mps
+        return f"{key} + '-mps' (the ACK MPS checks)" if mps_checks else key
+
+    seen: dict[str, tuple[str, bool]] = {}
+    for key, namespace, explicit in _platform_namespaces(cfg):
+        if key == unused:
+            continue
+        if namespace not in seen:
+            seen[namespace] = (key, explicit)
+            continue
+        other, other_explicit = seen[namespace]
+        blamed, named = (other, key) if other_explicit and not explicit else (key, other)
+        yield (
+            blamed,
+            f"{what(blamed, namespace)} and {what(named, namespace)} are both {namespace!r}; "
+            "each needs its own namespace",
+        )
+
+
 def _gpu_layer(cfg: PlatformConfig, facts: dict[str, PoolFacts]) -> Iterator[Problem]:
     """Device-plugin chart values, and what one GPU Operator release can serve."""
     # The component's own check, imported here: components import stack_config when loaded.
@@ -472,14 +505,7 @@ def _gpu_layer(cfg: PlatformConfig, facts: dict[str, PoolFacts]) -> Iterator[Pro
                 "the GPU Operator sets one MIG strategy for the cluster; MIG pools use "
                 + ", ".join(sorted(strategies)),
             )
-    # The GPU layer's namespaces are ours alone: PSA levels and quotas differ per namespace.
-    if cfg.gpu_operator.enabled:
-        owner, gpu_namespace = "gpuOperator", cfg.gpu_operator.namespace
-    else:
-        owner, gpu_namespace = "devicePlugin", cfg.device_plugin.namespace
-    ours = {f"{owner}.namespace": gpu_namespace, "readiness.namespace": cfg.readiness.namespace}
-    if len(set(ours.values())) < len(ours):
-        yield "readiness.namespace", f"must differ from {owner}.namespace"
+    yield from _namespace_collisions(cfg)
     for path, namespace, _ in _platform_namespaces(cfg):
         if _is_system_namespace(namespace):
             yield (

@@ -214,7 +214,8 @@ def test_entra_kubeconfig_logs_in_with_the_azure_cli_by_default() -> None:
 def test_kubelogin_mode_follows_config(mode: str) -> None:
     kubeconfig = build(settings(kubeloginMode=mode)).outputs["kubeconfig"]
     assert isinstance(kubeconfig, Secret)
-    # No --client-id: these modes read the identity's from the environment (a flag would win).
+    # No --client-id: these modes read the identity's from the environment, which overrides
+    # the flag; AKS's value there is its interactive public client.
     assert kubelogin_exec(kubeconfig.value)["args"] == [*SERVER_ARGS, "--login", mode]
 
 
@@ -245,6 +246,20 @@ def test_kubeconfig_without_a_kubelogin_user_fails_clearly() -> None:
         with_kubelogin_mode(fake_kubeconfig("c"), "azurecli")
     with pytest.raises(ValueError, match="get-token"):
         kubelogin_args(["convert-kubeconfig"], "azurecli")
+
+
+@pytest.mark.parametrize("kubeconfig", ["", "null", "- a list\n", "just text"])
+def test_unreadable_kubeconfig_fails_clearly(kubeconfig: str) -> None:
+    with pytest.raises(ValueError, match="unreadable kubeconfig"):
+        with_kubelogin_mode(kubeconfig, "azurecli")
+
+
+def test_kubelogin_mode_without_entra_id_is_refused_by_config() -> None:
+    with pytest.raises(ConfigError) as err:
+        settings(kubeloginMode="spn", entraId={"enabled": False})
+    assert [path for path, _ in err.value.problems] == ["cluster.kubeloginMode"]
+    # The default mode stays valid without Entra ID.
+    assert settings(entraId={"enabled": False}).kubelogin_mode == "azurecli"
 
 
 def test_kubeconfig_output_reports_is_secret() -> None:

@@ -27,6 +27,7 @@ from stack_config import ConfigError, Platform, load_platform
 from stack_config.models import Readiness
 from tests.conftest import by_type, one, run, stack_raw
 from tests.k8s_schema import assert_valid_manifest, manifest_of
+from tests.test_device_plugin import OutputsMonitor
 
 DATA = Path(__file__).parent / "data" / "nvidia_smi"
 JOB = "kubernetes:batch/v1:Job"
@@ -329,8 +330,16 @@ def test_mps_namespace_is_privileged_and_outside_the_gpu_admission_policy() -> N
         pulumi.export("namespace", check.namespace)
         pulumi.export("mps_namespace", check.mps_namespace)
 
-    result = run(program)
+    monitor = OutputsMonitor()
+    result = run(program, monitor=monitor)
     assert result.outputs == {"namespace": "gpu-readiness", "mps_namespace": MPS_NAMESPACE}
+    # The component's registered outputs use camelCase keys, like every other component's.
+    registered = monitor.registered_outputs[
+        one(result, "gpu-platform:gpu:DriverReadinessCheck").urn
+    ]
+    assert registered["namespace"] == "gpu-readiness"
+    assert registered["mpsNamespace"] == MPS_NAMESPACE
+    assert set(registered) == {"namespace", "mpsNamespace", "jobs"}
     namespaces = namespaces_by_name(result)
     assert set(namespaces) == {"gpu-readiness", MPS_NAMESPACE}
     mps = namespaces[MPS_NAMESPACE]

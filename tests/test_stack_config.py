@@ -262,6 +262,102 @@ def test_explicit_platform_namespace_is_blamed_not_the_workload() -> None:
     ]
 
 
+@pytest.mark.parametrize(
+    ("stack", "changes", "blamed", "named"),
+    [
+        # The reported case: the plugin's namespace is the ACK MPS checks' namespace.
+        (
+            "ack-dev",
+            {"devicePlugin": {"namespace": "gpu-readiness-mps"}},
+            "devicePlugin.namespace",
+            "readiness.namespace + '-mps'",
+        ),
+        # Readiness set explicitly: it is blamed, whichever of its namespaces collides.
+        (
+            "ack-dev",
+            {"readiness": {"namespace": "nvidia-device-plugin"}},
+            "readiness.namespace",
+            "devicePlugin.namespace",
+        ),
+        (
+            "ack-dev",
+            {"readiness": {"namespace": "gpu"}, "devicePlugin": {"namespace": "gpu-mps"}},
+            "readiness.namespace",
+            "devicePlugin.namespace",
+        ),
+        # The GPU Operator's namespace when it replaces the plugin (Azure).
+        (
+            "dev",
+            {
+                "devicePlugin": {"enabled": False},
+                "gpuOperator": {"enabled": True, "namespace": "gpu-readiness-mps"},
+            },
+            "gpuOperator.namespace",
+            "readiness.namespace + '-mps'",
+        ),
+    ],
+)
+def test_platform_namespaces_in_use_are_distinct(
+    stack: str, changes: dict[str, Any], blamed: str, named: str
+) -> None:
+    from tests.conftest import stack_raw
+
+    raw = copy.deepcopy(stack_raw(stack))
+    raw.update(changes)
+    with pytest.raises(ConfigError) as err:
+        load_platform(raw)
+    (problem,) = err.value.problems
+    assert problem[0] == blamed
+    assert named in problem[1] and "each needs its own namespace" in problem[1]
+
+
+def test_unused_gpu_layer_namespace_may_match_another() -> None:
+    # The operator is off: its namespace is never created, so it collides with nothing.
+    raw = copy.deepcopy(BASE)
+    raw["gpuOperator"] = {"namespace": "gpu-readiness-mps"}
+    assert load_platform(raw).config.gpu_operator.namespace == "gpu-readiness-mps"
+
+
+def test_pool_workload_types_are_the_workloads_allowed_on_each_pool() -> None:
+    raw = copy.deepcopy(BASE)
+    raw["gpuPools"].append(
+        {
+            "name": "shared",
+            "vmSize": "Standard_NC4as_T4_v3",
+            "count": 1,
+            "sharing": {"mode": "timeSlicing", "replicas": 2},
+        }
+    )
+    raw["workloads"] += [
+        {"name": "gpu-serve", "type": "inference", "gpuQuota": 1, "pools": ["t4", "shared"]},
+        {"name": "gpu-lab", "type": "interactive", "gpuQuota": 1, "pools": ["shared"]},
+    ]
+    platform = load_platform(raw)
+    assert dict(platform.pool_workload_types()) == {
+        "mig": ["training"],  # unlisted workloads get every unshared pool
+        "t4": ["inference", "training"],
+        "shared": ["inference", "interactive"],
+    }
+
+
+@pytest.mark.parametrize("stack", ["dev", "prod", "ack-dev"])
+def test_pool_workload_types_agree_with_workload_pools(stack: str) -> None:
+    from tests.conftest import stack_raw
+
+    platform = load_platform(stack_raw(stack))
+    expected = {
+        name: sorted(
+            {
+                wl.type
+                for wl in platform.config.workloads
+                if name in {pf.name for pf in platform.workload_pools(wl)}
+            }
+        )
+        for name in platform.pools
+    }
+    assert dict(platform.pool_workload_types()) == expected
+
+
 def test_device_plugin_values_problems_list_with_the_others() -> None:
     def many(r: dict[str, Any]) -> None:
         r["devicePlugin"] = {"values": {"config": {"default": "nope", "map": "cm"}, "x": 1}}

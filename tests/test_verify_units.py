@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from gpu_facts.device_plugin_chart import CHART_NAME, NFD_NAME
-from gpu_facts.scheduling import GPU_PRESENT_LABEL
+from gpu_facts.scheduling import GPU_PRESENT_LABEL, WORKLOAD_LABEL_PREFIX
 from readiness.checks import (
     admission_binding,
     allocatable,
@@ -34,6 +34,7 @@ from readiness.results import CheckResult
 from readiness.selectors import SelectorError, matches
 from readiness.verify import Report
 from stack_config import load_platform
+from tests.conftest import stack_raw
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -56,6 +57,24 @@ def test_mig_pool_expects_56_mig_devices_per_node() -> None:
     assert t4.allocatable == {"nvidia.com/gpu.shared": 4}  # 1 GPU x 4 time-slicing replicas
     assert t4.labels["team"] == "inference"
     assert (t4.min_nodes, t4.max_nodes) == (1, 3)
+
+
+@pytest.mark.parametrize("stack", ["dev", "prod"])
+def test_aks_pools_expect_the_workload_type_labels_the_stack_sets(stack: str) -> None:
+    platform = load_platform(stack_raw(stack))
+    for pool in expectations(platform).pools:
+        # Brute force: every workload whose namespaces may use the pool.
+        allowed = {
+            wl.type
+            for wl in platform.config.workloads
+            if pool.name in {pf.name for pf in platform.workload_pools(wl)}
+        }
+        found = {
+            key.removeprefix(WORKLOAD_LABEL_PREFIX)
+            for key, value in pool.labels.items()
+            if key.startswith(WORKLOAD_LABEL_PREFIX) and value == "true"
+        }
+        assert found == allowed, pool.name
 
 
 def _single_strategy_raw() -> dict[str, Any]:
