@@ -18,7 +18,7 @@ from gpu_facts import (
     gpu_model,
     pool_capacity,
 )
-from gpu_facts.capacity import MIG_STRATEGIES
+from gpu_facts.capacity import MIG_STRATEGIES, NO_MIG_STRATEGY
 from gpu_facts.models import GpuModel
 from gpu_facts.scheduling import (
     ACK_GPU_SCHEDULE_LABEL,
@@ -64,7 +64,7 @@ def plugin_resources(pool: NodePool, config: PluginConfig) -> set[str]:
     model, count = gpus
     profile: str | None = None
     strategy: MigStrategy | None = None
-    if pool.mig_profile is not None and config.mig_strategy != "none":
+    if pool.mig_profile is not None and config.mig_strategy != NO_MIG_STRATEGY:
         try:
             profile = aks_mig_profile(model, pool.mig_profile)
         except UnknownGpuFact:
@@ -110,7 +110,9 @@ def exposed_resources(pool: NodePool, releases: Sequence[ReleaseConfigs]) -> Exp
     """Every GPU resource the pool's nodes advertise. A pool labelled for ACK sharing is
     served by ACK's own device plugin unless it also selects an NVIDIA plugin config. A
     release whose nodeSelector / required node affinity the pool's labels fail puts no plugin
-    pod there."""
+    pod there. A release that sets neither gets the chart's default affinity, which matches
+    labels NFD adds at run time, so the pool's own labels cannot judge it: it counts as
+    running there."""
     exposure = Exposure()
     mode = ack_sharing_mode(pool)
     gpus = pool_gpus(pool)

@@ -12,6 +12,7 @@ pool that autoscales from zero still needs its check: the pending check pod adds
 
 from __future__ import annotations
 
+from collections import defaultdict
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
@@ -129,8 +130,20 @@ def _pools_with_props(
             yield pool, props
 
 
-def selects(selector: Mapping[str, str], pool: NodePool) -> bool:
-    return all(pool.labels.get(key) == value for key, value in selector.items())
+def label_index(pools: Iterable[NodePool]) -> dict[tuple[str, str], set[int]]:
+    """Pool positions by each (label key, value) they carry: every pool's labels read once.
+    Positions, not names: two clusters may both have a pool called ``gpu``."""
+    index: dict[tuple[str, str], set[int]] = defaultdict(set)
+    for position, pool in enumerate(pools):
+        for label in pool.labels.items():
+            index[label].add(position)
+    return index
+
+
+def selected(selector: Mapping[str, str], index: Mapping[tuple[str, str], set[int]]) -> set[int]:
+    """The pools carrying every label of a (non-empty) selector: the sets intersected."""
+    groups = sorted((index.get(label, set()) for label in selector.items()), key=len)
+    return set(groups[0]).intersection(*groups[1:]) if groups else set()
 
 
 def check(args: StackValidationArgs, config: Config, report: Report) -> None:
@@ -144,11 +157,12 @@ def check(args: StackValidationArgs, config: Config, report: Report) -> None:
     ]
     if not pools:
         return
+    by_label = label_index(pool for pool, _ in pools)
     checked: set[str] = set()
     for selector in _selectors(index):
-        matching = [pool.name for pool, _ in pools if selects(selector, pool)]
+        matching = selected(selector, by_label)
         if len(matching) == 1:  # a check that may land on several pools checks none of them
-            checked.add(matching[0])
+            checked.add(pools[matching.pop()][0].name)
     skip = exempt_names(config)
     for pool, resource in pools:
         if pool.name in checked or pool.name in skip or resource.name in skip:

@@ -3,7 +3,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections import Counter
+from collections.abc import Iterator, Mapping
 from dataclasses import replace
 
 import pytest
@@ -12,6 +13,7 @@ from pulumi_policy.proxy import UNKNOWN_STRING_VALUE, UnknownValueError, unknown
 
 from components.nvidia_device_plugin import gpu_node_affinity
 from gpu_facts.scheduling import GPU_PRESENT_LABEL, POOL_LABEL
+from gpu_policies import gpu_pools_have_driver_check
 from gpu_policies.device_plugin_configs import parse_config
 
 from .harness import Case, Res, assert_case, messages, opts, policy_named, violations
@@ -640,6 +642,55 @@ def test_new_stack_policies_walk_the_resources_once(name: str) -> None:
     policy.validate(StackValidationArgs(counted, config={}), report)
     assert found == []
     assert counted.walks == 1
+
+
+POOLS_WITH_PROPS = gpu_pools_have_driver_check._pools_with_props
+
+
+class CountingLabels(Mapping[str, str]):
+    """A pool's labels that count every read into a shared counter, by pool."""
+
+    def __init__(self, pool: str, labels: Mapping[str, str], reads: Counter[str]) -> None:
+        self._pool, self._labels, self._reads = pool, dict(labels), reads
+
+    def __getitem__(self, key: str) -> str:
+        self._reads[self._pool] += 1
+        return self._labels[key]
+
+    def __iter__(self) -> Iterator[str]:
+        self._reads[self._pool] += 1
+        return iter(self._labels)
+
+    def __len__(self) -> int:
+        self._reads[self._pool] += 1
+        return len(self._labels)
+
+
+def _label_reads(checks: int, monkeypatch: pytest.MonkeyPatch) -> tuple[Counter[str], int]:
+    """Label reads per pool, and violations, for 20 pools and ``checks`` driver checks."""
+    reads: Counter[str] = Counter()
+
+    def counted(resource_type: str, resource: PolicyResource) -> Iterator[tuple[object, object]]:
+        for pool, props in POOLS_WITH_PROPS(resource_type, resource):
+            yield replace(pool, labels=CountingLabels(pool.name, pool.labels, reads)), props
+
+    monkeypatch.setattr(gpu_pools_have_driver_check, "_pools_with_props", counted)
+    pools = [aks_pool(f"p{i}") for i in range(20)]
+    jobs = [driver_check(f"p{i % 20}") for i in range(checks)]
+    jobs = [replace(job, name=f"{job.name}-{i}") for i, job in enumerate(jobs)]
+    found = violations(policy_named(DRIVER), (*pools, *jobs))
+    return reads, len(found)
+
+
+def test_driver_check_reads_each_pool_a_bounded_number_of_times(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Pools are indexed by label once: more check Jobs do not read any pool's labels again."""
+    one_check, one_found = _label_reads(1, monkeypatch)
+    many_checks, many_found = _label_reads(200, monkeypatch)
+    assert (one_found, many_found) == (19, 0)
+    assert set(many_checks) == {f"p{i}" for i in range(20)}
+    assert many_checks == one_check
 
 
 def test_dev_like_stack_passes_every_policy() -> None:
