@@ -64,10 +64,6 @@ class NodePlacement:
     terms: tuple[Term, ...] | None
     """None when the pod has no required node affinity."""
 
-    @property
-    def constrained(self) -> bool:
-        return bool(self.node_selector) or self.terms is not None
-
     def admits(self, labels: Mapping[str, str]) -> bool:
         """Whether a node with ``labels`` may run the pod."""
         if any(labels.get(k) != v for k, v in self.node_selector.items()):

@@ -63,5 +63,4 @@ def test_node_selector_and_affinity_both_apply() -> None:
 def test_no_constraint_admits_every_node() -> None:
     placement = node_placement({"affinity": {"podAntiAffinity": {}}})
     assert placement == ANYWHERE
-    assert not placement.constrained
     assert placement.admits({})
