@@ -13,6 +13,7 @@ from typing import Any, Literal
 
 import yaml
 
+from gpu_facts.capacity import SHARING_ISOLATION
 from gpu_facts.scheduling import (
     DEVICE_PLUGIN_CONFIG_LABEL,
     NVIDIA_GPU,
@@ -108,16 +109,6 @@ def config_map(pools: list[PoolFacts]) -> dict[str, str]:
     return configs
 
 
-# What a shared GPU does not isolate, per sharing mode (chart README; ACK GPU sharing docs).
-_ISOLATION = {
-    "timeSlicing": "no memory or fault isolation",
-    "mps": "memory and compute limits, no fault isolation",
-    "ackMps": "memory isolation, no fault isolation",
-    "ackCgpu": "memory isolation, one shared GPU",
-    "ackShare": "scheduling by GPU memory only, no isolation",
-}
-
-
 def shared_pool_namespaces(platform: Platform) -> dict[str, list[str]]:
     """Per shared (time-sliced or MPS) pool, the workload namespaces allowed on it."""
     allowed: dict[str, list[str]] = {
@@ -135,7 +126,7 @@ def shared_gpu_warnings(platform: Platform) -> dict[str, str]:
     warnings: dict[str, str] = {}
     for name, namespaces in shared_pool_namespaces(platform).items():
         pool = platform.pools[name]
-        isolation = _ISOLATION.get(pool.sharing or "", "no fault isolation")
+        isolation = SHARING_ISOLATION[pool.sharing] if pool.sharing else "no fault isolation"
         who = ", ".join(namespaces) if namespaces else "no workload namespace (none lists it)"
         warnings[name] = (
             f"GPU pool {name!r} shares each GPU ({pool.sharing}: {isolation}); every pod on a "

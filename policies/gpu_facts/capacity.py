@@ -34,6 +34,16 @@ ACK_SHARING_MODES: frozenset[str] = frozenset({"ackMps", "ackCgpu", "ackShare"})
 DEVICE_PLUGIN_SHARING_MODES: frozenset[str] = frozenset({"timeSlicing", "mps"})
 """Sharing that the NVIDIA device plugin does, in replicas of each device."""
 
+SHARING_ISOLATION: dict[SharingMode, str] = {
+    "timeSlicing": "no memory or fault isolation",
+    "mps": "memory and compute limits, no fault isolation",
+    "ackMps": "memory isolation, no fault isolation",
+    "ackCgpu": "memory isolation, one shared GPU",
+    "ackShare": "scheduling by GPU memory only, no isolation",
+}
+"""What a shared GPU does and does not isolate, per sharing mode (device-plugin chart README:
+"Shared Access to GPUs"; ACK GPU sharing docs). Only MIG isolates faults (BP-15)."""
+
 
 @dataclass(frozen=True, slots=True)
 class PoolShape:
