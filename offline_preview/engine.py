@@ -105,6 +105,14 @@ class RecordingMonitor(mocks.MockMonitor):
     def __init__(self, mock: PreviewMocks) -> None:
         super().__init__(mock)
         self.recorded: list[RecordedResource] = []
+        self.registered_outputs: dict[str, dict[str, Any]] = {}
+        """What each component passed to ``register_outputs``, by URN."""
+
+    def RegisterResourceOutputs(self, request: Any) -> Any:  # noqa: N802 - gRPC method name
+        self.registered_outputs[request.urn] = rpc.deserialize_properties(
+            request.outputs, keep_unknowns=True
+        )
+        return super().RegisterResourceOutputs(request)
 
     def RegisterResource(self, request: Any) -> Any:  # noqa: N802 - gRPC method name
         response = super().RegisterResource(request)

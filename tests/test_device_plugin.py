@@ -8,7 +8,6 @@ from typing import Any
 import pulumi
 import pytest
 import yaml
-from pulumi.runtime import rpc
 
 from components.device_plugin_config import DEFAULT_CONFIG_NAME
 from components.gpu_operator import GpuOperatorValuesError, NvidiaGpuOperator, operator_values
@@ -407,22 +406,8 @@ def test_platform_without_plugin_or_operator() -> None:
     assert len(by_type(result, CHECK)) == 1
 
 
-class OutputsMonitor(RecordingMonitor):
-    """Also keeps what each component registered as its outputs (``register_outputs``)."""
-
-    def __init__(self) -> None:
-        super().__init__(PreviewMocks())
-        self.registered_outputs: dict[str, dict[str, Any]] = {}
-
-    def RegisterResourceOutputs(self, request: Any) -> Any:
-        self.registered_outputs[request.urn] = rpc.deserialize_properties(
-            request.outputs, keep_unknowns=True
-        )
-        return super().RegisterResourceOutputs(request)
-
-
 def test_platform_registers_its_cluster_outputs() -> None:
-    monitor = OutputsMonitor()
+    monitor = RecordingMonitor(PreviewMocks())
     result = run(lambda: GpuPlatform("ack", platform("ack-dev")), monitor=monitor)
     component = one(result, "gpu-platform:index:GpuPlatform")
     outputs = monitor.registered_outputs[component.urn]

@@ -22,12 +22,12 @@ from components.gpu_admission_policy import GpuAdmissionPolicy
 from gpu_facts.scheduling import GPU_NAMESPACE_LABEL, MPS_HOST_IPC_LABEL
 from gpu_policies.registry import policies
 from offline_preview import ProgramRun, RecordedResource, run_policies
+from offline_preview.engine import PreviewMocks, RecordingMonitor
 from readiness.nvidia_smi import NvidiaSmiError, parse_driver_version
 from stack_config import ConfigError, Platform, load_platform
 from stack_config.models import Readiness
 from tests.conftest import by_type, one, run, stack_raw
 from tests.k8s_schema import assert_valid_manifest, manifest_of
-from tests.test_device_plugin import OutputsMonitor
 
 DATA = Path(__file__).parent / "data" / "nvidia_smi"
 JOB = "kubernetes:batch/v1:Job"
@@ -330,7 +330,7 @@ def test_mps_namespace_is_privileged_and_outside_the_gpu_admission_policy() -> N
         pulumi.export("namespace", check.namespace)
         pulumi.export("mps_namespace", check.mps_namespace)
 
-    monitor = OutputsMonitor()
+    monitor = RecordingMonitor(PreviewMocks())
     result = run(program, monitor=monitor)
     assert result.outputs == {"namespace": "gpu-readiness", "mps_namespace": MPS_NAMESPACE}
     # The component's registered outputs use camelCase keys, like every other component's.
