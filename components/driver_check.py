@@ -27,11 +27,13 @@ from typing import TypedDict
 
 import pulumi
 import pulumi_kubernetes as k8s
+from pulumi_kubernetes.networking import v1 as net
 
 from gpu_facts.scheduling import GPU_TAINT_EFFECT, GPU_TAINT_KEY, POOL_LABEL
 from stack_config import PoolFacts
 from stack_config.models import Readiness
 
+from .gpu_workload_namespace import DENY_ALL_POLICY, deny_all_spec
 from .helm_release import system_namespace
 
 CHECK_APP = "gpu-driver-check"
@@ -192,6 +194,17 @@ class DriverReadinessCheck(pulumi.ComponentResource):
             if mps_name is not None
             else None
         )
+        # The checks need no network at all (BP-08 applied to our own namespaces too).
+        for suffix, home_ns in (("namespace", namespace), ("mps-namespace", mps)):
+            if home_ns is not None:
+                net.NetworkPolicy(
+                    f"{name}-{suffix}-{DENY_ALL_POLICY}",
+                    metadata=k8s.meta.v1.ObjectMetaArgs(
+                        name=DENY_ALL_POLICY, namespace=home_ns.metadata.name
+                    ),
+                    spec=deny_all_spec(),
+                    opts=pulumi.ResourceOptions(parent=self),
+                )
         jobs: dict[str, str] = {}
         for pool in pools:
             job_name = f"{CHECK_APP}-{pool.name}"

@@ -38,6 +38,13 @@ DNS_NAMESPACE = "kube-system"
 DENY_ALL_POLICY = "default-deny-all"
 
 
+def deny_all_spec() -> net.NetworkPolicySpecArgs:
+    """The guide's deny-all (BP-08): every pod, both directions, no rules."""
+    return net.NetworkPolicySpecArgs(
+        pod_selector=LabelSelectorArgs(), policy_types=["Ingress", "Egress"]
+    )
+
+
 class GpuWorkloadNamespaceArgs(TypedDict):
     workload: Workload
     """The validated ``workloads`` entry."""
@@ -207,13 +214,7 @@ class GpuWorkloadNamespace(pulumi.ComponentResource):
         def meta(object_name: str) -> ObjectMetaArgs:
             return ObjectMetaArgs(name=object_name, namespace=namespace)
 
-        # The guide's deny-all: every pod, both directions, no rules.
-        policies = {
-            DENY_ALL_POLICY: net.NetworkPolicySpecArgs(
-                pod_selector=LabelSelectorArgs(), policy_types=["Ingress", "Egress"]
-            ),
-            **allow_policies(workload),
-        }
+        policies = {DENY_ALL_POLICY: deny_all_spec(), **allow_policies(workload)}
         for policy_name, spec in policies.items():
             net.NetworkPolicy(
                 f"{name}-{policy_name}", metadata=meta(policy_name), spec=spec, opts=child

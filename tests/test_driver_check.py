@@ -478,3 +478,18 @@ def test_bad_readiness_settings_are_refused(settings: dict[str, Any], message: s
 )
 def test_good_readiness_settings(settings: dict[str, Any]) -> None:
     Readiness.model_validate(settings)
+
+
+def test_check_namespaces_deny_all_traffic() -> None:
+    """The checks run nvidia-smi and nothing else: no pod in their namespaces needs a network."""
+    result = checks_run(platform("ack-dev"))
+    policies = by_type(result, "kubernetes:networking.k8s.io/v1:NetworkPolicy")
+    assert sorted((p.inputs["metadata"]["namespace"], p.name) for p in policies) == [
+        ("gpu-readiness", "check-namespace-default-deny-all"),
+        ("gpu-readiness-mps", "check-mps-namespace-default-deny-all"),
+    ]
+    for policy in policies:
+        assert policy.inputs["metadata"]["name"] == "default-deny-all"
+        assert policy.inputs["spec"] == {"podSelector": {}, "policyTypes": ["Ingress", "Egress"]}
+        assert policy.parent is not None and policy.parent.endswith("DriverReadinessCheck::check")
+        assert_valid_manifest(manifest_of(policy))
