@@ -15,13 +15,7 @@ from components.device_plugin_config import config_label
 from components.gpu_workload_namespace import gpu_quota as provisioned_gpu_quota
 from gpu_facts.ack_components import MPS_CONTROL_CHART
 from gpu_facts.device_plugin_chart import CHART_NAME
-from gpu_facts.scheduling import (
-    GPU_PRESENT_LABEL,
-    GPU_TAINT_EFFECT,
-    GPU_TAINT_KEY,
-    GPU_TAINT_VALUE,
-    POOL_LABEL,
-)
+from gpu_facts.scheduling import GPU_NODE_TAINT, GPU_PRESENT_LABEL, POOL_LABEL, Taint
 from stack_config import Platform, PoolFacts
 from stack_config.models import Workload
 
@@ -47,19 +41,6 @@ _DAEMON_TITLES = {
     GpuDaemon.ACK_MPS_CONTROL: "ACK MPS control daemon",
     GpuDaemon.NONE: "no inspected GPU daemon",
 }
-
-
-@dataclass(frozen=True, slots=True)
-class Taint:
-    key: str
-    value: str
-    effect: str
-
-    def __str__(self) -> str:
-        return f"{self.key}={self.value}:{self.effect}"
-
-
-GPU_TAINT = Taint(GPU_TAINT_KEY, GPU_TAINT_VALUE, GPU_TAINT_EFFECT)
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,7 +106,7 @@ def pool_expectation(platform: Platform, pf: PoolFacts) -> PoolExpectation:
         min_nodes=pf.capacity.min_nodes,
         max_nodes=pf.capacity.max_nodes,
         labels=labels,
-        taint=GPU_TAINT,
+        taint=GPU_NODE_TAINT,
         allocatable=dict(pf.capacity.per_node),
         daemon=_daemon(pf),
         gfd=pf.uses_device_plugin and gfd_running,

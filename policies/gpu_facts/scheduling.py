@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 NVIDIA_GPU = "nvidia.com/gpu"
 """Whole GPUs, or MIG instances under the ``single`` strategy."""
 NVIDIA_MIG_PREFIX = "nvidia.com/mig-"
@@ -18,6 +20,22 @@ GPU_TAINT_VALUE = "present"
 GPU_TAINT_EFFECT = "NoSchedule"
 GPU_TAINT = f"{GPU_TAINT_KEY}={GPU_TAINT_VALUE}:{GPU_TAINT_EFFECT}"
 """The taint in the ``key=value:Effect`` form AKS ``nodeTaints`` takes."""
+
+
+@dataclass(frozen=True, slots=True)
+class Taint:
+    """A node taint; ``str()`` gives the ``key=value:Effect`` form AKS ``nodeTaints`` take."""
+
+    key: str
+    value: str
+    effect: str
+
+    def __str__(self) -> str:
+        value = f"={self.value}" if self.value else ""
+        return f"{self.key}{value}:{self.effect}"
+
+
+GPU_NODE_TAINT = Taint(GPU_TAINT_KEY, GPU_TAINT_VALUE, GPU_TAINT_EFFECT)
 
 GPU_PRESENT_LABEL = "nvidia.com/gpu.present"
 """One of the labels the chart's default node affinity selects on."""

@@ -13,20 +13,10 @@ from typing import Any
 
 from gpu_facts import UnknownGpuFact, azure_vm_size, ecs_instance_type
 from gpu_facts.models import AzureVmSize, EcsInstanceType
+from gpu_facts.scheduling import Taint
 
 from .props import is_true, items, mapping, mappings, path, text
 from .resource_types import ACK_NODE_POOL, AKS_AGENT_POOL, AKS_MANAGED_CLUSTER
-
-
-@dataclass(frozen=True, slots=True)
-class Taint:
-    key: str
-    value: str
-    effect: str
-
-    def __str__(self) -> str:
-        value = f"={self.value}" if self.value else ""
-        return f"{self.key}{value}:{self.effect}"
 
 
 @dataclass(frozen=True, slots=True)
