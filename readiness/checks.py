@@ -11,6 +11,9 @@ from collections.abc import Mapping
 
 from gpu_facts.scheduling import ALIYUN_GPU_MEM, GFD_LABELS, is_gpu_resource
 
+# The pack's definition of the guide's deny-all, so preview and verify agree on it.
+from gpu_policies.gpu_namespaces_deny_all_network_policy import is_deny_all
+
 from .cluster import Obj
 from .daemons import DaemonPods, exec_container, pod_problem, uid_of
 from .driver import ExecTarget
@@ -207,23 +210,9 @@ def pool_checks(
 # --- workload namespaces -----------------------------------------------------------------
 
 
-def _is_deny_all(policy: Obj) -> bool:
-    spec = mapping(policy, "spec")
-    selector = mapping(spec, "podSelector")
-    listed = spec.get("policyTypes")
-    policy_types = {str(t) for t in listed} if isinstance(listed, list) else set()
-    return (
-        not selector.get("matchLabels")
-        and not selector.get("matchExpressions")
-        and {"Ingress", "Egress"} <= policy_types
-        and not spec.get("ingress")
-        and not spec.get("egress")
-    )
-
-
 def network_policy(ns: NamespaceExpectation, policies: list[Obj]) -> CheckResult:
     expected = "deny-all NetworkPolicy (podSelector {}, Ingress+Egress, no rules)"
-    deny = [name_of(p) for p in policies if _is_deny_all(p)]
+    deny = [name_of(p) for p in policies if is_deny_all(p)]
     if deny:
         found = ", ".join(deny)
     elif policies:
