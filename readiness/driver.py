@@ -54,8 +54,24 @@ def _failure(status_json: str) -> str | None:
     return str(status.get("message") or status.get("reason") or status_json.strip())
 
 
+def _own_client(shared: client.ApiClient) -> client.ApiClient:
+    """A client of its own for one exec, on the shared client's configuration and headers.
+
+    ``kubernetes.stream.stream`` swaps ``call_api`` on the client it is given for the length
+    of the call. On a client shared by worker threads, one exec can then restore the plain
+    HTTP ``call_api`` while another is mid-call, which sends that exec as an ordinary GET
+    and fails it with 400 (an intermittent "driver" failure on a healthy node).
+    """
+    own = client.ApiClient(shared.configuration, cookie=shared.cookie)
+    own.default_headers.update(shared.default_headers)  # User-Agent included
+    return own
+
+
 class StreamExecReader:
-    """``nvidia-smi`` over the API server's exec websocket, one connection per node."""
+    """``nvidia-smi`` over the API server's exec websocket, one connection per node.
+
+    Safe to call from several threads at once: each call uses a client of its own.
+    """
 
     def __init__(
         self,
@@ -63,7 +79,7 @@ class StreamExecReader:
         command: tuple[str, ...] = NVIDIA_SMI,
         timeout: float = EXEC_TIMEOUT,
     ) -> None:
-        self.core = client.CoreV1Api(api)
+        self.api = api
         self.command = list(command)
         self.timeout = timeout
         # The client opens exec sockets without a timeout; an API server that accepts the
@@ -71,9 +87,13 @@ class StreamExecReader:
         websocket.setdefaulttimeout(timeout)
 
     def __call__(self, target: ExecTarget) -> str:
+        with _own_client(self.api) as api:
+            return self._exec(client.CoreV1Api(api), target)
+
+    def _exec(self, core: client.CoreV1Api, target: ExecTarget) -> str:
         try:
             ws = stream(
-                self.core.connect_get_namespaced_pod_exec,
+                core.connect_get_namespaced_pod_exec,
                 target.pod,
                 target.namespace,
                 command=self.command,

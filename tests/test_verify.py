@@ -18,6 +18,7 @@ import subprocess
 import sys
 import threading
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -25,10 +26,12 @@ from typing import Any
 from urllib.parse import parse_qs, urlparse
 
 import pytest
+from kubernetes.client import ApiClient
 
 from gpu_facts.device_plugin_chart import CHART_NAME, GFD_CHART_NAME, NFD_NAME
 from readiness.cli import main
 from readiness.cluster import ClusterReader, connect
+from readiness.driver import ExecTarget, StreamExecReader
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "tests" / "data" / "verify"
@@ -623,6 +626,38 @@ def test_skip_driver_never_execs(kubeconfig: Path, cluster: FakeCluster) -> None
     assert run.code == 0
     assert not [p for _, p in cluster.requests if "/exec" in p]
     assert {r["status"] for r in run.rows() if r["check"] == "driver"} == {"skip"}
+
+
+class _WatchedClient(ApiClient):
+    """An API client that records every attribute set on it once built."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.set_after_init: list[str] = []
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if "set_after_init" in self.__dict__:
+            self.set_after_init.append(name)
+        super().__setattr__(name, value)
+
+
+def test_concurrent_execs_leave_the_shared_client_alone(
+    kubeconfig: Path, cluster: FakeCluster
+) -> None:
+    # kubernetes.stream swaps call_api on the client it is handed; done on the client shared
+    # by the worker threads, one exec could restore plain HTTP mid-call of another and fail
+    # a healthy node's driver check (seen in CI). Each exec must use a client of its own.
+    shared = _WatchedClient(connect(kubeconfig, "lab").configuration)
+    reader = StreamExecReader(shared)
+    targets = [
+        ExecTarget(node, "nvidia-device-plugin", cluster.pod_on(node)["metadata"]["name"], None)
+        for node in (A100_0, A100_1, T4_0)
+    ] * 8
+    with ThreadPoolExecutor(max_workers=len(targets)) as pool:
+        printed = list(pool.map(reader, targets))
+    assert all("Driver Version" in text for text in printed)
+    assert shared.set_after_init == []
+    shared.close()
 
 
 def test_missing_network_policy_fails(kubeconfig: Path, cluster: FakeCluster) -> None:
