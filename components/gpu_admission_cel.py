@@ -110,10 +110,13 @@ VARIABLES: tuple[CelVariable, ...] = (
         " : (object.kind == 'CronJob' ? object.spec.jobTemplate.spec.template.spec"
         " : object.spec.template.spec)",
     ),
+    # Ephemeral containers (``kubectl debug``) count too: they cannot ask for a GPU, but on a
+    # GPU node they could otherwise reach every GPU through the env or privilege.
     CelVariable(
         "containers",
         "variables.spec.containers"
-        " + (has(variables.spec.initContainers) ? variables.spec.initContainers : [])",
+        " + (has(variables.spec.initContainers) ? variables.spec.initContainers : [])"
+        " + (has(variables.spec.ephemeralContainers) ? variables.spec.ephemeralContainers : [])",
     ),
     CelVariable(
         "gpuContainers",

@@ -29,9 +29,10 @@ VALIDATION_ACTIONS: dict[AdmissionAction, list[str]] = {
     "Audit": ["Audit"],
 }
 
-# (API group, resources) that carry a pod spec; all served at v1.
+# (API group, resources) that carry a pod spec; all served at v1. ``kubectl debug`` adds
+# ephemeral containers through their own subresource, which ``pods`` alone does not match.
 POD_SPEC_RESOURCES: tuple[tuple[str, tuple[str, ...]], ...] = (
-    ("", ("pods",)),
+    ("", ("pods", "pods/ephemeralcontainers")),
     ("apps", ("deployments", "statefulsets", "daemonsets", "replicasets")),
     ("batch", ("jobs", "cronjobs")),
 )

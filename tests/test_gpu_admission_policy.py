@@ -495,6 +495,46 @@ def test_cel_for_every_kind(case: Case, kind: str) -> None:
     assert failed == [MESSAGE[key] for key in MESSAGE if key in case.fails]
 
 
+# --- Ephemeral containers (``kubectl debug``): Pods only, through pods/ephemeralcontainers ---
+
+DEBUGGER = {"name": "debugger", "image": "busybox:1.36", "targetContainerName": "train"}
+
+
+def debugged(spec: dict[str, Any], **debugger: Any) -> dict[str, Any]:
+    """``spec`` with a debug container added, as ``kubectl debug`` does to a running pod."""
+    return edit(spec, lambda s: s.update(ephemeralContainers=[{**DEBUGGER, **debugger}]))
+
+
+EPHEMERAL_CASES: list[Case] = [
+    Case("debugger-admitted", debugged(gpu_pod())),
+    Case(
+        "debugger-sets-visible-devices",
+        debugged(gpu_pod(), env=[{"name": "NVIDIA_VISIBLE_DEVICES", "value": "all"}]),
+        ["no-visible-devices-env"],
+    ),
+    Case(
+        "debugger-runs-cuda-latest",
+        debugged(gpu_pod(), image="nvidia/cuda:latest"),
+        ["cuda-image-pinned"],
+    ),
+    Case(
+        "privileged-debugger-in-mps-namespace",
+        debugged(
+            edit(gpu_pod(GPU_MEM, "8"), lambda s: s.update(hostIPC=True)),
+            securityContext={"privileged": True},
+        ),
+        ["mps-namespace-containers"],
+        mps="required",
+    ),
+]
+
+
+@pytest.mark.parametrize("case", EPHEMERAL_CASES, ids=[c.id for c in EPHEMERAL_CASES])
+def test_cel_sees_ephemeral_containers(case: Case) -> None:
+    failed = failed_messages(KINDS["Pod"](copy.deepcopy(case.spec)), namespace(case.mps))
+    assert failed == [MESSAGE[key] for key in MESSAGE if key in case.fails]
+
+
 def test_every_validation_is_tested_both_ways() -> None:
     refused = {key for case in CASES for key in case.fails}
     assert refused == set(MESSAGE), "a validation without a refused case"
@@ -572,7 +612,8 @@ def test_policy_matches_pods_and_templates_in_gpu_namespaces() -> None:
             {
                 "apiGroups": [""],
                 "apiVersions": ["v1"],
-                "resources": ["pods"],
+                # kubectl debug adds ephemeral containers through this subresource.
+                "resources": ["pods", "pods/ephemeralcontainers"],
                 "operations": ["CREATE", "UPDATE"],
             },
             {
