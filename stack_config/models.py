@@ -138,6 +138,16 @@ class EntraId(ConfigModel):
     """Azure RBAC for Kubernetes authorization."""
     admin_group_object_ids: list[str] = Field(default_factory=list)
     """Entra groups with cluster-admin."""
+    grant_deployer_access: StrictBool = True
+    """With Azure RBAC: assign the identity running Pulumi the built-in role "Azure Kubernetes
+    Service RBAC Cluster Admin" on the cluster, so the same ``pulumi up`` can deploy into it
+    (subscription Owner alone gets 403 from the Kubernetes API). Turn off when a pipeline
+    grants that access otherwise (e.g. through an admin group); ignored without Azure RBAC."""
+    deployer_principal_type: Literal["User", "ServicePrincipal"] | None = None
+    """Entra object type of the identity running Pulumi, for that role assignment (Azure
+    refuses a mismatch: ``UnmatchedPrincipalType``); a managed identity is a
+    ``ServicePrincipal``. Unset: ``User`` with ``kubeloginMode: azurecli``, else
+    ``ServicePrincipal``; set it for a service principal behind ``az login``."""
 
 
 class ApiServerAccess(ConfigModel):
@@ -227,7 +237,8 @@ class AckCluster(ConfigModel):
     region: str
     """Alibaba Cloud region."""
     kubernetes_version: K8sVersion | None = None
-    """Kubernetes version (1.30 or newer)."""
+    """Kubernetes version (1.30 or newer; 1.32+ with whole-GPU pools) for a cluster without
+    auto-upgrade (``autoUpgradeChannel: none``); unset: ACK's latest at creation."""
     cluster_spec: str = f"{ACK_PRO_PREFIX}small"
     """ACK edition; MPS GPU sharing needs ACK Pro (``ack.pro.*``)."""
     vpc: AckVpc = Field(default_factory=AckVpc)
@@ -249,7 +260,10 @@ class AckCluster(ConfigModel):
     audit_log_project: str | None = None
     """SLS project of the audit logs; unset: ACK creates one."""
     kubeconfig_minutes: Annotated[StrictInt, Field(ge=15, le=4320)] = 120
-    """Lifetime of the temporary kubeconfig fetched on each run (15 to 4320 minutes)."""
+    """Lifetime of the temporary kubeconfig fetched on each run (15 to 4320 minutes). The
+    provider keeps it in state: ``pulumi destroy``/``refresh`` reuse it without running the
+    program and get Unauthorized once it expired; run ``pulumi up`` (or ``pulumi refresh
+    --run-program``) first, or raise this (docs/ack.md)."""
     protect: StrictBool = False
     """Protect the cluster and GPU pools from deletion (production)."""
     tags: dict[str, str] = Field(default_factory=dict)
