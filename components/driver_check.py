@@ -34,7 +34,7 @@ from stack_config import PoolFacts
 from stack_config.models import Readiness
 
 from .gpu_workload_namespace import DENY_ALL_POLICY, deny_all_spec
-from .helm_release import system_namespace
+from .helm_release import known_name, system_namespace
 
 CHECK_APP = "gpu-driver-check"
 """``app.kubernetes.io/name`` of every check Job and CronJob."""
@@ -194,24 +194,26 @@ class DriverReadinessCheck(pulumi.ComponentResource):
             if mps_name is not None
             else None
         )
+        # Namespace names are the configured strings, known on a new cluster's first preview
+        # (components/helm_release.py); depends_on orders creation.
+        homes = [(settings.namespace, namespace, "namespace")]
+        if mps is not None and mps_name is not None:
+            homes.append((mps_name, mps, "mps-namespace"))
         # The checks need no network at all (BP-08 applied to our own namespaces too).
-        for suffix, home_ns in (("namespace", namespace), ("mps-namespace", mps)):
-            if home_ns is not None:
-                net.NetworkPolicy(
-                    f"{name}-{suffix}-{DENY_ALL_POLICY}",
-                    metadata=k8s.meta.v1.ObjectMetaArgs(
-                        name=DENY_ALL_POLICY, namespace=home_ns.metadata.name
-                    ),
-                    spec=deny_all_spec(),
-                    opts=pulumi.ResourceOptions(parent=self),
-                )
+        for home_name, home_ns, suffix in homes:
+            net.NetworkPolicy(
+                f"{name}-{suffix}-{DENY_ALL_POLICY}",
+                metadata=k8s.meta.v1.ObjectMetaArgs(name=DENY_ALL_POLICY, namespace=home_name),
+                spec=deny_all_spec(),
+                opts=pulumi.ResourceOptions(parent=self, depends_on=[home_ns]),
+            )
         jobs: dict[str, str] = {}
         for pool in pools:
             job_name = f"{CHECK_APP}-{pool.name}"
-            home = mps if mps is not None and is_mps(pool) else namespace
+            home_name, home_ns, _ = homes[-1] if is_mps(pool) else homes[0]
             metadata = k8s.meta.v1.ObjectMetaArgs(
                 name=job_name,
-                namespace=home.metadata.name,
+                namespace=home_name,
                 labels={"app.kubernetes.io/name": CHECK_APP, POOL_LABEL: pool.name},
                 # Pulumi waits for the Job to finish: as long as the Job may run.
                 annotations={"pulumi.com/timeoutSeconds": str(DEADLINE_SECONDS)},
@@ -221,14 +223,16 @@ class DriverReadinessCheck(pulumi.ComponentResource):
                 f"{name}-{pool.name}",
                 metadata=metadata,
                 spec=specs[pool.name],
-                opts=pulumi.ResourceOptions(parent=self, delete_before_replace=True),
+                opts=pulumi.ResourceOptions(
+                    parent=self, depends_on=[home_ns], delete_before_replace=True
+                ),
             )
             if settings.schedule is not None:
                 k8s.batch.v1.CronJob(
                     f"{name}-{pool.name}-cron",
                     metadata=k8s.meta.v1.ObjectMetaArgs(
                         name=job_name,
-                        namespace=home.metadata.name,
+                        namespace=home_name,
                         labels={"app.kubernetes.io/name": CHECK_APP, POOL_LABEL: pool.name},
                     ),
                     spec=k8s.batch.v1.CronJobSpecArgs(
@@ -238,12 +242,14 @@ class DriverReadinessCheck(pulumi.ComponentResource):
                         failed_jobs_history_limit=3,
                         job_template=k8s.batch.v1.JobTemplateSpecArgs(spec=specs[pool.name]),
                     ),
-                    opts=pulumi.ResourceOptions(parent=self),
+                    opts=pulumi.ResourceOptions(parent=self, depends_on=[home_ns]),
                 )
             jobs[pool.name] = job_name
-        self.namespace = namespace.metadata.name
+        self.namespace = known_name(namespace, settings.namespace)
         self.mps_namespace = (
-            mps.metadata.name if mps is not None else pulumi.Output.from_input(None)
+            known_name(mps, mps_name)
+            if mps is not None and mps_name is not None
+            else pulumi.Output.from_input(None)
         )
         self.jobs = pulumi.Output.from_input(jobs)
         self.register_outputs(

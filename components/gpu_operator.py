@@ -23,7 +23,7 @@ from stack_config import PoolFacts
 from stack_config.models import GpuOperator
 
 from .device_plugin_config import DEFAULT_CONFIG_NAME, config_map, mig_strategy
-from .helm_release import pinned_release, system_namespace
+from .helm_release import known_name, pinned_release, system_namespace
 from .nvidia_device_plugin import (
     NODE_CRITICAL,
     gpu_tolerations,
@@ -110,10 +110,11 @@ class NvidiaGpuOperator(pulumi.ComponentResource):
             chart=GPU_OPERATOR_CHART_NAME,
             repo=GPU_OPERATOR_CHART_REPO,
             version=settings.version,
-            namespace=namespace,
+            namespace=settings.namespace,
+            after=namespace,
             values=values,
             parent=self,
         )
-        self.namespace = namespace.metadata.name
+        self.namespace = known_name(namespace, settings.namespace)
         self.configs = pulumi.Output.from_input(values["devicePlugin"]["config"]["data"])
         self.register_outputs({"namespace": self.namespace, "configs": self.configs})

@@ -29,6 +29,8 @@ from stack_config.models import Workload
 from stack_config.pools import PoolFacts
 from stack_config.rules import workload_problems
 
+from .helm_release import known_name
+
 PodSecurityLevel = Literal["privileged", "baseline", "restricted"]
 
 PSA_PREFIX = "pod-security.kubernetes.io/"
@@ -198,8 +200,6 @@ class GpuWorkloadNamespace(pulumi.ComponentResource):
             details = "; ".join(f"{path}: {message}" for path, message in problems)
             raise ValueError(f"GpuWorkloadNamespace {name!r}: {details}")
         super().__init__("gpu-platform:workloads:GpuWorkloadNamespace", name, None, opts)
-        child = pulumi.ResourceOptions(parent=self)
-
         ns = core.Namespace(
             f"{name}-namespace",
             metadata=ObjectMetaArgs(
@@ -207,12 +207,14 @@ class GpuWorkloadNamespace(pulumi.ComponentResource):
                 labels=namespace_labels(workload, pools),
                 annotations=dict(workload.logging.annotations) or None,
             ),
-            opts=child,
+            opts=pulumi.ResourceOptions(parent=self),
         )
-        namespace = ns.metadata.apply(lambda m: m.name or workload.name)
+        # The configured name, not the Namespace's output: known on a new cluster's first
+        # preview, so the policy pack can judge every object here (components/helm_release.py).
+        child = pulumi.ResourceOptions(parent=self, depends_on=[ns])
 
         def meta(object_name: str) -> ObjectMetaArgs:
-            return ObjectMetaArgs(name=object_name, namespace=namespace)
+            return ObjectMetaArgs(name=object_name, namespace=workload.name)
 
         policies = {DENY_ALL_POLICY: deny_all_spec(), **allow_policies(workload)}
         for policy_name, spec in policies.items():
@@ -246,7 +248,7 @@ class GpuWorkloadNamespace(pulumi.ComponentResource):
             opts=child,
         )
 
-        self.namespace = namespace
+        self.namespace = known_name(ns, workload.name)
         self.gpu_quota = pulumi.Output.from_input(hard)
         self.network_policies = pulumi.Output.from_input(list(policies))
         self.register_outputs(

@@ -1,4 +1,12 @@
-"""System namespaces and pinned Helm releases: how the platform installs its GPU charts."""
+"""System namespaces and pinned Helm releases: how the platform installs its GPU charts.
+
+Namespaces reach the objects in them as plain strings from the stack config, never as a
+Namespace's output, ordered by ``depends_on`` instead. On a brand-new cluster the Kubernetes
+provider's kubeconfig is unknown during ``pulumi preview``, so every output of every Kubernetes
+resource is unknown; a namespace taken from ``metadata.name`` would make the children's
+``metadata.namespace`` unknown too, and the policy pack could not judge them on the first
+preview (it could not even tell whether they sit in an exempt namespace).
+"""
 
 from __future__ import annotations
 
@@ -28,17 +36,25 @@ def system_namespace(
     )
 
 
+def known_name(namespace: k8s.core.v1.Namespace, name: str) -> pulumi.Output[str]:
+    """``name`` as a component output: known at preview (the URN always is), and carrying the
+    dependency on the Namespace for whoever deploys into it."""
+    return namespace.urn.apply(lambda _: name)
+
+
 def pinned_release(
     resource_name: str,
     *,
     chart: str,
     repo: str,
     version: str,
-    namespace: k8s.core.v1.Namespace,
+    namespace: str,
+    after: k8s.core.v1.Namespace,
     values: dict[str, Any],
     parent: pulumi.Resource,
 ) -> k8s.helm.v3.Release:
-    """A Helm release of ``chart`` at exactly ``version``, named like the chart."""
+    """A Helm release of ``chart`` at exactly ``version``, named like the chart, in
+    ``namespace`` (a plain name, known at preview), created after the Namespace ``after``."""
     return k8s.helm.v3.Release(
         resource_name,
         k8s.helm.v3.ReleaseArgs(
@@ -46,11 +62,11 @@ def pinned_release(
             chart=chart,
             version=version,
             repository_opts=k8s.helm.v3.RepositoryOptsArgs(repo=repo),
-            namespace=namespace.metadata.name,
+            namespace=namespace,
             create_namespace=False,
             values=values,
             cleanup_on_fail=True,
             max_history=10,
         ),
-        opts=pulumi.ResourceOptions(parent=parent),
+        opts=pulumi.ResourceOptions(parent=parent, depends_on=[after]),
     )

@@ -33,7 +33,7 @@ from stack_config.models import DevicePlugin
 
 from .device_plugin_config import DEFAULT_CONFIG_NAME, config_map
 from .device_plugin_values import config_problems, our_config_names
-from .helm_release import pinned_release, system_namespace
+from .helm_release import known_name, pinned_release, system_namespace
 
 NODE_CRITICAL = "system-node-critical"
 """Priority class of per-node add-ons: the kubelet evicts them last."""
@@ -181,11 +181,12 @@ class NvidiaDevicePlugin(pulumi.ComponentResource):
             chart=CHART_NAME,
             repo=CHART_REPO,
             version=settings.version,
-            namespace=namespace,
+            namespace=settings.namespace,
+            after=namespace,
             values=values,
             parent=self,
         )
-        self.namespace = namespace.metadata.name
+        self.namespace = known_name(namespace, settings.namespace)
         self.release_name = release.name.apply(lambda n: n or CHART_NAME)
         self.configs = pulumi.Output.from_input(values["config"]["map"])
         self.register_outputs(
