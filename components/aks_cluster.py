@@ -12,8 +12,8 @@ import base64
 import pulumi
 import pulumi_kubernetes as k8s
 import yaml
+from pulumi_azure_native import authorization, resources
 from pulumi_azure_native import containerservice as aks
-from pulumi_azure_native import resources
 
 from gpu_facts.device_plugin_chart import CRITICAL_ADDONS_TAINT_KEY
 from stack_config.models import SYSTEM_POOL_NAME, MaintenanceWindow
@@ -25,6 +25,27 @@ AUTO_UPGRADE_SCHEDULE = "aksManagedAutoUpgradeSchedule"
 """Maintenance configuration name AKS reads for the cluster auto-upgrade channel."""
 NODE_OS_UPGRADE_SCHEDULE = "aksManagedNodeOSUpgradeSchedule"
 """Maintenance configuration name AKS reads for the node OS upgrade channel."""
+AKS_RBAC_CLUSTER_ADMIN_ROLE = "b1ff04bb-8a4e-4dc4-8eb5-8693973ce19b"
+"""Built-in role "Azure Kubernetes Service RBAC Cluster Admin" (every action on every object of
+the cluster), the same GUID in every tenant. Source: Microsoft Learn, Azure built-in roles for
+Containers (learn.microsoft.com/azure/role-based-access-control/built-in-roles/containers)."""
+
+
+def deployer_principal_type(settings: AksClusterSettings) -> str:
+    """Entra object type of the identity running Pulumi: configured, or derived from how
+    kubelogin logs in (the same identity): the Azure CLI is usually a person, the other modes
+    are a service principal or managed identity."""
+    configured = settings.entra_id.deployer_principal_type
+    if configured is not None:
+        return configured
+    return "User" if settings.kubelogin_mode == "azurecli" else "ServicePrincipal"
+
+
+def grants_deployer_access(settings: AksClusterSettings) -> bool:
+    """Whether the stack assigns the deploying identity cluster admin: only Azure RBAC needs it
+    (without it, Kubernetes RBAC and the Entra admin groups decide)."""
+    entra = settings.entra_id
+    return entra.enabled and entra.azure_rbac and entra.grant_deployer_access
 
 
 def network_profile(settings: AksClusterSettings) -> aks.ContainerServiceNetworkProfileArgs:
@@ -117,6 +138,9 @@ class AksCluster(pulumi.ComponentResource):
     """The managed cluster resource (GPU pools attach to it)."""
     provider: k8s.Provider
     """Provider for everything deployed into the cluster."""
+    deployer_access: authorization.RoleAssignment | None
+    """Cluster admin for the identity running Pulumi (Azure RBAC only); the provider waits
+    for it."""
 
     def __init__(
         self,
@@ -218,10 +242,34 @@ class AksCluster(pulumi.ComponentResource):
             mode = settings.kubelogin_mode
             kubeconfig = kubeconfig.apply(lambda text: with_kubelogin_mode(text, mode))
         self.kubeconfig = pulumi.Output.secret(kubeconfig)
+
+        # Under Azure RBAC every Kubernetes API call is authorized by an Azure role assignment
+        # on the cluster; subscription Owner is not one (learn.microsoft.com/azure/aks/
+        # manage-azure-rbac). Without this, every namespace, release and Job of this same
+        # `pulumi up` fails with 403.
+        provider_deps: list[pulumi.Resource] = [self.cluster]
+        self.deployer_access = None
+        if grants_deployer_access(settings):
+            client = authorization.get_client_config_output(opts=pulumi.InvokeOptions(parent=self))
+            self.deployer_access = authorization.RoleAssignment(
+                f"{name}-deployer-cluster-admin",
+                principal_id=client.object_id,
+                principal_type=deployer_principal_type(settings),
+                role_definition_id=client.subscription_id.apply(
+                    lambda sub: (
+                        f"/subscriptions/{sub}/providers/Microsoft.Authorization"
+                        f"/roleDefinitions/{AKS_RBAC_CLUSTER_ADMIN_ROLE}"
+                    )
+                ),
+                scope=self.cluster.id,
+                description="Identity running Pulumi deploys into the cluster (gpu-platform)",
+                opts=child,
+            )
+            provider_deps.append(self.deployer_access)
         self.provider = k8s.Provider(
             f"{name}-k8s",
             kubeconfig=self.kubeconfig,
-            opts=pulumi.ResourceOptions(parent=self, depends_on=[self.cluster]),
+            opts=pulumi.ResourceOptions(parent=self, depends_on=provider_deps),
         )
 
         self.cluster_name = self.cluster.name

@@ -28,6 +28,10 @@ def fake_kubeconfig(cluster: str) -> str:
     )
 
 
+FAKE_DEPLOYER_OBJECT_ID = "00000000-0000-0000-0000-0000000de910"
+"""Entra object ID of the identity running Pulumi (``getClientConfig``)."""
+FAKE_DEPLOYER_CLIENT_ID = "00000000-0000-0000-0000-0000000c11e7"
+"""Its application (client) ID."""
 AKS_AAD_SERVER_ID = "6dae42f8-4368-4678-94ff-3960e28e3630"
 """The AKS Entra ID server application every managed-Entra cluster's exec kubeconfig names."""
 AZURE_CLI_CLIENT_ID = "80faf920-1908-4b52-b5ef-a8e7bedfc67a"
@@ -141,6 +145,14 @@ def invoke_result(token: str, args: dict[str, Any]) -> dict[str, Any]:
         text = fake_exec_kubeconfig(cluster) if args.get("format") == "exec" else None
         value = base64.b64encode((text or fake_kubeconfig(cluster)).encode()).decode()
         return {"kubeconfigs": [{"name": "clusterUser", "value": value}]}
+    if token == "azure-native:authorization:getClientConfig":
+        # The identity running Pulumi, as the azure-native provider reports it.
+        return {
+            "clientId": FAKE_DEPLOYER_CLIENT_ID,
+            "objectId": FAKE_DEPLOYER_OBJECT_ID,
+            "subscriptionId": _FAKE_SUBSCRIPTION,
+            "tenantId": _FAKE_SUBSCRIPTION,
+        }
     if token == "alicloud:cs/getClusterCredential:getClusterCredential":
         cluster = args.get("clusterId", "cluster")
         return {

@@ -10,9 +10,18 @@ import pytest
 import yaml
 from pulumi_azure_native import containerservice as aks
 
-from components.aks_cluster import AksCluster, kubelogin_args, with_kubelogin_mode
+from components.aks_cluster import (
+    AKS_RBAC_CLUSTER_ADMIN_ROLE,
+    AksCluster,
+    kubelogin_args,
+    with_kubelogin_mode,
+)
 from offline_preview import ProgramRun, Secret
-from offline_preview.cloud_outputs import fake_exec_kubeconfig, fake_kubeconfig
+from offline_preview.cloud_outputs import (
+    FAKE_DEPLOYER_OBJECT_ID,
+    fake_exec_kubeconfig,
+    fake_kubeconfig,
+)
 from stack_config import ConfigError, load_platform
 from stack_config.models import AksCluster as AksClusterSettings
 from tests.conftest import by_type, one, run, stack_raw
@@ -21,6 +30,7 @@ MANAGED_CLUSTER = "azure-native:containerservice:ManagedCluster"
 MAINTENANCE = "azure-native:containerservice:MaintenanceConfiguration"
 RESOURCE_GROUP = "azure-native:resources:ResourceGroup"
 PROVIDER = "pulumi:providers:kubernetes"
+ROLE_ASSIGNMENT = "azure-native:authorization:RoleAssignment"
 
 
 def settings(stack: str = "dev", **changes: Any) -> AksClusterSettings:
@@ -161,10 +171,85 @@ def test_children_are_parented_and_named_after_the_component() -> None:
     component = one(result, "gpu-platform:azure:AksCluster")
     assert component.name == "edge"
     children = [r for r in result.resources if r is not component]
-    assert {r.type for r in children} == {RESOURCE_GROUP, MANAGED_CLUSTER, MAINTENANCE, PROVIDER}
+    assert {r.type for r in children} == {
+        RESOURCE_GROUP,
+        MANAGED_CLUSTER,
+        MAINTENANCE,
+        ROLE_ASSIGNMENT,
+        PROVIDER,
+    }
     for child in children:
         assert child.parent == component.urn
         assert child.name.startswith("edge-")
+
+
+# --- Azure RBAC: the deploying identity may reach the Kubernetes API ----------------------
+
+
+@pytest.mark.parametrize("stack", ["dev", "prod"])
+def test_azure_rbac_grants_the_deployer_cluster_admin_on_the_cluster(stack: str) -> None:
+    result = build(settings(stack))
+    assignment = one(result, ROLE_ASSIGNMENT)
+    cluster = one(result, MANAGED_CLUSTER)
+    assert assignment.inputs["principalId"] == FAKE_DEPLOYER_OBJECT_ID
+    assert assignment.inputs["principalType"] == "User"  # kubeloginMode azurecli
+    assert assignment.inputs["roleDefinitionId"] == (
+        "/subscriptions/00000000-0000-0000-0000-000000000000/providers/"
+        "Microsoft.Authorization/roleDefinitions/b1ff04bb-8a4e-4dc4-8eb5-8693973ce19b"
+    )
+    assert AKS_RBAC_CLUSTER_ADMIN_ROLE in assignment.inputs["roleDefinitionId"]
+    # Scoped to the managed cluster (its resource ID), not the group or subscription.
+    assert assignment.inputs["scope"] == "plat-aks-id"
+    assert cluster.urn in assignment.property_dependencies["scope"]
+    assert assignment.parent == one(result, "gpu-platform:azure:AksCluster").urn
+
+
+def test_kubernetes_provider_waits_for_the_deployer_role_assignment() -> None:
+    result = build(settings())
+    provider = one(result, PROVIDER)
+    assert one(result, ROLE_ASSIGNMENT).urn in provider.dependencies
+    assert one(result, MANAGED_CLUSTER).urn in provider.dependencies
+
+
+@pytest.mark.parametrize(
+    ("changes", "principal_type"),
+    [
+        ({"kubeloginMode": "spn"}, "ServicePrincipal"),
+        ({"kubeloginMode": "workloadidentity"}, "ServicePrincipal"),
+        (
+            {"entraId": {"enabled": True, "deployerPrincipalType": "ServicePrincipal"}},
+            "ServicePrincipal",
+        ),
+        ({"kubeloginMode": "spn", "entraId": {"deployerPrincipalType": "User"}}, "User"),
+    ],
+)
+def test_deployer_principal_type_follows_login_mode_or_config(
+    changes: dict[str, Any], principal_type: str
+) -> None:
+    assignment = one(build(settings(**changes)), ROLE_ASSIGNMENT)
+    assert assignment.inputs["principalType"] == principal_type
+
+
+@pytest.mark.parametrize(
+    "entra",
+    [
+        {"enabled": True, "azureRbac": True, "grantDeployerAccess": False},
+        {"enabled": True, "azureRbac": False},
+        {"enabled": False},
+    ],
+    ids=["switched-off", "kubernetes-rbac", "no-entra"],
+)
+def test_no_deployer_role_assignment_when_off_or_without_azure_rbac(
+    entra: dict[str, Any],
+) -> None:
+    result = build(settings(entraId=entra))
+    assert by_type(result, ROLE_ASSIGNMENT) == []
+    assert one(result, MANAGED_CLUSTER).urn in one(result, PROVIDER).dependencies
+
+
+def test_deployer_principal_type_is_validated() -> None:
+    with pytest.raises(ConfigError, match="deployerPrincipalType"):
+        settings(entraId={"deployerPrincipalType": "Group"})
 
 
 def kubelogin_exec(kubeconfig: str) -> dict[str, Any]:
