@@ -20,6 +20,19 @@ from gpu_facts.scheduling import (
 )
 from stack_config.pools import PoolFacts
 
+ACK_DEVICE_PLUGIN_OFF = "disabled"
+"""``ack.node.gpu.schedule`` value that keeps ACK's own ``ack-nvidia-device-plugin`` off a node.
+
+ACK installs that plugin with every cluster: since Kubernetes 1.32 a DaemonSet selecting
+``ack.node.gpu.schedule=default``, a label ACK's node-join script puts on new GPU nodes unless
+the pool sets another value (ACK help "Configure and manage the ack-nvidia-device-plugin
+component"; ``disabled`` is the value ACK's "Schedule GPUs with DRA" guide uses to turn it off,
+and HAMi's ACK guide sets it as a node-pool label). Our whole-GPU and time-sliced pools are
+served by the NVIDIA device plugin release instead: one plugin per node."""
+ACK_DEVICE_PLUGIN_DAEMONSET_SINCE = "1.32"
+"""First Kubernetes version whose ACK device plugin is the label-selected DaemonSet; before it
+a static pod on every GPU node, which no label turns off."""
+
 SCALING_TYPE_GPU = "gpu"
 SCALING_TYPE_GPU_SHARE = "gpushare"
 """``scaling_config.type`` of autoscaled pools: whole GPUs, or shared GPUs."""
@@ -45,13 +58,13 @@ def pool_labels(pf: PoolFacts) -> dict[str, str]:
         # The NVIDIA device plugin, GFD and the NFD worker select on it: pools shared by ACK's
         # own plugin must not carry it, or two plugins would advertise the same GPUs.
         labels[GPU_PRESENT_LABEL] = "true"
-    schedule = ACK_GPU_SCHEDULE_VALUES.get(pf.sharing or "")
-    if schedule is not None:
-        # ACK's own device plugin and (for MPS) the MPS control daemon select on this label.
-        labels[ACK_GPU_SCHEDULE_LABEL] = schedule
-    if pf.uses_device_plugin:
         # The NVIDIA device plugin has one named config per pool.
         labels[DEVICE_PLUGIN_CONFIG_LABEL] = pf.name
+        # ...and ACK's own plugin stays off these nodes (ACK would label them ``default``).
+        labels[ACK_GPU_SCHEDULE_LABEL] = ACK_DEVICE_PLUGIN_OFF
+    else:
+        # ACK's sharing plugins and (for MPS) the MPS control daemon select on this label.
+        labels[ACK_GPU_SCHEDULE_LABEL] = ACK_GPU_SCHEDULE_VALUES[pf.sharing or ""]
     return labels
 
 

@@ -24,7 +24,7 @@ from gpu_facts.device_plugin_chart import (
     at_least,
     version_tuple,
 )
-from gpu_facts.scheduling import WORKLOAD_TYPE_LABEL
+from gpu_facts.scheduling import ACK_GPU_SCHEDULE_LABEL, WORKLOAD_TYPE_LABEL
 
 from .models import (
     MIN_KUBERNETES,
@@ -304,6 +304,15 @@ def _ack_cluster(cfg: PlatformConfig) -> Iterator[Problem]:
             for other_at, other in created[:i]:
                 if IPv4Network(cidr).overlaps(IPv4Network(other)):
                     yield at, f"{cidr} overlaps {other_at}"
+    if cluster.auto_upgrade_channel != "none" and cluster.kubernetes_version is not None:
+        # pulumi-alicloud ManagedKubernetes.version: "Do not specify if cluster auto upgrade is
+        # enabled": ACK moves the version itself, and a pinned one would fight it.
+        yield (
+            "cluster.kubernetesVersion",
+            f"not with auto-upgrade ({cluster.auto_upgrade_channel}): ACK picks the version; "
+            "remove kubernetesVersion, or set autoUpgradeChannel: none to pin it",
+        )
+    yield from _ack_gpu_pools(cfg, cluster)
     if cluster.auto_upgrade_channel != "none" and cluster.maintenance_window is None:
         yield (
             "cluster.maintenanceWindow",
@@ -325,6 +334,41 @@ def _ack_cluster(cfg: PlatformConfig) -> Iterator[Problem]:
     ):
         if version is not None and not _CHART_VERSION.match(version):
             yield f"ackGpuSharing.{key}", f"not a chart version (x.y.z): {version!r}"
+
+
+def _ack_gpu_pools(cfg: PlatformConfig, cluster: AckCluster) -> Iterator[Problem]:
+    """ACK GPU pools: the ``ack.node.gpu.schedule`` label is ours, and pools served by the
+    NVIDIA device plugin need it, with ACK's own plugin turned off by that label (1.32+)."""
+    # The component's own facts, imported here: components import stack_config when loaded.
+    from components.ack_gpu_node_pool import ACK_DEVICE_PLUGIN_DAEMONSET_SINCE
+
+    plugin_pools = []
+    for i, pool in enumerate(cfg.gpu_pools):
+        if ACK_GPU_SCHEDULE_LABEL in pool.labels:
+            yield (
+                f"gpuPools[{i}].labels.{ACK_GPU_SCHEDULE_LABEL}",
+                "set by the platform from sharing.mode; remove it",
+            )
+        if cloud_sharing("alicloud", pool) not in ACK_SHARING_MODES:
+            plugin_pools.append(pool.name)
+    if not plugin_pools:
+        return
+    names = ", ".join(plugin_pools)
+    if not cfg.device_plugin.enabled:
+        yield (
+            "devicePlugin.enabled",
+            f"pools {names} use the NVIDIA device plugin (ACK's own is turned off on them); "
+            "enable it, or share those pools the ACK way (sharing.mode mps, cgpu or share)",
+        )
+    version = cluster.kubernetes_version
+    if version is not None and version_tuple(version) < version_tuple(
+        ACK_DEVICE_PLUGIN_DAEMONSET_SINCE
+    ):
+        yield (
+            "cluster.kubernetesVersion",
+            f"pools {names} need {ACK_DEVICE_PLUGIN_DAEMONSET_SINCE}+: before it ACK's device "
+            "plugin is a static pod on every GPU node and would run next to the NVIDIA plugin",
+        )
 
 
 SYSTEM_NAMESPACES: frozenset[str] = frozenset({"default"})

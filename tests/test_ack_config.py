@@ -120,6 +120,30 @@ CASES: list[tuple[str, Callable[[Raw], object], str, str]] = [
         "greater than or equal to 15",
     ),
     (
+        "version pinned next to auto-upgrade",
+        lambda r: r["cluster"].update(kubernetesVersion="1.33"),
+        "cluster.kubernetesVersion",
+        "not with auto-upgrade (patch)",
+    ),
+    (
+        "ACK device-plugin label set by hand",
+        lambda r: r["gpuPools"][1].update(labels={"ack.node.gpu.schedule": "default"}),
+        "gpuPools[1].labels.ack.node.gpu.schedule",
+        "set by the platform from sharing.mode",
+    ),
+    (
+        "whole-GPU pool without the NVIDIA device plugin",
+        lambda r: r["devicePlugin"].update(enabled=False),
+        "devicePlugin.enabled",
+        "pools t4 use the NVIDIA device plugin",
+    ),
+    (
+        "whole-GPU pool on a cluster whose ACK plugin is a static pod",
+        lambda r: r["cluster"].update(kubernetesVersion="1.31", autoUpgradeChannel="none"),
+        "cluster.kubernetesVersion",
+        "pools t4 need 1.32+",
+    ),
+    (
         "MPS with replicas",
         lambda r: r["gpuPools"][0]["sharing"].update(replicas=4),
         "gpuPools[0].sharing.replicas",
@@ -179,3 +203,18 @@ def test_every_problem_in_one_error() -> None:
     raw["ackGpuSharing"].pop("mpsControlVersion")
     keys = {path for path, _ in problems_of(raw)}
     assert {"cluster.clusterSpec", "cluster.serviceCidr", "ackGpuSharing.mpsControlVersion"} <= keys
+
+
+def test_version_pinned_without_auto_upgrade() -> None:
+    raw = ack_dev()
+    raw["cluster"].update(kubernetesVersion="1.32", autoUpgradeChannel="none")
+    assert load_platform(raw).config.cluster.kubernetes_version == "1.32"  # type: ignore[union-attr]
+
+
+def test_ack_shared_pools_alone_need_neither_the_nvidia_plugin_nor_1_32() -> None:
+    raw = ack_dev()
+    raw["gpuPools"] = [raw["gpuPools"][0]]
+    raw["workloads"] = [raw["workloads"][0]]
+    raw["devicePlugin"]["enabled"] = False
+    raw["cluster"].update(kubernetesVersion="1.31", autoUpgradeChannel="none")
+    assert load_platform(raw).pools["a10mps"].sharing == "ackMps"

@@ -141,14 +141,44 @@ def test_whole_gpu_pool_selects_its_device_plugin_config() -> None:
         GPU_PRESENT_LABEL: "true",
         POOL_LABEL: "t4",
         DEVICE_PLUGIN_CONFIG_LABEL: "t4",
+        ACK_GPU_SCHEDULE_LABEL: "disabled",
     }
 
 
 def test_time_sliced_pool_on_ack_uses_the_nvidia_device_plugin() -> None:
     pf = pool_facts("t4", sharing={"mode": "timeSlicing", "replicas": 4})
     found = labels(build(pf))
-    assert ACK_GPU_SCHEDULE_LABEL not in found
+    assert found[ACK_GPU_SCHEDULE_LABEL] == "disabled"
     assert found[DEVICE_PLUGIN_CONFIG_LABEL] == "t4"
+
+
+ACK_PLUGIN_SELECTOR = {ACK_GPU_SCHEDULE_LABEL: "default"}
+"""nodeSelector of ACK's ack-nvidia-device-plugin DaemonSet (1.32+), as ACK documents it."""
+
+
+def ack_plugin_lands(labels: dict[str, str]) -> bool:
+    return all(labels.get(k) == v for k, v in ACK_PLUGIN_SELECTOR.items())
+
+
+@pytest.mark.parametrize(
+    "changes",
+    [
+        {},
+        {"sharing": {"mode": "timeSlicing", "replicas": 4}},
+        {"sharing": {"mode": "mps"}},
+        {"sharing": {"mode": "cgpu"}},
+        {"sharing": {"mode": "share"}},
+    ],
+    ids=["whole", "timeSlicing", "mps", "cgpu", "share"],
+)
+def test_exactly_one_device_plugin_per_ack_gpu_node(changes: dict[str, Any]) -> None:
+    found = labels(build(pool_facts("t4", **changes)))
+    # ACK adds ``default`` only to nodes whose pool sets no value: every pool sets one.
+    assert ACK_GPU_SCHEDULE_LABEL in found
+    assert not ack_plugin_lands(found)
+    nvidia = matches_plugin_affinity(found)
+    ack_sharing = found[ACK_GPU_SCHEDULE_LABEL] in {"mps", "cgpu", "share"}
+    assert nvidia != ack_sharing
 
 
 def test_shared_pool_autoscales_as_gpushare() -> None:
