@@ -26,6 +26,36 @@ TERWAY_CONFIG = {"IPVlan": "false", "NetworkPolicy": "true"}
 _WINDOW_ANCHOR_DATE = "2024-01-01"
 
 
+# Node auto scaling (ACK help "Enable node autoscaling"; API CreateAutoscalingConfig, which
+# cs.AutoscalingConfig calls): the cluster-wide switch without which no pool's scaling_config
+# adds a node.
+NODE_SCALER_TYPE = "cluster-autoscaler"
+"""ACK's node autoscaling (``goatscaler`` is node instant scaling, a separate product)."""
+NODE_SCALING_EXPANDER = "least-waste"
+"""Of the pools that fit a pending pod, grow the one that wastes least: the smallest GPU node."""
+GPU_SCALE_DOWN_THRESHOLD = "0.5"
+"""Remove a GPU node whose pods request less than half its GPUs (ACK's default, stated so a
+provider default change does not move it)."""
+
+
+def autoscaling_config(
+    name: str, cluster_id: pulumi.Input[str], opts: pulumi.ResourceOptions
+) -> cs.AutoscalingConfig:
+    """Turn on node auto scaling for the cluster: GPU pools scale from zero and back to it."""
+    return cs.AutoscalingConfig(
+        f"{name}-autoscaling",
+        cluster_id=cluster_id,
+        scaler_type=NODE_SCALER_TYPE,
+        expander=NODE_SCALING_EXPANDER,
+        # Our GPU pools start at min 0: the first GPU pod must be able to add a node.
+        scale_up_from_zero=True,
+        # Idle GPU nodes are the cost to avoid.
+        scale_down_enabled=True,
+        gpu_utilization_threshold=GPU_SCALE_DOWN_THRESHOLD,
+        opts=opts,
+    )
+
+
 def maintenance_window_args(
     window: MaintenanceWindow | None,
 ) -> cs.ManagedKubernetesMaintenanceWindowArgs:
@@ -66,7 +96,8 @@ class AckCluster(pulumi.ComponentResource):
     """Issuer of the RRSA OIDC tokens (for RAM role trust policies); None without RRSA."""
     kubeconfig: pulumi.Output[str]
     """Temporary kubeconfig (secret), fetched on every run; it expires after
-    ``kubeconfigMinutes``."""
+    ``kubeconfigMinutes``, also in the provider's state that ``pulumi destroy``/``refresh``
+    reuse without running the program (docs/ack.md)."""
     provider: k8s.Provider
     """Provider for everything deployed into the cluster."""
 
@@ -75,7 +106,11 @@ class AckCluster(pulumi.ComponentResource):
         name: str,
         args: AckClusterSettings,
         opts: pulumi.ResourceOptions | None = None,
+        *,
+        node_autoscaling: bool = False,
     ) -> None:
+        """``node_autoscaling``: some GPU pool autoscales, so turn on the cluster's node auto
+        scaling (``cluster_id`` then waits for it: pools join a cluster that can scale them)."""
         super().__init__("gpu-platform:alicloud:AckCluster", name, None, opts)
         settings = args
         child = pulumi.ResourceOptions(parent=self)
@@ -141,6 +176,9 @@ class AckCluster(pulumi.ComponentResource):
             opts=child,
         )
         self.cluster_id = cluster.id
+        if node_autoscaling:
+            scaling = autoscaling_config(name, cluster.id, child)
+            self.cluster_id = pulumi.Output.all(cluster.id, scaling.id).apply(lambda ids: ids[0])
         self.cluster_name = cluster.name
         self.vpc_id = pulumi.Output.from_input(vpc_id)
         self.node_vswitch_ids = pulumi.Output.all(*node_switches)

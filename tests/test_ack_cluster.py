@@ -9,7 +9,13 @@ import pulumi
 import pytest
 import yaml
 
-from components.ack_cluster import TERWAY_ADDON, AckCluster
+from components.ack_cluster import (
+    GPU_SCALE_DOWN_THRESHOLD,
+    NODE_SCALER_TYPE,
+    NODE_SCALING_EXPANDER,
+    TERWAY_ADDON,
+    AckCluster,
+)
 from offline_preview import ProgramRun, Secret, engine
 from offline_preview.cloud_outputs import fake_kubeconfig
 from stack_config.models import AckCluster as AckClusterSettings
@@ -20,6 +26,7 @@ NODE_POOL = "alicloud:cs/nodePool:NodePool"
 VPC = "alicloud:vpc/network:Network"
 SWITCH = "alicloud:vpc/switch:Switch"
 PROVIDER = "pulumi:providers:kubernetes"
+AUTOSCALING = "alicloud:cs/autoscalingConfig:AutoscalingConfig"
 CREDENTIAL = "alicloud:cs/getClusterCredential:getClusterCredential"
 
 
@@ -29,9 +36,9 @@ def settings(**changes: Any) -> AckClusterSettings:
     return AckClusterSettings.model_validate(raw)
 
 
-def build(cluster: AckClusterSettings) -> ProgramRun:
+def build(cluster: AckClusterSettings, node_autoscaling: bool = False) -> ProgramRun:
     def program() -> None:
-        component = AckCluster("plat", cluster)
+        component = AckCluster("plat", cluster, node_autoscaling=node_autoscaling)
         pulumi.export("kubeconfig", component.kubeconfig)
         pulumi.export("clusterId", component.cluster_id)
         pulumi.export("nodeVswitchIds", component.node_vswitch_ids)
@@ -40,12 +47,63 @@ def build(cluster: AckClusterSettings) -> ProgramRun:
     return run(program)
 
 
-def test_ack_pro_cluster_with_version_and_tags() -> None:
+def test_ack_pro_cluster_with_tags() -> None:
     ack = one(build(settings()), MANAGED)
     assert ack.inputs["name"] == "gpu-ack-dev"
     assert ack.inputs["clusterSpec"] == "ack.pro.small"
-    assert ack.inputs["version"] == "1.33"
     assert ack.inputs["tags"] == {"environment": "dev"}
+
+
+def test_auto_upgraded_cluster_leaves_the_version_to_ack() -> None:
+    # The provider: "Do not specify [version] if cluster auto upgrade is enabled".
+    ack = one(build(settings()), MANAGED)
+    assert ack.inputs["operationPolicy"]["clusterAutoUpgrade"]["enabled"] is True
+    assert "version" not in ack.inputs
+
+
+def test_pinned_version_without_auto_upgrade() -> None:
+    cluster = settings(kubernetesVersion="1.33", autoUpgradeChannel="none")
+    ack = one(build(cluster), MANAGED)
+    assert ack.inputs["version"] == "1.33"
+    assert ack.inputs["operationPolicy"] == {"clusterAutoUpgrade": {"enabled": False}}
+
+
+def test_node_autoscaling_turned_on_for_autoscaled_pools() -> None:
+    result = build(settings(), node_autoscaling=True)
+    config = one(result, AUTOSCALING)
+    assert config.name == "plat-autoscaling"
+    assert config.parent == one(result, "gpu-platform:alicloud:AckCluster").urn
+    assert config.inputs == {
+        "clusterId": "plat-ack-id",
+        "scalerType": NODE_SCALER_TYPE,
+        "expander": NODE_SCALING_EXPANDER,
+        "scaleUpFromZero": True,
+        "scaleDownEnabled": True,
+        "gpuUtilizationThreshold": GPU_SCALE_DOWN_THRESHOLD,
+    }
+    assert (NODE_SCALER_TYPE, NODE_SCALING_EXPANDER) == ("cluster-autoscaler", "least-waste")
+    # Pools take the cluster ID from the component: it is the cluster's, once scaling is on.
+    assert result.outputs["clusterId"] == "plat-ack-id"
+
+
+def test_pools_wait_for_node_autoscaling() -> None:
+    cluster = settings()
+
+    def program() -> None:
+        component = AckCluster("plat", cluster, node_autoscaling=True)
+
+        async def depends_on() -> list[str]:
+            resources = await component.cluster_id.resources()
+            return sorted([await r.urn.future() for r in resources])
+
+        pulumi.export("dependsOn", pulumi.Output.from_input(depends_on()))
+
+    urns = run(program).outputs["dependsOn"]
+    assert any(urn.endswith("::plat-autoscaling") for urn in urns), urns
+
+
+def test_no_node_autoscaling_without_autoscaled_pools() -> None:
+    assert by_type(build(settings()), AUTOSCALING) == []
 
 
 def test_terway_enforces_network_policies() -> None:

@@ -42,6 +42,12 @@ def test_ack_dev_builds_the_ack_pro_cluster_and_pools(ack_dev: PreviewResult) ->
     assert set(pools) == {"system", "a10mps", "t4"}
     mps_labels = {label["key"]: label["value"] for label in pools["a10mps"].inputs["labels"]}
     assert mps_labels["ack.node.gpu.schedule"] == "mps"
+    # The NVIDIA device plugin release serves t4; ACK's own plugin is turned off there.
+    t4_labels = {label["key"]: label["value"] for label in pools["t4"].inputs["labels"]}
+    assert t4_labels["ack.node.gpu.schedule"] == "disabled"
+    # Auto-upgrade on: ACK picks the version.
+    assert "version" not in cluster.inputs
+    assert cluster.inputs["operationPolicy"]["clusterAutoUpgrade"]["enabled"] is True
 
 
 def test_ack_dev_installs_pinned_sharing_components(ack_dev: PreviewResult) -> None:
