@@ -11,6 +11,7 @@ import copy
 import hashlib
 import io
 import json
+import os
 import re
 import socket
 import struct
@@ -48,8 +49,9 @@ KINDS = (
 )
 TOKEN = "recorded-cluster-token"
 NO_RBAC_TOKEN = "token-of-a-user-without-rbac"
-SERVER_LIFETIME = 30.0
-"""Seconds after which the fake server stops on its own, whatever the test does."""
+SERVER_LIFETIME = 300.0
+"""Seconds after which the fake server stops on its own, whatever the test does: a backstop
+for a hung test, far above any test's run time on a loaded machine."""
 WS_GUID = "258EAFA5-E914-47DA-95CA-C5AB0DC85B11"  # RFC 6455 handshake constant
 
 A100_0, A100_1 = "aks-a100-31415926-vmss000000", "aks-a100-31415926-vmss000001"
@@ -270,6 +272,7 @@ class _Handler(BaseHTTPRequestHandler):
 
 class _FakeServer(ThreadingHTTPServer):
     daemon_threads = True
+    request_queue_size = 64  # concurrent execs connect at once
 
     def __init__(self, cluster: FakeCluster) -> None:
         super().__init__(("127.0.0.1", 0), _Handler)
@@ -290,6 +293,14 @@ def _recorded() -> FakeCluster:
 def cluster() -> FakeCluster:
     """A fresh copy of the healthy recording; tests break one thing in it."""
     return copy.deepcopy(_recorded())
+
+
+@pytest.fixture(autouse=True)
+def _loopback_without_proxy(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The kubernetes and websocket clients honour HTTP(S)_PROXY: on a runner behind a proxy,
+    loopback must still be reached directly (subprocesses inherit this too)."""
+    for var in ("NO_PROXY", "no_proxy"):
+        monkeypatch.setenv(var, "127.0.0.1,localhost")
 
 
 @pytest.fixture
@@ -775,6 +786,9 @@ def test_entry_point_prints_no_traceback(kubeconfig: Path) -> None:
             "lab-expired",
         ],
         cwd=ROOT,
+        # Without the caller's warning settings (PYTHONWARNINGS, -X dev), which would add
+        # the cloud SDKs' deprecation warnings to stderr.
+        env={k: v for k, v in os.environ.items() if k not in ("PYTHONWARNINGS", "PYTHONDEVMODE")},
         capture_output=True,
         text=True,
         timeout=60,
