@@ -1,10 +1,12 @@
 """NvmeCache: the GPU VMs' local NVMe disks as an ephemeral cache volume (BP-18).
 
-Azure Container Storage (v2) is installed once per cluster as an AKS extension; its local
-disk CSI driver pools the NVMe data disks of each node. The StorageClass we add is named
-``-ephemeral`` on purpose: the disks belong to the VM, and their data is lost when a node is
-deallocated, redeployed, scaled in or re-imaged by a node-image upgrade. Keep datasets,
-checkpoints and weights there only as a copy of something stored elsewhere.
+Azure Container Storage (v2, extension type ``microsoft.azurecontainerstoragev2``) is installed
+once per cluster as an AKS extension; creating a StorageClass of its local disk CSI driver makes
+its installer deploy that driver, which stripes the NVMe data disks of each node. The
+StorageClass we add is named ``-ephemeral`` on purpose: the disks belong to the VM, and their
+data is lost when a node is deallocated, redeployed, scaled in or re-imaged by a node-image
+upgrade. Keep datasets, checkpoints and weights there only as a copy of something stored
+elsewhere.
 """
 
 from __future__ import annotations
@@ -15,16 +17,19 @@ import pulumi
 import pulumi_kubernetes as k8s
 from pulumi_azure_native import kubernetesconfiguration as kc
 
-from gpu_facts.azure_storage import LOCAL_NVME_PROVISIONER
+from gpu_facts.azure_storage import (
+    ACSTOR_CONFIGURATION_SETTINGS,
+    ACSTOR_EXTENSION_NAME,
+    ACSTOR_EXTENSION_TYPE,
+    ACSTOR_NAMESPACE,
+    LOCAL_NVME_PROVISIONER,
+)
 
-# Azure Container Storage facts (learn.microsoft.com/azure/storage/container-storage,
-# release notes for 2.0.x): the v2 extension is named ``acstor`` and runs in kube-system; its
-# local NVMe CSI driver (``LOCAL_NVME_PROVISIONER``) comes from gpu_facts.
-ACSTOR_EXTENSION_TYPE = "microsoft.azurecontainerstorage"
-ACSTOR_EXTENSION_NAME = "acstor"
-ACSTOR_VERSION = "2.0.1"
-"""Pinned: an extension upgrade can briefly interrupt I/O, so it is a reviewed change."""
-ACSTOR_NAMESPACE = "kube-system"
+ACSTOR_AUTO_UPGRADE = True
+"""No version is pinned (sources in gpu_facts.azure_storage): Microsoft does not support pinning
+a minor or patch version of v2 and documents it as upgrading itself; the major version is fixed
+by the extension type. An upgrade can briefly interrupt I/O on the cache volumes, which hold
+only copies (docs/aks.md)."""
 STORAGE_CLASS_NAME = "gpu-nvme-cache-ephemeral"
 """What a pod's generic ephemeral volume names to get a fast cache on the node's NVMe."""
 EPHEMERAL_ANNOTATION = "gpu-platform.io/ephemeral"
@@ -63,10 +68,9 @@ class NvmeCache(pulumi.ComponentResource):
             resource_group_name=args["resource_group_name"],
             extension_name=ACSTOR_EXTENSION_NAME,
             extension_type=ACSTOR_EXTENSION_TYPE,
-            # The SDK defaults auto-upgrade to on; a pinned version needs it off.
-            auto_upgrade_minor_version=False,
-            version=ACSTOR_VERSION,
+            auto_upgrade_minor_version=ACSTOR_AUTO_UPGRADE,
             release_train="stable",
+            configuration_settings=dict(ACSTOR_CONFIGURATION_SETTINGS),
             scope=kc.ScopeArgs(cluster=kc.ScopeClusterArgs(release_namespace=ACSTOR_NAMESPACE)),
             opts=pulumi.ResourceOptions(parent=self, depends_on=args["depends_on"]),
         )

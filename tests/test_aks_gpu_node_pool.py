@@ -15,6 +15,7 @@ from components.aks_gpu_node_pool import AksGpuNodePool, AksGpuNodePoolArgs, nod
 from components.gpu_operator import operator_values
 from components.nvidia_device_plugin import chart_values, gpu_node_affinity
 from components.nvme_cache import LOCAL_NVME_PROVISIONER, STORAGE_CLASS_NAME, NvmeCache
+from gpu_facts.azure_storage import ACSTOR_V1_EXTENSION_TYPE
 from gpu_facts.scheduling import (
     DEVICE_PLUGIN_CONFIG_LABEL,
     GPU_PRESENT_LABEL,
@@ -292,12 +293,16 @@ def test_nvme_cache_installs_azure_container_storage_and_an_ephemeral_class() ->
         "clusterRp": "Microsoft.ContainerService",
         "resourceGroupName": "rg-gpu-dev",
         "extensionName": "acstor",
-        "extensionType": "microsoft.azurecontainerstorage",
-        "autoUpgradeMinorVersion": False,
-        "version": "2.0.1",
+        # Azure Container Storage v2 (microsoft.azurecontainerstorage is v1, which has no
+        # localdisk.csi.acstor.io and no 2.x versions).
+        "extensionType": "microsoft.azurecontainerstoragev2",
+        "configurationSettings": {"enable-azure-container-storage": "true"},
+        # Microsoft supports no minor/patch pin for v2: no version, upgrades on.
+        "autoUpgradeMinorVersion": True,
         "releaseTrain": "stable",
         "scope": {"cluster": {"releaseNamespace": "kube-system"}},
     }
+    assert extension.inputs["extensionType"] != ACSTOR_V1_EXTENSION_TYPE
     storage_class = one(result, STORAGE_CLASS)
     assert storage_class.inputs["metadata"]["name"] == STORAGE_CLASS_NAME
     assert "ephemeral" in STORAGE_CLASS_NAME

@@ -1,13 +1,43 @@
 """Azure storage facts the GPU platform relies on: the local NVMe cache of GPU VMs (BP-18).
 
-Source: Microsoft Learn, "Use Azure Container Storage with local NVMe"
-(https://learn.microsoft.com/azure/storage/container-storage/use-container-storage-with-local-disk),
-for Azure Container Storage version 2.x: its StorageClass for local NVMe names this CSI driver
-as the provisioner. Data on those disks is lost when the VM is deallocated or redeployed.
+Sources (Microsoft Learn, Azure Container Storage version 2.x; MicrosoftDocs/azure-docs,
+articles/storage/container-storage/):
+
+- "Install Azure Container Storage for use with AKS" (install-container-storage-aks.md): the
+  v2 AKS extension type ``microsoft.azurecontainerstoragev2``, named ``acstor`` ("for Azure CLI
+  compatibility"), configured with ``enable-azure-container-storage: "true"``; its components
+  run in ``kube-system``. The installer (``acstor-cluster-manager``, 2.1.x and later) installs
+  the local NVMe CSI driver when a StorageClass of that driver is created. Version selection:
+  only the major version can be pinned ("minor/patch pinning isn't supported"); the Terraform
+  flow sets no version and "updates itself automatically".
+- "Azure Container Storage release notes" (container-storage-release-notes.md): 2.0.0 renamed
+  the local NVMe provisioner from ``containerstorage.csi.azure.com`` to
+  ``localdisk.csi.acstor.io``; 1.x (still released, e.g. 1.4.1) is the extension type
+  ``microsoft.azurecontainerstorage`` named ``azurecontainerstorage``; an extension upgrade can
+  briefly interrupt I/O.
+- "Use Azure Container Storage with local NVMe" (use-container-storage-with-local-disk.md): the
+  StorageClass (``localdisk.csi.acstor.io``, ``WaitForFirstConsumer``, reclaim ``Delete``); data
+  on those disks is lost when the VM is deallocated or redeployed. The driver is open source:
+  github.com/Azure/local-csi-driver.
 """
 
 from __future__ import annotations
 
+from types import MappingProxyType
+
 LOCAL_NVME_PROVISIONER = "localdisk.csi.acstor.io"
-"""Azure Container Storage's local NVMe CSI driver: the provisioner of the cache StorageClass
+"""Azure Container Storage's local NVMe CSI driver (v2): the provisioner of the cache StorageClass
 (components/nvme_cache.py) and what the policy ``nvme-cache-volumes-ephemeral`` looks for."""
+
+ACSTOR_EXTENSION_TYPE = "microsoft.azurecontainerstoragev2"
+"""AKS extension type of Azure Container Storage version 2.x (the one with
+``localdisk.csi.acstor.io``)."""
+ACSTOR_V1_EXTENSION_TYPE = "microsoft.azurecontainerstorage"
+"""The version 1.x extension type (StoragePools, provisioner ``containerstorage.csi.azure.com``):
+not what the cache uses; v1 must be removed before v2 is installed."""
+ACSTOR_EXTENSION_NAME = "acstor"
+"""Extension name Microsoft requires for v2 (the Azure CLI manages it under this name)."""
+ACSTOR_NAMESPACE = "kube-system"
+"""Where the v2 components run."""
+ACSTOR_CONFIGURATION_SETTINGS = MappingProxyType({"enable-azure-container-storage": "true"})
+"""Configuration settings of the v2 extension, as Microsoft's Terraform install sets them."""
