@@ -21,6 +21,7 @@ from pulumi_policy import (
     StackValidationArgs,
     StackValidationPolicy,
 )
+from pulumi_policy.proxy import UnknownValueError
 
 from gpu_facts.ack_components import ACK_SYSTEM_NAMESPACE
 from gpu_facts.device_plugin_chart import DEFAULT_NAMESPACE, GPU_OPERATOR_DEFAULT_NAMESPACE
@@ -109,13 +110,40 @@ def exempt_namespaces(config: Config) -> frozenset[str]:
     return frozenset(str(n) for n in items(config.get(EXEMPT_NAMESPACES)))
 
 
+def _known_text(props: Mapping[str, Any], *keys: str) -> tuple[str | None, bool]:
+    """The string at ``keys`` (None if absent), and False when it is unknown at preview."""
+    try:
+        return text(path(props, *keys)), True
+    except UnknownValueError:
+        return None, False
+
+
 def is_exempt(name: str, props: Mapping[str, Any], config: Config) -> bool:
-    """Whether a resource is exempt by its Pulumi name, metadata.name or namespace."""
+    """Whether a resource is exempt by its Pulumi name, metadata.name or namespace.
+
+    Never raises for values unknown at preview: an unknown metadata.name or namespace matches
+    no exemption, so the resource is judged (one resource's unknown namespace must not turn a
+    whole stack policy into the analyzer's advisory "can't run policy").
+    """
     names = exempt_names(config)
-    if name in names or text(path(props, "metadata", "name")) in names:
+    object_name, _ = _known_text(props, "metadata", "name")
+    if name in names or object_name in names:
         return True
-    namespace = text(path(props, "metadata", "namespace"))
+    namespace, _ = _known_text(props, "metadata", "namespace")
     return namespace is not None and namespace in exempt_namespaces(config)
+
+
+UNKNOWN_NAMESPACE_NOTE = (
+    " (metadata.namespace is not known during preview, so the namespace exemptions could not "
+    "apply; pass the namespace as a plain string, with depends_on on the Namespace)"
+)
+
+
+def unknown_namespace_note(props: Mapping[str, Any], config: Config) -> str:
+    """What a violation adds when the resource's namespace is unknown and namespace
+    exemptions exist: the verdict might change once the namespace is known."""
+    _, known = _known_text(props, "metadata", "namespace")
+    return "" if known or not exempt_namespaces(config) else UNKNOWN_NAMESPACE_NOTE
 
 
 def _tags(info: PolicyInfo) -> list[str]:
@@ -129,6 +157,10 @@ def resource_policy(info: PolicyInfo, check: ResourceCheck) -> ResourceValidatio
     def validate(args: ResourceValidationArgs, report: ReportViolation) -> None:
         config = _with_defaults(schema, args.get_config())
         if is_exempt(args.name, args.props, config):
+            return
+        note = unknown_namespace_note(args.props, config)
+        if note:
+            check(args, config, lambda message, urn=None: report(message + note, urn))
             return
         check(args, config, _reporter(report))
 

@@ -6,13 +6,14 @@ from typing import Any
 
 import pytest
 from pulumi_policy import EnforcementLevel
-from pulumi_policy.proxy import UNKNOWN_STRING_VALUE, UnknownValueError
+from pulumi_policy.proxy import UNKNOWN_STRING_VALUE, UnknownValueError, unknown_checking_proxy
 
-from gpu_policies.building import DEFAULT_EXEMPT_NAMESPACES
+from gpu_policies.building import DEFAULT_EXEMPT_NAMESPACES, UNKNOWN_NAMESPACE_NOTE, is_exempt
 from gpu_policies.registry import REGISTERED, policies
 from offline_preview import RecordedResource, Violation, run_policies
 
 from .harness import Case, Res, messages, policy_named, violations
+from .platform_fixtures import dev_like_stack, workload
 from .pod_fixtures import container, mutated
 
 PRIVILEGED = "no-privileged-gpu-containers"
@@ -134,3 +135,52 @@ def test_unknown_values_elsewhere_do_not_stop_a_policy() -> None:
 def test_levels_are_set_on_every_policy() -> None:
     for policy in policies():
         assert policy.enforcement_level in (EnforcementLevel.MANDATORY, EnforcementLevel.ADVISORY)
+
+
+def test_an_unknown_namespace_is_judged_and_the_violation_says_why() -> None:
+    """A namespace unknown at preview matches no exemption: the resource is judged (mandatory
+    policies still block), and the message says the exemptions could not apply."""
+    res = privileged(UNKNOWN_STRING_VALUE)
+    found = run_policies([recorded(res)], [policy_named(PRIVILEGED)])
+    assert [v.enforcement for v in found] == ["mandatory"]
+    assert found[0].message.endswith(UNKNOWN_NAMESPACE_NOTE)
+    # Without namespace exemptions there is nothing the namespace could change: no note.
+    config: dict[str, Any] = {PRIVILEGED: {"exemptNamespaces": []}}
+    found = run_policies([recorded(res)], [policy_named(PRIVILEGED)], config)
+    assert len(found) == 1 and UNKNOWN_NAMESPACE_NOTE not in found[0].message
+
+
+def test_an_unknown_namespace_or_name_passes_a_clean_resource() -> None:
+    """Only a policy about the namespace itself cannot run: the analyzer's advisory."""
+    for metadata in ({"namespace": UNKNOWN_STRING_VALUE}, {"name": UNKNOWN_STRING_VALUE}):
+        res = mutated("Deployment", lambda s: None)
+        res.props["metadata"].update(metadata)
+        found = run_policies([recorded(res)], policies())
+        cannot_run = (
+            [("gpu-pods-not-in-default-namespace", "advisory")] if "namespace" in metadata else []
+        )
+        assert [(v.policy, v.enforcement) for v in found] == cannot_run, found
+        assert all(v.message.startswith("can't run policy") for v in found)
+
+
+def test_is_exempt_never_raises_on_unknown_metadata() -> None:
+    config = {"exemptNamespaces": ["kube-system"], "exemptNames": ["x"]}
+    for props in (
+        {"metadata": UNKNOWN_STRING_VALUE},
+        {"metadata": {"name": UNKNOWN_STRING_VALUE, "namespace": UNKNOWN_STRING_VALUE}},
+    ):
+        assert is_exempt("y", unknown_checking_proxy(props), config) is False
+        assert is_exempt("x", unknown_checking_proxy(props), config) is True
+
+
+def test_a_stack_policy_judges_each_workload_despite_one_unknown_namespace() -> None:
+    """Exemptions in a stack policy degrade per resource: one workload's unknown namespace
+    does not stop the policy for the rest (it was the analyzer's "can't run policy")."""
+    unknown = workload("nvidia.com/mig-7g.40gb", namespace=UNKNOWN_STRING_VALUE)
+    known = workload("nvidia.com/mig-7g.40gb")
+    stack = (*dev_like_stack(), Res(unknown.type, "in-unknown-ns", unknown.props), known)
+    found = violations(policy_named("pod-gpu-resources-exposed-by-pools"), stack)
+    assert sorted(urn.rsplit("::", 1)[1] for _, urn in found if urn) == [
+        "in-unknown-ns",
+        known.name,
+    ]
