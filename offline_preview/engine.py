@@ -202,7 +202,30 @@ def run_callable(
     root = settings.get_root_resource()
     exported: dict[str, Any] = dict(getattr(root, "outputs", {}) or {})
     outputs = {name: _sync_await(_resolve(value)) for name, value in exported.items()}
-    return ProgramRun(project, stack, monitor.recorded, _unwrap_envelopes(outputs))
+    return ProgramRun(project, stack, tree_order(monitor.recorded), _unwrap_envelopes(outputs))
+
+
+def tree_order(resources: list[RecordedResource]) -> list[RecordedResource]:
+    """Parents before their children, siblings by type then name.
+
+    The SDK registers from executor threads, so arrival order changes from run to run; this
+    order does not, which keeps the rendered plan and the verdicts diffable between runs.
+    """
+    urns = {r.urn for r in resources}
+    children: dict[str | None, list[RecordedResource]] = {}
+    for r in resources:
+        children.setdefault(r.parent if r.parent in urns else None, []).append(r)
+    ordered: list[RecordedResource] = []
+    stack: list[RecordedResource] = sorted(
+        children.get(None, []), key=lambda r: (r.type, r.name), reverse=True
+    )
+    while stack:
+        res = stack.pop()
+        ordered.append(res)
+        stack.extend(
+            sorted(children.get(res.urn, []), key=lambda r: (r.type, r.name), reverse=True)
+        )
+    return ordered
 
 
 def run_program(

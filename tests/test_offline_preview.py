@@ -21,7 +21,7 @@ from offline_preview.cli import (
     PROJECT_ROOT,
     main,
 )
-from offline_preview.engine import PreviewMocks, RecordingMonitor, run_program
+from offline_preview.engine import PreviewMocks, RecordingMonitor, run_program, tree_order
 from offline_preview.policy_runner import Violation
 from stack_config import ConfigError
 
@@ -76,6 +76,21 @@ def test_records_inputs_parent_and_options() -> None:
     assert isinstance(secret.inputs["stringData"], Secret) or isinstance(
         secret.inputs["stringData"]["k"], Secret
     )
+
+
+def test_resources_come_in_one_order_whatever_the_registration_order() -> None:
+    def build() -> None:
+        for name in ("b", "a", "c"):
+            parent = pulumi.ComponentResource("test:index:Parent", name)
+            for child in ("z", "y"):
+                k8s.core.v1.Namespace(f"{name}-{child}", opts=pulumi.ResourceOptions(parent=parent))
+
+    run = run_callable(build)
+    names = [r.name for r in run.resources if r.type != "pulumi:pulumi:Stack"]
+    # Parents first, then their children; siblings by type, then name.
+    assert names == ["a", "a-y", "a-z", "b", "b-y", "b-z", "c", "c-y", "c-z"]
+    reordered = tree_order(list(reversed(run.resources)))
+    assert [r.urn for r in reordered] == [r.urn for r in run.resources]
 
 
 def test_json_contract(program: Path, capsys: pytest.CaptureFixture[str]) -> None:
