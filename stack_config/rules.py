@@ -354,7 +354,8 @@ def _ack_gpu_pools(cfg: PlatformConfig, cluster: AckCluster) -> Iterator[Problem
     if not plugin_pools:
         return
     names = ", ".join(plugin_pools)
-    if not cfg.device_plugin.enabled:
+    # With the GPU Operator on, its own (ACK) rule says what to do instead.
+    if not cfg.device_plugin.enabled and not cfg.gpu_operator.enabled:
         yield (
             "devicePlugin.enabled",
             f"pools {names} use the NVIDIA device plugin (ACK's own is turned off on them); "
