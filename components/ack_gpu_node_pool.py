@@ -9,6 +9,7 @@ import pulumi
 from pulumi_alicloud import cs
 
 from gpu_facts.scheduling import (
+    ACK_DEVICE_PLUGIN_OFF,
     ACK_GPU_SCHEDULE_LABEL,
     ACK_GPU_SCHEDULE_VALUES,
     DEVICE_PLUGIN_CONFIG_LABEL,
@@ -19,19 +20,6 @@ from gpu_facts.scheduling import (
     POOL_LABEL,
 )
 from stack_config.pools import PoolFacts
-
-ACK_DEVICE_PLUGIN_OFF = "disabled"
-"""``ack.node.gpu.schedule`` value that keeps ACK's own ``ack-nvidia-device-plugin`` off a node.
-
-ACK installs that plugin with every cluster: since Kubernetes 1.32 a DaemonSet selecting
-``ack.node.gpu.schedule=default``, a label ACK's node-join script puts on new GPU nodes unless
-the pool sets another value (ACK help "Configure and manage the ack-nvidia-device-plugin
-component"; ``disabled`` is the value ACK's "Schedule GPUs with DRA" guide uses to turn it off,
-and HAMi's ACK guide sets it as a node-pool label). Our whole-GPU and time-sliced pools are
-served by the NVIDIA device plugin release instead: one plugin per node."""
-ACK_DEVICE_PLUGIN_DAEMONSET_SINCE = "1.32"
-"""First Kubernetes version whose ACK device plugin is the label-selected DaemonSet; before it
-a static pod on every GPU node, which no label turns off."""
 
 SCALING_TYPE_GPU = "gpu"
 SCALING_TYPE_GPU_SHARE = "gpushare"

@@ -24,7 +24,11 @@ from gpu_facts.device_plugin_chart import (
     at_least,
     version_tuple,
 )
-from gpu_facts.scheduling import ACK_GPU_SCHEDULE_LABEL, WORKLOAD_TYPE_LABEL
+from gpu_facts.scheduling import (
+    ACK_DEVICE_PLUGIN_DAEMONSET_SINCE,
+    ACK_GPU_SCHEDULE_LABEL,
+    WORKLOAD_TYPE_LABEL,
+)
 
 from .models import (
     MIN_KUBERNETES,
@@ -339,9 +343,6 @@ def _ack_cluster(cfg: PlatformConfig) -> Iterator[Problem]:
 def _ack_gpu_pools(cfg: PlatformConfig, cluster: AckCluster) -> Iterator[Problem]:
     """ACK GPU pools: the ``ack.node.gpu.schedule`` label is ours, and pools served by the
     NVIDIA device plugin need it, with ACK's own plugin turned off by that label (1.32+)."""
-    # The component's own facts, imported here: components import stack_config when loaded.
-    from components.ack_gpu_node_pool import ACK_DEVICE_PLUGIN_DAEMONSET_SINCE
-
     plugin_pools = []
     for i, pool in enumerate(cfg.gpu_pools):
         if ACK_GPU_SCHEDULE_LABEL in pool.labels:

@@ -48,6 +48,18 @@ ACK_GPU_SCHEDULE_LABEL = "ack.node.gpu.schedule"
 ACK_GPU_SCHEDULE_VALUES: dict[str, str] = {"ackMps": "mps", "ackCgpu": "cgpu", "ackShare": "share"}
 """Value of ``ack.node.gpu.schedule`` per ACK sharing mode: MPS with GPU-memory isolation,
 cGPU memory isolation, and sharing without isolation (ACK's GPU-sharing docs)."""
+ACK_DEVICE_PLUGIN_OFF = "disabled"
+"""``ack.node.gpu.schedule`` value that keeps ACK's own ``ack-nvidia-device-plugin`` off a node.
+
+ACK installs that plugin with every cluster: since Kubernetes 1.32 a DaemonSet selecting
+``ack.node.gpu.schedule=default``, a label ACK's node-join script puts on new GPU nodes unless
+the pool sets another value (ACK help "Configure and manage the ack-nvidia-device-plugin
+component"; ``disabled`` is the value ACK's "Schedule GPUs with DRA" guide uses to turn it off,
+and HAMi's ACK guide sets it as a node-pool label). Our whole-GPU and time-sliced pools are
+served by the NVIDIA device plugin release instead: one plugin per node."""
+ACK_DEVICE_PLUGIN_DAEMONSET_SINCE = "1.32"
+"""First Kubernetes version whose ACK device plugin is the label-selected DaemonSet; before it
+a static pod on every GPU node, which no label turns off."""
 WORKLOAD_LABEL_PREFIX = "workload.gpu-platform.io/"
 """Node label prefix ``workload.gpu-platform.io/<type>=true``: workload types a pool serves."""
 WORKLOAD_TYPE_LABEL = "workload"
