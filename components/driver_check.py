@@ -1,10 +1,12 @@
-"""DriverReadinessCheck: per GPU pool, a Job that fails unless the driver is new enough (BP-05).
+"""DriverReadinessCheck: per GPU pool with a node, a Job failing on an old driver (BP-05).
 
 Each Job lands on one node of its pool (pool label, GPU taint tolerated), takes one unit of the
 pool's GPU resource so the device plugin must hand out a device, and runs a generated POSIX-sh
 check around ``nvidia-smi``: driver major version at least the configured minimum, and on MIG
 pools a MIG device of the pool's profile. Pulumi waits for a Job to complete, so a failing
-check fails ``pulumi up``. An optional CronJob repeats the check.
+check fails ``pulumi up``. An optional CronJob repeats the check. Only pools whose minimum
+node count is at least 1 get a check (``checked_pools`` says why); ``make verify`` covers the
+GPU nodes of pools that can be empty.
 
 The check runs as UID 65534, not as the CUDA image's default root: ``nvidia-smi`` only reads
 the device nodes the NVIDIA runtime mounts (mode 0666 by default), so the pod passes Pod
@@ -40,14 +42,15 @@ CHECK_APP = "gpu-driver-check"
 """``app.kubernetes.io/name`` of every check Job and CronJob."""
 NOBODY = 65534
 DEADLINE_SECONDS = 1800
-"""Room for a scale-from-zero pool to add a node and pull the image."""
+"""Room to pull the CUDA image and for a node the pool is still adding (every checked pool
+has at least one node: ``checked_pools``)."""
 
 
 class DriverReadinessCheckArgs(TypedDict):
     settings: Readiness
     """The validated ``readiness`` stack config (minimum driver major, image, schedule)."""
     pools: list[PoolFacts]
-    """GPU pools to check; one Job (and CronJob) each."""
+    """The GPU pools; each that always has a node gets one Job (and CronJob)."""
 
 
 def is_mps(pool: PoolFacts) -> bool:
@@ -92,14 +95,19 @@ def check_script(pool: str, min_driver_major: int, mig_profile: str | None = Non
 
 
 def checked_pools(pools: list[PoolFacts]) -> list[PoolFacts]:
-    """Pools that get a check.
+    """Pools that get a check Job (and CronJob): those that always have a node, i.e. whose
+    minimum node count (fixed ``count``, or ``autoscale.min``) is at least 1.
 
-    Every pool but a fixed pool of zero nodes: its Job could never schedule, so ``pulumi up``
-    would wait out the Job timeout and fail. An autoscaled pool with minimum 0 keeps its Job:
-    the pending pod makes the autoscaler add a node (``DEADLINE_SECONDS`` leaves room for
-    that), and the check then runs on it. ACK MPS pools included (in the MPS namespace).
+    A pool that can be empty gets none. Fixed at zero, its Job could never schedule. Autoscaled
+    from zero, a pending check pod is no reliable way to get a node: the Azure cluster
+    autoscaler's scale-from-zero node template knows ``nvidia.com/gpu`` from the VM size but
+    never a renamed shared resource (``nvidia.com/gpu.shared``) or a MIG resource, so the Job
+    would wait out ``DEADLINE_SECONDS`` and fail ``pulumi up``; and where the autoscaler can
+    scale the pool, a CronJob would power up a GPU node on every schedule just to run the
+    check. ``make verify`` (readiness/) checks the driver of every GPU node that exists,
+    whatever its pool. ACK MPS pools included (in the MPS namespace).
     """
-    return [pool for pool in pools if pool.capacity.max_nodes > 0]
+    return [pool for pool in pools if pool.capacity.min_nodes >= 1]
 
 
 def gpu_resource(pool: PoolFacts) -> str:
@@ -163,8 +171,8 @@ def job_spec(pool: PoolFacts, settings: Readiness) -> k8s.batch.v1.JobSpecArgs:
 
 
 class DriverReadinessCheck(pulumi.ComponentResource):
-    """Driver checks: a namespace (and one for ACK MPS pools), and per GPU pool a Job (and a
-    CronJob when scheduled)."""
+    """Driver checks: a namespace (and one for ACK MPS pools), and per GPU pool that always has
+    a node a Job (and a CronJob when scheduled)."""
 
     namespace: pulumi.Output[str]
     """Namespace of the checks (Pod Security ``restricted``)."""

@@ -431,6 +431,7 @@ def test_ack_platform_serves_only_plugin_pools() -> None:
 def test_ack_platform_with_only_ack_shared_pools_installs_no_plugin() -> None:
     def only_mps(raw: dict[str, Any]) -> None:
         raw["gpuPools"] = [p for p in raw["gpuPools"] if p["name"] == "a10mps"]
+        raw["gpuPools"][0]["autoscale"]["min"] = 1  # always a node: it gets its check Job
         raw["workloads"] = [w for w in raw["workloads"] if w["pools"] == ["a10mps"]]
 
     result = run(lambda: GpuPlatform("ack", platform("ack-dev", only_mps)))

@@ -158,6 +158,21 @@ def platform(stack: str = "byo", mutate: Any = None) -> Platform:
     return load_platform(raw)
 
 
+def always_on(raw: dict[str, Any]) -> None:
+    """ack-dev with every GPU pool autoscaled from 1: each always has a node to check."""
+    for pool in raw["gpuPools"]:
+        pool["autoscale"]["min"] = 1
+
+
+def ack_always_on(mutate: Any = None) -> Platform:
+    def both(raw: dict[str, Any]) -> None:
+        always_on(raw)
+        if mutate is not None:
+            mutate(raw)
+
+    return platform("ack-dev", both)
+
+
 def checks_run(p: Platform) -> ProgramRun:
     return run(
         lambda: DriverReadinessCheck(
@@ -281,7 +296,7 @@ def namespaces_by_name(result: ProgramRun) -> dict[str, RecordedResource]:
 
 
 def test_ack_mps_pool_is_checked_in_its_own_namespace_with_host_ipc() -> None:
-    p = platform("ack-dev")
+    p = ack_always_on()
     assert p.pools["a10mps"].sharing == "ackMps"
     assert [pool.name for pool in checked_pools(list(p.pools.values()))] == ["a10mps", "t4"]
     result = checks_run(p)
@@ -320,7 +335,7 @@ def test_ack_mps_pool_is_checked_in_its_own_namespace_with_host_ipc() -> None:
 
 
 def test_mps_namespace_is_privileged_and_outside_the_gpu_admission_policy() -> None:
-    p = platform("ack-dev")
+    p = ack_always_on()
 
     def program() -> None:
         check = DriverReadinessCheck(
@@ -370,7 +385,7 @@ def test_the_pack_is_clean_on_the_mps_checks() -> None:
     def scheduled(raw: dict[str, Any]) -> None:
         raw["readiness"] = {"schedule": "0 6 * * *"}
 
-    result = checks_run(platform("ack-dev", scheduled))
+    result = checks_run(ack_always_on(scheduled))
     crons = {
         cron.inputs["metadata"]["labels"]["gpu-platform.io/pool"]: cron
         for cron in by_type(result, CRON_JOB)
@@ -400,7 +415,7 @@ def test_no_mps_namespace_when_the_mps_pool_has_no_nodes() -> None:
         del pool["autoscale"]
         pool["count"] = 0
 
-    p = platform("ack-dev", mps_fixed_at_zero)
+    p = ack_always_on(mps_fixed_at_zero)
     assert p.pools["a10mps"].capacity.max_nodes == 0
     result = checks_run(p)
     assert set(jobs_by_pool(result)) == {"t4"}
@@ -442,14 +457,39 @@ def test_no_check_at_all_when_every_pool_is_fixed_at_zero() -> None:
     assert checked_pools(list(platform("byo", no_nodes).pools.values())) == []
 
 
-def test_autoscaled_pool_from_zero_keeps_its_job() -> None:
-    # The dev t4 pool scales 0..3: the pending check pod is what makes the autoscaler add a node.
+def test_autoscaled_pool_from_zero_gets_no_job() -> None:
+    # The dev t4 pool scales 0..3: the Azure autoscaler's scale-from-zero template knows
+    # nvidia.com/gpu, never the pool's nvidia.com/gpu.shared, so a check pod would stay pending
+    # and fail `pulumi up`; and a CronJob on a pool it can scale would power up a GPU node on
+    # every schedule. `make verify` checks the driver of the nodes that exist.
     p = platform("dev")
     assert p.pools["t4"].pool.autoscale is not None
     assert p.pools["t4"].capacity.min_nodes == 0
-    jobs = jobs_by_pool(checks_run(p))
+    assert [pool.name for pool in checked_pools(list(p.pools.values()))] == ["a100mig"]
+    assert set(jobs_by_pool(checks_run(p))) == {"a100mig"}
+
+
+def test_autoscaled_pool_from_one_keeps_its_job_and_cron_job() -> None:
+    def from_one(raw: dict[str, Any]) -> None:
+        raw["gpuPools"][1]["autoscale"]["min"] = 1
+        raw["readiness"] = {"schedule": "0 6 * * *"}
+
+    p = platform("dev", from_one)
+    result = checks_run(p)
+    jobs = jobs_by_pool(result)
     assert set(jobs) == {"a100mig", "t4"}
     assert jobs["t4"]["spec"]["activeDeadlineSeconds"] == 1800
+    crons = {
+        c.inputs["metadata"]["labels"]["gpu-platform.io/pool"] for c in by_type(result, CRON_JOB)
+    }
+    assert crons == {"a100mig", "t4"}
+
+
+def test_no_check_and_no_mps_namespace_when_every_pool_scales_from_zero() -> None:
+    # ack-dev as committed: both GPU pools scale from zero.
+    pools = list(platform("ack-dev").pools.values())
+    assert [pool.capacity.min_nodes for pool in pools] == [0, 0]
+    assert checked_pools(pools) == []
 
 
 @pytest.mark.parametrize(
@@ -482,7 +522,7 @@ def test_good_readiness_settings(settings: dict[str, Any]) -> None:
 
 def test_check_namespaces_deny_all_traffic() -> None:
     """The checks run nvidia-smi and nothing else: no pod in their namespaces needs a network."""
-    result = checks_run(platform("ack-dev"))
+    result = checks_run(ack_always_on())
     policies = by_type(result, "kubernetes:networking.k8s.io/v1:NetworkPolicy")
     assert sorted((p.inputs["metadata"]["namespace"], p.name) for p in policies) == [
         ("gpu-readiness", "check-namespace-default-deny-all"),

@@ -4,10 +4,21 @@ A preview cannot see a node's driver; it can see whether the stack deploys a che
 a Job or CronJob that runs ``nvidia-smi``, tolerates the GPU taint and is pinned by its
 ``nodeSelector`` to one pool's nodes (our checks use the ``gpu-platform.io/pool`` label).
 
-A pool fixed at zero nodes needs no check: there is no node to check, and a check Job could
-never schedule. That is an AKS pool with ``count: 0`` and no autoscaling, or an ACK pool with
-``desiredSize: "0"`` (or the deprecated ``nodeCount: 0``) and no enabled ``scalingConfig``. A
-pool that autoscales from zero still needs its check: the pending check pod adds a node.
+Only pools that always have a node need a check: those whose minimum node count is at least 1.
+A pool that can be empty needs none, and our stacks deploy none for it (``make verify`` checks
+the driver on every GPU node that exists instead):
+
+- fixed at zero: an AKS pool with ``count: 0`` and no autoscaling, or an ACK pool with
+  ``desiredSize: "0"`` (or the deprecated ``nodeCount: 0``) and no enabled ``scalingConfig``.
+  There is no node to check, and a check Job could never schedule.
+- autoscaled from zero: AKS ``enableAutoScaling`` with ``minCount: 0`` (an AgentPool or a
+  ManagedCluster's ``agentPoolProfiles`` entry), ACK ``scalingConfig.enable`` with
+  ``minSize: 0``. The Azure cluster autoscaler builds a scale-from-zero node template from the
+  VM size alone, so it knows ``nvidia.com/gpu`` but never a renamed shared resource
+  (``nvidia.com/gpu.shared``) or a MIG resource: a check pod asking for one would stay pending
+  and fail ``pulumi up``. Where the autoscaler can scale the pool up, a scheduled check would
+  power on a GPU node every time just to run ``nvidia-smi``. An autoscaled pool whose minimum
+  is missing or not a number is taken as one that can be empty.
 """
 
 from __future__ import annotations
@@ -24,7 +35,7 @@ from .building import Config, PolicyInfo, Report, exempt_names, stack_policy
 from .gpu_workloads_tolerate_gpu_taint import tolerates
 from .node_pools import NodePool, node_pools
 from .pod_specs import containers, kubernetes_kind, pod_spec
-from .props import items, mapping, mappings, text
+from .props import items, mapping, mappings, path, text
 from .resource_types import ACK_NODE_POOL, AKS_AGENT_POOL, AKS_MANAGED_CLUSTER
 from .stack_index import index_by_type
 
@@ -36,16 +47,17 @@ POOL_TYPES = (AKS_AGENT_POOL, AKS_MANAGED_CLUSTER, ACK_NODE_POOL)
 INFO = PolicyInfo(
     name="gpu-pools-have-driver-check",
     description=(
-        f"A stack that creates GPU node pools has, for each of them, a Job or CronJob that runs "
-        f"{DRIVER_CHECK_TOOL}, tolerates the {GPU_TAINT_KEY} taint and whose nodeSelector picks "
-        f"that pool's nodes and no other pool's (e.g. {POOL_LABEL}: <pool>). Pools fixed at "
-        "zero nodes (no autoscaling) need none."
+        f"Every GPU node pool whose minimum node count is at least 1 has a Job or CronJob that "
+        f"runs {DRIVER_CHECK_TOOL}, tolerates the {GPU_TAINT_KEY} taint and whose nodeSelector "
+        f"picks that pool's nodes and no other pool's (e.g. {POOL_LABEL}: <pool>). Pools that "
+        "can be empty (fixed at zero, or autoscaled from zero) need none."
     ),
     practices=("BP-05",),
     enforcement_level=EnforcementLevel.ADVISORY,
     severity=Severity.MEDIUM,
     remediation_steps=(
-        f"Add a readiness Job per GPU pool (our DriverReadinessCheck): nodeSelector "
+        f"Add a readiness Job per GPU pool with at least one node (our DriverReadinessCheck): "
+        f"nodeSelector "
         f"{POOL_LABEL}: <pool>, a toleration for {GPU_TAINT_KEY}, one unit of the pool's GPU "
         f"resource and a container that runs {DRIVER_CHECK_TOOL}; or exempt the pool by name "
         "when it is checked another way."
@@ -99,19 +111,39 @@ def _node_count(value: Any) -> float | None:
         return None
 
 
-def fixed_at_zero(pool: NodePool, props: Mapping[str, Any]) -> bool:
-    """Whether the pool can have no node: a fixed size of 0 and no autoscaling.
+def minimum_nodes(pool: NodePool, props: Mapping[str, Any]) -> float | None:
+    """The fewest nodes the pool can have, None when the props do not say.
 
     ``props`` are the pool's own (an AgentPool, a ManagedCluster's agentPoolProfiles entry or
-    a NodePool). A missing size is not zero: AKS defaults ``count`` to 1.
+    a NodePool). Autoscaled: AKS ``minCount``, ACK ``scalingConfig.minSize``. Fixed: AKS
+    ``count`` (missing means AKS's default, 1), ACK ``desiredSize`` or the deprecated
+    ``nodeCount`` (0 only when every size given is 0).
     """
     if pool.autoscaling:
-        return False
+        minimum = (
+            props.get("minCount")
+            if pool.cloud == "azure"
+            else path(props, "scalingConfig", "minSize")
+        )
+        return _node_count(minimum)
     if pool.cloud == "azure":
-        return _node_count(props.get("count")) == 0
+        count = props.get("count")
+        return 1.0 if count is None else _node_count(count)
     sizes = [_node_count(props.get(key)) for key in ("desiredSize", "nodeCount")]
     known = [size for size in sizes if size is not None]
-    return bool(known) and all(size == 0 for size in known)
+    if not known:
+        return None
+    return 0.0 if all(size == 0 for size in known) else max(known)
+
+
+def may_be_empty(pool: NodePool, props: Mapping[str, Any]) -> bool:
+    """Whether the pool can have no node (so it needs no check Job): fixed at zero, or
+    autoscaled with a minimum of 0 (or no readable minimum). A fixed pool whose size cannot
+    be read is taken as having nodes."""
+    minimum = minimum_nodes(pool, props)
+    if pool.autoscaling:
+        return minimum is None or minimum < 1
+    return minimum == 0
 
 
 def _pools_with_props(
@@ -153,7 +185,7 @@ def check(args: StackValidationArgs, config: Config, report: Report) -> None:
         for resource_type in POOL_TYPES
         for resource in index.get(resource_type, ())
         for pool, props in _pools_with_props(resource_type, resource)
-        if not fixed_at_zero(pool, props)
+        if not may_be_empty(pool, props)
     ]
     if not pools:
         return
@@ -170,7 +202,8 @@ def check(args: StackValidationArgs, config: Config, report: Report) -> None:
         report(
             f"GPU node pool '{pool.name}' has no driver check: no Job or CronJob of the stack "
             f"runs {DRIVER_CHECK_TOOL} on its nodes alone (nodeSelector, e.g. "
-            f"{POOL_LABEL}: {pool.name}, and a {GPU_TAINT_KEY}:{GPU_TAINT_EFFECT} toleration).",
+            f"{POOL_LABEL}: {pool.name}, and a {GPU_TAINT_KEY}:{GPU_TAINT_EFFECT} toleration); "
+            "the pool's minimum node count is at least 1, so it always has a node to check.",
             resource.urn,
         )
 

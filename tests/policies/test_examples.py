@@ -128,6 +128,16 @@ def _drop_node_selector(props: dict[str, Any]) -> None:
     props["spec"]["template"]["spec"].pop("nodeSelector")
 
 
+def _ack_min_size(minimum: int) -> Callable[[dict[str, Any]], None]:
+    """Set the minimum of autoscaled ACK pools."""
+
+    def change(props: dict[str, Any]) -> None:
+        if props.get("scalingConfig", {}).get("enable"):
+            props["scalingConfig"]["minSize"] = minimum
+
+    return change
+
+
 def _drop(key: str) -> Callable[[dict[str, Any]], None]:
     return lambda props: props.pop(key, None)
 
@@ -202,8 +212,7 @@ COMPONENT_MUTATIONS = [
         "dev",
         "kubernetes:helm.sh/v3:Release",
         _t4_config("renameByDefault: true", "renameByDefault: false"),
-        # The t4 check asks for nvidia.com/gpu.shared, which the pool no longer advertises.
-        ("shared-gpus-renamed-and-single-request", "pod-gpu-resources-exposed-by-pools"),
+        "shared-gpus-renamed-and-single-request",
     ),
     (
         "dev",
@@ -219,8 +228,9 @@ COMPONENT_MUTATIONS = [
         "ack-mps-pools-need-ack-pro",
     ),
     ("ack-dev", "alicloud:cs/nodePool:NodePool", _set("taints", []), "gpu-node-pools-tainted"),
-    # The MPS pool's check (in its own namespace) is what keeps ack-dev clean of this one.
-    ("ack-dev", "kubernetes:batch/v1:Job", _drop_node_selector, "gpu-pools-have-driver-check"),
+    # ack-dev's GPU pools scale from zero, so they have no check Job and need none; once a
+    # pool always has a node, it needs one.
+    ("ack-dev", "alicloud:cs/nodePool:NodePool", _ack_min_size(1), "gpu-pools-have-driver-check"),
 ]
 
 

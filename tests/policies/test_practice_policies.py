@@ -373,8 +373,10 @@ AUTOSCALED = {"enableAutoScaling": True, "minCount": 0, "maxCount": 3}
 ACK_SCALING = {"scalingConfig": {"enable": True, "minSize": 0, "maxSize": 2, "type": "gpu"}}
 ACK_A10 = ack_pool("a10", "mps")
 
-# A pool fixed at zero nodes has nothing to check (and a check Job could never schedule).
-FIXED_AT_ZERO_CASES = [
+# A pool that can be empty has nothing to check for sure: fixed at zero (a check Job could
+# never schedule) or autoscaled from zero (the scale-from-zero template may not know the
+# pool's GPU resource; where it does, a check would power up a node).
+MAY_BE_EMPTY_CASES = [
     Case(DRIVER, "aks-count-0", (sized(T4_POOL, count=0),)),
     Case(DRIVER, "aks-count-0-as-the-engine-sends-it", (sized(T4_POOL, count=0.0),)),
     Case(DRIVER, "aks-autoscaling-off", (sized(T4_POOL, count=0, enableAutoScaling=False),)),
@@ -396,14 +398,30 @@ FIXED_AT_ZERO_CASES = [
             driver_check("any", selector={GPU_PRESENT_LABEL: "true"}),
         ),
     ),
-    # Pools that can have nodes still need their check.
+    Case(DRIVER, "aks-autoscaled-from-0", (sized(T4_POOL, count=0, **AUTOSCALED),)),
+    Case(DRIVER, "aks-autoscaled-from-0-with-count-1", (sized(T4_POOL, **AUTOSCALED),)),
+    Case(
+        DRIVER,
+        "aks-autoscaled-without-min",
+        (sized(T4_POOL, **{**AUTOSCALED, "minCount": None}),),
+    ),
+    Case(DRIVER, "aks-inline-autoscaled-from-0", (inline_gpu_pool(count=0, **AUTOSCALED),)),
+    Case(DRIVER, "ack-autoscaled-from-0", (sized(ACK_A10, desiredSize="0", **ACK_SCALING),)),
+    Case(DRIVER, "ack-autoscaled-from-0-size-missing", (sized(ACK_A10, **ACK_SCALING),)),
+    # Pools that always have a node need their check.
     Case(DRIVER, "aks-count-1", (sized(T4_POOL, count=1),), ("'t4'",)),
     Case(DRIVER, "aks-count-missing-defaults-to-1", (sized(T4_POOL, count=None),), ("'t4'",)),
     Case(
         DRIVER,
-        "aks-autoscaled-from-0",
-        (sized(T4_POOL, count=0, **AUTOSCALED),),
+        "aks-autoscaled-from-1",
+        (sized(T4_POOL, count=0, **{**AUTOSCALED, "minCount": 1}),),
         ("'t4'",),
+    ),
+    Case(
+        DRIVER,
+        "aks-autoscaled-from-1-as-the-engine-sends-it",
+        (sized(T4_POOL, **{**AUTOSCALED, "minCount": 1.0}),),
+        ("minimum node count is at least 1",),
     ),
     Case(DRIVER, "aks-count-not-a-number", (sized(T4_POOL, count="zero"),), ("'t4'",)),
     Case(
@@ -414,16 +432,22 @@ FIXED_AT_ZERO_CASES = [
     ),
     Case(
         DRIVER,
-        "aks-inline-autoscaled-from-0",
-        (inline_gpu_pool(count=0, **AUTOSCALED),),
+        "aks-inline-autoscaled-from-2",
+        (inline_gpu_pool(count=0, **{**AUTOSCALED, "minCount": 2}),),
         ("'aks/agentPoolProfiles[t4]'",),
     ),
     Case(DRIVER, "ack-desired-size-2", (sized(ACK_A10, desiredSize="2"),), ("'a10'",)),
     Case(DRIVER, "ack-size-missing", (ACK_A10,), ("'a10'",)),
     Case(
         DRIVER,
-        "ack-autoscaled-from-0",
-        (sized(ACK_A10, desiredSize="0", **ACK_SCALING),),
+        "ack-autoscaled-from-1",
+        (
+            sized(
+                ACK_A10,
+                desiredSize="0",
+                scalingConfig={**ACK_SCALING["scalingConfig"], "minSize": 1},
+            ),
+        ),
         ("'a10'",),
     ),
     Case(
@@ -435,7 +459,7 @@ FIXED_AT_ZERO_CASES = [
 ]
 
 DRIVER_CASES = [
-    *FIXED_AT_ZERO_CASES,
+    *MAY_BE_EMPTY_CASES,
     Case(DRIVER, "dev-like", dev_like_stack()),
     Case(DRIVER, "cronjob-check", (T4_POOL, driver_check("t4", "CronJob"))),
     Case(DRIVER, "workloads-without-pools", (workload("nvidia.com/gpu"),)),
