@@ -192,6 +192,8 @@ class AksCluster(pulumi.ComponentResource):
                 enable_private_cluster=settings.api_server.private,
                 authorized_ip_ranges=settings.api_server.authorized_ip_ranges or None,
             ),
+            # Only the system pool: the GPU pools are separate AgentPools. No ignore_changes on
+            # agentPoolProfiles (a refresh lists the GPU pools here too): docs/aks.md says why.
             agent_pool_profiles=[
                 aks.ManagedClusterAgentPoolProfileArgs(
                     name=SYSTEM_POOL_NAME,
