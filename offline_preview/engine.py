@@ -7,7 +7,9 @@ the inputs as the engine would receive them) and answers with deterministic outp
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
+import functools
 import os
 import runpy
 import sys
@@ -177,6 +179,20 @@ async def _resolve(value: Any) -> Any:
     return resolved
 
 
+@functools.cache
+def _event_loop() -> asyncio.AbstractEventLoop:
+    return asyncio.new_event_loop()
+
+
+def _use_event_loop() -> None:
+    """Make one event loop this thread's current loop before the SDK asks for it.
+
+    The SDK calls ``asyncio.get_event_loop()``, which warns on Python 3.12 and 3.13 and fails
+    on 3.14+ when no loop is set; Python 3.11 created one silently, as this does.
+    """
+    asyncio.set_event_loop(_event_loop())
+
+
 def run_callable(
     program: Callable[[], Any],
     *,
@@ -191,6 +207,7 @@ def run_callable(
     ``config`` maps ``namespace:key`` to the string value the program would receive; pass a
     ``monitor`` to inspect what was registered even when the program fails.
     """
+    _use_event_loop()
     monitor = monitor or RecordingMonitor(PreviewMocks())
     mock = monitor.mocks
     settings.ROOT.set(None)  # a fresh root Stack per run (it is created once per process)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import textwrap
 from pathlib import Path
@@ -91,6 +92,14 @@ def test_resources_come_in_one_order_whatever_the_registration_order() -> None:
     assert names == ["a", "a-y", "a-z", "b", "b-y", "b-z", "c", "c-y", "c-z"]
     reordered = tree_order(list(reversed(run.resources)))
     assert [r.urn for r in reordered] == [r.urn for r in run.resources]
+
+
+def test_runs_without_a_current_event_loop() -> None:
+    # Python 3.12+ no longer makes a loop on demand (3.12/3.13 warn, 3.14 raises); the SDK asks
+    # for the current one, so the engine sets its own.
+    asyncio.set_event_loop(None)
+    run = run_callable(lambda: k8s.core.v1.Namespace("ns"))
+    assert [r.name for r in run.resources if r.type == "kubernetes:core/v1:Namespace"] == ["ns"]
 
 
 def test_json_contract(program: Path, capsys: pytest.CaptureFixture[str]) -> None:
