@@ -151,7 +151,11 @@ class GpuPlatform(pulumi.ComponentResource):
         from .ack_gpu_sharing import AckGpuSharing
 
         cluster = AckClusterComponent(
-            f"{self._name}-ack", settings, pulumi.ResourceOptions(parent=self)
+            f"{self._name}-ack",
+            settings,
+            pulumi.ResourceOptions(parent=self),
+            # ACK scales no pool until node auto scaling is on for the cluster.
+            node_autoscaling=any(pf.pool.autoscale for pf in self._platform.pools.values()),
         )
         pools = {
             pf.name: AckGpuNodePool(

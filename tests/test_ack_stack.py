@@ -142,3 +142,21 @@ def test_bad_ack_config_is_refused_with_its_key_path(tmp_path: Path) -> None:
     bad.write_text(yaml.safe_dump(data))
     with pytest.raises(ConfigError, match=r"cluster\.clusterSpec: ACK GPU sharing \('mps'\)"):
         preview(ROOT, stack="bad", config_file=bad)
+
+
+def test_ack_dev_turns_on_node_autoscaling_for_its_autoscaled_pools(
+    ack_dev: PreviewResult,
+) -> None:
+    (config,) = of_type(ack_dev, "alicloud:cs/autoscalingConfig:AutoscalingConfig")
+    assert config.name == "ack-dev-ack-autoscaling"
+    assert config.inputs["scaleUpFromZero"] is True
+    assert config.parent is not None and config.parent.endswith("AckCluster::ack-dev-ack")
+    # The GPU pools join the cluster only once it can scale them.
+    gpu_pools = [
+        pool
+        for pool in of_type(ack_dev, "alicloud:cs/nodePool:NodePool")
+        if pool.parent is not None and "AckGpuNodePool" in pool.parent
+    ]
+    assert len(gpu_pools) == 2
+    for pool in gpu_pools:
+        assert config.urn in pool.dependencies
