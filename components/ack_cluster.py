@@ -47,7 +47,8 @@ def autoscaling_config(
         cluster_id=cluster_id,
         scaler_type=NODE_SCALER_TYPE,
         expander=NODE_SCALING_EXPANDER,
-        # Our GPU pools start at min 0: the first GPU pod must be able to add a node.
+        # Scale up even while the cluster has no ready node at all (the SDK's meaning; its
+        # default, stated so a provider default change does not move it).
         scale_up_from_zero=True,
         # Idle GPU nodes are the cost to avoid.
         scale_down_enabled=True,
@@ -178,7 +179,10 @@ class AckCluster(pulumi.ComponentResource):
         self.cluster_id = cluster.id
         if node_autoscaling:
             scaling = autoscaling_config(name, cluster.id, child)
-            self.cluster_id = pulumi.Output.all(cluster.id, scaling.id).apply(lambda ids: ids[0])
+            # The cluster ID, carrying the dependency on the scaling config through its URN
+            # (always known): with ``scaling.id`` a new config would make the ID unknown at
+            # preview, and every pool (whose cluster ID forces a new one) would show a replace.
+            self.cluster_id = pulumi.Output.all(cluster.id, scaling.urn).apply(lambda v: v[0])
         self.cluster_name = cluster.name
         self.vpc_id = pulumi.Output.from_input(vpc_id)
         self.node_vswitch_ids = pulumi.Output.all(*node_switches)

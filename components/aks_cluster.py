@@ -265,7 +265,9 @@ class AksCluster(pulumi.ComponentResource):
                 ),
                 scope=self.cluster.id,
                 description="Identity running Pulumi deploys into the cluster (gpu-platform)",
-                opts=child,
+                # Azure refuses a second assignment of the same principal, role and scope
+                # (RoleAssignmentExists), so a replacement must delete the old one first.
+                opts=pulumi.ResourceOptions(parent=self, delete_before_replace=True),
             )
             provider_deps.append(self.deployer_access)
         self.provider = k8s.Provider(

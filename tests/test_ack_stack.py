@@ -160,3 +160,13 @@ def test_ack_dev_turns_on_node_autoscaling_for_its_autoscaled_pools(
     assert len(gpu_pools) == 2
     for pool in gpu_pools:
         assert config.urn in pool.dependencies
+
+
+def test_ack_dev_deploys_no_driver_check_when_every_gpu_pool_scales_from_zero(
+    ack_dev: PreviewResult,
+) -> None:
+    # A check Job there would wait for a node forever or power one up just to run; make
+    # verify reads those drivers when nodes exist (docs/device-plugin.md).
+    assert of_type(ack_dev, "gpu-platform:gpu:DriverReadinessCheck") == []
+    assert of_type(ack_dev, "kubernetes:batch/v1:Job") == []
+    assert of_type(ack_dev, "kubernetes:batch/v1:CronJob") == []

@@ -202,6 +202,8 @@ def test_azure_rbac_grants_the_deployer_cluster_admin_on_the_cluster(stack: str)
     assert assignment.inputs["scope"] == "plat-aks-id"
     assert cluster.urn in assignment.property_dependencies["scope"]
     assert assignment.parent == one(result, "gpu-platform:azure:AksCluster").urn
+    # Same principal, role and scope twice is refused: a replacement deletes first.
+    assert assignment.delete_before_replace is True
 
 
 def test_kubernetes_provider_waits_for_the_deployer_role_assignment() -> None:
