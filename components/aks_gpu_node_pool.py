@@ -24,6 +24,12 @@ from stack_config.pools import PoolFacts
 
 IMMUTABLE_PROPERTIES = ["gpuInstanceProfile"]
 """AKS cannot change these on an existing pool: a change replaces the pool (BP-11)."""
+AUTOSCALER_RESOURCE_TAG = "k8s.io_cluster-autoscaler_node-template_resources_"
+"""Prefix of the scale-set tags that tell the cluster autoscaler what the nodes of an empty
+pool will offer, with ``/`` in the resource name written ``_`` (kubernetes/autoscaler,
+cloudprovider/azure/azure_template.go: ``extractAllocatableResourcesFromScaleSet``). Without
+them it sizes an empty pool from its VM size alone (``nvidia.com/gpu`` only). AKS copies a
+pool's tags to its scale set."""
 
 
 class AksGpuNodePoolArgs(TypedDict):
@@ -51,6 +57,20 @@ def node_labels(pool: PoolFacts, workload_types: list[str]) -> dict[str, str]:
         **{f"{WORKLOAD_LABEL_PREFIX}{t}": "true" for t in sorted(set(workload_types))},
     }
     return {**pool.pool.labels, **ours}
+
+
+def autoscaler_tags(pool: PoolFacts) -> dict[str, str]:
+    """Tags of an autoscaled pool: every GPU resource a node advertises (capacity model).
+
+    A pod asking ``nvidia.com/gpu.shared`` (a renamed time-sliced or MPS pool) would
+    otherwise never bring up the first node of a pool scaled to zero: the autoscaler would
+    see no node that offers it."""
+    if pool.pool.autoscale is None:
+        return {}
+    return {
+        AUTOSCALER_RESOURCE_TAG + resource.replace("/", "_"): str(count)
+        for resource, count in sorted(pool.capacity.per_node.items())
+    }
 
 
 def pool_outputs(pool: PoolFacts) -> dict[str, Any]:
@@ -124,6 +144,7 @@ class AksGpuNodePool(pulumi.ComponentResource):
             min_count=autoscale.min if autoscale is not None else None,
             max_count=autoscale.max if autoscale is not None else None,
             count=count,
+            tags=autoscaler_tags(pf) or None,
             opts=pulumi.ResourceOptions(
                 parent=self,
                 protect=args["protect"],

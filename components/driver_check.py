@@ -98,14 +98,14 @@ def checked_pools(pools: list[PoolFacts]) -> list[PoolFacts]:
     """Pools that get a check Job (and CronJob): those that always have a node, i.e. whose
     minimum node count (fixed ``count``, or ``autoscale.min``) is at least 1.
 
-    A pool that can be empty gets none. Fixed at zero, its Job could never schedule. Autoscaled
-    from zero, a pending check pod is no reliable way to get a node: the Azure cluster
-    autoscaler's scale-from-zero node template knows ``nvidia.com/gpu`` from the VM size but
-    never a renamed shared resource (``nvidia.com/gpu.shared``) or a MIG resource, so the Job
-    would wait out ``DEADLINE_SECONDS`` and fail ``pulumi up``; and where the autoscaler can
-    scale the pool, a CronJob would power up a GPU node on every schedule just to run the
-    check. ``make verify`` (readiness/) checks the driver of every GPU node that exists,
-    whatever its pool. ACK MPS pools included (in the MPS namespace).
+    A pool that can be empty gets none. Fixed at zero, its Job could never schedule.
+    Autoscaled from zero, the check would power up a GPU node just to run ``nvidia-smi`` (the
+    Job at every ``pulumi up``, the CronJob at every schedule); and where the autoscaler cannot
+    tell what an empty pool offers (an autoscaler that sizes it from the VM alone knows
+    ``nvidia.com/gpu`` but no ``.shared`` or MIG resource), the Job would wait out
+    ``DEADLINE_SECONDS`` and fail ``pulumi up``. ``make verify`` (readiness/) checks the
+    driver of every GPU node that exists, whatever its pool. ACK MPS pools included (in the
+    MPS namespace).
     """
     return [pool for pool in pools if pool.capacity.min_nodes >= 1]
 

@@ -197,6 +197,12 @@ def test_non_mig_pool_autoscales_from_zero() -> None:
     assert inputs["nodeTaints"] == [GPU_TAINT]
     # The autoscaler owns the live node count; a preview must not fight it.
     assert pool.ignore_changes == ["count"]
+    # An empty pool is sized from its tags: 1 T4 time-sliced 4 ways, renamed .shared. From the
+    # VM size alone the autoscaler would offer only nvidia.com/gpu, and a pod asking
+    # nvidia.com/gpu.shared would never bring up the first node.
+    assert inputs["tags"] == {
+        "k8s.io_cluster-autoscaler_node-template_resources_nvidia.com_gpu.shared": "4"
+    }
 
 
 def test_fixed_size_non_mig_pool() -> None:
@@ -207,6 +213,7 @@ def test_fixed_size_non_mig_pool() -> None:
     assert "minCount" not in pool.inputs and "maxCount" not in pool.inputs
     # Nothing else owns a fixed pool's count: Pulumi manages it.
     assert pool.ignore_changes == []
+    assert "tags" not in pool.inputs  # no autoscaler to inform
 
 
 def test_pool_names_and_parentage() -> None:
