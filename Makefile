@@ -30,7 +30,8 @@ typecheck: venv
 unit: venv
 	$(PY) -m pytest
 
-test: lint typecheck unit ## Lint, type check and every test.
+test: lint ## Lint, type check and every test (the type check and the tests side by side).
+	@$(MAKE) --no-print-directory -j2 --output-sync=target typecheck unit
 
 up: ## pulumi up for STACK (needs the Pulumi CLI and cloud credentials).
 	pulumi up --stack $(STACK) --policy-pack policies
