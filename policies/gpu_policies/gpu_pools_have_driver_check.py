@@ -13,12 +13,11 @@ the driver on every GPU node that exists instead):
   There is no node to check, and a check Job could never schedule.
 - autoscaled from zero: AKS ``enableAutoScaling`` with ``minCount: 0`` (an AgentPool or a
   ManagedCluster's ``agentPoolProfiles`` entry), ACK ``scalingConfig.enable`` with
-  ``minSize: 0``. The Azure cluster autoscaler builds a scale-from-zero node template from the
-  VM size alone, so it knows ``nvidia.com/gpu`` but never a renamed shared resource
-  (``nvidia.com/gpu.shared``) or a MIG resource: a check pod asking for one would stay pending
-  and fail ``pulumi up``. Where the autoscaler can scale the pool up, a scheduled check would
-  power on a GPU node every time just to run ``nvidia-smi``. An autoscaled pool whose minimum
-  is missing or not a number is taken as one that can be empty.
+  ``minSize: 0``. A check there would power on a GPU node just to run ``nvidia-smi`` (a Job at
+  every ``pulumi up``, a CronJob at every schedule), and where the autoscaler cannot tell what
+  an empty pool offers (sized from the VM alone it knows ``nvidia.com/gpu`` but no ``.shared``
+  or MIG resource) it would stay pending and fail ``pulumi up``. An autoscaled pool whose
+  minimum is missing or not a number is taken as one that can be empty.
 """
 
 from __future__ import annotations
@@ -56,9 +55,8 @@ INFO = PolicyInfo(
     enforcement_level=EnforcementLevel.ADVISORY,
     severity=Severity.MEDIUM,
     remediation_steps=(
-        f"Add a readiness Job per GPU pool with at least one node (our DriverReadinessCheck): "
-        f"nodeSelector "
-        f"{POOL_LABEL}: <pool>, a toleration for {GPU_TAINT_KEY}, one unit of the pool's GPU "
+        "Add a readiness Job per GPU pool with at least one node (our DriverReadinessCheck): "
+        f"nodeSelector {POOL_LABEL}: <pool>, a toleration for {GPU_TAINT_KEY}, one unit of the pool's GPU "
         f"resource and a container that runs {DRIVER_CHECK_TOOL}; or exempt the pool by name "
         "when it is checked another way."
     ),
