@@ -16,6 +16,8 @@ from pulumi_alicloud import cs, vpc
 from stack_config.models import SYSTEM_POOL_NAME, AckVSwitch, MaintenanceWindow
 from stack_config.models import AckCluster as AckClusterSettings
 
+from .outputs import known_after
+
 TERWAY_ADDON = "terway-eniip"
 """Terway in shared-ENI mode: the ACK CNI that can enforce Kubernetes NetworkPolicies."""
 # IPVlan needs Alibaba Cloud Linux nodes; plain ENI multi-IP mode works on every GPU image.
@@ -179,10 +181,9 @@ class AckCluster(pulumi.ComponentResource):
         self.cluster_id = cluster.id
         if node_autoscaling:
             scaling = autoscaling_config(name, cluster.id, child)
-            # The cluster ID, carrying the dependency on the scaling config through its URN
-            # (always known): with ``scaling.id`` a new config would make the ID unknown at
-            # preview, and every pool (whose cluster ID forces a new one) would show a replace.
-            self.cluster_id = pulumi.Output.all(cluster.id, scaling.urn).apply(lambda v: v[0])
+            # Not through ``scaling.id``: a new config would make the ID unknown at preview,
+            # and every pool (whose cluster ID forces a new one) would show a replace.
+            self.cluster_id = known_after(cluster.id, scaling)
         self.cluster_name = cluster.name
         self.vpc_id = pulumi.Output.from_input(vpc_id)
         self.node_vswitch_ids = pulumi.Output.all(*node_switches)

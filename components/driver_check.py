@@ -36,7 +36,8 @@ from stack_config import PoolFacts
 from stack_config.models import Readiness
 
 from .gpu_workload_namespace import DENY_ALL_POLICY, deny_all_spec
-from .helm_release import known_name, system_namespace
+from .helm_release import system_namespace
+from .outputs import known_after
 
 CHECK_APP = "gpu-driver-check"
 """``app.kubernetes.io/name`` of every check Job and CronJob."""
@@ -253,9 +254,9 @@ class DriverReadinessCheck(pulumi.ComponentResource):
                     opts=pulumi.ResourceOptions(parent=self, depends_on=[home_ns]),
                 )
             jobs[pool.name] = job_name
-        self.namespace = known_name(namespace, settings.namespace)
+        self.namespace = known_after(settings.namespace, namespace)
         self.mps_namespace = (
-            known_name(mps, mps_name)
+            known_after(mps_name, mps)
             if mps is not None and mps_name is not None
             else pulumi.Output.from_input(None)
         )

@@ -23,13 +23,14 @@ from stack_config import PoolFacts
 from stack_config.models import GpuOperator
 
 from .device_plugin_config import DEFAULT_CONFIG_NAME, config_map, mig_strategy
-from .helm_release import known_name, pinned_release, system_namespace
+from .helm_release import pinned_release, system_namespace
 from .nvidia_device_plugin import (
     NODE_CRITICAL,
     gpu_tolerations,
     nfd_worker_tolerations,
     system_tolerations,
 )
+from .outputs import known_after
 
 PLUGIN_CONFIG_MAP = "device-plugin-configs"
 """Name of the ConfigMap the operator creates from ``devicePlugin.config.data``."""
@@ -115,6 +116,6 @@ class NvidiaGpuOperator(pulumi.ComponentResource):
             values=values,
             parent=self,
         )
-        self.namespace = known_name(namespace, settings.namespace)
+        self.namespace = known_after(settings.namespace, namespace)
         self.configs = pulumi.Output.from_input(values["devicePlugin"]["config"]["data"])
         self.register_outputs({"namespace": self.namespace, "configs": self.configs})

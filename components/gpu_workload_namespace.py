@@ -29,7 +29,7 @@ from stack_config.models import Workload
 from stack_config.pools import PoolFacts
 from stack_config.rules import workload_problems
 
-from .helm_release import known_name
+from .outputs import known_after
 
 PodSecurityLevel = Literal["privileged", "baseline", "restricted"]
 
@@ -248,7 +248,7 @@ class GpuWorkloadNamespace(pulumi.ComponentResource):
             opts=child,
         )
 
-        self.namespace = known_name(ns, workload.name)
+        self.namespace = known_after(workload.name, ns)
         self.gpu_quota = pulumi.Output.from_input(hard)
         self.network_policies = pulumi.Output.from_input(list(policies))
         self.register_outputs(

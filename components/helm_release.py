@@ -36,12 +36,6 @@ def system_namespace(
     )
 
 
-def known_name(namespace: k8s.core.v1.Namespace, name: str) -> pulumi.Output[str]:
-    """``name`` as a component output: known at preview (the URN always is), and carrying the
-    dependency on the Namespace for whoever deploys into it."""
-    return namespace.urn.apply(lambda _: name)
-
-
 def pinned_release(
     resource_name: str,
     *,

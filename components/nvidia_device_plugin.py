@@ -33,7 +33,8 @@ from stack_config.models import DevicePlugin
 
 from .device_plugin_config import DEFAULT_CONFIG_NAME, config_map
 from .device_plugin_values import config_problems, our_config_names
-from .helm_release import known_name, pinned_release, system_namespace
+from .helm_release import pinned_release, system_namespace
+from .outputs import known_after
 
 NODE_CRITICAL = "system-node-critical"
 """Priority class of per-node add-ons: the kubelet evicts them last."""
@@ -186,7 +187,7 @@ class NvidiaDevicePlugin(pulumi.ComponentResource):
             values=values,
             parent=self,
         )
-        self.namespace = known_name(namespace, settings.namespace)
+        self.namespace = known_after(settings.namespace, namespace)
         self.release_name = release.name.apply(lambda n: n or CHART_NAME)
         self.configs = pulumi.Output.from_input(values["config"]["map"])
         self.register_outputs(
