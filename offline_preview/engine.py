@@ -222,16 +222,25 @@ def run_callable(
     return ProgramRun(project, stack, tree_order(monitor.recorded), _unwrap_envelopes(outputs))
 
 
+def children_by_parent(
+    resources: list[RecordedResource],
+) -> dict[str | None, list[RecordedResource]]:
+    """Each parent URN's children, in the order given; None holds the top-level resources
+    (those whose parent, such as the root stack, was not recorded)."""
+    urns = {r.urn for r in resources}
+    children: dict[str | None, list[RecordedResource]] = {}
+    for r in resources:
+        children.setdefault(r.parent if r.parent in urns else None, []).append(r)
+    return children
+
+
 def tree_order(resources: list[RecordedResource]) -> list[RecordedResource]:
     """Parents before their children, siblings by type then name.
 
     The SDK registers from executor threads, so arrival order changes from run to run; this
     order does not, which keeps the rendered plan and the verdicts diffable between runs.
     """
-    urns = {r.urn for r in resources}
-    children: dict[str | None, list[RecordedResource]] = {}
-    for r in resources:
-        children.setdefault(r.parent if r.parent in urns else None, []).append(r)
+    children = children_by_parent(resources)
     ordered: list[RecordedResource] = []
     stack: list[RecordedResource] = sorted(
         children.get(None, []), key=lambda r: (r.type, r.name), reverse=True

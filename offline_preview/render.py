@@ -6,7 +6,7 @@ import json
 from collections import Counter, defaultdict
 from typing import Any
 
-from .engine import ProgramRun, RecordedResource, Secret
+from .engine import ProgramRun, Secret, children_by_parent
 from .policy_runner import Violation
 
 SECRET_TEXT = "[secret]"
@@ -81,10 +81,7 @@ def _output_lines(outputs: dict[str, Any]) -> list[str]:
 
 def as_table(run: ProgramRun, violations: list[Violation]) -> str:
     """A tree of resources by parent, each with its policy verdicts."""
-    children: dict[str | None, list[RecordedResource]] = defaultdict(list)
-    urns = {r.urn for r in run.resources}
-    for r in run.resources:
-        children[r.parent if r.parent in urns else None].append(r)
+    children = children_by_parent(run.resources)  # siblings keep the run's (tree) order
     by_urn: dict[str | None, list[Violation]] = defaultdict(list)
     for v in violations:
         by_urn[v.urn].append(v)
