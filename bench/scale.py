@@ -18,7 +18,8 @@ from typing import Any
 from components.platform import GpuPlatform
 from gpu_policies.registry import policies
 from offline_preview import ProgramRun, run_callable, run_policies
-from stack_config import Platform, load_platform
+from plan.platform import ResolvedPlatform
+from stack_config import load_platform
 
 from .floors import Registration, matched_floor, plain_floor
 from .synthetic import SIZES, BenchCloud, Size, synthetic_raw
@@ -151,7 +152,7 @@ class CloudScale:
         return data
 
 
-def register(platform: Platform) -> ProgramRun:
+def register(platform: ResolvedPlatform) -> ProgramRun:
     """Our program on the mock engine, with a platform validated beforehand."""
     return run_callable(partial(GpuPlatform, PLATFORM_NAME, platform))
 

@@ -18,8 +18,8 @@ from typing import Any, Literal
 import yaml
 
 from gpu_facts import AKS_MIG_TO_NVIDIA, AZURE_VM_SIZES, ECS_INSTANCE_TYPES
-from stack_config.models import GpuPool
-from stack_config.pools import resolve_pool
+from plan.pools import resolve_pool
+from settings import GpuPoolSettings
 
 BenchCloud = Literal["existing", "azure", "alicloud"]
 """``existing`` and ``azure`` pools use Azure VM sizes, ``alicloud`` pools ECS instance types."""
@@ -137,7 +137,8 @@ def synthetic_raw(cloud: BenchCloud, size: Size) -> dict[str, Any]:
     pools = [synthetic_pool(cloud, i) for i in range(size.pools)]
     # The resource names each pool exposes, for per-resource quotas (resolved by our own code).
     exposed = [
-        sorted(resolve_pool(cloud, GpuPool.model_validate(p)).capacity.per_node) for p in pools
+        sorted(resolve_pool(cloud, GpuPoolSettings.model_validate(p)).capacity.per_node)
+        for p in pools
     ]
     workloads = []
     for i in range(size.namespaces):

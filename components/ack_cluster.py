@@ -13,8 +13,12 @@ import pulumi
 import pulumi_kubernetes as k8s
 from pulumi_alicloud import cs, vpc
 
-from stack_config.models import SYSTEM_POOL_NAME, AckVSwitch, MaintenanceWindow
-from stack_config.models import AckCluster as AckClusterSettings
+from settings import (
+    SYSTEM_POOL_NAME,
+    AckClusterSettings,
+    AckVSwitchSettings,
+    MaintenanceWindowSettings,
+)
 
 from .outputs import known_after
 
@@ -60,9 +64,9 @@ def autoscaling_config(
 
 
 def maintenance_window_args(
-    window: MaintenanceWindow | None,
+    window: MaintenanceWindowSettings | None,
 ) -> cs.ManagedKubernetesMaintenanceWindowArgs:
-    """The ACK maintenance window for our ``MaintenanceWindow`` (UTC start hour, length)."""
+    """The ACK maintenance window for our ``MaintenanceWindowSettings`` (UTC start hour, length)."""
     if window is None:
         return cs.ManagedKubernetesMaintenanceWindowArgs(enable=False)
     return cs.ManagedKubernetesMaintenanceWindowArgs(
@@ -220,7 +224,7 @@ class AckCluster(pulumi.ComponentResource):
         self,
         name: str,
         role: str,
-        switches: list[AckVSwitch],
+        switches: list[AckVSwitchSettings],
         vpc_id: pulumi.Input[str],
         settings: AckClusterSettings,
     ) -> list[pulumi.Output[str]]:

@@ -9,17 +9,13 @@ import pulumi
 from pulumi_alicloud import cs
 
 from gpu_facts.scheduling import (
-    ACK_DEVICE_PLUGIN_OFF,
-    ACK_GPU_SCHEDULE_LABEL,
     ACK_GPU_SCHEDULE_VALUES,
-    DEVICE_PLUGIN_CONFIG_LABEL,
-    GPU_PRESENT_LABEL,
     GPU_TAINT_EFFECT,
     GPU_TAINT_KEY,
     GPU_TAINT_VALUE,
-    POOL_LABEL,
 )
-from stack_config.pools import PoolFacts
+from plan.node_labels import ack_node_labels
+from plan.pools import PoolFacts
 
 SCALING_TYPE_GPU = "gpu"
 SCALING_TYPE_GPU_SHARE = "gpushare"
@@ -37,23 +33,6 @@ class AckGpuNodePoolArgs(TypedDict):
     """Protect the pool from deletion (production)."""
     tags: Mapping[str, str]
     """Resource tags."""
-
-
-def pool_labels(pf: PoolFacts) -> dict[str, str]:
-    """Node labels of a GPU pool; ours win over user labels with the same key."""
-    labels = {**pf.pool.labels, POOL_LABEL: pf.name}
-    if pf.uses_device_plugin:
-        # The NVIDIA device plugin, GFD and the NFD worker select on it: pools shared by ACK's
-        # own plugin must not carry it, or two plugins would advertise the same GPUs.
-        labels[GPU_PRESENT_LABEL] = "true"
-        # The NVIDIA device plugin has one named config per pool.
-        labels[DEVICE_PLUGIN_CONFIG_LABEL] = pf.name
-        # ...and ACK's own plugin stays off these nodes (ACK would label them ``default``).
-        labels[ACK_GPU_SCHEDULE_LABEL] = ACK_DEVICE_PLUGIN_OFF
-    else:
-        # ACK's sharing plugins and (for MPS) the MPS control daemon select on this label.
-        labels[ACK_GPU_SCHEDULE_LABEL] = ACK_GPU_SCHEDULE_VALUES[pf.sharing or ""]
-    return labels
 
 
 def scaling_config(pf: PoolFacts) -> cs.NodePoolScalingConfigArgs | None:
@@ -106,7 +85,7 @@ class AckGpuNodePool(pulumi.ComponentResource):
             node_pool_name=pf.name,
             instance_types=[pf.pool.instance_type],
             vswitch_ids=args["vswitch_ids"],
-            labels=[cs.NodePoolLabelArgs(key=k, value=v) for k, v in pool_labels(pf).items()],
+            labels=[cs.NodePoolLabelArgs(key=k, value=v) for k, v in ack_node_labels(pf).items()],
             taints=[
                 cs.NodePoolTaintArgs(
                     key=GPU_TAINT_KEY, value=GPU_TAINT_VALUE, effect=GPU_TAINT_EFFECT

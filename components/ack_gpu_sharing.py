@@ -24,15 +24,15 @@ from gpu_facts.ack_components import (
     MPS_CONTROL_CHART,
 )
 from gpu_facts.scheduling import ACK_GPU_SCHEDULE_VALUES
-from stack_config.models import AckGpuSharingComponents
-from stack_config.pools import PoolFacts
+from plan.pools import PoolFacts
+from settings import AckGpuSharingSettings
 
 FROZEN_INPUTS = ["chart", "version", "values", "repositoryOpts"]
 """Inputs of a frozen release whose changes Pulumi ignores (an upgrade restarts its pods)."""
 
 
 class AckGpuSharingArgs(TypedDict):
-    components: AckGpuSharingComponents
+    components: AckGpuSharingSettings
     """Pinned chart versions and the switch that allows changing ack-mps-control."""
     pools: Sequence[PoolFacts]
     """The cluster's GPU pools: their sharing modes decide what is installed."""

@@ -16,8 +16,7 @@ from pulumi_azure_native import authorization, resources
 from pulumi_azure_native import containerservice as aks
 
 from gpu_facts.device_plugin_chart import CRITICAL_ADDONS_TAINT_KEY
-from stack_config.models import SYSTEM_POOL_NAME, MaintenanceWindow
-from stack_config.models import AksCluster as AksClusterSettings
+from settings import SYSTEM_POOL_NAME, AksClusterSettings, MaintenanceWindowSettings
 
 SYSTEM_POOL_TAINT = f"{CRITICAL_ADDONS_TAINT_KEY}=true:NoSchedule"
 """Keeps workloads off the system pool; AKS add-ons tolerate it."""
@@ -61,7 +60,7 @@ def network_profile(settings: AksClusterSettings) -> aks.ContainerServiceNetwork
     )
 
 
-def _maintenance_window(window: MaintenanceWindow) -> aks.MaintenanceWindowArgs:
+def _maintenance_window(window: MaintenanceWindowSettings) -> aks.MaintenanceWindowArgs:
     return aks.MaintenanceWindowArgs(
         schedule=aks.ScheduleArgs(
             weekly=aks.WeeklyScheduleArgs(day_of_week=window.day, interval_weeks=1)

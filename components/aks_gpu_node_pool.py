@@ -14,22 +14,13 @@ import pulumi
 from pulumi_azure_native import containerservice as aks
 
 from gpu_facts.scheduling import (
-    DEVICE_PLUGIN_CONFIG_LABEL,
-    GPU_PRESENT_LABEL,
     GPU_TAINT,
-    POOL_LABEL,
-    WORKLOAD_LABEL_PREFIX,
 )
-from stack_config.pools import PoolFacts
+from plan.node_labels import aks_node_labels, autoscaler_tags
+from plan.pools import PoolFacts
 
 IMMUTABLE_PROPERTIES = ["gpuInstanceProfile"]
 """AKS cannot change these on an existing pool: a change replaces the pool (BP-11)."""
-AUTOSCALER_RESOURCE_TAG = "k8s.io_cluster-autoscaler_node-template_resources_"
-"""Prefix of the scale-set tags that tell the cluster autoscaler what the nodes of an empty
-pool will offer, with ``/`` in the resource name written ``_`` (kubernetes/autoscaler,
-cloudprovider/azure/azure_template.go: ``extractAllocatableResourcesFromScaleSet``). Without
-them it sizes an empty pool from its VM size alone (``nvidia.com/gpu`` only). AKS copies a
-pool's tags to its scale set."""
 
 
 class AksGpuNodePoolArgs(TypedDict):
@@ -45,32 +36,6 @@ class AksGpuNodePoolArgs(TypedDict):
     """Workload types (``training``...) allowed on the pool; each becomes a node label."""
     protect: bool
     """Protect the pool from deletion (and so from replacement)."""
-
-
-def node_labels(pool: PoolFacts, workload_types: list[str]) -> dict[str, str]:
-    """Labels of every node in the pool; ours win over user labels of the same key."""
-    ours = {
-        GPU_PRESENT_LABEL: "true",
-        # The per-pool device-plugin config is named after the pool.
-        DEVICE_PLUGIN_CONFIG_LABEL: pool.name,
-        POOL_LABEL: pool.name,
-        **{f"{WORKLOAD_LABEL_PREFIX}{t}": "true" for t in sorted(set(workload_types))},
-    }
-    return {**pool.pool.labels, **ours}
-
-
-def autoscaler_tags(pool: PoolFacts) -> dict[str, str]:
-    """Tags of an autoscaled pool: every GPU resource a node advertises (capacity model).
-
-    A pod asking ``nvidia.com/gpu.shared`` (a renamed time-sliced or MPS pool) would
-    otherwise never bring up the first node of a pool scaled to zero: the autoscaler would
-    see no node that offers it."""
-    if pool.pool.autoscale is None:
-        return {}
-    return {
-        AUTOSCALER_RESOURCE_TAG + resource.replace("/", "_"): str(count)
-        for resource, count in sorted(pool.capacity.per_node.items())
-    }
 
 
 def pool_outputs(pool: PoolFacts) -> dict[str, Any]:
@@ -130,7 +95,7 @@ class AksGpuNodePool(pulumi.ComponentResource):
             os_sku=pool.os_sku,
             type="VirtualMachineScaleSets",
             node_taints=[GPU_TAINT],
-            node_labels=node_labels(pf, args["workload_types"]),
+            node_labels=aks_node_labels(pf, args["workload_types"]),
             gpu_instance_profile=pool.mig.profile if pool.mig else None,
             # Exactly one driver owner: the AKS GPU image, or the GPU Operator.
             gpu_profile=aks.GPUProfileArgs(driver="None" if args["gpu_operator"] else "Install"),

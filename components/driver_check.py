@@ -32,8 +32,9 @@ import pulumi_kubernetes as k8s
 from pulumi_kubernetes.networking import v1 as net
 
 from gpu_facts.scheduling import GPU_TAINT_EFFECT, GPU_TAINT_KEY, POOL_LABEL
-from stack_config import PoolFacts
-from stack_config.models import Readiness
+from plan.pools import PoolFacts
+from plan.readiness import CHECK_DEADLINE_SECONDS, checked_pools, gpu_resource
+from settings import ReadinessSettings
 
 from .gpu_workload_namespace import DENY_ALL_POLICY, deny_all_spec
 from .helm_release import system_namespace
@@ -42,21 +43,13 @@ from .outputs import known_after
 CHECK_APP = "gpu-driver-check"
 """``app.kubernetes.io/name`` of every check Job and CronJob."""
 NOBODY = 65534
-DEADLINE_SECONDS = 1800
-"""Room to pull the CUDA image and for a node the pool is still adding (every checked pool
-has at least one node: ``checked_pools``)."""
 
 
 class DriverReadinessCheckArgs(TypedDict):
-    settings: Readiness
+    settings: ReadinessSettings
     """The validated ``readiness`` stack config (minimum driver major, image, schedule)."""
     pools: list[PoolFacts]
     """The GPU pools; each that always has a node gets one Job (and CronJob)."""
-
-
-def is_mps(pool: PoolFacts) -> bool:
-    """ACK MPS pool: its pods must set hostIPC, so its check runs in the MPS namespace."""
-    return pool.is_ack_mps
 
 
 def check_script(pool: str, min_driver_major: int, mig_profile: str | None = None) -> str:
@@ -95,43 +88,19 @@ def check_script(pool: str, min_driver_major: int, mig_profile: str | None = Non
     return "\n".join(lines) + "\n"
 
 
-def checked_pools(pools: list[PoolFacts]) -> list[PoolFacts]:
-    """Pools that get a check Job (and CronJob): those that always have a node, i.e. whose
-    minimum node count (fixed ``count``, or ``autoscale.min``) is at least 1.
-
-    A pool that can be empty gets none. Fixed at zero, its Job could never schedule.
-    Autoscaled from zero, the check would power up a GPU node just to run ``nvidia-smi`` (the
-    Job at every ``pulumi up``, the CronJob at every schedule); and where the autoscaler cannot
-    tell what an empty pool offers (an autoscaler that sizes it from the VM alone knows
-    ``nvidia.com/gpu`` but no ``.shared`` or MIG resource), the Job would wait out
-    ``DEADLINE_SECONDS`` and fail ``pulumi up``. ``make verify`` (readiness/) checks the
-    driver of every GPU node that exists, whatever its pool. ACK MPS pools included (in the
-    MPS namespace).
-    """
-    return [pool for pool in pools if pool.capacity.min_nodes >= 1]
-
-
-def gpu_resource(pool: PoolFacts) -> str:
-    """The one GPU resource a node of the pool advertises (from the capacity model)."""
-    names = list(pool.capacity.per_node)
-    if len(names) != 1:
-        raise ValueError(f"pool {pool.name!r}: expected one GPU resource, found {names}")
-    return names[0]
-
-
-def job_spec(pool: PoolFacts, settings: Readiness) -> k8s.batch.v1.JobSpecArgs:
+def job_spec(pool: PoolFacts, settings: ReadinessSettings) -> k8s.batch.v1.JobSpecArgs:
     """The check Job's spec for one pool (with hostIPC on an ACK MPS pool, see the module)."""
     labels = {"app.kubernetes.io/name": CHECK_APP, POOL_LABEL: pool.name}
     limits = {gpu_resource(pool): "1", "cpu": "100m", "memory": "64Mi"}
     return k8s.batch.v1.JobSpecArgs(
         backoff_limit=1,
-        active_deadline_seconds=DEADLINE_SECONDS,
+        active_deadline_seconds=CHECK_DEADLINE_SECONDS,
         template=k8s.core.v1.PodTemplateSpecArgs(
             metadata=k8s.meta.v1.ObjectMetaArgs(labels=labels),
             spec=k8s.core.v1.PodSpecArgs(
                 restart_policy="Never",
                 automount_service_account_token=False,
-                host_ipc=True if is_mps(pool) else None,
+                host_ipc=True if pool.is_ack_mps else None,
                 node_selector={POOL_LABEL: pool.name},
                 tolerations=[
                     k8s.core.v1.TolerationArgs(
@@ -193,7 +162,7 @@ class DriverReadinessCheck(pulumi.ComponentResource):
         pools = checked_pools(args["pools"])
         # Validate everything before the first resource exists.
         specs = {pool.name: job_spec(pool, settings) for pool in pools}
-        mps_name = settings.mps_namespace if any(is_mps(pool) for pool in pools) else None
+        mps_name = settings.mps_namespace if any(pool.is_ack_mps for pool in pools) else None
         super().__init__("gpu-platform:gpu:DriverReadinessCheck", name, None, opts)
 
         namespace = system_namespace(f"{name}-namespace", settings.namespace, self, "restricted")
@@ -219,13 +188,13 @@ class DriverReadinessCheck(pulumi.ComponentResource):
         jobs: dict[str, str] = {}
         for pool in pools:
             job_name = f"{CHECK_APP}-{pool.name}"
-            home_name, home_ns, _ = homes[-1] if is_mps(pool) else homes[0]
+            home_name, home_ns, _ = homes[-1] if pool.is_ack_mps else homes[0]
             metadata = k8s.meta.v1.ObjectMetaArgs(
                 name=job_name,
                 namespace=home_name,
                 labels={"app.kubernetes.io/name": CHECK_APP, POOL_LABEL: pool.name},
                 # Pulumi waits for the Job to finish: as long as the Job may run.
-                annotations={"pulumi.com/timeoutSeconds": str(DEADLINE_SECONDS)},
+                annotations={"pulumi.com/timeoutSeconds": str(CHECK_DEADLINE_SECONDS)},
             )
             # A Job's template is immutable and its name fixed: replace by delete, then create.
             k8s.batch.v1.Job(

@@ -19,10 +19,10 @@ from gpu_facts.device_plugin_chart import (
     GPU_OPERATOR_KNOWN_VALUE_PATHS,
     unknown_value_paths,
 )
-from stack_config import PoolFacts
-from stack_config.models import GpuOperator
+from plan.device_plugin import DEFAULT_CONFIG_NAME, config_map, mig_strategy
+from plan.pools import PoolFacts
+from settings import GpuOperatorSettings
 
-from .device_plugin_config import DEFAULT_CONFIG_NAME, config_map, mig_strategy
 from .helm_release import pinned_release, system_namespace
 from .nvidia_device_plugin import (
     NODE_CRITICAL,
@@ -37,7 +37,7 @@ PLUGIN_CONFIG_MAP = "device-plugin-configs"
 
 
 class NvidiaGpuOperatorArgs(TypedDict):
-    settings: GpuOperator
+    settings: GpuOperatorSettings
     """The validated ``gpuOperator`` stack config (version, namespace)."""
     pools: list[PoolFacts]
     """GPU pools; those the device plugin serves get a named config."""

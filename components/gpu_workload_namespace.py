@@ -10,30 +10,19 @@ LimitRange gives containers without requests defaults that fit the quota.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Literal, NotRequired, TypedDict
+from typing import NotRequired, TypedDict
 
 import pulumi
 from pulumi_kubernetes.core import v1 as core
 from pulumi_kubernetes.meta.v1 import LabelSelectorArgs, ObjectMetaArgs
 from pulumi_kubernetes.networking import v1 as net
 
-from gpu_facts.scheduling import (
-    ALIYUN_GPU_MEM,
-    GPU_NAMESPACE_LABEL,
-    MPS_HOST_IPC_ALLOWED,
-    MPS_HOST_IPC_LABEL,
-    MPS_HOST_IPC_REQUIRED,
-    WORKLOAD_TYPE_LABEL,
-)
-from stack_config.models import Workload
-from stack_config.pools import PoolFacts
-from stack_config.rules import workload_problems
+from plan.namespaces import gpu_quota, namespace_labels, workload_problems
+from plan.pools import PoolFacts
+from settings import WorkloadSettings
 
 from .outputs import known_after
 
-PodSecurityLevel = Literal["privileged", "baseline", "restricted"]
-
-PSA_PREFIX = "pod-security.kubernetes.io/"
 NAMESPACE_NAME_LABEL = "kubernetes.io/metadata.name"
 """Set by Kubernetes on every namespace: how a NetworkPolicy selects a namespace by name."""
 DNS_NAMESPACE = "kube-system"
@@ -48,68 +37,14 @@ def deny_all_spec() -> net.NetworkPolicySpecArgs:
 
 
 class GpuWorkloadNamespaceArgs(TypedDict):
-    workload: Workload
+    workload: WorkloadSettings
     """The validated ``workloads`` entry."""
     pools: Sequence[PoolFacts]
-    """The GPU pools the namespace may use (``Platform.workload_pools``)."""
+    """The GPU pools the namespace may use (``ResolvedPlatform.workload_pools``)."""
     cluster_gpu_resources: NotRequired[Sequence[str]]
     """Every GPU resource the cluster's pools expose; those the namespace may not use get a
     quota of 0, so it cannot take GPUs from a pool it was not given (a shared pool is one
     trust domain: BP-15)."""
-
-
-def pod_security_level(workload: Workload, pools: Sequence[PoolFacts]) -> PodSecurityLevel:
-    """The PSA ``enforce`` level: configured, else by pool and type."""
-    if workload.pod_security is not None:
-        return workload.pod_security
-    if mps_host_ipc(pools) is not None:
-        # Pod Security cannot exempt hostIPC alone; the admission policy keeps the rest of
-        # baseline in force in this namespace.
-        return "privileged"
-    return "restricted" if workload.type == "inference" else "baseline"
-
-
-def mps_host_ipc(pools: Sequence[PoolFacts]) -> str | None:
-    """The MPS exception label value: ``required`` when every gpu-mem pool is MPS (pods
-    without hostIPC cannot start), ``allowed`` when only some are, None without MPS."""
-    gpu_mem = [pf for pf in pools if ALIYUN_GPU_MEM in pf.capacity.per_node]
-    mps = [pf for pf in gpu_mem if pf.is_ack_mps]
-    if not mps:
-        return None
-    return MPS_HOST_IPC_REQUIRED if len(mps) == len(gpu_mem) else MPS_HOST_IPC_ALLOWED
-
-
-def namespace_labels(workload: Workload, pools: Sequence[PoolFacts]) -> dict[str, str]:
-    """Logging labels first, so ours win (the config rules refuse collisions anyway)."""
-    labels = dict(workload.logging.labels)
-    labels[WORKLOAD_TYPE_LABEL] = workload.type
-    labels[GPU_NAMESPACE_LABEL] = "true"
-    labels[f"{PSA_PREFIX}enforce"] = pod_security_level(workload, pools)
-    for mode in ("warn", "audit"):
-        labels[f"{PSA_PREFIX}{mode}"] = "restricted"
-    for mode in ("enforce", "warn", "audit"):
-        labels[f"{PSA_PREFIX}{mode}-version"] = "latest"
-    exception = mps_host_ipc(pools)
-    if exception is not None:
-        labels[MPS_HOST_IPC_LABEL] = exception
-    return labels
-
-
-def gpu_quota(
-    workload: Workload, pools: Sequence[PoolFacts], cluster_gpu_resources: Sequence[str] = ()
-) -> dict[str, str]:
-    """``requests.<resource>`` quota keys (the only form Kubernetes takes for extended
-    resources): the configured number for what the pools expose, 0 for the rest."""
-    offered = sorted({r for pf in pools for r in pf.capacity.per_node})
-    if isinstance(workload.gpu_quota, int):
-        amounts = dict.fromkeys(offered, workload.gpu_quota)
-    else:
-        # A per-resource map is explicit: resources it does not name get nothing.
-        amounts = {r: workload.gpu_quota.get(r, 0) for r in offered}
-        amounts.update(workload.gpu_quota)
-    for resource in cluster_gpu_resources:
-        amounts.setdefault(resource, 0)
-    return {f"requests.{r}": str(n) for r, n in sorted(amounts.items())}
 
 
 def _namespace_peer(namespace: str) -> net.NetworkPolicyPeerArgs:
@@ -118,7 +53,7 @@ def _namespace_peer(namespace: str) -> net.NetworkPolicyPeerArgs:
     )
 
 
-def allow_policies(workload: Workload) -> dict[str, net.NetworkPolicySpecArgs]:
+def allow_policies(workload: WorkloadSettings) -> dict[str, net.NetworkPolicySpecArgs]:
     """The named allow policies the config grants, by policy name."""
     traffic = workload.traffic
     every_pod = LabelSelectorArgs()

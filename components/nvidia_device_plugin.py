@@ -2,7 +2,7 @@
 
 One Helm release in its own namespace: the plugin, GPU Feature Discovery (``gfd.enabled``, from
 the same chart, never a separate release) and the NFD worker GFD relies on, all held to the
-tainted GPU nodes. Per-pool configs come from ``device_plugin_config``.
+tainted GPU nodes. Per-pool configs come from ``plan.device_plugin``.
 """
 
 from __future__ import annotations
@@ -28,11 +28,11 @@ from gpu_facts.scheduling import (
     GPU_TAINT_KEY,
     GPU_TAINT_VALUE,
 )
-from stack_config import PoolFacts
-from stack_config.models import DevicePlugin
+from plan.device_plugin import DEFAULT_CONFIG_NAME, config_map
+from plan.device_plugin_values import config_problems, our_config_names
+from plan.pools import PoolFacts
+from settings import DevicePluginSettings
 
-from .device_plugin_config import DEFAULT_CONFIG_NAME, config_map
-from .device_plugin_values import config_problems, our_config_names
 from .helm_release import pinned_release, system_namespace
 from .outputs import known_after
 
@@ -41,7 +41,7 @@ NODE_CRITICAL = "system-node-critical"
 
 
 class NvidiaDevicePluginArgs(TypedDict):
-    settings: DevicePlugin
+    settings: DevicePluginSettings
     """The validated ``devicePlugin`` stack config (version, gfd, namespace, extra values)."""
     pools: list[PoolFacts]
     """GPU pools; those the plugin serves get a named config."""
@@ -107,7 +107,7 @@ def merge_values(ours: Mapping[str, Any], theirs: Mapping[str, Any]) -> dict[str
     return merged
 
 
-def chart_values(settings: DevicePlugin, pools: list[PoolFacts]) -> dict[str, Any]:
+def chart_values(settings: DevicePluginSettings, pools: list[PoolFacts]) -> dict[str, Any]:
     """The release's values: ours, then the user's ``devicePlugin.values`` merged over them.
 
     Raises ``DevicePluginValuesError`` when the user's values name a key outside the chart

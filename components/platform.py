@@ -12,8 +12,9 @@ from typing import Any
 import pulumi
 import pulumi_kubernetes as k8s
 
-from stack_config import NAMESPACE, Platform
-from stack_config.models import AckCluster, AksCluster, ExistingCluster
+from plan.platform import ResolvedPlatform, shared_gpu_warnings
+from settings import AckClusterSettings, AksClusterSettings, ExistingClusterSettings
+from stack_config import NAMESPACE
 
 from .existing_cluster import ExistingCluster as ExistingClusterComponent
 
@@ -50,7 +51,7 @@ class GpuPlatform(pulumi.ComponentResource):
     a plain dict so ``__main__`` exports each key on its own."""
 
     def __init__(
-        self, name: str, args: Platform, opts: pulumi.ResourceOptions | None = None
+        self, name: str, args: ResolvedPlatform, opts: pulumi.ResourceOptions | None = None
     ) -> None:
         super().__init__("gpu-platform:index:GpuPlatform", name, None, opts)
         self._name = name
@@ -86,20 +87,20 @@ class GpuPlatform(pulumi.ComponentResource):
     # --- cluster and GPU pools, per cloud ------------------------------------------------
 
     def _cluster(self) -> ClusterHandle:
-        settings = self._platform.config.cluster
-        if isinstance(settings, AksCluster):
+        settings = self._platform.settings.cluster
+        if isinstance(settings, AksClusterSettings):
             return self._azure(settings)
-        if isinstance(settings, AckCluster):
+        if isinstance(settings, AckClusterSettings):
             return self._alicloud(settings)
         return self._existing(settings)
 
-    def _azure(self, settings: AksCluster) -> ClusterHandle:
+    def _azure(self, settings: AksClusterSettings) -> ClusterHandle:
         """AKS cluster, one AksGpuNodePool per GPU pool, and the NVMe cache where asked."""
         from .aks_cluster import AksCluster as AksClusterComponent
         from .aks_gpu_node_pool import AksGpuNodePool
         from .nvme_cache import NvmeCache
 
-        config = self._platform.config
+        config = self._platform.settings
         cluster = AksClusterComponent(
             f"{self._name}-aks", settings, pulumi.ResourceOptions(parent=self)
         )
@@ -144,7 +145,7 @@ class GpuPlatform(pulumi.ComponentResource):
             },
         )
 
-    def _alicloud(self, settings: AckCluster) -> ClusterHandle:
+    def _alicloud(self, settings: AckClusterSettings) -> ClusterHandle:
         """ACK cluster, one AckGpuNodePool per GPU pool, and ACK's GPU-sharing components."""
         from .ack_cluster import AckCluster as AckClusterComponent
         from .ack_gpu_node_pool import AckGpuNodePool
@@ -174,7 +175,7 @@ class GpuPlatform(pulumi.ComponentResource):
         sharing = AckGpuSharing(
             f"{self._name}-gpu-sharing",
             {
-                "components": self._platform.config.ack_gpu_sharing,
+                "components": self._platform.settings.ack_gpu_sharing,
                 "pools": list(self._platform.pools.values()),
             },
             pulumi.ResourceOptions(
@@ -195,7 +196,7 @@ class GpuPlatform(pulumi.ComponentResource):
             },
         )
 
-    def _existing(self, settings: ExistingCluster) -> ClusterHandle:
+    def _existing(self, settings: ExistingClusterSettings) -> ClusterHandle:
         secret_kubeconfig = pulumi.Config(NAMESPACE).get_secret("kubeconfig")
         existing = ExistingClusterComponent(
             f"{self._name}-cluster",
@@ -213,12 +214,11 @@ class GpuPlatform(pulumi.ComponentResource):
 
     def _gpu_layer(self, cluster: ClusterHandle, opts: pulumi.ResourceOptions) -> None:
         """Device plugin with per-pool configs (or the GPU Operator), and readiness checks."""
-        from .device_plugin_config import shared_gpu_warnings
         from .driver_check import DriverReadinessCheck, checked_pools
         from .gpu_operator import NvidiaGpuOperator
         from .nvidia_device_plugin import NvidiaDevicePlugin
 
-        config, pools = self._platform.config, list(self._platform.pools.values())
+        config, pools = self._platform.settings, list(self._platform.pools.values())
         owner: pulumi.Resource | None = None
         if config.gpu_operator.enabled:
             owner = NvidiaGpuOperator(
@@ -254,8 +254,8 @@ class GpuPlatform(pulumi.ComponentResource):
         from .gpu_workload_namespace import GpuWorkloadNamespace
 
         platform = self._platform
-        cluster_gpu = sorted({r for pf in platform.pools.values() for r in pf.capacity.per_node})
-        for workload in platform.config.workloads:
+        cluster_gpu = platform.cluster_gpu_resources
+        for workload in platform.settings.workloads:
             GpuWorkloadNamespace(
                 f"{self._name}-{workload.name}",
                 {
@@ -266,6 +266,6 @@ class GpuPlatform(pulumi.ComponentResource):
                 opts,
             )
         GpuAdmissionPolicy(
-            f"{self._name}-gpu-admission", {"action": platform.config.admission.action}, opts
+            f"{self._name}-gpu-admission", {"action": platform.settings.admission.action}, opts
         )
-        return [workload.name for workload in platform.config.workloads]
+        return [workload.name for workload in platform.settings.workloads]

@@ -14,7 +14,8 @@ from pathlib import Path
 from typing import TextIO
 
 from offline_preview.stack_files import project_name, read_stack_config
-from stack_config import NAMESPACE, ConfigError, Platform, load_platform
+from plan.platform import ResolvedPlatform
+from stack_config import NAMESPACE, ConfigError, load_platform
 
 from .cluster import ClusterError, ClusterReader, connect
 from .driver import StreamExecReader
@@ -30,7 +31,7 @@ class UsageError(Exception):
     """The stack config cannot be found or read."""
 
 
-def load_stack(program: Path, stack: str, config_file: Path | None) -> Platform:
+def load_stack(program: Path, stack: str, config_file: Path | None) -> ResolvedPlatform:
     """The stack's validated config, read like ``pulumi`` reads ``Pulumi.<stack>.yaml``."""
     path = config_file or program / f"Pulumi.{stack}.yaml"
     if not path.is_file():

@@ -1,7 +1,7 @@
 """What the stack promised, per GPU pool and workload namespace, in terms a live cluster shows.
 
-Derived from the validated stack config, ``gpu_facts`` and the same functions the components
-use to provision (node labels, quota keys), so the check cannot drift from what was built.
+Derived from the validated stack config, ``gpu_facts`` and the same ``plan`` functions the
+components provision from (node labels, quota keys), so the check cannot drift from what was built.
 """
 
 from __future__ import annotations
@@ -9,15 +9,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
-from components.ack_gpu_node_pool import pool_labels as ack_node_labels
-from components.aks_gpu_node_pool import node_labels as aks_node_labels
-from components.device_plugin_config import config_label
-from components.gpu_workload_namespace import gpu_quota as provisioned_gpu_quota
 from gpu_facts.ack_components import MPS_CONTROL_CHART
 from gpu_facts.device_plugin_chart import CHART_NAME
-from gpu_facts.scheduling import GPU_NODE_TAINT, GPU_PRESENT_LABEL, POOL_LABEL, Taint
-from stack_config import Platform, PoolFacts
-from stack_config.models import Workload
+from gpu_facts.scheduling import GPU_NODE_TAINT, POOL_LABEL, Taint
+from plan.namespaces import gpu_quota as provisioned_gpu_quota
+from plan.node_labels import node_labels
+from plan.platform import ResolvedPlatform
+from plan.pools import PoolFacts
+from settings import WorkloadSettings
 
 
 class GpuDaemon(StrEnum):
@@ -82,24 +81,10 @@ def _daemon(pf: PoolFacts) -> GpuDaemon:
     return GpuDaemon.ACK_MPS_CONTROL if pf.is_ack_mps else GpuDaemon.NONE
 
 
-def node_labels(platform: Platform, pf: PoolFacts) -> dict[str, str]:
-    """The labels the stack gives the pool's nodes (on an existing cluster: the ones the
-    device plugin and the checks rely on, plus the configured extra labels)."""
-    cloud = platform.config.cloud
-    if cloud == "azure":
-        return aks_node_labels(pf, list(platform.pool_workload_types()[pf.name]))
-    if cloud == "alicloud":
-        return ack_node_labels(pf)
-    ours = {GPU_PRESENT_LABEL: "true", POOL_LABEL: pf.name}
-    if pf.uses_device_plugin:
-        ours.update(config_label(pf))
-    return {**pf.pool.labels, **ours}
-
-
-def pool_expectation(platform: Platform, pf: PoolFacts) -> PoolExpectation:
+def pool_expectation(platform: ResolvedPlatform, pf: PoolFacts) -> PoolExpectation:
     labels = node_labels(platform, pf)
     labels.pop(POOL_LABEL, None)  # nodes are found by it
-    cfg = platform.config
+    cfg = platform.settings
     gfd_running = cfg.gpu_operator.enabled or (cfg.device_plugin.enabled and cfg.device_plugin.gfd)
     return PoolExpectation(
         name=pf.name,
@@ -113,14 +98,14 @@ def pool_expectation(platform: Platform, pf: PoolFacts) -> PoolExpectation:
     )
 
 
-def gpu_quota(platform: Platform, workload: Workload) -> dict[str, int]:
+def gpu_quota(platform: ResolvedPlatform, workload: WorkloadSettings) -> dict[str, int]:
     """The namespace's GPU quota as ResourceQuota ``hard`` keys, as the component writes it."""
     hard = provisioned_gpu_quota(workload, platform.workload_pools(workload))
     return {key: int(value) for key, value in hard.items()}
 
 
-def expectations(platform: Platform) -> Expectations:
-    cfg = platform.config
+def expectations(platform: ResolvedPlatform) -> Expectations:
+    cfg = platform.settings
     plugin_ns = (
         cfg.gpu_operator.namespace if cfg.gpu_operator.enabled else cfg.device_plugin.namespace
     )

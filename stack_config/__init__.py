@@ -1,15 +1,8 @@
-"""Typed stack config: models, validation rules and the pool facts they resolve."""
+"""A stack's config as Pulumi holds it: read, checked against the rules, and resolved.
 
-from .load import NAMESPACE, ConfigError, Platform, load_from_pulumi, load_platform
-from .models import PlatformConfig
-from .pools import PoolFacts
+The schema is ``settings``; what a valid config means is ``plan``.
+"""
 
-__all__ = [
-    "NAMESPACE",
-    "ConfigError",
-    "Platform",
-    "PlatformConfig",
-    "PoolFacts",
-    "load_from_pulumi",
-    "load_platform",
-]
+from .load import NAMESPACE, ConfigError, load_from_pulumi, load_platform
+
+__all__ = ["NAMESPACE", "ConfigError", "load_from_pulumi", "load_platform"]

@@ -14,7 +14,8 @@ import yaml
 from hypothesis import HealthCheck, settings
 
 from offline_preview import ProgramRun, RecordedResource, run_callable
-from stack_config import Platform, load_platform
+from plan.platform import ResolvedPlatform
+from stack_config import load_platform
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -40,7 +41,7 @@ def raw_config() -> Callable[[str], dict[str, Any]]:
     return lambda stack: copy.deepcopy(stack_raw(stack))
 
 
-def platform_of(raw: dict[str, Any]) -> Platform:
+def platform_of(raw: dict[str, Any]) -> ResolvedPlatform:
     return load_platform(raw)
 
 

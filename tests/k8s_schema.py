@@ -21,7 +21,7 @@ from referencing import Registry, Resource
 
 from offline_preview import RecordedResource
 from offline_preview.engine import reveal
-from stack_config.models import MIN_KUBERNETES
+from settings import MIN_KUBERNETES
 
 KUBERNETES_TYPE_PREFIX = "kubernetes:"
 SCHEMAS = files("kubernetes_validate") / "kubernetes-json-schema"

@@ -18,7 +18,7 @@ from components.ack_cluster import (
 )
 from offline_preview import ProgramRun, Secret, engine
 from offline_preview.cloud_outputs import fake_kubeconfig
-from stack_config.models import AckCluster as AckClusterSettings
+from settings import AckClusterSettings
 from tests.conftest import by_type, one, run, stack_raw
 
 MANAGED = "alicloud:cs/managedKubernetes:ManagedKubernetes"

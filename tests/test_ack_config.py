@@ -179,7 +179,7 @@ def test_bad_ack_setting_is_reported(
 def test_existing_vpc_needs_no_created_network() -> None:
     raw = ack_dev()
     raw["cluster"]["vpc"] = {"vpcId": "vpc-1", "vswitchIds": ["vsw-1"], "podVswitchIds": ["vsw-2"]}
-    assert load_platform(raw).config.cluster.vpc.vpc_id == "vpc-1"  # type: ignore[union-attr]
+    assert load_platform(raw).settings.cluster.vpc.vpc_id == "vpc-1"  # type: ignore[union-attr]
 
 
 def test_versions_not_required_without_ack_sharing() -> None:
@@ -208,7 +208,7 @@ def test_every_problem_in_one_error() -> None:
 def test_version_pinned_without_auto_upgrade() -> None:
     raw = ack_dev()
     raw["cluster"].update(kubernetesVersion="1.32", autoUpgradeChannel="none")
-    assert load_platform(raw).config.cluster.kubernetes_version == "1.32"  # type: ignore[union-attr]
+    assert load_platform(raw).settings.cluster.kubernetes_version == "1.32"  # type: ignore[union-attr]
 
 
 def test_ack_shared_pools_alone_need_neither_the_nvidia_plugin_nor_1_32() -> None:

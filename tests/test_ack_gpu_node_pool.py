@@ -20,8 +20,8 @@ from gpu_facts.scheduling import (
     POOL_LABEL,
 )
 from offline_preview import ProgramRun
+from plan.pools import PoolFacts
 from stack_config import ConfigError, load_platform
-from stack_config.pools import PoolFacts
 from tests.conftest import one, run, stack_raw
 
 NODE_POOL = "alicloud:cs/nodePool:NodePool"

@@ -11,8 +11,8 @@ import pytest
 from components.ack_gpu_sharing import AckGpuSharing
 from gpu_facts.ack_components import ACK_CHART_REPO, AI_INSTALLER_CHART, MPS_CONTROL_CHART
 from offline_preview import ProgramRun, RecordedResource
+from settings import AckGpuSharingSettings
 from stack_config import load_platform
-from stack_config.models import AckGpuSharingComponents
 from tests.conftest import by_type, one, run, stack_raw
 
 RELEASE = "kubernetes:helm.sh/v3:Release"
@@ -31,7 +31,7 @@ def platform(mode: str | None = "mps", **pins: Any) -> Any:
     return load_platform(raw)
 
 
-def build(components: AckGpuSharingComponents, pools: list[Any]) -> ProgramRun:
+def build(components: AckGpuSharingSettings, pools: list[Any]) -> ProgramRun:
     def program() -> None:
         sharing = AckGpuSharing("sharing", {"components": components, "pools": pools})
         pulumi.export("versions", sharing.versions)
@@ -41,7 +41,7 @@ def build(components: AckGpuSharingComponents, pools: list[Any]) -> ProgramRun:
 
 def build_for(mode: str | None = "mps", **pins: Any) -> ProgramRun:
     p = platform(mode, **pins)
-    return build(p.config.ack_gpu_sharing, list(p.pools.values()))
+    return build(p.settings.ack_gpu_sharing, list(p.pools.values()))
 
 
 def releases(result: ProgramRun) -> dict[str, RecordedResource]:
@@ -91,7 +91,7 @@ def test_nothing_without_ack_sharing() -> None:
 
 def test_unpinned_chart_is_refused_before_anything_is_created() -> None:
     p = platform("mps")
-    components = p.config.ack_gpu_sharing.model_copy(update={"mps_control_version": None})
+    components = p.settings.ack_gpu_sharing.model_copy(update={"mps_control_version": None})
     with pytest.raises(ValueError, match="pin the chart version of ack-mps-control"):
         AckGpuSharing("sharing", {"components": components, "pools": list(p.pools.values())})
 

@@ -22,8 +22,8 @@ from offline_preview.cloud_outputs import (
     fake_exec_kubeconfig,
     fake_kubeconfig,
 )
+from settings import AksClusterSettings
 from stack_config import ConfigError, load_platform
-from stack_config.models import AksCluster as AksClusterSettings
 from tests.conftest import by_type, one, run, stack_raw
 
 MANAGED_CLUSTER = "azure-native:containerservice:ManagedCluster"
@@ -37,7 +37,7 @@ def settings(stack: str = "dev", **changes: Any) -> AksClusterSettings:
     """The validated cluster settings of a stack file, with ``changes`` merged into its YAML."""
     raw = stack_raw(stack)
     raw["cluster"] = {**raw["cluster"], **changes}
-    cluster = load_platform(raw).config.cluster
+    cluster = load_platform(raw).settings.cluster
     assert isinstance(cluster, AksClusterSettings)
     return cluster
 

@@ -11,7 +11,7 @@ import pytest
 from pulumi_azure_native import containerservice as aks
 
 from components.aks_cluster import SYSTEM_POOL_TAINT
-from components.aks_gpu_node_pool import AksGpuNodePool, AksGpuNodePoolArgs, node_labels
+from components.aks_gpu_node_pool import AksGpuNodePool, AksGpuNodePoolArgs
 from components.gpu_operator import operator_values
 from components.nvidia_device_plugin import chart_values, gpu_node_affinity
 from components.nvme_cache import LOCAL_NVME_PROVISIONER, STORAGE_CLASS_NAME, NvmeCache
@@ -24,9 +24,11 @@ from gpu_facts.scheduling import (
     POOL_LABEL,
 )
 from offline_preview import ProgramRun
-from stack_config import ConfigError, Platform, PoolFacts, load_platform
-from stack_config.models import DevicePlugin, GpuPool
-from stack_config.pools import resolve_pool
+from plan.node_labels import aks_node_labels
+from plan.platform import ResolvedPlatform
+from plan.pools import PoolFacts, resolve_pool
+from settings import DevicePluginSettings, GpuPoolSettings
+from stack_config import ConfigError, load_platform
 from tests.conftest import one, run, stack_raw
 
 AGENT_POOL = "azure-native:containerservice:AgentPool"
@@ -34,7 +36,7 @@ EXTENSION = "azure-native:kubernetesconfiguration:Extension"
 STORAGE_CLASS = "kubernetes:storage.k8s.io/v1:StorageClass"
 
 
-def dev_platform(mutate: Any = None) -> Platform:
+def dev_platform(mutate: Any = None) -> ResolvedPlatform:
     raw = copy.deepcopy(stack_raw("dev"))
     if mutate is not None:
         mutate(raw)
@@ -149,7 +151,7 @@ def test_mig_pool_outputs_capacity() -> None:
 
 def test_mig_pool_that_autoscales_is_refused_before_anything_is_registered() -> None:
     # Bypass validation (which refuses it too) to show the component checks its own input.
-    bad = GpuPool(
+    bad = GpuPoolSettings(
         name="mig",
         vm_size="Standard_ND96asr_v4",
         autoscale={"min": 0, "max": 2},
@@ -171,7 +173,7 @@ def test_mig_pool_that_autoscales_is_refused_before_anything_is_registered() -> 
 def test_azure_linux_mig_pool_is_refused_by_config_and_component() -> None:
     with pytest.raises(ConfigError, match="Azure Linux"):
         dev_platform(lambda r: r["gpuPools"][0].update(osSku="AzureLinux"))
-    bad = GpuPool(
+    bad = GpuPoolSettings(
         name="mig",
         vm_size="Standard_ND96asr_v4",
         count=1,
@@ -266,7 +268,7 @@ def test_max_surge_must_be_a_count_or_percentage(surge: str) -> None:
 # --- NVMe cache (BP-18) -------------------------------------------------------------------
 
 
-def nvme_platform() -> Platform:
+def nvme_platform() -> ResolvedPlatform:
     def add_pool(raw: dict[str, Any]) -> None:
         raw["gpuPools"].append(
             {"name": "a100nvme", "vmSize": "Standard_NC24ads_A100_v4", "count": 1, "nvme": True}
@@ -431,7 +433,7 @@ def test_chart_nfd_worker_lands_on_our_gpu_nodes() -> None:
 
 def test_our_plugin_gfd_and_nfd_worker_affinity_lands_on_our_gpu_nodes() -> None:
     # Our values replace the chart's affinity: GPU-present AND a per-pool config label.
-    values = chart_values(DevicePlugin(), [t4_pool()])
+    values = chart_values(DevicePluginSettings(), [t4_pool()])
     pool = one(build(pool_args(t4_pool())), AGENT_POOL).inputs
     for affinity in (values["affinity"], values["nfd"]["worker"]["affinity"]):
         assert node_affinity_matches(our_terms(affinity), pool["nodeLabels"])
@@ -449,7 +451,7 @@ def test_our_affinity_keeps_off_gpu_nodes_without_a_plugin_config() -> None:
 def test_nfd_master_and_gc_tolerate_the_system_pool() -> None:
     # AKS taints every non-GPU node: the NFD master and gc Deployments (and the GPU Operator's
     # operator) need the system pool, or they stay Pending.
-    values = chart_values(DevicePlugin(), [t4_pool()])
+    values = chart_values(DevicePluginSettings(), [t4_pool()])
     operator = operator_values([t4_pool()])
     for tolerations in (
         values["nfd"]["master"]["tolerations"],
@@ -467,6 +469,6 @@ def test_the_proof_can_fail() -> None:
     # The NFD worker tolerates only the value "present": another value would keep it off.
     assert not schedulable(CHART_NFD_WORKER_TOLERATIONS, ["nvidia.com/gpu=true:NoSchedule"])
     assert not schedulable(CHART_TOLERATIONS, ["sku=gpu:NoSchedule"])
-    labels = node_labels(mig_pool(), [])
+    labels = aks_node_labels(mig_pool(), [])
     del labels[GPU_PRESENT_LABEL]
     assert not node_affinity_matches(CHART_NODE_SELECTOR_TERMS, labels)

@@ -26,7 +26,7 @@ from stack_config import load_platform
 def test_synthetic_platforms_are_valid_and_sized(cloud: BenchCloud, size: Size) -> None:
     platform = load_platform(synthetic_raw(cloud, size))
     assert len(platform.pools) == size.pools
-    assert len(platform.config.workloads) == size.namespaces
+    assert len(platform.settings.workloads) == size.namespaces
     assert platform.warnings == []
     if size.pools >= 4:
         # Every pool shape is present: whole GPUs, MIG (AKS) or ACK's MPS, time-slicing.

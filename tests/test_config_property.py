@@ -8,7 +8,8 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from stack_config import ConfigError, Platform, load_platform
+from plan.platform import ResolvedPlatform
+from stack_config import ConfigError, load_platform
 from tests.test_stack_config import BASE
 
 json_values = st.recursive(
@@ -117,7 +118,7 @@ def _outcome(raw: Any) -> None:
             assert isinstance(path, str) and path
             assert isinstance(message, str) and message
     else:
-        assert isinstance(result, Platform)
+        assert isinstance(result, ResolvedPlatform)
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])

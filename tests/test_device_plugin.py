@@ -9,7 +9,6 @@ import pulumi
 import pytest
 import yaml
 
-from components.device_plugin_config import DEFAULT_CONFIG_NAME
 from components.gpu_operator import GpuOperatorValuesError, NvidiaGpuOperator, operator_values
 from components.nvidia_device_plugin import (
     DevicePluginValuesError,
@@ -30,8 +29,10 @@ from gpu_facts.device_plugin_chart import (
 )
 from offline_preview import ProgramRun
 from offline_preview.engine import PreviewMocks, RecordingMonitor
-from stack_config import ConfigError, Platform, load_platform
-from stack_config.models import DevicePlugin
+from plan.device_plugin import DEFAULT_CONFIG_NAME
+from plan.platform import ResolvedPlatform
+from settings import DevicePluginSettings
+from stack_config import ConfigError, load_platform
 from tests.conftest import by_type, one, run, stack_raw
 
 RELEASE = "kubernetes:helm.sh/v3:Release"
@@ -61,14 +62,14 @@ GPU_AFFINITY = {
 SYSTEM_TOLERATIONS = [{"key": "CriticalAddonsOnly", "operator": "Exists"}]
 
 
-def platform(stack: str = "byo", mutate: Any = None) -> Platform:
+def platform(stack: str = "byo", mutate: Any = None) -> ResolvedPlatform:
     raw = copy.deepcopy(stack_raw(stack))
     if mutate is not None:
         mutate(raw)
     return load_platform(raw)
 
 
-def mixed_pools() -> Platform:
+def mixed_pools() -> ResolvedPlatform:
     """MIG single, MIG mixed, time-slicing, MPS and a plain pool under one release."""
     return load_platform(
         {
@@ -105,11 +106,11 @@ def mixed_pools() -> Platform:
     )
 
 
-def plugin_run(p: Platform, settings: DevicePlugin | None = None) -> ProgramRun:
+def plugin_run(p: ResolvedPlatform, settings: DevicePluginSettings | None = None) -> ProgramRun:
     return run(
         lambda: NvidiaDevicePlugin(
             "dp",
-            {"settings": settings or p.config.device_plugin, "pools": list(p.pools.values())},
+            {"settings": settings or p.settings.device_plugin, "pools": list(p.pools.values())},
         )
     )
 
@@ -194,7 +195,7 @@ def test_per_pool_configs_for_mig_single_mixed_time_slicing_and_mps() -> None:
 
 
 def test_gfd_follows_config() -> None:
-    settings = DevicePlugin(gfd=False)
+    settings = DevicePluginSettings(gfd=False)
     values = one(plugin_run(platform(), settings), RELEASE).inputs["values"]
     assert values["gfd"] == {"enabled": False}
 
@@ -232,7 +233,7 @@ def test_known_paths_have_their_parents() -> None:
 
 
 def test_user_values_merge_over_ours() -> None:
-    settings = DevicePlugin(
+    settings = DevicePluginSettings(
         values={
             "resources": {"requests": {"cpu": "50m"}},
             "tolerations": [{"key": "dedicated", "operator": "Exists"}],
@@ -260,7 +261,7 @@ def test_merge_is_helm_like() -> None:
 
 def test_unknown_user_value_is_refused_before_anything_registers() -> None:
     p = platform()
-    settings = DevicePlugin(values={"tolerations": [], "gfd": {"enabeld": True}})
+    settings = DevicePluginSettings(values={"tolerations": [], "gfd": {"enabeld": True}})
     with pytest.raises(DevicePluginValuesError, match=r"unknown chart keys gfd\.enabeld"):
         chart_values(settings, list(p.pools.values()))
     monitor = RecordingMonitor(PreviewMocks())
@@ -280,7 +281,7 @@ def test_unknown_user_value_is_refused_before_anything_registers() -> None:
 )
 def test_user_values_must_keep_a_named_default_config(values: dict[str, Any]) -> None:
     with pytest.raises(DevicePluginValuesError, match=r"config\.default naming one of them"):
-        chart_values(DevicePlugin(values=values), list(platform().pools.values()))
+        chart_values(DevicePluginSettings(values=values), list(platform().pools.values()))
 
 
 def test_config_rule_refuses_unknown_chart_values() -> None:
@@ -295,7 +296,7 @@ def test_config_rule_refuses_unknown_chart_values() -> None:
 # --- GPU Operator --------------------------------------------------------------------------
 
 
-def operator_platform(mutate: Any = None) -> Platform:
+def operator_platform(mutate: Any = None) -> ResolvedPlatform:
     def with_operator(raw: dict[str, Any]) -> None:
         raw["devicePlugin"] = {"enabled": False}
         raw["gpuOperator"] = {"enabled": True}
@@ -309,7 +310,7 @@ def test_gpu_operator_release() -> None:
     p = operator_platform()
     result = run(
         lambda: NvidiaGpuOperator(
-            "op", {"settings": p.config.gpu_operator, "pools": list(p.pools.values())}
+            "op", {"settings": p.settings.gpu_operator, "pools": list(p.pools.values())}
         )
     )
     release = one(result, RELEASE)
@@ -364,7 +365,7 @@ def test_gpu_operator_needs_one_mig_strategy() -> None:
 # --- GpuPlatform._gpu_layer ----------------------------------------------------------------
 
 
-def platform_run(p: Platform) -> ProgramRun:
+def platform_run(p: ResolvedPlatform) -> ProgramRun:
     def program() -> None:
         plat = GpuPlatform("byo", p)
         pulumi.export("sharedGpuWarnings", plat.shared_gpu_warnings)
@@ -462,7 +463,7 @@ def test_gpu_layer_namespaces_are_its_own(extra: dict[str, Any], path: str) -> N
 )
 def test_component_refuses_an_old_or_bad_chart_version(version: str, message: str) -> None:
     p = platform()
-    settings = DevicePlugin(version=version)
+    settings = DevicePluginSettings(version=version)
     monitor = RecordingMonitor(PreviewMocks())
     with pytest.raises(Exception, match=message):
         run(

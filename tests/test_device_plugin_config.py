@@ -8,26 +8,26 @@ from typing import Any
 import pytest
 import yaml
 
-from components.device_plugin_config import (
+from gpu_facts.scheduling import DEVICE_PLUGIN_CONFIG_LABEL
+from plan.device_plugin import (
     DEFAULT_CONFIG_NAME,
     DevicePluginConfigError,
     config_label,
     config_map,
     pool_config,
     render,
-    shared_gpu_warnings,
-    shared_pool_namespaces,
     shared_resource,
 )
-from gpu_facts.scheduling import DEVICE_PLUGIN_CONFIG_LABEL
-from stack_config import Platform, PoolFacts, load_platform
+from plan.platform import ResolvedPlatform, shared_gpu_warnings, shared_pool_namespaces
+from plan.pools import PoolFacts
+from stack_config import load_platform
 from tests.conftest import stack_raw
 
 ND96_A100 = "Standard_ND96asr_v4"
 T4 = "Standard_NC4as_T4_v3"
 
 
-def existing(pools: list[dict[str, Any]], **extra: Any) -> Platform:
+def existing(pools: list[dict[str, Any]], **extra: Any) -> ResolvedPlatform:
     """A validated platform on an existing cluster with the given pools."""
     return load_platform(
         {"cloud": "existing", "cluster": {"name": "lab"}, "gpuPools": pools, **extra}

@@ -12,20 +12,17 @@ import pulumi
 import pytest
 from pydantic import ValidationError
 
-from components.driver_check import (
-    CHECK_APP,
-    DriverReadinessCheck,
-    check_script,
-    checked_pools,
-)
+from components.driver_check import CHECK_APP, DriverReadinessCheck, check_script
 from components.gpu_admission_policy import GpuAdmissionPolicy
 from gpu_facts.scheduling import GPU_NAMESPACE_LABEL, MPS_HOST_IPC_LABEL
 from gpu_policies.registry import policies
 from offline_preview import ProgramRun, RecordedResource, run_policies
 from offline_preview.engine import PreviewMocks, RecordingMonitor
+from plan.platform import ResolvedPlatform
+from plan.readiness import checked_pools
 from readiness.nvidia_smi import NvidiaSmiError, parse_driver_version
-from stack_config import ConfigError, Platform, load_platform
-from stack_config.models import Readiness
+from settings import ReadinessSettings
+from stack_config import ConfigError, load_platform
 from tests.conftest import by_type, one, run, stack_raw
 from tests.k8s_schema import assert_valid_manifest, manifest_of
 
@@ -151,7 +148,7 @@ def test_pool_name_is_quoted_in_the_script() -> None:
 # --- Jobs on the mock engine ---------------------------------------------------------------
 
 
-def platform(stack: str = "byo", mutate: Any = None) -> Platform:
+def platform(stack: str = "byo", mutate: Any = None) -> ResolvedPlatform:
     raw = copy.deepcopy(stack_raw(stack))
     if mutate is not None:
         mutate(raw)
@@ -164,7 +161,7 @@ def always_on(raw: dict[str, Any]) -> None:
         pool["autoscale"]["min"] = 1
 
 
-def ack_always_on(mutate: Any = None) -> Platform:
+def ack_always_on(mutate: Any = None) -> ResolvedPlatform:
     def both(raw: dict[str, Any]) -> None:
         always_on(raw)
         if mutate is not None:
@@ -173,10 +170,10 @@ def ack_always_on(mutate: Any = None) -> Platform:
     return platform("ack-dev", both)
 
 
-def checks_run(p: Platform) -> ProgramRun:
+def checks_run(p: ResolvedPlatform) -> ProgramRun:
     return run(
         lambda: DriverReadinessCheck(
-            "check", {"settings": p.config.readiness, "pools": list(p.pools.values())}
+            "check", {"settings": p.settings.readiness, "pools": list(p.pools.values())}
         )
     )
 
@@ -339,7 +336,7 @@ def test_mps_namespace_is_privileged_and_outside_the_gpu_admission_policy() -> N
 
     def program() -> None:
         check = DriverReadinessCheck(
-            "check", {"settings": p.config.readiness, "pools": list(p.pools.values())}
+            "check", {"settings": p.settings.readiness, "pools": list(p.pools.values())}
         )
         GpuAdmissionPolicy("admission", {})
         pulumi.export("namespace", check.namespace)
@@ -504,7 +501,7 @@ def test_no_check_and_no_mps_namespace_when_every_pool_scales_from_zero() -> Non
 )
 def test_bad_readiness_settings_are_refused(settings: dict[str, Any], message: str) -> None:
     with pytest.raises(ValidationError, match=message):
-        Readiness.model_validate(settings)
+        ReadinessSettings.model_validate(settings)
 
 
 @pytest.mark.parametrize(
@@ -517,7 +514,7 @@ def test_bad_readiness_settings_are_refused(settings: dict[str, Any], message: s
     ],
 )
 def test_good_readiness_settings(settings: dict[str, Any]) -> None:
-    Readiness.model_validate(settings)
+    ReadinessSettings.model_validate(settings)
 
 
 def test_check_namespaces_deny_all_traffic() -> None:

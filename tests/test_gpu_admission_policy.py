@@ -25,7 +25,7 @@ from components.gpu_admission_policy import GpuAdmissionPolicy
 from components.gpu_workload_namespace import GpuWorkloadNamespace
 from gpu_facts.scheduling import GPU_NAMESPACE_LABEL, MPS_HOST_IPC_LABEL, is_gpu_resource
 from offline_preview import ProgramRun
-from stack_config.models import Workload
+from settings import WorkloadSettings
 from tests.conftest import one, run
 from tests.test_gpu_workload_namespace import ACK_MPS, PLAIN
 
@@ -682,7 +682,7 @@ def test_policy_reads_what_the_namespaces_write() -> None:
 
     def program() -> None:
         for name, pool in (("gpu-mps", ACK_MPS), ("gpu-plain", PLAIN)):
-            wl = Workload.model_validate({"name": name, "type": "inference", "gpuQuota": 8})
+            wl = WorkloadSettings.model_validate({"name": name, "type": "inference", "gpuQuota": 8})
             GpuWorkloadNamespace(name, {"workload": wl, "pools": [pool]})
 
     namespaces = {

@@ -10,19 +10,14 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from components.gpu_workload_namespace import (
-    GpuWorkloadNamespace,
-    gpu_quota,
-    mps_host_ipc,
-    pod_security_level,
-)
+from components.gpu_workload_namespace import GpuWorkloadNamespace
 from components.platform import GpuPlatform
 from gpu_facts.scheduling import MPS_HOST_IPC_LABEL
 from offline_preview import ProgramRun
+from plan.namespaces import gpu_quota, mps_host_ipc, pod_security_level, workload_problems
+from plan.pools import PoolFacts, resolve_pool
+from settings import GpuPoolSettings, WorkloadSettings
 from stack_config import ConfigError, load_platform
-from stack_config.models import GpuPool, Workload
-from stack_config.pools import PoolFacts, resolve_pool
-from stack_config.rules import workload_problems
 from tests.conftest import by_type, one, run, stack_raw
 
 NAMESPACE = "kubernetes:core/v1:Namespace"
@@ -33,11 +28,11 @@ COMPONENT = "gpu-platform:workloads:GpuWorkloadNamespace"
 
 
 def azure_pool(**kwargs: Any) -> PoolFacts:
-    return resolve_pool("azure", GpuPool.model_validate(kwargs))
+    return resolve_pool("azure", GpuPoolSettings.model_validate(kwargs))
 
 
 def ack_pool(**kwargs: Any) -> PoolFacts:
-    return resolve_pool("alicloud", GpuPool.model_validate(kwargs))
+    return resolve_pool("alicloud", GpuPoolSettings.model_validate(kwargs))
 
 
 MIG_MIXED = azure_pool(
@@ -70,13 +65,13 @@ ACK_CGPU = ack_pool(
 )
 
 
-def workload(**kwargs: Any) -> Workload:
+def workload(**kwargs: Any) -> WorkloadSettings:
     data: dict[str, Any] = {"name": "gpu-training", "type": "training", "gpuQuota": 8}
-    return Workload.model_validate({**data, **kwargs})
+    return WorkloadSettings.model_validate({**data, **kwargs})
 
 
 def run_namespace(
-    wl: Workload, pools: Sequence[PoolFacts], cluster: Sequence[str] | None = None
+    wl: WorkloadSettings, pools: Sequence[PoolFacts], cluster: Sequence[str] | None = None
 ) -> ProgramRun:
     args: dict[str, Any] = {"workload": wl, "pools": list(pools)}
     if cluster is not None:
@@ -453,7 +448,7 @@ def test_platform_exports_the_namespace_names() -> None:
     ids=["type-label", "psa-label", "own-domain", "key-syntax", "value-syntax", "cidr", "mps-psa"],
 )
 def test_bad_input_raises_and_registers_nothing(
-    wl: Workload, pools: list[PoolFacts], fragment: str
+    wl: WorkloadSettings, pools: list[PoolFacts], fragment: str
 ) -> None:
     errors: list[str] = []
 

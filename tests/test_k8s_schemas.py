@@ -12,8 +12,8 @@ from components.gpu_admission_policy import GpuAdmissionPolicy
 from components.gpu_workload_namespace import GpuWorkloadNamespace
 from components.platform import GpuPlatform
 from offline_preview import ProgramRun, RecordedResource
+from settings import MIN_KUBERNETES, WorkloadSettings
 from stack_config import load_platform
-from stack_config.models import MIN_KUBERNETES, Workload
 from tests.conftest import run, stack_raw
 from tests.k8s_schema import assert_valid_manifest, is_kubernetes_object, manifest_of
 from tests.test_gpu_admission_policy import CASES, KINDS
@@ -58,7 +58,7 @@ def test_every_kubernetes_object_of_every_stack_is_schema_valid(stack: str) -> N
 
 
 def test_every_namespace_option_is_schema_valid() -> None:
-    full = Workload.model_validate(
+    full = WorkloadSettings.model_validate(
         {
             "name": "gpu-mps",
             "type": "inference",

@@ -9,6 +9,7 @@ from typing import Any, get_args
 import pulumi
 import pytest
 
+from settings import ExistingClusterSettings
 from stack_config import ConfigError, load_platform
 
 BASE: dict[str, Any] = {
@@ -315,7 +316,7 @@ def test_unused_gpu_layer_namespace_may_match_another() -> None:
     # The operator is off: its namespace is never created, so it collides with nothing.
     raw = copy.deepcopy(BASE)
     raw["gpuOperator"] = {"namespace": "gpu-readiness-mps"}
-    assert load_platform(raw).config.gpu_operator.namespace == "gpu-readiness-mps"
+    assert load_platform(raw).settings.gpu_operator.namespace == "gpu-readiness-mps"
 
 
 def test_pool_workload_types_are_the_workloads_allowed_on_each_pool() -> None:
@@ -349,7 +350,7 @@ def test_pool_workload_types_agree_with_workload_pools(stack: str) -> None:
         name: sorted(
             {
                 wl.type
-                for wl in platform.config.workloads
+                for wl in platform.settings.workloads
                 if name in {pf.name for pf in platform.workload_pools(wl)}
             }
         )
@@ -394,7 +395,7 @@ def test_device_plugin_values_problems_list_with_the_others() -> None:
 )
 def test_config_rules_and_component_agree_on_values(values: dict[str, Any]) -> None:
     from components.nvidia_device_plugin import DevicePluginValuesError, chart_values
-    from stack_config.models import DevicePlugin
+    from settings import DevicePluginSettings
 
     raw = copy.deepcopy(BASE)
     raw["devicePlugin"] = {"values": values}
@@ -406,7 +407,7 @@ def test_config_rules_and_component_agree_on_values(values: dict[str, Any]) -> N
         config_ok = False
     pools = list(load_platform(copy.deepcopy(BASE)).pools.values())
     try:
-        chart_values(DevicePlugin(values=values), pools)
+        chart_values(DevicePluginSettings(values=values), pools)
         component_ok = True
     except DevicePluginValuesError:
         component_ok = False
@@ -447,7 +448,9 @@ def test_readable_kubeconfig_path_is_accepted(tmp_path: Path) -> None:
     kubeconfig = tmp_path / "kubeconfig"
     kubeconfig.write_text("apiVersion: v1\nkind: Config\n")
     platform = load_platform(existing(str(kubeconfig)))
-    assert platform.config.cluster.cloud == "existing"
+    assert platform.settings.cloud == "existing"
+    assert isinstance(platform.settings.cluster, ExistingClusterSettings)
+    assert platform.settings.cluster.kubeconfig_path == str(kubeconfig)
 
 
 def test_existing_cluster_names_the_key_when_the_file_vanished(tmp_path: Path) -> None:
@@ -495,12 +498,12 @@ def test_ack_gpu_pool_named_like_the_system_pool_is_refused() -> None:
 def test_config_choices_are_the_gpu_facts() -> None:
     from gpu_facts.azure_mig import AKS_MIG_PROFILES
     from gpu_facts.capacity import ACK_SHARING_MODES, DEVICE_PLUGIN_SHARING_MODES
-    from stack_config.models import MigSettings, Sharing
-    from stack_config.pools import ACK_MODES, PLUGIN_MODES
+    from plan.pools import ACK_MODES, PLUGIN_MODES
+    from settings import MigSettings, SharingSettings
 
     assert get_args(MigSettings.model_fields["profile"].annotation) == AKS_MIG_PROFILES
     assert set(ACK_MODES.values()) == ACK_SHARING_MODES
     assert set(PLUGIN_MODES.values()) == DEVICE_PLUGIN_SHARING_MODES
     # Every sharing.mode a user can write means something on ACK and/or to the device plugin.
-    modes = set(get_args(Sharing.model_fields["mode"].annotation))
+    modes = set(get_args(SharingSettings.model_fields["mode"].annotation))
     assert modes == set(ACK_MODES) | set(PLUGIN_MODES)

@@ -66,7 +66,7 @@ def test_aks_pools_expect_the_workload_type_labels_the_stack_sets(stack: str) ->
         # Brute force: every workload whose namespaces may use the pool.
         allowed = {
             wl.type
-            for wl in platform.config.workloads
+            for wl in platform.settings.workloads
             if pool.name in {pf.name for pf in platform.workload_pools(wl)}
         }
         found = {

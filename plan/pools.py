@@ -17,15 +17,15 @@ from gpu_facts import (
 )
 from gpu_facts.capacity import ACK_SHARING_MODES, DEVICE_PLUGIN_SHARING_MODES, SharingMode
 from gpu_facts.scheduling import ACK_GPU_SCHEDULE_VALUES
-
-from .models import Cloud, GpuPool
+from settings import Cloud, GpuPoolSettings
 
 
 @dataclass(frozen=True, slots=True)
 class PoolFacts:
     """A validated pool with the catalog facts resolved once."""
 
-    pool: GpuPool
+    pool: GpuPoolSettings
+    """The pool's settings as validated."""
     cloud: Cloud
     gpu_model: GpuModel
     gpus_per_node: int
@@ -73,7 +73,7 @@ PLUGIN_MODES: dict[str, SharingMode] = {
 """``sharing.mode`` values the NVIDIA device plugin serves, on every cloud but ACK."""
 
 
-def cloud_sharing(cloud: Cloud, pool: GpuPool) -> SharingMode | None:
+def cloud_sharing(cloud: Cloud, pool: GpuPoolSettings) -> SharingMode | None:
     """Map the one ``sharing.mode`` setting to what each cloud does with it."""
     if pool.sharing is None:
         return None
@@ -86,7 +86,7 @@ def cloud_sharing(cloud: Cloud, pool: GpuPool) -> SharingMode | None:
     raise ValueError(f"sharing mode {mode!r} exists only on cloud 'alicloud'")
 
 
-def resolve_pool(cloud: Cloud, pool: GpuPool) -> PoolFacts:
+def resolve_pool(cloud: Cloud, pool: GpuPoolSettings) -> PoolFacts:
     """Resolve a pool that passed validation (raises ``UnknownGpuFact`` on unknown names)."""
     nvme_count = nvme_gib = 0
     aks_mig = pool.mig.profile if pool.mig else None

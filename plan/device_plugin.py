@@ -13,14 +13,14 @@ from typing import Any, Literal
 
 import yaml
 
-from gpu_facts.capacity import SHARING_ISOLATION
 from gpu_facts.scheduling import (
     DEVICE_PLUGIN_CONFIG_LABEL,
     NVIDIA_GPU,
     SHARED_SUFFIX,
     mig_resource,
 )
-from stack_config import Platform, PoolFacts
+
+from .pools import PoolFacts
 
 MigStrategyFlag = Literal["none", "single", "mixed"]
 
@@ -107,33 +107,6 @@ def config_map(pools: list[PoolFacts]) -> dict[str, str]:
         if pool.uses_device_plugin:
             configs[config_name(pool)] = render(pool_config(pool))
     return configs
-
-
-def shared_pool_namespaces(platform: Platform) -> dict[str, list[str]]:
-    """Per shared (time-sliced or MPS) pool, the workload namespaces allowed on it."""
-    allowed: dict[str, list[str]] = {
-        name: [] for name, pool in platform.pools.items() if pool.is_shared
-    }
-    for workload in platform.config.workloads:
-        for pool in platform.workload_pools(workload):
-            if pool.name in allowed:
-                allowed[pool.name].append(workload.name)
-    return allowed
-
-
-def shared_gpu_warnings(platform: Platform) -> dict[str, str]:
-    """Per shared pool, the BP-15 warning: every pod on a shared GPU is in one trust domain."""
-    warnings: dict[str, str] = {}
-    for name, namespaces in shared_pool_namespaces(platform).items():
-        pool = platform.pools[name]
-        isolation = SHARING_ISOLATION[pool.sharing] if pool.sharing else "no fault isolation"
-        who = ", ".join(namespaces) if namespaces else "no workload namespace (none lists it)"
-        warnings[name] = (
-            f"GPU pool {name!r} shares each GPU ({pool.sharing}: {isolation}); every pod on a "
-            f"shared GPU is in one trust domain. Namespaces allowed on it: {who}. "
-            "Only place workloads that trust each other there (BP-15)."
-        )
-    return warnings
 
 
 def shared_resource(pool: PoolFacts) -> str | None:

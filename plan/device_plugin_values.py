@@ -13,9 +13,9 @@ from __future__ import annotations
 from collections.abc import Collection, Iterable, Mapping
 
 from gpu_facts.device_plugin_chart import KNOWN_VALUE_PATHS, unknown_value_paths
-from stack_config.pools import PoolFacts
 
-from .device_plugin_config import DEFAULT_CONFIG_NAME, config_name
+from .device_plugin import DEFAULT_CONFIG_NAME, config_name
+from .pools import PoolFacts
 
 Problem = tuple[str, str]
 """(key path below ``devicePlugin.values``, message)"""

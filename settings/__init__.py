@@ -1,0 +1,78 @@
+"""The stack config's schema: what ``Pulumi.<stack>.yaml`` may say under ``gpu-platform:``.
+
+Typed pydantic models, one ``*Settings`` class per section. Field names are snake_case in
+Python and camelCase in YAML; every model forbids unknown keys and documents each field.
+Cross-field rules live in ``stack_config.rules``, what the settings mean in ``plan``.
+"""
+
+from .base import MIN_KUBERNETES, SYSTEM_POOL_NAME, Cloud, SettingsModel
+from .clusters import (
+    AckClusterSettings,
+    AckVpcSettings,
+    AckVSwitchSettings,
+    AksClusterSettings,
+    ApiServerSettings,
+    ClusterSettings,
+    EntraIdSettings,
+    ExistingClusterSettings,
+    MaintenanceWindowSettings,
+    ResourceGroupSettings,
+    SystemPoolSettings,
+)
+from .gpu_layer import (
+    AckGpuSharingSettings,
+    AdmissionSettings,
+    DevicePluginSettings,
+    GpuOperatorSettings,
+    ReadinessSettings,
+)
+from .platform import CLUSTER_SETTINGS, PlatformSettings
+from .pools import (
+    AutoscaleSettings,
+    GpuPoolSettings,
+    MigSettings,
+    SharingSettings,
+    UpgradeSettings,
+)
+from .workloads import (
+    ComputeQuotaSettings,
+    ContainerDefaultsSettings,
+    LoggingSettings,
+    TrafficSettings,
+    WorkloadSettings,
+)
+
+__all__ = [
+    "CLUSTER_SETTINGS",
+    "MIN_KUBERNETES",
+    "SYSTEM_POOL_NAME",
+    "AckClusterSettings",
+    "AckGpuSharingSettings",
+    "AckVSwitchSettings",
+    "AckVpcSettings",
+    "AdmissionSettings",
+    "AksClusterSettings",
+    "ApiServerSettings",
+    "AutoscaleSettings",
+    "Cloud",
+    "ClusterSettings",
+    "ComputeQuotaSettings",
+    "ContainerDefaultsSettings",
+    "DevicePluginSettings",
+    "EntraIdSettings",
+    "ExistingClusterSettings",
+    "GpuOperatorSettings",
+    "GpuPoolSettings",
+    "LoggingSettings",
+    "MaintenanceWindowSettings",
+    "MigSettings",
+    "PlatformSettings",
+    "ReadinessSettings",
+    "ResourceGroupSettings",
+    "SettingsModel",
+    "SharingSettings",
+    "SystemPoolSettings",
+    "TrafficSettings",
+    "UpgradeSettings",
+    "WorkloadSettings",
+]

@@ -1,0 +1,31 @@
+"""The base of every settings model, and the value types the models share."""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, StrictInt
+from pydantic.alias_generators import to_camel
+
+Cloud = Literal["azure", "alicloud", "existing"]
+WholeNumber = Annotated[StrictInt, Field(ge=0)]
+PositiveWhole = Annotated[StrictInt, Field(ge=1)]
+# RFC 1123 label: what Kubernetes accepts for namespace names.
+DnsLabel = Annotated[str, Field(pattern=r"^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$")]
+K8sVersion = Annotated[str, Field(pattern=r"^1\.\d{2}(\.\d+)?$")]
+Quantity = Annotated[str, Field(pattern=r"^\d+(\.\d+)?(m|k|Ki|Mi|Gi|Ti|Pi|M|G|T|P)?$")]
+
+MIN_KUBERNETES = "1.30"
+"""Lowest Kubernetes version we support: ValidatingAdmissionPolicy is GA (v1) from 1.30."""
+SYSTEM_POOL_NAME = "system"
+"""Name of the system node pool the cluster components create (AKS and ACK); GPU pools
+must not take it."""
+
+
+class SettingsModel(BaseModel):
+    model_config = ConfigDict(
+        extra="forbid",
+        frozen=True,
+        alias_generator=to_camel,
+        populate_by_name=True,
+    )

@@ -1,0 +1,101 @@
+"""Settings of the GPU layer: device plugin or GPU Operator, ACK sharing, readiness, admission."""
+
+from __future__ import annotations
+
+import re
+from typing import Annotated, Literal
+
+from pydantic import AfterValidator, Field, StrictBool, StrictInt
+
+from gpu_facts.device_plugin_chart import (
+    DEFAULT_NAMESPACE,
+    DEFAULT_VERSION,
+    GPU_OPERATOR_DEFAULT_NAMESPACE,
+)
+
+from .base import DnsLabel, SettingsModel
+
+
+class DevicePluginSettings(SettingsModel):
+    enabled: StrictBool = True
+    """Install the NVIDIA device plugin (off when the GPU Operator owns it)."""
+    version: str = DEFAULT_VERSION
+    """Chart version, 0.15.0 or newer."""
+    gfd: StrictBool = True
+    """GPU Feature Discovery from the same chart (needed for MPS and node labels); must stay on
+    while the plugin is enabled (BP-14)."""
+    namespace: DnsLabel = DEFAULT_NAMESPACE
+    """Namespace of the release."""
+    values: dict[str, object] = Field(default_factory=dict)
+    """Extra chart values, merged over ours."""
+
+
+class GpuOperatorSettings(SettingsModel):
+    enabled: StrictBool = False
+    """Let the NVIDIA GPU Operator own drivers and the device plugin instead."""
+    version: str = "v25.10.1"
+    """GPU Operator chart version."""
+    namespace: DnsLabel = GPU_OPERATOR_DEFAULT_NAMESPACE
+    """Namespace of the release."""
+
+
+class AckGpuSharingSettings(SettingsModel):
+    ai_installer_version: str | None = None
+    """Chart version of ``ack-ai-installer``; required when a pool uses ACK GPU sharing."""
+    mps_control_version: str | None = None
+    """Chart version of ``ack-mps-control``; required when a pool uses ACK MPS (an unpinned
+    chart would upgrade itself, and with it crash the running MPS clients)."""
+    allow_mps_control_changes: StrictBool = False
+    """Allow upgrading or removing ack-mps-control (disrupts running GPU apps: off-peak only)."""
+
+
+_CRON_FIELD = r"[0-9A-Za-z*?/,-]+"
+_CRON = re.compile(
+    rf"@(yearly|annually|monthly|weekly|daily|hourly)|{_CRON_FIELD}( {_CRON_FIELD}){{4}}"
+)
+
+
+def _cron_schedule(schedule: str) -> str:
+    if not _CRON.fullmatch(schedule):
+        raise ValueError("not a cron schedule: five fields such as '0 6 * * *', or '@daily'")
+    return schedule
+
+
+def _pinned_image(image: str) -> str:
+    """BP-19: an image pinned to a tag other than ``latest``, or to a digest."""
+    if "@" in image:
+        if not re.fullmatch(r"[^@\s]+@sha256:[0-9a-f]{64}", image):
+            raise ValueError("digest must be @sha256:<64 hex digits>")
+        return image
+    last = image.rsplit("/", 1)[-1]
+    tag = last.rsplit(":", 1)[1] if ":" in last else ""
+    if tag in ("", "latest"):
+        raise ValueError("pin the image to a tag other than 'latest', or a digest (BP-19)")
+    return image
+
+
+MPS_CHECKS_SUFFIX = "-mps"
+
+
+class ReadinessSettings(SettingsModel):
+    min_driver_major: Annotated[StrictInt, Field(ge=400)] = 535
+    """Lowest acceptable NVIDIA driver major version."""
+    schedule: Annotated[str, AfterValidator(_cron_schedule)] | None = None
+    """Cron schedule to repeat the driver check; unset: run once."""
+    image: Annotated[str, AfterValidator(_pinned_image)] = (
+        "nvcr.io/nvidia/cuda:12.4.1-base-ubuntu22.04"
+    )
+    """Image of the check (pinned: BP-19)."""
+    namespace: Annotated[DnsLabel, Field(max_length=63 - len(MPS_CHECKS_SUFFIX))] = "gpu-readiness"
+    """Namespace of the check Jobs (Pod Security ``restricted``); the ACK MPS pools' checks
+    use ``<namespace>-mps``, so at most 59 characters."""
+
+    @property
+    def mps_namespace(self) -> str:
+        """Namespace of the ACK MPS pools' checks (Pod Security ``privileged``: hostIPC)."""
+        return self.namespace + MPS_CHECKS_SUFFIX
+
+
+class AdmissionSettings(SettingsModel):
+    action: Literal["Deny", "Warn", "Audit"] = "Deny"
+    """What the in-cluster admission policy does with a violating pod."""

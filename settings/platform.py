@@ -1,0 +1,63 @@
+"""The whole stack config: one cloud, its cluster, GPU pools, the GPU layer and workloads."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import Field, ValidationInfo, field_validator
+
+from .base import Cloud, SettingsModel
+from .clusters import (
+    AckClusterSettings,
+    AksClusterSettings,
+    ClusterSettings,
+    ExistingClusterSettings,
+)
+from .gpu_layer import (
+    AckGpuSharingSettings,
+    AdmissionSettings,
+    DevicePluginSettings,
+    GpuOperatorSettings,
+    ReadinessSettings,
+)
+from .pools import GpuPoolSettings
+from .workloads import WorkloadSettings
+
+CLUSTER_SETTINGS: dict[str, type[SettingsModel]] = {
+    "azure": AksClusterSettings,
+    "alicloud": AckClusterSettings,
+    "existing": ExistingClusterSettings,
+}
+"""The cluster model of each cloud."""
+
+
+class PlatformSettings(SettingsModel):
+    cloud: Cloud
+    """Where the cluster lives."""
+    cluster: ClusterSettings
+    """Cluster settings for that cloud."""
+    gpu_pools: list[GpuPoolSettings] = Field(default_factory=list)
+    """GPU node pools."""
+    device_plugin: DevicePluginSettings = Field(default_factory=DevicePluginSettings)
+    """NVIDIA device plugin and GFD."""
+    gpu_operator: GpuOperatorSettings = Field(default_factory=GpuOperatorSettings)
+    """NVIDIA GPU Operator (alternative owner of drivers and the plugin)."""
+    ack_gpu_sharing: AckGpuSharingSettings = Field(default_factory=AckGpuSharingSettings)
+    """ACK GPU sharing components (alicloud)."""
+    workloads: list[WorkloadSettings] = Field(default_factory=list)
+    """GPU workload namespaces."""
+    admission: AdmissionSettings = Field(default_factory=AdmissionSettings)
+    """In-cluster admission policy."""
+    readiness: ReadinessSettings = Field(default_factory=ReadinessSettings)
+    """Driver and device checks after deployment."""
+
+    @field_validator("cluster", mode="before")
+    @classmethod
+    def _cluster_of_cloud(cls, value: Any, info: ValidationInfo) -> Any:
+        """The cloud is said once, at the top: it picks the cluster model."""
+        model = CLUSTER_SETTINGS.get(info.data.get("cloud", ""))
+        if model is None:
+            raise ValueError(
+                "cluster settings follow cloud: set cloud to one of azure, alicloud, existing"
+            )
+        return model.model_validate(value)
