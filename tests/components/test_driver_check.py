@@ -26,7 +26,7 @@ from stack_config import ConfigError, load_platform
 from tests.conftest import by_type, one, run, stack_raw
 from tests.k8s_schema import assert_valid_manifest, manifest_of
 
-DATA = Path(__file__).parent / "data" / "nvidia_smi"
+DATA = Path(__file__).parents[1] / "data" / "nvidia_smi"
 JOB = "kubernetes:batch/v1:Job"
 CRON_JOB = "kubernetes:batch/v1:CronJob"
 NAMESPACE = "kubernetes:core/v1:Namespace"

@@ -36,7 +36,7 @@ from readiness.verify import Report
 from stack_config import load_platform
 from tests.conftest import stack_raw
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 # --- expectations ---------------------------------------------------------------------------

@@ -14,10 +14,10 @@ from components.platform import GpuPlatform
 from offline_preview import ProgramRun, RecordedResource
 from settings import MIN_KUBERNETES, WorkloadSettings
 from stack_config import load_platform
+from tests.components.test_gpu_admission_policy import CASES, KINDS
+from tests.components.test_gpu_workload_namespace import ACK_CGPU, ACK_MPS, MIG_MIXED, PLAIN, SHARED
 from tests.conftest import run, stack_raw
 from tests.k8s_schema import assert_valid_manifest, is_kubernetes_object, manifest_of
-from tests.test_gpu_admission_policy import CASES, KINDS
-from tests.test_gpu_workload_namespace import ACK_CGPU, ACK_MPS, MIG_MIXED, PLAIN, SHARED
 
 STACKS = ["byo", "dev", "prod"]
 OURS = ("gpu-platform:workloads:GpuWorkloadNamespace", "gpu-platform:workloads:GpuAdmissionPolicy")

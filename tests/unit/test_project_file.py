@@ -8,7 +8,7 @@ import yaml
 
 from stack_config.load import SECRET_KEYS, TOP_LEVEL_KEYS
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 # The CLI's project schema: these types only, and an array must type its items.
 SIMPLE_TYPES = {"string", "integer", "boolean", "array"}
 

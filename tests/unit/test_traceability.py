@@ -10,7 +10,7 @@ import pytest
 
 from gpu_policies.registry import REGISTERED
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 PRACTICES = [f"BP-{n:02d}" for n in range(1, 21)]
 _CODE = re.compile(r"`([^`]+)`")
 

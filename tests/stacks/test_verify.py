@@ -34,7 +34,7 @@ from readiness.cli import main
 from readiness.cluster import ClusterReader, connect
 from readiness.driver import ExecTarget, StreamExecReader
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 DATA = ROOT / "tests" / "data" / "verify"
 SMI = ROOT / "tests" / "data" / "nvidia_smi"
 STACK = DATA / "Pulumi.verify.yaml"

@@ -17,7 +17,7 @@ from readiness.nvidia_smi import (
     parse_gpu_list,
 )
 
-DATA = Path(__file__).parent / "data" / "nvidia_smi"
+DATA = Path(__file__).parents[1] / "data" / "nvidia_smi"
 
 
 def sample(name: str) -> str:

@@ -30,7 +30,7 @@ from gpu_facts import (
 )
 from gpu_facts.scheduling import is_gpu_resource, mig_resource
 from stack_config import ConfigError, load_platform
-from tests.test_stack_config import BASE
+from tests.unit.test_stack_config import BASE
 
 # --- MIG profile tables: (name, compute slices, GB as named, instances per GPU, eighths) ----
 
@@ -420,7 +420,7 @@ def test_config_refuses_a_profile_aks_does_not_offer_with_the_choices() -> None:
 
 def test_docs_list_every_catalog_entry() -> None:
     # docs/gpu-facts.md carries the tables for readers; keep them in step with the catalog.
-    docs = (Path(__file__).resolve().parent.parent / "docs" / "gpu-facts.md").read_text()
+    docs = (Path(__file__).resolve().parents[2] / "docs" / "gpu-facts.md").read_text()
     for name in [*AZURE_SIZES, *ECS_TYPES, *GPU_MEMORY_GB]:
         assert f"`{name}`" in docs or f"| {name} |" in docs, name
     for model_name, table in MIG_TABLES.items():

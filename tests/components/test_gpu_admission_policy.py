@@ -26,8 +26,8 @@ from components.gpu_workload_namespace import GpuWorkloadNamespace
 from gpu_facts.scheduling import GPU_NAMESPACE_LABEL, MPS_HOST_IPC_LABEL, is_gpu_resource
 from offline_preview import ProgramRun
 from settings import WorkloadSettings
+from tests.components.test_gpu_workload_namespace import ACK_MPS, PLAIN
 from tests.conftest import one, run
-from tests.test_gpu_workload_namespace import ACK_MPS, PLAIN
 
 POLICY = "kubernetes:admissionregistration.k8s.io/v1:ValidatingAdmissionPolicy"
 BINDING = "kubernetes:admissionregistration.k8s.io/v1:ValidatingAdmissionPolicyBinding"
