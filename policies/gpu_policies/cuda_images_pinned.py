@@ -1,4 +1,4 @@
-"""BP-19: CUDA images are pinned to a tag or digest, never ``latest``."""
+"""CUDA images are pinned to a tag or digest, never ``latest``."""
 
 from __future__ import annotations
 

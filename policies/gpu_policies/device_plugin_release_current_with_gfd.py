@@ -1,4 +1,4 @@
-"""BP-14: the device plugin chart is 0.15.0 or newer, in its own namespace, with GFD built in."""
+"""The device plugin chart is 0.15.0 or newer, in its own namespace, with GFD built in."""
 
 from __future__ import annotations
 

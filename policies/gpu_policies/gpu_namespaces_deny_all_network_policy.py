@@ -1,19 +1,15 @@
-"""BP-08: every GPU workload namespace has a deny-all NetworkPolicy."""
+"""Every GPU workload namespace has a deny-all NetworkPolicy."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
 from pulumi_policy import EnforcementLevel, Severity, StackValidationArgs
+
+from gpu_facts.network_policy import is_deny_all
 
 from .building import Config, PolicyInfo, Report, stack_policy
 from .pod_specs import namespace as namespace_of
-from .props import items, mapping
 from .resource_types import NETWORK_POLICY
 from .stack_index import GPU_NAMESPACE_LABELS, checked_gpu_namespaces, index_by_type
-
-BOTH_DIRECTIONS = frozenset({"Ingress", "Egress"})
 
 INFO = PolicyInfo(
     name="gpu-namespaces-deny-all-network-policy",
@@ -30,17 +26,6 @@ INFO = PolicyInfo(
         "[Ingress, Egress]} and no rules; allow traffic with further NetworkPolicies."
     ),
 )
-
-
-def is_deny_all(props: Mapping[str, Any]) -> bool:
-    spec = mapping(props.get("spec"))
-    selector = mapping(spec.get("podSelector"))
-    selects_all = not items(selector.get("matchExpressions")) and not mapping(
-        selector.get("matchLabels")
-    )
-    types = {str(t) for t in items(spec.get("policyTypes"))}
-    no_rules = not items(spec.get("ingress")) and not items(spec.get("egress"))
-    return selects_all and types >= BOTH_DIRECTIONS and no_rules
 
 
 def check(args: StackValidationArgs, config: Config, report: Report) -> None:

@@ -1,4 +1,4 @@
-"""BP-09: every GPU workload namespace has a ResourceQuota on a GPU resource."""
+"""Every GPU workload namespace has a ResourceQuota on a GPU resource."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""BP-01: GPU node pools carry the ``nvidia.com/gpu`` taint with effect ``NoSchedule``."""
+"""GPU node pools carry the ``nvidia.com/gpu`` taint with effect ``NoSchedule``."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""BP-05: a stack that creates GPU node pools also checks each pool's driver.
+"""A stack that creates GPU node pools also checks each pool's driver.
 
 A preview cannot see a node's driver; it can see whether the stack deploys a check that will:
 a Job or CronJob that runs ``nvidia-smi``, tolerates the GPU taint and is pinned by its
@@ -39,7 +39,7 @@ from .resource_types import ACK_NODE_POOL, AKS_AGENT_POOL, AKS_MANAGED_CLUSTER
 from .stack_index import index_by_type
 
 DRIVER_CHECK_TOOL = "nvidia-smi"
-"""The tool that talks to the driver (BP-05: the driver version is confirmed with it)."""
+"""The tool that talks to the driver: the practice confirms the driver version with it."""
 CHECK_KINDS = frozenset({"Job", "CronJob"})
 POOL_TYPES = (AKS_AGENT_POOL, AKS_MANAGED_CLUSTER, ACK_NODE_POOL)
 

@@ -1,4 +1,4 @@
-"""BP-02, BP-04: every GPU workload tolerates the GPU nodes' taint."""
+"""Every GPU workload tolerates the GPU nodes' taint."""
 
 from __future__ import annotations
 

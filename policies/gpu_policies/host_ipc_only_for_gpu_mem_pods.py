@@ -1,4 +1,4 @@
-"""BP-16, BP-17: only ACK MPS pods (they ask aliyun.com/gpu-mem) share the host's IPC."""
+"""Only ACK MPS pods (they ask aliyun.com/gpu-mem) share the host's IPC."""
 
 from __future__ import annotations
 

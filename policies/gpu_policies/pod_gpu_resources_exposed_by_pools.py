@@ -1,4 +1,4 @@
-"""BP-13: the GPU resources pods ask for are ones the stack's GPU pools actually advertise.
+"""The GPU resources pods ask for are ones the stack's GPU pools actually advertise.
 
 Cross-layer: the pools' machine types and MIG profiles, the device plugin's per-pool configs
 (MIG strategy, sharing and renaming) and ACK's sharing labels decide the names the scheduler

@@ -1,4 +1,4 @@
-"""BP-14, BP-20: one owner of the device plugin, never both its chart and the GPU Operator."""
+"""One owner of the device plugin, never both its chart and the GPU Operator."""
 
 from __future__ import annotations
 

@@ -4,6 +4,7 @@ with per-pool configs, driver checks, workloads and NVMe cache volumes, in the w
 from __future__ import annotations
 
 import copy
+from dataclasses import replace
 from typing import Any
 
 import yaml
@@ -219,3 +220,47 @@ def dev_like_stack() -> tuple[Res, ...]:
         storage_class(),
         cache_workload("Pod", resource="nvidia.com/mig-1g.5gb"),
     )
+
+
+MIG_1G = "nvidia.com/mig-1g.5gb"
+MIG_POOL = aks_pool("a100mig", A100_MIG_SIZE, "MIG1g")
+T4_POOL = aks_pool("t4")
+ACK_A10 = ack_pool("a10", "mps")
+MANAGED_CLUSTER = "azure-native:containerservice:ManagedCluster"
+AUTOSCALED = {"enableAutoScaling": True, "minCount": 0, "maxCount": 3}
+ACK_SCALING = {"scalingConfig": {"enable": True, "minSize": 0, "maxSize": 2, "type": "gpu"}}
+
+
+def mig_stack(strategy: str = "mixed", global_mig: str | None = None) -> tuple[Res, ...]:
+    release = plugin_release({"plain-default": plain(), "a100mig": plain(strategy)})
+    if global_mig is not None:
+        release.props["values"]["migStrategy"] = global_mig
+    return (MIG_POOL, release)
+
+
+def t4_stack(config: dict[str, object]) -> tuple[Res, ...]:
+    return (T4_POOL, plugin_release({"plain-default": plain(), "t4": config}))
+
+
+def sized(pool: Res, **changes: object) -> Res:
+    """``pool`` with its sizing props changed (``None`` drops a prop)."""
+    props = {**pool.props, **changes}
+    return replace(pool, props={k: v for k, v in props.items() if v is not None})
+
+
+def inline_gpu_pool(**changes: object) -> Res:
+    """A ManagedCluster with a system pool and the t4 GPU pool inline, the latter ``changes``d."""
+    gpu = {k: v for k, v in T4_POOL.props.items() if k not in ("resourceGroupName", "resourceName")}
+    gpu.pop("agentPoolName")
+    gpu = {"name": "t4", "mode": "User", **gpu, **changes}
+    system = {"name": "system", "mode": "System", "vmSize": "Standard_D4s_v5", "count": 0}
+    return Res(MANAGED_CLUSTER, "aks", {"agentPoolProfiles": [system, gpu]})
+
+
+def many_workloads_stack() -> list[Res]:
+    """The dev-like stack with 100 more workloads: for linear-time checks."""
+    resources = list(dev_like_stack())
+    for i in range(100):
+        res = workload("nvidia.com/mig-1g.5gb")
+        resources.append(Res(res.type, f"w{i}", res.props))
+    return resources
