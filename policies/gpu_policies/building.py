@@ -43,18 +43,25 @@ Config = Mapping[str, Any]
 
 
 class Report(Protocol):
-    """Reports one violation; the URN defaults to the resource being checked."""
+    """Reports one violation; the URN defaults to the resource being checked. The message
+    says what is wrong; ``fix`` what to change, else the policy's remediation steps."""
 
-    def __call__(self, message: str, urn: str | None = None) -> None: ...
+    def __call__(self, message: str, urn: str | None = None, *, fix: str | None = None) -> None: ...
+
+
+FIX_PREFIX = " Fix: "
+"""Every violation message ends with what to change, after this marker."""
 
 
 ResourceCheck = Callable[[ResourceValidationArgs, Config, Report], None]
 StackCheck = Callable[[StackValidationArgs, Config, Report], None]
 
 
-def _reporter(report_violation: ReportViolation) -> Report:
-    def report(message: str, urn: str | None = None) -> None:
-        report_violation(message, urn)
+def _reporter(info: PolicyInfo, report_violation: ReportViolation, note: str = "") -> Report:
+    """A Report that ends every message with its remediation (then ``note``, if any)."""
+
+    def report(message: str, urn: str | None = None, *, fix: str | None = None) -> None:
+        report_violation(f"{message}{FIX_PREFIX}{fix or info.remediation_steps}{note}", urn)
 
     return report
 
@@ -159,10 +166,7 @@ def resource_policy(info: PolicyInfo, check: ResourceCheck) -> ResourceValidatio
         if is_exempt(args.name, args.props, config):
             return
         note = unknown_namespace_note(args.props, config)
-        if note:
-            check(args, config, lambda message, urn=None: report(message + note, urn))
-            return
-        check(args, config, _reporter(report))
+        check(args, config, _reporter(info, report, note))
 
     return ResourceValidationPolicy(
         name=info.name,
@@ -181,7 +185,7 @@ def stack_policy(info: PolicyInfo, check: StackCheck) -> StackValidationPolicy:
     schema = _schema(info)
 
     def validate(args: StackValidationArgs, report: ReportViolation) -> None:
-        check(args, _with_defaults(schema, args.get_config()), _reporter(report))
+        check(args, _with_defaults(schema, args.get_config()), _reporter(info, report))
 
     return StackValidationPolicy(
         name=info.name,

@@ -28,7 +28,7 @@ from typing import Any
 
 from pulumi_policy import EnforcementLevel, PolicyResource, Severity, StackValidationArgs
 
-from gpu_facts.scheduling import GPU_TAINT_EFFECT, GPU_TAINT_KEY, GPU_TAINT_VALUE, POOL_LABEL
+from gpu_facts.scheduling import GPU_TAINT_EFFECT, GPU_TAINT_KEY, POOL_LABEL
 
 from .building import Config, PolicyInfo, Report, exempt_names, stack_policy
 from .gpu_workloads_tolerate_gpu_taint import tolerates
@@ -77,8 +77,9 @@ def check_selector(spec: Mapping[str, Any]) -> dict[str, str] | None:
     selector = {str(k): str(v) for k, v in mapping(spec.get("nodeSelector")).items()}
     if not selector:
         return None
+    # Any value: the pool's own taint may be "present" or a team's "true" (gpu-workloads-tolerate-gpu-taint judges which).
     keys = frozenset({GPU_TAINT_KEY})
-    if not any(tolerates(t, keys, GPU_TAINT_VALUE) for t in mappings(spec.get("tolerations"))):
+    if not any(tolerates(t, keys, "") for t in mappings(spec.get("tolerations"))):
         return None
     if not any(runs_tool(c.spec) for c in containers(spec)):
         return None

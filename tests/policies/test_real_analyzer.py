@@ -41,6 +41,8 @@ def test_analyzer_info_lists_every_policy_with_its_schema() -> None:
 
 
 def test_analyze_reports_the_bad_workload_from_a_struct() -> None:
+    """A resource analysis and a stack analysis (the toleration needs the stack's pools)."""
+
     def bad(spec: dict[str, Any]) -> None:
         spec["tolerations"] = []
         container(spec)["securityContext"] = {"privileged": True}
@@ -50,6 +52,15 @@ def test_analyze_reports_the_bad_workload_from_a_struct() -> None:
     properties.update(res.props)
     request = proto.AnalyzeRequest(type=res.type, name=res.name, urn=res.urn, properties=properties)
     response = servicer().Analyze(request, None)
-    found = {d.policyName: d.enforcementLevel for d in response.diagnostics}
+    stack = proto.AnalyzeStackRequest(
+        resources=[
+            proto.AnalyzerResource(type=res.type, name=res.name, urn=res.urn, properties=properties)
+        ]
+    )
+    stack_response = servicer().AnalyzeStack(stack, None)
+    found = {
+        d.policyName: d.enforcementLevel
+        for d in [*response.diagnostics, *stack_response.diagnostics]
+    }
     assert set(found) == {"gpu-workloads-tolerate-gpu-taint", "no-privileged-gpu-containers"}
     assert set(found.values()) == {proto.MANDATORY}
