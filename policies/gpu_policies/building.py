@@ -117,7 +117,7 @@ def exempt_namespaces(config: Config) -> frozenset[str]:
     return frozenset(str(n) for n in items(config.get(EXEMPT_NAMESPACES)))
 
 
-def _known_text(props: Mapping[str, Any], *keys: str) -> tuple[str | None, bool]:
+def known_text(props: Mapping[str, Any], *keys: str) -> tuple[str | None, bool]:
     """The string at ``keys`` (None if absent), and False when it is unknown at preview."""
     try:
         return text(path(props, *keys)), True
@@ -133,10 +133,10 @@ def is_exempt(name: str, props: Mapping[str, Any], config: Config) -> bool:
     whole stack policy into the analyzer's advisory "can't run policy").
     """
     names = exempt_names(config)
-    object_name, _ = _known_text(props, "metadata", "name")
+    object_name, _ = known_text(props, "metadata", "name")
     if name in names or object_name in names:
         return True
-    namespace, _ = _known_text(props, "metadata", "namespace")
+    namespace, _ = known_text(props, "metadata", "namespace")
     return namespace is not None and namespace in exempt_namespaces(config)
 
 
@@ -149,7 +149,7 @@ UNKNOWN_NAMESPACE_NOTE = (
 def unknown_namespace_note(props: Mapping[str, Any], config: Config) -> str:
     """What a violation adds when the resource's namespace is unknown and namespace
     exemptions exist: the verdict might change once the namespace is known."""
-    _, known = _known_text(props, "metadata", "namespace")
+    _, known = known_text(props, "metadata", "namespace")
     return "" if known or not exempt_namespaces(config) else UNKNOWN_NAMESPACE_NOTE
 
 

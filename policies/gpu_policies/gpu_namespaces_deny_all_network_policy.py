@@ -14,9 +14,10 @@ from .stack_index import GPU_NAMESPACE_LABELS, checked_gpu_namespaces, index_by_
 INFO = PolicyInfo(
     name="gpu-namespaces-deny-all-network-policy",
     description=(
-        f"Every GPU workload namespace (a Namespace labelled {' or '.join(GPU_NAMESPACE_LABELS)}) "
-        f"has a NetworkPolicy that selects every pod (podSelector {{}}), covers Ingress and "
-        f"Egress and allows nothing, so traffic is allowed only explicitly."
+        f"Every GPU workload namespace (a Namespace labelled {' or '.join(GPU_NAMESPACE_LABELS)}, "
+        f"or one the stack runs GPU workloads in) has a NetworkPolicy that selects every pod "
+        f"(podSelector {{}}), covers Ingress and Egress and allows nothing, so traffic is "
+        f"allowed only explicitly."
     ),
     practices=("BP-08",),
     enforcement_level=EnforcementLevel.MANDATORY,
@@ -31,11 +32,11 @@ INFO = PolicyInfo(
 def check(args: StackValidationArgs, config: Config, report: Report) -> None:
     index = index_by_type(args.resources)
     covered = {namespace_of(np.props) for np in index[NETWORK_POLICY] if is_deny_all(np.props)}
-    for name, namespace in checked_gpu_namespaces(index, config):
+    for name, namespace, why in checked_gpu_namespaces(index, config):
         if name not in covered:
             report(
                 f"GPU workload namespace '{name}' has no deny-all NetworkPolicy "
-                f"(podSelector {{}}, policyTypes Ingress and Egress, no rules).",
+                f"(podSelector {{}}, policyTypes Ingress and Egress, no rules){why}.",
                 namespace.urn,
             )
 

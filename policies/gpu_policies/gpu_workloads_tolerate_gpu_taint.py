@@ -12,7 +12,7 @@ itself, so a pod that may land on a GKE pool needs none of its own.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -26,6 +26,7 @@ from .pod_specs import POD_SPEC_PATHS, kubernetes_kind, pod_gpu_resources, pod_s
 from .props import mapping, mappings, text
 from .resource_types import GKE_CLUSTER, POOL_TYPES
 from .stack_index import index_by_type
+from .tolerations import tolerates, tolerates_taint, vendor_keys
 
 REQUIRED_VALUE = "requiredTaintValue"
 """Config key shared with ``gpu-node-pools-tainted``: the GPU taint's value."""
@@ -56,32 +57,6 @@ INFO = PolicyInfo(
         }
     },
 )
-
-
-def vendor_keys(resources: Iterable[str]) -> frozenset[str]:
-    """Taint keys that mark the pod's GPU nodes: ours, and a vendor's whole-GPU resource
-    (``amd.com/gpu``) when the pod asks for one, since vendors taint with that name."""
-    return frozenset({GPU_TAINT_KEY, *(r for r in resources if r.endswith("/gpu"))})
-
-
-def tolerates_taint(toleration: Mapping[str, Any], taint: Taint) -> bool:
-    """Whether one toleration tolerates ``taint``, as the scheduler matches them. An empty
-    taint value stands for "any value" (the config's ``requiredTaintValue: ""``)."""
-    effect = text(toleration.get("effect")) or ""
-    if effect not in ("", taint.effect):
-        return False
-    key = text(toleration.get("key")) or ""
-    operator = text(toleration.get("operator")) or "Equal"
-    if operator == "Exists":
-        return key in ("", taint.key)
-    if operator != "Equal" or key != taint.key:
-        return False
-    return taint.value == "" or toleration.get("value") == taint.value
-
-
-def tolerates(toleration: Mapping[str, Any], keys: frozenset[str], value: str) -> bool:
-    """Whether one toleration tolerates a GPU taint with one of ``keys`` and ``value``."""
-    return any(tolerates_taint(toleration, Taint(k, value, GPU_TAINT_EFFECT)) for k in keys)
 
 
 def gpu_taints(pool: NodePool, keys: frozenset[str]) -> tuple[Taint, ...]:

@@ -13,6 +13,7 @@ from . import (
     cuda_images_pinned,
     device_plugin_release_current_with_gfd,
     gpu_limits_whole_numbers,
+    gpu_namespaces_declared,
     gpu_namespaces_deny_all_network_policy,
     gpu_namespaces_have_gpu_quota,
     gpu_node_pools_tainted,
@@ -82,6 +83,7 @@ MODULES: tuple[PolicyModule, ...] = (
     # The stack as a whole.
     gpu_namespaces_deny_all_network_policy,
     gpu_namespaces_have_gpu_quota,
+    gpu_namespaces_declared,
     device_plugin_release_current_with_gfd,
     single_device_plugin_owner,
     pod_gpu_resources_exposed_by_pools,

@@ -101,3 +101,65 @@ T4 = {"vmSize": "Standard_NC4as_T4_v3", "gpuInstanceProfile": None}
 NO_TAINT = "lacks the taint nvidia.com/gpu:NoSchedule"
 REPLACE = "mig-pools-replaceable-on-profile-change"
 NOT_REPLACEABLE = "neither sets deleteBeforeReplace nor carries its profile in its name"
+
+
+# --- EKS and GKE, as pulumi-aws, pulumi-eks and pulumi-gcp send them -------------------------
+
+EKS_NODE_GROUP = "aws:eks/nodeGroup:NodeGroup"
+EKS_SELF_MANAGED = "eks:index:NodeGroupV2"
+EKS_MANAGED = "eks:index:ManagedNodeGroup"
+GKE_NODE_POOL = "gcp:container/nodePool:NodePool"
+GKE_CLUSTER = "gcp:container/cluster:Cluster"
+EKS_TAINT_TRUE = {"key": "nvidia.com/gpu", "value": "true", "effect": "NO_SCHEDULE"}
+EKS_TAINT = {"key": "nvidia.com/gpu", "value": "present", "effect": "NO_SCHEDULE"}
+
+
+def eks_props(**changes: Any) -> dict[str, Any]:
+    """An EKS managed node group of g5.xlarge (1x A10G), tainted as BP-01 asks."""
+    props: dict[str, Any] = {
+        "clusterName": "eks",
+        "nodeGroupName": "gpu",
+        "instanceTypes": ["g5.xlarge"],
+        "amiType": "AL2023_x86_64_NVIDIA",
+        "taints": [EKS_TAINT],
+        "labels": {"workload": "gpu"},
+        "scalingConfig": {"desiredSize": 1, "minSize": 0, "maxSize": 2},
+    }
+    props.update(changes)
+    return {k: v for k, v in props.items() if v is not None}
+
+
+def eks(type_: str = EKS_NODE_GROUP, **changes: Any) -> tuple[Res, ...]:
+    return (Res(type_, "gpu", eks_props(**changes)),)
+
+
+def eks_self_managed(**changes: Any) -> tuple[Res, ...]:
+    """A pulumi-eks self-managed node group: one instanceType, ``gpu``, taints as a map."""
+    props: dict[str, Any] = {
+        "instanceType": "p4d.24xlarge",
+        "gpu": True,
+        "taints": {"nvidia.com/gpu": {"value": "present", "effect": "NoSchedule"}},
+        "minSize": 1,
+        "desiredCapacity": 1,
+    }
+    props.update(changes)
+    return (Res(EKS_SELF_MANAGED, "a100", {k: v for k, v in props.items() if v is not None}),)
+
+
+def gke_props(**node_config: Any) -> dict[str, Any]:
+    """A GKE node pool of n1-standard-8 with one T4 per node, untainted (GKE taints it)."""
+    config: dict[str, Any] = {
+        "machineType": "n1-standard-8",
+        "guestAccelerators": [{"type": "nvidia-tesla-t4", "count": 1}],
+    }
+    config.update(node_config)
+    return {
+        "name": "t4",
+        "cluster": "gke",
+        "nodeCount": 1,
+        "nodeConfig": {k: v for k, v in config.items() if v is not None},
+    }
+
+
+def gke(**node_config: Any) -> tuple[Res, ...]:
+    return (Res(GKE_NODE_POOL, "t4", gke_props(**node_config)),)

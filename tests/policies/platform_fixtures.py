@@ -19,6 +19,7 @@ from gpu_facts.scheduling import (
 
 from .harness import Res
 from .pod_fixtures import container, gpu_pod_spec, wrap
+from .stack_fixtures import governed
 
 AGENT_POOL = "azure-native:containerservice:AgentPool"
 ACK_NODE_POOL = "alicloud:cs/nodePool:NodePool"
@@ -206,7 +207,8 @@ def stateful_set_with_claim(storage_class_name: str = "gpu-nvme-cache-ephemeral"
 
 def dev_like_stack() -> tuple[Res, ...]:
     """A compliant platform like our dev stack: a mixed-MIG A100 pool, a renamed time-sliced
-    T4 pool, their configs, a driver check each, workloads on both, an NVMe cache volume."""
+    T4 pool, their configs, a driver check each, workloads on both, an NVMe cache volume, and
+    the workloads' namespaces with their deny-all NetworkPolicy and GPU quota."""
     return (
         aks_pool("a100mig", A100_MIG_SIZE, "MIG1g"),
         aks_pool("t4"),
@@ -219,6 +221,8 @@ def dev_like_stack() -> tuple[Res, ...]:
         workload("nvidia.com/gpu.shared", "Job", "gpu-inference"),
         storage_class(),
         cache_workload("Pod", resource="nvidia.com/mig-1g.5gb"),
+        *governed("gpu-training"),
+        *governed("gpu-inference"),
     )
 
 

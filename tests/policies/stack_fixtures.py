@@ -136,3 +136,39 @@ def many_namespaces_stack() -> list[Res]:
         resources.extend(governed(f"ns-{i}"))
     resources.extend([plugin(), *ack("ack.pro.small")])
     return resources
+
+
+DAEMON_SET = "kubernetes:apps/v1:DaemonSet"
+
+
+def plugin_daemonset(
+    name: str = "nvidia-device-plugin-daemonset",
+    image: str = "nvcr.io/nvidia/k8s-device-plugin:v0.17.0",
+    namespace: str | None = "nvidia-device-plugin",
+    command: list[str] | None = None,
+    parent: str | None = None,
+) -> Res:
+    """A DaemonSet running the plugin's image, as the project's static manifest writes it
+    (no command), or GFD / a helper with ``command``."""
+    container: dict[str, Any] = {"name": "main", "image": image}
+    if command is not None:
+        container["command"] = command
+    metadata: dict[str, Any] = {"name": name}
+    if namespace is not None:
+        metadata["namespace"] = namespace
+    labels = {"name": name}
+    spec = {
+        "selector": {"matchLabels": labels},
+        "template": {
+            "metadata": {"labels": labels},
+            "spec": {
+                "tolerations": [{"key": "nvidia.com/gpu", "operator": "Exists"}],
+                "containers": [container],
+            },
+        },
+    }
+    return Res(DAEMON_SET, name, {"metadata": metadata, "spec": spec}, parent=parent)
+
+
+def gfd_daemonset(image: str = "nvcr.io/nvidia/k8s-device-plugin:v0.17.0") -> Res:
+    return plugin_daemonset("gpu-feature-discovery", image, command=["gpu-feature-discovery"])

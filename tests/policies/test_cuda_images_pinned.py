@@ -26,6 +26,12 @@ VIOLATIONS: list[tuple[str, Change, str]] = [
         set_container("image", "registry.local:5000/nvidia/cuda"),
         "without a pinned tag",
     ),
+    (
+        "tag-says-cuda",
+        set_container("image", "ghcr.io/ggerganov/llama.cpp:server-cuda"),
+        "its tag 'server-cuda' moves",
+    ),
+    ("cuda-tag", set_container("image", "vllm/vllm-openai:cuda"), "its tag 'cuda' moves"),
 ]
 
 CASES: list[Case] = pod_policy_cases(POLICY, VIOLATIONS)
@@ -45,6 +51,9 @@ def test_case(case: Case) -> None:
         "nvidia/cuda:latest@sha256:" + "b" * 64,
         "python:3.12-slim",
         "busybox",
+        "pytorch/pytorch:2.1.0-cuda12.1-cudnn8-runtime",
+        "ghcr.io/ggerganov/llama.cpp:server-cuda-b4719",
+        "nvcr.io/nvidia/k8s/cuda-sample:vectoradd-cuda12.5.0",
     ],
 )
 def test_pinned_or_non_cuda_images_pass(image: str) -> None:
@@ -59,3 +68,12 @@ def test_cuda_images_are_checked_on_pods_without_gpus() -> None:
 
     res = mutated("Pod", no_gpu)
     assert len(messages(Case(POLICY, "n", (res,)))) == 1
+
+
+def test_the_message_ends_with_a_version_to_pin() -> None:
+    res = mutated("Pod", set_container("image", "nvidia/cuda:latest"))
+    (message,) = messages(Case(POLICY, "m", (res,)))
+    assert message.endswith(
+        "Fix: Pin a version tag such as nvidia/cuda:12.1.1-base-ubuntu22.04 (one that names the "
+        "CUDA version), or a digest (@sha256:...)."
+    )

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from .harness import Case, assert_case, policy_named, violations
+from .harness import Case, assert_case, messages, policy_named, violations
+from .platform_fixtures import driver_check, workload
 from .stack_fixtures import (
     deny_all,
     governed,
@@ -79,3 +80,35 @@ def test_is_deny_all_has_one_public_home_that_the_policy_uses() -> None:
     assert network_policy.is_deny_all(deny_all("a").props)
     assert not network_policy.is_deny_all(deny_all("a", egress=[{}]).props)
     assert not network_policy.is_deny_all({"spec": "oops"})
+
+
+# --- Namespaces the stack runs GPU workloads in, labelled or not -----------------------------
+
+RUNNING_CASES = [
+    Case(
+        DENY,
+        "unlabelled-running-gpu-pods",
+        (namespace("team-a", {}), workload("nvidia.com/gpu", namespace="team-a")),
+        ("'team-a' has no deny-all NetworkPolicy", "it runs GPU workloads: 'trainer-deployment'"),
+    ),
+    Case(
+        DENY,
+        "unlabelled-running-gpu-pods-denied",
+        (
+            namespace("team-a", {}),
+            deny_all("team-a"),
+            workload("nvidia.com/gpu", namespace="team-a"),
+        ),
+    ),
+    Case(DENY, "only-driver-checks", (namespace("gpu-readiness", {}), driver_check("t4"))),
+]
+
+
+@pytest.mark.parametrize("case", RUNNING_CASES, ids=lambda c: c.id)
+def test_namespaces_running_gpu_workloads_are_gpu_namespaces(case: Case) -> None:
+    found = messages(case)
+    if case.passes:
+        assert found == []
+        return
+    assert len(found) == 1
+    assert all(fragment in found[0] for fragment in case.expect)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from .harness import Case, assert_case, messages
+from .platform_fixtures import driver_check, workload
 from .stack_fixtures import (
     governed,
     many_namespaces_stack,
@@ -57,3 +58,26 @@ def test_namespace_exemption_by_resource_name() -> None:
 
 def test_walks_the_resources_once() -> None:
     walks_once(QUOTA_POLICY, many_namespaces_stack())
+
+
+def test_namespaces_running_gpu_workloads_need_a_gpu_quota() -> None:
+    ns = namespace("team-a", {})
+    found = messages(Case(QUOTA_POLICY, "x", (ns, workload("nvidia.com/gpu", namespace="team-a"))))
+    assert len(found) == 1
+    assert "'team-a' has no ResourceQuota on a GPU resource" in found[0]
+    assert "(it runs GPU workloads: 'trainer-deployment')" in found[0]
+    assert (
+        messages(
+            Case(
+                QUOTA_POLICY,
+                "y",
+                (ns, quota("team-a"), workload("nvidia.com/gpu", namespace="team-a")),
+            )
+        )
+        == []
+    )
+    # A driver check (BP-05) is a readiness probe, not a workload type: no quota needed.
+    assert (
+        messages(Case(QUOTA_POLICY, "z", (namespace("gpu-readiness", {}), driver_check("t4"))))
+        == []
+    )

@@ -5,14 +5,24 @@ from __future__ import annotations
 import pytest
 
 from .cloud_fixtures import (
+    EKS_MANAGED,
+    EKS_TAINT,
+    EKS_TAINT_TRUE,
+    GKE_CLUSTER,
     NO_TAINT,
     T4,
     ack,
     agent_pool,
+    eks,
+    eks_self_managed,
+    gke,
+    gke_props,
     in_cluster,
     managed_cluster,
 )
 from .harness import Case, Res, assert_case, messages
+
+POLICY = "gpu-node-pools-tainted"
 
 CASES: list[Case] = [
     # BP-01: taints.
@@ -106,3 +116,57 @@ def test_cloud_pool_exempt_by_name_only() -> None:
         messages(Case("gpu-node-pools-tainted", "x", (pool,), config={"exemptNames": ["a100"]}))
         == []
     )
+
+
+# --- EKS and GKE GPU pools ------------------------------------------------------------------
+
+EKS_GKE_CASES = [
+    Case(POLICY, "eks-managed-tainted", eks()),
+    Case(POLICY, "pulumi-eks-managed-tainted", eks(EKS_MANAGED)),
+    Case(POLICY, "pulumi-eks-self-managed-map-taint", eks_self_managed()),
+    Case(
+        POLICY,
+        "eks-cpu-group",
+        eks(instanceTypes=["m5.xlarge"], amiType="AL2023_x86_64_STANDARD", taints=None),
+    ),
+    Case(POLICY, "gke-untainted-gpu-pool", gke()),
+    Case(
+        POLICY, "gke-a2-machine-untainted", gke(machineType="a2-highgpu-1g", guestAccelerators=None)
+    ),
+    Case(
+        POLICY,
+        "gke-cluster-inline-pools",
+        (Res(GKE_CLUSTER, "gke", {"nodePools": [gke_props()]}),),
+    ),
+    Case(POLICY, "eks-untainted", eks(taints=None), ("GPU node pool 'gpu' (g5.xlarge) lacks",)),
+    Case(
+        POLICY,
+        "eks-prefer-no-schedule",
+        eks(taints=[{**EKS_TAINT, "effect": "PREFER_NO_SCHEDULE"}]),
+        (NO_TAINT,),
+    ),
+    Case(
+        POLICY,
+        "eks-accelerated-ami-unknown-type",
+        eks(instanceTypes=["x9.huge"], taints=None),
+        ("(x9.huge) lacks",),
+    ),
+    Case(
+        POLICY,
+        "pulumi-eks-gpu-flag",
+        eks_self_managed(instanceType="x9.huge", taints=None),
+        (NO_TAINT,),
+    ),
+    Case(POLICY, "eks-true-value", eks(taints=[EKS_TAINT_TRUE]), ("not 'present'",)),
+    Case(
+        POLICY,
+        "eks-true-value-configured",
+        eks(taints=[EKS_TAINT_TRUE]),
+        config={"requiredTaintValue": "true"},
+    ),
+]
+
+
+@pytest.mark.parametrize("case", EKS_GKE_CASES, ids=lambda c: c.id)
+def test_eks_and_gke_gpu_pools(case: Case) -> None:
+    assert_case(case)

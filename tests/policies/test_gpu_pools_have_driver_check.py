@@ -12,6 +12,7 @@ from pulumi_policy import PolicyResource
 from gpu_facts.scheduling import GPU_PRESENT_LABEL
 from gpu_policies import gpu_pools_have_driver_check
 
+from .cloud_fixtures import eks, eks_self_managed, gke, gke_props
 from .harness import Case, Res, assert_case, policy_named, violations
 from .platform_fixtures import (
     ACK_A10,
@@ -203,3 +204,57 @@ def test_driver_check_reads_each_pool_a_bounded_number_of_times(
     assert (one_found, many_found) == (19, 0)
     assert set(many_checks) == {f"p{i}" for i in range(20)}
     assert many_checks == one_check
+
+
+# --- EKS and GKE pools -----------------------------------------------------------------------
+
+
+def eks_check() -> Res:
+    return driver_check("gpu", selector={"eks.amazonaws.com/nodegroup": "gpu"})
+
+
+def gke_check(pool: str) -> Res:
+    return driver_check(pool, selector={"cloud.google.com/gke-nodepool": pool})
+
+
+GKE_POOL = "gcp:container/nodePool:NodePool"
+EKS_GKE_CASES = [
+    Case(DRIVER, "eks-min-0", eks()),
+    Case(DRIVER, "eks-min-1-checked", (*eks(scalingConfig={"minSize": 1}), eks_check())),
+    Case(DRIVER, "gke-checked-by-its-node-pool-label", (*gke(), gke_check("t4"))),
+    Case(
+        DRIVER,
+        "gke-autoscaled-from-0",
+        (
+            Res(
+                "gcp:container/nodePool:NodePool",
+                "t4",
+                {**gke_props(), "autoscaling": {"minNodeCount": 0}},
+            ),
+        ),
+    ),
+    Case(
+        DRIVER,
+        "eks-min-1-unchecked",
+        eks(scalingConfig={"minSize": 1}),
+        ("nodeSelector, e.g. eks.amazonaws.com/nodegroup: gpu",),
+    ),
+    Case(
+        DRIVER,
+        "pulumi-eks-self-managed-min-1",
+        eks_self_managed(),
+        ("GPU node pool 'a100' has no driver check",),
+    ),
+    Case(DRIVER, "gke-unchecked", gke(), ("cloud.google.com/gke-nodepool: t4",)),
+    Case(
+        DRIVER,
+        "gke-cluster-inline-unchecked",
+        (Res("gcp:container/cluster:Cluster", "gke", {"nodePools": [gke_props()]}),),
+        ("'gke/nodePools[t4]'",),
+    ),
+]
+
+
+@pytest.mark.parametrize("case", EKS_GKE_CASES, ids=lambda c: c.id)
+def test_eks_and_gke_pools_need_their_check(case: Case) -> None:
+    assert_case(case)

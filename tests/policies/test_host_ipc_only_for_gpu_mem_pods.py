@@ -12,6 +12,7 @@ from .pod_fixtures import (
     container,
     mutated,
     pod_policy_cases,
+    set_limits,
     set_spec,
 )
 
@@ -20,6 +21,11 @@ POLICY = "host-ipc-only-for-gpu-mem-pods"
 # (id, change to the compliant pod spec, expected message fragment)
 VIOLATIONS: list[tuple[str, Change, str]] = [
     ("host-ipc", set_spec("hostIPC", True), "hostIPC: true"),
+    (
+        "gpu-mem-without-host-ipc",
+        set_limits({"aliyun.com/gpu-mem": 4}),
+        "asks for aliyun.com/gpu-mem without hostIPC: true",
+    ),
 ]
 
 CASES: list[Case] = pod_policy_cases(POLICY, VIOLATIONS)
@@ -38,3 +44,13 @@ def test_mps_client_with_gpu_mem_may_share_host_ipc() -> None:
 
     res = mutated("Deployment", mps)
     assert messages(Case(POLICY, "m", (res,))) == []
+
+
+def test_gpu_mem_without_host_ipc_can_be_allowed_for_cgpu_pools() -> None:
+    res = mutated("Job", set_limits({"aliyun.com/gpu-mem": 4}))
+    (message,) = messages(Case(POLICY, "m", (res,)))
+    assert message.endswith(
+        "Fix: Set hostIPC: true in the pod spec; on gpu-mem pools that are cGPU or share, not "
+        "MPS, set gpuMemRequiresHostIpc: false or exempt the namespace."
+    )
+    assert messages(Case(POLICY, "c", (res,), config={"gpuMemRequiresHostIpc": False})) == []

@@ -8,14 +8,16 @@ import pkgutil
 import re
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 import pytest
-from pulumi_policy import ResourceValidationPolicy
 
+from gpu_policies.building import FIX_PREFIX
 from gpu_policies.pod_specs import POD_SPEC_PATHS, kubernetes_kind
 from gpu_policies.registry import MODULES, REGISTERED, policies
 
-from .harness import Case, assert_case
+from .harness import Case, assert_case, messages, violations
+from .pod_fixtures import container, mutated
 
 SPEC_IDS = {f"BP-{i:02d}" for i in range(1, 21)}
 HERE = Path(__file__).resolve().parent
@@ -32,9 +34,24 @@ def declared_cases(module_name: str) -> list[Case]:
     return cases
 
 
+def _bad_everything(spec: dict[str, Any]) -> None:
+    spec.update(tolerations=[], hostIPC=True)
+    container(spec).update(
+        image="nvidia/cuda:latest",
+        resources={"limits": {"nvidia.com/gpu": 0.5}},
+        securityContext={"privileged": True},
+        env=[{"name": "NVIDIA_VISIBLE_DEVICES", "value": "all"}],
+    )
+
+
 def is_pod_policy(module: ModuleType) -> bool:
-    """A resource policy that reads pod specs: it judges every pod-bearing kind."""
-    return isinstance(module.POLICY, ResourceValidationPolicy) and hasattr(module, "pod_spec")
+    """A policy that judges a GPU workload on its own (resource or stack policy): it must be
+    tested both ways on every pod-bearing kind. Found by running it on one workload that
+    breaks every pod rule, in ``default`` and in a namespace the stack does not declare."""
+    return any(
+        violations(module.POLICY, [mutated("Deployment", _bad_everything, namespace=ns)])
+        for ns in ("default", "team-a")
+    )
 
 
 def kinds_of(case: Case) -> set[str]:
@@ -65,6 +82,32 @@ def test_each_file_tests_its_policy_both_ways(module_name: str) -> None:
         for kind in POD_SPEC_PATHS:
             assert any(kind in kinds_of(c) for c in passing), f"{policy.name}: no passing {kind}"
             assert any(kind in kinds_of(c) for c in failing), f"{policy.name}: no failing {kind}"
+
+
+def test_pod_policies_are_found_by_what_they_judge() -> None:
+    """The behavioural test above finds the workload policies, so none can slip out of the
+    every-kind requirement by how it is written."""
+    found = {m.POLICY.name for m in MODULES if is_pod_policy(m)}
+    assert {
+        "gpu-workloads-tolerate-gpu-taint",
+        "gpu-limits-whole-numbers",
+        "no-nvidia-visible-devices-env",
+        "no-privileged-gpu-containers",
+        "cuda-images-pinned",
+        "host-ipc-only-for-gpu-mem-pods",
+        "gpu-pods-not-in-default-namespace",
+        "gpu-namespaces-declared",
+    } <= found
+
+
+@pytest.mark.parametrize("module_name", sorted(POLICY_MODULES))
+def test_every_message_ends_with_what_to_change(module_name: str) -> None:
+    """Each failing case's messages end with the remediation, after ' Fix: '."""
+    for case in declared_cases(module_name):
+        for message in messages(case) if not case.passes else []:
+            _, marker, fix = message.partition(FIX_PREFIX)
+            assert marker, f"{case.policy}/{case.id}: no remediation in {message!r}"
+            assert len(fix) > 20 and fix.rstrip(")").endswith("."), message
 
 
 def test_every_policy_module_is_registered_once() -> None:

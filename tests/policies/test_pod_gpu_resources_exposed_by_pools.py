@@ -8,6 +8,7 @@ from pulumi_policy.proxy import UNKNOWN_STRING_VALUE, UnknownValueError
 from components.nvidia_device_plugin import gpu_node_affinity
 from gpu_facts.scheduling import GPU_PRESENT_LABEL, POOL_LABEL
 
+from .cloud_fixtures import eks, gke
 from .harness import Case, Res, assert_case, policy_named, violations
 from .platform_fixtures import (
     MIG_1G,
@@ -331,3 +332,35 @@ def test_an_unknown_config_raises_the_analyzers_error_not_a_crash() -> None:
 
 def test_walks_the_resources_once() -> None:
     walks_once(EXPOSED, many_workloads_stack())
+
+
+# --- EKS and GKE pools -----------------------------------------------------------------------
+
+EKS_GKE_CASES = [
+    # GKE runs its own device plugin: whole GPUs, no release needed.
+    Case(EXPOSED, "gke-whole-gpu", (*gke(), workload("nvidia.com/gpu"))),
+    Case(
+        EXPOSED,
+        "gke-mig-resource",
+        (*gke(), workload("nvidia.com/mig-1g.5gb")),
+        ("the stack exposes nvidia.com/gpu (pool t4)",),
+    ),
+    # EKS: the plugin release's config decides, as on AKS.
+    Case(EXPOSED, "eks-whole-gpu", (*eks(), plugin_release(), workload("nvidia.com/gpu"))),
+    Case(
+        EXPOSED,
+        "eks-shared-not-asked",
+        (
+            *eks(labels={"nvidia.com/device-plugin.config": "t4"}),
+            plugin_release({"plain-default": plain(), "t4": shared()}),
+            workload("nvidia.com/gpu"),
+        ),
+        ("exposes nvidia.com/gpu.shared (pool gpu)",),
+    ),
+    Case(EXPOSED, "eks-without-release-not-judged", (*eks(), workload("nvidia.com/mig-1g.5gb"))),
+]
+
+
+@pytest.mark.parametrize("case", EKS_GKE_CASES, ids=lambda c: c.id)
+def test_eks_and_gke_pools_expose_their_gpus(case: Case) -> None:
+    assert_case(case)

@@ -17,6 +17,7 @@ from pulumi_policy.policy import Policy, _PolicyAnalyzerServicer
 from gpu_policies.registry import PACK_NAME, PACK_VERSION, REGISTERED, policies
 
 from .pod_fixtures import container, mutated
+from .stack_fixtures import governed
 
 
 def servicer() -> _PolicyAnalyzerServicer:
@@ -52,11 +53,18 @@ def test_analyze_reports_the_bad_workload_from_a_struct() -> None:
     properties.update(res.props)
     request = proto.AnalyzeRequest(type=res.type, name=res.name, urn=res.urn, properties=properties)
     response = servicer().Analyze(request, None)
-    stack = proto.AnalyzeStackRequest(
-        resources=[
-            proto.AnalyzerResource(type=res.type, name=res.name, urn=res.urn, properties=properties)
-        ]
-    )
+    resources = [
+        proto.AnalyzerResource(type=res.type, name=res.name, urn=res.urn, properties=properties)
+    ]
+    for other in governed("gpu-training"):  # its namespace, declared and governed
+        props = struct_pb2.Struct()
+        props.update(other.props)
+        resources.append(
+            proto.AnalyzerResource(
+                type=other.type, name=other.name, urn=other.urn, properties=props
+            )
+        )
+    stack = proto.AnalyzeStackRequest(resources=resources)
     stack_response = servicer().AnalyzeStack(stack, None)
     found = {
         d.policyName: d.enforcementLevel

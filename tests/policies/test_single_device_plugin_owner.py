@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from .harness import Case, Res, assert_case
+from .harness import Case, Res, assert_case, messages
 from .stack_fixtures import (
+    CHART,
     RELEASE,
+    gfd_daemonset,
     many_namespaces_stack,
     plugin,
+    plugin_daemonset,
     release,
     walks_once,
 )
@@ -47,3 +50,33 @@ def test_case(case: Case) -> None:
 
 def test_walks_the_resources_once() -> None:
     walks_once(OWNER, many_namespaces_stack())
+
+
+DAEMONSET_CASES = [
+    Case(OWNER, "daemonset-only", (plugin_daemonset(), gfd_daemonset())),
+    Case(
+        OWNER,
+        "chart-and-its-rendered-daemonset",
+        (Res(CHART, "dp", plugin().props), plugin_daemonset(parent="dp")),
+    ),
+    Case(
+        OWNER,
+        "release-and-daemonset",
+        (plugin(), plugin_daemonset()),
+        (
+            "2 owners",
+            "'nvidia-device-plugin-daemonset' (nvcr.io/nvidia/k8s-device-plugin:v0.17.0) "
+            "(DaemonSet)",
+        ),
+    ),
+]
+
+
+@pytest.mark.parametrize("case", DAEMONSET_CASES, ids=lambda c: c.id)
+def test_a_plugin_daemonset_is_an_owner(case: Case) -> None:
+    found = messages(case)
+    if case.passes:
+        assert found == []
+        return
+    assert len(found) == 1
+    assert all(fragment in found[0] for fragment in case.expect)
