@@ -5,19 +5,15 @@ a Job or CronJob that runs ``nvidia-smi``, tolerates the GPU taint and is pinned
 ``nodeSelector`` to one pool's nodes (our checks use the ``gpu-platform.io/pool`` label).
 
 Only pools that always have a node need a check: those whose minimum node count is at least 1.
-A pool that can be empty needs none, and our stacks deploy none for it (``make verify`` checks
-the driver on every GPU node that exists instead):
+Why a pool that can be empty needs none, and what checks it instead: docs/device-plugin.md,
+"Which pools get a check". The policy reads a pool as able to be empty when it is:
 
 - fixed at zero: an AKS pool with ``count: 0`` and no autoscaling, or an ACK pool with
-  ``desiredSize: "0"`` (or the deprecated ``nodeCount: 0``) and no enabled ``scalingConfig``.
-  There is no node to check, and a check Job could never schedule.
+  ``desiredSize: "0"`` (or the deprecated ``nodeCount: 0``) and no enabled ``scalingConfig``;
 - autoscaled from zero: AKS ``enableAutoScaling`` with ``minCount: 0`` (an AgentPool or a
   ManagedCluster's ``agentPoolProfiles`` entry), ACK ``scalingConfig.enable`` with
-  ``minSize: 0``. A check there would power on a GPU node just to run ``nvidia-smi`` (a Job at
-  every ``pulumi up``, a CronJob at every schedule), and where the autoscaler cannot tell what
-  an empty pool offers (sized from the VM alone it knows ``nvidia.com/gpu`` but no ``.shared``
-  or MIG resource) it would stay pending and fail ``pulumi up``. An autoscaled pool whose
-  minimum is missing or not a number is taken as one that can be empty.
+  ``minSize: 0``; an autoscaled pool whose minimum is missing or not a number counts as one
+  that can be empty.
 """
 
 from __future__ import annotations
