@@ -3,20 +3,27 @@
 GPU pools are separate ``AgentPool`` resources (``aks_gpu_node_pool``); this component holds
 only what every AKS cluster needs: identity, Entra ID, network policy, upgrade channels
 (BP-06), maintenance windows and API server exposure.
+
+Its args (``AksClusterArgs``) follow the stack config's ``cluster`` section field for field, and
+are validated by the same model (``AksClusterSettings``). No ``from __future__ import
+annotations``: the component analyzer reads the args at run time.
 """
 
-from __future__ import annotations
-
 import base64
+from ipaddress import ip_network
+from typing import NotRequired, TypedDict, cast
 
 import pulumi
 import pulumi_kubernetes as k8s
 import yaml
 from pulumi_azure_native import authorization, resources
 from pulumi_azure_native import containerservice as aks
+from pydantic import ValidationError
 
 from gpu_facts.device_plugin_chart import CRITICAL_ADDONS_TAINT_KEY
 from settings import SYSTEM_POOL_NAME, AksClusterSettings, MaintenanceWindowSettings
+
+from .errors import Problem, raise_if_any, validation_problems
 
 SYSTEM_POOL_TAINT = f"{CRITICAL_ADDONS_TAINT_KEY}=true:NoSchedule"
 """Keeps workloads off the system pool; AKS add-ons tolerate it."""
@@ -28,6 +35,139 @@ AKS_RBAC_CLUSTER_ADMIN_ROLE = "b1ff04bb-8a4e-4dc4-8eb5-8693973ce19b"
 """Built-in role "Azure Kubernetes Service RBAC Cluster Admin" (every action on every object of
 the cluster), the same GUID in every tenant. Source: Microsoft Learn, Azure built-in roles for
 Containers (learn.microsoft.com/azure/role-based-access-control/built-in-roles/containers)."""
+
+
+class AksResourceGroupArgs(TypedDict):
+    """Resource group of an AKS cluster."""
+
+    name: str
+    """Resource group name."""
+    create: NotRequired[bool]
+    """Create it (default), or use an existing one."""
+
+
+class AksSystemPoolArgs(TypedDict):
+    """The system pool that keeps the add-ons, tainted ``CriticalAddonsOnly``."""
+
+    vm_size: NotRequired[str]
+    """VM size (default ``Standard_D4ds_v5``)."""
+    count: NotRequired[int]
+    """Nodes (default 3)."""
+
+
+class AksEntraIdArgs(TypedDict):
+    """Microsoft Entra ID integration of an AKS cluster."""
+
+    enabled: NotRequired[bool]
+    """Entra ID authentication (default true)."""
+    azure_rbac: NotRequired[bool]
+    """Azure RBAC for Kubernetes authorization (default true)."""
+    admin_group_object_ids: NotRequired[list[str]]
+    """Entra groups with cluster-admin."""
+    grant_deployer_access: NotRequired[bool]
+    """With Azure RBAC: assign the identity running Pulumi "Azure Kubernetes Service RBAC
+    Cluster Admin" on the cluster, so the same ``pulumi up`` can deploy into it (default
+    true)."""
+    deployer_principal_type: NotRequired[str]
+    """Entra object type of the identity running Pulumi: ``User`` or ``ServicePrincipal`` (a
+    managed identity is one). Unset: ``User`` with ``kubeloginMode: azurecli``, else
+    ``ServicePrincipal``."""
+
+
+class AksApiServerArgs(TypedDict):
+    """API server exposure of an AKS cluster."""
+
+    private: NotRequired[bool]
+    """Private API server, no public endpoint (default false)."""
+    authorized_ip_ranges: NotRequired[list[str]]
+    """CIDRs allowed to reach a public API server."""
+
+
+class AksMaintenanceWindowArgs(TypedDict):
+    """Weekly planned maintenance window for upgrades."""
+
+    day: str
+    """Day of the week, ``Monday`` to ``Sunday``."""
+    start_hour: int
+    """Start hour, UTC (0 to 23)."""
+    duration_hours: NotRequired[int]
+    """Length of the window, 4 to 24 hours (default 4)."""
+
+
+class AksClusterArgs(TypedDict):
+    """A hardened AKS cluster: control plane, system pool, identity and upgrades."""
+
+    name: str
+    """AKS cluster name."""
+    location: str
+    """Azure region."""
+    resource_group: AksResourceGroupArgs
+    """Resource group of the cluster."""
+    kubernetes_version: NotRequired[str]
+    """Kubernetes version (1.30 or newer); unset: the AKS default."""
+    sku_tier: NotRequired[str]
+    """Control-plane tier: ``Free``, ``Standard`` (default, with the uptime SLA) or
+    ``Premium``."""
+    system_pool: NotRequired[AksSystemPoolArgs]
+    """The system pool; tainted CriticalAddonsOnly so workloads stay off it."""
+    upgrade_channel: NotRequired[str]
+    """Cluster auto-upgrade channel: ``rapid``, ``stable``, ``patch`` (default),
+    ``node-image`` or ``none``."""
+    node_os_upgrade_channel: NotRequired[str]
+    """Node OS upgrade channel: ``NodeImage`` (default; keeps GPU nodes on the newest image,
+    BP-06), ``SecurityPatch``, ``Unmanaged`` or ``None``."""
+    network_policy: NotRequired[str]
+    """Network policy engine: ``cilium`` (default), ``azure`` or ``calico``."""
+    entra_id: NotRequired[AksEntraIdArgs]
+    """Entra ID integration (on by default)."""
+    kubelogin_mode: NotRequired[str]
+    """With Entra ID, how ``kubelogin`` in the exec kubeconfig logs in, never interactively:
+    ``azurecli`` (default), ``workloadidentity`` or ``spn``."""
+    disable_local_accounts: NotRequired[bool]
+    """Disable local (certificate) accounts; needs Entra ID (default false)."""
+    api_server: NotRequired[AksApiServerArgs]
+    """API server exposure."""
+    maintenance_window: NotRequired[AksMaintenanceWindowArgs]
+    """Planned maintenance window for upgrades."""
+    protect: NotRequired[bool]
+    """Protect the resource group and cluster from deletion (production); default false."""
+    tags: NotRequired[dict[str, str]]
+    """Azure tags."""
+
+
+def aks_cluster_args(settings: AksClusterSettings) -> AksClusterArgs:
+    """A stack's validated cluster settings as component args (what the platform passes on)."""
+    data = settings.model_dump(exclude_none=True)
+    data["system_pool"].pop("instance_type", None)  # the ACK system pool's, not AKS's
+    return cast(AksClusterArgs, data)
+
+
+def cluster_problems(settings: AksClusterSettings) -> list[Problem]:
+    """What AKS refuses, or what would lock everyone out, in settings that fit the schema."""
+    problems: list[Problem] = []
+    if settings.disable_local_accounts and not settings.entra_id.enabled:
+        problems.append(("disableLocalAccounts", "needs entraId.enabled, or nobody can log in"))
+    ranges = settings.api_server.authorized_ip_ranges
+    if settings.api_server.private and ranges:
+        problems.append(("apiServer.authorizedIpRanges", "not allowed on a private API server"))
+    for i, cidr in enumerate(ranges):
+        try:
+            ip_network(cidr, strict=False)  # AKS accepts host bits and single addresses
+        except ValueError:
+            problems.append((f"apiServer.authorizedIpRanges[{i}]", f"not a CIDR: {cidr!r}"))
+    return problems
+
+
+def resolve_cluster_args(name: str, args: AksClusterArgs) -> AksClusterSettings:
+    """The args as validated settings, or one ``InputPropertiesError`` naming every bad
+    property."""
+    try:
+        settings = AksClusterSettings.model_validate(args)
+    except ValidationError as err:
+        raise_if_any("AksCluster", name, validation_problems(err))
+        raise  # unreachable: a ValidationError always has errors
+    raise_if_any("AksCluster", name, cluster_problems(settings))
+    return settings
 
 
 def deployer_principal_type(settings: AksClusterSettings) -> str:
@@ -144,11 +284,12 @@ class AksCluster(pulumi.ComponentResource):
     def __init__(
         self,
         name: str,
-        args: AksClusterSettings,
+        args: AksClusterArgs,
         opts: pulumi.ResourceOptions | None = None,
     ) -> None:
+        # Checked before registering anything: bad input changes nothing.
+        settings = resolve_cluster_args(name, args)
         super().__init__("gpu-platform:azure:AksCluster", name, None, opts)
-        settings = args
         child = pulumi.ResourceOptions(parent=self)
 
         rg_name: pulumi.Input[str]

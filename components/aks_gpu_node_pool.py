@@ -1,41 +1,106 @@
-"""AksGpuNodePool: one AKS ``AgentPool`` of GPU nodes, tainted, labelled and sized from config.
+"""AksGpuNodePool: one AKS ``AgentPool`` of GPU nodes, tainted, labelled and sized from its args.
 
 The taint keeps non-GPU pods off (BP-01); the labels make the NVIDIA chart's plugin, GFD and
 NFD worker land on the nodes and pick the pool's device-plugin config. MIG pools carry their
 ``gpuInstanceProfile`` (BP-10), run without the autoscaler on Ubuntu (BP-12), and are replaced,
 never updated, when the profile changes (BP-11): see docs/aks.md.
+
+No ``from __future__ import annotations``: the component analyzer reads the args at run time.
 """
 
-from __future__ import annotations
-
-from typing import Any, TypedDict
+from typing import Any, NotRequired, TypedDict
 
 import pulumi
 from pulumi_azure_native import containerservice as aks
 
 from gpu_facts.scheduling import (
+    DEVICE_PLUGIN_CONFIG_LABEL,
+    GPU_PRESENT_LABEL,
     GPU_TAINT,
+    POOL_LABEL,
 )
 from plan.node_labels import aks_node_labels, autoscaler_tags
 from plan.pools import PoolFacts
+from settings import SYSTEM_POOL_NAME
+
+from .errors import Problem, raise_if_any
+from .pool_args import GpuPoolArgs, resolve_pool_args
 
 IMMUTABLE_PROPERTIES = ["gpuInstanceProfile"]
 """AKS cannot change these on an existing pool: a change replaces the pool (BP-11)."""
+RESERVED_LABELS = {GPU_PRESENT_LABEL, DEVICE_PLUGIN_CONFIG_LABEL, POOL_LABEL}
+"""Node labels the pool sets itself: a pool's own labels must not override them."""
+PLATFORM_LABEL_DOMAIN = "gpu-platform.io"
+"""Our own label domain (pool and workload labels)."""
+AKS_LABEL_DOMAIN = "kubernetes.azure.com"
+"""Label domain AKS reserves (it refuses the pool)."""
 
 
 class AksGpuNodePoolArgs(TypedDict):
-    pool: PoolFacts
-    """The validated pool with its catalog facts (VM size, GPU model, MIG profile, capacity)."""
+    """A GPU node pool of an existing AKS cluster."""
+
+    pool: GpuPoolArgs
+    """The pool: ``vmSize`` (a GPU size), ``count`` or ``autoscale``, MIG, sharing, labels,
+    NVMe, OS, zones, upgrade behaviour."""
     cluster_name: pulumi.Input[str]
     """Name of the AKS cluster the pool joins."""
     resource_group_name: pulumi.Input[str]
     """Resource group of the cluster."""
-    gpu_operator: bool
-    """True when the NVIDIA GPU Operator owns the driver: AKS must then install none."""
-    workload_types: list[str]
-    """Workload types (``training``...) allowed on the pool; each becomes a node label."""
-    protect: bool
-    """Protect the pool from deletion (and so from replacement)."""
+    gpu_operator: NotRequired[bool]
+    """True when the NVIDIA GPU Operator owns the driver: AKS then installs none (default
+    false: the AKS GPU image installs it)."""
+    workload_types: NotRequired[list[str]]
+    """Workload types (``training``...) allowed on the pool; each becomes a node label
+    ``workload.gpu-platform.io/<type>`` (default none)."""
+    protect: NotRequired[bool]
+    """Protect the pool from deletion (and so from replacement); default false."""
+
+
+def aks_pool_problems(facts: PoolFacts) -> list[Problem]:
+    """What AKS refuses, or what would break the pool, in a pool that fits the schema (the
+    stack config's rules say the same to a YAML user, under ``gpuPools[i]``)."""
+    pool = facts.pool
+    problems: list[Problem] = []
+    if pool.name == SYSTEM_POOL_NAME:
+        problems.append(("pool.name", f"{SYSTEM_POOL_NAME!r} is the name of the system pool"))
+    if pool.instance_type is not None:
+        problems.append(("pool.instanceType", "an Alibaba instance type; an AKS pool takes vmSize"))
+    if (pool.count is None) == (pool.autoscale is None):
+        problems.append(("pool", "give exactly one of count or autoscale"))
+    if pool.autoscale is not None and pool.autoscale.min > pool.autoscale.max:
+        problems.append(("pool.autoscale.min", "must not exceed autoscale.max"))
+    if pool.mig is not None and pool.autoscale is not None:
+        problems.append(("pool.autoscale", "MIG pools cannot autoscale; use count (BP-12)"))
+    if pool.mig is not None and pool.os_sku.startswith("AzureLinux"):
+        problems.append(("pool.osSku", f"MIG needs Ubuntu, not {pool.os_sku} (BP-12)"))
+    if pool.nvme and not facts.nvme_disk_count:
+        problems.append(("pool.nvme", f"{pool.vm_size} has no local NVMe data disks"))
+    for key in pool.labels:
+        # Our own label domain and AKS's are set by the platform; a pool's value would fight it.
+        if key in RESERVED_LABELS or key.rpartition("/")[0].endswith(PLATFORM_LABEL_DOMAIN):
+            problems.append((f"pool.labels.{key}", "set by the platform; choose another key"))
+        elif key.rpartition("/")[0].endswith(AKS_LABEL_DOMAIN):
+            problems.append((f"pool.labels.{key}", f"AKS reserves the {AKS_LABEL_DOMAIN} domain"))
+    surge = pool.upgrade.max_surge.removesuffix("%")
+    if not (surge.isdigit() and int(surge) > 0):
+        problems.append(("pool.upgrade.maxSurge", "a node count (e.g. 1) or a percentage (10%)"))
+    return problems
+
+
+def resolve_aks_pool(name: str, args: AksGpuNodePoolArgs) -> PoolFacts:
+    """The pool's facts, or one ``InputPropertiesError`` naming every bad property."""
+    pool = args["pool"]
+    problems: list[Problem] = []
+    if pool.get("vm_size") is None:
+        problems.append(("pool.vmSize", "required: the VM size decides GPUs, MIG and NVMe"))
+        facts = None
+    else:
+        facts, problems = resolve_pool_args("azure", pool, "pool")
+    if facts is not None:
+        problems.extend(aks_pool_problems(facts))
+    raise_if_any("AksGpuNodePool", name, problems)
+    assert facts is not None  # no problems: resolved
+    return facts
 
 
 def pool_outputs(pool: PoolFacts) -> dict[str, Any]:
@@ -56,7 +121,8 @@ def pool_outputs(pool: PoolFacts) -> dict[str, Any]:
 
 
 class AksGpuNodePool(pulumi.ComponentResource):
-    """A GPU node pool of an AKS cluster."""
+    """A GPU node pool of an AKS cluster: tainted for GPU pods only, labelled for the NVIDIA
+    device plugin, MIG-partitioned or autoscaled."""
 
     agent_pool: aks.AgentPool
     """The AKS agent pool."""
@@ -68,15 +134,9 @@ class AksGpuNodePool(pulumi.ComponentResource):
     def __init__(
         self, name: str, args: AksGpuNodePoolArgs, opts: pulumi.ResourceOptions | None = None
     ) -> None:
-        pf = args["pool"]
-        pool = pf.pool
         # Checked before registering anything: bad input changes nothing.
-        if pool.vm_size is None:
-            raise ValueError(f"GPU pool {pool.name!r}: an AKS pool needs vmSize")
-        if pool.mig is not None and pool.autoscale is not None:
-            raise ValueError(f"GPU pool {pool.name!r}: MIG pools cannot autoscale (BP-12)")
-        if pool.mig is not None and pool.os_sku.startswith("AzureLinux"):
-            raise ValueError(f"GPU pool {pool.name!r}: MIG needs Ubuntu, not {pool.os_sku} (BP-12)")
+        pf = resolve_aks_pool(name, args)
+        pool = pf.pool
         super().__init__("gpu-platform:azure:AksGpuNodePool", name, None, opts)
 
         # Autoscaled: the autoscaler owns the live count, so Pulumi ignores it after creation.
@@ -95,10 +155,12 @@ class AksGpuNodePool(pulumi.ComponentResource):
             os_sku=pool.os_sku,
             type="VirtualMachineScaleSets",
             node_taints=[GPU_TAINT],
-            node_labels=aks_node_labels(pf, args["workload_types"]),
+            node_labels=aks_node_labels(pf, args.get("workload_types", [])),
             gpu_instance_profile=pool.mig.profile if pool.mig else None,
             # Exactly one driver owner: the AKS GPU image, or the GPU Operator.
-            gpu_profile=aks.GPUProfileArgs(driver="None" if args["gpu_operator"] else "Install"),
+            gpu_profile=aks.GPUProfileArgs(
+                driver="None" if args.get("gpu_operator", False) else "Install"
+            ),
             availability_zones=pool.zones or None,
             upgrade_settings=aks.AgentPoolUpgradeSettingsArgs(
                 max_surge=pool.upgrade.max_surge,
@@ -112,7 +174,7 @@ class AksGpuNodePool(pulumi.ComponentResource):
             tags=autoscaler_tags(pf) or None,
             opts=pulumi.ResourceOptions(
                 parent=self,
-                protect=args["protect"],
+                protect=args.get("protect", False),
                 replace_on_changes=IMMUTABLE_PROPERTIES,
                 # AKS pool names are unique per cluster: the old pool must go first.
                 delete_before_replace=True,

@@ -7,14 +7,15 @@ StorageClass we add is named ``-ephemeral`` on purpose: the disks belong to the 
 data is lost when a node is deallocated, redeployed, scaled in or re-imaged by a node-image
 upgrade. Keep datasets, checkpoints and weights there only as a copy of something stored
 elsewhere.
+
+No ``from __future__ import annotations``: the component analyzer reads the args at run time.
 """
 
-from __future__ import annotations
-
-from typing import TypedDict
+from typing import NotRequired, TypedDict
 
 import pulumi
 import pulumi_kubernetes as k8s
+from pulumi_azure_native import containerservice as aks
 from pulumi_azure_native import kubernetesconfiguration as kc
 
 from gpu_facts.azure_storage import (
@@ -24,6 +25,8 @@ from gpu_facts.azure_storage import (
     ACSTOR_NAMESPACE,
     LOCAL_NVME_PROVISIONER,
 )
+
+from .errors import Problem, raise_if_any
 
 ACSTOR_AUTO_UPGRADE = True
 """No version is pinned (sources in gpu_facts.azure_storage): Microsoft does not support pinning
@@ -36,6 +39,8 @@ EPHEMERAL_ANNOTATION = "gpu-platform.io/ephemeral"
 
 
 class NvmeCacheArgs(TypedDict):
+    """Azure Container Storage on an AKS cluster whose GPU pools have local NVMe disks."""
+
     cluster_name: pulumi.Input[str]
     """Name of the AKS cluster."""
     resource_group_name: pulumi.Input[str]
@@ -44,8 +49,9 @@ class NvmeCacheArgs(TypedDict):
     """GPU pools whose NVMe disks back the cache (for the docs and outputs)."""
     kubernetes_provider: k8s.Provider
     """Provider of the cluster, for the StorageClass."""
-    depends_on: list[pulumi.Resource]
-    """The NVMe pools: the extension finds their disks once the nodes exist."""
+    node_pools: NotRequired[list[aks.AgentPool]]
+    """The agent pools of those GPU pools: the extension waits for them, as it finds their
+    disks once the nodes exist."""
 
 
 class NvmeCache(pulumi.ComponentResource):
@@ -59,6 +65,10 @@ class NvmeCache(pulumi.ComponentResource):
     def __init__(
         self, name: str, args: NvmeCacheArgs, opts: pulumi.ResourceOptions | None = None
     ) -> None:
+        problems: list[Problem] = []
+        if not args["pools"]:
+            problems.append(("pools", "name at least one pool with local NVMe disks"))
+        raise_if_any("NvmeCache", name, problems)
         super().__init__("gpu-platform:azure:NvmeCache", name, None, opts)
         extension = kc.Extension(
             f"{name}-acstor",
@@ -72,7 +82,7 @@ class NvmeCache(pulumi.ComponentResource):
             release_train="stable",
             configuration_settings=dict(ACSTOR_CONFIGURATION_SETTINGS),
             scope=kc.ScopeArgs(cluster=kc.ScopeClusterArgs(release_namespace=ACSTOR_NAMESPACE)),
-            opts=pulumi.ResourceOptions(parent=self, depends_on=args["depends_on"]),
+            opts=pulumi.ResourceOptions(parent=self, depends_on=list(args.get("node_pools", []))),
         )
         storage_class = k8s.storage.v1.StorageClass(
             f"{name}-storageclass",

@@ -97,19 +97,21 @@ class GpuPlatform(pulumi.ComponentResource):
     def _azure(self, settings: AksClusterSettings) -> ClusterHandle:
         """AKS cluster, one AksGpuNodePool per GPU pool, and the NVMe cache where asked."""
         from .aks_cluster import AksCluster as AksClusterComponent
+        from .aks_cluster import aks_cluster_args
         from .aks_gpu_node_pool import AksGpuNodePool
         from .nvme_cache import NvmeCache
+        from .pool_args import gpu_pool_args
 
         config = self._platform.settings
         cluster = AksClusterComponent(
-            f"{self._name}-aks", settings, pulumi.ResourceOptions(parent=self)
+            f"{self._name}-aks", aks_cluster_args(settings), pulumi.ResourceOptions(parent=self)
         )
         workload_types = self._platform.pool_workload_types()
         pools = {
             pf.name: AksGpuNodePool(
                 f"{self._name}-gpu-{pf.name}",
                 {
-                    "pool": pf,
+                    "pool": gpu_pool_args(pf.pool),
                     "cluster_name": cluster.cluster_name,
                     "resource_group_name": cluster.resource_group_name,
                     "gpu_operator": config.gpu_operator.enabled,
@@ -129,7 +131,7 @@ class GpuPlatform(pulumi.ComponentResource):
                     "resource_group_name": cluster.resource_group_name,
                     "pools": nvme_pools,
                     "kubernetes_provider": cluster.provider,
-                    "depends_on": [pools[name] for name in nvme_pools],
+                    "node_pools": [pools[name].agent_pool for name in nvme_pools],
                 },
                 pulumi.ResourceOptions(parent=self),
             )
