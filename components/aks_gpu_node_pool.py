@@ -12,7 +12,9 @@ from typing import Any, NotRequired, TypedDict
 
 import pulumi
 from pulumi_azure_native import containerservice as aks
+from pydantic import ValidationError
 
+from gpu_facts import AZURE_VM_SIZES
 from gpu_facts.scheduling import (
     DEVICE_PLUGIN_CONFIG_LABEL,
     GPU_PRESENT_LABEL,
@@ -21,9 +23,9 @@ from gpu_facts.scheduling import (
 )
 from plan.node_labels import aks_node_labels, autoscaler_tags
 from plan.pools import PoolFacts
-from settings import SYSTEM_POOL_NAME
+from settings import SYSTEM_POOL_NAME, GpuPoolSettings
 
-from .errors import Problem, raise_if_any
+from .errors import Problem, input_error, raise_if_any, validation_problems
 from .pool_args import GpuPoolArgs, resolve_pool_args
 
 IMMUTABLE_PROPERTIES = ["gpuInstanceProfile"]
@@ -56,13 +58,14 @@ class AksGpuNodePoolArgs(TypedDict):
     """Protect the pool from deletion (and so from replacement); default false."""
 
 
-def aks_pool_problems(facts: PoolFacts) -> list[Problem]:
+def aks_pool_problems(pool: GpuPoolSettings) -> list[Problem]:
     """What AKS refuses, or what would break the pool, in a pool that fits the schema (the
     stack config's rules say the same to a YAML user, under ``gpuPools[i]``)."""
-    pool = facts.pool
     problems: list[Problem] = []
     if pool.name == SYSTEM_POOL_NAME:
         problems.append(("pool.name", f"{SYSTEM_POOL_NAME!r} is the name of the system pool"))
+    if pool.vm_size is None:
+        problems.append(("pool.vmSize", "required: the VM size decides GPUs, MIG and NVMe"))
     if pool.instance_type is not None:
         problems.append(("pool.instanceType", "an Alibaba instance type; an AKS pool takes vmSize"))
     if (pool.count is None) == (pool.autoscale is None):
@@ -73,8 +76,9 @@ def aks_pool_problems(facts: PoolFacts) -> list[Problem]:
         problems.append(("pool.autoscale", "MIG pools cannot autoscale; use count (BP-12)"))
     if pool.mig is not None and pool.os_sku.startswith("AzureLinux"):
         problems.append(("pool.osSku", f"MIG needs Ubuntu, not {pool.os_sku} (BP-12)"))
-    if pool.nvme and not facts.nvme_disk_count:
-        problems.append(("pool.nvme", f"{pool.vm_size} has no local NVMe data disks"))
+    size = AZURE_VM_SIZES.get(pool.vm_size or "")  # an unknown size is reported on resolving
+    if pool.nvme and size is not None and not size.has_nvme:
+        problems.append(("pool.nvme", f"{size.name} has no local NVMe data disks"))
     for key in pool.labels:
         # Our own label domain and AKS's are set by the platform; a pool's value would fight it.
         if key in RESERVED_LABELS or key.rpartition("/")[0].endswith(PLATFORM_LABEL_DOMAIN):
@@ -89,15 +93,16 @@ def aks_pool_problems(facts: PoolFacts) -> list[Problem]:
 
 def resolve_aks_pool(name: str, args: AksGpuNodePoolArgs) -> PoolFacts:
     """The pool's facts, or one ``InputPropertiesError`` naming every bad property."""
-    pool = args["pool"]
-    problems: list[Problem] = []
-    if pool.get("vm_size") is None:
-        problems.append(("pool.vmSize", "required: the VM size decides GPUs, MIG and NVMe"))
-        facts = None
-    else:
-        facts, problems = resolve_pool_args("azure", pool, "pool")
-    if facts is not None:
-        problems.extend(aks_pool_problems(facts))
+    try:
+        settings = GpuPoolSettings.model_validate(args["pool"])
+    except ValidationError as err:
+        raise input_error("AksGpuNodePool", name, validation_problems(err, "pool")) from None
+    problems = aks_pool_problems(settings)
+    facts = None
+    if settings.vm_size is not None:
+        facts, found = resolve_pool_args("azure", args["pool"], "pool")
+        reported = {path for path, _ in problems}
+        problems += [(path, reason) for path, reason in found if path not in reported]
     raise_if_any("AksGpuNodePool", name, problems)
     assert facts is not None  # no problems: resolved
     return facts

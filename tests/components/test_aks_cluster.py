@@ -13,6 +13,8 @@ from pulumi_azure_native import containerservice as aks
 from components.aks_cluster import (
     AKS_RBAC_CLUSTER_ADMIN_ROLE,
     AksCluster,
+    AksClusterArgs,
+    aks_cluster_args,
     kubelogin_args,
     with_kubelogin_mode,
 )
@@ -42,7 +44,12 @@ def settings(stack: str = "dev", **changes: Any) -> AksClusterSettings:
     return cluster
 
 
-def build(cluster: AksClusterSettings, name: str = "plat") -> ProgramRun:
+def cluster_args(stack: str = "dev", **changes: Any) -> AksClusterArgs:
+    """The component args GpuPlatform passes for that stack's cluster settings."""
+    return aks_cluster_args(settings(stack, **changes))
+
+
+def build(cluster: AksClusterArgs, name: str = "plat") -> ProgramRun:
     def program() -> None:
         component = AksCluster(name, cluster)
         pulumi.export("kubeconfig", component.kubeconfig)
@@ -54,7 +61,7 @@ def build(cluster: AksClusterSettings, name: str = "plat") -> ProgramRun:
 
 
 def test_system_pool_keeps_add_ons_only() -> None:
-    mc = one(build(settings()), MANAGED_CLUSTER)
+    mc = one(build(cluster_args()), MANAGED_CLUSTER)
     [system] = mc.inputs["agentPoolProfiles"]
     assert system["mode"] == "System"
     assert system["nodeTaints"] == ["CriticalAddonsOnly=true:NoSchedule"]
@@ -64,7 +71,7 @@ def test_system_pool_keeps_add_ons_only() -> None:
 
 
 def test_identity_entra_id_and_workload_identity() -> None:
-    inputs = one(build(settings("prod")), MANAGED_CLUSTER).inputs
+    inputs = one(build(cluster_args("prod")), MANAGED_CLUSTER).inputs
     assert inputs["identity"] == {"type": "SystemAssigned"}
     assert inputs["enableRBAC"] is True
     assert inputs["aadProfile"] == {
@@ -78,7 +85,7 @@ def test_identity_entra_id_and_workload_identity() -> None:
 
 
 def test_entra_id_off_leaves_no_aad_profile() -> None:
-    inputs = one(build(settings(entraId={"enabled": False})), MANAGED_CLUSTER).inputs
+    inputs = one(build(cluster_args(entraId={"enabled": False})), MANAGED_CLUSTER).inputs
     assert "aadProfile" not in inputs
     assert inputs["disableLocalAccounts"] is False
 
@@ -87,7 +94,9 @@ def test_entra_id_off_leaves_no_aad_profile() -> None:
     ("policy", "dataplane"), [("cilium", "cilium"), ("azure", "azure"), ("calico", "azure")]
 )
 def test_network_policy_engine(policy: str, dataplane: str) -> None:
-    profile = one(build(settings(networkPolicy=policy)), MANAGED_CLUSTER).inputs["networkProfile"]
+    profile = one(build(cluster_args(networkPolicy=policy)), MANAGED_CLUSTER).inputs[
+        "networkProfile"
+    ]
     assert profile["networkPlugin"] == "azure"
     assert profile["networkPluginMode"] == "overlay"
     assert profile["networkPolicy"] == policy
@@ -95,7 +104,7 @@ def test_network_policy_engine(policy: str, dataplane: str) -> None:
 
 
 def test_upgrade_channels_keep_nodes_on_the_newest_image() -> None:
-    inputs = one(build(settings()), MANAGED_CLUSTER).inputs
+    inputs = one(build(cluster_args()), MANAGED_CLUSTER).inputs
     assert inputs["autoUpgradeProfile"] == {
         "upgradeChannel": "patch",
         "nodeOSUpgradeChannel": "NodeImage",
@@ -103,7 +112,7 @@ def test_upgrade_channels_keep_nodes_on_the_newest_image() -> None:
 
 
 def test_dev_api_server_is_public_behind_authorized_ranges() -> None:
-    inputs = one(build(settings()), MANAGED_CLUSTER).inputs
+    inputs = one(build(cluster_args()), MANAGED_CLUSTER).inputs
     assert inputs["apiServerAccessProfile"] == {
         "enablePrivateCluster": False,
         "authorizedIPRanges": ["203.0.113.0/24"],
@@ -112,7 +121,7 @@ def test_dev_api_server_is_public_behind_authorized_ranges() -> None:
 
 
 def test_prod_is_private_standard_tier_and_protected() -> None:
-    result = build(settings("prod"))
+    result = build(cluster_args("prod"))
     mc = one(result, MANAGED_CLUSTER)
     assert mc.inputs["apiServerAccessProfile"] == {"enablePrivateCluster": True}
     assert mc.inputs["sku"] == {"name": "Base", "tier": "Standard"}
@@ -121,13 +130,13 @@ def test_prod_is_private_standard_tier_and_protected() -> None:
 
 
 def test_dev_is_not_protected() -> None:
-    result = build(settings())
+    result = build(cluster_args())
     assert one(result, MANAGED_CLUSTER).protect is False
     assert one(result, RESOURCE_GROUP).protect is False
 
 
 def test_created_resource_group_and_cluster_names() -> None:
-    result = build(settings())
+    result = build(cluster_args())
     rg = one(result, RESOURCE_GROUP)
     assert rg.inputs["resourceGroupName"] == "rg-gpu-dev"
     assert rg.inputs["location"] == "westeurope"
@@ -140,14 +149,14 @@ def test_created_resource_group_and_cluster_names() -> None:
 
 
 def test_existing_resource_group_is_used_not_created() -> None:
-    result = build(settings(resourceGroup={"name": "rg-shared", "create": False}))
+    result = build(cluster_args(resourceGroup={"name": "rg-shared", "create": False}))
     assert by_type(result, RESOURCE_GROUP) == []
     assert one(result, MANAGED_CLUSTER).inputs["resourceGroupName"] == "rg-shared"
     assert result.outputs["resourceGroupName"] == "rg-shared"
 
 
 def test_maintenance_windows_for_both_upgrade_channels() -> None:
-    configs = {r.inputs["configName"]: r for r in by_type(build(settings()), MAINTENANCE)}
+    configs = {r.inputs["configName"]: r for r in by_type(build(cluster_args()), MAINTENANCE)}
     assert set(configs) == {"aksManagedAutoUpgradeSchedule", "aksManagedNodeOSUpgradeSchedule"}
     for config in configs.values():
         assert config.inputs["resourceName"] == "gpu-dev"
@@ -160,14 +169,14 @@ def test_maintenance_windows_for_both_upgrade_channels() -> None:
 
 
 def test_no_maintenance_window_for_a_channel_that_is_off() -> None:
-    result = build(settings(nodeOsUpgradeChannel="Unmanaged"))
+    result = build(cluster_args(nodeOsUpgradeChannel="Unmanaged"))
     [config] = by_type(result, MAINTENANCE)
     assert config.inputs["configName"] == "aksManagedAutoUpgradeSchedule"
-    assert by_type(build(settings(maintenanceWindow=None)), MAINTENANCE) == []
+    assert by_type(build(cluster_args(maintenanceWindow=None)), MAINTENANCE) == []
 
 
 def test_children_are_parented_and_named_after_the_component() -> None:
-    result = build(settings(), name="edge")
+    result = build(cluster_args(), name="edge")
     component = one(result, "gpu-platform:azure:AksCluster")
     assert component.name == "edge"
     children = [r for r in result.resources if r is not component]
@@ -188,7 +197,7 @@ def test_children_are_parented_and_named_after_the_component() -> None:
 
 @pytest.mark.parametrize("stack", ["dev", "prod"])
 def test_azure_rbac_grants_the_deployer_cluster_admin_on_the_cluster(stack: str) -> None:
-    result = build(settings(stack))
+    result = build(cluster_args(stack))
     assignment = one(result, ROLE_ASSIGNMENT)
     cluster = one(result, MANAGED_CLUSTER)
     assert assignment.inputs["principalId"] == FAKE_DEPLOYER_OBJECT_ID
@@ -207,7 +216,7 @@ def test_azure_rbac_grants_the_deployer_cluster_admin_on_the_cluster(stack: str)
 
 
 def test_kubernetes_provider_waits_for_the_deployer_role_assignment() -> None:
-    result = build(settings())
+    result = build(cluster_args())
     provider = one(result, PROVIDER)
     assert one(result, ROLE_ASSIGNMENT).urn in provider.dependencies
     assert one(result, MANAGED_CLUSTER).urn in provider.dependencies
@@ -228,7 +237,7 @@ def test_kubernetes_provider_waits_for_the_deployer_role_assignment() -> None:
 def test_deployer_principal_type_follows_login_mode_or_config(
     changes: dict[str, Any], principal_type: str
 ) -> None:
-    assignment = one(build(settings(**changes)), ROLE_ASSIGNMENT)
+    assignment = one(build(cluster_args(**changes)), ROLE_ASSIGNMENT)
     assert assignment.inputs["principalType"] == principal_type
 
 
@@ -244,7 +253,7 @@ def test_deployer_principal_type_follows_login_mode_or_config(
 def test_no_deployer_role_assignment_when_off_or_without_azure_rbac(
     entra: dict[str, Any],
 ) -> None:
-    result = build(settings(entraId=entra))
+    result = build(cluster_args(entraId=entra))
     assert by_type(result, ROLE_ASSIGNMENT) == []
     assert one(result, MANAGED_CLUSTER).urn in one(result, PROVIDER).dependencies
 
@@ -273,7 +282,7 @@ SERVER_ARGS = [
 
 
 def test_kubeconfig_is_secret_and_decoded() -> None:
-    result = build(settings())
+    result = build(cluster_args())
     kubeconfig = result.outputs["kubeconfig"]
     assert isinstance(kubeconfig, Secret)
     assert yaml.safe_load(kubeconfig.value)["kind"] == "Config"
@@ -284,7 +293,7 @@ def test_kubeconfig_is_secret_and_decoded() -> None:
 
 def test_entra_kubeconfig_logs_in_with_the_azure_cli_by_default() -> None:
     # AKS hands out `--login devicecode`: a non-interactive `pulumi up` would wait for a person.
-    kubeconfig = build(settings()).outputs["kubeconfig"].value
+    kubeconfig = build(cluster_args()).outputs["kubeconfig"].value
     exec_ = kubelogin_exec(kubeconfig)
     assert exec_["command"] == "kubelogin"
     assert exec_["args"] == [*SERVER_ARGS, "--login", "azurecli"]
@@ -299,7 +308,7 @@ def test_entra_kubeconfig_logs_in_with_the_azure_cli_by_default() -> None:
 
 @pytest.mark.parametrize("mode", ["workloadidentity", "spn"])
 def test_kubelogin_mode_follows_config(mode: str) -> None:
-    kubeconfig = build(settings(kubeloginMode=mode)).outputs["kubeconfig"]
+    kubeconfig = build(cluster_args(kubeloginMode=mode)).outputs["kubeconfig"]
     assert isinstance(kubeconfig, Secret)
     # No --client-id: these modes read the identity's from the environment, which overrides
     # the flag; AKS's value there is its interactive public client.
@@ -312,7 +321,7 @@ def test_interactive_kubelogin_mode_is_refused_by_config() -> None:
 
 
 def test_without_entra_the_kubeconfig_is_not_rewritten() -> None:
-    cluster = settings(entraId={"enabled": False})
+    cluster = cluster_args(entraId={"enabled": False})
     assert build(cluster).outputs["kubeconfig"].value == fake_kubeconfig("gpu-dev")
 
 
@@ -350,7 +359,7 @@ def test_kubelogin_mode_without_entra_id_is_refused_by_config() -> None:
 
 
 def test_kubeconfig_output_reports_is_secret() -> None:
-    cluster = settings()
+    cluster = cluster_args()
 
     async def is_secret(output: pulumi.Output[str]) -> bool:
         return await output.is_secret()
@@ -364,7 +373,7 @@ def test_kubeconfig_output_reports_is_secret() -> None:
 
 
 def test_oidc_issuer_url_comes_from_the_cluster() -> None:
-    url = build(settings()).outputs["oidcIssuerUrl"]
+    url = build(cluster_args()).outputs["oidcIssuerUrl"]
     assert url.startswith("https://") and "gpu-dev" in url
 
 
@@ -396,3 +405,97 @@ def test_empty_credentials_fail_clearly() -> None:
 def test_misspelt_typed_argument_fails(build_wrong: Any) -> None:
     with pytest.raises(TypeError, match="unexpected keyword argument"):
         build_wrong()
+
+
+# --- the component's own args, without any stack config -----------------------------------
+
+
+@pytest.mark.parametrize("stack", ["dev", "prod"])
+def test_stack_settings_round_trip_through_the_args(stack: str) -> None:
+    # GpuPlatform passes aks_cluster_args(settings); the component validates them back into
+    # the very same settings, so the stack's plan cannot change.
+    cluster = settings(stack)
+    assert AksClusterSettings.model_validate(aks_cluster_args(cluster)) == cluster
+
+
+def test_minimal_args_get_the_hardened_defaults() -> None:
+    result = build({"name": "c1", "location": "westeurope", "resource_group": {"name": "rg"}})
+    inputs = one(result, MANAGED_CLUSTER).inputs
+    assert inputs["sku"] == {"name": "Base", "tier": "Standard"}
+    assert inputs["aadProfile"]["enableAzureRBAC"] is True
+    assert inputs["networkProfile"]["networkPolicy"] == "cilium"
+    assert inputs["autoUpgradeProfile"] == {
+        "upgradeChannel": "patch",
+        "nodeOSUpgradeChannel": "NodeImage",
+    }
+    [system] = inputs["agentPoolProfiles"]
+    assert (system["vmSize"], system["count"]) == ("Standard_D4ds_v5", 3)
+    assert one(result, RESOURCE_GROUP).inputs["resourceGroupName"] == "rg"
+    assert by_type(result, MAINTENANCE) == []
+
+
+def refused(args: Any) -> pulumi.InputPropertiesError:
+    """The error AksCluster raises for ``args``, after checking it registered nothing."""
+    caught: list[pulumi.InputPropertiesError] = []
+
+    def program() -> None:
+        try:
+            AksCluster("bad", args)
+        except pulumi.InputPropertiesError as err:
+            caught.append(err)
+
+    result = run(program)
+    assert result.resources == []
+    [err] = caught
+    return err
+
+
+def paths(err: pulumi.InputPropertiesError) -> list[str]:
+    return [e["property_path"] for e in err.errors or []]
+
+
+def test_bad_args_name_every_bad_property_and_register_nothing() -> None:
+    err = refused(
+        {
+            "name": "c1",
+            "location": "westeurope",
+            "resource_group": {"name": "rg", "create": "yes"},
+            "sku_tier": "Gold",
+            "kubernetes_version": "1.3",
+            "entra_id": {"deployer_principal_type": "Group"},
+            "maintenance_window": {"day": "Funday", "start_hour": 25},
+            "system_pool": {"count": 0},
+        }
+    )
+    assert sorted(paths(err)) == [
+        "entraId.deployerPrincipalType",
+        "kubernetesVersion",
+        "maintenanceWindow.day",
+        "maintenanceWindow.startHour",
+        "resourceGroup.create",
+        "skuTier",
+        "systemPool.count",
+    ]
+    assert "AksCluster 'bad'" in str(err)
+
+
+def test_missing_required_args_are_named() -> None:
+    assert sorted(paths(refused({"name": "c1"}))) == ["location", "resourceGroup"]
+
+
+def test_args_that_aks_would_refuse_are_named() -> None:
+    err = refused(
+        {
+            "name": "c1",
+            "location": "westeurope",
+            "resource_group": {"name": "rg"},
+            "entra_id": {"enabled": False},
+            "disable_local_accounts": True,
+            "api_server": {"private": True, "authorized_ip_ranges": ["10.0.0.0/8", "nope"]},
+        }
+    )
+    assert paths(err) == [
+        "disableLocalAccounts",
+        "apiServer.authorizedIpRanges",
+        "apiServer.authorizedIpRanges[1]",
+    ]

@@ -7,6 +7,7 @@ import copy
 from typing import Any
 
 import pulumi
+import pulumi_kubernetes as k8s
 import pytest
 from pulumi_azure_native import containerservice as aks
 
@@ -15,6 +16,7 @@ from components.aks_gpu_node_pool import AksGpuNodePool, AksGpuNodePoolArgs
 from components.gpu_operator import operator_values
 from components.nvidia_device_plugin import chart_values, gpu_node_affinity
 from components.nvme_cache import LOCAL_NVME_PROVISIONER, STORAGE_CLASS_NAME, NvmeCache
+from components.pool_args import GpuPoolArgs, gpu_pool_args
 from gpu_facts.azure_storage import ACSTOR_V1_EXTENSION_TYPE
 from gpu_facts.scheduling import (
     DEVICE_PLUGIN_CONFIG_LABEL,
@@ -26,8 +28,8 @@ from gpu_facts.scheduling import (
 from offline_preview import ProgramRun
 from plan.node_labels import aks_node_labels
 from plan.platform import ResolvedPlatform
-from plan.pools import PoolFacts, resolve_pool
-from settings import DevicePluginSettings, GpuPoolSettings
+from plan.pools import PoolFacts
+from settings import DevicePluginSettings
 from stack_config import ConfigError, load_platform
 from tests.conftest import one, run, stack_raw
 
@@ -44,8 +46,9 @@ def dev_platform(mutate: Any = None) -> ResolvedPlatform:
 
 
 def pool_args(pf: PoolFacts, **overrides: Any) -> AksGpuNodePoolArgs:
+    """The component args GpuPlatform passes for a resolved pool of a stack."""
     args: AksGpuNodePoolArgs = {
-        "pool": pf,
+        "pool": gpu_pool_args(pf.pool),
         "cluster_name": "gpu-dev",
         "resource_group_name": "rg-gpu-dev",
         "gpu_operator": False,
@@ -149,39 +152,131 @@ def test_mig_pool_outputs_capacity() -> None:
     }
 
 
-def test_mig_pool_that_autoscales_is_refused_before_anything_is_registered() -> None:
-    # Bypass validation (which refuses it too) to show the component checks its own input.
-    bad = GpuPoolSettings(
-        name="mig",
-        vm_size="Standard_ND96asr_v4",
-        autoscale={"min": 0, "max": 2},
-        mig={"profile": "MIG1g"},
-    )
-    registered: list[str] = []
+def refused(args: AksGpuNodePoolArgs) -> pulumi.InputPropertiesError:
+    """The error AksGpuNodePool raises for ``args``, after checking it registered nothing."""
+    caught: list[pulumi.InputPropertiesError] = []
 
     def program() -> None:
         try:
-            AksGpuNodePool("bad", pool_args(resolve_pool("azure", bad)))
-        except ValueError as err:
-            registered.append(str(err))
+            AksGpuNodePool("bad", args)
+        except pulumi.InputPropertiesError as err:
+            caught.append(err)
 
     result = run(program)
-    assert registered and "cannot autoscale" in registered[0]
     assert result.resources == []
+    [err] = caught
+    return err
+
+
+def paths(err: pulumi.InputPropertiesError) -> list[str]:
+    return [e["property_path"] for e in err.errors or []]
+
+
+MIG_POOL: GpuPoolArgs = {
+    "name": "mig",
+    "vm_size": "Standard_ND96asr_v4",
+    "count": 1,
+    "mig": {"profile": "MIG1g"},
+}
+
+
+def test_mig_pool_that_autoscales_is_refused_before_anything_is_registered() -> None:
+    # The stack config refuses it too; the component checks its own input.
+    bad: GpuPoolArgs = {**MIG_POOL, "autoscale": {"min": 0, "max": 2}}
+    del bad["count"]
+    err = refused(pool_args(t4_pool(), pool=bad))
+    assert paths(err) == ["pool.autoscale"]
+    assert "cannot autoscale" in str(err)
 
 
 def test_azure_linux_mig_pool_is_refused_by_config_and_component() -> None:
     with pytest.raises(ConfigError, match="Azure Linux"):
         dev_platform(lambda r: r["gpuPools"][0].update(osSku="AzureLinux"))
-    bad = GpuPoolSettings(
-        name="mig",
-        vm_size="Standard_ND96asr_v4",
-        count=1,
-        mig={"profile": "MIG1g"},
-        os_sku="AzureLinux",
+    err = refused(pool_args(t4_pool(), pool={**MIG_POOL, "os_sku": "AzureLinux"}))
+    assert paths(err) == ["pool.osSku"]
+    assert "MIG needs Ubuntu" in str(err)
+
+
+def test_a_pool_from_plain_args_without_any_stack_config() -> None:
+    args: AksGpuNodePoolArgs = {
+        "pool": MIG_POOL,
+        "cluster_name": "c1",
+        "resource_group_name": "rg",
+    }
+    result = build(args)
+    inputs = one(result, AGENT_POOL).inputs
+    assert inputs["gpuInstanceProfile"] == "MIG1g"
+    assert inputs["gpuProfile"] == {"driver": "Install"}
+    assert inputs["nodeLabels"] == {
+        "nvidia.com/gpu.present": "true",
+        "nvidia.com/device-plugin.config": "mig",
+        "gpu-platform.io/pool": "mig",
+    }
+    assert one(result, AGENT_POOL).protect is False
+    assert result.outputs["facts"]["capacityTotal"] == {"nvidia.com/mig-1g.5gb": 56}
+
+
+def test_bad_pool_args_name_every_bad_property_and_register_nothing() -> None:
+    schema = refused(
+        pool_args(
+            t4_pool(),
+            pool={
+                "name": "Big_Pool",
+                "vm_size": "Standard_NC4as_T4_v3",
+                "count": -1,
+                "sharing": {"mode": "timeSlicing", "replicas": 100},
+                "os_sku": "Windows",
+                "colour": "blue",
+            },
+        )
     )
-    with pytest.raises(ValueError, match="MIG needs Ubuntu"):
-        AksGpuNodePool("bad", pool_args(resolve_pool("azure", bad)))
+    assert sorted(paths(schema)) == [
+        "pool.colour",
+        "pool.count",
+        "pool.name",
+        "pool.osSku",
+        "pool.sharing.replicas",
+    ]
+    catalog = refused(pool_args(t4_pool(), pool={**MIG_POOL, "vm_size": "Standard_D4s_v5"}))
+    assert paths(catalog) == ["pool.vmSize"]
+    mig = refused(pool_args(t4_pool(), pool={**MIG_POOL, "mig": {"profile": "MIG5g"}}))
+    assert paths(mig) == ["pool.mig.profile"]
+
+
+def test_pool_args_that_aks_would_refuse_are_named() -> None:
+    err = refused(
+        pool_args(
+            t4_pool(),
+            pool={
+                "name": "system",
+                "vm_size": "Standard_NC4as_T4_v3",
+                "instance_type": "ecs.gn7i-c8g1.2xlarge",
+                "autoscale": {"min": 3, "max": 1},
+                "nvme": True,
+                "labels": {POOL_LABEL: "x", "kubernetes.azure.com/mode": "user", "team": "a"},
+                "upgrade": {"max_surge": "0"},
+            },
+        )
+    )
+    assert paths(err) == [
+        "pool.name",
+        "pool.instanceType",
+        "pool.autoscale.min",
+        "pool.nvme",
+        f"pool.labels.{POOL_LABEL}",
+        "pool.labels.kubernetes.azure.com/mode",
+        "pool.upgrade.maxSurge",
+    ]
+
+
+def test_an_aks_pool_needs_a_vm_size() -> None:
+    no_size: GpuPoolArgs = {"name": "t4", "count": 1}
+    assert paths(refused(pool_args(t4_pool(), pool=no_size))) == ["pool.vmSize"]
+    alibaba: GpuPoolArgs = {"name": "t4", "count": 1, "instance_type": "ecs.gn7i-c8g1.2xlarge"}
+    assert paths(refused(pool_args(t4_pool(), pool=alibaba))) == [
+        "pool.vmSize",
+        "pool.instanceType",
+    ]
 
 
 # --- the autoscaled pool ------------------------------------------------------------------
@@ -278,8 +373,6 @@ def nvme_platform() -> ResolvedPlatform:
 
 
 def test_nvme_cache_installs_azure_container_storage_and_an_ephemeral_class() -> None:
-    import pulumi_kubernetes as k8s
-
     def program() -> None:
         provider = k8s.Provider("k8s", kubeconfig=pulumi.Output.secret("apiVersion: v1"))
         cache = NvmeCache(
@@ -289,7 +382,6 @@ def test_nvme_cache_installs_azure_container_storage_and_an_ephemeral_class() ->
                 "resource_group_name": "rg-gpu-dev",
                 "pools": ["a100nvme"],
                 "kubernetes_provider": provider,
-                "depends_on": [],
             },
         )
         pulumi.export("storageClass", cache.storage_class_name)
@@ -322,6 +414,52 @@ def test_nvme_cache_installs_azure_container_storage_and_an_ephemeral_class() ->
     component = one(result, "gpu-platform:azure:NvmeCache")
     assert extension.parent == component.urn and storage_class.parent == component.urn
     assert result.outputs["storageClass"] == STORAGE_CLASS_NAME
+
+
+def test_nvme_cache_waits_for_the_node_pools() -> None:
+    def program() -> None:
+        provider = k8s_provider()
+        pool = AksGpuNodePool("plat-gpu-a100nvme", pool_args(nvme_platform().pools["a100nvme"]))
+        NvmeCache(
+            "plat-nvme",
+            {
+                "cluster_name": "gpu-dev",
+                "resource_group_name": "rg-gpu-dev",
+                "pools": ["a100nvme"],
+                "kubernetes_provider": provider,
+                "node_pools": [pool.agent_pool],
+            },
+        )
+
+    result = run(program)
+    assert one(result, AGENT_POOL).urn in one(result, EXTENSION).dependencies
+
+
+def test_nvme_cache_without_pools_is_refused_before_anything_is_registered() -> None:
+    caught: list[pulumi.InputPropertiesError] = []
+
+    def program() -> None:
+        try:
+            NvmeCache(
+                "bad",
+                {
+                    "cluster_name": "c",
+                    "resource_group_name": "rg",
+                    "pools": [],
+                    "kubernetes_provider": k8s_provider(),
+                },
+            )
+        except pulumi.InputPropertiesError as err:
+            caught.append(err)
+
+    result = run(program)
+    [err] = caught
+    assert paths(err) == ["pools"]
+    assert [r.type for r in result.resources] == ["pulumi:providers:kubernetes"]
+
+
+def k8s_provider() -> k8s.Provider:
+    return k8s.Provider("k8s", kubeconfig=pulumi.Output.secret("apiVersion: v1"))
 
 
 def test_nvme_pool_facts() -> None:

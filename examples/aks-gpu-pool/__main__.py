@@ -1,0 +1,90 @@
+"""An AKS GPU pool and the NVIDIA device plugin, from Python: a platform engineer's own program.
+
+No stack config schema, no ``settings`` or ``stack_config``: each component takes its own typed
+args (``AksClusterArgs``, ``AksGpuNodePoolArgs``, ``NvidiaDevicePluginArgs``), and a bad value
+fails with a ``pulumi.InputPropertiesError`` naming the property (``pool.mig.profile``) before
+anything is created.
+
+Config (all optional, ``pulumi config set <key> <value>``):
+
+- ``existingClusterName`` and ``existingResourceGroup``: add the pool to that AKS cluster, and
+  reach it through your current kubeconfig context (``az aks get-credentials``); unset: create
+  a cluster named ``clusterName`` (default ``gpu-example``) in ``location`` (default
+  ``westeurope``).
+- ``vmSize``: GPU VM size of the pool (default ``Standard_NC4as_T4_v3``, one T4).
+- ``maxNodes``: the pool autoscales from zero to this many nodes (default 2).
+
+``python -m offline_preview --program examples/aks-gpu-pool`` runs it on the mock engine with
+the policy pack.
+"""
+
+import sys
+from pathlib import Path
+
+import pulumi
+import pulumi_kubernetes as k8s
+
+# The components are not a published package yet: import them from this repository.
+REPO = str(Path(__file__).resolve().parents[2])
+if REPO not in sys.path:
+    sys.path.append(REPO)
+
+from components.aks_cluster import AksCluster  # noqa: E402
+from components.aks_gpu_node_pool import AksGpuNodePool  # noqa: E402
+from components.nvidia_device_plugin import NvidiaDevicePlugin  # noqa: E402
+from components.pool_args import GpuPoolArgs  # noqa: E402
+
+config = pulumi.Config()
+existing_cluster = config.get("existingClusterName")
+
+cluster_name: pulumi.Input[str]
+resource_group: pulumi.Input[str]
+provider: k8s.Provider
+if existing_cluster:
+    cluster_name = existing_cluster
+    resource_group = config.require("existingResourceGroup")
+    # Your current kubeconfig context: the cluster's own credentials stay with you.
+    provider = k8s.Provider("cluster")
+else:
+    name = config.get("clusterName") or "gpu-example"
+    cluster = AksCluster(
+        name,
+        {
+            "name": name,
+            "location": config.get("location") or "westeurope",
+            "resource_group": {"name": f"rg-{name}"},
+            "sku_tier": "Free",
+            "system_pool": {"count": 2},
+        },
+    )
+    cluster_name, resource_group, provider = (
+        cluster.cluster_name,
+        cluster.resource_group_name,
+        cluster.provider,
+    )
+    pulumi.export("kubeconfig", cluster.kubeconfig)
+
+pool: GpuPoolArgs = {
+    "name": "t4",
+    "vm_size": config.get("vmSize") or "Standard_NC4as_T4_v3",
+    "autoscale": {"min": 0, "max": config.get_int("maxNodes") or 2},
+}
+gpu_pool = AksGpuNodePool(
+    "gpu-t4",
+    {
+        "pool": pool,
+        "cluster_name": cluster_name,
+        "resource_group_name": resource_group,
+        "workload_types": ["inference"],
+    },
+)
+
+# One config per pool, selected by the node label the pool carries; GFD from the same chart.
+NvidiaDevicePlugin(
+    "device-plugin",
+    {"pools": [pool], "cloud": "azure", "gfd": True},
+    pulumi.ResourceOptions(providers={"kubernetes": provider}, depends_on=[gpu_pool]),
+)
+
+pulumi.export("clusterName", cluster_name)
+pulumi.export("gpuPool", gpu_pool.facts)
