@@ -11,7 +11,7 @@ from typing import NotRequired, TypedDict, cast
 from pydantic import ValidationError
 
 from gpu_facts import UnknownGpuFact, azure_vm_size, ecs_instance_type
-from plan.pools import PoolFacts, cloud_sharing, resolve_pool
+from plan.pools import PoolFacts, resolve_pool
 from settings import Cloud, GpuPoolSettings
 
 from .errors import Problem, property_path, validation_problems
@@ -116,17 +116,13 @@ def resolve_pool_args(
             ecs_instance_type(settings.instance_type or "")
     except UnknownGpuFact as err:
         return None, [(property_path(*path, machine), str(err))]
-    if (settings.count is None) == (settings.autoscale is None):
-        return None, [(property_path(*path), "give exactly one of count or autoscale")]
+    # Checked here, not left to the capacity model: its ValueError would be taken for a
+    # sharing problem below.
     if settings.autoscale is not None and settings.autoscale.min > settings.autoscale.max:
         return None, [(property_path(*path, "autoscale", "min"), "must not exceed autoscale.max")]
-    try:
-        cloud_sharing(cloud, settings)
-    except ValueError as err:  # a sharing mode this cloud does not offer
-        return None, [(property_path(*path, "sharing", "mode"), str(err))]
     try:
         return resolve_pool(cloud, settings), []
     except UnknownGpuFact as err:  # the machine is known: its GPU has no such MIG profile
         return None, [(property_path(*path, "mig", "profile"), str(err))]
-    except ValueError as err:  # a shape the capacity model refuses
-        return None, [(property_path(*path), str(err))]
+    except ValueError as err:  # a sharing mode this cloud does not offer
+        return None, [(property_path(*path, "sharing", "mode"), str(err))]

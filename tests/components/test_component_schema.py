@@ -1,44 +1,98 @@
-"""Pulumi's component analyzer infers a schema from each component's typed args: the first step
-to publishing the components to every Pulumi language. Every input, and every property of a
-nested args type, carries its docstring as the schema description.
+"""Every component's args and outputs give Pulumi's component analyzer a schema, with a
+description on every input property (the analyzer reads them from the docstrings): what
+publishing the components to every Pulumi language needs."""
 
-Add a component to ``COMPONENTS`` when its args follow docs/architecture.md's conventions.
-"""
-
-from __future__ import annotations
+from collections.abc import Iterator
+from typing import NotRequired, TypedDict
 
 import pulumi
 import pytest
-from pulumi.provider.experimental.analyzer import Analyzer
+from pulumi.provider.experimental.analyzer import (
+    Analyzer,
+    AnalyzeResult,
+    PropertyDefinition,
+)
 
 from components.aks_cluster import AksCluster
 from components.aks_gpu_node_pool import AksGpuNodePool
 from components.nvme_cache import NvmeCache
 
+# One line per component; keep the list sorted so merges stay clean.
 COMPONENTS: list[type[pulumi.ComponentResource]] = [
     AksCluster,
     AksGpuNodePool,
     NvmeCache,
 ]
 
+PACKAGE = "gpu-platform"
+OWN_TYPES = f"#/types/{PACKAGE}:index:"
+
+
+def undocumented(
+    result: AnalyzeResult, where: str, properties: dict[str, PropertyDefinition]
+) -> Iterator[str]:
+    """Paths of the properties without a description, through nested types, lists and maps."""
+    for name, prop in properties.items():
+        path = f"{where}.{name}"
+        if not prop.description:
+            yield path
+        yield from _nested(result, path, prop, seen=set())
+
+
+def _nested(
+    result: AnalyzeResult, path: str, prop: PropertyDefinition, seen: set[str]
+) -> Iterator[str]:
+    for inner in (prop.items, prop.additional_properties):
+        if inner is not None:
+            yield from _nested(result, path, inner, seen)
+    # Our own types; others (``pulumi.json#/Any``, resources) have no properties to document.
+    if prop.ref is not None and prop.ref.startswith(OWN_TYPES):
+        type_name = prop.ref.removeprefix(OWN_TYPES)
+        if type_name in seen:  # a recursive type: checked already
+            return
+        type_def = result["type_definitions"][type_name]
+        for name, child in type_def.properties.items():
+            child_path = f"{path}.{name}"
+            if not child.description:
+                yield child_path
+            yield from _nested(result, child_path, child, seen | {type_name})
+
 
 @pytest.mark.parametrize("component", COMPONENTS, ids=lambda c: c.__name__)
-def test_the_analyzer_infers_a_documented_schema(component: type[pulumi.ComponentResource]) -> None:
-    result = Analyzer("gpu-platform").analyze([component])
+def test_analyzer_infers_a_documented_schema(component: type[pulumi.ComponentResource]) -> None:
+    result = Analyzer(PACKAGE).analyze([component])
     definition = result["component_definitions"][component.__name__]
-    assert definition.description
-    assert definition.inputs, "no inputs: the args annotation was not read"
-    undocumented = [name for name, prop in definition.inputs.items() if not prop.description]
-    for type_name, type_def in result["type_definitions"].items():
-        undocumented += [
-            f"{type_name}.{name}"
-            for name, prop in type_def.properties.items()
-            if not prop.description
-        ]
-    assert undocumented == []
+    assert definition.inputs, "no input properties: the analyzer found no args"
+    assert list(undocumented(result, component.__name__, definition.inputs)) == []
 
 
-def test_type_names_are_unique_across_components() -> None:
-    # The analyzer puts every type in one module and refuses a name used by two modules.
-    result = Analyzer("gpu-platform").analyze(COMPONENTS)
+def test_every_component_in_one_schema() -> None:
+    """Type names are unique across components: the analyzer puts them all in one module."""
+    result = Analyzer(PACKAGE).analyze(COMPONENTS)
     assert set(result["component_definitions"]) == {c.__name__ for c in COMPONENTS}
+
+
+class _InnerArgs(TypedDict):
+    """A nested type with an undocumented property."""
+
+    documented: str
+    """Has a description."""
+    bare: NotRequired[str]
+
+
+class _CheckedArgs(TypedDict):
+    """Args of a component the check below must catch."""
+
+    inner: list[_InnerArgs]
+    """Documented itself; its items' ``bare`` is not."""
+
+
+class _Checked(pulumi.ComponentResource):
+    def __init__(self, name: str, args: _CheckedArgs) -> None:
+        super().__init__("test:index:Checked", name)
+
+
+def test_the_check_reaches_nested_properties() -> None:
+    result = Analyzer(PACKAGE).analyze([_Checked])
+    inputs = result["component_definitions"]["_Checked"].inputs
+    assert list(undocumented(result, "_Checked", inputs)) == ["_Checked.inner.bare"]
