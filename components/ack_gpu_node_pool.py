@@ -1,5 +1,6 @@
 """An ACK GPU node pool: tainted for GPU work only, labelled for scheduling and sharing."""
 
+from collections.abc import Sequence
 from typing import Any, NotRequired, TypedDict
 
 import pulumi
@@ -30,7 +31,7 @@ class AckGpuNodePoolArgs(TypedDict):
 
     cluster_id: pulumi.Input[str]
     """ACK cluster the pool joins."""
-    vswitch_ids: pulumi.Input[list[pulumi.Input[str]]]
+    vswitch_ids: pulumi.Input[Sequence[pulumi.Input[str]]]
     """vSwitches of the nodes."""
     pool: GpuPoolArgs
     """The GPU pool (``instanceType`` required)."""
