@@ -5,13 +5,13 @@ without it), RRSA, audit logs, a maintenance window with the auto-upgrade policy
 protection and ``protect`` for production stacks.
 """
 
-from __future__ import annotations
-
 import json
+from typing import NotRequired, TypedDict, cast
 
 import pulumi
 import pulumi_kubernetes as k8s
 from pulumi_alicloud import cs, vpc
+from pydantic import ValidationError
 
 from settings import (
     SYSTEM_POOL_NAME,
@@ -20,7 +20,138 @@ from settings import (
     MaintenanceWindowSettings,
 )
 
+from .errors import Problem, raise_if_any, validation_problems
 from .outputs import known_after
+
+# No ``from __future__ import annotations``: Pulumi's component analyzer reads these
+# annotations at run time. ``settings.AckClusterSettings`` holds the allowed values.
+
+
+class AckVSwitchArgs(TypedDict):
+    """A vSwitch to create."""
+
+    zone: str
+    """Zone ID, e.g. ``cn-hangzhou-i``."""
+    cidr: str
+    """IPv4 CIDR inside the VPC."""
+
+
+class AckVpcArgs(TypedDict):
+    """Networking of an ACK cluster: a created or an existing VPC, node and Terway pod
+    vSwitches."""
+
+    vpc_id: NotRequired[str]
+    """Existing VPC; unset: create one."""
+    cidr: NotRequired[str]
+    """CIDR of a created VPC (default ``10.0.0.0/8``)."""
+    vswitch_ids: NotRequired[list[str]]
+    """Existing vSwitches for nodes (needs ``vpcId``)."""
+    vswitches: NotRequired[list[AckVSwitchArgs]]
+    """Node vSwitches to create."""
+    pod_vswitch_ids: NotRequired[list[str]]
+    """Existing Terway pod vSwitches (needs ``vpcId``)."""
+    pod_vswitches: NotRequired[list[AckVSwitchArgs]]
+    """Terway pod vSwitches to create, in the zones of the node vSwitches."""
+
+
+class AckSystemPoolArgs(TypedDict):
+    """The untainted system node pool that keeps the add-ons."""
+
+    instance_type: NotRequired[str]
+    """ECS instance type (default ``ecs.g7.xlarge``)."""
+    count: NotRequired[int]
+    """Nodes (default 3)."""
+
+
+class AckMaintenanceWindowArgs(TypedDict):
+    """A weekly maintenance window."""
+
+    day: str
+    """Day of the week: ``Monday`` to ``Sunday``."""
+    start_hour: int
+    """Start hour, UTC (0 to 23)."""
+    duration_hours: NotRequired[int]
+    """Length of the window, 4 to 24 hours (default 4)."""
+
+
+class AckClusterArgs(TypedDict):
+    """An ACK managed cluster, its networking and system pool."""
+
+    name: str
+    """ACK cluster name."""
+    kubernetes_version: NotRequired[str]
+    """Kubernetes version (1.30 or newer) for a cluster without auto-upgrade
+    (``autoUpgradeChannel: none``); unset: ACK's latest at creation."""
+    cluster_spec: NotRequired[str]
+    """ACK edition (default ``ack.pro.small``); MPS GPU sharing needs ACK Pro (``ack.pro.*``)."""
+    vpc: NotRequired[AckVpcArgs]
+    """Networking."""
+    system_pool: NotRequired[AckSystemPoolArgs]
+    """The system node pool."""
+    deletion_protection: NotRequired[bool]
+    """Refuse cluster deletion (production)."""
+    maintenance_window: NotRequired[AckMaintenanceWindowArgs]
+    """Planned maintenance window; ACK runs auto-upgrades inside it."""
+    auto_upgrade_channel: NotRequired[str]
+    """Cluster auto-upgrade channel: ``patch`` (default), ``stable``, ``rapid``, or ``none``
+    (off)."""
+    service_cidr: NotRequired[str]
+    """Service CIDR (default ``172.21.0.0/20``); must not overlap the VPC."""
+    rrsa: NotRequired[bool]
+    """RAM Roles for Service Accounts (OIDC), so pods get cloud credentials without
+    AccessKeys (default true)."""
+    audit_log: NotRequired[bool]
+    """API server audit logs to Simple Log Service (default true)."""
+    audit_log_project: NotRequired[str]
+    """SLS project of the audit logs; unset: ACK creates one."""
+    kubeconfig_minutes: NotRequired[int]
+    """Lifetime of the temporary kubeconfig fetched on each run, 15 to 4320 minutes (default
+    120). The provider keeps it in state: ``pulumi destroy``/``refresh`` reuse it without
+    running the program and get Unauthorized once it expired (docs/ack.md)."""
+    protect: NotRequired[bool]
+    """Protect the cluster from deletion (production)."""
+    tags: NotRequired[dict[str, str]]
+    """Resource tags."""
+    node_autoscaling: NotRequired[bool]
+    """Some GPU pool autoscales: turn on the cluster's node auto scaling (``clusterId`` then
+    waits for it, so pools join a cluster that can scale them)."""
+
+
+# ``region`` is the alicloud provider's (``alicloud:region``), not an input of the cluster.
+_REGION_UNUSED = "provider"
+
+
+def ack_cluster_args(settings: AckClusterSettings, *, node_autoscaling: bool) -> AckClusterArgs:
+    """A validated cluster's settings as component args (what the platform passes on)."""
+    dumped = settings.model_dump(
+        exclude_none=True, exclude={"region": True, "system_pool": {"vm_size"}}
+    )
+    return cast(AckClusterArgs, {**dumped, "node_autoscaling": node_autoscaling})
+
+
+def cluster_settings(args: AckClusterArgs) -> tuple[AckClusterSettings | None, list[Problem]]:
+    """The args checked against the settings schema and the cluster's own needs: the
+    settings, or None and the problems with property paths."""
+    raw = {k: v for k, v in args.items() if k != "node_autoscaling"}
+    try:
+        settings = AckClusterSettings.model_validate({**raw, "region": _REGION_UNUSED})
+    except ValidationError as err:
+        return None, validation_problems(err)
+    problems: list[Problem] = []
+    network = settings.vpc
+    if network.vpc_id is None:
+        for key, existing in (
+            ("vpc.vswitchIds", network.vswitch_ids),
+            ("vpc.podVswitchIds", network.pod_vswitch_ids),
+        ):
+            if existing:
+                problems.append((key, "existing vSwitches need the existing vpcId they are in"))
+    if not network.vswitch_ids and not network.vswitches:
+        problems.append(("vpc", "give node vSwitches: vswitchIds (existing) or vswitches"))
+    if not network.pod_vswitch_ids and not network.pod_vswitches:
+        problems.append(("vpc", "Terway needs pod vSwitches: podVswitchIds or podVswitches"))
+    return (None if problems else settings), problems
+
 
 TERWAY_ADDON = "terway-eniip"
 """Terway in shared-ENI mode: the ACK CNI that can enforce Kubernetes NetworkPolicies."""
@@ -109,17 +240,13 @@ class AckCluster(pulumi.ComponentResource):
     """Provider for everything deployed into the cluster."""
 
     def __init__(
-        self,
-        name: str,
-        args: AckClusterSettings,
-        opts: pulumi.ResourceOptions | None = None,
-        *,
-        node_autoscaling: bool = False,
+        self, name: str, args: AckClusterArgs, opts: pulumi.ResourceOptions | None = None
     ) -> None:
-        """``node_autoscaling``: some GPU pool autoscales, so turn on the cluster's node auto
-        scaling (``cluster_id`` then waits for it: pools join a cluster that can scale them)."""
+        settings, problems = cluster_settings(args)
+        # Checked before registering anything: bad input changes nothing.
+        raise_if_any("AckCluster", name, problems)
+        assert settings is not None
         super().__init__("gpu-platform:alicloud:AckCluster", name, None, opts)
-        settings = args
         child = pulumi.ResourceOptions(parent=self)
 
         vpc_id = self._vpc(name, settings, child)
@@ -183,7 +310,7 @@ class AckCluster(pulumi.ComponentResource):
             opts=child,
         )
         self.cluster_id = cluster.id
-        if node_autoscaling:
+        if args.get("node_autoscaling", False):
             scaling = autoscaling_config(name, cluster.id, child)
             # Not through ``scaling.id``: a new config would make the ID unknown at preview,
             # and every pool (whose cluster ID forces a new one) would show a replace.

@@ -1,9 +1,7 @@
 """An ACK GPU node pool: tainted for GPU work only, labelled for scheduling and sharing."""
 
-from __future__ import annotations
-
-from collections.abc import Mapping, Sequence
-from typing import Any, TypedDict
+from collections.abc import Sequence
+from typing import Any, NotRequired, TypedDict
 
 import pulumi
 from pulumi_alicloud import cs
@@ -17,22 +15,42 @@ from gpu_facts.scheduling import (
 from plan.node_labels import ack_node_labels
 from plan.pools import PoolFacts
 
+from .errors import Problem, property_path, raise_if_any
+from .pool_args import GpuPoolArgs, resolve_pool_args
+
+# No ``from __future__ import annotations``: Pulumi's component analyzer reads these
+# annotations at run time.
+
 SCALING_TYPE_GPU = "gpu"
 SCALING_TYPE_GPU_SHARE = "gpushare"
 """``scaling_config.type`` of autoscaled pools: whole GPUs, or shared GPUs."""
 
 
 class AckGpuNodePoolArgs(TypedDict):
+    """One GPU node pool of an ACK cluster."""
+
     cluster_id: pulumi.Input[str]
     """ACK cluster the pool joins."""
     vswitch_ids: pulumi.Input[Sequence[pulumi.Input[str]]]
     """vSwitches of the nodes."""
-    pool: PoolFacts
-    """The validated pool with its catalog facts resolved."""
-    protect: bool
+    pool: GpuPoolArgs
+    """The GPU pool (``instanceType`` required)."""
+    protect: NotRequired[bool]
     """Protect the pool from deletion (production)."""
-    tags: Mapping[str, str]
+    tags: NotRequired[dict[str, str]]
     """Resource tags."""
+
+
+def ack_pool(args: AckGpuNodePoolArgs) -> tuple[PoolFacts | None, list[Problem]]:
+    """The pool args checked and resolved for ACK: the pool's facts, or None and the
+    problems with property paths."""
+    pf, problems = resolve_pool_args("alicloud", args["pool"], "pool")
+    if args["pool"].get("instance_type") is None:
+        # Say what ACK needs rather than the cloud-neutral "vmSize or instanceType".
+        problems = [p for p in problems if p[0] != "pool"]
+        problems.append((property_path("pool", "instance_type"), "an ACK pool needs instanceType"))
+        pf = None
+    return pf, problems
 
 
 def scaling_config(pf: PoolFacts) -> cs.NodePoolScalingConfigArgs | None:
@@ -74,10 +92,10 @@ class AckGpuNodePool(pulumi.ComponentResource):
     def __init__(
         self, name: str, args: AckGpuNodePoolArgs, opts: pulumi.ResourceOptions | None = None
     ) -> None:
-        pf = args["pool"]
+        pf, problems = ack_pool(args)
         # Checked before registering anything: bad input changes nothing.
-        if pf.pool.instance_type is None:
-            raise ValueError(f"GPU pool {pf.name!r}: an ACK pool needs instanceType")
+        raise_if_any("AckGpuNodePool", name, problems)
+        assert pf is not None and pf.pool.instance_type is not None
         super().__init__("gpu-platform:alicloud:AckGpuNodePool", name, None, opts)
         pool = cs.NodePool(
             f"{name}-pool",
@@ -94,8 +112,8 @@ class AckGpuNodePool(pulumi.ComponentResource):
             scaling_config=scaling_config(pf),
             desired_size=None if pf.pool.autoscale else str(pf.pool.count or 0),
             management=management(),
-            tags=dict(args["tags"]) or None,
-            opts=pulumi.ResourceOptions(parent=self, protect=args["protect"]),
+            tags=args.get("tags") or None,
+            opts=pulumi.ResourceOptions(parent=self, protect=args.get("protect", False)),
         )
         self.node_pool_id = pool.node_pool_id
         self.capacity = pulumi.Output.from_input(

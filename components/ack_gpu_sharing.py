@@ -9,13 +9,13 @@ node, so unless the config allows changing it the ``ack-mps-control`` release is
 in-place upgrade): set ``allowMpsControlChanges`` for a planned, off-peak change.
 """
 
-from __future__ import annotations
-
+import re
 from collections.abc import Sequence
-from typing import TypedDict
+from typing import NotRequired, TypedDict, cast
 
 import pulumi
 import pulumi_kubernetes as k8s
+from pydantic import ValidationError
 
 from gpu_facts.ack_components import (
     ACK_CHART_REPO,
@@ -27,15 +27,67 @@ from gpu_facts.scheduling import ACK_GPU_SCHEDULE_VALUES
 from plan.pools import PoolFacts
 from settings import AckGpuSharingSettings
 
+from .errors import Problem, raise_if_any, validation_problems
+from .pool_args import GpuPoolArgs, resolve_pool_args
+
+# No ``from __future__ import annotations``: Pulumi's component analyzer reads these
+# annotations at run time.
+
 FROZEN_INPUTS = ["chart", "version", "values", "repositoryOpts"]
 """Inputs of a frozen release whose changes Pulumi ignores (an upgrade restarts its pods)."""
 
 
+_CHART_VERSION = re.compile(r"^\d+\.\d+\.\d+$")
+_PIN_KEYS = {AI_INSTALLER_CHART: "aiInstallerVersion", MPS_CONTROL_CHART: "mpsControlVersion"}
+"""The property that pins each chart."""
+
+
 class AckGpuSharingArgs(TypedDict):
-    components: AckGpuSharingSettings
-    """Pinned chart versions and the switch that allows changing ack-mps-control."""
-    pools: Sequence[PoolFacts]
+    """ACK's GPU-sharing components at pinned chart versions, for the cluster's pools."""
+
+    pools: list[GpuPoolArgs]
     """The cluster's GPU pools: their sharing modes decide what is installed."""
+    ai_installer_version: NotRequired[str]
+    """Chart version (x.y.z) of ``ack-ai-installer``; required when a pool uses ACK GPU
+    sharing (``mps``, ``cgpu`` or ``share``)."""
+    mps_control_version: NotRequired[str]
+    """Chart version (x.y.z) of ``ack-mps-control``; required when a pool uses ACK MPS (an
+    unpinned chart would upgrade itself, and with it crash the running MPS clients)."""
+    allow_mps_control_changes: NotRequired[bool]
+    """Allow upgrading or removing ack-mps-control (disrupts running GPU apps: off-peak only)."""
+
+
+def ack_gpu_sharing_args(
+    settings: AckGpuSharingSettings, pools: list[GpuPoolArgs]
+) -> AckGpuSharingArgs:
+    """The stack's ``ackGpuSharing`` settings and pools as component args."""
+    return cast(AckGpuSharingArgs, {"pools": pools, **settings.model_dump(exclude_none=True)})
+
+
+def sharing_inputs(
+    args: AckGpuSharingArgs,
+) -> tuple[AckGpuSharingSettings | None, list[PoolFacts], list[Problem]]:
+    """The args checked against the settings schema, the pools resolved: the pins, the
+    pools' facts and the problems with property paths."""
+    problems: list[Problem] = []
+    pools: list[PoolFacts] = []
+    for i, pool in enumerate(args["pools"]):
+        pf, found = resolve_pool_args("alicloud", pool, "pools", i)
+        problems += found
+        if pf is not None:
+            pools.append(pf)
+    pins = {k: v for k, v in args.items() if k != "pools"}
+    try:
+        components = AckGpuSharingSettings.model_validate(pins)
+    except ValidationError as err:
+        return None, pools, problems + validation_problems(err)
+    for key, version in (
+        ("aiInstallerVersion", components.ai_installer_version),
+        ("mpsControlVersion", components.mps_control_version),
+    ):
+        if version is not None and not _CHART_VERSION.match(version):
+            problems.append((key, f"not a chart version (x.y.z): {version!r}"))
+    return components, pools, problems
 
 
 def needs_ai_installer(pools: Sequence[PoolFacts]) -> bool:
@@ -59,17 +111,21 @@ class AckGpuSharing(pulumi.ComponentResource):
     def __init__(
         self, name: str, args: AckGpuSharingArgs, opts: pulumi.ResourceOptions | None = None
     ) -> None:
-        components, pools = args["components"], args["pools"]
+        components, pools, problems = sharing_inputs(args)
         wanted: list[tuple[str, str | None, bool]] = []
-        if needs_ai_installer(pools):
-            wanted.append((AI_INSTALLER_CHART, components.ai_installer_version, False))
-        if needs_mps_control(pools):
-            frozen = not components.allow_mps_control_changes
-            wanted.append((MPS_CONTROL_CHART, components.mps_control_version, frozen))
+        if components is not None:
+            if needs_ai_installer(pools):
+                wanted.append((AI_INSTALLER_CHART, components.ai_installer_version, False))
+            if needs_mps_control(pools):
+                frozen = not components.allow_mps_control_changes
+                wanted.append((MPS_CONTROL_CHART, components.mps_control_version, frozen))
+        problems += [
+            (_PIN_KEYS[chart], f"pin the chart version of {chart}")
+            for chart, version, _ in wanted
+            if version is None
+        ]
         # Refuse before registering anything: an unpinned chart must change nothing.
-        missing = [chart for chart, version, _ in wanted if version is None]
-        if missing:
-            raise ValueError(f"pin the chart version of {', '.join(missing)} (ackGpuSharing)")
+        raise_if_any("AckGpuSharing", name, problems)
         super().__init__("gpu-platform:alicloud:AckGpuSharing", name, None, opts)
 
         self.releases = [

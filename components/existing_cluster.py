@@ -1,23 +1,46 @@
 """An existing cluster (GKE, EKS, on-prem, kind) reached with a kubeconfig."""
 
-from __future__ import annotations
-
 from pathlib import Path
-from typing import TypedDict
+from typing import NotRequired, TypedDict
 
 import pulumi
 import pulumi_kubernetes as k8s
 
+from .errors import Problem, property_path, raise_if_any
 
-class ExistingClusterArgs(TypedDict, total=False):
-    cluster_name: str
-    """Name of the cluster in outputs."""
-    kubeconfig_path: str | None
+# No ``from __future__ import annotations``: Pulumi's component analyzer reads these
+# annotations at run time.
+
+
+class ExistingClusterArgs(TypedDict):
+    """A cluster we do not create, reached with a kubeconfig (contents, file, or
+    $KUBECONFIG)."""
+
+    cluster_name: NotRequired[str]
+    """Name of the cluster in outputs (default: the component's name)."""
+    kubeconfig_path: NotRequired[str]
     """A kubeconfig file; read at deploy time and kept secret."""
-    kubeconfig: pulumi.Input[str] | None
-    """Kubeconfig contents (from the secret config key ``kubeconfig``); wins over the path."""
-    context: str | None
-    """Kubeconfig context."""
+    kubeconfig: NotRequired[pulumi.Input[str]]
+    """Kubeconfig contents (secret; the stack's secret config key ``kubeconfig``); wins over
+    the path. Neither: the provider reads $KUBECONFIG."""
+    context: NotRequired[str]
+    """Kubeconfig context (default: the kubeconfig's current context)."""
+
+
+_TEXT_INPUTS = ("cluster_name", "kubeconfig_path", "context")
+
+
+def input_problems(args: ExistingClusterArgs) -> list[Problem]:
+    """Unknown keys and non-text values, with their property paths (``kubeconfig`` may be an
+    output, so only the plain inputs are checked)."""
+    known = ExistingClusterArgs.__annotations__
+    problems = [(property_path(k), "unknown property") for k in args if k not in known]
+    problems += [
+        (property_path(k), "must be a string")
+        for k in _TEXT_INPUTS
+        if k in args and not isinstance(args.get(k), str)
+    ]
+    return problems
 
 
 def read_kubeconfig(path: str) -> str:
@@ -43,6 +66,7 @@ class ExistingCluster(pulumi.ComponentResource):
     def __init__(
         self, name: str, args: ExistingClusterArgs, opts: pulumi.ResourceOptions | None = None
     ) -> None:
+        raise_if_any("ExistingCluster", name, input_problems(args))
         contents: pulumi.Input[str] | None = args.get("kubeconfig")
         path = args.get("kubeconfig_path")
         if contents is None and path:

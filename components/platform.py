@@ -150,15 +150,19 @@ class GpuPlatform(pulumi.ComponentResource):
     def _alicloud(self, settings: AckClusterSettings) -> ClusterHandle:
         """ACK cluster, one AckGpuNodePool per GPU pool, and ACK's GPU-sharing components."""
         from .ack_cluster import AckCluster as AckClusterComponent
+        from .ack_cluster import ack_cluster_args
         from .ack_gpu_node_pool import AckGpuNodePool
-        from .ack_gpu_sharing import AckGpuSharing
+        from .ack_gpu_sharing import AckGpuSharing, ack_gpu_sharing_args
+        from .pool_args import gpu_pool_args
 
+        pool_facts = list(self._platform.pools.values())
         cluster = AckClusterComponent(
             f"{self._name}-ack",
-            settings,
-            pulumi.ResourceOptions(parent=self),
             # ACK scales no pool until node auto scaling is on for the cluster.
-            node_autoscaling=any(pf.pool.autoscale for pf in self._platform.pools.values()),
+            ack_cluster_args(
+                settings, node_autoscaling=any(pf.pool.autoscale for pf in pool_facts)
+            ),
+            pulumi.ResourceOptions(parent=self),
         )
         pools = {
             pf.name: AckGpuNodePool(
@@ -166,20 +170,20 @@ class GpuPlatform(pulumi.ComponentResource):
                 {
                     "cluster_id": cluster.cluster_id,
                     "vswitch_ids": cluster.node_vswitch_ids,
-                    "pool": pf,
+                    "pool": gpu_pool_args(pf.pool),
                     "protect": settings.protect,
                     "tags": settings.tags,
                 },
                 pulumi.ResourceOptions(parent=self),
             )
-            for pf in self._platform.pools.values()
+            for pf in pool_facts
         }
         sharing = AckGpuSharing(
             f"{self._name}-gpu-sharing",
-            {
-                "components": self._platform.settings.ack_gpu_sharing,
-                "pools": list(self._platform.pools.values()),
-            },
+            ack_gpu_sharing_args(
+                self._platform.settings.ack_gpu_sharing,
+                [gpu_pool_args(pf.pool) for pf in pool_facts],
+            ),
             pulumi.ResourceOptions(
                 parent=self, providers={"kubernetes": cluster.provider}, depends_on=[cluster]
             ),
@@ -199,16 +203,18 @@ class GpuPlatform(pulumi.ComponentResource):
         )
 
     def _existing(self, settings: ExistingClusterSettings) -> ClusterHandle:
+        from .existing_cluster import ExistingClusterArgs
+
+        args = ExistingClusterArgs(cluster_name=settings.name)
         secret_kubeconfig = pulumi.Config(NAMESPACE).get_secret("kubeconfig")
+        if secret_kubeconfig is not None:
+            args["kubeconfig"] = secret_kubeconfig
+        if settings.kubeconfig_path is not None:
+            args["kubeconfig_path"] = settings.kubeconfig_path
+        if settings.context is not None:
+            args["context"] = settings.context
         existing = ExistingClusterComponent(
-            f"{self._name}-cluster",
-            {
-                "cluster_name": settings.name,
-                "kubeconfig_path": settings.kubeconfig_path,
-                "kubeconfig": secret_kubeconfig,
-                "context": settings.context,
-            },
-            pulumi.ResourceOptions(parent=self),
+            f"{self._name}-cluster", args, pulumi.ResourceOptions(parent=self)
         )
         return ClusterHandle(existing.cluster_name, existing.kubeconfig, existing.provider)
 

@@ -21,7 +21,7 @@ from gpu_facts.device_plugin_chart import (
 
 from .building import Config, PolicyInfo, Report, exempt_names, known_text, stack_policy
 from .device_plugin_daemonsets import PluginDaemonSet, plugin_daemonsets
-from .helm_releases import release_label, releases
+from .helm_releases import chart_version, release_label, releases
 from .images import carries_version
 from .props import is_true, mapping, path, text
 from .stack_index import index_by_type
@@ -52,7 +52,7 @@ _SHARED_NAMESPACES = frozenset({"default", "kube-system"})
 def _problems(release: PolicyResource) -> list[str]:
     props = release.props
     problems = []
-    version = text(props.get("version"))
+    version = chart_version(props)
     if not version:
         problems.append(f"does not pin a chart version ({MIN_VERSION} or newer)")
     else:

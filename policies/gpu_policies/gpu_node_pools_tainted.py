@@ -40,6 +40,14 @@ INFO = PolicyInfo(
 )
 
 
+def add_taint(cloud: str, value: str) -> str:
+    """How to add the GPU taint on the pool's cloud."""
+    if cloud == "azure":
+        return f"Add '{GPU_TAINT_KEY}={value}:{GPU_TAINT_EFFECT}' to the pool's nodeTaints."
+    effect = "NO_SCHEDULE" if cloud == "aws" else GPU_TAINT_EFFECT
+    return f"Add a taint {{key: {GPU_TAINT_KEY}, value: {value}, effect: {effect}}} to the pool."
+
+
 def check(args: ResourceValidationArgs, config: Config, report: Report) -> None:
     required_value = str(config.get(REQUIRED_VALUE) or "")
     for pool in gpu_node_pools(args.resource_type, args.name, args.props):
@@ -52,13 +60,19 @@ def check(args: ResourceValidationArgs, config: Config, report: Report) -> None:
             found = ", ".join(str(t) for t in pool.taints) or "none"
             report(
                 f"GPU node pool '{pool.name}' ({pool.describe}) lacks the taint "
-                f"{GPU_TAINT_KEY}:{GPU_TAINT_EFFECT} (taints: {found})."
+                f"{GPU_TAINT_KEY}:{GPU_TAINT_EFFECT} (taints: {found}).",
+                fix=add_taint(pool.cloud, required_value or GPU_TAINT_VALUE),
             )
         elif required_value and all(t.value != required_value for t in gpu_taints):
             report(
                 f"GPU node pool '{pool.name}' taints {GPU_TAINT_KEY} with value "
                 f"'{gpu_taints[0].value}', not '{required_value}': the device plugin's "
-                f"feature discovery only tolerates '{required_value}'."
+                f"feature discovery only tolerates '{required_value}'.",
+                fix=(
+                    f"Taint with value '{required_value}'; or, when the pool's value is the "
+                    f"team's convention and the chart's nfd.worker.tolerations match it, set "
+                    f"{REQUIRED_VALUE} to it here and in gpu-workloads-tolerate-gpu-taint."
+                ),
             )
 
 

@@ -29,9 +29,9 @@ from gpu_facts.scheduling import GPU_TAINT_EFFECT, GPU_TAINT_KEY, POOL_LABEL
 
 from .building import Config, PolicyInfo, Report, exempt_names, stack_policy
 from .driver_checks import CHECK_KINDS, DRIVER_CHECK_TOOL, check_selector
-from .node_pools import EKS_NODE_GROUP_LABEL, NodePool, node_pools
+from .node_pools import EKS_NODE_GROUP_LABEL, NodePool, node_count, node_pools
 from .pod_specs import kubernetes_kind, pod_spec
-from .props import mappings, path, text
+from .props import mappings, path
 from .resource_types import AKS_MANAGED_CLUSTER, GKE_CLUSTER, POOL_TYPES
 from .stack_index import index_by_type
 
@@ -67,19 +67,6 @@ def _selectors(index: Mapping[str, list[PolicyResource]]) -> Iterator[dict[str, 
                 yield selector
 
 
-def _node_count(value: Any) -> float | None:
-    """A node count as providers send it (number, or a numeric string for ACK), else None."""
-    if isinstance(value, bool):
-        return None
-    if isinstance(value, int | float):
-        return float(value)
-    value = text(value)
-    try:
-        return float(value) if value is not None else None
-    except ValueError:
-        return None
-
-
 def minimum_nodes(pool: NodePool, props: Mapping[str, Any]) -> float | None:
     """The fewest nodes the pool can have, None when the props do not say.
 
@@ -98,11 +85,11 @@ def minimum_nodes(pool: NodePool, props: Mapping[str, Any]) -> float | None:
             if pool.cloud == "azure"
             else path(props, "scalingConfig", "minSize")
         )
-        return _node_count(minimum)
+        return node_count(minimum)
     if pool.cloud == "azure":
         count = props.get("count")
-        return 1.0 if count is None else _node_count(count)
-    sizes = [_node_count(props.get(key)) for key in ("desiredSize", "nodeCount")]
+        return 1.0 if count is None else node_count(count)
+    sizes = [node_count(props.get(key)) for key in ("desiredSize", "nodeCount")]
     known = [size for size in sizes if size is not None]
     if not known:
         return None

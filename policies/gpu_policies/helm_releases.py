@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator, Mapping
 from typing import Any
 
@@ -16,10 +17,30 @@ from .resource_types import HELM_RELEASES
 GPU_OPERATOR_CHART = GPU_OPERATOR_CHART_NAME
 
 
-def chart_name(props: Mapping[str, Any]) -> str:
-    """The chart's bare name: ``nvdp/nvidia-device-plugin`` and OCI refs -> the last segment."""
+# A packaged chart's file name: <name>-<version>.tgz (Helm's "helm package" naming).
+_PACKAGE = re.compile(r"^(?P<name>.+?)-(?P<version>v?\d+\.\d+\.\d+[^/]*)\.tgz$")
+
+
+def _last_segment(props: Mapping[str, Any]) -> str:
     chart = text(props.get("chart")) or ""
     return chart.rstrip("/").rsplit("/", 1)[-1]
+
+
+def chart_name(props: Mapping[str, Any]) -> str:
+    """The chart's bare name: ``nvdp/nvidia-device-plugin``, OCI refs and package URLs
+    (``.../nvidia-device-plugin-0.14.1.tgz``) -> ``nvidia-device-plugin``."""
+    segment = _last_segment(props)
+    package = _PACKAGE.match(segment)
+    return package.group("name") if package else segment
+
+
+def chart_version(props: Mapping[str, Any]) -> str | None:
+    """The pinned chart version: ``version``, else the version in a package URL's name."""
+    version = text(props.get("version"))
+    if version:
+        return version
+    package = _PACKAGE.match(_last_segment(props))
+    return package.group("version") if package else None
 
 
 def releases(index: Mapping[str, list[PolicyResource]], chart: str) -> Iterator[PolicyResource]:

@@ -208,7 +208,7 @@ def _labels(value: Any) -> dict[str, str]:
     return {str(k): str(v) for k, v in mapping(value).items()}
 
 
-def _count(value: Any) -> float | None:
+def node_count(value: Any) -> float | None:
     """A node count as providers send it (number or numeric string), else None."""
     if isinstance(value, bool):
         return None
@@ -242,7 +242,7 @@ def _eks_pool(resource_type: str, name: str, props: Mapping[str, Any]) -> NodePo
         autoscaling=False,
         os_sku=ami_type,
         accelerated_image=ami_type in ACCELERATED_AMI_TYPES or is_true(props.get("gpu")),
-        min_nodes=_count(minimum),
+        min_nodes=node_count(minimum),
     )
 
 
@@ -250,7 +250,7 @@ def _gke_pool(name: str, props: Mapping[str, Any], node_pool: str | None = None)
     """A GKE pool; ``node_pool`` is its GKE name when ``name`` (for messages) differs."""
     node_config = mapping(props.get("nodeConfig"))
     accelerators = tuple(
-        (text(a.get("type")) or "", int(_count(a.get("count")) or 1))
+        (text(a.get("type")) or "", int(node_count(a.get("count")) or 1))
         for a in mappings(node_config.get("guestAccelerators"))
     )
     machine_type = text(node_config.get("machineType"))
@@ -272,7 +272,7 @@ def _gke_pool(name: str, props: Mapping[str, Any], node_pool: str | None = None)
         autoscaling=bool(autoscaling),
         os_sku=text(node_config.get("imageType")),
         accelerators=accelerators,
-        min_nodes=_count(minimum),
+        min_nodes=node_count(minimum),
     )
 
 

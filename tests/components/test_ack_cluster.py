@@ -15,10 +15,13 @@ from components.ack_cluster import (
     NODE_SCALING_EXPANDER,
     TERWAY_ADDON,
     AckCluster,
+    AckClusterArgs,
+    ack_cluster_args,
 )
 from offline_preview import ProgramRun, Secret, engine
 from offline_preview.cloud_outputs import fake_kubeconfig
 from settings import AckClusterSettings
+from tests.components.input_errors import paths, reasons, refused
 from tests.conftest import by_type, one, run, stack_raw
 
 MANAGED = "alicloud:cs/managedKubernetes:ManagedKubernetes"
@@ -30,15 +33,18 @@ AUTOSCALING = "alicloud:cs/autoscalingConfig:AutoscalingConfig"
 CREDENTIAL = "alicloud:cs/getClusterCredential:getClusterCredential"
 
 
-def settings(**changes: Any) -> AckClusterSettings:
-    """The ack-dev cluster settings, with ``changes`` (YAML keys) applied."""
+def settings(node_autoscaling: bool = False, **changes: Any) -> AckClusterArgs:
+    """The args the platform passes for the ack-dev cluster, with ``changes`` (YAML keys)
+    applied."""
     raw = {**stack_raw("ack-dev")["cluster"], **changes}
-    return AckClusterSettings.model_validate(raw)
+    return ack_cluster_args(
+        AckClusterSettings.model_validate(raw), node_autoscaling=node_autoscaling
+    )
 
 
-def build(cluster: AckClusterSettings, node_autoscaling: bool = False) -> ProgramRun:
+def build(cluster: AckClusterArgs) -> ProgramRun:
     def program() -> None:
-        component = AckCluster("plat", cluster, node_autoscaling=node_autoscaling)
+        component = AckCluster("plat", cluster)
         pulumi.export("kubeconfig", component.kubeconfig)
         pulumi.export("clusterId", component.cluster_id)
         pulumi.export("nodeVswitchIds", component.node_vswitch_ids)
@@ -69,7 +75,7 @@ def test_pinned_version_without_auto_upgrade() -> None:
 
 
 def test_node_autoscaling_turned_on_for_autoscaled_pools() -> None:
-    result = build(settings(), node_autoscaling=True)
+    result = build(settings(node_autoscaling=True))
     config = one(result, AUTOSCALING)
     assert config.name == "plat-autoscaling"
     assert config.parent == one(result, "gpu-platform:alicloud:AckCluster").urn
@@ -87,10 +93,10 @@ def test_node_autoscaling_turned_on_for_autoscaled_pools() -> None:
 
 
 def test_pools_wait_for_node_autoscaling() -> None:
-    cluster = settings()
+    cluster = settings(node_autoscaling=True)
 
     def program() -> None:
-        component = AckCluster("plat", cluster, node_autoscaling=True)
+        component = AckCluster("plat", cluster)
 
         async def depends_on() -> list[str]:
             resources = await component.cluster_id.resources()
@@ -254,3 +260,65 @@ def test_credential_is_temporary(monkeypatch: pytest.MonkeyPatch) -> None:
     build(settings(kubeconfigMinutes=30))
     (args,) = [a for token, a in calls if token == CREDENTIAL]
     assert args == {"clusterId": "plat-ack-id", "temporaryDurationMinutes": 30}
+
+
+# --- args: typed, analyzer-friendly, checked before anything is registered -----------------
+
+
+def test_platform_args_carry_no_region_nor_azure_system_pool() -> None:
+    args = settings(node_autoscaling=True)
+    assert "region" not in args  # the alicloud provider's, not the cluster's
+    assert args["system_pool"] == {"instance_type": "ecs.g7.xlarge", "count": 2}
+    assert args["node_autoscaling"] is True
+    assert "vpc_id" not in args["vpc"]  # unset values are left out, not None
+
+
+def test_plain_args_without_the_stack_config() -> None:
+    result = build(
+        {
+            "name": "reused",
+            "vpc": {
+                "vpc_id": "vpc-1",
+                "vswitch_ids": ["vsw-n"],
+                "pod_vswitch_ids": ["vsw-p"],
+            },
+            "auto_upgrade_channel": "none",
+            "kubernetes_version": "1.33",
+        }
+    )
+    ack = one(result, MANAGED)
+    assert ack.inputs["name"] == "reused"
+    assert ack.inputs["clusterSpec"] == "ack.pro.small"  # the settings' defaults apply
+    assert ack.inputs["vswitchIds"] == ["vsw-n"]
+    assert ack.inputs["maintenanceWindow"] == {"enable": False}
+    assert one(result, NODE_POOL).inputs["desiredSize"] == "3"
+    assert by_type(result, AUTOSCALING) == []
+
+
+def test_bad_args_name_every_property_path_and_register_nothing() -> None:
+    bad: Any = {
+        **settings(),
+        "kubeconfig_minutes": 5,
+        "auto_upgrade_channel": "weekly",
+        "maintenance_window": {"day": "Someday", "start_hour": 18},
+        "vpc": {"vswitches": [{"zone": "", "cidr": "10.1.0.0/16"}], "pod_vswitch_ids": ["p"]},
+        "color": "blue",
+    }
+    err = refused(lambda: AckCluster("plat", bad))
+    assert paths(err) == [
+        "vpc.vswitches[0].zone",
+        "maintenanceWindow.day",
+        "autoUpgradeChannel",
+        "kubeconfigMinutes",
+        "color",
+    ]
+    assert reasons(err)["color"] == "unknown property"
+    assert "AckCluster 'plat'" in str(err)
+
+
+def test_networking_the_cluster_cannot_use_is_refused() -> None:
+    bad = settings(vpc={"vswitchIds": ["vsw-a"]})
+    err = refused(lambda: AckCluster("plat", bad))
+    assert paths(err) == ["vpc.vswitchIds", "vpc"]
+    assert "vpcId" in reasons(err)["vpc.vswitchIds"]
+    assert "pod vSwitches" in reasons(err)["vpc"]

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import copy
-import dataclasses
 from typing import Any
 
 import pulumi
@@ -11,6 +10,7 @@ import pytest
 
 from components.ack_gpu_node_pool import AckGpuNodePool
 from components.nvidia_device_plugin import gpu_node_affinity
+from components.pool_args import GpuPoolArgs, gpu_pool_args
 from gpu_facts.scheduling import (
     ACK_GPU_SCHEDULE_LABEL,
     ALIYUN_GPU_MEM,
@@ -20,15 +20,16 @@ from gpu_facts.scheduling import (
     POOL_LABEL,
 )
 from offline_preview import ProgramRun
-from plan.pools import PoolFacts
 from stack_config import ConfigError, load_platform
+from tests.components.input_errors import paths, reasons, refused
 from tests.conftest import one, run, stack_raw
 
 NODE_POOL = "alicloud:cs/nodePool:NodePool"
 
 
-def pool_facts(name: str, **changes: Any) -> PoolFacts:
-    """A pool of the ack-dev stack, with ``changes`` (YAML keys) applied."""
+def pool_facts(name: str, **changes: Any) -> GpuPoolArgs:
+    """The args of a pool of the ack-dev stack (checked by the config rules), with
+    ``changes`` (YAML keys) applied."""
     raw = copy.deepcopy(stack_raw("ack-dev"))
     for workload in raw["workloads"]:
         workload["gpuQuota"] = 1  # whatever resources the changed pools expose
@@ -37,13 +38,13 @@ def pool_facts(name: str, **changes: Any) -> PoolFacts:
             pool.update(changes)
             for key in [k for k, v in changes.items() if v is None]:
                 pool.pop(key)
-    return load_platform(raw).pools[name]
+    return gpu_pool_args(load_platform(raw).pools[name].pool)
 
 
-def build(pf: PoolFacts, protect: bool = False) -> ProgramRun:
+def build(pf: GpuPoolArgs, protect: bool = False) -> ProgramRun:
     def program() -> None:
         pool = AckGpuNodePool(
-            f"gpu-{pf.name}",
+            f"gpu-{pf['name']}",
             {
                 "cluster_id": "c-123",
                 "vswitch_ids": ["vsw-a", "vsw-b"],
@@ -111,27 +112,50 @@ def test_user_gpu_present_label_is_refused_by_config() -> None:
 def test_pool_without_instance_type_is_refused_before_anything_is_registered() -> None:
     good = pool_facts("t4")
     # Bypass config validation (which refuses it too) to show the component checks its input.
-    bad = dataclasses.replace(good, pool=good.pool.model_copy(update={"instance_type": None}))
-    errors: list[str] = []
+    bad = {k: v for k, v in good.items() if k != "instance_type"}
+    err = refused(
+        lambda: AckGpuNodePool(
+            "bad",
+            {"cluster_id": "c-123", "vswitch_ids": ["vsw-a"], "pool": bad},  # type: ignore[typeddict-item]
+        )
+    )
+    assert reasons(err) == {"pool.instanceType": "an ACK pool needs instanceType"}
+    assert "AckGpuNodePool 'bad'" in str(err)
 
-    def program() -> None:
-        try:
-            AckGpuNodePool(
-                "bad",
-                {
-                    "cluster_id": "c-123",
-                    "vswitch_ids": ["vsw-a"],
-                    "pool": bad,
-                    "protect": False,
-                    "tags": {},
-                },
-            )
-        except ValueError as err:
-            errors.append(str(err))
 
-    result = run(program)
-    assert errors == ["GPU pool 't4': an ACK pool needs instanceType"]
-    assert result.resources == []
+def test_bad_pool_args_name_every_property_path() -> None:
+    bad: Any = {
+        **pool_facts("a10mps"),
+        "autoscale": {"min": 0, "max": "two"},
+        "sharing": {"mode": "mps", "replicas": 1},
+        "colour": "green",
+    }
+    err = refused(
+        lambda: AckGpuNodePool("bad", {"cluster_id": "c-1", "vswitch_ids": [], "pool": bad})
+    )
+    assert sorted(paths(err)) == ["pool.autoscale.max", "pool.colour", "pool.sharing.replicas"]
+
+
+def test_unknown_instance_type_is_refused() -> None:
+    bad = {**pool_facts("t4"), "instance_type": "ecs.nope"}
+    err = refused(
+        lambda: AckGpuNodePool("bad", {"cluster_id": "c-1", "vswitch_ids": [], "pool": bad})  # type: ignore[typeddict-item]
+    )
+    assert paths(err) == ["pool.instanceType"]
+
+
+def test_plain_args_default_to_unprotected_untagged() -> None:
+    pool = {"name": "l20", "instance_type": "ecs.gn7i-c8g1.2xlarge", "count": 1}
+    result = run(
+        lambda: AckGpuNodePool(
+            "gpu-l20",
+            {"cluster_id": "c-1", "vswitch_ids": ["vsw-a"], "pool": pool},  # type: ignore[typeddict-item]
+        )
+    )
+    node_pool = one(result, NODE_POOL)
+    assert node_pool.protect is False
+    assert "tags" not in node_pool.inputs
+    assert node_pool.inputs["desiredSize"] == "1"
 
 
 def test_whole_gpu_pool_selects_its_device_plugin_config() -> None:

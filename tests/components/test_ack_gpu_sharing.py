@@ -8,11 +8,12 @@ from typing import Any
 import pulumi
 import pytest
 
-from components.ack_gpu_sharing import AckGpuSharing
+from components.ack_gpu_sharing import AckGpuSharing, AckGpuSharingArgs, ack_gpu_sharing_args
+from components.pool_args import gpu_pool_args
 from gpu_facts.ack_components import ACK_CHART_REPO, AI_INSTALLER_CHART, MPS_CONTROL_CHART
 from offline_preview import ProgramRun, RecordedResource
-from settings import AckGpuSharingSettings
 from stack_config import load_platform
+from tests.components.input_errors import paths, reasons, refused
 from tests.conftest import by_type, one, run, stack_raw
 
 RELEASE = "kubernetes:helm.sh/v3:Release"
@@ -31,17 +32,24 @@ def platform(mode: str | None = "mps", **pins: Any) -> Any:
     return load_platform(raw)
 
 
-def build(components: AckGpuSharingSettings, pools: list[Any]) -> ProgramRun:
+def sharing_args(mode: str | None = "mps", **pins: Any) -> AckGpuSharingArgs:
+    """The args the platform passes for the ack-dev stack with the first pool's sharing
+    ``mode`` and ``pins`` (YAML keys)."""
+    p = platform(mode, **pins)
+    pools = [gpu_pool_args(pf.pool) for pf in p.pools.values()]
+    return ack_gpu_sharing_args(p.settings.ack_gpu_sharing, pools)
+
+
+def build(args: AckGpuSharingArgs) -> ProgramRun:
     def program() -> None:
-        sharing = AckGpuSharing("sharing", {"components": components, "pools": pools})
+        sharing = AckGpuSharing("sharing", args)
         pulumi.export("versions", sharing.versions)
 
     return run(program)
 
 
 def build_for(mode: str | None = "mps", **pins: Any) -> ProgramRun:
-    p = platform(mode, **pins)
-    return build(p.settings.ack_gpu_sharing, list(p.pools.values()))
+    return build(sharing_args(mode, **pins))
 
 
 def releases(result: ProgramRun) -> dict[str, RecordedResource]:
@@ -90,10 +98,32 @@ def test_nothing_without_ack_sharing() -> None:
 
 
 def test_unpinned_chart_is_refused_before_anything_is_created() -> None:
-    p = platform("mps")
-    components = p.settings.ack_gpu_sharing.model_copy(update={"mps_control_version": None})
-    with pytest.raises(ValueError, match="pin the chart version of ack-mps-control"):
-        AckGpuSharing("sharing", {"components": components, "pools": list(p.pools.values())})
+    args = sharing_args("mps")
+    del args["mps_control_version"]
+    err = refused(lambda: AckGpuSharing("sharing", args))
+    assert reasons(err) == {"mpsControlVersion": "pin the chart version of ack-mps-control"}
+    assert "AckGpuSharing 'sharing'" in str(err)
+
+
+def test_bad_args_name_every_property_path() -> None:
+    args: Any = {
+        **sharing_args("cgpu"),
+        "ai_installer_version": "latest",
+        "allow_mps_control_changes": "yes",
+    }
+    args["pools"][1] = {**args["pools"][1], "sharing": {"mode": "magic"}}
+    err = refused(lambda: AckGpuSharing("sharing", args))
+    assert paths(err) == ["pools[1].sharing.mode", "allowMpsControlChanges"]
+    args["allow_mps_control_changes"] = False
+    err = refused(lambda: AckGpuSharing("sharing", args))
+    assert paths(err) == ["pools[1].sharing.mode", "aiInstallerVersion"]
+
+
+def test_plain_args_without_shared_pools_install_nothing() -> None:
+    pool = {"name": "t4", "instance_type": "ecs.gn6i-c4g1.xlarge", "count": 1}
+    result = build({"pools": [pool]})  # type: ignore[list-item]
+    assert releases(result) == {}
+    assert result.outputs["versions"] == {}
 
 
 def test_releases_parented_to_the_component() -> None:

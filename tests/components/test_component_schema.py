@@ -13,14 +13,22 @@ from pulumi.provider.experimental.analyzer import (
     PropertyDefinition,
 )
 
+from components.ack_cluster import AckCluster
+from components.ack_gpu_node_pool import AckGpuNodePool
+from components.ack_gpu_sharing import AckGpuSharing
 from components.aks_cluster import AksCluster
 from components.aks_gpu_node_pool import AksGpuNodePool
+from components.existing_cluster import ExistingCluster
 from components.nvme_cache import NvmeCache
 
 # One line per component; keep the list sorted so merges stay clean.
 COMPONENTS: list[type[pulumi.ComponentResource]] = [
+    AckCluster,
+    AckGpuNodePool,
+    AckGpuSharing,
     AksCluster,
     AksGpuNodePool,
+    ExistingCluster,
     NvmeCache,
 ]
 

@@ -133,8 +133,9 @@ def eks(type_: str = EKS_NODE_GROUP, **changes: Any) -> tuple[Res, ...]:
     return (Res(type_, "gpu", eks_props(**changes)),)
 
 
-def eks_self_managed(**changes: Any) -> tuple[Res, ...]:
-    """A pulumi-eks self-managed node group: one instanceType, ``gpu``, taints as a map."""
+def eks_self_managed(type_: str = EKS_SELF_MANAGED, **changes: Any) -> tuple[Res, ...]:
+    """A pulumi-eks self-managed node group (``NodeGroupV2``, or the older ``NodeGroup``): one
+    instanceType, ``gpu``, taints as a map."""
     props: dict[str, Any] = {
         "instanceType": "p4d.24xlarge",
         "gpu": True,
@@ -143,7 +144,7 @@ def eks_self_managed(**changes: Any) -> tuple[Res, ...]:
         "desiredCapacity": 1,
     }
     props.update(changes)
-    return (Res(EKS_SELF_MANAGED, "a100", {k: v for k, v in props.items() if v is not None}),)
+    return (Res(type_, "a100", {k: v for k, v in props.items() if v is not None}),)
 
 
 def gke_props(**node_config: Any) -> dict[str, Any]:

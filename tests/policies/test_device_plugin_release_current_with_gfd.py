@@ -140,3 +140,17 @@ def test_daemonset_messages_end_with_the_chart_to_install() -> None:
         "nvcr.io/nvidia/k8s-device-plugin:v0.15.0 or newer with a GPU Feature Discovery "
         "DaemonSet from the same image, in its own namespace."
     )
+
+
+PACKAGE_URL = "https://nvidia.github.io/k8s-device-plugin/stable/nvidia-device-plugin-{}.tgz"
+
+
+@pytest.mark.parametrize(
+    ("version", "expected"),
+    [("0.17.1", []), ("0.14.1", ["pins version 0.14.1, older than 0.15.0"])],
+)
+def test_a_chart_from_its_package_url_is_the_plugins(version: str, expected: list[str]) -> None:
+    props = {**plugin(None).props, "chart": PACKAGE_URL.format(version)}
+    found = messages(Case(PLUGIN, "url", (Res(RELEASE, "dp", props),)))
+    assert len(found) == len(expected)
+    assert all(e in m for e, m in zip(expected, found, strict=True))

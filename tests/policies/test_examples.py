@@ -220,7 +220,14 @@ COMPONENT_MUTATIONS = [
         _t4_config("failRequestsGreaterThanOne: true", "failRequestsGreaterThanOne: false"),
         "shared-gpus-renamed-and-single-request",
     ),
-    ("dev", "kubernetes:batch/v1:Job", _drop_node_selector, "gpu-pools-have-driver-check"),
+    # Without its nodeSelector the check is an ordinary GPU Job, in a namespace without a
+    # GPU quota (a driver check needs none: it is no workload type).
+    (
+        "dev",
+        "kubernetes:batch/v1:Job",
+        _drop_node_selector,
+        ("gpu-pools-have-driver-check", "gpu-namespaces-have-gpu-quota"),
+    ),
     (
         "ack-dev",
         "alicloud:cs/managedKubernetes:ManagedKubernetes",

@@ -6,9 +6,9 @@ import pytest
 from pulumi_policy.proxy import UNKNOWN_STRING_VALUE
 
 from .harness import Case, assert_case
-from .platform_fixtures import driver_check, workload
+from .platform_fixtures import driver_check, many_workloads_stack, workload
 from .pod_fixtures import KINDS
-from .stack_fixtures import deny_all, governed, namespace, quota
+from .stack_fixtures import deny_all, governed, namespace, quota, walks_once
 
 POLICY = "gpu-namespaces-declared"
 UNDECLARED = "Namespace 'team-a' runs GPU workloads"
@@ -77,3 +77,7 @@ CASES: list[Case] = [
 @pytest.mark.parametrize("case", CASES, ids=lambda c: c.id)
 def test_case(case: Case) -> None:
     assert_case(case)
+
+
+def test_walks_the_resources_once() -> None:
+    walks_once(POLICY, many_workloads_stack())

@@ -124,6 +124,13 @@ EKS_GKE_CASES = [
     Case(POLICY, "eks-managed-tainted", eks()),
     Case(POLICY, "pulumi-eks-managed-tainted", eks(EKS_MANAGED)),
     Case(POLICY, "pulumi-eks-self-managed-map-taint", eks_self_managed()),
+    Case(POLICY, "pulumi-eks-v1-node-group", eks_self_managed("eks:index:NodeGroup")),
+    Case(
+        POLICY,
+        "pulumi-eks-v1-node-group-untainted",
+        eks_self_managed("eks:index:NodeGroup", taints=None),
+        ("GPU node pool 'a100' (p4d.24xlarge) lacks",),
+    ),
     Case(
         POLICY,
         "eks-cpu-group",

@@ -10,6 +10,7 @@ from gpu_facts.scheduling import GPU_TAINT
 
 from .cloud_fixtures import EKS_TAINT_TRUE, GKE_CLUSTER, eks, eks_self_managed, gke
 from .harness import Case, Res, assert_case, messages
+from .platform_fixtures import many_workloads_stack
 from .pod_fixtures import (
     Change,
     container,
@@ -19,6 +20,7 @@ from .pod_fixtures import (
     set_spec,
     wrap,
 )
+from .stack_fixtures import walks_once
 
 POLICY = "gpu-workloads-tolerate-gpu-taint"
 
@@ -170,3 +172,7 @@ def test_message_ends_with_the_toleration_to_add() -> None:
         "Fix: Add to the pod spec: tolerations: [{key: nvidia.com/gpu, operator: Exists, "
         "effect: NoSchedule}] (or operator Equal with the taint's value)."
     )
+
+
+def test_walks_the_resources_once() -> None:
+    walks_once(POLICY, many_workloads_stack())

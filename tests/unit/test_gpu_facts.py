@@ -14,17 +14,23 @@ from typing import Any
 import pytest
 
 from gpu_facts import (
+    ACCELERATED_AMI_TYPES,
     AKS_MIG_PROFILES,
     AKS_MIG_TO_NVIDIA,
+    AWS_INSTANCE_TYPES,
     AZURE_VM_SIZES,
     ECS_INSTANCE_TYPES,
+    GCP_ACCELERATORS,
+    GCP_GPU_MACHINE_TYPES,
     GPU_MODELS,
     MIG_COMPUTE_SLICES,
     MIG_MEMORY_SLICES,
     UnknownGpuFact,
     aks_mig_profile,
+    aws_instance_type,
     azure_vm_size,
     ecs_instance_type,
+    gcp_accelerator,
     gpu_model,
     mig_profile,
 )
@@ -95,6 +101,9 @@ GPU_MEMORY_GB = {
     "L4": 24,
     "L20": 48,
     "L40S": 48,
+    "A10G": 24,
+    "P100": 16,
+    "P4": 8,
 }
 
 # Names round memory to whole GB (H200 3g.71gb holds 70.5 GB): at most half a GB per instance.
@@ -427,3 +436,130 @@ def test_docs_list_every_catalog_entry() -> None:
         assert f"**{model_name}**" in docs
         for profile, *_ in table:
             assert f"`{profile}`" in docs
+
+
+# --- AWS and Google Cloud (EKS node groups, GKE node pools) -----------------------------------
+
+AWS_TYPES: dict[str, tuple[str, str, int]] = {
+    "p5.48xlarge": ("p5", "H100-80GB", 8),
+    "p5e.48xlarge": ("p5e", "H200-141GB", 8),
+    "p5en.48xlarge": ("p5en", "H200-141GB", 8),
+    "p4d.24xlarge": ("p4d", "A100-40GB", 8),
+    "p4de.24xlarge": ("p4de", "A100-80GB", 8),
+    "p3.2xlarge": ("p3", "V100-16GB", 1),
+    "p3.8xlarge": ("p3", "V100-16GB", 4),
+    "p3.16xlarge": ("p3", "V100-16GB", 8),
+    "p3dn.24xlarge": ("p3dn", "V100-32GB", 8),
+    "g5.xlarge": ("g5", "A10G", 1),
+    "g5.2xlarge": ("g5", "A10G", 1),
+    "g5.4xlarge": ("g5", "A10G", 1),
+    "g5.8xlarge": ("g5", "A10G", 1),
+    "g5.16xlarge": ("g5", "A10G", 1),
+    "g5.12xlarge": ("g5", "A10G", 4),
+    "g5.24xlarge": ("g5", "A10G", 4),
+    "g5.48xlarge": ("g5", "A10G", 8),
+    "g6.xlarge": ("g6", "L4", 1),
+    "g6.2xlarge": ("g6", "L4", 1),
+    "g6.4xlarge": ("g6", "L4", 1),
+    "g6.8xlarge": ("g6", "L4", 1),
+    "g6.16xlarge": ("g6", "L4", 1),
+    "g6.12xlarge": ("g6", "L4", 4),
+    "g6.24xlarge": ("g6", "L4", 4),
+    "g6.48xlarge": ("g6", "L4", 8),
+    "g6e.xlarge": ("g6e", "L40S", 1),
+    "g6e.2xlarge": ("g6e", "L40S", 1),
+    "g6e.4xlarge": ("g6e", "L40S", 1),
+    "g6e.8xlarge": ("g6e", "L40S", 1),
+    "g6e.16xlarge": ("g6e", "L40S", 1),
+    "g6e.12xlarge": ("g6e", "L40S", 4),
+    "g6e.24xlarge": ("g6e", "L40S", 4),
+    "g6e.48xlarge": ("g6e", "L40S", 8),
+    "g4dn.xlarge": ("g4dn", "T4", 1),
+    "g4dn.2xlarge": ("g4dn", "T4", 1),
+    "g4dn.4xlarge": ("g4dn", "T4", 1),
+    "g4dn.8xlarge": ("g4dn", "T4", 1),
+    "g4dn.16xlarge": ("g4dn", "T4", 1),
+    "g4dn.12xlarge": ("g4dn", "T4", 4),
+    "g4dn.metal": ("g4dn", "T4", 8),
+}
+
+GCP_GPUS: dict[str, tuple[str, int]] = {
+    "nvidia-tesla-t4": ("T4", 1),
+    "nvidia-l4": ("L4", 1),
+    "nvidia-tesla-a100": ("A100-40GB", 1),
+    "nvidia-a100-80gb": ("A100-80GB", 1),
+    "nvidia-h100-80gb": ("H100-80GB", 1),
+    "nvidia-h100-mega-80gb": ("H100-80GB", 1),
+    "nvidia-h200-141gb": ("H200-141GB", 1),
+    "nvidia-tesla-v100": ("V100-16GB", 1),
+    "nvidia-tesla-p100": ("P100", 1),
+    "nvidia-tesla-p4": ("P4", 1),
+    "a2-highgpu-1g": ("A100-40GB", 1),
+    "a2-highgpu-2g": ("A100-40GB", 2),
+    "a2-highgpu-4g": ("A100-40GB", 4),
+    "a2-highgpu-8g": ("A100-40GB", 8),
+    "a2-megagpu-16g": ("A100-40GB", 16),
+    "a2-ultragpu-1g": ("A100-80GB", 1),
+    "a2-ultragpu-2g": ("A100-80GB", 2),
+    "a2-ultragpu-4g": ("A100-80GB", 4),
+    "a2-ultragpu-8g": ("A100-80GB", 8),
+    "a3-highgpu-1g": ("H100-80GB", 1),
+    "a3-highgpu-2g": ("H100-80GB", 2),
+    "a3-highgpu-4g": ("H100-80GB", 4),
+    "a3-highgpu-8g": ("H100-80GB", 8),
+    "a3-megagpu-8g": ("H100-80GB", 8),
+    "a3-edgegpu-8g": ("H100-80GB", 8),
+    "a3-ultragpu-8g": ("H200-141GB", 8),
+    "g2-standard-4": ("L4", 1),
+    "g2-standard-8": ("L4", 1),
+    "g2-standard-12": ("L4", 1),
+    "g2-standard-16": ("L4", 1),
+    "g2-standard-32": ("L4", 1),
+    "g2-standard-24": ("L4", 2),
+    "g2-standard-48": ("L4", 4),
+    "g2-standard-96": ("L4", 8),
+}
+
+
+def test_every_aws_type_is_pinned() -> None:
+    listed = {n: (t.family, t.gpu_model, t.gpu_count) for n, t in AWS_INSTANCE_TYPES.items()}
+    assert listed == AWS_TYPES
+    for it in AWS_INSTANCE_TYPES.values():
+        assert it.name.startswith(f"{it.family}.")
+        assert gpu_model(it.gpu_model)  # a model the catalog knows
+        assert it.source == "https://docs.aws.amazon.com/ec2/latest/instancetypes/ac.html"
+
+
+def test_every_gcp_gpu_is_pinned() -> None:
+    listed = {
+        n: (a.gpu_model, a.gpu_count)
+        for n, a in [*GCP_ACCELERATORS.items(), *GCP_GPU_MACHINE_TYPES.items()]
+    }
+    assert listed == GCP_GPUS
+    for gpu in [*GCP_ACCELERATORS.values(), *GCP_GPU_MACHINE_TYPES.values()]:
+        assert gpu_model(gpu.gpu_model)
+        assert gpu.source.startswith("https://cloud.google.com/compute/docs/")
+
+
+def test_accelerated_ami_types_are_the_nvidia_ones() -> None:
+    assert {
+        "AL2_x86_64_GPU",
+        "AL2023_x86_64_NVIDIA",
+        "AL2023_ARM_64_NVIDIA",
+        "BOTTLEROCKET_x86_64_NVIDIA",
+        "BOTTLEROCKET_ARM_64_NVIDIA",
+    } == ACCELERATED_AMI_TYPES
+
+
+def test_unknown_aws_and_gcp_names_list_the_choices() -> None:
+    with pytest.raises(UnknownGpuFact, match=r"g5\.xlarge"):
+        aws_instance_type("m5.xlarge")
+    with pytest.raises(UnknownGpuFact, match="nvidia-l4"):
+        gcp_accelerator("nvidia-rtx-9000")
+    assert gcp_accelerator("a3-highgpu-8g").gpu_count == 8
+
+
+def test_docs_list_every_aws_and_gcp_entry() -> None:
+    docs = (Path(__file__).resolve().parent.parent / "docs" / "gpu-facts.md").read_text()
+    for name in [*AWS_TYPES, *GCP_GPUS, *ACCELERATED_AMI_TYPES]:
+        assert f"`{name}`" in docs, name
