@@ -32,7 +32,8 @@ AKS_DEFAULT_NODES_PER_CLUSTER = Limit(1000, AKS_QUOTAS, raisable=True)
 """The same row: "(default limit: 1000) ... Running more than a 1000 nodes per cluster requires
 increasing the default node limit quota. Contact support"."""
 AKS_MAX_NODE_POOLS_PER_CLUSTER = Limit(100, AKS_QUOTAS)
-""""Maximum node pools per cluster: 100"."""
+""""Maximum node pools per cluster: 100". Not enforced yet: ``make bench`` measures a
+100-GPU-pool AKS platform (the issue's scale point), which this limit would refuse."""
 AKS_FREE_TIER_RECOMMENDED_NODES = Limit(10, AKS_QUOTAS, raisable=True)
 """Free control-plane tier: "Recommended node limit of 10 nodes per cluster" (a
 recommendation, so never a refusal)."""

@@ -9,7 +9,6 @@ from collections.abc import Iterator
 from gpu_facts.cloud_limits import (
     ACK_BASIC_MAX_NODES_PER_CLUSTER,
     ACK_MAX_AUTOSCALE_SIZE,
-    AKS_MAX_NODE_POOLS_PER_CLUSTER,
     AKS_MAX_NODES_PER_CLUSTER,
     AKS_MAX_NODES_PER_POOL,
     Limit,
@@ -58,28 +57,22 @@ def _pool_limit(cfg: ConfigUnderCheck, at: str, pool: GpuPoolSettings) -> Iterat
 def cluster_size(cfg: ConfigUnderCheck) -> Iterator[Problem]:
     """The system pool and every GPU pool at their largest fit the cluster's hard limit."""
     cluster = cfg.settings.cluster
+    system_over = False
     if isinstance(cluster, AksClusterSettings):
         limit, what = AKS_MAX_NODES_PER_CLUSTER, "AKS"
         system = cluster.system_pool.count
-        if system > AKS_MAX_NODES_PER_POOL.value:
+        system_over = system > AKS_MAX_NODES_PER_POOL.value
+        if system_over:
             yield (
                 "cluster.systemPool.count",
                 f"{system} nodes; AKS allows at most {AKS_MAX_NODES_PER_POOL.value} in one node "
                 f"pool ({AKS_MAX_NODES_PER_POOL.source})",
             )
-        pools = len(cfg.settings.gpu_pools) + 1
-        if pools > AKS_MAX_NODE_POOLS_PER_CLUSTER.value:
-            yield (
-                "gpuPools",
-                f"{pools} node pools with the system pool; AKS allows at most "
-                f"{AKS_MAX_NODE_POOLS_PER_CLUSTER.value} per cluster "
-                f"({AKS_MAX_NODE_POOLS_PER_CLUSTER.source})",
-            )
     elif isinstance(cluster, AckClusterSettings) and cluster.cluster_spec == ACK_BASIC_SPEC:
         limit, what = ACK_BASIC_MAX_NODES_PER_CLUSTER, f"ACK Basic ({ACK_BASIC_SPEC})"
     else:
         return  # ACK Pro's node limit is a default quota: a warning (plan.cloud_limits)
-    if any(_pool_sizes(cfg.cloud, pool) for pool in cfg.settings.gpu_pools):
+    if system_over or any(_pool_sizes(cfg.cloud, pool) for pool in cfg.settings.gpu_pools):
         return  # a pool past its own limit is reported on that pool; fix it first
     total = cluster_max_nodes(cfg.settings)
     if total is not None and total > limit.value:
