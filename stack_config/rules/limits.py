@@ -84,8 +84,11 @@ def cluster_size(cfg: ConfigUnderCheck) -> Iterator[Problem]:
         )
 
 
-def _unknown_region(key: str, name: str, known: frozenset[str], cloud: str, source: str) -> Problem:
-    close = difflib.get_close_matches(name, sorted(known), n=3, cutoff=0.6)
+def _unknown_region(
+    key: str, name: str, known: frozenset[str], cloud: str, source: str, *, match: str = ""
+) -> Problem:
+    """``name`` as the user wrote it; ``match`` the form compared with the known names."""
+    close = difflib.get_close_matches(match or name, sorted(known), n=3, cutoff=0.6)
     hint = f"did you mean {' or '.join(close)}?" if close else f"region names: {source}"
     return (
         key,
@@ -101,7 +104,12 @@ def region(cfg: ConfigUnderCheck) -> Iterator[Problem]:
         key = azure_region_key(cluster.location)
         if key not in AZURE_REGIONS:
             yield _unknown_region(
-                "cluster.location", key, AZURE_REGIONS, "Azure", AZURE_REGIONS_SOURCE
+                "cluster.location",
+                cluster.location,
+                AZURE_REGIONS,
+                "Azure",
+                AZURE_REGIONS_SOURCE,
+                match=key,
             )
     elif isinstance(cluster, AckClusterSettings):
         if cluster.region not in ALIBABA_REGIONS:

@@ -281,3 +281,8 @@ def test_an_ecs_type_a_source_says_the_region_lacks_is_warned() -> None:
 def test_unknown_availability_never_warns() -> None:
     settings = load_platform(raw("dev")).settings
     assert cloud_limit_warnings(settings, azure_offers={}) == []
+
+
+def test_a_display_name_typo_is_quoted_as_written() -> None:
+    [(_, message)] = problems("dev", lambda r: r["cluster"].update(location="West Eurpe"))
+    assert message.startswith("unknown Azure region 'West Eurpe'; did you mean westeurope")
