@@ -15,6 +15,7 @@ from types import MappingProxyType
 from gpu_facts.capacity import SHARING_ISOLATION
 from settings import PlatformSettings, WorkloadSettings
 
+from .cloud_limits import cloud_limit_warnings
 from .pools import PoolFacts, resolve_pool
 
 
@@ -61,6 +62,7 @@ def resolve_platform(settings: PlatformSettings) -> ResolvedPlatform:
     pools = {pool.name: resolve_pool(settings.cloud, pool) for pool in settings.gpu_pools}
     platform = ResolvedPlatform(settings, pools)
     platform.warnings.extend(quota_warnings(platform))
+    platform.warnings.extend(cloud_limit_warnings(settings))
     return platform
 
 

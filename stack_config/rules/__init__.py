@@ -10,13 +10,14 @@ from collections.abc import Sequence
 from plan.pools import PoolFacts, resolve_pool
 from settings import PlatformSettings
 
-from . import ack, aks, clusters, gpu_layer, observability, pools, workloads
+from . import ack, aks, clusters, gpu_layer, limits, observability, pools, workloads
 from .base import ConfigUnderCheck, Problem, Rule
 
 POOL_RULES: tuple[Rule, ...] = (*pools.POOL_RULES, *aks.POOL_RULES)
 """Rules of each pool on its own; a pool none of them faults is sound."""
 RULES: tuple[Rule, ...] = (
     *clusters.RULES,
+    *limits.RULES,
     *aks.RULES,
     *ack.RULES,
     pools.duplicate_names,

@@ -8,10 +8,12 @@ change to a catalog number must be a deliberate change here too.
 from __future__ import annotations
 
 import copy
+import re
 from pathlib import Path
 from typing import Any
 
 import pytest
+from pydantic import ValidationError
 
 from gpu_facts import (
     ACCELERATED_AMI_TYPES,
@@ -29,12 +31,15 @@ from gpu_facts import (
     aks_mig_profile,
     aws_instance_type,
     azure_vm_size,
+    cloud_limits,
     ecs_instance_type,
     gcp_accelerator,
     gpu_model,
     mig_profile,
+    regions,
 )
 from gpu_facts.scheduling import is_gpu_resource, mig_resource
+from settings import SystemPoolSettings
 from stack_config import ConfigError, load_platform
 from tests.unit.test_stack_config import BASE
 
@@ -560,6 +565,60 @@ def test_unknown_aws_and_gcp_names_list_the_choices() -> None:
 
 
 def test_docs_list_every_aws_and_gcp_entry() -> None:
-    docs = (Path(__file__).resolve().parent.parent / "docs" / "gpu-facts.md").read_text()
+    docs = (Path(__file__).resolve().parents[2] / "docs" / "gpu-facts.md").read_text()
     for name in [*AWS_TYPES, *GCP_GPUS, *ACCELERATED_AMI_TYPES]:
         assert f"`{name}`" in docs, name
+
+
+# --- cloud limits and regions (gpu_facts.cloud_limits, gpu_facts.regions) -----------------
+
+CLOUD_LIMITS: dict[str, tuple[int, str, bool]] = {
+    # name: (value, source, raisable) as the quoted source states it
+    "AKS_MAX_NODES_PER_POOL": (1000, cloud_limits.AKS_QUOTAS, False),
+    "AKS_MAX_NODES_PER_CLUSTER": (5000, cloud_limits.AKS_QUOTAS, False),
+    "AKS_DEFAULT_NODES_PER_CLUSTER": (1000, cloud_limits.AKS_QUOTAS, True),
+    "AKS_MAX_NODE_POOLS_PER_CLUSTER": (100, cloud_limits.AKS_QUOTAS, False),
+    "AKS_FREE_TIER_RECOMMENDED_NODES": (10, cloud_limits.AKS_QUOTAS, True),
+    "AKS_MIN_SYSTEM_POOL_NODES": (1, cloud_limits.AKS_SYSTEM_POOLS, False),
+    "ACK_MAX_AUTOSCALE_SIZE": (1000, cloud_limits.ACK_NODE_POOL_SCALING, False),
+    "ACK_PRO_DEFAULT_NODES_PER_CLUSTER": (5000, cloud_limits.ACK_CLUSTER_TYPES, True),
+    "ACK_BASIC_MAX_NODES_PER_CLUSTER": (10, cloud_limits.ACK_CLUSTER_TYPES, False),
+}
+
+
+def test_cloud_limits_are_pinned_to_their_sources() -> None:
+    found = {
+        name: (limit.value, limit.source, limit.raisable)
+        for name, limit in vars(cloud_limits).items()
+        if isinstance(limit, cloud_limits.Limit)
+    }
+    assert found == CLOUD_LIMITS
+    assert all(source.startswith("https://") for _, source, _ in found.values())
+
+
+def test_aks_system_pool_minimum_is_the_schema_minimum() -> None:
+    with pytest.raises(ValidationError, match="greater than or equal to 1"):
+        SystemPoolSettings(count=cloud_limits.AKS_MIN_SYSTEM_POOL_NODES.value - 1)
+
+
+def test_region_names_are_in_the_api_form() -> None:
+    assert len(regions.AZURE_REGIONS) == 66
+    assert len(regions.ALIBABA_REGIONS) == 33
+    assert all(re.fullmatch(r"[a-z]+[0-9]?", name) for name in regions.AZURE_REGIONS)
+    assert all(re.fullmatch(r"[a-z]{2}-[a-z]+(-[a-z0-9]+)*", r) for r in regions.ALIBABA_REGIONS)
+    assert {"westeurope", "eastus2", "swedencentral"} <= regions.AZURE_REGIONS
+    assert {"cn-hangzhou", "ap-southeast-1", "eu-central-1"} <= regions.ALIBABA_REGIONS
+    assert regions.azure_region_key("West Europe") == "westeurope"
+
+
+def test_no_regional_offer_without_a_source() -> None:
+    # Learn's series pages and Alibaba's family pages state no regions; unknown is recorded as
+    # no entry, so nothing warns. An entry must name a catalog machine and its source.
+    for offers, catalog in (
+        (regions.AZURE_VM_SIZE_REGIONS, AZURE_VM_SIZES),
+        (regions.ECS_INSTANCE_TYPE_REGIONS, ECS_INSTANCE_TYPES),
+    ):
+        assert dict(offers) == {}
+        for machine, offer in offers.items():
+            assert machine in catalog
+            assert offer.source.startswith("https://")

@@ -1,0 +1,175 @@
+"""Region names of Azure and Alibaba Cloud, and where a GPU machine type is (not) offered.
+
+Region names are the API form: Azure's ``name`` (``westeurope``, as ``az account
+list-locations --query [].name`` prints it), Alibaba's region ID (``cn-hangzhou``). The lists
+lean inclusive: a new region that is missing here is refused by the config until it is added,
+so they hold every public region the sources list, the sovereign ones (Azure China, Azure
+Government) and Alibaba's finance regions included.
+
+Where a GPU size is offered is recorded only where a public source states it, as a
+``RegionalOffer`` with that source. No source we found states it for the sizes in the catalog
+(Microsoft's series pages and Alibaba's family pages list none; both point at live tools:
+Azure's "products available by region" and ``az vm list-skus``, Alibaba's ECS
+``DescribeAvailableResource``), so the tables are empty and availability is unknown: the
+config warns about nothing rather than guess.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+AZURE_REGIONS_SOURCE = "https://learn.microsoft.com/azure/reliability/regions-list"
+ALIBABA_REGIONS_SOURCE = "https://www.alibabacloud.com/help/en/ecs/user-guide/regions-and-zones"
+
+AZURE_REGIONS: frozenset[str] = frozenset(
+    {
+        # Americas
+        "brazilsouth",
+        "brazilsoutheast",
+        "canadacentral",
+        "canadaeast",
+        "centralus",
+        "chilecentral",
+        "eastus",
+        "eastus2",
+        "mexicocentral",
+        "northcentralus",
+        "southcentralus",
+        "westcentralus",
+        "westus",
+        "westus2",
+        "westus3",
+        # Europe
+        "belgiumcentral",
+        "francecentral",
+        "francesouth",
+        "germanynorth",
+        "germanywestcentral",
+        "italynorth",
+        "northeurope",
+        "norwayeast",
+        "norwaywest",
+        "polandcentral",
+        "spaincentral",
+        "swedencentral",
+        "swedensouth",
+        "switzerlandnorth",
+        "switzerlandwest",
+        "uksouth",
+        "ukwest",
+        "westeurope",
+        # Asia Pacific
+        "australiacentral",
+        "australiacentral2",
+        "australiaeast",
+        "australiasoutheast",
+        "centralindia",
+        "eastasia",
+        "indonesiacentral",
+        "japaneast",
+        "japanwest",
+        "jioindiacentral",
+        "jioindiawest",
+        "koreacentral",
+        "koreasouth",
+        "malaysiawest",
+        "newzealandnorth",
+        "southeastasia",
+        "southindia",
+        "westindia",
+        # Middle East and Africa
+        "israelcentral",
+        "qatarcentral",
+        "southafricanorth",
+        "southafricawest",
+        "uaecentral",
+        "uaenorth",
+        # Sovereign clouds: Azure operated by 21Vianet, Azure Government
+        "chinaeast",
+        "chinaeast2",
+        "chinaeast3",
+        "chinanorth",
+        "chinanorth2",
+        "chinanorth3",
+        "usgovarizona",
+        "usgovtexas",
+        "usgovvirginia",
+    }
+)
+"""Azure region names (``location``), as the Azure regions list and ``az account
+list-locations`` give them. ARM also takes the display name (``West Europe``): compare with
+``azure_region_key``."""
+
+
+def azure_region_key(location: str) -> str:
+    """``West Europe`` and ``westeurope`` name the same region: ARM ignores case and spaces."""
+    return location.replace(" ", "").lower()
+
+
+ALIBABA_REGIONS: frozenset[str] = frozenset(
+    {
+        # Chinese mainland
+        "cn-qingdao",
+        "cn-beijing",
+        "cn-zhangjiakou",
+        "cn-huhehaote",
+        "cn-wulanchabu",
+        "cn-hangzhou",
+        "cn-shanghai",
+        "cn-nanjing",
+        "cn-fuzhou",
+        "cn-shenzhen",
+        "cn-heyuan",
+        "cn-guangzhou",
+        "cn-chengdu",
+        "cn-wuhan-lr",
+        "cn-shanghai-finance-1",
+        "cn-shenzhen-finance-1",
+        # Outside the Chinese mainland
+        "cn-hongkong",
+        "ap-northeast-1",
+        "ap-northeast-2",
+        "ap-southeast-1",
+        "ap-southeast-2",
+        "ap-southeast-3",
+        "ap-southeast-5",
+        "ap-southeast-6",
+        "ap-southeast-7",
+        "ap-south-1",
+        "us-east-1",
+        "us-west-1",
+        "na-south-1",
+        "eu-west-1",
+        "eu-central-1",
+        "me-east-1",
+        "me-central-1",
+    }
+)
+"""Alibaba Cloud region IDs (``cluster.region``), as the ECS "Regions and zones" page gives
+them."""
+
+
+@dataclass(frozen=True, slots=True)
+class RegionalOffer:
+    """The regions a source says offer a machine type: its complete list, as of the source."""
+
+    regions: frozenset[str]
+    source: str
+
+
+AZURE_VM_SIZE_REGIONS: Mapping[str, RegionalOffer] = {}
+"""VM size -> where Microsoft says it is offered. Empty: no source states it (see above)."""
+ECS_INSTANCE_TYPE_REGIONS: Mapping[str, RegionalOffer] = {}
+"""ECS instance type -> where Alibaba says it is offered. Empty: no source states it."""
+
+
+def not_offered_in(
+    offers: Mapping[str, RegionalOffer], machine: str, region: str
+) -> RegionalOffer | None:
+    """The offer whose source leaves ``region`` out for ``machine``, or None when the region
+    is in it or no source says (unknown never warns)."""
+    offer = offers.get(machine)
+    if offer is None or region in offer.regions:
+        return None
+    return offer
