@@ -181,11 +181,11 @@ def device_plugin_inputs(
         problems += validation_problems(err)
     if settings is not None:
         problems += version_problems(settings.version)
+    values = args.get("values", {})
+    if isinstance(values, Mapping):  # else the settings said so
         # Without every pool the configs the chart gets are unknown: skip config.default.
         names = None if pool_problems else our_config_names(pools)
-        problems += [
-            (f"values.{path}", why) for path, why in value_problems(settings.values, names)
-        ]
+        problems += [(f"values.{path}", why) for path, why in value_problems(values, names)]
     raise_if_any("NvidiaDevicePlugin", name, problems)
     assert settings is not None
     return settings, pools

@@ -1,0 +1,41 @@
+"""Typed args of the in-cluster components, built from a stack's resolved platform the way
+``GpuPlatform`` builds them (tests construct components with args, not settings or facts)."""
+
+from typing import Any
+
+import pulumi
+
+from components.driver_check import DriverReadinessCheckArgs
+from components.gpu_operator import NvidiaGpuOperatorArgs
+from components.nvidia_device_plugin import NvidiaDevicePluginArgs
+from components.pool_args import GpuPoolArgs, gpu_pool_args
+from plan.platform import ResolvedPlatform
+from plan.pools import PoolFacts
+
+
+def pools_args(pools: ResolvedPlatform | list[PoolFacts]) -> list[GpuPoolArgs]:
+    facts = list(pools.pools.values()) if isinstance(pools, ResolvedPlatform) else pools
+    return [gpu_pool_args(pf.pool) for pf in facts]
+
+
+def plugin_args(p: ResolvedPlatform, **fields: Any) -> NvidiaDevicePluginArgs:
+    """The stack's ``devicePlugin`` settings, ``fields`` over them."""
+    settings = p.settings.device_plugin.model_dump(exclude={"enabled"})
+    return {"pools": pools_args(p), "cloud": p.settings.cloud, **settings, **fields}  # type: ignore[typeddict-item]
+
+
+def operator_args(p: ResolvedPlatform, **fields: Any) -> NvidiaGpuOperatorArgs:
+    """The stack's ``gpuOperator`` settings, ``fields`` over them."""
+    settings = p.settings.gpu_operator.model_dump(exclude={"enabled"})
+    return {"pools": pools_args(p), "cloud": p.settings.cloud, **settings, **fields}  # type: ignore[typeddict-item]
+
+
+def check_args(p: ResolvedPlatform, **fields: Any) -> DriverReadinessCheckArgs:
+    """The stack's ``readiness`` settings, ``fields`` over them."""
+    settings = p.settings.readiness.model_dump(exclude_none=True)
+    return {"pools": pools_args(p), "cloud": p.settings.cloud, **settings, **fields}  # type: ignore[typeddict-item]
+
+
+def paths(err: pulumi.InputPropertiesError) -> list[str]:
+    """The property paths an input error names, in its order."""
+    return [e["property_path"] for e in err.errors or []]
