@@ -108,6 +108,12 @@ def resolve_pool_args(
         return None, validation_problems(err, *path)
     if settings.vm_size is None and settings.instance_type is None:
         return None, [(property_path(*path), "give vmSize or instanceType")]
+    # The size rules of stack_config.rules.pools, which the settings model leaves to them:
+    # the capacity model refuses a size it cannot mean.
+    if (settings.count is None) == (settings.autoscale is None):
+        return None, [(property_path(*path), "give exactly one of count or autoscale")]
+    if settings.autoscale is not None and settings.autoscale.min > settings.autoscale.max:
+        return None, [(property_path(*path, "autoscale", "min"), "must not exceed autoscale.max")]
     machine = "vm_size" if settings.vm_size is not None else "instance_type"
     try:
         if settings.vm_size is not None:
