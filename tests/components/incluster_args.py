@@ -44,10 +44,14 @@ def paths(err: pulumi.InputPropertiesError) -> list[str]:
 
 
 def namespace_args(
-    workload: WorkloadSettings, pools: list[PoolFacts], cluster: list[str] | None = None
+    workload: WorkloadSettings,
+    pools: list[PoolFacts],
+    cluster: list[str] | None = None,
+    cloud: str | None = None,
 ) -> GpuWorkloadNamespaceArgs:
-    """A workload's settings and its pools (of one cloud) as args, as ``GpuPlatform`` maps them."""
-    clouds = {pf.cloud for pf in pools}
+    """A workload's settings and its pools as args, as ``GpuPlatform`` maps them; the pools'
+    cloud unless ``cloud`` says which (the cloud only decides what ``sharing.mode`` means)."""
+    clouds = {pf.cloud for pf in pools} if cloud is None else {cloud}
     assert len(clouds) <= 1, f"pools of one cloud, not {clouds}"
     fields: dict[str, Any] = workload.model_dump(exclude_none=True, exclude={"pools", "gpu_quota"})
     quota = "gpu_quota_per_resource" if isinstance(workload.gpu_quota, dict) else "gpu_quota"
