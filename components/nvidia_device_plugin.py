@@ -192,6 +192,7 @@ def device_plugin_inputs(
 
 
 def version_problems(version: str) -> list[Problem]:
+    """A chart version older than BP-14's minimum, or no version at all."""
     try:
         current = at_least(version, MIN_VERSION)
     except ValueError:
