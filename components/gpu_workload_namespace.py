@@ -7,7 +7,7 @@ namespace's pools expose (and pins every other GPU resource of the cluster at 0)
 LimitRange gives containers without requests defaults that fit the quota.
 """
 
-from typing import NotRequired, TypedDict
+from typing import Any, NotRequired, TypedDict
 
 import pulumi
 from pulumi_kubernetes.core import v1 as core
@@ -119,7 +119,7 @@ class GpuWorkloadNamespaceArgs(TypedDict):
     """Log/audit labels and annotations."""
 
 
-QUOTA_ARGS = {
+QUOTA_ARGS: dict[str, TypeAdapter[Any]] = {
     "gpu_quota": TypeAdapter(WholeNumber),
     "gpu_quota_per_resource": TypeAdapter(dict[str, WholeNumber]),
 }
@@ -141,7 +141,7 @@ def workload_namespace_inputs(
         problems.append(("gpuQuota", "give gpuQuota or gpuQuotaPerResource (exactly one)"))
     else:
         try:
-            quota = QUOTA_ARGS[given[0]].validate_python(args[given[0]])  # type: ignore[literal-required]
+            quota = QUOTA_ARGS[given[0]].validate_python(dict(args)[given[0]])
         except ValidationError as err:
             problems += validation_problems(err, given[0])
     fields = {
