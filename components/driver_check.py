@@ -21,23 +21,24 @@ RuntimeDefault seccomp). ``nvidia-smi`` talks to the driver through NVML, not CU
 check is not an MPS client.
 """
 
-from __future__ import annotations
-
 import shlex
-from typing import TypedDict
+from typing import NotRequired, TypedDict
 
 import pulumi
 import pulumi_kubernetes as k8s
 from pulumi_kubernetes.networking import v1 as net
+from pydantic import ValidationError
 
 from gpu_facts.scheduling import GPU_TAINT_EFFECT, GPU_TAINT_KEY, POOL_LABEL
 from plan.pools import PoolFacts
 from plan.readiness import CHECK_DEADLINE_SECONDS, checked_pools, gpu_resource
 from settings import ReadinessSettings
 
+from .errors import Problem, property_path, raise_if_any, shape_problems, validation_problems
 from .gpu_workload_namespace import DENY_ALL_POLICY, deny_all_spec
 from .helm_release import system_namespace
 from .outputs import known_after
+from .pool_args import DEFAULT_CLOUD, GpuPoolArgs, resolve_pools_args
 
 CHECK_APP = "gpu-driver-check"
 """``app.kubernetes.io/name`` of every check Job and CronJob."""
@@ -45,10 +46,62 @@ NOBODY = 65534
 
 
 class DriverReadinessCheckArgs(TypedDict):
-    settings: ReadinessSettings
-    """The validated ``readiness`` stack config (minimum driver major, image, schedule)."""
-    pools: list[PoolFacts]
-    """The GPU pools; each that always has a node gets one Job (and CronJob)."""
+    """Driver checks of GPU pools: minimum driver, image, schedule, namespace, pools."""
+
+    pools: list[GpuPoolArgs]
+    """GPU pools of the cluster; each that always has a node (``count`` or ``autoscale.min``
+    at least 1) gets one check Job (and CronJob)."""
+    cloud: NotRequired[str]
+    """Cloud of the pools: ``azure``, ``alicloud`` or ``existing`` (default): decides what a
+    pool's ``sharing.mode`` means (ACK MPS pools are checked from their own namespace)."""
+    min_driver_major: NotRequired[int]
+    """Lowest acceptable NVIDIA driver major version, 400 or more (default 535)."""
+    schedule: NotRequired[str]
+    """Cron schedule to repeat the check (``0 6 * * *`` or ``@daily``); unset: run once."""
+    image: NotRequired[str]
+    """Image of the check, with ``nvidia-smi``, pinned to a tag other than ``latest`` or to a
+    digest (BP-19; default a CUDA base image)."""
+    namespace: NotRequired[str]
+    """Namespace of the check Jobs, Pod Security ``restricted`` (default ``gpu-readiness``); ACK
+    MPS pools' checks use ``<namespace>-mps``, so at most 59 characters."""
+
+
+def driver_check_inputs(
+    name: str, args: DriverReadinessCheckArgs
+) -> tuple[ReadinessSettings, list[PoolFacts]]:
+    """The args as settings and the checked pools' facts, or one ``InputPropertiesError``
+    naming every bad property."""
+    # A wrong shape (an unknown or missing property) makes the rest meaningless.
+    raise_if_any("DriverReadinessCheck", name, shape_problems(args, DriverReadinessCheckArgs))
+    cloud = args.get("cloud", DEFAULT_CLOUD)
+    pools, problems = resolve_pools_args(cloud, args["pools"], "pools")
+    settings: ReadinessSettings | None = None
+    try:
+        settings = ReadinessSettings.model_validate(
+            {
+                k: v
+                for k, v in args.items()
+                if k in ("min_driver_major", "schedule", "image", "namespace")
+            }
+        )
+    except ValidationError as err:
+        problems += validation_problems(err)
+    problems += resource_problems(args["pools"], pools)
+    raise_if_any("DriverReadinessCheck", name, problems)
+    assert settings is not None
+    return settings, checked_pools(pools)
+
+
+def resource_problems(args: list[GpuPoolArgs], pools: list[PoolFacts]) -> list[Problem]:
+    """A check takes one unit of its pool's one GPU resource: a checked pool must have one."""
+    index = {pool["name"]: i for i, pool in enumerate(args)}
+    problems: list[Problem] = []
+    for pool in checked_pools(pools):
+        try:
+            gpu_resource(pool)
+        except ValueError as err:
+            problems.append((property_path("pools", index[pool.name]), str(err)))
+    return problems
 
 
 def check_script(pool: str, min_driver_major: int, mig_profile: str | None = None) -> str:
@@ -157,9 +210,8 @@ class DriverReadinessCheck(pulumi.ComponentResource):
         args: DriverReadinessCheckArgs,
         opts: pulumi.ResourceOptions | None = None,
     ) -> None:
-        settings = args["settings"]
-        pools = checked_pools(args["pools"])
-        # Validate everything before the first resource exists.
+        # Validate everything before the first resource exists: bad input changes nothing.
+        settings, pools = driver_check_inputs(name, args)
         specs = {pool.name: job_spec(pool, settings) for pool in pools}
         mps_name = settings.mps_namespace if any(pool.is_ack_mps for pool in pools) else None
         super().__init__("gpu-platform:gpu:DriverReadinessCheck", name, None, opts)

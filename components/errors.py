@@ -4,7 +4,7 @@ Raised before a component registers anything, so bad input changes nothing. The 
 each ``property_path`` against the component's inputs (camelCase, as in its schema).
 """
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 import pulumi
 from pydantic import ValidationError
@@ -50,3 +50,14 @@ def raise_if_any(component: str, name: str, problems: Iterable[Problem]) -> None
     found = list(problems)
     if found:
         raise input_error(component, name, found)
+
+
+def shape_problems(args: Mapping[str, object], args_type: type) -> list[Problem]:
+    """Keys of ``args`` that its TypedDict ``args_type`` lacks, and required keys it misses:
+    a caller passing a misspelt or old-style property hears of it instead of a default."""
+    known: frozenset[str] = args_type.__required_keys__ | args_type.__optional_keys__  # type: ignore[attr-defined]
+    required: frozenset[str] = args_type.__required_keys__  # type: ignore[attr-defined]
+    return [
+        *((property_path(key), "unknown property") for key in args if key not in known),
+        *((property_path(key), "required") for key in sorted(required) if key not in args),
+    ]

@@ -5,9 +5,7 @@ checks Pods and the pod templates of the workload kinds in every namespace label
 ``GPU_NAMESPACE_LABEL=true``; the CEL lives in ``gpu_admission_cel``.
 """
 
-from __future__ import annotations
-
-from typing import Literal, TypedDict, get_args
+from typing import Literal, NotRequired, TypedDict, get_args
 
 import pulumi
 from pulumi_kubernetes.admissionregistration import v1 as admission
@@ -15,6 +13,7 @@ from pulumi_kubernetes.meta.v1 import LabelSelectorArgs, ObjectMetaArgs
 
 from gpu_facts.scheduling import GPU_NAMESPACE_LABEL
 
+from .errors import raise_if_any, shape_problems
 from .gpu_admission_cel import VALIDATIONS, VARIABLES
 
 AdmissionAction = Literal["Deny", "Warn", "Audit"]
@@ -23,7 +22,7 @@ DEFAULT_POLICY_NAME = "gpu-platform-gpu-workloads"
 
 # Audit rides along with Deny and Warn so every violation also lands in the API server's
 # audit log; Deny and Warn themselves cannot be combined.
-VALIDATION_ACTIONS: dict[AdmissionAction, list[str]] = {
+VALIDATION_ACTIONS: dict[str, list[str]] = {
     "Deny": ["Deny", "Audit"],
     "Warn": ["Warn", "Audit"],
     "Audit": ["Audit"],
@@ -38,11 +37,13 @@ POD_SPEC_RESOURCES: tuple[tuple[str, tuple[str, ...]], ...] = (
 )
 
 
-class GpuAdmissionPolicyArgs(TypedDict, total=False):
-    action: AdmissionAction
+class GpuAdmissionPolicyArgs(TypedDict):
+    """The in-cluster GPU admission policy: what it does with a violating object, its name."""
+
+    action: NotRequired[str]
     """What happens to a violating object: ``Deny`` (default), or ``Warn``/``Audit`` to roll
     the policy out gently."""
-    policy_name: str
+    policy_name: NotRequired[str]
     """``metadata.name`` of the policy and its binding (default ``gpu-platform-gpu-workloads``)."""
 
 
@@ -57,11 +58,12 @@ class GpuAdmissionPolicy(pulumi.ComponentResource):
     def __init__(
         self, name: str, args: GpuAdmissionPolicyArgs, opts: pulumi.ResourceOptions | None = None
     ) -> None:
+        # Validate before registering anything: bad input changes nothing.
+        problems = shape_problems(args, GpuAdmissionPolicyArgs)
         action = args.get("action", "Deny")
         if action not in get_args(AdmissionAction):
-            raise ValueError(
-                f"GpuAdmissionPolicy {name!r}: action must be Deny, Warn or Audit, not {action!r}"
-            )
+            problems.append(("action", f"must be Deny, Warn or Audit, not {action!r}"))
+        raise_if_any("GpuAdmissionPolicy", name, problems)
         policy_name = args.get("policy_name", DEFAULT_POLICY_NAME)
         super().__init__("gpu-platform:workloads:GpuAdmissionPolicy", name, None, opts)
 

@@ -7,11 +7,10 @@ so every MIG pool must use one strategy. Its MIG manager stays off: MIG partitio
 the pool (AKS ``gpuInstanceProfile``), and the manager's default would undo them.
 """
 
-from __future__ import annotations
-
-from typing import Any, TypedDict
+from typing import Any, NotRequired, TypedDict
 
 import pulumi
+from pydantic import ValidationError
 
 from gpu_facts.device_plugin_chart import (
     GPU_OPERATOR_CHART_NAME,
@@ -23,6 +22,7 @@ from plan.device_plugin import DEFAULT_CONFIG_NAME, config_map, mig_strategy
 from plan.pools import PoolFacts
 from settings import GpuOperatorSettings
 
+from .errors import raise_if_any, shape_problems, validation_problems
 from .helm_release import pinned_release, system_namespace
 from .nvidia_device_plugin import (
     NODE_CRITICAL,
@@ -31,16 +31,25 @@ from .nvidia_device_plugin import (
     system_tolerations,
 )
 from .outputs import known_after
+from .pool_args import DEFAULT_CLOUD, GpuPoolArgs, resolve_pools_args
 
 PLUGIN_CONFIG_MAP = "device-plugin-configs"
 """Name of the ConfigMap the operator creates from ``devicePlugin.config.data``."""
 
 
 class NvidiaGpuOperatorArgs(TypedDict):
-    settings: GpuOperatorSettings
-    """The validated ``gpuOperator`` stack config (version, namespace)."""
-    pools: list[PoolFacts]
-    """GPU pools; those the device plugin serves get a named config."""
+    """The GPU Operator release: chart version, namespace, GPU pools."""
+
+    pools: list[GpuPoolArgs]
+    """GPU pools of the cluster; those the device plugin serves get a named config. Every MIG
+    pool must use one ``mig.strategy`` (the operator sets one for the cluster)."""
+    cloud: NotRequired[str]
+    """Cloud of the pools: ``azure``, ``alicloud`` or ``existing`` (default): decides what a
+    pool's ``sharing.mode`` means."""
+    version: NotRequired[str]
+    """GPU Operator chart version (default: the version the platform is tested with)."""
+    namespace: NotRequired[str]
+    """Namespace of the release, created privileged (default ``gpu-operator``)."""
 
 
 class GpuOperatorValuesError(ValueError):
@@ -91,6 +100,31 @@ def operator_values(pools: list[PoolFacts]) -> dict[str, Any]:
     return values
 
 
+def gpu_operator_inputs(
+    name: str, args: NvidiaGpuOperatorArgs
+) -> tuple[GpuOperatorSettings, list[PoolFacts]]:
+    """The args as settings and pool facts, or one ``InputPropertiesError`` naming every bad
+    property."""
+    # A wrong shape (an unknown or missing property) makes the rest meaningless.
+    raise_if_any("NvidiaGpuOperator", name, shape_problems(args, NvidiaGpuOperatorArgs))
+    pools, problems = resolve_pools_args(args.get("cloud", DEFAULT_CLOUD), args["pools"], "pools")
+    settings: GpuOperatorSettings | None = None
+    try:
+        # ``enabled`` is the platform's decision, not an arg: leave it at its default.
+        settings = GpuOperatorSettings.model_validate(
+            {k: v for k, v in args.items() if k in ("version", "namespace")}
+        )
+    except ValidationError as err:
+        problems += validation_problems(err)
+    try:
+        operator_mig_strategy(pools)
+    except GpuOperatorValuesError as err:
+        problems.append(("pools", str(err)))
+    raise_if_any("NvidiaGpuOperator", name, problems)
+    assert settings is not None
+    return settings, pools
+
+
 class NvidiaGpuOperator(pulumi.ComponentResource):
     """The GPU Operator release and its (privileged) namespace."""
 
@@ -102,8 +136,9 @@ class NvidiaGpuOperator(pulumi.ComponentResource):
     def __init__(
         self, name: str, args: NvidiaGpuOperatorArgs, opts: pulumi.ResourceOptions | None = None
     ) -> None:
-        settings = args["settings"]
-        values = operator_values(args["pools"])
+        # Validate before registering anything: bad input changes nothing.
+        settings, pools = gpu_operator_inputs(name, args)
+        values = operator_values(pools)
         super().__init__("gpu-platform:gpu:NvidiaGpuOperator", name, None, opts)
         namespace = system_namespace(f"{name}-namespace", settings.namespace, self)
         pinned_release(

@@ -7,21 +7,22 @@ namespace's pools expose (and pins every other GPU resource of the cluster at 0)
 LimitRange gives containers without requests defaults that fit the quota.
 """
 
-from __future__ import annotations
-
-from collections.abc import Mapping, Sequence
-from typing import NotRequired, TypedDict
+from typing import Any, NotRequired, TypedDict
 
 import pulumi
 from pulumi_kubernetes.core import v1 as core
 from pulumi_kubernetes.meta.v1 import LabelSelectorArgs, ObjectMetaArgs
 from pulumi_kubernetes.networking import v1 as net
+from pydantic import TypeAdapter, ValidationError
 
 from plan.namespaces import gpu_quota, namespace_labels, workload_problems
 from plan.pools import PoolFacts
 from settings import WorkloadSettings
+from settings.base import WholeNumber
 
+from .errors import raise_if_any, shape_problems, validation_problems
 from .outputs import known_after
+from .pool_args import DEFAULT_CLOUD, GpuPoolArgs, resolve_pools_args
 
 NAMESPACE_NAME_LABEL = "kubernetes.io/metadata.name"
 """Set by Kubernetes on every namespace: how a NetworkPolicy selects a namespace by name."""
@@ -36,15 +37,130 @@ def deny_all_spec() -> net.NetworkPolicySpecArgs:
     )
 
 
+class GpuWorkloadComputeQuotaArgs(TypedDict):
+    """CPU, memory and pod quota of a GPU workload namespace."""
+
+    cpu: NotRequired[str]
+    """Total CPU requests, a Kubernetes quantity (default ``64``)."""
+    memory: NotRequired[str]
+    """Total memory requests, a Kubernetes quantity (default ``512Gi``)."""
+    pods: NotRequired[int]
+    """Most pods, at least 1 (default 100)."""
+
+
+class GpuWorkloadContainerDefaultsArgs(TypedDict):
+    """LimitRange defaults for containers that set no requests or limits."""
+
+    cpu: NotRequired[str]
+    """Default CPU request and limit (default ``500m``)."""
+    memory: NotRequired[str]
+    """Default memory request and limit (default ``1Gi``)."""
+
+
+class GpuWorkloadTrafficArgs(TypedDict):
+    """Traffic allowed past the namespace's deny-all NetworkPolicy (BP-08)."""
+
+    dns: NotRequired[bool]
+    """Allow DNS egress to kube-system (default true)."""
+    egress_cidrs: NotRequired[list[str]]
+    """CIDRs pods may reach (a dataset store)."""
+    egress_namespaces: NotRequired[list[str]]
+    """Namespaces pods may reach."""
+    ingress_namespaces: NotRequired[list[str]]
+    """Namespaces that may reach the pods (an inference gateway)."""
+    same_namespace: NotRequired[bool]
+    """Allow traffic between pods of the namespace (distributed training workers; default
+    false)."""
+
+
+class GpuWorkloadLoggingArgs(TypedDict):
+    """Labels and annotations the cluster's log and audit pipelines select on."""
+
+    labels: NotRequired[dict[str, str]]
+    """Namespace labels the cluster's log pipeline selects on."""
+    annotations: NotRequired[dict[str, str]]
+    """Namespace annotations for the log/audit pipeline."""
+
+
 class GpuWorkloadNamespaceArgs(TypedDict):
-    workload: WorkloadSettings
-    """The validated ``workloads`` entry."""
-    pools: Sequence[PoolFacts]
-    """The GPU pools the namespace may use (``ResolvedPlatform.workload_pools``)."""
-    cluster_gpu_resources: NotRequired[Sequence[str]]
+    """One GPU workload namespace: name, type, GPU quota, the pools it may use, Pod Security,
+    compute quota, container defaults, traffic and logging."""
+
+    name: str
+    """Namespace name (a DNS label), e.g. ``gpu-training``."""
+    type: str
+    """``training``, ``inference`` or a custom type; becomes the ``workload`` label."""
+    pools: list[GpuPoolArgs]
+    """The GPU pools the namespace may use; its GPU quota covers the resources they expose."""
+    gpu_quota: NotRequired[int]
+    """GPU quota for every GPU resource the pools expose; give this or
+    ``gpuQuotaPerResource``."""
+    gpu_quota_per_resource: NotRequired[dict[str, int]]
+    """GPU quota per resource name (``nvidia.com/gpu``); resources it does not name get 0.
+    Give this or ``gpuQuota``."""
+    cluster_gpu_resources: NotRequired[list[str]]
     """Every GPU resource the cluster's pools expose; those the namespace may not use get a
     quota of 0, so it cannot take GPUs from a pool it was not given (a shared pool is one
     trust domain: BP-15)."""
+    cloud: NotRequired[str]
+    """Cloud of the pools: ``azure``, ``alicloud`` or ``existing`` (default): decides what a
+    pool's ``sharing.mode`` means."""
+    pod_security: NotRequired[str]
+    """Pod Security ``enforce`` level: ``privileged``, ``baseline`` or ``restricted``; unset:
+    restricted for inference, privileged on ACK MPS pools (hostIPC; the admission policy
+    enforces the rest of baseline), else baseline."""
+    quota: NotRequired[GpuWorkloadComputeQuotaArgs]
+    """CPU, memory and pod quota."""
+    defaults: NotRequired[GpuWorkloadContainerDefaultsArgs]
+    """LimitRange defaults for containers that set none."""
+    traffic: NotRequired[GpuWorkloadTrafficArgs]
+    """Traffic allowed past the deny-all NetworkPolicy."""
+    logging: NotRequired[GpuWorkloadLoggingArgs]
+    """Log/audit labels and annotations."""
+
+
+QUOTA_ARGS: dict[str, TypeAdapter[Any]] = {
+    "gpu_quota": TypeAdapter(WholeNumber),
+    "gpu_quota_per_resource": TypeAdapter(dict[str, WholeNumber]),
+}
+
+
+def workload_namespace_inputs(
+    name: str, args: GpuWorkloadNamespaceArgs
+) -> tuple[WorkloadSettings, list[PoolFacts]]:
+    """The args as workload settings and pool facts, or one ``InputPropertiesError`` naming
+    every bad property."""
+    # A wrong shape (an unknown or missing property) makes the rest meaningless.
+    raise_if_any("GpuWorkloadNamespace", name, shape_problems(args, GpuWorkloadNamespaceArgs))
+    pools, problems = resolve_pools_args(args.get("cloud", DEFAULT_CLOUD), args["pools"], "pools")
+    # The settings take one number or a map in ``gpu_quota``: validate the one given here, so
+    # a problem names the property the caller set.
+    given = [key for key in QUOTA_ARGS if key in args]
+    quota: int | dict[str, int] = 0
+    if len(given) != 1:
+        problems.append(("gpuQuota", "give gpuQuota or gpuQuotaPerResource (exactly one)"))
+    else:
+        try:
+            quota = QUOTA_ARGS[given[0]].validate_python(dict(args)[given[0]])
+        except ValidationError as err:
+            problems += validation_problems(err, given[0])
+    fields = {
+        k: v
+        for k, v in args.items()
+        if k not in (*QUOTA_ARGS, "pools", "cluster_gpu_resources", "cloud")
+    }
+    workload: WorkloadSettings | None = None
+    try:
+        workload = WorkloadSettings.model_validate({**fields, "gpu_quota": quota})
+    except ValidationError as err:
+        problems += validation_problems(err)
+    if workload is not None:
+        problems += [
+            (path.removeprefix("."), why) for path, why in workload_problems(workload, pools, "")
+        ]
+    raise_if_any("GpuWorkloadNamespace", name, problems)
+    assert workload is not None
+    return workload, pools
 
 
 def _namespace_peer(namespace: str) -> net.NetworkPolicyPeerArgs:
@@ -121,7 +237,7 @@ class GpuWorkloadNamespace(pulumi.ComponentResource):
 
     namespace: pulumi.Output[str]
     """Name of the namespace."""
-    gpu_quota: pulumi.Output[Mapping[str, str]]
+    gpu_quota: pulumi.Output[dict[str, str]]
     """The ResourceQuota's ``hard`` limits."""
     network_policies: pulumi.Output[list[str]]
     """Names of the NetworkPolicies, deny-all first."""
@@ -129,11 +245,8 @@ class GpuWorkloadNamespace(pulumi.ComponentResource):
     def __init__(
         self, name: str, args: GpuWorkloadNamespaceArgs, opts: pulumi.ResourceOptions | None = None
     ) -> None:
-        workload, pools = args["workload"], list(args["pools"])
-        problems = workload_problems(workload, pools, "workload")
-        if problems:
-            details = "; ".join(f"{path}: {message}" for path, message in problems)
-            raise ValueError(f"GpuWorkloadNamespace {name!r}: {details}")
+        # Validate before registering anything: bad input changes nothing.
+        workload, pools = workload_namespace_inputs(name, args)
         super().__init__("gpu-platform:workloads:GpuWorkloadNamespace", name, None, opts)
         ns = core.Namespace(
             f"{name}-namespace",

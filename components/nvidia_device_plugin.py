@@ -5,12 +5,11 @@ the same chart, never a separate release) and the NFD worker GFD relies on, all 
 tainted GPU nodes. Per-pool configs come from ``plan.device_plugin``.
 """
 
-from __future__ import annotations
-
 from collections.abc import Mapping
-from typing import Any, TypedDict
+from typing import Any, NotRequired, TypedDict
 
 import pulumi
+from pydantic import ValidationError
 
 from gpu_facts.device_plugin_chart import (
     CHART_NAME,
@@ -29,22 +28,37 @@ from gpu_facts.scheduling import (
     GPU_TAINT_VALUE,
 )
 from plan.device_plugin import DEFAULT_CONFIG_NAME, config_map
-from plan.device_plugin_values import config_problems, our_config_names
+from plan.device_plugin_values import config_problems, our_config_names, value_problems
 from plan.pools import PoolFacts
 from settings import DevicePluginSettings
 
+from .errors import Problem, raise_if_any, shape_problems, validation_problems
 from .helm_release import pinned_release, system_namespace
 from .outputs import known_after
+from .pool_args import DEFAULT_CLOUD, GpuPoolArgs, resolve_pools_args
 
 NODE_CRITICAL = "system-node-critical"
 """Priority class of per-node add-ons: the kubelet evicts them last."""
 
 
 class NvidiaDevicePluginArgs(TypedDict):
-    settings: DevicePluginSettings
-    """The validated ``devicePlugin`` stack config (version, gfd, namespace, extra values)."""
-    pools: list[PoolFacts]
-    """GPU pools; those the plugin serves get a named config."""
+    """The device plugin release: chart version, GFD, namespace, extra values, GPU pools."""
+
+    pools: list[GpuPoolArgs]
+    """GPU pools of the cluster; those the plugin serves (all but ACK-shared ones) get a named
+    config and a config label."""
+    cloud: NotRequired[str]
+    """Cloud of the pools: ``azure``, ``alicloud`` or ``existing`` (default): decides what a
+    pool's ``sharing.mode`` means."""
+    version: NotRequired[str]
+    """Chart version, 0.15.0 or newer (default: the version the platform is tested with)."""
+    gfd: NotRequired[bool]
+    """GPU Feature Discovery from the same chart (needed for MPS and node labels; default
+    true, and BP-14 wants it on)."""
+    namespace: NotRequired[str]
+    """Namespace of the release, created privileged (default ``nvidia-device-plugin``)."""
+    values: NotRequired[dict[str, Any]]
+    """Extra chart values, merged over ours like Helm's; only chart keys we know."""
 
 
 class DevicePluginValuesError(ValueError):
@@ -147,6 +161,47 @@ def chart_values(settings: DevicePluginSettings, pools: list[PoolFacts]) -> dict
     return merge_values(ours, settings.values)
 
 
+def device_plugin_inputs(
+    name: str, args: NvidiaDevicePluginArgs
+) -> tuple[DevicePluginSettings, list[PoolFacts]]:
+    """The args as settings and pool facts, or one ``InputPropertiesError`` naming every bad
+    property."""
+    # A wrong shape (an unknown or missing property) makes the rest meaningless.
+    raise_if_any("NvidiaDevicePlugin", name, shape_problems(args, NvidiaDevicePluginArgs))
+    cloud = args.get("cloud", DEFAULT_CLOUD)
+    pools, pool_problems = resolve_pools_args(cloud, args["pools"], "pools")
+    problems = list(pool_problems)
+    settings: DevicePluginSettings | None = None
+    try:
+        # ``enabled`` is the platform's decision, not an arg: leave it at its default.
+        settings = DevicePluginSettings.model_validate(
+            {k: v for k, v in args.items() if k in ("version", "gfd", "namespace", "values")}
+        )
+    except ValidationError as err:
+        problems += validation_problems(err)
+    if settings is not None:
+        problems += version_problems(settings.version)
+    values = args.get("values", {})
+    if isinstance(values, Mapping):  # else the settings said so
+        # Without every pool the configs the chart gets are unknown: skip config.default.
+        names = None if pool_problems else our_config_names(pools)
+        problems += [(f"values.{path}", why) for path, why in value_problems(values, names)]
+    raise_if_any("NvidiaDevicePlugin", name, problems)
+    assert settings is not None
+    return settings, pools
+
+
+def version_problems(version: str) -> list[Problem]:
+    """A chart version older than BP-14's minimum, or no version at all."""
+    try:
+        current = at_least(version, MIN_VERSION)
+    except ValueError:
+        return [("version", f"device plugin chart version {version!r} is not a version")]
+    if not current:
+        return [("version", f"device plugin chart {version} is older than {MIN_VERSION} (BP-14)")]
+    return []
+
+
 class NvidiaDevicePlugin(pulumi.ComponentResource):
     """The NVIDIA device plugin release (with GFD) and its namespace."""
 
@@ -160,18 +215,8 @@ class NvidiaDevicePlugin(pulumi.ComponentResource):
     def __init__(
         self, name: str, args: NvidiaDevicePluginArgs, opts: pulumi.ResourceOptions | None = None
     ) -> None:
-        settings, pools = args["settings"], args["pools"]
         # Validate before registering anything: bad input changes nothing.
-        try:
-            current = at_least(settings.version, MIN_VERSION)
-        except ValueError:
-            raise DevicePluginValuesError(
-                f"device plugin chart version {settings.version!r} is not a version"
-            ) from None
-        if not current:
-            raise DevicePluginValuesError(
-                f"device plugin chart {settings.version} is older than {MIN_VERSION} (BP-14)"
-            )
+        settings, pools = device_plugin_inputs(name, args)
         values = chart_values(settings, pools)
         super().__init__("gpu-platform:gpu:NvidiaDevicePlugin", name, None, opts)
 

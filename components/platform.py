@@ -7,7 +7,7 @@ docs/traceability.md.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 import pulumi
 import pulumi_kubernetes as k8s
@@ -17,6 +17,10 @@ from settings import AckClusterSettings, AksClusterSettings, ExistingClusterSett
 from stack_config import NAMESPACE
 
 from .existing_cluster import ExistingCluster as ExistingClusterComponent
+
+if TYPE_CHECKING:  # the in-cluster components are imported where they are used
+    from .driver_check import DriverReadinessCheckArgs
+    from .gpu_workload_namespace import GpuWorkloadNamespaceArgs
 
 
 @dataclass
@@ -225,29 +229,57 @@ class GpuPlatform(pulumi.ComponentResource):
         from .driver_check import DriverReadinessCheck, checked_pools
         from .gpu_operator import NvidiaGpuOperator
         from .nvidia_device_plugin import NvidiaDevicePlugin
+        from .pool_args import gpu_pool_args
 
         config, pools = self._platform.settings, list(self._platform.pools.values())
+        # Every in-cluster component takes the pools as args and the cloud that gives them
+        # their meaning; it resolves them again, to the same facts.
+        pool_args = [gpu_pool_args(pf.pool) for pf in pools]
         owner: pulumi.Resource | None = None
         if config.gpu_operator.enabled:
+            operator = config.gpu_operator
             owner = NvidiaGpuOperator(
                 f"{self._name}-gpu-operator",
-                {"settings": config.gpu_operator, "pools": pools},
+                {
+                    "pools": pool_args,
+                    "cloud": config.cloud,
+                    "version": operator.version,
+                    "namespace": operator.namespace,
+                },
                 opts,
             )
         # Pools that all use ACK's own sharing components need no NVIDIA plugin at all.
         elif config.device_plugin.enabled and (
             not pools or any(pool.uses_device_plugin for pool in pools)
         ):
+            plugin = config.device_plugin
             owner = NvidiaDevicePlugin(
                 f"{self._name}-device-plugin",
-                {"settings": config.device_plugin, "pools": pools},
+                {
+                    "pools": pool_args,
+                    "cloud": config.cloud,
+                    "version": plugin.version,
+                    "gfd": plugin.gfd,
+                    "namespace": plugin.namespace,
+                    "values": dict(plugin.values),
+                },
                 opts,
             )
         if checked_pools(pools):
             after_owner = pulumi.ResourceOptions(depends_on=[owner] if owner else [])
+            readiness = config.readiness
+            check_args: DriverReadinessCheckArgs = {
+                "pools": pool_args,
+                "cloud": config.cloud,
+                "min_driver_major": readiness.min_driver_major,
+                "image": readiness.image,
+                "namespace": readiness.namespace,
+            }
+            if readiness.schedule is not None:
+                check_args["schedule"] = readiness.schedule
             DriverReadinessCheck(
                 f"{self._name}-driver-check",
-                {"settings": config.readiness, "pools": pools},
+                check_args,
                 pulumi.ResourceOptions.merge(opts, after_owner),
             )
         # BP-15: shared GPUs are one trust domain; say so on every run, and as an output.
@@ -260,17 +292,31 @@ class GpuPlatform(pulumi.ComponentResource):
         """GPU workload namespaces and the in-cluster admission policy."""
         from .gpu_admission_policy import GpuAdmissionPolicy
         from .gpu_workload_namespace import GpuWorkloadNamespace
+        from .pool_args import gpu_pool_args
 
         platform = self._platform
         cluster_gpu = platform.cluster_gpu_resources
         for workload in platform.settings.workloads:
+            # The workload's own fields; ``pools`` becomes the pools themselves.
+            fields = workload.model_dump(exclude_none=True, exclude={"pools", "gpu_quota"})
+            pools = [gpu_pool_args(pf.pool) for pf in platform.workload_pools(workload)]
+            quota = (
+                {"gpu_quota_per_resource": workload.gpu_quota}
+                if isinstance(workload.gpu_quota, dict)
+                else {"gpu_quota": workload.gpu_quota}
+            )
             GpuWorkloadNamespace(
                 f"{self._name}-{workload.name}",
-                {
-                    "workload": workload,
-                    "pools": platform.workload_pools(workload),
-                    "cluster_gpu_resources": cluster_gpu,
-                },
+                cast(
+                    "GpuWorkloadNamespaceArgs",
+                    {
+                        **fields,
+                        **quota,
+                        "pools": pools,
+                        "cluster_gpu_resources": cluster_gpu,
+                        "cloud": platform.settings.cloud,
+                    },
+                ),
                 opts,
             )
         GpuAdmissionPolicy(

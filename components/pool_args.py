@@ -6,7 +6,7 @@ time to infer the schema. The settings models (``settings``) hold the allowed va
 component validates its pool args against them and resolves them through ``plan``.
 """
 
-from typing import NotRequired, TypedDict, cast
+from typing import NotRequired, TypedDict, cast, get_args
 
 from pydantic import ValidationError
 
@@ -108,6 +108,12 @@ def resolve_pool_args(
         return None, validation_problems(err, *path)
     if settings.vm_size is None and settings.instance_type is None:
         return None, [(property_path(*path), "give vmSize or instanceType")]
+    # The size rules of stack_config.rules.pools, which the settings model leaves to them:
+    # the capacity model refuses a size it cannot mean.
+    if (settings.count is None) == (settings.autoscale is None):
+        return None, [(property_path(*path), "give exactly one of count or autoscale")]
+    if settings.autoscale is not None and settings.autoscale.min > settings.autoscale.max:
+        return None, [(property_path(*path, "autoscale", "min"), "must not exceed autoscale.max")]
     machine = "vm_size" if settings.vm_size is not None else "instance_type"
     try:
         if settings.vm_size is not None:
@@ -126,3 +132,30 @@ def resolve_pool_args(
         return None, [(property_path(*path, "mig", "profile"), str(err))]
     except ValueError as err:  # a sharing mode this cloud does not offer
         return None, [(property_path(*path, "sharing", "mode"), str(err))]
+
+
+CLOUDS: tuple[str, ...] = get_args(Cloud)
+DEFAULT_CLOUD = "existing"
+"""``cloud`` of a component that takes pools, when unset: no cloud-specific sharing modes."""
+
+
+def resolve_pools_args(
+    cloud: str, pools: list[GpuPoolArgs], *path: str | int
+) -> tuple[list[PoolFacts], list[Problem]]:
+    """The ``cloud`` and ``pools`` args of a component that takes pools (``pools`` at ``path``):
+    the pools' facts, or the problems with property paths (then the facts are incomplete)."""
+    if cloud not in CLOUDS:
+        return [], [("cloud", f"must be one of {', '.join(CLOUDS)}, not {cloud!r}")]
+    facts: list[PoolFacts] = []
+    problems: list[Problem] = []
+    seen: set[str] = set()
+    for i, pool in enumerate(pools):
+        pf, found = resolve_pool_args(cast(Cloud, cloud), pool, *path, i)
+        problems += found
+        if pf is None:
+            continue
+        if pf.name in seen:  # config maps, labels and quotas are keyed by pool name
+            problems.append((property_path(*path, i, "name"), f"duplicate pool {pf.name!r}"))
+        seen.add(pf.name)
+        facts.append(pf)
+    return facts, problems

@@ -18,7 +18,14 @@ from components.ack_gpu_node_pool import AckGpuNodePool
 from components.ack_gpu_sharing import AckGpuSharing
 from components.aks_cluster import AksCluster
 from components.aks_gpu_node_pool import AksGpuNodePool
+from components.aks_monitoring import AksMonitoring, AksMonitoringWorkspaces
+from components.driver_check import DriverReadinessCheck
 from components.existing_cluster import ExistingCluster
+from components.gpu_admission_policy import GpuAdmissionPolicy
+from components.gpu_metrics import DcgmExporter
+from components.gpu_operator import NvidiaGpuOperator
+from components.gpu_workload_namespace import GpuWorkloadNamespace
+from components.nvidia_device_plugin import NvidiaDevicePlugin
 from components.nvme_cache import NvmeCache
 
 # One line per component; keep the list sorted so merges stay clean.
@@ -28,7 +35,15 @@ COMPONENTS: list[type[pulumi.ComponentResource]] = [
     AckGpuSharing,
     AksCluster,
     AksGpuNodePool,
+    AksMonitoring,
+    AksMonitoringWorkspaces,
+    DcgmExporter,
+    DriverReadinessCheck,
     ExistingCluster,
+    GpuAdmissionPolicy,
+    GpuWorkloadNamespace,
+    NvidiaDevicePlugin,
+    NvidiaGpuOperator,
     NvmeCache,
 ]
 

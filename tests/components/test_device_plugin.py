@@ -33,6 +33,7 @@ from plan.device_plugin import DEFAULT_CONFIG_NAME
 from plan.platform import ResolvedPlatform
 from settings import DevicePluginSettings
 from stack_config import ConfigError, load_platform
+from tests.components.incluster_args import operator_args, paths, plugin_args, pools_args
 from tests.conftest import by_type, one, run, stack_raw
 
 RELEASE = "kubernetes:helm.sh/v3:Release"
@@ -106,13 +107,8 @@ def mixed_pools() -> ResolvedPlatform:
     )
 
 
-def plugin_run(p: ResolvedPlatform, settings: DevicePluginSettings | None = None) -> ProgramRun:
-    return run(
-        lambda: NvidiaDevicePlugin(
-            "dp",
-            {"settings": settings or p.settings.device_plugin, "pools": list(p.pools.values())},
-        )
-    )
+def plugin_run(p: ResolvedPlatform, **fields: Any) -> ProgramRun:
+    return run(lambda: NvidiaDevicePlugin("dp", plugin_args(p, **fields)))
 
 
 def test_release_chart_version_repo_namespace() -> None:
@@ -195,8 +191,7 @@ def test_per_pool_configs_for_mig_single_mixed_time_slicing_and_mps() -> None:
 
 
 def test_gfd_follows_config() -> None:
-    settings = DevicePluginSettings(gfd=False)
-    values = one(plugin_run(platform(), settings), RELEASE).inputs["values"]
+    values = one(plugin_run(platform(), gfd=False), RELEASE).inputs["values"]
     assert values["gfd"] == {"enabled": False}
 
 
@@ -233,14 +228,12 @@ def test_known_paths_have_their_parents() -> None:
 
 
 def test_user_values_merge_over_ours() -> None:
-    settings = DevicePluginSettings(
-        values={
-            "resources": {"requests": {"cpu": "50m"}},
-            "tolerations": [{"key": "dedicated", "operator": "Exists"}],
-            "nfd": {"worker": {"nodeSelector": {"gpu": "yes"}}},
-        }
-    )
-    values = one(plugin_run(platform(), settings), RELEASE).inputs["values"]
+    user = {
+        "resources": {"requests": {"cpu": "50m"}},
+        "tolerations": [{"key": "dedicated", "operator": "Exists"}],
+        "nfd": {"worker": {"nodeSelector": {"gpu": "yes"}}},
+    }
+    values = one(plugin_run(platform(), values=user), RELEASE).inputs["values"]
     assert values["resources"] == {"requests": {"cpu": "50m"}}
     assert values["tolerations"] == [{"key": "dedicated", "operator": "Exists"}]  # lists replace
     # Maps merge like Helm's: a user selector adds to ours, it cannot drop the GPU label.
@@ -265,13 +258,12 @@ def test_unknown_user_value_is_refused_before_anything_registers() -> None:
     with pytest.raises(DevicePluginValuesError, match=r"unknown chart keys gfd\.enabeld"):
         chart_values(settings, list(p.pools.values()))
     monitor = RecordingMonitor(PreviewMocks())
-    with pytest.raises(Exception, match=r"gfd\.enabeld"):
+    with pytest.raises(pulumi.InputPropertiesError) as err:
         run(
-            lambda: NvidiaDevicePlugin(
-                "dp", {"settings": settings, "pools": list(p.pools.values())}
-            ),
+            lambda: NvidiaDevicePlugin("dp", plugin_args(p, values=settings.values)),
             monitor=monitor,
         )
+    assert paths(err.value) == ["values.gfd.enabeld"]
     assert monitor.recorded == []
 
 
@@ -308,11 +300,7 @@ def operator_platform(mutate: Any = None) -> ResolvedPlatform:
 
 def test_gpu_operator_release() -> None:
     p = operator_platform()
-    result = run(
-        lambda: NvidiaGpuOperator(
-            "op", {"settings": p.settings.gpu_operator, "pools": list(p.pools.values())}
-        )
-    )
+    result = run(lambda: NvidiaGpuOperator("op", operator_args(p)))
     release = one(result, RELEASE)
     assert release.inputs["chart"] == GPU_OPERATOR_CHART_NAME
     assert release.inputs["repositoryOpts"] == {"repo": GPU_OPERATOR_CHART_REPO}
@@ -463,13 +451,96 @@ def test_gpu_layer_namespaces_are_its_own(extra: dict[str, Any], path: str) -> N
 )
 def test_component_refuses_an_old_or_bad_chart_version(version: str, message: str) -> None:
     p = platform()
-    settings = DevicePluginSettings(version=version)
     monitor = RecordingMonitor(PreviewMocks())
-    with pytest.raises(Exception, match=message):
+    with pytest.raises(pulumi.InputPropertiesError, match=message) as err:
+        run(lambda: NvidiaDevicePlugin("dp", plugin_args(p, version=version)), monitor=monitor)
+    assert paths(err.value) == ["version"]
+    assert monitor.recorded == []
+
+
+# --- bad args: one InputPropertiesError naming every bad property, nothing registered -----
+
+
+def test_bad_plugin_args_name_every_bad_property() -> None:
+    p = platform()
+    pools = pools_args(p)
+    pools[0] = {**pools[0], "mig": {"profile": "MIG9g"}}
+    pools[1] = {**pools[1], "count": -1}
+    args = plugin_args(p, namespace="Not_A_Label", gfd="yes", values={"nfd": {"wrker": {}}})
+    monitor = RecordingMonitor(PreviewMocks())
+    with pytest.raises(pulumi.InputPropertiesError) as err:
+        run(lambda: NvidiaDevicePlugin("dp", {**args, "pools": pools}), monitor=monitor)
+    assert paths(err.value) == [
+        "pools[0].mig.profile",
+        "pools[1].count",
+        "gfd",
+        "namespace",
+        "values.nfd.wrker",
+    ]
+    assert monitor.recorded == []
+
+
+@pytest.mark.parametrize(
+    ("change", "expected"),
+    [
+        ({"cloud": "gcp"}, ["cloud"]),
+        ({"settings": {}}, ["settings"]),  # the old shape: refused, not ignored
+        ({"values": {"config": {"default": "nope"}}}, ["values.config.default"]),
+    ],
+)
+def test_bad_plugin_args(change: dict[str, Any], expected: list[str]) -> None:
+    monitor = RecordingMonitor(PreviewMocks())
+    with pytest.raises(pulumi.InputPropertiesError) as err:
         run(
-            lambda: NvidiaDevicePlugin(
-                "dp", {"settings": settings, "pools": list(p.pools.values())}
-            ),
+            lambda: NvidiaDevicePlugin("dp", {**plugin_args(platform()), **change}), monitor=monitor
+        )  # type: ignore[typeddict-item]
+    assert paths(err.value) == expected
+    assert monitor.recorded == []
+
+
+def test_plugin_args_need_pools() -> None:
+    with pytest.raises(pulumi.InputPropertiesError) as err:
+        run(lambda: NvidiaDevicePlugin("dp", {}))  # type: ignore[typeddict-item]
+    assert paths(err.value) == ["pools"]
+
+
+def test_duplicate_pool_names_are_refused() -> None:
+    pools = pools_args(platform())
+    with pytest.raises(pulumi.InputPropertiesError) as err:
+        run(lambda: NvidiaDevicePlugin("dp", {"pools": [pools[0], pools[0]]}))
+    assert paths(err.value) == ["pools[1].name"]
+
+
+def test_plugin_defaults_from_pools_alone() -> None:
+    """Pools are the one required arg: chart version, GFD and namespace have defaults."""
+    release = one(run(lambda: NvidiaDevicePlugin("dp", {"pools": pools_args(platform())})), RELEASE)
+    assert release.inputs["version"] == DevicePluginSettings().version
+    assert release.inputs["namespace"] == DevicePluginSettings().namespace
+    assert release.inputs["values"]["gfd"] == {"enabled": True}
+
+
+def test_operator_args_with_two_mig_strategies_are_refused() -> None:
+    monitor = RecordingMonitor(PreviewMocks())
+    with pytest.raises(pulumi.InputPropertiesError, match="one MIG strategy") as err:
+        run(
+            lambda: NvidiaGpuOperator("op", {"pools": pools_args(mixed_pools()), "version": ""}),
             monitor=monitor,
         )
+    assert paths(err.value) == ["pools"]
+    assert monitor.recorded == []
+
+
+def test_bad_operator_args_name_every_bad_property() -> None:
+    pools = pools_args(operator_platform())
+    pools[0] = {**pools[0], "vm_size": "Standard_D2s_v3"}
+    monitor = RecordingMonitor(PreviewMocks())
+    with pytest.raises(pulumi.InputPropertiesError) as err:
+        run(
+            lambda: NvidiaGpuOperator("op", {"pools": pools, "namespace": "-bad", "extra": 1}),  # type: ignore[typeddict-unknown-key]
+            monitor=monitor,
+        )
+    assert paths(err.value) == ["extra"]
+    with pytest.raises(pulumi.InputPropertiesError) as err:
+        run(lambda: NvidiaGpuOperator("op", {"pools": pools, "namespace": "-bad"}), monitor=monitor)
+    assert paths(err.value) == ["pools[0].vmSize", "namespace"]
     assert monitor.recorded == []

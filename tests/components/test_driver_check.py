@@ -23,6 +23,7 @@ from plan.readiness import checked_pools
 from readiness.nvidia_smi import NvidiaSmiError, parse_driver_version
 from settings import ReadinessSettings
 from stack_config import ConfigError, load_platform
+from tests.components.incluster_args import check_args, paths, pools_args
 from tests.conftest import by_type, one, run, stack_raw
 from tests.k8s_schema import assert_valid_manifest, manifest_of
 
@@ -171,11 +172,7 @@ def ack_always_on(mutate: Any = None) -> ResolvedPlatform:
 
 
 def checks_run(p: ResolvedPlatform) -> ProgramRun:
-    return run(
-        lambda: DriverReadinessCheck(
-            "check", {"settings": p.settings.readiness, "pools": list(p.pools.values())}
-        )
-    )
+    return run(lambda: DriverReadinessCheck("check", check_args(p)))
 
 
 def jobs_by_pool(result: ProgramRun) -> dict[str, dict[str, Any]]:
@@ -335,9 +332,7 @@ def test_mps_namespace_is_privileged_and_outside_the_gpu_admission_policy() -> N
     p = ack_always_on()
 
     def program() -> None:
-        check = DriverReadinessCheck(
-            "check", {"settings": p.settings.readiness, "pools": list(p.pools.values())}
-        )
+        check = DriverReadinessCheck("check", check_args(p))
         GpuAdmissionPolicy("admission", {})
         pulumi.export("namespace", check.namespace)
         pulumi.export("mps_namespace", check.mps_namespace)
@@ -530,3 +525,44 @@ def test_check_namespaces_deny_all_traffic() -> None:
         assert policy.inputs["spec"] == {"podSelector": {}, "policyTypes": ["Ingress", "Egress"]}
         assert policy.parent is not None and policy.parent.endswith("DriverReadinessCheck::check")
         assert_valid_manifest(manifest_of(policy))
+
+
+def test_bad_check_args_name_every_bad_property_and_register_nothing() -> None:
+    p = platform()
+    pools = pools_args(p)
+    pools[1] = {**pools[1], "autoscale": {"min": 3, "max": 1}}
+    del pools[1]["count"]
+    args = check_args(
+        p,
+        image="nvidia/cuda:latest",
+        schedule="every day",
+        min_driver_major=300,
+        namespace="x" * 60,
+    )
+    monitor = RecordingMonitor(PreviewMocks())
+    with pytest.raises(pulumi.InputPropertiesError, match="pin the image") as err:
+        run(lambda: DriverReadinessCheck("check", {**args, "pools": pools}), monitor=monitor)
+    assert paths(err.value) == [
+        "pools[1].autoscale.min",
+        "minDriverMajor",
+        "schedule",
+        "image",
+        "namespace",
+    ]
+    assert monitor.recorded == []
+
+
+def test_check_args_refuse_an_unknown_property() -> None:
+    with pytest.raises(pulumi.InputPropertiesError) as err:
+        run(lambda: DriverReadinessCheck("check", {**check_args(platform()), "min_driver": 1}))  # type: ignore[typeddict-unknown-key]
+    assert paths(err.value) == ["minDriver"]
+
+
+def test_check_defaults_from_pools_alone() -> None:
+    result = run(lambda: DriverReadinessCheck("check", {"pools": pools_args(platform())}))
+    defaults = ReadinessSettings()
+    for job in by_type(result, "kubernetes:batch/v1:Job"):
+        assert job.inputs["metadata"]["namespace"] == defaults.namespace
+        container = job.inputs["spec"]["template"]["spec"]["containers"][0]
+        assert container["image"] == defaults.image
+    assert by_type(result, "kubernetes:batch/v1:CronJob") == []

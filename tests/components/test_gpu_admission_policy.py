@@ -16,6 +16,7 @@ from functools import cache
 from typing import Any
 
 import celpy
+import pulumi
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -25,7 +26,9 @@ from components.gpu_admission_policy import GpuAdmissionPolicy
 from components.gpu_workload_namespace import GpuWorkloadNamespace
 from gpu_facts.scheduling import GPU_NAMESPACE_LABEL, MPS_HOST_IPC_LABEL, is_gpu_resource
 from offline_preview import ProgramRun
+from offline_preview.engine import PreviewMocks, RecordingMonitor
 from settings import WorkloadSettings
+from tests.components.incluster_args import namespace_args, paths
 from tests.components.test_gpu_workload_namespace import ACK_MPS, PLAIN
 from tests.conftest import one, run
 
@@ -665,12 +668,24 @@ def test_unknown_action_is_refused_before_anything_is_registered() -> None:
 
     def program() -> None:
         try:
-            GpuAdmissionPolicy("gpu", {"action": "Block"})  # type: ignore[typeddict-item]
-        except ValueError as err:
-            errors.append(str(err))
+            GpuAdmissionPolicy("gpu", {"action": "Block"})
+        except pulumi.InputPropertiesError as err:
+            errors.append(err.message)
+            assert paths(err) == ["action"]
 
     assert run(program).resources == []
-    assert errors == ["GpuAdmissionPolicy 'gpu': action must be Deny, Warn or Audit, not 'Block'"]
+    assert errors == ["GpuAdmissionPolicy 'gpu': action: must be Deny, Warn or Audit, not 'Block'"]
+
+
+def test_unknown_property_is_refused_before_anything_is_registered() -> None:
+    monitor = RecordingMonitor(PreviewMocks())
+    with pytest.raises(pulumi.InputPropertiesError) as err:
+        run(
+            lambda: GpuAdmissionPolicy("gpu", {"action": "Warn", "mode": "x"}),  # type: ignore[typeddict-unknown-key]
+            monitor=monitor,
+        )
+    assert paths(err.value) == ["mode"]
+    assert monitor.recorded == []
 
 
 # --- The two components fit together ----------------------------------------------------------
@@ -683,7 +698,7 @@ def test_policy_reads_what_the_namespaces_write() -> None:
     def program() -> None:
         for name, pool in (("gpu-mps", ACK_MPS), ("gpu-plain", PLAIN)):
             wl = WorkloadSettings.model_validate({"name": name, "type": "inference", "gpuQuota": 8})
-            GpuWorkloadNamespace(name, {"workload": wl, "pools": [pool]})
+            GpuWorkloadNamespace(name, namespace_args(wl, [pool]))
 
     namespaces = {
         r.inputs["metadata"]["name"]: r.inputs

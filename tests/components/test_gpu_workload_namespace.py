@@ -6,6 +6,7 @@ import copy
 from collections.abc import Sequence
 from typing import Any
 
+import pulumi
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -14,10 +15,12 @@ from components.gpu_workload_namespace import GpuWorkloadNamespace
 from components.platform import GpuPlatform
 from gpu_facts.scheduling import MPS_HOST_IPC_LABEL
 from offline_preview import ProgramRun
+from offline_preview.engine import PreviewMocks, RecordingMonitor
 from plan.namespaces import gpu_quota, mps_host_ipc, pod_security_level, workload_problems
 from plan.pools import PoolFacts, resolve_pool
 from settings import GpuPoolSettings, WorkloadSettings
 from stack_config import ConfigError, load_platform
+from tests.components.incluster_args import namespace_args, paths
 from tests.conftest import by_type, one, run, stack_raw
 
 NAMESPACE = "kubernetes:core/v1:Namespace"
@@ -73,10 +76,8 @@ def workload(**kwargs: Any) -> WorkloadSettings:
 def run_namespace(
     wl: WorkloadSettings, pools: Sequence[PoolFacts], cluster: Sequence[str] | None = None
 ) -> ProgramRun:
-    args: dict[str, Any] = {"workload": wl, "pools": list(pools)}
-    if cluster is not None:
-        args["cluster_gpu_resources"] = list(cluster)
-    return run(lambda: GpuWorkloadNamespace("train", args))  # type: ignore[arg-type]
+    args = namespace_args(wl, list(pools), list(cluster) if cluster is not None else None)
+    return run(lambda: GpuWorkloadNamespace("train", args))
 
 
 def policies(result: ProgramRun) -> dict[str, dict[str, Any]]:
@@ -431,37 +432,97 @@ def test_platform_exports_the_namespace_names() -> None:
 
 
 @pytest.mark.parametrize(
-    ("wl", "pools", "fragment"),
+    ("wl", "pools", "path", "fragment"),
     [
-        (workload(logging={"labels": {"workload": "x"}}), [PLAIN], "set by the platform"),
+        (
+            workload(logging={"labels": {"workload": "x"}}),
+            [PLAIN],
+            "logging.labels.workload",
+            "set by the platform",
+        ),
         (
             workload(logging={"labels": {"pod-security.kubernetes.io/enforce": "privileged"}}),
             [PLAIN],
+            "logging.labels.pod-security.kubernetes.io/enforce",
             "set by the platform",
         ),
-        (workload(logging={"annotations": {"gpu-platform.io/x": "y"}}), [PLAIN], "set by"),
-        (workload(logging={"labels": {"bad key!": "x"}}), [PLAIN], "not a Kubernetes"),
-        (workload(logging={"labels": {"team": "a b"}}), [PLAIN], "not a label value"),
-        (workload(traffic={"egressCidrs": ["10.0.0.1/8"]}), [PLAIN], "not a CIDR"),
-        (workload(podSecurity="restricted"), [ACK_MPS], "hostIPC"),
+        (
+            workload(logging={"annotations": {"gpu-platform.io/x": "y"}}),
+            [PLAIN],
+            "logging.annotations.gpu-platform.io/x",
+            "set by",
+        ),
+        (
+            workload(logging={"labels": {"bad key!": "x"}}),
+            [PLAIN],
+            "logging.labels.bad key!",
+            "not a Kubernetes",
+        ),
+        (
+            workload(logging={"labels": {"team": "a b"}}),
+            [PLAIN],
+            "logging.labels.team",
+            "not a label value",
+        ),
+        (
+            workload(traffic={"egressCidrs": ["10.0.0.1/8"]}),
+            [PLAIN],
+            "traffic.egressCidrs[0]",
+            "not a CIDR",
+        ),
+        (workload(podSecurity="restricted"), [ACK_MPS], "podSecurity", "hostIPC"),
     ],
     ids=["type-label", "psa-label", "own-domain", "key-syntax", "value-syntax", "cidr", "mps-psa"],
 )
 def test_bad_input_raises_and_registers_nothing(
-    wl: WorkloadSettings, pools: list[PoolFacts], fragment: str
+    wl: WorkloadSettings, pools: list[PoolFacts], path: str, fragment: str
 ) -> None:
-    errors: list[str] = []
+    errors: list[pulumi.InputPropertiesError] = []
 
     def program() -> None:
         try:
-            GpuWorkloadNamespace("bad", {"workload": wl, "pools": pools})
-        except ValueError as err:
-            errors.append(str(err))
+            GpuWorkloadNamespace("bad", namespace_args(wl, pools))
+        except pulumi.InputPropertiesError as err:
+            errors.append(err)
 
     assert run(program).resources == []
     assert len(errors) == 1
-    assert errors[0].startswith("GpuWorkloadNamespace 'bad': workload.")
-    assert fragment in errors[0]
+    assert errors[0].message.startswith(f"GpuWorkloadNamespace 'bad': {path}: ")
+    assert paths(errors[0]) == [path]
+    assert fragment in errors[0].message
+
+
+@pytest.mark.parametrize(
+    ("change", "expected"),
+    [
+        ({"gpu_quota": -1}, ["gpuQuota"]),
+        ({"gpu_quota_per_resource": {"nvidia.com/gpu": 2}}, ["gpuQuota"]),  # both given
+        ({"gpu_quota": None}, ["gpuQuota"]),
+        ({"name": "Gpu_Training", "pod_security": "open"}, ["name", "podSecurity"]),
+        ({"quota": {"cpu": "lots", "pods": 0}}, ["quota.cpu", "quota.pods"]),
+        ({"traffic": {"egress_cidrs": ["10.0.0.1/8"], "dns": "yes"}}, ["traffic.dns"]),
+        ({"cloud": "gcp"}, ["cloud"]),
+        ({"workload": {}}, ["workload"]),  # the old shape: refused, not ignored
+    ],
+)
+def test_bad_args_name_every_bad_property(change: dict[str, Any], expected: list[str]) -> None:
+    args: dict[str, Any] = {**namespace_args(workload(), [PLAIN]), **change}
+    if args.get("gpu_quota", 0) is None:
+        del args["gpu_quota"]
+    monitor = RecordingMonitor(PreviewMocks())
+    with pytest.raises(pulumi.InputPropertiesError) as err:
+        run(lambda: GpuWorkloadNamespace("bad", args), monitor=monitor)  # type: ignore[arg-type]
+    assert paths(err.value) == expected
+    assert monitor.recorded == []
+
+
+def test_bad_per_resource_quota_and_pool_are_named() -> None:
+    args = namespace_args(workload(gpuQuota={"nvidia.com/gpu": 2}), [PLAIN])
+    args["gpu_quota_per_resource"] = {"nvidia.com/gpu": -2}
+    args["pools"] = [{**args["pools"][0], "vm_size": "Standard_D2s_v3"}]
+    with pytest.raises(pulumi.InputPropertiesError) as err:
+        run(lambda: GpuWorkloadNamespace("bad", args))
+    assert paths(err.value) == ["pools[0].vmSize", "gpuQuotaPerResource.nvidia.com/gpu"]
 
 
 def test_config_rules_report_workload_problems_with_their_paths() -> None:

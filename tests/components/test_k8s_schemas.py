@@ -14,6 +14,7 @@ from components.platform import GpuPlatform
 from offline_preview import ProgramRun, RecordedResource
 from settings import MIN_KUBERNETES, WorkloadSettings
 from stack_config import load_platform
+from tests.components.incluster_args import namespace_args
 from tests.components.test_gpu_admission_policy import CASES, KINDS
 from tests.components.test_gpu_workload_namespace import ACK_CGPU, ACK_MPS, MIG_MIXED, PLAIN, SHARED
 from tests.conftest import run, stack_raw
@@ -80,15 +81,17 @@ def test_every_namespace_option_is_schema_valid() -> None:
     def program() -> None:
         GpuWorkloadNamespace(
             "ns",
-            {
-                "workload": full,
-                "pools": [ACK_MPS, ACK_CGPU, PLAIN],
-                "cluster_gpu_resources": ["nvidia.com/mig-1g.5gb", "nvidia.com/gpu.shared"],
-            },
+            namespace_args(
+                full,
+                [ACK_MPS, ACK_CGPU, PLAIN],
+                ["nvidia.com/mig-1g.5gb", "nvidia.com/gpu.shared"],
+                # PLAIN is an Azure size without sharing: the same facts on either cloud.
+                cloud="alicloud",
+            ),
         )
         GpuWorkloadNamespace(
             "plain",
-            {"workload": full.model_copy(update={"name": "x"}), "pools": [MIG_MIXED, SHARED]},
+            namespace_args(full.model_copy(update={"name": "x"}), [MIG_MIXED, SHARED]),
         )
         for action in ("Deny", "Warn", "Audit"):
             GpuAdmissionPolicy(

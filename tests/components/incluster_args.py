@@ -1,0 +1,64 @@
+"""Typed args of the in-cluster components, built from a stack's resolved platform the way
+``GpuPlatform`` builds them (tests construct components with args, not settings or facts)."""
+
+from typing import Any, cast
+
+import pulumi
+
+from components.driver_check import DriverReadinessCheckArgs
+from components.gpu_operator import NvidiaGpuOperatorArgs
+from components.gpu_workload_namespace import GpuWorkloadNamespaceArgs
+from components.nvidia_device_plugin import NvidiaDevicePluginArgs
+from components.pool_args import GpuPoolArgs, gpu_pool_args
+from plan.platform import ResolvedPlatform
+from plan.pools import PoolFacts
+from settings import WorkloadSettings
+
+
+def pools_args(pools: ResolvedPlatform | list[PoolFacts]) -> list[GpuPoolArgs]:
+    facts = list(pools.pools.values()) if isinstance(pools, ResolvedPlatform) else pools
+    return [gpu_pool_args(pf.pool) for pf in facts]
+
+
+def plugin_args(p: ResolvedPlatform, **fields: Any) -> NvidiaDevicePluginArgs:
+    """The stack's ``devicePlugin`` settings, ``fields`` over them."""
+    settings = p.settings.device_plugin.model_dump(exclude={"enabled"})
+    return {"pools": pools_args(p), "cloud": p.settings.cloud, **settings, **fields}  # type: ignore[typeddict-item]
+
+
+def operator_args(p: ResolvedPlatform, **fields: Any) -> NvidiaGpuOperatorArgs:
+    """The stack's ``gpuOperator`` settings, ``fields`` over them."""
+    settings = p.settings.gpu_operator.model_dump(exclude={"enabled"})
+    return {"pools": pools_args(p), "cloud": p.settings.cloud, **settings, **fields}  # type: ignore[typeddict-item]
+
+
+def check_args(p: ResolvedPlatform, **fields: Any) -> DriverReadinessCheckArgs:
+    """The stack's ``readiness`` settings, ``fields`` over them."""
+    settings = p.settings.readiness.model_dump(exclude_none=True)
+    return {"pools": pools_args(p), "cloud": p.settings.cloud, **settings, **fields}  # type: ignore[typeddict-item]
+
+
+def paths(err: pulumi.InputPropertiesError) -> list[str]:
+    """The property paths an input error names, in its order."""
+    return [e["property_path"] for e in err.errors or []]
+
+
+def namespace_args(
+    workload: WorkloadSettings,
+    pools: list[PoolFacts],
+    cluster: list[str] | None = None,
+    cloud: str | None = None,
+) -> GpuWorkloadNamespaceArgs:
+    """A workload's settings and its pools as args, as ``GpuPlatform`` maps them; the pools'
+    cloud unless ``cloud`` says which (the cloud only decides what ``sharing.mode`` means)."""
+    clouds = {pf.cloud for pf in pools} if cloud is None else {cloud}
+    assert len(clouds) <= 1, f"pools of one cloud, not {clouds}"
+    fields: dict[str, Any] = workload.model_dump(exclude_none=True, exclude={"pools", "gpu_quota"})
+    quota = "gpu_quota_per_resource" if isinstance(workload.gpu_quota, dict) else "gpu_quota"
+    fields[quota] = workload.gpu_quota
+    fields["pools"] = pools_args(pools)
+    if clouds:
+        fields["cloud"] = clouds.pop()
+    if cluster is not None:
+        fields["cluster_gpu_resources"] = cluster
+    return cast(GpuWorkloadNamespaceArgs, fields)
