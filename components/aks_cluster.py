@@ -20,9 +20,11 @@ from pulumi_azure_native import authorization, resources
 from pulumi_azure_native import containerservice as aks
 from pydantic import ValidationError
 
+from gpu_facts.azure_monitor import MIN_RETENTION_DAYS, MONITORING_ADDON
 from gpu_facts.device_plugin_chart import CRITICAL_ADDONS_TAINT_KEY
 from settings import SYSTEM_POOL_NAME, AksClusterSettings, MaintenanceWindowSettings
 
+from .aks_monitoring import AksMonitoringWorkspaces
 from .errors import Problem, raise_if_any, validation_problems
 
 SYSTEM_POOL_TAINT = f"{CRITICAL_ADDONS_TAINT_KEY}=true:NoSchedule"
@@ -94,6 +96,21 @@ class AksMaintenanceWindowArgs(TypedDict):
     """Length of the window, 4 to 24 hours (default 4)."""
 
 
+class AksClusterMonitoringArgs(TypedDict):
+    """The cluster's own observability workspaces and collectors."""
+
+    prometheus: NotRequired[bool]
+    """An Azure Monitor workspace and the cluster's managed-Prometheus collector (default
+    false)."""
+    ksm_metric_labels_allowlist: NotRequired[str]
+    """kube-state-metrics labels to expose, e.g. ``namespaces=[workload],nodes=[...]``."""
+    logs: NotRequired[bool]
+    """A Log Analytics workspace and the monitoring add-on (Container insights, Entra ID
+    authentication) (default false)."""
+    retention_days: NotRequired[int]
+    """Log retention, 30 to 730 days (default 30)."""
+
+
 class AksClusterArgs(TypedDict):
     """A hardened AKS cluster: control plane, system pool, identity and upgrades."""
 
@@ -133,6 +150,9 @@ class AksClusterArgs(TypedDict):
     """Protect the resource group and cluster from deletion (production); default false."""
     tags: NotRequired[dict[str, str]]
     """Azure tags."""
+    monitoring: NotRequired[AksClusterMonitoringArgs]
+    """Where the cluster's metrics and logs go: the workspaces are created with the cluster,
+    its managed-Prometheus collector and monitoring add-on point at them."""
 
 
 def aks_cluster_args(settings: AksClusterSettings) -> AksClusterArgs:
@@ -168,6 +188,41 @@ def resolve_cluster_args(name: str, args: AksClusterArgs) -> AksClusterSettings:
         raise  # unreachable: a ValidationError always has errors
     raise_if_any("AksCluster", name, cluster_problems(settings))
     return settings
+
+
+def azure_monitor_profile(
+    monitoring: AksClusterMonitoringArgs,
+) -> aks.ManagedClusterAzureMonitorProfileArgs | None:
+    """The managed-Prometheus collector, with the kube-state-metrics labels the GPU rules join
+    on (``gpu_facts.azure_monitor``)."""
+    if not monitoring.get("prometheus"):
+        return None
+    allowlist = monitoring.get("ksm_metric_labels_allowlist")
+    return aks.ManagedClusterAzureMonitorProfileArgs(
+        metrics=aks.ManagedClusterAzureMonitorProfileMetricsArgs(
+            enabled=True,
+            kube_state_metrics=aks.ManagedClusterAzureMonitorProfileKubeStateMetricsArgs(
+                metric_labels_allowlist=allowlist
+            )
+            if allowlist
+            else None,
+        )
+    )
+
+
+def monitoring_addon(
+    monitoring: AksClusterMonitoringArgs, workspace_id: pulumi.Input[str]
+) -> dict[str, aks.ManagedClusterAddonProfileArgs] | None:
+    """The monitoring add-on (Container insights agent) sending to the Log Analytics workspace
+    with Entra ID (managed identity) authentication, not the workspace key."""
+    if not monitoring.get("logs"):
+        return None
+    return {
+        MONITORING_ADDON: aks.ManagedClusterAddonProfileArgs(
+            enabled=True,
+            config={"logAnalyticsWorkspaceResourceID": workspace_id, "useAADAuth": "true"},
+        )
+    }
 
 
 def deployer_principal_type(settings: AksClusterSettings) -> str:
@@ -280,6 +335,12 @@ class AksCluster(pulumi.ComponentResource):
     deployer_access: authorization.RoleAssignment | None
     """Cluster admin for the identity running Pulumi (Azure RBAC only); the provider waits
     for it."""
+    azure_monitor_workspace_id: pulumi.Output[str]
+    """The cluster's Azure Monitor workspace (empty without ``monitoring.prometheus``)."""
+    log_analytics_workspace_id: pulumi.Output[str]
+    """The cluster's Log Analytics workspace (empty without ``monitoring.logs``)."""
+    prometheus_query_endpoint: pulumi.Output[str]
+    """PromQL endpoint of the Azure Monitor workspace (empty without it)."""
 
     def __init__(
         self,
@@ -288,7 +349,10 @@ class AksCluster(pulumi.ComponentResource):
         opts: pulumi.ResourceOptions | None = None,
     ) -> None:
         # Checked before registering anything: bad input changes nothing.
-        settings = resolve_cluster_args(name, args)
+        monitoring: AksClusterMonitoringArgs = args.get("monitoring") or {}
+        settings = resolve_cluster_args(
+            name, cast(AksClusterArgs, {k: v for k, v in args.items() if k != "monitoring"})
+        )
         super().__init__("gpu-platform:azure:AksCluster", name, None, opts)
         child = pulumi.ResourceOptions(parent=self)
 
@@ -304,6 +368,30 @@ class AksCluster(pulumi.ComponentResource):
             rg_name = group.name
         else:
             rg_name = settings.resource_group.name
+
+        workspaces = None
+        if monitoring.get("prometheus") or monitoring.get("logs"):
+            workspaces = AksMonitoringWorkspaces(
+                f"{name}-monitoring",
+                {
+                    "resource_group_name": rg_name,
+                    "location": settings.location,
+                    "metrics": bool(monitoring.get("prometheus")),
+                    "logs": bool(monitoring.get("logs")),
+                    "retention_days": monitoring.get("retention_days", MIN_RETENTION_DAYS),
+                    "tags": settings.tags,
+                },
+                child,
+            )
+        self.azure_monitor_workspace_id = (
+            workspaces.azure_monitor_workspace_id if workspaces else pulumi.Output.from_input("")
+        )
+        self.log_analytics_workspace_id = (
+            workspaces.log_analytics_workspace_id if workspaces else pulumi.Output.from_input("")
+        )
+        self.prometheus_query_endpoint = (
+            workspaces.query_endpoint if workspaces else pulumi.Output.from_input("")
+        )
 
         self.cluster = aks.ManagedCluster(
             f"{name}-aks",
@@ -347,6 +435,8 @@ class AksCluster(pulumi.ComponentResource):
                     upgrade_settings=aks.AgentPoolUpgradeSettingsArgs(max_surge="33%"),
                 )
             ],
+            azure_monitor_profile=azure_monitor_profile(monitoring),
+            addon_profiles=monitoring_addon(monitoring, self.log_analytics_workspace_id),
             tags=settings.tags,
             opts=pulumi.ResourceOptions(parent=self, protect=settings.protect),
         )
@@ -427,6 +517,9 @@ class AksCluster(pulumi.ComponentResource):
                 "resourceGroupName": self.resource_group_name,
                 "oidcIssuerUrl": self.oidc_issuer_url,
                 "kubeconfig": self.kubeconfig,
+                "azureMonitorWorkspaceId": self.azure_monitor_workspace_id,
+                "logAnalyticsWorkspaceId": self.log_analytics_workspace_id,
+                "prometheusQueryEndpoint": self.prometheus_query_endpoint,
             }
         )
 

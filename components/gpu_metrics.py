@@ -118,7 +118,7 @@ class DcgmExporter(pulumi.ComponentResource):
             values=values,
             parent=self,
         )
-        after_release = pulumi.ResourceOptions(parent=self, depends_on=[release])
+        after_release = pulumi.ResourceOptions(parent=self, depends_on=[ns, release])
         if scrape == "azureMonitor":
             _monitor(
                 f"{name}-pod-monitor",

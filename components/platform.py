@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any, cast
 import pulumi
 import pulumi_kubernetes as k8s
 
+from plan.observability import KSM_LABELS_ALLOWLIST, log_namespaces, metrics_plan
 from plan.platform import ResolvedPlatform, shared_gpu_warnings
 from settings import AckClusterSettings, AksClusterSettings, ExistingClusterSettings
 from stack_config import NAMESPACE
@@ -107,8 +108,19 @@ class GpuPlatform(pulumi.ComponentResource):
         from .pool_args import gpu_pool_args
 
         config = self._platform.settings
+        metrics = metrics_plan(self._platform)
+        prometheus = metrics is not None and metrics.azure_monitor
+        logs = config.observability.logs
+        cluster_args = aks_cluster_args(settings)
+        if prometheus or logs.enabled:
+            cluster_args["monitoring"] = {
+                "prometheus": prometheus,
+                "ksm_metric_labels_allowlist": KSM_LABELS_ALLOWLIST,
+                "logs": logs.enabled,
+                "retention_days": logs.retention_days,
+            }
         cluster = AksClusterComponent(
-            f"{self._name}-aks", aks_cluster_args(settings), pulumi.ResourceOptions(parent=self)
+            f"{self._name}-aks", cluster_args, pulumi.ResourceOptions(parent=self)
         )
         workload_types = self._platform.pool_workload_types()
         pools = {
@@ -139,17 +151,46 @@ class GpuPlatform(pulumi.ComponentResource):
                 },
                 pulumi.ResourceOptions(parent=self),
             )
+        outputs: dict[str, Any] = {
+            "resourceGroup": cluster.resource_group_name,
+            "oidcIssuerUrl": cluster.oidc_issuer_url,
+            "gpuPools": {name: pool.facts for name, pool in pools.items()},
+        }
+        if prometheus or logs.enabled:
+            self._aks_monitoring(settings, cluster, prometheus)
+            if prometheus:
+                outputs["prometheusQueryEndpoint"] = cluster.prometheus_query_endpoint
         return ClusterHandle(
             cluster.cluster_name,
             cluster.kubeconfig,
             cluster.provider,
             depends_on=list(pools.values()),
-            outputs={
-                "resourceGroup": cluster.resource_group_name,
-                "oidcIssuerUrl": cluster.oidc_issuer_url,
-                "gpuPools": {name: pool.facts for name, pool in pools.items()},
-            },
+            outputs=outputs,
         )
+
+    def _aks_monitoring(self, settings: AksClusterSettings, cluster: Any, prometheus: bool) -> None:
+        """GPU rule groups and Prometheus collection, container logs and audit (AKS)."""
+        from .aks_monitoring import AksMonitoring, AksMonitoringArgs
+        from .pool_args import gpu_pool_args
+
+        config = self._platform.settings
+        logs = config.observability.logs
+        args: AksMonitoringArgs = {
+            "cluster_id": cluster.cluster.id,
+            "cluster_name": cluster.cluster_name,
+            "resource_group_name": cluster.resource_group_name,
+            "location": settings.location,
+            "pools": [gpu_pool_args(pf.pool) for pf in self._platform.pools.values()],
+            "exporter_namespace": config.observability.metrics.namespace,
+            "log_namespaces": log_namespaces(self._platform),
+            "audit": logs.audit,
+            "tags": dict(settings.tags),
+        }
+        if prometheus:
+            args["azure_monitor_workspace_id"] = cluster.azure_monitor_workspace_id
+        if logs.enabled:
+            args["log_analytics_workspace_id"] = cluster.log_analytics_workspace_id
+        AksMonitoring(f"{self._name}-monitoring", args, pulumi.ResourceOptions(parent=self))
 
     def _alicloud(self, settings: AckClusterSettings) -> ClusterHandle:
         """ACK cluster, one AckGpuNodePool per GPU pool, and ACK's GPU-sharing components."""
@@ -282,11 +323,39 @@ class GpuPlatform(pulumi.ComponentResource):
                 check_args,
                 pulumi.ResourceOptions.merge(opts, after_owner),
             )
+        self._gpu_metrics(pool_args, opts)
         # BP-15: shared GPUs are one trust domain; say so on every run, and as an output.
         warnings = shared_gpu_warnings(self._platform)
         for message in warnings.values():
             pulumi.log.warn(message, self)
         self.shared_gpu_warnings = pulumi.Output.from_input(warnings)
+
+    def _gpu_metrics(self, pool_args: list[Any], opts: pulumi.ResourceOptions) -> None:
+        """NVIDIA's dcgm-exporter on the GPU nodes, scraped the way the cloud does it."""
+        from .gpu_metrics import DcgmExporter, DcgmExporterArgs
+
+        metrics = metrics_plan(self._platform)
+        if metrics is None or not metrics.our_exporter:
+            return
+        settings = self._platform.settings.observability.metrics
+        args: DcgmExporterArgs = {
+            "pools": pool_args,
+            "cloud": self._platform.settings.cloud,
+            "version": settings.exporter_version,
+            "namespace": settings.namespace,
+            "scrape": metrics.scrape,
+            "scraper_namespaces": list(metrics.scraper_namespaces),
+            "prometheus_rules": metrics.prometheus_rules,
+            "values": dict(settings.values),
+        }
+        DcgmExporter(f"{self._name}-gpu-metrics", args, opts)
+        if not metrics.scraper_namespaces:
+            pulumi.log.warn(
+                f"GPU metrics: the exporter's namespace {settings.namespace!r} denies all "
+                "ingress and no scraper may reach it; set observability.metrics."
+                "scraperNamespaces to the namespace of your Prometheus",
+                self,
+            )
 
     def _workloads(self, cluster: ClusterHandle, opts: pulumi.ResourceOptions) -> list[str]:
         """GPU workload namespaces and the in-cluster admission policy."""

@@ -36,6 +36,9 @@ CONTAINER_INSIGHTS_STREAMS: tuple[str, ...] = (
 )
 """Container stdout/stderr with pod and namespace (ContainerLogV2), Kubernetes events, pods."""
 LOG_ANALYTICS_DESTINATION = "ciworkspace"
+MONITORING_ADDON = "omsagent"
+"""The AKS add-on that runs the Container insights agent (``addonProfiles.omsagent``; checkov
+CKV_AZURE_4 reads it as "AKS logging to Azure Monitoring")."""
 COLLECTION_INTERVAL = "1m"
 
 AUDIT_LOG_CATEGORIES: tuple[str, ...] = ("kube-audit-admin", "guard")

@@ -266,9 +266,11 @@ def test_training_and_inference_do_not_reach_each_other() -> None:
         for r in by_type(result, NETWORK_POLICY)
         if r.inputs["metadata"]["name"] == "default-deny-all"
     ]
-    # Every workload namespace, and the driver checks' own namespace, deny all by default.
+    # Every workload namespace, the driver checks' and the GPU metrics' own namespaces deny
+    # all by default.
     assert sorted(r.inputs["metadata"]["namespace"] for r in deny) == [
         "gpu-inference",
+        "gpu-metrics",
         "gpu-readiness",
         "gpu-training",
     ]
