@@ -23,7 +23,7 @@ from typing import Any
 
 import pulumi
 from pulumi.runtime import mocks, rpc, settings
-from pulumi.runtime.proto import resource_pb2
+from pulumi.runtime.proto import provider_pb2, resource_pb2
 from pulumi.runtime.stack import run_pulumi_func
 from pulumi.runtime.sync_await import _sync_await
 
@@ -103,11 +103,14 @@ class PreviewMocks(pulumi.runtime.Mocks):
         """A plugin computes a remote component's outputs: unknown offline but for mocks."""
         return dict(self.user.resources.get(typ, {}))
 
-    def call(self, args: mocks.MockCallArgs) -> tuple[dict | None, list[tuple[str, str]]]:
-        """The result, or None for an unknown one (the SDK iterates the failures)."""
+    def result(self, args: mocks.MockCallArgs) -> dict | None:
+        """An invoke's result, or None when the offline engine has none (it is unknown)."""
         if args.token in self.user.invokes:
-            return dict(self.user.invokes[args.token]), []
-        return invoke_result(args.token, args.args), []
+            return dict(self.user.invokes[args.token])
+        return invoke_result(args.token, args.args)
+
+    def call(self, args: mocks.MockCallArgs) -> tuple[dict, list[tuple[str, str]] | None]:
+        return self.result(args) or {}, []  # the SDK iterates the failures
 
 
 class RecordingMonitor(mocks.MockMonitor):
@@ -129,11 +132,13 @@ class RecordingMonitor(mocks.MockMonitor):
     def Invoke(self, request: Any) -> Any:  # noqa: N802 - gRPC method name
         if request.tok == "pulumi:pulumi:getResource":
             return super().Invoke(request)
-        answer: Any = self.mocks.call(
-            mocks.MockCallArgs(request.tok, from_struct(request.args), request.provider)
-        )
-        # Mocks answer a result or (result, failures); our PreviewMocks' result None is unknown.
-        result, failures = answer if isinstance(answer, tuple) else (answer, [])
+        call = mocks.MockCallArgs(request.tok, from_struct(request.args), request.provider)
+        failures: Any = []
+        if isinstance(self.mocks, PreviewMocks):
+            result = self.mocks.result(call)
+        else:  # Pulumi's Mocks answer a result or (result, failures)
+            answer: Any = self.mocks.call(call)
+            result, failures = answer if isinstance(answer, tuple) else (answer, [])
         self.invokes.append(InvokeRecord(request.tok, result is not None))
         if result is None:
             # What a preview does with data it cannot read yet: the result is unknown, so
@@ -143,10 +148,7 @@ class RecordingMonitor(mocks.MockMonitor):
                 return resource_pb2.ResourceInvokeResponse(unknown=True)
             result = {}
         return resource_pb2.ResourceInvokeResponse(
-            failures=[
-                resource_pb2.provider__pb2.CheckFailure(property=p, reason=r)
-                for p, r in failures or []
-            ],
+            failures=[provider_pb2.CheckFailure(property=p, reason=r) for p, r in failures or []],
             **{"return": _sync_await(rpc.serialize_properties(result, {}))},
         )
 
@@ -161,7 +163,7 @@ class RecordingMonitor(mocks.MockMonitor):
         )
         resource_id, state = self.mocks.new_resource(resource_args)
         urn = self.make_urn(request.parent, request.type, request.name)
-        self.resources[urn] = mocks.MockMonitor.ResourceRegistration(urn, resource_id, state)
+        self.resources[urn] = mocks.MockMonitor.ResourceRegistration(urn, resource_id or "", state)
         properties = _sync_await(rpc.serialize_properties(state, {}))
         return resource_pb2.ReadResourceResponse(urn=urn, properties=properties)
 
@@ -187,9 +189,11 @@ class RecordingMonitor(mocks.MockMonitor):
                     custom=request.custom or False,
                 )
             )
-        self.resources[urn] = mocks.MockMonitor.ResourceRegistration(urn, resource_id, outputs)  # type: ignore[arg-type]
+        self.resources[urn] = mocks.MockMonitor.ResourceRegistration(
+            urn, resource_id or "", outputs
+        )
         response = resource_pb2.RegisterResourceResponse(
-            urn=urn, id=resource_id, object=_sync_await(rpc.serialize_properties(outputs, {}))
+            urn=urn, id=resource_id or "", object=_sync_await(rpc.serialize_properties(outputs, {}))
         )
         position = getattr(request, "sourcePosition", None)  # SDKs from 3.1xx on send it
         self.recorded.append(
