@@ -144,8 +144,12 @@ def explain(
             traceback=text,
         )
     resource = _resource_of(frames)
-    innermost = Path(frames[-1][0].f_code.co_filename).resolve() if frames else None
-    in_engine = innermost is not None and innermost.is_relative_to(_OWN_DIR)
+    # Raised in our code, or in code the program did not call (the SDK, on our behalf).
+    paths = [Path(frame.f_code.co_filename).resolve() for frame, _ in frames]
+    in_engine = bool(paths) and (
+        paths[-1].is_relative_to(_OWN_DIR)
+        or (not where and any(p.is_relative_to(_OWN_DIR) for p in paths))
+    )
     if in_engine or (invokes and isinstance(err, _MISSING_VALUE_ERRORS)):
         example = invokes[0] if invokes else "<invoke token>"
         remedy = (

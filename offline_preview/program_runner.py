@@ -106,13 +106,15 @@ def run_in(
                 }
             )
         )
-        # The program's own prints and logs go to our stderr: stdout is the plan's.
         done = subprocess.run(
             [str(python), "-c", BOOTSTRAP, str(PROJECT_ROOT), str(request), str(result)],
             cwd=program_dir,
-            stdout=sys.stderr,
+            capture_output=True,
+            text=True,
             check=False,
         )
+        # The program's own prints and logs go to our stderr: stdout is the plan's.
+        sys.stderr.write(done.stdout + done.stderr)
         if not result.exists():
             raise ChildFailure(
                 {
