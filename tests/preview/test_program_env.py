@@ -164,3 +164,12 @@ def test_our_own_project_runs_here() -> None:
     root = Path(__file__).resolve().parents[2]
     assert requirements_satisfied(root / "requirements.txt")  # `-e ./policies` included
     assert program_python(root).python is None
+
+
+def test_team_examples_bring_sdks_we_do_not_install() -> None:
+    examples = Path(__file__).resolve().parents[2] / "examples"
+    assert not requirements_satisfied(examples / "eks-gpu-team" / "requirements.txt")
+    assert not requirements_satisfied(examples / "gke-gpu-team" / "requirements.txt")
+    assert requirements_satisfied(examples / "good-gpu-workload" / "requirements.txt")
+    ours = (examples.parent / "requirements.txt").read_text()
+    assert "pulumi-aws" not in ours and "pulumi-gcp" not in ours
