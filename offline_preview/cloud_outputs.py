@@ -137,23 +137,21 @@ _COMPUTED: dict[str, Callable[[str, dict[str, Any]], dict[str, Any]]] = {
 }
 
 
-# Kubernetes fills these in when it creates the object (the name only when it auto-names it).
-_K8S_SERVER_SET_METADATA = ("uid", "resourceVersion", "creationTimestamp", "generation")
-
-
 def _kubernetes_object(inputs: dict[str, Any]) -> dict[str, Any]:
+    """An object without ``metadata.name`` is auto-named at create: its name is unknown.
+
+    (Only the name: like the provider's own preview, the other server-set fields (``uid``...)
+    are left out, so ``metadata`` stays known wherever the program named the object.)
+    """
     metadata = inputs.get("metadata")
-    if not isinstance(metadata, dict):
-        return {}  # an unknown metadata stays unknown
-    computed = dict.fromkeys(_K8S_SERVER_SET_METADATA, UNKNOWN)
-    if not metadata.get("name"):
-        computed["name"] = UNKNOWN
-    return {"metadata": {**metadata, **computed}}
+    if isinstance(metadata, dict) and not metadata.get("name"):
+        return {"metadata": {**metadata, "name": UNKNOWN}}
+    return {}  # no metadata input: no metadata output, so all of it is unknown
 
 
 def computed_outputs(type_: str, name: str, inputs: dict[str, Any]) -> dict[str, Any]:
     """Outputs a cloud would compute for a resource of ``type_``: stand-ins for the ones the
-    platform's own resources need, the wire's unknown for Kubernetes' server-set metadata.
+    platform's own resources need, the wire's unknown for an auto-named Kubernetes name.
     (Outputs a resource gets no value for here, such as ``status``, are unknown anyway.)"""
     factory = _COMPUTED.get(type_)
     if factory:

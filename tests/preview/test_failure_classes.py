@@ -37,6 +37,8 @@ def test_outputs_known_only_after_create_are_unknown_and_their_applies_do_not_ru
         "kubeconfig": UNKNOWN,
         "namespace": UNKNOWN,  # auto-named
         "roleArn": "arn:aws:iam::123456789012:role/eks",  # an input: known
+        "settingsName": UNKNOWN,
+        "settingsLabels": {"team": "ml"},
     }
     inputs = _inputs(plan)
     assert inputs[("kubernetes:apps/v1:Deployment", "trainer")]["metadata"] == {

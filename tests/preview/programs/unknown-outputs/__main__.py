@@ -44,4 +44,7 @@ service.status.apply(lambda status: must_not_run(status["loadBalancer"]))
 pulumi.export("endpoint", cluster.endpoint)
 pulumi.export("kubeconfig", kubeconfig)
 pulumi.export("namespace", namespace.metadata.name)
+settings = k8s.core.v1.ConfigMap("settings", metadata={"labels": {"team": "ml"}}, data={"a": "b"})
 pulumi.export("roleArn", cluster.roleArn)  # an input: known
+pulumi.export("settingsName", settings.metadata.name)  # auto-named: unknown
+pulumi.export("settingsLabels", settings.metadata.labels)  # given: known
