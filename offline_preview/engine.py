@@ -70,8 +70,6 @@ class RecordedResource:
     remote: bool = False
     """A component a provider plugin builds (pulumi-eks, awsx, Helm v4 ``Chart``): offline
     only the component itself is known, with its inputs."""
-    source: str = ""
-    """Where the program declared it (``file:line``), when the SDK says."""
 
 
 @dataclass(frozen=True)
@@ -163,9 +161,13 @@ class RecordingMonitor(mocks.MockMonitor):
         )
         resource_id, state = self.mocks.new_resource(resource_args)
         urn = self.make_urn(request.parent, request.type, request.name)
-        self.resources[urn] = mocks.MockMonitor.ResourceRegistration(urn, resource_id or "", state)
+        resource_id = resource_id or request.id  # the ID the program read it by
+        self.resources[urn] = mocks.MockMonitor.ResourceRegistration(urn, resource_id, state)
         properties = _sync_await(rpc.serialize_properties(state, {}))
-        return resource_pb2.ReadResourceResponse(urn=urn, properties=properties)
+        response = resource_pb2.ReadResourceResponse(urn=urn, properties=properties)
+        if "id" in resource_pb2.ReadResourceResponse.DESCRIPTOR.fields_by_name:
+            response.id = resource_id  # else a preview's SDK takes the read's ID as unknown
+        return response
 
     def RegisterResource(self, request: Any) -> Any:  # noqa: N802 - gRPC method name
         urn = self.make_urn(request.parent, request.type, request.name)
@@ -187,6 +189,7 @@ class RecordingMonitor(mocks.MockMonitor):
                     provider=request.provider,
                     resource_id=request.importId,
                     custom=request.custom or False,
+                    transforms=mocks._resolve_callbacks(request.transforms),
                 )
             )
         self.resources[urn] = mocks.MockMonitor.ResourceRegistration(
@@ -195,7 +198,6 @@ class RecordingMonitor(mocks.MockMonitor):
         response = resource_pb2.RegisterResourceResponse(
             urn=urn, id=resource_id or "", object=_sync_await(rpc.serialize_properties(outputs, {}))
         )
-        position = getattr(request, "sourcePosition", None)  # SDKs from 3.1xx on send it
         self.recorded.append(
             RecordedResource(
                 urn=urn,
@@ -206,9 +208,6 @@ class RecordingMonitor(mocks.MockMonitor):
                 inputs=markers(inputs),
                 outputs=markers(dict(outputs)),
                 remote=remote,
-                source=f"{position.uri.removeprefix('file://')}:{position.line}"
-                if position and position.uri
-                else "",
                 provider=request.provider,
                 protect=bool(request.protect),
                 replace_on_changes=list(request.replaceOnChanges),

@@ -214,3 +214,29 @@ def test_a_missing_sdk_is_named_with_how_to_install_it(
     assert err.startswith("error: the program failed: ModuleNotFoundError: No module named")
     assert "cause: a Python package the program needs is not installed" in err
     assert "list `pulumi-gcp` in a requirements.txt next to Pulumi.yaml" in err
+
+
+def test_a_read_resource_has_the_id_it_was_read_by_and_unknown_state(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    program = _program(
+        tmp_path,
+        "import pulumi\n"
+        "class Vpc(pulumi.CustomResource):\n"
+        "    def __init__(self, name, id):\n"
+        "        opts = pulumi.ResourceOptions(id=id)\n"
+        "        super().__init__('aws:ec2/vpc:Vpc', name, {'cidrBlock': None}, opts)\n"
+        "vpc = Vpc('shared', 'vpc-0123')\n"
+        "pulumi.export('id', vpc.id)\n"
+        "pulumi.export('cidr', vpc.cidrBlock)\n",
+    )
+    code, plan, _ = _plan(capsys, program)
+    assert (code, plan["resources"], plan["outputs"]) == (
+        EXIT_OK,
+        [],  # a read is not a change of the plan
+        {"id": "vpc-0123", "cidr": UNKNOWN},
+    )
+    mocks = tmp_path / "mocks.yaml"
+    mocks.write_text("resources:\n  aws:ec2/vpc:Vpc: {cidrBlock: 10.0.0.0/16}\n")
+    code, plan, _ = _plan(capsys, program, "--mocks", str(mocks))
+    assert plan["outputs"] == {"id": "vpc-0123", "cidr": "10.0.0.0/16"}
