@@ -1,6 +1,8 @@
 """Deterministic stand-ins for what clouds compute, so a program runs end to end offline.
 
-Placeholders are recognisably fake (``offline.invalid`` hosts, ``00000000`` IDs).
+Placeholders are recognisably fake (``offline.invalid`` hosts, ``00000000`` IDs). What a
+cloud computes that no input determines and that has no stand-in here is unknown, as in a
+real preview.
 """
 
 from __future__ import annotations
@@ -11,6 +13,9 @@ from collections.abc import Callable
 from typing import Any
 
 import yaml
+from pulumi.runtime.rpc import UNKNOWN
+
+from .provider_functions import provider_function_result
 
 _FAKE_SUBSCRIPTION = "00000000-0000-0000-0000-000000000000"
 
@@ -132,14 +137,32 @@ _COMPUTED: dict[str, Callable[[str, dict[str, Any]], dict[str, Any]]] = {
 }
 
 
+def _kubernetes_object(inputs: dict[str, Any]) -> dict[str, Any]:
+    """An object without ``metadata.name`` is auto-named at create: its name is unknown.
+
+    (Only the name: like the provider's own preview, the other server-set fields (``uid``...)
+    are left out, so ``metadata`` stays known wherever the program named the object.)
+    """
+    metadata = inputs.get("metadata")
+    if isinstance(metadata, dict) and not metadata.get("name"):
+        return {"metadata": {**metadata, "name": UNKNOWN}}
+    return {}  # no metadata input: no metadata output, so all of it is unknown
+
+
 def computed_outputs(type_: str, name: str, inputs: dict[str, Any]) -> dict[str, Any]:
-    """Outputs a cloud would compute for a resource of ``type_``."""
+    """Outputs a cloud would compute for a resource of ``type_``: stand-ins for the ones the
+    platform's own resources need, the wire's unknown for an auto-named Kubernetes name.
+    (Outputs a resource gets no value for here, such as ``status``, are unknown anyway.)"""
     factory = _COMPUTED.get(type_)
-    return factory(name, inputs) if factory else {}
+    if factory:
+        return factory(name, inputs)
+    if type_.startswith("kubernetes:") and not type_.startswith("kubernetes:helm.sh/"):
+        return _kubernetes_object(inputs)
+    return {}
 
 
-def invoke_result(token: str, args: dict[str, Any]) -> dict[str, Any]:
-    """Results of the provider functions our programs call."""
+def invoke_result(token: str, args: dict[str, Any]) -> dict[str, Any] | None:
+    """Results of the provider functions programs call; None when there is no stand-in."""
     if token == "azure-native:containerservice:listManagedClusterUserCredentials":
         cluster = args.get("resourceName", "cluster")
         text = fake_exec_kubeconfig(cluster) if args.get("format") == "exec" else None
@@ -161,4 +184,4 @@ def invoke_result(token: str, args: dict[str, Any]) -> dict[str, Any]:
             "expiration": "2099-01-01T00:00:00Z",
             "certificateAuthorities": [],
         }
-    return {}
+    return provider_function_result(token, args)

@@ -1,8 +1,11 @@
 """Run a Pulumi Python program on Pulumi's mock engine and record what it registers.
 
-The program runs unmodified: its resources go through the SDK's real serialization to a
-mock resource monitor, which records every registration (type, name, parent, options and
-the inputs as the engine would receive them) and answers with deterministic outputs.
+The program runs unmodified, as in ``pulumi preview``: its resources go through the SDK's real
+serialization to a mock resource monitor, which records every registration (type, name,
+parent, options and the inputs as the engine would receive them) and answers with the inputs
+plus deterministic stand-ins for what clouds compute. The SDK runs in preview mode, so every
+other output is unknown, exactly as a real preview leaves it: ``apply`` callbacks on it do not
+run, and an input built from it is recorded as ``Unknown``.
 """
 
 from __future__ import annotations
@@ -20,51 +23,26 @@ from typing import Any
 
 import pulumi
 from pulumi.runtime import mocks, rpc, settings
+from pulumi.runtime.proto import provider_pb2, resource_pb2
 from pulumi.runtime.stack import run_pulumi_func
 from pulumi.runtime.sync_await import _sync_await
 
 from .cloud_outputs import computed_outputs, invoke_result
+from .user_mocks import UserMocks
+from .wire import UNKNOWN, Secret, Unknown, contains_unknown, from_struct, markers, reveal
 
-# The wire marker of a secret value (the SDK's own constants).
-SECRET_SIG = rpc._special_secret_sig
-SIG_KEY = rpc._special_sig_key
-
-
-class Secret:
-    """A secret value as the engine received it; shown as ``[secret]``."""
-
-    __slots__ = ("value",)
-
-    def __init__(self, value: Any) -> None:
-        self.value = value
-
-    def __repr__(self) -> str:
-        return "[secret]"
-
-
-def _unwrap_envelopes(value: Any) -> Any:
-    """Turn the wire's secret envelopes into ``Secret`` markers, recursively."""
-    if isinstance(value, dict):
-        if value.get(SIG_KEY) == SECRET_SIG:
-            return Secret(_unwrap_envelopes(value.get("value")))
-        return {k: _unwrap_envelopes(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_unwrap_envelopes(v) for v in value]
-    return value
-
-
-def reveal(value: Any, *, whole_floats_as_int: bool = False) -> Any:
-    """``value`` with every ``Secret`` unwrapped, recursively; optionally ``53.0`` -> ``53``
-    (the engine carries every number as a double; providers send integers)."""
-    if isinstance(value, Secret):
-        return reveal(value.value, whole_floats_as_int=whole_floats_as_int)
-    if isinstance(value, dict):
-        return {k: reveal(v, whole_floats_as_int=whole_floats_as_int) for k, v in value.items()}
-    if isinstance(value, list):
-        return [reveal(v, whole_floats_as_int=whole_floats_as_int) for v in value]
-    if whole_floats_as_int and isinstance(value, float) and value.is_integer():
-        return int(value)
-    return value
+__all__ = [
+    "InvokeRecord",
+    "PreviewMocks",
+    "ProgramRun",
+    "RecordedResource",
+    "RecordingMonitor",
+    "Secret",
+    "Unknown",
+    "reveal",
+    "run_callable",
+    "run_program",
+]
 
 
 @dataclass
@@ -77,7 +55,8 @@ class RecordedResource:
     custom: bool
     parent: str | None
     inputs: dict[str, Any]
-    """Inputs with camelCase wire keys; secrets are ``Secret`` markers."""
+    """Inputs with camelCase wire keys; secrets are ``Secret`` markers, values known only
+    after apply ``Unknown``; a resource passed as an input is its ID (a component: its URN)."""
     outputs: dict[str, Any] = field(default_factory=dict)
     provider: str = ""
     protect: bool = False
@@ -88,27 +67,59 @@ class RecordedResource:
     dependencies: list[str] = field(default_factory=list)
     property_dependencies: dict[str, list[str]] = field(default_factory=dict)
     aliases: list[str] = field(default_factory=list)
+    remote: bool = False
+    """A component a provider plugin builds (pulumi-eks, awsx, Helm v4 ``Chart``): offline
+    only the component itself is known, with its inputs."""
+
+
+@dataclass(frozen=True)
+class InvokeRecord:
+    token: str
+    answered: bool
+    """False when the offline engine had no result and answered unknown."""
 
 
 class PreviewMocks(pulumi.runtime.Mocks):
-    """Answers registrations with the inputs plus deterministic cloud-computed outputs."""
+    """Answers registrations with the inputs plus deterministic cloud-computed outputs, and
+    invokes with known stand-ins; ``user`` (``--mocks``) wins over both."""
+
+    def __init__(self, user: UserMocks | None = None) -> None:
+        self.user = user or UserMocks()
 
     def new_resource(self, args: mocks.MockResourceArgs) -> tuple[str | None, dict]:
         resource_id = f"{args.name}-id" if args.custom else None
-        return resource_id, {**args.inputs, **computed_outputs(args.typ, args.name, args.inputs)}
+        extra = dict(self.user.resources.get(args.typ, {}))
+        if "id" in extra and args.custom:
+            resource_id = str(extra.pop("id"))
+        return resource_id, {
+            **args.inputs,
+            **computed_outputs(args.typ, args.name, args.inputs),
+            **extra,
+        }
+
+    def remote_component_outputs(self, typ: str) -> dict[str, Any]:
+        """A plugin computes a remote component's outputs: unknown offline but for mocks."""
+        return dict(self.user.resources.get(typ, {}))
+
+    def result(self, args: mocks.MockCallArgs) -> dict | None:
+        """An invoke's result, or None when the offline engine has none (it is unknown)."""
+        if args.token in self.user.invokes:
+            return dict(self.user.invokes[args.token])
+        return invoke_result(args.token, args.args)
 
     def call(self, args: mocks.MockCallArgs) -> tuple[dict, list[tuple[str, str]] | None]:
-        return invoke_result(args.token, args.args), []  # the SDK iterates the failures
+        return self.result(args) or {}, []  # the SDK iterates the failures
 
 
 class RecordingMonitor(mocks.MockMonitor):
     """The SDK's mock monitor, keeping a record of every registration in order."""
 
-    def __init__(self, mock: PreviewMocks) -> None:
+    def __init__(self, mock: pulumi.runtime.Mocks) -> None:
         super().__init__(mock)
         self.recorded: list[RecordedResource] = []
         self.registered_outputs: dict[str, dict[str, Any]] = {}
         """What each component passed to ``register_outputs``, by URN."""
+        self.invokes: list[InvokeRecord] = []
 
     def RegisterResourceOutputs(self, request: Any) -> Any:  # noqa: N802 - gRPC method name
         self.registered_outputs[request.urn] = rpc.deserialize_properties(
@@ -116,21 +127,87 @@ class RecordingMonitor(mocks.MockMonitor):
         )
         return super().RegisterResourceOutputs(request)
 
+    def Invoke(self, request: Any) -> Any:  # noqa: N802 - gRPC method name
+        if request.tok == "pulumi:pulumi:getResource":
+            return super().Invoke(request)
+        call = mocks.MockCallArgs(request.tok, from_struct(request.args), request.provider)
+        failures: Any = []
+        if isinstance(self.mocks, PreviewMocks):
+            result = self.mocks.result(call)
+        else:  # Pulumi's Mocks answer a result or (result, failures)
+            answer: Any = self.mocks.call(call)
+            result, failures = answer if isinstance(answer, tuple) else (answer, [])
+        self.invokes.append(InvokeRecord(request.tok, result is not None))
+        if result is None:
+            # What a preview does with data it cannot read yet: the result is unknown, so
+            # output-form invokes stay unknown and their applies do not run. (SDKs before
+            # the `unknown` field get an empty result.)
+            if "unknown" in resource_pb2.ResourceInvokeResponse.DESCRIPTOR.fields_by_name:
+                return resource_pb2.ResourceInvokeResponse(unknown=True)
+            result = {}
+        return resource_pb2.ResourceInvokeResponse(
+            failures=[provider_pb2.CheckFailure(property=p, reason=r) for p, r in failures or []],
+            **{"return": _sync_await(rpc.serialize_properties(result, {}))},
+        )
+
+    def ReadResource(self, request: Any) -> Any:  # noqa: N802 - gRPC method name
+        # Read (``Resource.get``) state is the cloud's: unknown offline unless mocked.
+        resource_args = mocks.MockResourceArgs(
+            typ=request.type,
+            name=request.name,
+            inputs=from_struct(request.properties),
+            provider=request.provider,
+            resource_id=request.id,
+        )
+        resource_id, state = self.mocks.new_resource(resource_args)
+        urn = self.make_urn(request.parent, request.type, request.name)
+        resource_id = resource_id or request.id  # the ID the program read it by
+        self.resources[urn] = mocks.MockMonitor.ResourceRegistration(urn, resource_id, state)
+        properties = _sync_await(rpc.serialize_properties(state, {}))
+        response = resource_pb2.ReadResourceResponse(urn=urn, properties=properties)
+        if "id" in resource_pb2.ReadResourceResponse.DESCRIPTOR.fields_by_name:
+            response.id = resource_id  # else a preview's SDK takes the read's ID as unknown
+        return response
+
     def RegisterResource(self, request: Any) -> Any:  # noqa: N802 - gRPC method name
-        response = super().RegisterResource(request)
+        urn = self.make_urn(request.parent, request.type, request.name)
         if request.type == "pulumi:pulumi:Stack":
-            return response
-        inputs = rpc.deserialize_properties(request.object, keep_unknowns=True)
-        outputs = self.resources[response.urn].state
+            return resource_pb2.RegisterResourceResponse(urn=urn)
+        # The SDK's monitor would deserialize resource references into live SDK resources
+        # on this worker thread (see wire.py); a provider gets their IDs instead.
+        inputs = from_struct(request.object)
+        remote = bool(request.remote)
+        resource_id: str | None
+        if remote and isinstance(self.mocks, PreviewMocks):
+            resource_id, outputs = None, self.mocks.remote_component_outputs(request.type)
+        else:
+            resource_id, outputs = self.mocks.new_resource(
+                mocks.MockResourceArgs(
+                    typ=request.type,
+                    name=request.name,
+                    inputs=inputs,
+                    provider=request.provider,
+                    resource_id=request.importId,
+                    custom=request.custom or False,
+                    transforms=mocks._resolve_callbacks(request.transforms),
+                )
+            )
+        self.resources[urn] = mocks.MockMonitor.ResourceRegistration(
+            urn, resource_id or "", outputs
+        )
+        response = resource_pb2.RegisterResourceResponse(
+            urn=urn, id=resource_id or "", object=_sync_await(rpc.serialize_properties(outputs, {}))
+        )
         self.recorded.append(
             RecordedResource(
-                urn=response.urn,
+                urn=urn,
                 type=request.type,
                 name=request.name,
                 custom=bool(request.custom),
                 parent=request.parent or None,
-                inputs=_unwrap_envelopes(inputs),
-                outputs=_unwrap_envelopes(dict(outputs)),
+                inputs=markers(inputs),
+                outputs=markers(dict(outputs)),
+                remote=remote,
                 provider=request.provider,
                 protect=bool(request.protect),
                 replace_on_changes=list(request.replaceOnChanges),
@@ -172,8 +249,11 @@ def _program_dir(directory: Path) -> Iterator[None]:
 
 
 async def _resolve(value: Any) -> Any:
+    """A stack output as the engine shows it: ``Unknown`` where a preview cannot know it."""
     output = pulumi.Output.from_input(value)
-    resolved = await output.future()
+    resolved = markers(await output.future(with_unknowns=True))
+    if not await output.is_known() and not contains_unknown(resolved):
+        resolved = UNKNOWN
     if await output.is_secret():
         return Secret(resolved)
     return resolved
@@ -212,14 +292,15 @@ def run_callable(
     mock = monitor.mocks
     settings.ROOT.set(None)  # a fresh root Stack per run (it is created once per process)
     pulumi.runtime.set_all_config(dict(config or {}), secret_keys or [])
-    pulumi.runtime.set_mocks(mock, project=project, stack=stack, preview=False, monitor=monitor)
+    # preview=True: what the mock does not answer is unknown, as in `pulumi preview`.
+    pulumi.runtime.set_mocks(mock, project=project, stack=stack, preview=True, monitor=monitor)
     settings.SETTINGS.rpc_manager.clear()
     settings.SETTINGS.outputs.clear()
     _sync_await(run_pulumi_func(program))
     root = settings.get_root_resource()
     exported: dict[str, Any] = dict(getattr(root, "outputs", {}) or {})
     outputs = {name: _sync_await(_resolve(value)) for name, value in exported.items()}
-    return ProgramRun(project, stack, tree_order(monitor.recorded), _unwrap_envelopes(outputs))
+    return ProgramRun(project, stack, tree_order(monitor.recorded), outputs)
 
 
 def children_by_parent(

@@ -6,15 +6,20 @@ import json
 from collections import Counter, defaultdict
 from typing import Any
 
-from .engine import ProgramRun, Secret, children_by_parent
+from .engine import ProgramRun, Secret, Unknown, children_by_parent
 from .policy_runner import Violation
+from .wire import unknown_paths
 
 SECRET_TEXT = "[secret]"
+UNKNOWN_TEXT = "[unknown]"
+"""A value known only after apply (``pulumi preview`` shows ``output<string>``)."""
 
 
 def _public(value: Any) -> Any:
     if isinstance(value, Secret):
         return SECRET_TEXT
+    if isinstance(value, Unknown):
+        return UNKNOWN_TEXT
     if isinstance(value, dict):
         return {k: _public(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
@@ -94,7 +99,11 @@ def as_table(run: ProgramRun, violations: list[Violation]) -> str:
             last = i == len(kids) - 1
             branch, nxt = ("└─ ", "   ") if last else ("├─ ", "│  ")
             flags = " [protected]" if res.protect else ""
+            flags += " [remote component: built by its plugin]" if res.remote else ""
             lines.append(f"{indent}{branch}{res.type}  {res.name}{flags}")
+            unknown = unknown_paths(res.inputs)
+            if unknown:
+                lines.append(f"{indent}{nxt}  ? known after apply: {', '.join(unknown)}")
             for v in by_urn.get(res.urn, []):
                 mark = "✗" if v.enforcement == "mandatory" else "!"
                 lines.append(f"{indent}{nxt}  {mark} {v.policy}: {v.message}")
@@ -132,6 +141,12 @@ def as_markdown(run: ProgramRun, violations: list[Violation]) -> str:
     lines += ["<details><summary>Resources</summary>", "", "| Type | Count |", "|---|---|"]
     lines += [f"| `{t}` | {n} |" for t, n in sorted(counts.items())]
     lines += ["", "</details>"]
+    pending = [(r, unknown_paths(r.inputs)) for r in run.resources]
+    pending = [(r, paths) for r, paths in pending if paths]
+    if pending:
+        lines += ["", "<details><summary>Inputs known only after apply</summary>", ""]
+        lines += [f"- `{r.type}` `{r.name}`: {', '.join(paths)}" for r, paths in pending]
+        lines += ["", "</details>"]
     if run.outputs:
         lines += ["", "<details><summary>Outputs</summary>", "", "```"]
         lines += _output_lines(run.outputs)
