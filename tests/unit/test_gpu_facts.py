@@ -560,6 +560,6 @@ def test_unknown_aws_and_gcp_names_list_the_choices() -> None:
 
 
 def test_docs_list_every_aws_and_gcp_entry() -> None:
-    docs = (Path(__file__).resolve().parent.parent / "docs" / "gpu-facts.md").read_text()
+    docs = (Path(__file__).resolve().parents[2] / "docs" / "gpu-facts.md").read_text()
     for name in [*AWS_TYPES, *GCP_GPUS, *ACCELERATED_AMI_TYPES]:
         assert f"`{name}`" in docs, name
