@@ -1,10 +1,25 @@
 """Amazon EC2 GPU instance types that EKS GPU node groups use, and the EKS AMI types that
 carry the NVIDIA driver.
 
-Source: Amazon EC2 "Accelerated computing instance types" (accelerator model and count per
-type, https://docs.aws.amazon.com/ec2/latest/instancetypes/ac.html). AMI types: Amazon EKS
-API reference, ``Nodegroup.amiType``
-(https://docs.aws.amazon.com/eks/latest/APIReference/API_Nodegroup.html), and "Use EKS
+Every (instance type, GPU model, GPUs) row below was checked against the Karpenter project's
+generated instance-type reference (aws/karpenter-provider-aws,
+``website/content/en/docs/reference/instance-types.md``; published at
+https://karpenter.sh/docs/reference/instance-types/), which prints EC2's own
+``DescribeInstanceTypes`` answer per size: ``instance-gpu-name``, ``instance-gpu-count`` and
+``instance-gpu-memory`` (MiB per GPU). Each family's ``source`` is that page's section for the
+family. The per-GPU memory there agrees with the catalog's GPU models: A10G and L4 22888 MiB
+(24 GB as marketed), L40S 45776 MiB (48 GB), T4 16384, V100 16384 (p3) and 32768 (p3dn),
+A100 40960 (p4d) and 81920 (p4de), H100 81920 (p5), H200 144384 (p5e, p5en: 141 GB).
+AWS's own page for these numbers is Amazon EC2 "Accelerated computing instance types"
+(https://docs.aws.amazon.com/ec2/latest/instancetypes/ac.html); the older EC2 User Guide
+table it replaced gives the same counts for g4dn, g5, p3 and p3dn.
+
+Not listed: ``p5.4xlarge`` (EC2's answer as printed there gives it 0 GPUs, so no count is
+confirmed) and families without NVIDIA GPUs (g4ad: AMD; g5g: Graviton with T4G).
+
+AMI types: Amazon EKS API reference, ``Nodegroup.amiType``
+(https://docs.aws.amazon.com/eks/latest/APIReference/API_Nodegroup.html: its valid values
+include the two Bottlerocket NVIDIA FIPS variants), and "Use EKS
 optimized accelerated AMIs" (https://docs.aws.amazon.com/eks/latest/userguide/ml-eks-optimized-ami.html).
 """
 
@@ -12,7 +27,9 @@ from __future__ import annotations
 
 from .models import AwsInstanceType
 
-_DOCS = "https://docs.aws.amazon.com/ec2/latest/instancetypes/ac.html"
+AWS_SPECS_PAGE = "https://docs.aws.amazon.com/ec2/latest/instancetypes/ac.html"
+"""AWS's page for accelerated computing instance specifications (named in docs/gpu-facts.md)."""
+_KARPENTER = "https://karpenter.sh/docs/reference/instance-types/"
 
 ACCELERATED_AMI_TYPES: frozenset[str] = frozenset(
     {
@@ -21,6 +38,8 @@ ACCELERATED_AMI_TYPES: frozenset[str] = frozenset(
         "AL2023_ARM_64_NVIDIA",
         "BOTTLEROCKET_x86_64_NVIDIA",
         "BOTTLEROCKET_ARM_64_NVIDIA",
+        "BOTTLEROCKET_x86_64_NVIDIA_FIPS",
+        "BOTTLEROCKET_ARM_64_NVIDIA_FIPS",
     }
 )
 """EKS ``amiType`` values whose nodes come with the NVIDIA driver: a node group using one is a
@@ -28,12 +47,18 @@ GPU node group even when its instance type is not in the catalog."""
 AMI_TYPES_SOURCE = "https://docs.aws.amazon.com/eks/latest/APIReference/API_Nodegroup.html"
 
 
+def family_source(family: str) -> str:
+    """The page section that states one family's GPU model and counts."""
+    return f"{_KARPENTER}#{family}-family"
+
+
 def _family(
     family: str, gpu_model: str, sizes: tuple[tuple[str, int], ...]
 ) -> tuple[AwsInstanceType, ...]:
     """Types of one family: (size, GPUs)."""
+    source = family_source(family)
     return tuple(
-        AwsInstanceType(f"{family}.{size}", family, gpu_model, gpus, _DOCS) for size, gpus in sizes
+        AwsInstanceType(f"{family}.{size}", family, gpu_model, gpus, source) for size, gpus in sizes
     )
 
 

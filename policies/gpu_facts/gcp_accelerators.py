@@ -6,9 +6,21 @@ come with their GPUs attached, so a pool of them has GPUs without ``guestAcceler
 "Accelerator-optimized machine family"
 (https://cloud.google.com/compute/docs/accelerator-optimized-machines).
 
-GKE taints GPU nodes ``nvidia.com/gpu=present:NoSchedule`` and its admission adds the matching
-toleration to pods that ask for ``nvidia.com/gpu``; Google installs the device plugin
-("Run GPUs in GKE Standard node pools",
+Checked against Google-authored copies: the accelerator names and their GPUs against GKE's
+"Deploy GPU workloads in Autopilot" (https://cloud.google.com/kubernetes-engine/docs/how-to/autopilot-gpus:
+``nvidia-h200-141gb`` H200 141GB, ``nvidia-h100-mega-80gb`` H100 Mega 80GB, ``nvidia-h100-80gb``,
+``nvidia-a100-80gb``, ``nvidia-tesla-a100`` A100 40GB, ``nvidia-l4``, ``nvidia-tesla-t4``); the
+N1 accelerators ``nvidia-tesla-v100`` / ``-p100`` / ``-p4`` against the names Compute Engine
+lists for N1; every machine type below except ``a3-edgegpu-8g`` against Google's Cluster
+Toolkit map of machine type to (accelerator, count)
+(https://github.com/GoogleCloudPlatform/cluster-toolkit/blob/main/modules/internal/gpu-definition/main.tf);
+A3 Edge against "Create an A3, A2 or G2 VM" (H100 80GB attached) and GKE's ComputeClass example
+for ``a3-edgegpu-8g-nolssd`` (8 x ``nvidia-h100-80gb``).
+
+GKE taints GPU nodes with key ``nvidia.com/gpu`` and effect ``NoSchedule`` (when the cluster
+also runs a non-GPU pool; a cluster of GPU pools only has nothing to keep off them) and its
+``ExtendedResourceToleration`` admission adds the matching toleration to pods that ask for
+``nvidia.com/gpu``; Google installs the device plugin ("Run GPUs in GKE Standard node pools",
 https://cloud.google.com/kubernetes-engine/docs/how-to/gpus).
 """
 

@@ -74,8 +74,8 @@ def minimum_nodes(pool: NodePool, props: Mapping[str, Any]) -> float | None:
     a NodePool). Autoscaled: AKS ``minCount``, ACK ``scalingConfig.minSize``. Fixed: AKS
     ``count`` (missing means AKS's default, 1), ACK ``desiredSize`` or the deprecated
     ``nodeCount`` (0 only when every size given is 0). EKS and GKE pools carry their own
-    minimum (``scalingConfig.minSize`` / ``minSize``; GKE ``autoscaling.minNodeCount``, else
-    ``nodeCount`` / ``initialNodeCount``).
+    minimum (``scalingConfig.minSize`` / ``minSize``; GKE ``autoscaling.minNodeCount`` or
+    ``autoscaling.totalMinNodeCount``, else ``nodeCount``, else ``initialNodeCount``).
     """
     if pool.cloud in ("aws", "gcp"):
         return pool.min_nodes

@@ -2,7 +2,8 @@
 
 AKS pools come as ``AgentPool`` resources or inline in a ``ManagedCluster``'s
 ``agentPoolProfiles``; ACK pools as ``NodePool`` resources; EKS node groups as pulumi-aws
-``NodeGroup`` resources or pulumi-eks node group components; GKE pools as ``NodePool``
+``NodeGroup`` resources, pulumi-eks node group components or the default node group of a
+pulumi-eks ``Cluster``; GKE pools as ``NodePool``
 resources or inline in a ``Cluster``'s ``nodePools``. A pool is a GPU pool when its machine
 type or accelerator is in the GPU catalog (``gpu_facts``), or (EKS) its AMI type carries the
 NVIDIA driver.
@@ -34,6 +35,8 @@ from .resource_types import (
     EKS_NODE_GROUP,
     GKE_CLUSTER,
     GKE_NODE_POOL,
+    PULUMI_EKS_CLUSTER,
+    PULUMI_EKS_MANAGED_NODE_GROUP,
     PULUMI_EKS_NODE_GROUPS,
 )
 
@@ -228,8 +231,9 @@ def _eks_pool(resource_type: str, name: str, props: Mapping[str, Any]) -> NodePo
         types.append(single)
     ami_type = text(props.get("amiType"))
     labels = _labels(props.get("labels"))
-    if resource_type != "eks:index:NodeGroup" and text(props.get("nodeGroupName")):
-        labels.setdefault(EKS_NODE_GROUP_LABEL, pool_name)  # managed node groups only
+    managed = resource_type in (EKS_NODE_GROUP, PULUMI_EKS_MANAGED_NODE_GROUP)
+    if managed and text(props.get("nodeGroupName")):
+        labels.setdefault(EKS_NODE_GROUP_LABEL, pool_name)  # EKS labels managed nodes only
     scaling = mapping(props.get("scalingConfig"))
     minimum = scaling.get("minSize") if scaling else props.get("minSize")
     return NodePool(
@@ -246,6 +250,16 @@ def _eks_pool(resource_type: str, name: str, props: Mapping[str, Any]) -> NodePo
     )
 
 
+def _eks_default_node_group(name: str, props: Mapping[str, Any]) -> NodePool | None:
+    """A pulumi-eks ``Cluster``'s default node group, None when the cluster skips it."""
+    fargate = props.get("fargate")
+    if is_true(props.get("skipDefaultNodeGroup")) or (fargate is not None and fargate is not False):
+        return None
+    # nodeGroupOptions and the cluster's own node options are exclusive in pulumi-eks.
+    options = mapping(props.get("nodeGroupOptions")) or props
+    return _eks_pool(PULUMI_EKS_CLUSTER, f"{name}/defaultNodeGroup", options)
+
+
 def _gke_pool(name: str, props: Mapping[str, Any], node_pool: str | None = None) -> NodePool:
     """A GKE pool; ``node_pool`` is its GKE name when ``name`` (for messages) differs."""
     node_config = mapping(props.get("nodeConfig"))
@@ -259,9 +273,14 @@ def _gke_pool(name: str, props: Mapping[str, Any], node_pool: str | None = None)
         labels.setdefault(GKE_ACCELERATOR_LABEL, accelerators[0][0])
     autoscaling = mapping(props.get("autoscaling"))
     if autoscaling:
-        minimum = autoscaling.get("minNodeCount", autoscaling.get("totalMinNodeCount"))
+        # Per zone or for the whole pool: GKE takes one pair or the other.
+        minimum = autoscaling.get("minNodeCount")
+        if minimum is None:
+            minimum = autoscaling.get("totalMinNodeCount")
     else:
-        minimum = props.get("nodeCount", props.get("initialNodeCount"))
+        minimum = props.get("nodeCount")
+        if minimum is None:  # absent, or null: the pool's size is its initial count
+            minimum = props.get("initialNodeCount")
     return NodePool(
         name=name,
         cloud="gcp",
@@ -288,6 +307,10 @@ def node_pools(resource_type: str, name: str, props: Mapping[str, Any]) -> Itera
         yield _ack_pool(text(props.get("nodePoolName")) or text(props.get("name")) or name, props)
     elif resource_type == EKS_NODE_GROUP or resource_type in PULUMI_EKS_NODE_GROUPS:
         yield _eks_pool(resource_type, name, props)
+    elif resource_type == PULUMI_EKS_CLUSTER:
+        default = _eks_default_node_group(name, props)
+        if default is not None:
+            yield default
     elif resource_type == GKE_NODE_POOL:
         yield _gke_pool(text(props.get("name")) or name, props)
     elif resource_type == GKE_CLUSTER:

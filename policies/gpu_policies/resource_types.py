@@ -11,8 +11,17 @@ EKS_NODE_GROUP = "aws:eks/nodeGroup:NodeGroup"
 PULUMI_EKS_NODE_GROUPS: frozenset[str] = frozenset(
     {"eks:index:NodeGroup", "eks:index:NodeGroupV2", "eks:index:ManagedNodeGroup"}
 )
-"""pulumi-eks node group components: self-managed (``instanceType``, ``gpu``, ``taints`` as a
-map) and managed (``instanceTypes``, ``amiType``, ``taints`` as a list, like EKS's own)."""
+"""pulumi-eks node group components: self-managed ``NodeGroup`` / ``NodeGroupV2``
+(``instanceType``, ``gpu``, ``taints`` as a map of key to ``{value, effect}``, ``minSize``,
+``desiredCapacity``) and ``ManagedNodeGroup`` (``aws.eks.NodeGroup``'s ``instanceTypes``,
+``amiType``, ``taints`` as a list of ``{key, value, effect}``, ``scalingConfig``; newer releases
+also ``gpu``). Checked against pulumi-eks's ``schema.json`` and its Python SDK."""
+PULUMI_EKS_MANAGED_NODE_GROUP = "eks:index:ManagedNodeGroup"
+PULUMI_EKS_CLUSTER = "eks:index:Cluster"
+"""pulumi-eks cluster: unless ``skipDefaultNodeGroup`` (or ``fargate``), it creates a default
+self-managed node group from ``nodeGroupOptions`` or its own ``instanceType``, ``gpu``,
+``minSize`` and ``desiredCapacity`` (a ``ClusterNodeGroupOptions`` shape; taints only in
+``nodeGroupOptions``)."""
 GKE_NODE_POOL = "gcp:container/nodePool:NodePool"
 GKE_CLUSTER = "gcp:container/cluster:Cluster"
 POOL_TYPES: tuple[str, ...] = (
@@ -21,6 +30,7 @@ POOL_TYPES: tuple[str, ...] = (
     ACK_NODE_POOL,
     EKS_NODE_GROUP,
     *sorted(PULUMI_EKS_NODE_GROUPS),
+    PULUMI_EKS_CLUSTER,
     GKE_NODE_POOL,
     GKE_CLUSTER,
 )

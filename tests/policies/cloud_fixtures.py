@@ -147,6 +147,24 @@ def eks_self_managed(type_: str = EKS_SELF_MANAGED, **changes: Any) -> tuple[Res
     return (Res(type_, "a100", {k: v for k, v in props.items() if v is not None}),)
 
 
+EKS_CLUSTER = "eks:index:Cluster"
+
+
+def eks_cluster(**changes: Any) -> tuple[Res, ...]:
+    """A pulumi-eks ``Cluster`` whose default node group is GPU: ``nodeGroupOptions`` as the
+    ``ClusterNodeGroupOptions`` shape (``instanceType``, ``gpu``, taints as a map, ``minSize``)."""
+    options: dict[str, Any] = {
+        "instanceType": "g5.xlarge",
+        "gpu": True,
+        "taints": {"nvidia.com/gpu": {"value": "present", "effect": "NoSchedule"}},
+        "minSize": 1,
+        "desiredCapacity": 1,
+    }
+    props: dict[str, Any] = {"nodeGroupOptions": options}
+    props.update(changes)
+    return (Res(EKS_CLUSTER, "eks", {k: v for k, v in props.items() if v is not None}),)
+
+
 def gke_props(**node_config: Any) -> dict[str, Any]:
     """A GKE node pool of n1-standard-8 with one T4 per node, untainted (GKE taints it)."""
     config: dict[str, Any] = {

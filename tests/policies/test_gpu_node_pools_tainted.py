@@ -14,6 +14,7 @@ from .cloud_fixtures import (
     ack,
     agent_pool,
     eks,
+    eks_cluster,
     eks_self_managed,
     gke,
     gke_props,
@@ -164,6 +165,50 @@ EKS_GKE_CASES = [
         eks_self_managed(instanceType="x9.huge", taints=None),
         (NO_TAINT,),
     ),
+    # Shapes the schemas allow: pulumi-eks ManagedNodeGroup's own ``gpu`` flag (newer
+    # releases), the Bottlerocket NVIDIA FIPS AMI types, GKE's upper-case effects, and the
+    # default node group of a pulumi-eks Cluster (nodeGroupOptions, or its own options).
+    Case(
+        POLICY,
+        "pulumi-eks-managed-gpu-flag",
+        eks(EKS_MANAGED, instanceTypes=["x9.huge"], amiType=None, gpu=True, taints=None),
+        ("GPU node pool 'gpu' (x9.huge) lacks",),
+    ),
+    Case(
+        POLICY,
+        "eks-bottlerocket-nvidia-fips",
+        eks(instanceTypes=["x9.huge"], amiType="BOTTLEROCKET_x86_64_NVIDIA_FIPS", taints=None),
+        ("(x9.huge) lacks",),
+    ),
+    Case(
+        POLICY,
+        "gke-upper-case-taint-skipped",
+        gke(taints=[{"key": "nvidia.com/gpu", "value": "present", "effect": "NO_SCHEDULE"}]),
+    ),
+    Case(POLICY, "pulumi-eks-cluster-default-group-tainted", eks_cluster()),
+    Case(
+        POLICY,
+        "pulumi-eks-cluster-default-group-untainted",
+        eks_cluster(nodeGroupOptions={"instanceType": "g5.xlarge", "gpu": True}),
+        ("GPU node pool 'eks/defaultNodeGroup' (g5.xlarge) lacks",),
+    ),
+    Case(
+        POLICY,
+        "pulumi-eks-cluster-own-options",
+        eks_cluster(nodeGroupOptions=None, instanceType="p4d.24xlarge"),
+        ("GPU node pool 'eks/defaultNodeGroup' (p4d.24xlarge) lacks",),
+    ),
+    Case(
+        POLICY,
+        "pulumi-eks-cluster-skips-default-group",
+        eks_cluster(nodeGroupOptions=None, instanceType="p4d.24xlarge", skipDefaultNodeGroup=True),
+    ),
+    Case(
+        POLICY,
+        "pulumi-eks-cluster-fargate",
+        eks_cluster(nodeGroupOptions=None, instanceType="p4d.24xlarge", fargate=True),
+    ),
+    Case(POLICY, "pulumi-eks-cluster-cpu-default-group", eks_cluster(nodeGroupOptions=None)),
     Case(POLICY, "eks-true-value", eks(taints=[EKS_TAINT_TRUE]), ("not 'present'",)),
     Case(
         POLICY,

@@ -12,7 +12,7 @@ from pulumi_policy import PolicyResource
 from gpu_facts.scheduling import GPU_PRESENT_LABEL
 from gpu_policies import gpu_pools_have_driver_check
 
-from .cloud_fixtures import eks, eks_self_managed, gke, gke_props
+from .cloud_fixtures import EKS_MANAGED, eks, eks_cluster, eks_self_managed, gke, gke_props
 from .harness import Case, Res, assert_case, policy_named, violations
 from .platform_fixtures import (
     ACK_A10,
@@ -246,6 +246,55 @@ EKS_GKE_CASES = [
         ("GPU node pool 'a100' has no driver check",),
     ),
     Case(DRIVER, "gke-unchecked", gke(), ("cloud.google.com/gke-nodepool: t4",)),
+    # Minimums as the schemas spell them: pulumi-eks self-managed ``minSize``, a
+    # ManagedNodeGroup without ``scalingConfig`` (pulumi-eks defaults minSize to 1), GKE's
+    # ``autoscaling.totalMinNodeCount`` and ``initialNodeCount``, a pulumi-eks Cluster's default
+    # node group.
+    Case(DRIVER, "pulumi-eks-self-managed-min-0", eks_self_managed(minSize=0, desiredCapacity=0)),
+    Case(
+        DRIVER,
+        "pulumi-eks-managed-default-scaling",
+        eks(EKS_MANAGED, scalingConfig=None),
+        ("nodeSelector, e.g. eks.amazonaws.com/nodegroup: gpu",),
+    ),
+    Case(
+        DRIVER,
+        "gke-total-min-0",
+        (Res(GKE_POOL, "t4", {**gke_props(), "autoscaling": {"totalMinNodeCount": 0}}),),
+    ),
+    Case(
+        DRIVER,
+        "gke-total-min-1-unchecked",
+        (Res(GKE_POOL, "t4", {**gke_props(), "autoscaling": {"totalMinNodeCount": 1}}),),
+        ("cloud.google.com/gke-nodepool: t4",),
+    ),
+    Case(
+        DRIVER,
+        "gke-initial-node-count-0",
+        (
+            Res(
+                GKE_POOL,
+                "t4",
+                {
+                    **{k: v for k, v in gke_props().items() if k != "nodeCount"},
+                    "initialNodeCount": 0,
+                },
+            ),
+        ),
+    ),
+    Case(
+        DRIVER,
+        "pulumi-eks-cluster-default-group-unchecked",
+        eks_cluster(),
+        ("GPU node pool 'eks/defaultNodeGroup' has no driver check",),
+    ),
+    Case(
+        DRIVER,
+        "pulumi-eks-cluster-default-group-min-0",
+        eks_cluster(
+            nodeGroupOptions={"instanceType": "g5.xlarge", "minSize": 0, "desiredCapacity": 0}
+        ),
+    ),
     Case(
         DRIVER,
         "gke-cluster-inline-unchecked",

@@ -445,6 +445,8 @@ def test_docs_list_every_catalog_entry() -> None:
 
 # --- AWS and Google Cloud (EKS node groups, GKE node pools) -----------------------------------
 
+# Checked size by size against EC2's DescribeInstanceTypes answer as Karpenter's generated
+# reference prints it (instance-gpu-name / instance-gpu-count), see aws_instance_types.py.
 AWS_TYPES: dict[str, tuple[str, str, int]] = {
     "p5.48xlarge": ("p5", "H100-80GB", 8),
     "p5e.48xlarge": ("p5e", "H200-141GB", 8),
@@ -488,6 +490,10 @@ AWS_TYPES: dict[str, tuple[str, str, int]] = {
     "g4dn.metal": ("g4dn", "T4", 8),
 }
 
+# Accelerator names: GKE "Deploy GPU workloads in Autopilot" (nvidia-tesla-t4 ... nvidia-h200-141gb)
+# and Compute Engine "GPU machine types" (N1: nvidia-tesla-v100/-p100/-p4). Machine types and
+# their GPUs: Google's Cluster Toolkit machine-type map (modules/internal/gpu-definition), and
+# for a3-edgegpu-8g GKE's ComputeClass example (8 x nvidia-h100-80gb).
 GCP_GPUS: dict[str, tuple[str, int]] = {
     "nvidia-tesla-t4": ("T4", 1),
     "nvidia-l4": ("L4", 1),
@@ -532,7 +538,11 @@ def test_every_aws_type_is_pinned() -> None:
     for it in AWS_INSTANCE_TYPES.values():
         assert it.name.startswith(f"{it.family}.")
         assert gpu_model(it.gpu_model)  # a model the catalog knows
-        assert it.source == "https://docs.aws.amazon.com/ec2/latest/instancetypes/ac.html"
+        # Each family cites the section of the page that prints EC2's GPU name and count for
+        # every size of that family (Karpenter's generated instance-type reference).
+        assert it.source == (
+            f"https://karpenter.sh/docs/reference/instance-types/#{it.family}-family"
+        )
 
 
 def test_every_gcp_gpu_is_pinned() -> None:
@@ -553,6 +563,8 @@ def test_accelerated_ami_types_are_the_nvidia_ones() -> None:
         "AL2023_ARM_64_NVIDIA",
         "BOTTLEROCKET_x86_64_NVIDIA",
         "BOTTLEROCKET_ARM_64_NVIDIA",
+        "BOTTLEROCKET_x86_64_NVIDIA_FIPS",
+        "BOTTLEROCKET_ARM_64_NVIDIA_FIPS",
     } == ACCELERATED_AMI_TYPES
 
 
