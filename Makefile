@@ -25,7 +25,7 @@ lint: venv
 	$(VENV)/bin/ruff format --check .
 
 typecheck: venv
-	$(VENV)/bin/mypy
+	$(VENV)/bin/basedpyright
 
 unit: venv
 	$(PY) -m pytest
@@ -43,4 +43,4 @@ verify: venv ## Check a live cluster against the stack (STACK, CONTEXT, FORMAT; 
 	$(PY) -m readiness --stack $(STACK) --format $(FORMAT) $(if $(CONTEXT),--context $(CONTEXT))
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) .pytest_cache .ruff_cache
