@@ -5,8 +5,7 @@ pool's GPU resource so the device plugin must hand out a device, and runs a gene
 check around ``nvidia-smi``: driver major version at least the configured minimum, and on MIG
 pools a MIG device of the pool's profile. Pulumi waits for a Job to complete, so a failing
 check fails ``pulumi up``. An optional CronJob repeats the check. Only pools whose minimum
-node count is at least 1 get a check (``checked_pools`` says why); ``make verify`` covers the
-GPU nodes of pools that can be empty.
+node count is at least 1 get a check (``plan.readiness.checked_pools``; why: docs/device-plugin.md).
 
 The check runs as UID 65534, not as the CUDA image's default root: ``nvidia-smi`` only reads
 the device nodes the NVIDIA runtime mounts (mode 0666 by default), so the pod passes Pod

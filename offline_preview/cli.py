@@ -14,10 +14,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from stack_config.files import project_name, read_stack_config
+
 from .engine import ProgramRun, run_program
 from .policy_runner import Violation, run_policies
 from .render import RENDERERS
-from .stack_files import project_name, read_stack_config
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 

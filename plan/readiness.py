@@ -11,17 +11,9 @@ checked pool has at least one node: ``checked_pools``)."""
 
 def checked_pools(pools: list[PoolFacts]) -> list[PoolFacts]:
     """Pools that get a check Job (and CronJob): those that always have a node, i.e. whose
-    minimum node count (fixed ``count``, or ``autoscale.min``) is at least 1.
-
-    A pool that can be empty gets none. Fixed at zero, its Job could never schedule.
-    Autoscaled from zero, the check would power up a GPU node just to run ``nvidia-smi`` (the
-    Job at every ``pulumi up``, the CronJob at every schedule); and where the autoscaler cannot
-    tell what an empty pool offers (an autoscaler that sizes it from the VM alone knows
-    ``nvidia.com/gpu`` but no ``.shared`` or MIG resource), the Job would wait out
-    ``CHECK_DEADLINE_SECONDS`` and fail ``pulumi up``. ``make verify`` (readiness/) checks the
-    driver of every GPU node that exists, whatever its pool. ACK MPS pools included (in the
-    MPS namespace).
-    """
+    minimum node count (fixed ``count``, or ``autoscale.min``) is at least 1. Why a pool that
+    can be empty gets none, and what checks it instead: docs/device-plugin.md, "Which pools
+    get a check"."""
     return [pool for pool in pools if pool.capacity.min_nodes >= 1]
 
 

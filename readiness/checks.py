@@ -9,10 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from gpu_facts.scheduling import ALIYUN_GPU_MEM, GFD_LABELS, is_gpu_resource
-
 # The pack's definition of the guide's deny-all, so preview and verify agree on it.
-from gpu_policies.gpu_namespaces_deny_all_network_policy import is_deny_all
+from gpu_facts.network_policy import is_deny_all
+from gpu_facts.scheduling import ALIYUN_GPU_MEM, GFD_LABELS, is_gpu_resource
 
 from .cluster import Obj
 from .daemons import DaemonPods, exec_container, pod_problem, uid_of

@@ -13,9 +13,9 @@ import sys
 from pathlib import Path
 from typing import TextIO
 
-from offline_preview.stack_files import project_name, read_stack_config
 from plan.platform import ResolvedPlatform
 from stack_config import NAMESPACE, ConfigError, load_platform
+from stack_config.files import project_name, read_stack_config
 
 from .cluster import ClusterError, ClusterReader, connect
 from .driver import StreamExecReader

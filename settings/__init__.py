@@ -26,6 +26,7 @@ from .gpu_layer import (
     GpuOperatorSettings,
     ReadinessSettings,
 )
+from .observability import LogsSettings, MetricsSettings, ObservabilitySettings
 from .platform import CLUSTER_SETTINGS, PlatformSettings
 from .pools import (
     AutoscaleSettings,
@@ -64,8 +65,11 @@ __all__ = [
     "GpuOperatorSettings",
     "GpuPoolSettings",
     "LoggingSettings",
+    "LogsSettings",
     "MaintenanceWindowSettings",
+    "MetricsSettings",
     "MigSettings",
+    "ObservabilitySettings",
     "PlatformSettings",
     "ReadinessSettings",
     "ResourceGroupSettings",

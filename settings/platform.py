@@ -20,6 +20,7 @@ from .gpu_layer import (
     GpuOperatorSettings,
     ReadinessSettings,
 )
+from .observability import ObservabilitySettings
 from .pools import GpuPoolSettings
 from .workloads import WorkloadSettings
 
@@ -50,6 +51,8 @@ class PlatformSettings(SettingsModel):
     """In-cluster admission policy."""
     readiness: ReadinessSettings = Field(default_factory=ReadinessSettings)
     """Driver and device checks after deployment."""
+    observability: ObservabilitySettings = Field(default_factory=ObservabilitySettings)
+    """GPU metrics per workload, container logs and control-plane audit."""
 
     @field_validator("cluster", mode="before")
     @classmethod

@@ -1,4 +1,5 @@
-"""GPU facts: one source of truth for GPU models, MIG profiles, cloud machine types,
+"""GPU facts: one source of truth for GPU models, MIG profiles, cloud machine types (Azure,
+Alibaba, AWS, Google Cloud),
 scheduler resource names and the capacity model.
 
 Shared by the Pulumi components, the stack-config validation and the CrossGuard policy pack;
@@ -6,6 +7,7 @@ it lives inside the policy pack so that the pack still loads on its own.
 """
 
 from .alibaba_instance_types import ECS_INSTANCE_TYPES
+from .aws_instance_types import ACCELERATED_AMI_TYPES, AWS_INSTANCE_TYPES
 from .azure_mig import AKS_MIG_PROFILES, AKS_MIG_TO_NVIDIA
 from .azure_vm_sizes import AZURE_VM_SIZES
 from .capacity import (
@@ -18,37 +20,48 @@ from .capacity import (
     mig_instances_per_gpu,
     pool_capacity,
 )
+from .gcp_accelerators import GCP_ACCELERATORS, GCP_GPU_MACHINE_TYPES
 from .gpu_models import GPU_MODELS
 from .lookup import (
     UnknownGpuFact,
     aks_mig_profile,
+    aws_instance_type,
     azure_vm_size,
     ecs_instance_type,
+    gcp_accelerator,
     gpu_model,
     mig_profile,
 )
 from .models import (
     MIG_COMPUTE_SLICES,
     MIG_MEMORY_SLICES,
+    AwsInstanceType,
     AzureVmSize,
     EcsInstanceType,
+    GcpAccelerator,
     GpuModel,
     MigProfile,
 )
 
 __all__ = [
+    "ACCELERATED_AMI_TYPES",
     "ACK_SHARING_MODES",
     "AKS_MIG_PROFILES",
     "AKS_MIG_TO_NVIDIA",
+    "AWS_INSTANCE_TYPES",
     "AZURE_VM_SIZES",
     "DEVICE_PLUGIN_SHARING_MODES",
     "ECS_INSTANCE_TYPES",
+    "GCP_ACCELERATORS",
+    "GCP_GPU_MACHINE_TYPES",
     "GPU_MODELS",
     "MIG_COMPUTE_SLICES",
     "MIG_MEMORY_SLICES",
+    "AwsInstanceType",
     "AzureVmSize",
     "Capacity",
     "EcsInstanceType",
+    "GcpAccelerator",
     "GpuModel",
     "MigProfile",
     "MigStrategy",
@@ -56,8 +69,10 @@ __all__ = [
     "SharingMode",
     "UnknownGpuFact",
     "aks_mig_profile",
+    "aws_instance_type",
     "azure_vm_size",
     "ecs_instance_type",
+    "gcp_accelerator",
     "gpu_model",
     "mig_instances_per_gpu",
     "mig_profile",

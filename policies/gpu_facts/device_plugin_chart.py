@@ -11,6 +11,16 @@ DEFAULT_VERSION = "0.20.0"
 MIN_VERSION = "0.15.0"
 # 0.16.0 raises an error for MPS on MIG devices; below it the plugin silently misbehaves.
 MIN_VERSION_MPS = "0.16.0"
+PLUGIN_IMAGE = "nvcr.io/nvidia/k8s-device-plugin"
+"""The plugin's image (values.yaml ``image.repository``); GFD, the MPS control daemon and the
+config manager run from it too, told apart by their ``command`` (chart templates)."""
+PLUGIN_IMAGE_NAME = "k8s-device-plugin"
+PLUGIN_COMMAND = "nvidia-device-plugin"
+GFD_COMMAND = "gpu-feature-discovery"
+HELPER_COMMANDS: frozenset[str] = frozenset({"config-manager", "mps-control-daemon", "mount-shm"})
+"""Commands of the image's other containers (config-manager sidecars, the MPS daemon)."""
+GFD_IMAGE_NAME = "gpu-feature-discovery"
+"""The standalone GFD image (before 0.15.0: ``nvcr.io/nvidia/gpu-feature-discovery``)."""
 GFD_CHART_NAME = "gpu-feature-discovery"
 """The standalone GFD chart that must not be installed next to the plugin."""
 IMPLICIT_DEFAULT_CONFIG = "default"

@@ -117,5 +117,9 @@ GPU_MODELS: dict[str, GpuModel] = {
         # L20: named with its 48 GB by Alibaba's gn8is family page (NVIDIA has no L20 page).
         GpuModel("L20", 48, source=_ALIBABA_GN8IS),
         GpuModel("L40S", 48, source="https://www.nvidia.com/en-us/data-center/l40s/"),
+        # A10G: the 24 GB A10 variant of AWS G5 instances (named and sized by AWS).
+        GpuModel("A10G", 24, source="https://aws.amazon.com/ec2/instance-types/g5/"),
+        GpuModel("P100", 16, source="https://www.nvidia.com/en-us/data-center/tesla-p100/"),
+        GpuModel("P4", 8, source="https://cloud.google.com/compute/docs/gpus"),
     )
 }

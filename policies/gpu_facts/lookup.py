@@ -3,10 +3,19 @@
 from __future__ import annotations
 
 from .alibaba_instance_types import ECS_INSTANCE_TYPES
+from .aws_instance_types import AWS_INSTANCE_TYPES
 from .azure_mig import AKS_MIG_TO_NVIDIA
 from .azure_vm_sizes import AZURE_VM_SIZES
+from .gcp_accelerators import GCP_ACCELERATORS, GCP_GPU_MACHINE_TYPES
 from .gpu_models import GPU_MODELS
-from .models import AzureVmSize, EcsInstanceType, GpuModel, MigProfile
+from .models import (
+    AwsInstanceType,
+    AzureVmSize,
+    EcsInstanceType,
+    GcpAccelerator,
+    GpuModel,
+    MigProfile,
+)
 
 # Azure treats VM size names case-insensitively; so do we.
 _AZURE_BY_LOWER = {name.lower(): size for name, size in AZURE_VM_SIZES.items()}
@@ -36,6 +45,24 @@ def ecs_instance_type(name: str) -> EcsInstanceType:
             f"unknown GPU instance type {name!r}; known types: {_choices(ECS_INSTANCE_TYPES)}"
         )
     return it
+
+
+def aws_instance_type(name: str) -> AwsInstanceType:
+    it = AWS_INSTANCE_TYPES.get(name)
+    if it is None:
+        raise UnknownGpuFact(
+            f"unknown GPU instance type {name!r}; known types: {_choices(AWS_INSTANCE_TYPES)}"
+        )
+    return it
+
+
+def gcp_accelerator(name: str) -> GcpAccelerator:
+    """A GKE accelerator type (``nvidia-l4``) or GPU machine type (``a2-highgpu-1g``)."""
+    found = GCP_ACCELERATORS.get(name) or GCP_GPU_MACHINE_TYPES.get(name)
+    if found is None:
+        known = [*GCP_ACCELERATORS, *GCP_GPU_MACHINE_TYPES]
+        raise UnknownGpuFact(f"unknown GCP GPU {name!r}; known: {_choices(known)}")
+    return found
 
 
 def gpu_model(name: str) -> GpuModel:

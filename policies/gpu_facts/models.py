@@ -92,3 +92,34 @@ class EcsInstanceType:
     """GPU memory per GPU as Alibaba lists it for the type (``24 GB × 1``)."""
     source: str = ""
     """Public source of these numbers."""
+
+
+@dataclass(frozen=True, slots=True)
+class AwsInstanceType:
+    """An Amazon EC2 instance type with NVIDIA GPUs, as EKS node groups use them."""
+
+    name: str
+    """Instance type, e.g. ``g5.xlarge``."""
+    family: str
+    """Instance family, e.g. ``g5``."""
+    gpu_model: str
+    """Key into the GPU model table."""
+    gpu_count: int
+    """Whole GPUs per instance."""
+    source: str = ""
+    """Public source of these numbers."""
+
+
+@dataclass(frozen=True, slots=True)
+class GcpAccelerator:
+    """A GPU as Google Cloud names it: a GKE node pool's ``guestAccelerators[].type``, or
+    the GPUs a machine type of the accelerator-optimized families comes with."""
+
+    name: str
+    """Accelerator type (``nvidia-tesla-t4``) or machine type (``a2-highgpu-1g``)."""
+    gpu_model: str
+    """Key into the GPU model table."""
+    gpu_count: int = 1
+    """GPUs a machine type comes with (1 for an accelerator type: its count is separate)."""
+    source: str = ""
+    """Public source of these numbers."""

@@ -1,4 +1,4 @@
-"""BP-16: ACK node pools with MPS GPU sharing belong to an ACK Pro cluster."""
+"""ACK node pools with MPS GPU sharing belong to an ACK Pro cluster."""
 
 from __future__ import annotations
 

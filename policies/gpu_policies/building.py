@@ -43,18 +43,25 @@ Config = Mapping[str, Any]
 
 
 class Report(Protocol):
-    """Reports one violation; the URN defaults to the resource being checked."""
+    """Reports one violation; the URN defaults to the resource being checked. The message
+    says what is wrong; ``fix`` what to change, else the policy's remediation steps."""
 
-    def __call__(self, message: str, urn: str | None = None) -> None: ...
+    def __call__(self, message: str, urn: str | None = None, *, fix: str | None = None) -> None: ...
+
+
+FIX_PREFIX = " Fix: "
+"""Every violation message ends with what to change, after this marker."""
 
 
 ResourceCheck = Callable[[ResourceValidationArgs, Config, Report], None]
 StackCheck = Callable[[StackValidationArgs, Config, Report], None]
 
 
-def _reporter(report_violation: ReportViolation) -> Report:
-    def report(message: str, urn: str | None = None) -> None:
-        report_violation(message, urn)
+def _reporter(info: PolicyInfo, report_violation: ReportViolation, note: str = "") -> Report:
+    """A Report that ends every message with its remediation (then ``note``, if any)."""
+
+    def report(message: str, urn: str | None = None, *, fix: str | None = None) -> None:
+        report_violation(f"{message}{FIX_PREFIX}{fix or info.remediation_steps}{note}", urn)
 
     return report
 
@@ -110,7 +117,7 @@ def exempt_namespaces(config: Config) -> frozenset[str]:
     return frozenset(str(n) for n in items(config.get(EXEMPT_NAMESPACES)))
 
 
-def _known_text(props: Mapping[str, Any], *keys: str) -> tuple[str | None, bool]:
+def known_text(props: Mapping[str, Any], *keys: str) -> tuple[str | None, bool]:
     """The string at ``keys`` (None if absent), and False when it is unknown at preview."""
     try:
         return text(path(props, *keys)), True
@@ -126,10 +133,10 @@ def is_exempt(name: str, props: Mapping[str, Any], config: Config) -> bool:
     whole stack policy into the analyzer's advisory "can't run policy").
     """
     names = exempt_names(config)
-    object_name, _ = _known_text(props, "metadata", "name")
+    object_name, _ = known_text(props, "metadata", "name")
     if name in names or object_name in names:
         return True
-    namespace, _ = _known_text(props, "metadata", "namespace")
+    namespace, _ = known_text(props, "metadata", "namespace")
     return namespace is not None and namespace in exempt_namespaces(config)
 
 
@@ -142,7 +149,7 @@ UNKNOWN_NAMESPACE_NOTE = (
 def unknown_namespace_note(props: Mapping[str, Any], config: Config) -> str:
     """What a violation adds when the resource's namespace is unknown and namespace
     exemptions exist: the verdict might change once the namespace is known."""
-    _, known = _known_text(props, "metadata", "namespace")
+    _, known = known_text(props, "metadata", "namespace")
     return "" if known or not exempt_namespaces(config) else UNKNOWN_NAMESPACE_NOTE
 
 
@@ -159,10 +166,7 @@ def resource_policy(info: PolicyInfo, check: ResourceCheck) -> ResourceValidatio
         if is_exempt(args.name, args.props, config):
             return
         note = unknown_namespace_note(args.props, config)
-        if note:
-            check(args, config, lambda message, urn=None: report(message + note, urn))
-            return
-        check(args, config, _reporter(report))
+        check(args, config, _reporter(info, report, note))
 
     return ResourceValidationPolicy(
         name=info.name,
@@ -181,7 +185,7 @@ def stack_policy(info: PolicyInfo, check: StackCheck) -> StackValidationPolicy:
     schema = _schema(info)
 
     def validate(args: StackValidationArgs, report: ReportViolation) -> None:
-        check(args, _with_defaults(schema, args.get_config()), _reporter(report))
+        check(args, _with_defaults(schema, args.get_config()), _reporter(info, report))
 
     return StackValidationPolicy(
         name=info.name,

@@ -1,4 +1,9 @@
-"""BP-19: CUDA images are pinned to a tag or digest, never ``latest``."""
+"""CUDA images are pinned to a version tag or digest, never a moving tag.
+
+A CUDA image is ``nvidia/cuda`` (any registry) or any image whose name or tag says CUDA
+(``vllm/vllm-openai-cuda``, ``llama.cpp:server-cuda``). A tag moves when it names no version:
+``latest``, ``cuda``, ``server-cuda``, or no tag at all.
+"""
 
 from __future__ import annotations
 
@@ -7,6 +12,7 @@ from pulumi_policy import EnforcementLevel, ResourceValidationArgs, Severity
 from gpu_facts.scheduling import CUDA_IMAGE_REPOSITORY
 
 from .building import Config, PolicyInfo, Report, resource_policy
+from .images import carries_version, split_image
 from .pod_specs import containers, pod_spec
 from .props import text
 
@@ -15,9 +21,9 @@ MATCH = "cudaRepositoryMatch"
 INFO = PolicyInfo(
     name="cuda-images-pinned",
     description=(
-        "Every container image whose repository is a CUDA image (nvidia/cuda, "
-        "nvcr.io/nvidia/cuda...) is pinned to a tag other than latest, or to a digest: latest "
-        "is deprecated for CUDA images and drifts across driver versions."
+        "Every CUDA container image (nvidia/cuda, nvcr.io/nvidia/cuda, or any image whose name "
+        "or tag says cuda) is pinned to a tag that names a version, or to a digest: moving "
+        "tags (latest, cuda, server-cuda, none) drift across CUDA and driver versions."
     ),
     practices=("BP-19",),
     enforcement_level=EnforcementLevel.ADVISORY,
@@ -30,24 +36,17 @@ INFO = PolicyInfo(
         MATCH: {
             "type": "string",
             "default": CUDA_IMAGE_REPOSITORY,
-            "description": "A repository path segment containing this text marks a CUDA image.",
+            "description": (
+                "A repository path segment or a tag containing this text marks a CUDA image."
+            ),
         }
     },
 )
 
 
-def split_image(image: str) -> tuple[str, str | None, str | None]:
-    """``registry:5000/repo/name:tag@sha256:...`` -> (repository, tag, digest)."""
-    name, _, digest = image.partition("@")
-    last_slash = name.rfind("/")
-    colon = name.rfind(":")
-    if colon > last_slash:
-        return name[:colon], name[colon + 1 :], digest or None
-    return name, None, digest or None
-
-
-def is_cuda_image(repository: str, match: str) -> bool:
-    return any(match in segment for segment in repository.lower().split("/"))
+def is_cuda_image(repository: str, tag: str | None, match: str) -> bool:
+    segments = repository.lower().split("/")
+    return any(match in segment for segment in segments) or match in (tag or "").lower()
 
 
 def check(args: ResourceValidationArgs, config: Config, report: Report) -> None:
@@ -60,12 +59,17 @@ def check(args: ResourceValidationArgs, config: Config, report: Report) -> None:
         if image is None:
             continue
         repository, tag, digest = split_image(image)
-        if not is_cuda_image(repository, match) or digest is not None:
+        if not is_cuda_image(repository, tag, match) or digest is not None:
             continue
-        if tag is None or tag == "latest":
+        if not carries_version(tag):
+            moving = f"its tag '{tag}' moves" if tag else "without a tag it is latest"
             report(
                 f"'{args.name}' {container.label} uses CUDA image '{image}' without a pinned "
-                f"tag; pin a version such as {repository}:12.1.1-base-ubuntu22.04."
+                f"tag: {moving}, naming no version.",
+                fix=(
+                    f"Pin a version tag such as {repository}:12.1.1-base-ubuntu22.04 (one "
+                    "that names the CUDA version), or a digest (@sha256:...)."
+                ),
             )
 
 

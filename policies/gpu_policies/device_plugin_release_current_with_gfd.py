@@ -1,4 +1,6 @@
-"""BP-14: the device plugin chart is 0.15.0 or newer, in its own namespace, with GFD built in."""
+"""The device plugin is 0.15.0 or newer, in its own namespace, with GFD built in, however it is
+deployed: a Helm release of its chart (v3 Release or v4 Chart), or DaemonSets running its
+image (the static manifests)."""
 
 from __future__ import annotations
 
@@ -9,10 +11,18 @@ from pulumi_policy import (
     StackValidationArgs,
 )
 
-from gpu_facts.device_plugin_chart import CHART_NAME, GFD_CHART_NAME, MIN_VERSION, at_least
+from gpu_facts.device_plugin_chart import (
+    CHART_NAME,
+    GFD_CHART_NAME,
+    MIN_VERSION,
+    PLUGIN_IMAGE,
+    at_least,
+)
 
-from .building import Config, PolicyInfo, Report, exempt_names, stack_policy
+from .building import Config, PolicyInfo, Report, exempt_names, known_text, stack_policy
+from .device_plugin_daemonsets import PluginDaemonSet, plugin_daemonsets
 from .helm_releases import release_label, releases
+from .images import carries_version
 from .props import is_true, mapping, path, text
 from .stack_index import index_by_type
 
@@ -20,9 +30,11 @@ INFO = PolicyInfo(
     name="device-plugin-release-current-with-gfd",
     description=(
         f"Every Helm release of the {CHART_NAME} chart pins version {MIN_VERSION} or newer, "
-        f"sets gfd.enabled true and installs into its own namespace; no separate "
-        f"{GFD_CHART_NAME} release exists, since GPU Feature Discovery ships in the plugin's "
-        f"chart from {MIN_VERSION}."
+        f"sets gfd.enabled true and installs into its own namespace, and every DaemonSet "
+        f"running the plugin's image ({PLUGIN_IMAGE}) pins v{MIN_VERSION} or newer, runs "
+        f"outside default and kube-system, beside GPU Feature Discovery from the same image; "
+        f"no separate {GFD_CHART_NAME} release or image exists, since GPU Feature Discovery "
+        f"ships with the plugin from {MIN_VERSION}."
     ),
     practices=("BP-14",),
     enforcement_level=EnforcementLevel.MANDATORY,
@@ -58,6 +70,38 @@ def _problems(release: PolicyResource) -> list[str]:
     return problems
 
 
+def _current(version: str) -> bool:
+    try:
+        return at_least(version, MIN_VERSION)
+    except ValueError:
+        return False
+
+
+def _daemonset_problems(daemonset: PluginDaemonSet, gfd: bool) -> list[str]:
+    problems = []
+    if daemonset.digest is None and not carries_version(daemonset.tag):
+        problems.append(f"does not pin a version (v{MIN_VERSION} or newer)")
+    elif daemonset.digest is None and daemonset.tag and not _current(daemonset.tag):
+        problems.append(f"runs version {daemonset.tag}, older than v{MIN_VERSION}")
+    if not gfd:
+        problems.append(
+            "runs without GPU Feature Discovery (no DaemonSet runs gpu-feature-discovery from "
+            "the plugin's image)"
+        )
+    namespace, known = known_text(daemonset.resource.props, "metadata", "namespace")
+    namespace = namespace or "default"
+    if known and namespace in _SHARED_NAMESPACES:
+        problems.append(f"runs in the shared namespace '{namespace}'")
+    return problems
+
+
+DAEMONSET_FIX = (
+    f"Install the device plugin from its Helm chart ({CHART_NAME} {MIN_VERSION} or newer, "
+    f"values.gfd.enabled: true, its own namespace), or run {PLUGIN_IMAGE}:v{MIN_VERSION} or "
+    "newer with a GPU Feature Discovery DaemonSet from the same image, in its own namespace."
+)
+
+
 def check(args: StackValidationArgs, config: Config, report: Report) -> None:
     index = index_by_type(args.resources)
     skip = exempt_names(config)
@@ -74,6 +118,23 @@ def check(args: StackValidationArgs, config: Config, report: Report) -> None:
             f"enable gfd in the {CHART_NAME} release instead.",
             release.urn,
         )
+    daemonsets = [d for d in plugin_daemonsets(index) if d.resource.name not in skip]
+    gfd = any(d.role == "gfd" for d in daemonsets)
+    for daemonset in daemonsets:
+        if daemonset.role == "plugin":
+            for problem in _daemonset_problems(daemonset, gfd):
+                report(
+                    f"Device plugin DaemonSet {daemonset.label} {problem}.",
+                    daemonset.resource.urn,
+                    fix=DAEMONSET_FIX,
+                )
+        elif daemonset.role == "gfd-standalone":
+            report(
+                f"DaemonSet {daemonset.label} runs GPU Feature Discovery from its standalone "
+                f"image; from {MIN_VERSION} it ships with the device plugin.",
+                daemonset.resource.urn,
+                fix=DAEMONSET_FIX,
+            )
 
 
 POLICY = stack_policy(INFO, check)

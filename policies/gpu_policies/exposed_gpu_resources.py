@@ -24,6 +24,7 @@ from gpu_facts.scheduling import (
     ACK_GPU_SCHEDULE_LABEL,
     ACK_GPU_SCHEDULE_VALUES,
     DEVICE_PLUGIN_CONFIG_LABEL,
+    NVIDIA_GPU,
 )
 
 from .device_plugin_configs import PluginConfig, ReleaseConfigs
@@ -39,6 +40,12 @@ def pool_gpus(pool: NodePool) -> tuple[GpuModel, int] | None:
         if pool.ecs_types:
             first = pool.ecs_types[0]
             return gpu_model(first.gpu_model), first.gpu_count
+        if pool.aws_types:
+            aws = pool.aws_types[0]
+            return gpu_model(aws.gpu_model), aws.gpu_count
+        if pool.gcp_gpus:
+            gcp, count = pool.gcp_gpus[0]
+            return gpu_model(gcp.gpu_model), count
     except UnknownGpuFact:
         return None
     return None
@@ -112,8 +119,13 @@ def exposed_resources(pool: NodePool, releases: Sequence[ReleaseConfigs]) -> Exp
     release whose nodeSelector / required node affinity the pool's labels fail puts no plugin
     pod there. A release that sets neither gets the chart's default affinity, which matches
     labels NFD adds at run time, so the pool's own labels cannot judge it: it counts as
-    running there."""
+    running there. GKE runs its own device plugin, which advertises whole GPUs, MIG
+    partitions and time-shared GPUs all as ``nvidia.com/gpu`` (GKE "Run GPUs in GKE Standard
+    node pools"; "Running multi-instance GPUs")."""
     exposure = Exposure()
+    if pool.provider_taints_gpu_nodes:
+        exposure.resources.add(NVIDIA_GPU)
+        return exposure
     mode = ack_sharing_mode(pool)
     gpus = pool_gpus(pool)
     if mode is not None and gpus is not None:

@@ -1,4 +1,4 @@
-"""BP-03, BP-04: GPUs are whole-number limits; a request, if any, equals the limit."""
+"""GPUs are whole-number limits; a request, if any, equals the limit."""
 
 from __future__ import annotations
 

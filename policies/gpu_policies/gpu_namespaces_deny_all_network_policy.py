@@ -1,26 +1,23 @@
-"""BP-08: every GPU workload namespace has a deny-all NetworkPolicy."""
+"""Every GPU workload namespace has a deny-all NetworkPolicy."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
 from pulumi_policy import EnforcementLevel, Severity, StackValidationArgs
+
+from gpu_facts.network_policy import is_deny_all
 
 from .building import Config, PolicyInfo, Report, stack_policy
 from .pod_specs import namespace as namespace_of
-from .props import items, mapping
 from .resource_types import NETWORK_POLICY
 from .stack_index import GPU_NAMESPACE_LABELS, checked_gpu_namespaces, index_by_type
-
-BOTH_DIRECTIONS = frozenset({"Ingress", "Egress"})
 
 INFO = PolicyInfo(
     name="gpu-namespaces-deny-all-network-policy",
     description=(
-        f"Every GPU workload namespace (a Namespace labelled {' or '.join(GPU_NAMESPACE_LABELS)}) "
-        f"has a NetworkPolicy that selects every pod (podSelector {{}}), covers Ingress and "
-        f"Egress and allows nothing, so traffic is allowed only explicitly."
+        f"Every GPU workload namespace (a Namespace labelled {' or '.join(GPU_NAMESPACE_LABELS)}, "
+        f"or one the stack runs GPU workloads in) has a NetworkPolicy that selects every pod "
+        f"(podSelector {{}}), covers Ingress and Egress and allows nothing, so traffic is "
+        f"allowed only explicitly."
     ),
     practices=("BP-08",),
     enforcement_level=EnforcementLevel.MANDATORY,
@@ -32,25 +29,14 @@ INFO = PolicyInfo(
 )
 
 
-def is_deny_all(props: Mapping[str, Any]) -> bool:
-    spec = mapping(props.get("spec"))
-    selector = mapping(spec.get("podSelector"))
-    selects_all = not items(selector.get("matchExpressions")) and not mapping(
-        selector.get("matchLabels")
-    )
-    types = {str(t) for t in items(spec.get("policyTypes"))}
-    no_rules = not items(spec.get("ingress")) and not items(spec.get("egress"))
-    return selects_all and types >= BOTH_DIRECTIONS and no_rules
-
-
 def check(args: StackValidationArgs, config: Config, report: Report) -> None:
     index = index_by_type(args.resources)
     covered = {namespace_of(np.props) for np in index[NETWORK_POLICY] if is_deny_all(np.props)}
-    for name, namespace in checked_gpu_namespaces(index, config):
+    for name, namespace, why in checked_gpu_namespaces(index, config):
         if name not in covered:
             report(
                 f"GPU workload namespace '{name}' has no deny-all NetworkPolicy "
-                f"(podSelector {{}}, policyTypes Ingress and Egress, no rules).",
+                f"(podSelector {{}}, policyTypes Ingress and Egress, no rules){why}.",
                 namespace.urn,
             )
 

@@ -1,4 +1,4 @@
-"""BP-09: every GPU workload namespace has a ResourceQuota on a GPU resource."""
+"""Every GPU workload namespace has a ResourceQuota on a GPU resource."""
 
 from __future__ import annotations
 
@@ -17,7 +17,8 @@ REQUESTS_PREFIX = "requests."
 INFO = PolicyInfo(
     name="gpu-namespaces-have-gpu-quota",
     description=(
-        "Every GPU workload namespace has a ResourceQuota whose spec.hard caps a GPU resource "
+        "Every GPU workload namespace (labelled as one, or running the stack's GPU workloads) "
+        "has a ResourceQuota whose spec.hard caps a GPU resource "
         f"(requests.{NVIDIA_GPU}, requests.nvidia.com/mig-*, requests.aliyun.com/gpu-mem...), "
         "so one workload type cannot take every GPU."
     ),
@@ -45,11 +46,11 @@ def check(args: StackValidationArgs, config: Config, report: Report) -> None:
         for q in index[RESOURCE_QUOTA]
         if caps_gpu(path(q.props, "spec", "hard"))
     }
-    for name, namespace in checked_gpu_namespaces(index, config):
+    for name, namespace, why in checked_gpu_namespaces(index, config):
         if name not in covered:
             report(
                 f"GPU workload namespace '{name}' has no ResourceQuota on a GPU resource "
-                f"(spec.hard 'requests.<gpu resource>').",
+                f"(spec.hard 'requests.<gpu resource>'){why}.",
                 namespace.urn,
             )
 

@@ -1,4 +1,4 @@
-"""BP-01: GPU node pools carry the ``nvidia.com/gpu`` taint with effect ``NoSchedule``."""
+"""GPU node pools carry the ``nvidia.com/gpu`` taint with effect ``NoSchedule``."""
 
 from __future__ import annotations
 
@@ -14,16 +14,17 @@ REQUIRED_VALUE = "requiredTaintValue"
 INFO = PolicyInfo(
     name="gpu-node-pools-tainted",
     description=(
-        f"Every GPU node pool (AKS AgentPool or agentPoolProfiles entry, ACK NodePool) carries "
-        f"the taint {GPU_TAINT_KEY} with effect {GPU_TAINT_EFFECT}, so only pods that tolerate "
-        f"it land on GPU nodes."
+        f"Every GPU node pool (AKS AgentPool or agentPoolProfiles entry, ACK NodePool, EKS node "
+        f"group) carries the taint {GPU_TAINT_KEY} with effect {GPU_TAINT_EFFECT}, so only pods "
+        f"that tolerate it land on GPU nodes; GKE taints its GPU nodes itself."
     ),
     practices=("BP-01",),
     enforcement_level=EnforcementLevel.MANDATORY,
     severity=Severity.HIGH,
     remediation_steps=(
         f"AKS: add '{GPU_TAINT}' to nodeTaints. ACK: add a taint "
-        f"{{key: {GPU_TAINT_KEY}, value: {GPU_TAINT_VALUE}, effect: {GPU_TAINT_EFFECT}}}."
+        f"{{key: {GPU_TAINT_KEY}, value: {GPU_TAINT_VALUE}, effect: {GPU_TAINT_EFFECT}}}. EKS: "
+        f"add a taint {{key: {GPU_TAINT_KEY}, value: {GPU_TAINT_VALUE}, effect: NO_SCHEDULE}}."
     ),
     exemptions="names",
     config={
@@ -42,13 +43,15 @@ INFO = PolicyInfo(
 def check(args: ResourceValidationArgs, config: Config, report: Report) -> None:
     required_value = str(config.get(REQUIRED_VALUE) or "")
     for pool in gpu_node_pools(args.resource_type, args.name, args.props):
+        if pool.provider_taints_gpu_nodes:
+            continue
         gpu_taints = [
             t for t in pool.taints if t.key == GPU_TAINT_KEY and t.effect == GPU_TAINT_EFFECT
         ]
         if not gpu_taints:
             found = ", ".join(str(t) for t in pool.taints) or "none"
             report(
-                f"GPU node pool '{pool.name}' ({pool.machine_types[0]}) lacks the taint "
+                f"GPU node pool '{pool.name}' ({pool.describe}) lacks the taint "
                 f"{GPU_TAINT_KEY}:{GPU_TAINT_EFFECT} (taints: {found})."
             )
         elif required_value and all(t.value != required_value for t in gpu_taints):

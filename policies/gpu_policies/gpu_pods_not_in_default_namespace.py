@@ -1,4 +1,4 @@
-"""BP-07: GPU workloads run in their workload type's namespace, never in ``default``."""
+"""GPU workloads run in their workload type's namespace, never in ``default``."""
 
 from __future__ import annotations
 

@@ -1,23 +1,19 @@
-"""BP-05: a stack that creates GPU node pools also checks each pool's driver.
+"""A stack that creates GPU node pools also checks each pool's driver.
 
 A preview cannot see a node's driver; it can see whether the stack deploys a check that will:
 a Job or CronJob that runs ``nvidia-smi``, tolerates the GPU taint and is pinned by its
 ``nodeSelector`` to one pool's nodes (our checks use the ``gpu-platform.io/pool`` label).
 
 Only pools that always have a node need a check: those whose minimum node count is at least 1.
-A pool that can be empty needs none, and our stacks deploy none for it (``make verify`` checks
-the driver on every GPU node that exists instead):
+Why a pool that can be empty needs none, and what checks it instead: docs/device-plugin.md,
+"Which pools get a check". The policy reads a pool as able to be empty when it is:
 
 - fixed at zero: an AKS pool with ``count: 0`` and no autoscaling, or an ACK pool with
-  ``desiredSize: "0"`` (or the deprecated ``nodeCount: 0``) and no enabled ``scalingConfig``.
-  There is no node to check, and a check Job could never schedule.
+  ``desiredSize: "0"`` (or the deprecated ``nodeCount: 0``) and no enabled ``scalingConfig``;
 - autoscaled from zero: AKS ``enableAutoScaling`` with ``minCount: 0`` (an AgentPool or a
   ManagedCluster's ``agentPoolProfiles`` entry), ACK ``scalingConfig.enable`` with
-  ``minSize: 0``. A check there would power on a GPU node just to run ``nvidia-smi`` (a Job at
-  every ``pulumi up``, a CronJob at every schedule), and where the autoscaler cannot tell what
-  an empty pool offers (sized from the VM alone it knows ``nvidia.com/gpu`` but no ``.shared``
-  or MIG resource) it would stay pending and fail ``pulumi up``. An autoscaled pool whose
-  minimum is missing or not a number is taken as one that can be empty.
+  ``minSize: 0``; an autoscaled pool whose minimum is missing or not a number counts as one
+  that can be empty.
 """
 
 from __future__ import annotations
@@ -28,20 +24,16 @@ from typing import Any
 
 from pulumi_policy import EnforcementLevel, PolicyResource, Severity, StackValidationArgs
 
-from gpu_facts.scheduling import GPU_TAINT_EFFECT, GPU_TAINT_KEY, GPU_TAINT_VALUE, POOL_LABEL
+from gpu_facts.gcp_accelerators import GKE_NODE_POOL_LABEL
+from gpu_facts.scheduling import GPU_TAINT_EFFECT, GPU_TAINT_KEY, POOL_LABEL
 
 from .building import Config, PolicyInfo, Report, exempt_names, stack_policy
-from .gpu_workloads_tolerate_gpu_taint import tolerates
-from .node_pools import NodePool, node_pools
-from .pod_specs import containers, kubernetes_kind, pod_spec
-from .props import items, mapping, mappings, path, text
-from .resource_types import ACK_NODE_POOL, AKS_AGENT_POOL, AKS_MANAGED_CLUSTER
+from .driver_checks import CHECK_KINDS, DRIVER_CHECK_TOOL, check_selector
+from .node_pools import EKS_NODE_GROUP_LABEL, NodePool, node_pools
+from .pod_specs import kubernetes_kind, pod_spec
+from .props import mappings, path, text
+from .resource_types import AKS_MANAGED_CLUSTER, GKE_CLUSTER, POOL_TYPES
 from .stack_index import index_by_type
-
-DRIVER_CHECK_TOOL = "nvidia-smi"
-"""The tool that talks to the driver (BP-05: the driver version is confirmed with it)."""
-CHECK_KINDS = frozenset({"Job", "CronJob"})
-POOL_TYPES = (AKS_AGENT_POOL, AKS_MANAGED_CLUSTER, ACK_NODE_POOL)
 
 INFO = PolicyInfo(
     name="gpu-pools-have-driver-check",
@@ -62,27 +54,6 @@ INFO = PolicyInfo(
     ),
     exemptions="names",
 )
-
-
-def runs_tool(container: Mapping[str, Any]) -> bool:
-    return any(
-        isinstance(word, str) and DRIVER_CHECK_TOOL in word
-        for key in ("command", "args")
-        for word in items(container.get(key))
-    )
-
-
-def check_selector(spec: Mapping[str, Any]) -> dict[str, str] | None:
-    """The nodeSelector of a pod spec that is a driver check, else None."""
-    selector = {str(k): str(v) for k, v in mapping(spec.get("nodeSelector")).items()}
-    if not selector:
-        return None
-    keys = frozenset({GPU_TAINT_KEY})
-    if not any(tolerates(t, keys, GPU_TAINT_VALUE) for t in mappings(spec.get("tolerations"))):
-        return None
-    if not any(runs_tool(c.spec) for c in containers(spec)):
-        return None
-    return selector
 
 
 def _selectors(index: Mapping[str, list[PolicyResource]]) -> Iterator[dict[str, str]]:
@@ -115,8 +86,12 @@ def minimum_nodes(pool: NodePool, props: Mapping[str, Any]) -> float | None:
     ``props`` are the pool's own (an AgentPool, a ManagedCluster's agentPoolProfiles entry or
     a NodePool). Autoscaled: AKS ``minCount``, ACK ``scalingConfig.minSize``. Fixed: AKS
     ``count`` (missing means AKS's default, 1), ACK ``desiredSize`` or the deprecated
-    ``nodeCount`` (0 only when every size given is 0).
+    ``nodeCount`` (0 only when every size given is 0). EKS and GKE pools carry their own
+    minimum (``scalingConfig.minSize`` / ``minSize``; GKE ``autoscaling.minNodeCount``, else
+    ``nodeCount`` / ``initialNodeCount``).
     """
+    if pool.cloud in ("aws", "gcp"):
+        return pool.min_nodes
     if pool.autoscaling:
         minimum = (
             props.get("minCount")
@@ -153,6 +128,8 @@ def _pools_with_props(
     if resource_type == AKS_MANAGED_CLUSTER:
         profiles = mappings(resource.props.get("agentPoolProfiles"))
         pairs = zip(pools, profiles, strict=True)
+    elif resource_type == GKE_CLUSTER:
+        pairs = zip(pools, mappings(resource.props.get("nodePools")), strict=True)
     else:
         pairs = ((pool, resource.props) for pool in pools)
     for pool, props in pairs:
@@ -176,6 +153,18 @@ def selected(selector: Mapping[str, str], index: Mapping[tuple[str, str], set[in
     return set(groups[0]).intersection(*groups[1:]) if groups else set()
 
 
+def pool_selector(pool: NodePool) -> tuple[str, str]:
+    """A label that picks the pool's nodes alone, for messages: the cloud's own node-pool
+    label where it puts one (GKE, EKS), else ours. (Read from the name, not the labels, so a
+    report reads no pool's labels again.)"""
+    own = pool.name.rsplit("[", 1)[-1].rstrip("]")
+    if pool.cloud == "gcp":
+        return GKE_NODE_POOL_LABEL, own
+    if pool.cloud == "aws":
+        return EKS_NODE_GROUP_LABEL, own
+    return POOL_LABEL, own
+
+
 def check(args: StackValidationArgs, config: Config, report: Report) -> None:
     index = index_by_type(args.resources)
     pools: list[tuple[NodePool, PolicyResource]] = [
@@ -197,10 +186,11 @@ def check(args: StackValidationArgs, config: Config, report: Report) -> None:
     for pool, resource in pools:
         if pool.name in checked or pool.name in skip or resource.name in skip:
             continue
+        label, value = pool_selector(pool)
         report(
             f"GPU node pool '{pool.name}' has no driver check: no Job or CronJob of the stack "
             f"runs {DRIVER_CHECK_TOOL} on its nodes alone (nodeSelector, e.g. "
-            f"{POOL_LABEL}: {pool.name}, and a {GPU_TAINT_KEY}:{GPU_TAINT_EFFECT} toleration); "
+            f"{label}: {value}, and a {GPU_TAINT_KEY}:{GPU_TAINT_EFFECT} toleration); "
             "the pool's minimum node count is at least 1, so it always has a node to check.",
             resource.urn,
         )

@@ -1,4 +1,4 @@
-"""BP-12: MIG pools run without the cluster autoscaler and not on Azure Linux."""
+"""MIG pools run without the cluster autoscaler and not on Azure Linux."""
 
 from __future__ import annotations
 

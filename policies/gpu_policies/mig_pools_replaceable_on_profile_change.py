@@ -1,4 +1,4 @@
-"""BP-11: a MIG AgentPool can be replaced when its gpuInstanceProfile changes.
+"""A MIG AgentPool can be replaced when its gpuInstanceProfile changes.
 
 AKS cannot change a pool's profile: a new profile means a new pool. Pulumi replaces a resource
 create-first by default, and an AgentPool is addressed by its name: a replacement under the

@@ -1,4 +1,4 @@
-"""BP-10: a MIG pool's gpuInstanceProfile is one its VM size's GPU offers on AKS."""
+"""A MIG pool's gpuInstanceProfile is one its VM size's GPU offers on AKS."""
 
 from __future__ import annotations
 

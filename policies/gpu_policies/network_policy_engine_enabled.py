@@ -1,4 +1,4 @@
-"""BP-08: clusters run a network policy engine, without which NetworkPolicies do nothing."""
+"""Clusters run a network policy engine, without which NetworkPolicies do nothing."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""BP-17: no pod picks GPUs itself through NVIDIA_VISIBLE_DEVICES, bypassing the scheduler."""
+"""No pod picks GPUs itself through NVIDIA_VISIBLE_DEVICES, bypassing the scheduler."""
 
 from __future__ import annotations
 

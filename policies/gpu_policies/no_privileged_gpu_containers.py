@@ -1,4 +1,4 @@
-"""BP-17: GPU pods run no privileged container, which would see every GPU of the node."""
+"""GPU pods run no privileged container, which would see every GPU of the node."""
 
 from __future__ import annotations
 

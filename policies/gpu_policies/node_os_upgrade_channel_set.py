@@ -1,4 +1,4 @@
-"""BP-06: AKS clusters keep node images current through an automatic node OS channel."""
+"""AKS clusters keep node images current through an automatic node OS channel."""
 
 from __future__ import annotations
 

@@ -1,8 +1,11 @@
 """One view of a GPU node pool, whichever resource declares it.
 
 AKS pools come as ``AgentPool`` resources or inline in a ``ManagedCluster``'s
-``agentPoolProfiles``; ACK pools as ``NodePool`` resources. A pool is a GPU pool when its VM
-size or one of its instance types is in the GPU catalog (``gpu_facts``).
+``agentPoolProfiles``; ACK pools as ``NodePool`` resources; EKS node groups as pulumi-aws
+``NodeGroup`` resources or pulumi-eks node group components; GKE pools as ``NodePool``
+resources or inline in a ``Cluster``'s ``nodePools``. A pool is a GPU pool when its machine
+type or accelerator is in the GPU catalog (``gpu_facts``), or (EKS) its AMI type carries the
+NVIDIA driver.
 """
 
 from __future__ import annotations
@@ -11,12 +14,34 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from gpu_facts import UnknownGpuFact, azure_vm_size, ecs_instance_type
-from gpu_facts.models import AzureVmSize, EcsInstanceType
+from gpu_facts import (
+    ACCELERATED_AMI_TYPES,
+    UnknownGpuFact,
+    aws_instance_type,
+    azure_vm_size,
+    ecs_instance_type,
+    gcp_accelerator,
+)
+from gpu_facts.gcp_accelerators import GKE_ACCELERATOR_LABEL, GKE_NODE_POOL_LABEL
+from gpu_facts.models import AwsInstanceType, AzureVmSize, EcsInstanceType, GcpAccelerator
 from gpu_facts.scheduling import Taint
 
 from .props import is_true, items, mapping, mappings, path, text
-from .resource_types import ACK_NODE_POOL, AKS_AGENT_POOL, AKS_MANAGED_CLUSTER
+from .resource_types import (
+    ACK_NODE_POOL,
+    AKS_AGENT_POOL,
+    AKS_MANAGED_CLUSTER,
+    EKS_NODE_GROUP,
+    GKE_CLUSTER,
+    GKE_NODE_POOL,
+    PULUMI_EKS_NODE_GROUPS,
+)
+
+EKS_NODE_GROUP_LABEL = "eks.amazonaws.com/nodegroup"
+"""Label EKS puts on the nodes of a managed node group: the node group's name."""
+# EKS's API spells taint effects in capitals (so does GKE's): NO_SCHEDULE is NoSchedule.
+_EFFECTS = {"NO_SCHEDULE": "NoSchedule", "NO_EXECUTE": "NoExecute"}
+_EFFECTS["PREFER_NO_SCHEDULE"] = "PreferNoSchedule"
 
 
 @dataclass(frozen=True, slots=True)
@@ -26,7 +51,7 @@ class NodePool:
     name: str
     """How messages name the pool: ``gpu`` or ``aks/agentPoolProfiles[gpu]``."""
     cloud: str
-    """``azure`` or ``alicloud``."""
+    """``azure``, ``alicloud``, ``aws`` or ``gcp``."""
     machine_types: tuple[str, ...]
     taints: tuple[Taint, ...]
     labels: Mapping[str, str]
@@ -34,6 +59,13 @@ class NodePool:
     """AKS ``gpuInstanceProfile``."""
     autoscaling: bool
     os_sku: str | None
+    """AKS ``osSKU``, ACK ``imageType``, EKS ``amiType``."""
+    accelerators: tuple[tuple[str, int], ...] = ()
+    """GKE ``guestAccelerators``: (type, count per node)."""
+    accelerated_image: bool = False
+    """EKS: an AMI type (or pulumi-eks ``gpu: true``) whose nodes carry the NVIDIA driver."""
+    min_nodes: float | None = None
+    """EKS and GKE: the fewest nodes the pool can have, None when the props do not say."""
 
     @property
     def azure_size(self) -> AzureVmSize | None:
@@ -57,8 +89,53 @@ class NodePool:
         return tuple(found)
 
     @property
+    def aws_types(self) -> tuple[AwsInstanceType, ...]:
+        """The GPU instance types of an EKS node group."""
+        found = []
+        for name in self.machine_types if self.cloud == "aws" else ():
+            try:
+                found.append(aws_instance_type(name))
+            except UnknownGpuFact:
+                continue
+        return tuple(found)
+
+    @property
+    def gcp_gpus(self) -> tuple[tuple[GcpAccelerator, int], ...]:
+        """A GKE pool's GPUs: each accelerator type or GPU machine type, with GPUs per node."""
+        if self.cloud != "gcp":
+            return ()
+        found = []
+        for name, count in (*self.accelerators, *((m, 0) for m in self.machine_types)):
+            try:
+                gpu = gcp_accelerator(name)
+            except UnknownGpuFact:
+                continue
+            found.append((gpu, count or gpu.gpu_count))
+        return tuple(found)
+
+    @property
+    def provider_taints_gpu_nodes(self) -> bool:
+        """GKE taints GPU nodes and tolerates GPU pods itself: no taint of ours is needed."""
+        return self.cloud == "gcp"
+
+    @property
     def is_gpu(self) -> bool:
-        return self.azure_size is not None or bool(self.ecs_types)
+        return (
+            self.azure_size is not None
+            or bool(self.ecs_types)
+            or bool(self.aws_types)
+            or bool(self.gcp_gpus)
+            or self.accelerated_image
+        )
+
+    @property
+    def describe(self) -> str:
+        """The pool's machine type, or its accelerator, for messages."""
+        if self.machine_types:
+            return self.machine_types[0]
+        if self.accelerators:
+            return self.accelerators[0][0]
+        return self.os_sku or "GPU"
 
 
 def parse_aks_taint(taint: str) -> Taint | None:
@@ -108,6 +185,97 @@ def _ack_pool(name: str, props: Mapping[str, Any]) -> NodePool:
     )
 
 
+def _effect(value: Any) -> str:
+    effect = text(value) or ""
+    return _EFFECTS.get(effect, effect)
+
+
+def _taints(value: Any) -> tuple[Taint, ...]:
+    """Taints as a list of {key, value, effect} (EKS, GKE, pulumi-eks managed) or a map
+    key -> {value, effect} (pulumi-eks self-managed node groups)."""
+    if isinstance(value, Mapping):
+        return tuple(
+            Taint(str(key), text(mapping(t).get("value")) or "", _effect(mapping(t).get("effect")))
+            for key, t in value.items()
+        )
+    return tuple(
+        Taint(text(t.get("key")) or "", text(t.get("value")) or "", _effect(t.get("effect")))
+        for t in mappings(value)
+    )
+
+
+def _labels(value: Any) -> dict[str, str]:
+    return {str(k): str(v) for k, v in mapping(value).items()}
+
+
+def _count(value: Any) -> float | None:
+    """A node count as providers send it (number or numeric string), else None."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int | float):
+        return float(value)
+    try:
+        return float(value) if isinstance(value, str) else None
+    except ValueError:
+        return None
+
+
+def _eks_pool(resource_type: str, name: str, props: Mapping[str, Any]) -> NodePool:
+    pool_name = text(props.get("nodeGroupName")) or name
+    types = [t for t in items(props.get("instanceTypes")) if isinstance(t, str)]
+    single = text(props.get("instanceType"))
+    if single:
+        types.append(single)
+    ami_type = text(props.get("amiType"))
+    labels = _labels(props.get("labels"))
+    if resource_type != "eks:index:NodeGroup" and text(props.get("nodeGroupName")):
+        labels.setdefault(EKS_NODE_GROUP_LABEL, pool_name)  # managed node groups only
+    scaling = mapping(props.get("scalingConfig"))
+    minimum = scaling.get("minSize") if scaling else props.get("minSize")
+    return NodePool(
+        name=pool_name,
+        cloud="aws",
+        machine_types=tuple(types),
+        taints=_taints(props.get("taints")),
+        labels=labels,
+        mig_profile=None,
+        autoscaling=False,
+        os_sku=ami_type,
+        accelerated_image=ami_type in ACCELERATED_AMI_TYPES or is_true(props.get("gpu")),
+        min_nodes=_count(minimum),
+    )
+
+
+def _gke_pool(name: str, props: Mapping[str, Any], node_pool: str | None = None) -> NodePool:
+    """A GKE pool; ``node_pool`` is its GKE name when ``name`` (for messages) differs."""
+    node_config = mapping(props.get("nodeConfig"))
+    accelerators = tuple(
+        (text(a.get("type")) or "", int(_count(a.get("count")) or 1))
+        for a in mappings(node_config.get("guestAccelerators"))
+    )
+    machine_type = text(node_config.get("machineType"))
+    labels = {GKE_NODE_POOL_LABEL: node_pool or name, **_labels(node_config.get("labels"))}
+    if accelerators:
+        labels.setdefault(GKE_ACCELERATOR_LABEL, accelerators[0][0])
+    autoscaling = mapping(props.get("autoscaling"))
+    if autoscaling:
+        minimum = autoscaling.get("minNodeCount", autoscaling.get("totalMinNodeCount"))
+    else:
+        minimum = props.get("nodeCount", props.get("initialNodeCount"))
+    return NodePool(
+        name=name,
+        cloud="gcp",
+        machine_types=(machine_type,) if machine_type else (),
+        taints=_taints(node_config.get("taints")),
+        labels=labels,
+        mig_profile=None,
+        autoscaling=bool(autoscaling),
+        os_sku=text(node_config.get("imageType")),
+        accelerators=accelerators,
+        min_nodes=_count(minimum),
+    )
+
+
 def node_pools(resource_type: str, name: str, props: Mapping[str, Any]) -> Iterator[NodePool]:
     """Every node pool a resource declares (none for resources that declare no pool)."""
     if resource_type == AKS_AGENT_POOL:
@@ -118,6 +286,14 @@ def node_pools(resource_type: str, name: str, props: Mapping[str, Any]) -> Itera
             yield _aks_pool(f"{name}/agentPoolProfiles[{pool_name}]", profile)
     elif resource_type == ACK_NODE_POOL:
         yield _ack_pool(text(props.get("nodePoolName")) or text(props.get("name")) or name, props)
+    elif resource_type == EKS_NODE_GROUP or resource_type in PULUMI_EKS_NODE_GROUPS:
+        yield _eks_pool(resource_type, name, props)
+    elif resource_type == GKE_NODE_POOL:
+        yield _gke_pool(text(props.get("name")) or name, props)
+    elif resource_type == GKE_CLUSTER:
+        for index, pool in enumerate(mappings(props.get("nodePools"))):
+            pool_name = text(pool.get("name")) or f"#{index}"
+            yield _gke_pool(f"{name}/nodePools[{pool_name}]", pool, pool_name)
 
 
 def gpu_node_pools(resource_type: str, name: str, props: Mapping[str, Any]) -> Iterator[NodePool]:

@@ -1,4 +1,4 @@
-"""BP-18: the local NVMe cache is claimed through generic ephemeral volumes only.
+"""The local NVMe cache is claimed through generic ephemeral volumes only.
 
 The GPU VMs' NVMe data disks belong to the VM: their data is lost when a node is deallocated,
 redeployed or re-imaged. A PersistentVolumeClaim (or a StatefulSet's volumeClaimTemplates) on

@@ -1,4 +1,4 @@
-"""BP-13: the GPU resources pods ask for are ones the stack's GPU pools actually advertise.
+"""The GPU resources pods ask for are ones the stack's GPU pools actually advertise.
 
 Cross-layer: the pools' machine types and MIG profiles, the device plugin's per-pool configs
 (MIG strategy, sharing and renaming) and ACK's sharing labels decide the names the scheduler
@@ -26,7 +26,7 @@ from .exposed_gpu_resources import exposed_resources
 from .helm_releases import releases
 from .node_pools import NodePool, gpu_node_pools
 from .pod_specs import POD_SPEC_PATHS, kubernetes_kind, pod_gpu_resources, pod_spec
-from .resource_types import ACK_NODE_POOL, AKS_AGENT_POOL, AKS_MANAGED_CLUSTER
+from .resource_types import POOL_TYPES
 from .stack_index import index_by_type
 
 INFO = PolicyInfo(
@@ -35,7 +35,8 @@ INFO = PolicyInfo(
         "Every GPU resource a pod asks for is one the stack's GPU pools advertise, given each "
         f"pool's VM size, MIG profile and the {CHART_NAME} config its nodes select (MIG "
         f"strategy single: {NVIDIA_GPU}, mixed: {NVIDIA_MIG_PREFIX}<profile>; shared and "
-        f"renamed: <resource>{SHARED_SUFFIX}) or ACK's GPU sharing ({ALIYUN_GPU_MEM})."
+        f"renamed: <resource>{SHARED_SUFFIX}) or ACK's GPU sharing ({ALIYUN_GPU_MEM}); GKE pools "
+        f"advertise {NVIDIA_GPU}."
     ),
     practices=("BP-13",),
     enforcement_level=EnforcementLevel.MANDATORY,
@@ -46,8 +47,6 @@ INFO = PolicyInfo(
         "MIG profile / the device plugin config so the pool advertises what the pod needs."
     ),
 )
-
-POOL_TYPES = (AKS_AGENT_POOL, AKS_MANAGED_CLUSTER, ACK_NODE_POOL)
 
 
 def judged(resource: str) -> bool:
@@ -71,8 +70,12 @@ def check(args: StackValidationArgs, config: Config, report: Report) -> None:
         for pool in gpu_node_pools(resource_type, resource.name, resource.props)
     ]
     plugins = [release_configs(release) for release in releases(index, CHART_NAME)]
-    # A workload stack alone, or configs in an external ConfigMap, cannot be judged.
-    if not pools or not plugins or any(plugin.external for plugin in plugins):
+    # A workload stack alone, or configs in an external ConfigMap, cannot be judged; GKE pools
+    # need no release (GKE runs the plugin).
+    plugin_pools = [pool for pool in pools if not pool.provider_taints_gpu_nodes]
+    if not pools or any(plugin.external for plugin in plugins):
+        return
+    if plugin_pools and not plugins:
         return
     exposed: dict[str, list[str]] = defaultdict(list)
     unserved: list[str] = []

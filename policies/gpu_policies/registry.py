@@ -1,8 +1,10 @@
-"""The one list of policies in the pack, each with the practices (BP-IDs) it enforces."""
+"""The one list of policies in the pack. Each policy module states the practices (BP-IDs) it
+enforces once, in its ``INFO``; the registry reads them from there."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Protocol
 
 from pulumi_policy import ResourceValidationPolicy, StackValidationPolicy
 
@@ -11,6 +13,7 @@ from . import (
     cuda_images_pinned,
     device_plugin_release_current_with_gfd,
     gpu_limits_whole_numbers,
+    gpu_namespaces_declared,
     gpu_namespaces_deny_all_network_policy,
     gpu_namespaces_have_gpu_quota,
     gpu_node_pools_tainted,
@@ -30,6 +33,7 @@ from . import (
     shared_gpus_renamed_and_single_request,
     single_device_plugin_owner,
 )
+from .building import PolicyInfo
 
 Policy = ResourceValidationPolicy | StackValidationPolicy
 
@@ -37,41 +41,59 @@ PACK_NAME = "gpu-platform"
 PACK_VERSION = "0.1.0"
 
 
+class PolicyModule(Protocol):
+    """A policy module: its ``INFO`` (name, practices, level...) and its ``POLICY``."""
+
+    # Read-only members, so a module whose POLICY is a ResourceValidationPolicy conforms.
+    @property
+    def INFO(self) -> PolicyInfo: ...  # noqa: N802
+    @property
+    def POLICY(self) -> Policy: ...  # noqa: N802
+
+
 @dataclass(frozen=True, slots=True)
 class RegisteredPolicy:
-    """A policy and the practices from SPEC.md it enforces."""
+    """A policy and the practices from SPEC.md it enforces (read from its module's INFO)."""
 
     policy: Policy
     practices: tuple[str, ...]
 
+    @classmethod
+    def of(cls, module: PolicyModule) -> RegisteredPolicy:
+        return cls(module.POLICY, module.INFO.practices)
 
-REGISTERED: tuple[RegisteredPolicy, ...] = (
+
+MODULES: tuple[PolicyModule, ...] = (
     # Cloud resources: GPU node pools and clusters.
-    RegisteredPolicy(gpu_node_pools_tainted.POLICY, ("BP-01",)),
-    RegisteredPolicy(mig_pools_no_autoscaling_no_azure_linux.POLICY, ("BP-12",)),
-    RegisteredPolicy(mig_profile_valid_for_vm_size.POLICY, ("BP-10",)),
-    RegisteredPolicy(mig_pools_replaceable_on_profile_change.POLICY, ("BP-11",)),
-    RegisteredPolicy(node_os_upgrade_channel_set.POLICY, ("BP-06",)),
-    RegisteredPolicy(network_policy_engine_enabled.POLICY, ("BP-08",)),
-    RegisteredPolicy(ack_mps_pools_need_ack_pro.POLICY, ("BP-16",)),
+    gpu_node_pools_tainted,
+    mig_pools_no_autoscaling_no_azure_linux,
+    mig_profile_valid_for_vm_size,
+    mig_pools_replaceable_on_profile_change,
+    node_os_upgrade_channel_set,
+    network_policy_engine_enabled,
+    ack_mps_pools_need_ack_pro,
     # Kubernetes workloads, every pod-bearing kind.
-    RegisteredPolicy(gpu_workloads_tolerate_gpu_taint.POLICY, ("BP-02", "BP-04")),
-    RegisteredPolicy(gpu_limits_whole_numbers.POLICY, ("BP-03", "BP-04")),
-    RegisteredPolicy(no_nvidia_visible_devices_env.POLICY, ("BP-17",)),
-    RegisteredPolicy(no_privileged_gpu_containers.POLICY, ("BP-17",)),
-    RegisteredPolicy(cuda_images_pinned.POLICY, ("BP-19",)),
-    RegisteredPolicy(host_ipc_only_for_gpu_mem_pods.POLICY, ("BP-16", "BP-17")),
-    RegisteredPolicy(gpu_pods_not_in_default_namespace.POLICY, ("BP-07",)),
+    gpu_workloads_tolerate_gpu_taint,
+    gpu_limits_whole_numbers,
+    no_nvidia_visible_devices_env,
+    no_privileged_gpu_containers,
+    cuda_images_pinned,
+    host_ipc_only_for_gpu_mem_pods,
+    gpu_pods_not_in_default_namespace,
     # The stack as a whole.
-    RegisteredPolicy(gpu_namespaces_deny_all_network_policy.POLICY, ("BP-08",)),
-    RegisteredPolicy(gpu_namespaces_have_gpu_quota.POLICY, ("BP-09",)),
-    RegisteredPolicy(device_plugin_release_current_with_gfd.POLICY, ("BP-14",)),
-    RegisteredPolicy(single_device_plugin_owner.POLICY, ("BP-14", "BP-20")),
-    RegisteredPolicy(pod_gpu_resources_exposed_by_pools.POLICY, ("BP-13",)),
-    RegisteredPolicy(shared_gpus_renamed_and_single_request.POLICY, ("BP-15",)),
-    RegisteredPolicy(gpu_pools_have_driver_check.POLICY, ("BP-05",)),
-    RegisteredPolicy(nvme_cache_volumes_ephemeral.POLICY, ("BP-18",)),
+    gpu_namespaces_deny_all_network_policy,
+    gpu_namespaces_have_gpu_quota,
+    gpu_namespaces_declared,
+    device_plugin_release_current_with_gfd,
+    single_device_plugin_owner,
+    pod_gpu_resources_exposed_by_pools,
+    shared_gpus_renamed_and_single_request,
+    gpu_pools_have_driver_check,
+    nvme_cache_volumes_ephemeral,
 )
+"""Every policy module of the pack, in registration order."""
+
+REGISTERED: tuple[RegisteredPolicy, ...] = tuple(RegisteredPolicy.of(m) for m in MODULES)
 
 
 def policies() -> list[Policy]:

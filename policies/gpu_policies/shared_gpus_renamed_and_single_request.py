@@ -1,4 +1,4 @@
-"""BP-15: device plugin sharing configs make shared GPUs visible as such.
+"""Device plugin sharing configs make shared GPUs visible as such.
 
 Time-slicing and MPS put every pod of a GPU in one trust domain (no fault isolation; for
 time-slicing no memory isolation either). Advertised as ``<resource>.shared``, a shared GPU is

@@ -9,7 +9,15 @@ from pulumi_policy import PolicyResource
 
 from gpu_facts.scheduling import GPU_NAMESPACE_LABEL, WORKLOAD_TYPE_LABEL
 
-from .building import Config, exempt_names, exempt_namespaces
+from .building import Config, exempt_names, exempt_namespaces, known_text
+from .driver_checks import is_driver_check
+from .pod_specs import (
+    DEFAULT_NAMESPACE,
+    POD_SPEC_PATHS,
+    kubernetes_kind,
+    pod_gpu_resources,
+    pod_spec,
+)
 from .props import mapping, path, text
 from .resource_types import NAMESPACE
 
@@ -36,15 +44,46 @@ def is_gpu_namespace(resource: PolicyResource) -> bool:
     return any(label in labels for label in GPU_NAMESPACE_LABELS)
 
 
+def gpu_workload_namespaces(
+    index: Mapping[str, list[PolicyResource]],
+) -> dict[str, list[PolicyResource]]:
+    """Namespace -> the GPU workloads the stack runs there: every pod-bearing resource that
+    asks for a GPU resource, except driver checks (BP-05 readiness probes, not a workload
+    type). A workload whose namespace is unknown at preview is left out; unset means
+    ``default``."""
+    found: dict[str, list[PolicyResource]] = defaultdict(list)
+    for resource_type, resources in index.items():
+        if kubernetes_kind(resource_type) not in POD_SPEC_PATHS:
+            continue
+        for resource in resources:
+            spec = pod_spec(resource_type, resource.props)
+            if spec is None or not pod_gpu_resources(spec):
+                continue
+            if is_driver_check(resource_type, resource.props):
+                continue
+            namespace, known = known_text(resource.props, "metadata", "namespace")
+            if known:
+                found[namespace or DEFAULT_NAMESPACE].append(resource)
+    return found
+
+
+def workload_names(workloads: list[PolicyResource]) -> str:
+    return ", ".join(f"'{w.name}'" for w in workloads[:3]) + (", ..." if len(workloads) > 3 else "")
+
+
 def checked_gpu_namespaces(
     index: Mapping[str, list[PolicyResource]], config: Config
-) -> Iterator[tuple[str, PolicyResource]]:
-    """The stack's GPU workload namespaces that are not exempt: (metadata.name, resource)."""
+) -> Iterator[tuple[str, PolicyResource, str]]:
+    """The stack's GPU workload namespaces that are not exempt: (metadata.name, resource, why
+    it is one). A declared Namespace is one when it carries a GPU namespace label or runs GPU
+    workloads of the stack, labelled by us or not."""
     skip_namespaces, skip_names = exempt_namespaces(config), exempt_names(config)
+    running = gpu_workload_namespaces(index)
     for namespace in index[NAMESPACE]:
         name = object_name(namespace)
-        if not is_gpu_namespace(namespace) or name in skip_namespaces:
+        if name in skip_namespaces or name in skip_names or namespace.name in skip_names:
             continue
-        if name in skip_names or namespace.name in skip_names:
-            continue
-        yield name, namespace
+        if is_gpu_namespace(namespace):
+            yield name, namespace, ""
+        elif name in running:
+            yield name, namespace, f" (it runs GPU workloads: {workload_names(running[name])})"

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from plan.pools import PoolFacts, resolve_pool
 from settings import PlatformSettings
 
-from . import ack, aks, clusters, gpu_layer, pools, workloads
+from . import ack, aks, clusters, gpu_layer, observability, pools, workloads
 from .base import ConfigUnderCheck, Problem, Rule
 
 POOL_RULES: tuple[Rule, ...] = (*pools.POOL_RULES, *aks.POOL_RULES)
@@ -22,6 +22,7 @@ RULES: tuple[Rule, ...] = (
     pools.duplicate_names,
     *gpu_layer.RULES,
     *workloads.RULES,
+    *observability.RULES,
 )
 """Rules of the whole config; those that look across pools judge the sound ones."""
 

@@ -32,6 +32,7 @@ def platform_namespaces(cfg: ConfigUnderCheck) -> list[tuple[str, str, bool]]:
             ("devicePlugin", cfg.settings.device_plugin),
             ("gpuOperator", cfg.settings.gpu_operator),
             ("readiness", cfg.settings.readiness),
+            ("observability.metrics", cfg.settings.observability.metrics),
         )
     ]
     readiness_explicit = "namespace" in cfg.settings.readiness.model_fields_set

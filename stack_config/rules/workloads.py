@@ -47,7 +47,7 @@ def _workloads(cfg: ConfigUnderCheck) -> Iterator[Problem]:
 
 def _workload_isolation(cfg: ConfigUnderCheck) -> Iterator[Problem]:
     facts = cfg.sound_pools
-    # The same pools as Platform.workload_pools: the listed ones, else every unshared pool.
+    # The same pools as ResolvedPlatform.workload_pools: the listed ones, else every unshared pool.
     unshared = [n for n, pf in facts.items() if not pf.is_shared]
     for i, wl in enumerate(cfg.settings.workloads):
         names = wl.pools if wl.pools is not None else unshared

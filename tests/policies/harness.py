@@ -43,6 +43,8 @@ class Res:
     props: dict[str, Any]
     depends_on: tuple[str, ...] = ()
     delete_before_replace: bool = False
+    parent: str | None = None
+    """Pulumi name of the parent resource (e.g. the Helm chart that rendered it)."""
 
     @property
     def urn(self) -> str:
@@ -109,7 +111,7 @@ def violations(
             res.name,
             opts(delete_before_replace=res.delete_before_replace),
             None,
-            None,
+            by_name.get(res.parent) if res.parent else None,
             [by_name[d] for d in res.depends_on if d in by_name],
             {},
         )

@@ -4,6 +4,7 @@ with per-pool configs, driver checks, workloads and NVMe cache volumes, in the w
 from __future__ import annotations
 
 import copy
+from dataclasses import replace
 from typing import Any
 
 import yaml
@@ -18,6 +19,7 @@ from gpu_facts.scheduling import (
 
 from .harness import Res
 from .pod_fixtures import container, gpu_pod_spec, wrap
+from .stack_fixtures import governed
 
 AGENT_POOL = "azure-native:containerservice:AgentPool"
 ACK_NODE_POOL = "alicloud:cs/nodePool:NodePool"
@@ -205,7 +207,8 @@ def stateful_set_with_claim(storage_class_name: str = "gpu-nvme-cache-ephemeral"
 
 def dev_like_stack() -> tuple[Res, ...]:
     """A compliant platform like our dev stack: a mixed-MIG A100 pool, a renamed time-sliced
-    T4 pool, their configs, a driver check each, workloads on both, an NVMe cache volume."""
+    T4 pool, their configs, a driver check each, workloads on both, an NVMe cache volume, and
+    the workloads' namespaces with their deny-all NetworkPolicy and GPU quota."""
     return (
         aks_pool("a100mig", A100_MIG_SIZE, "MIG1g"),
         aks_pool("t4"),
@@ -218,4 +221,50 @@ def dev_like_stack() -> tuple[Res, ...]:
         workload("nvidia.com/gpu.shared", "Job", "gpu-inference"),
         storage_class(),
         cache_workload("Pod", resource="nvidia.com/mig-1g.5gb"),
+        *governed("gpu-training"),
+        *governed("gpu-inference"),
     )
+
+
+MIG_1G = "nvidia.com/mig-1g.5gb"
+MIG_POOL = aks_pool("a100mig", A100_MIG_SIZE, "MIG1g")
+T4_POOL = aks_pool("t4")
+ACK_A10 = ack_pool("a10", "mps")
+MANAGED_CLUSTER = "azure-native:containerservice:ManagedCluster"
+AUTOSCALED = {"enableAutoScaling": True, "minCount": 0, "maxCount": 3}
+ACK_SCALING = {"scalingConfig": {"enable": True, "minSize": 0, "maxSize": 2, "type": "gpu"}}
+
+
+def mig_stack(strategy: str = "mixed", global_mig: str | None = None) -> tuple[Res, ...]:
+    release = plugin_release({"plain-default": plain(), "a100mig": plain(strategy)})
+    if global_mig is not None:
+        release.props["values"]["migStrategy"] = global_mig
+    return (MIG_POOL, release)
+
+
+def t4_stack(config: dict[str, object]) -> tuple[Res, ...]:
+    return (T4_POOL, plugin_release({"plain-default": plain(), "t4": config}))
+
+
+def sized(pool: Res, **changes: object) -> Res:
+    """``pool`` with its sizing props changed (``None`` drops a prop)."""
+    props = {**pool.props, **changes}
+    return replace(pool, props={k: v for k, v in props.items() if v is not None})
+
+
+def inline_gpu_pool(**changes: object) -> Res:
+    """A ManagedCluster with a system pool and the t4 GPU pool inline, the latter ``changes``d."""
+    gpu = {k: v for k, v in T4_POOL.props.items() if k not in ("resourceGroupName", "resourceName")}
+    gpu.pop("agentPoolName")
+    gpu = {"name": "t4", "mode": "User", **gpu, **changes}
+    system = {"name": "system", "mode": "System", "vmSize": "Standard_D4s_v5", "count": 0}
+    return Res(MANAGED_CLUSTER, "aks", {"agentPoolProfiles": [system, gpu]})
+
+
+def many_workloads_stack() -> list[Res]:
+    """The dev-like stack with 100 more workloads: for linear-time checks."""
+    resources = list(dev_like_stack())
+    for i in range(100):
+        res = workload("nvidia.com/mig-1g.5gb")
+        resources.append(Res(res.type, f"w{i}", res.props))
+    return resources

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
-from .harness import Res
+from .harness import Case, Res
 
 KINDS: dict[str, str] = {
     "Pod": "kubernetes:core/v1:Pod",
@@ -68,3 +68,49 @@ def mutated(
 def container(spec: dict[str, Any]) -> dict[str, Any]:
     first: dict[str, Any] = spec["containers"][0]
     return first
+
+
+Change = Callable[[dict[str, Any]], None]
+"""A change to the compliant pod spec."""
+
+
+def set_spec(key: str, value: Any) -> Change:
+    return lambda spec: spec.__setitem__(key, value)
+
+
+def set_container(key: str, value: Any) -> Change:
+    return lambda spec: container(spec).__setitem__(key, value)
+
+
+def set_limits(limits: dict[str, Any], requests: dict[str, Any] | None = None) -> Change:
+    resources: dict[str, Any] = {"limits": limits}
+    if requests is not None:
+        resources["requests"] = requests
+    return set_container("resources", resources)
+
+
+def add_env(name: str, value: str) -> Change:
+    return lambda spec: container(spec)["env"].append({"name": name, "value": value})
+
+
+def in_init_container(change: Change) -> Change:
+    """Move the GPU container to initContainers and apply ``change`` there."""
+
+    def apply(spec: dict[str, Any]) -> None:
+        change(spec)
+        spec["initContainers"] = spec.pop("containers")
+        spec["containers"] = [{"name": "sidecar", "image": "busybox:1.36"}]
+
+    return apply
+
+
+def pod_policy_cases(policy: str, violations: Iterable[tuple[str, Change, str]]) -> list[Case]:
+    """A pod policy's cases on every pod-bearing kind: the compliant workload passes, and each
+    violation (id, change to the compliant pod spec, expected message fragment) fails."""
+    violations = list(violations)
+    cases = []
+    for kind in KINDS:
+        cases.append(Case(policy, f"{kind}-compliant", (wrap(kind, gpu_pod_spec()),)))
+        for case_id, change, fragment in violations:
+            cases.append(Case(policy, f"{kind}-{case_id}", (mutated(kind, change),), (fragment,)))
+    return cases

@@ -15,6 +15,7 @@ from offline_preview import RecordedResource, Violation, run_policies
 from .harness import Case, Res, messages, policy_named, violations
 from .platform_fixtures import dev_like_stack, workload
 from .pod_fixtures import container, mutated
+from .stack_fixtures import governed
 
 PRIVILEGED = "no-privileged-gpu-containers"
 TOLERATE = "gpu-workloads-tolerate-gpu-taint"
@@ -23,6 +24,10 @@ CUDA = "cuda-images-pinned"
 
 def recorded(res: Res) -> RecordedResource:
     return RecordedResource(res.urn, res.type, res.name, True, None, res.props, dict(res.props))
+
+
+# The workloads' namespace, declared and governed as the namespace policies require.
+GOVERNED = [recorded(r) for r in governed("gpu-training")]
 
 
 def privileged(namespace: str = "gpu-training") -> Res:
@@ -46,7 +51,7 @@ def by_policy(found: list[Violation]) -> dict[str, str]:
 
 
 def test_default_levels_are_mandatory_for_must_and_advisory_for_should() -> None:
-    found = by_policy(run_policies([recorded(bad_workload())], policies()))
+    found = by_policy(run_policies([recorded(bad_workload()), *GOVERNED], policies()))
     assert found == {TOLERATE: "mandatory", CUDA: "advisory"}
 
 
@@ -63,7 +68,10 @@ def test_default_levels_are_mandatory_for_must_and_advisory_for_should() -> None
 def test_pack_config_overrides_levels(
     pack_config: dict[str, Any], expected: dict[str, str]
 ) -> None:
-    assert by_policy(run_policies([recorded(bad_workload())], policies(), pack_config)) == expected
+    assert (
+        by_policy(run_policies([recorded(bad_workload()), *GOVERNED], policies(), pack_config))
+        == expected
+    )
 
 
 @pytest.mark.parametrize("namespace", DEFAULT_EXEMPT_NAMESPACES)
@@ -129,7 +137,7 @@ def test_unknown_values_raise_the_analyzers_error_not_a_crash() -> None:
 def test_unknown_values_elsewhere_do_not_stop_a_policy() -> None:
     res = mutated("Pod", lambda s: s.__setitem__("serviceAccountName", UNKNOWN_STRING_VALUE))
     for policy in policies():
-        assert violations(policy, [res]) == [], policy.name
+        assert violations(policy, [res, *governed("gpu-training")]) == [], policy.name
 
 
 def test_levels_are_set_on_every_policy() -> None:
@@ -155,7 +163,7 @@ def test_an_unknown_namespace_or_name_passes_a_clean_resource() -> None:
     for metadata in ({"namespace": UNKNOWN_STRING_VALUE}, {"name": UNKNOWN_STRING_VALUE}):
         res = mutated("Deployment", lambda s: None)
         res.props["metadata"].update(metadata)
-        found = run_policies([recorded(res)], policies())
+        found = run_policies([recorded(res), *GOVERNED], policies())
         cannot_run = (
             [("gpu-pods-not-in-default-namespace", "advisory")] if "namespace" in metadata else []
         )

@@ -17,6 +17,7 @@ from pulumi_policy.policy import Policy, _PolicyAnalyzerServicer
 from gpu_policies.registry import PACK_NAME, PACK_VERSION, REGISTERED, policies
 
 from .pod_fixtures import container, mutated
+from .stack_fixtures import governed
 
 
 def servicer() -> _PolicyAnalyzerServicer:
@@ -41,6 +42,8 @@ def test_analyzer_info_lists_every_policy_with_its_schema() -> None:
 
 
 def test_analyze_reports_the_bad_workload_from_a_struct() -> None:
+    """A resource analysis and a stack analysis (the toleration needs the stack's pools)."""
+
     def bad(spec: dict[str, Any]) -> None:
         spec["tolerations"] = []
         container(spec)["securityContext"] = {"privileged": True}
@@ -50,6 +53,22 @@ def test_analyze_reports_the_bad_workload_from_a_struct() -> None:
     properties.update(res.props)
     request = proto.AnalyzeRequest(type=res.type, name=res.name, urn=res.urn, properties=properties)
     response = servicer().Analyze(request, None)
-    found = {d.policyName: d.enforcementLevel for d in response.diagnostics}
+    resources = [
+        proto.AnalyzerResource(type=res.type, name=res.name, urn=res.urn, properties=properties)
+    ]
+    for other in governed("gpu-training"):  # its namespace, declared and governed
+        props = struct_pb2.Struct()
+        props.update(other.props)
+        resources.append(
+            proto.AnalyzerResource(
+                type=other.type, name=other.name, urn=other.urn, properties=props
+            )
+        )
+    stack = proto.AnalyzeStackRequest(resources=resources)
+    stack_response = servicer().AnalyzeStack(stack, None)
+    found = {
+        d.policyName: d.enforcementLevel
+        for d in [*response.diagnostics, *stack_response.diagnostics]
+    }
     assert set(found) == {"gpu-workloads-tolerate-gpu-taint", "no-privileged-gpu-containers"}
     assert set(found.values()) == {proto.MANDATORY}

@@ -1,0 +1,221 @@
+"""DcgmExporter: NVIDIA's dcgm-exporter on exactly the GPU nodes, every GPU attributed to its pod.
+
+One exporter pod per GPU node the NVIDIA device plugin serves (it tolerates the GPU taint and
+selects those nodes, never a CPU node), told every resource name the pools expose so that
+time-sliced and MPS GPUs are attributed too, with per-pod series on shared GPUs. Its namespace
+denies all traffic but the scrape: ingress on the metrics port from the scraper's namespaces.
+How the scraper finds it is the caller's choice (``plan.metrics.SCRAPE_MODES``); nothing that
+needs a CRD is created unless asked, so the release installs where the CRD does not exist.
+"""
+
+from typing import Any, NotRequired, TypedDict, cast, get_args
+
+import pulumi
+import pulumi_kubernetes as k8s
+from pulumi_kubernetes.meta.v1 import LabelSelectorArgs, ObjectMetaArgs
+from pulumi_kubernetes.networking import v1 as net
+
+from gpu_facts.dcgm_exporter_chart import (
+    CHART_NAME,
+    CHART_REPO,
+    DEFAULT_NAMESPACE,
+    DEFAULT_VERSION,
+    METRICS_PORT,
+)
+from gpu_facts.device_plugin_chart import version_tuple
+from plan.gpu_rules import rule_groups
+from plan.metrics import ScrapeMode, exporter_values, exposed_resources, value_problems
+from plan.pools import PoolFacts
+from settings import Cloud
+
+from .errors import Problem, property_path, raise_if_any
+from .gpu_workload_namespace import DENY_ALL_POLICY, NAMESPACE_NAME_LABEL, deny_all_spec
+from .helm_release import pinned_release, system_namespace
+from .pool_args import GpuPoolArgs, resolve_pool_args
+
+COMPONENT = "DcgmExporter"
+AZURE_MONITOR_GROUP = "azmonitoring.coreos.com/v1"
+"""The group AKS managed Prometheus reads PodMonitors from (not ``monitoring.coreos.com``)."""
+OPERATOR_GROUP = "monitoring.coreos.com/v1"
+AZURE_MONITOR_NAMESPACE = "kube-system"
+"""Where AKS runs its managed-Prometheus collector (``ama-metrics``)."""
+EXPORTER_SELECTOR = {"app.kubernetes.io/name": CHART_NAME}
+"""The chart's selector label on the exporter pods (templates/_helpers.tpl)."""
+
+
+class DcgmExporterArgs(TypedDict):
+    """GPU metrics for the GPU pools of one cluster."""
+
+    pools: list[GpuPoolArgs]
+    """The cluster's GPU pools; those the NVIDIA device plugin serves get the exporter, and it
+    is told every resource name they expose."""
+    cloud: NotRequired[str]
+    """``azure``, ``alicloud`` or ``existing`` (default): how a pool's sharing mode is read."""
+    version: NotRequired[str]
+    """Chart version, 4.0.0 or newer (default 4.8.2)."""
+    namespace: NotRequired[str]
+    """Namespace of the release (default ``gpu-metrics``)."""
+    scrape: NotRequired[str]
+    """How Prometheus finds the exporter: ``annotations`` (default: ``prometheus.io/*`` pod
+    annotations), ``serviceMonitor`` (Prometheus Operator) or ``azureMonitor`` (AKS managed
+    Prometheus: an ``azmonitoring.coreos.com`` PodMonitor)."""
+    scraper_namespaces: NotRequired[list[str]]
+    """Namespaces whose pods may scrape the exporter (``kube-system`` with ``azureMonitor``)."""
+    prometheus_rules: NotRequired[bool]
+    """With ``serviceMonitor``: also create a ``PrometheusRule`` with the GPU rules and alerts
+    (``plan.gpu_rules``)."""
+    values: NotRequired[dict[str, Any]]
+    """Extra chart values, merged over ours."""
+
+
+class DcgmExporter(pulumi.ComponentResource):
+    """NVIDIA's dcgm-exporter on the GPU nodes, its deny-all namespace and its scrape path."""
+
+    namespace: pulumi.Output[str]
+    """Namespace of the release."""
+    resource_names: pulumi.Output[list[str]]
+    """The GPU resource names the exporter attributes to pods."""
+
+    def __init__(
+        self, name: str, args: DcgmExporterArgs, opts: pulumi.ResourceOptions | None = None
+    ) -> None:
+        pools, scrape, problems = _checked(args)
+        raise_if_any(COMPONENT, name, problems)
+        super().__init__("gpu-platform:gpu:DcgmExporter", name, None, opts)
+
+        namespace = args.get("namespace", DEFAULT_NAMESPACE)
+        scrapers = args.get("scraper_namespaces") or (
+            [AZURE_MONITOR_NAMESPACE] if scrape == "azureMonitor" else []
+        )
+        # SYS_ADMIN for the profiling counters: only Pod Security "privileged" admits it.
+        ns = system_namespace(f"{name}-namespace", namespace, self)
+        after_ns = pulumi.ResourceOptions(parent=self, depends_on=[ns])
+
+        def meta(object_name: str) -> ObjectMetaArgs:
+            return ObjectMetaArgs(name=object_name, namespace=namespace)
+
+        net.NetworkPolicy(
+            f"{name}-{DENY_ALL_POLICY}",
+            metadata=meta(DENY_ALL_POLICY),
+            spec=deny_all_spec(),
+            opts=after_ns,
+        )
+        if scrapers:
+            net.NetworkPolicy(
+                f"{name}-allow-scrape",
+                metadata=meta("allow-scrape"),
+                spec=scrape_policy_spec(scrapers),
+                opts=after_ns,
+            )
+        values = exporter_values(pools, scrape, args.get("values"))
+        release = pinned_release(
+            f"{name}-release",
+            chart=CHART_NAME,
+            repo=CHART_REPO,
+            version=args.get("version", DEFAULT_VERSION),
+            namespace=namespace,
+            after=ns,
+            values=values,
+            parent=self,
+        )
+        after_release = pulumi.ResourceOptions(parent=self, depends_on=[release])
+        if scrape == "azureMonitor":
+            _monitor(
+                f"{name}-pod-monitor",
+                api_version=AZURE_MONITOR_GROUP,
+                kind="PodMonitor",
+                namespace=namespace,
+                spec=pod_monitor_spec(),
+                opts=after_release,
+            )
+        if scrape == "serviceMonitor" and args.get("prometheus_rules", False):
+            _monitor(
+                f"{name}-rules",
+                api_version=OPERATOR_GROUP,
+                kind="PrometheusRule",
+                namespace=namespace,
+                spec={"groups": rule_groups(pools, namespace)},
+                opts=after_release,
+            )
+
+        self.namespace = pulumi.Output.from_input(namespace)
+        self.resource_names = pulumi.Output.from_input(exposed_resources(pools))
+        self.register_outputs({"namespace": self.namespace, "resourceNames": self.resource_names})
+
+
+def _checked(args: DcgmExporterArgs) -> tuple[list[PoolFacts], ScrapeMode, list[Problem]]:
+    """The args resolved, or every problem with its property path."""
+    problems: list[Problem] = []
+    cloud = cast(Cloud, args.get("cloud", "existing"))
+    if cloud not in get_args(Cloud):
+        problems.append(("cloud", f"one of {', '.join(get_args(Cloud))}, not {cloud!r}"))
+        cloud = "existing"
+    pools: list[PoolFacts] = []
+    for i, pool_args in enumerate(args["pools"]):
+        facts, found = resolve_pool_args(cloud, pool_args, "pools", i)
+        problems.extend(found)
+        if facts is not None:
+            pools.append(facts)
+    scrape = cast(ScrapeMode, args.get("scrape", "annotations"))
+    if scrape not in get_args(ScrapeMode):
+        problems.append(("scrape", f"one of {', '.join(get_args(ScrapeMode))}, not {scrape!r}"))
+    version = args.get("version", DEFAULT_VERSION)
+    try:
+        if version_tuple(version) < (4, 0, 0):
+            problems.append(("version", f"{version} is older than 4.0.0"))
+    except ValueError:
+        problems.append(("version", f"not a chart version: {version!r}"))
+    problems.extend(
+        (property_path("values", *path.split(".")), message)
+        for path, message in value_problems(args.get("values") or {})
+    )
+    return pools, scrape, problems
+
+
+def scrape_policy_spec(scraper_namespaces: list[str]) -> net.NetworkPolicySpecArgs:
+    """Ingress to the exporter pods on the metrics port from the scrapers' namespaces only."""
+    return net.NetworkPolicySpecArgs(
+        pod_selector=LabelSelectorArgs(match_labels=EXPORTER_SELECTOR),
+        policy_types=["Ingress"],
+        ingress=[
+            net.NetworkPolicyIngressRuleArgs(
+                from_=[
+                    net.NetworkPolicyPeerArgs(
+                        namespace_selector=LabelSelectorArgs(
+                            match_labels={NAMESPACE_NAME_LABEL: scraper}
+                        )
+                    )
+                    for scraper in scraper_namespaces
+                ],
+                ports=[net.NetworkPolicyPortArgs(protocol="TCP", port=METRICS_PORT)],
+            )
+        ],
+    )
+
+
+def pod_monitor_spec() -> dict[str, Any]:
+    """The PodMonitor of the exporter pods: the chart's ``metrics`` container port."""
+    return {
+        "selector": {"matchLabels": EXPORTER_SELECTOR},
+        "podMetricsEndpoints": [{"port": "metrics", "path": "/metrics"}],
+    }
+
+
+def _monitor(
+    resource_name: str,
+    *,
+    api_version: str,
+    kind: str,
+    namespace: str,
+    spec: dict[str, Any],
+    opts: pulumi.ResourceOptions,
+) -> k8s.apiextensions.CustomResource:
+    object_name = f"{CHART_NAME}-{kind.lower()}"
+    return k8s.apiextensions.CustomResource(
+        resource_name,
+        api_version=api_version,
+        kind=kind,
+        metadata=ObjectMetaArgs(name=object_name, namespace=namespace),
+        spec=spec,
+        opts=opts,
+    )

@@ -1,0 +1,229 @@
+"""Prometheus recording rules and alerts for GPUs: one source for every target.
+
+``rule_groups(pools)`` returns the groups in the Prometheus rule-file shape. The same groups
+become Azure Monitor Prometheus rule groups on AKS, ``PrometheusRule`` objects for the
+Prometheus Operator on an existing cluster, and ``observability/gpu-rules.yaml`` in the repo
+(the generic groups; ``python -m plan.gpu_rules`` writes it, a test keeps it current).
+
+The metrics: dcgm-exporter's counters with the pod attribution it adds (``namespace``,
+``pod``, ``container``), and kube-state-metrics' namespace and node labels (the workload type
+of a namespace, the pool of a node), which the scraper must allow-list.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from gpu_facts.dcgm_exporter_chart import (
+    CHART_NAME,
+    ENGINE_ACTIVE,
+    FRAMEBUFFER_USED,
+    HOSTNAME_LABEL,
+    MIG_PROFILE_LABEL,
+    ROW_REMAP_FAILURE,
+    TEMPERATURE,
+    UNCORRECTABLE_REMAPPED_ROWS,
+    UTILIZATION,
+    XID_ERRORS,
+)
+from gpu_facts.scheduling import POOL_LABEL, WORKLOAD_TYPE_LABEL
+
+from .metrics import exporter_pools
+from .pools import PoolFacts
+
+RULES_FILE = Path(__file__).resolve().parent.parent / "observability" / "gpu-rules.yaml"
+TEMPERATURE_LIMIT_C = 85
+"""A default to tune per GPU model: a GPU near its slowdown temperature (``nvidia-smi -q``
+shows it) throttles its clocks."""
+IDLE_WINDOW = "30m"
+
+
+def ksm_label(key: str) -> str:
+    """kube-state-metrics' name of a Kubernetes label: ``label_`` and the key with every
+    character outside ``[a-zA-Z0-9_]`` as ``_``."""
+    return "label_" + "".join(c if c.isalnum() or c == "_" else "_" for c in key)
+
+
+def ksm_resource(name: str) -> str:
+    """kube-state-metrics' ``resource`` label of an extended resource (``nvidia.com/gpu`` ->
+    ``nvidia_com_gpu``)."""
+    return "".join(c if c.isalnum() or c == "_" else "_" for c in name)
+
+
+WORKLOAD = ksm_label(WORKLOAD_TYPE_LABEL)
+POOL = ksm_label(POOL_LABEL)
+_ATTRIBUTED = '{namespace!=""}'
+# Join a namespace's series with its workload type, a node's series with its pool.
+_BY_WORKLOAD = (
+    f"* on (namespace) group_left (workload) "
+    f'label_replace(kube_namespace_labels{{{WORKLOAD}!=""}}, '
+    f'"workload", "$1", "{WORKLOAD}", "(.+)")'
+)
+_BY_POOL = (
+    f"* on ({HOSTNAME_LABEL}) group_left (pool) "
+    f'label_replace(label_replace(kube_node_labels{{{POOL}!=""}}, "{HOSTNAME_LABEL}", "$1", '
+    f'"node", "(.+)"), "pool", "$1", "{POOL}", "(.+)")'
+)
+
+
+def usage_rules() -> list[dict[str, Any]]:
+    """Recording rules: GPU use per namespace, workload type, pool and MIG profile, and GPUs
+    held by a pod but idle."""
+    return [
+        {
+            "record": "namespace:dcgm_gpu_utilization:avg",
+            "expr": f"avg by (namespace) ({UTILIZATION}{_ATTRIBUTED})",
+        },
+        {
+            "record": "namespace:dcgm_gpu_memory_used_bytes:sum",
+            "expr": f"sum by (namespace) ({FRAMEBUFFER_USED}{_ATTRIBUTED}) * 1048576",
+        },
+        {
+            "record": "workload:dcgm_gpu_utilization:avg",
+            "expr": f"avg by (workload) ({UTILIZATION}{_ATTRIBUTED} {_BY_WORKLOAD})",
+        },
+        {
+            "record": "workload:dcgm_gpu_memory_used_bytes:sum",
+            "expr": f"sum by (workload) ({FRAMEBUFFER_USED}{_ATTRIBUTED} {_BY_WORKLOAD}) * 1048576",
+        },
+        {
+            "record": "pool:dcgm_gpu_utilization:avg",
+            "expr": f"avg by (pool) ({UTILIZATION} {_BY_POOL})",
+        },
+        {
+            "record": "mig_profile:dcgm_gr_engine_active:avg",
+            "expr": (f'avg by ({MIG_PROFILE_LABEL}) ({ENGINE_ACTIVE}{{{MIG_PROFILE_LABEL}!=""}})'),
+        },
+        {
+            "record": "namespace:dcgm_gpu_allocated_idle:count",
+            "expr": (
+                f"count by (namespace) "
+                f"(max_over_time({UTILIZATION}{_ATTRIBUTED}[{IDLE_WINDOW}]) == 0)"
+            ),
+        },
+    ]
+
+
+def _alert(name: str, expr: str, for_: str, severity: str, summary: str) -> dict[str, Any]:
+    return {
+        "alert": name,
+        "expr": expr,
+        "for": for_,
+        "labels": {"severity": severity},
+        "annotations": {"summary": summary},
+    }
+
+
+def health_alerts(exporter_namespace: str) -> list[dict[str, Any]]:
+    """Alerts every GPU cluster wants, with defaults that page only on hardware trouble."""
+    on_gpu = f"GPU {{{{ $labels.gpu }}}} on {{{{ $labels.{HOSTNAME_LABEL} }}}}"
+    return [
+        _alert(
+            "GpuXidError",
+            f"{XID_ERRORS} > 0",
+            "0m",
+            "warning",
+            f"{on_gpu} reported XID {{{{ $value }}}} (NVIDIA's XID catalogue says what it means)",
+        ),
+        _alert(
+            "GpuRowRemapFailure",
+            f"{ROW_REMAP_FAILURE} > 0",
+            "0m",
+            "critical",
+            f"{on_gpu} failed to remap a memory row: drain the node and replace the GPU",
+        ),
+        _alert(
+            "GpuUncorrectableMemoryErrors",
+            f"increase({UNCORRECTABLE_REMAPPED_ROWS}[1h]) > 0",
+            "0m",
+            "warning",
+            f"{on_gpu} remapped rows for uncorrectable ECC errors in the last hour",
+        ),
+        _alert(
+            "GpuTemperatureHigh",
+            f"{TEMPERATURE} > {TEMPERATURE_LIMIT_C}",
+            "10m",
+            "warning",
+            f"{on_gpu} has run above {TEMPERATURE_LIMIT_C} °C for 10 minutes (throttling)",
+        ),
+        _alert(
+            "GpuMetricsExporterDown",
+            (
+                f'kube_daemonset_status_number_unavailable{{namespace="{exporter_namespace}", '
+                f'daemonset=~".*{CHART_NAME}.*"}} > 0'
+            ),
+            "10m",
+            "warning",
+            "the GPU metrics exporter is not running on {{ $value }} GPU node(s): "
+            "their GPUs are unwatched",
+        ),
+    ]
+
+
+def capacity_alerts(pools: Sequence[PoolFacts]) -> list[dict[str, Any]]:
+    """Per pool and GPU resource: a node that advertises less than the capacity model promises
+    (a lost GPU, a MIG layout or sharing config not applied)."""
+    alerts = []
+    for pool in exporter_pools(pools):
+        for resource, promised in sorted(pool.capacity.per_node.items()):
+            expr = (
+                f'kube_node_status_allocatable{{resource="{ksm_resource(resource)}"}} '
+                f'* on (node) group_left () kube_node_labels{{{POOL}="{pool.name}"}} '
+                f"< {promised}"
+            )
+            alerts.append(
+                _alert(
+                    "GpuAllocatableBelowPromise",
+                    expr,
+                    "15m",
+                    "warning",
+                    f"node {{{{ $labels.node }}}} of pool {pool.name} offers {{{{ $value }}}} "
+                    f"{resource}, the pool promises {promised}",
+                )
+            )
+    return alerts
+
+
+def rule_groups(pools: Sequence[PoolFacts], exporter_namespace: str) -> list[dict[str, Any]]:
+    """Every group for one platform: usage, health, and the stack's capacity promises."""
+    groups = generic_groups(exporter_namespace)
+    capacity = capacity_alerts(pools)
+    if capacity:
+        groups.append({"name": "gpu-platform-gpu-capacity", "interval": "1m", "rules": capacity})
+    return groups
+
+
+def generic_groups(exporter_namespace: str) -> list[dict[str, Any]]:
+    """The groups that do not depend on the stack's pools (the repo's rules file)."""
+    return [
+        {"name": "gpu-platform-gpu-usage", "interval": "1m", "rules": usage_rules()},
+        {
+            "name": "gpu-platform-gpu-health",
+            "interval": "1m",
+            "rules": health_alerts(exporter_namespace),
+        },
+    ]
+
+
+def render(groups: list[dict[str, Any]]) -> str:
+    """A Prometheus rule file."""
+    header = "# Generated by `python -m plan.gpu_rules` from plan/gpu_rules.py; do not edit.\n"
+    return header + yaml.safe_dump(
+        {"groups": groups}, sort_keys=False, allow_unicode=True, width=100
+    )
+
+
+if __name__ == "__main__":
+    from gpu_facts.dcgm_exporter_chart import DEFAULT_NAMESPACE
+
+    text = render(generic_groups(DEFAULT_NAMESPACE))
+    if sys.argv[1:] == ["--write"]:
+        RULES_FILE.parent.mkdir(exist_ok=True)
+        RULES_FILE.write_text(text)
+    else:
+        sys.stdout.write(text)

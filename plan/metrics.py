@@ -1,0 +1,103 @@
+"""GPU metrics: which nodes get NVIDIA's dcgm-exporter, what it is told so that every GPU
+resource our pools expose is attributed to its pod, and how a scraper finds it.
+
+Pure: the ``DcgmExporter`` component renders these values into its Helm release, and the
+rules (``plan.gpu_rules``) read the same resource names.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, Literal
+
+from gpu_facts.dcgm_exporter_chart import (
+    KNOWN_VALUE_PATHS,
+    METRICS_PORT,
+    NATIVE_RESOURCE,
+    NATIVE_RESOURCE_PREFIX,
+    RESOURCE_NAMES_ENV,
+    VIRTUAL_GPUS_ENV,
+)
+from gpu_facts.device_plugin_chart import unknown_value_paths
+
+from .chart_values import gpu_node_affinity, gpu_tolerations, merge_values
+from .pools import PoolFacts
+
+ScrapeMode = Literal["annotations", "serviceMonitor", "azureMonitor"]
+SCRAPE_MODES: tuple[ScrapeMode, ...] = ("annotations", "serviceMonitor", "azureMonitor")
+"""How Prometheus finds the exporter: ``prometheus.io/*`` pod annotations (any Prometheus with
+the usual kubernetes-pods job), a ``monitoring.coreos.com`` ServiceMonitor (the Prometheus
+Operator), or an ``azmonitoring.coreos.com`` PodMonitor (AKS managed Prometheus, which reads
+only that group)."""
+NODE_CRITICAL = "system-node-critical"
+
+
+def exporter_pools(pools: Sequence[PoolFacts]) -> list[PoolFacts]:
+    """Pools whose nodes get our exporter: those the NVIDIA device plugin serves. ACK's own
+    sharing (cGPU, share, MPS) is watched by ACK's managed Prometheus, not by this exporter."""
+    return [pool for pool in pools if pool.uses_device_plugin]
+
+
+def exposed_resources(pools: Sequence[PoolFacts]) -> list[str]:
+    """Every GPU resource the exporter's pools advertise, sorted (the capacity model)."""
+    return sorted({name for pool in exporter_pools(pools) for name in pool.capacity.per_node})
+
+
+def resource_names_to_declare(pools: Sequence[PoolFacts]) -> list[str]:
+    """The names the exporter must be told (``NVIDIA_RESOURCE_NAMES``): it attributes
+    ``nvidia.com/gpu`` and ``nvidia.com/mig-*`` by itself, nothing else (``.shared`` names of
+    time-sliced or MPS pools). Listing a name it knows does no harm, so MIG ``.shared`` names
+    are declared too."""
+    return [
+        name
+        for name in exposed_resources(pools)
+        if name != NATIVE_RESOURCE
+        and not (name.startswith(NATIVE_RESOURCE_PREFIX) and not name.endswith(".shared"))
+    ]
+
+
+def has_shared_gpus(pools: Sequence[PoolFacts]) -> bool:
+    return any(pool.is_shared for pool in exporter_pools(pools))
+
+
+def exporter_values(
+    pools: Sequence[PoolFacts], scrape: ScrapeMode, user_values: Mapping[str, Any] | None = None
+) -> dict[str, Any]:
+    """The chart values: on exactly the GPU nodes the device plugin serves, told every resource
+    name the pools expose, per-pod series on shared GPUs, and the scrape discovery asked for.
+    User values merge over ours, like Helm's."""
+    env = []
+    names = resource_names_to_declare(pools)
+    if names:
+        env.append({"name": RESOURCE_NAMES_ENV, "value": ",".join(names)})
+    if has_shared_gpus(pools):
+        env.append({"name": VIRTUAL_GPUS_ENV, "value": "true"})
+    ours: dict[str, Any] = {
+        "tolerations": gpu_tolerations(),
+        "affinity": gpu_node_affinity(),
+        "priorityClassName": NODE_CRITICAL,
+        "extraEnv": env,
+        "service": {"enable": True, "port": METRICS_PORT},
+        # The chart's default asks for a ServiceMonitor: the install fails without its CRD.
+        "serviceMonitor": {"enabled": scrape == "serviceMonitor"},
+        "podAnnotations": scrape_annotations() if scrape == "annotations" else {},
+    }
+    return merge_values(ours, user_values or {})
+
+
+def scrape_annotations() -> dict[str, str]:
+    """The ``prometheus.io/*`` annotations the common kubernetes-pods scrape job reads."""
+    return {
+        "prometheus.io/scrape": "true",
+        "prometheus.io/port": str(METRICS_PORT),
+        "prometheus.io/path": "/metrics",
+    }
+
+
+def value_problems(values: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """One problem per user value key the chart does not have (a typo Helm would ignore)."""
+    known = ", ".join(sorted(KNOWN_VALUE_PATHS))
+    return [
+        (path, f"not a dcgm-exporter chart key we support; known: {known}")
+        for path in unknown_value_paths(values, KNOWN_VALUE_PATHS)
+    ]

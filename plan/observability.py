@@ -1,0 +1,58 @@
+"""What the observability settings mean on each cloud: which exporter, how it is scraped,
+which namespaces' logs are collected, what kube-state-metrics must expose for the rules."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from gpu_facts.scheduling import POOL_LABEL, WORKLOAD_TYPE_LABEL
+
+from .metrics import ScrapeMode, exporter_pools
+from .platform import ResolvedPlatform
+
+AZURE_MONITOR_SCRAPER_NAMESPACE = "kube-system"
+"""Where AKS runs the managed-Prometheus collector (``ama-metrics``)."""
+KSM_LABELS_ALLOWLIST = f"namespaces=[{WORKLOAD_TYPE_LABEL}],nodes=[{POOL_LABEL}]"
+"""kube-state-metrics labels the GPU rules join on: a namespace's workload type, a node's pool
+(``--metric-labels-allowlist``; AKS: ``azureMonitorProfile.metrics.kubeStateMetrics``)."""
+
+
+@dataclass(frozen=True, slots=True)
+class MetricsPlan:
+    """How GPU metrics reach a Prometheus on this platform."""
+
+    our_exporter: bool
+    """Install our dcgm-exporter (the GPU Operator brings its own; no plugin pool, no GPUs)."""
+    scrape: ScrapeMode
+    scraper_namespaces: tuple[str, ...]
+    azure_monitor: bool
+    """AKS managed Prometheus: workspace, collection rule, GPU rule groups."""
+    prometheus_rules: bool
+    """A PrometheusRule with the GPU rules for the Prometheus Operator."""
+
+
+def metrics_plan(platform: ResolvedPlatform) -> MetricsPlan | None:
+    """None when metrics are off."""
+    settings = platform.settings
+    metrics = settings.observability.metrics
+    if not metrics.enabled:
+        return None
+    pools = list(platform.pools.values())
+    our_exporter = not settings.gpu_operator.enabled and bool(exporter_pools(pools))
+    scrapers = list(metrics.scraper_namespaces)
+    if settings.cloud == "azure" and metrics.scrape == "auto":
+        if AZURE_MONITOR_SCRAPER_NAMESPACE not in scrapers:
+            scrapers.append(AZURE_MONITOR_SCRAPER_NAMESPACE)
+        return MetricsPlan(our_exporter, "azureMonitor", tuple(scrapers), True, False)
+    scrape: ScrapeMode = "serviceMonitor" if metrics.scrape == "serviceMonitor" else "annotations"
+    return MetricsPlan(
+        our_exporter, scrape, tuple(scrapers), False, prometheus_rules=scrape == "serviceMonitor"
+    )
+
+
+def log_namespaces(platform: ResolvedPlatform) -> list[str]:
+    """The namespaces whose container logs are collected: configured, else the workloads'."""
+    configured = platform.settings.observability.logs.namespaces
+    if configured is not None:
+        return sorted(configured)
+    return sorted(w.name for w in platform.settings.workloads)

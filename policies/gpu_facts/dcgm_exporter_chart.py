@@ -1,0 +1,81 @@
+"""Facts about NVIDIA's dcgm-exporter and its Helm chart (read from chart 4.8.2's values.yaml and
+the exporter's source; sources beside each fact).
+
+The exporter is one DaemonSet pod per GPU node serving Prometheus metrics on port 9400. Its
+chart defaults do not fit a cluster whose GPU nodes are tainted: it tolerates only the
+control-plane taint, selects every node, and asks for a ServiceMonitor whose CRD may not exist.
+"""
+
+from __future__ import annotations
+
+CHART_NAME = "dcgm-exporter"
+CHART_REPO = "https://nvidia.github.io/dcgm-exporter/helm-charts"
+DEFAULT_VERSION = "4.8.2"
+"""Chart 4.8.2 (app 4.5.3-4.8.2): ``hostname`` label, per-process metrics on shared GPUs."""
+MIN_VERSION = "4.0.0"
+IMAGE_REPOSITORY = "nvcr.io/nvidia/k8s/dcgm-exporter"
+METRICS_PORT = 9400
+"""``service.port`` and the container port: ``/metrics`` on every GPU node."""
+DEFAULT_NAMESPACE = "gpu-metrics"
+"""Namespace of our exporter release (the chart's pods need SYS_ADMIN for profiling metrics)."""
+
+RESOURCE_NAMES_ENV = "NVIDIA_RESOURCE_NAMES"
+"""Extra resource names the exporter maps to pods through the kubelet pod-resources API. Without
+it only ``nvidia.com/gpu`` and names starting ``nvidia.com/mig-`` are attributed
+(dcgm-exporter ``internal/pkg/transformation/kubernetes.go``, ``appconfig/const.go``)."""
+NATIVE_RESOURCE = "nvidia.com/gpu"
+NATIVE_RESOURCE_PREFIX = "nvidia.com/mig-"
+VIRTUAL_GPUS_ENV = "KUBERNETES_VIRTUAL_GPUS"
+"""Per-process metrics for GPUs shared by time-slicing or MPS, so each pod on a shared GPU gets
+its own series (dcgm-exporter ``pkg/cmd/app.go``, commit fb5e3dc)."""
+HOSTNAME_LABEL = "hostname"
+"""The node label on every series; ``Hostname`` before commit d5e5f51 (2026-05): rules written
+for older exporters silently match nothing."""
+
+# Counters of the chart's default-counters.csv that our rules and dashboard read.
+UTILIZATION = "DCGM_FI_DEV_GPU_UTIL"
+ENGINE_ACTIVE = "DCGM_FI_PROF_GR_ENGINE_ACTIVE"
+"""The utilization that is meaningful per MIG instance (0..1)."""
+FRAMEBUFFER_USED = "DCGM_FI_DEV_FB_USED"
+FRAMEBUFFER_FREE = "DCGM_FI_DEV_FB_FREE"
+XID_ERRORS = "DCGM_FI_DEV_XID_ERRORS"
+"""The last XID error code of the GPU (0: none)."""
+TEMPERATURE = "DCGM_FI_DEV_GPU_TEMP"
+ROW_REMAP_FAILURE = "DCGM_FI_DEV_ROW_REMAP_FAILURE"
+UNCORRECTABLE_REMAPPED_ROWS = "DCGM_FI_DEV_UNCORRECTABLE_REMAPPED_ROWS"
+MIG_PROFILE_LABEL = "GPU_I_PROFILE"
+MIG_INSTANCE_LABEL = "GPU_I_ID"
+
+# The chart value paths we set, or let users set; each is in the chart's values.yaml (4.8.2).
+# Below a listed path with no listed children the value is opaque (a Kubernetes object);
+# ``device_plugin_chart.unknown_value_paths(values, KNOWN_VALUE_PATHS)`` finds the rest.
+KNOWN_VALUE_PATHS: frozenset[str] = frozenset(
+    {
+        "image",
+        "image.repository",
+        "image.tag",
+        "arguments",
+        "priorityClassName",
+        "podLabels",
+        "podAnnotations",
+        "securityContext",
+        "service",
+        "service.enable",
+        "service.port",
+        "service.annotations",
+        "resources",
+        "serviceMonitor",
+        "serviceMonitor.enabled",
+        "serviceMonitor.apiVersion",
+        "serviceMonitor.interval",
+        "serviceMonitor.additionalLabels",
+        "nodeSelector",
+        "tolerations",
+        "affinity",
+        "extraEnv",
+        "kubernetes",
+        "kubernetes.enablePodLabels",
+        "kubernetes.enablePodUID",
+        "kubernetes.podLabelAllowlistRegex",
+    }
+)

@@ -1,0 +1,41 @@
+"""Whether a pod's tolerations tolerate a taint, as the scheduler matches them.
+
+Kubernetes "Taints and Tolerations": ``Exists`` on the taint's key, or ``Equal`` (the default
+operator) with its value; an empty effect matches every effect; a key-less ``Exists``
+matches every taint.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from gpu_facts.scheduling import GPU_TAINT_EFFECT, GPU_TAINT_KEY, Taint
+
+from .props import text
+
+
+def vendor_keys(resources: Iterable[str]) -> frozenset[str]:
+    """Taint keys that mark the pod's GPU nodes: ours, and a vendor's whole-GPU resource
+    (``amd.com/gpu``) when the pod asks for one, since vendors taint with that name."""
+    return frozenset({GPU_TAINT_KEY, *(r for r in resources if r.endswith("/gpu"))})
+
+
+def tolerates_taint(toleration: Mapping[str, Any], taint: Taint) -> bool:
+    """Whether one toleration tolerates ``taint``, as the scheduler matches them. An empty
+    taint value stands for "any value" (the config's ``requiredTaintValue: ""``)."""
+    effect = text(toleration.get("effect")) or ""
+    if effect not in ("", taint.effect):
+        return False
+    key = text(toleration.get("key")) or ""
+    operator = text(toleration.get("operator")) or "Equal"
+    if operator == "Exists":
+        return key in ("", taint.key)
+    if operator != "Equal" or key != taint.key:
+        return False
+    return taint.value == "" or toleration.get("value") == taint.value
+
+
+def tolerates(toleration: Mapping[str, Any], keys: frozenset[str], value: str) -> bool:
+    """Whether one toleration tolerates a GPU taint with one of ``keys`` and ``value``."""
+    return any(tolerates_taint(toleration, Taint(k, value, GPU_TAINT_EFFECT)) for k in keys)

@@ -1,0 +1,176 @@
+"""Every Kubernetes object we create validates against the strict OpenAPI schema of the
+lowest Kubernetes version we support (``MIN_KUBERNETES``), via ``tests.k8s_schema``."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+import pytest
+
+from components.gpu_admission_policy import GpuAdmissionPolicy
+from components.gpu_workload_namespace import GpuWorkloadNamespace
+from components.platform import GpuPlatform
+from offline_preview import ProgramRun, RecordedResource
+from settings import MIN_KUBERNETES, WorkloadSettings
+from stack_config import load_platform
+from tests.components.test_gpu_admission_policy import CASES, KINDS
+from tests.components.test_gpu_workload_namespace import ACK_CGPU, ACK_MPS, MIG_MIXED, PLAIN, SHARED
+from tests.conftest import run, stack_raw
+from tests.k8s_schema import assert_valid_manifest, is_kubernetes_object, manifest_of
+
+STACKS = ["byo", "dev", "prod"]
+OURS = ("gpu-platform:workloads:GpuWorkloadNamespace", "gpu-platform:workloads:GpuAdmissionPolicy")
+WORKLOAD_TYPES = {
+    "kubernetes:core/v1:Namespace",
+    "kubernetes:core/v1:ResourceQuota",
+    "kubernetes:core/v1:LimitRange",
+    "kubernetes:networking.k8s.io/v1:NetworkPolicy",
+    "kubernetes:admissionregistration.k8s.io/v1:ValidatingAdmissionPolicy",
+    "kubernetes:admissionregistration.k8s.io/v1:ValidatingAdmissionPolicyBinding",
+}
+
+
+def stack_run(stack: str) -> ProgramRun:
+    platform = load_platform(stack_raw(stack))
+    return run(lambda: GpuPlatform(stack, platform))
+
+
+def from_workload_components(resource: RecordedResource) -> bool:
+    """Children of our workload components (their type is in the URN's type chain)."""
+    return any(f"{component}$" in resource.urn for component in OURS)
+
+
+@pytest.mark.parametrize("stack", STACKS)
+def test_workload_objects_of_every_stack_are_schema_valid(stack: str) -> None:
+    ours = [r for r in stack_run(stack).resources if from_workload_components(r)]
+    assert {r.type for r in ours} == WORKLOAD_TYPES
+    for resource in ours:
+        assert_valid_manifest(manifest_of(resource))
+
+
+@pytest.mark.parametrize("stack", STACKS)
+def test_every_kubernetes_object_of_every_stack_is_schema_valid(stack: str) -> None:
+    objects = [r for r in stack_run(stack).resources if is_kubernetes_object(r)]
+    assert objects
+    for resource in objects:
+        assert_valid_manifest(manifest_of(resource))
+
+
+def test_every_namespace_option_is_schema_valid() -> None:
+    full = WorkloadSettings.model_validate(
+        {
+            "name": "gpu-mps",
+            "type": "inference",
+            "gpuQuota": {"aliyun.com/gpu-mem": 48, "nvidia.com/gpu": 2},
+            "pools": ["mps", "cgpu", "h100"],
+            "traffic": {
+                "egressCidrs": ["10.20.0.0/16", "2001:db8::/64"],
+                "egressNamespaces": ["datasets"],
+                "ingressNamespaces": ["gateway"],
+                "sameNamespace": True,
+            },
+            "logging": {
+                "labels": {"logging.example.com/pipeline": "gpu", "team": ""},
+                "annotations": {"fluentbit.io/parser": "json with spaces"},
+            },
+        }
+    )
+
+    def program() -> None:
+        GpuWorkloadNamespace(
+            "ns",
+            {
+                "workload": full,
+                "pools": [ACK_MPS, ACK_CGPU, PLAIN],
+                "cluster_gpu_resources": ["nvidia.com/mig-1g.5gb", "nvidia.com/gpu.shared"],
+            },
+        )
+        GpuWorkloadNamespace(
+            "plain",
+            {"workload": full.model_copy(update={"name": "x"}), "pools": [MIG_MIXED, SHARED]},
+        )
+        for action in ("Deny", "Warn", "Audit"):
+            GpuAdmissionPolicy(
+                action.lower(), {"action": action, "policy_name": f"gpu-{action.lower()}"}
+            )
+
+    objects = [r for r in run(program).resources if is_kubernetes_object(r)]
+    assert len(objects) == 2 * 9 + 3 * 2
+    for resource in objects:
+        assert_valid_manifest(manifest_of(resource))
+
+
+@pytest.mark.parametrize("kind", list(KINDS))
+def test_admission_test_objects_are_real_kubernetes_objects(kind: str) -> None:
+    """The CEL suite's fixtures are objects the API server would accept, not free-form dicts."""
+    for case in CASES:
+        manifest = KINDS[kind](copy.deepcopy(case.spec))
+        manifest.setdefault("metadata", {"name": f"case-{case.id}"})
+        assert_valid_manifest(manifest)
+
+
+# --- The helper itself -----------------------------------------------------------------------
+
+DENY_ALL: dict[str, Any] = {
+    "apiVersion": "networking.k8s.io/v1",
+    "kind": "NetworkPolicy",
+    "metadata": {"name": "default-deny-all", "namespace": "gpu-training"},
+    "spec": {"podSelector": {}, "policyTypes": ["Ingress", "Egress"]},
+}
+
+
+def test_helper_accepts_a_valid_manifest() -> None:
+    assert_valid_manifest(DENY_ALL)
+
+
+@pytest.mark.parametrize(
+    ("change", "fragment"),
+    [
+        (lambda m: m["spec"].update(podSelectors={}), "podSelectors"),
+        (lambda m: m["spec"].update(policyTypes="Ingress"), "spec.policyTypes"),
+        (lambda m: m["spec"].pop("podSelector"), "podSelector"),
+        (lambda m: m["metadata"].update(labels={"a": 1}), "metadata.labels.a"),
+    ],
+    ids=["unknown-field", "wrong-type", "missing-required", "label-not-a-string"],
+)
+def test_helper_refuses_invalid_manifests(change: Any, fragment: str) -> None:
+    manifest = copy.deepcopy(DENY_ALL)
+    change(manifest)
+    with pytest.raises(AssertionError, match=fragment):
+        assert_valid_manifest(manifest)
+
+
+def test_helper_uses_the_version_it_is_given() -> None:
+    policy = manifest_of(
+        next(
+            r
+            for r in run(lambda: GpuAdmissionPolicy("gpu", {})).resources
+            if r.type.endswith(":ValidatingAdmissionPolicy")
+        )
+    )
+    assert MIN_KUBERNETES == "1.30"
+    assert_valid_manifest(policy)
+    # admissionregistration.k8s.io/v1 ValidatingAdmissionPolicy is new in 1.30.
+    with pytest.raises(AssertionError, match="no schema for ValidatingAdmissionPolicy"):
+        assert_valid_manifest(policy, version="1.29")
+
+
+def test_manifest_of_turns_engine_doubles_back_into_integers() -> None:
+    resource = RecordedResource(
+        urn="urn:pulumi:test::p::kubernetes:networking.k8s.io/v1:NetworkPolicy::np",
+        type="kubernetes:networking.k8s.io/v1:NetworkPolicy",
+        name="np",
+        custom=True,
+        parent=None,
+        inputs={
+            "metadata": {"name": "np"},
+            "spec": {"podSelector": {}, "egress": [{"ports": [{"port": 53.0}]}]},
+        },
+    )
+    assert manifest_of(resource) == {
+        "apiVersion": "networking.k8s.io/v1",
+        "kind": "NetworkPolicy",
+        "metadata": {"name": "np"},
+        "spec": {"podSelector": {}, "egress": [{"ports": [{"port": 53}]}]},
+    }

@@ -1,0 +1,165 @@
+"""AKS AgentPool, ManagedCluster (agentPoolProfiles) and ACK NodePool/cluster props in the wire
+shape, compliant by default; keyword changes make one-field mutations (``None`` drops a key)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from .harness import Res
+
+AGENT_POOL = "azure-native:containerservice:AgentPool"
+MANAGED_CLUSTER = "azure-native:containerservice:ManagedCluster"
+ACK_NODE_POOL = "alicloud:cs/nodePool:NodePool"
+
+
+def aks_gpu_pool(**changes: Any) -> dict[str, Any]:
+    pool: dict[str, Any] = {
+        "agentPoolName": "a100",
+        "resourceGroupName": "rg",
+        "resourceName": "aks",
+        "vmSize": "Standard_ND96asr_v4",
+        "count": 2,
+        "enableAutoScaling": False,
+        "osSKU": "Ubuntu",
+        "gpuInstanceProfile": "MIG1g",
+        "nodeTaints": ["nvidia.com/gpu=present:NoSchedule"],
+        "nodeLabels": {"gpu-platform.io/pool": "a100"},
+    }
+    pool.update(changes)
+    return {k: v for k, v in pool.items() if v is not None}
+
+
+def profile(**changes: Any) -> dict[str, Any]:
+    entry = aks_gpu_pool(**changes)
+    entry["name"] = entry.pop("agentPoolName")
+    del entry["resourceGroupName"], entry["resourceName"]
+    return entry
+
+
+SYSTEM_PROFILE = {
+    "name": "system",
+    "vmSize": "Standard_D4s_v5",
+    "mode": "System",
+    "nodeTaints": ["CriticalAddonsOnly=true:NoSchedule"],
+}
+
+
+def cluster(**changes: Any) -> dict[str, Any]:
+    props: dict[str, Any] = {
+        "resourceGroupName": "rg",
+        "dnsPrefix": "aks",
+        "agentPoolProfiles": [SYSTEM_PROFILE, profile()],
+        "autoUpgradeProfile": {"upgradeChannel": "patch", "nodeOSUpgradeChannel": "NodeImage"},
+        "networkProfile": {"networkPlugin": "azure", "networkPolicy": "cilium"},
+    }
+    props.update(changes)
+    return {k: v for k, v in props.items() if v is not None}
+
+
+def ack_pool(**changes: Any) -> dict[str, Any]:
+    props: dict[str, Any] = {
+        "clusterId": "c-123",
+        "nodePoolName": "a10",
+        "instanceTypes": ["ecs.gn7i-c8g1.2xlarge"],
+        "taints": [{"key": "nvidia.com/gpu", "value": "present", "effect": "NoSchedule"}],
+        "labels": [{"key": "gpu-platform.io/pool", "value": "a10"}],
+        "desiredSize": "2",
+    }
+    props.update(changes)
+    return props
+
+
+TERWAY = {"name": "terway-eniip", "config": '{"IPVlan": "false", "NetworkPolicy": "true"}'}
+
+
+def ack_cluster(addons: Sequence[dict[str, Any]] | None = (TERWAY,)) -> tuple[Res, ...]:
+    props: dict[str, Any] = {"name": "ack", "clusterSpec": "ack.pro.small"}
+    if addons is not None:
+        props["addons"] = list(addons)
+    return (Res("alicloud:cs/managedKubernetes:ManagedKubernetes", "ack", props),)
+
+
+def agent_pool(**changes: Any) -> tuple[Res, ...]:
+    return (Res(AGENT_POOL, "a100", aks_gpu_pool(**changes)),)
+
+
+def managed_cluster(**changes: Any) -> tuple[Res, ...]:
+    return (Res(MANAGED_CLUSTER, "aks", cluster(**changes)),)
+
+
+def in_cluster(**changes: Any) -> tuple[Res, ...]:
+    """The GPU pool inline in a ManagedCluster's agentPoolProfiles, with ``changes``."""
+    return managed_cluster(agentPoolProfiles=[SYSTEM_PROFILE, profile(**changes)])
+
+
+def ack(**changes: Any) -> tuple[Res, ...]:
+    return (Res(ACK_NODE_POOL, "a10", ack_pool(**changes)),)
+
+
+T4 = {"vmSize": "Standard_NC4as_T4_v3", "gpuInstanceProfile": None}
+NO_TAINT = "lacks the taint nvidia.com/gpu:NoSchedule"
+REPLACE = "mig-pools-replaceable-on-profile-change"
+NOT_REPLACEABLE = "neither sets deleteBeforeReplace nor carries its profile in its name"
+
+
+# --- EKS and GKE, as pulumi-aws, pulumi-eks and pulumi-gcp send them -------------------------
+
+EKS_NODE_GROUP = "aws:eks/nodeGroup:NodeGroup"
+EKS_SELF_MANAGED = "eks:index:NodeGroupV2"
+EKS_MANAGED = "eks:index:ManagedNodeGroup"
+GKE_NODE_POOL = "gcp:container/nodePool:NodePool"
+GKE_CLUSTER = "gcp:container/cluster:Cluster"
+EKS_TAINT_TRUE = {"key": "nvidia.com/gpu", "value": "true", "effect": "NO_SCHEDULE"}
+EKS_TAINT = {"key": "nvidia.com/gpu", "value": "present", "effect": "NO_SCHEDULE"}
+
+
+def eks_props(**changes: Any) -> dict[str, Any]:
+    """An EKS managed node group of g5.xlarge (1x A10G), tainted as BP-01 asks."""
+    props: dict[str, Any] = {
+        "clusterName": "eks",
+        "nodeGroupName": "gpu",
+        "instanceTypes": ["g5.xlarge"],
+        "amiType": "AL2023_x86_64_NVIDIA",
+        "taints": [EKS_TAINT],
+        "labels": {"workload": "gpu"},
+        "scalingConfig": {"desiredSize": 1, "minSize": 0, "maxSize": 2},
+    }
+    props.update(changes)
+    return {k: v for k, v in props.items() if v is not None}
+
+
+def eks(type_: str = EKS_NODE_GROUP, **changes: Any) -> tuple[Res, ...]:
+    return (Res(type_, "gpu", eks_props(**changes)),)
+
+
+def eks_self_managed(**changes: Any) -> tuple[Res, ...]:
+    """A pulumi-eks self-managed node group: one instanceType, ``gpu``, taints as a map."""
+    props: dict[str, Any] = {
+        "instanceType": "p4d.24xlarge",
+        "gpu": True,
+        "taints": {"nvidia.com/gpu": {"value": "present", "effect": "NoSchedule"}},
+        "minSize": 1,
+        "desiredCapacity": 1,
+    }
+    props.update(changes)
+    return (Res(EKS_SELF_MANAGED, "a100", {k: v for k, v in props.items() if v is not None}),)
+
+
+def gke_props(**node_config: Any) -> dict[str, Any]:
+    """A GKE node pool of n1-standard-8 with one T4 per node, untainted (GKE taints it)."""
+    config: dict[str, Any] = {
+        "machineType": "n1-standard-8",
+        "guestAccelerators": [{"type": "nvidia-tesla-t4", "count": 1}],
+    }
+    config.update(node_config)
+    return {
+        "name": "t4",
+        "cluster": "gke",
+        "nodeCount": 1,
+        "nodeConfig": {k: v for k, v in config.items() if v is not None},
+    }
+
+
+def gke(**node_config: Any) -> tuple[Res, ...]:
+    return (Res(GKE_NODE_POOL, "t4", gke_props(**node_config)),)

@@ -1,0 +1,79 @@
+"""gpu-namespaces-declared: namespaces that run GPU workloads are declared, on every kind."""
+
+from __future__ import annotations
+
+import pytest
+from pulumi_policy.proxy import UNKNOWN_STRING_VALUE
+
+from .harness import Case, assert_case
+from .platform_fixtures import driver_check, workload
+from .pod_fixtures import KINDS
+from .stack_fixtures import deny_all, governed, namespace, quota
+
+POLICY = "gpu-namespaces-declared"
+UNDECLARED = "Namespace 'team-a' runs GPU workloads"
+
+
+def _every_kind() -> list[Case]:
+    cases = []
+    for kind in KINDS:
+        res = workload("nvidia.com/gpu", kind, "team-a")
+        cases.append(Case(POLICY, f"{kind}-declared", (res, *governed("team-a"))))
+        cases.append(
+            Case(
+                POLICY,
+                f"{kind}-undeclared",
+                (res,),
+                (f"{UNDECLARED} ('trainer-{kind.lower()}') but the program does not declare it",),
+            )
+        )
+    return cases
+
+
+CASES: list[Case] = [
+    *_every_kind(),
+    Case(
+        POLICY,
+        "declared-unlabelled",
+        (workload("nvidia.com/gpu", namespace="team-a"), namespace("team-a", {})),
+    ),
+    Case(
+        POLICY,
+        "undeclared-but-governed-here",
+        (workload("nvidia.com/gpu", namespace="team-a"), deny_all("team-a"), quota("team-a")),
+    ),
+    Case(
+        POLICY, "default-left-to-its-own-policy", (workload("nvidia.com/gpu", namespace="default"),)
+    ),
+    Case(POLICY, "system-namespace-exempt", (workload("nvidia.com/gpu", namespace="kube-system"),)),
+    Case(
+        POLICY,
+        "exempted",
+        (workload("nvidia.com/gpu", namespace="team-a"),),
+        config={"exemptNamespaces": ["team-a"]},
+    ),
+    Case(POLICY, "driver-checks-are-no-workload", (driver_check("t4"),)),
+    Case(
+        POLICY,
+        "namespace-unknown-at-preview",
+        (workload("nvidia.com/gpu", namespace=UNKNOWN_STRING_VALUE),),
+    ),
+    Case(
+        POLICY,
+        "undeclared-with-deny-all-only",
+        (workload("nvidia.com/gpu", namespace="team-a"), deny_all("team-a")),
+        ("the stack gives it no GPU ResourceQuota).",),
+    ),
+    Case(
+        POLICY,
+        "undeclared-nothing",
+        (workload("nvidia.com/gpu", namespace="team-a"),),
+        ("no deny-all NetworkPolicy and no GPU ResourceQuota",),
+    ),
+]
+"""Every case of the policy, declared for the meta-test."""
+
+
+@pytest.mark.parametrize("case", CASES, ids=lambda c: c.id)
+def test_case(case: Case) -> None:
+    assert_case(case)

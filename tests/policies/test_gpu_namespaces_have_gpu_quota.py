@@ -1,0 +1,83 @@
+"""gpu-namespaces-have-gpu-quota: a ResourceQuota on a GPU resource per GPU namespace."""
+
+from __future__ import annotations
+
+import pytest
+
+from .harness import Case, assert_case, messages
+from .platform_fixtures import driver_check, workload
+from .stack_fixtures import (
+    governed,
+    many_namespaces_stack,
+    namespace,
+    quota,
+    walks_once,
+)
+
+QUOTA_POLICY = "gpu-namespaces-have-gpu-quota"
+NO_QUOTA = "has no ResourceQuota on a GPU resource"
+
+CASES: list[Case] = [
+    Case(QUOTA_POLICY, "governed", governed("gpu-training")),
+    Case(
+        QUOTA_POLICY,
+        "mig-quota",
+        (namespace("a"), quota("a", {"requests.nvidia.com/mig-1g.5gb": "14"})),
+    ),
+    Case(
+        QUOTA_POLICY,
+        "gpu-mem-quota",
+        (namespace("a"), quota("a", {"requests.aliyun.com/gpu-mem": "64"})),
+    ),
+    Case(QUOTA_POLICY, "missing", (namespace("gpu-training"),), (f"'gpu-training' {NO_QUOTA}",)),
+    Case(
+        QUOTA_POLICY, "cpu-only", (namespace("a"), quota("a", {"requests.cpu": "8"})), (NO_QUOTA,)
+    ),
+    Case(
+        QUOTA_POLICY,
+        "limits-key",
+        (namespace("a"), quota("a", {"limits.nvidia.com/gpu": "8"})),
+        (NO_QUOTA,),
+    ),
+    Case(QUOTA_POLICY, "wrong-namespace", (namespace("a"), quota("b")), (NO_QUOTA,)),
+]
+"""Every case of the policy, declared for the meta-test."""
+
+
+@pytest.mark.parametrize("case", CASES, ids=lambda c: c.id)
+def test_case(case: Case) -> None:
+    assert_case(case)
+
+
+def test_namespace_exemption_by_resource_name() -> None:
+    case = Case(
+        QUOTA_POLICY, "x", (namespace("gpu-training"),), config={"exemptNames": ["gpu-training"]}
+    )
+    assert messages(case) == []
+
+
+def test_walks_the_resources_once() -> None:
+    walks_once(QUOTA_POLICY, many_namespaces_stack())
+
+
+def test_namespaces_running_gpu_workloads_need_a_gpu_quota() -> None:
+    ns = namespace("team-a", {})
+    found = messages(Case(QUOTA_POLICY, "x", (ns, workload("nvidia.com/gpu", namespace="team-a"))))
+    assert len(found) == 1
+    assert "'team-a' has no ResourceQuota on a GPU resource" in found[0]
+    assert "(it runs GPU workloads: 'trainer-deployment')" in found[0]
+    assert (
+        messages(
+            Case(
+                QUOTA_POLICY,
+                "y",
+                (ns, quota("team-a"), workload("nvidia.com/gpu", namespace="team-a")),
+            )
+        )
+        == []
+    )
+    # A driver check (BP-05) is a readiness probe, not a workload type: no quota needed.
+    assert (
+        messages(Case(QUOTA_POLICY, "z", (namespace("gpu-readiness", {}), driver_check("t4"))))
+        == []
+    )

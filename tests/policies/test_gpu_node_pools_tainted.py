@@ -1,0 +1,172 @@
+"""gpu-node-pools-tainted: AKS AgentPool, agentPoolProfiles and ACK NodePool GPU pools."""
+
+from __future__ import annotations
+
+import pytest
+
+from .cloud_fixtures import (
+    EKS_MANAGED,
+    EKS_TAINT,
+    EKS_TAINT_TRUE,
+    GKE_CLUSTER,
+    NO_TAINT,
+    T4,
+    ack,
+    agent_pool,
+    eks,
+    eks_self_managed,
+    gke,
+    gke_props,
+    in_cluster,
+    managed_cluster,
+)
+from .harness import Case, Res, assert_case, messages
+
+POLICY = "gpu-node-pools-tainted"
+
+CASES: list[Case] = [
+    # BP-01: taints.
+    Case("gpu-node-pools-tainted", "agent-pool", agent_pool()),
+    Case("gpu-node-pools-tainted", "cluster-profiles", managed_cluster()),
+    Case("gpu-node-pools-tainted", "ack", ack()),
+    Case(
+        "gpu-node-pools-tainted",
+        "cpu-pool-untainted",
+        agent_pool(vmSize="Standard_D4s_v5", nodeTaints=[], gpuInstanceProfile=None),
+    ),
+    Case("gpu-node-pools-tainted", "ack-cpu-pool", ack(instanceTypes=["ecs.g7.xlarge"], taints=[])),
+    Case("gpu-node-pools-tainted", "agent-pool-no-taint", agent_pool(nodeTaints=None), (NO_TAINT,)),
+    Case(
+        "gpu-node-pools-tainted",
+        "agent-pool-wrong-effect",
+        agent_pool(nodeTaints=["nvidia.com/gpu=present:PreferNoSchedule"]),
+        (NO_TAINT,),
+    ),
+    Case(
+        "gpu-node-pools-tainted",
+        "agent-pool-other-key",
+        agent_pool(**T4, nodeTaints=["sku=gpu:NoSchedule"]),
+        ("sku=gpu:NoSchedule",),
+    ),
+    Case(
+        "gpu-node-pools-tainted",
+        "agent-pool-wrong-value",
+        agent_pool(nodeTaints=["nvidia.com/gpu=true:NoSchedule"]),
+        ("not 'present'",),
+    ),
+    Case(
+        "gpu-node-pools-tainted",
+        "case-insensitive-vm-size",
+        agent_pool(vmSize="standard_nd96asr_v4", nodeTaints=[]),
+        (NO_TAINT,),
+    ),
+    Case(
+        "gpu-node-pools-tainted",
+        "cluster-profile-no-taint",
+        in_cluster(nodeTaints=[]),
+        ("aks/agentPoolProfiles[a100]",),
+    ),
+    Case("gpu-node-pools-tainted", "ack-no-taint", ack(taints=[]), (NO_TAINT,)),
+    Case(
+        "gpu-node-pools-tainted",
+        "ack-mixed-types",
+        ack(instanceTypes=["ecs.g7.xlarge", "ecs.gn7i-c8g1.2xlarge"], taints=[]),
+        (NO_TAINT,),
+    ),
+    Case(
+        "gpu-node-pools-tainted",
+        "ack-wrong-effect",
+        ack(taints=[{"key": "nvidia.com/gpu", "value": "present", "effect": "NoExecute"}]),
+        (NO_TAINT,),
+    ),
+]
+"""Every case of the policy, declared for the meta-test."""
+
+
+@pytest.mark.parametrize("case", CASES, ids=lambda c: c.id)
+def test_case(case: Case) -> None:
+    assert_case(case)
+
+
+def test_required_taint_value_can_be_relaxed() -> None:
+    case = Case(
+        "gpu-node-pools-tainted",
+        "any-value",
+        agent_pool(nodeTaints=["nvidia.com/gpu=true:NoSchedule"]),
+        config={"requiredTaintValue": ""},
+    )
+    assert messages(case) == []
+    assert (
+        messages(
+            Case(
+                "gpu-node-pools-tainted",
+                "key-only",
+                agent_pool(nodeTaints=["nvidia.com/gpu:NoSchedule"]),
+                config={"requiredTaintValue": ""},
+            )
+        )
+        == []
+    )
+
+
+def test_cloud_pool_exempt_by_name_only() -> None:
+    pool = Res("azure-native:containerservice:AgentPool", "a100", {"vmSize": "Standard_ND96asr_v4"})
+    assert len(messages(Case("gpu-node-pools-tainted", "x", (pool,)))) == 1
+    assert (
+        messages(Case("gpu-node-pools-tainted", "x", (pool,), config={"exemptNames": ["a100"]}))
+        == []
+    )
+
+
+# --- EKS and GKE GPU pools ------------------------------------------------------------------
+
+EKS_GKE_CASES = [
+    Case(POLICY, "eks-managed-tainted", eks()),
+    Case(POLICY, "pulumi-eks-managed-tainted", eks(EKS_MANAGED)),
+    Case(POLICY, "pulumi-eks-self-managed-map-taint", eks_self_managed()),
+    Case(
+        POLICY,
+        "eks-cpu-group",
+        eks(instanceTypes=["m5.xlarge"], amiType="AL2023_x86_64_STANDARD", taints=None),
+    ),
+    Case(POLICY, "gke-untainted-gpu-pool", gke()),
+    Case(
+        POLICY, "gke-a2-machine-untainted", gke(machineType="a2-highgpu-1g", guestAccelerators=None)
+    ),
+    Case(
+        POLICY,
+        "gke-cluster-inline-pools",
+        (Res(GKE_CLUSTER, "gke", {"nodePools": [gke_props()]}),),
+    ),
+    Case(POLICY, "eks-untainted", eks(taints=None), ("GPU node pool 'gpu' (g5.xlarge) lacks",)),
+    Case(
+        POLICY,
+        "eks-prefer-no-schedule",
+        eks(taints=[{**EKS_TAINT, "effect": "PREFER_NO_SCHEDULE"}]),
+        (NO_TAINT,),
+    ),
+    Case(
+        POLICY,
+        "eks-accelerated-ami-unknown-type",
+        eks(instanceTypes=["x9.huge"], taints=None),
+        ("(x9.huge) lacks",),
+    ),
+    Case(
+        POLICY,
+        "pulumi-eks-gpu-flag",
+        eks_self_managed(instanceType="x9.huge", taints=None),
+        (NO_TAINT,),
+    ),
+    Case(POLICY, "eks-true-value", eks(taints=[EKS_TAINT_TRUE]), ("not 'present'",)),
+    Case(
+        POLICY,
+        "eks-true-value-configured",
+        eks(taints=[EKS_TAINT_TRUE]),
+        config={"requiredTaintValue": "true"},
+    ),
+]
+
+
+@pytest.mark.parametrize("case", EKS_GKE_CASES, ids=lambda c: c.id)
+def test_eks_and_gke_gpu_pools(case: Case) -> None:
+    assert_case(case)

@@ -1,0 +1,40 @@
+"""gpu-pods-not-in-default-namespace: GPU pods not in default, on every pod-bearing kind."""
+
+from __future__ import annotations
+
+import pytest
+
+from .harness import Case, assert_case
+from .pod_fixtures import (
+    KINDS,
+    Change,
+    mutated,
+    pod_policy_cases,
+)
+
+POLICY = "gpu-pods-not-in-default-namespace"
+
+# (id, change to the compliant pod spec, expected message fragment)
+VIOLATIONS: list[tuple[str, Change, str]] = []
+
+
+def _namespace_cases() -> list[Case]:
+    return [
+        Case(
+            POLICY,
+            f"{kind}-namespace-{namespace}",
+            (mutated(kind, lambda s: None, namespace=namespace),),
+            ("'default' namespace",),
+        )
+        for kind in KINDS
+        for namespace in (None, "default")
+    ]
+
+
+CASES: list[Case] = [*pod_policy_cases(POLICY, VIOLATIONS), *_namespace_cases()]
+"""Every case of the policy, declared for the meta-test."""
+
+
+@pytest.mark.parametrize("case", CASES, ids=lambda c: c.id)
+def test_case(case: Case) -> None:
+    assert_case(case)

@@ -1,0 +1,172 @@
+"""gpu-workloads-tolerate-gpu-taint: GPU pods tolerate the GPU taint, on every pod-bearing kind."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from gpu_facts.scheduling import GPU_TAINT
+
+from .cloud_fixtures import EKS_TAINT_TRUE, GKE_CLUSTER, eks, eks_self_managed, gke
+from .harness import Case, Res, assert_case, messages
+from .pod_fixtures import (
+    Change,
+    container,
+    gpu_pod_spec,
+    mutated,
+    pod_policy_cases,
+    set_spec,
+    wrap,
+)
+
+POLICY = "gpu-workloads-tolerate-gpu-taint"
+
+# (id, change to the compliant pod spec, expected message fragment)
+VIOLATIONS: list[tuple[str, Change, str]] = [
+    ("no-tolerations", set_spec("tolerations", []), "does not tolerate"),
+    (
+        "wrong-effect",
+        set_spec(
+            "tolerations", [{"key": "nvidia.com/gpu", "operator": "Exists", "effect": "NoExecute"}]
+        ),
+        "does not tolerate",
+    ),
+    (
+        "equal-wrong-value",
+        set_spec("tolerations", [{"key": "nvidia.com/gpu", "operator": "Equal", "value": "true"}]),
+        "does not tolerate",
+    ),
+    (
+        "other-key",
+        set_spec("tolerations", [{"key": "sku", "operator": "Exists", "effect": "NoSchedule"}]),
+        "does not tolerate",
+    ),
+]
+
+EXISTS = {"key": "nvidia.com/gpu", "operator": "Exists", "effect": "NoSchedule"}
+
+CASES: list[Case] = pod_policy_cases(POLICY, VIOLATIONS)
+"""Every case of the policy, declared for the meta-test."""
+
+
+@pytest.mark.parametrize("case", CASES, ids=lambda c: c.id)
+def test_case(case: Case) -> None:
+    assert_case(case)
+
+
+@pytest.mark.parametrize(
+    "toleration",
+    [
+        {"key": "nvidia.com/gpu", "operator": "Exists"},
+        {"key": "nvidia.com/gpu", "operator": "Equal", "value": "present", "effect": "NoSchedule"},
+        {"key": "nvidia.com/gpu", "value": "present"},
+        {"operator": "Exists"},
+    ],
+)
+def test_tolerations_that_match_the_gpu_taint(toleration: dict[str, Any]) -> None:
+    res = mutated("Deployment", set_spec("tolerations", [toleration]))
+    assert messages(Case(POLICY, "t", (res,))) == []
+
+
+def test_amd_gpu_pods_may_tolerate_the_amd_taint() -> None:
+    def amd(spec: dict[str, Any]) -> None:
+        container(spec)["resources"] = {"limits": {"amd.com/gpu": 1}}
+        spec["tolerations"] = [{"key": "amd.com/gpu", "operator": "Exists"}]
+
+    assert messages(Case(POLICY, "amd", (mutated("Pod", amd),))) == []
+    nvidia = mutated("Pod", set_spec("tolerations", [{"key": "amd.com/gpu", "operator": "Exists"}]))
+    assert len(messages(Case(POLICY, "nv", (nvidia,)))) == 1
+
+
+def test_older_api_versions_are_checked_too() -> None:
+    spec = gpu_pod_spec()
+    spec["tolerations"] = []
+    res = Res("kubernetes:batch/v1beta1:CronJob", "old", wrap("CronJob", spec).props)
+    assert len(messages(Case(POLICY, "old", (res,)))) == 1
+
+
+# --- The taint the stack's GPU pools really carry (EKS, AKS, GKE) ----------------------------
+
+EQUAL_TRUE = [{"key": "nvidia.com/gpu", "operator": "Equal", "value": "true"}]
+
+
+def pod(tolerations: list[dict[str, Any]], **spec: Any) -> Res:
+    return mutated("Deployment", lambda s: s.update(tolerations=tolerations, **spec))
+
+
+AKS_PRESENT = Res(
+    "azure-native:containerservice:AgentPool",
+    "t4",
+    {
+        "agentPoolName": "t4",
+        "vmSize": "Standard_NC4as_T4_v3",
+        "nodeTaints": [GPU_TAINT],
+        "nodeLabels": {"gpu-platform.io/pool": "t4"},
+    },
+)
+
+POOL_CASES = [
+    Case(POLICY, "eks-true-tolerated-equal-true", (*eks(taints=[EKS_TAINT_TRUE]), pod(EQUAL_TRUE))),
+    Case(POLICY, "eks-true-tolerated-exists", (*eks(taints=[EKS_TAINT_TRUE]), pod([EXISTS]))),
+    Case(POLICY, "eks-self-managed-map-taint", (*eks_self_managed(), pod([EXISTS]))),
+    Case(POLICY, "gke-pool-untolerated", (*gke(), pod([]))),
+    Case(POLICY, "gke-cluster-only", (Res(GKE_CLUSTER, "gke", {"name": "gke"}), pod([]))),
+    Case(POLICY, "untainted-pool-nothing-to-tolerate", (*eks(taints=None), pod([]))),
+    Case(
+        POLICY,
+        "node-selector-picks-the-true-pool",
+        (
+            AKS_PRESENT,
+            *eks(taints=[EKS_TAINT_TRUE]),
+            pod(EQUAL_TRUE, nodeSelector={"workload": "gpu"}),
+        ),
+    ),
+    Case(
+        POLICY,
+        "eks-present-tolerated-equal-true",
+        (*eks(), pod(EQUAL_TRUE)),
+        (
+            "does not tolerate the GPU taint of its nodes, nvidia.com/gpu=present:NoSchedule "
+            '(pool gpu): it tolerates nvidia.com/gpu Equal "true" any effect',
+        ),
+    ),
+    Case(
+        POLICY,
+        "aks-present-node-selector-excludes-the-true-pool",
+        (
+            AKS_PRESENT,
+            *eks(taints=[EKS_TAINT_TRUE]),
+            pod(EQUAL_TRUE, nodeSelector={"gpu-platform.io/pool": "t4"}),
+        ),
+        ("(pool t4)",),
+    ),
+    Case(
+        POLICY, "eks-untolerated", (*eks(taints=[EKS_TAINT_TRUE]), pod([])), ("tolerates nothing",)
+    ),
+    Case(
+        POLICY,
+        "no-pools-config-value-true",
+        (pod(EQUAL_TRUE),),
+        config={"requiredTaintValue": "true"},
+    ),
+    Case(
+        POLICY,
+        "no-pools-default-value",
+        (pod(EQUAL_TRUE),),
+        ("taint of its nodes, nvidia.com/gpu=present:NoSchedule: it tolerates",),
+    ),
+]
+
+
+@pytest.mark.parametrize("case", POOL_CASES, ids=lambda c: c.id)
+def test_tolerations_follow_the_pools_taint(case: Case) -> None:
+    assert_case(case)
+
+
+def test_message_ends_with_the_toleration_to_add() -> None:
+    (message,) = messages(Case(POLICY, "m", (*eks(), pod([]))))
+    assert message.endswith(
+        "Fix: Add to the pod spec: tolerations: [{key: nvidia.com/gpu, operator: Exists, "
+        "effect: NoSchedule}] (or operator Equal with the taint's value)."
+    )

@@ -1,0 +1,973 @@
+"""``make verify`` end to end: the real Kubernetes client over real HTTP (and the exec
+websocket) against a fake API server on 127.0.0.1 that answers from recorded list responses.
+
+Scenarios are the healthy recording with one thing broken; nothing of ours is patched.
+"""
+
+from __future__ import annotations
+
+import base64
+import copy
+import hashlib
+import io
+import json
+import os
+import re
+import socket
+import struct
+import subprocess
+import sys
+import threading
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+from urllib.parse import parse_qs, urlparse
+
+import pytest
+from kubernetes.client import ApiClient
+
+from gpu_facts.device_plugin_chart import CHART_NAME, GFD_CHART_NAME, NFD_NAME
+from readiness.cli import main
+from readiness.cluster import ClusterReader, connect
+from readiness.driver import ExecTarget, StreamExecReader
+
+ROOT = Path(__file__).resolve().parents[2]
+DATA = ROOT / "tests" / "data" / "verify"
+SMI = ROOT / "tests" / "data" / "nvidia_smi"
+STACK = DATA / "Pulumi.verify.yaml"
+KINDS = (
+    "nodes",
+    "namespaces",
+    "daemonsets",
+    "pods",
+    "networkpolicies",
+    "resourcequotas",
+    "validatingadmissionpolicybindings",
+)
+TOKEN = "recorded-cluster-token"
+NO_RBAC_TOKEN = "token-of-a-user-without-rbac"
+SERVER_LIFETIME = 300.0
+"""Seconds after which the fake server stops on its own, whatever the test does: a backstop
+for a hung test, far above any test's run time on a loaded machine."""
+WS_GUID = "258EAFA5-E914-47DA-95CA-C5AB0DC85B11"  # RFC 6455 handshake constant
+
+A100_0, A100_1 = "aks-a100-31415926-vmss000000", "aks-a100-31415926-vmss000001"
+T4_0 = "aks-t4-27182818-vmss000000"
+NFD_WORKER = f"{CHART_NAME}-{NFD_NAME}-worker"
+"""The chart's NFD subchart worker: a DaemonSet next to the plugin, with a pod on every node."""
+
+
+@dataclass
+class ExecAnswer:
+    stdout: str
+    exit_code: int = 0
+    hang_up: bool = False
+    """Drop the connection after the handshake, as a dying API server or proxy does."""
+
+
+@dataclass
+class FakeCluster:
+    """The recorded objects (``kind -> List``) and what ``exec`` prints in each pod."""
+
+    lists: dict[str, dict[str, Any]]
+    exec_answers: dict[str, ExecAnswer]
+    requests: list[tuple[str, str]] = field(default_factory=list)
+
+    def items(self, kind: str) -> list[dict[str, Any]]:
+        items: list[dict[str, Any]] = self.lists[kind]["items"]
+        return items
+
+    def find(self, kind: str, name: str) -> dict[str, Any]:
+        return next(o for o in self.items(kind) if o["metadata"]["name"] == name)
+
+    def pod_on(self, node: str, daemonset: str = "nvidia-device-plugin") -> dict[str, Any]:
+        return next(
+            p
+            for p in self.items("pods")
+            if p["spec"]["nodeName"] == node
+            and p["metadata"]["ownerReferences"][0]["name"] == daemonset
+        )
+
+
+def _selected(obj: dict[str, Any], selector: str) -> bool:
+    labels = obj["metadata"].get("labels") or {}
+    for term in filter(None, selector.split(",")):
+        key, _, value = term.partition("=")
+        if labels.get(key) != value:
+            return False
+    return True
+
+
+def _ws_frame(payload: bytes, opcode: int = 0x2) -> bytes:
+    """One unmasked server frame (RFC 6455 section 5.2)."""
+    head = bytes([0x80 | opcode])
+    n = len(payload)
+    if n < 126:
+        head += bytes([n])
+    elif n < 1 << 16:
+        head += bytes([126]) + struct.pack("!H", n)
+    else:
+        head += bytes([127]) + struct.pack("!Q", n)
+    return head + payload
+
+
+class _Handler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+    server: _FakeServer
+
+    def log_message(self, format: str, *args: Any) -> None:  # keep pytest output clean
+        return
+
+    def _send_json(self, code: int, body: dict[str, Any]) -> None:
+        data = json.dumps(body).encode()
+        self.send_response(code)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
+    def _status(self, code: int, reason: str, message: str) -> None:
+        self._send_json(
+            code,
+            {
+                "kind": "Status",
+                "apiVersion": "v1",
+                "metadata": {},
+                "status": "Failure",
+                "message": message,
+                "reason": reason,
+                "code": code,
+            },
+        )
+
+    def _refuse_writes(self) -> None:
+        self.server.cluster.requests.append((self.command, self.path))
+        self._status(405, "MethodNotAllowed", "the recorded cluster is read-only")
+
+    def do_POST(self) -> None:
+        self._refuse_writes()
+
+    def do_PUT(self) -> None:
+        self._refuse_writes()
+
+    def do_PATCH(self) -> None:
+        self._refuse_writes()
+
+    def do_DELETE(self) -> None:
+        self._refuse_writes()
+
+    def do_GET(self) -> None:
+        cluster = self.server.cluster
+        cluster.requests.append(("GET", self.path))
+        auth = self.headers.get("Authorization")
+        if auth == f"Bearer {NO_RBAC_TOKEN}":
+            message = 'nodes is forbidden: User "dev" cannot list resource "nodes" in API group ""'
+            self._status(403, "Forbidden", message + " at the cluster scope")
+            return
+        if auth != f"Bearer {TOKEN}":
+            self._status(401, "Unauthorized", "Unauthorized")
+            return
+        url = urlparse(self.path)
+        query = {k: v[0] for k, v in parse_qs(url.query).items()}
+        path = url.path
+        if m := re.fullmatch(r"/api/v1/namespaces/([^/]+)/pods/([^/]+)/exec", path):
+            self._exec(m.group(2))
+            return
+        if m := re.fullmatch(r"/api/v1/namespaces/([^/]+)", path):
+            try:
+                self._send_json(200, cluster.find("namespaces", m.group(1)))
+            except StopIteration:
+                self._status(404, "NotFound", f'namespaces "{m.group(1)}" not found')
+            return
+        routes = {
+            r"/api/v1/nodes": "nodes",
+            r"/api/v1/namespaces/(?P<ns>[^/]+)/pods": "pods",
+            r"/api/v1/namespaces/(?P<ns>[^/]+)/resourcequotas": "resourcequotas",
+            r"/apis/apps/v1/daemonsets": "daemonsets",
+            r"/apis/apps/v1/namespaces/(?P<ns>[^/]+)/daemonsets": "daemonsets",
+            r"/apis/networking.k8s.io/v1/namespaces/(?P<ns>[^/]+)/networkpolicies": (
+                "networkpolicies"
+            ),
+            r"/apis/admissionregistration.k8s.io/v1/validatingadmissionpolicybindings": (
+                "validatingadmissionpolicybindings"
+            ),
+        }
+        for pattern, kind in routes.items():
+            if m := re.fullmatch(pattern, path):
+                self._list(kind, m.groupdict().get("ns"), query)
+                return
+        self._status(404, "NotFound", f"the recorded cluster has no {path}")
+
+    def _list(self, kind: str, namespace: str | None, query: dict[str, str]) -> None:
+        recorded = self.server.cluster.lists[kind]
+        items = [
+            o
+            for o in recorded["items"]
+            if (namespace is None or o["metadata"].get("namespace") == namespace)
+            and _selected(o, query.get("labelSelector", ""))
+        ]
+        start = int(query.get("continue", "0"))
+        limit = int(query.get("limit", "0")) or len(items)
+        page = items[start : start + limit]
+        meta: dict[str, str] = {"resourceVersion": recorded["metadata"]["resourceVersion"]}
+        if start + limit < len(items):
+            meta["continue"] = str(start + limit)
+        body = {k: v for k, v in recorded.items() if k != "items"}
+        self._send_json(200, {**body, "metadata": meta, "items": page})
+
+    def _exec(self, pod: str) -> None:
+        """The exec subresource as a websocket speaking v4.channel.k8s.io."""
+        key = self.headers.get("Sec-WebSocket-Key", "")
+        offered = self.headers.get("Sec-WebSocket-Protocol", "")
+        if (
+            self.headers.get("Upgrade", "").lower() != "websocket"
+            or "v4.channel.k8s.io" not in offered
+        ):
+            self._status(400, "BadRequest", "exec needs a v4.channel.k8s.io websocket")
+            return
+        accept = base64.b64encode(hashlib.sha1((key + WS_GUID).encode()).digest()).decode()
+        self.send_response(101, "Switching Protocols")
+        self.send_header("Upgrade", "websocket")
+        self.send_header("Connection", "Upgrade")
+        self.send_header("Sec-WebSocket-Accept", accept)
+        self.send_header("Sec-WebSocket-Protocol", "v4.channel.k8s.io")
+        self.end_headers()
+        answer = self.server.cluster.exec_answers.get(pod)
+        if answer is not None and answer.hang_up:
+            self.wfile.flush()
+            self.connection.shutdown(socket.SHUT_RDWR)
+            self.close_connection = True
+            return
+        if answer is None:
+            status: dict[str, Any] = {
+                "metadata": {},
+                "status": "Failure",
+                "message": f'container not found in pod "{pod}"',
+                "reason": "InternalError",
+            }
+            stdout = ""
+        else:
+            stdout = answer.stdout
+            status = {"metadata": {}, "status": "Success"}
+            if answer.exit_code:
+                status = {
+                    "metadata": {},
+                    "status": "Failure",
+                    "message": f"command terminated with non-zero exit code: {answer.exit_code}",
+                    "reason": "NonZeroExitCode",
+                    "details": {
+                        "causes": [{"reason": "ExitCode", "message": str(answer.exit_code)}]
+                    },
+                }
+        if stdout:
+            self.wfile.write(_ws_frame(b"\x01" + stdout.encode()))
+        self.wfile.write(_ws_frame(b"\x03" + json.dumps(status).encode()))
+        self.wfile.write(_ws_frame(struct.pack("!H", 1000), opcode=0x8))
+        self.wfile.flush()
+        self.close_connection = True
+
+
+class _FakeServer(ThreadingHTTPServer):
+    daemon_threads = True
+    request_queue_size = 64  # concurrent execs connect at once
+
+    def __init__(self, cluster: FakeCluster) -> None:
+        super().__init__(("127.0.0.1", 0), _Handler)
+        self.cluster = cluster
+
+
+def _recorded() -> FakeCluster:
+    lists = {kind: json.loads((DATA / f"{kind}.json").read_text()) for kind in KINDS}
+    a100 = (DATA / "exec" / "a100_mig_table.txt").read_text()
+    t4 = (DATA / "exec" / "t4_table.txt").read_text()
+    cluster = FakeCluster(lists, {})
+    for node, text in ((A100_0, a100), (A100_1, a100), (T4_0, t4)):
+        cluster.exec_answers[cluster.pod_on(node)["metadata"]["name"]] = ExecAnswer(text)
+    return cluster
+
+
+@pytest.fixture
+def cluster() -> FakeCluster:
+    """A fresh copy of the healthy recording; tests break one thing in it."""
+    return copy.deepcopy(_recorded())
+
+
+@pytest.fixture(autouse=True)
+def _loopback_without_proxy(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The kubernetes and websocket clients honour HTTP(S)_PROXY: on a runner behind a proxy,
+    loopback must still be reached directly (subprocesses inherit this too)."""
+    for var in ("NO_PROXY", "no_proxy"):
+        monkeypatch.setenv(var, "127.0.0.1,localhost")
+
+
+@pytest.fixture
+def api_server(cluster: FakeCluster) -> Iterator[str]:
+    """The fake API server's URL; stopped after the test, or after SERVER_LIFETIME at most."""
+    server = _FakeServer(cluster)
+    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05})
+    thread.daemon = True
+    thread.start()
+    deadline = threading.Timer(SERVER_LIFETIME, server.shutdown)
+    deadline.daemon = True
+    deadline.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}"
+    finally:
+        deadline.cancel()
+        server.shutdown()
+        server.server_close()
+        thread.join(timeout=5)
+
+
+def write_kubeconfig(path: Path, server: str) -> Path:
+    users = [
+        ("recorded", TOKEN),
+        ("expired", "token-that-expired-yesterday"),
+        ("no-rbac", NO_RBAC_TOKEN),
+    ]
+    doc = {
+        "apiVersion": "v1",
+        "kind": "Config",
+        "clusters": [{"name": "lab", "cluster": {"server": server}}],
+        "users": [{"name": name, "user": {"token": token}} for name, token in users],
+        "contexts": [
+            {"name": "lab", "context": {"cluster": "lab", "user": "recorded"}},
+            {"name": "lab-expired", "context": {"cluster": "lab", "user": "expired"}},
+            {"name": "lab-no-rbac", "context": {"cluster": "lab", "user": "no-rbac"}},
+        ],
+        "current-context": "lab",
+    }
+    path.write_text(json.dumps(doc))
+    return path
+
+
+@pytest.fixture
+def kubeconfig(tmp_path: Path, api_server: str) -> Path:
+    return write_kubeconfig(tmp_path / "kubeconfig", api_server)
+
+
+@dataclass
+class Run:
+    code: int
+    out: str
+    err: str
+
+    def rows(self) -> list[dict[str, str]]:
+        results: list[dict[str, str]] = json.loads(self.out)["results"]
+        return results
+
+    def row(self, check: str, subject: str) -> dict[str, str]:
+        matching = [r for r in self.rows() if r["check"] == check and r["subject"] == subject]
+        assert len(matching) == 1, f"{check} {subject}: {matching}"
+        return matching[0]
+
+    def failures(self) -> list[tuple[str, str]]:
+        return [(r["check"], r["subject"]) for r in self.rows() if r["status"] == "fail"]
+
+
+def verify(kubeconfig: Path, *extra: str, fmt: str = "json", context: str = "lab") -> Run:
+    out, err = io.StringIO(), io.StringIO()
+    argv = ["--config", str(STACK), "--kubeconfig", str(kubeconfig), "--context", context]
+    code = main([*argv, "--format", fmt, *extra], stdout=out, stderr=err)
+    return Run(code, out.getvalue(), err.getvalue())
+
+
+# --- a healthy cluster ---------------------------------------------------------------------
+
+
+def test_healthy_cluster_passes_every_check(kubeconfig: Path, cluster: FakeCluster) -> None:
+    run = verify(kubeconfig)
+    assert run.code == 0, run.out
+    assert run.failures() == []
+    doc = json.loads(run.out)
+    assert doc["ok"] is True
+    assert doc["summary"] == {"pass": len(run.rows()), "fail": 0, "skip": 0}
+    nodes = {A100_0, A100_1, T4_0}
+    for check in (
+        "node-ready",
+        "labels",
+        "taint",
+        "gfd-labels",
+        "allocatable",
+        "gpu-daemon",
+        "driver",
+    ):
+        assert {r["subject"] for r in run.rows() if r["check"] == check} == {
+            f"node/{n}" for n in nodes
+        }
+    assert run.row("allocatable", f"node/{A100_0}")["found"] == "nvidia.com/mig-1g.5gb: 56"
+    assert run.row("allocatable", f"node/{T4_0}")["found"] == "nvidia.com/gpu.shared: 4"
+    assert run.row("driver", f"node/{T4_0}")["found"].startswith("550.127.08")
+    assert run.row("node-count", "pool/t4") == {
+        "check": "node-count",
+        "subject": "pool/t4",
+        "expected": "1–3 nodes",
+        "found": "1 node",
+        "status": "pass",
+    }
+    assert run.row("network-policy", "namespace/gpu-training")["found"] == "default-deny-all"
+    assert (
+        run.row("gpu-quota", "namespace/gpu-inference")["found"]
+        == "requests.nvidia.com/gpu.shared: 8"
+    )
+    assert (
+        run.row("admission-binding", "namespace/gpu-training")["found"]
+        == "gpu-workload-rules-binding"
+    )
+    assert (
+        run.row("daemonset", "daemonset/nvidia-device-plugin/nvidia-device-plugin")["found"]
+        == "3/3 ready"
+    )
+    # The chart's other DaemonSets (GFD, MPS daemon, NFD worker) are not taken for the plugin.
+    assert [r["subject"] for r in run.rows() if r["check"] == "daemonset"] == [
+        "daemonset/nvidia-device-plugin/nvidia-device-plugin"
+    ]
+
+
+def test_verify_only_reads(kubeconfig: Path, cluster: FakeCluster) -> None:
+    assert verify(kubeconfig).code == 0
+    assert {method for method, _ in cluster.requests} == {"GET"}
+    execs = [path for _, path in cluster.requests if "/exec?" in path]
+    assert len(execs) == 3
+    # nvidia-smi runs in the plugin container, not the config-manager sidecar.
+    assert all(
+        "command=nvidia-smi" in p and "container=nvidia-device-plugin-ctr" in p for p in execs
+    )
+
+
+def test_table_has_one_row_per_check_and_node(kubeconfig: Path) -> None:
+    run = verify(kubeconfig, fmt="table")
+    assert run.code == 0
+    lines = run.out.splitlines()
+    assert lines[0].startswith(f"verify {STACK} on http://127.0.0.1:")
+    assert lines[0].endswith(" (lab)")
+    assert lines[2].split() == ["CHECK", "SUBJECT", "EXPECTED", "FOUND", "STATUS"]
+    taint_rows = [line for line in lines if line.startswith("taint ")]
+    assert len(taint_rows) == 3
+    assert all(
+        "nvidia.com/gpu=present:NoSchedule" in line and line.endswith("ok") for line in taint_rows
+    )
+    assert lines[-1].startswith("READY: ")
+    assert run.err == ""  # no progress without a terminal or --progress
+
+
+# --- one thing broken at a time --------------------------------------------------------------
+
+
+def test_node_short_of_mig_devices_fails(kubeconfig: Path, cluster: FakeCluster) -> None:
+    node = cluster.find("nodes", A100_1)
+    node["status"]["allocatable"]["nvidia.com/mig-1g.5gb"] = "49"
+    run = verify(kubeconfig)
+    assert run.code == 1
+    assert run.failures() == [("allocatable", f"node/{A100_1}")]
+    row = run.row("allocatable", f"node/{A100_1}")
+    assert row["expected"] == "nvidia.com/mig-1g.5gb: 56"
+    assert row["found"] == "nvidia.com/mig-1g.5gb: 49 (nvidia.com/mig-1g.5gb 49 of 56)"
+
+
+def test_mig_strategy_mismatch_shows_unexpected_resource(
+    kubeconfig: Path, cluster: FakeCluster
+) -> None:
+    alloc = cluster.find("nodes", A100_0)["status"]["allocatable"]
+    alloc["nvidia.com/gpu"] = alloc.pop("nvidia.com/mig-1g.5gb")  # the plugin runs `single`
+    run = verify(kubeconfig)
+    assert run.failures() == [("allocatable", f"node/{A100_0}")]
+    assert run.row("allocatable", f"node/{A100_0}")["found"] == (
+        "nvidia.com/gpu: 56 (nvidia.com/mig-1g.5gb 0 of 56; unexpected nvidia.com/gpu)"
+    )
+
+
+def test_missing_taint_fails(kubeconfig: Path, cluster: FakeCluster) -> None:
+    cluster.find("nodes", T4_0)["spec"]["taints"] = []
+    run = verify(kubeconfig)
+    assert run.code == 1
+    assert run.failures() == [("taint", f"node/{T4_0}")]
+    row = run.row("taint", f"node/{T4_0}")
+    assert (row["expected"], row["found"]) == ("nvidia.com/gpu=present:NoSchedule", "no taints")
+
+
+def test_taint_with_the_wrong_value_fails(kubeconfig: Path, cluster: FakeCluster) -> None:
+    # nvidia.com/gpu=true starves GFD: the chart's NFD worker tolerates only "present".
+    cluster.find("nodes", A100_0)["spec"]["taints"][0]["value"] = "true"
+    run = verify(kubeconfig)
+    assert run.failures() == [("taint", f"node/{A100_0}")]
+    assert run.row("taint", f"node/{A100_0}")["found"] == "nvidia.com/gpu=true:NoSchedule"
+
+
+def test_missing_labels_fail(kubeconfig: Path, cluster: FakeCluster) -> None:
+    labels = cluster.find("nodes", T4_0)["metadata"]["labels"]
+    del labels["nvidia.com/device-plugin.config"]
+    labels["team"] = "research"
+    del labels["nvidia.com/gpu.product"]
+    run = verify(kubeconfig)
+    assert run.failures() == [("labels", f"node/{T4_0}"), ("gfd-labels", f"node/{T4_0}")]
+    assert run.row("labels", f"node/{T4_0}")["found"] == (
+        "nvidia.com/device-plugin.config missing; team=research"
+    )
+    assert run.row("gfd-labels", f"node/{T4_0}")["found"] == (
+        "missing nvidia.com/gpu.product: GPU Feature Discovery has not labelled this node"
+    )
+
+
+def test_plugin_pod_not_ready_fails(kubeconfig: Path, cluster: FakeCluster) -> None:
+    pod = cluster.pod_on(A100_0)
+    for condition in pod["status"]["conditions"]:
+        if condition["type"] in ("Ready", "ContainersReady"):
+            condition["status"] = "False"
+    status = pod["status"]["containerStatuses"][0]
+    status.update(ready=False, state={"waiting": {"reason": "CrashLoopBackOff"}}, restartCount=7)
+    ds = cluster.find("daemonsets", "nvidia-device-plugin")
+    ds["status"]["numberReady"] = 2
+    run = verify(kubeconfig)
+    assert run.code == 1
+    assert run.failures() == [
+        ("gpu-daemon", f"node/{A100_0}"),
+        ("driver", f"node/{A100_0}"),
+        ("daemonset", "daemonset/nvidia-device-plugin/nvidia-device-plugin"),
+    ]
+    assert run.row("gpu-daemon", f"node/{A100_0}")["found"] == (
+        f"{pod['metadata']['name']}: container nvidia-device-plugin-ctr waiting: CrashLoopBackOff"
+    )
+    assert run.row("driver", f"node/{A100_0}")["found"] == (
+        "unknown: no ready GPU daemon pod on the node to run nvidia-smi in"
+    )
+    assert (
+        run.row("daemonset", "daemonset/nvidia-device-plugin/nvidia-device-plugin")["found"]
+        == "2/3 ready"
+    )
+
+
+def test_plugin_pod_missing_on_a_node_fails(kubeconfig: Path, cluster: FakeCluster) -> None:
+    """The chart's NFD worker and GFD pods are still Ready on the node: neither stands in for
+    the plugin (their DaemonSet names contain the chart name too)."""
+    cluster.items("pods").remove(cluster.pod_on(T4_0))
+    nfd_pod = cluster.pod_on(T4_0, NFD_WORKER)
+    assert cluster.pod_on(T4_0, f"{CHART_NAME}-{GFD_CHART_NAME}")
+    cluster.exec_answers[nfd_pod["metadata"]["name"]] = ExecAnswer(
+        (DATA / "exec" / "t4_table.txt").read_text()  # were it asked, it would look healthy
+    )
+    run = verify(kubeconfig)
+    assert run.code == 1
+    assert run.failures() == [("gpu-daemon", f"node/{T4_0}"), ("driver", f"node/{T4_0}")]
+    assert run.row("gpu-daemon", f"node/{T4_0}")["found"] == (
+        "no pod of nvidia-device-plugin on this node"
+    )
+    assert run.row("driver", f"node/{T4_0}")["found"] == (
+        "unknown: no ready GPU daemon pod on the node to run nvidia-smi in"
+    )
+    execs = [path for _, path in cluster.requests if "/exec?" in path]
+    assert len(execs) == 2
+    assert not [path for path in execs if nfd_pod["metadata"]["name"] in path]
+
+
+def test_odd_api_data_fails_rows_instead_of_crashing(
+    kubeconfig: Path, cluster: FakeCluster
+) -> None:
+    """A node whose kubelet never reported (status null), a plugin pod not scheduled yet (no
+    nodeName) and a DaemonSet the controller has not seen (no status): one row each."""
+    cluster.find("nodes", T4_0)["status"] = None
+    pending = copy.deepcopy(cluster.pod_on(A100_0))
+    pending["metadata"]["name"] = "nvidia-device-plugin-zz9zz"
+    del pending["spec"]["nodeName"]
+    pending["status"] = {"phase": "Pending"}
+    cluster.items("pods").append(pending)
+    del cluster.find("daemonsets", "nvidia-device-plugin")["status"]
+    run = verify(kubeconfig)
+    assert (run.code, run.err) == (1, "")
+    assert set(run.failures()) == {
+        ("node-ready", f"node/{T4_0}"),
+        ("allocatable", f"node/{T4_0}"),
+        ("daemonset", "daemonset/nvidia-device-plugin/nvidia-device-plugin"),
+    }
+    assert run.row("node-ready", f"node/{T4_0}")["found"] == "not Ready (no Ready condition)"
+    assert run.row("daemonset", "daemonset/nvidia-device-plugin/nvidia-device-plugin")["found"] == (
+        "no status from the DaemonSet controller"
+    )
+    assert run.row("gpu-daemon", f"node/{A100_0}")["status"] == "pass"  # the scheduled pod
+
+
+def test_old_driver_fails(kubeconfig: Path, cluster: FakeCluster) -> None:
+    pod = cluster.pod_on(T4_0)["metadata"]["name"]
+    cluster.exec_answers[pod] = ExecAnswer((SMI / "t4_old_driver_table.txt").read_text())
+    run = verify(kubeconfig)
+    assert run.code == 1
+    assert run.failures() == [("driver", f"node/{T4_0}")]
+    row = run.row("driver", f"node/{T4_0}")
+    assert row["expected"] == "driver major ≥ 535"
+    assert row["found"] == "470.82.01 is older than 535: upgrade the node image or driver"
+
+
+def test_nvidia_smi_failure_reports_the_tools_message(
+    kubeconfig: Path, cluster: FakeCluster
+) -> None:
+    pod = cluster.pod_on(A100_1)["metadata"]["name"]
+    cluster.exec_answers[pod] = ExecAnswer((SMI / "failure_no_driver.txt").read_text(), exit_code=9)
+    run = verify(kubeconfig)
+    assert run.failures() == [("driver", f"node/{A100_1}")]
+    assert run.row("driver", f"node/{A100_1}")["found"].startswith(
+        "nvidia-smi failed: NVIDIA-SMI has failed because it couldn't communicate with the "
+        "NVIDIA driver"
+    )
+
+
+def test_exec_refused_by_the_pod_fails_that_node(kubeconfig: Path, cluster: FakeCluster) -> None:
+    del cluster.exec_answers[cluster.pod_on(T4_0)["metadata"]["name"]]
+    run = verify(kubeconfig)
+    assert run.failures() == [("driver", f"node/{T4_0}")]
+    assert "container not found in pod" in run.row("driver", f"node/{T4_0}")["found"]
+
+
+def test_exec_connection_dropped_fails_that_node(kubeconfig: Path, cluster: FakeCluster) -> None:
+    cluster.exec_answers[cluster.pod_on(A100_0)["metadata"]["name"]] = ExecAnswer("", hang_up=True)
+    run = verify(kubeconfig)
+    assert run.code == 1
+    assert run.failures() == [("driver", f"node/{A100_0}")]
+    assert run.row("driver", f"node/{A100_0}")["found"] == (
+        f"exec into nvidia-device-plugin/{cluster.pod_on(A100_0)['metadata']['name']} broke off:"
+        " Connection to remote host was lost."
+    )
+    assert run.err == ""
+
+
+def test_skip_driver_never_execs(kubeconfig: Path, cluster: FakeCluster) -> None:
+    run = verify(kubeconfig, "--skip-driver")
+    assert run.code == 0
+    assert not [p for _, p in cluster.requests if "/exec" in p]
+    assert {r["status"] for r in run.rows() if r["check"] == "driver"} == {"skip"}
+
+
+class _WatchedClient(ApiClient):
+    """An API client that records every attribute set on it once built."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.set_after_init: list[str] = []
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if "set_after_init" in self.__dict__:
+            self.set_after_init.append(name)
+        super().__setattr__(name, value)
+
+
+def test_concurrent_execs_leave_the_shared_client_alone(
+    kubeconfig: Path, cluster: FakeCluster
+) -> None:
+    # kubernetes.stream swaps call_api on the client it is handed; done on the client shared
+    # by the worker threads, one exec could restore plain HTTP mid-call of another and fail
+    # a healthy node's driver check (seen in CI). Each exec must use a client of its own.
+    shared = _WatchedClient(connect(kubeconfig, "lab").configuration)
+    reader = StreamExecReader(shared)
+    targets = [
+        ExecTarget(node, "nvidia-device-plugin", cluster.pod_on(node)["metadata"]["name"], None)
+        for node in (A100_0, A100_1, T4_0)
+    ] * 8
+    with ThreadPoolExecutor(max_workers=len(targets)) as pool:
+        printed = list(pool.map(reader, targets))
+    assert all("Driver Version" in text for text in printed)
+    assert shared.set_after_init == []
+    shared.close()
+
+
+def test_missing_network_policy_fails(kubeconfig: Path, cluster: FakeCluster) -> None:
+    cluster.items("networkpolicies").remove(
+        next(
+            p
+            for p in cluster.items("networkpolicies")
+            if p["metadata"]["namespace"] == "gpu-training"
+            and p["metadata"]["name"] == "default-deny-all"
+        )
+    )
+    run = verify(kubeconfig)
+    assert run.code == 1
+    assert run.failures() == [("network-policy", "namespace/gpu-training")]
+    assert run.row("network-policy", "namespace/gpu-training")["found"] == (
+        "none denies all traffic (found allow-dns)"
+    )
+
+
+def test_deny_all_with_an_allow_rule_is_not_deny_all(
+    kubeconfig: Path, cluster: FakeCluster
+) -> None:
+    policy = next(
+        p for p in cluster.items("networkpolicies") if p["metadata"]["namespace"] == "gpu-inference"
+    )
+    policy["spec"]["ingress"] = [{}]  # one empty rule allows everything in
+    run = verify(kubeconfig)
+    assert run.failures() == [("network-policy", "namespace/gpu-inference")]
+
+
+def test_wrong_gpu_quota_and_missing_binding_fail(kubeconfig: Path, cluster: FakeCluster) -> None:
+    quota = next(
+        q for q in cluster.items("resourcequotas") if q["metadata"]["namespace"] == "gpu-inference"
+    )
+    quota["spec"]["hard"]["requests.nvidia.com/gpu.shared"] = "12"
+    cluster.find("namespaces", "gpu-training")["metadata"]["labels"].pop(
+        "gpu-platform.io/gpu-workloads"
+    )
+    run = verify(kubeconfig)
+    assert run.failures() == [
+        ("admission-binding", "namespace/gpu-training"),
+        ("gpu-quota", "namespace/gpu-inference"),
+    ]
+    assert (
+        run.row("gpu-quota", "namespace/gpu-inference")["found"]
+        == "requests.nvidia.com/gpu.shared: 12"
+    )
+    assert run.row("admission-binding", "namespace/gpu-training")["found"] == (
+        "no binding selects this namespace: GPU pods are not checked at admission"
+    )
+
+
+def test_binding_that_only_warns_fails(kubeconfig: Path, cluster: FakeCluster) -> None:
+    cluster.items("validatingadmissionpolicybindings")[0]["spec"]["validationActions"] = ["Warn"]
+    run = verify(kubeconfig)
+    assert set(run.failures()) == {
+        ("admission-binding", "namespace/gpu-training"),
+        ("admission-binding", "namespace/gpu-inference"),
+    }
+    assert run.row("admission-binding", "namespace/gpu-training")["found"] == (
+        "selected with other actions: gpu-workload-rules-binding ['Warn']"
+    )
+
+
+def test_missing_namespace_fails(kubeconfig: Path, cluster: FakeCluster) -> None:
+    cluster.items("namespaces").remove(cluster.find("namespaces", "gpu-inference"))
+    run = verify(kubeconfig)
+    assert run.failures() == [("namespace", "namespace/gpu-inference")]
+
+
+def test_pool_without_nodes_fails_its_node_count(kubeconfig: Path, cluster: FakeCluster) -> None:
+    cluster.items("nodes").remove(cluster.find("nodes", T4_0))
+    run = verify(kubeconfig)
+    assert ("node-count", "pool/t4") in run.failures()
+    assert run.row("node-count", "pool/t4")["found"] == "no node carries the pool label"
+
+
+# --- errors that stop the run -------------------------------------------------------------------
+
+
+def test_expired_credentials_give_one_clear_line(kubeconfig: Path) -> None:
+    run = verify(kubeconfig, context="lab-expired")
+    assert run.code == 2
+    assert run.out == ""
+    assert run.err.count("\n") == 1
+    assert "rejected the credentials (401 Unauthorized)" in run.err
+    assert "Traceback" not in run.err
+
+
+def test_unreachable_api_server_gives_one_clear_line(tmp_path: Path) -> None:
+    with socket.socket() as s:  # a port nobody listens on
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    config = write_kubeconfig(tmp_path / "kubeconfig", f"http://127.0.0.1:{port}")
+    run = verify(config)
+    assert run.code == 2
+    assert run.err.count("\n") == 1
+    assert run.err.startswith(
+        f"verify: error: cannot reach the API server at http://127.0.0.1:{port}"
+    )
+    assert "refused" in run.err.lower()
+
+
+def test_entry_point_prints_no_traceback(kubeconfig: Path) -> None:
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "readiness",
+            "--config",
+            str(STACK),
+            "--kubeconfig",
+            str(kubeconfig),
+            "--context",
+            "lab-expired",
+        ],
+        cwd=ROOT,
+        # Without the caller's warning settings (PYTHONWARNINGS, -X dev), which would add
+        # the cloud SDKs' deprecation warnings to stderr.
+        env={k: v for k, v in os.environ.items() if k not in ("PYTHONWARNINGS", "PYTHONDEVMODE")},
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert proc.returncode == 2, proc.stderr
+    assert proc.stderr.strip().count("\n") == 0, proc.stderr
+    assert "401 Unauthorized" in proc.stderr
+
+
+def test_unknown_context_is_a_clear_error(kubeconfig: Path) -> None:
+    run = verify(kubeconfig, context="nope")
+    assert run.code == 2
+    assert run.err.startswith("verify: error: kubeconfig: ")
+    assert "nope" in run.err
+
+
+def test_invalid_stack_config_changes_nothing(
+    kubeconfig: Path, cluster: FakeCluster, tmp_path: Path
+) -> None:
+    bad = tmp_path / "Pulumi.bad.yaml"
+    bad.write_text(STACK.read_text().replace("minDriverMajor: 535", "minDriverMajor: 3"))
+    out, err = io.StringIO(), io.StringIO()
+    code = main(["--config", str(bad), "--kubeconfig", str(kubeconfig)], stdout=out, stderr=err)
+    assert code == 2
+    assert "readiness.minDriverMajor" in err.getvalue()
+    assert cluster.requests == []
+
+
+def test_missing_stack_file_is_a_clear_error(tmp_path: Path) -> None:
+    err = io.StringIO()
+    code = main(["--stack", "nope", "--program", str(tmp_path)], stdout=io.StringIO(), stderr=err)
+    assert code == 2
+    missing = tmp_path / "Pulumi.nope.yaml"
+    assert err.getvalue() == (
+        f"verify: error: no stack config at {missing} (give --stack or --config)\n"
+    )
+
+
+# --- large clusters ---------------------------------------------------------------------------
+
+
+def test_lists_are_read_in_pages(kubeconfig: Path, cluster: FakeCluster) -> None:
+    api = connect(kubeconfig, "lab")
+    try:
+        nodes = ClusterReader(api, page_size=1).nodes("gpu-platform.io/pool=a100")
+    finally:
+        api.close()
+    assert sorted(n["metadata"]["name"] for n in nodes) == [A100_0, A100_1]
+    pages = [p for _, p in cluster.requests if p.startswith("/api/v1/nodes")]
+    assert len(pages) == 2
+    assert "continue=1" in pages[1]
+
+
+def test_progress_goes_to_stderr_when_asked(kubeconfig: Path) -> None:
+    run = verify(kubeconfig, "--progress")
+    assert run.code == 0
+    lines = run.err.splitlines()
+    assert "verify: read 1 nodes of pool a100" in lines
+    assert lines[-1].startswith("verify: driver 3/3 ")
+    json.loads(run.out)  # stdout stays clean JSON
+
+
+# --- ACK: MPS pools are served by ACK's MPS control daemon (BP-16) -----------------------------
+
+ACK_STACK = DATA / "Pulumi.verify-ack.yaml"
+ACK_NODE = "cn-hangzhou.10.1.0.12"
+MPS_DAEMON = "mps-control-daemon"
+
+
+def _as_ack_mps_cluster(cluster: FakeCluster) -> None:
+    """The recorded cluster turned into one ACK MPS node with ACK's MPS control daemon."""
+    node = copy.deepcopy(cluster.find("nodes", T4_0))
+    node["metadata"]["name"] = ACK_NODE
+    node["metadata"]["labels"] = {
+        "kubernetes.io/hostname": ACK_NODE,
+        "gpu-platform.io/pool": "a10mps",
+        "ack.node.gpu.schedule": "mps",
+        "aliyun.accelerator/nvidia_name": "NVIDIA-A10",
+    }
+    node["status"]["allocatable"] = {"cpu": "8", "aliyun.com/gpu-mem": "24", "pods": "64"}
+    cluster.lists["nodes"]["items"] = [node]
+    daemon = copy.deepcopy(cluster.find("daemonsets", "kube-proxy"))
+    daemon["metadata"].update(name=MPS_DAEMON, uid="5e0b6f0e-7a1d-4c43-9f55-2f1c2d0a0b01")
+    daemon["spec"]["template"]["spec"].update(
+        nodeSelector={"ack.node.gpu.schedule": "mps"},
+        containers=[{"name": "mps", "image": "registry.cn-hangzhou.aliyuncs.com/acs/mps:0.2.0"}],
+    )
+    daemon["status"].update(desiredNumberScheduled=1, numberReady=1, currentNumberScheduled=1)
+    cluster.items("daemonsets").append(daemon)
+    pod = copy.deepcopy(cluster.pod_on(T4_0))
+    pod["metadata"].update(name=f"{MPS_DAEMON}-q8w2e", namespace="kube-system")
+    pod["metadata"]["ownerReferences"][0].update(name=MPS_DAEMON, uid=daemon["metadata"]["uid"])
+    pod["spec"].update(nodeName=ACK_NODE, containers=[{"name": "mps", "image": "mps:0.2.0"}])
+    cluster.items("pods").append(pod)
+    cluster.exec_answers[f"{MPS_DAEMON}-q8w2e"] = ExecAnswer(
+        (SMI / "h100_table.txt").read_text()  # any table will do: the driver line is read
+    )
+    quota = next(
+        q for q in cluster.items("resourcequotas") if q["metadata"]["namespace"] == "gpu-training"
+    )
+    quota["spec"]["hard"] = {"requests.aliyun.com/gpu-mem": "24"}
+
+
+def verify_ack(kubeconfig: Path) -> Run:
+    out, err = io.StringIO(), io.StringIO()
+    argv = ["--config", str(ACK_STACK), "--kubeconfig", str(kubeconfig), "--format", "json"]
+    code = main(argv, stdout=out, stderr=err)
+    return Run(code, out.getvalue(), err.getvalue())
+
+
+def test_ack_mps_pool_is_checked_against_the_mps_daemon(
+    kubeconfig: Path, cluster: FakeCluster
+) -> None:
+    _as_ack_mps_cluster(cluster)
+    run = verify_ack(kubeconfig)
+    assert run.code == 0, run.out
+    assert run.row("allocatable", f"node/{ACK_NODE}")["found"] == "aliyun.com/gpu-mem: 24"
+    # ACK's own plugin serves the pool: no nvidia.com/gpu.present, which the NVIDIA one selects.
+    assert run.row("labels", f"node/{ACK_NODE}")["expected"] == "ack.node.gpu.schedule=mps"
+    assert run.row("gpu-daemon", f"node/{ACK_NODE}")["found"] == f"{MPS_DAEMON}-q8w2e Ready"
+    assert run.row("driver", f"node/{ACK_NODE}")["found"].startswith("550.54.15")
+    assert run.row("daemonset", f"daemonset/kube-system/{MPS_DAEMON}")["status"] == "pass"
+    assert not [r for r in run.rows() if r["check"] == "gfd-labels"]  # ACK's nodes, not GFD's
+    assert any(p.startswith("/apis/apps/v1/daemonsets?") for _, p in cluster.requests)
+
+
+def test_ack_mps_node_without_the_daemon_fails(kubeconfig: Path, cluster: FakeCluster) -> None:
+    _as_ack_mps_cluster(cluster)
+    cluster.items("pods").remove(
+        next(p for p in cluster.items("pods") if p["spec"]["nodeName"] == ACK_NODE)
+    )
+    run = verify_ack(kubeconfig)
+    assert run.code == 1
+    assert run.row("gpu-daemon", f"node/{ACK_NODE}")["found"] == (
+        f"no pod of {MPS_DAEMON} on this node"
+    )
+
+
+# --- kubeconfig problems ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        (None, "kubeconfig: no file at {path} (give --kubeconfig or set KUBECONFIG)"),
+        ("clusters: [\n", "kubeconfig: not valid YAML (line 2)"),
+        (
+            "- a list\n",
+            "kubeconfig: not a kubeconfig (a mapping with clusters, users and contexts)",
+        ),
+    ],
+)
+def test_bad_kubeconfig_is_one_clear_line(
+    tmp_path: Path, content: str | None, message: str
+) -> None:
+    path = tmp_path / "kubeconfig"
+    if content is not None:
+        path.write_text(content)
+    run = verify(path)
+    assert run.code == 2
+    assert run.err == f"verify: error: {message.format(path=path)}\n"
+
+
+def test_kubeconfig_list_from_the_environment(
+    kubeconfig: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """$KUBECONFIG may list several files, merged as kubectl merges them."""
+    empty = tmp_path / "other"
+    empty.write_text("apiVersion: v1\nkind: Config\n")
+    monkeypatch.setenv("KUBECONFIG", f"{empty}:{kubeconfig}")
+    out, err = io.StringIO(), io.StringIO()
+    code = main(["--config", str(STACK), "--context", "lab", "--format", "json"], out, err)
+    assert (code, err.getvalue()) == (0, "")
+
+
+def test_missing_permission_names_what_was_refused(kubeconfig: Path) -> None:
+    run = verify(kubeconfig, context="lab-no-rbac")
+    assert run.code == 2
+    assert run.err.count("\n") == 1
+    assert "not allowed to list nodes" in run.err
+    assert '(403 Forbidden): nodes is forbidden: User "dev" cannot list' in run.err

@@ -1,0 +1,429 @@
+"""The GPU catalog pinned to its published sources, and the look-ups that refuse bad names.
+
+The expected tables below are copied from the public sources named in the catalog modules
+(NVIDIA MIG User Guide, Microsoft Learn GPU size pages, Alibaba ECS instance families), so a
+change to a catalog number must be a deliberate change here too.
+"""
+
+from __future__ import annotations
+
+import copy
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from gpu_facts import (
+    AKS_MIG_PROFILES,
+    AKS_MIG_TO_NVIDIA,
+    AZURE_VM_SIZES,
+    ECS_INSTANCE_TYPES,
+    GPU_MODELS,
+    MIG_COMPUTE_SLICES,
+    MIG_MEMORY_SLICES,
+    UnknownGpuFact,
+    aks_mig_profile,
+    azure_vm_size,
+    ecs_instance_type,
+    gpu_model,
+    mig_profile,
+)
+from gpu_facts.scheduling import is_gpu_resource, mig_resource
+from stack_config import ConfigError, load_platform
+from tests.unit.test_stack_config import BASE
+
+# --- MIG profile tables: (name, compute slices, GB as named, instances per GPU, eighths) ----
+
+MIG_TABLES: dict[str, list[tuple[str, int, int, int, int]]] = {
+    "A100-40GB": [
+        ("1g.5gb", 1, 5, 7, 1),
+        ("1g.5gb+me", 1, 5, 1, 1),
+        ("1g.10gb", 1, 10, 4, 2),
+        ("2g.10gb", 2, 10, 3, 2),
+        ("3g.20gb", 3, 20, 2, 4),
+        ("4g.20gb", 4, 20, 1, 4),
+        ("7g.40gb", 7, 40, 1, 8),
+    ],
+    "A100-80GB": [
+        ("1g.10gb", 1, 10, 7, 1),
+        ("1g.10gb+me", 1, 10, 1, 1),
+        ("1g.20gb", 1, 20, 4, 2),
+        ("2g.20gb", 2, 20, 3, 2),
+        ("3g.40gb", 3, 40, 2, 4),
+        ("4g.40gb", 4, 40, 1, 4),
+        ("7g.80gb", 7, 80, 1, 8),
+    ],
+    "H100-80GB": [
+        ("1g.10gb", 1, 10, 7, 1),
+        ("1g.10gb+me", 1, 10, 1, 1),
+        ("1g.20gb", 1, 20, 4, 2),
+        ("2g.20gb", 2, 20, 3, 2),
+        ("3g.40gb", 3, 40, 2, 4),
+        ("4g.40gb", 4, 40, 1, 4),
+        ("7g.80gb", 7, 80, 1, 8),
+    ],
+    "H100-NVL-94GB": [
+        ("1g.12gb", 1, 12, 7, 1),
+        ("1g.12gb+me", 1, 12, 1, 1),
+        ("1g.24gb", 1, 24, 4, 2),
+        ("2g.24gb", 2, 24, 3, 2),
+        ("3g.47gb", 3, 47, 2, 4),
+        ("4g.47gb", 4, 47, 1, 4),
+        ("7g.94gb", 7, 94, 1, 8),
+    ],
+    "H200-141GB": [
+        ("1g.18gb", 1, 18, 7, 1),
+        ("1g.18gb+me", 1, 18, 1, 1),
+        ("1g.35gb", 1, 35, 4, 2),
+        ("2g.35gb", 2, 35, 3, 2),
+        ("3g.71gb", 3, 71, 2, 4),
+        ("4g.71gb", 4, 71, 1, 4),
+        ("7g.141gb", 7, 141, 1, 8),
+    ],
+}
+
+GPU_MEMORY_GB = {
+    "A100-40GB": 40,
+    "A100-80GB": 80,
+    "H100-80GB": 80,
+    "H100-NVL-94GB": 94,
+    "H200-141GB": 141,
+    "V100-16GB": 16,
+    "V100-32GB": 32,
+    "T4": 16,
+    "A10": 24,
+    "L4": 24,
+    "L20": 48,
+    "L40S": 48,
+}
+
+# Names round memory to whole GB (H200 3g.71gb holds 70.5 GB): at most half a GB per instance.
+NAME_ROUNDING_GB = 0.5
+
+
+def test_every_gpu_model_is_pinned() -> None:
+    assert {name: m.memory_gib for name, m in GPU_MODELS.items()} == GPU_MEMORY_GB
+    assert {n for n, m in GPU_MODELS.items() if m.mig_capable} == set(MIG_TABLES)
+    for model in GPU_MODELS.values():
+        assert model.source.startswith("https://"), model.name
+
+
+@pytest.mark.parametrize("model_name", sorted(MIG_TABLES))
+def test_mig_profile_table(model_name: str) -> None:
+    model = GPU_MODELS[model_name]
+    rows = [
+        (p.name, p.compute_slices, p.memory_gb, p.max_per_gpu, p.memory_eighths)
+        for p in model.mig_profiles
+    ]
+    assert rows == MIG_TABLES[model_name]
+
+
+@pytest.mark.parametrize(
+    ("model_name", "profile"),
+    [(m, p) for m, table in sorted(MIG_TABLES.items()) for p, *_ in table],
+)
+def test_mig_profile_is_consistent(model_name: str, profile: str) -> None:
+    model = GPU_MODELS[model_name]
+    p = mig_profile(model, profile)
+    g, gb = p.name.removesuffix("+me").split(".")
+    assert (int(g.removesuffix("g")), int(gb.removesuffix("gb"))) == (
+        p.compute_slices,
+        p.memory_gb,
+    )
+    # A full GPU of this profile fits in the compute and memory slices, and never exceeds 7.
+    assert p.max_per_gpu <= MIG_COMPUTE_SLICES
+    assert p.max_per_gpu * p.compute_slices <= MIG_COMPUTE_SLICES
+    assert p.max_per_gpu * p.memory_eighths <= MIG_MEMORY_SLICES
+    # The named GB is the GPU's memory × the exact fraction, rounded by NVIDIA.
+    exact_gb = model.memory_gib * p.memory_eighths / MIG_MEMORY_SLICES
+    assert abs(p.memory_gb - exact_gb) <= NAME_ROUNDING_GB
+    assert p.max_per_gpu * exact_gb <= model.memory_gib
+    assert p.media_extensions == (p.max_per_gpu == 1 and p.compute_slices == 1)
+    assert is_gpu_resource(mig_resource(p.name))
+
+
+# --- AKS gpuInstanceProfile → NVIDIA profile ---------------------------------------------
+
+AKS_MAPPING = {
+    "A100-40GB": ("1g.5gb", "2g.10gb", "3g.20gb", "4g.20gb", "7g.40gb"),
+    "A100-80GB": ("1g.10gb", "2g.20gb", "3g.40gb", "4g.40gb", "7g.80gb"),
+    "H100-80GB": ("1g.10gb", "2g.20gb", "3g.40gb", "4g.40gb", "7g.80gb"),
+    "H100-NVL-94GB": ("1g.12gb", "2g.24gb", "3g.47gb", "4g.47gb", "7g.94gb"),
+    "H200-141GB": ("1g.18gb", "2g.35gb", "3g.71gb", "4g.71gb", "7g.141gb"),
+}
+
+
+@pytest.mark.parametrize(
+    ("model_name", "aks", "nvidia"),
+    [
+        (m, aks, nvidia)
+        for m, names in sorted(AKS_MAPPING.items())
+        for aks, nvidia in zip(AKS_MIG_PROFILES, names, strict=True)
+    ],
+)
+def test_aks_profile_maps_to_the_default_nvidia_profile(
+    model_name: str, aks: str, nvidia: str
+) -> None:
+    model = GPU_MODELS[model_name]
+    assert aks_mig_profile(model, aks) == nvidia
+    # AKS offers, per compute size, the profile with the most instances per GPU.
+    g = int(aks.removeprefix("MIG").removesuffix("g"))
+    same_size = [p for p in model.mig_profiles if p.compute_slices == g]
+    best = max(same_size, key=lambda p: p.max_per_gpu)
+    assert mig_profile(model, nvidia) == best
+
+
+def test_aks_mapping_covers_exactly_the_mig_models() -> None:
+    assert set(AKS_MIG_TO_NVIDIA) == set(MIG_TABLES)
+    assert AKS_MIG_PROFILES == ("MIG1g", "MIG2g", "MIG3g", "MIG4g", "MIG7g")
+    for table in AKS_MIG_TO_NVIDIA.values():
+        assert tuple(table) == AKS_MIG_PROFILES
+
+
+@pytest.mark.parametrize(
+    ("model_name", "aks", "fragment"),
+    [
+        ("T4", "MIG1g", "T4 GPUs do not support MIG"),
+        ("A100-40GB", "MIG5g", "valid: MIG1g, MIG2g, MIG3g, MIG4g, MIG7g"),
+    ],
+)
+def test_aks_profile_refusals(model_name: str, aks: str, fragment: str) -> None:
+    with pytest.raises(UnknownGpuFact, match=fragment):
+        aks_mig_profile(GPU_MODELS[model_name], aks)
+
+
+def test_gpu_facts_that_azure_cannot_express_stay_facts() -> None:
+    # 1g.10gb on an A100 40GB and the +me profiles exist, but no AKS profile selects them.
+    a100 = GPU_MODELS["A100-40GB"]
+    assert mig_profile(a100, "1g.10gb").max_per_gpu == 4
+    offered_by_aks = {n for table in AKS_MIG_TO_NVIDIA.values() for n in table.values()}
+    assert "1g.10gb" not in set(AKS_MIG_TO_NVIDIA["A100-40GB"].values())
+    assert not any(name.endswith("+me") for name in offered_by_aks)
+
+
+# --- Azure VM sizes: (family, model, GPUs, NVMe disks, GiB per NVMe disk, MIG on AKS) --------
+
+AZURE_SIZES: dict[str, tuple[str, str, int, int, int, bool]] = {
+    "Standard_ND96asr_v4": ("ND A100 v4", "A100-40GB", 8, 0, 0, True),
+    "Standard_ND96amsr_A100_v4": ("NDm A100 v4", "A100-80GB", 8, 0, 0, True),
+    "Standard_NC24ads_A100_v4": ("NC A100 v4", "A100-80GB", 1, 1, 960, True),
+    "Standard_NC48ads_A100_v4": ("NC A100 v4", "A100-80GB", 2, 2, 960, True),
+    "Standard_NC96ads_A100_v4": ("NC A100 v4", "A100-80GB", 4, 4, 960, True),
+    "Standard_NC40ads_H100_v5": ("NCads H100 v5", "H100-NVL-94GB", 1, 1, 3576, True),
+    "Standard_NC80adis_H100_v5": ("NCads H100 v5", "H100-NVL-94GB", 2, 1, 7152, True),
+    "Standard_ND96isr_H100_v5": ("ND H100 v5", "H100-80GB", 8, 8, 3584, True),
+    "Standard_ND96isr_H200_v5": ("ND H200 v5", "H200-141GB", 8, 8, 3584, True),
+    "Standard_NC4as_T4_v3": ("NCasT4_v3", "T4", 1, 0, 0, False),
+    "Standard_NC8as_T4_v3": ("NCasT4_v3", "T4", 1, 0, 0, False),
+    "Standard_NC16as_T4_v3": ("NCasT4_v3", "T4", 1, 0, 0, False),
+    "Standard_NC64as_T4_v3": ("NCasT4_v3", "T4", 4, 0, 0, False),
+    "Standard_NC6s_v3": ("NCv3", "V100-16GB", 1, 0, 0, False),
+    "Standard_NC12s_v3": ("NCv3", "V100-16GB", 2, 0, 0, False),
+    "Standard_NC24s_v3": ("NCv3", "V100-16GB", 4, 0, 0, False),
+    "Standard_NC24rs_v3": ("NCv3", "V100-16GB", 4, 0, 0, False),
+    "Standard_ND40rs_v2": ("NDv2", "V100-32GB", 8, 0, 0, False),
+    "Standard_NV36ads_A10_v5": ("NVadsA10 v5", "A10", 1, 0, 0, False),
+    "Standard_NV36adms_A10_v5": ("NVadsA10 v5", "A10", 1, 0, 0, False),
+    "Standard_NV72ads_A10_v5": ("NVadsA10 v5", "A10", 2, 0, 0, False),
+}
+
+# Accelerator memory per VM as the Learn "Accelerators" tab lists it (GB).
+AZURE_GPU_MEMORY_PER_VM = {
+    "Standard_ND96asr_v4": 320,
+    "Standard_NC96ads_A100_v4": 320,
+    "Standard_NC80adis_H100_v5": 188,
+    "Standard_ND96isr_H100_v5": 640,
+    "Standard_ND96isr_H200_v5": 1128,
+    "Standard_NC64as_T4_v3": 64,
+    "Standard_NC24s_v3": 64,
+    "Standard_ND40rs_v2": 256,
+    "Standard_NV72ads_A10_v5": 48,
+}
+
+
+def test_every_azure_size_is_pinned() -> None:
+    listed = {
+        name: (s.family, s.gpu_model, s.gpu_count, s.nvme_disk_count, s.nvme_disk_gib, s.mig)
+        for name, s in AZURE_VM_SIZES.items()
+    }
+    assert listed == AZURE_SIZES
+
+
+@pytest.mark.parametrize("name", sorted(AZURE_SIZES))
+def test_azure_size_is_consistent(name: str) -> None:
+    size = azure_vm_size(name)
+    assert size.name == name
+    model = gpu_model(size.gpu_model)
+    assert size.mig == model.mig_capable
+    assert size.has_nvme == (size.nvme_disk_count > 0 and size.nvme_disk_gib > 0)
+    assert size.source.startswith(
+        "https://learn.microsoft.com/azure/virtual-machines/sizes/gpu-accelerated/"
+    )
+    if name in AZURE_GPU_MEMORY_PER_VM:
+        assert size.gpu_count * model.memory_gib == AZURE_GPU_MEMORY_PER_VM[name]
+
+
+def test_local_nvme_facts() -> None:
+    # Easy to get wrong: only where Learn lists NVMe. ND H100/H200 v5: 8 disks, 28 TiB.
+    nvme = {n for n, s in AZURE_VM_SIZES.items() if s.has_nvme}
+    assert {"Standard_NC24ads_A100_v4", "Standard_ND96isr_H100_v5"} <= nvme
+    assert "Standard_ND96asr_v4" not in nvme
+    for name in ("Standard_ND96isr_H100_v5", "Standard_ND96isr_H200_v5"):
+        size = AZURE_VM_SIZES[name]
+        assert size.nvme_disk_count * size.nvme_disk_gib == 28 * 1024
+
+
+def test_azure_sizes_are_case_insensitive_and_unknown_ones_list_the_choices() -> None:
+    assert azure_vm_size("standard_nd96asr_V4").name == "Standard_ND96asr_v4"
+    with pytest.raises(UnknownGpuFact) as err:
+        azure_vm_size("Standard_D4s_v5")
+    message = str(err.value)
+    assert "unknown GPU VM size 'Standard_D4s_v5'" in message
+    assert all(name in message for name in AZURE_SIZES)
+
+
+# --- Alibaba ECS instance types: (family, model, GPUs, GB per GPU) ---------------------------
+
+ECS_TYPES: dict[str, tuple[str, str, int, int]] = {
+    "ecs.gn8is.2xlarge": ("gn8is", "L20", 1, 48),
+    "ecs.gn8is.4xlarge": ("gn8is", "L20", 1, 48),
+    "ecs.gn8is-2x.8xlarge": ("gn8is", "L20", 2, 48),
+    "ecs.gn8is-4x.16xlarge": ("gn8is", "L20", 4, 48),
+    "ecs.gn8is-8x.32xlarge": ("gn8is", "L20", 8, 48),
+    "ecs.gn7e-c16g1.4xlarge": ("gn7e", "A100-80GB", 1, 80),
+    "ecs.gn7e-c16g1.8xlarge": ("gn7e", "A100-80GB", 2, 80),
+    "ecs.gn7e-c16g1.16xlarge": ("gn7e", "A100-80GB", 4, 80),
+    "ecs.gn7e-c16g1.32xlarge": ("gn7e", "A100-80GB", 8, 80),
+    "ecs.gn7i-c8g1.2xlarge": ("gn7i", "A10", 1, 24),
+    "ecs.gn7i-c16g1.4xlarge": ("gn7i", "A10", 1, 24),
+    "ecs.gn7i-c32g1.8xlarge": ("gn7i", "A10", 1, 24),
+    "ecs.gn7i-c32g1.16xlarge": ("gn7i", "A10", 2, 24),
+    "ecs.gn7i-c32g1.32xlarge": ("gn7i", "A10", 4, 24),
+    "ecs.gn7i-c48g1.12xlarge": ("gn7i", "A10", 1, 24),
+    "ecs.gn7i-c56g1.14xlarge": ("gn7i", "A10", 1, 24),
+    "ecs.gn7i-2x.8xlarge": ("gn7i", "A10", 2, 24),
+    "ecs.gn7i-4x.8xlarge": ("gn7i", "A10", 4, 24),
+    "ecs.gn7i-4x.16xlarge": ("gn7i", "A10", 4, 24),
+    "ecs.gn7i-8x.32xlarge": ("gn7i", "A10", 8, 24),
+    "ecs.gn7i-8x.16xlarge": ("gn7i", "A10", 8, 24),
+    "ecs.gn7-c12g1.3xlarge": ("gn7", "A100-40GB", 1, 40),
+    "ecs.gn7-c13g1.13xlarge": ("gn7", "A100-40GB", 4, 40),
+    "ecs.gn7-c13g1.26xlarge": ("gn7", "A100-40GB", 8, 40),
+    "ecs.gn6i-c4g1.xlarge": ("gn6i", "T4", 1, 16),
+    "ecs.gn6i-c8g1.2xlarge": ("gn6i", "T4", 1, 16),
+    "ecs.gn6i-c16g1.4xlarge": ("gn6i", "T4", 1, 16),
+    "ecs.gn6i-c24g1.6xlarge": ("gn6i", "T4", 1, 16),
+    "ecs.gn6i-c40g1.10xlarge": ("gn6i", "T4", 1, 16),
+    "ecs.gn6i-c24g1.12xlarge": ("gn6i", "T4", 2, 16),
+    "ecs.gn6i-c24g1.24xlarge": ("gn6i", "T4", 4, 16),
+    "ecs.gn6e-c12g1.3xlarge": ("gn6e", "V100-32GB", 1, 32),
+    "ecs.gn6e-c12g1.6xlarge": ("gn6e", "V100-32GB", 2, 32),
+    "ecs.gn6e-c12g1.12xlarge": ("gn6e", "V100-32GB", 4, 32),
+    "ecs.gn6e-c12g1.24xlarge": ("gn6e", "V100-32GB", 8, 32),
+    "ecs.gn6v-c8g1.2xlarge": ("gn6v", "V100-16GB", 1, 16),
+    "ecs.gn6v-c8g1.4xlarge": ("gn6v", "V100-16GB", 2, 16),
+    "ecs.gn6v-c8g1.8xlarge": ("gn6v", "V100-16GB", 4, 16),
+    "ecs.gn6v-c8g1.16xlarge": ("gn6v", "V100-16GB", 8, 16),
+    "ecs.gn6v-c10g1.20xlarge": ("gn6v", "V100-16GB", 8, 16),
+}
+
+
+def test_every_ecs_type_is_pinned() -> None:
+    listed = {
+        name: (t.family, t.gpu_model, t.gpu_count, t.gpu_memory_gb)
+        for name, t in ECS_INSTANCE_TYPES.items()
+    }
+    assert listed == ECS_TYPES
+
+
+@pytest.mark.parametrize("name", sorted(ECS_TYPES))
+def test_ecs_type_is_consistent(name: str) -> None:
+    it = ecs_instance_type(name)
+    assert it.name.startswith(f"ecs.{it.family}-") or it.name.startswith(f"ecs.{it.family}.")
+    # The memory Alibaba lists per type is the memory of the catalog's GPU model.
+    assert gpu_model(it.gpu_model).memory_gib == it.gpu_memory_gb
+    assert it.source.startswith("https://www.alibabacloud.com/help/en/ecs/")
+
+
+def test_unknown_ecs_type_and_gpu_model_list_the_choices() -> None:
+    with pytest.raises(UnknownGpuFact) as err:
+        ecs_instance_type("ecs.g7.xlarge")
+    assert all(name in str(err.value) for name in ECS_TYPES)
+    with pytest.raises(UnknownGpuFact, match="known models: A10, A100-40GB"):
+        gpu_model("B200")
+
+
+def test_mig_profile_lookup_refusals() -> None:
+    with pytest.raises(UnknownGpuFact, match=r"offered: 1g\.5gb, 1g\.5gb\+me, 1g\.10gb"):
+        mig_profile(GPU_MODELS["A100-40GB"], "1g.12gb")
+    with pytest.raises(UnknownGpuFact, match="L4 GPUs do not support MIG"):
+        mig_profile(GPU_MODELS["L4"], "1g.5gb")
+
+
+# --- Config validation refuses what the catalog does not know, listing the choices ----------
+
+ACK_BASE: dict[str, Any] = {
+    "cloud": "alicloud",
+    "cluster": {
+        "name": "ack",
+        "region": "cn-hangzhou",
+        "vpc": {"vpcId": "vpc-1", "vswitchIds": ["vsw-node"], "podVswitchIds": ["vsw-pod"]},
+        "autoUpgradeChannel": "none",
+    },
+    "gpuPools": [{"name": "a10", "instanceType": "ecs.gn7i-c8g1.2xlarge", "count": 1}],
+}
+
+
+def _problems(raw: dict[str, Any]) -> dict[str, str]:
+    with pytest.raises(ConfigError) as err:
+        load_platform(copy.deepcopy(raw))
+    return dict(err.value.problems)
+
+
+def test_ack_base_config_resolves_its_instance_type() -> None:
+    platform = load_platform(copy.deepcopy(ACK_BASE))
+    facts = platform.pools["a10"]
+    assert (facts.gpu_model.name, facts.gpus_per_node) == ("A10", 1)
+
+
+def test_config_refuses_an_unknown_instance_type_with_the_choices() -> None:
+    raw = copy.deepcopy(ACK_BASE)
+    raw["gpuPools"][0]["instanceType"] = "ecs.gn7i-c8g1.3xlarge"
+    message = _problems(raw)["gpuPools[0].instanceType"]
+    assert "unknown GPU instance type 'ecs.gn7i-c8g1.3xlarge'" in message
+    assert all(name in message for name in ECS_TYPES)
+
+
+def test_config_refuses_an_unknown_vm_size_with_the_choices() -> None:
+    raw = copy.deepcopy(BASE)
+    raw["gpuPools"][1]["vmSize"] = "Standard_NC4as_T4_v9"
+    message = _problems(raw)["gpuPools[1].vmSize"]
+    assert "unknown GPU VM size 'Standard_NC4as_T4_v9'" in message
+    assert all(name in message for name in AZURE_SIZES)
+
+
+def test_config_refuses_mig_on_a_gpu_without_it_with_the_mig_sizes() -> None:
+    raw = copy.deepcopy(BASE)
+    raw["gpuPools"][1]["mig"] = {"profile": "MIG1g"}
+    message = _problems(raw)["gpuPools[1].mig.profile"]
+    assert "Standard_NC4as_T4_v3 (T4) does not support MIG" in message
+    mig_sizes = [n for n, row in AZURE_SIZES.items() if row[5]]
+    assert all(name in message for name in mig_sizes)
+
+
+def test_config_refuses_a_profile_aks_does_not_offer_with_the_choices() -> None:
+    raw = copy.deepcopy(BASE)
+    raw["gpuPools"][0]["mig"] = {"profile": "MIG5g"}
+    message = _problems(raw)["gpuPools[0].mig.profile"]
+    assert all(profile in message for profile in AKS_MIG_PROFILES)
+
+
+def test_docs_list_every_catalog_entry() -> None:
+    # docs/gpu-facts.md carries the tables for readers; keep them in step with the catalog.
+    docs = (Path(__file__).resolve().parents[2] / "docs" / "gpu-facts.md").read_text()
+    for name in [*AZURE_SIZES, *ECS_TYPES, *GPU_MEMORY_GB]:
+        assert f"`{name}`" in docs or f"| {name} |" in docs, name
+    for model_name, table in MIG_TABLES.items():
+        assert f"**{model_name}**" in docs
+        for profile, *_ in table:
+            assert f"`{profile}`" in docs

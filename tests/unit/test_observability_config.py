@@ -1,0 +1,141 @@
+"""The observability settings: what they mean per cloud, and the rules that refuse what cannot
+work (an exporter chart too old, a value the chart lacks, a scrape path the cloud has not)."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+import pytest
+
+from plan.observability import KSM_LABELS_ALLOWLIST, MetricsPlan, log_namespaces, metrics_plan
+from stack_config import ConfigError, load_platform
+from tests.conftest import stack_raw
+
+
+def with_observability(stack: str, observability: dict[str, Any]) -> dict[str, Any]:
+    raw = copy.deepcopy(stack_raw(stack))
+    raw["observability"] = observability
+    return raw
+
+
+def problems(stack: str, observability: dict[str, Any]) -> list[tuple[str, str]]:
+    with pytest.raises(ConfigError) as err:
+        load_platform(with_observability(stack, observability))
+    return err.value.problems
+
+
+def test_metrics_are_on_by_default_and_fit_each_cloud() -> None:
+    dev = metrics_plan(load_platform(stack_raw("dev")))
+    assert dev == MetricsPlan(
+        our_exporter=True,
+        scrape="azureMonitor",
+        scraper_namespaces=("kube-system",),
+        azure_monitor=True,
+        prometheus_rules=False,
+    )
+    byo = metrics_plan(load_platform(stack_raw("byo")))
+    assert byo == MetricsPlan(True, "annotations", (), False, False)
+
+
+def test_prometheus_operator_on_an_existing_cluster() -> None:
+    raw = with_observability(
+        "byo", {"metrics": {"scrape": "serviceMonitor", "scraperNamespaces": ["monitoring"]}}
+    )
+    assert metrics_plan(load_platform(raw)) == MetricsPlan(
+        True, "serviceMonitor", ("monitoring",), False, True
+    )
+
+
+def test_the_gpu_operator_brings_its_own_exporter() -> None:
+    raw = copy.deepcopy(stack_raw("byo"))
+    raw["devicePlugin"] = {"enabled": False}
+    raw["gpuOperator"] = {"enabled": True}
+    plan = metrics_plan(load_platform(raw))
+    assert plan is not None and plan.our_exporter is False
+
+
+def test_metrics_can_be_turned_off() -> None:
+    assert (
+        metrics_plan(load_platform(with_observability("dev", {"metrics": {"enabled": False}})))
+        is None
+    )
+
+
+def test_logs_follow_the_workload_namespaces_unless_listed() -> None:
+    assert log_namespaces(load_platform(stack_raw("dev"))) == ["gpu-inference", "gpu-training"]
+    raw = with_observability("dev", {"logs": {"namespaces": ["gateway"]}})
+    assert log_namespaces(load_platform(raw)) == ["gateway"]
+
+
+def test_rules_join_on_labels_kube_state_metrics_must_expose() -> None:
+    assert KSM_LABELS_ALLOWLIST == "namespaces=[workload],nodes=[gpu-platform.io/pool]"
+
+
+@pytest.mark.parametrize(
+    ("stack", "observability", "path", "fragment"),
+    [
+        (
+            "dev",
+            {"metrics": {"exporterVersion": "3.9.0"}},
+            "observability.metrics.exporterVersion",
+            "older than 4.0.0",
+        ),
+        (
+            "dev",
+            {"metrics": {"exporterVersion": "latest"}},
+            "observability.metrics.exporterVersion",
+            "not a chart version",
+        ),
+        (
+            "dev",
+            {"metrics": {"values": {"tolerationz": []}}},
+            "observability.metrics.values.tolerationz",
+            "not a dcgm-exporter chart key",
+        ),
+        (
+            "dev",
+            {"metrics": {"scrape": "serviceMonitor"}},
+            "observability.metrics.scrape",
+            "existing cluster",
+        ),
+        ("byo", {"metrics": {"grafana": True}}, "observability.metrics.grafana", "cloud 'azure'"),
+        (
+            "dev",
+            {"logs": {"retentionDays": 7}},
+            "observability.logs.retentionDays",
+            "greater than or equal to 30",
+        ),
+        (
+            "dev",
+            {"metrics": {"namespace": "gpu-training"}},
+            "observability.metrics.namespace",
+            "workload namespace",
+        ),
+        (
+            "dev",
+            {"metrics": {"namespace": "nvidia-device-plugin"}},
+            "observability.metrics.namespace",
+            "each needs its own namespace",
+        ),
+        ("dev", {"metrics": {"bogus": 1}}, "observability.metrics.bogus", "unknown key"),
+    ],
+)
+def test_each_rule_names_its_path(
+    stack: str, observability: dict[str, Any], path: str, fragment: str
+) -> None:
+    found = problems(stack, observability)
+    assert any(p == path and fragment in m for p, m in found), found
+
+
+@pytest.mark.parametrize(
+    "observability",
+    [
+        {"metrics": {"exporterVersion": "4.0.0"}},
+        {"metrics": {"values": {"resources": {"limits": {"memory": "1Gi"}}}}},
+        {"logs": {"retentionDays": 730, "audit": False}},
+        {"metrics": {"grafana": True, "scraperNamespaces": ["monitoring"]}},
+    ],
+)
+def test_neighbours_of_refused_values_are_accepted(observability: dict[str, Any]) -> None:
+    load_platform(with_observability("dev", observability))
