@@ -118,8 +118,10 @@ def render_table(result: BenchResult) -> str:
                 f"{size.label} {_num(v.per_item_us(i), 1)}" for i, size in enumerate(v.sizes)
             )
             lines.append(f"  {v.cloud:<9}{points}; growth {_num(v.growth)}×")
-    lines += ["", "Targets (largest size)"]
-    for t in result.targets():
+    targets = result.targets()
+    if targets:
+        lines += ["", "Targets (largest size)"]
+    for t in targets:
         verdict = "met" if t["met"] else "NOT met"
         lines.append(
             f"  {t['cloud']:<9}{t['ratio']:<18}{_num(t['value'], 3):>7}  "

@@ -37,7 +37,7 @@ def test_setup_rows_reach_the_table_and_the_json(tmp_path: Path) -> None:
     result = BenchResult(meta=meta, setup=rows)
     table = render_table(result)
     assert "make venv" in table and "make test" in table
-    assert "Scale:" not in table, "no scale rows, no scale header"
+    assert "Scale:" not in table and "Targets" not in table, "no scale rows, no scale headers"
     doc = json.loads(write_json(result, tmp_path).read_text())
     assert [r["command"] for r in doc["setup"]] == [["make", "venv"], ["make", "test"]]
     assert set(doc["setup"][0]) == {
