@@ -72,7 +72,12 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--no-startup", action="store_true", help="skip the start-up processes")
     parser.add_argument("--stack", default="dev", help="stack for the start-up preview")
     parser.add_argument(
-        "--setup", action="store_true", help="also time a fresh set-up and `make test` (slow)"
+        "--setup",
+        action="store_true",
+        help="also time set-up and `make test` on fresh clones, uv off the PATH (slow)",
+    )
+    parser.add_argument(
+        "--setup-only", action="store_true", help="only the --setup figures (no scale, start-up)"
     )
     parser.add_argument(
         "--clock",
@@ -121,22 +126,26 @@ def main(argv: list[str] | None = None) -> int:
     def repeats_for(size: Size) -> int:
         return args.largest_repeats if size == sizes[-1] and len(sizes) > 1 else args.repeats
 
-    for cloud in args.cloud or CLOUDS:
+    clouds = () if args.setup_only else args.cloud or CLOUDS
+    for cloud in clouds:
         result.scale.append(
             measure_cloud(
                 cloud, sizes, repeats_for, args.clock, _progress, gc_during=args.gc == "on"
             )
         )
     if len(sizes) == len(SIZES):
-        for cloud in args.cloud or CLOUDS:
+        for cloud in clouds:
             _progress(f"{cloud}: config validation alone up to 1600 pools")
             result.validation.append(measure_validation(cloud))
-    if not args.no_startup:
+    if not (args.no_startup or args.setup_only):
         _progress(f"start-up: {args.startup_runs} processes of each command")
         result.startup = measure_startup(args.startup_runs, args.stack)
-    if args.setup:
-        _progress("set-up: a fresh virtualenv, then make test")
-        result.setup = [fresh_setup(), *make_test()]
+    if args.setup or args.setup_only:
+        result.meta["load_average_at_start"] = list(os.getloadavg())
+        _progress("set-up: a fresh clone's make venv, preview, lint, typecheck, unit")
+        result.setup = fresh_setup()
+        _progress("set-up: make test on another fresh clone")
+        result.setup.append(make_test())
     result.meta["duration_s"] = time.perf_counter() - started
     path = write_json(result, args.out)
     print(render_table(result))

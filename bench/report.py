@@ -101,10 +101,14 @@ def render_table(result: BenchResult) -> str:
     lines = [
         f"gpu-platform benchmarks — {result.meta['date']} — {result.meta['cpus']} CPUs, "
         f"Python {result.meta['python']}",
-        "",
-        f"Scale: median {result.meta['clock']} time per resource in ms, GC {result.meta['gc']} "
-        "(res = registrations of our program; matched = the same SDK classes, bare)",
     ]
+    if result.scale:
+        lines += [
+            "",
+            f"Scale: median {result.meta['clock']} time per resource in ms, GC "
+            f"{result.meta['gc']} (res = registrations of our program; matched = the same SDK "
+            "classes, bare)",
+        ]
     for cloud in result.scale:
         lines.extend(_scale_lines(cloud))
     if result.validation:
@@ -114,8 +118,10 @@ def render_table(result: BenchResult) -> str:
                 f"{size.label} {_num(v.per_item_us(i), 1)}" for i, size in enumerate(v.sizes)
             )
             lines.append(f"  {v.cloud:<9}{points}; growth {_num(v.growth)}×")
-    lines += ["", "Targets (largest size)"]
-    for t in result.targets():
+    targets = result.targets()
+    if targets:
+        lines += ["", "Targets (largest size)"]
+    for t in targets:
         verdict = "met" if t["met"] else "NOT met"
         lines.append(
             f"  {t['cloud']:<9}{t['ratio']:<18}{_num(t['value'], 3):>7}  "
@@ -145,11 +151,16 @@ def render_table(result: BenchResult) -> str:
         for pkg, cost in sorted(s.imports.items(), key=lambda kv: -kv[1].self_s):
             lines.append(f"    {pkg:<22}{cost.modules:>5} modules {_num(cost.self_s, 3):>7} s")
     if result.setup:
-        lines += ["", "Set-up and tests (make test = lint + typecheck + unit)"]
+        lines += [
+            "",
+            "Set-up and tests on fresh clones (budgets: make venv ≤ 30 s, make test ≤ 90 s)",
+        ]
         for c in result.setup:
+            before, after = c.load
             lines.append(
-                f"  {' '.join(c.command):<40}{_num(c.seconds, 1):>7} s  exit {c.exit_code}  "
-                f"{c.note}"
+                f"  {' '.join(c.command):<28}{_num(c.seconds, 1):>7} s wall"
+                f"{_num(c.cpu_s, 1):>7} s CPU  load {_num(before, 1)}→{_num(after, 1)}  "
+                f"exit {c.exit_code}  {c.note}"
             )
     lines.append(f"\nTotal bench time {_num(result.meta.get('duration_s', float('nan')), 1)} s")
     return "\n".join(lines)

@@ -13,8 +13,9 @@ else
     || "$python" -m venv "$venv"
   uv="$venv/bin/uv"
   if [ ! -x "$uv" ]; then
-    # pip from the base interpreter installs uv (pinned) into the venv without seeding its pip.
-    "$python" -m pip install -q --disable-pip-version-check --prefix "$venv" \
+    # pip from the base interpreter installs uv (pinned) into the venv without seeding its pip;
+    # -qq keeps its errors but not warnings about the machine's own pip configuration.
+    "$python" -m pip install -qq --disable-pip-version-check --prefix "$venv" \
       "$(grep -E '^uv==' constraints.txt)"
   fi
 fi

@@ -64,3 +64,9 @@ def one(run_result: ProgramRun, type_: str) -> RecordedResource:
 def _clean_pulumi_config() -> None:
     """Config is a process-wide ContextVar in the SDK; start every test without any."""
     pulumi.runtime.set_all_config({}, [])
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Slow tests first (order otherwise kept): with `make test`'s two workers a long test
+    collected last would run alone at the end while the other core idles."""
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)

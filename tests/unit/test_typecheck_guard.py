@@ -1,0 +1,141 @@
+"""The type check still sees calls into the cloud SDKs: a wrong keyword argument fails it.
+
+`make typecheck` runs basedpyright because it analyses only the SDK modules our code reaches
+(mypy followed all of pulumi_azure_native's modules and took minutes). This test keeps that
+speed from turning into blindness: in a scratch copy of the type-checked sources it misspells
+one keyword argument of a real azure-native, alicloud and Kubernetes resource call, runs the
+project's checker with the project's configuration, and asserts that it fails at exactly those
+calls, while the same files unmodified pass.
+
+pulumi's generated resource classes overload ``__init__`` (keyword arguments, or one ``args``
+object), so the checker reports "no overload matches" at the call instead of naming the
+keyword; the test therefore asserts that each error's range covers the misspelt keyword's line.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import subprocess
+import sys
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+PROJECT_ROOT = Path(__file__).resolve().parents[2]
+CHECKER = Path(sys.prefix) / "bin" / "basedpyright"
+
+
+@dataclass(frozen=True)
+class Injection:
+    """Misspell ``keyword`` as ``wrong`` in the first ``call`` of ``path``."""
+
+    sdk: str
+    path: str
+    call: str
+    keyword: str
+    wrong: str
+
+
+INJECTIONS = (
+    Injection(
+        "azure-native", "components/aks_gpu_node_pool.py", "aks.AgentPool(", "vm_size", "vm_sizee"
+    ),
+    Injection(
+        "alicloud",
+        "components/ack_gpu_node_pool.py",
+        "cs.NodePool(",
+        "instance_types",
+        "instance_typo",
+    ),
+    Injection(
+        "kubernetes",
+        "components/helm_release.py",
+        "k8s.core.v1.Namespace(",
+        "metadata",
+        "metadataa",
+    ),
+)
+
+
+def _scratch_copy(dest: Path) -> None:
+    """The type check's inputs: its configuration, baseline and every included source."""
+    config = tomllib.loads((PROJECT_ROOT / "pyproject.toml").read_text())["tool"]["basedpyright"]
+    shutil.copy2(PROJECT_ROOT / "pyproject.toml", dest / "pyproject.toml")
+    shutil.copytree(PROJECT_ROOT / ".basedpyright", dest / ".basedpyright")
+    ignore = shutil.ignore_patterns("__pycache__", "*.pyc", ".venv", "*.egg-info")
+    for entry in config["include"]:
+        source = PROJECT_ROOT / entry
+        (dest / entry).parent.mkdir(parents=True, exist_ok=True)
+        if source.is_dir():
+            shutil.copytree(source, dest / entry, ignore=ignore)
+        else:
+            shutil.copy2(source, dest / entry)
+    # The configuration names the project's virtualenv (venv = ".venv"): the one running us.
+    (dest / config["venv"]).symlink_to(sys.prefix, target_is_directory=True)
+
+
+def _inject(root: Path, injection: Injection) -> int:
+    """Apply ``injection`` under ``root``; the 0-based line of the misspelt keyword."""
+    path = root / injection.path
+    text = path.read_text()
+    call = text.find(injection.call)
+    assert call >= 0, f"{injection.path} no longer calls {injection.call}: update INJECTIONS"
+    found = re.compile(rf"\b{injection.keyword}=").search(text, call)
+    assert found is not None, f"no {injection.keyword}= after {injection.call} in {injection.path}"
+    path.write_text(text[: found.start()] + f"{injection.wrong}=" + text[found.end() :])
+    return text.count("\n", 0, found.start())
+
+
+def _check(root: Path, files: list[str]) -> tuple[int, list[dict[str, object]]]:
+    """The project's type check (`make typecheck`'s command) on ``files``; exit code, errors.
+
+    Only the files the test changes are named, so each run analyses just what they reach.
+    """
+    done = subprocess.run(
+        [str(root / ".venv" / "bin" / CHECKER.name), "--outputjson", *files],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=600,
+    )
+    report = json.loads(done.stdout)
+    errors = [d for d in report["generalDiagnostics"] if d["severity"] == "error"]
+    return done.returncode, errors
+
+
+@pytest.mark.slow
+def test_a_wrong_keyword_argument_to_a_cloud_sdk_resource_fails_the_type_check(
+    tmp_path: Path,
+) -> None:
+    assert CHECKER.exists(), f"the type checker is not installed at {CHECKER}"
+    files = [i.path for i in INJECTIONS]
+    clean, broken = tmp_path / "clean", tmp_path / "broken"
+    for root in (clean, broken):
+        root.mkdir()
+        _scratch_copy(root)
+
+    code, errors = _check(clean, files)
+    assert (code, errors) == (0, []), "the unmodified copy must pass"
+
+    lines = {i.path: _inject(broken, i) for i in INJECTIONS}
+    code, errors = _check(broken, files)
+    assert code == 1
+    by_file: dict[str, list[dict[str, object]]] = {}
+    for error in errors:
+        by_file.setdefault(Path(str(error["file"])).relative_to(broken).as_posix(), []).append(
+            error
+        )
+    for injection in INJECTIONS:
+        found = by_file.pop(injection.path, [])
+        assert len(found) == 1, f"{injection.sdk}: {injection.wrong}= not caught: {found}"
+        (error,) = found
+        span = error["range"]
+        assert isinstance(span, dict)
+        assert span["start"]["line"] <= lines[injection.path] <= span["end"]["line"], error
+        assert error["rule"] == "reportCallIssue", error
+    assert by_file == {}, "errors where nothing was changed"
