@@ -145,9 +145,11 @@ class RecordingMonitor(mocks.MockMonitor):
             if "unknown" in resource_pb2.ResourceInvokeResponse.DESCRIPTOR.fields_by_name:
                 return resource_pb2.ResourceInvokeResponse(unknown=True)
             result = {}
+        # ``return`` is a Python keyword: the field goes in through a mapping.
+        fields: dict[str, Any] = {"return": _sync_await(rpc.serialize_properties(result, {}))}
         return resource_pb2.ResourceInvokeResponse(
             failures=[provider_pb2.CheckFailure(property=p, reason=r) for p, r in failures or []],
-            **{"return": _sync_await(rpc.serialize_properties(result, {}))},
+            **fields,
         )
 
     def ReadResource(self, request: Any) -> Any:  # noqa: N802 - gRPC method name

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from offline_preview.cli import EXIT_CONFIG, EXIT_OK, EXIT_PROGRAM, main
+from offline_preview.cli import EXIT_CONFIG, EXIT_MANDATORY, EXIT_OK, EXIT_PROGRAM, main
 
 PROGRAMS = Path(__file__).parent / "programs"
 UNKNOWN = "[unknown]"
@@ -140,7 +140,12 @@ def test_json_mocks_file_and_its_errors(capsys: pytest.CaptureFixture[str], tmp_
 
 def test_remote_components_show_with_their_inputs(capsys: pytest.CaptureFixture[str]) -> None:
     code, plan, err = _plan(capsys, "remote-component")
-    assert (code, err) == (EXIT_OK, "")
+    # The engine runs it through; the pack then judges the pool's taint value (BP-01: the
+    # device plugin chart's feature discovery tolerates only ``present``).
+    assert (code, err) == (EXIT_MANDATORY, "")
+    assert [(v["policy"], v["enforcement"]) for v in plan["violations"]] == [
+        ("gpu-node-pools-tainted", "mandatory")
+    ]
     inputs = _inputs(plan)
     assert inputs[("eks:index:Cluster", "gpu")] == {
         "instanceType": "t3.medium",
@@ -153,7 +158,7 @@ def test_remote_components_show_with_their_inputs(capsys: pytest.CaptureFixture[
     assert group["taints"] == [{"key": "nvidia.com/gpu", "value": "true", "effect": "NO_SCHEDULE"}]
     assert inputs[("pulumi:providers:kubernetes", "eks")] == {"kubeconfig": UNKNOWN}
     assert plan["outputs"] == {"kubeconfig": UNKNOWN}
-    assert main(["--program", str(PROGRAMS / "remote-component")]) == EXIT_OK
+    assert main(["--program", str(PROGRAMS / "remote-component")]) == EXIT_MANDATORY
     assert "eks:index:Cluster  gpu [remote component: built by its plugin]" in (
         capsys.readouterr().out
     )
