@@ -11,8 +11,8 @@ from pulumi_policy import (
 
 from gpu_facts.scheduling import ACK_GPU_SCHEDULE_LABEL, ACK_GPU_SCHEDULE_VALUES
 
-from .building import Config, PolicyInfo, Report, exempt_names, stack_policy
 from .node_pools import node_pools
+from .policy_factory import Config, PolicyInfo, Report, exempt_names, stack_policy
 from .props import text
 from .resource_types import ACK_MANAGED_CLUSTER, ACK_NODE_POOL
 from .stack_index import index_by_type

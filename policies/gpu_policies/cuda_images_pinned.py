@@ -11,9 +11,9 @@ from pulumi_policy import EnforcementLevel, ResourceValidationArgs, Severity
 
 from gpu_facts.scheduling import CUDA_IMAGE_REPOSITORY
 
-from .building import Config, PolicyInfo, Report, resource_policy
 from .images import carries_version, split_image
 from .pod_specs import containers, pod_spec
+from .policy_factory import Config, PolicyInfo, Report, resource_policy
 from .props import text
 
 MATCH = "cudaRepositoryMatch"

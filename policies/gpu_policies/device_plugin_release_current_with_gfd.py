@@ -19,10 +19,10 @@ from gpu_facts.device_plugin_chart import (
     at_least,
 )
 
-from .building import Config, PolicyInfo, Report, exempt_names, known_text, stack_policy
 from .device_plugin_daemonsets import PluginDaemonSet, plugin_daemonsets
 from .helm_releases import chart_version, release_label, releases
 from .images import carries_version
+from .policy_factory import Config, PolicyInfo, Report, exempt_names, known_text, stack_policy
 from .props import is_true, mapping, path, text
 from .stack_index import index_by_type
 

@@ -7,8 +7,8 @@ from typing import Any
 
 from pulumi_policy import EnforcementLevel, ResourceValidationArgs, Severity
 
-from .building import Config, PolicyInfo, Report, resource_policy
 from .pod_specs import containers, gpu_resources, pod_spec
+from .policy_factory import Config, PolicyInfo, Report, resource_policy
 from .props import mapping
 
 _WHOLE = re.compile(r"^\+?[0-9]+$")

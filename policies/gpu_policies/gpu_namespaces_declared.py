@@ -13,10 +13,17 @@ from pulumi_policy import EnforcementLevel, Severity, StackValidationArgs
 from gpu_facts.network_policy import is_deny_all
 from gpu_facts.scheduling import NVIDIA_GPU
 
-from .building import Config, PolicyInfo, Report, exempt_names, exempt_namespaces, stack_policy
 from .gpu_namespaces_have_gpu_quota import caps_gpu
 from .pod_specs import DEFAULT_NAMESPACE
 from .pod_specs import namespace as namespace_of
+from .policy_factory import (
+    Config,
+    PolicyInfo,
+    Report,
+    exempt_names,
+    exempt_namespaces,
+    stack_policy,
+)
 from .props import path
 from .resource_types import NAMESPACE, NETWORK_POLICY, RESOURCE_QUOTA
 from .stack_index import gpu_workload_namespaces, index_by_type, object_name, workload_names

@@ -6,8 +6,8 @@ from pulumi_policy import EnforcementLevel, Severity, StackValidationArgs
 
 from gpu_facts.network_policy import is_deny_all
 
-from .building import Config, PolicyInfo, Report, stack_policy
 from .pod_specs import namespace as namespace_of
+from .policy_factory import Config, PolicyInfo, Report, stack_policy
 from .resource_types import NETWORK_POLICY
 from .stack_index import GPU_NAMESPACE_LABELS, checked_gpu_namespaces, index_by_type
 

@@ -6,8 +6,8 @@ from pulumi_policy import EnforcementLevel, Severity, StackValidationArgs
 
 from gpu_facts.scheduling import NVIDIA_GPU, is_gpu_resource
 
-from .building import Config, PolicyInfo, Report, stack_policy
 from .pod_specs import namespace as namespace_of
+from .policy_factory import Config, PolicyInfo, Report, stack_policy
 from .props import mapping, path
 from .resource_types import RESOURCE_QUOTA
 from .stack_index import checked_gpu_namespaces, index_by_type

@@ -6,8 +6,8 @@ from pulumi_policy import EnforcementLevel, ResourceValidationArgs, Severity
 
 from gpu_facts.scheduling import GPU_TAINT, GPU_TAINT_EFFECT, GPU_TAINT_KEY, GPU_TAINT_VALUE
 
-from .building import Config, PolicyInfo, Report, resource_policy
 from .node_pools import gpu_node_pools
+from .policy_factory import Config, PolicyInfo, Report, resource_policy
 
 REQUIRED_VALUE = "requiredTaintValue"
 

@@ -20,9 +20,9 @@ from pulumi_policy import EnforcementLevel, PolicyResource, Severity, StackValid
 
 from gpu_facts.scheduling import GPU_TAINT_EFFECT, GPU_TAINT_KEY, GPU_TAINT_VALUE, Taint
 
-from .building import Config, PolicyInfo, Report, is_exempt, stack_policy
 from .node_pools import NodePool, node_pools
 from .pod_specs import POD_SPEC_PATHS, kubernetes_kind, pod_gpu_resources, pod_spec
+from .policy_factory import Config, PolicyInfo, Report, is_exempt, stack_policy
 from .props import mapping, mappings, text
 from .resource_types import GKE_CLUSTER, POOL_TYPES
 from .stack_index import index_by_type

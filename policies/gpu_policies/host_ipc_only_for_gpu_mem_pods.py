@@ -13,8 +13,8 @@ from pulumi_policy import EnforcementLevel, ResourceValidationArgs, Severity
 
 from gpu_facts.scheduling import ALIYUN_GPU_MEM
 
-from .building import Config, PolicyInfo, Report, resource_policy
 from .pod_specs import pod_gpu_resources, pod_spec
+from .policy_factory import Config, PolicyInfo, Report, resource_policy
 from .props import is_true
 
 REQUIRE_FOR_GPU_MEM = "gpuMemRequiresHostIpc"

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pulumi_policy import EnforcementLevel, ResourceValidationArgs, Severity
 
-from .building import Config, PolicyInfo, Report, resource_policy
 from .node_pools import node_pools
+from .policy_factory import Config, PolicyInfo, Report, resource_policy
 
 # AKS OS SKUs of the Azure Linux family (CBLMariner is its former name).
 AZURE_LINUX_SKUS: frozenset[str] = frozenset({"azurelinux", "azurelinux3", "cblmariner", "mariner"})

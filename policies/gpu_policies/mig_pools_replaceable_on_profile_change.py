@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from pulumi_policy import EnforcementLevel, ResourceValidationArgs, Severity
 
-from .building import Config, PolicyInfo, Report, resource_policy
+from .policy_factory import Config, PolicyInfo, Report, resource_policy
 from .props import text
 from .resource_types import AKS_AGENT_POOL
 

@@ -6,8 +6,8 @@ from pulumi_policy import EnforcementLevel, ResourceValidationArgs, Severity
 
 from gpu_facts import UnknownGpuFact, aks_mig_profile, gpu_model
 
-from .building import Config, PolicyInfo, Report, resource_policy
 from .node_pools import node_pools
+from .policy_factory import Config, PolicyInfo, Report, resource_policy
 
 INFO = PolicyInfo(
     name="mig-profile-valid-for-vm-size",

@@ -8,7 +8,7 @@ from typing import Any
 
 from pulumi_policy import EnforcementLevel, ResourceValidationArgs, Severity
 
-from .building import Config, PolicyInfo, Report, resource_policy
+from .policy_factory import Config, PolicyInfo, Report, resource_policy
 from .props import is_true, mappings, path, text
 from .resource_types import ACK_MANAGED_CLUSTER, AKS_MANAGED_CLUSTER
 

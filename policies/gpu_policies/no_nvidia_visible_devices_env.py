@@ -6,8 +6,8 @@ from pulumi_policy import EnforcementLevel, ResourceValidationArgs, Severity
 
 from gpu_facts.scheduling import NVIDIA_VISIBLE_DEVICES_ENV
 
-from .building import Config, PolicyInfo, Report, resource_policy
 from .pod_specs import containers, pod_spec
+from .policy_factory import Config, PolicyInfo, Report, resource_policy
 from .props import mappings
 
 ENV_VAR = NVIDIA_VISIBLE_DEVICES_ENV

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pulumi_policy import EnforcementLevel, ResourceValidationArgs, Severity
 
-from .building import Config, PolicyInfo, Report, resource_policy
+from .policy_factory import Config, PolicyInfo, Report, resource_policy
 from .props import path, text
 from .resource_types import AKS_MANAGED_CLUSTER
 

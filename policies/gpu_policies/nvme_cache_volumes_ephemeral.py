@@ -15,8 +15,8 @@ from pulumi_policy import EnforcementLevel, PolicyResource, Severity, StackValid
 
 from gpu_facts.azure_storage import LOCAL_NVME_PROVISIONER
 
-from .building import Config, PolicyInfo, Report, is_exempt, stack_policy
 from .pod_specs import kubernetes_kind
+from .policy_factory import Config, PolicyInfo, Report, is_exempt, stack_policy
 from .props import items, mapping, mappings, path, text
 from .resource_types import PERSISTENT_VOLUME_CLAIM, STORAGE_CLASS
 from .stack_index import index_by_type, object_name

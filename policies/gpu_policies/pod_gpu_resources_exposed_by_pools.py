@@ -20,12 +20,12 @@ from gpu_facts.scheduling import (
     is_gpu_resource,
 )
 
-from .building import Config, PolicyInfo, Report, is_exempt, stack_policy
 from .device_plugin_configs import release_configs
 from .exposed_gpu_resources import exposed_resources
 from .helm_releases import releases
 from .node_pools import NodePool, gpu_node_pools
 from .pod_specs import POD_SPEC_PATHS, kubernetes_kind, pod_gpu_resources, pod_spec
+from .policy_factory import Config, PolicyInfo, Report, is_exempt, stack_policy
 from .resource_types import POOL_TYPES
 from .stack_index import index_by_type
 

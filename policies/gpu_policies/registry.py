@@ -33,7 +33,7 @@ from . import (
     shared_gpus_renamed_and_single_request,
     single_device_plugin_owner,
 )
-from .building import PolicyInfo
+from .policy_factory import PolicyInfo
 
 Policy = ResourceValidationPolicy | StackValidationPolicy
 

@@ -14,9 +14,9 @@ from pulumi_policy import EnforcementLevel, Severity, StackValidationArgs
 from gpu_facts.device_plugin_chart import CHART_NAME
 from gpu_facts.scheduling import SHARED_SUFFIX
 
-from .building import Config, PolicyInfo, Report, exempt_names, stack_policy
 from .device_plugin_configs import PluginConfig, release_configs
 from .helm_releases import release_label, releases
+from .policy_factory import Config, PolicyInfo, Report, exempt_names, stack_policy
 from .stack_index import index_by_type
 
 INFO = PolicyInfo(

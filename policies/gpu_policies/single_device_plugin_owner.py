@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from pulumi_policy import EnforcementLevel, Severity, StackValidationArgs
 
-from .building import Config, PolicyInfo, Report, exempt_names, stack_policy
 from .device_plugin_daemonsets import plugin_daemonsets
 from .helm_releases import GPU_OPERATOR_CHART, device_plugin_owners, release_label
+from .policy_factory import Config, PolicyInfo, Report, exempt_names, stack_policy
 from .stack_index import index_by_type
 
 INFO = PolicyInfo(

@@ -9,7 +9,6 @@ from pulumi_policy import PolicyResource
 
 from gpu_facts.scheduling import GPU_NAMESPACE_LABEL, WORKLOAD_TYPE_LABEL
 
-from .building import Config, exempt_names, exempt_namespaces, known_text
 from .driver_checks import is_driver_check
 from .pod_specs import (
     DEFAULT_NAMESPACE,
@@ -18,6 +17,7 @@ from .pod_specs import (
     pod_gpu_resources,
     pod_spec,
 )
+from .policy_factory import Config, exempt_names, exempt_namespaces, known_text
 from .props import mapping, path, text
 from .resource_types import NAMESPACE
 

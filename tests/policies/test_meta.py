@@ -12,8 +12,8 @@ from typing import Any
 
 import pytest
 
-from gpu_policies.building import FIX_PREFIX
 from gpu_policies.pod_specs import POD_SPEC_PATHS, kubernetes_kind
+from gpu_policies.policy_factory import FIX_PREFIX
 from gpu_policies.registry import MODULES, REGISTERED, policies
 
 from .harness import Case, assert_case, messages, violations

@@ -1,4 +1,5 @@
-"""Builds the pack's policies with a common shape: tags with BP-IDs, exemptions, config defaults.
+"""The policy factory: makes every policy of the pack in one shape (BP-ID tags, exemptions,
+config defaults).
 
 Each policy module states what it checks; this module adds what every policy shares: the
 exemption config (by namespace and by name), schema defaults that also apply when a policy
