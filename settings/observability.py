@@ -27,8 +27,6 @@ class MetricsSettings(SettingsModel):
     ServiceMonitor and a PrometheusRule with the GPU rules (existing clusters that run it)."""
     scraper_namespaces: list[DnsLabel] = Field(default_factory=list)
     """Namespaces whose pods may scrape the exporter (on AKS, ``kube-system`` is always let in)."""
-    grafana: StrictBool = False
-    """AKS: an Azure Managed Grafana linked to the Azure Monitor workspace."""
     values: dict[str, object] = Field(default_factory=dict)
     """Extra dcgm-exporter chart values, merged over ours."""
 

@@ -27,8 +27,6 @@ def metrics(cfg: ConfigUnderCheck) -> Iterator[Problem]:
             "serviceMonitor is for an existing cluster running the Prometheus Operator; on "
             f"cloud '{cfg.cloud}' leave it at auto (the cloud's managed Prometheus)",
         )
-    if settings.grafana and cfg.cloud != "azure":
-        yield f"{at}.grafana", "Azure Managed Grafana is for cloud 'azure'"
 
 
 RULES: tuple[Rule, ...] = (metrics,)

@@ -99,7 +99,6 @@ def test_rules_join_on_labels_kube_state_metrics_must_expose() -> None:
             "observability.metrics.scrape",
             "existing cluster",
         ),
-        ("byo", {"metrics": {"grafana": True}}, "observability.metrics.grafana", "cloud 'azure'"),
         (
             "dev",
             {"logs": {"retentionDays": 7}},
@@ -134,7 +133,7 @@ def test_each_rule_names_its_path(
         {"metrics": {"exporterVersion": "4.0.0"}},
         {"metrics": {"values": {"resources": {"limits": {"memory": "1Gi"}}}}},
         {"logs": {"retentionDays": 730, "audit": False}},
-        {"metrics": {"grafana": True, "scraperNamespaces": ["monitoring"]}},
+        {"metrics": {"scraperNamespaces": ["monitoring"]}},
     ],
 )
 def test_neighbours_of_refused_values_are_accepted(observability: dict[str, Any]) -> None:
