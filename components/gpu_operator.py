@@ -18,18 +18,14 @@ from gpu_facts.device_plugin_chart import (
     GPU_OPERATOR_KNOWN_VALUE_PATHS,
     unknown_value_paths,
 )
+from plan.chart_values import gpu_tolerations
 from plan.device_plugin import DEFAULT_CONFIG_NAME, config_map, mig_strategy
 from plan.pools import PoolFacts
 from settings import GpuOperatorSettings
 
 from .errors import raise_if_any, shape_problems, validation_problems
 from .helm_release import pinned_release, system_namespace
-from .nvidia_device_plugin import (
-    NODE_CRITICAL,
-    gpu_tolerations,
-    nfd_worker_tolerations,
-    system_tolerations,
-)
+from .nvidia_device_plugin import NODE_CRITICAL, nfd_worker_tolerations, system_tolerations
 from .outputs import known_after
 from .pool_args import DEFAULT_CLOUD, GpuPoolArgs, resolve_pools_args
 

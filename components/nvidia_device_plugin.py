@@ -21,12 +21,12 @@ from gpu_facts.device_plugin_chart import (
     unknown_value_paths,
 )
 from gpu_facts.scheduling import (
-    DEVICE_PLUGIN_CONFIG_LABEL,
     GPU_PRESENT_LABEL,
     GPU_TAINT_EFFECT,
     GPU_TAINT_KEY,
     GPU_TAINT_VALUE,
 )
+from plan.chart_values import gpu_node_affinity, gpu_tolerations, merge_values
 from plan.device_plugin import DEFAULT_CONFIG_NAME, config_map
 from plan.device_plugin_values import config_problems, our_config_names, value_problems
 from plan.pools import PoolFacts
@@ -65,36 +65,9 @@ class DevicePluginValuesError(ValueError):
     """Chart values name keys the chart does not have."""
 
 
-def gpu_node_affinity() -> dict[str, Any]:
-    """Required node affinity: the GPU-present label AND a per-pool plugin config label.
-
-    Every pool the plugin serves carries both; requiring the config label as well keeps the
-    plugin off GPU nodes another plugin serves (ACK's shared pools) even if one is mislabelled.
-    """
-    return {
-        "nodeAffinity": {
-            "requiredDuringSchedulingIgnoredDuringExecution": {
-                "nodeSelectorTerms": [
-                    {
-                        "matchExpressions": [
-                            {"key": GPU_PRESENT_LABEL, "operator": "In", "values": ["true"]},
-                            {"key": DEVICE_PLUGIN_CONFIG_LABEL, "operator": "Exists"},
-                        ]
-                    }
-                ]
-            }
-        }
-    }
-
-
 def system_tolerations() -> list[dict[str, str]]:
     """For the NFD master and gc Deployments: AKS taints every non-GPU node CriticalAddonsOnly."""
     return [{"key": CRITICAL_ADDONS_TAINT_KEY, "operator": "Exists"}]
-
-
-def gpu_tolerations() -> list[dict[str, str]]:
-    """Tolerate the GPU taint whatever its value; no CriticalAddonsOnly (keeps off system nodes)."""
-    return [{"key": GPU_TAINT_KEY, "operator": "Exists", "effect": GPU_TAINT_EFFECT}]
 
 
 def nfd_worker_tolerations() -> list[dict[str, str]]:
@@ -107,18 +80,6 @@ def nfd_worker_tolerations() -> list[dict[str, str]]:
             "effect": GPU_TAINT_EFFECT,
         }
     ]
-
-
-def merge_values(ours: Mapping[str, Any], theirs: Mapping[str, Any]) -> dict[str, Any]:
-    """Helm's merge: mappings merge key by key, anything else (lists too) is replaced."""
-    merged = dict(ours)
-    for key, value in theirs.items():
-        current = merged.get(key)
-        if isinstance(current, Mapping) and isinstance(value, Mapping):
-            merged[key] = merge_values(current, value)
-        else:
-            merged[key] = value
-    return merged
 
 
 def chart_values(settings: DevicePluginSettings, pools: list[PoolFacts]) -> dict[str, Any]:
