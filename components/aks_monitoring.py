@@ -37,10 +37,9 @@ from gpu_facts.azure_monitor import (
 )
 from gpu_facts.dcgm_exporter_chart import DEFAULT_NAMESPACE
 from plan.gpu_rules import rule_groups
-from plan.pools import PoolFacts
 
 from .errors import Problem, raise_if_any
-from .pool_args import GpuPoolArgs, resolve_pool_args
+from .pool_args import GpuPoolArgs, resolve_pools_args
 
 
 class AksMonitoringWorkspacesArgs(TypedDict):
@@ -157,13 +156,7 @@ class AksMonitoring(pulumi.ComponentResource):
     def __init__(
         self, name: str, args: AksMonitoringArgs, opts: pulumi.ResourceOptions | None = None
     ) -> None:
-        pools: list[PoolFacts] = []
-        problems: list[Problem] = []
-        for i, pool_args in enumerate(args.get("pools") or []):
-            facts, found = resolve_pool_args("azure", pool_args, "pools", i)
-            problems.extend(found)
-            if facts is not None:
-                pools.append(facts)
+        pools, problems = resolve_pools_args("azure", args.get("pools") or [], "pools")
         raise_if_any("AksMonitoring", name, problems)
         super().__init__("gpu-platform:azure:AksMonitoring", name, None, opts)
         child = pulumi.ResourceOptions(parent=self)

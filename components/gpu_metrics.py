@@ -22,23 +22,20 @@ from gpu_facts.dcgm_exporter_chart import (
     DEFAULT_VERSION,
     METRICS_PORT,
 )
-from gpu_facts.device_plugin_chart import version_tuple
 from plan.gpu_rules import rule_groups
-from plan.metrics import ScrapeMode, exporter_values, exposed_resources, value_problems
+from plan.metrics import ScrapeMode, exporter_problems, exporter_values, exposed_resources
+from plan.observability import AZURE_MONITOR_SCRAPER_NAMESPACE
 from plan.pools import PoolFacts
-from settings import Cloud
 
-from .errors import Problem, property_path, raise_if_any
+from .errors import Problem, raise_if_any
 from .gpu_workload_namespace import DENY_ALL_POLICY, NAMESPACE_NAME_LABEL, deny_all_spec
 from .helm_release import pinned_release, system_namespace
-from .pool_args import GpuPoolArgs, resolve_pool_args
+from .pool_args import DEFAULT_CLOUD, GpuPoolArgs, resolve_pools_args
 
 COMPONENT = "DcgmExporter"
 AZURE_MONITOR_GROUP = "azmonitoring.coreos.com/v1"
 """The group AKS managed Prometheus reads PodMonitors from (not ``monitoring.coreos.com``)."""
 OPERATOR_GROUP = "monitoring.coreos.com/v1"
-AZURE_MONITOR_NAMESPACE = "kube-system"
-"""Where AKS runs its managed-Prometheus collector (``ama-metrics``)."""
 EXPORTER_SELECTOR = {"app.kubernetes.io/name": CHART_NAME}
 """The chart's selector label on the exporter pods (templates/_helpers.tpl)."""
 
@@ -85,7 +82,7 @@ class DcgmExporter(pulumi.ComponentResource):
 
         namespace = args.get("namespace", DEFAULT_NAMESPACE)
         scrapers = args.get("scraper_namespaces") or (
-            [AZURE_MONITOR_NAMESPACE] if scrape == "azureMonitor" else []
+            [AZURE_MONITOR_SCRAPER_NAMESPACE] if scrape == "azureMonitor" else []
         )
         # SYS_ADMIN for the profiling counters: only Pod Security "privileged" admits it.
         ns = system_namespace(f"{name}-namespace", namespace, self)
@@ -145,30 +142,11 @@ class DcgmExporter(pulumi.ComponentResource):
 
 def _checked(args: DcgmExporterArgs) -> tuple[list[PoolFacts], ScrapeMode, list[Problem]]:
     """The args resolved, or every problem with its property path."""
-    problems: list[Problem] = []
-    cloud = cast(Cloud, args.get("cloud", "existing"))
-    if cloud not in get_args(Cloud):
-        problems.append(("cloud", f"one of {', '.join(get_args(Cloud))}, not {cloud!r}"))
-        cloud = "existing"
-    pools: list[PoolFacts] = []
-    for i, pool_args in enumerate(args["pools"]):
-        facts, found = resolve_pool_args(cloud, pool_args, "pools", i)
-        problems.extend(found)
-        if facts is not None:
-            pools.append(facts)
+    pools, problems = resolve_pools_args(args.get("cloud", DEFAULT_CLOUD), args["pools"], "pools")
     scrape = cast(ScrapeMode, args.get("scrape", "annotations"))
     if scrape not in get_args(ScrapeMode):
         problems.append(("scrape", f"one of {', '.join(get_args(ScrapeMode))}, not {scrape!r}"))
-    version = args.get("version", DEFAULT_VERSION)
-    try:
-        if version_tuple(version) < (4, 0, 0):
-            problems.append(("version", f"{version} is older than 4.0.0"))
-    except ValueError:
-        problems.append(("version", f"not a chart version: {version!r}"))
-    problems.extend(
-        (property_path("values", *path.split(".")), message)
-        for path, message in value_problems(args.get("values") or {})
-    )
+    problems += exporter_problems(args.get("version", DEFAULT_VERSION), args.get("values") or {})
     return pools, scrape, problems
 
 

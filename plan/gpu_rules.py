@@ -43,16 +43,16 @@ shows it) throttles its clocks."""
 IDLE_WINDOW = "30m"
 
 
-def ksm_label(key: str) -> str:
-    """kube-state-metrics' name of a Kubernetes label: ``label_`` and the key with every
-    character outside ``[a-zA-Z0-9_]`` as ``_``."""
-    return "label_" + "".join(c if c.isalnum() or c == "_" else "_" for c in key)
-
-
 def ksm_resource(name: str) -> str:
-    """kube-state-metrics' ``resource`` label of an extended resource (``nvidia.com/gpu`` ->
-    ``nvidia_com_gpu``)."""
+    """kube-state-metrics' ``resource`` label of an extended resource: every character
+    outside ``[a-zA-Z0-9_]`` as ``_`` (``nvidia.com/gpu`` -> ``nvidia_com_gpu``)."""
     return "".join(c if c.isalnum() or c == "_" else "_" for c in name)
+
+
+def ksm_label(key: str) -> str:
+    """kube-state-metrics' name of a Kubernetes label: ``label_`` and the key sanitized the
+    same way."""
+    return "label_" + ksm_resource(key)
 
 
 WORKLOAD = ksm_label(WORKLOAD_TYPE_LABEL)

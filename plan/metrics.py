@@ -13,12 +13,13 @@ from typing import Any, Literal
 from gpu_facts.dcgm_exporter_chart import (
     KNOWN_VALUE_PATHS,
     METRICS_PORT,
+    MIN_VERSION,
     NATIVE_RESOURCE,
     NATIVE_RESOURCE_PREFIX,
     RESOURCE_NAMES_ENV,
     VIRTUAL_GPUS_ENV,
 )
-from gpu_facts.device_plugin_chart import unknown_value_paths
+from gpu_facts.device_plugin_chart import at_least, unknown_value_paths
 
 from .chart_values import gpu_node_affinity, gpu_tolerations, merge_values
 from .pools import PoolFacts
@@ -92,6 +93,20 @@ def scrape_annotations() -> dict[str, str]:
         "prometheus.io/port": str(METRICS_PORT),
         "prometheus.io/path": "/metrics",
     }
+
+
+def exporter_problems(version: str, values: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """Problems of the exporter's chart version and extra values, as ``(key, message)`` with
+    keys ``version`` and ``values.<chart key>``: the stack config rules and the component
+    report them under their own paths."""
+    problems: list[tuple[str, str]] = []
+    try:
+        if not at_least(version, MIN_VERSION):
+            problems.append(("version", f"{version} is older than {MIN_VERSION}"))
+    except ValueError:
+        problems.append(("version", f"not a chart version: {version!r}"))
+    problems += [(f"values.{path}", message) for path, message in value_problems(values)]
+    return problems
 
 
 def value_problems(values: Mapping[str, Any]) -> list[tuple[str, str]]:

@@ -4,23 +4,16 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from gpu_facts.dcgm_exporter_chart import MIN_VERSION
-from gpu_facts.device_plugin_chart import at_least
-from plan.metrics import value_problems
+from plan.metrics import exporter_problems
 
-from .base import ConfigUnderCheck, Problem, Rule, valid_version
+from .base import ConfigUnderCheck, Problem, Rule
 
 
 def metrics(cfg: ConfigUnderCheck) -> Iterator[Problem]:
     settings = cfg.settings.observability.metrics
     at = "observability.metrics"
-    version = settings.exporter_version
-    if not valid_version(version):
-        yield f"{at}.exporterVersion", f"not a chart version: {version!r}"
-    elif not at_least(version, MIN_VERSION):
-        yield f"{at}.exporterVersion", f"{version} is older than {MIN_VERSION}"
-    for path, message in value_problems(settings.values):
-        yield f"{at}.values.{path}", message
+    for key, message in exporter_problems(settings.exporter_version, settings.values):
+        yield f"{at}.{'exporterVersion' if key == 'version' else key}", message
     if settings.scrape == "serviceMonitor" and cfg.cloud != "existing":
         yield (
             f"{at}.scrape",
