@@ -4,6 +4,8 @@ One exporter pod per GPU node the NVIDIA device plugin serves (it tolerates the 
 selects those nodes, never a CPU node), told every resource name the pools expose so that
 time-sliced and MPS GPUs are attributed too, with per-pod series on shared GPUs. Its namespace
 denies all traffic but the scrape: ingress on the metrics port from the scraper's namespaces.
+No egress: with pod labels and DRA off (our values) the chart grants the exporter no API
+access (templates/clusterrole.yaml); it reads the kubelet's pod-resources socket on the node.
 How the scraper finds it is the caller's choice (``plan.metrics.SCRAPE_MODES``); nothing that
 needs a CRD is created unless asked, so the release installs where the CRD does not exist.
 """

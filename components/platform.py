@@ -20,6 +20,7 @@ from stack_config import NAMESPACE
 from .existing_cluster import ExistingCluster as ExistingClusterComponent
 
 if TYPE_CHECKING:  # the in-cluster components are imported where they are used
+    from .aks_cluster import AksCluster as AksClusterComponent
     from .driver_check import DriverReadinessCheckArgs
     from .gpu_workload_namespace import GpuWorkloadNamespaceArgs
 
@@ -168,7 +169,9 @@ class GpuPlatform(pulumi.ComponentResource):
             outputs=outputs,
         )
 
-    def _aks_monitoring(self, settings: AksClusterSettings, cluster: Any, prometheus: bool) -> None:
+    def _aks_monitoring(
+        self, settings: AksClusterSettings, cluster: AksClusterComponent, prometheus: bool
+    ) -> None:
         """GPU rule groups and Prometheus collection, container logs and audit (AKS)."""
         from .aks_monitoring import AksMonitoring, AksMonitoringArgs
         from .pool_args import gpu_pool_args
