@@ -33,8 +33,12 @@ class ClusterHandle:
     kubeconfig: pulumi.Output[str]
     """Secret."""
     provider: k8s.Provider
-    depends_on: list[pulumi.Resource] = field(default_factory=list)
-    """Resources the in-cluster layer waits for (the GPU pools)."""
+    node_pools: dict[str, pulumi.Output[str]] = field(default_factory=dict)
+    """Per GPU pool we create: the cloud node pool's ID. Only the pool's own driver check
+    waits for it (fail small: a pool that cannot be created holds back nothing else)."""
+    gpu_owners: list[pulumi.Resource] = field(default_factory=list)
+    """GPU components of the cloud itself (ACK's sharing charts) that the driver checks of its
+    pools need; they wait for the cluster only."""
     outputs: dict[str, Any] = field(default_factory=dict)
     """Cloud-specific stack outputs (resource group, OIDC issuer...)."""
 
@@ -66,9 +70,9 @@ class GpuPlatform(pulumi.ComponentResource):
             pulumi.log.warn(warning, self)
 
         cluster = self._cluster()
-        in_cluster = pulumi.ResourceOptions(
-            parent=self, providers={"kubernetes": cluster.provider}, depends_on=cluster.depends_on
-        )
+        # The in-cluster layer waits for the cluster (through the provider's kubeconfig), never
+        # for the GPU pools: one pool's quota error must not leave the cluster with nothing.
+        in_cluster = pulumi.ResourceOptions(parent=self, providers={"kubernetes": cluster.provider})
         self._gpu_layer(cluster, in_cluster)
         namespaces = self._workloads(cluster, in_cluster)
 
@@ -147,8 +151,10 @@ class GpuPlatform(pulumi.ComponentResource):
                     "cluster_name": cluster.cluster_name,
                     "resource_group_name": cluster.resource_group_name,
                     "pools": nvme_pools,
+                    # No wait for the NVMe pools: the local-disk driver is a DaemonSet the
+                    # StorageClass brings, and it reaches nodes whenever they join (an
+                    # autoscaled pool has none at first anyway).
                     "kubernetes_provider": cluster.provider,
-                    "node_pools": [pools[name].agent_pool for name in nvme_pools],
                 },
                 pulumi.ResourceOptions(parent=self),
             )
@@ -165,7 +171,7 @@ class GpuPlatform(pulumi.ComponentResource):
             cluster.cluster_name,
             cluster.kubeconfig,
             cluster.provider,
-            depends_on=list(pools.values()),
+            node_pools={name: pool.agent_pool.id for name, pool in pools.items()},
             outputs=outputs,
         )
 
@@ -240,7 +246,8 @@ class GpuPlatform(pulumi.ComponentResource):
             cluster.cluster_name,
             cluster.kubeconfig,
             cluster.provider,
-            depends_on=[*pools.values(), sharing],
+            node_pools={name: pool.node_pool_id for name, pool in pools.items()},
+            gpu_owners=[sharing],
             outputs={
                 "clusterId": cluster.cluster_id,
                 "vpcId": cluster.vpc_id,
@@ -310,7 +317,9 @@ class GpuPlatform(pulumi.ComponentResource):
                 opts,
             )
         if checked_pools(pools):
-            after_owner = pulumi.ResourceOptions(depends_on=[owner] if owner else [])
+            # The checks need the GPU components (not the pools: each Job waits for its own).
+            owners = [owner] if owner else []
+            after_owner = pulumi.ResourceOptions(depends_on=[*owners, *cluster.gpu_owners])
             readiness = config.readiness
             check_args: DriverReadinessCheckArgs = {
                 "pools": pool_args,
@@ -321,6 +330,8 @@ class GpuPlatform(pulumi.ComponentResource):
             }
             if readiness.schedule is not None:
                 check_args["schedule"] = readiness.schedule
+            if cluster.node_pools:
+                check_args["node_pools"] = dict(cluster.node_pools)
             DriverReadinessCheck(
                 f"{self._name}-driver-check",
                 check_args,
