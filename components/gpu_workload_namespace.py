@@ -15,6 +15,7 @@ from pulumi_kubernetes.meta.v1 import LabelSelectorArgs, ObjectMetaArgs
 from pulumi_kubernetes.networking import v1 as net
 from pydantic import TypeAdapter, ValidationError
 
+from gpu_facts.network_policy import NAMESPACE_NAME_LABEL
 from plan.namespaces import gpu_quota, namespace_labels, workload_problems
 from plan.pools import PoolFacts
 from settings import WorkloadSettings
@@ -24,8 +25,6 @@ from .errors import raise_if_any, shape_problems, validation_problems
 from .outputs import known_after
 from .pool_args import DEFAULT_CLOUD, GpuPoolArgs, resolve_pools_args
 
-NAMESPACE_NAME_LABEL = "kubernetes.io/metadata.name"
-"""Set by Kubernetes on every namespace: how a NetworkPolicy selects a namespace by name."""
 DNS_NAMESPACE = "kube-system"
 DENY_ALL_POLICY = "default-deny-all"
 

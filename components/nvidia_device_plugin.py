@@ -2,24 +2,30 @@
 
 One Helm release in its own namespace: the plugin, GPU Feature Discovery (``gfd.enabled``, from
 the same chart, never a separate release) and the NFD worker GFD relies on, all held to the
-tainted GPU nodes. Per-pool configs come from ``plan.device_plugin``.
+tainted GPU nodes. Per-pool configs come from ``plan.device_plugin``. The namespace denies all
+traffic but the chart's one need, egress to the API server (``api_server_egress_spec``).
 """
 
 from collections.abc import Mapping
 from typing import Any, NotRequired, TypedDict
 
 import pulumi
+from pulumi_kubernetes.meta.v1 import LabelSelectorArgs, ObjectMetaArgs
+from pulumi_kubernetes.networking import v1 as net
 from pydantic import ValidationError
 
 from gpu_facts.device_plugin_chart import (
     CHART_NAME,
     CHART_REPO,
     CRITICAL_ADDONS_TAINT_KEY,
+    INSTANCE_LABEL,
     KNOWN_VALUE_PATHS,
     MIN_VERSION,
+    RELEASE_NAME,
     at_least,
     unknown_value_paths,
 )
+from gpu_facts.network_policy import API_SERVER_PORTS
 from gpu_facts.scheduling import (
     GPU_PRESENT_LABEL,
     GPU_TAINT_EFFECT,
@@ -33,10 +39,12 @@ from plan.pools import PoolFacts
 from settings import DevicePluginSettings
 
 from .errors import Problem, raise_if_any, shape_problems, validation_problems
+from .gpu_workload_namespace import DENY_ALL_POLICY, deny_all_spec
 from .helm_release import pinned_release, system_namespace
 from .outputs import known_after
 from .pool_args import DEFAULT_CLOUD, GpuPoolArgs, resolve_pools_args
 
+API_SERVER_POLICY = "allow-api-server-egress"
 NODE_CRITICAL = "system-node-critical"
 """Priority class of per-node add-ons: the kubelet evicts them last."""
 
@@ -80,6 +88,31 @@ def nfd_worker_tolerations() -> list[dict[str, str]]:
             "effect": GPU_TAINT_EFFECT,
         }
     ]
+
+
+def api_server_egress_spec(cloud: str) -> net.NetworkPolicySpecArgs:
+    """Egress of every pod of the release to the API server, and to nothing else.
+
+    Each pod of the chart needs exactly that (``gpu_facts.device_plugin_chart.CHART_PODS``).
+    A managed cluster's API server is no pod and its address is not ours to know, so the rule
+    names its ports (``API_SERVER_PORTS``) and no peer: the one form every engine we support
+    reads the same way. An ``ipBlock`` would not do: Cilium gives the API server the
+    ``kube-apiserver`` identity, which no CIDR rule matches, and Cilium's own entity is no
+    Kubernetes NetworkPolicy. The cost: those ports are open to any address, not only the API
+    server's.
+    """
+    return net.NetworkPolicySpecArgs(
+        pod_selector=LabelSelectorArgs(match_labels={INSTANCE_LABEL: RELEASE_NAME}),
+        policy_types=["Egress"],
+        egress=[
+            net.NetworkPolicyEgressRuleArgs(
+                ports=[
+                    net.NetworkPolicyPortArgs(protocol="TCP", port=port)
+                    for port in API_SERVER_PORTS[cloud]
+                ]
+            )
+        ],
+    )
 
 
 def chart_values(settings: DevicePluginSettings, pools: list[PoolFacts]) -> dict[str, Any]:
@@ -183,6 +216,19 @@ class NvidiaDevicePlugin(pulumi.ComponentResource):
 
         # The plugin, GFD and the MPS daemon run privileged: PSA must allow it here only.
         namespace = system_namespace(f"{name}-namespace", settings.namespace, self)
+        # Deny all, then the one thing every pod of the chart needs: the API server (BP-08
+        # for our own privileged namespace too).
+        after_ns = pulumi.ResourceOptions(parent=self, depends_on=[namespace])
+        for policy, spec in (
+            (DENY_ALL_POLICY, deny_all_spec()),
+            (API_SERVER_POLICY, api_server_egress_spec(args.get("cloud", DEFAULT_CLOUD))),
+        ):
+            net.NetworkPolicy(
+                f"{name}-{policy}",
+                metadata=ObjectMetaArgs(name=policy, namespace=settings.namespace),
+                spec=spec,
+                opts=after_ns,
+            )
         release = pinned_release(
             f"{name}-release",
             chart=CHART_NAME,

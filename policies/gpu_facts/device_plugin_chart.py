@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
+from types import MappingProxyType
 
 CHART_NAME = "nvidia-device-plugin"
 CHART_REPO = "https://nvidia.github.io/k8s-device-plugin"
@@ -32,6 +34,106 @@ MPS_CONTROL_DAEMON_SUFFIX = "mps-control-daemon"
 NFD_NAME = "node-feature-discovery"
 """The chart names its DaemonSets ``<fullname>``, ``<fullname>-gpu-feature-discovery``,
 ``<fullname>-mps-control-daemon`` and (NFD subchart) ``<fullname>-node-feature-discovery-*``."""
+
+RELEASE_NAME = CHART_NAME
+"""Our release is named like the chart (components/helm_release.py): the chart's fullname is
+``nvidia-device-plugin``, the NFD subchart's ``nvidia-device-plugin-node-feature-discovery``."""
+INSTANCE_LABEL = "app.kubernetes.io/instance"
+NAME_LABEL = "app.kubernetes.io/name"
+
+
+@dataclass(frozen=True)
+class ChartPod:
+    """One kind of pod the chart (0.20.0, NFD subchart 0.19.0) runs, read from its template.
+
+    Every one of them reaches the Kubernetes API server and nothing else: no pod serves another
+    pod (the NFD pods' ``http`` port 8080 takes only the kubelet's probes, which come from the
+    node and pass every NetworkPolicy, and metrics, whose PodMonitor is off: ``prometheus.enable``
+    false), no pod needs DNS (in-cluster clients reach the API server at
+    ``KUBERNETES_SERVICE_HOST``, an IP the kubelet sets), and none runs on the host network
+    (``*.enableHostNetwork`` and ``nfd.*.hostNetwork`` are not keys we accept; a hostNetwork
+    pod would be outside every NetworkPolicy). NFD 0.19 has no gRPC between worker and master:
+    workers write NodeFeature objects and the master reads them through the API.
+    """
+
+    name: str
+    kind: str
+    template: str
+    """The chart template that makes it, relative to the chart."""
+    labels: Mapping[str, str]
+    """The labels its pod template sets (``_helpers.tpl``: ``templateLabels`` /
+    ``selectorLabels``, with our release name and no name overrides)."""
+    api: str
+    """What it does with the API server (its RBAC: ``templates/role.yml``, the NFD subchart's
+    ``clusterrole.yaml``/``role.yaml``/``post-delete-job.yaml``)."""
+
+
+_PLUGIN_LABELS = MappingProxyType({NAME_LABEL: CHART_NAME, INSTANCE_LABEL: RELEASE_NAME})
+
+
+def _nfd_labels(role: str) -> Mapping[str, str]:
+    return MappingProxyType({NAME_LABEL: NFD_NAME, INSTANCE_LABEL: RELEASE_NAME, "role": role})
+
+
+_CONFIG_MANAGER = (
+    "config-manager (init container and sidecar) reads its node's nvidia.com/device-plugin.config "
+    "label (KUBECONFIG empty: in-cluster; ClusterRole nodes get/list/watch)"
+)
+_NFD = "charts/node-feature-discovery-0.19.0/templates/"
+CHART_PODS: tuple[ChartPod, ...] = (
+    ChartPod(
+        "device-plugin",
+        "DaemonSet",
+        "templates/daemonset-device-plugin.yml",
+        _PLUGIN_LABELS,
+        _CONFIG_MANAGER,
+    ),
+    ChartPod(
+        "gpu-feature-discovery",
+        "DaemonSet",
+        "templates/daemonset-gfd.yml",
+        _PLUGIN_LABELS,
+        f"{_CONFIG_MANAGER}; GFD writes NodeFeature objects (nodefeatures create/update)",
+    ),
+    ChartPod(
+        "mps-control-daemon",
+        "DaemonSet",
+        "templates/daemonset-mps-control-daemon.yml",
+        _PLUGIN_LABELS,
+        _CONFIG_MANAGER,
+    ),
+    ChartPod(
+        "nfd-master",
+        "Deployment",
+        f"{_NFD}master.yaml",
+        _nfd_labels("master"),
+        "reads NodeFeature(Rule)s, writes node labels, takes its lease",
+    ),
+    ChartPod(
+        "nfd-worker",
+        "DaemonSet",
+        f"{_NFD}worker.yaml",
+        _nfd_labels("worker"),
+        "writes its node's NodeFeature object, reads its own pod (owner references)",
+    ),
+    ChartPod(
+        "nfd-gc",
+        "Deployment",
+        f"{_NFD}nfd-gc.yaml",
+        _nfd_labels("gc"),
+        "deletes NodeFeature objects of nodes that are gone",
+    ),
+    ChartPod(
+        "nfd-prune",
+        "Job",
+        f"{_NFD}post-delete-job.yaml",
+        _nfd_labels("prune"),
+        "post-delete hook: removes NFD's labels from the nodes after an uninstall",
+    ),
+)
+"""Every pod the release can run with our values (the MPS daemon only on MPS nodes, the prune
+Job only after an uninstall); ``tests/components/test_device_plugin_network.py`` renders the
+chart and checks this list against it."""
 
 CRITICAL_ADDONS_TAINT_KEY = "CriticalAddonsOnly"
 """Taint key of system-only nodes (AKS system pools); the chart's values.yaml tolerates it."""
