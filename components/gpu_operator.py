@@ -21,11 +21,16 @@ from gpu_facts.device_plugin_chart import (
 from plan.chart_values import gpu_tolerations
 from plan.device_plugin import DEFAULT_CONFIG_NAME, config_map, mig_strategy
 from plan.pools import PoolFacts
-from settings import GpuOperatorSettings
+from settings import GpuComponentResourcesSettings, GpuOperatorSettings
 
 from .errors import raise_if_any, shape_problems, validation_problems
 from .helm_release import pinned_release, system_namespace
-from .nvidia_device_plugin import NODE_CRITICAL, nfd_worker_tolerations, system_tolerations
+from .nvidia_device_plugin import (
+    NODE_CRITICAL,
+    GpuComponentResourcesArgs,
+    nfd_values,
+    system_tolerations,
+)
 from .outputs import known_after
 from .pool_args import DEFAULT_CLOUD, GpuPoolArgs, resolve_pools_args
 
@@ -46,6 +51,9 @@ class NvidiaGpuOperatorArgs(TypedDict):
     """GPU Operator chart version (default: the version the platform is tested with)."""
     namespace: NotRequired[str]
     """Namespace of the release, created privileged (default ``gpu-operator``)."""
+    resources: NotRequired[GpuComponentResourcesArgs]
+    """Requests (and memory limits) of the operator's device plugin and GFD (``plugin``) and
+    NFD pods (defaults: docs/device-plugin.md)."""
 
 
 class GpuOperatorValuesError(ValueError):
@@ -63,8 +71,12 @@ def operator_mig_strategy(pools: list[PoolFacts]) -> str:
     return strategies.pop() if strategies else "single"
 
 
-def operator_values(pools: list[PoolFacts]) -> dict[str, Any]:
+def operator_values(
+    pools: list[PoolFacts], resources: GpuComponentResourcesSettings | None = None
+) -> dict[str, Any]:
     """The GPU Operator release's values."""
+    resources = resources or GpuComponentResourcesSettings()
+    plugin = resources.plugin.as_values()
     values: dict[str, Any] = {
         "driver": {"enabled": True},
         "toolkit": {"enabled": True},
@@ -76,19 +88,16 @@ def operator_values(pools: list[PoolFacts]) -> dict[str, Any]:
                 "default": DEFAULT_CONFIG_NAME,
                 "data": config_map(pools),
             },
+            "resources": plugin,
         },
-        "gfd": {"enabled": True},
+        "gfd": {"enabled": True, "resources": plugin},
         "mig": {"strategy": operator_mig_strategy(pools)},
         "migManager": {"enabled": False},
         "daemonsets": {"tolerations": gpu_tolerations(), "priorityClassName": NODE_CRITICAL},
         # AKS taints every non-GPU node CriticalAddonsOnly: the operator and the NFD master and
         # gc Deployments would stay Pending with the chart's tolerations.
         "operator": {"tolerations": system_tolerations()},
-        "node-feature-discovery": {
-            "worker": {"tolerations": nfd_worker_tolerations()},
-            "master": {"tolerations": system_tolerations()},
-            "gc": {"tolerations": system_tolerations()},
-        },
+        "node-feature-discovery": nfd_values(resources),
     }
     unknown = unknown_value_paths(values, GPU_OPERATOR_KNOWN_VALUE_PATHS)
     if unknown:  # a guard on our own code: every key must be one we checked in the chart
@@ -108,7 +117,7 @@ def gpu_operator_inputs(
     try:
         # ``enabled`` is the platform's decision, not an arg: leave it at its default.
         settings = GpuOperatorSettings.model_validate(
-            {k: v for k, v in args.items() if k in ("version", "namespace")}
+            {k: v for k, v in args.items() if k in ("version", "namespace", "resources")}
         )
     except ValidationError as err:
         problems += validation_problems(err)
@@ -134,7 +143,7 @@ class NvidiaGpuOperator(pulumi.ComponentResource):
     ) -> None:
         # Validate before registering anything: bad input changes nothing.
         settings, pools = gpu_operator_inputs(name, args)
-        values = operator_values(pools)
+        values = operator_values(pools, settings.resources)
         super().__init__("gpu-platform:gpu:NvidiaGpuOperator", name, None, opts)
         namespace = system_namespace(f"{name}-namespace", settings.namespace, self)
         pinned_release(

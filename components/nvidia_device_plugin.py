@@ -36,7 +36,7 @@ from plan.chart_values import gpu_node_affinity, gpu_tolerations, merge_values
 from plan.device_plugin import DEFAULT_CONFIG_NAME, config_map
 from plan.device_plugin_values import config_problems, our_config_names, value_problems
 from plan.pools import PoolFacts
-from settings import DevicePluginSettings
+from settings import DevicePluginSettings, GpuComponentResourcesSettings
 
 from .errors import Problem, raise_if_any, shape_problems, validation_problems
 from .gpu_workload_namespace import DENY_ALL_POLICY, deny_all_spec
@@ -47,6 +47,31 @@ from .pool_args import DEFAULT_CLOUD, GpuPoolArgs, resolve_pools_args
 API_SERVER_POLICY = "allow-api-server-egress"
 NODE_CRITICAL = "system-node-critical"
 """Priority class of per-node add-ons: the kubelet evicts them last."""
+
+
+class ContainerResourcesArgs(TypedDict):
+    """Requests and memory limit of one kind of container."""
+
+    cpu: str
+    """CPU request (a Kubernetes quantity, ``50m``)."""
+    memory: str
+    """Memory request (``64Mi``)."""
+    memory_limit: NotRequired[str]
+    """Memory limit, at least the request; unset: the chart's own (none for the plugin and GFD,
+    the NFD chart's for its pods)."""
+
+
+class GpuComponentResourcesArgs(TypedDict):
+    """Resources of the GPU components' pods; each unset one keeps the platform's default."""
+
+    plugin: NotRequired[ContainerResourcesArgs]
+    """The device plugin and GFD containers (and the MPS control daemon's)."""
+    nfd_master: NotRequired[ContainerResourcesArgs]
+    """The NFD master."""
+    nfd_worker: NotRequired[ContainerResourcesArgs]
+    """The NFD workers."""
+    nfd_gc: NotRequired[ContainerResourcesArgs]
+    """The NFD garbage collector."""
 
 
 class NvidiaDevicePluginArgs(TypedDict):
@@ -65,12 +90,33 @@ class NvidiaDevicePluginArgs(TypedDict):
     true, and BP-14 wants it on)."""
     namespace: NotRequired[str]
     """Namespace of the release, created privileged (default ``nvidia-device-plugin``)."""
+    resources: NotRequired[GpuComponentResourcesArgs]
+    """Requests (and memory limits) of the plugin, GFD and NFD pods (defaults: small requests,
+    docs/device-plugin.md)."""
     values: NotRequired[dict[str, Any]]
     """Extra chart values, merged over ours like Helm's; only chart keys we know."""
 
 
 class DevicePluginValuesError(ValueError):
     """Chart values name keys the chart does not have."""
+
+
+def nfd_values(
+    resources: GpuComponentResourcesSettings,
+) -> dict[str, dict[str, Any]]:
+    """The NFD subchart's values (the same keys in both charts): master and gc on the system
+    nodes, the worker on exactly the GPU nodes the plugin serves, each with its resources."""
+    return {
+        "worker": {
+            "tolerations": nfd_worker_tolerations(),
+            "resources": resources.nfd_worker.as_values(),
+        },
+        "master": {
+            "tolerations": system_tolerations(),
+            "resources": resources.nfd_master.as_values(),
+        },
+        "gc": {"tolerations": system_tolerations(), "resources": resources.nfd_gc.as_values()},
+    }
 
 
 def system_tolerations() -> list[dict[str, str]]:
@@ -141,16 +187,14 @@ def chart_values(settings: DevicePluginSettings, pools: list[PoolFacts]) -> dict
         "affinity": gpu_node_affinity(),
         "tolerations": gpu_tolerations(),
         "priorityClassName": NODE_CRITICAL,
-        "nfd": {
-            "worker": {
-                "tolerations": nfd_worker_tolerations(),
-                "nodeSelector": {GPU_PRESENT_LABEL: "true"},
-                # The same nodes as the plugin and GFD, not ACK-shared ones.
-                "affinity": gpu_node_affinity(),
-            },
-            "master": {"tolerations": system_tolerations()},
-            "gc": {"tolerations": system_tolerations()},
-        },
+        # One value for the plugin, GFD and MPS daemon containers in chart 0.20.
+        "resources": settings.resources.plugin.as_values(),
+        "nfd": nfd_values(settings.resources),
+    }
+    # The same nodes as the plugin and GFD, not ACK-shared ones.
+    ours["nfd"]["worker"] |= {
+        "nodeSelector": {GPU_PRESENT_LABEL: "true"},
+        "affinity": gpu_node_affinity(),
     }
     return merge_values(ours, settings.values)
 
@@ -169,7 +213,11 @@ def device_plugin_inputs(
     try:
         # ``enabled`` is the platform's decision, not an arg: leave it at its default.
         settings = DevicePluginSettings.model_validate(
-            {k: v for k, v in args.items() if k in ("version", "gfd", "namespace", "values")}
+            {
+                k: v
+                for k, v in args.items()
+                if k in ("version", "gfd", "namespace", "values", "resources")
+            }
         )
     except ValidationError as err:
         problems += validation_problems(err)

@@ -23,6 +23,7 @@ if TYPE_CHECKING:  # the in-cluster components are imported where they are used
     from .aks_cluster import AksCluster as AksClusterComponent
     from .driver_check import DriverReadinessCheckArgs
     from .gpu_workload_namespace import GpuWorkloadNamespaceArgs
+    from .nvidia_device_plugin import GpuComponentResourcesArgs
 
 
 @dataclass
@@ -296,6 +297,10 @@ class GpuPlatform(pulumi.ComponentResource):
                     "cloud": config.cloud,
                     "version": operator.version,
                     "namespace": operator.namespace,
+                    "resources": cast(
+                        "GpuComponentResourcesArgs",
+                        operator.resources.model_dump(exclude_none=True),
+                    ),
                 },
                 opts,
             )
@@ -312,6 +317,9 @@ class GpuPlatform(pulumi.ComponentResource):
                     "version": plugin.version,
                     "gfd": plugin.gfd,
                     "namespace": plugin.namespace,
+                    "resources": cast(
+                        "GpuComponentResourcesArgs", plugin.resources.model_dump(exclude_none=True)
+                    ),
                     "values": dict(plugin.values),
                 },
                 opts,

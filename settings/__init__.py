@@ -22,7 +22,9 @@ from .clusters import (
 from .gpu_layer import (
     AckGpuSharingSettings,
     AdmissionSettings,
+    ContainerResourcesSettings,
     DevicePluginSettings,
+    GpuComponentResourcesSettings,
     GpuOperatorSettings,
     ReadinessSettings,
 )
@@ -59,9 +61,11 @@ __all__ = [
     "ClusterSettings",
     "ComputeQuotaSettings",
     "ContainerDefaultsSettings",
+    "ContainerResourcesSettings",
     "DevicePluginSettings",
     "EntraIdSettings",
     "ExistingClusterSettings",
+    "GpuComponentResourcesSettings",
     "GpuOperatorSettings",
     "GpuPoolSettings",
     "LoggingSettings",

@@ -181,10 +181,13 @@ KNOWN_VALUE_PATHS: frozenset[str] = frozenset(
         # worker.nodeSelector, worker.affinity, master.tolerations, gc.tolerations.
         "nfd.worker.nodeSelector",
         "nfd.worker.affinity",
+        "nfd.worker.resources",
         "nfd.master",
         "nfd.master.tolerations",
+        "nfd.master.resources",
         "nfd.gc",
         "nfd.gc.tolerations",
+        "nfd.gc.resources",
     }
 )
 
@@ -205,8 +208,10 @@ GPU_OPERATOR_KNOWN_VALUE_PATHS: frozenset[str] = frozenset(
         "devicePlugin.config.name",
         "devicePlugin.config.default",
         "devicePlugin.config.data",
+        "devicePlugin.resources",
         "gfd",
         "gfd.enabled",
+        "gfd.resources",
         "mig",
         "mig.strategy",
         "migManager",
@@ -217,6 +222,12 @@ GPU_OPERATOR_KNOWN_VALUE_PATHS: frozenset[str] = frozenset(
         "node-feature-discovery",
         "node-feature-discovery.worker",
         "node-feature-discovery.worker.tolerations",
+        # devicePlugin.resources and gfd.resources (ClusterPolicy's per-component resources)
+        # and the NFD subchart's <role>.resources: read in deployments/gpu-operator/values.yaml
+        # at NVIDIA/gpu-operator commit d7413be (the devicePlugin v0.16 era).
+        "node-feature-discovery.worker.resources",
+        "node-feature-discovery.master.resources",
+        "node-feature-discovery.gc.resources",
         # Verified in NVIDIA/gpu-operator deployments/gpu-operator/values.yaml
         # (operator.tolerations) and the NFD subchart's values.yaml (master/gc.tolerations).
         "operator",

@@ -130,3 +130,39 @@ def test_each_pod_reaches_the_api_server_and_nothing_else(cloud: str) -> None:
                 expected = protocol == "TCP" and port in ports
                 got = allows(policies, pod, "Egress", peer, port=port, protocol=protocol)
                 assert got == expected, (pod, peer, port, protocol)
+
+
+def test_the_resources_reach_the_rendered_containers() -> None:
+    raw = copy.deepcopy(stack_raw("byo"))
+    raw["devicePlugin"]["resources"] = {
+        "plugin": {"cpu": "20m", "memory": "40Mi", "memoryLimit": "200Mi"},
+        "nfdGc": {"cpu": "7m", "memory": "30Mi"},
+    }
+    p = load_platform(raw)
+    expected = {
+        name: getattr(p.settings.device_plugin.resources, name).as_values()
+        for name in ("plugin", "nfd_master", "nfd_worker", "nfd_gc")
+    }
+    containers = {
+        container["name"]: container.get("resources")
+        for obj in render(p)
+        if obj["kind"] in POD_KINDS
+        for container in pod_template(obj)["spec"]["containers"]
+    }
+    # Chart 0.20 gives the plugin, GFD and MPS daemon containers one value.
+    assert containers["nvidia-device-plugin-ctr"] == expected["plugin"]
+    assert containers["gpu-feature-discovery-ctr"] == expected["plugin"]
+    assert containers["mps-control-daemon-ctr"] == expected["plugin"]
+    assert containers["worker"] == expected["nfd_worker"]
+    # Without a memoryLimit the NFD chart's own limit stays (values merge over its defaults).
+    assert containers["gc"] == {
+        "requests": {"cpu": "7m", "memory": "30Mi"},
+        "limits": {"memory": "1Gi"},
+    }
+    # The master's value sizes the master and the prune Job (both run nfd-master).
+    masters = [
+        pod_template(obj)["spec"]["containers"][0].get("resources")
+        for obj in render(p)
+        if obj["kind"] in POD_KINDS and obj["metadata"]["name"].endswith(("-master", "-prune"))
+    ]
+    assert masters == [expected["nfd_master"]] * 2
