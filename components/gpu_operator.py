@@ -10,11 +10,17 @@ the pool (AKS ``gpuInstanceProfile``), and the manager's default would undo them
 from typing import Any, NotRequired, TypedDict
 
 import pulumi
-from pydantic import ValidationError
+from pulumi_kubernetes.meta.v1 import LabelSelectorArgs
+from pulumi_kubernetes.networking import v1 as net
+from pydantic import TypeAdapter, ValidationError
 
 from gpu_facts.device_plugin_chart import (
     GPU_OPERATOR_CHART_NAME,
     GPU_OPERATOR_CHART_REPO,
+    GPU_OPERATOR_DCGM_EXPORTER_LABELS,
+    GPU_OPERATOR_DCGM_EXPORTER_PORT,
+    GPU_OPERATOR_DRIVER_DOWNLOAD_PORTS,
+    GPU_OPERATOR_DRIVER_LABELS,
     GPU_OPERATOR_KNOWN_VALUE_PATHS,
     unknown_value_paths,
 )
@@ -22,18 +28,26 @@ from plan.chart_values import gpu_tolerations
 from plan.device_plugin import DEFAULT_CONFIG_NAME, config_map, mig_strategy
 from plan.pools import PoolFacts
 from settings import GpuComponentResourcesSettings, GpuOperatorSettings
+from settings.base import DnsLabel
 
 from .errors import raise_if_any, shape_problems, validation_problems
+from .gpu_metrics import scrape_policy_spec
+from .gpu_workload_namespace import DENY_ALL_POLICY, deny_all_spec, dns_egress_rule
 from .helm_release import pinned_release, system_namespace
 from .nvidia_device_plugin import (
+    API_SERVER_POLICY,
     NODE_CRITICAL,
     GpuComponentResourcesArgs,
+    api_server_egress_spec,
+    namespace_policies,
     nfd_values,
     system_tolerations,
 )
 from .outputs import known_after
 from .pool_args import DEFAULT_CLOUD, GpuPoolArgs, resolve_pools_args
 
+DRIVER_DOWNLOADS_POLICY = "allow-driver-downloads"
+SCRAPE_POLICY = "allow-scrape"
 PLUGIN_CONFIG_MAP = "device-plugin-configs"
 """Name of the ConfigMap the operator creates from ``devicePlugin.config.data``."""
 
@@ -54,6 +68,9 @@ class NvidiaGpuOperatorArgs(TypedDict):
     resources: NotRequired[GpuComponentResourcesArgs]
     """Requests (and memory limits) of the operator's device plugin and GFD (``plugin``) and
     NFD pods (defaults: docs/device-plugin.md)."""
+    scraper_namespaces: NotRequired[list[str]]
+    """Namespaces whose pods may scrape the operator's dcgm-exporter (port 9400); none: the
+    namespace's deny-all keeps every scraper out."""
 
 
 class GpuOperatorValuesError(ValueError):
@@ -105,6 +122,43 @@ def operator_values(
     return values
 
 
+def operator_policies(
+    cloud: str, scraper_namespaces: list[str]
+) -> dict[str, net.NetworkPolicySpecArgs]:
+    """The operator namespace's NetworkPolicies: deny all, then what its pods need.
+
+    Every pod there uses the API server: the operator reconciles its ClusterPolicy and the
+    operands it deploys (driver manager, validator, plugin, GFD, exporter, NFD) read and
+    label nodes and pods. The driver pods also fetch kernel headers from the distribution's
+    package repositories, by name (DNS, then HTTP and HTTPS to any address). The exporter is
+    scraped on 9400 from the scrapers' namespaces only. Nothing else is served.
+    """
+    specs = {
+        DENY_ALL_POLICY: deny_all_spec(),
+        API_SERVER_POLICY: api_server_egress_spec(cloud, {}),
+        DRIVER_DOWNLOADS_POLICY: net.NetworkPolicySpecArgs(
+            pod_selector=LabelSelectorArgs(match_labels=dict(GPU_OPERATOR_DRIVER_LABELS)),
+            policy_types=["Egress"],
+            egress=[
+                dns_egress_rule(),
+                net.NetworkPolicyEgressRuleArgs(
+                    ports=[
+                        net.NetworkPolicyPortArgs(protocol="TCP", port=port)
+                        for port in GPU_OPERATOR_DRIVER_DOWNLOAD_PORTS
+                    ]
+                ),
+            ],
+        ),
+    }
+    if scraper_namespaces:
+        specs[SCRAPE_POLICY] = scrape_policy_spec(
+            scraper_namespaces,
+            dict(GPU_OPERATOR_DCGM_EXPORTER_LABELS),
+            GPU_OPERATOR_DCGM_EXPORTER_PORT,
+        )
+    return specs
+
+
 def gpu_operator_inputs(
     name: str, args: NvidiaGpuOperatorArgs
 ) -> tuple[GpuOperatorSettings, list[PoolFacts]]:
@@ -121,6 +175,10 @@ def gpu_operator_inputs(
         )
     except ValidationError as err:
         problems += validation_problems(err)
+    try:
+        TypeAdapter(list[DnsLabel]).validate_python(args.get("scraper_namespaces", []))
+    except ValidationError as err:
+        problems += validation_problems(err, "scraper_namespaces")
     try:
         operator_mig_strategy(pools)
     except GpuOperatorValuesError as err:
@@ -146,6 +204,14 @@ class NvidiaGpuOperator(pulumi.ComponentResource):
         values = operator_values(pools, settings.resources)
         super().__init__("gpu-platform:gpu:NvidiaGpuOperator", name, None, opts)
         namespace = system_namespace(f"{name}-namespace", settings.namespace, self)
+        namespace_policies(
+            self,
+            name,
+            (settings.namespace, namespace),
+            operator_policies(
+                args.get("cloud", DEFAULT_CLOUD), list(args.get("scraper_namespaces", []))
+            ),
+        )
         pinned_release(
             f"{name}-release",
             chart=GPU_OPERATOR_CHART_NAME,

@@ -168,6 +168,16 @@ def _namespace_peer(namespace: str) -> net.NetworkPolicyPeerArgs:
     )
 
 
+def dns_egress_rule() -> net.NetworkPolicyEgressRuleArgs:
+    """DNS (UDP and TCP 53) to the cluster DNS in kube-system."""
+    return net.NetworkPolicyEgressRuleArgs(
+        to=[_namespace_peer(DNS_NAMESPACE)],
+        ports=[
+            net.NetworkPolicyPortArgs(protocol=protocol, port=53) for protocol in ("UDP", "TCP")
+        ],
+    )
+
+
 def allow_policies(workload: WorkloadSettings) -> dict[str, net.NetworkPolicySpecArgs]:
     """The named allow policies the config grants, by policy name."""
     traffic = workload.traffic
@@ -177,15 +187,7 @@ def allow_policies(workload: WorkloadSettings) -> dict[str, net.NetworkPolicySpe
         policies["allow-dns-egress"] = net.NetworkPolicySpecArgs(
             pod_selector=every_pod,
             policy_types=["Egress"],
-            egress=[
-                net.NetworkPolicyEgressRuleArgs(
-                    to=[_namespace_peer(DNS_NAMESPACE)],
-                    ports=[
-                        net.NetworkPolicyPortArgs(protocol=protocol, port=53)
-                        for protocol in ("UDP", "TCP")
-                    ],
-                )
-            ],
+            egress=[dns_egress_rule()],
         )
     if traffic.same_namespace:
         same = [net.NetworkPolicyPeerArgs(pod_selector=LabelSelectorArgs())]

@@ -136,8 +136,11 @@ def nfd_worker_tolerations() -> list[dict[str, str]]:
     ]
 
 
-def api_server_egress_spec(cloud: str) -> net.NetworkPolicySpecArgs:
-    """Egress of every pod of the release to the API server, and to nothing else.
+def api_server_egress_spec(
+    cloud: str, pods: dict[str, str] | None = None
+) -> net.NetworkPolicySpecArgs:
+    """Egress of the pods labelled ``pods`` (default: every pod of our release) to the API
+    server.
 
     Each pod of the chart needs exactly that (``gpu_facts.device_plugin_chart.CHART_PODS``).
     A managed cluster's API server is no pod and its address is not ours to know, so the rule
@@ -148,7 +151,9 @@ def api_server_egress_spec(cloud: str) -> net.NetworkPolicySpecArgs:
     server's.
     """
     return net.NetworkPolicySpecArgs(
-        pod_selector=LabelSelectorArgs(match_labels={INSTANCE_LABEL: RELEASE_NAME}),
+        pod_selector=LabelSelectorArgs(
+            match_labels={INSTANCE_LABEL: RELEASE_NAME} if pods is None else pods
+        ),
         policy_types=["Egress"],
         egress=[
             net.NetworkPolicyEgressRuleArgs(
@@ -159,6 +164,24 @@ def api_server_egress_spec(cloud: str) -> net.NetworkPolicySpecArgs:
             )
         ],
     )
+
+
+def namespace_policies(
+    parent: pulumi.Resource,
+    name: str,
+    namespace: tuple[str, pulumi.Resource],
+    specs: dict[str, net.NetworkPolicySpecArgs],
+) -> None:
+    """One NetworkPolicy per spec, named by its key, in the namespace (its name, and the
+    Namespace resource they wait for)."""
+    namespace_name, created = namespace
+    for policy, spec in specs.items():
+        net.NetworkPolicy(
+            f"{name}-{policy}",
+            metadata=ObjectMetaArgs(name=policy, namespace=namespace_name),
+            spec=spec,
+            opts=pulumi.ResourceOptions(parent=parent, depends_on=[created]),
+        )
 
 
 def chart_values(settings: DevicePluginSettings, pools: list[PoolFacts]) -> dict[str, Any]:
@@ -266,17 +289,15 @@ class NvidiaDevicePlugin(pulumi.ComponentResource):
         namespace = system_namespace(f"{name}-namespace", settings.namespace, self)
         # Deny all, then the one thing every pod of the chart needs: the API server (BP-08
         # for our own privileged namespace too).
-        after_ns = pulumi.ResourceOptions(parent=self, depends_on=[namespace])
-        for policy, spec in (
-            (DENY_ALL_POLICY, deny_all_spec()),
-            (API_SERVER_POLICY, api_server_egress_spec(args.get("cloud", DEFAULT_CLOUD))),
-        ):
-            net.NetworkPolicy(
-                f"{name}-{policy}",
-                metadata=ObjectMetaArgs(name=policy, namespace=settings.namespace),
-                spec=spec,
-                opts=after_ns,
-            )
+        namespace_policies(
+            self,
+            name,
+            (settings.namespace, namespace),
+            {
+                DENY_ALL_POLICY: deny_all_spec(),
+                API_SERVER_POLICY: api_server_egress_spec(args.get("cloud", DEFAULT_CLOUD)),
+            },
+        )
         release = pinned_release(
             f"{name}-release",
             chart=CHART_NAME,

@@ -290,6 +290,7 @@ class GpuPlatform(pulumi.ComponentResource):
         owner: pulumi.Resource | None = None
         if config.gpu_operator.enabled:
             operator = config.gpu_operator
+            metrics = metrics_plan(self._platform)
             owner = NvidiaGpuOperator(
                 f"{self._name}-gpu-operator",
                 {
@@ -301,6 +302,8 @@ class GpuPlatform(pulumi.ComponentResource):
                         "GpuComponentResourcesArgs",
                         operator.resources.model_dump(exclude_none=True),
                     ),
+                    # The operator's own dcgm-exporter: scraped from the same namespaces.
+                    "scraper_namespaces": list(metrics.scraper_namespaces) if metrics else [],
                 },
                 opts,
             )

@@ -269,3 +269,22 @@ def version_tuple(version: str) -> tuple[int, ...]:
 def at_least(version: str, minimum: str) -> bool:
     """Whether ``version`` is ``minimum`` or newer (semantic version order)."""
     return version_tuple(version) >= version_tuple(minimum)
+
+
+# The GPU Operator's own pods and the operands it deploys in its namespace (NVIDIA/gpu-operator
+# assets/state-*/: read at commit 06faaf0). Not rendered in tests: the operator creates the
+# operands at run time from ClusterPolicy, so no chart render shows them.
+GPU_OPERATOR_DRIVER_LABELS: Mapping[str, str] = MappingProxyType({"app": "nvidia-driver-daemonset"})
+"""Pod labels of the driver DaemonSet (assets/state-driver/0500_daemonset.yaml). Not on the host
+network. Its container builds the kernel module and fetches the node's kernel headers from the
+distribution's package repositories (names, over HTTP and HTTPS); its driver-manager init
+container evicts GPU pods through the API."""
+GPU_OPERATOR_DRIVER_DOWNLOAD_PORTS: tuple[int, ...] = (80, 443)
+"""Ubuntu's archive mirrors serve HTTP; NVIDIA's and other repositories HTTPS."""
+GPU_OPERATOR_DCGM_EXPORTER_LABELS: Mapping[str, str] = MappingProxyType(
+    {"app": "nvidia-dcgm-exporter"}
+)
+"""Pod labels of the operator's dcgm-exporter (assets/state-dcgm-exporter/0800_daemonset.yaml;
+``dcgmExporter.enabled`` is on by default), not on the host network."""
+GPU_OPERATOR_DCGM_EXPORTER_PORT = 9400
+"""Its ``metrics`` container port (``DCGM_EXPORTER_LISTEN=:9400``)."""
