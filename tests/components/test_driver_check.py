@@ -598,3 +598,18 @@ def test_node_pools_must_name_pools_of_the_args() -> None:
     with pytest.raises(pulumi.InputPropertiesError) as err:
         run(lambda: DriverReadinessCheck("check", check_args(platform(), node_pools={"h100": "x"})))
     assert paths(err.value) == ["nodePools.h100"]
+
+
+def test_a_node_pool_id_known_only_after_apply_leaves_the_jobs_judgeable() -> None:
+    # On a new stack's first preview the pool's ID is unknown: so is the Job's annotation, and
+    # nothing else; the pack still judges every check Job.
+    def program() -> None:
+        pool = pulumi.CustomResource("test:index:NodePool", "a100-pool", {"poolId": None})
+        unknown = pool.poolId  # type: ignore[attr-defined]
+        DriverReadinessCheck("check", check_args(platform(), node_pools={"a100": unknown}))
+
+    result = run(program)
+    (job,) = [j for j in by_type(result, JOB) if j.name == "check-a100"]
+    assert repr(job.inputs["metadata"]["annotations"]["gpu-platform.io/node-pool"]) == "[unknown]"
+    violations = run_policies(result.resources, policies())
+    assert [v for v in violations if "check-" in (v.urn or "")] == []
