@@ -26,10 +26,12 @@ from plan.pools import PoolFacts
 from settings import SYSTEM_POOL_NAME, GpuPoolSettings
 
 from .errors import Problem, input_error, raise_if_any, validation_problems
+from .node_hardening import REPLACED_ON_CHANGE, aks_node_inputs, aks_node_problems
 from .pool_args import GpuPoolArgs, resolve_pool_args
 
-IMMUTABLE_PROPERTIES = ["gpuInstanceProfile"]
-"""AKS cannot change these on an existing pool: a change replaces the pool (BP-11)."""
+IMMUTABLE_PROPERTIES = ["gpuInstanceProfile", *REPLACED_ON_CHANGE]
+"""AKS cannot change these on an existing pool: a change replaces the pool (BP-11 for the MIG
+profile; the node hardening AKS also sets only at creation)."""
 RESERVED_LABELS = {GPU_PRESENT_LABEL, DEVICE_PLUGIN_CONFIG_LABEL, POOL_LABEL}
 """Node labels the pool sets itself: a pool's own labels must not override them."""
 PLATFORM_LABEL_DOMAIN = "gpu-platform.io"
@@ -56,6 +58,9 @@ class AksGpuNodePoolArgs(TypedDict):
     ``workload.gpu-platform.io/<type>`` (default none)."""
     protect: NotRequired[bool]
     """Protect the pool from deletion (and so from replacement); default false."""
+    encryption_at_host: NotRequired[bool]
+    """Encrypt the nodes' temp disk and disk caches on the VM host; the subscription must
+    register ``Microsoft.Compute/EncryptionAtHost`` (default false)."""
 
 
 def aks_pool_problems(pool: GpuPoolSettings) -> list[Problem]:
@@ -88,6 +93,8 @@ def aks_pool_problems(pool: GpuPoolSettings) -> list[Problem]:
     surge = pool.upgrade.max_surge.removesuffix("%")
     if not (surge.isdigit() and int(surge) > 0):
         problems.append(("pool.upgrade.maxSurge", "a node count (e.g. 1) or a percentage (10%)"))
+    if size is not None:  # the OS disk is judged against the size's local disks
+        problems += aks_node_problems(size.name, pool, "pool")
     return problems
 
 
@@ -159,6 +166,9 @@ class AksGpuNodePool(pulumi.ComponentResource):
             os_type="Linux",
             os_sku=pool.os_sku,
             type="VirtualMachineScaleSets",
+            **aks_node_inputs(
+                pool.vm_size or "", pool, encryption_at_host=args.get("encryption_at_host", False)
+            ),
             node_taints=[GPU_TAINT],
             node_labels=aks_node_labels(pf, args.get("workload_types", [])),
             gpu_instance_profile=pool.mig.profile if pool.mig else None,

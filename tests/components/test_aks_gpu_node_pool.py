@@ -120,7 +120,14 @@ def test_user_labels_are_added() -> None:
 
 def test_mig_profile_is_immutable_the_pool_is_replaced() -> None:
     pool = one(build(pool_args(mig_pool())), AGENT_POOL)
-    assert pool.replace_on_changes == ["gpuInstanceProfile"]
+    # The MIG profile (BP-11), and the node hardening AKS also sets only at creation.
+    assert pool.replace_on_changes == [
+        "gpuInstanceProfile",
+        "enableEncryptionAtHost",
+        "maxPods",
+        "osDiskSizeGB",
+        "osDiskType",
+    ]
     # AKS pool names are unique per cluster: the old pool goes before the new one comes.
     assert pool.delete_before_replace is True
     assert pool.ignore_changes == []

@@ -408,9 +408,11 @@ def test_platform_registers_its_cluster_outputs() -> None:
         "vpcId",
         "rrsaOidcIssuerUrl",
         "gpuPools",
+        "cpuPools",
         "ackGpuSharing",
     }
     assert set(outputs["clusterOutputs"]["gpuPools"]) == {"a10mps", "t4"}
+    assert set(outputs["clusterOutputs"]["cpuPools"]) == {"general"}
     assert "cluster_outputs" in GpuPlatform.__annotations__  # declared, documented
 
 

@@ -89,7 +89,7 @@ def test_gpu_pools_of_both_stacks(previews: dict[str, PreviewResult], stack: str
     assert mig["enableAutoScaling"] is False
     assert mig["osSKU"] == "Ubuntu"
     assert t4["enableAutoScaling"] is True and t4["minCount"] == 0
-    assert by_name["a100mig"].replace_on_changes == ["gpuInstanceProfile"]
+    assert by_name["a100mig"].replace_on_changes[0] == "gpuInstanceProfile"
     outputs = previews[stack].run.outputs
     assert outputs["gpuPools"]["a100mig"]["capacityPerNode"] == {"nvidia.com/mig-1g.5gb": 56}
     assert outputs["resourceGroup"] == f"rg-gpu-{stack}"

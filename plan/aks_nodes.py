@@ -1,0 +1,91 @@
+"""The node hardening of an AKS pool a valid config means: pods per node, the OS disk (type from
+the VM size's local disks) and encryption at host, the same for system, GPU and CPU pools."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from gpu_facts import azure_node_size
+from gpu_facts.aks_nodes import EPHEMERAL_OS_DISK_MAX_GIB
+from settings import AksClusterSettings, AksNodeSettings, PlatformSettings
+from settings.pools import OsDiskType
+
+
+@dataclass(frozen=True, slots=True)
+class AksNode:
+    """What every node of one AKS pool is given, each value explicit."""
+
+    max_pods: int
+    os_disk_type: OsDiskType
+    os_disk_size_gb: int
+    encryption_at_host: bool
+
+
+def ephemeral_os_capacity_gib(vm_size: str) -> int | None:
+    """The largest ephemeral OS disk ``vm_size`` holds (its cache or temp disk, at most
+    2,040 GiB), or None when the catalog does not know the size."""
+    size = azure_node_size(vm_size)
+    if size is None:
+        return None
+    return min(size.ephemeral_os_disk_gib, EPHEMERAL_OS_DISK_MAX_GIB)
+
+
+def os_disk_type(vm_size: str, node: AksNodeSettings) -> OsDiskType:
+    """The configured OS disk type, else ``Ephemeral`` where the size's local disk holds the
+    OS disk and ``Managed`` where it does not (or the size is not catalogued)."""
+    if node.os_disk_type is not None:
+        return node.os_disk_type
+    capacity = ephemeral_os_capacity_gib(vm_size)
+    fits = capacity is not None and node.os_disk_size_gb <= capacity
+    return "Ephemeral" if fits else "Managed"
+
+
+def ephemeral_os_problem(vm_size: str, node: AksNodeSettings) -> str | None:
+    """Why the pool's explicit ``Ephemeral`` OS disk cannot be, or None (it fits, it is not
+    asked for, or the size is unknown: ``ephemeral_os_unchecked`` says so)."""
+    capacity = ephemeral_os_capacity_gib(vm_size)
+    if node.os_disk_type != "Ephemeral" or capacity is None:
+        return None
+    if capacity == 0:
+        return f"{vm_size} has no cache or temp disk to hold an ephemeral OS disk; use Managed"
+    if node.os_disk_size_gb > capacity:
+        return (
+            f"{vm_size}'s cache or temp disk holds at most {capacity} GiB, not the "
+            f"{node.os_disk_size_gb} GiB OS disk (osDiskSizeGb); use Managed, or an OS disk of "
+            f"at most {capacity} GiB"
+        )
+    return None
+
+
+def ephemeral_os_unchecked(vm_size: str, node: AksNodeSettings) -> bool:
+    """An explicit ``Ephemeral`` OS disk on a size whose local disks the catalog does not know."""
+    return node.os_disk_type == "Ephemeral" and ephemeral_os_capacity_gib(vm_size) is None
+
+
+def aks_node(vm_size: str, node: AksNodeSettings, *, encryption_at_host: bool) -> AksNode:
+    """The hardening of a pool of ``vm_size`` nodes with ``node``'s settings."""
+    return AksNode(
+        max_pods=node.max_pods,
+        os_disk_type=os_disk_type(vm_size, node),
+        os_disk_size_gb=node.os_disk_size_gb,
+        encryption_at_host=encryption_at_host,
+    )
+
+
+def ephemeral_os_warnings(settings: PlatformSettings) -> list[str]:
+    """An explicit ephemeral OS disk on a size the catalog has no local-disk facts for: AKS
+    decides at creation (and refuses the pool if the disk does not fit)."""
+    cluster = settings.cluster
+    if not isinstance(cluster, AksClusterSettings):
+        return []
+    pools: list[tuple[str, str | None, AksNodeSettings]] = [
+        ("cluster.systemPool", cluster.system_pool.vm_size, cluster.system_pool),
+        *((f"cpuPools[{i}]", p.vm_size, p) for i, p in enumerate(settings.cpu_pools)),
+    ]
+    return [
+        f"{at}.osDiskType: Ephemeral on {vm_size}, whose cache and temp disks the catalog does "
+        f"not know; AKS refuses the pool if they cannot hold {node.os_disk_size_gb} GiB (add "
+        "the size to policies/gpu_facts/azure_vm_sizes.py to have it checked)"
+        for at, vm_size, node in pools
+        if vm_size is not None and ephemeral_os_unchecked(vm_size, node)
+    ]
