@@ -129,7 +129,9 @@ def ack_cluster_args(settings: AckClusterSettings, *, node_autoscaling: bool) ->
     """A validated cluster's settings as component args (what the platform passes on)."""
     # The system pool's AKS settings (VM size, node hardening) are not ACK's.
     aks_only = {"vm_size", "max_pods", "os_disk_type", "os_disk_size_gb"}
-    dumped = settings.model_dump(exclude_none=True, exclude={"region": True, "system_pool": aks_only})
+    dumped = settings.model_dump(
+        exclude_none=True, exclude={"region": True, "system_pool": aks_only}
+    )
     return cast(AckClusterArgs, {**dumped, "node_autoscaling": node_autoscaling})
 
 

@@ -55,7 +55,9 @@ def ack_cpu_pool_problems(pool: CpuPoolSettings) -> list[Problem]:
     if pool.vm_size is not None:
         problems.append(("pool.vmSize", "an Azure VM size; an ACK pool takes instanceType"))
     if pool.zones:
-        problems.append(("pool.zones", "on ACK the vSwitches place a pool: pass the zones' vswitchIds"))
+        problems.append(
+            ("pool.zones", "on ACK the vSwitches place a pool: pass the zones' vswitchIds")
+        )
     problems += [(f"pool.labels.{key}", why) for key, why in label_problems(pool.labels)]
     return problems
 

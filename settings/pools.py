@@ -72,9 +72,7 @@ class AksNodeSettings(SettingsModel):
     """Node hardening of an AKS pool (system, GPU or CPU): AKS fixes it when the pool is created,
     so a change replaces the pool (``docs/aks.md``). Not for other clouds."""
 
-    max_pods: Annotated[StrictInt, Field(ge=AKS_MIN_MAX_PODS, le=AKS_MAX_PODS)] = (
-        DEFAULT_MAX_PODS
-    )
+    max_pods: Annotated[StrictInt, Field(ge=AKS_MIN_MAX_PODS, le=AKS_MAX_PODS)] = DEFAULT_MAX_PODS
     """AKS: most pods per node (10 to 250; system pools 30 or more). AKS reserves kubelet memory
     per possible pod, so fewer leaves pods more."""
     os_disk_type: OsDiskType | None = None

@@ -15,7 +15,10 @@ from .base import ConfigUnderCheck, Problem, Rule
 def _machine(cfg: ConfigUnderCheck, at: str, pool: CpuPoolSettings) -> Iterator[Problem]:
     if cfg.cloud == "azure":
         if pool.instance_type is not None:
-            yield f"{at}.instanceType", "Alibaba instance types are for cloud 'alicloud'; use vmSize"
+            yield (
+                f"{at}.instanceType",
+                "Alibaba instance types are for cloud 'alicloud'; use vmSize",
+            )
         if pool.vm_size is None:
             yield f"{at}.vmSize", "required: an Azure VM size without GPUs, e.g. Standard_D4ds_v5"
         elif (problem := azure_size_problem(pool.vm_size)) is not None:
