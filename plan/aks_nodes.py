@@ -49,10 +49,14 @@ def ephemeral_os_problem(vm_size: str, node: AksNodeSettings) -> str | None:
     if capacity == 0:
         return f"{vm_size} has no cache or temp disk to hold an ephemeral OS disk; use Managed"
     if node.os_disk_size_gb > capacity:
+        holder = (
+            f"an ephemeral OS disk is at most {capacity} GiB on any size"
+            if capacity == EPHEMERAL_OS_DISK_MAX_GIB
+            else f"{vm_size}'s cache or temp disk holds at most {capacity} GiB"
+        )
         return (
-            f"{vm_size}'s cache or temp disk holds at most {capacity} GiB, not the "
-            f"{node.os_disk_size_gb} GiB OS disk (osDiskSizeGb); use Managed, or an OS disk of "
-            f"at most {capacity} GiB"
+            f"{holder}, not the {node.os_disk_size_gb} GiB OS disk (osDiskSizeGb); use "
+            f"Managed, or an OS disk of at most {capacity} GiB"
         )
     return None
 
