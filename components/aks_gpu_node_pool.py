@@ -94,7 +94,7 @@ def aks_pool_problems(pool: GpuPoolSettings) -> list[Problem]:
     if not (surge.isdigit() and int(surge) > 0):
         problems.append(("pool.upgrade.maxSurge", "a node count (e.g. 1) or a percentage (10%)"))
     if size is not None:  # the OS disk is judged against the size's local disks
-        problems += aks_node_problems(size.name, pool, "pool")
+        problems += aks_node_problems(size.name, pool, "pool", nvme_cache=pool.nvme)
     return problems
 
 
@@ -167,7 +167,10 @@ class AksGpuNodePool(pulumi.ComponentResource):
             os_sku=pool.os_sku,
             type="VirtualMachineScaleSets",
             **aks_node_inputs(
-                pool.vm_size or "", pool, encryption_at_host=args.get("encryption_at_host", False)
+                pool.vm_size or "",
+                pool,
+                encryption_at_host=args.get("encryption_at_host", False),
+                nvme_cache=pool.nvme,
             ),
             node_taints=[GPU_TAINT],
             node_labels=aks_node_labels(pf, args.get("workload_types", [])),

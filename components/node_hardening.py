@@ -30,10 +30,10 @@ class AksNodeInputs(TypedDict):
 
 
 def aks_node_inputs(
-    vm_size: str, node: AksNodeSettings, *, encryption_at_host: bool
+    vm_size: str, node: AksNodeSettings, *, encryption_at_host: bool, nvme_cache: bool = False
 ) -> AksNodeInputs:
     """Every hardening input explicit: AKS defaults differ by size and API version."""
-    resolved = aks_node(vm_size, node, encryption_at_host=encryption_at_host)
+    resolved = aks_node(vm_size, node, encryption_at_host=encryption_at_host, nvme_cache=nvme_cache)
     return AksNodeInputs(
         max_pods=resolved.max_pods,
         os_disk_type=resolved.os_disk_type,
@@ -42,11 +42,14 @@ def aks_node_inputs(
     )
 
 
-def aks_node_problems(vm_size: str | None, node: AksNodeSettings, *path: str) -> list[Problem]:
-    """What AKS refuses in a pool's node settings: an ephemeral OS disk its size cannot hold."""
+def aks_node_problems(
+    vm_size: str | None, node: AksNodeSettings, *path: str, nvme_cache: bool = False
+) -> list[Problem]:
+    """What AKS refuses in a pool's node settings: an ephemeral OS disk its size cannot hold
+    (or that would take the NVMe cache's only disk)."""
     if vm_size is None:
         return []
-    problem = ephemeral_os_problem(vm_size, node)
+    problem = ephemeral_os_problem(vm_size, node, nvme_cache=nvme_cache)
     return [] if problem is None else [(property_path(*path, "os_disk_type"), problem)]
 
 

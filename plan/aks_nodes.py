@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from gpu_facts import azure_node_size
+from gpu_facts import AzureVmSize, azure_node_size
 from gpu_facts.aks_nodes import EPHEMERAL_OS_DISK_MAX_GIB
+from gpu_facts.azure_storage import NVME_DISKS_BESIDE_EPHEMERAL_OS
 from settings import AksClusterSettings, AksNodeSettings, PlatformSettings
 from settings.pools import OsDiskType
 
@@ -30,22 +31,37 @@ def ephemeral_os_capacity_gib(vm_size: str) -> int | None:
     return min(size.ephemeral_os_disk_gib, EPHEMERAL_OS_DISK_MAX_GIB)
 
 
-def os_disk_type(vm_size: str, node: AksNodeSettings) -> OsDiskType:
+def _nvme_wanted_for_cache(vm_size: str, nvme_cache: bool) -> bool:
+    """A pool's NVMe cache on a size whose only NVMe disk an ephemeral OS disk could take."""
+    size = azure_node_size(vm_size)
+    nvme_disks = size.nvme_disk_count if isinstance(size, AzureVmSize) else 0
+    return nvme_cache and nvme_disks < NVME_DISKS_BESIDE_EPHEMERAL_OS
+
+
+def os_disk_type(vm_size: str, node: AksNodeSettings, *, nvme_cache: bool = False) -> OsDiskType:
     """The configured OS disk type, else ``Ephemeral`` where the size's local disk holds the
-    OS disk and ``Managed`` where it does not (or the size is not catalogued)."""
+    OS disk and ``Managed`` where it does not (or the size is not catalogued, or the pool's
+    NVMe cache needs the size's only NVMe disk)."""
     if node.os_disk_type is not None:
         return node.os_disk_type
     capacity = ephemeral_os_capacity_gib(vm_size)
     fits = capacity is not None and node.os_disk_size_gb <= capacity
-    return "Ephemeral" if fits else "Managed"
+    return "Ephemeral" if fits and not _nvme_wanted_for_cache(vm_size, nvme_cache) else "Managed"
 
 
-def ephemeral_os_problem(vm_size: str, node: AksNodeSettings) -> str | None:
+def ephemeral_os_problem(
+    vm_size: str, node: AksNodeSettings, *, nvme_cache: bool = False
+) -> str | None:
     """Why the pool's explicit ``Ephemeral`` OS disk cannot be, or None (it fits, it is not
     asked for, or the size is unknown: ``ephemeral_os_unchecked`` says so)."""
     capacity = ephemeral_os_capacity_gib(vm_size)
     if node.os_disk_type != "Ephemeral" or capacity is None:
         return None
+    if _nvme_wanted_for_cache(vm_size, nvme_cache):
+        return (
+            f"{vm_size} has one NVMe disk and the pool's NVMe cache (nvme) needs it: an "
+            "ephemeral OS disk may take it; use Managed"
+        )
     if capacity == 0:
         return f"{vm_size} has no cache or temp disk to hold an ephemeral OS disk; use Managed"
     if node.os_disk_size_gb > capacity:
@@ -66,11 +82,13 @@ def ephemeral_os_unchecked(vm_size: str, node: AksNodeSettings) -> bool:
     return node.os_disk_type == "Ephemeral" and ephemeral_os_capacity_gib(vm_size) is None
 
 
-def aks_node(vm_size: str, node: AksNodeSettings, *, encryption_at_host: bool) -> AksNode:
+def aks_node(
+    vm_size: str, node: AksNodeSettings, *, encryption_at_host: bool, nvme_cache: bool = False
+) -> AksNode:
     """The hardening of a pool of ``vm_size`` nodes with ``node``'s settings."""
     return AksNode(
         max_pods=node.max_pods,
-        os_disk_type=os_disk_type(vm_size, node),
+        os_disk_type=os_disk_type(vm_size, node, nvme_cache=nvme_cache),
         os_disk_size_gb=node.os_disk_size_gb,
         encryption_at_host=encryption_at_host,
     )

@@ -57,7 +57,9 @@ def _pool_surge(cfg: ConfigUnderCheck, at: str, pool: GpuPoolSettings) -> Iterat
         yield f"{at}.upgrade.maxSurge", problem
 
 
-def _pools_with_nodes(cfg: ConfigUnderCheck) -> Iterator[tuple[str, str | None, AksNodeSettings]]:
+def _pools_with_nodes(
+    cfg: ConfigUnderCheck,
+) -> Iterator[tuple[str, str | None, AksNodeSettings]]:
     """(key path, VM size, node settings) of every pool the stack would create nodes for."""
     cluster_settings = cfg.settings.cluster
     if isinstance(cluster_settings, AksClusterSettings):
@@ -83,7 +85,9 @@ def node_hardening(cfg: ConfigUnderCheck) -> Iterator[Problem]:
                 )
         return
     for at, vm_size, node in _pools_with_nodes(cfg):
-        if vm_size is not None and (problem := ephemeral_os_problem(vm_size, node)) is not None:
+        nvme = isinstance(node, GpuPoolSettings) and node.nvme
+        problem = None if vm_size is None else ephemeral_os_problem(vm_size, node, nvme_cache=nvme)
+        if problem is not None:
             yield f"{at}.osDiskType", problem
     aks = cfg.settings.cluster
     if isinstance(aks, AksClusterSettings) and aks.system_pool.max_pods < AKS_SYSTEM_POOL_MIN_PODS:

@@ -412,3 +412,32 @@ def test_every_catalogued_size_has_its_local_disks_from_a_source() -> None:
     assert AZURE_CPU_VM_SIZES["Standard_D4s_v5"].temp_disk_gib == 0
     assert AZURE_CPU_VM_SIZES["Standard_D16ds_v5"].temp_disk_gib == 600
     assert not set(AZURE_CPU_VM_SIZES) & set(AZURE_VM_SIZES)
+
+
+def test_the_nvme_cache_keeps_a_single_nvme_disk_from_the_os() -> None:
+    """One NVMe disk (NCads H100 v5: it is the temp disk too): the OS disk is managed unless
+    asked otherwise, and an explicit ephemeral one is refused; eight (ND H100 v5): ephemeral."""
+
+    def nvme_pool(vm_size: str, **changes: Any) -> Callable[[Raw], object]:
+        def mutate(r: Raw) -> None:
+            r["gpuPools"].append(
+                {"name": "nvme", "vmSize": vm_size, "count": 1, "nvme": True, **changes}
+            )
+
+        return mutate
+
+    single = load_platform(raw("dev", nvme_pool("Standard_NC40ads_H100_v5")))
+    pool = single.pools["nvme"].pool
+    assert os_disk_type("Standard_NC40ads_H100_v5", pool, nvme_cache=True) == "Managed"
+    assert os_disk_type("Standard_NC40ads_H100_v5", pool) == "Ephemeral"  # without the cache
+    eight = load_platform(raw("dev", nvme_pool("Standard_ND96isr_H100_v5")))
+    assert os_disk_type("Standard_ND96isr_H100_v5", eight.pools["nvme"].pool, nvme_cache=True) == (
+        "Ephemeral"
+    )
+    assert problems("dev", nvme_pool("Standard_NC40ads_H100_v5", osDiskType="Ephemeral")) == [
+        (
+            "gpuPools[2].osDiskType",
+            "Standard_NC40ads_H100_v5 has one NVMe disk and the pool's NVMe cache (nvme) needs "
+            "it: an ephemeral OS disk may take it; use Managed",
+        )
+    ]
