@@ -312,6 +312,12 @@ def test_mig_pool_hardening_from_the_stack_and_encryption_at_host() -> None:
             {"vm_size": "Standard_NC24ads_A100_v4", "os_disk_size_gb": 64},
             ("Ephemeral", 64, 110, False),
         ),
+        # One NVMe disk, which the NVMe cache needs: the OS disk stays off it.
+        (
+            {"vm_size": "Standard_NC40ads_H100_v5", "nvme": True},
+            ("Managed", 128, 110, False),
+        ),
+        ({"vm_size": "Standard_NC40ads_H100_v5"}, ("Ephemeral", 128, 110, False)),
         ({"vm_size": "Standard_NC4as_T4_v3", "max_pods": 30}, ("Ephemeral", 128, 30, False)),
         (
             {"vm_size": "Standard_NC4as_T4_v3", "os_disk_type": "Managed"},
