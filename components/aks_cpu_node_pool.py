@@ -16,7 +16,15 @@ from plan.cpu_pools import aks_zone_problems, azure_size_problem, cpu_node_label
 from settings import CpuPoolSettings
 
 from .errors import Problem, raise_if_any
-from .node_hardening import REPLACED_ON_CHANGE, aks_node_inputs, aks_node_problems
+from .node_hardening import (
+    AKS_AUTOSCALED_IGNORE,
+    REPLACED_ON_CHANGE,
+    aks_node_inputs,
+    aks_node_problems,
+    aks_size_inputs,
+    aks_surge_problems,
+    aks_upgrade_settings,
+)
 from .pool_args import CpuPoolArgs, cpu_pool_settings
 
 CPU_POOL_MODE = "User"
@@ -52,9 +60,7 @@ def aks_cpu_pool_problems(pool: CpuPoolSettings) -> list[Problem]:
         problems.append(("pool.instanceType", "an Alibaba instance type; an AKS pool takes vmSize"))
     problems += [(f"pool.labels.{key}", why) for key, why in label_problems(pool.labels)]
     problems += [(f"pool.zones[{i}]", why) for i, why in aks_zone_problems(pool.zones)]
-    surge = pool.upgrade.max_surge.removesuffix("%")
-    if not (surge.isdigit() and int(surge) > 0):
-        problems.append(("pool.upgrade.maxSurge", "a node count (e.g. 1) or a percentage (10%)"))
+    problems += aks_surge_problems(pool.upgrade, "pool")
     problems += aks_node_problems(pool.vm_size, pool, "pool")
     return problems
 
@@ -98,8 +104,6 @@ class AksCpuNodePool(pulumi.ComponentResource):
         pool = resolve_aks_cpu_pool(name, args)
         super().__init__("gpu-platform:azure:AksCpuNodePool", name, None, opts)
 
-        # Autoscaled: the autoscaler owns the live count, so Pulumi ignores it after creation.
-        autoscale = pool.autoscale
         self.agent_pool = aks.AgentPool(
             f"{name}-pool",
             resource_group_name=args["resource_group_name"],
@@ -117,22 +121,15 @@ class AksCpuNodePool(pulumi.ComponentResource):
             node_taints=[],
             node_labels=cpu_node_labels(pool.name, pool.labels),
             availability_zones=pool.zones or None,
-            upgrade_settings=aks.AgentPoolUpgradeSettingsArgs(
-                max_surge=pool.upgrade.max_surge,
-                drain_timeout_in_minutes=pool.upgrade.drain_timeout_minutes,
-                node_soak_duration_in_minutes=pool.upgrade.node_soak_minutes,
-            ),
-            enable_auto_scaling=autoscale is not None,
-            min_count=autoscale.min if autoscale is not None else None,
-            max_count=autoscale.max if autoscale is not None else None,
-            count=autoscale.min if autoscale is not None else pool.count,
+            upgrade_settings=aks_upgrade_settings(pool.upgrade),
+            **aks_size_inputs(pool.autoscale, pool.count),
             opts=pulumi.ResourceOptions(
                 parent=self,
                 protect=args.get("protect", False),
                 replace_on_changes=REPLACED_ON_CHANGE,
                 # AKS pool names are unique per cluster: the old pool must go first.
                 delete_before_replace=True,
-                ignore_changes=["count"] if autoscale is not None else [],
+                ignore_changes=AKS_AUTOSCALED_IGNORE if pool.autoscale is not None else [],
             ),
         )
         self.pool_name = self.agent_pool.name

@@ -1,6 +1,6 @@
-"""Node hardening the pool components share: AKS agent pool inputs (pods per node, OS disk,
-encryption at host) and ACK system disks. One place, so the system, GPU and CPU pools of a
-cluster cannot drift apart.
+"""Node inputs the pool components share: AKS agent pool hardening (pods per node, OS disk,
+encryption at host), sizing and upgrades, and ACK system disks. One place, so the system, GPU
+and CPU pools of a cluster cannot drift apart.
 
 No ``from __future__ import annotations``: ``AckSystemDiskArgs`` is part of component args the
 component analyzer reads at run time.
@@ -8,11 +8,12 @@ component analyzer reads at run time.
 
 from typing import NotRequired, TypedDict
 
+from pulumi_azure_native import containerservice as aks
 from pydantic import ValidationError
 
 from gpu_facts.aks_nodes import CREATION_ONLY_POOL_PROPERTIES
 from plan.aks_nodes import aks_node, ephemeral_os_problem
-from settings import AckSystemDiskSettings, AksNodeSettings
+from settings import AckSystemDiskSettings, AksNodeSettings, AutoscaleSettings, UpgradeSettings
 
 from .errors import Problem, property_path, validation_problems
 
@@ -51,6 +52,54 @@ def aks_node_problems(
         return []
     problem = ephemeral_os_problem(vm_size, node, nvme_cache=nvme_cache)
     return [] if problem is None else [(property_path(*path, "os_disk_type"), problem)]
+
+
+class AksSizeInputs(TypedDict):
+    """The sizing keyword args of an ``AgentPool``."""
+
+    enable_auto_scaling: bool
+    min_count: int | None
+    max_count: int | None
+    count: int | None
+
+
+def aks_size_inputs(autoscale: AutoscaleSettings | None, count: int | None) -> AksSizeInputs:
+    """Autoscaled from ``autoscale.min`` (the live count is then the autoscaler's: ignore
+    ``count`` after creation, ``AKS_AUTOSCALED_IGNORE``), or a fixed ``count``."""
+    if autoscale is None:
+        return AksSizeInputs(enable_auto_scaling=False, min_count=None, max_count=None, count=count)
+    return AksSizeInputs(
+        enable_auto_scaling=True,
+        min_count=autoscale.min,
+        max_count=autoscale.max,
+        count=autoscale.min,
+    )
+
+
+AKS_AUTOSCALED_IGNORE = ["count"]
+"""What Pulumi ignores on an autoscaled pool: the count the autoscaler owns."""
+
+
+def aks_upgrade_settings(upgrade: UpgradeSettings) -> aks.AgentPoolUpgradeSettingsArgs:
+    """Surge, drain timeout and soak of a pool's node upgrades."""
+    return aks.AgentPoolUpgradeSettingsArgs(
+        max_surge=upgrade.max_surge,
+        drain_timeout_in_minutes=upgrade.drain_timeout_minutes,
+        node_soak_duration_in_minutes=upgrade.node_soak_minutes,
+    )
+
+
+def aks_surge_problems(upgrade: UpgradeSettings, *path: str) -> list[Problem]:
+    """AKS takes a node count or a percentage as surge, never zero."""
+    surge = upgrade.max_surge.removesuffix("%")
+    if surge.isdigit() and int(surge) > 0:
+        return []
+    return [
+        (
+            property_path(*path, "upgrade", "max_surge"),
+            "a node count (e.g. 1) or a percentage (10%)",
+        )
+    ]
 
 
 class AckSystemDiskArgs(TypedDict):
