@@ -4,9 +4,15 @@ rules, and the Grafana workspace."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
-from gpu_facts.ack_components import ARMS_NAMESPACE, LOGSTORE_NAME_MAX, LOGSTORE_NAME_MIN
+from gpu_facts.ack_components import (
+    ARMS_GPU_EXPORTER,
+    ARMS_NAMESPACE,
+    LOGSTORE_NAME_MAX,
+    LOGSTORE_NAME_MIN,
+)
 from gpu_facts.scheduling import POOL_LABEL, WORKLOAD_TYPE_LABEL
 from settings import PlatformSettings
 
@@ -61,6 +67,24 @@ def metrics_plan(platform: ResolvedPlatform) -> MetricsPlan | None:
     )
 
 
+def unwatched_gpu_pools(platform: ResolvedPlatform) -> list[str]:
+    """ACK pools whose GPUs no exporter watches while managed Prometheus is on: ACK's own
+    sharing serves them, so ours does not run there, and ACK's exporter tolerates no custom
+    taint, so it does not either (``gpu_facts.ack_components.ARMS_GPU_EXPORTER``)."""
+    plan = metrics_plan(platform)
+    if plan is None or not plan.arms_prometheus:
+        return []
+    return sorted(pf.name for pf in platform.pools.values() if not pf.uses_device_plugin)
+
+
+def unwatched_warning(pools: list[str]) -> str:
+    return (
+        f"GPU metrics: pools {', '.join(pools)} use ACK's GPU sharing; our exporter does not "
+        f"run there and ACK's own ({ARMS_NAMESPACE}/{ARMS_GPU_EXPORTER}) does not tolerate the "
+        "GPU taint, so their GPUs have no per-GPU metrics (docs/observability.md)"
+    )
+
+
 def log_namespaces(platform: ResolvedPlatform) -> list[str]:
     """The namespaces whose container logs are collected: configured, else the workloads'."""
     configured = platform.settings.observability.logs.namespaces
@@ -77,9 +101,14 @@ def logstore_name(namespace: str) -> str:
     return f"{namespace}{LOGSTORE_SUFFIX}"
 
 
+_NAMESPACE = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$")
+
+
 def logstore_name_problem(namespace: str) -> str | None:
-    """Why a namespace's logstore name would be refused by SLS, or None (namespaces are DNS
-    labels: only the length can be wrong)."""
+    """Why a namespace's logstore name would be refused by SLS, or None. A namespace name (an
+    RFC 1123 label) is a valid logstore name but for its length."""
+    if not _NAMESPACE.match(namespace):
+        return f"{namespace!r} is not a namespace name (lowercase letters, digits, hyphens)"
     name = logstore_name(namespace)
     if not LOGSTORE_NAME_MIN <= len(name) <= LOGSTORE_NAME_MAX:
         return (

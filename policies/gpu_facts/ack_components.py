@@ -62,6 +62,10 @@ files of system components")."""
 STDOUT_INPUT = "service_docker_stdout"
 """The Logtail plugin input for container stdout and stderr (``Stdout``, ``Stderr``,
 ``K8sNamespaceRegex``; SLS help "Collect stdout and stderr from containers", CRD examples)."""
+STDOUT_FIELDS: tuple[str, ...] = ("_namespace_", "_pod_name_", "_container_name_", "_source_")
+"""Fields the stdout input adds to each line (besides ``content`` and ``_time_``): where a
+line came from, and whether it was stdout or stderr (SLS help "Collect stdout and stderr from
+containers", default fields). A logstore is searchable only through an index on them."""
 SLS_PROJECT_PREFIX = "k8s-log-"
 """ACK's default SLS project of a cluster, ``k8s-log-<cluster ID>``: where audit logs and
 logtail-ds go unless another project is named (ACK help "Work with cluster auditing")."""
@@ -71,6 +75,8 @@ ending with a letter or digit (SLS help "Manage a logstore")."""
 LOGSTORE_NAME_MIN = 3
 SLS_MAX_RETENTION_DAYS = 3650
 """A logstore keeps data 1 to 3650 days (pulumi-alicloud ``log.Store.retention_period``)."""
+SLS_DEFAULT_RETENTION_DAYS = 30
+"""A new logstore's retention when none is given (same source)."""
 
 
 def arms_duration(prometheus_duration: str) -> str:
@@ -82,5 +88,7 @@ def arms_duration(prometheus_duration: str) -> str:
     seconds = int(value) * {"s": 1, "m": 60, "h": 3600}[unit]
     minutes = max(ARMS_ALERT_MIN_MINUTES, -(-seconds // 60))
     if minutes > ARMS_ALERT_MAX_MINUTES:
-        raise ValueError(f"ARMS alerts wait at most {ARMS_ALERT_MAX_MINUTES} minutes, not {minutes}")
+        raise ValueError(
+            f"ARMS alerts wait at most {ARMS_ALERT_MAX_MINUTES} minutes, not {minutes}"
+        )
     return str(minutes)

@@ -81,10 +81,9 @@ GRAFANA_NAME_PATTERN = r"^[a-zA-Z][a-zA-Z0-9-]{0,21}[a-zA-Z0-9]$"
 a letter and ending with a letter or digit (Azure resource naming rules, Microsoft.Dashboard)."""
 
 
-def role_definition_id(scope_id: str, role: str) -> str:
-    """A built-in role's subscription-scoped definition ID, for the subscription of the
-    resource ``scope_id`` (``/subscriptions/<id>/...``), the form Azure returns on read."""
-    parts = scope_id.split("/")
-    if len(parts) < 3 or parts[1].lower() != "subscriptions" or not parts[2]:
-        raise ValueError(f"not a resource ID in a subscription: {scope_id!r}")
-    return f"/subscriptions/{parts[2]}/providers/Microsoft.Authorization/roleDefinitions/{role}"
+def role_definition_id(subscription_id: str, role: str) -> str:
+    """A built-in role's definition ID in a subscription, the form Azure returns on read (a
+    tenant-level ``/providers/...`` ID would show as a change on every refresh)."""
+    return (
+        f"/subscriptions/{subscription_id}/providers/Microsoft.Authorization/roleDefinitions/{role}"
+    )

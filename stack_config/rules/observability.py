@@ -32,7 +32,9 @@ def ack_logs(cfg: ConfigUnderCheck) -> Iterator[Problem]:
     if cfg.cloud != "alicloud" or not logs.enabled:
         return
     if logs.namespaces is not None:
-        named = [(f"observability.logs.namespaces[{i}]", ns) for i, ns in enumerate(logs.namespaces)]
+        named = [
+            (f"observability.logs.namespaces[{i}]", ns) for i, ns in enumerate(logs.namespaces)
+        ]
     else:
         named = [(f"workloads[{i}].name", w.name) for i, w in enumerate(cfg.settings.workloads)]
     for at, namespace in named:
