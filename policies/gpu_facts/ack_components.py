@@ -82,8 +82,8 @@ SLS_DEFAULT_RETENTION_DAYS = 30
 def arms_duration(prometheus_duration: str) -> str:
     """A Prometheus ``for`` (``0m``, ``10m``, ``1h``) as an ARMS alert rule duration: whole
     minutes, at least 1 (ARMS has no immediate alerts)."""
-    value, unit = prometheus_duration[:-1], prometheus_duration[-1]
-    if not value.isdigit() or unit not in "smh":
+    value, unit = prometheus_duration[:-1], prometheus_duration[-1:]
+    if not value.isdigit() or unit not in ("s", "m", "h"):
         raise ValueError(f"not a Prometheus duration of s, m or h: {prometheus_duration!r}")
     seconds = int(value) * {"s": 1, "m": 60, "h": 3600}[unit]
     minutes = max(ARMS_ALERT_MIN_MINUTES, -(-seconds // 60))
