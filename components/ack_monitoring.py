@@ -132,7 +132,7 @@ class AckMonitoring(pulumi.ComponentResource):
                 )
                 alerts.append(rule["name"])
             instances = arms.get_prometheus_output(
-                ids=[cluster_id],
+                ids=pulumi.Output.from_input(cluster_id).apply(lambda c: [c]),
                 enable_details=True,
                 opts=pulumi.InvokeOutputOptions(parent=self, depends_on=[addon]),
             )
