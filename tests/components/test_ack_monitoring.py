@@ -128,7 +128,7 @@ def test_alert_waits_in_whole_minutes(prometheus: str, arms: str) -> None:
 
 @pytest.mark.parametrize("bad", ["", "5", "1d", "25h"])
 def test_alert_waits_arms_cannot_take_are_refused(bad: str) -> None:
-    with pytest.raises(ValueError, match="ARMS|Prometheus duration"):
+    with pytest.raises(ValueError, match=r"ARMS|Prometheus duration"):
         arms_duration(bad)
 
 
