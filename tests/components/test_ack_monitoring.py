@@ -33,6 +33,17 @@ MPS: GpuPoolArgs = {
     "count": 1,
     "sharing": {"mode": "mps"},
 }
+T4_AND_MPS_ALERTS = {
+    "GpuXidError",
+    "GpuRowRemapFailure",
+    "GpuUncorrectableMemoryErrors",
+    "GpuTemperatureHigh",
+    "GpuMetricsExporterDown",
+    # Only the pool the NVIDIA plugin (and our exporter) serves has a capacity promise; the
+    # MPS pool is ACK's.
+    "GpuAllocatableBelowPromise-t4-nvidia_com_gpu",
+}
+"""The ARMS alert rules of ack-dev's pools (``T4`` and ``MPS`` here)."""
 QUERY_URL = "http://cn-hangzhou-intranet.arms.aliyuncs.com:9090/api/v1/prometheus/x/c0123"
 
 
@@ -68,15 +79,7 @@ def test_gpu_alerts_become_arms_alert_rules_after_the_add_on() -> None:
     result = monitoring(logs=False)
     addon = one(result, ADDON)
     rules = {r.inputs["prometheusAlertRuleName"]: r for r in by_type(result, ALERT)}
-    assert set(rules) == {
-        "GpuXidError",
-        "GpuRowRemapFailure",
-        "GpuUncorrectableMemoryErrors",
-        "GpuTemperatureHigh",
-        "GpuMetricsExporterDown",
-        # Only the pool the NVIDIA plugin (and our exporter) serves has a capacity promise.
-        "GpuAllocatableBelowPromise-t4-nvidia_com_gpu",
-    }
+    assert set(rules) == T4_AND_MPS_ALERTS
     for rule in rules.values():
         assert rule.inputs["clusterId"] == CLUSTER
         assert rule.inputs["notifyType"] == "ALERT_MANAGER"

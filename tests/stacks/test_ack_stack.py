@@ -12,6 +12,7 @@ from offline_preview import PreviewResult, Secret, preview
 from offline_preview.cli import EXIT_OK
 from offline_preview.engine import RecordedResource
 from stack_config import ConfigError
+from tests.components.test_ack_monitoring import T4_AND_MPS_ALERTS
 from tests.conftest import ROOT
 
 pytestmark = pytest.mark.slow
@@ -206,15 +207,7 @@ def test_ack_dev_sends_gpu_metrics_to_its_managed_prometheus(ack_dev: PreviewRes
     assert of_type(ack_dev, "kubernetes:azmonitoring.coreos.com/v1:PodMonitor") == []
     assert of_type(ack_dev, "kubernetes:monitoring.coreos.com/v1:PrometheusRule") == []
     alerts = of_type(ack_dev, "alicloud:arms/prometheusAlertRule:PrometheusAlertRule")
-    assert {a.inputs["prometheusAlertRuleName"] for a in alerts} == {
-        "GpuXidError",
-        "GpuRowRemapFailure",
-        "GpuUncorrectableMemoryErrors",
-        "GpuTemperatureHigh",
-        "GpuMetricsExporterDown",
-        # The MPS pool is ACK's: no exporter of ours there, so no capacity promise of ours.
-        "GpuAllocatableBelowPromise-t4-nvidia_com_gpu",
-    }
+    assert {a.inputs["prometheusAlertRuleName"] for a in alerts} == T4_AND_MPS_ALERTS
     assert all(a.inputs["clusterId"] == cluster_id for a in alerts)
     assert {"prometheusQueryEndpoint", "prometheusAlertRules"} <= set(ack_dev.run.outputs)
 
