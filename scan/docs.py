@@ -1,0 +1,43 @@
+"""Keeps docs/security.md's baseline tables equal to the baseline files."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from . import baseline
+from .report import docs_table
+
+SCAN_DIR = Path(__file__).resolve().parent
+DOC = SCAN_DIR.parent / "docs" / "security.md"
+_BLOCK = re.compile(r"(<!-- baseline: (?P<stack>[\w-]+) -->\n).*?(\n<!-- end baseline -->)", re.S)
+
+
+def baseline_path(stack: str) -> Path:
+    return SCAN_DIR / f"baseline-{stack}.yaml"
+
+
+def baseline_stacks() -> list[str]:
+    return sorted(p.stem.removeprefix("baseline-") for p in SCAN_DIR.glob("baseline-*.yaml"))
+
+
+def synced(text: str) -> str:
+    """``text`` with each ``<!-- baseline: STACK -->`` block rendered from its file."""
+
+    def table(match: re.Match[str]) -> str:
+        entries = baseline.load(baseline_path(match["stack"]))
+        return match.group(1) + docs_table(entries) + match.group(3)
+
+    return _BLOCK.sub(table, text)
+
+
+def documented_stacks(text: str) -> list[str]:
+    return sorted(m["stack"] for m in _BLOCK.finditer(text))
+
+
+def write() -> bool:
+    """Rewrite the doc's tables; True when it changed."""
+    old = DOC.read_text()
+    new = synced(old)
+    DOC.write_text(new)
+    return new != old
