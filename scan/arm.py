@@ -95,8 +95,8 @@ _PATH_KEYS = frozenset({"resourceGroupName", "subscriptionId"})
 """URL parameters that are not part of the resource's body."""
 
 
-class UnmappedAzureType(ValueError):
-    """An azure-native type with no ``ARM_TYPES`` row: the scan would not see it."""
+class ArmExportError(ValueError):
+    """A resource the exporter cannot turn into ARM (no mapping, no API version)."""
 
 
 def _snake(name: str) -> str:
@@ -113,11 +113,12 @@ def sdk_api_version(token: str) -> str:
     _, module, type_name = token.split(":")
     spec = importlib.util.find_spec("pulumi_azure_native")
     if spec is None or spec.origin is None:
-        raise UnmappedAzureType("pulumi_azure_native is not installed: run make venv")
+        raise ArmExportError("pulumi_azure_native is not installed: run make venv")
     source = Path(spec.origin).parent / module / f"{_snake(type_name)}.py"
-    found = re.search(r"Uses Azure REST API version ([\w.-]+?)\.", source.read_text())
+    text = source.read_text() if source.exists() else ""
+    found = re.search(r"Uses Azure REST API version ([\w.-]+?)\.", text)
     if found is None:
-        raise UnmappedAzureType(f"{token}: no API version in {source}")
+        raise ArmExportError(f"{token}: the SDK states no API version in {source}")
     return found.group(1)
 
 
@@ -127,10 +128,7 @@ def arm_resource(
     """One azure-native resource as an ARM template resource."""
     arm = ARM_TYPES.get(resource.type)
     if arm is None:
-        raise UnmappedAzureType(
-            f"{resource.type} ({resource.name}) has no ARM mapping: add it to "
-            "scan/arm.py ARM_TYPES so the scan sees it"
-        )
+        raise ArmExportError(f"{resource.type} ({resource.name}) has no row in ARM_TYPES")
     inputs = plain(resource.inputs)
     names = [known_text(inputs.get(k)) for k in arm.name_keys]
     # An auto-named resource (no name input): its Pulumi name stands in.

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from . import baseline, checkov, docs
+from .arm import ArmExportError
 from .export import export_plan
 from .plan import SECRET_TEXT, UNKNOWN_TEXT, PlanResource
 from .report import render
@@ -75,7 +76,7 @@ def main(argv: list[str] | None = None) -> int:
         written = export.write(out)
         report = checkov.run(args.checkov, out)
         checkov.check_coverage(report, written)
-    except (ConfigError, baseline.BaselineError, checkov.CheckovError) as err:
+    except (ConfigError, baseline.BaselineError, ArmExportError, checkov.CheckovError) as err:
         print(f"error: {err}", file=sys.stderr)
         return EXIT_ERROR
 

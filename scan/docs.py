@@ -10,7 +10,8 @@ from .report import docs_table
 
 SCAN_DIR = Path(__file__).resolve().parent
 DOC = SCAN_DIR.parent / "docs" / "security.md"
-_BLOCK = re.compile(r"(<!-- baseline: (?P<stack>[\w-]+) -->\n).*?(\n<!-- end baseline -->)", re.S)
+_START = re.compile(r"<!-- baseline: (?P<stack>[\w-]+) -->")
+_END = "<!-- end baseline -->"
 
 
 def baseline_path(stack: str) -> Path:
@@ -23,16 +24,23 @@ def baseline_stacks() -> list[str]:
 
 def synced(text: str) -> str:
     """``text`` with each ``<!-- baseline: STACK -->`` block rendered from its file."""
-
-    def table(match: re.Match[str]) -> str:
-        entries = baseline.load(baseline_path(match["stack"]))
-        return match.group(1) + docs_table(entries) + match.group(3)
-
-    return _BLOCK.sub(table, text)
+    out: list[str] = []
+    stack = None
+    for line in text.splitlines(keepends=True):
+        start = _START.fullmatch(line.strip())
+        if stack is None:
+            out.append(line)
+            if start:
+                stack = start["stack"]
+                out.append(docs_table(baseline.load(baseline_path(stack))) + "\n")
+        elif line.strip() == _END:
+            out.append(line)
+            stack = None
+    return "".join(out)
 
 
 def documented_stacks(text: str) -> list[str]:
-    return sorted(m["stack"] for m in _BLOCK.finditer(text))
+    return sorted(m["stack"] for m in _START.finditer(text))
 
 
 def write() -> bool:
