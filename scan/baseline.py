@@ -31,13 +31,12 @@ class BaselineError(ValueError):
 
 
 @dataclass(frozen=True)
-class Finding:
-    """One failed check, as checkov reports it."""
-
+class _Row:
     check: str
+    """checkov's check ID (``CKV_AZURE_6``), or ``NOT_SCANNED``."""
     resource: str
+    """The resource as checkov names it (``Job.<namespace>.<name>``, ``<ARM type>.<name>``)."""
     title: str = ""
-    framework: str = ""
 
     @property
     def key(self) -> tuple[str, str]:
@@ -45,15 +44,17 @@ class Finding:
 
 
 @dataclass(frozen=True)
-class Entry:
-    check: str
-    resource: str
-    title: str = ""
-    reason: str = ""
+class Finding(_Row):
+    """One failed check, as checkov reports it."""
 
-    @property
-    def key(self) -> tuple[str, str]:
-        return (self.check, self.resource)
+    framework: str = ""
+
+
+@dataclass(frozen=True)
+class Entry(_Row):
+    """One accepted failure of the baseline."""
+
+    reason: str = ""
 
     @property
     def has_reason(self) -> bool:

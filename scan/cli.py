@@ -9,39 +9,25 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-from typing import Any
 
 from . import baseline, checkov, docs
 from .arm import ArmExportError
 from .export import export_plan
-from .plan import SECRET_TEXT, UNKNOWN_TEXT, PlanResource
+from .plan import PlanResource
 from .report import render
 
 ROOT = Path(__file__).resolve().parent.parent
 EXIT_OK, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 
 
-def _public(value: Any) -> Any:
-    from offline_preview import Secret, Unknown
-
-    if isinstance(value, Secret):
-        return SECRET_TEXT
-    if isinstance(value, Unknown):
-        return UNKNOWN_TEXT
-    if isinstance(value, dict):
-        return {k: _public(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_public(v) for v in value]
-    return value
-
-
 def plan_of(stack: str, config: Path | None, program: Path) -> list[PlanResource]:
     """The stack's plan from the offline preview (the program on Pulumi's mock engine)."""
     from offline_preview import preview
+    from offline_preview.render import public
 
     run = preview(program, stack=stack, config_file=config).run
     return [
-        PlanResource(r.type, r.name, _public(r.inputs), r.custom, r.remote) for r in run.resources
+        PlanResource(r.type, r.name, public(r.inputs), r.custom, r.remote) for r in run.resources
     ]
 
 

@@ -11,7 +11,7 @@ import yaml
 from scan.arm import ARM_TYPES, ArmExportError, sdk_api_version
 from scan.export import ARM_FILE, MANIFESTS_FILE, NOT_SCANNED, export_plan
 from scan.manifests import NotScanned
-from scan.plan import PlanResource
+from scan.plan import SECRET_TEXT, UNKNOWN_TEXT, PlanResource
 
 
 def _api(token: str) -> str:
@@ -339,3 +339,9 @@ def test_the_sdk_names_the_api_version_of_every_mapped_type(token: str) -> None:
 def test_a_type_the_sdk_does_not_have_has_no_api_version() -> None:
     with pytest.raises(ArmExportError, match="states no API version"):
         sdk_api_version("azure-native:containerservice:NoSuchThing")
+
+
+def test_secrets_and_unknowns_read_as_the_preview_writes_them() -> None:
+    from offline_preview import render
+
+    assert (SECRET_TEXT, UNKNOWN_TEXT) == (render.SECRET_TEXT, render.UNKNOWN_TEXT)
