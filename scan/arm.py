@@ -85,9 +85,9 @@ ARM_TYPES: dict[str, ArmType] = {
     "azure-native:monitor:DiagnosticSetting": ArmType(
         "Microsoft.Insights/diagnosticSettings", ("name",), top_keys=(), scope_key="resourceUri"
     ),
-    # Defender plans are subscription-level pricings.
+    # Defender plans: pricings at a scope (the subscription, or a resource).
     "azure-native:security:Pricing": ArmType(
-        "Microsoft.Security/pricings", ("pricingName",), top_keys=()
+        "Microsoft.Security/pricings", ("pricingName",), top_keys=(), scope_key="scopeId"
     ),
 }
 
