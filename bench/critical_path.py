@@ -41,13 +41,13 @@ DURATIONS: dict[str, Duration] = {
         8, f"{ESTIMATE}: AKS control plane and system pool; Microsoft gives no figure"
     ),
     "azure-native:containerservice:AgentPool": Duration(
-        10, f"{ESTIMATE}: GPU VMs allocated and booted from the AKS GPU node image"
+        10, f"{ESTIMATE}: VMs allocated and booted (GPU pools: from the AKS GPU node image)"
     ),
     "alicloud:cs/managedKubernetes:ManagedKubernetes": Duration(
         8, f"{ESTIMATE}: ACK Pro control plane; Alibaba Cloud gives no firm figure"
     ),
     "alicloud:cs/nodePool:NodePool": Duration(
-        10, f"{ESTIMATE}: ECS instances (GPU or system) created and joined"
+        10, f"{ESTIMATE}: ECS instances (GPU, CPU or system) created and joined"
     ),
     "kubernetes:helm.sh/v3:Release": Duration(
         2, f"{ESTIMATE}: Pulumi waits for the release's workloads to be ready (image pulls)"

@@ -12,7 +12,14 @@ from typing import TYPE_CHECKING, Any, cast
 import pulumi
 import pulumi_kubernetes as k8s
 
-from plan.observability import KSM_LABELS_ALLOWLIST, log_namespaces, metrics_plan
+from plan.observability import (
+    KSM_LABELS_ALLOWLIST,
+    grafana_name,
+    log_namespaces,
+    metrics_plan,
+    unwatched_gpu_pools,
+    unwatched_warning,
+)
 from plan.platform import ResolvedPlatform, shared_gpu_warnings
 from settings import AckClusterSettings, AksClusterSettings, ExistingClusterSettings
 from stack_config import NAMESPACE
@@ -20,6 +27,7 @@ from stack_config import NAMESPACE
 from .existing_cluster import ExistingCluster as ExistingClusterComponent
 
 if TYPE_CHECKING:  # the in-cluster components are imported where they are used
+    from .ack_cluster import AckCluster as AckClusterComponent
     from .aks_cluster import AksCluster as AksClusterComponent
     from .driver_check import DriverReadinessCheckArgs
     from .gpu_workload_namespace import GpuWorkloadNamespaceArgs
@@ -40,8 +48,24 @@ class ClusterHandle:
     gpu_owners: list[pulumi.Resource] = field(default_factory=list)
     """GPU components of the cloud itself (ACK's sharing charts) that the driver checks of its
     pools need; they wait for the cluster only."""
+    exporter_waits_for: list[pulumi.Resource] = field(default_factory=list)
+    """What the GPU metrics exporter waits for besides the cluster (ACK's managed Prometheus
+    add-on, whose CRDs its PodMonitor needs); never a GPU pool."""
     outputs: dict[str, Any] = field(default_factory=dict)
     """Cloud-specific stack outputs (resource group, OIDC issuer...)."""
+
+
+def zone_vswitches(
+    settings: AckClusterSettings, node_vswitch_ids: pulumi.Output[list[str]], zones: list[str]
+) -> pulumi.Input[list[str]]:
+    """The cluster's node vSwitches in ``zones`` (every one without zones). The cluster lists
+    the existing vSwitches first, then the created ones in config order; the rules let zones
+    pick among the created ones only."""
+    if not zones:
+        return node_vswitch_ids
+    first = len(settings.vpc.vswitch_ids)
+    picked = [first + k for k, sw in enumerate(settings.vpc.vswitches) if sw.zone in zones]
+    return node_vswitch_ids.apply(lambda ids: [ids[i] for i in picked])
 
 
 class GpuPlatform(pulumi.ComponentResource):
@@ -106,12 +130,14 @@ class GpuPlatform(pulumi.ComponentResource):
         return self._existing(settings)
 
     def _azure(self, settings: AksClusterSettings) -> ClusterHandle:
-        """AKS cluster, one AksGpuNodePool per GPU pool, and the NVMe cache where asked."""
+        """AKS cluster, one AksGpuNodePool per GPU pool, one AksCpuNodePool per CPU pool, and
+        the NVMe cache where asked."""
         from .aks_cluster import AksCluster as AksClusterComponent
         from .aks_cluster import aks_cluster_args
+        from .aks_cpu_node_pool import AksCpuNodePool
         from .aks_gpu_node_pool import AksGpuNodePool
         from .nvme_cache import NvmeCache
-        from .pool_args import gpu_pool_args
+        from .pool_args import cpu_pool_args, gpu_pool_args
 
         config = self._platform.settings
         metrics = metrics_plan(self._platform)
@@ -139,10 +165,26 @@ class GpuPlatform(pulumi.ComponentResource):
                     "gpu_operator": config.gpu_operator.enabled,
                     "workload_types": list(workload_types[pf.name]),
                     "protect": settings.protect,
+                    "encryption_at_host": settings.encryption_at_host,
                 },
                 pulumi.ResourceOptions(parent=self),
             )
             for pf in self._platform.pools.values()
+        }
+        # CPU pools wait for the cluster only: not for the GPU pools, nor they for them.
+        cpu_pools = {
+            pool.name: AksCpuNodePool(
+                f"{self._name}-cpu-{pool.name}",
+                {
+                    "pool": cpu_pool_args(pool),
+                    "cluster_name": cluster.cluster_name,
+                    "resource_group_name": cluster.resource_group_name,
+                    "encryption_at_host": settings.encryption_at_host,
+                    "protect": settings.protect,
+                },
+                pulumi.ResourceOptions(parent=self),
+            )
+            for pool in config.cpu_pools
         }
         nvme_pools = [name for name, pf in self._platform.pools.items() if pf.pool.nvme]
         if nvme_pools:
@@ -164,10 +206,14 @@ class GpuPlatform(pulumi.ComponentResource):
             "oidcIssuerUrl": cluster.oidc_issuer_url,
             "gpuPools": {name: pool.facts for name, pool in pools.items()},
         }
+        if cpu_pools:
+            outputs["cpuPools"] = {name: pool.facts for name, pool in cpu_pools.items()}
         if prometheus or logs.enabled:
             self._aks_monitoring(settings, cluster, prometheus)
             if prometheus:
                 outputs["prometheusQueryEndpoint"] = cluster.prometheus_query_endpoint
+        if config.observability.grafana.enabled:
+            outputs["grafanaEndpoint"] = self._aks_grafana(settings, cluster)
         return ClusterHandle(
             cluster.cluster_name,
             cluster.kubeconfig,
@@ -202,22 +248,48 @@ class GpuPlatform(pulumi.ComponentResource):
             args["log_analytics_workspace_id"] = cluster.log_analytics_workspace_id
         AksMonitoring(f"{self._name}-monitoring", args, pulumi.ResourceOptions(parent=self))
 
+    def _aks_grafana(
+        self, settings: AksClusterSettings, cluster: AksClusterComponent
+    ) -> pulumi.Output[str]:
+        """Azure Managed Grafana on the cluster's Azure Monitor workspace (AKS)."""
+        from .aks_grafana import AksGrafana
+
+        grafana = AksGrafana(
+            f"{self._name}-grafana",
+            {
+                "name": grafana_name(self._platform.settings),
+                "resource_group_name": cluster.resource_group_name,
+                "location": settings.location,
+                "azure_monitor_workspace_id": cluster.azure_monitor_workspace_id,
+                "admin_group_object_ids": list(settings.entra_id.admin_group_object_ids),
+                "tags": dict(settings.tags),
+            },
+            pulumi.ResourceOptions(parent=self),
+        )
+        return grafana.endpoint
+
     def _alicloud(self, settings: AckClusterSettings) -> ClusterHandle:
-        """ACK cluster, one AckGpuNodePool per GPU pool, and ACK's GPU-sharing components."""
+        """ACK cluster, one AckGpuNodePool per GPU pool, one AckCpuNodePool per CPU pool, and
+        ACK's GPU-sharing components."""
         from .ack_cluster import AckCluster as AckClusterComponent
         from .ack_cluster import ack_cluster_args
+        from .ack_cpu_node_pool import AckCpuNodePool
         from .ack_gpu_node_pool import AckGpuNodePool
         from .ack_gpu_sharing import AckGpuSharing, ack_gpu_sharing_args
-        from .pool_args import gpu_pool_args
+        from .node_hardening import AckSystemDiskArgs
+        from .pool_args import cpu_pool_args, gpu_pool_args
 
         pool_facts = list(self._platform.pools.values())
+        cpu_settings = self._platform.settings.cpu_pools
+        autoscaled = [pf.pool.autoscale for pf in pool_facts] + [p.autoscale for p in cpu_settings]
         cluster = AckClusterComponent(
             f"{self._name}-ack",
             # ACK scales no pool until node auto scaling is on for the cluster.
-            ack_cluster_args(
-                settings, node_autoscaling=any(pf.pool.autoscale for pf in pool_facts)
-            ),
+            ack_cluster_args(settings, node_autoscaling=any(autoscaled)),
             pulumi.ResourceOptions(parent=self),
+        )
+        system_disk = cast(
+            AckSystemDiskArgs, settings.node_system_disk.model_dump(exclude_none=True)
         )
         pools = {
             pf.name: AckGpuNodePool(
@@ -228,10 +300,28 @@ class GpuPlatform(pulumi.ComponentResource):
                     "pool": gpu_pool_args(pf.pool),
                     "protect": settings.protect,
                     "tags": settings.tags,
+                    "system_disk": system_disk,
                 },
                 pulumi.ResourceOptions(parent=self),
             )
             for pf in pool_facts
+        }
+        # CPU pools wait for the cluster only: not for the GPU pools, nor they for them.
+        cpu_pools = {
+            pool.name: AckCpuNodePool(
+                f"{self._name}-cpu-{pool.name}",
+                {
+                    "cluster_id": cluster.cluster_id,
+                    "vswitch_ids": zone_vswitches(settings, cluster.node_vswitch_ids, pool.zones),
+                    # The zones became the vSwitches above.
+                    "pool": cpu_pool_args(pool.model_copy(update={"zones": []})),
+                    "protect": settings.protect,
+                    "tags": settings.tags,
+                    "system_disk": system_disk,
+                },
+                pulumi.ResourceOptions(parent=self),
+            )
+            for pool in cpu_settings
         }
         sharing = AckGpuSharing(
             f"{self._name}-gpu-sharing",
@@ -243,20 +333,70 @@ class GpuPlatform(pulumi.ComponentResource):
                 parent=self, providers={"kubernetes": cluster.provider}, depends_on=[cluster]
             ),
         )
+        outputs: dict[str, Any] = {
+            "clusterId": cluster.cluster_id,
+            "vpcId": cluster.vpc_id,
+            "rrsaOidcIssuerUrl": cluster.rrsa_oidc_issuer_url,
+            "gpuPools": {name: pool.capacity for name, pool in pools.items()},
+            "ackGpuSharing": sharing.versions,
+        }
+        if cpu_pools:
+            outputs["cpuPools"] = {name: pool.facts for name, pool in cpu_pools.items()}
+        # The exporter's PodMonitor needs the managed Prometheus add-on's CRDs.
+        prometheus_addon = self._ack_monitoring(settings, cluster, outputs)
         return ClusterHandle(
             cluster.cluster_name,
             cluster.kubeconfig,
             cluster.provider,
             node_pools={name: pool.node_pool_id for name, pool in pools.items()},
             gpu_owners=[sharing],
-            outputs={
-                "clusterId": cluster.cluster_id,
-                "vpcId": cluster.vpc_id,
-                "rrsaOidcIssuerUrl": cluster.rrsa_oidc_issuer_url,
-                "gpuPools": {name: pool.capacity for name, pool in pools.items()},
-                "ackGpuSharing": sharing.versions,
-            },
+            exporter_waits_for=prometheus_addon,
+            outputs=outputs,
         )
+
+    def _ack_monitoring(
+        self, settings: AckClusterSettings, cluster: AckClusterComponent, outputs: dict[str, Any]
+    ) -> list[pulumi.Resource]:
+        """Managed Prometheus with the GPU alerts, container logs to SLS (ACK); adds their
+        stack outputs and returns what the in-cluster layer must wait for."""
+        from .ack_monitoring import AckMonitoring, AckMonitoringArgs
+        from .pool_args import gpu_pool_args
+
+        config = self._platform.settings
+        metrics = metrics_plan(self._platform)
+        prometheus = metrics is not None and metrics.arms_prometheus
+        namespaces = log_namespaces(self._platform)
+        logs = config.observability.logs.enabled and bool(namespaces)
+        if not (prometheus or logs):
+            return []
+        args: AckMonitoringArgs = {
+            "cluster_id": cluster.cluster_id,
+            "metrics": prometheus,
+            "pools": [gpu_pool_args(pf.pool) for pf in self._platform.pools.values()],
+            "exporter_namespace": config.observability.metrics.namespace,
+            "logs": logs,
+            "log_namespaces": namespaces,
+            "retention_days": config.observability.logs.retention_days,
+            "kubernetes_provider": cluster.provider,
+        }
+        if settings.audit_log_project is not None:
+            args["log_project"] = settings.audit_log_project
+        monitoring = AckMonitoring(
+            f"{self._name}-monitoring",
+            args,
+            # The add-ons need the cluster's system nodes.
+            pulumi.ResourceOptions(parent=self, depends_on=[cluster]),
+        )
+        unwatched = unwatched_gpu_pools(self._platform)
+        if unwatched:
+            pulumi.log.warn(unwatched_warning(unwatched), self)
+        if prometheus:
+            outputs["prometheusQueryEndpoint"] = monitoring.prometheus_query_endpoint
+            outputs["prometheusAlertRules"] = monitoring.alert_rule_names
+        if logs:
+            outputs["logProject"] = monitoring.log_project
+            outputs["logstores"] = monitoring.logstores
+        return [monitoring.prometheus_addon] if monitoring.prometheus_addon else []
 
     def _existing(self, settings: ExistingClusterSettings) -> ClusterHandle:
         from .existing_cluster import ExistingClusterArgs
@@ -348,7 +488,12 @@ class GpuPlatform(pulumi.ComponentResource):
                 check_args,
                 pulumi.ResourceOptions.merge(opts, after_owner),
             )
-        self._gpu_metrics(pool_args, opts)
+        self._gpu_metrics(
+            pool_args,
+            pulumi.ResourceOptions.merge(
+                opts, pulumi.ResourceOptions(depends_on=cluster.exporter_waits_for)
+            ),
+        )
         # BP-15: shared GPUs are one trust domain; say so on every run, and as an output.
         warnings = shared_gpu_warnings(self._platform)
         for message in warnings.values():

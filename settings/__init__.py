@@ -8,6 +8,7 @@ Cross-field rules live in ``stack_config.rules``, what the settings mean in ``pl
 from .base import MIN_KUBERNETES, SYSTEM_POOL_NAME, Cloud, SettingsModel
 from .clusters import (
     AckClusterSettings,
+    AckSystemDiskSettings,
     AckVpcSettings,
     AckVSwitchSettings,
     AksClusterSettings,
@@ -28,10 +29,14 @@ from .gpu_layer import (
     GpuOperatorSettings,
     ReadinessSettings,
 )
-from .observability import LogsSettings, MetricsSettings, ObservabilitySettings
+from .observability import GrafanaSettings, LogsSettings, MetricsSettings, ObservabilitySettings
 from .platform import CLUSTER_SETTINGS, PlatformSettings
 from .pools import (
+    DEFAULT_MAX_PODS,
+    DEFAULT_OS_DISK_GIB,
+    AksNodeSettings,
     AutoscaleSettings,
+    CpuPoolSettings,
     GpuPoolSettings,
     MigSettings,
     SharingSettings,
@@ -47,14 +52,18 @@ from .workloads import (
 
 __all__ = [
     "CLUSTER_SETTINGS",
+    "DEFAULT_MAX_PODS",
+    "DEFAULT_OS_DISK_GIB",
     "MIN_KUBERNETES",
     "SYSTEM_POOL_NAME",
     "AckClusterSettings",
     "AckGpuSharingSettings",
+    "AckSystemDiskSettings",
     "AckVSwitchSettings",
     "AckVpcSettings",
     "AdmissionSettings",
     "AksClusterSettings",
+    "AksNodeSettings",
     "ApiServerSettings",
     "AutoscaleSettings",
     "Cloud",
@@ -62,12 +71,14 @@ __all__ = [
     "ComputeQuotaSettings",
     "ContainerDefaultsSettings",
     "ContainerResourcesSettings",
+    "CpuPoolSettings",
     "DevicePluginSettings",
     "EntraIdSettings",
     "ExistingClusterSettings",
     "GpuComponentResourcesSettings",
     "GpuOperatorSettings",
     "GpuPoolSettings",
+    "GrafanaSettings",
     "LoggingSettings",
     "LogsSettings",
     "MaintenanceWindowSettings",

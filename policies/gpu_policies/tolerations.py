@@ -39,3 +39,18 @@ def tolerates_taint(toleration: Mapping[str, Any], taint: Taint) -> bool:
 def tolerates(toleration: Mapping[str, Any], keys: frozenset[str], value: str) -> bool:
     """Whether one toleration tolerates a GPU taint with one of ``keys`` and ``value``."""
     return any(tolerates_taint(toleration, Taint(k, value, GPU_TAINT_EFFECT)) for k in keys)
+
+
+HARD_EFFECTS: frozenset[str] = frozenset({"NoSchedule", "NoExecute"})
+"""Taint effects that keep a pod off a node; ``PreferNoSchedule`` only steers the scheduler."""
+
+
+def may_schedule(tolerations: Iterable[Mapping[str, Any]], taints: Iterable[Taint]) -> bool:
+    """Whether a pod with ``tolerations`` may land on a node with ``taints``: every NoSchedule
+    and NoExecute taint tolerated. With no tolerations: the node has no such taint."""
+    held = list(tolerations)
+    return all(
+        any(tolerates_taint(toleration, taint) for toleration in held)
+        for taint in taints
+        if taint.effect in HARD_EFFECTS
+    )

@@ -8,12 +8,15 @@ import pytest
 import yaml
 
 from gpu_facts.scheduling import MPS_HOST_IPC_LABEL, MPS_HOST_IPC_REQUIRED
+from gpu_policies.node_pools import node_pools
+from gpu_policies.tolerations import may_schedule
 from offline_preview import PreviewResult, Secret, preview
 from offline_preview.cli import EXIT_OK
 from offline_preview.engine import RecordedResource
 from offline_preview.graph import downstream, waits_for
 from offline_preview.render import as_document
 from stack_config import ConfigError
+from tests.components.test_ack_monitoring import T4_AND_MPS_ALERTS
 from tests.conftest import ROOT
 
 pytestmark = pytest.mark.slow
@@ -41,7 +44,7 @@ def test_ack_dev_builds_the_ack_pro_cluster_and_pools(ack_dev: PreviewResult) ->
     assert cluster.inputs["clusterSpec"] == "ack.pro.small"
     assert ack_dev.run.outputs["rrsaOidcIssuerUrl"].endswith("/gpu-ack-dev")
     pools = {p.inputs["nodePoolName"]: p for p in of_type(ack_dev, "alicloud:cs/nodePool:NodePool")}
-    assert set(pools) == {"system", "a10mps", "t4"}
+    assert set(pools) == {"system", "a10mps", "t4", "general"}
     mps_labels = {label["key"]: label["value"] for label in pools["a10mps"].inputs["labels"]}
     assert mps_labels["ack.node.gpu.schedule"] == "mps"
     # The NVIDIA device plugin release serves t4; ACK's own plugin is turned off there.
@@ -50,6 +53,48 @@ def test_ack_dev_builds_the_ack_pro_cluster_and_pools(ack_dev: PreviewResult) ->
     # Auto-upgrade on: ACK picks the version.
     assert "version" not in cluster.inputs
     assert cluster.inputs["operationPolicy"]["clusterAutoUpgrade"]["enabled"] is True
+
+
+NODE_POOL = "alicloud:cs/nodePool:NodePool"
+
+
+def test_a_pod_without_tolerations_lands_on_the_system_and_cpu_pools_only(
+    ack_dev: PreviewResult,
+) -> None:
+    """ACK's system pool is untainted (its add-ons need it); the GPU pools never take the pod."""
+    landing = {
+        pool.name
+        for resource in of_type(ack_dev, NODE_POOL)
+        for pool in node_pools(resource.type, resource.name, resource.inputs)
+        if may_schedule([], pool.taints)
+    }
+    assert landing == {"system", "general"}
+
+
+def test_ack_dev_cpu_pool_autoscales_without_taints_beside_the_gpu_pools(
+    ack_dev: PreviewResult,
+) -> None:
+    pools = {p.inputs["nodePoolName"]: p for p in of_type(ack_dev, NODE_POOL)}
+    general = pools["general"].inputs
+    assert general["instanceTypes"] == ["ecs.g7.xlarge"]
+    assert general["taints"] == []
+    assert general["scalingConfig"] == {"enable": True, "minSize": 1, "maxSize": 3, "type": "cpu"}
+    assert {label["key"]: label["value"] for label in general["labels"]} == {
+        "gpu-platform.io/pool": "general"
+    }
+    # Every node pool's system disk: ESSD, 120 GiB, as the stack says (unencrypted in dev).
+    for name, pool in pools.items():
+        disk = {k: pool.inputs.get(k) for k in ("systemDiskCategory", "systemDiskSize")}
+        assert disk == {"systemDiskCategory": "cloud_essd", "systemDiskSize": 120}, name
+        assert pool.inputs["systemDiskEncrypted"] is False, name
+    # The CPU pool waits for the cluster, not for a GPU pool.
+    gpu_urns = {pools[n].urn for n in ("a10mps", "t4")} | {
+        pools[n].parent for n in ("a10mps", "t4")
+    }
+    assert not gpu_urns & set(pools["general"].dependencies)
+    assert ack_dev.run.outputs["cpuPools"] == {
+        "general": {"instanceType": "ecs.g7.xlarge", "minNodes": 1, "maxNodes": 3}
+    }
 
 
 def test_ack_dev_installs_pinned_sharing_components(ack_dev: PreviewResult) -> None:
@@ -211,3 +256,60 @@ def test_ack_pools_with_nodes_hold_back_only_their_own_checks(tmp_path: Path) ->
         r.urn for r in of_type(result, "kubernetes:helm.sh/v3:Release") if "sharing" in r.name
     }
     assert sharing and sharing <= set(checks.dependencies)
+
+
+ADDON = "alicloud:cs/kubernetesAddon:KubernetesAddon"
+
+
+def test_ack_dev_sends_gpu_metrics_to_its_managed_prometheus(ack_dev: PreviewResult) -> None:
+    """End to end: the add-on, our exporter marked for its agent and reachable from it, the
+    exporter waiting for the add-on's CRDs, the GPU alerts as ARMS rules, the query output."""
+    addons = {a.inputs["name"]: a for a in of_type(ack_dev, ADDON)}
+    prometheus = addons["arms-prometheus"]
+    cluster_id = ack_dev.run.outputs["clusterId"]
+    assert prometheus.inputs["clusterId"] == cluster_id
+    (monitor,) = of_type(ack_dev, "kubernetes:monitoring.coreos.com/v1:PodMonitor")
+    assert monitor.inputs["metadata"]["namespace"] == "gpu-metrics"
+    assert monitor.inputs["metadata"]["annotations"] == {"arms.prometheus.io/discovery": "true"}
+    (exporter,) = of_type(ack_dev, "gpu-platform:gpu:DcgmExporter")
+    assert prometheus.urn in exporter.dependencies
+    (allow,) = [
+        p
+        for p in of_type(ack_dev, "kubernetes:networking.k8s.io/v1:NetworkPolicy")
+        if p.inputs["metadata"] == {"name": "allow-scrape", "namespace": "gpu-metrics"}
+    ]
+    assert allow.inputs["spec"]["ingress"][0]["from"] == [
+        {"namespaceSelector": {"matchLabels": {"kubernetes.io/metadata.name": "arms-prom"}}}
+    ]
+    # ACK has no azmonitoring group and no PrometheusRule reader: neither is created.
+    assert of_type(ack_dev, "kubernetes:azmonitoring.coreos.com/v1:PodMonitor") == []
+    assert of_type(ack_dev, "kubernetes:monitoring.coreos.com/v1:PrometheusRule") == []
+    alerts = of_type(ack_dev, "alicloud:arms/prometheusAlertRule:PrometheusAlertRule")
+    assert {a.inputs["prometheusAlertRuleName"] for a in alerts} == T4_AND_MPS_ALERTS
+    assert all(a.inputs["clusterId"] == cluster_id for a in alerts)
+    assert {"prometheusQueryEndpoint", "prometheusAlertRules"} <= set(ack_dev.run.outputs)
+
+
+def test_ack_dev_ships_each_workload_namespaces_logs_to_sls(ack_dev: PreviewResult) -> None:
+    addons = {a.inputs["name"]: a.inputs for a in of_type(ack_dev, ADDON)}
+    project = f"k8s-log-{ack_dev.run.outputs['clusterId']}"
+    assert addons["logtail-ds"]["config"] == f'{{"sls_project_name": "{project}"}}'
+    stores = {
+        s.inputs["logstoreName"]: s.inputs for s in of_type(ack_dev, "alicloud:log/store:Store")
+    }
+    assert set(stores) == {"gpu-training-stdout", "gpu-inference-stdout"}
+    assert {s["retentionPeriod"] for s in stores.values()} == {30}
+    assert {s["projectName"] for s in stores.values()} == {project}
+    configs = of_type(ack_dev, "kubernetes:log.alibabacloud.com/v1alpha1:AliyunLogConfig")
+    regexes = {
+        c.inputs["spec"]["logtailConfig"]["inputDetail"]["plugin"]["inputs"][0]["detail"][
+            "K8sNamespaceRegex"
+        ]
+        for c in configs
+    }
+    assert regexes == {"^gpu-training$", "^gpu-inference$"}
+    assert ack_dev.run.outputs["logProject"] == project
+    assert ack_dev.run.outputs["logstores"] == {
+        "gpu-inference": "gpu-inference-stdout",
+        "gpu-training": "gpu-training-stdout",
+    }
