@@ -15,6 +15,7 @@ import time
 from datetime import UTC, datetime
 from pathlib import Path
 
+from .critical_path import stack_timings
 from .report import RESULTS_DIR, BenchResult, render_table, write_json
 from .scale import measure_cloud, measure_validation
 from .setup_time import fresh_setup, make_test
@@ -146,6 +147,9 @@ def main(argv: list[str] | None = None) -> int:
         result.setup = fresh_setup()
         _progress("set-up: make test on another fresh clone")
         result.setup.append(make_test())
+    if not args.setup_only:
+        _progress("critical path: the dev and prod plans' dependency graphs")
+        result.critical_paths = stack_timings()
     result.meta["duration_s"] = time.perf_counter() - started
     path = write_json(result, args.out)
     print(render_table(result))

@@ -9,6 +9,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from .critical_path import PlanTiming, report_lines
 from .scale import FLOORS, PHASES, CloudScale, ValidationScale
 from .setup_time import CommandTime
 from .startup import StartupResult
@@ -25,6 +26,7 @@ class BenchResult:
     validation: list[ValidationScale] = field(default_factory=list)
     startup: StartupResult | None = None
     setup: list[CommandTime] = field(default_factory=list)
+    critical_paths: list[PlanTiming] = field(default_factory=list)
 
     def targets(self) -> list[dict[str, Any]]:
         """The issue's targets, judged at the largest size of each measured cloud."""
@@ -62,6 +64,7 @@ class BenchResult:
             "targets": self.targets(),
             "startup": self.startup.as_dict() if self.startup else None,
             "setup": [c.as_dict() for c in self.setup],
+            "critical_path": [t.as_dict() for t in self.critical_paths],
         }
 
 
@@ -162,6 +165,8 @@ def render_table(result: BenchResult) -> str:
                 f"{_num(c.cpu_s, 1):>7} s CPU  load {_num(before, 1)}→{_num(after, 1)}  "
                 f"exit {c.exit_code}  {c.note}"
             )
+    if result.critical_paths:
+        lines += ["", *report_lines(result.critical_paths)]
     lines.append(f"\nTotal bench time {_num(result.meta.get('duration_s', float('nan')), 1)} s")
     return "\n".join(lines)
 

@@ -41,6 +41,8 @@ from .outputs import known_after
 from .pool_args import DEFAULT_CLOUD, GpuPoolArgs, resolve_pools_args
 
 CHECK_APP = "gpu-driver-check"
+NODE_POOL_ANNOTATION = "gpu-platform.io/node-pool"
+"""On a check Job: the cloud node pool it checks (its ID makes the Job wait for that pool)."""
 """``app.kubernetes.io/name`` of every check Job and CronJob."""
 NOBODY = 65534
 
@@ -64,6 +66,10 @@ class DriverReadinessCheckArgs(TypedDict):
     namespace: NotRequired[str]
     """Namespace of the check Jobs, Pod Security ``restricted`` (default ``gpu-readiness``); ACK
     MPS pools' checks use ``<namespace>-mps``, so at most 59 characters."""
+    node_pools: NotRequired[dict[str, pulumi.Input[str]]]
+    """Pool name -> the ID of the cloud node pool behind it. The pool's check Job carries it as
+    the annotation ``gpu-platform.io/node-pool``, so the Job waits for its own node pool and
+    nothing else does: a pool that fails to create holds back only its own check."""
 
 
 def driver_check_inputs(
@@ -87,6 +93,12 @@ def driver_check_inputs(
     except ValidationError as err:
         problems += validation_problems(err)
     problems += resource_problems(args["pools"], pools)
+    names = {pool["name"] for pool in args["pools"] if isinstance(pool, dict)}
+    problems += [
+        (f"nodePools.{name}", "not one of the pools")
+        for name in args.get("node_pools", {})
+        if name not in names
+    ]
     raise_if_any("DriverReadinessCheck", name, problems)
     assert settings is not None
     return settings, checked_pools(pools)
@@ -237,6 +249,7 @@ class DriverReadinessCheck(pulumi.ComponentResource):
                 opts=pulumi.ResourceOptions(parent=self, depends_on=[home_ns]),
             )
         jobs: dict[str, str] = {}
+        node_pools = args.get("node_pools", {})
         for pool in pools:
             job_name = f"{CHECK_APP}-{pool.name}"
             home_name, home_ns, _ = homes[-1] if pool.is_ack_mps else homes[0]
@@ -244,8 +257,15 @@ class DriverReadinessCheck(pulumi.ComponentResource):
                 name=job_name,
                 namespace=home_name,
                 labels={"app.kubernetes.io/name": CHECK_APP, POOL_LABEL: pool.name},
-                # Pulumi waits for the Job to finish: as long as the Job may run.
-                annotations={"pulumi.com/timeoutSeconds": str(CHECK_DEADLINE_SECONDS)},
+                annotations={
+                    # Pulumi waits for the Job to finish: as long as the Job may run.
+                    "pulumi.com/timeoutSeconds": str(CHECK_DEADLINE_SECONDS),
+                    **(
+                        {NODE_POOL_ANNOTATION: node_pools[pool.name]}
+                        if pool.name in node_pools
+                        else {}
+                    ),
+                },
             )
             # A Job's template is immutable and its name fixed: replace by delete, then create.
             k8s.batch.v1.Job(

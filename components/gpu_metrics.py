@@ -167,10 +167,14 @@ def _checked(args: DcgmExporterArgs) -> tuple[list[PoolFacts], ScrapeMode, list[
     return pools, scrape, problems
 
 
-def scrape_policy_spec(scraper_namespaces: list[str]) -> net.NetworkPolicySpecArgs:
+def scrape_policy_spec(
+    scraper_namespaces: list[str],
+    selector: dict[str, str] = EXPORTER_SELECTOR,
+    port: int = METRICS_PORT,
+) -> net.NetworkPolicySpecArgs:
     """Ingress to the exporter pods on the metrics port from the scrapers' namespaces only."""
     return net.NetworkPolicySpecArgs(
-        pod_selector=LabelSelectorArgs(match_labels=EXPORTER_SELECTOR),
+        pod_selector=LabelSelectorArgs(match_labels=selector),
         policy_types=["Ingress"],
         ingress=[
             net.NetworkPolicyIngressRuleArgs(
@@ -182,7 +186,7 @@ def scrape_policy_spec(scraper_namespaces: list[str]) -> net.NetworkPolicySpecAr
                     )
                     for scraper in scraper_namespaces
                 ],
-                ports=[net.NetworkPolicyPortArgs(protocol="TCP", port=METRICS_PORT)],
+                ports=[net.NetworkPolicyPortArgs(protocol="TCP", port=port)],
             )
         ],
     )

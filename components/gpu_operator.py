@@ -10,25 +10,44 @@ the pool (AKS ``gpuInstanceProfile``), and the manager's default would undo them
 from typing import Any, NotRequired, TypedDict
 
 import pulumi
-from pydantic import ValidationError
+from pulumi_kubernetes.meta.v1 import LabelSelectorArgs
+from pulumi_kubernetes.networking import v1 as net
+from pydantic import TypeAdapter, ValidationError
 
 from gpu_facts.device_plugin_chart import (
     GPU_OPERATOR_CHART_NAME,
     GPU_OPERATOR_CHART_REPO,
+    GPU_OPERATOR_DCGM_EXPORTER_LABELS,
+    GPU_OPERATOR_DCGM_EXPORTER_PORT,
+    GPU_OPERATOR_DRIVER_DOWNLOAD_PORTS,
+    GPU_OPERATOR_DRIVER_LABELS,
     GPU_OPERATOR_KNOWN_VALUE_PATHS,
     unknown_value_paths,
 )
 from plan.chart_values import gpu_tolerations
 from plan.device_plugin import DEFAULT_CONFIG_NAME, config_map, mig_strategy
 from plan.pools import PoolFacts
-from settings import GpuOperatorSettings
+from settings import GpuComponentResourcesSettings, GpuOperatorSettings
+from settings.base import DnsLabel
 
 from .errors import raise_if_any, shape_problems, validation_problems
+from .gpu_metrics import scrape_policy_spec
+from .gpu_workload_namespace import DENY_ALL_POLICY, deny_all_spec, dns_egress_rule
 from .helm_release import pinned_release, system_namespace
-from .nvidia_device_plugin import NODE_CRITICAL, nfd_worker_tolerations, system_tolerations
+from .nvidia_device_plugin import (
+    API_SERVER_POLICY,
+    NODE_CRITICAL,
+    GpuComponentResourcesArgs,
+    api_server_egress_spec,
+    namespace_policies,
+    nfd_values,
+    system_tolerations,
+)
 from .outputs import known_after
 from .pool_args import DEFAULT_CLOUD, GpuPoolArgs, resolve_pools_args
 
+DRIVER_DOWNLOADS_POLICY = "allow-driver-downloads"
+SCRAPE_POLICY = "allow-scrape"
 PLUGIN_CONFIG_MAP = "device-plugin-configs"
 """Name of the ConfigMap the operator creates from ``devicePlugin.config.data``."""
 
@@ -46,6 +65,12 @@ class NvidiaGpuOperatorArgs(TypedDict):
     """GPU Operator chart version (default: the version the platform is tested with)."""
     namespace: NotRequired[str]
     """Namespace of the release, created privileged (default ``gpu-operator``)."""
+    resources: NotRequired[GpuComponentResourcesArgs]
+    """Requests (and memory limits) of the operator's device plugin and GFD (``plugin``) and
+    NFD pods (defaults: docs/device-plugin.md)."""
+    scraper_namespaces: NotRequired[list[str]]
+    """Namespaces whose pods may scrape the operator's dcgm-exporter (port 9400); none: the
+    namespace's deny-all keeps every scraper out."""
 
 
 class GpuOperatorValuesError(ValueError):
@@ -63,8 +88,12 @@ def operator_mig_strategy(pools: list[PoolFacts]) -> str:
     return strategies.pop() if strategies else "single"
 
 
-def operator_values(pools: list[PoolFacts]) -> dict[str, Any]:
+def operator_values(
+    pools: list[PoolFacts], resources: GpuComponentResourcesSettings | None = None
+) -> dict[str, Any]:
     """The GPU Operator release's values."""
+    resources = resources or GpuComponentResourcesSettings()
+    plugin = resources.plugin.as_values()
     values: dict[str, Any] = {
         "driver": {"enabled": True},
         "toolkit": {"enabled": True},
@@ -76,24 +105,58 @@ def operator_values(pools: list[PoolFacts]) -> dict[str, Any]:
                 "default": DEFAULT_CONFIG_NAME,
                 "data": config_map(pools),
             },
+            "resources": plugin,
         },
-        "gfd": {"enabled": True},
+        "gfd": {"enabled": True, "resources": plugin},
         "mig": {"strategy": operator_mig_strategy(pools)},
         "migManager": {"enabled": False},
         "daemonsets": {"tolerations": gpu_tolerations(), "priorityClassName": NODE_CRITICAL},
         # AKS taints every non-GPU node CriticalAddonsOnly: the operator and the NFD master and
         # gc Deployments would stay Pending with the chart's tolerations.
         "operator": {"tolerations": system_tolerations()},
-        "node-feature-discovery": {
-            "worker": {"tolerations": nfd_worker_tolerations()},
-            "master": {"tolerations": system_tolerations()},
-            "gc": {"tolerations": system_tolerations()},
-        },
+        "node-feature-discovery": nfd_values(resources),
     }
     unknown = unknown_value_paths(values, GPU_OPERATOR_KNOWN_VALUE_PATHS)
     if unknown:  # a guard on our own code: every key must be one we checked in the chart
         raise GpuOperatorValuesError(f"unknown GPU Operator chart keys: {', '.join(unknown)}")
     return values
+
+
+def operator_policies(
+    cloud: str, scraper_namespaces: list[str]
+) -> dict[str, net.NetworkPolicySpecArgs]:
+    """The operator namespace's NetworkPolicies: deny all, then what its pods need.
+
+    Every pod there uses the API server: the operator reconciles its ClusterPolicy and the
+    operands it deploys (driver manager, validator, plugin, GFD, exporter, NFD) read and
+    label nodes and pods. The driver pods also fetch kernel headers from the distribution's
+    package repositories, by name (DNS, then HTTP and HTTPS to any address). The exporter is
+    scraped on 9400 from the scrapers' namespaces only. Nothing else is served.
+    """
+    specs = {
+        DENY_ALL_POLICY: deny_all_spec(),
+        API_SERVER_POLICY: api_server_egress_spec(cloud, {}),
+        DRIVER_DOWNLOADS_POLICY: net.NetworkPolicySpecArgs(
+            pod_selector=LabelSelectorArgs(match_labels=dict(GPU_OPERATOR_DRIVER_LABELS)),
+            policy_types=["Egress"],
+            egress=[
+                dns_egress_rule(),
+                net.NetworkPolicyEgressRuleArgs(
+                    ports=[
+                        net.NetworkPolicyPortArgs(protocol="TCP", port=port)
+                        for port in GPU_OPERATOR_DRIVER_DOWNLOAD_PORTS
+                    ]
+                ),
+            ],
+        ),
+    }
+    if scraper_namespaces:
+        specs[SCRAPE_POLICY] = scrape_policy_spec(
+            scraper_namespaces,
+            dict(GPU_OPERATOR_DCGM_EXPORTER_LABELS),
+            GPU_OPERATOR_DCGM_EXPORTER_PORT,
+        )
+    return specs
 
 
 def gpu_operator_inputs(
@@ -108,10 +171,14 @@ def gpu_operator_inputs(
     try:
         # ``enabled`` is the platform's decision, not an arg: leave it at its default.
         settings = GpuOperatorSettings.model_validate(
-            {k: v for k, v in args.items() if k in ("version", "namespace")}
+            {k: v for k, v in args.items() if k in ("version", "namespace", "resources")}
         )
     except ValidationError as err:
         problems += validation_problems(err)
+    try:
+        TypeAdapter(list[DnsLabel]).validate_python(args.get("scraper_namespaces", []))
+    except ValidationError as err:
+        problems += validation_problems(err, "scraper_namespaces")
     try:
         operator_mig_strategy(pools)
     except GpuOperatorValuesError as err:
@@ -134,9 +201,17 @@ class NvidiaGpuOperator(pulumi.ComponentResource):
     ) -> None:
         # Validate before registering anything: bad input changes nothing.
         settings, pools = gpu_operator_inputs(name, args)
-        values = operator_values(pools)
+        values = operator_values(pools, settings.resources)
         super().__init__("gpu-platform:gpu:NvidiaGpuOperator", name, None, opts)
         namespace = system_namespace(f"{name}-namespace", settings.namespace, self)
+        namespace_policies(
+            self,
+            name,
+            (settings.namespace, namespace),
+            operator_policies(
+                args.get("cloud", DEFAULT_CLOUD), list(args.get("scraper_namespaces", []))
+            ),
+        )
         pinned_release(
             f"{name}-release",
             chart=GPU_OPERATOR_CHART_NAME,

@@ -15,6 +15,7 @@ from pulumi_kubernetes.meta.v1 import LabelSelectorArgs, ObjectMetaArgs
 from pulumi_kubernetes.networking import v1 as net
 from pydantic import TypeAdapter, ValidationError
 
+from gpu_facts.network_policy import NAMESPACE_NAME_LABEL
 from plan.namespaces import gpu_quota, namespace_labels, workload_problems
 from plan.pools import PoolFacts
 from settings import WorkloadSettings
@@ -24,8 +25,6 @@ from .errors import raise_if_any, shape_problems, validation_problems
 from .outputs import known_after
 from .pool_args import DEFAULT_CLOUD, GpuPoolArgs, resolve_pools_args
 
-NAMESPACE_NAME_LABEL = "kubernetes.io/metadata.name"
-"""Set by Kubernetes on every namespace: how a NetworkPolicy selects a namespace by name."""
 DNS_NAMESPACE = "kube-system"
 DENY_ALL_POLICY = "default-deny-all"
 
@@ -169,6 +168,16 @@ def _namespace_peer(namespace: str) -> net.NetworkPolicyPeerArgs:
     )
 
 
+def dns_egress_rule() -> net.NetworkPolicyEgressRuleArgs:
+    """DNS (UDP and TCP 53) to the cluster DNS in kube-system."""
+    return net.NetworkPolicyEgressRuleArgs(
+        to=[_namespace_peer(DNS_NAMESPACE)],
+        ports=[
+            net.NetworkPolicyPortArgs(protocol=protocol, port=53) for protocol in ("UDP", "TCP")
+        ],
+    )
+
+
 def allow_policies(workload: WorkloadSettings) -> dict[str, net.NetworkPolicySpecArgs]:
     """The named allow policies the config grants, by policy name."""
     traffic = workload.traffic
@@ -178,15 +187,7 @@ def allow_policies(workload: WorkloadSettings) -> dict[str, net.NetworkPolicySpe
         policies["allow-dns-egress"] = net.NetworkPolicySpecArgs(
             pod_selector=every_pod,
             policy_types=["Egress"],
-            egress=[
-                net.NetworkPolicyEgressRuleArgs(
-                    to=[_namespace_peer(DNS_NAMESPACE)],
-                    ports=[
-                        net.NetworkPolicyPortArgs(protocol=protocol, port=53)
-                        for protocol in ("UDP", "TCP")
-                    ],
-                )
-            ],
+            egress=[dns_egress_rule()],
         )
     if traffic.same_namespace:
         same = [net.NetworkPolicyPeerArgs(pod_selector=LabelSelectorArgs())]

@@ -2,24 +2,30 @@
 
 One Helm release in its own namespace: the plugin, GPU Feature Discovery (``gfd.enabled``, from
 the same chart, never a separate release) and the NFD worker GFD relies on, all held to the
-tainted GPU nodes. Per-pool configs come from ``plan.device_plugin``.
+tainted GPU nodes. Per-pool configs come from ``plan.device_plugin``. The namespace denies all
+traffic but the chart's one need, egress to the API server (``api_server_egress_spec``).
 """
 
 from collections.abc import Mapping
 from typing import Any, NotRequired, TypedDict
 
 import pulumi
+from pulumi_kubernetes.meta.v1 import LabelSelectorArgs, ObjectMetaArgs
+from pulumi_kubernetes.networking import v1 as net
 from pydantic import ValidationError
 
 from gpu_facts.device_plugin_chart import (
     CHART_NAME,
     CHART_REPO,
     CRITICAL_ADDONS_TAINT_KEY,
+    INSTANCE_LABEL,
     KNOWN_VALUE_PATHS,
     MIN_VERSION,
+    RELEASE_NAME,
     at_least,
     unknown_value_paths,
 )
+from gpu_facts.network_policy import API_SERVER_PORTS
 from gpu_facts.scheduling import (
     GPU_PRESENT_LABEL,
     GPU_TAINT_EFFECT,
@@ -30,15 +36,42 @@ from plan.chart_values import gpu_node_affinity, gpu_tolerations, merge_values
 from plan.device_plugin import DEFAULT_CONFIG_NAME, config_map
 from plan.device_plugin_values import config_problems, our_config_names, value_problems
 from plan.pools import PoolFacts
-from settings import DevicePluginSettings
+from settings import DevicePluginSettings, GpuComponentResourcesSettings
 
 from .errors import Problem, raise_if_any, shape_problems, validation_problems
+from .gpu_workload_namespace import DENY_ALL_POLICY, deny_all_spec
 from .helm_release import pinned_release, system_namespace
 from .outputs import known_after
 from .pool_args import DEFAULT_CLOUD, GpuPoolArgs, resolve_pools_args
 
+API_SERVER_POLICY = "allow-api-server-egress"
 NODE_CRITICAL = "system-node-critical"
 """Priority class of per-node add-ons: the kubelet evicts them last."""
+
+
+class ContainerResourcesArgs(TypedDict):
+    """Requests and memory limit of one kind of container."""
+
+    cpu: str
+    """CPU request (a Kubernetes quantity, ``50m``)."""
+    memory: str
+    """Memory request (``64Mi``)."""
+    memory_limit: NotRequired[str]
+    """Memory limit, at least the request; unset: the chart's own (none for the plugin and GFD,
+    the NFD chart's for its pods)."""
+
+
+class GpuComponentResourcesArgs(TypedDict):
+    """Resources of the GPU components' pods; each unset one keeps the platform's default."""
+
+    plugin: NotRequired[ContainerResourcesArgs]
+    """The device plugin and GFD containers (and the MPS control daemon's)."""
+    nfd_master: NotRequired[ContainerResourcesArgs]
+    """The NFD master."""
+    nfd_worker: NotRequired[ContainerResourcesArgs]
+    """The NFD workers."""
+    nfd_gc: NotRequired[ContainerResourcesArgs]
+    """The NFD garbage collector."""
 
 
 class NvidiaDevicePluginArgs(TypedDict):
@@ -57,12 +90,33 @@ class NvidiaDevicePluginArgs(TypedDict):
     true, and BP-14 wants it on)."""
     namespace: NotRequired[str]
     """Namespace of the release, created privileged (default ``nvidia-device-plugin``)."""
+    resources: NotRequired[GpuComponentResourcesArgs]
+    """Requests (and memory limits) of the plugin, GFD and NFD pods (defaults: small requests,
+    docs/device-plugin.md)."""
     values: NotRequired[dict[str, Any]]
     """Extra chart values, merged over ours like Helm's; only chart keys we know."""
 
 
 class DevicePluginValuesError(ValueError):
     """Chart values name keys the chart does not have."""
+
+
+def nfd_values(
+    resources: GpuComponentResourcesSettings,
+) -> dict[str, dict[str, Any]]:
+    """The NFD subchart's values (the same keys in both charts): master and gc on the system
+    nodes, the worker on exactly the GPU nodes the plugin serves, each with its resources."""
+    return {
+        "worker": {
+            "tolerations": nfd_worker_tolerations(),
+            "resources": resources.nfd_worker.as_values(),
+        },
+        "master": {
+            "tolerations": system_tolerations(),
+            "resources": resources.nfd_master.as_values(),
+        },
+        "gc": {"tolerations": system_tolerations(), "resources": resources.nfd_gc.as_values()},
+    }
 
 
 def system_tolerations() -> list[dict[str, str]]:
@@ -80,6 +134,54 @@ def nfd_worker_tolerations() -> list[dict[str, str]]:
             "effect": GPU_TAINT_EFFECT,
         }
     ]
+
+
+def api_server_egress_spec(
+    cloud: str, pods: dict[str, str] | None = None
+) -> net.NetworkPolicySpecArgs:
+    """Egress of the pods labelled ``pods`` (default: every pod of our release) to the API
+    server.
+
+    Each pod of the chart needs exactly that (``gpu_facts.device_plugin_chart.CHART_PODS``).
+    A managed cluster's API server is no pod and its address is not ours to know, so the rule
+    names its ports (``API_SERVER_PORTS``) and no peer: the one form every engine we support
+    reads the same way. An ``ipBlock`` would not do: Cilium gives the API server the
+    ``kube-apiserver`` identity, which no CIDR rule matches, and Cilium's own entity is no
+    Kubernetes NetworkPolicy. The cost: those ports are open to any address, not only the API
+    server's.
+    """
+    return net.NetworkPolicySpecArgs(
+        pod_selector=LabelSelectorArgs(
+            match_labels={INSTANCE_LABEL: RELEASE_NAME} if pods is None else pods
+        ),
+        policy_types=["Egress"],
+        egress=[
+            net.NetworkPolicyEgressRuleArgs(
+                ports=[
+                    net.NetworkPolicyPortArgs(protocol="TCP", port=port)
+                    for port in API_SERVER_PORTS[cloud]
+                ]
+            )
+        ],
+    )
+
+
+def namespace_policies(
+    parent: pulumi.Resource,
+    name: str,
+    namespace: tuple[str, pulumi.Resource],
+    specs: dict[str, net.NetworkPolicySpecArgs],
+) -> None:
+    """One NetworkPolicy per spec, named by its key, in the namespace (its name, and the
+    Namespace resource they wait for)."""
+    namespace_name, created = namespace
+    for policy, spec in specs.items():
+        net.NetworkPolicy(
+            f"{name}-{policy}",
+            metadata=ObjectMetaArgs(name=policy, namespace=namespace_name),
+            spec=spec,
+            opts=pulumi.ResourceOptions(parent=parent, depends_on=[created]),
+        )
 
 
 def chart_values(settings: DevicePluginSettings, pools: list[PoolFacts]) -> dict[str, Any]:
@@ -108,16 +210,14 @@ def chart_values(settings: DevicePluginSettings, pools: list[PoolFacts]) -> dict
         "affinity": gpu_node_affinity(),
         "tolerations": gpu_tolerations(),
         "priorityClassName": NODE_CRITICAL,
-        "nfd": {
-            "worker": {
-                "tolerations": nfd_worker_tolerations(),
-                "nodeSelector": {GPU_PRESENT_LABEL: "true"},
-                # The same nodes as the plugin and GFD, not ACK-shared ones.
-                "affinity": gpu_node_affinity(),
-            },
-            "master": {"tolerations": system_tolerations()},
-            "gc": {"tolerations": system_tolerations()},
-        },
+        # One value for the plugin, GFD and MPS daemon containers in chart 0.20.
+        "resources": settings.resources.plugin.as_values(),
+        "nfd": nfd_values(settings.resources),
+    }
+    # The same nodes as the plugin and GFD, not ACK-shared ones.
+    ours["nfd"]["worker"] |= {
+        "nodeSelector": {GPU_PRESENT_LABEL: "true"},
+        "affinity": gpu_node_affinity(),
     }
     return merge_values(ours, settings.values)
 
@@ -136,7 +236,11 @@ def device_plugin_inputs(
     try:
         # ``enabled`` is the platform's decision, not an arg: leave it at its default.
         settings = DevicePluginSettings.model_validate(
-            {k: v for k, v in args.items() if k in ("version", "gfd", "namespace", "values")}
+            {
+                k: v
+                for k, v in args.items()
+                if k in ("version", "gfd", "namespace", "values", "resources")
+            }
         )
     except ValidationError as err:
         problems += validation_problems(err)
@@ -183,6 +287,17 @@ class NvidiaDevicePlugin(pulumi.ComponentResource):
 
         # The plugin, GFD and the MPS daemon run privileged: PSA must allow it here only.
         namespace = system_namespace(f"{name}-namespace", settings.namespace, self)
+        # Deny all, then the one thing every pod of the chart needs: the API server (BP-08
+        # for our own privileged namespace too).
+        namespace_policies(
+            self,
+            name,
+            (settings.namespace, namespace),
+            {
+                DENY_ALL_POLICY: deny_all_spec(),
+                API_SERVER_POLICY: api_server_egress_spec(args.get("cloud", DEFAULT_CLOUD)),
+            },
+        )
         release = pinned_release(
             f"{name}-release",
             chart=CHART_NAME,

@@ -31,6 +31,7 @@ if TYPE_CHECKING:  # the in-cluster components are imported where they are used
     from .aks_cluster import AksCluster as AksClusterComponent
     from .driver_check import DriverReadinessCheckArgs
     from .gpu_workload_namespace import GpuWorkloadNamespaceArgs
+    from .nvidia_device_plugin import GpuComponentResourcesArgs
 
 
 @dataclass
@@ -41,8 +42,15 @@ class ClusterHandle:
     kubeconfig: pulumi.Output[str]
     """Secret."""
     provider: k8s.Provider
-    depends_on: list[pulumi.Resource] = field(default_factory=list)
-    """Resources the in-cluster layer waits for (the GPU pools)."""
+    node_pools: dict[str, pulumi.Output[str]] = field(default_factory=dict)
+    """Per GPU pool we create: the cloud node pool's ID. Only the pool's own driver check
+    waits for it (fail small: a pool that cannot be created holds back nothing else)."""
+    gpu_owners: list[pulumi.Resource] = field(default_factory=list)
+    """GPU components of the cloud itself (ACK's sharing charts) that the driver checks of its
+    pools need; they wait for the cluster only."""
+    exporter_waits_for: list[pulumi.Resource] = field(default_factory=list)
+    """What the GPU metrics exporter waits for besides the cluster (ACK's managed Prometheus
+    add-on, whose CRDs its PodMonitor needs); never a GPU pool."""
     outputs: dict[str, Any] = field(default_factory=dict)
     """Cloud-specific stack outputs (resource group, OIDC issuer...)."""
 
@@ -87,9 +95,9 @@ class GpuPlatform(pulumi.ComponentResource):
             pulumi.log.warn(warning, self)
 
         cluster = self._cluster()
-        in_cluster = pulumi.ResourceOptions(
-            parent=self, providers={"kubernetes": cluster.provider}, depends_on=cluster.depends_on
-        )
+        # The in-cluster layer waits for the cluster (through the provider's kubeconfig), never
+        # for the GPU pools: one pool's quota error must not leave the cluster with nothing.
+        in_cluster = pulumi.ResourceOptions(parent=self, providers={"kubernetes": cluster.provider})
         self._gpu_layer(cluster, in_cluster)
         namespaces = self._workloads(cluster, in_cluster)
 
@@ -186,8 +194,10 @@ class GpuPlatform(pulumi.ComponentResource):
                     "cluster_name": cluster.cluster_name,
                     "resource_group_name": cluster.resource_group_name,
                     "pools": nvme_pools,
+                    # No wait for the NVMe pools: the local-disk driver is a DaemonSet the
+                    # StorageClass brings, and it reaches nodes whenever they join (an
+                    # autoscaled pool has none at first anyway).
                     "kubernetes_provider": cluster.provider,
-                    "node_pools": [pools[name].agent_pool for name in nvme_pools],
                 },
                 pulumi.ResourceOptions(parent=self),
             )
@@ -208,7 +218,7 @@ class GpuPlatform(pulumi.ComponentResource):
             cluster.cluster_name,
             cluster.kubeconfig,
             cluster.provider,
-            depends_on=list(pools.values()),
+            node_pools={name: pool.agent_pool.id for name, pool in pools.items()},
             outputs=outputs,
         )
 
@@ -338,7 +348,9 @@ class GpuPlatform(pulumi.ComponentResource):
             cluster.cluster_name,
             cluster.kubeconfig,
             cluster.provider,
-            depends_on=[*pools.values(), sharing, *prometheus_addon],
+            node_pools={name: pool.node_pool_id for name, pool in pools.items()},
+            gpu_owners=[sharing],
+            exporter_waits_for=prometheus_addon,
             outputs=outputs,
         )
 
@@ -418,6 +430,7 @@ class GpuPlatform(pulumi.ComponentResource):
         owner: pulumi.Resource | None = None
         if config.gpu_operator.enabled:
             operator = config.gpu_operator
+            metrics = metrics_plan(self._platform)
             owner = NvidiaGpuOperator(
                 f"{self._name}-gpu-operator",
                 {
@@ -425,6 +438,12 @@ class GpuPlatform(pulumi.ComponentResource):
                     "cloud": config.cloud,
                     "version": operator.version,
                     "namespace": operator.namespace,
+                    "resources": cast(
+                        "GpuComponentResourcesArgs",
+                        operator.resources.model_dump(exclude_none=True),
+                    ),
+                    # The operator's own dcgm-exporter: scraped from the same namespaces.
+                    "scraper_namespaces": list(metrics.scraper_namespaces) if metrics else [],
                 },
                 opts,
             )
@@ -441,12 +460,17 @@ class GpuPlatform(pulumi.ComponentResource):
                     "version": plugin.version,
                     "gfd": plugin.gfd,
                     "namespace": plugin.namespace,
+                    "resources": cast(
+                        "GpuComponentResourcesArgs", plugin.resources.model_dump(exclude_none=True)
+                    ),
                     "values": dict(plugin.values),
                 },
                 opts,
             )
         if checked_pools(pools):
-            after_owner = pulumi.ResourceOptions(depends_on=[owner] if owner else [])
+            # The checks need the GPU components (not the pools: each Job waits for its own).
+            owners = [owner] if owner else []
+            after_owner = pulumi.ResourceOptions(depends_on=[*owners, *cluster.gpu_owners])
             readiness = config.readiness
             check_args: DriverReadinessCheckArgs = {
                 "pools": pool_args,
@@ -457,12 +481,19 @@ class GpuPlatform(pulumi.ComponentResource):
             }
             if readiness.schedule is not None:
                 check_args["schedule"] = readiness.schedule
+            if cluster.node_pools:
+                check_args["node_pools"] = dict(cluster.node_pools)
             DriverReadinessCheck(
                 f"{self._name}-driver-check",
                 check_args,
                 pulumi.ResourceOptions.merge(opts, after_owner),
             )
-        self._gpu_metrics(pool_args, opts)
+        self._gpu_metrics(
+            pool_args,
+            pulumi.ResourceOptions.merge(
+                opts, pulumi.ResourceOptions(depends_on=cluster.exporter_waits_for)
+            ),
+        )
         # BP-15: shared GPUs are one trust domain; say so on every run, and as an output.
         warnings = shared_gpu_warnings(self._platform)
         for message in warnings.values():

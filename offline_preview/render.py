@@ -7,6 +7,7 @@ from collections import Counter, defaultdict
 from typing import Any
 
 from .engine import ProgramRun, Secret, Unknown, children_by_parent
+from .graph import depends_on
 from .policy_runner import Violation
 from .wire import unknown_paths
 
@@ -29,7 +30,9 @@ def public(value: Any) -> Any:
 
 
 def as_document(run: ProgramRun, violations: list[Violation]) -> dict[str, Any]:
-    """The ``FORMAT=json`` contract."""
+    """The ``FORMAT=json`` contract; ``dependsOn`` is what each resource waits for besides its
+    parent (``offline_preview.graph``)."""
+    recorded = {r.urn for r in run.resources}
     return {
         "stack": run.stack,
         "resources": [
@@ -38,6 +41,7 @@ def as_document(run: ProgramRun, violations: list[Violation]) -> dict[str, Any]:
                 "type": r.type,
                 "name": r.name,
                 "parent": r.parent,
+                "dependsOn": depends_on(r, recorded),
                 "inputs": public(r.inputs),
             }
             for r in run.resources

@@ -23,7 +23,9 @@ from .clusters import (
 from .gpu_layer import (
     AckGpuSharingSettings,
     AdmissionSettings,
+    ContainerResourcesSettings,
     DevicePluginSettings,
+    GpuComponentResourcesSettings,
     GpuOperatorSettings,
     ReadinessSettings,
 )
@@ -68,10 +70,12 @@ __all__ = [
     "ClusterSettings",
     "ComputeQuotaSettings",
     "ContainerDefaultsSettings",
+    "ContainerResourcesSettings",
     "CpuPoolSettings",
     "DevicePluginSettings",
     "EntraIdSettings",
     "ExistingClusterSettings",
+    "GpuComponentResourcesSettings",
     "GpuOperatorSettings",
     "GpuPoolSettings",
     "GrafanaSettings",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from decimal import Decimal
 from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictInt
@@ -14,6 +15,28 @@ PositiveWhole = Annotated[StrictInt, Field(ge=1)]
 DnsLabel = Annotated[str, Field(pattern=r"^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$")]
 K8sVersion = Annotated[str, Field(pattern=r"^1\.\d{2}(\.\d+)?$")]
 Quantity = Annotated[str, Field(pattern=r"^\d+(\.\d+)?(m|k|Ki|Mi|Gi|Ti|Pi|M|G|T|P)?$")]
+
+_QUANTITY_FACTORS = {
+    "m": Decimal("0.001"),
+    "": Decimal(1),
+    "k": Decimal(10**3),
+    "M": Decimal(10**6),
+    "G": Decimal(10**9),
+    "T": Decimal(10**12),
+    "P": Decimal(10**15),
+    "Ki": Decimal(2**10),
+    "Mi": Decimal(2**20),
+    "Gi": Decimal(2**30),
+    "Ti": Decimal(2**40),
+    "Pi": Decimal(2**50),
+}
+
+
+def quantity_value(quantity: str) -> Decimal:
+    """A ``Quantity`` as a number (``"64Mi"`` -> 67108864), to compare two of them."""
+    number = quantity.rstrip("mkKMGTPi")
+    return Decimal(number) * _QUANTITY_FACTORS[quantity[len(number) :]]
+
 
 MIN_KUBERNETES = "1.30"
 """Lowest Kubernetes version we support: ValidatingAdmissionPolicy is GA (v1) from 1.30."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from typing import Annotated, Literal
 
-from pydantic import AfterValidator, Field, StrictBool, StrictInt
+from pydantic import AfterValidator, Field, StrictBool, StrictInt, model_validator
 
 from gpu_facts.device_plugin_chart import (
     DEFAULT_NAMESPACE,
@@ -13,7 +13,54 @@ from gpu_facts.device_plugin_chart import (
     GPU_OPERATOR_DEFAULT_NAMESPACE,
 )
 
-from .base import DnsLabel, SettingsModel
+from .base import DnsLabel, Quantity, SettingsModel, quantity_value
+
+
+class ContainerResourcesSettings(SettingsModel):
+    cpu: Quantity
+    """CPU request."""
+    memory: Quantity
+    """Memory request."""
+    memory_limit: Quantity | None = None
+    """Memory limit, at least the request; unset: the chart's own (none for the plugin and
+    GFD, 4Gi/512Mi/1Gi for the NFD master/worker/gc)."""
+
+    @model_validator(mode="after")
+    def _limit_covers_request(self) -> ContainerResourcesSettings:
+        if self.memory_limit is not None and quantity_value(self.memory_limit) < quantity_value(
+            self.memory
+        ):
+            raise ValueError(f"memoryLimit {self.memory_limit} is below memory {self.memory}")
+        return self
+
+    def as_values(self) -> dict[str, dict[str, str]]:
+        """As a chart's ``resources`` value. Without a limit the chart's own stays: Helm merges
+        values over the chart's defaults, and the null that would drop one never reaches Helm
+        (Pulumi's SDK and the Kubernetes provider drop null values)."""
+        limits = {"limits": {"memory": self.memory_limit}} if self.memory_limit else {}
+        return {"requests": {"cpu": self.cpu, "memory": self.memory}, **limits}
+
+
+class GpuComponentResourcesSettings(SettingsModel):
+    plugin: ContainerResourcesSettings = ContainerResourcesSettings(cpu="50m", memory="64Mi")
+    """The device plugin and GPU Feature Discovery containers (and the MPS control daemon's:
+    chart 0.20 gives the three one ``resources`` value; its config-manager sidecars get none).
+    No memory limit by default: an OOM kill of the plugin takes its GPUs off the node's
+    allocatable, and the MPS daemon's container also holds the MPS server, whose restart
+    crashes every MPS client on the node. The requests follow Kubernetes' former NVIDIA addon
+    (50m CPU) and a resident size of about 25Mi reported for the plugin."""
+    nfd_master: ContainerResourcesSettings = ContainerResourcesSettings(
+        cpu="100m", memory="128Mi", memory_limit="4Gi"
+    )
+    """NFD master (default: the NFD chart's own, node-feature-discovery 0.19.0 values.yaml)."""
+    nfd_worker: ContainerResourcesSettings = ContainerResourcesSettings(
+        cpu="5m", memory="64Mi", memory_limit="512Mi"
+    )
+    """NFD worker, one per GPU node (default: the NFD chart's own)."""
+    nfd_gc: ContainerResourcesSettings = ContainerResourcesSettings(
+        cpu="10m", memory="128Mi", memory_limit="1Gi"
+    )
+    """NFD garbage collector (default: the NFD chart's own)."""
 
 
 class DevicePluginSettings(SettingsModel):
@@ -26,6 +73,8 @@ class DevicePluginSettings(SettingsModel):
     while the plugin is enabled (BP-14)."""
     namespace: DnsLabel = DEFAULT_NAMESPACE
     """Namespace of the release."""
+    resources: GpuComponentResourcesSettings = Field(default_factory=GpuComponentResourcesSettings)
+    """Requests (and memory limits) of the plugin, GFD and NFD pods."""
     values: dict[str, object] = Field(default_factory=dict)
     """Extra chart values, merged over ours."""
 
@@ -37,6 +86,9 @@ class GpuOperatorSettings(SettingsModel):
     """GPU Operator chart version."""
     namespace: DnsLabel = GPU_OPERATOR_DEFAULT_NAMESPACE
     """Namespace of the release."""
+    resources: GpuComponentResourcesSettings = Field(default_factory=GpuComponentResourcesSettings)
+    """Requests (and memory limits) of the operator's device plugin and GFD (``plugin``) and
+    of its NFD pods."""
 
 
 class AckGpuSharingSettings(SettingsModel):

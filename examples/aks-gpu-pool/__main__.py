@@ -97,10 +97,12 @@ gpu_pool = AksGpuNodePool(
 )
 
 # One config per pool, selected by the node label the pool carries; GFD from the same chart.
+# It waits for the cluster (through the provider), not for the pool: its DaemonSets reach the
+# GPU nodes as they join, and a pool that fails to create leaves the plugin in place.
 NvidiaDevicePlugin(
     "device-plugin",
     {"pools": [pool], "cloud": "azure", "gfd": True},
-    pulumi.ResourceOptions(providers={"kubernetes": provider}, depends_on=[gpu_pool]),
+    pulumi.ResourceOptions(providers={"kubernetes": provider}),
 )
 
 pulumi.export("clusterName", cluster_name)

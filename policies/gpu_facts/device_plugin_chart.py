@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
+from types import MappingProxyType
 
 CHART_NAME = "nvidia-device-plugin"
 CHART_REPO = "https://nvidia.github.io/k8s-device-plugin"
@@ -32,6 +34,106 @@ MPS_CONTROL_DAEMON_SUFFIX = "mps-control-daemon"
 NFD_NAME = "node-feature-discovery"
 """The chart names its DaemonSets ``<fullname>``, ``<fullname>-gpu-feature-discovery``,
 ``<fullname>-mps-control-daemon`` and (NFD subchart) ``<fullname>-node-feature-discovery-*``."""
+
+RELEASE_NAME = CHART_NAME
+"""Our release is named like the chart (components/helm_release.py): the chart's fullname is
+``nvidia-device-plugin``, the NFD subchart's ``nvidia-device-plugin-node-feature-discovery``."""
+INSTANCE_LABEL = "app.kubernetes.io/instance"
+NAME_LABEL = "app.kubernetes.io/name"
+
+
+@dataclass(frozen=True)
+class ChartPod:
+    """One kind of pod the chart (0.20.0, NFD subchart 0.19.0) runs, read from its template.
+
+    Every one of them reaches the Kubernetes API server and nothing else: no pod serves another
+    pod (the NFD pods' ``http`` port 8080 takes only the kubelet's probes, which come from the
+    node and pass every NetworkPolicy, and metrics, whose PodMonitor is off: ``prometheus.enable``
+    false), no pod needs DNS (in-cluster clients reach the API server at
+    ``KUBERNETES_SERVICE_HOST``, an IP the kubelet sets), and none runs on the host network
+    (``*.enableHostNetwork`` and ``nfd.*.hostNetwork`` are not keys we accept; a hostNetwork
+    pod would be outside every NetworkPolicy). NFD 0.19 has no gRPC between worker and master:
+    workers write NodeFeature objects and the master reads them through the API.
+    """
+
+    name: str
+    kind: str
+    template: str
+    """The chart template that makes it, relative to the chart."""
+    labels: Mapping[str, str]
+    """The labels its pod template sets (``_helpers.tpl``: ``templateLabels`` /
+    ``selectorLabels``, with our release name and no name overrides)."""
+    api: str
+    """What it does with the API server (its RBAC: ``templates/role.yml``, the NFD subchart's
+    ``clusterrole.yaml``/``role.yaml``/``post-delete-job.yaml``)."""
+
+
+_PLUGIN_LABELS = MappingProxyType({NAME_LABEL: CHART_NAME, INSTANCE_LABEL: RELEASE_NAME})
+
+
+def _nfd_labels(role: str) -> Mapping[str, str]:
+    return MappingProxyType({NAME_LABEL: NFD_NAME, INSTANCE_LABEL: RELEASE_NAME, "role": role})
+
+
+_CONFIG_MANAGER = (
+    "config-manager (init container and sidecar) reads its node's nvidia.com/device-plugin.config "
+    "label (KUBECONFIG empty: in-cluster; ClusterRole nodes get/list/watch)"
+)
+_NFD = "charts/node-feature-discovery-0.19.0/templates/"
+CHART_PODS: tuple[ChartPod, ...] = (
+    ChartPod(
+        "device-plugin",
+        "DaemonSet",
+        "templates/daemonset-device-plugin.yml",
+        _PLUGIN_LABELS,
+        _CONFIG_MANAGER,
+    ),
+    ChartPod(
+        "gpu-feature-discovery",
+        "DaemonSet",
+        "templates/daemonset-gfd.yml",
+        _PLUGIN_LABELS,
+        f"{_CONFIG_MANAGER}; GFD writes NodeFeature objects (nodefeatures create/update)",
+    ),
+    ChartPod(
+        "mps-control-daemon",
+        "DaemonSet",
+        "templates/daemonset-mps-control-daemon.yml",
+        _PLUGIN_LABELS,
+        _CONFIG_MANAGER,
+    ),
+    ChartPod(
+        "nfd-master",
+        "Deployment",
+        f"{_NFD}master.yaml",
+        _nfd_labels("master"),
+        "reads NodeFeature(Rule)s, writes node labels, takes its lease",
+    ),
+    ChartPod(
+        "nfd-worker",
+        "DaemonSet",
+        f"{_NFD}worker.yaml",
+        _nfd_labels("worker"),
+        "writes its node's NodeFeature object, reads its own pod (owner references)",
+    ),
+    ChartPod(
+        "nfd-gc",
+        "Deployment",
+        f"{_NFD}nfd-gc.yaml",
+        _nfd_labels("gc"),
+        "deletes NodeFeature objects of nodes that are gone",
+    ),
+    ChartPod(
+        "nfd-prune",
+        "Job",
+        f"{_NFD}post-delete-job.yaml",
+        _nfd_labels("prune"),
+        "post-delete hook: removes NFD's labels from the nodes after an uninstall",
+    ),
+)
+"""Every pod the release can run with our values (the MPS daemon only on MPS nodes, the prune
+Job only after an uninstall); ``tests/components/test_device_plugin_network.py`` renders the
+chart and checks this list against it."""
 
 CRITICAL_ADDONS_TAINT_KEY = "CriticalAddonsOnly"
 """Taint key of system-only nodes (AKS system pools); the chart's values.yaml tolerates it."""
@@ -79,10 +181,13 @@ KNOWN_VALUE_PATHS: frozenset[str] = frozenset(
         # worker.nodeSelector, worker.affinity, master.tolerations, gc.tolerations.
         "nfd.worker.nodeSelector",
         "nfd.worker.affinity",
+        "nfd.worker.resources",
         "nfd.master",
         "nfd.master.tolerations",
+        "nfd.master.resources",
         "nfd.gc",
         "nfd.gc.tolerations",
+        "nfd.gc.resources",
     }
 )
 
@@ -103,8 +208,10 @@ GPU_OPERATOR_KNOWN_VALUE_PATHS: frozenset[str] = frozenset(
         "devicePlugin.config.name",
         "devicePlugin.config.default",
         "devicePlugin.config.data",
+        "devicePlugin.resources",
         "gfd",
         "gfd.enabled",
+        "gfd.resources",
         "mig",
         "mig.strategy",
         "migManager",
@@ -115,6 +222,12 @@ GPU_OPERATOR_KNOWN_VALUE_PATHS: frozenset[str] = frozenset(
         "node-feature-discovery",
         "node-feature-discovery.worker",
         "node-feature-discovery.worker.tolerations",
+        # devicePlugin.resources and gfd.resources (ClusterPolicy's per-component resources)
+        # and the NFD subchart's <role>.resources: read in deployments/gpu-operator/values.yaml
+        # at NVIDIA/gpu-operator commit d7413be (the devicePlugin v0.16 era).
+        "node-feature-discovery.worker.resources",
+        "node-feature-discovery.master.resources",
+        "node-feature-discovery.gc.resources",
         # Verified in NVIDIA/gpu-operator deployments/gpu-operator/values.yaml
         # (operator.tolerations) and the NFD subchart's values.yaml (master/gc.tolerations).
         "operator",
@@ -156,3 +269,22 @@ def version_tuple(version: str) -> tuple[int, ...]:
 def at_least(version: str, minimum: str) -> bool:
     """Whether ``version`` is ``minimum`` or newer (semantic version order)."""
     return version_tuple(version) >= version_tuple(minimum)
+
+
+# The GPU Operator's own pods and the operands it deploys in its namespace (NVIDIA/gpu-operator
+# assets/state-*/: read at commit 06faaf0). Not rendered in tests: the operator creates the
+# operands at run time from ClusterPolicy, so no chart render shows them.
+GPU_OPERATOR_DRIVER_LABELS: Mapping[str, str] = MappingProxyType({"app": "nvidia-driver-daemonset"})
+"""Pod labels of the driver DaemonSet (assets/state-driver/0500_daemonset.yaml). Not on the host
+network. Its container builds the kernel module and fetches the node's kernel headers from the
+distribution's package repositories (names, over HTTP and HTTPS); its driver-manager init
+container evicts GPU pods through the API."""
+GPU_OPERATOR_DRIVER_DOWNLOAD_PORTS: tuple[int, ...] = (80, 443)
+"""Ubuntu's archive mirrors serve HTTP; NVIDIA's and other repositories HTTPS."""
+GPU_OPERATOR_DCGM_EXPORTER_LABELS: Mapping[str, str] = MappingProxyType(
+    {"app": "nvidia-dcgm-exporter"}
+)
+"""Pod labels of the operator's dcgm-exporter (assets/state-dcgm-exporter/0800_daemonset.yaml;
+``dcgmExporter.enabled`` is on by default), not on the host network."""
+GPU_OPERATOR_DCGM_EXPORTER_PORT = 9400
+"""Its ``metrics`` container port (``DCGM_EXPORTER_LISTEN=:9400``)."""

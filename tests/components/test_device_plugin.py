@@ -61,6 +61,13 @@ GPU_AFFINITY = {
     }
 }
 SYSTEM_TOLERATIONS = [{"key": "CriticalAddonsOnly", "operator": "Exists"}]
+# The defaults of DevicePluginSettings.resources: small requests; NFD's are its chart's own.
+PLUGIN_RESOURCES = {"requests": {"cpu": "50m", "memory": "64Mi"}}
+NFD_RESOURCES = {
+    "master": {"requests": {"cpu": "100m", "memory": "128Mi"}, "limits": {"memory": "4Gi"}},
+    "worker": {"requests": {"cpu": "5m", "memory": "64Mi"}, "limits": {"memory": "512Mi"}},
+    "gc": {"requests": {"cpu": "10m", "memory": "128Mi"}, "limits": {"memory": "1Gi"}},
+}
 
 
 def platform(stack: str = "byo", mutate: Any = None) -> ResolvedPlatform:
@@ -143,16 +150,26 @@ def test_release_values_hold_plugin_gfd_and_nfd_to_gpu_nodes() -> None:
             "tolerations": NFD_TOLERATIONS,
             "nodeSelector": {"nvidia.com/gpu.present": "true"},
             "affinity": GPU_AFFINITY,
+            "resources": NFD_RESOURCES["worker"],
         },
         # The NFD master and gc Deployments run on (CriticalAddonsOnly-tainted) system nodes.
-        "master": {"tolerations": SYSTEM_TOLERATIONS},
-        "gc": {"tolerations": SYSTEM_TOLERATIONS},
+        "master": {"tolerations": SYSTEM_TOLERATIONS, "resources": NFD_RESOURCES["master"]},
+        "gc": {"tolerations": SYSTEM_TOLERATIONS, "resources": NFD_RESOURCES["gc"]},
     }
+    assert values["resources"] == PLUGIN_RESOURCES
     # The chart's CriticalAddonsOnly toleration would let the plugin onto system nodes.
     assert all(t["key"] != "CriticalAddonsOnly" for t in values["tolerations"])
     # A global migStrategy would override every per-pool config (it becomes an env var).
     assert "migStrategy" not in values
-    assert set(values) == {"config", "gfd", "affinity", "tolerations", "priorityClassName", "nfd"}
+    assert set(values) == {
+        "config",
+        "gfd",
+        "affinity",
+        "tolerations",
+        "priorityClassName",
+        "resources",
+        "nfd",
+    }
 
 
 def test_per_pool_configs_for_mig_single_mixed_time_slicing_and_mps() -> None:
@@ -229,18 +246,20 @@ def test_known_paths_have_their_parents() -> None:
 
 def test_user_values_merge_over_ours() -> None:
     user = {
-        "resources": {"requests": {"cpu": "50m"}},
+        "resources": {"requests": {"cpu": "80m"}},
         "tolerations": [{"key": "dedicated", "operator": "Exists"}],
         "nfd": {"worker": {"nodeSelector": {"gpu": "yes"}}},
     }
     values = one(plugin_run(platform(), values=user), RELEASE).inputs["values"]
-    assert values["resources"] == {"requests": {"cpu": "50m"}}
+    # Over devicePlugin.resources too: the values are the last word, key by key.
+    assert values["resources"] == {"requests": {"cpu": "80m", "memory": "64Mi"}}
     assert values["tolerations"] == [{"key": "dedicated", "operator": "Exists"}]  # lists replace
     # Maps merge like Helm's: a user selector adds to ours, it cannot drop the GPU label.
     assert values["nfd"]["worker"] == {
         "tolerations": NFD_TOLERATIONS,
         "nodeSelector": {"nvidia.com/gpu.present": "true", "gpu": "yes"},
         "affinity": GPU_AFFINITY,
+        "resources": NFD_RESOURCES["worker"],
     }
     assert values["priorityClassName"] == "system-node-critical"
 
@@ -315,10 +334,11 @@ def test_gpu_operator_release() -> None:
         "priorityClassName": "system-node-critical",
     }
     assert values["node-feature-discovery"] == {
-        "worker": {"tolerations": NFD_TOLERATIONS},
-        "master": {"tolerations": SYSTEM_TOLERATIONS},
-        "gc": {"tolerations": SYSTEM_TOLERATIONS},
+        "worker": {"tolerations": NFD_TOLERATIONS, "resources": NFD_RESOURCES["worker"]},
+        "master": {"tolerations": SYSTEM_TOLERATIONS, "resources": NFD_RESOURCES["master"]},
+        "gc": {"tolerations": SYSTEM_TOLERATIONS, "resources": NFD_RESOURCES["gc"]},
     }
+    assert values["devicePlugin"]["resources"] == values["gfd"]["resources"] == PLUGIN_RESOURCES
     # AKS taints every non-GPU node: the operator Deployment needs the system pool.
     assert values["operator"] == {"tolerations": SYSTEM_TOLERATIONS}
     plugin_config = values["devicePlugin"]["config"]
@@ -554,3 +574,48 @@ def test_bad_operator_args_name_every_bad_property() -> None:
         run(lambda: NvidiaGpuOperator("op", {"pools": pools, "namespace": "-bad"}), monitor=monitor)
     assert paths(err.value) == ["pools[0].vmSize", "namespace"]
     assert monitor.recorded == []
+
+
+def test_resources_come_from_settings_and_reach_both_charts() -> None:
+    def sized(raw: dict[str, Any]) -> None:
+        raw["devicePlugin"]["resources"] = {
+            "plugin": {"cpu": "20m", "memory": "40Mi", "memoryLimit": "200Mi"},
+            "nfdWorker": {"cpu": "10m", "memory": "32Mi"},
+        }
+
+    p = platform(mutate=sized)
+    values = one(plugin_run(p), RELEASE).inputs["values"]
+    assert values["resources"] == {
+        "requests": {"cpu": "20m", "memory": "40Mi"},
+        "limits": {"memory": "200Mi"},
+    }
+    # A memory limit is set only when asked for; the others keep their defaults.
+    assert values["nfd"]["worker"]["resources"] == {"requests": {"cpu": "10m", "memory": "32Mi"}}
+    assert values["nfd"]["master"]["resources"] == NFD_RESOURCES["master"]
+    operator = operator_values(
+        list(p.pools.values()),
+        DevicePluginSettings.model_validate(
+            {"resources": {"plugin": {"cpu": "20m", "memory": "40Mi"}}}
+        ).resources,
+    )
+    assert operator["gfd"]["resources"] == {"requests": {"cpu": "20m", "memory": "40Mi"}}
+
+
+def test_a_memory_limit_below_the_request_is_refused() -> None:
+    def bad(raw: dict[str, Any]) -> None:
+        raw["devicePlugin"]["resources"] = {
+            "nfdGc": {"cpu": "1", "memory": "1Gi", "memoryLimit": "1G"}
+        }
+
+    with pytest.raises(
+        ConfigError, match=r"devicePlugin\.resources\.nfdGc.*memoryLimit 1G is below"
+    ):
+        platform(mutate=bad)
+    with pytest.raises(pulumi.InputPropertiesError) as err:
+        run(
+            lambda: NvidiaDevicePlugin(
+                "dp",
+                plugin_args(platform(), resources={"plugin": {"cpu": "x", "memory": "64Mi"}}),
+            )
+        )
+    assert paths(err.value) == ["resources.plugin.cpu"]

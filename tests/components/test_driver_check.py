@@ -566,3 +566,50 @@ def test_check_defaults_from_pools_alone() -> None:
         container = job.inputs["spec"]["template"]["spec"]["containers"][0]
         assert container["image"] == defaults.image
     assert by_type(result, "kubernetes:batch/v1:CronJob") == []
+
+
+def test_each_job_waits_for_its_own_node_pool_only() -> None:
+    def program() -> None:
+        base = pulumi.CustomResource("test:index:NodePool", "a100-pool")
+        other = pulumi.CustomResource("test:index:NodePool", "t4-pool")
+        args = check_args(platform(), node_pools={"a100": base.id, "t4": other.id})
+        DriverReadinessCheck("check", args)
+
+    result = run(program)
+    pool_urns = {r.name: r.urn for r in by_type(result, "test:index:NodePool")}
+    jobs = {
+        job.inputs["metadata"]["labels"]["gpu-platform.io/pool"]: job
+        for job in by_type(result, JOB)
+    }
+    for pool, job in jobs.items():
+        assert (
+            job.inputs["metadata"]["annotations"]["gpu-platform.io/node-pool"] == f"{pool}-pool-id"
+        )
+        assert set(job.dependencies) & set(pool_urns.values()) == {pool_urns[f"{pool}-pool"]}
+    # The namespace and its policy wait for no pool.
+    for r in [
+        *by_type(result, NAMESPACE),
+        *by_type(result, "kubernetes:networking.k8s.io/v1:NetworkPolicy"),
+    ]:
+        assert not set(r.dependencies) & set(pool_urns.values())
+
+
+def test_node_pools_must_name_pools_of_the_args() -> None:
+    with pytest.raises(pulumi.InputPropertiesError) as err:
+        run(lambda: DriverReadinessCheck("check", check_args(platform(), node_pools={"h100": "x"})))
+    assert paths(err.value) == ["nodePools.h100"]
+
+
+def test_a_node_pool_id_known_only_after_apply_leaves_the_jobs_judgeable() -> None:
+    # On a new stack's first preview the pool's ID is unknown: so is the Job's annotation, and
+    # nothing else; the pack still judges every check Job.
+    def program() -> None:
+        pool = pulumi.CustomResource("test:index:NodePool", "a100-pool", {"poolId": None})
+        unknown = pool.poolId  # type: ignore[attr-defined]
+        DriverReadinessCheck("check", check_args(platform(), node_pools={"a100": unknown}))
+
+    result = run(program)
+    (job,) = [j for j in by_type(result, JOB) if j.name == "check-a100"]
+    assert repr(job.inputs["metadata"]["annotations"]["gpu-platform.io/node-pool"]) == "[unknown]"
+    violations = run_policies(result.resources, policies())
+    assert [v for v in violations if "check-" in (v.urn or "")] == []

@@ -266,13 +266,18 @@ def test_training_and_inference_do_not_reach_each_other() -> None:
         for r in by_type(result, NETWORK_POLICY)
         if r.inputs["metadata"]["name"] == "default-deny-all"
     ]
-    # Every workload namespace, the driver checks' and the GPU metrics' own namespaces deny
-    # all by default.
+    # Every namespace the platform creates denies all by default: the workloads', the driver
+    # checks', the GPU metrics' and the device plugin's.
+    created = {
+        r.inputs["metadata"]["name"] for r in by_type(result, "kubernetes:core/v1:Namespace")
+    }
+    assert {r.inputs["metadata"]["namespace"] for r in deny} == created
     assert sorted(r.inputs["metadata"]["namespace"] for r in deny) == [
         "gpu-inference",
         "gpu-metrics",
         "gpu-readiness",
         "gpu-training",
+        "nvidia-device-plugin",
     ]
     assert all(r.inputs["spec"] == DENY_ALL for r in deny)
 

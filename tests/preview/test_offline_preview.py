@@ -109,7 +109,7 @@ def test_json_contract(program: Path, capsys: pytest.CaptureFixture[str]) -> Non
     assert set(document) == {"stack", "resources", "outputs", "violations"}
     assert document["stack"] == "dev"
     (ns,) = [r for r in document["resources"] if r["type"] == "kubernetes:core/v1:Namespace"]
-    assert set(ns) == {"urn", "type", "name", "parent", "inputs"}
+    assert set(ns) == {"urn", "type", "name", "parent", "dependsOn", "inputs"}
     assert ns["inputs"]["metadata"] == {"name": "team-a", "labels": {"a": "b"}}
     assert document["outputs"] == {"namespace": "team-a", "token": "[secret]"}
     assert document["violations"] == []

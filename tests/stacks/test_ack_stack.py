@@ -13,6 +13,8 @@ from gpu_policies.tolerations import may_schedule
 from offline_preview import PreviewResult, Secret, preview
 from offline_preview.cli import EXIT_OK
 from offline_preview.engine import RecordedResource
+from offline_preview.graph import downstream, waits_for
+from offline_preview.render import as_document
 from stack_config import ConfigError
 from tests.components.test_ack_monitoring import T4_AND_MPS_ALERTS
 from tests.conftest import ROOT
@@ -172,19 +174,20 @@ def test_example_project_files() -> None:
     assert (EXAMPLE / "Pulumi.dev.yaml").exists()
 
 
-def test_in_cluster_layers_wait_for_pools_and_sharing(ack_dev: PreviewResult) -> None:
-    waits_for = {
-        name
+def test_in_cluster_layers_wait_for_no_gpu_pool(ack_dev: PreviewResult) -> None:
+    document = as_document(ack_dev.run, ack_dev.violations)
+    graph = waits_for(document["resources"])
+    gpu_pools = [
+        r.urn
         for r in ack_dev.run.resources
-        if r.type == "gpu-platform:workloads:GpuWorkloadNamespace"
-        for name in (urn.rsplit("::", 1)[-1] for urn in r.dependencies)
-    }
-    assert {
-        "ack-dev-gpu-a10mps-pool",
-        "ack-dev-gpu-t4-pool",
-        "ack-dev-gpu-sharing-ack-ai-installer",
-        "ack-dev-gpu-sharing-ack-mps-control",
-    } <= waits_for
+        if r.type == "alicloud:cs/nodePool:NodePool" and "-gpu-" in r.name
+    ]
+    assert len(gpu_pools) == 2
+    for pool in gpu_pools:
+        # No pool of ack-dev has a check (both scale from zero): nothing waits for a pool.
+        assert downstream(graph, pool) == set()
+    namespaces = [r for r in ack_dev.run.resources if r.type == "kubernetes:core/v1:Namespace"]
+    assert namespaces and not any(set(gpu_pools) & set(r.dependencies) for r in namespaces)
 
 
 def test_bad_ack_config_is_refused_with_its_key_path(tmp_path: Path) -> None:
@@ -222,6 +225,37 @@ def test_ack_dev_deploys_no_driver_check_when_every_gpu_pool_scales_from_zero(
     assert of_type(ack_dev, "gpu-platform:gpu:DriverReadinessCheck") == []
     assert of_type(ack_dev, "kubernetes:batch/v1:Job") == []
     assert of_type(ack_dev, "kubernetes:batch/v1:CronJob") == []
+
+
+def test_ack_pools_with_nodes_hold_back_only_their_own_checks(tmp_path: Path) -> None:
+    data = yaml.safe_load((ROOT / "Pulumi.ack-dev.yaml").read_text())
+    for pool in data["config"]["gpu-platform:gpuPools"]:
+        pool["autoscale"]["min"] = 1
+    config = tmp_path / "Pulumi.on.yaml"
+    config.write_text(yaml.safe_dump(data))
+    result = preview(ROOT, stack="on", config_file=config)
+    document = as_document(result.run, result.violations)
+    graph = waits_for(document["resources"])
+    names = {r["urn"]: r["name"] for r in document["resources"]}
+    gpu_pools = {
+        r.name.removeprefix("on-gpu-").removesuffix("-pool"): r.urn
+        for r in of_type(result, "alicloud:cs/nodePool:NodePool")
+        if r.parent is not None and "AckGpuNodePool" in r.parent
+    }
+    assert set(gpu_pools) == {"t4", "a10mps"}
+    for pool, urn in gpu_pools.items():
+        held_back = {names[u] for u in downstream(graph, urn)}
+        assert (
+            held_back
+            == {f"on-driver-check-{pool}", f"on-driver-check-{pool}-cron"} & set(names.values())
+            and f"on-driver-check-{pool}" in held_back
+        ), pool
+    # The MPS pool's check needs ACK's sharing charts, which wait for the cluster only.
+    (checks,) = of_type(result, "gpu-platform:gpu:DriverReadinessCheck")
+    sharing = {
+        r.urn for r in of_type(result, "kubernetes:helm.sh/v3:Release") if "sharing" in r.name
+    }
+    assert sharing and sharing <= set(checks.dependencies)
 
 
 ADDON = "alicloud:cs/kubernetesAddon:KubernetesAddon"

@@ -45,6 +45,8 @@ def test_builds_a_cluster_a_gpu_pool_and_the_device_plugin() -> None:
         ("gpu-platform:gpu:NvidiaDevicePlugin", "device-plugin"),
         ("kubernetes:core/v1:Namespace", "device-plugin-namespace"),
         ("kubernetes:helm.sh/v3:Release", "device-plugin-release"),
+        ("kubernetes:networking.k8s.io/v1:NetworkPolicy", "device-plugin-allow-api-server-egress"),
+        ("kubernetes:networking.k8s.io/v1:NetworkPolicy", "device-plugin-default-deny-all"),
         ("pulumi:providers:kubernetes", "gpu-example-k8s"),
     ]
     assert result.violations == []
@@ -80,6 +82,8 @@ def test_adds_the_pool_to_an_existing_cluster(tmp_path: Path) -> None:
         "gpu-platform:gpu:NvidiaDevicePlugin",
         "kubernetes:core/v1:Namespace",
         "kubernetes:helm.sh/v3:Release",
+        "kubernetes:networking.k8s.io/v1:NetworkPolicy",
+        "kubernetes:networking.k8s.io/v1:NetworkPolicy",
         "pulumi:providers:kubernetes",
     ]
     pool = inputs_of(result, AGENT_POOL)

@@ -23,6 +23,8 @@ from gpu_policies.node_pools import node_pools
 from gpu_policies.registry import policies
 from gpu_policies.tolerations import may_schedule
 from offline_preview import PreviewResult, RecordedResource, Secret, preview, run_policies
+from offline_preview.graph import downstream, waits_for
+from offline_preview.render import as_document
 from stack_config import load_platform
 from tests.conftest import by_type, one, run, stack_raw
 
@@ -114,15 +116,50 @@ def test_gpu_pools_of_both_stacks(previews: dict[str, PreviewResult], stack: str
     assert outputs["oidcIssuerUrl"].startswith("https://")
 
 
-def test_in_cluster_layers_wait_for_the_gpu_pools(previews: dict[str, PreviewResult]) -> None:
-    run = previews["dev"].run
-    pool_urns = {r.urn for r in pools(previews["dev"]).values()}
-    in_cluster = [
-        r for r in run.resources if not r.custom and r.type.split(":")[1] in ("gpu", "workloads")
+@pytest.mark.parametrize("stack", ["dev", "prod"])
+def test_a_failed_gpu_pool_holds_back_only_its_own_check(
+    previews: dict[str, PreviewResult], stack: str
+) -> None:
+    """Fail small: from the plan's dependency graph, nothing but a pool's own driver check
+    waits for a GPU pool, so a quota error on one pool leaves every namespace, quota, the
+    admission policy, the plugin, the exporter and the other pools' checks in place."""
+    result = previews[stack]
+    document = as_document(result.run, result.violations)
+    graph = waits_for(document["resources"])
+    names = {r["urn"]: r["name"] for r in document["resources"]}
+    workloads = [
+        r["urn"]
+        for r in document["resources"]
+        if r["type"].split(":")[1] in ("workloads", "gpu") or r["type"].startswith("kubernetes:")
     ]
-    assert in_cluster, "the device plugin and workload layers are composed"
-    for component in in_cluster:
-        assert pool_urns <= set(component.dependencies), component.name
+    assert workloads
+    for pool_name, pool in pools(result).items():
+        held_back = {names[urn] for urn in downstream(graph, pool.urn)}
+        own_checks = {f"{stack}-driver-check-{pool_name}"} & set(names.values())
+        assert held_back == own_checks, pool_name
+    # And so every namespace and the admission policy are independent of every pool.
+    pool_urns = {pool.urn for pool in pools(result).values()}
+    for urn in workloads:
+        if not names[urn].startswith(f"{stack}-driver-check-"):
+            assert not any(urn in downstream(graph, p) for p in pool_urns), names[urn]
+
+
+def test_a_pools_check_waits_for_its_pool_and_the_plugin(
+    previews: dict[str, PreviewResult],
+) -> None:
+    run = previews["dev"].run
+    check = next(r for r in by_type(run, "kubernetes:batch/v1:Job"))
+    assert pools(previews["dev"])["a100mig"].urn in check.dependencies
+    assert check.inputs["metadata"]["annotations"]["gpu-platform.io/node-pool"] == (
+        "dev-gpu-a100mig-pool-id"
+    )
+    release = next(
+        r
+        for r in by_type(run, "kubernetes:helm.sh/v3:Release")
+        if r.name.endswith("plugin-release")
+    )
+    component = one(run, "gpu-platform:gpu:DriverReadinessCheck")
+    assert release.urn in component.dependencies
 
 
 @pytest.mark.parametrize("stack", ["dev", "prod"])
@@ -257,7 +294,8 @@ def test_nvme_pool_gets_the_ephemeral_cache_through_the_platform() -> None:
     result = run(lambda: GpuPlatform("plat", platform))
     extension = one(result, "azure-native:kubernetesconfiguration:Extension")
     nvme_pool = next(r for r in by_type(result, AGENT_POOL) if r.name == "plat-gpu-a100nvme-pool")
-    assert nvme_pool.urn in extension.dependencies
+    # The cache waits for no GPU pool: its local-disk driver reaches nodes as they join.
+    assert nvme_pool.urn not in extension.dependencies
     assert extension.inputs["clusterName"] == "gpu-dev"
     storage_class = one(result, "kubernetes:storage.k8s.io/v1:StorageClass")
     provider = one(result, "pulumi:providers:kubernetes")

@@ -105,7 +105,19 @@ def test_bench_smallest_size_writes_the_report(
     code = main(["--sizes", "1", "--repeats", "1", "--startup-runs", "1", "--out", str(tmp_path)])
     assert code == 0
     doc = json.loads((tmp_path / "latest.json").read_text())
-    assert set(doc) == {"meta", "scale", "validation", "targets", "startup", "setup"}
+    assert set(doc) == {
+        "meta",
+        "scale",
+        "validation",
+        "targets",
+        "startup",
+        "setup",
+        "critical_path",
+    }
+    assert [t["stack"] for t in doc["critical_path"]] == ["dev", "prod"]
+    for timing in doc["critical_path"]:
+        assert timing["at_floor"] is True
+        assert timing["critical_minutes"] == timing["unavoidable_minutes"]
     assert doc["validation"] == [], "the validation stress runs only with every size"
     assert doc["meta"]["sizes"] == ["1p/2ns"]
     assert [c["cloud"] for c in doc["scale"]] == ["existing", "azure"]
@@ -136,6 +148,7 @@ def test_bench_smallest_size_writes_the_report(
     out = capsys.readouterr().out
     assert "reg/floor" in out
     assert "Start-up" in out
+    assert "critical path" in out
 
 
 def test_validation_stress_reports_per_item_times() -> None:
