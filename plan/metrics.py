@@ -14,12 +14,12 @@ from gpu_facts.dcgm_exporter_chart import (
     KNOWN_VALUE_PATHS,
     METRICS_PORT,
     MIN_VERSION,
-    NATIVE_RESOURCE,
-    NATIVE_RESOURCE_PREFIX,
     RESOURCE_NAMES_ENV,
     VIRTUAL_GPUS_ENV,
+    natively_attributed,
 )
 from gpu_facts.device_plugin_chart import at_least, unknown_value_paths
+from gpu_facts.scheduling import SHARED_SUFFIX
 
 from .chart_values import gpu_node_affinity, gpu_tolerations, merge_values
 from .pools import PoolFacts
@@ -52,13 +52,24 @@ def resource_names_to_declare(pools: Sequence[PoolFacts]) -> list[str]:
     return [
         name
         for name in exposed_resources(pools)
-        if name != NATIVE_RESOURCE
-        and not (name.startswith(NATIVE_RESOURCE_PREFIX) and not name.endswith(".shared"))
+        if not natively_attributed(name) or name.endswith(SHARED_SUFFIX)
     ]
 
 
 def has_shared_gpus(pools: Sequence[PoolFacts]) -> bool:
     return any(pool.is_shared for pool in exporter_pools(pools))
+
+
+def exporter_env(pools: Sequence[PoolFacts]) -> list[dict[str, str]]:
+    """The exporter's environment: the resource names to attribute, per-pod series on shared
+    GPUs. Our chart release and the GPU Operator's exporter both get it."""
+    env = []
+    names = resource_names_to_declare(pools)
+    if names:
+        env.append({"name": RESOURCE_NAMES_ENV, "value": ",".join(names)})
+    if has_shared_gpus(pools):
+        env.append({"name": VIRTUAL_GPUS_ENV, "value": "true"})
+    return env
 
 
 def exporter_values(
@@ -67,17 +78,11 @@ def exporter_values(
     """The chart values: on exactly the GPU nodes the device plugin serves, told every resource
     name the pools expose, per-pod series on shared GPUs, and the scrape discovery asked for.
     User values merge over ours, like Helm's."""
-    env = []
-    names = resource_names_to_declare(pools)
-    if names:
-        env.append({"name": RESOURCE_NAMES_ENV, "value": ",".join(names)})
-    if has_shared_gpus(pools):
-        env.append({"name": VIRTUAL_GPUS_ENV, "value": "true"})
     ours: dict[str, Any] = {
         "tolerations": gpu_tolerations(),
         "affinity": gpu_node_affinity(),
         "priorityClassName": NODE_CRITICAL,
-        "extraEnv": env,
+        "extraEnv": exporter_env(pools),
         "service": {"enable": True, "port": METRICS_PORT},
         # The chart's default asks for a ServiceMonitor: the install fails without its CRD.
         "serviceMonitor": {"enabled": scrape == "serviceMonitor"},

@@ -12,3 +12,10 @@ MPS_CONTROL_CHART = "ack-mps-control"
 """The MPS control daemon (privileged, hostIPC, hostPID); restarting it crashes MPS clients."""
 ACK_SYSTEM_NAMESPACE = "kube-system"
 """Where ACK's console installs both releases."""
+ARMS_PROMETHEUS_ADDON = "arms-prometheus"
+"""The cluster add-on of ACK's managed Prometheus (component ``ack-arms-prometheus``; the name in
+``ManagedKubernetes.addons`` and ``cs.KubernetesAddon``, ACK "Manage add-ons using Terraform").
+Its GPU monitoring runs ACK's own GPU exporter on the cluster's GPU nodes, DCGM-compatible and
+aware of ACK's shared GPUs (ACK "GPU monitoring 2.0 metrics")."""
+ARMS_PROMETHEUS_CHART = "ack-arms-prometheus"
+"""The same component as a Helm release from ACK's app catalog."""

@@ -7,7 +7,7 @@ matches every taint.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from gpu_facts.scheduling import GPU_TAINT_EFFECT, GPU_TAINT_KEY, Taint
@@ -39,3 +39,31 @@ def tolerates_taint(toleration: Mapping[str, Any], taint: Taint) -> bool:
 def tolerates(toleration: Mapping[str, Any], keys: frozenset[str], value: str) -> bool:
     """Whether one toleration tolerates a GPU taint with one of ``keys`` and ``value``."""
     return any(tolerates_taint(toleration, Taint(k, value, GPU_TAINT_EFFECT)) for k in keys)
+
+
+BLOCKING_EFFECTS = frozenset({"NoSchedule", "NoExecute"})
+"""Taint effects that keep an untolerating pod off a node (``PreferNoSchedule`` only tries)."""
+
+
+def untolerated(tolerations: Iterable[Mapping[str, Any]], taints: Iterable[Taint]) -> list[Taint]:
+    """The taints among ``taints`` that keep a pod with ``tolerations`` off the node."""
+    tolerations = list(tolerations)
+    return [
+        taint
+        for taint in taints
+        if taint.effect in BLOCKING_EFFECTS
+        and not any(tolerates_taint(t, taint) for t in tolerations)
+    ]
+
+
+def describe_tolerations(tolerations: Sequence[Mapping[str, Any]]) -> str:
+    """Tolerations as messages show them: ``nvidia.com/gpu Exists NoSchedule; ...``."""
+    if not tolerations:
+        return "nothing"
+    parts = []
+    for t in tolerations:
+        operator = text(t.get("operator")) or "Equal"
+        value = f' "{t.get("value")}"' if operator == "Equal" else ""
+        effect = text(t.get("effect")) or "any effect"
+        parts.append(f"{text(t.get('key')) or '<any key>'} {operator}{value} {effect}")
+    return "; ".join(parts)
