@@ -5,14 +5,16 @@ from __future__ import annotations
 import copy
 import dataclasses
 import functools
+import json
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from gpu_facts.ack_components import ARMS_PROMETHEUS_ADDON
 from gpu_policies.registry import policies
-from offline_preview import ProgramRun, preview, run_policies
+from offline_preview import PreviewResult, ProgramRun, preview, run_policies
 from offline_preview.cli import EXIT_MANDATORY, EXIT_OK, main
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -75,12 +77,29 @@ def test_make_preview_exit_status(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["--program", str(EXAMPLES / "good-gpu-workload")]) == EXIT_OK
 
 
+def _known_gaps(stack: str, result: PreviewResult) -> list[tuple[str, str]]:
+    """Findings our stacks still have, each a known gap. ack-dev's MPS pool is served by ACK's
+    own device plugin, which our exporter keeps off; only ACK's managed Prometheus (the
+    ``arms-prometheus`` add-on) watches it, and until the stack installs it, that is the one
+    advisory (docs/observability.md, "Status")."""
+    if stack != "ack-dev" or any(
+        ARMS_PROMETHEUS_ADDON in json.dumps(r.inputs, default=str) for r in result.run.resources
+    ):
+        return []
+    return [("gpu-pools-have-metrics-exporter", "GPU node pool 'a10mps' (ecs.gn7i-c8g1.2xlarge)")]
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("stack", STACKS)
 def test_our_stacks_pass_the_pack(stack: str) -> None:
     result = preview(ROOT, stack=stack)
-    # Not even advisory findings: every GPU pool, ACK MPS ones included, has its driver check.
-    assert [(v.policy, v.message) for v in result.violations] == []
+    # Not even advisory findings: every GPU pool, ACK MPS ones included, has its driver check
+    # and its metrics exporter, which knows every resource name the pools expose.
+    found = [(v.policy, v.message) for v in result.violations]
+    gaps = _known_gaps(stack, result)
+    assert len(found) == len(gaps), found
+    for (policy, message), (gap_policy, fragment) in zip(found, gaps, strict=True):
+        assert (policy, fragment in message) == (gap_policy, True), message
     assert len(policies()) >= 22
 
 
@@ -122,6 +141,18 @@ def _t4_config(old: str, new: str) -> Callable[[dict[str, Any]], None]:
             configs["t4"] = configs["t4"].replace(old, new)
 
     return change
+
+
+def _exporter_values(
+    change: Callable[[dict[str, Any]], object],
+) -> Callable[[dict[str, Any]], None]:
+    """Change the values of the dcgm-exporter release only."""
+
+    def apply(props: dict[str, Any]) -> None:
+        if props.get("chart") == "dcgm-exporter":
+            change(props["values"])
+
+    return apply
 
 
 def _drop_node_selector(props: dict[str, Any]) -> None:
@@ -189,8 +220,32 @@ COMPONENT_MUTATIONS = [
         "kubernetes:helm.sh/v3:Release",
         _set("values", {}),
         # Without its per-pool configs the plugin exposes whole GPUs only: the checks' MIG and
-        # shared resources are gone too.
-        ("device-plugin-release-current-with-gfd", "pod-gpu-resources-exposed-by-pools"),
+        # shared resources are gone too. The exporter, with the chart's own tolerations, keeps
+        # off the tainted GPU nodes.
+        (
+            "device-plugin-release-current-with-gfd",
+            "pod-gpu-resources-exposed-by-pools",
+            "gpu-pools-have-metrics-exporter",
+        ),
+    ),
+    (
+        "dev",
+        "kubernetes:helm.sh/v3:Release",
+        _exporter_values(lambda values: values.pop("tolerations")),
+        "gpu-pools-have-metrics-exporter",
+    ),
+    (
+        "dev",
+        "kubernetes:helm.sh/v3:Release",
+        _exporter_values(lambda values: values.pop("extraEnv")),
+        "gpu-metrics-exporter-resource-names",
+    ),
+    # byo declares no pool: the exporter is judged on every config of the plugin.
+    (
+        "byo",
+        "kubernetes:helm.sh/v3:Release",
+        _exporter_values(lambda values: values.pop("extraEnv")),
+        "gpu-metrics-exporter-resource-names",
     ),
     (
         "dev",
