@@ -8,13 +8,17 @@ rules (``plan.gpu_rules``) read the same resource names.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any, Literal
 
+from gpu_facts.capacity import mig_instances_per_gpu
 from gpu_facts.dcgm_exporter_chart import (
+    ENGINE_ACTIVE,
     KNOWN_VALUE_PATHS,
     METRICS_PORT,
     MIN_VERSION,
     RESOURCE_NAMES_ENV,
+    UTILIZATION,
     VIRTUAL_GPUS_ENV,
     natively_attributed,
 )
@@ -54,6 +58,26 @@ def resource_names_to_declare(pools: Sequence[PoolFacts]) -> list[str]:
         for name in exposed_resources(pools)
         if not natively_attributed(name) or name.endswith(SHARED_SUFFIX)
     ]
+
+
+@dataclass(frozen=True, slots=True)
+class NodeSeries:
+    """What the exporter on one node of a pool shows: one ``metric`` series per device."""
+
+    metric: str
+    devices: int
+    """Whole GPUs, or MIG instances: time-sliced and MPS replicas are the same GPUs."""
+    mig_profile: str | None
+    """The MIG profile every instance has (``GPU_I_PROFILE``), None for whole GPUs."""
+
+
+def node_series(pool: PoolFacts) -> NodeSeries:
+    """The exporter's view of one node of ``pool``, from the capacity model's facts. MIG
+    instances report no ``DCGM_FI_DEV_GPU_UTIL``: graphics-engine activity is read instead."""
+    if pool.mig_profile is None:
+        return NodeSeries(UTILIZATION, pool.gpus_per_node, None)
+    per_gpu = mig_instances_per_gpu(pool.gpu_model, pool.mig_profile)
+    return NodeSeries(ENGINE_ACTIVE, pool.gpus_per_node * per_gpu, pool.mig_profile)
 
 
 def has_shared_gpus(pools: Sequence[PoolFacts]) -> bool:
