@@ -36,8 +36,9 @@ from .helm_releases import deploys_device_plugin, releases
 from .metrics_exporters import Exporter, exporters
 from .node_pools import NodePool, gpu_node_pools
 from .policy_factory import Config, PolicyInfo, Report, exempt_names, stack_policy
+from .props import text
 from .resource_types import POOL_TYPES
-from .stack_index import index_by_type
+from .stack_index import index_by_type, object_name
 
 INFO = PolicyInfo(
     name="gpu-metrics-exporter-resource-names",
@@ -71,6 +72,11 @@ def plugin_configs(index: Mapping[str, list[PolicyResource]]) -> list[ReleaseCon
     return found
 
 
+def exporter_names(resource: PolicyResource) -> set[str]:
+    """The names an exemption may give an exporter: Pulumi's, the release's, metadata.name."""
+    return {resource.name, object_name(resource), text(resource.props.get("name")) or ""}
+
+
 def needed(
     exporter: Exporter, pools: list[NodePool], plugins: list[ReleaseConfigs]
 ) -> dict[str, list[str]]:
@@ -95,7 +101,7 @@ def needed(
 def check(args: StackValidationArgs, config: Config, report: Report) -> None:
     index = index_by_type(args.resources)
     skip = exempt_names(config)
-    found = [e for e in exporters(index) if e.resource.name not in skip]
+    found = [e for e in exporters(index) if not skip & exporter_names(e.resource)]
     if not found:
         return
     plugins = plugin_configs(index)

@@ -21,6 +21,7 @@ from .platform_fixtures import (
     t4_stack,
 )
 from .stack_fixtures import CHART, exporter_daemonset, release, walks_once
+from .stack_fixtures import RELEASE as RELEASE_TYPE
 
 NAMES = "gpu-metrics-exporter-resource-names"
 SHARED = "nvidia.com/gpu.shared"
@@ -114,6 +115,20 @@ CASES: list[Case] = [
         "exporter-exempt",
         (*T4_SHARED, exporter_release(None)),
         config={"exemptNames": ["gpu-metrics"]},
+    ),
+    # By its release name too (the Pulumi name is "gpu-metrics").
+    Case(
+        NAMES,
+        "exporter-exempt-by-release-name",
+        (
+            *T4_SHARED,
+            Res(
+                RELEASE_TYPE,
+                "gpu-metrics",
+                {**exporter_release(None).props, "name": "dcgm-exporter"},
+            ),
+        ),
+        config={"exemptNames": ["dcgm-exporter"]},
     ),
     # --- violations ---
     Case(
