@@ -8,7 +8,7 @@ PROGRAM ?= .
 CONFIG ?=
 POLICY_CONFIG ?=
 
-.PHONY: venv preview test lint typecheck unit tests up bench verify clean
+.PHONY: venv preview test lint typecheck unit tests up bench verify scan clean
 
 # Let Python cache bytecode even where the environment says not to: without it every process
 # (each test worker, each preview) compiles the SDK modules it imports from source again.
@@ -49,8 +49,24 @@ up: ## pulumi up for STACK (needs the Pulumi CLI and cloud credentials).
 bench: venv ## Benchmarks: writes bench/results/.
 	$(PY) -m bench
 
+# checkov lives in its own virtualenv, installed on the first `make scan` only: `make test`
+# never installs it. The project's uv (install.sh bootstraps it into .venv), else the PATH's.
+SCAN_VENV := .venv-scan
+UV = $(if $(wildcard $(VENV)/bin/uv),$(VENV)/bin/uv,uv)
+
+$(SCAN_VENV)/.installed: scan/requirements.txt scan/constraints.txt | venv
+	@echo "make scan: installing checkov into $(SCAN_VENV) (once)"
+	@rm -rf $(SCAN_VENV)
+	@$(UV) venv -q -p $(PY) $(SCAN_VENV)
+	@$(UV) pip install -q -p $(SCAN_VENV)/bin/python -r scan/requirements.txt -c scan/constraints.txt
+	@touch $@
+
+scan: venv $(SCAN_VENV)/.installed ## checkov on the exported plan against scan/baseline-$(STACK).yaml (STACK, CONFIG, UPDATE_BASELINE=1).
+	@$(PY) -m scan --stack $(STACK) --checkov $(SCAN_VENV)/bin/checkov \
+		$(if $(CONFIG),--config $(CONFIG)) $(if $(UPDATE_BASELINE),--update-baseline)
+
 verify: venv ## Check a live cluster against the stack (STACK, CONTEXT, FORMAT; $$KUBECONFIG).
 	$(PY) -m readiness --stack $(STACK) --format $(FORMAT) $(if $(CONTEXT),--context $(CONTEXT))
 
 clean:
-	rm -rf $(VENV) .pytest_cache .ruff_cache
+	rm -rf $(VENV) $(SCAN_VENV) .pytest_cache .ruff_cache build/scan

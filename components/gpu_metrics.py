@@ -17,6 +17,7 @@ import pulumi_kubernetes as k8s
 from pulumi_kubernetes.meta.v1 import LabelSelectorArgs, ObjectMetaArgs
 from pulumi_kubernetes.networking import v1 as net
 
+from gpu_facts.ack_components import ARMS_DISCOVERY_ANNOTATION, ARMS_NAMESPACE
 from gpu_facts.dcgm_exporter_chart import (
     CHART_NAME,
     CHART_REPO,
@@ -25,7 +26,13 @@ from gpu_facts.dcgm_exporter_chart import (
     METRICS_PORT,
 )
 from plan.gpu_rules import rule_groups
-from plan.metrics import ScrapeMode, exporter_problems, exporter_values, exposed_resources
+from plan.metrics import (
+    ScrapeMode,
+    exporter_problems,
+    exporter_values,
+    exposed_resources,
+    target_relabelings,
+)
 from plan.observability import AZURE_MONITOR_SCRAPER_NAMESPACE
 from plan.pools import PoolFacts
 
@@ -38,6 +45,12 @@ COMPONENT = "DcgmExporter"
 AZURE_MONITOR_GROUP = "azmonitoring.coreos.com/v1"
 """The group AKS managed Prometheus reads PodMonitors from (not ``monitoring.coreos.com``)."""
 OPERATOR_GROUP = "monitoring.coreos.com/v1"
+"""The Prometheus Operator's group; ACK's managed Prometheus agent reads it too."""
+DEFAULT_SCRAPERS: dict[str, list[str]] = {
+    "azureMonitor": [AZURE_MONITOR_SCRAPER_NAMESPACE],
+    "armsPrometheus": [ARMS_NAMESPACE],
+}
+"""Where the managed collectors run: the namespaces let in when none are given."""
 EXPORTER_SELECTOR = {"app.kubernetes.io/name": CHART_NAME}
 """The chart's selector label on the exporter pods (templates/_helpers.tpl)."""
 
@@ -56,10 +69,12 @@ class DcgmExporterArgs(TypedDict):
     """Namespace of the release (default ``gpu-metrics``)."""
     scrape: NotRequired[str]
     """How Prometheus finds the exporter: ``annotations`` (default: ``prometheus.io/*`` pod
-    annotations), ``serviceMonitor`` (Prometheus Operator) or ``azureMonitor`` (AKS managed
-    Prometheus: an ``azmonitoring.coreos.com`` PodMonitor)."""
+    annotations), ``serviceMonitor`` (Prometheus Operator), ``azureMonitor`` (AKS managed
+    Prometheus: an ``azmonitoring.coreos.com`` PodMonitor) or ``armsPrometheus`` (ACK managed
+    Prometheus: a ``monitoring.coreos.com`` PodMonitor marked for its agent)."""
     scraper_namespaces: NotRequired[list[str]]
-    """Namespaces whose pods may scrape the exporter (``kube-system`` with ``azureMonitor``)."""
+    """Namespaces whose pods may scrape the exporter (default ``kube-system`` with
+    ``azureMonitor``, ``arms-prom`` with ``armsPrometheus``)."""
     prometheus_rules: NotRequired[bool]
     """With ``serviceMonitor``: also create a ``PrometheusRule`` with the GPU rules and alerts
     (``plan.gpu_rules``)."""
@@ -83,9 +98,7 @@ class DcgmExporter(pulumi.ComponentResource):
         super().__init__("gpu-platform:gpu:DcgmExporter", name, None, opts)
 
         namespace = args.get("namespace", DEFAULT_NAMESPACE)
-        scrapers = args.get("scraper_namespaces") or (
-            [AZURE_MONITOR_SCRAPER_NAMESPACE] if scrape == "azureMonitor" else []
-        )
+        scrapers = args.get("scraper_namespaces") or DEFAULT_SCRAPERS.get(scrape, [])
         # SYS_ADMIN for the profiling counters: only Pod Security "privileged" admits it.
         ns = system_namespace(f"{name}-namespace", namespace, self)
         after_ns = pulumi.ResourceOptions(parent=self, depends_on=[ns])
@@ -118,13 +131,15 @@ class DcgmExporter(pulumi.ComponentResource):
             parent=self,
         )
         after_release = pulumi.ResourceOptions(parent=self, depends_on=[ns, release])
-        if scrape == "azureMonitor":
+        if scrape in ("azureMonitor", "armsPrometheus"):
+            arms = scrape == "armsPrometheus"
             _monitor(
                 f"{name}-pod-monitor",
-                api_version=AZURE_MONITOR_GROUP,
+                api_version=OPERATOR_GROUP if arms else AZURE_MONITOR_GROUP,
                 kind="PodMonitor",
                 namespace=namespace,
                 spec=pod_monitor_spec(),
+                annotations={ARMS_DISCOVERY_ANNOTATION: "true"} if arms else None,
                 opts=after_release,
             )
         if scrape == "serviceMonitor" and args.get("prometheus_rules", False):
@@ -174,10 +189,18 @@ def scrape_policy_spec(scraper_namespaces: list[str]) -> net.NetworkPolicySpecAr
 
 
 def pod_monitor_spec() -> dict[str, Any]:
-    """The PodMonitor of the exporter pods: the chart's ``metrics`` container port."""
+    """The PodMonitor of the exporter pods: the chart's ``metrics`` container port, the
+    exporter's pod attribution kept (``plan.metrics.DROPPED_TARGET_LABELS``)."""
     return {
         "selector": {"matchLabels": EXPORTER_SELECTOR},
-        "podMetricsEndpoints": [{"port": "metrics", "path": "/metrics"}],
+        "podMetricsEndpoints": [
+            {
+                "port": "metrics",
+                "path": "/metrics",
+                "honorLabels": True,
+                "relabelings": target_relabelings(),
+            }
+        ],
     }
 
 
@@ -189,13 +212,14 @@ def _monitor(
     namespace: str,
     spec: dict[str, Any],
     opts: pulumi.ResourceOptions,
+    annotations: dict[str, str] | None = None,
 ) -> k8s.apiextensions.CustomResource:
     object_name = f"{CHART_NAME}-{kind.lower()}"
     return k8s.apiextensions.CustomResource(
         resource_name,
         api_version=api_version,
         kind=kind,
-        metadata=ObjectMetaArgs(name=object_name, namespace=namespace),
+        metadata=ObjectMetaArgs(name=object_name, namespace=namespace, annotations=annotations),
         spec=spec,
         opts=opts,
     )

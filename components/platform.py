@@ -12,7 +12,14 @@ from typing import TYPE_CHECKING, Any, cast
 import pulumi
 import pulumi_kubernetes as k8s
 
-from plan.observability import KSM_LABELS_ALLOWLIST, log_namespaces, metrics_plan
+from plan.observability import (
+    KSM_LABELS_ALLOWLIST,
+    grafana_name,
+    log_namespaces,
+    metrics_plan,
+    unwatched_gpu_pools,
+    unwatched_warning,
+)
 from plan.platform import ResolvedPlatform, shared_gpu_warnings
 from settings import AckClusterSettings, AksClusterSettings, ExistingClusterSettings
 from stack_config import NAMESPACE
@@ -20,6 +27,7 @@ from stack_config import NAMESPACE
 from .existing_cluster import ExistingCluster as ExistingClusterComponent
 
 if TYPE_CHECKING:  # the in-cluster components are imported where they are used
+    from .ack_cluster import AckCluster as AckClusterComponent
     from .aks_cluster import AksCluster as AksClusterComponent
     from .driver_check import DriverReadinessCheckArgs
     from .gpu_workload_namespace import GpuWorkloadNamespaceArgs
@@ -161,6 +169,8 @@ class GpuPlatform(pulumi.ComponentResource):
             self._aks_monitoring(settings, cluster, prometheus)
             if prometheus:
                 outputs["prometheusQueryEndpoint"] = cluster.prometheus_query_endpoint
+        if config.observability.grafana.enabled:
+            outputs["grafanaEndpoint"] = self._aks_grafana(settings, cluster)
         return ClusterHandle(
             cluster.cluster_name,
             cluster.kubeconfig,
@@ -194,6 +204,26 @@ class GpuPlatform(pulumi.ComponentResource):
         if logs.enabled:
             args["log_analytics_workspace_id"] = cluster.log_analytics_workspace_id
         AksMonitoring(f"{self._name}-monitoring", args, pulumi.ResourceOptions(parent=self))
+
+    def _aks_grafana(
+        self, settings: AksClusterSettings, cluster: AksClusterComponent
+    ) -> pulumi.Output[str]:
+        """Azure Managed Grafana on the cluster's Azure Monitor workspace (AKS)."""
+        from .aks_grafana import AksGrafana
+
+        grafana = AksGrafana(
+            f"{self._name}-grafana",
+            {
+                "name": grafana_name(self._platform.settings),
+                "resource_group_name": cluster.resource_group_name,
+                "location": settings.location,
+                "azure_monitor_workspace_id": cluster.azure_monitor_workspace_id,
+                "admin_group_object_ids": list(settings.entra_id.admin_group_object_ids),
+                "tags": dict(settings.tags),
+            },
+            pulumi.ResourceOptions(parent=self),
+        )
+        return grafana.endpoint
 
     def _alicloud(self, settings: AckClusterSettings) -> ClusterHandle:
         """ACK cluster, one AckGpuNodePool per GPU pool, and ACK's GPU-sharing components."""
@@ -236,19 +266,66 @@ class GpuPlatform(pulumi.ComponentResource):
                 parent=self, providers={"kubernetes": cluster.provider}, depends_on=[cluster]
             ),
         )
+        outputs: dict[str, Any] = {
+            "clusterId": cluster.cluster_id,
+            "vpcId": cluster.vpc_id,
+            "rrsaOidcIssuerUrl": cluster.rrsa_oidc_issuer_url,
+            "gpuPools": {name: pool.capacity for name, pool in pools.items()},
+            "ackGpuSharing": sharing.versions,
+        }
+        # The exporter's PodMonitor needs the managed Prometheus add-on's CRDs.
+        prometheus_addon = self._ack_monitoring(settings, cluster, outputs)
         return ClusterHandle(
             cluster.cluster_name,
             cluster.kubeconfig,
             cluster.provider,
-            depends_on=[*pools.values(), sharing],
-            outputs={
-                "clusterId": cluster.cluster_id,
-                "vpcId": cluster.vpc_id,
-                "rrsaOidcIssuerUrl": cluster.rrsa_oidc_issuer_url,
-                "gpuPools": {name: pool.capacity for name, pool in pools.items()},
-                "ackGpuSharing": sharing.versions,
-            },
+            depends_on=[*pools.values(), sharing, *prometheus_addon],
+            outputs=outputs,
         )
+
+    def _ack_monitoring(
+        self, settings: AckClusterSettings, cluster: AckClusterComponent, outputs: dict[str, Any]
+    ) -> list[pulumi.Resource]:
+        """Managed Prometheus with the GPU alerts, container logs to SLS (ACK); adds their
+        stack outputs and returns what the in-cluster layer must wait for."""
+        from .ack_monitoring import AckMonitoring, AckMonitoringArgs
+        from .pool_args import gpu_pool_args
+
+        config = self._platform.settings
+        metrics = metrics_plan(self._platform)
+        prometheus = metrics is not None and metrics.arms_prometheus
+        namespaces = log_namespaces(self._platform)
+        logs = config.observability.logs.enabled and bool(namespaces)
+        if not (prometheus or logs):
+            return []
+        args: AckMonitoringArgs = {
+            "cluster_id": cluster.cluster_id,
+            "metrics": prometheus,
+            "pools": [gpu_pool_args(pf.pool) for pf in self._platform.pools.values()],
+            "exporter_namespace": config.observability.metrics.namespace,
+            "logs": logs,
+            "log_namespaces": namespaces,
+            "retention_days": config.observability.logs.retention_days,
+            "kubernetes_provider": cluster.provider,
+        }
+        if settings.audit_log_project is not None:
+            args["log_project"] = settings.audit_log_project
+        monitoring = AckMonitoring(
+            f"{self._name}-monitoring",
+            args,
+            # The add-ons need the cluster's system nodes.
+            pulumi.ResourceOptions(parent=self, depends_on=[cluster]),
+        )
+        unwatched = unwatched_gpu_pools(self._platform)
+        if unwatched:
+            pulumi.log.warn(unwatched_warning(unwatched), self)
+        if prometheus:
+            outputs["prometheusQueryEndpoint"] = monitoring.prometheus_query_endpoint
+            outputs["prometheusAlertRules"] = monitoring.alert_rule_names
+        if logs:
+            outputs["logProject"] = monitoring.log_project
+            outputs["logstores"] = monitoring.logstores
+        return [monitoring.prometheus_addon] if monitoring.prometheus_addon else []
 
     def _existing(self, settings: ExistingClusterSettings) -> ClusterHandle:
         from .existing_cluster import ExistingClusterArgs

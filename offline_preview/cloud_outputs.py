@@ -124,7 +124,25 @@ def _ack_cluster(name: str, inputs: dict[str, Any]) -> dict[str, Any]:
     return {"name": cluster, "id": f"c{zlib.crc32(name.encode()):010d}", "rrsaMetadata": rrsa}
 
 
+FAKE_GRAFANA_PRINCIPAL_ID = "00000000-0000-0000-0000-00000000a3a0"
+"""The object ID a Managed Grafana's system-assigned identity gets offline."""
+
+
+def _grafana(name: str, inputs: dict[str, Any]) -> dict[str, Any]:
+    workspace = inputs.get("workspaceName", name)
+    identity = inputs.get("identity") or {}
+    return {
+        "name": workspace,
+        "properties": {
+            **(inputs.get("properties") or {}),
+            "endpoint": f"https://{workspace}.grafana.offline.invalid",
+        },
+        "identity": {**identity, "principalId": FAKE_GRAFANA_PRINCIPAL_ID} if identity else {},
+    }
+
+
 _COMPUTED: dict[str, Callable[[str, dict[str, Any]], dict[str, Any]]] = {
+    "azure-native:dashboard:Grafana": _grafana,
     "azure-native:containerservice:ManagedCluster": _managed_cluster,
     "azure-native:resources:ResourceGroup": _named("resourceGroupName"),
     "azure-native:containerservice:AgentPool": _named("agentPoolName"),

@@ -15,15 +15,16 @@ UNKNOWN_TEXT = "[unknown]"
 """A value known only after apply (``pulumi preview`` shows ``output<string>``)."""
 
 
-def _public(value: Any) -> Any:
+def public(value: Any) -> Any:
+    """``value`` with secrets and unknowns as text, as the JSON plan shows them."""
     if isinstance(value, Secret):
         return SECRET_TEXT
     if isinstance(value, Unknown):
         return UNKNOWN_TEXT
     if isinstance(value, dict):
-        return {k: _public(v) for k, v in value.items()}
+        return {k: public(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
-        return [_public(v) for v in value]
+        return [public(v) for v in value]
     return value
 
 
@@ -37,11 +38,11 @@ def as_document(run: ProgramRun, violations: list[Violation]) -> dict[str, Any]:
                 "type": r.type,
                 "name": r.name,
                 "parent": r.parent,
-                "inputs": _public(r.inputs),
+                "inputs": public(r.inputs),
             }
             for r in run.resources
         ],
-        "outputs": _public(run.outputs),
+        "outputs": public(run.outputs),
         "violations": [
             {"policy": v.policy, "enforcement": v.enforcement, "urn": v.urn, "message": v.message}
             for v in violations
@@ -79,7 +80,7 @@ def _output_lines(outputs: dict[str, Any]) -> list[str]:
             lines.append(f"  {key}:")
             lines.extend(_format_capacity(value))
         else:
-            text = json.dumps(_public(value), default=str)
+            text = json.dumps(public(value), default=str)
             lines.append(f"  {key}: {text if len(text) < 120 else text[:117] + '...'}")
     return lines
 

@@ -28,12 +28,23 @@ from gpu_facts.scheduling import SHARED_SUFFIX
 from .chart_values import gpu_node_affinity, gpu_tolerations, merge_values
 from .pools import PoolFacts
 
-ScrapeMode = Literal["annotations", "serviceMonitor", "azureMonitor"]
-SCRAPE_MODES: tuple[ScrapeMode, ...] = ("annotations", "serviceMonitor", "azureMonitor")
+ScrapeMode = Literal["annotations", "serviceMonitor", "azureMonitor", "armsPrometheus"]
+SCRAPE_MODES: tuple[ScrapeMode, ...] = (
+    "annotations",
+    "serviceMonitor",
+    "azureMonitor",
+    "armsPrometheus",
+)
 """How Prometheus finds the exporter: ``prometheus.io/*`` pod annotations (any Prometheus with
 the usual kubernetes-pods job), a ``monitoring.coreos.com`` ServiceMonitor (the Prometheus
-Operator), or an ``azmonitoring.coreos.com`` PodMonitor (AKS managed Prometheus, which reads
-only that group)."""
+Operator), an ``azmonitoring.coreos.com`` PodMonitor (AKS managed Prometheus, which reads
+only that group), or a ``monitoring.coreos.com`` PodMonitor marked for ACK's managed Prometheus
+agent (``gpu_facts.ack_components.ARMS_DISCOVERY_ANNOTATION``)."""
+DROPPED_TARGET_LABELS = "namespace|pod|container"
+"""The target labels Prometheus would give every series after the exporter's own pod. The
+exporter's series carry the pod, namespace and container holding the GPU under these names:
+kept as they are (``honorLabels``) and, for a GPU no pod holds, left without any (the target's
+are dropped), so ``namespace!=""`` means "held by a pod" in the rules."""
 NODE_CRITICAL = "system-node-critical"
 
 
@@ -109,10 +120,19 @@ def exporter_values(
         "extraEnv": exporter_env(pools),
         "service": {"enable": True, "port": METRICS_PORT},
         # The chart's default asks for a ServiceMonitor: the install fails without its CRD.
-        "serviceMonitor": {"enabled": scrape == "serviceMonitor"},
+        "serviceMonitor": (
+            {"enabled": True, "honorLabels": True, "relabelings": target_relabelings()}
+            if scrape == "serviceMonitor"
+            else {"enabled": False}
+        ),
         "podAnnotations": scrape_annotations() if scrape == "annotations" else {},
     }
     return merge_values(ours, user_values or {})
+
+
+def target_relabelings() -> list[dict[str, str]]:
+    """Relabelings (Prometheus Operator fields) that keep the exporter's pod attribution."""
+    return [{"action": "labeldrop", "regex": DROPPED_TARGET_LABELS}]
 
 
 def scrape_annotations() -> dict[str, str]:

@@ -1,11 +1,20 @@
 """What the observability settings mean on each cloud: which exporter, how it is scraped,
-which namespaces' logs are collected, what kube-state-metrics must expose for the rules."""
+which namespaces' logs are collected and where, what kube-state-metrics must expose for the
+rules, and the Grafana workspace."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
+from gpu_facts.ack_components import (
+    ARMS_GPU_EXPORTER,
+    ARMS_NAMESPACE,
+    LOGSTORE_NAME_MAX,
+    LOGSTORE_NAME_MIN,
+)
 from gpu_facts.scheduling import POOL_LABEL, WORKLOAD_TYPE_LABEL
+from settings import PlatformSettings
 
 from .metrics import ScrapeMode, exporter_pools
 from .platform import ResolvedPlatform
@@ -29,6 +38,8 @@ class MetricsPlan:
     """AKS managed Prometheus: workspace, collection rule, GPU rule groups."""
     prometheus_rules: bool
     """A PrometheusRule with the GPU rules for the Prometheus Operator."""
+    arms_prometheus: bool = False
+    """ACK managed Prometheus: the ``arms-prometheus`` add-on, the GPU alerts as ARMS rules."""
 
 
 def metrics_plan(platform: ResolvedPlatform) -> MetricsPlan | None:
@@ -44,9 +55,33 @@ def metrics_plan(platform: ResolvedPlatform) -> MetricsPlan | None:
         if AZURE_MONITOR_SCRAPER_NAMESPACE not in scrapers:
             scrapers.append(AZURE_MONITOR_SCRAPER_NAMESPACE)
         return MetricsPlan(our_exporter, "azureMonitor", tuple(scrapers), True, False)
+    if settings.cloud == "alicloud" and metrics.scrape == "auto":
+        if ARMS_NAMESPACE not in scrapers:
+            scrapers.append(ARMS_NAMESPACE)
+        return MetricsPlan(
+            our_exporter, "armsPrometheus", tuple(scrapers), False, False, arms_prometheus=True
+        )
     scrape: ScrapeMode = "serviceMonitor" if metrics.scrape == "serviceMonitor" else "annotations"
     return MetricsPlan(
         our_exporter, scrape, tuple(scrapers), False, prometheus_rules=scrape == "serviceMonitor"
+    )
+
+
+def unwatched_gpu_pools(platform: ResolvedPlatform) -> list[str]:
+    """ACK pools whose GPUs no exporter watches while managed Prometheus is on: ACK's own
+    sharing serves them, so ours does not run there, and ACK's exporter tolerates no custom
+    taint, so it does not either (``gpu_facts.ack_components.ARMS_GPU_EXPORTER``)."""
+    plan = metrics_plan(platform)
+    if plan is None or not plan.arms_prometheus:
+        return []
+    return sorted(pf.name for pf in platform.pools.values() if not pf.uses_device_plugin)
+
+
+def unwatched_warning(pools: list[str]) -> str:
+    return (
+        f"GPU metrics: pools {', '.join(pools)} use ACK's GPU sharing; our exporter does not "
+        f"run there and ACK's own ({ARMS_NAMESPACE}/{ARMS_GPU_EXPORTER}) does not tolerate the "
+        "GPU taint, so their GPUs have no per-GPU metrics (docs/observability.md)"
     )
 
 
@@ -56,3 +91,37 @@ def log_namespaces(platform: ResolvedPlatform) -> list[str]:
     if configured is not None:
         return sorted(configured)
     return sorted(w.name for w in platform.settings.workloads)
+
+
+LOGSTORE_SUFFIX = "-stdout"
+
+
+def logstore_name(namespace: str) -> str:
+    """The SLS logstore of one namespace's container stdout and stderr (ACK)."""
+    return f"{namespace}{LOGSTORE_SUFFIX}"
+
+
+_NAMESPACE = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$")
+
+
+def logstore_name_problem(namespace: str) -> str | None:
+    """Why a namespace's logstore name would be refused by SLS, or None. A namespace name (an
+    RFC 1123 label) is a valid logstore name but for its length."""
+    if not _NAMESPACE.match(namespace):
+        return f"{namespace!r} is not a namespace name (lowercase letters, digits, hyphens)"
+    name = logstore_name(namespace)
+    if not LOGSTORE_NAME_MIN <= len(name) <= LOGSTORE_NAME_MAX:
+        return (
+            f"its logstore {name!r} must be {LOGSTORE_NAME_MIN} to {LOGSTORE_NAME_MAX} "
+            f"characters: use a namespace of at most {LOGSTORE_NAME_MAX - len(LOGSTORE_SUFFIX)}"
+        )
+    return None
+
+
+GRAFANA_SUFFIX = "-grafana"
+
+
+def grafana_name(settings: PlatformSettings) -> str:
+    """The Azure Managed Grafana workspace name: configured, else ``<cluster name>-grafana``."""
+    configured = settings.observability.grafana.name
+    return configured if configured is not None else settings.cluster.name + GRAFANA_SUFFIX

@@ -125,7 +125,10 @@ def gpu_quota(platform: ResolvedPlatform, workload: WorkloadSettings) -> dict[st
     return {key: int(value) for key, value in hard.items()}
 
 
-ACK_UNWATCHED = "ACK's GPU sharing serves it: ACK's managed Prometheus watches it, not inspected"
+ACK_UNWATCHED = (
+    "ACK's GPU sharing serves it: our exporter keeps off it, and ACK's own tolerates no custom "
+    "taint, so no per-GPU metrics there (docs/observability.md)"
+)
 
 
 def exporter_expectation(platform: ResolvedPlatform) -> tuple[ExporterExpectation | None, str]:

@@ -26,7 +26,7 @@ from .gpu_layer import (
     GpuOperatorSettings,
     ReadinessSettings,
 )
-from .observability import LogsSettings, MetricsSettings, ObservabilitySettings
+from .observability import GrafanaSettings, LogsSettings, MetricsSettings, ObservabilitySettings
 from .platform import CLUSTER_SETTINGS, PlatformSettings
 from .pools import (
     AutoscaleSettings,
@@ -64,6 +64,7 @@ __all__ = [
     "ExistingClusterSettings",
     "GpuOperatorSettings",
     "GpuPoolSettings",
+    "GrafanaSettings",
     "LoggingSettings",
     "LogsSettings",
     "MaintenanceWindowSettings",

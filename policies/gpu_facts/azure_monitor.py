@@ -59,3 +59,31 @@ def iso_duration(prometheus_duration: str) -> str:
     if not value.isdigit() or unit not in "smh":
         raise ValueError(f"not a Prometheus duration of s, m or h: {prometheus_duration!r}")
     return f"PT{int(value)}{unit.upper()}"
+
+
+# Azure Managed Grafana (Microsoft.Dashboard/grafana, API 2024-10-01 in pulumi-azure-native 3):
+# Microsoft's managed-Prometheus onboarding links Grafana to the Azure Monitor workspace through
+# ``grafanaIntegrations.azureMonitorWorkspaceIntegrations`` and gives Grafana's system-assigned
+# identity "Monitoring Data Reader" on the workspace
+# (https://learn.microsoft.com/azure/azure-monitor/containers/kubernetes-monitoring-enable).
+GRAFANA_SKU = "Standard"
+"""The tier with an SLA and Entra ID team sync; ``Essential`` has neither (pricing: Azure
+Managed Grafana, per instance-hour plus per active user)."""
+MONITORING_DATA_READER_ROLE = "b0d8363b-8ddd-447d-831f-62ca05bff136"
+"""Built-in role "Monitoring Data Reader": read an Azure Monitor workspace's metrics. Source:
+Microsoft Learn, Azure built-in roles for Monitor
+(learn.microsoft.com/azure/role-based-access-control/built-in-roles/monitor)."""
+GRAFANA_ADMIN_ROLE = "22926164-76b3-42b3-bc55-97df8dab3e41"
+"""Built-in role "Grafana Admin": every Grafana operation in the instance (data sources,
+dashboards, Grafana role assignments). Same source."""
+GRAFANA_NAME_PATTERN = r"^[a-zA-Z][a-zA-Z0-9-]{0,21}[a-zA-Z0-9]$"
+"""An Azure Managed Grafana workspace name: 2 to 23 letters, digits and hyphens, starting with
+a letter and ending with a letter or digit (Azure resource naming rules, Microsoft.Dashboard)."""
+
+
+def role_definition_id(subscription_id: str, role: str) -> str:
+    """A built-in role's definition ID in a subscription, the form Azure returns on read (a
+    tenant-level ``/providers/...`` ID would show as a change on every refresh)."""
+    return (
+        f"/subscriptions/{subscription_id}/providers/Microsoft.Authorization/roleDefinitions/{role}"
+    )

@@ -100,6 +100,8 @@ KNOWN_VALUE_PATHS: frozenset[str] = frozenset(
         "serviceMonitor.apiVersion",
         "serviceMonitor.interval",
         "serviceMonitor.additionalLabels",
+        "serviceMonitor.honorLabels",
+        "serviceMonitor.relabelings",
         "nodeSelector",
         "tolerations",
         "affinity",

@@ -31,8 +31,9 @@ INFO = PolicyInfo(
         f"Every GPU node pool has a GPU metrics exporter on its nodes: NVIDIA's {CHART_NAME} (a "
         "Helm release of its chart, a DaemonSet running its image, or the GPU Operator's) whose "
         "tolerations tolerate the pool's taints and whose nodeSelector / required node affinity "
-        f"admit the pool's labels; on ACK also the managed Prometheus ({ARMS_PROMETHEUS_ADDON}), "
-        f"on GKE the managed DCGM metrics ({GKE_DCGM_COMPONENT})."
+        f"admit the pool's labels; on ACK also ACK's GPU exporter of the {ARMS_PROMETHEUS_ADDON} "
+        "add-on, on pools without custom taints (it tolerates none), on GKE the managed DCGM "
+        f"metrics ({GKE_DCGM_COMPONENT})."
     ),
     practices=("BP-05", "BP-09"),
     enforcement_level=EnforcementLevel.ADVISORY,
@@ -55,7 +56,8 @@ def fix(pool: NodePool) -> str:
     )
     managed = {
         "alicloud": (
-            f"; or turn on ACK's managed Prometheus (cluster add-on {ARMS_PROMETHEUS_ADDON})"
+            f"; on an untainted pool, ACK's own GPU exporter (cluster add-on "
+            f"{ARMS_PROMETHEUS_ADDON}) also does, as it tolerates no custom taint"
         ),
         "gcp": (
             "; or turn on GKE's managed DCGM metrics (the cluster's "
@@ -69,12 +71,12 @@ def fix(pool: NodePool) -> str:
     )
 
 
-def problem(pool: NodePool, found: list[Exporter], managed: dict[str, str]) -> str | None:
+def problem(pool: NodePool, found: list[Exporter]) -> str | None:
     """Why no exporter watches the pool, None when one does."""
-    if pool.cloud in managed:
-        return None
     reasons = []
     for exporter in found:
+        if exporter.cloud not in (None, pool.cloud):
+            continue
         why = exporter.misses(pool)
         if why is None:
             return None
@@ -94,12 +96,12 @@ def check(args: StackValidationArgs, config: Config, report: Report) -> None:
     ]
     if not pools:
         return
-    found, managed = exporters(index), managed_exporters(index)
+    found = [*exporters(index), *managed_exporters(index)]
     skip = exempt_names(config)
     for pool, resource in pools:
         if pool.name in skip or resource.name in skip:
             continue
-        why = problem(pool, found, managed)
+        why = problem(pool, found)
         if why is not None:
             report(
                 f"GPU node pool '{pool.name}' ({pool.describe}) has no GPU metrics exporter: "

@@ -9,9 +9,11 @@ GKE's admission adds the toleration only to pods that ask for GPUs, which an exp
 and its ``nodeSelector`` / required node affinity admits the pool's labels (``node_placement``:
 judged on the labels the pool declares, as for the device plugin release).
 
-Managed exporters are cluster settings: ACK's managed Prometheus (the ``arms-prometheus``
-add-on, or its ``ack-arms-prometheus`` chart) watches the GPU nodes of ACK, shared ones too,
-and GKE's managed DCGM metrics (``monitoringConfig.enableComponents: [DCGM]``) those of GKE.
+Managed exporters come with a cluster setting and watch only their cloud's pools: ACK's managed
+Prometheus (the ``arms-prometheus`` add-on, or its ``ack-arms-prometheus`` chart) runs ACK's GPU
+exporter on every ACK GPU node, but it tolerates no custom taint, so not on a tainted pool;
+GKE's managed DCGM metrics (``monitoringConfig.enableComponents: [DCGM]``) run on GKE's GPU
+nodes, which Google manages.
 """
 
 from __future__ import annotations
@@ -23,7 +25,11 @@ from typing import Any
 from pulumi_policy import PolicyResource
 from pulumi_policy.proxy import UnknownValueError
 
-from gpu_facts.ack_components import ARMS_PROMETHEUS_ADDON, ARMS_PROMETHEUS_CHART
+from gpu_facts.ack_components import (
+    ARMS_GPU_EXPORTER,
+    ARMS_PROMETHEUS_ADDON,
+    ARMS_PROMETHEUS_CHART,
+)
 from gpu_facts.dcgm_exporter_chart import (
     CHART_NAME,
     DEFAULT_TOLERATIONS,
@@ -44,7 +50,7 @@ from gpu_facts.scheduling import GPU_NODE_TAINT, Taint
 from .device_plugin_daemonsets import rendered_by_chart
 from .helm_releases import release_label, releases
 from .images import repository_name, split_image
-from .node_placement import NodePlacement, Requirement, Term, node_placement
+from .node_placement import ANYWHERE, NodePlacement, Requirement, Term, node_placement
 from .node_pools import NodePool
 from .pod_specs import containers, kubernetes_kind, pod_spec
 from .props import is_false, is_true, items, mapping, mappings, path, text
@@ -72,6 +78,8 @@ class Exporter:
     """What tells it the names: ``NVIDIA_RESOURCE_NAMES``, or ``--nvidia-resource-names``."""
     names_at: str
     """Where that is set, for fixes: ``the release's values.extraEnv``."""
+    cloud: str | None = None
+    """A managed exporter watches only its cloud's pools (``alicloud``, ``gcp``)."""
 
     def misses(self, pool: NodePool) -> str | None:
         """Why the exporter runs no pod on the pool's nodes, None when it does."""
@@ -229,22 +237,31 @@ def exporters(index: Mapping[str, list[PolicyResource]]) -> list[Exporter]:
     return found
 
 
-def managed_exporters(index: Mapping[str, list[PolicyResource]]) -> dict[str, str]:
-    """Cloud (``alicloud``, ``gcp``) -> the managed exporter the stack turns on there."""
-    found: dict[str, str] = {}
+def _managed(resource: PolicyResource, label: str, cloud: str, tolerations: Any) -> Exporter:
+    return Exporter(
+        resource, label, tuple(mappings(tolerations)), ANYWHERE, None, "", "", cloud=cloud
+    )
+
+
+def managed_exporters(index: Mapping[str, list[PolicyResource]]) -> list[Exporter]:
+    """The managed exporters the stack turns on, each for its cloud's pools."""
+    found: list[Exporter] = []
+    ack = f"ACK's GPU exporter ({ARMS_GPU_EXPORTER}"
     for cluster in index.get(ACK_MANAGED_CLUSTER, ()):
         for addon in mappings(cluster.props.get("addons")):
             if text(addon.get("name")) == ARMS_PROMETHEUS_ADDON and not is_true(
                 addon.get("disabled")
             ):
-                found["alicloud"] = f"add-on {ARMS_PROMETHEUS_ADDON} of '{cluster.name}'"
+                label = f"{ack}, add-on {ARMS_PROMETHEUS_ADDON} of '{cluster.name}')"
+                found.append(_managed(cluster, label, "alicloud", ()))
     for addon in index.get(ACK_ADDON, ()):
         if text(addon.props.get("name")) == ARMS_PROMETHEUS_ADDON:
-            found["alicloud"] = f"add-on '{addon.name}'"
+            found.append(_managed(addon, f"{ack}, add-on '{addon.name}')", "alicloud", ()))
     for release in releases(index, ARMS_PROMETHEUS_CHART):
-        found["alicloud"] = f"release {release_label(release)}"
+        found.append(_managed(release, f"{ack}, release {release_label(release)})", "alicloud", ()))
     for cluster in index.get(GKE_CLUSTER, ()):
         components = items(path(cluster.props, "monitoringConfig", "enableComponents"))
         if GKE_DCGM_COMPONENT in components:
-            found["gcp"] = f"managed DCGM metrics of '{cluster.name}'"
+            label = f"GKE's managed DCGM metrics of '{cluster.name}'"
+            found.append(_managed(cluster, label, "gcp", ({"operator": "Exists"},)))
     return found

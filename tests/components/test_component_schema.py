@@ -16,8 +16,10 @@ from pulumi.provider.experimental.analyzer import (
 from components.ack_cluster import AckCluster
 from components.ack_gpu_node_pool import AckGpuNodePool
 from components.ack_gpu_sharing import AckGpuSharing
+from components.ack_monitoring import AckMonitoring
 from components.aks_cluster import AksCluster
 from components.aks_gpu_node_pool import AksGpuNodePool
+from components.aks_grafana import AksGrafana
 from components.aks_monitoring import AksMonitoring, AksMonitoringWorkspaces
 from components.driver_check import DriverReadinessCheck
 from components.existing_cluster import ExistingCluster
@@ -33,8 +35,10 @@ COMPONENTS: list[type[pulumi.ComponentResource]] = [
     AckCluster,
     AckGpuNodePool,
     AckGpuSharing,
+    AckMonitoring,
     AksCluster,
     AksGpuNodePool,
+    AksGrafana,
     AksMonitoring,
     AksMonitoringWorkspaces,
     DcgmExporter,

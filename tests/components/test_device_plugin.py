@@ -430,6 +430,11 @@ def test_platform_registers_its_cluster_outputs() -> None:
         "rrsaOidcIssuerUrl",
         "gpuPools",
         "ackGpuSharing",
+        # Observability (on by default): ACK's managed Prometheus and the SLS logs.
+        "prometheusQueryEndpoint",
+        "prometheusAlertRules",
+        "logProject",
+        "logstores",
     }
     assert set(outputs["clusterOutputs"]["gpuPools"]) == {"a10mps", "t4"}
     assert "cluster_outputs" in GpuPlatform.__annotations__  # declared, documented

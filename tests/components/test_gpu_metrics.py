@@ -36,6 +36,21 @@ A100_MIG: GpuPoolArgs = {
 }
 
 
+KEEPS_POD_ATTRIBUTION = {
+    "selector": {"matchLabels": {"app.kubernetes.io/name": "dcgm-exporter"}},
+    # The exporter's own namespace/pod/container labels name the pod holding the GPU; the
+    # scrape target's (the exporter pod's) would overwrite or shadow them.
+    "podMetricsEndpoints": [
+        {
+            "port": "metrics",
+            "path": "/metrics",
+            "honorLabels": True,
+            "relabelings": [{"action": "labeldrop", "regex": "namespace|pod|container"}],
+        }
+    ],
+}
+
+
 def exporter(**args: Any) -> ProgramRun:
     full: DcgmExporterArgs = {"pools": [A100_MIG, T4_SHARED], "cloud": "azure", **args}
     return run(lambda: DcgmExporter("metrics", full))
@@ -152,10 +167,7 @@ def test_azure_monitor_reads_a_pod_monitor_of_its_own_group_from_kube_system() -
     result = exporter(scrape="azureMonitor")
     monitor = one(result, "kubernetes:azmonitoring.coreos.com/v1:PodMonitor").inputs
     assert monitor["metadata"] == {"name": "dcgm-exporter-podmonitor", "namespace": "gpu-metrics"}
-    assert monitor["spec"] == {
-        "selector": {"matchLabels": {"app.kubernetes.io/name": "dcgm-exporter"}},
-        "podMetricsEndpoints": [{"port": "metrics", "path": "/metrics"}],
-    }
+    assert monitor["spec"] == KEEPS_POD_ATTRIBUTION
     assert values(result)["serviceMonitor"] == {"enabled": False}
     allow = [p for p in by_type(result, POLICY) if p.inputs["metadata"]["name"] == "allow-scrape"]
     peers = allow[0].inputs["spec"]["ingress"][0]["from"]
@@ -164,9 +176,34 @@ def test_azure_monitor_reads_a_pod_monitor_of_its_own_group_from_kube_system() -
     ]
 
 
+def test_ack_managed_prometheus_discovers_a_marked_operator_pod_monitor() -> None:
+    result = exporter(scrape="armsPrometheus")
+    monitor = one(result, "kubernetes:monitoring.coreos.com/v1:PodMonitor").inputs
+    assert monitor["metadata"] == {
+        "name": "dcgm-exporter-podmonitor",
+        "namespace": "gpu-metrics",
+        "annotations": {"arms.prometheus.io/discovery": "true"},
+    }
+    assert monitor["spec"] == KEEPS_POD_ATTRIBUTION
+    v = values(result)
+    # No annotations: ARMS' default pod discovery would scrape the exporter a second time.
+    assert v["serviceMonitor"] == {"enabled": False}
+    assert v["podAnnotations"] == {}
+    assert by_type(result, "kubernetes:monitoring.coreos.com/v1:PrometheusRule") == []
+    allow = [p for p in by_type(result, POLICY) if p.inputs["metadata"]["name"] == "allow-scrape"]
+    peers = allow[0].inputs["spec"]["ingress"][0]["from"]
+    assert peers == [
+        {"namespaceSelector": {"matchLabels": {"kubernetes.io/metadata.name": "arms-prom"}}}
+    ]
+
+
 def test_prometheus_operator_gets_a_service_monitor_and_the_rules() -> None:
     result = exporter(scrape="serviceMonitor", prometheus_rules=True)
-    assert values(result)["serviceMonitor"] == {"enabled": True}
+    assert values(result)["serviceMonitor"] == {
+        "enabled": True,
+        "honorLabels": True,
+        "relabelings": [{"action": "labeldrop", "regex": "namespace|pod|container"}],
+    }
     rules = one(result, "kubernetes:monitoring.coreos.com/v1:PrometheusRule").inputs
     groups = [g["name"] for g in rules["spec"]["groups"]]
     assert groups == [
@@ -256,7 +293,9 @@ def test_the_analyzer_infers_a_schema() -> None:
     )
 
 
-@pytest.mark.parametrize("scrape", ["annotations", "serviceMonitor", "azureMonitor"])
+@pytest.mark.parametrize(
+    "scrape", ["annotations", "serviceMonitor", "azureMonitor", "armsPrometheus"]
+)
 def test_children_are_named_after_and_parented_to_the_component(scrape: str) -> None:
     result = exporter(scrape=scrape, prometheus_rules=True, scraper_namespaces=["monitoring"])
     component = one(result, "gpu-platform:gpu:DcgmExporter")

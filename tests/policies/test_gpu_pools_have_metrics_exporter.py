@@ -30,7 +30,10 @@ CONTROL_PLANE_ONLY = (
     "Exists NoSchedule)"
 )
 ACK_MPS = ack_pool("a10", "mps")
-"""An ACK pool ACK's own sharing serves: no nvidia.com/device-plugin.config label."""
+"""An ACK pool ACK's own sharing serves: no nvidia.com/device-plugin.config label, no taint."""
+ACK_GPU_TAINT = {"key": "nvidia.com/gpu", "value": "present", "effect": "NoSchedule"}
+ACK_MPS_TAINTED = Res(ACK_MPS.type, ACK_MPS.name, {**ACK_MPS.props, "taints": [ACK_GPU_TAINT]})
+"""The same pool tainted, as ours are (the ack-dev a10mps pool)."""
 ARMS = {"name": "arms-prometheus"}
 OPERATOR = "gpu-operator"
 OPERATOR_VALUES = {"devicePlugin": {"enabled": True}}
@@ -81,7 +84,7 @@ CASES: list[Case] = [
         ),
     ),
     Case(EXPORTER, "exempt-pool", (T4_POOL,), config={"exemptNames": ["t4"]}),
-    # ACK's MPS pool: ACK's managed Prometheus watches it (add-on, KubernetesAddon or chart).
+    # An untainted ACK pool: ACK's own GPU exporter runs there (add-on, KubernetesAddon, chart).
     Case(EXPORTER, "ack-arms-add-on", (*ack_cluster((TERWAY, ARMS)), ACK_MPS, exporter_release())),
     Case(
         EXPORTER,
@@ -100,12 +103,7 @@ CASES: list[Case] = [
             Res(
                 ACK_MPS.type,
                 "pool-t4",
-                {
-                    **ack_pool("t4", "disabled", config_label=True).props,
-                    "taints": [
-                        {"key": "nvidia.com/gpu", "value": "present", "effect": "NoSchedule"}
-                    ],
-                },
+                {**ack_pool("t4", "disabled", config_label=True).props, "taints": [ACK_GPU_TAINT]},
             ),
             exporter_release(),
         ),
@@ -249,13 +247,28 @@ CASES: list[Case] = [
         (T4_POOL, operator(daemonsets={"tolerations": []})),
         ("the GPU Operator's exporter (release 'gpu-operator' (gpu-operator)) does not tolerate",),
     ),
-    # The ack-dev MPS pool with only our exporter, which keeps to the NVIDIA plugin's pools.
+    # An ACK MPS pool with only our exporter, which keeps to the NVIDIA plugin's pools.
     Case(
         EXPORTER,
         "ack-mps-pool-without-arms",
         (*ack_cluster(), ACK_MPS, exporter_release()),
-        ("cluster add-on arms-prometheus",),
+        ("ACK's own GPU exporter (cluster add-on arms-prometheus) also does",),
     ),
+    # ack-dev's MPS pool: tainted, so ACK's exporter, which tolerates no custom taint, keeps
+    # off it too (gpu_facts.ack_components.ARMS_GPU_EXPORTER).
+    Case(
+        EXPORTER,
+        "ack-tainted-mps-pool-with-arms",
+        (*ack_cluster((TERWAY, ARMS)), ACK_MPS_TAINTED, exporter_release()),
+        (
+            "their labels fail its required node affinity nvidia.com/device-plugin.config "
+            "Exists; ACK's GPU exporter (ack-prometheus-gpu-exporter, add-on arms-prometheus of "
+            "'ack') does not tolerate its taint nvidia.com/gpu=present:NoSchedule (it tolerates "
+            "nothing)",
+        ),
+    ),
+    # ACK's exporter is ACK's: it watches no other cloud's pool.
+    Case(EXPORTER, "arms-on-an-aks-pool", (T4_POOL, *ack_cluster((TERWAY, ARMS))), (NO_EXPORTER,)),
     Case(
         EXPORTER,
         "ack-arms-add-on-disabled",

@@ -12,6 +12,7 @@ from offline_preview import PreviewResult, Secret, preview
 from offline_preview.cli import EXIT_OK
 from offline_preview.engine import RecordedResource
 from stack_config import ConfigError
+from tests.components.test_ack_monitoring import T4_AND_MPS_ALERTS
 from tests.conftest import ROOT
 
 pytestmark = pytest.mark.slow
@@ -177,3 +178,60 @@ def test_ack_dev_deploys_no_driver_check_when_every_gpu_pool_scales_from_zero(
     assert of_type(ack_dev, "gpu-platform:gpu:DriverReadinessCheck") == []
     assert of_type(ack_dev, "kubernetes:batch/v1:Job") == []
     assert of_type(ack_dev, "kubernetes:batch/v1:CronJob") == []
+
+
+ADDON = "alicloud:cs/kubernetesAddon:KubernetesAddon"
+
+
+def test_ack_dev_sends_gpu_metrics_to_its_managed_prometheus(ack_dev: PreviewResult) -> None:
+    """End to end: the add-on, our exporter marked for its agent and reachable from it, the
+    exporter waiting for the add-on's CRDs, the GPU alerts as ARMS rules, the query output."""
+    addons = {a.inputs["name"]: a for a in of_type(ack_dev, ADDON)}
+    prometheus = addons["arms-prometheus"]
+    cluster_id = ack_dev.run.outputs["clusterId"]
+    assert prometheus.inputs["clusterId"] == cluster_id
+    (monitor,) = of_type(ack_dev, "kubernetes:monitoring.coreos.com/v1:PodMonitor")
+    assert monitor.inputs["metadata"]["namespace"] == "gpu-metrics"
+    assert monitor.inputs["metadata"]["annotations"] == {"arms.prometheus.io/discovery": "true"}
+    (exporter,) = of_type(ack_dev, "gpu-platform:gpu:DcgmExporter")
+    assert prometheus.urn in exporter.dependencies
+    (allow,) = [
+        p
+        for p in of_type(ack_dev, "kubernetes:networking.k8s.io/v1:NetworkPolicy")
+        if p.inputs["metadata"] == {"name": "allow-scrape", "namespace": "gpu-metrics"}
+    ]
+    assert allow.inputs["spec"]["ingress"][0]["from"] == [
+        {"namespaceSelector": {"matchLabels": {"kubernetes.io/metadata.name": "arms-prom"}}}
+    ]
+    # ACK has no azmonitoring group and no PrometheusRule reader: neither is created.
+    assert of_type(ack_dev, "kubernetes:azmonitoring.coreos.com/v1:PodMonitor") == []
+    assert of_type(ack_dev, "kubernetes:monitoring.coreos.com/v1:PrometheusRule") == []
+    alerts = of_type(ack_dev, "alicloud:arms/prometheusAlertRule:PrometheusAlertRule")
+    assert {a.inputs["prometheusAlertRuleName"] for a in alerts} == T4_AND_MPS_ALERTS
+    assert all(a.inputs["clusterId"] == cluster_id for a in alerts)
+    assert {"prometheusQueryEndpoint", "prometheusAlertRules"} <= set(ack_dev.run.outputs)
+
+
+def test_ack_dev_ships_each_workload_namespaces_logs_to_sls(ack_dev: PreviewResult) -> None:
+    addons = {a.inputs["name"]: a.inputs for a in of_type(ack_dev, ADDON)}
+    project = f"k8s-log-{ack_dev.run.outputs['clusterId']}"
+    assert addons["logtail-ds"]["config"] == f'{{"sls_project_name": "{project}"}}'
+    stores = {
+        s.inputs["logstoreName"]: s.inputs for s in of_type(ack_dev, "alicloud:log/store:Store")
+    }
+    assert set(stores) == {"gpu-training-stdout", "gpu-inference-stdout"}
+    assert {s["retentionPeriod"] for s in stores.values()} == {30}
+    assert {s["projectName"] for s in stores.values()} == {project}
+    configs = of_type(ack_dev, "kubernetes:log.alibabacloud.com/v1alpha1:AliyunLogConfig")
+    regexes = {
+        c.inputs["spec"]["logtailConfig"]["inputDetail"]["plugin"]["inputs"][0]["detail"][
+            "K8sNamespaceRegex"
+        ]
+        for c in configs
+    }
+    assert regexes == {"^gpu-training$", "^gpu-inference$"}
+    assert ack_dev.run.outputs["logProject"] == project
+    assert ack_dev.run.outputs["logstores"] == {
+        "gpu-inference": "gpu-inference-stdout",
+        "gpu-training": "gpu-training-stdout",
+    }

@@ -211,3 +211,42 @@ def test_the_pack_checks_our_aks_resources(
     resources = _mutated(previews["dev"], type_, change)
     violations = run_policies(resources, policies())
     assert policy.name in {v.policy for v in violations}
+
+
+GRAFANA = "azure-native:dashboard:Grafana"
+
+
+def test_managed_grafana_reads_prods_metrics_and_dev_has_none(
+    previews: dict[str, PreviewResult],
+) -> None:
+    dev, prod = previews["dev"].run, previews["prod"].run
+    assert by_type(dev, GRAFANA) == []
+    assert "grafanaEndpoint" not in dev.outputs
+    grafana = one(prod, GRAFANA)
+    workspace = one(prod, "azure-native:monitor:AzureMonitorWorkspace")
+    amw_id = f"{workspace.name}-id"
+    assert grafana.inputs["workspaceName"] == "gpu-prod-grafana"
+    assert grafana.inputs["properties"]["grafanaIntegrations"] == {
+        "azureMonitorWorkspaceIntegrations": [{"azureMonitorWorkspaceResourceId": amw_id}]
+    }
+    assignments = {
+        a.inputs["roleDefinitionId"].rsplit("/", 1)[-1]: a.inputs
+        for a in by_type(prod, "azure-native:authorization:RoleAssignment")
+        if a.name.startswith("prod-grafana-")
+    }
+    reader = assignments["b0d8363b-8ddd-447d-831f-62ca05bff136"]  # Monitoring Data Reader
+    assert reader["scope"] == amw_id
+    admin = assignments["22926164-76b3-42b3-bc55-97df8dab3e41"]  # Grafana Admin
+    assert admin["principalId"] == "00000000-0000-0000-0000-00000000a001"
+    assert admin["principalType"] == "Group"
+    assert prod.outputs["grafanaEndpoint"] == "https://gpu-prod-grafana.grafana.offline.invalid"
+
+
+def test_prod_keeps_logs_longer_than_dev(previews: dict[str, PreviewResult]) -> None:
+    retention = {
+        stack: one(previews[stack].run, "azure-native:operationalinsights:Workspace").inputs[
+            "retentionInDays"
+        ]
+        for stack in ("dev", "prod")
+    }
+    assert retention == {"dev": 30, "prod": 90}

@@ -8,7 +8,15 @@ from typing import Any
 
 import pytest
 
-from plan.observability import KSM_LABELS_ALLOWLIST, MetricsPlan, log_namespaces, metrics_plan
+from plan.observability import (
+    KSM_LABELS_ALLOWLIST,
+    MetricsPlan,
+    grafana_name,
+    log_namespaces,
+    logstore_name,
+    metrics_plan,
+    unwatched_gpu_pools,
+)
 from stack_config import ConfigError, load_platform
 from tests.conftest import stack_raw
 
@@ -36,6 +44,55 @@ def test_metrics_are_on_by_default_and_fit_each_cloud() -> None:
     )
     byo = metrics_plan(load_platform(stack_raw("byo")))
     assert byo == MetricsPlan(True, "annotations", (), False, False)
+
+
+def test_ack_scrapes_through_its_managed_prometheus() -> None:
+    platform = load_platform(stack_raw("ack-dev"))
+    assert metrics_plan(platform) == MetricsPlan(
+        our_exporter=True,
+        scrape="armsPrometheus",
+        scraper_namespaces=("arms-prom",),
+        azure_monitor=False,
+        prometheus_rules=False,
+        arms_prometheus=True,
+    )
+    # ACK's own exporter stays off the tainted GPU nodes, ours serves only the plugin's pools.
+    assert unwatched_gpu_pools(platform) == ["a10mps"]
+
+
+def test_ack_with_its_own_prometheus_gets_annotations_and_no_managed_service() -> None:
+    raw = with_observability(
+        "ack-dev", {"metrics": {"scrape": "annotations", "scraperNamespaces": ["monitoring"]}}
+    )
+    platform = load_platform(raw)
+    assert metrics_plan(platform) == MetricsPlan(
+        True, "annotations", ("monitoring",), False, False, False
+    )
+    assert unwatched_gpu_pools(platform) == []
+
+
+def test_ack_logs_go_to_a_logstore_per_namespace() -> None:
+    platform = load_platform(stack_raw("ack-dev"))
+    assert [logstore_name(ns) for ns in log_namespaces(platform)] == [
+        "gpu-inference-stdout",
+        "gpu-training-stdout",
+    ]
+
+
+def test_grafana_is_off_unless_asked_and_named_after_the_cluster() -> None:
+    dev = load_platform(stack_raw("dev")).settings
+    prod = load_platform(stack_raw("prod")).settings
+    assert dev.observability.grafana.enabled is False
+    assert prod.observability.grafana.enabled is True
+    assert grafana_name(prod) == "gpu-prod-grafana"
+    raw = with_observability("dev", {"grafana": {"enabled": True, "name": "gpu-dashboards"}})
+    assert grafana_name(load_platform(raw).settings) == "gpu-dashboards"
+
+
+def test_prod_keeps_logs_longer_than_dev() -> None:
+    dev = load_platform(stack_raw("dev")).settings.observability.logs
+    prod = load_platform(stack_raw("prod")).settings.observability.logs
+    assert prod.retention_days > dev.retention_days
 
 
 def test_prometheus_operator_on_an_existing_cluster() -> None:
@@ -118,6 +175,48 @@ def test_rules_join_on_labels_kube_state_metrics_must_expose() -> None:
             "each needs its own namespace",
         ),
         ("dev", {"metrics": {"bogus": 1}}, "observability.metrics.bogus", "unknown key"),
+        (
+            "ack-dev",
+            {"grafana": {"enabled": True}},
+            "observability.grafana.enabled",
+            "its own Grafana",
+        ),
+        (
+            "byo",
+            {"grafana": {"enabled": True}},
+            "observability.grafana.enabled",
+            "is for AKS",
+        ),
+        (
+            "dev",
+            {"grafana": {"enabled": True}, "metrics": {"enabled": False}},
+            "observability.grafana.enabled",
+            "Azure Monitor workspace",
+        ),
+        (
+            "dev",
+            {"grafana": {"enabled": True}, "metrics": {"scrape": "annotations"}},
+            "observability.grafana.enabled",
+            "scrape auto",
+        ),
+        (
+            "dev",
+            {"grafana": {"enabled": True, "name": "gpu_dashboards"}},
+            "observability.grafana.name",
+            "not a Grafana workspace name",
+        ),
+        (
+            "dev",
+            {"grafana": {"enabled": True, "name": "a-grafana-name-too-long-for-azure"}},
+            "observability.grafana.name",
+            "2 to 23",
+        ),
+        (
+            "ack-dev",
+            {"logs": {"namespaces": ["gpu-training", "n" * 57]}},
+            "observability.logs.namespaces[1]",
+            "at most 56",
+        ),
     ],
 )
 def test_each_rule_names_its_path(
@@ -134,7 +233,28 @@ def test_each_rule_names_its_path(
         {"metrics": {"values": {"resources": {"limits": {"memory": "1Gi"}}}}},
         {"logs": {"retentionDays": 730, "audit": False}},
         {"metrics": {"scraperNamespaces": ["monitoring"]}},
+        {"grafana": {"enabled": True, "name": "a-grafana-name-23-chars"}},
+        {"grafana": {"enabled": False, "name": "not_checked_when_off"}},
     ],
 )
 def test_neighbours_of_refused_values_are_accepted(observability: dict[str, Any]) -> None:
     load_platform(with_observability("dev", observability))
+
+
+def test_ack_workload_namespaces_too_long_for_a_logstore_are_refused_where_named() -> None:
+    raw = copy.deepcopy(stack_raw("ack-dev"))
+    raw["workloads"][0]["name"] = "w" * 57
+    found = [p for p, m in problems_of(raw) if "logstore" in m]
+    assert found == ["workloads[0].name"]
+    raw["observability"] = {"logs": {"enabled": False}}
+    assert not [p for p, m in problems_of(raw) if "logstore" in m]
+    raw["observability"] = {"logs": {"namespaces": ["n" * 56]}}
+    assert not [p for p, m in problems_of(raw) if "logstore" in m]
+
+
+def problems_of(raw: dict[str, Any]) -> list[tuple[str, str]]:
+    try:
+        load_platform(raw)
+    except ConfigError as err:
+        return err.problems
+    return []
