@@ -21,6 +21,7 @@ from settings import (
 )
 
 from .errors import Problem, raise_if_any, validation_problems
+from .node_hardening import AckSystemDiskArgs, ack_system_disk_inputs
 from .outputs import known_after
 
 # No ``from __future__ import annotations``: Pulumi's component analyzer reads these
@@ -87,7 +88,10 @@ class AckClusterArgs(TypedDict):
     vpc: NotRequired[AckVpcArgs]
     """Networking."""
     system_pool: NotRequired[AckSystemPoolArgs]
-    """The system node pool."""
+    """The system node pool (untainted)."""
+    node_system_disk: NotRequired[AckSystemDiskArgs]
+    """System disk of the system pool's nodes (the platform gives its GPU and CPU pools the
+    same): category, size, encryption."""
     deletion_protection: NotRequired[bool]
     """Refuse cluster deletion (production)."""
     maintenance_window: NotRequired[AckMaintenanceWindowArgs]
@@ -123,8 +127,10 @@ _REGION_UNUSED = "provider"
 
 def ack_cluster_args(settings: AckClusterSettings, *, node_autoscaling: bool) -> AckClusterArgs:
     """A validated cluster's settings as component args (what the platform passes on)."""
+    # The system pool's AKS settings (VM size, node hardening) are not ACK's.
+    aks_only = {"vm_size", "max_pods", "os_disk_type", "os_disk_size_gb"}
     dumped = settings.model_dump(
-        exclude_none=True, exclude={"region": True, "system_pool": {"vm_size"}}
+        exclude_none=True, exclude={"region": True, "system_pool": aks_only}
     )
     return cast(AckClusterArgs, {**dumped, "node_autoscaling": node_autoscaling})
 
@@ -138,6 +144,9 @@ def cluster_settings(args: AckClusterArgs) -> tuple[AckClusterSettings | None, l
     except ValidationError as err:
         return None, validation_problems(err)
     problems: list[Problem] = []
+    disk = settings.node_system_disk
+    if disk.kms_key_id is not None and not disk.encrypted:
+        problems.append(("nodeSystemDisk.kmsKeyId", "a key encrypts only with encrypted: true"))
     network = settings.vpc
     if network.vpc_id is None:
         for key, existing in (
@@ -290,6 +299,7 @@ class AckCluster(pulumi.ComponentResource):
             instance_types=[system.instance_type],
             desired_size=str(system.count),
             vswitch_ids=node_switches,
+            **ack_system_disk_inputs(settings.node_system_disk),
             tags=settings.tags or None,
             opts=child,
         )

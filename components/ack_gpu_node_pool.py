@@ -16,6 +16,7 @@ from plan.node_labels import ack_node_labels
 from plan.pools import PoolFacts
 
 from .errors import Problem, property_path, raise_if_any
+from .node_hardening import AckSystemDiskArgs, ack_system_disk
 from .pool_args import GpuPoolArgs, resolve_pool_args
 
 # No ``from __future__ import annotations``: Pulumi's component analyzer reads these
@@ -39,6 +40,8 @@ class AckGpuNodePoolArgs(TypedDict):
     """Protect the pool from deletion (production)."""
     tags: NotRequired[dict[str, str]]
     """Resource tags."""
+    system_disk: NotRequired[AckSystemDiskArgs]
+    """System disk of every node: category, size, encryption."""
 
 
 def ack_pool(args: AckGpuNodePoolArgs) -> tuple[PoolFacts | None, list[Problem]]:
@@ -93,9 +96,10 @@ class AckGpuNodePool(pulumi.ComponentResource):
         self, name: str, args: AckGpuNodePoolArgs, opts: pulumi.ResourceOptions | None = None
     ) -> None:
         pf, problems = ack_pool(args)
+        disk, disk_problems = ack_system_disk(args.get("system_disk"), "system_disk")
         # Checked before registering anything: bad input changes nothing.
-        raise_if_any("AckGpuNodePool", name, problems)
-        assert pf is not None and pf.pool.instance_type is not None
+        raise_if_any("AckGpuNodePool", name, [*problems, *disk_problems])
+        assert pf is not None and pf.pool.instance_type is not None and disk is not None
         super().__init__("gpu-platform:alicloud:AckGpuNodePool", name, None, opts)
         pool = cs.NodePool(
             f"{name}-pool",
@@ -112,6 +116,7 @@ class AckGpuNodePool(pulumi.ComponentResource):
             scaling_config=scaling_config(pf),
             desired_size=None if pf.pool.autoscale else str(pf.pool.count or 0),
             management=management(),
+            **disk,
             tags=args.get("tags") or None,
             opts=pulumi.ResourceOptions(parent=self, protect=args.get("protect", False)),
         )

@@ -20,12 +20,15 @@ from pulumi_azure_native import authorization, resources
 from pulumi_azure_native import containerservice as aks
 from pydantic import ValidationError
 
+from gpu_facts.aks_nodes import AKS_SYSTEM_POOL_MIN_PODS, AZURE_POLICY_ADDON
 from gpu_facts.azure_monitor import MIN_RETENTION_DAYS, MONITORING_ADDON
 from gpu_facts.device_plugin_chart import CRITICAL_ADDONS_TAINT_KEY
+from plan.cpu_pools import azure_size_problem
 from settings import SYSTEM_POOL_NAME, AksClusterSettings, MaintenanceWindowSettings
 
 from .aks_monitoring import AksMonitoringWorkspaces
 from .errors import Problem, raise_if_any, validation_problems
+from .node_hardening import aks_node_inputs, aks_node_problems
 
 SYSTEM_POOL_TAINT = f"{CRITICAL_ADDONS_TAINT_KEY}=true:NoSchedule"
 """Keeps workloads off the system pool; AKS add-ons tolerate it."""
@@ -52,9 +55,16 @@ class AksSystemPoolArgs(TypedDict):
     """The system pool that keeps the add-ons, tainted ``CriticalAddonsOnly``."""
 
     vm_size: NotRequired[str]
-    """VM size (default ``Standard_D4ds_v5``)."""
+    """VM size without GPUs (default ``Standard_D4ds_v5``)."""
     count: NotRequired[int]
     """Nodes (default 3)."""
+    max_pods: NotRequired[int]
+    """Most pods per node, 30 to 250 (default 110)."""
+    os_disk_type: NotRequired[str]
+    """``Ephemeral`` or ``Managed``; unset: ``Ephemeral`` when the VM size's cache or temp disk
+    holds the OS disk, else ``Managed``."""
+    os_disk_size_gb: NotRequired[int]
+    """OS disk size in GiB, 30 to 2048 (default 128)."""
 
 
 class AksEntraIdArgs(TypedDict):
@@ -146,6 +156,15 @@ class AksClusterArgs(TypedDict):
     """API server exposure."""
     maintenance_window: NotRequired[AksMaintenanceWindowArgs]
     """Planned maintenance window for upgrades."""
+    encryption_at_host: NotRequired[bool]
+    """Encrypt the system pool's temp disk and disk caches on the VM host (default false); the
+    subscription must register ``Microsoft.Compute/EncryptionAtHost``. Give GPU and CPU pools
+    the same."""
+    azure_policy: NotRequired[bool]
+    """The Azure Policy add-on (default false)."""
+    defender: NotRequired[bool]
+    """Microsoft Defender for Containers' sensor, reporting to the cluster's Log Analytics
+    workspace (created for it when ``monitoring.logs`` is off); default false."""
     protect: NotRequired[bool]
     """Protect the resource group and cluster from deletion (production); default false."""
     tags: NotRequired[dict[str, str]]
@@ -175,6 +194,15 @@ def cluster_problems(settings: AksClusterSettings) -> list[Problem]:
             ip_network(cidr, strict=False)  # AKS accepts host bits and single addresses
         except ValueError:
             problems.append((f"apiServer.authorizedIpRanges[{i}]", f"not a CIDR: {cidr!r}"))
+    system = settings.system_pool
+    size_problem = azure_size_problem(system.vm_size)
+    if size_problem is not None:
+        problems.append(("systemPool.vmSize", size_problem))
+    if system.max_pods < AKS_SYSTEM_POOL_MIN_PODS:
+        problems.append(
+            ("systemPool.maxPods", f"system pools run at least {AKS_SYSTEM_POOL_MIN_PODS} pods")
+        )
+    problems += aks_node_problems(system.vm_size, system, "systemPool")
     return problems
 
 
@@ -210,19 +238,43 @@ def azure_monitor_profile(
     )
 
 
-def monitoring_addon(
-    monitoring: AksClusterMonitoringArgs, workspace_id: pulumi.Input[str]
+def addon_profiles(
+    monitoring: AksClusterMonitoringArgs,
+    workspace_id: pulumi.Input[str],
+    *,
+    azure_policy: bool = False,
 ) -> dict[str, aks.ManagedClusterAddonProfileArgs] | None:
     """The monitoring add-on (Container insights agent) sending to the Log Analytics workspace
-    with Entra ID (managed identity) authentication, not the workspace key."""
-    if not monitoring.get("logs"):
-        return None
-    return {
-        MONITORING_ADDON: aks.ManagedClusterAddonProfileArgs(
+    with Entra ID (managed identity) authentication, not the workspace key; and the Azure
+    Policy add-on. None when neither is on."""
+    addons: dict[str, aks.ManagedClusterAddonProfileArgs] = {}
+    if monitoring.get("logs"):
+        addons[MONITORING_ADDON] = aks.ManagedClusterAddonProfileArgs(
             enabled=True,
             config={"logAnalyticsWorkspaceResourceID": workspace_id, "useAADAuth": "true"},
         )
-    }
+    if azure_policy:
+        addons[AZURE_POLICY_ADDON] = aks.ManagedClusterAddonProfileArgs(enabled=True)
+    return addons or None
+
+
+def security_profile(
+    settings: AksClusterSettings, workspace_id: pulumi.Input[str]
+) -> aks.ManagedClusterSecurityProfileArgs:
+    """Workload identity, and with ``defender`` Defender for Containers' sensor reporting to
+    the Log Analytics workspace."""
+    defender = None
+    if settings.defender:
+        defender = aks.ManagedClusterSecurityProfileDefenderArgs(
+            log_analytics_workspace_resource_id=workspace_id,
+            security_monitoring=aks.ManagedClusterSecurityProfileDefenderSecurityMonitoringArgs(
+                enabled=True
+            ),
+        )
+    return aks.ManagedClusterSecurityProfileArgs(
+        workload_identity=aks.ManagedClusterSecurityProfileWorkloadIdentityArgs(enabled=True),
+        defender=defender,
+    )
 
 
 def deployer_principal_type(settings: AksClusterSettings) -> str:
@@ -370,14 +422,16 @@ class AksCluster(pulumi.ComponentResource):
             rg_name = settings.resource_group.name
 
         workspaces = None
-        if monitoring.get("prometheus") or monitoring.get("logs"):
+        # Defender reports to a Log Analytics workspace too: the logs' one, or its own.
+        log_workspace = bool(monitoring.get("logs")) or settings.defender
+        if monitoring.get("prometheus") or log_workspace:
             workspaces = AksMonitoringWorkspaces(
                 f"{name}-monitoring",
                 {
                     "resource_group_name": rg_name,
                     "location": settings.location,
                     "metrics": bool(monitoring.get("prometheus")),
-                    "logs": bool(monitoring.get("logs")),
+                    "logs": log_workspace,
                     "retention_days": monitoring.get("retention_days", MIN_RETENTION_DAYS),
                     "tags": settings.tags,
                 },
@@ -406,11 +460,7 @@ class AksCluster(pulumi.ComponentResource):
             aad_profile=self._aad_profile(settings),
             disable_local_accounts=settings.disable_local_accounts,
             oidc_issuer_profile=aks.ManagedClusterOIDCIssuerProfileArgs(enabled=True),
-            security_profile=aks.ManagedClusterSecurityProfileArgs(
-                workload_identity=aks.ManagedClusterSecurityProfileWorkloadIdentityArgs(
-                    enabled=True
-                ),
-            ),
+            security_profile=security_profile(settings, self.log_analytics_workspace_id),
             network_profile=network_profile(settings),
             auto_upgrade_profile=aks.ManagedClusterAutoUpgradeProfileArgs(
                 upgrade_channel=settings.upgrade_channel,
@@ -431,12 +481,19 @@ class AksCluster(pulumi.ComponentResource):
                     os_type="Linux",
                     os_sku="Ubuntu",
                     type="VirtualMachineScaleSets",
+                    **aks_node_inputs(
+                        settings.system_pool.vm_size,
+                        settings.system_pool,
+                        encryption_at_host=settings.encryption_at_host,
+                    ),
                     node_taints=[SYSTEM_POOL_TAINT],
                     upgrade_settings=aks.AgentPoolUpgradeSettingsArgs(max_surge="33%"),
                 )
             ],
             azure_monitor_profile=azure_monitor_profile(monitoring),
-            addon_profiles=monitoring_addon(monitoring, self.log_analytics_workspace_id),
+            addon_profiles=addon_profiles(
+                monitoring, self.log_analytics_workspace_id, azure_policy=settings.azure_policy
+            ),
             tags=settings.tags,
             opts=pulumi.ResourceOptions(parent=self, protect=settings.protect),
         )

@@ -26,10 +26,20 @@ from plan.pools import PoolFacts
 from settings import SYSTEM_POOL_NAME, GpuPoolSettings
 
 from .errors import Problem, input_error, raise_if_any, validation_problems
+from .node_hardening import (
+    AKS_AUTOSCALED_IGNORE,
+    REPLACED_ON_CHANGE,
+    aks_node_inputs,
+    aks_node_problems,
+    aks_size_inputs,
+    aks_surge_problems,
+    aks_upgrade_settings,
+)
 from .pool_args import GpuPoolArgs, resolve_pool_args
 
-IMMUTABLE_PROPERTIES = ["gpuInstanceProfile"]
-"""AKS cannot change these on an existing pool: a change replaces the pool (BP-11)."""
+IMMUTABLE_PROPERTIES = ["gpuInstanceProfile", *REPLACED_ON_CHANGE]
+"""AKS cannot change these on an existing pool: a change replaces the pool (BP-11 for the MIG
+profile; the node hardening AKS also sets only at creation)."""
 RESERVED_LABELS = {GPU_PRESENT_LABEL, DEVICE_PLUGIN_CONFIG_LABEL, POOL_LABEL}
 """Node labels the pool sets itself: a pool's own labels must not override them."""
 PLATFORM_LABEL_DOMAIN = "gpu-platform.io"
@@ -56,6 +66,9 @@ class AksGpuNodePoolArgs(TypedDict):
     ``workload.gpu-platform.io/<type>`` (default none)."""
     protect: NotRequired[bool]
     """Protect the pool from deletion (and so from replacement); default false."""
+    encryption_at_host: NotRequired[bool]
+    """Encrypt the nodes' temp disk and disk caches on the VM host; the subscription must
+    register ``Microsoft.Compute/EncryptionAtHost`` (default false)."""
 
 
 def aks_pool_problems(pool: GpuPoolSettings) -> list[Problem]:
@@ -85,9 +98,9 @@ def aks_pool_problems(pool: GpuPoolSettings) -> list[Problem]:
             problems.append((f"pool.labels.{key}", "set by the platform; choose another key"))
         elif key.rpartition("/")[0].endswith(AKS_LABEL_DOMAIN):
             problems.append((f"pool.labels.{key}", f"AKS reserves the {AKS_LABEL_DOMAIN} domain"))
-    surge = pool.upgrade.max_surge.removesuffix("%")
-    if not (surge.isdigit() and int(surge) > 0):
-        problems.append(("pool.upgrade.maxSurge", "a node count (e.g. 1) or a percentage (10%)"))
+    problems += aks_surge_problems(pool.upgrade, "pool")
+    if size is not None:  # the OS disk is judged against the size's local disks
+        problems += aks_node_problems(size.name, pool, "pool", nvme_cache=pool.nvme)
     return problems
 
 
@@ -144,11 +157,6 @@ class AksGpuNodePool(pulumi.ComponentResource):
         pool = pf.pool
         super().__init__("gpu-platform:azure:AksGpuNodePool", name, None, opts)
 
-        # Autoscaled: the autoscaler owns the live count, so Pulumi ignores it after creation.
-        autoscale = pool.autoscale
-        count = autoscale.min if autoscale is not None else pool.count
-        ignore = ["count"] if autoscale is not None else []
-
         self.agent_pool = aks.AgentPool(
             f"{name}-pool",
             resource_group_name=args["resource_group_name"],
@@ -159,6 +167,12 @@ class AksGpuNodePool(pulumi.ComponentResource):
             os_type="Linux",
             os_sku=pool.os_sku,
             type="VirtualMachineScaleSets",
+            **aks_node_inputs(
+                pool.vm_size or "",
+                pool,
+                encryption_at_host=args.get("encryption_at_host", False),
+                nvme_cache=pool.nvme,
+            ),
             node_taints=[GPU_TAINT],
             node_labels=aks_node_labels(pf, args.get("workload_types", [])),
             gpu_instance_profile=pool.mig.profile if pool.mig else None,
@@ -167,15 +181,8 @@ class AksGpuNodePool(pulumi.ComponentResource):
                 driver="None" if args.get("gpu_operator", False) else "Install"
             ),
             availability_zones=pool.zones or None,
-            upgrade_settings=aks.AgentPoolUpgradeSettingsArgs(
-                max_surge=pool.upgrade.max_surge,
-                drain_timeout_in_minutes=pool.upgrade.drain_timeout_minutes,
-                node_soak_duration_in_minutes=pool.upgrade.node_soak_minutes,
-            ),
-            enable_auto_scaling=autoscale is not None,
-            min_count=autoscale.min if autoscale is not None else None,
-            max_count=autoscale.max if autoscale is not None else None,
-            count=count,
+            upgrade_settings=aks_upgrade_settings(pool.upgrade),
+            **aks_size_inputs(pool.autoscale, pool.count),
             tags=autoscaler_tags(pf) or None,
             opts=pulumi.ResourceOptions(
                 parent=self,
@@ -183,7 +190,7 @@ class AksGpuNodePool(pulumi.ComponentResource):
                 replace_on_changes=IMMUTABLE_PROPERTIES,
                 # AKS pool names are unique per cluster: the old pool must go first.
                 delete_before_replace=True,
-                ignore_changes=ignore,
+                ignore_changes=AKS_AUTOSCALED_IGNORE if pool.autoscale is not None else [],
             ),
         )
         self.pool_name = self.agent_pool.name

@@ -47,6 +47,19 @@ class ClusterHandle:
     """Cloud-specific stack outputs (resource group, OIDC issuer...)."""
 
 
+def zone_vswitches(
+    settings: AckClusterSettings, node_vswitch_ids: pulumi.Output[list[str]], zones: list[str]
+) -> pulumi.Input[list[str]]:
+    """The cluster's node vSwitches in ``zones`` (every one without zones). The cluster lists
+    the existing vSwitches first, then the created ones in config order; the rules let zones
+    pick among the created ones only."""
+    if not zones:
+        return node_vswitch_ids
+    first = len(settings.vpc.vswitch_ids)
+    picked = [first + k for k, sw in enumerate(settings.vpc.vswitches) if sw.zone in zones]
+    return node_vswitch_ids.apply(lambda ids: [ids[i] for i in picked])
+
+
 class GpuPlatform(pulumi.ComponentResource):
     """A GPU-ready Kubernetes platform: cluster, GPU pools, device plugin, workload namespaces."""
 
@@ -109,12 +122,14 @@ class GpuPlatform(pulumi.ComponentResource):
         return self._existing(settings)
 
     def _azure(self, settings: AksClusterSettings) -> ClusterHandle:
-        """AKS cluster, one AksGpuNodePool per GPU pool, and the NVMe cache where asked."""
+        """AKS cluster, one AksGpuNodePool per GPU pool, one AksCpuNodePool per CPU pool, and
+        the NVMe cache where asked."""
         from .aks_cluster import AksCluster as AksClusterComponent
         from .aks_cluster import aks_cluster_args
+        from .aks_cpu_node_pool import AksCpuNodePool
         from .aks_gpu_node_pool import AksGpuNodePool
         from .nvme_cache import NvmeCache
-        from .pool_args import gpu_pool_args
+        from .pool_args import cpu_pool_args, gpu_pool_args
 
         config = self._platform.settings
         metrics = metrics_plan(self._platform)
@@ -142,10 +157,26 @@ class GpuPlatform(pulumi.ComponentResource):
                     "gpu_operator": config.gpu_operator.enabled,
                     "workload_types": list(workload_types[pf.name]),
                     "protect": settings.protect,
+                    "encryption_at_host": settings.encryption_at_host,
                 },
                 pulumi.ResourceOptions(parent=self),
             )
             for pf in self._platform.pools.values()
+        }
+        # CPU pools wait for the cluster only: not for the GPU pools, nor they for them.
+        cpu_pools = {
+            pool.name: AksCpuNodePool(
+                f"{self._name}-cpu-{pool.name}",
+                {
+                    "pool": cpu_pool_args(pool),
+                    "cluster_name": cluster.cluster_name,
+                    "resource_group_name": cluster.resource_group_name,
+                    "encryption_at_host": settings.encryption_at_host,
+                    "protect": settings.protect,
+                },
+                pulumi.ResourceOptions(parent=self),
+            )
+            for pool in config.cpu_pools
         }
         nvme_pools = [name for name, pf in self._platform.pools.items() if pf.pool.nvme]
         if nvme_pools:
@@ -165,6 +196,8 @@ class GpuPlatform(pulumi.ComponentResource):
             "oidcIssuerUrl": cluster.oidc_issuer_url,
             "gpuPools": {name: pool.facts for name, pool in pools.items()},
         }
+        if cpu_pools:
+            outputs["cpuPools"] = {name: pool.facts for name, pool in cpu_pools.items()}
         if prometheus or logs.enabled:
             self._aks_monitoring(settings, cluster, prometheus)
             if prometheus:
@@ -226,21 +259,27 @@ class GpuPlatform(pulumi.ComponentResource):
         return grafana.endpoint
 
     def _alicloud(self, settings: AckClusterSettings) -> ClusterHandle:
-        """ACK cluster, one AckGpuNodePool per GPU pool, and ACK's GPU-sharing components."""
+        """ACK cluster, one AckGpuNodePool per GPU pool, one AckCpuNodePool per CPU pool, and
+        ACK's GPU-sharing components."""
         from .ack_cluster import AckCluster as AckClusterComponent
         from .ack_cluster import ack_cluster_args
+        from .ack_cpu_node_pool import AckCpuNodePool
         from .ack_gpu_node_pool import AckGpuNodePool
         from .ack_gpu_sharing import AckGpuSharing, ack_gpu_sharing_args
-        from .pool_args import gpu_pool_args
+        from .node_hardening import AckSystemDiskArgs
+        from .pool_args import cpu_pool_args, gpu_pool_args
 
         pool_facts = list(self._platform.pools.values())
+        cpu_settings = self._platform.settings.cpu_pools
+        autoscaled = [pf.pool.autoscale for pf in pool_facts] + [p.autoscale for p in cpu_settings]
         cluster = AckClusterComponent(
             f"{self._name}-ack",
             # ACK scales no pool until node auto scaling is on for the cluster.
-            ack_cluster_args(
-                settings, node_autoscaling=any(pf.pool.autoscale for pf in pool_facts)
-            ),
+            ack_cluster_args(settings, node_autoscaling=any(autoscaled)),
             pulumi.ResourceOptions(parent=self),
+        )
+        system_disk = cast(
+            AckSystemDiskArgs, settings.node_system_disk.model_dump(exclude_none=True)
         )
         pools = {
             pf.name: AckGpuNodePool(
@@ -251,10 +290,28 @@ class GpuPlatform(pulumi.ComponentResource):
                     "pool": gpu_pool_args(pf.pool),
                     "protect": settings.protect,
                     "tags": settings.tags,
+                    "system_disk": system_disk,
                 },
                 pulumi.ResourceOptions(parent=self),
             )
             for pf in pool_facts
+        }
+        # CPU pools wait for the cluster only: not for the GPU pools, nor they for them.
+        cpu_pools = {
+            pool.name: AckCpuNodePool(
+                f"{self._name}-cpu-{pool.name}",
+                {
+                    "cluster_id": cluster.cluster_id,
+                    "vswitch_ids": zone_vswitches(settings, cluster.node_vswitch_ids, pool.zones),
+                    # The zones became the vSwitches above.
+                    "pool": cpu_pool_args(pool.model_copy(update={"zones": []})),
+                    "protect": settings.protect,
+                    "tags": settings.tags,
+                    "system_disk": system_disk,
+                },
+                pulumi.ResourceOptions(parent=self),
+            )
+            for pool in cpu_settings
         }
         sharing = AckGpuSharing(
             f"{self._name}-gpu-sharing",
@@ -273,6 +330,8 @@ class GpuPlatform(pulumi.ComponentResource):
             "gpuPools": {name: pool.capacity for name, pool in pools.items()},
             "ackGpuSharing": sharing.versions,
         }
+        if cpu_pools:
+            outputs["cpuPools"] = {name: pool.facts for name, pool in cpu_pools.items()}
         # The exporter's PodMonitor needs the managed Prometheus add-on's CRDs.
         prometheus_addon = self._ack_monitoring(settings, cluster, outputs)
         return ClusterHandle(

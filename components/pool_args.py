@@ -1,4 +1,4 @@
-"""Typed args of a GPU pool, shared by every component that takes pools.
+"""Typed args of GPU and CPU pools, shared by every component that takes pools.
 
 Plain types only (no ``Literal`` or unions), and no ``from __future__ import annotations``:
 Pulumi's component analyzer (``pulumi.provider.experimental``) reads these annotations at run
@@ -12,7 +12,7 @@ from pydantic import ValidationError
 
 from gpu_facts import UnknownGpuFact, azure_vm_size, ecs_instance_type
 from plan.pools import PoolFacts, resolve_pool
-from settings import Cloud, GpuPoolSettings
+from settings import Cloud, CpuPoolSettings, GpuPoolSettings
 
 from .errors import Problem, property_path, validation_problems
 
@@ -90,6 +90,65 @@ class GpuPoolArgs(TypedDict):
     """Availability zones."""
     upgrade: NotRequired[UpgradeArgs]
     """Node upgrade behaviour."""
+    max_pods: NotRequired[int]
+    """AKS: most pods per node, 10 to 250 (default 110)."""
+    os_disk_type: NotRequired[str]
+    """AKS: ``Ephemeral`` or ``Managed``; unset: ``Ephemeral`` when the VM size's cache or temp
+    disk holds the OS disk, else ``Managed``."""
+    os_disk_size_gb: NotRequired[int]
+    """AKS: OS disk size in GiB, 30 to 2048 (default 128)."""
+
+
+class CpuPoolArgs(TypedDict):
+    """A CPU node pool: no GPUs, no taints, for pods that need no GPU."""
+
+    name: str
+    """Pool name: lowercase letters and digits, at most 12 characters."""
+    vm_size: NotRequired[str]
+    """Azure VM size without GPUs (AKS), e.g. ``Standard_D4ds_v5``."""
+    instance_type: NotRequired[str]
+    """Alibaba ECS instance type without GPUs (ACK), e.g. ``ecs.g7.xlarge``."""
+    count: NotRequired[int]
+    """Fixed node count; give this or ``autoscale``."""
+    autoscale: NotRequired[AutoscaleArgs]
+    """Autoscaling range."""
+    labels: NotRequired[dict[str, str]]
+    """Extra node labels."""
+    zones: NotRequired[list[str]]
+    """AKS availability zones (``1``, ``2``, ``3``); on ACK the vSwitches place the pool."""
+    os_sku: NotRequired[str]
+    """Node OS on AKS: ``Ubuntu`` (default), ``Ubuntu2204``, ``AzureLinux``, ``AzureLinux3``."""
+    upgrade: NotRequired[UpgradeArgs]
+    """Node upgrade behaviour (AKS)."""
+    max_pods: NotRequired[int]
+    """AKS: most pods per node, 10 to 250 (default 110)."""
+    os_disk_type: NotRequired[str]
+    """AKS: ``Ephemeral`` or ``Managed``; unset: ``Ephemeral`` when the VM size's cache or temp
+    disk holds the OS disk, else ``Managed``."""
+    os_disk_size_gb: NotRequired[int]
+    """AKS: OS disk size in GiB, 30 to 2048 (default 128)."""
+
+
+def cpu_pool_args(settings: CpuPoolSettings) -> CpuPoolArgs:
+    """A validated CPU pool's settings as component args (what the platform passes on)."""
+    return cast(CpuPoolArgs, settings.model_dump(exclude_none=True))
+
+
+def cpu_pool_settings(
+    args: CpuPoolArgs, *path: str | int
+) -> tuple[CpuPoolSettings | None, list[Problem]]:
+    """CPU pool args checked against the settings schema and for a size: the settings, or None
+    and the problems with property paths under ``path``."""
+    try:
+        settings = CpuPoolSettings.model_validate(args)
+    except ValidationError as err:
+        return None, validation_problems(err, *path)
+    problems: list[Problem] = []
+    if (settings.count is None) == (settings.autoscale is None):
+        problems.append((property_path(*path), "give exactly one of count or autoscale"))
+    if settings.autoscale is not None and settings.autoscale.min > settings.autoscale.max:
+        problems.append((property_path(*path, "autoscale", "min"), "must not exceed autoscale.max"))
+    return (None if problems else settings), problems
 
 
 def gpu_pool_args(settings: GpuPoolSettings) -> GpuPoolArgs:

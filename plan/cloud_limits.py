@@ -22,10 +22,16 @@ from gpu_facts.regions import (
     azure_region_key,
     not_offered_in,
 )
-from settings import AckClusterSettings, AksClusterSettings, GpuPoolSettings, PlatformSettings
+from settings import (
+    AckClusterSettings,
+    AksClusterSettings,
+    CpuPoolSettings,
+    GpuPoolSettings,
+    PlatformSettings,
+)
 
 
-def pool_max_nodes(pool: GpuPoolSettings) -> int:
+def pool_max_nodes(pool: GpuPoolSettings | CpuPoolSettings) -> int:
     """The most nodes a pool can have: its count, or its autoscale maximum."""
     if pool.autoscale is not None:
         return pool.autoscale.max
@@ -33,12 +39,13 @@ def pool_max_nodes(pool: GpuPoolSettings) -> int:
 
 
 def cluster_max_nodes(settings: PlatformSettings) -> int | None:
-    """The most nodes a created cluster can have (system pool + every GPU pool at its
+    """The most nodes a created cluster can have (system pool + every GPU and CPU pool at its
     largest), or None for an existing cluster (its nodes are not ours)."""
     cluster = settings.cluster
     if not isinstance(cluster, AksClusterSettings | AckClusterSettings):
         return None
-    return cluster.system_pool.count + sum(pool_max_nodes(p) for p in settings.gpu_pools)
+    pools = [*settings.gpu_pools, *settings.cpu_pools]
+    return cluster.system_pool.count + sum(pool_max_nodes(p) for p in pools)
 
 
 def cloud_limit_warnings(

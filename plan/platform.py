@@ -15,6 +15,7 @@ from types import MappingProxyType
 from gpu_facts.capacity import SHARING_ISOLATION
 from settings import PlatformSettings, WorkloadSettings
 
+from .aks_nodes import ephemeral_os_warnings
 from .cloud_limits import cloud_limit_warnings
 from .pools import PoolFacts, resolve_pool
 
@@ -63,6 +64,7 @@ def resolve_platform(settings: PlatformSettings) -> ResolvedPlatform:
     platform = ResolvedPlatform(settings, pools)
     platform.warnings.extend(quota_warnings(platform))
     platform.warnings.extend(cloud_limit_warnings(settings))
+    platform.warnings.extend(ephemeral_os_warnings(settings))
     return platform
 
 

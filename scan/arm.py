@@ -85,6 +85,9 @@ ARM_TYPES: dict[str, ArmType] = {
     "azure-native:monitor:DiagnosticSetting": ArmType(
         "Microsoft.Insights/diagnosticSettings", ("name",), top_keys=(), scope_key="resourceUri"
     ),
+    "azure-native:dashboard:Grafana": ArmType(
+        "Microsoft.Dashboard/grafana", ("workspaceName",), ("location", "tags", "sku", "identity")
+    ),
     # Defender plans: pricings at a scope (the subscription, or a resource).
     "azure-native:security:Pricing": ArmType(
         "Microsoft.Security/pricings", ("pricingName",), top_keys=(), scope_key="scopeId"
@@ -138,9 +141,10 @@ def arm_resource(
     if arm.scope_key and arm.scope_key in inputs:
         body["scope"] = inputs[arm.scope_key]
     skip = _PATH_KEYS | set(arm.name_keys) | {arm.scope_key}
-    properties = {}
+    # Some SDK types keep ARM's own ``properties`` nesting (dashboard:Grafana): keep it.
+    properties = dict(inputs.get("properties") or {})
     for key in sorted(inputs):
-        if key in skip:
+        if key in skip or key == "properties":
             continue
         if key in arm.top_keys:
             body[key] = inputs[key]

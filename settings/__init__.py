@@ -8,6 +8,7 @@ Cross-field rules live in ``stack_config.rules``, what the settings mean in ``pl
 from .base import MIN_KUBERNETES, SYSTEM_POOL_NAME, Cloud, SettingsModel
 from .clusters import (
     AckClusterSettings,
+    AckSystemDiskSettings,
     AckVpcSettings,
     AckVSwitchSettings,
     AksClusterSettings,
@@ -29,7 +30,11 @@ from .gpu_layer import (
 from .observability import GrafanaSettings, LogsSettings, MetricsSettings, ObservabilitySettings
 from .platform import CLUSTER_SETTINGS, PlatformSettings
 from .pools import (
+    DEFAULT_MAX_PODS,
+    DEFAULT_OS_DISK_GIB,
+    AksNodeSettings,
     AutoscaleSettings,
+    CpuPoolSettings,
     GpuPoolSettings,
     MigSettings,
     SharingSettings,
@@ -45,20 +50,25 @@ from .workloads import (
 
 __all__ = [
     "CLUSTER_SETTINGS",
+    "DEFAULT_MAX_PODS",
+    "DEFAULT_OS_DISK_GIB",
     "MIN_KUBERNETES",
     "SYSTEM_POOL_NAME",
     "AckClusterSettings",
     "AckGpuSharingSettings",
+    "AckSystemDiskSettings",
     "AckVSwitchSettings",
     "AckVpcSettings",
     "AdmissionSettings",
     "AksClusterSettings",
+    "AksNodeSettings",
     "ApiServerSettings",
     "AutoscaleSettings",
     "Cloud",
     "ClusterSettings",
     "ComputeQuotaSettings",
     "ContainerDefaultsSettings",
+    "CpuPoolSettings",
     "DevicePluginSettings",
     "EntraIdSettings",
     "ExistingClusterSettings",

@@ -9,9 +9,10 @@ from pydantic import Field, StrictBool, StrictInt
 from gpu_facts.ack_components import ACK_PRO_PREFIX
 
 from .base import K8sVersion, PositiveWhole, SettingsModel
+from .pools import AksNodeSettings
 
 
-class SystemPoolSettings(SettingsModel):
+class SystemPoolSettings(AksNodeSettings):
     vm_size: str = "Standard_D4ds_v5"
     """VM size (Azure) of the system pool that keeps the add-ons."""
     instance_type: str = "ecs.g7.xlarge"
@@ -97,6 +98,16 @@ class AksClusterSettings(SettingsModel):
     """API server exposure."""
     maintenance_window: MaintenanceWindowSettings | None = None
     """Planned maintenance window for upgrades."""
+    encryption_at_host: StrictBool = False
+    """Encrypt every node's temp disk and OS/data disk caches on the VM host (system, GPU and
+    CPU pools). The subscription must register the ``Microsoft.Compute/EncryptionAtHost``
+    feature first (docs/aks.md); set when pools are created."""
+    azure_policy: StrictBool = False
+    """The Azure Policy add-on: Azure Policy assignments enforced in the cluster (Gatekeeper)."""
+    defender: StrictBool = False
+    """Microsoft Defender for Containers' sensor, reporting to the cluster's Log Analytics
+    workspace (created for it when logs are off); needs the subscription's Defender for
+    Containers plan."""
     protect: StrictBool = False
     """Protect the cluster and GPU pools from deletion (production)."""
     tags: dict[str, str] = Field(default_factory=dict)
@@ -125,6 +136,18 @@ class AckVpcSettings(SettingsModel):
     """Terway pod vSwitches to create: ``{zone, cidr}``, in the zones of the node vSwitches."""
 
 
+class AckSystemDiskSettings(SettingsModel):
+    category: Literal["cloud_essd", "cloud_auto", "cloud_ssd", "cloud_efficiency"] = "cloud_essd"
+    """ECS disk category of every node's system disk (ACK's default is ``cloud_efficiency``)."""
+    size_gib: Annotated[StrictInt, Field(ge=40, le=2048)] = 120
+    """System disk size in GiB (40 to 2048): images, container layers and logs live there."""
+    encrypted: StrictBool = False
+    """Encrypt the system disks (ECS disk encryption through KMS)."""
+    kms_key_id: str | None = None
+    """KMS key for the encryption; unset: the region's default service key. Needs
+    ``encrypted``."""
+
+
 class AckClusterSettings(SettingsModel):
     name: str
     """ACK cluster name."""
@@ -138,7 +161,9 @@ class AckClusterSettings(SettingsModel):
     vpc: AckVpcSettings = Field(default_factory=AckVpcSettings)
     """Networking."""
     system_pool: SystemPoolSettings = Field(default_factory=SystemPoolSettings)
-    """The system node pool."""
+    """The system node pool (untainted: it also runs pods that tolerate no taint)."""
+    node_system_disk: AckSystemDiskSettings = Field(default_factory=AckSystemDiskSettings)
+    """System disk of every node (system, GPU and CPU pools): category, size, encryption."""
     deletion_protection: StrictBool = False
     """Refuse cluster deletion (production)."""
     maintenance_window: MaintenanceWindowSettings | None = None

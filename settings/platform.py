@@ -21,7 +21,7 @@ from .gpu_layer import (
     ReadinessSettings,
 )
 from .observability import ObservabilitySettings
-from .pools import GpuPoolSettings
+from .pools import CpuPoolSettings, GpuPoolSettings
 from .workloads import WorkloadSettings
 
 CLUSTER_SETTINGS: dict[str, type[SettingsModel]] = {
@@ -39,6 +39,9 @@ class PlatformSettings(SettingsModel):
     """Cluster settings for that cloud."""
     gpu_pools: list[GpuPoolSettings] = Field(default_factory=list)
     """GPU node pools."""
+    cpu_pools: list[CpuPoolSettings] = Field(default_factory=list)
+    """CPU node pools without taints, for pods that need no GPU (ingress, data loaders,
+    Prometheus): AKS and ACK only."""
     device_plugin: DevicePluginSettings = Field(default_factory=DevicePluginSettings)
     """NVIDIA device plugin and GFD."""
     gpu_operator: GpuOperatorSettings = Field(default_factory=GpuOperatorSettings)

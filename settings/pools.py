@@ -1,4 +1,5 @@
-"""GPU pool settings: machine type, size, MIG, sharing, labels, upgrades."""
+"""Node pool settings: GPU pools (machine type, size, MIG, sharing, labels, upgrades), CPU pools,
+and the AKS node hardening every pool the platform creates shares."""
 
 from __future__ import annotations
 
@@ -6,10 +7,29 @@ from typing import Annotated, Literal
 
 from pydantic import Field, StrictBool, StrictInt
 
+from gpu_facts.aks_nodes import (
+    AKS_MAX_PODS,
+    AKS_MIN_MAX_PODS,
+    AKS_POOL_NAME_PATTERN,
+    OS_DISK_MAX_GIB,
+    OS_DISK_MIN_GIB,
+)
 from gpu_facts.azure_mig import AksMigProfile
 from gpu_facts.capacity import MigStrategy
 
 from .base import PositiveWhole, SettingsModel, WholeNumber
+
+OsDiskType = Literal["Ephemeral", "Managed"]
+AksOsSku = Literal["Ubuntu", "Ubuntu2204", "AzureLinux", "AzureLinux3"]
+PoolName = Annotated[str, Field(pattern=AKS_POOL_NAME_PATTERN)]
+DEFAULT_MAX_PODS = 110
+"""Kubernetes' own default: AKS reserves kubelet memory per possible pod
+(``gpu_facts.aks_nodes.AKS_KUBE_RESERVED_MB_PER_POD``), and Azure CNI Overlay's default of 250
+would reserve it for pods a GPU or system node never runs."""
+DEFAULT_OS_DISK_GIB = 128
+"""OS disk size when a pool sets none: room for the GPU driver and CUDA images, and small
+enough for the temp disk of the default system size (Standard_D4ds_v5, 150 GiB) to hold it
+as an ephemeral OS disk."""
 
 
 class AutoscaleSettings(SettingsModel):
@@ -48,8 +68,26 @@ class UpgradeSettings(SettingsModel):
     """Wait after draining a node before upgrading the next one."""
 
 
-class GpuPoolSettings(SettingsModel):
-    name: Annotated[str, Field(pattern=r"^[a-z][a-z0-9]{0,11}$")]
+class AksNodeSettings(SettingsModel):
+    """Node hardening of an AKS pool (system, GPU or CPU): AKS fixes it when the pool is created,
+    so a change replaces the pool (``docs/aks.md``). Not for other clouds."""
+
+    max_pods: Annotated[StrictInt, Field(ge=AKS_MIN_MAX_PODS, le=AKS_MAX_PODS)] = DEFAULT_MAX_PODS
+    """AKS: most pods per node (10 to 250; system pools 30 or more). AKS reserves kubelet memory
+    per possible pod, so fewer leaves pods more."""
+    os_disk_type: OsDiskType | None = None
+    """AKS: ``Ephemeral`` (on the VM's cache or temp disk: faster, nothing to pay, gone on
+    reimage) or ``Managed``. Unset: ``Ephemeral`` when the size's cache or temp disk holds
+    ``osDiskSizeGb``, else ``Managed``; always sent explicitly."""
+    os_disk_size_gb: Annotated[StrictInt, Field(ge=OS_DISK_MIN_GIB, le=OS_DISK_MAX_GIB)] = (
+        DEFAULT_OS_DISK_GIB
+    )
+    """AKS: OS disk size in GiB (30 to 2048; an ephemeral disk must fit the size's cache or
+    temp disk)."""
+
+
+class GpuPoolSettings(AksNodeSettings):
+    name: PoolName
     """Pool name: lowercase letters and digits, at most 12 characters (the AKS limit)."""
     vm_size: str | None = None
     """Azure VM size (``cloud: azure``, or ``existing`` to describe the nodes)."""
@@ -67,9 +105,32 @@ class GpuPoolSettings(SettingsModel):
     """Extra node labels."""
     nvme: StrictBool = False
     """Offer the VM's local NVMe disks as an ephemeral cache StorageClass."""
-    os_sku: Literal["Ubuntu", "Ubuntu2204", "AzureLinux", "AzureLinux3"] = "Ubuntu"
+    os_sku: AksOsSku = "Ubuntu"
     """Node OS on AKS; MIG needs Ubuntu."""
     zones: list[str] = Field(default_factory=list)
     """Availability zones."""
     upgrade: UpgradeSettings = Field(default_factory=UpgradeSettings)
     """Node upgrade behaviour."""
+
+
+class CpuPoolSettings(AksNodeSettings):
+    name: PoolName
+    """Pool name: lowercase letters and digits, at most 12 characters, unique across GPU and CPU
+    pools."""
+    vm_size: str | None = None
+    """Azure VM size without GPUs (``cloud: azure``), e.g. ``Standard_D4ds_v5``."""
+    instance_type: str | None = None
+    """Alibaba ECS instance type without GPUs (``cloud: alicloud``), e.g. ``ecs.g7.xlarge``."""
+    count: WholeNumber | None = None
+    """Fixed node count. Give this or ``autoscale``."""
+    autoscale: AutoscaleSettings | None = None
+    """Autoscaling range: nodes come when pods wait for CPU or memory."""
+    labels: dict[str, str] = Field(default_factory=dict)
+    """Extra node labels (e.g. for a gateway's nodeSelector)."""
+    zones: list[str] = Field(default_factory=list)
+    """Availability zones: on AKS ``1``, ``2``, ``3``; on ACK zones of the cluster's node
+    vSwitches (``cluster.vpc.vswitches``), whose vSwitches the pool then uses."""
+    os_sku: AksOsSku = "Ubuntu"
+    """Node OS on AKS."""
+    upgrade: UpgradeSettings = Field(default_factory=UpgradeSettings)
+    """Node upgrade behaviour (AKS surge, drain timeout and soak)."""

@@ -16,6 +16,10 @@ Config (all optional, ``pulumi config set <key> <value>``):
 - ``vmSize``: GPU VM size of the pool (default ``Standard_NC4as_T4_v3``, one T4).
 - ``maxNodes``: the pool autoscales from zero to this many nodes (default 2).
 
+A cluster created here also gets a small untainted CPU pool (``AksCpuNodePool``): its system
+pool is tainted ``CriticalAddonsOnly`` and the GPU pool ``nvidia.com/gpu``, so without it a pod
+that needs no GPU would never schedule.
+
 ``python -m offline_preview --program examples/aks-gpu-pool`` runs it on the mock engine with
 the policy pack.
 """
@@ -32,6 +36,7 @@ if REPO not in sys.path:
     sys.path.append(REPO)
 
 from components.aks_cluster import AksCluster  # noqa: E402
+from components.aks_cpu_node_pool import AksCpuNodePool  # noqa: E402
 from components.aks_gpu_node_pool import AksGpuNodePool  # noqa: E402
 from components.gpu_metrics import DcgmExporter  # noqa: E402
 from components.nvidia_device_plugin import NvidiaDevicePlugin  # noqa: E402
@@ -64,6 +69,18 @@ else:
         cluster.cluster_name,
         cluster.resource_group_name,
         cluster.provider,
+    )
+    AksCpuNodePool(
+        "cpu-general",
+        {
+            "pool": {
+                "name": "general",
+                "vm_size": "Standard_D4ds_v5",
+                "autoscale": {"min": 1, "max": 3},
+            },
+            "cluster_name": cluster_name,
+            "resource_group_name": resource_group,
+        },
     )
     pulumi.export("kubeconfig", cluster.kubeconfig)
 

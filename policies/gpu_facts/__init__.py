@@ -9,7 +9,7 @@ it lives inside the policy pack so that the pack still loads on its own.
 from .alibaba_instance_types import ECS_INSTANCE_TYPES
 from .aws_instance_types import ACCELERATED_AMI_TYPES, AWS_INSTANCE_TYPES
 from .azure_mig import AKS_MIG_PROFILES, AKS_MIG_TO_NVIDIA
-from .azure_vm_sizes import AZURE_VM_SIZES
+from .azure_vm_sizes import AZURE_CPU_VM_SIZES, AZURE_VM_SIZES
 from .capacity import (
     ACK_SHARING_MODES,
     DEVICE_PLUGIN_SHARING_MODES,
@@ -26,6 +26,7 @@ from .lookup import (
     UnknownGpuFact,
     aks_mig_profile,
     aws_instance_type,
+    azure_node_size,
     azure_vm_size,
     ecs_instance_type,
     gcp_accelerator,
@@ -36,6 +37,7 @@ from .models import (
     MIG_COMPUTE_SLICES,
     MIG_MEMORY_SLICES,
     AwsInstanceType,
+    AzureCpuVmSize,
     AzureVmSize,
     EcsInstanceType,
     GcpAccelerator,
@@ -49,6 +51,7 @@ __all__ = [
     "AKS_MIG_PROFILES",
     "AKS_MIG_TO_NVIDIA",
     "AWS_INSTANCE_TYPES",
+    "AZURE_CPU_VM_SIZES",
     "AZURE_VM_SIZES",
     "DEVICE_PLUGIN_SHARING_MODES",
     "ECS_INSTANCE_TYPES",
@@ -58,6 +61,7 @@ __all__ = [
     "MIG_COMPUTE_SLICES",
     "MIG_MEMORY_SLICES",
     "AwsInstanceType",
+    "AzureCpuVmSize",
     "AzureVmSize",
     "Capacity",
     "EcsInstanceType",
@@ -70,6 +74,7 @@ __all__ = [
     "UnknownGpuFact",
     "aks_mig_profile",
     "aws_instance_type",
+    "azure_node_size",
     "azure_vm_size",
     "ecs_instance_type",
     "gcp_accelerator",

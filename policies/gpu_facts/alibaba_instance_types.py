@@ -16,6 +16,26 @@ _DOCS = (
 )
 
 
+GPU_FAMILY_PREFIXES = ("gn", "vgn", "sgn", "ebmgn")
+"""ECS instance families with GPUs: the GPU-accelerated compute-optimized ``gn*`` and their
+bare-metal ``ebmgn*``, the vGPU-accelerated ``vgn*`` and ``sgn*`` (the same page): never a
+type for system or CPU pools."""
+
+
+def ecs_family(instance_type: str) -> str:
+    """The family of an ECS type: ``ecs.gn7i-c8g1.2xlarge`` -> ``gn7i``, ``ecs.g7.xlarge`` ->
+    ``g7``."""
+    family = instance_type.removeprefix("ecs.")
+    return family.split(".", 1)[0].split("-", 1)[0]
+
+
+def has_gpus(instance_type: str) -> bool:
+    """Whether an ECS type belongs to a GPU family (catalogued or not)."""
+    return instance_type in ECS_INSTANCE_TYPES or ecs_family(instance_type).startswith(
+        GPU_FAMILY_PREFIXES
+    )
+
+
 def _family(
     family: str, gpu_model: str, gpu_memory_gb: int, sizes: tuple[tuple[str, int], ...]
 ) -> tuple[EcsInstanceType, ...]:

@@ -41,3 +41,7 @@ ACSTOR_NAMESPACE = "kube-system"
 """Where the v2 components run."""
 ACSTOR_CONFIGURATION_SETTINGS = MappingProxyType({"enable-azure-container-storage": "true"})
 """Configuration settings of the v2 extension, as Microsoft's Terraform install sets them."""
+NVME_DISKS_BESIDE_EPHEMERAL_OS = 2
+"""With fewer local NVMe disks than this, an ephemeral OS disk may take the only one and leave
+the cache none: Microsoft's AKS NVMe guidance is a size with two or more NVMe disks, or a
+managed OS disk (https://learn.microsoft.com/azure/aks/best-practices-storage-nvme)."""

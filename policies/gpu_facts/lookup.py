@@ -5,11 +5,12 @@ from __future__ import annotations
 from .alibaba_instance_types import ECS_INSTANCE_TYPES
 from .aws_instance_types import AWS_INSTANCE_TYPES
 from .azure_mig import AKS_MIG_TO_NVIDIA
-from .azure_vm_sizes import AZURE_VM_SIZES
+from .azure_vm_sizes import AZURE_CPU_VM_SIZES, AZURE_VM_SIZES
 from .gcp_accelerators import GCP_ACCELERATORS, GCP_GPU_MACHINE_TYPES
 from .gpu_models import GPU_MODELS
 from .models import (
     AwsInstanceType,
+    AzureCpuVmSize,
     AzureVmSize,
     EcsInstanceType,
     GcpAccelerator,
@@ -19,6 +20,7 @@ from .models import (
 
 # Azure treats VM size names case-insensitively; so do we.
 _AZURE_BY_LOWER = {name.lower(): size for name, size in AZURE_VM_SIZES.items()}
+_AZURE_CPU_BY_LOWER = {name.lower(): size for name, size in AZURE_CPU_VM_SIZES.items()}
 
 
 class UnknownGpuFact(LookupError):
@@ -36,6 +38,12 @@ def azure_vm_size(name: str) -> AzureVmSize:
             f"unknown GPU VM size {name!r}; known sizes: {_choices(AZURE_VM_SIZES)}"
         )
     return size
+
+
+def azure_node_size(name: str) -> AzureVmSize | AzureCpuVmSize | None:
+    """Any catalogued Azure size, GPU or not (for its local disks); None when unknown."""
+    key = name.lower()
+    return _AZURE_BY_LOWER.get(key) or _AZURE_CPU_BY_LOWER.get(key)
 
 
 def ecs_instance_type(name: str) -> EcsInstanceType:

@@ -70,10 +70,42 @@ class AzureVmSize:
     """Whether AKS supports ``gpuInstanceProfile`` (MIG) on this size."""
     source: str = ""
     """Public source of these numbers."""
+    temp_disk_gib: int = 0
+    """Size of the local temp (resource) disk in GiB, as the size page lists it."""
+    cache_disk_gib: int = 0
+    """Size of the OS cache in GiB (0: the size page lists none)."""
 
     @property
     def has_nvme(self) -> bool:
         return self.nvme_disk_count > 0
+
+    @property
+    def ephemeral_os_disk_gib(self) -> int:
+        """The largest ephemeral OS disk the size holds: its cache or temp disk, the bigger."""
+        return max(self.temp_disk_gib, self.cache_disk_gib)
+
+
+@dataclass(frozen=True, slots=True)
+class AzureCpuVmSize:
+    """An Azure VM size without GPUs, for system and CPU node pools: its local disks."""
+
+    name: str
+    """Canonical size name, e.g. ``Standard_D4ds_v5``."""
+    family: str
+    """Azure series name, e.g. ``Ddsv5``."""
+    vcpus: int
+    memory_gib: int
+    temp_disk_gib: int = 0
+    """Size of the local temp (resource) disk in GiB (0: none)."""
+    cache_disk_gib: int = 0
+    """Size of the OS cache in GiB (0: the size page lists none)."""
+    source: str = ""
+    """Public source of these numbers."""
+
+    @property
+    def ephemeral_os_disk_gib(self) -> int:
+        """The largest ephemeral OS disk the size holds: its cache or temp disk, the bigger."""
+        return max(self.temp_disk_gib, self.cache_disk_gib)
 
 
 @dataclass(frozen=True, slots=True)

@@ -21,7 +21,7 @@ from .node_pools import NodePool, gpu_node_pools
 from .policy_factory import Config, PolicyInfo, Report, exempt_names, stack_policy
 from .resource_types import POOL_TYPES
 from .stack_index import index_by_type
-from .tolerations import BLOCKING_EFFECTS
+from .tolerations import HARD_EFFECTS
 
 GPU_TOLERATION = f"{{key: {GPU_TAINT_KEY}, operator: Exists, effect: {GPU_TAINT_EFFECT}}}"
 
@@ -49,7 +49,7 @@ INFO = PolicyInfo(
 
 def fix(pool: NodePool) -> str:
     """What puts an exporter on the pool: its taints tolerated, or the cloud's managed one."""
-    taints = [t for t in pool_taints(pool) if t.effect in BLOCKING_EFFECTS]
+    taints = [t for t in pool_taints(pool) if t.effect in HARD_EFFECTS]
     tolerate = (
         ", ".join(f"{{key: {t.key}, operator: Exists, effect: {t.effect}}}" for t in taints)
         or GPU_TOLERATION

@@ -12,6 +12,7 @@ from . import (
     ack_mps_pools_need_ack_pro,
     cuda_images_pinned,
     device_plugin_release_current_with_gfd,
+    gpu_clusters_have_untainted_pool,
     gpu_limits_whole_numbers,
     gpu_metrics_exporter_resource_names,
     gpu_namespaces_declared,
@@ -74,6 +75,7 @@ MODULES: tuple[PolicyModule, ...] = (
     node_os_upgrade_channel_set,
     network_policy_engine_enabled,
     ack_mps_pools_need_ack_pro,
+    gpu_clusters_have_untainted_pool,
     # Kubernetes workloads, every pod-bearing kind.
     gpu_workloads_tolerate_gpu_taint,
     gpu_limits_whole_numbers,

@@ -41,19 +41,24 @@ def tolerates(toleration: Mapping[str, Any], keys: frozenset[str], value: str) -
     return any(tolerates_taint(toleration, Taint(k, value, GPU_TAINT_EFFECT)) for k in keys)
 
 
-BLOCKING_EFFECTS = frozenset({"NoSchedule", "NoExecute"})
-"""Taint effects that keep an untolerating pod off a node (``PreferNoSchedule`` only tries)."""
+HARD_EFFECTS: frozenset[str] = frozenset({"NoSchedule", "NoExecute"})
+"""Taint effects that keep a pod off a node; ``PreferNoSchedule`` only steers the scheduler."""
 
 
 def untolerated(tolerations: Iterable[Mapping[str, Any]], taints: Iterable[Taint]) -> list[Taint]:
     """The taints among ``taints`` that keep a pod with ``tolerations`` off the node."""
-    tolerations = list(tolerations)
+    held = list(tolerations)
     return [
         taint
         for taint in taints
-        if taint.effect in BLOCKING_EFFECTS
-        and not any(tolerates_taint(t, taint) for t in tolerations)
+        if taint.effect in HARD_EFFECTS and not any(tolerates_taint(t, taint) for t in held)
     ]
+
+
+def may_schedule(tolerations: Iterable[Mapping[str, Any]], taints: Iterable[Taint]) -> bool:
+    """Whether a pod with ``tolerations`` may land on a node with ``taints``: every NoSchedule
+    and NoExecute taint tolerated. With no tolerations: the node has no such taint."""
+    return not untolerated(tolerations, taints)
 
 
 def describe_tolerations(tolerations: Sequence[Mapping[str, Any]]) -> str:

@@ -85,6 +85,9 @@ def _ack_cluster(cfg: ConfigUnderCheck) -> Iterator[Problem]:
             "remove kubernetesVersion, or set autoUpgradeChannel: none to pin it",
         )
     yield from _ack_gpu_pools(cfg, cluster)
+    disk = cluster.node_system_disk
+    if disk.kms_key_id is not None and not disk.encrypted:
+        yield "cluster.nodeSystemDisk.kmsKeyId", "a key encrypts only with encrypted: true"
     if cluster.auto_upgrade_channel != "none" and cluster.maintenance_window is None:
         yield (
             "cluster.maintenanceWindow",

@@ -21,7 +21,7 @@ from gpu_facts.regions import (
     azure_region_key,
 )
 from plan.cloud_limits import cluster_max_nodes
-from settings import AckClusterSettings, AksClusterSettings, GpuPoolSettings
+from settings import AckClusterSettings, AksClusterSettings, CpuPoolSettings, GpuPoolSettings
 
 from .base import ConfigUnderCheck, Problem, Rule
 from .pools import per_pool
@@ -29,7 +29,9 @@ from .pools import per_pool
 ACK_BASIC_SPEC = "ack.standard"
 
 
-def _pool_sizes(cloud: str, pool: GpuPoolSettings) -> list[tuple[str, int, Limit]]:
+def _pool_sizes(
+    cloud: str, pool: GpuPoolSettings | CpuPoolSettings
+) -> list[tuple[str, int, Limit]]:
     """(key, nodes, limit) of each size the cloud bounds per pool. AKS bounds a pool's count
     and its autoscale range; ACK documents the range only for autoscaling, and a fixed count
     is bounded by the cluster's limit."""
@@ -44,7 +46,9 @@ def _pool_sizes(cloud: str, pool: GpuPoolSettings) -> list[tuple[str, int, Limit
     return [size for size in sizes if size[1] > size[2].value]
 
 
-def _pool_limit(cfg: ConfigUnderCheck, at: str, pool: GpuPoolSettings) -> Iterator[Problem]:
+def _pool_limit(
+    cfg: ConfigUnderCheck, at: str, pool: GpuPoolSettings | CpuPoolSettings
+) -> Iterator[Problem]:
     cloud = "AKS" if cfg.cloud == "azure" else "ACK"
     for key, nodes, limit in _pool_sizes(cfg.cloud, pool):
         yield (
@@ -54,8 +58,14 @@ def _pool_limit(cfg: ConfigUnderCheck, at: str, pool: GpuPoolSettings) -> Iterat
         )
 
 
+def cpu_pool_limits(cfg: ConfigUnderCheck) -> Iterator[Problem]:
+    for i, pool in enumerate(cfg.settings.cpu_pools):
+        yield from _pool_limit(cfg, f"cpuPools[{i}]", pool)
+
+
 def cluster_size(cfg: ConfigUnderCheck) -> Iterator[Problem]:
-    """The system pool and every GPU pool at their largest fit the cluster's hard limit."""
+    """The system pool and every GPU and CPU pool at their largest fit the cluster's hard
+    limit."""
     cluster = cfg.settings.cluster
     system_over = False
     if isinstance(cluster, AksClusterSettings):
@@ -72,14 +82,16 @@ def cluster_size(cfg: ConfigUnderCheck) -> Iterator[Problem]:
         limit, what = ACK_BASIC_MAX_NODES_PER_CLUSTER, f"ACK Basic ({ACK_BASIC_SPEC})"
     else:
         return  # ACK Pro's node limit is a default quota: a warning (plan.cloud_limits)
-    if system_over or any(_pool_sizes(cfg.cloud, pool) for pool in cfg.settings.gpu_pools):
+    pools = [*cfg.settings.gpu_pools, *cfg.settings.cpu_pools]
+    if system_over or any(_pool_sizes(cfg.cloud, pool) for pool in pools):
         return  # a pool past its own limit is reported on that pool; fix it first
     total = cluster_max_nodes(cfg.settings)
     if total is not None and total > limit.value:
+        kinds = "GPU and CPU pools" if cfg.settings.cpu_pools else "GPU pools"
         yield (
-            "gpuPools",
+            "cpuPools" if not cfg.settings.gpu_pools else "gpuPools",
             f"the cluster can grow to {total} nodes (system pool {cluster.system_pool.count} "
-            f"+ GPU pools at their largest {total - cluster.system_pool.count}); {what} "
+            f"+ {kinds} at their largest {total - cluster.system_pool.count}); {what} "
             f"allows at most {limit.value} per cluster ({limit.source})",
         )
 
@@ -134,4 +146,4 @@ def region(cfg: ConfigUnderCheck) -> Iterator[Problem]:
 
 # Not a POOL_RULE: a pool past the size limit is still sound for the rules that read its
 # capacity (a workload quota on it is not also wrong).
-RULES: tuple[Rule, ...] = (region, per_pool(_pool_limit), cluster_size)
+RULES: tuple[Rule, ...] = (region, per_pool(_pool_limit), cpu_pool_limits, cluster_size)

@@ -17,7 +17,7 @@ from gpu_facts.ack_components import ACK_PRO_PREFIX
 from gpu_facts.device_plugin_chart import MIN_VERSION_MPS, at_least
 from gpu_facts.scheduling import DEVICE_PLUGIN_CONFIG_LABEL, GPU_PRESENT_LABEL, POOL_LABEL
 from plan.pools import ACK_MODES, PLUGIN_MODES
-from settings import SYSTEM_POOL_NAME, AckClusterSettings, GpuPoolSettings
+from settings import SYSTEM_POOL_NAME, AckClusterSettings, CpuPoolSettings, GpuPoolSettings
 
 from .base import ConfigUnderCheck, Problem, Rule, valid_version
 
@@ -133,7 +133,9 @@ def _pool_nvme(cfg: ConfigUnderCheck, at: str, pool: GpuPoolSettings) -> Iterato
         yield at, f"{size.name} has no local NVMe data disks; sizes with NVMe: {_NVME_SIZES}"
 
 
-def _pool_labels(cfg: ConfigUnderCheck, at: str, pool: GpuPoolSettings) -> Iterator[Problem]:
+def pool_labels(
+    cfg: ConfigUnderCheck, at: str, pool: GpuPoolSettings | CpuPoolSettings
+) -> Iterator[Problem]:
     """Labels the platform sets itself (on every cloud), and AKS's own label domain."""
     reserved = {GPU_PRESENT_LABEL, DEVICE_PLUGIN_CONFIG_LABEL, POOL_LABEL}
     for key in pool.labels:
@@ -161,13 +163,22 @@ def per_pool(pool_check: PoolCheck) -> Rule:
 
 
 def duplicate_names(cfg: ConfigUnderCheck) -> Iterator[Problem]:
-    for name, n in Counter(p.name for p in cfg.settings.gpu_pools).items():
+    """Pool names are unique across GPU and CPU pools: AKS and ACK name pools per cluster."""
+    gpu = Counter(p.name for p in cfg.settings.gpu_pools)
+    for name, n in gpu.items():
         if n > 1:
             yield "gpuPools", f"duplicate name {name!r}"
+    cpu = Counter(p.name for p in cfg.settings.cpu_pools)
+    for i, pool in enumerate(cfg.settings.cpu_pools):
+        if pool.name in gpu:
+            yield f"cpuPools[{i}].name", f"{pool.name!r} is also the name of a GPU pool"
+    for name, n in cpu.items():
+        if n > 1:
+            yield "cpuPools", f"duplicate name {name!r}"
 
 
 POOL_RULES: tuple[Rule, ...] = tuple(
     per_pool(check)
-    for check in (_pool_machine, _pool_size, _pool_mig, _pool_sharing, _pool_nvme, _pool_labels)
+    for check in (_pool_machine, _pool_size, _pool_mig, _pool_sharing, _pool_nvme, pool_labels)
 )
 """Rules of one pool each: a pool they find no problem in is sound, and resolved."""

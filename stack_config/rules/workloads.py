@@ -35,7 +35,10 @@ def _workloads(cfg: ConfigUnderCheck) -> Iterator[Problem]:
                 yield f"{at}.name", f"{wl.name!r} is the platform's own namespace ({key})"
         for j, pool in enumerate(wl.pools or ()):
             if pool not in facts and pool not in pool_names:
-                yield f"{at}.pools[{j}]", f"no GPU pool named {pool!r}"
+                if pool in {p.name for p in cfg.settings.cpu_pools}:
+                    yield f"{at}.pools[{j}]", f"{pool!r} is a CPU pool; list GPU pools here"
+                else:
+                    yield f"{at}.pools[{j}]", f"no GPU pool named {pool!r}"
         if isinstance(wl.gpu_quota, dict) and facts:
             for resource in wl.gpu_quota:
                 if resource not in offered:

@@ -322,3 +322,25 @@ def test_networking_the_cluster_cannot_use_is_refused() -> None:
     assert paths(err) == ["vpc.vswitchIds", "vpc"]
     assert "vpcId" in reasons(err)["vpc.vswitchIds"]
     assert "pod vSwitches" in reasons(err)["vpc"]
+
+
+def test_system_pool_system_disk_from_config() -> None:
+    pool = one(build(settings()), NODE_POOL).inputs
+    assert {k: pool.get(k) for k in ("systemDiskCategory", "systemDiskSize")} == {
+        "systemDiskCategory": "cloud_essd",
+        "systemDiskSize": 120,
+    }
+    assert pool["systemDiskEncrypted"] is False
+    encrypted = settings(nodeSystemDisk={"encrypted": True, "kmsKeyId": "key-1", "sizeGib": 200})
+    pool = one(build(encrypted), NODE_POOL).inputs
+    assert (pool["systemDiskEncrypted"], pool["systemDiskKmsKey"], pool["systemDiskSize"]) == (
+        True,
+        "key-1",
+        200,
+    )
+
+
+def test_a_kms_key_without_encryption_is_refused() -> None:
+    bad = settings(nodeSystemDisk={"kmsKeyId": "key-1"})
+    err = refused(lambda: AckCluster("plat", bad))
+    assert paths(err) == ["nodeSystemDisk.kmsKeyId"]

@@ -41,7 +41,7 @@ def pool_facts(name: str, **changes: Any) -> GpuPoolArgs:
     return gpu_pool_args(load_platform(raw).pools[name].pool)
 
 
-def build(pf: GpuPoolArgs, protect: bool = False) -> ProgramRun:
+def build(pf: GpuPoolArgs, protect: bool = False, **extra: Any) -> ProgramRun:
     def program() -> None:
         pool = AckGpuNodePool(
             f"gpu-{pf['name']}",
@@ -51,6 +51,7 @@ def build(pf: GpuPoolArgs, protect: bool = False) -> ProgramRun:
                 "pool": pf,
                 "protect": protect,
                 "tags": {"environment": "dev"},
+                **extra,  # type: ignore[typeddict-item]
             },
         )
         pulumi.export("capacity", pool.capacity)
@@ -281,3 +282,32 @@ def test_child_parented_to_the_component() -> None:
     pool = one(result, NODE_POOL)
     assert pool.parent == component.urn
     assert pool.name == "gpu-t4-pool"
+
+
+def test_system_disk_explicit_even_by_default() -> None:
+    default = one(build(pool_facts("t4")), NODE_POOL).inputs
+    assert (default["systemDiskCategory"], default["systemDiskSize"]) == ("cloud_essd", 120)
+    assert default["systemDiskEncrypted"] is False
+    encrypted = one(
+        build(pool_facts("t4"), system_disk={"category": "cloud_auto", "encrypted": True}),
+        NODE_POOL,
+    ).inputs
+    assert (encrypted["systemDiskCategory"], encrypted["systemDiskEncrypted"]) == (
+        "cloud_auto",
+        True,
+    )
+
+
+def test_bad_system_disk_is_refused() -> None:
+    err = refused(
+        lambda: AckGpuNodePool(
+            "gpu-t4",
+            {
+                "cluster_id": "c-123",
+                "vswitch_ids": ["vsw-a"],
+                "pool": pool_facts("t4"),
+                "system_disk": {"category": "cloud", "size_gib": 10},
+            },
+        )
+    )
+    assert paths(err) == ["systemDisk.category", "systemDisk.sizeGib"]

@@ -81,7 +81,8 @@ def test_identity_entra_id_and_workload_identity() -> None:
     }
     assert inputs["disableLocalAccounts"] is True
     assert inputs["oidcIssuerProfile"] == {"enabled": True}
-    assert inputs["securityProfile"] == {"workloadIdentity": {"enabled": True}}
+    # prod turns Defender on; the rest of the security profile is in the hardening tests.
+    assert inputs["securityProfile"]["workloadIdentity"] == {"enabled": True}
 
 
 def test_entra_id_off_leaves_no_aad_profile() -> None:
@@ -499,3 +500,93 @@ def test_args_that_aks_would_refuse_are_named() -> None:
         "apiServer.authorizedIpRanges",
         "apiServer.authorizedIpRanges[1]",
     ]
+
+
+# --- node hardening, Azure Policy and Defender ---------------------------------------------
+
+WORKSPACE = "azure-native:operationalinsights:Workspace"
+LOGS: dict[str, Any] = {"logs": True, "retention_days": 30}
+
+
+@pytest.mark.parametrize(("stack", "encrypted"), [("dev", False), ("prod", True)])
+def test_system_pool_hardening_is_explicit(stack: str, encrypted: bool) -> None:
+    [system] = one(build(cluster_args(stack)), MANAGED_CLUSTER).inputs["agentPoolProfiles"]
+    assert {k: system[k] for k in ("maxPods", "osDiskType", "osDiskSizeGB")} == {
+        "maxPods": 110,
+        "osDiskType": "Ephemeral",  # a D4ds_v5's 150 GiB temp disk holds 128 GiB
+        "osDiskSizeGB": 128,
+    }
+    assert system["enableEncryptionAtHost"] is encrypted
+
+
+def test_minimal_args_get_explicit_node_hardening() -> None:
+    result = build({"name": "c1", "location": "westeurope", "resource_group": {"name": "rg"}})
+    [system] = one(result, MANAGED_CLUSTER).inputs["agentPoolProfiles"]
+    assert (system["osDiskType"], system["osDiskSizeGB"], system["maxPods"]) == (
+        "Ephemeral",
+        128,
+        110,
+    )
+    assert system["enableEncryptionAtHost"] is False
+    inputs = one(result, MANAGED_CLUSTER).inputs
+    assert "addonProfiles" not in inputs
+    assert inputs["securityProfile"] == {"workloadIdentity": {"enabled": True}}
+
+
+def test_azure_policy_and_defender_report_to_the_logs_workspace() -> None:
+    args = cluster_args("prod")
+    args["monitoring"] = LOGS
+    result = build(args)
+    workspace = one(result, WORKSPACE)
+    inputs = one(result, MANAGED_CLUSTER).inputs
+    workspace_id = f"{workspace.name}-id"  # the mock engine's ID of the workspace
+    assert inputs["addonProfiles"] == {
+        "omsagent": {
+            "enabled": True,
+            "config": {"logAnalyticsWorkspaceResourceID": workspace_id, "useAADAuth": "true"},
+        },
+        "azurepolicy": {"enabled": True},
+    }
+    assert inputs["securityProfile"] == {
+        "workloadIdentity": {"enabled": True},
+        "defender": {
+            "logAnalyticsWorkspaceResourceId": workspace_id,
+            "securityMonitoring": {"enabled": True},
+        },
+    }
+
+
+def test_defender_without_logs_gets_its_own_workspace_and_no_log_agent() -> None:
+    result = build(cluster_args("dev", defender=True))
+    workspace = one(result, WORKSPACE)
+    inputs = one(result, MANAGED_CLUSTER).inputs
+    assert "addonProfiles" not in inputs  # no Container insights agent: logs are off
+    assert inputs["securityProfile"]["defender"] == {
+        "logAnalyticsWorkspaceResourceId": f"{workspace.name}-id",
+        "securityMonitoring": {"enabled": True},
+    }
+
+
+def test_system_pool_that_aks_would_refuse_is_named() -> None:
+    err = refused(
+        {
+            "name": "c1",
+            "location": "westeurope",
+            "resource_group": {"name": "rg"},
+            "system_pool": {
+                "vm_size": "Standard_D2ds_v5",
+                "max_pods": 20,
+                "os_disk_type": "Ephemeral",
+            },
+        }
+    )
+    assert paths(err) == ["systemPool.maxPods", "systemPool.osDiskType"]
+    gpu = refused(
+        {
+            "name": "c1",
+            "location": "westeurope",
+            "resource_group": {"name": "rg"},
+            "system_pool": {"vm_size": "Standard_NC4as_T4_v3"},
+        }
+    )
+    assert paths(gpu) == ["systemPool.vmSize"]

@@ -120,7 +120,14 @@ def test_user_labels_are_added() -> None:
 
 def test_mig_profile_is_immutable_the_pool_is_replaced() -> None:
     pool = one(build(pool_args(mig_pool())), AGENT_POOL)
-    assert pool.replace_on_changes == ["gpuInstanceProfile"]
+    # The MIG profile (BP-11), and the node hardening AKS also sets only at creation.
+    assert pool.replace_on_changes == [
+        "gpuInstanceProfile",
+        "enableEncryptionAtHost",
+        "maxPods",
+        "osDiskSizeGB",
+        "osDiskType",
+    ]
     # AKS pool names are unique per cluster: the old pool goes before the new one comes.
     assert pool.delete_before_replace is True
     assert pool.ignore_changes == []
@@ -277,6 +284,75 @@ def test_an_aks_pool_needs_a_vm_size() -> None:
         "pool.vmSize",
         "pool.instanceType",
     ]
+
+
+# --- node hardening -----------------------------------------------------------------------
+
+
+def hardening(inputs: dict[str, Any]) -> tuple[Any, ...]:
+    return tuple(
+        inputs[k] for k in ("osDiskType", "osDiskSizeGB", "maxPods", "enableEncryptionAtHost")
+    )
+
+
+def test_mig_pool_hardening_from_the_stack_and_encryption_at_host() -> None:
+    inputs = one(build(pool_args(mig_pool(), encryption_at_host=True)), AGENT_POOL).inputs
+    # The ND96asr_v4's 6,000 GiB temp disk holds the OS disk.
+    assert hardening(inputs) == ("Ephemeral", 128, 110, True)
+    plain = one(build(pool_args(mig_pool())), AGENT_POOL).inputs
+    assert plain["enableEncryptionAtHost"] is False
+
+
+@pytest.mark.parametrize(
+    ("pool", "expected"),
+    [
+        # NC24ads_A100_v4: a 64 GiB temp disk: the default 128 GiB OS disk is managed.
+        ({"vm_size": "Standard_NC24ads_A100_v4"}, ("Managed", 128, 110, False)),
+        (
+            {"vm_size": "Standard_NC24ads_A100_v4", "os_disk_size_gb": 64},
+            ("Ephemeral", 64, 110, False),
+        ),
+        # One NVMe disk, which the NVMe cache needs: the OS disk stays off it.
+        (
+            {"vm_size": "Standard_NC40ads_H100_v5", "nvme": True},
+            ("Managed", 128, 110, False),
+        ),
+        ({"vm_size": "Standard_NC40ads_H100_v5"}, ("Ephemeral", 128, 110, False)),
+        ({"vm_size": "Standard_NC4as_T4_v3", "max_pods": 30}, ("Ephemeral", 128, 30, False)),
+        (
+            {"vm_size": "Standard_NC4as_T4_v3", "os_disk_type": "Managed"},
+            ("Managed", 128, 110, False),
+        ),
+    ],
+)
+def test_os_disk_type_follows_the_size_local_disk_unless_set(
+    pool: dict[str, Any], expected: tuple[Any, ...]
+) -> None:
+    args: GpuPoolArgs = {"name": "p", "count": 1, **pool}  # type: ignore[typeddict-item]
+    assert hardening(one(build(pool_args(t4_pool(), pool=args)), AGENT_POOL).inputs) == expected
+
+
+def test_ephemeral_os_disk_the_size_cannot_hold_is_refused_by_config_and_component() -> None:
+    with pytest.raises(ConfigError) as err:
+        dev_platform(lambda r: r["gpuPools"][1].update(osDiskSizeGb=200))
+    assert err.value.problems == [
+        (
+            "gpuPools[1].osDiskType",
+            "Standard_NC4as_T4_v3's cache or temp disk holds at most 176 GiB, not the 200 GiB "
+            "OS disk (osDiskSizeGb); use Managed, or an OS disk of at most 176 GiB",
+        )
+    ]
+    with pytest.raises(ConfigError, match="an ephemeral OS disk is at most 2040 GiB on any size"):
+        dev_platform(lambda r: r["gpuPools"][0].update(osDiskSizeGb=2048))
+    small: GpuPoolArgs = {
+        "name": "a100",
+        "vm_size": "Standard_NC24ads_A100_v4",
+        "count": 1,
+        "os_disk_type": "Ephemeral",
+    }
+    err = refused(pool_args(t4_pool(), pool=small))
+    assert paths(err) == ["pool.osDiskType"]
+    assert "holds at most 64 GiB, not the 128 GiB OS disk" in str(err)
 
 
 # --- the autoscaled pool ------------------------------------------------------------------

@@ -14,10 +14,12 @@ from pulumi.provider.experimental.analyzer import (
 )
 
 from components.ack_cluster import AckCluster
+from components.ack_cpu_node_pool import AckCpuNodePool
 from components.ack_gpu_node_pool import AckGpuNodePool
 from components.ack_gpu_sharing import AckGpuSharing
 from components.ack_monitoring import AckMonitoring
 from components.aks_cluster import AksCluster
+from components.aks_cpu_node_pool import AksCpuNodePool
 from components.aks_gpu_node_pool import AksGpuNodePool
 from components.aks_grafana import AksGrafana
 from components.aks_monitoring import AksMonitoring, AksMonitoringWorkspaces
@@ -33,10 +35,12 @@ from components.nvme_cache import NvmeCache
 # One line per component; keep the list sorted so merges stay clean.
 COMPONENTS: list[type[pulumi.ComponentResource]] = [
     AckCluster,
+    AckCpuNodePool,
     AckGpuNodePool,
     AckGpuSharing,
     AckMonitoring,
     AksCluster,
+    AksCpuNodePool,
     AksGpuNodePool,
     AksGrafana,
     AksMonitoring,

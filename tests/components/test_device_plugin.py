@@ -429,6 +429,7 @@ def test_platform_registers_its_cluster_outputs() -> None:
         "vpcId",
         "rrsaOidcIssuerUrl",
         "gpuPools",
+        "cpuPools",
         "ackGpuSharing",
         # Observability (on by default): ACK's managed Prometheus and the SLS logs.
         "prometheusQueryEndpoint",
@@ -437,6 +438,7 @@ def test_platform_registers_its_cluster_outputs() -> None:
         "logstores",
     }
     assert set(outputs["clusterOutputs"]["gpuPools"]) == {"a10mps", "t4"}
+    assert set(outputs["clusterOutputs"]["cpuPools"]) == {"general"}
     assert "cluster_outputs" in GpuPlatform.__annotations__  # declared, documented
 
 

@@ -345,3 +345,29 @@ def test_secrets_and_unknowns_read_as_the_preview_writes_them() -> None:
     from offline_preview import render
 
     assert (SECRET_TEXT, UNKNOWN_TEXT) == (render.SECRET_TEXT, render.UNKNOWN_TEXT)
+
+
+def test_a_type_that_keeps_arms_properties_nesting_is_not_nested_twice() -> None:
+    grafana = PlanResource(
+        "azure-native:dashboard:Grafana",
+        "prod-grafana",
+        {
+            "resourceGroupName": "rg",
+            "workspaceName": "gpu-prod-grafana",
+            "location": "westeurope",
+            "sku": {"name": "Standard"},
+            "identity": {"type": "SystemAssigned"},
+            "properties": {"apiKey": "Disabled", "zoneRedundancy": "Disabled"},
+        },
+    )
+    (resource,) = export_plan([grafana], _api).arm_resources
+
+    assert resource == {
+        "type": "Microsoft.Dashboard/grafana",
+        "apiVersion": "2024-01-01",
+        "name": "gpu-prod-grafana",
+        "location": "westeurope",
+        "sku": {"name": "Standard"},
+        "identity": {"type": "SystemAssigned"},
+        "properties": {"apiKey": "Disabled", "zoneRedundancy": "Disabled"},
+    }

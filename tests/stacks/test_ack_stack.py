@@ -8,6 +8,8 @@ import pytest
 import yaml
 
 from gpu_facts.scheduling import MPS_HOST_IPC_LABEL, MPS_HOST_IPC_REQUIRED
+from gpu_policies.node_pools import node_pools
+from gpu_policies.tolerations import may_schedule
 from offline_preview import PreviewResult, Secret, preview
 from offline_preview.cli import EXIT_OK
 from offline_preview.engine import RecordedResource
@@ -40,7 +42,7 @@ def test_ack_dev_builds_the_ack_pro_cluster_and_pools(ack_dev: PreviewResult) ->
     assert cluster.inputs["clusterSpec"] == "ack.pro.small"
     assert ack_dev.run.outputs["rrsaOidcIssuerUrl"].endswith("/gpu-ack-dev")
     pools = {p.inputs["nodePoolName"]: p for p in of_type(ack_dev, "alicloud:cs/nodePool:NodePool")}
-    assert set(pools) == {"system", "a10mps", "t4"}
+    assert set(pools) == {"system", "a10mps", "t4", "general"}
     mps_labels = {label["key"]: label["value"] for label in pools["a10mps"].inputs["labels"]}
     assert mps_labels["ack.node.gpu.schedule"] == "mps"
     # The NVIDIA device plugin release serves t4; ACK's own plugin is turned off there.
@@ -49,6 +51,48 @@ def test_ack_dev_builds_the_ack_pro_cluster_and_pools(ack_dev: PreviewResult) ->
     # Auto-upgrade on: ACK picks the version.
     assert "version" not in cluster.inputs
     assert cluster.inputs["operationPolicy"]["clusterAutoUpgrade"]["enabled"] is True
+
+
+NODE_POOL = "alicloud:cs/nodePool:NodePool"
+
+
+def test_a_pod_without_tolerations_lands_on_the_system_and_cpu_pools_only(
+    ack_dev: PreviewResult,
+) -> None:
+    """ACK's system pool is untainted (its add-ons need it); the GPU pools never take the pod."""
+    landing = {
+        pool.name
+        for resource in of_type(ack_dev, NODE_POOL)
+        for pool in node_pools(resource.type, resource.name, resource.inputs)
+        if may_schedule([], pool.taints)
+    }
+    assert landing == {"system", "general"}
+
+
+def test_ack_dev_cpu_pool_autoscales_without_taints_beside_the_gpu_pools(
+    ack_dev: PreviewResult,
+) -> None:
+    pools = {p.inputs["nodePoolName"]: p for p in of_type(ack_dev, NODE_POOL)}
+    general = pools["general"].inputs
+    assert general["instanceTypes"] == ["ecs.g7.xlarge"]
+    assert general["taints"] == []
+    assert general["scalingConfig"] == {"enable": True, "minSize": 1, "maxSize": 3, "type": "cpu"}
+    assert {label["key"]: label["value"] for label in general["labels"]} == {
+        "gpu-platform.io/pool": "general"
+    }
+    # Every node pool's system disk: ESSD, 120 GiB, as the stack says (unencrypted in dev).
+    for name, pool in pools.items():
+        disk = {k: pool.inputs.get(k) for k in ("systemDiskCategory", "systemDiskSize")}
+        assert disk == {"systemDiskCategory": "cloud_essd", "systemDiskSize": 120}, name
+        assert pool.inputs["systemDiskEncrypted"] is False, name
+    # The CPU pool waits for the cluster, not for a GPU pool.
+    gpu_urns = {pools[n].urn for n in ("a10mps", "t4")} | {
+        pools[n].parent for n in ("a10mps", "t4")
+    }
+    assert not gpu_urns & set(pools["general"].dependencies)
+    assert ack_dev.run.outputs["cpuPools"] == {
+        "general": {"instanceType": "ecs.g7.xlarge", "minNodes": 1, "maxNodes": 3}
+    }
 
 
 def test_ack_dev_installs_pinned_sharing_components(ack_dev: PreviewResult) -> None:

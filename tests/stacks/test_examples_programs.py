@@ -35,10 +35,12 @@ def test_builds_a_cluster_a_gpu_pool_the_device_plugin_and_gpu_metrics() -> None
     result = preview(PROGRAM)
     assert sorted((r.type, r.name) for r in result.run.resources) == [
         ("azure-native:authorization:RoleAssignment", "gpu-example-deployer-cluster-admin"),
+        ("azure-native:containerservice:AgentPool", "cpu-general-pool"),
         ("azure-native:containerservice:AgentPool", "gpu-t4-pool"),
         ("azure-native:containerservice:ManagedCluster", "gpu-example-aks"),
         ("azure-native:resources:ResourceGroup", "gpu-example-rg"),
         ("gpu-platform:azure:AksCluster", "gpu-example"),
+        ("gpu-platform:azure:AksCpuNodePool", "cpu-general"),
         ("gpu-platform:azure:AksGpuNodePool", "gpu-t4"),
         ("gpu-platform:gpu:DcgmExporter", "gpu-metrics"),
         ("gpu-platform:gpu:NvidiaDevicePlugin", "device-plugin"),
@@ -52,7 +54,7 @@ def test_builds_a_cluster_a_gpu_pool_the_device_plugin_and_gpu_metrics() -> None
     assert result.violations == []
     assert result.exit_code == EXIT_OK
 
-    pool = inputs_of(result, AGENT_POOL)
+    pool = next(r.inputs for r in result.run.resources if r.name == "gpu-t4-pool")
     assert pool["resourceName"] == "gpu-example"
     assert pool["vmSize"] == "Standard_NC4as_T4_v3"
     assert pool["nodeTaints"] == ["nvidia.com/gpu=present:NoSchedule"]

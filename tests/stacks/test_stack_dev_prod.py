@@ -11,14 +11,17 @@ import pytest
 import yaml
 
 from components.platform import GpuPlatform
-from gpu_facts.scheduling import GPU_TAINT
+from gpu_facts.scheduling import GPU_TAINT, POOL_LABEL
 from gpu_policies import (
+    gpu_clusters_have_untainted_pool,
     gpu_node_pools_tainted,
     mig_pools_no_autoscaling_no_azure_linux,
     network_policy_engine_enabled,
     node_os_upgrade_channel_set,
 )
+from gpu_policies.node_pools import node_pools
 from gpu_policies.registry import policies
+from gpu_policies.tolerations import may_schedule
 from offline_preview import PreviewResult, RecordedResource, Secret, preview, run_policies
 from stack_config import load_platform
 from tests.conftest import by_type, one, run, stack_raw
@@ -33,8 +36,22 @@ def previews() -> dict[str, PreviewResult]:
     return {stack: preview(stack=stack) for stack in ("dev", "prod")}
 
 
-def pools(result: PreviewResult) -> dict[str, RecordedResource]:
-    return {r.inputs["agentPoolName"]: r for r in by_type(result.run, AGENT_POOL)}
+def pools(result: PreviewResult, component: str = "AksGpuNodePool") -> dict[str, RecordedResource]:
+    """The AgentPools ``component`` (``AksGpuNodePool`` or ``AksCpuNodePool``) made, by name."""
+    return {
+        r.inputs["agentPoolName"]: r
+        for r in by_type(result.run, AGENT_POOL)
+        if (r.parent or "").split("::")[-2].endswith(f":{component}")
+    }
+
+
+def all_pool_inputs(result: PreviewResult) -> dict[str, dict[str, Any]]:
+    """Every pool of the plan by AKS name, the system pool (inline in the cluster) included."""
+    system = one(result.run, MANAGED_CLUSTER).inputs["agentPoolProfiles"]
+    return {
+        **{p["name"]: p for p in system},
+        **{r.inputs["agentPoolName"]: r.inputs for r in by_type(result.run, AGENT_POOL)},
+    }
 
 
 def plain_strings(value: Any) -> list[str]:
@@ -80,6 +97,7 @@ def test_kubeconfig_is_a_secret_stack_output_and_never_plain(
 def test_gpu_pools_of_both_stacks(previews: dict[str, PreviewResult], stack: str) -> None:
     by_name = pools(previews[stack])
     assert set(by_name) == {"a100mig", "t4"}
+    assert set(all_pool_inputs(previews[stack])) == {"system", "a100mig", "t4", "general"}
     mig, t4 = by_name["a100mig"].inputs, by_name["t4"].inputs
     for inputs in (mig, t4):
         assert inputs["nodeTaints"] == [GPU_TAINT]
@@ -89,7 +107,7 @@ def test_gpu_pools_of_both_stacks(previews: dict[str, PreviewResult], stack: str
     assert mig["enableAutoScaling"] is False
     assert mig["osSKU"] == "Ubuntu"
     assert t4["enableAutoScaling"] is True and t4["minCount"] == 0
-    assert by_name["a100mig"].replace_on_changes == ["gpuInstanceProfile"]
+    assert by_name["a100mig"].replace_on_changes[0] == "gpuInstanceProfile"
     outputs = previews[stack].run.outputs
     assert outputs["gpuPools"]["a100mig"]["capacityPerNode"] == {"nvidia.com/mig-1g.5gb": 56}
     assert outputs["resourceGroup"] == f"rg-gpu-{stack}"
@@ -98,13 +116,48 @@ def test_gpu_pools_of_both_stacks(previews: dict[str, PreviewResult], stack: str
 
 def test_in_cluster_layers_wait_for_the_gpu_pools(previews: dict[str, PreviewResult]) -> None:
     run = previews["dev"].run
-    pool_urns = {r.urn for r in by_type(run, AGENT_POOL)}
+    pool_urns = {r.urn for r in pools(previews["dev"]).values()}
     in_cluster = [
         r for r in run.resources if not r.custom and r.type.split(":")[1] in ("gpu", "workloads")
     ]
     assert in_cluster, "the device plugin and workload layers are composed"
     for component in in_cluster:
         assert pool_urns <= set(component.dependencies), component.name
+
+
+@pytest.mark.parametrize("stack", ["dev", "prod"])
+def test_cpu_and_gpu_pools_do_not_wait_for_each_other(
+    previews: dict[str, PreviewResult], stack: str
+) -> None:
+    gpu = pools(previews[stack])
+    (cpu,) = pools(previews[stack], "AksCpuNodePool").values()
+    gpu_urns = {r.urn for r in gpu.values()}
+    gpu_components = {r.parent for r in gpu.values()}
+    assert not (gpu_urns | gpu_components) & set(cpu.dependencies)
+    for pool in gpu.values():
+        assert cpu.urn not in pool.dependencies and cpu.parent not in pool.dependencies
+    # Each waits for the cluster, which names it.
+    assert cpu.inputs["resourceName"] == gpu["t4"].inputs["resourceName"] == f"gpu-{stack}"
+
+
+@pytest.mark.parametrize("stack", ["dev", "prod"])
+def test_a_pod_without_tolerations_lands_only_on_cpu_pools(
+    previews: dict[str, PreviewResult], stack: str
+) -> None:
+    """Every pool of the recorded plan, as the pack reads it (the system pool inline in the
+    ManagedCluster, each AgentPool), matched like the scheduler matches a pod that tolerates
+    nothing against the pool's taints: exactly the CPU pools take it, never the system or a GPU
+    pool."""
+    landing = set()
+    for resource in previews[stack].run.resources:
+        for pool in node_pools(resource.type, resource.name, resource.inputs):
+            if may_schedule([], pool.taints):
+                landing.add(pool.name)
+    assert landing == set(pools(previews[stack], "AksCpuNodePool")) == {"general"}
+    # A gateway picks the pool by name: the label is on its nodes.
+    (cpu,) = pools(previews[stack], "AksCpuNodePool").values()
+    assert cpu.inputs["nodeLabels"] == {POOL_LABEL: "general"}
+    assert cpu.inputs["mode"] == "User" and cpu.inputs["nodeTaints"] == []
 
 
 def test_prod_is_hardened_and_dev_is_not(previews: dict[str, PreviewResult]) -> None:
@@ -121,11 +174,56 @@ def test_prod_is_hardened_and_dev_is_not(previews: dict[str, PreviewResult]) -> 
         assert inputs["aadProfile"]["enableAzureRBAC"] is True
 
 
-def test_prod_protects_cluster_and_gpu_pools(previews: dict[str, PreviewResult]) -> None:
+def test_prod_protects_cluster_and_pools(previews: dict[str, PreviewResult]) -> None:
     assert one(previews["prod"].run, MANAGED_CLUSTER).protect is True
-    assert all(p.protect for p in pools(previews["prod"]).values())
+    assert all(p.protect for p in by_type(previews["prod"].run, AGENT_POOL))
     assert one(previews["dev"].run, MANAGED_CLUSTER).protect is False
-    assert not any(p.protect for p in pools(previews["dev"]).values())
+    assert not any(p.protect for p in by_type(previews["dev"].run, AGENT_POOL))
+
+
+@pytest.mark.parametrize("stack", ["dev", "prod"])
+def test_every_pool_has_explicit_os_disks_and_pods_per_node(
+    previews: dict[str, PreviewResult], stack: str
+) -> None:
+    """System, GPU and CPU pools alike; every size of both stacks holds a 128 GiB OS disk on
+    its temp disk (D4ds_v5 150 GiB, NC4as_T4_v3 176 GiB, ND96asr_v4 6,000 GiB)."""
+    encrypted = stack == "prod"
+    for name, inputs in all_pool_inputs(previews[stack]).items():
+        hardening = {
+            k: inputs[k]
+            for k in ("osDiskType", "osDiskSizeGB", "maxPods", "enableEncryptionAtHost")
+        }
+        assert hardening == {
+            "osDiskType": "Ephemeral",
+            "osDiskSizeGB": 128,
+            "maxPods": 110,
+            "enableEncryptionAtHost": encrypted,
+        }, name
+    for pool in by_type(previews[stack].run, AGENT_POOL):
+        # AKS sets these only when a pool is created: a change is a new pool.
+        assert {"osDiskType", "osDiskSizeGB", "maxPods", "enableEncryptionAtHost"} <= set(
+            pool.replace_on_changes
+        ), pool.name
+        assert pool.delete_before_replace is True
+
+
+def test_prod_runs_azure_policy_and_defender_and_dev_does_not(
+    previews: dict[str, PreviewResult],
+) -> None:
+    prod = one(previews["prod"].run, MANAGED_CLUSTER).inputs
+    workspace = prod["addonProfiles"]["omsagent"]["config"]["logAnalyticsWorkspaceResourceID"]
+    assert prod["addonProfiles"]["azurepolicy"] == {"enabled": True}
+    # Defender reports to the cluster's own Log Analytics workspace, the logs' one.
+    assert prod["securityProfile"] == {
+        "workloadIdentity": {"enabled": True},
+        "defender": {
+            "logAnalyticsWorkspaceResourceId": workspace,
+            "securityMonitoring": {"enabled": True},
+        },
+    }
+    dev = one(previews["dev"].run, MANAGED_CLUSTER).inputs
+    assert "azurepolicy" not in dev["addonProfiles"]
+    assert dev["securityProfile"] == {"workloadIdentity": {"enabled": True}}
 
 
 def test_admission_denies_in_prod_and_warns_in_dev(previews: dict[str, PreviewResult]) -> None:
@@ -173,9 +271,11 @@ def _mutated(
     resources = []
     for resource in result.run.resources:
         if resource.type == type_:
-            inputs = copy.deepcopy(resource.inputs)
+            # Resource policies read the inputs, stack policies the (mock) outputs: both.
+            inputs, outputs = copy.deepcopy(resource.inputs), copy.deepcopy(resource.outputs)
             change(inputs)
-            resource = dataclasses.replace(resource, inputs=inputs)
+            change(outputs)
+            resource = dataclasses.replace(resource, inputs=inputs, outputs=outputs)
         resources.append(resource)
     return resources
 
@@ -184,6 +284,15 @@ def _mutated(
     ("type_", "change", "policy"),
     [
         (AGENT_POOL, lambda i: i.update(nodeTaints=[]), gpu_node_pools_tainted.POLICY),
+        (
+            AGENT_POOL,
+            lambda i: (
+                i.update(nodeTaints=["dedicated=ingress:NoSchedule"])
+                if i["agentPoolName"] == "general"
+                else None
+            ),
+            gpu_clusters_have_untainted_pool.POLICY,
+        ),
         (
             AGENT_POOL,
             lambda i: i.update(enableAutoScaling=True, minCount=0, maxCount=2),

@@ -174,7 +174,7 @@ def test_aks_system_pool_needs_a_node() -> None:
 
 
 def six_pools_of(stack: str, nodes: int) -> Callable[[Raw], object]:
-    """The stack's second pool, six times, each up to ``nodes`` nodes."""
+    """The stack's second pool, six times, each up to ``nodes`` nodes; no CPU pool."""
 
     def mutate(r: Raw) -> None:
         template = r["gpuPools"][1]
@@ -182,6 +182,7 @@ def six_pools_of(stack: str, nodes: int) -> Callable[[Raw], object]:
             {**template, "name": f"p{i}", "autoscale": {"min": 0, "max": nodes}} for i in range(6)
         ]
         r["workloads"] = []
+        r.pop("cpuPools", None)
 
     return mutate
 
@@ -206,10 +207,33 @@ def test_aks_cluster_past_its_default_limit_is_warned_not_refused() -> None:
 
 
 def test_free_tier_past_its_recommended_size_is_warned() -> None:
+    # System 2 + a100mig 1 + t4 up to 8 + the CPU pool up to 3.
     platform = load_platform(raw("dev", pool("dev", 1, autoscale={"min": 0, "max": 8})))
     assert platform.warnings == [
         "cluster.skuTier: Free is recommended for at most 10 nodes and the cluster can grow "
-        f"to 11; use Standard ({AKS_QUOTAS})"
+        f"to 14; use Standard ({AKS_QUOTAS})"
+    ]
+
+
+@pytest.mark.parametrize("stack", ["dev", "ack-dev"])
+def test_cpu_pools_count_towards_the_cluster_size(stack: str) -> None:
+    with_cpu = load_platform(raw(stack)).settings
+    without = load_platform(raw(stack, lambda r: r.pop("cpuPools"))).settings
+    (general,) = with_cpu.cpu_pools
+    assert general.autoscale is not None
+    assert cluster_max_nodes(with_cpu) == (cluster_max_nodes(without) or 0) + general.autoscale.max
+
+
+def test_a_cpu_pool_past_the_pool_limit_is_refused_on_its_own_key() -> None:
+    def huge(r: Raw) -> None:
+        r["cpuPools"][0]["autoscale"]["max"] = 1001
+
+    assert problems("dev", huge) == [
+        (
+            "cpuPools[0].autoscale.max",
+            f"1001 nodes; AKS allows at most 1000 in one node pool ({AKS_QUOTAS}): split it into "
+            "several pools",
+        )
     ]
 
 
@@ -224,7 +248,8 @@ def test_ack_basic_past_10_nodes_is_refused() -> None:
     assert problems("ack-dev", basic) == [
         (
             "gpuPools",
-            "the cluster can grow to 11 nodes (system pool 2 + GPU pools at their largest 9); "
+            "the cluster can grow to 14 nodes (system pool 2 + GPU and CPU pools at their "
+            "largest 12); "
             f"ACK Basic (ack.standard) allows at most 10 per cluster ({ACK_CLUSTER_TYPES})",
         )
     ]

@@ -20,6 +20,7 @@ from gpu_facts import (
     AKS_MIG_PROFILES,
     AKS_MIG_TO_NVIDIA,
     AWS_INSTANCE_TYPES,
+    AZURE_CPU_VM_SIZES,
     AZURE_VM_SIZES,
     ECS_INSTANCE_TYPES,
     GCP_ACCELERATORS,
@@ -275,6 +276,54 @@ def test_azure_size_is_consistent(name: str) -> None:
     )
     if name in AZURE_GPU_MEMORY_PER_VM:
         assert size.gpu_count * model.memory_gib == AZURE_GPU_MEMORY_PER_VM[name]
+
+
+# Temp (resource) disk per size, GiB, as each Learn series page's Local Storage tab lists it.
+AZURE_TEMP_DISK_GIB = {
+    "Standard_ND96asr_v4": 6000,
+    "Standard_ND96amsr_A100_v4": 6400,
+    "Standard_NC24ads_A100_v4": 64,
+    "Standard_NC48ads_A100_v4": 128,
+    "Standard_NC96ads_A100_v4": 256,
+    "Standard_NC40ads_H100_v5": 3576,
+    "Standard_NC80adis_H100_v5": 7152,
+    "Standard_ND96isr_H100_v5": 1024,
+    "Standard_ND96isr_H200_v5": 1024,
+    "Standard_NC4as_T4_v3": 176,
+    "Standard_NC8as_T4_v3": 352,
+    "Standard_NC16as_T4_v3": 352,
+    "Standard_NC64as_T4_v3": 2816,
+    "Standard_NC6s_v3": 736,
+    "Standard_NC12s_v3": 1474,
+    "Standard_NC24s_v3": 2948,
+    "Standard_NC24rs_v3": 2948,
+    "Standard_ND40rs_v2": 2948,
+    "Standard_NV36ads_A10_v5": 1440,
+    "Standard_NV36adms_A10_v5": 2880,
+    "Standard_NV72ads_A10_v5": 2880,
+}
+
+
+def test_every_azure_size_has_its_temp_disk_and_no_cache() -> None:
+    assert {n: s.temp_disk_gib for n, s in AZURE_VM_SIZES.items()} == AZURE_TEMP_DISK_GIB
+    assert all(s.cache_disk_gib == 0 for s in AZURE_VM_SIZES.values())
+
+
+def test_cpu_sizes_ddsv5_temp_disks_and_dsv5_none() -> None:
+    ddsv5 = {n: s.temp_disk_gib for n, s in AZURE_CPU_VM_SIZES.items() if s.family == "Ddsv5"}
+    assert ddsv5 == {
+        "Standard_D2ds_v5": 75,
+        "Standard_D4ds_v5": 150,
+        "Standard_D8ds_v5": 300,
+        "Standard_D16ds_v5": 600,
+        "Standard_D32ds_v5": 1200,
+        "Standard_D48ds_v5": 1800,
+        "Standard_D64ds_v5": 2400,
+        "Standard_D96ds_v5": 3600,
+    }
+    dsv5 = [s for s in AZURE_CPU_VM_SIZES.values() if s.family == "Dsv5"]
+    assert len(dsv5) == 8 and all(s.ephemeral_os_disk_gib == 0 for s in dsv5)
+    assert AZURE_CPU_VM_SIZES["Standard_D4ds_v5"].memory_gib == 16
 
 
 def test_local_nvme_facts() -> None:

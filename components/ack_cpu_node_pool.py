@@ -1,0 +1,124 @@
+"""AckCpuNodePool: one ACK node pool without GPUs and without taints, for pods that need no GPU.
+
+The GPU pools are tainted ``nvidia.com/gpu``; this pool runs what tolerates no taint (an
+ingress gateway, a data loader, Prometheus) next to the add-ons of the untainted system pool.
+Managed like the GPU pools (kubelet auto-upgrade, CVE fixes), with the cluster's system disk
+settings (``node_hardening``).
+
+No ``from __future__ import annotations``: the component analyzer reads the args at run time.
+"""
+
+from collections.abc import Sequence
+from typing import Any, NotRequired, TypedDict
+
+import pulumi
+from pulumi_alicloud import cs
+
+from plan.cpu_pools import cpu_node_labels, ecs_type_problem, label_problems
+from settings import CpuPoolSettings
+
+from .ack_gpu_node_pool import management
+from .errors import Problem, raise_if_any
+from .node_hardening import AckSystemDiskArgs, ack_system_disk
+from .pool_args import CpuPoolArgs, cpu_pool_settings
+
+SCALING_TYPE_CPU = "cpu"
+"""``scaling_config.type`` of an autoscaled pool without GPUs."""
+
+
+class AckCpuNodePoolArgs(TypedDict):
+    """One CPU node pool of an ACK cluster."""
+
+    cluster_id: pulumi.Input[str]
+    """ACK cluster the pool joins."""
+    vswitch_ids: pulumi.Input[Sequence[pulumi.Input[str]]]
+    """vSwitches of the nodes: they decide the pool's zones."""
+    pool: CpuPoolArgs
+    """The pool: ``instanceType`` (no GPUs), ``count`` or ``autoscale``, labels; no ``zones``
+    (the vSwitches place the pool). The AKS-only settings are not used."""
+    system_disk: NotRequired[AckSystemDiskArgs]
+    """System disk of every node: category, size, encryption."""
+    protect: NotRequired[bool]
+    """Protect the pool from deletion (production)."""
+    tags: NotRequired[dict[str, str]]
+    """Resource tags."""
+
+
+def ack_cpu_pool_problems(pool: CpuPoolSettings) -> list[Problem]:
+    """What ACK refuses, or what would pull GPU components onto the pool, in a pool that fits
+    the schema (the stack config's rules say the same under ``cpuPools[i]``)."""
+    problems: list[Problem] = []
+    if pool.instance_type is None:
+        problems.append(("pool.instanceType", "required: an ECS type without GPUs"))
+    elif (type_problem := ecs_type_problem(pool.instance_type)) is not None:
+        problems.append(("pool.instanceType", type_problem.replace("gpuPools", "AckGpuNodePool")))
+    if pool.vm_size is not None:
+        problems.append(("pool.vmSize", "an Azure VM size; an ACK pool takes instanceType"))
+    if pool.zones:
+        problems.append(
+            ("pool.zones", "on ACK the vSwitches place a pool: pass the zones' vswitchIds")
+        )
+    problems += [(f"pool.labels.{key}", why) for key, why in label_problems(pool.labels)]
+    return problems
+
+
+def scaling_config(pool: CpuPoolSettings) -> cs.NodePoolScalingConfigArgs | None:
+    """Autoscaling of the pool, or None for a fixed size."""
+    if pool.autoscale is None:
+        return None
+    return cs.NodePoolScalingConfigArgs(
+        enable=True,
+        min_size=pool.autoscale.min,
+        max_size=pool.autoscale.max,
+        type=SCALING_TYPE_CPU,
+    )
+
+
+class AckCpuNodePool(pulumi.ComponentResource):
+    """A CPU node pool of an ACK cluster: untainted, managed, autoscaled or fixed."""
+
+    node_pool_id: pulumi.Output[str]
+    """ACK node pool ID."""
+    facts: pulumi.Output[dict[str, Any]]
+    """Instance type and node range."""
+
+    def __init__(
+        self, name: str, args: AckCpuNodePoolArgs, opts: pulumi.ResourceOptions | None = None
+    ) -> None:
+        pool, problems = cpu_pool_settings(args["pool"], "pool")
+        if pool is not None:
+            problems += ack_cpu_pool_problems(pool)
+        disk, disk_problems = ack_system_disk(args.get("system_disk"), "system_disk")
+        # Checked before registering anything: bad input changes nothing.
+        raise_if_any("AckCpuNodePool", name, [*problems, *disk_problems])
+        assert pool is not None and pool.instance_type is not None and disk is not None
+        super().__init__("gpu-platform:alicloud:AckCpuNodePool", name, None, opts)
+        node_pool = cs.NodePool(
+            f"{name}-pool",
+            cluster_id=args["cluster_id"],
+            node_pool_name=pool.name,
+            instance_types=[pool.instance_type],
+            vswitch_ids=args["vswitch_ids"],
+            labels=[
+                cs.NodePoolLabelArgs(key=k, value=v)
+                for k, v in cpu_node_labels(pool.name, pool.labels).items()
+            ],
+            # No taints: this is where pods that tolerate none go.
+            taints=[],
+            scaling_config=scaling_config(pool),
+            desired_size=None if pool.autoscale else str(pool.count or 0),
+            management=management(),
+            **disk,
+            tags=args.get("tags") or None,
+            opts=pulumi.ResourceOptions(parent=self, protect=args.get("protect", False)),
+        )
+        autoscale = pool.autoscale
+        self.node_pool_id = node_pool.node_pool_id
+        self.facts = pulumi.Output.from_input(
+            {
+                "instanceType": pool.instance_type,
+                "minNodes": autoscale.min if autoscale else pool.count,
+                "maxNodes": autoscale.max if autoscale else pool.count,
+            }
+        )
+        self.register_outputs({"nodePoolId": self.node_pool_id, "facts": self.facts})

@@ -1,0 +1,137 @@
+"""AksCpuNodePool: one AKS user-mode ``AgentPool`` without GPUs and without taints.
+
+The system pool is tainted ``CriticalAddonsOnly`` and every GPU pool ``nvidia.com/gpu``, so a
+pod that tolerates neither (an ingress gateway, a data loader, Prometheus) runs only here. The
+nodes carry the same hardening as the cluster's other pools (``node_hardening``).
+
+No ``from __future__ import annotations``: the component analyzer reads the args at run time.
+"""
+
+from typing import Any, NotRequired, TypedDict
+
+import pulumi
+from pulumi_azure_native import containerservice as aks
+
+from plan.cpu_pools import aks_zone_problems, azure_size_problem, cpu_node_labels, label_problems
+from settings import CpuPoolSettings
+
+from .errors import Problem, raise_if_any
+from .node_hardening import (
+    AKS_AUTOSCALED_IGNORE,
+    REPLACED_ON_CHANGE,
+    aks_node_inputs,
+    aks_node_problems,
+    aks_size_inputs,
+    aks_surge_problems,
+    aks_upgrade_settings,
+)
+from .pool_args import CpuPoolArgs, cpu_pool_settings
+
+CPU_POOL_MODE = "User"
+"""A user pool: AKS keeps its own add-ons on the system pool."""
+
+
+class AksCpuNodePoolArgs(TypedDict):
+    """A CPU node pool of an existing AKS cluster."""
+
+    pool: CpuPoolArgs
+    """The pool: ``vmSize`` (no GPUs), ``count`` or ``autoscale``, labels, zones, OS, upgrades,
+    pods per node and OS disk."""
+    cluster_name: pulumi.Input[str]
+    """Name of the AKS cluster the pool joins."""
+    resource_group_name: pulumi.Input[str]
+    """Resource group of the cluster."""
+    encryption_at_host: NotRequired[bool]
+    """Encrypt the nodes' temp disk and disk caches on the VM host; the subscription must
+    register ``Microsoft.Compute/EncryptionAtHost`` (default false)."""
+    protect: NotRequired[bool]
+    """Protect the pool from deletion (and so from replacement); default false."""
+
+
+def aks_cpu_pool_problems(pool: CpuPoolSettings) -> list[Problem]:
+    """What AKS refuses, or what would pull GPU components onto the pool, in a pool that fits
+    the schema (the stack config's rules say the same under ``cpuPools[i]``)."""
+    problems: list[Problem] = []
+    if pool.vm_size is None:
+        problems.append(("pool.vmSize", "required: an Azure VM size without GPUs"))
+    elif (size_problem := azure_size_problem(pool.vm_size)) is not None:
+        problems.append(("pool.vmSize", size_problem.replace("gpuPools", "an AksGpuNodePool")))
+    if pool.instance_type is not None:
+        problems.append(("pool.instanceType", "an Alibaba instance type; an AKS pool takes vmSize"))
+    problems += [(f"pool.labels.{key}", why) for key, why in label_problems(pool.labels)]
+    problems += [(f"pool.zones[{i}]", why) for i, why in aks_zone_problems(pool.zones)]
+    problems += aks_surge_problems(pool.upgrade, "pool")
+    problems += aks_node_problems(pool.vm_size, pool, "pool")
+    return problems
+
+
+def resolve_aks_cpu_pool(name: str, args: AksCpuNodePoolArgs) -> CpuPoolSettings:
+    """The pool's settings, or one ``InputPropertiesError`` naming every bad property."""
+    settings, problems = cpu_pool_settings(args["pool"], "pool")
+    if settings is not None:
+        problems += aks_cpu_pool_problems(settings)
+    raise_if_any("AksCpuNodePool", name, problems)
+    assert settings is not None  # no problems: validated
+    return settings
+
+
+def cpu_pool_outputs(pool: CpuPoolSettings) -> dict[str, Any]:
+    """Per-pool facts for stack outputs."""
+    autoscale = pool.autoscale
+    return {
+        "vmSize": pool.vm_size,
+        "minNodes": autoscale.min if autoscale else pool.count,
+        "maxNodes": autoscale.max if autoscale else pool.count,
+        "zones": list(pool.zones),
+    }
+
+
+class AksCpuNodePool(pulumi.ComponentResource):
+    """A CPU node pool of an AKS cluster: untainted, so pods without GPU tolerations land here
+    and never on the system or GPU pools."""
+
+    agent_pool: aks.AgentPool
+    """The AKS agent pool."""
+    pool_name: pulumi.Output[str]
+    """AKS name of the pool."""
+    facts: pulumi.Output[dict[str, Any]]
+    """VM size, node range and zones."""
+
+    def __init__(
+        self, name: str, args: AksCpuNodePoolArgs, opts: pulumi.ResourceOptions | None = None
+    ) -> None:
+        # Checked before registering anything: bad input changes nothing.
+        pool = resolve_aks_cpu_pool(name, args)
+        super().__init__("gpu-platform:azure:AksCpuNodePool", name, None, opts)
+
+        self.agent_pool = aks.AgentPool(
+            f"{name}-pool",
+            resource_group_name=args["resource_group_name"],
+            resource_name_=args["cluster_name"],
+            agent_pool_name=pool.name,
+            mode=CPU_POOL_MODE,
+            vm_size=pool.vm_size,
+            os_type="Linux",
+            os_sku=pool.os_sku,
+            type="VirtualMachineScaleSets",
+            **aks_node_inputs(
+                pool.vm_size or "", pool, encryption_at_host=args.get("encryption_at_host", False)
+            ),
+            # No taints: this is where pods that tolerate none go.
+            node_taints=[],
+            node_labels=cpu_node_labels(pool.name, pool.labels),
+            availability_zones=pool.zones or None,
+            upgrade_settings=aks_upgrade_settings(pool.upgrade),
+            **aks_size_inputs(pool.autoscale, pool.count),
+            opts=pulumi.ResourceOptions(
+                parent=self,
+                protect=args.get("protect", False),
+                replace_on_changes=REPLACED_ON_CHANGE,
+                # AKS pool names are unique per cluster: the old pool must go first.
+                delete_before_replace=True,
+                ignore_changes=AKS_AUTOSCALED_IGNORE if pool.autoscale is not None else [],
+            ),
+        )
+        self.pool_name = self.agent_pool.name
+        self.facts = pulumi.Output.from_input(cpu_pool_outputs(pool))
+        self.register_outputs({"poolName": self.pool_name, "facts": self.facts})

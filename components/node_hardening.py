@@ -1,0 +1,148 @@
+"""Node inputs the pool components share: AKS agent pool hardening (pods per node, OS disk,
+encryption at host), sizing and upgrades, and ACK system disks. One place, so the system, GPU
+and CPU pools of a cluster cannot drift apart.
+
+No ``from __future__ import annotations``: ``AckSystemDiskArgs`` is part of component args the
+component analyzer reads at run time.
+"""
+
+from typing import NotRequired, TypedDict
+
+from pulumi_azure_native import containerservice as aks
+from pydantic import ValidationError
+
+from gpu_facts.aks_nodes import CREATION_ONLY_POOL_PROPERTIES
+from plan.aks_nodes import aks_node, ephemeral_os_problem
+from settings import AckSystemDiskSettings, AksNodeSettings, AutoscaleSettings, UpgradeSettings
+
+from .errors import Problem, property_path, validation_problems
+
+REPLACED_ON_CHANGE: list[str] = list(CREATION_ONLY_POOL_PROPERTIES)
+"""AgentPool inputs AKS takes only at creation: a change replaces the pool."""
+
+
+class AksNodeInputs(TypedDict):
+    """The node-hardening keyword args of an ``AgentPool`` or an ``agentPoolProfiles`` entry."""
+
+    max_pods: int
+    os_disk_type: str
+    os_disk_size_gb: int
+    enable_encryption_at_host: bool
+
+
+def aks_node_inputs(
+    vm_size: str, node: AksNodeSettings, *, encryption_at_host: bool, nvme_cache: bool = False
+) -> AksNodeInputs:
+    """Every hardening input explicit: AKS defaults differ by size and API version."""
+    resolved = aks_node(vm_size, node, encryption_at_host=encryption_at_host, nvme_cache=nvme_cache)
+    return AksNodeInputs(
+        max_pods=resolved.max_pods,
+        os_disk_type=resolved.os_disk_type,
+        os_disk_size_gb=resolved.os_disk_size_gb,
+        enable_encryption_at_host=resolved.encryption_at_host,
+    )
+
+
+def aks_node_problems(
+    vm_size: str | None, node: AksNodeSettings, *path: str, nvme_cache: bool = False
+) -> list[Problem]:
+    """What AKS refuses in a pool's node settings: an ephemeral OS disk its size cannot hold
+    (or that would take the NVMe cache's only disk)."""
+    if vm_size is None:
+        return []
+    problem = ephemeral_os_problem(vm_size, node, nvme_cache=nvme_cache)
+    return [] if problem is None else [(property_path(*path, "os_disk_type"), problem)]
+
+
+class AksSizeInputs(TypedDict):
+    """The sizing keyword args of an ``AgentPool``."""
+
+    enable_auto_scaling: bool
+    min_count: int | None
+    max_count: int | None
+    count: int | None
+
+
+def aks_size_inputs(autoscale: AutoscaleSettings | None, count: int | None) -> AksSizeInputs:
+    """Autoscaled from ``autoscale.min`` (the live count is then the autoscaler's: ignore
+    ``count`` after creation, ``AKS_AUTOSCALED_IGNORE``), or a fixed ``count``."""
+    if autoscale is None:
+        return AksSizeInputs(enable_auto_scaling=False, min_count=None, max_count=None, count=count)
+    return AksSizeInputs(
+        enable_auto_scaling=True,
+        min_count=autoscale.min,
+        max_count=autoscale.max,
+        count=autoscale.min,
+    )
+
+
+AKS_AUTOSCALED_IGNORE = ["count"]
+"""What Pulumi ignores on an autoscaled pool: the count the autoscaler owns."""
+
+
+def aks_upgrade_settings(upgrade: UpgradeSettings) -> aks.AgentPoolUpgradeSettingsArgs:
+    """Surge, drain timeout and soak of a pool's node upgrades."""
+    return aks.AgentPoolUpgradeSettingsArgs(
+        max_surge=upgrade.max_surge,
+        drain_timeout_in_minutes=upgrade.drain_timeout_minutes,
+        node_soak_duration_in_minutes=upgrade.node_soak_minutes,
+    )
+
+
+def aks_surge_problems(upgrade: UpgradeSettings, *path: str) -> list[Problem]:
+    """AKS takes a node count or a percentage as surge, never zero."""
+    surge = upgrade.max_surge.removesuffix("%")
+    if surge.isdigit() and int(surge) > 0:
+        return []
+    return [
+        (
+            property_path(*path, "upgrade", "max_surge"),
+            "a node count (e.g. 1) or a percentage (10%)",
+        )
+    ]
+
+
+class AckSystemDiskArgs(TypedDict):
+    """The system disk of every node of an ACK pool."""
+
+    category: NotRequired[str]
+    """ECS disk category: ``cloud_essd`` (default), ``cloud_auto``, ``cloud_ssd`` or
+    ``cloud_efficiency``."""
+    size_gib: NotRequired[int]
+    """Size in GiB, 40 to 2048 (default 120)."""
+    encrypted: NotRequired[bool]
+    """Encrypt the disk through KMS (default false)."""
+    kms_key_id: NotRequired[str]
+    """KMS key of the encryption; unset: the region's default service key."""
+
+
+class AckSystemDiskInputs(TypedDict):
+    """The system-disk keyword args of a ``cs.NodePool``."""
+
+    system_disk_category: str
+    system_disk_size: int
+    system_disk_encrypted: bool
+    system_disk_kms_key: str | None
+
+
+def ack_system_disk(
+    args: AckSystemDiskArgs | None, *path: str
+) -> tuple[AckSystemDiskInputs | None, list[Problem]]:
+    """The system-disk inputs of a pool, or None and the problems under ``path``."""
+    try:
+        disk = AckSystemDiskSettings.model_validate(args or {})
+    except ValidationError as err:
+        return None, validation_problems(err, *path)
+    if disk.kms_key_id is not None and not disk.encrypted:
+        return None, [(property_path(*path, "kms_key_id"), "a key encrypts only with encrypted")]
+    return ack_system_disk_inputs(disk), []
+
+
+def ack_system_disk_inputs(disk: AckSystemDiskSettings) -> AckSystemDiskInputs:
+    """Category, size and encryption, explicit: ACK's default category is the slowest."""
+    return AckSystemDiskInputs(
+        system_disk_category=disk.category,
+        system_disk_size=disk.size_gib,
+        system_disk_encrypted=disk.encrypted,
+        system_disk_kms_key=disk.kms_key_id,
+    )

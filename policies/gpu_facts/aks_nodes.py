@@ -1,0 +1,69 @@
+"""What AKS allows on a node pool's nodes, and what its node-hardening options are called.
+
+Sources beside each fact. The local disks of each VM size (what an ephemeral OS disk needs)
+are in ``azure_vm_sizes``.
+"""
+
+from __future__ import annotations
+
+AKS_MAX_PODS_SOURCE = (
+    "https://learn.microsoft.com/azure/aks/concepts-network-ip-address-planning"
+    "#maximum-pods-per-node"
+)
+AKS_MAX_PODS = 250
+""""The maximum number of pods per node in an AKS cluster is 250" (Azure CNI Overlay's
+default too, so an unset ``maxPods`` means 250 pods' worth of kubelet memory reservation)."""
+AKS_KUBE_RESERVED_MB_PER_POD = 20
+"""From Kubernetes 1.29 AKS reserves for the kubelet "the lesser value of: 20 MB * Max Pods
+supported on the Node + 50 MB or 25% of the total system memory resources"
+(https://learn.microsoft.com/azure/aks/node-resource-reservations): a lower ``maxPods`` leaves
+pods more memory."""
+AKS_MIN_MAX_PODS = 10
+""""The minimum value that can be set for maximum pods per node is 10"."""
+AKS_SYSTEM_POOL_MIN_PODS = 30
+""""System node pools must support at least 30 pods"
+(https://learn.microsoft.com/azure/aks/use-system-pools)."""
+
+AKS_POOL_NAME_PATTERN = r"^[a-z][a-z0-9]{0,11}$"
+"""A Linux node pool name: lowercase letters and digits, a letter first, 1 to 12 characters
+(https://learn.microsoft.com/azure/aks/create-node-pools, "Limitations")."""
+AKS_ZONES: tuple[str, ...] = ("1", "2", "3")
+"""Availability zones a node pool can spread over, in regions that have zones
+(https://learn.microsoft.com/azure/aks/availability-zones)."""
+
+OS_DISK_MIN_GIB = 30
+"""Smallest OS disk we accept: "Standard Ubuntu server image from marketplace is about 30 GiB"
+(``EPHEMERAL_OS_DISKS`` in ``azure_vm_sizes``)."""
+OS_DISK_MAX_GIB = 2048
+"""``osDiskSizeGB`` maximum in the AKS agent pool API (ContainerServiceOSDisk)."""
+EPHEMERAL_OS_DISK_MAX_GIB = 2040
+"""An ephemeral OS disk is at most the "Cache, temp, or NVMe disk size for the VM size or
+2,040 GiB, whichever is smaller" (``EPHEMERAL_OS_DISKS``)."""
+
+CREATION_ONLY_POOL_PROPERTIES: tuple[str, ...] = (
+    "enableEncryptionAtHost",
+    "maxPods",
+    "osDiskSizeGB",
+    "osDiskType",
+)
+"""Agent pool properties AKS sets only when a pool is created: encryption at host "can only be
+set at cluster or node pool creation time" (https://learn.microsoft.com/azure/aks/
+enable-host-encryption); "Set maxPods at cluster or node-pool creation. To change it later,
+create a new node pool" (``AKS_MAX_PODS_SOURCE``); the OS disk type "May not be changed after
+creation" (the API's ``osDiskType``) and an OS disk is sized "during VM creation only"
+(``EPHEMERAL_OS_DISKS``)."""
+
+ENCRYPTION_AT_HOST_FEATURE = "Microsoft.Compute/EncryptionAtHost"
+"""The subscription feature encryption at host needs: ``az feature register --namespace
+Microsoft.Compute --name EncryptionAtHost``, then ``az provider register --namespace
+Microsoft.Compute`` (https://learn.microsoft.com/azure/virtual-machines/linux/
+disks-enable-host-based-encryption-cli, "Prerequisites")."""
+
+AZURE_POLICY_ADDON = "azurepolicy"
+"""``addonProfiles`` key of the Azure Policy add-on (Gatekeeper, managed by Azure Policy)
+(https://learn.microsoft.com/azure/governance/policy/concepts/policy-for-kubernetes)."""
+DEFENDER_SOURCE = (
+    "https://learn.microsoft.com/azure/defender-for-cloud/defender-for-containers-enable"
+)
+"""Defender for Containers' sensor: ``securityProfile.defender`` with a Log Analytics workspace
+and ``securityMonitoring.enabled``; the subscription's Defender for Containers plan bills it."""
