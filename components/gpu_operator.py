@@ -3,8 +3,10 @@
 The alternative to cloud-managed drivers plus ``NvidiaDevicePlugin`` (config validation refuses
 both). The same per-pool device-plugin configs go into ``devicePlugin.config``. The operator
 passes ``mig.strategy`` to the plugin as an environment variable, which beats the config file,
-so every MIG pool must use one strategy. Its MIG manager stays off: MIG partitions come from
-the pool (AKS ``gpuInstanceProfile``), and the manager's default would undo them.
+so every MIG pool must use one strategy. Its dcgm-exporter is the platform's GPU metrics
+exporter (no ``DcgmExporter`` then), told the pools' resource names. Its MIG manager stays off:
+MIG partitions come from the pool (AKS ``gpuInstanceProfile``), and the manager's default would
+undo them.
 """
 
 from typing import Any, NotRequired, TypedDict
@@ -21,11 +23,13 @@ from gpu_facts.device_plugin_chart import (
     GPU_OPERATOR_DCGM_EXPORTER_PORT,
     GPU_OPERATOR_DRIVER_DOWNLOAD_PORTS,
     GPU_OPERATOR_DRIVER_LABELS,
+    GPU_OPERATOR_EXPORTER_ENV,
     GPU_OPERATOR_KNOWN_VALUE_PATHS,
     unknown_value_paths,
 )
 from plan.chart_values import gpu_tolerations
 from plan.device_plugin import DEFAULT_CONFIG_NAME, config_map, mig_strategy
+from plan.metrics import exporter_env
 from plan.pools import PoolFacts
 from settings import GpuComponentResourcesSettings, GpuOperatorSettings
 from settings.base import DnsLabel
@@ -108,6 +112,14 @@ def operator_values(
             "resources": plugin,
         },
         "gfd": {"enabled": True, "resources": plugin},
+        # Its dcgm-exporter attributes every resource the pools expose to pods, as ours does;
+        # our list replaces the chart's, so the chart's own variables come along.
+        "dcgmExporter": {
+            "env": [
+                *({"name": name, "value": value} for name, value in GPU_OPERATOR_EXPORTER_ENV),
+                *exporter_env(pools),
+            ]
+        },
         "mig": {"strategy": operator_mig_strategy(pools)},
         "migManager": {"enabled": False},
         "daemonsets": {"tolerations": gpu_tolerations(), "priorityClassName": NODE_CRITICAL},

@@ -8,18 +8,22 @@ rules (``plan.gpu_rules``) read the same resource names.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any, Literal
 
+from gpu_facts.capacity import mig_instances_per_gpu
 from gpu_facts.dcgm_exporter_chart import (
+    ENGINE_ACTIVE,
     KNOWN_VALUE_PATHS,
     METRICS_PORT,
     MIN_VERSION,
-    NATIVE_RESOURCE,
-    NATIVE_RESOURCE_PREFIX,
     RESOURCE_NAMES_ENV,
+    UTILIZATION,
     VIRTUAL_GPUS_ENV,
+    natively_attributed,
 )
 from gpu_facts.device_plugin_chart import at_least, unknown_value_paths
+from gpu_facts.scheduling import SHARED_SUFFIX
 
 from .chart_values import gpu_node_affinity, gpu_tolerations, merge_values
 from .pools import PoolFacts
@@ -63,13 +67,44 @@ def resource_names_to_declare(pools: Sequence[PoolFacts]) -> list[str]:
     return [
         name
         for name in exposed_resources(pools)
-        if name != NATIVE_RESOURCE
-        and not (name.startswith(NATIVE_RESOURCE_PREFIX) and not name.endswith(".shared"))
+        if not natively_attributed(name) or name.endswith(SHARED_SUFFIX)
     ]
+
+
+@dataclass(frozen=True, slots=True)
+class NodeSeries:
+    """What the exporter on one node of a pool shows: one ``metric`` series per device."""
+
+    metric: str
+    devices: int
+    """Whole GPUs, or MIG instances: time-sliced and MPS replicas are the same GPUs."""
+    mig_profile: str | None
+    """The MIG profile every instance has (``GPU_I_PROFILE``), None for whole GPUs."""
+
+
+def node_series(pool: PoolFacts) -> NodeSeries:
+    """The exporter's view of one node of ``pool``, from the capacity model's facts. MIG
+    instances report no ``DCGM_FI_DEV_GPU_UTIL``: graphics-engine activity is read instead."""
+    if pool.mig_profile is None:
+        return NodeSeries(UTILIZATION, pool.gpus_per_node, None)
+    per_gpu = mig_instances_per_gpu(pool.gpu_model, pool.mig_profile)
+    return NodeSeries(ENGINE_ACTIVE, pool.gpus_per_node * per_gpu, pool.mig_profile)
 
 
 def has_shared_gpus(pools: Sequence[PoolFacts]) -> bool:
     return any(pool.is_shared for pool in exporter_pools(pools))
+
+
+def exporter_env(pools: Sequence[PoolFacts]) -> list[dict[str, str]]:
+    """The exporter's environment: the resource names to attribute, per-pod series on shared
+    GPUs. Our chart release and the GPU Operator's exporter both get it."""
+    env = []
+    names = resource_names_to_declare(pools)
+    if names:
+        env.append({"name": RESOURCE_NAMES_ENV, "value": ",".join(names)})
+    if has_shared_gpus(pools):
+        env.append({"name": VIRTUAL_GPUS_ENV, "value": "true"})
+    return env
 
 
 def exporter_values(
@@ -78,17 +113,11 @@ def exporter_values(
     """The chart values: on exactly the GPU nodes the device plugin serves, told every resource
     name the pools expose, per-pod series on shared GPUs, and the scrape discovery asked for.
     User values merge over ours, like Helm's."""
-    env = []
-    names = resource_names_to_declare(pools)
-    if names:
-        env.append({"name": RESOURCE_NAMES_ENV, "value": ",".join(names)})
-    if has_shared_gpus(pools):
-        env.append({"name": VIRTUAL_GPUS_ENV, "value": "true"})
     ours: dict[str, Any] = {
         "tolerations": gpu_tolerations(),
         "affinity": gpu_node_affinity(),
         "priorityClassName": NODE_CRITICAL,
-        "extraEnv": env,
+        "extraEnv": exporter_env(pools),
         "service": {"enable": True, "port": METRICS_PORT},
         # The chart's default asks for a ServiceMonitor: the install fails without its CRD.
         "serviceMonitor": (

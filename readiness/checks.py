@@ -135,15 +135,14 @@ def allocatable(pool: PoolExpectation, node: Obj) -> CheckResult:
     return outcome("allocatable", f"node/{name_of(node)}", _fmt(pool.allocatable), shown, ok)
 
 
-def daemon_on_node(
-    pool: PoolExpectation, daemons: list[Obj], pods: DaemonPods, node: Obj
+def ready_pod_on_node(
+    check: str, title: str, daemons: list[Obj], pods: DaemonPods, node: Obj
 ) -> tuple[CheckResult, Obj | None]:
-    """The GPU daemon's pod on the node must be Ready; returns the pod when it is."""
-    title = pool.daemon.report_name
+    """The pod of one of ``daemons`` on the node must be Ready; returns the pod when it is."""
     subject = f"node/{name_of(node)}"
     expected = f"{title} pod Ready"
     if not daemons:
-        return outcome("gpu-daemon", subject, expected, f"no {title} DaemonSet found", False), None
+        return outcome(check, subject, expected, f"no {title} DaemonSet found", False), None
     node_name = name_of(node)
     for ds in daemons:
         pod = pods.get(uid_of(ds), {}).get(node_name)
@@ -151,15 +150,23 @@ def daemon_on_node(
             continue
         problem = pod_problem(pod)
         if problem is None:
-            return outcome("gpu-daemon", subject, expected, f"{name_of(pod)} Ready", True), pod
-        return outcome("gpu-daemon", subject, expected, f"{name_of(pod)}: {problem}", False), None
+            return outcome(check, subject, expected, f"{name_of(pod)} Ready", True), pod
+        return outcome(check, subject, expected, f"{name_of(pod)}: {problem}", False), None
     names = ", ".join(name_of(d) for d in daemons)
-    return outcome("gpu-daemon", subject, expected, f"no pod of {names} on this node", False), None
+    return outcome(check, subject, expected, f"no pod of {names} on this node", False), None
 
 
-def daemonset_status(pool_daemon: GpuDaemon, ds: Obj) -> CheckResult:
+def daemon_on_node(
+    pool: PoolExpectation, daemons: list[Obj], pods: DaemonPods, node: Obj
+) -> tuple[CheckResult, Obj | None]:
+    """The GPU daemon's pod on the node must be Ready; returns the pod when it is."""
+    return ready_pod_on_node("gpu-daemon", pool.daemon.report_name, daemons, pods, node)
+
+
+def daemonset_status(title: str, ds: Obj) -> CheckResult:
+    """Every pod the DaemonSet controller wants is ready; ``title`` names the daemon."""
     subject = f"daemonset/{text(ds, 'metadata', 'namespace')}/{name_of(ds)}"
-    expected = f"{pool_daemon.report_name} ready on every node"
+    expected = f"{title} ready on every node"
     desired, ready = (
         count(ds, "status", "desiredNumberScheduled"),
         count(ds, "status", "numberReady"),

@@ -20,6 +20,7 @@ from stack_config.files import project_name, read_stack_config
 from .cluster import ClusterError, ClusterReader, connect
 from .driver import StreamExecReader
 from .expectations import expectations
+from .exporter import ProxyMetricsReader
 from .progress import Progress
 from .render import as_json, table
 from .verify import verify
@@ -76,7 +77,8 @@ def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="python -m readiness",
         description="Check a live cluster against the stack: GPU nodes, labels and taint, "
-        "device plugin, allocatable GPUs, driver version, namespace guardrails. Read-only.",
+        "device plugin, allocatable GPUs, driver version, namespace guardrails, the GPU "
+        "metrics exporter and its series. Read-only.",
     )
     p.add_argument("--stack", default="dev", help="stack name: reads Pulumi.<stack>.yaml")
     p.add_argument("--config", type=Path, help="a stack config file instead of Pulumi.<stack>.yaml")
@@ -95,7 +97,15 @@ def parser() -> argparse.ArgumentParser:
         help="do not exec nvidia-smi (no pods/exec permission)",
     )
     p.add_argument(
-        "--parallel", type=_positive, default=8, help="nodes whose driver is read at once"
+        "--skip-metrics",
+        action="store_true",
+        help="do not read the GPU metrics exporter's /metrics (no pods/proxy permission)",
+    )
+    p.add_argument(
+        "--parallel",
+        type=_positive,
+        default=8,
+        help="nodes whose driver or metrics are read at once",
     )
     return p
 
@@ -113,7 +123,10 @@ def main(
             reader = ClusterReader(api)
             progress = Progress(err, enabled=args.progress or err.isatty())
             read_driver = None if args.skip_driver else StreamExecReader(api)
-            report = verify(reader, exp, read_driver, progress, args.parallel)
+            read_metrics = None if args.skip_metrics else ProxyMetricsReader(reader)
+            report = verify(
+                reader, exp, read_driver, progress, args.parallel, read_metrics=read_metrics
+            )
         finally:
             api.close()
     except (UsageError, ConfigError, ClusterError) as error:

@@ -1,6 +1,7 @@
 """Read-only access to the live cluster through the official Kubernetes client.
 
-Only ``list``/``get`` calls are made (plus ``exec`` in ``driver.py``). Objects come back as
+Only ``list``/``get`` calls are made (``get`` through the pod proxy for the GPU metrics exporter's
+``/metrics``; plus ``exec`` in ``driver.py``). Objects come back as
 the JSON the API server sent (camelCase keys), so the checks read exactly what
 ``kubectl get -o json`` shows. Transport and auth failures become one ``ClusterError`` line.
 """
@@ -108,9 +109,18 @@ class ClusterReader:
         self.admission = client.AdmissionregistrationV1Api(api)
 
     def _call(self, what: str, method: Callable[..., Any], **kwargs: Any) -> Obj:
+        body = self._get(what, method, **kwargs)
+        try:
+            data: Obj = json.loads(body)
+        except ValueError as err:
+            raise ClusterError(f"{what} at {self.server}: the answer is not JSON ({err})") from None
+        return data
+
+    def _get(self, what: str, method: Callable[..., Any], **kwargs: Any) -> bytes:
+        """The body of one GET, as the API server sent it."""
         try:
             response = method(**kwargs, _preload_content=False, _request_timeout=REQUEST_TIMEOUT)
-            data: Obj = json.loads(response.data)
+            data: bytes = response.data
             return data
         except ApiException as err:
             if err.status == 0:  # the websocket/transport layer wraps socket errors this way
@@ -123,8 +133,6 @@ class ClusterReader:
             raise ClusterError(
                 f"cannot reach the API server at {self.server}: {_short(cause)}"
             ) from None
-        except ValueError as err:
-            raise ClusterError(f"{what} at {self.server}: the answer is not JSON ({err})") from None
 
     def _list(self, what: str, method: Callable[..., Any], **kwargs: Any) -> list[Obj]:
         items: list[Obj] = []
@@ -175,6 +183,18 @@ class ClusterReader:
             "list validatingadmissionpolicybindings",
             self.admission.list_validating_admission_policy_binding,
         )
+
+    def pod_proxy(self, namespace: str, pod: str, port: int, path: str) -> str:
+        """GET ``path`` from a pod's ``port`` through the API server's pod proxy (RBAC: get on
+        ``pods/proxy``); the answer as text."""
+        body = self._get(
+            f"get pods/proxy {namespace}/{pod}:{port}/{path}",
+            self.core.connect_get_namespaced_pod_proxy_with_path,
+            name=f"{pod}:{port}",
+            namespace=namespace,
+            path=path,
+        )
+        return body.decode("utf-8", errors="replace")
 
     def namespace(self, name: str) -> Obj | None:
         """The namespace, or None when it does not exist."""

@@ -4,13 +4,15 @@ Chart facts: the device-plugin chart names its DaemonSets ``<fullname>``,
 ``<fullname>-gpu-feature-discovery``, ``<fullname>-mps-control-daemon`` and (NFD subchart)
 ``<fullname>-node-feature-discovery-worker``; every one contains the chart name. The GPU
 Operator names its plugin ``nvidia-device-plugin-daemonset``. ACK's MPS control daemon is found
-by what it selects (``ack.node.gpu.schedule=mps``), not by name.
+by what it selects (``ack.node.gpu.schedule=mps``), not by name. The GPU metrics exporter's
+DaemonSet carries ``dcgm-exporter`` in its name, from its chart or the GPU Operator.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 
+from gpu_facts.dcgm_exporter_chart import IMAGE_NAME as EXPORTER_NAME
 from gpu_facts.device_plugin_chart import (
     CHART_NAME,
     GFD_CHART_NAME,
@@ -58,6 +60,12 @@ def _required_node_values(ds: Obj, key: str) -> set[str]:
                 if isinstance(listed, list):
                     values.update(str(v) for v in listed)
     return values
+
+
+def is_exporter(ds: Obj) -> bool:
+    """A dcgm-exporter DaemonSet: ours (the chart's ``<release>-dcgm-exporter`` or
+    ``dcgm-exporter``) or the GPU Operator's ``nvidia-dcgm-exporter``."""
+    return EXPORTER_NAME in name_of(ds)
 
 
 def is_ack_daemon(ds: Obj, schedule_mode: str) -> bool:

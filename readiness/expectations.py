@@ -10,10 +10,13 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from gpu_facts.ack_components import MPS_CONTROL_CHART
+from gpu_facts.dcgm_exporter_chart import METRICS_PORT
 from gpu_facts.device_plugin_chart import CHART_NAME
 from gpu_facts.scheduling import GPU_NODE_TAINT, POOL_LABEL, Taint
+from plan.metrics import NodeSeries, node_series
 from plan.namespaces import gpu_quota as provisioned_gpu_quota
 from plan.node_labels import node_labels
+from plan.observability import metrics_plan
 from plan.platform import ResolvedPlatform
 from plan.pools import PoolFacts
 from settings import WorkloadSettings
@@ -67,12 +70,30 @@ class NamespaceExpectation:
 
 
 @dataclass(frozen=True, slots=True)
+class ExporterExpectation:
+    """The GPU metrics exporter: where it runs, and what it shows on each node of each pool."""
+
+    title: str
+    """How the report names it: ``dcgm-exporter`` or ``GPU Operator's dcgm-exporter``."""
+    namespace: str
+    """Namespace of its DaemonSet (ours, or the GPU Operator's)."""
+    pools: dict[str, NodeSeries]
+    """The pools it watches, with the series one node of each shows."""
+    unwatched: dict[str, str]
+    """The pools it keeps off, with what watches them instead."""
+    port: int = METRICS_PORT
+
+
+@dataclass(frozen=True, slots=True)
 class Expectations:
     pools: list[PoolExpectation]
     namespaces: list[NamespaceExpectation]
     plugin_namespace: str
     """Namespace of the device plugin DaemonSet (ours, or the GPU Operator's)."""
     min_driver_major: int
+    exporter: ExporterExpectation | None = None
+    exporter_skipped: str = ""
+    """Why the exporter is not checked, when ``exporter`` is None."""
 
 
 def _daemon(pf: PoolFacts) -> GpuDaemon:
@@ -104,11 +125,34 @@ def gpu_quota(platform: ResolvedPlatform, workload: WorkloadSettings) -> dict[st
     return {key: int(value) for key, value in hard.items()}
 
 
+ACK_UNWATCHED = (
+    "ACK's GPU sharing serves it: our exporter keeps off it, and ACK's own tolerates no custom "
+    "taint, so no per-GPU metrics there (docs/observability.md)"
+)
+
+
+def exporter_expectation(platform: ResolvedPlatform) -> tuple[ExporterExpectation | None, str]:
+    """The exporter the stack runs (ours, or the GPU Operator's), or why there is none."""
+    cfg = platform.settings
+    if metrics_plan(platform) is None:
+        return None, "observability.metrics.enabled is false: GPU metrics are not checked"
+    watched = {pf.name: node_series(pf) for pf in platform.pools.values() if pf.uses_device_plugin}
+    if not watched:
+        return None, "no GPU pool is served by the NVIDIA device plugin: no dcgm-exporter to check"
+    unwatched = {name: ACK_UNWATCHED for name in platform.pools if name not in watched}
+    if cfg.gpu_operator.enabled:
+        title, namespace = "GPU Operator's dcgm-exporter", cfg.gpu_operator.namespace
+    else:
+        title, namespace = "dcgm-exporter", cfg.observability.metrics.namespace
+    return ExporterExpectation(title, namespace, watched, unwatched), ""
+
+
 def expectations(platform: ResolvedPlatform) -> Expectations:
     cfg = platform.settings
     plugin_ns = (
         cfg.gpu_operator.namespace if cfg.gpu_operator.enabled else cfg.device_plugin.namespace
     )
+    exporter, skipped = exporter_expectation(platform)
     return Expectations(
         pools=[pool_expectation(platform, pf) for pf in platform.pools.values()],
         namespaces=[
@@ -117,4 +161,6 @@ def expectations(platform: ResolvedPlatform) -> Expectations:
         ],
         plugin_namespace=plugin_ns,
         min_driver_major=cfg.readiness.min_driver_major,
+        exporter=exporter,
+        exporter_skipped=skipped,
     )

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from gpu_facts.scheduling import ACK_GPU_SCHEDULE_LABEL, POOL_LABEL
 
 from .cluster import ClusterReader, Obj
-from .daemons import is_ack_daemon, is_device_plugin
+from .daemons import is_ack_daemon, is_device_plugin, is_exporter
 from .expectations import Expectations, GpuDaemon
 from .objects import text
 from .selectors import equality
@@ -29,6 +29,10 @@ class Snapshot:
     network_policies: dict[str, list[Obj]] = field(default_factory=dict)
     quotas: dict[str, list[Obj]] = field(default_factory=dict)
     bindings: list[Obj] = field(default_factory=list)
+    exporter_sets: list[Obj] = field(default_factory=list)
+    """The GPU metrics exporter's DaemonSets (its pods are in ``pods``)."""
+    workload_pods: dict[str, list[Obj]] = field(default_factory=dict)
+    """Workload namespace -> its pods, when the exporter is checked (GPU attribution)."""
 
 
 def read_snapshot(reader: ClusterReader, exp: Expectations, step: Step) -> Snapshot:
@@ -55,6 +59,12 @@ def read_snapshot(reader: ClusterReader, exp: Expectations, step: Step) -> Snaps
             snap.pool_daemons[pool.name] = [d for d in all_sets if is_ack_daemon(d, mode)]
 
     wanted = {text(d, "metadata", "namespace") for sets in snap.pool_daemons.values() for d in sets}
+    if exp.exporter is not None:
+        step(f"daemonsets in {exp.exporter.namespace}")
+        snap.exporter_sets = [
+            d for d in reader.daemonsets(exp.exporter.namespace) if is_exporter(d)
+        ]
+        wanted |= {text(d, "metadata", "namespace") for d in snap.exporter_sets}
     wanted.discard("")
     for ns in sorted(wanted):
         step(f"pods in {ns}")
@@ -70,4 +80,9 @@ def read_snapshot(reader: ClusterReader, exp: Expectations, step: Step) -> Snaps
     if exp.namespaces:
         step("admission policy bindings")
         snap.bindings = reader.admission_bindings()
+    if exp.exporter is not None:
+        for wl in exp.namespaces:
+            if snap.namespaces.get(wl.name) is not None:
+                step(f"pods in {wl.name}")
+                snap.workload_pods[wl.name] = snap.pods.get(wl.name) or reader.pods(wl.name)
     return snap

@@ -7,14 +7,22 @@ from dataclasses import dataclass
 
 from .checks import daemonset_status, namespace_checks, pool_checks
 from .cluster import ClusterReader
-from .daemons import daemon_pods, uid_of
+from .daemons import DaemonPods, daemon_pods, uid_of
 from .driver import DriverReader, ExecError, ExecTarget
 from .expectations import Expectations
+from .exporter import (
+    MetricsReader,
+    exporter_rows,
+    gpu_attribution,
+    read_pages,
+    targets,
+    watched_nodes,
+)
 from .nvidia_smi import NvidiaSmiError, parse_driver_version
 from .objects import name_of, text
 from .progress import Progress
 from .results import CheckResult, failed, outcome
-from .snapshot import read_snapshot
+from .snapshot import Snapshot, read_snapshot
 
 
 @dataclass(frozen=True)
@@ -60,14 +68,46 @@ def _driver_checks(
     return out
 
 
+def _metrics_checks(
+    exp: Expectations,
+    snap: Snapshot,
+    pods: DaemonPods,
+    read_metrics: MetricsReader | None,
+    *,
+    parallel: int,
+    progress: Progress,
+) -> list[CheckResult]:
+    """The GPU metrics exporter on each node it watches, its series, and GPU pods on them."""
+    if exp.exporter is None:
+        return [CheckResult("exporter", "stack", "-", exp.exporter_skipped, "skip")]
+    watches = watched_nodes(exp.exporter, snap.pool_nodes, snap.exporter_sets, pods)
+    skipped = "not checked (--skip-metrics)" if read_metrics is None else ""
+    pages = (
+        {}
+        if read_metrics is None
+        else read_pages(targets(exp.exporter, watches), read_metrics, parallel, progress)
+    )
+    rows = exporter_rows(exp.exporter, watches, pages, snap.exporter_sets, skipped)
+    by_node = {watch.node: watch for watch in watches}
+    for ns in exp.namespaces:
+        if ns.name in snap.workload_pods:
+            rows.append(
+                gpu_attribution(ns.name, snap.workload_pods[ns.name], by_node, pages, skipped)
+            )
+    return rows
+
+
 def verify(
     reader: ClusterReader,
     exp: Expectations,
     read_driver: DriverReader | None,
     progress: Progress,
     parallel: int = 8,
+    *,
+    read_metrics: MetricsReader | None = None,
 ) -> Report:
-    """Every check; ``read_driver=None`` skips the nvidia-smi step (no exec permission)."""
+    """Every check; ``read_driver=None`` skips the nvidia-smi step (no exec permission),
+    ``read_metrics=None`` the exporter's ``/metrics`` (no pods/proxy permission)."""
     reads = 0
 
     def step(what: str) -> None:
@@ -90,7 +130,7 @@ def verify(
             uid = uid_of(ds) or f"{text(ds, 'metadata', 'namespace')}/{name_of(ds)}"
             if uid not in reported:
                 reported.add(uid)
-                results.append(daemonset_status(pool.daemon, ds))
+                results.append(daemonset_status(pool.daemon.report_name, ds))
     for ns in exp.namespaces:
         results += namespace_checks(
             ns,
@@ -113,8 +153,9 @@ def verify(
         }
     else:
         drivers = _driver_checks(targets, exp.min_driver_major, read_driver, parallel, progress)
+    metrics = _metrics_checks(exp, snap, pods, read_metrics, parallel=parallel, progress=progress)
     progress.done()
-    return Report(_with_driver_rows(results, drivers, exp.min_driver_major))
+    return Report(_with_driver_rows(results, drivers, exp.min_driver_major) + metrics)
 
 
 def _with_driver_rows(

@@ -1,7 +1,9 @@
-"""An AKS GPU pool and the NVIDIA device plugin, from Python: a platform engineer's own program.
+"""An AKS GPU pool, the NVIDIA device plugin and GPU metrics, from Python: a platform engineer's
+own program.
 
 No stack config schema, no ``settings`` or ``stack_config``: each component takes its own typed
-args (``AksClusterArgs``, ``AksGpuNodePoolArgs``, ``NvidiaDevicePluginArgs``), and a bad value
+args (``AksClusterArgs``, ``AksGpuNodePoolArgs``, ``NvidiaDevicePluginArgs``,
+``DcgmExporterArgs``), and a bad value
 fails with a ``pulumi.InputPropertiesError`` naming the property (``pool.mig.profile``) before
 anything is created.
 
@@ -36,6 +38,7 @@ if REPO not in sys.path:
 from components.aks_cluster import AksCluster  # noqa: E402
 from components.aks_cpu_node_pool import AksCpuNodePool  # noqa: E402
 from components.aks_gpu_node_pool import AksGpuNodePool  # noqa: E402
+from components.gpu_metrics import DcgmExporter  # noqa: E402
 from components.nvidia_device_plugin import NvidiaDevicePlugin  # noqa: E402
 from components.pool_args import GpuPoolArgs  # noqa: E402
 
@@ -96,14 +99,14 @@ gpu_pool = AksGpuNodePool(
     },
 )
 
+# The in-cluster layer waits for the cluster (through the provider), not for the pool: its
+# DaemonSets reach the GPU nodes as they join, and a pool that fails to create leaves them in place.
+in_cluster = pulumi.ResourceOptions(providers={"kubernetes": provider})
 # One config per pool, selected by the node label the pool carries; GFD from the same chart.
-# It waits for the cluster (through the provider), not for the pool: its DaemonSets reach the
-# GPU nodes as they join, and a pool that fails to create leaves the plugin in place.
-NvidiaDevicePlugin(
-    "device-plugin",
-    {"pools": [pool], "cloud": "azure", "gfd": True},
-    pulumi.ResourceOptions(providers={"kubernetes": provider}),
-)
+NvidiaDevicePlugin("device-plugin", {"pools": [pool], "cloud": "azure", "gfd": True}, in_cluster)
+# GPU metrics on the pool's nodes, every GPU attributed to its pod (prometheus.io annotations;
+# let your Prometheus' namespace in with ``scraper_namespaces``).
+DcgmExporter("gpu-metrics", {"pools": [pool], "cloud": "azure"}, in_cluster)
 
 pulumi.export("clusterName", cluster_name)
 pulumi.export("gpuPool", gpu_pool.facts)

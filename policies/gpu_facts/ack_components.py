@@ -22,6 +22,8 @@ that installs ``ack-arms-prometheus``: the agent linking the cluster to Managed 
 Prometheus, its kube-state-metrics and node-exporter (ACK help "Use Managed Service for
 Prometheus to monitor an ACK cluster"; "Introduction and release notes for
 ack-arms-prometheus"). The cluster's Prometheus instance carries the cluster's ID."""
+ARMS_PROMETHEUS_CHART = "ack-arms-prometheus"
+"""The same component as a Helm release from ACK's app catalog."""
 ARMS_NAMESPACE = "arms-prom"
 """Where the add-on runs its agent (ACK help "Troubleshoot issues in GPU monitoring": ``kubectl
 get pods -n arms-prom``): the namespace that scrapes our exporter."""

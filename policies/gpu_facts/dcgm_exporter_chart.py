@@ -14,6 +14,8 @@ DEFAULT_VERSION = "4.8.2"
 """Chart 4.8.2 (app 4.5.3-4.8.2): ``hostname`` label, per-process metrics on shared GPUs."""
 MIN_VERSION = "4.0.0"
 IMAGE_REPOSITORY = "nvcr.io/nvidia/k8s/dcgm-exporter"
+IMAGE_NAME = "dcgm-exporter"
+"""Last path segment of the exporter's image, whatever the registry (a raw DaemonSet's)."""
 METRICS_PORT = 9400
 """``service.port`` and the container port: ``/metrics`` on every GPU node."""
 DEFAULT_NAMESPACE = "gpu-metrics"
@@ -23,19 +25,48 @@ RESOURCE_NAMES_ENV = "NVIDIA_RESOURCE_NAMES"
 """Extra resource names the exporter maps to pods through the kubelet pod-resources API. Without
 it only ``nvidia.com/gpu`` and names starting ``nvidia.com/mig-`` are attributed
 (dcgm-exporter ``internal/pkg/transformation/kubernetes.go``, ``appconfig/const.go``)."""
+RESOURCE_NAMES_FLAG = "--nvidia-resource-names"
+"""The command-line form of ``NVIDIA_RESOURCE_NAMES`` (comma-separated, like the env var)."""
 NATIVE_RESOURCE = "nvidia.com/gpu"
 NATIVE_RESOURCE_PREFIX = "nvidia.com/mig-"
+
+
+def natively_attributed(resource: str) -> bool:
+    """Whether the exporter maps GPUs of ``resource`` to pods without being told its name."""
+    return resource == NATIVE_RESOURCE or resource.startswith(NATIVE_RESOURCE_PREFIX)
+
+
+def declared_names(value: str) -> frozenset[str]:
+    """The names of an ``NVIDIA_RESOURCE_NAMES`` value (comma-separated, blanks ignored)."""
+    return frozenset(name.strip() for name in value.split(",") if name.strip())
+
+
 VIRTUAL_GPUS_ENV = "KUBERNETES_VIRTUAL_GPUS"
 """Per-process metrics for GPUs shared by time-slicing or MPS, so each pod on a shared GPU gets
 its own series (dcgm-exporter ``pkg/cmd/app.go``, commit fb5e3dc)."""
+DEFAULT_TOLERATIONS: tuple[dict[str, str], ...] = (
+    {"key": "node-role.kubernetes.io/control-plane", "operator": "Exists", "effect": "NoSchedule"},
+)
+"""The chart's ``tolerations`` (values.yaml 4.8.2): without an override it never runs on a
+node tainted ``nvidia.com/gpu``."""
+POD_LABEL = "pod"
+NAMESPACE_LABEL = "namespace"
+"""Labels of the pod (and its namespace) holding a GPU, on every series of that GPU, when the
+exporter runs with Kubernetes support (``internal/pkg/transformation/kubernetes.go``)."""
+GPU_LABEL = "gpu"
+"""The GPU's index on the node; ``UUID`` is its UUID."""
+UUID_LABEL = "UUID"
 HOSTNAME_LABEL = "hostname"
 """The node label on every series; ``Hostname`` before commit d5e5f51 (2026-05): rules written
 for older exporters silently match nothing."""
 
 # Counters of the chart's default-counters.csv that our rules and dashboard read.
 UTILIZATION = "DCGM_FI_DEV_GPU_UTIL"
+"""One series per whole GPU; not reported for MIG instances (NVIDIA/dcgm-exporter issues #105,
+#216: "not supported for MIG configurations", use the profiling fields)."""
 ENGINE_ACTIVE = "DCGM_FI_PROF_GR_ENGINE_ACTIVE"
-"""The utilization that is meaningful per MIG instance (0..1)."""
+"""The utilization that is meaningful per MIG instance (0..1): one series per GPU instance,
+labelled ``GPU_I_PROFILE`` and ``GPU_I_ID``."""
 FRAMEBUFFER_USED = "DCGM_FI_DEV_FB_USED"
 FRAMEBUFFER_FREE = "DCGM_FI_DEV_FB_FREE"
 XID_ERRORS = "DCGM_FI_DEV_XID_ERRORS"

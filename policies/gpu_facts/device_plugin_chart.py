@@ -194,6 +194,27 @@ KNOWN_VALUE_PATHS: frozenset[str] = frozenset(
 GPU_OPERATOR_CHART_NAME = "gpu-operator"
 GPU_OPERATOR_CHART_REPO = "https://helm.ngc.nvidia.com/nvidia"
 GPU_OPERATOR_DEFAULT_NAMESPACE = "gpu-operator"
+GPU_OPERATOR_DEFAULT_MIG_STRATEGY = "single"
+"""``mig.strategy`` of the chart; the operator hands it to its device plugin as MIG_STRATEGY,
+which beats every plugin config's ``flags.migStrategy``."""
+GPU_OPERATOR_DAEMONSET_TOLERATIONS: tuple[dict[str, str], ...] = (
+    {"key": "nvidia.com/gpu", "operator": "Exists", "effect": "NoSchedule"},
+)
+"""``daemonsets.tolerations`` of the chart: every operand DaemonSet (its dcgm-exporter too)
+carries them."""
+GPU_OPERATOR_EXPORTER_DAEMONSET = "nvidia-dcgm-exporter"
+"""The operator's dcgm-exporter DaemonSet (``dcgmExporter.enabled``, on by default), in the
+operator's namespace, serving ``/metrics`` on port 9400 like the chart's."""
+GPU_OPERATOR_EXPORTER_DEPLOY_LABEL = "nvidia.com/gpu.deploy.dcgm-exporter"
+"""Node label the operator selects its exporter by: it sets ``true`` on the GPU nodes it
+manages unless the node already says ``false`` (GPU Operator docs, "Disabling operands")."""
+GPU_OPERATOR_EXPORTER_ENV: tuple[tuple[str, str], ...] = (
+    ("DCGM_EXPORTER_LISTEN", ":9400"),
+    ("DCGM_EXPORTER_KUBERNETES", "true"),
+    ("DCGM_EXPORTER_COLLECTORS", "/etc/dcgm-exporter/dcp-metrics-included.csv"),
+)
+"""The chart's ``dcgmExporter.env`` (values.yaml v24.x). Helm replaces a list it is given, so
+values that add a variable carry these along."""
 # Value paths of the GPU Operator chart (deployments/gpu-operator/values.yaml, v25.x) we set.
 GPU_OPERATOR_KNOWN_VALUE_PATHS: frozenset[str] = frozenset(
     {
@@ -212,6 +233,9 @@ GPU_OPERATOR_KNOWN_VALUE_PATHS: frozenset[str] = frozenset(
         "gfd",
         "gfd.enabled",
         "gfd.resources",
+        # The operator's own dcgm-exporter (on by default): its environment.
+        "dcgmExporter",
+        "dcgmExporter.env",
         "mig",
         "mig.strategy",
         "migManager",

@@ -37,6 +37,11 @@ GKE_NODE_POOL_LABEL = "cloud.google.com/gke-nodepool"
 GKE_ACCELERATOR_LABEL = "cloud.google.com/gke-accelerator"
 """Label GKE puts on GPU nodes: the accelerator type."""
 
+GKE_DCGM_COMPONENT = "DCGM"
+"""``monitoringConfig.enableComponents`` value that turns on GKE's managed DCGM metrics: Google
+runs the exporter on the cluster's GPU nodes (GKE API ``MonitoringComponentConfig.Component``;
+"Collect and view DCGM metrics")."""
+
 GCP_ACCELERATORS: dict[str, GcpAccelerator] = {
     a.name: a
     for a in (

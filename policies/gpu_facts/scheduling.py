@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+NVIDIA_RESOURCE_DOMAIN = "nvidia.com/"
+"""Prefix of the extended resources NVIDIA's device plugin advertises."""
 NVIDIA_GPU = "nvidia.com/gpu"
 """Whole GPUs, or MIG instances under the ``single`` strategy."""
 NVIDIA_MIG_PREFIX = "nvidia.com/mig-"

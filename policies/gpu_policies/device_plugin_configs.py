@@ -19,7 +19,10 @@ import yaml
 from pulumi_policy import PolicyResource
 
 from gpu_facts.capacity import DEVICE_PLUGIN_SHARING_MODES, NO_MIG_STRATEGY
-from gpu_facts.device_plugin_chart import IMPLICIT_DEFAULT_CONFIG
+from gpu_facts.device_plugin_chart import (
+    GPU_OPERATOR_DEFAULT_MIG_STRATEGY,
+    IMPLICIT_DEFAULT_CONFIG,
+)
 from gpu_facts.scheduling import DEVICE_PLUGIN_CONFIG_LABEL
 
 from .node_placement import ANYWHERE, NodePlacement, node_placement
@@ -131,22 +134,55 @@ def release_configs(release: PolicyResource) -> ReleaseConfigs:
     """The named configs of a device plugin release (``values.config``)."""
     values = mapping(release.props.get("values"))
     config = mapping(values.get("config"))
-    global_mig = text(values.get("migStrategy"))
-    documents = mapping(config.get("map"))
-    name, placement = release.name, node_placement(values)
+    return _configs(
+        release.name,
+        documents=mapping(config.get("map")),
+        default=text(config.get("default")),
+        external=bool(text(config.get("name"))),
+        global_mig=text(values.get("migStrategy")),
+        placement=node_placement(values),
+    )
+
+
+def operator_configs(release: PolicyResource) -> ReleaseConfigs:
+    """The device-plugin configs of a GPU Operator release (``values.devicePlugin.config``):
+    ``data`` when ``create`` is on, else the ConfigMap ``name`` names (external). The operator
+    hands ``mig.strategy`` (default ``single``) to its plugin as MIG_STRATEGY, which beats
+    every config; its operands run on the GPU nodes it finds, so no placement is judged."""
+    values = mapping(release.props.get("values"))
+    config = mapping(path(values, "devicePlugin", "config"))
+    created = is_true(config.get("create"))
+    return _configs(
+        release.name,
+        documents=mapping(config.get("data")) if created else {},
+        default=text(config.get("default")),
+        external=not created and bool(text(config.get("name"))),
+        global_mig=text(path(values, "mig", "strategy")) or GPU_OPERATOR_DEFAULT_MIG_STRATEGY,
+        placement=ANYWHERE,
+    )
+
+
+def _configs(
+    release: str,
+    *,
+    documents: Mapping[str, Any],
+    default: str | None,
+    external: bool,
+    global_mig: str | None,
+    placement: NodePlacement,
+) -> ReleaseConfigs:
     if not documents:
-        if text(config.get("name")):
-            return ReleaseConfigs({}, None, True, name, placement)
+        if external:
+            return ReleaseConfigs({}, None, True, release, placement)
         # No config at all: the plugin runs on its flags alone.
         plain = PluginConfig(IMPLICIT_DEFAULT_CONFIG, global_mig or NO_MIG)
-        return ReleaseConfigs({plain.name: plain}, plain.name, False, name, placement)
+        return ReleaseConfigs({plain.name: plain}, plain.name, False, release, placement)
     configs = {
         str(name): parse_config(str(name), document, global_mig)
         for name, document in documents.items()
     }
-    default = text(config.get("default"))
     if default is None and IMPLICIT_DEFAULT_CONFIG in configs:
         default = IMPLICIT_DEFAULT_CONFIG
     if default is None and len(configs) == 1:
         default = next(iter(configs))
-    return ReleaseConfigs(configs, default, False, name, placement)
+    return ReleaseConfigs(configs, default, False, release, placement)

@@ -25,6 +25,7 @@ from gpu_facts.scheduling import (
     ACK_GPU_SCHEDULE_VALUES,
     DEVICE_PLUGIN_CONFIG_LABEL,
     NVIDIA_GPU,
+    SHARED_SUFFIX,
 )
 
 from .device_plugin_configs import PluginConfig, ReleaseConfigs
@@ -152,3 +153,16 @@ def exposed_resources(pool: NodePool, releases: Sequence[ReleaseConfigs]) -> Exp
         if config is not None:
             exposure.resources |= plugin_resources(pool, config)
     return exposure
+
+
+def shared_names(config: PluginConfig) -> set[str]:
+    """The names a config advertises its shared devices under, whatever pool selects it:
+    each ``sharing.<mode>.resources`` entry's ``rename``, else its name with ``.shared`` when
+    ``renameByDefault`` is on, else its own name. For a stack that declares no pool."""
+    if config.error is not None or config.sharing is None:
+        return set()
+    return {
+        entry.rename or (entry.name + SHARED_SUFFIX if config.rename_by_default else entry.name)
+        for entry in config.resources
+        if entry.name and entry.replicas >= 1
+    }

@@ -23,10 +23,10 @@ from gpu_facts.scheduling import GPU_TAINT_EFFECT, GPU_TAINT_KEY, GPU_TAINT_VALU
 from .node_pools import NodePool, node_pools
 from .pod_specs import POD_SPEC_PATHS, kubernetes_kind, pod_gpu_resources, pod_spec
 from .policy_factory import Config, PolicyInfo, Report, is_exempt, stack_policy
-from .props import mapping, mappings, text
+from .props import mapping, mappings
 from .resource_types import GKE_CLUSTER, POOL_TYPES
 from .stack_index import index_by_type
-from .tolerations import tolerates, tolerates_taint, vendor_keys
+from .tolerations import describe_tolerations, tolerates, tolerates_taint, vendor_keys
 
 REQUIRED_VALUE = "requiredTaintValue"
 """Config key shared with ``gpu-node-pools-tainted``: the GPU taint's value."""
@@ -62,18 +62,6 @@ INFO = PolicyInfo(
 def gpu_taints(pool: NodePool, keys: frozenset[str]) -> tuple[Taint, ...]:
     """The pool's NoSchedule taints on a GPU vendor key."""
     return tuple(t for t in pool.taints if t.key in keys and t.effect == GPU_TAINT_EFFECT)
-
-
-def describe_tolerations(tolerations: list[Mapping[str, Any]]) -> str:
-    if not tolerations:
-        return "nothing"
-    parts = []
-    for t in tolerations:
-        operator = text(t.get("operator")) or "Equal"
-        value = f' "{t.get("value")}"' if operator == "Equal" else ""
-        effect = text(t.get("effect")) or "any effect"
-        parts.append(f"{text(t.get('key')) or '<any key>'} {operator}{value} {effect}")
-    return "; ".join(parts)
 
 
 @dataclass(frozen=True, slots=True)

@@ -41,6 +41,11 @@ class Requirement:
             return have > bound if self.operator == "Gt" else have < bound
         return False  # an operator the API server would refuse selects nothing
 
+    def __str__(self) -> str:
+        if self.operator in ("Exists", "DoesNotExist"):
+            return f"{self.key} {self.operator}"
+        return f"{self.key} {self.operator} [{', '.join(self.values)}]"
+
 
 @dataclass(frozen=True, slots=True)
 class Term:
@@ -69,6 +74,23 @@ class NodePlacement:
         if any(labels.get(k) != v for k, v in self.node_selector.items()):
             return False
         return self.terms is None or any(term.matches(labels) for term in self.terms)
+
+    def unmet(self, labels: Mapping[str, str]) -> str:
+        """The constraints a node with ``labels`` fails, for messages (empty when it may run
+        the pod): ``nodeSelector a=b`` and the failed requirements of each required term."""
+        parts = [
+            f"nodeSelector {key}={value}"
+            for key, value in self.node_selector.items()
+            if labels.get(key) != value
+        ]
+        if self.terms is not None and not any(term.matches(labels) for term in self.terms):
+            failed = [
+                " and ".join(str(r) for r in term.requirements if not r.matches(labels))
+                or "an empty term"
+                for term in self.terms
+            ]
+            parts.append(f"required node affinity {' or '.join(failed) or '(no term)'}")
+        return "; ".join(parts)
 
     def describe(self) -> str:
         """The constraints, for messages."""

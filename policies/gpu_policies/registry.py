@@ -14,12 +14,14 @@ from . import (
     device_plugin_release_current_with_gfd,
     gpu_clusters_have_untainted_pool,
     gpu_limits_whole_numbers,
+    gpu_metrics_exporter_resource_names,
     gpu_namespaces_declared,
     gpu_namespaces_deny_all_network_policy,
     gpu_namespaces_have_gpu_quota,
     gpu_node_pools_tainted,
     gpu_pods_not_in_default_namespace,
     gpu_pools_have_driver_check,
+    gpu_pools_have_metrics_exporter,
     gpu_workloads_tolerate_gpu_taint,
     host_ipc_only_for_gpu_mem_pods,
     mig_pools_no_autoscaling_no_azure_linux,
@@ -91,6 +93,8 @@ MODULES: tuple[PolicyModule, ...] = (
     pod_gpu_resources_exposed_by_pools,
     shared_gpus_renamed_and_single_request,
     gpu_pools_have_driver_check,
+    gpu_pools_have_metrics_exporter,
+    gpu_metrics_exporter_resource_names,
     nvme_cache_volumes_ephemeral,
 )
 """Every policy module of the pack, in registration order."""

@@ -6,6 +6,8 @@ AKS_AGENT_POOL = "azure-native:containerservice:AgentPool"
 AKS_MANAGED_CLUSTER = "azure-native:containerservice:ManagedCluster"
 ACK_NODE_POOL = "alicloud:cs/nodePool:NodePool"
 ACK_MANAGED_CLUSTER = "alicloud:cs/managedKubernetes:ManagedKubernetes"
+ACK_ADDON = "alicloud:cs/kubernetesAddon:KubernetesAddon"
+"""An ACK cluster add-on installed on its own (``name``, ``clusterId``, ``version``)."""
 EKS_NODE_GROUP = "aws:eks/nodeGroup:NodeGroup"
 """An EKS managed node group (pulumi-aws)."""
 PULUMI_EKS_NODE_GROUPS: frozenset[str] = frozenset(

@@ -7,7 +7,7 @@ matches every taint.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from gpu_facts.scheduling import GPU_TAINT_EFFECT, GPU_TAINT_KEY, Taint
@@ -45,12 +45,30 @@ HARD_EFFECTS: frozenset[str] = frozenset({"NoSchedule", "NoExecute"})
 """Taint effects that keep a pod off a node; ``PreferNoSchedule`` only steers the scheduler."""
 
 
+def untolerated(tolerations: Iterable[Mapping[str, Any]], taints: Iterable[Taint]) -> list[Taint]:
+    """The taints among ``taints`` that keep a pod with ``tolerations`` off the node."""
+    held = list(tolerations)
+    return [
+        taint
+        for taint in taints
+        if taint.effect in HARD_EFFECTS and not any(tolerates_taint(t, taint) for t in held)
+    ]
+
+
 def may_schedule(tolerations: Iterable[Mapping[str, Any]], taints: Iterable[Taint]) -> bool:
     """Whether a pod with ``tolerations`` may land on a node with ``taints``: every NoSchedule
     and NoExecute taint tolerated. With no tolerations: the node has no such taint."""
-    held = list(tolerations)
-    return all(
-        any(tolerates_taint(toleration, taint) for toleration in held)
-        for taint in taints
-        if taint.effect in HARD_EFFECTS
-    )
+    return not untolerated(tolerations, taints)
+
+
+def describe_tolerations(tolerations: Sequence[Mapping[str, Any]]) -> str:
+    """Tolerations as messages show them: ``nvidia.com/gpu Exists NoSchedule; ...``."""
+    if not tolerations:
+        return "nothing"
+    parts = []
+    for t in tolerations:
+        operator = text(t.get("operator")) or "Equal"
+        value = f' "{t.get("value")}"' if operator == "Equal" else ""
+        effect = text(t.get("effect")) or "any effect"
+        parts.append(f"{text(t.get('key')) or '<any key>'} {operator}{value} {effect}")
+    return "; ".join(parts)

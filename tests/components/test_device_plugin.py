@@ -27,7 +27,8 @@ from gpu_facts.device_plugin_chart import (
     KNOWN_VALUE_PATHS,
     unknown_value_paths,
 )
-from offline_preview import ProgramRun
+from gpu_policies.registry import policies
+from offline_preview import ProgramRun, run_policies
 from offline_preview.engine import PreviewMocks, RecordingMonitor
 from plan.device_plugin import DEFAULT_CONFIG_NAME
 from plan.platform import ResolvedPlatform
@@ -341,6 +342,20 @@ def test_gpu_operator_release() -> None:
     assert values["devicePlugin"]["resources"] == values["gfd"]["resources"] == PLUGIN_RESOURCES
     # AKS taints every non-GPU node: the operator Deployment needs the system pool.
     assert values["operator"] == {"tolerations": SYSTEM_TOLERATIONS}
+    # Its dcgm-exporter attributes the time-sliced T4s to pods too; the chart's own variables
+    # stay, since a list in our values replaces the chart's.
+    assert values["dcgmExporter"] == {
+        "env": [
+            {"name": "DCGM_EXPORTER_LISTEN", "value": ":9400"},
+            {"name": "DCGM_EXPORTER_KUBERNETES", "value": "true"},
+            {
+                "name": "DCGM_EXPORTER_COLLECTORS",
+                "value": "/etc/dcgm-exporter/dcp-metrics-included.csv",
+            },
+            {"name": "NVIDIA_RESOURCE_NAMES", "value": "nvidia.com/gpu.shared"},
+            {"name": "KUBERNETES_VIRTUAL_GPUS", "value": "true"},
+        ]
+    }
     plugin_config = values["devicePlugin"]["config"]
     assert plugin_config["create"] is True
     assert plugin_config["default"] == DEFAULT_CONFIG_NAME
@@ -406,6 +421,12 @@ def test_platform_with_gpu_operator_installs_no_plugin() -> None:
     assert [r.inputs["chart"] for r in by_type(result, RELEASE)] == [GPU_OPERATOR_CHART_NAME]
     assert by_type(result, PLUGIN) == []
     assert one(result, RELEASE).urn in one(result, CHECK).dependencies
+
+
+def test_platform_with_gpu_operator_passes_the_exporter_policies() -> None:
+    """The operator's exporter is the platform's: it must know the T4 pool's shared name."""
+    found = run_policies(platform_run(operator_platform()).resources, policies())
+    assert [(v.policy, v.message) for v in found] == []
 
 
 def test_platform_without_plugin_or_operator() -> None:

@@ -122,6 +122,52 @@ def plugin_release(
     )
 
 
+GPU_TOLERATION = {"key": "nvidia.com/gpu", "operator": "Exists", "effect": "NoSchedule"}
+GPU_NODES_AFFINITY = {
+    "nodeAffinity": {
+        "requiredDuringSchedulingIgnoredDuringExecution": {
+            "nodeSelectorTerms": [
+                {
+                    "matchExpressions": [
+                        {"key": GPU_PRESENT_LABEL, "operator": "In", "values": ["true"]},
+                        {"key": DEVICE_PLUGIN_CONFIG_LABEL, "operator": "Exists"},
+                    ]
+                }
+            ]
+        }
+    }
+}
+"""Where our GPU DaemonSets land: GPU nodes the NVIDIA device plugin serves."""
+
+
+def exporter_release(
+    names: str | None = "nvidia.com/gpu.shared",
+    name: str = "gpu-metrics",
+    type_: str = RELEASE,
+    **values: Any,
+) -> Res:
+    """A dcgm-exporter release as our DcgmExporter writes it: GPU taint tolerated, on the
+    plugin's GPU nodes, told ``names`` (None: no NVIDIA_RESOURCE_NAMES); ``values`` replace
+    top-level chart values (``tolerations=None`` drops the key: the chart's default)."""
+    env = [] if names is None else [{"name": "NVIDIA_RESOURCE_NAMES", "value": names}]
+    merged: dict[str, Any] = {
+        "tolerations": [GPU_TOLERATION],
+        "affinity": GPU_NODES_AFFINITY,
+        "extraEnv": env,
+        **values,
+    }
+    return Res(
+        type_,
+        name,
+        {
+            "chart": "dcgm-exporter",
+            "version": "4.8.2",
+            "namespace": "gpu-metrics",
+            "values": {k: v for k, v in merged.items() if v is not None},
+        },
+    )
+
+
 def workload(resource: str, kind: str = "Deployment", namespace: str = "gpu-training") -> Res:
     """The compliant GPU workload of ``kind`` asking one ``resource``."""
     spec = copy.deepcopy(gpu_pod_spec())
@@ -207,8 +253,9 @@ def stateful_set_with_claim(storage_class_name: str = "gpu-nvme-cache-ephemeral"
 
 def dev_like_stack() -> tuple[Res, ...]:
     """A compliant platform like our dev stack: a mixed-MIG A100 pool, a renamed time-sliced
-    T4 pool, their configs, a driver check each, workloads on both, an NVMe cache volume, and
-    the workloads' namespaces with their deny-all NetworkPolicy and GPU quota."""
+    T4 pool, their configs, a driver check each, the metrics exporter, workloads on both, an
+    NVMe cache volume, and the workloads' namespaces with their deny-all NetworkPolicy and GPU
+    quota."""
     return (
         aks_pool("a100mig", A100_MIG_SIZE, "MIG1g"),
         aks_pool("t4"),
@@ -219,6 +266,7 @@ def dev_like_stack() -> tuple[Res, ...]:
         driver_check("t4", "CronJob", resource="nvidia.com/gpu.shared"),
         workload("nvidia.com/mig-1g.5gb"),
         workload("nvidia.com/gpu.shared", "Job", "gpu-inference"),
+        exporter_release(),
         storage_class(),
         cache_workload("Pod", resource="nvidia.com/mig-1g.5gb"),
         *governed("gpu-training"),

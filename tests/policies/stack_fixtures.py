@@ -172,3 +172,37 @@ def plugin_daemonset(
 
 def gfd_daemonset(image: str = "nvcr.io/nvidia/k8s-device-plugin:v0.17.0") -> Res:
     return plugin_daemonset("gpu-feature-discovery", image, command=["gpu-feature-discovery"])
+
+
+def exporter_daemonset(
+    tolerations: list[dict[str, Any]] | None = None,
+    env: list[dict[str, Any]] | None = None,
+    *,
+    args: list[str] | None = None,
+    node_selector: dict[str, str] | None = None,
+    name: str = "dcgm-exporter",
+    image: str = "nvcr.io/nvidia/k8s/dcgm-exporter:4.5.3-4.8.2-ubuntu22.04",
+    parent: str | None = None,
+) -> Res:
+    """dcgm-exporter as a plain DaemonSet (NVIDIA's static manifest, plus what is given)."""
+    container: dict[str, Any] = {"name": "exporter", "image": image, "env": env or []}
+    if args is not None:
+        container["args"] = args
+    spec: dict[str, Any] = {"containers": [container]}
+    if tolerations is not None:
+        spec["tolerations"] = tolerations
+    if node_selector is not None:
+        spec["nodeSelector"] = node_selector
+    labels = {"app.kubernetes.io/name": name}
+    return Res(
+        DAEMON_SET,
+        name,
+        {
+            "metadata": {"name": name, "namespace": "gpu-metrics"},
+            "spec": {
+                "selector": {"matchLabels": labels},
+                "template": {"metadata": {"labels": labels}, "spec": spec},
+            },
+        },
+        parent=parent,
+    )

@@ -34,8 +34,19 @@ EXPECTED: dict[str, tuple[int, list[Verdict]]] = {
             )
         ],
     ),
-    # GKE taints GPU nodes and tolerates GPU pods itself: nothing to report.
-    "gke-pool-untolerated-pod": (EXIT_OK, []),
+    # GKE taints GPU nodes and tolerates GPU pods itself: nothing to report on the pod. Its
+    # pool's GPUs are watched by nothing: no exporter, and no cluster with managed DCGM.
+    "gke-pool-untolerated-pod": (
+        EXIT_OK,
+        [
+            (
+                "gpu-pools-have-metrics-exporter",
+                "advisory",
+                "GPU node pool 'l4' (g2-standard-8) has no GPU metrics exporter: the stack runs "
+                "no dcgm-exporter",
+            )
+        ],
+    ),
     "unlabelled-gpu-namespace": (
         EXIT_MANDATORY,
         [

@@ -26,12 +26,12 @@ pytestmark = pytest.mark.xfail(
 )
 
 
-def inputs_of(result: PreviewResult, type_: str) -> dict[str, Any]:
-    [resource] = [r for r in result.run.resources if r.type == type_]
+def inputs_of(result: PreviewResult, type_: str, name: str | None = None) -> dict[str, Any]:
+    [resource] = [r for r in result.run.resources if r.type == type_ and name in (None, r.name)]
     return resource.inputs
 
 
-def test_builds_a_cluster_a_gpu_pool_and_the_device_plugin() -> None:
+def test_builds_a_cluster_a_gpu_pool_the_device_plugin_and_gpu_metrics() -> None:
     result = preview(PROGRAM)
     assert sorted((r.type, r.name) for r in result.run.resources) == [
         ("azure-native:authorization:RoleAssignment", "gpu-example-deployer-cluster-admin"),
@@ -42,11 +42,15 @@ def test_builds_a_cluster_a_gpu_pool_and_the_device_plugin() -> None:
         ("gpu-platform:azure:AksCluster", "gpu-example"),
         ("gpu-platform:azure:AksCpuNodePool", "cpu-general"),
         ("gpu-platform:azure:AksGpuNodePool", "gpu-t4"),
+        ("gpu-platform:gpu:DcgmExporter", "gpu-metrics"),
         ("gpu-platform:gpu:NvidiaDevicePlugin", "device-plugin"),
         ("kubernetes:core/v1:Namespace", "device-plugin-namespace"),
+        ("kubernetes:core/v1:Namespace", "gpu-metrics-namespace"),
         ("kubernetes:helm.sh/v3:Release", "device-plugin-release"),
+        ("kubernetes:helm.sh/v3:Release", "gpu-metrics-release"),
         ("kubernetes:networking.k8s.io/v1:NetworkPolicy", "device-plugin-allow-api-server-egress"),
         ("kubernetes:networking.k8s.io/v1:NetworkPolicy", "device-plugin-default-deny-all"),
+        ("kubernetes:networking.k8s.io/v1:NetworkPolicy", "gpu-metrics-default-deny-all"),
         ("pulumi:providers:kubernetes", "gpu-example-k8s"),
     ]
     assert result.violations == []
@@ -60,11 +64,16 @@ def test_builds_a_cluster_a_gpu_pool_and_the_device_plugin() -> None:
     assert pool["nodeLabels"]["nvidia.com/device-plugin.config"] == "t4"
 
     # The plugin serves the pool with a config of its own, selected by the pool's label.
-    release = inputs_of(result, RELEASE)
+    release = inputs_of(result, RELEASE, "device-plugin-release")
     assert release["chart"] == "nvidia-device-plugin"
     assert release["values"]["gfd"] == {"enabled": True}
     assert "t4" in release["values"]["config"]["map"]
     assert result.run.outputs["gpuPool"]["capacityTotal"] == {"nvidia.com/gpu": 2}
+    # The exporter tolerates the pool's taint and lands on its nodes (the pack checks both).
+    exporter = inputs_of(result, RELEASE, "gpu-metrics-release")["values"]
+    assert exporter["tolerations"] == [
+        {"key": "nvidia.com/gpu", "operator": "Exists", "effect": "NoSchedule"}
+    ]
 
 
 def test_adds_the_pool_to_an_existing_cluster(tmp_path: Path) -> None:
@@ -79,9 +88,13 @@ def test_adds_the_pool_to_an_existing_cluster(tmp_path: Path) -> None:
     assert sorted(r.type for r in result.run.resources) == [
         "azure-native:containerservice:AgentPool",
         "gpu-platform:azure:AksGpuNodePool",
+        "gpu-platform:gpu:DcgmExporter",
         "gpu-platform:gpu:NvidiaDevicePlugin",
         "kubernetes:core/v1:Namespace",
+        "kubernetes:core/v1:Namespace",
         "kubernetes:helm.sh/v3:Release",
+        "kubernetes:helm.sh/v3:Release",
+        "kubernetes:networking.k8s.io/v1:NetworkPolicy",
         "kubernetes:networking.k8s.io/v1:NetworkPolicy",
         "kubernetes:networking.k8s.io/v1:NetworkPolicy",
         "pulumi:providers:kubernetes",

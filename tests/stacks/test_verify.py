@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
-from urllib.parse import parse_qs, urlparse
+from urllib.parse import parse_qs, unquote, urlparse
 
 import pytest
 from kubernetes.client import ApiClient
@@ -58,6 +58,10 @@ A100_0, A100_1 = "aks-a100-31415926-vmss000000", "aks-a100-31415926-vmss000001"
 T4_0 = "aks-t4-27182818-vmss000000"
 NFD_WORKER = f"{CHART_NAME}-{NFD_NAME}-worker"
 """The chart's NFD subchart worker: a DaemonSet next to the plugin, with a pod on every node."""
+EXPORTER = "dcgm-exporter"
+"""Our GPU metrics exporter's DaemonSet, in ``gpu-metrics``, with a pod on every GPU node."""
+TRAINER, SERVER = "trainer-0", "server-6f9c8d7b5-x2k4p"
+"""The running GPU pods: a MIG 1g.5gb trainer on A100_0, a time-sliced T4 server on T4_0."""
 
 
 @dataclass
@@ -75,6 +79,10 @@ class FakeCluster:
     lists: dict[str, dict[str, Any]]
     exec_answers: dict[str, ExecAnswer]
     requests: list[tuple[str, str]] = field(default_factory=list)
+    metrics: dict[str, str] = field(default_factory=dict)
+    """Exporter pod -> its ``/metrics`` page, served through the pod proxy."""
+    proxy_errors: dict[str, tuple[int, str, str]] = field(default_factory=dict)
+    """Exporter pod -> (code, reason, message) the pod proxy answers instead."""
 
     def items(self, kind: str) -> list[dict[str, Any]]:
         items: list[dict[str, Any]] = self.lists[kind]["items"]
@@ -176,6 +184,9 @@ class _Handler(BaseHTTPRequestHandler):
         if m := re.fullmatch(r"/api/v1/namespaces/([^/]+)/pods/([^/]+)/exec", path):
             self._exec(m.group(2))
             return
+        if m := re.fullmatch(r"/api/v1/namespaces/([^/]+)/pods/([^/]+)/proxy/metrics", path):
+            self._proxy(unquote(m.group(2)))
+            return
         if m := re.fullmatch(r"/api/v1/namespaces/([^/]+)", path):
             try:
                 self._send_json(200, cluster.find("namespaces", m.group(1)))
@@ -217,6 +228,25 @@ class _Handler(BaseHTTPRequestHandler):
             meta["continue"] = str(start + limit)
         body = {k: v for k, v in recorded.items() if k != "items"}
         self._send_json(200, {**body, "metadata": meta, "items": page})
+
+    def _proxy(self, target: str) -> None:
+        """The pod proxy: ``<pod>:<port>`` must name the exporter's port, as the API server
+        forwards to exactly that port of the pod."""
+        cluster = self.server.cluster
+        pod, _, port = target.partition(":")
+        if pod in cluster.proxy_errors:
+            self._status(*cluster.proxy_errors[pod])
+            return
+        if pod not in cluster.metrics or port != "9400":
+            message = f"error trying to reach service: dial tcp {pod}:{port}: connection refused"
+            self._status(503, "ServiceUnavailable", message)
+            return
+        data = cluster.metrics[pod].encode()
+        self.send_response(200)
+        self.send_header("Content-Type", "text/plain; version=0.0.4; charset=utf-8")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
 
     def _exec(self, pod: str) -> None:
         """The exec subresource as a websocket speaking v4.channel.k8s.io."""
@@ -286,6 +316,8 @@ def _recorded() -> FakeCluster:
     cluster = FakeCluster(lists, {})
     for node, text in ((A100_0, a100), (A100_1, a100), (T4_0, t4)):
         cluster.exec_answers[cluster.pod_on(node)["metadata"]["name"]] = ExecAnswer(text)
+        exporter = cluster.pod_on(node, EXPORTER)["metadata"]["name"]
+        cluster.metrics[exporter] = (DATA / "metrics" / f"{node}.txt").read_text()
     return cluster
 
 
@@ -368,9 +400,11 @@ class Run:
         return [(r["check"], r["subject"]) for r in self.rows() if r["status"] == "fail"]
 
 
-def verify(kubeconfig: Path, *extra: str, fmt: str = "json", context: str = "lab") -> Run:
+def verify(
+    kubeconfig: Path, *extra: str, fmt: str = "json", context: str = "lab", config: Path = STACK
+) -> Run:
     out, err = io.StringIO(), io.StringIO()
-    argv = ["--config", str(STACK), "--kubeconfig", str(kubeconfig), "--context", context]
+    argv = ["--config", str(config), "--kubeconfig", str(kubeconfig), "--context", context]
     code = main([*argv, "--format", fmt, *extra], stdout=out, stderr=err)
     return Run(code, out.getvalue(), err.getvalue())
 
@@ -394,6 +428,8 @@ def test_healthy_cluster_passes_every_check(kubeconfig: Path, cluster: FakeClust
         "allocatable",
         "gpu-daemon",
         "driver",
+        "exporter",
+        "gpu-series",
     ):
         assert {r["subject"] for r in run.rows() if r["check"] == check} == {
             f"node/{n}" for n in nodes
@@ -423,8 +459,32 @@ def test_healthy_cluster_passes_every_check(kubeconfig: Path, cluster: FakeClust
     )
     # The chart's other DaemonSets (GFD, MPS daemon, NFD worker) are not taken for the plugin.
     assert [r["subject"] for r in run.rows() if r["check"] == "daemonset"] == [
-        "daemonset/nvidia-device-plugin/nvidia-device-plugin"
+        "daemonset/nvidia-device-plugin/nvidia-device-plugin",
+        "daemonset/gpu-metrics/dcgm-exporter",
     ]
+    # The GPU metrics exporter: Ready on every GPU node, one series per GPU or MIG instance
+    # the capacity model promises, and each running GPU pod on a series of its own.
+    assert run.row("exporter", f"node/{A100_0}")["found"] == "dcgm-exporter-h7x2q Ready"
+    assert run.row("gpu-series", f"node/{A100_0}") == {
+        "check": "gpu-series",
+        "subject": f"node/{A100_0}",
+        "expected": "56 MIG 1g.5gb instances in DCGM_FI_PROF_GR_ENGINE_ACTIVE",
+        "found": "56 MIG 1g.5gb instances",
+        "status": "pass",
+    }
+    # Time-slicing: 4 replicas of the one T4, which the exporter shows once.
+    t4 = run.row("gpu-series", f"node/{T4_0}")
+    assert (t4["expected"], t4["found"]) == ("1 GPU in DCGM_FI_DEV_GPU_UTIL", "1 GPU")
+    assert run.row("gpu-attribution", "namespace/gpu-training")["found"] == (
+        f"1 attributed: {TRAINER}"  # the finished prep-data Job pod is not asked for
+    )
+    assert run.row("gpu-attribution", "namespace/gpu-inference")["found"] == (
+        f"1 attributed: {SERVER}"
+    )
+    assert (
+        run.row("daemonset", "daemonset/gpu-metrics/dcgm-exporter")["expected"]
+        == "dcgm-exporter ready on every node"
+    )
 
 
 def test_verify_only_reads(kubeconfig: Path, cluster: FakeCluster) -> None:
@@ -436,6 +496,15 @@ def test_verify_only_reads(kubeconfig: Path, cluster: FakeCluster) -> None:
     assert all(
         "command=nvidia-smi" in p and "container=nvidia-device-plugin-ctr" in p for p in execs
     )
+    # /metrics of each exporter pod, through the API server's pod proxy, on the chart's port.
+    proxied = sorted(unquote(p) for _, p in cluster.requests if "/proxy/" in p)
+    assert proxied == [
+        f"/api/v1/namespaces/gpu-metrics/pods/{cluster.pod_on(node, EXPORTER)['metadata']['name']}"
+        ":9400/proxy/metrics"
+        for node in sorted(
+            (A100_0, A100_1, T4_0), key=lambda n: cluster.pod_on(n, EXPORTER)["metadata"]["name"]
+        )
+    ]
 
 
 def test_table_has_one_row_per_check_and_node(kubeconfig: Path) -> None:
@@ -746,6 +815,284 @@ def test_pool_without_nodes_fails_its_node_count(kubeconfig: Path, cluster: Fake
     assert run.row("node-count", "pool/t4")["found"] == "no node carries the pool label"
 
 
+# --- the GPU metrics exporter (BP-05, BP-09) ----------------------------------------------------
+
+
+def _page(cluster: FakeCluster, node: str) -> str:
+    return cluster.metrics[cluster.pod_on(node, EXPORTER)["metadata"]["name"]]
+
+
+def _set_page(cluster: FakeCluster, node: str, page: str) -> None:
+    cluster.metrics[cluster.pod_on(node, EXPORTER)["metadata"]["name"]] = page
+
+
+def test_exporter_pod_not_ready_fails_its_node(kubeconfig: Path, cluster: FakeCluster) -> None:
+    pod = cluster.pod_on(A100_1, EXPORTER)
+    for condition in pod["status"]["conditions"]:
+        if condition["type"] in ("Ready", "ContainersReady"):
+            condition["status"] = "False"
+    pod["status"]["containerStatuses"][0].update(
+        ready=False, state={"waiting": {"reason": "CrashLoopBackOff"}}
+    )
+    cluster.find("daemonsets", EXPORTER)["status"]["numberReady"] = 2
+    run = verify(kubeconfig)
+    assert run.code == 1
+    assert run.failures() == [
+        ("exporter", f"node/{A100_1}"),
+        ("gpu-series", f"node/{A100_1}"),
+        ("daemonset", "daemonset/gpu-metrics/dcgm-exporter"),
+    ]
+    assert run.row("exporter", f"node/{A100_1}")["found"] == (
+        f"{pod['metadata']['name']}: container exporter waiting: CrashLoopBackOff"
+    )
+    assert run.row("gpu-series", f"node/{A100_1}")["found"] == (
+        "unknown: no ready exporter pod on the node"
+    )
+    # Its page is not asked for.
+    assert not [p for _, p in cluster.requests if pod["metadata"]["name"] in p]
+
+
+def test_exporter_missing_on_a_node_fails(kubeconfig: Path, cluster: FakeCluster) -> None:
+    cluster.items("pods").remove(cluster.pod_on(T4_0, EXPORTER))
+    run = verify(kubeconfig)
+    assert run.failures() == [("exporter", f"node/{T4_0}"), ("gpu-series", f"node/{T4_0}")]
+    assert run.row("exporter", f"node/{T4_0}")["found"] == "no pod of dcgm-exporter on this node"
+    # The inference pod's node has no exporter: not judged, and said so.
+    assert run.row("gpu-attribution", "namespace/gpu-inference") == {
+        "check": "gpu-attribution",
+        "subject": "namespace/gpu-inference",
+        "expected": "each running GPU pod on a series with its pod and namespace",
+        "found": f"not checked: no metrics from the nodes of {SERVER}",
+        "status": "skip",
+    }
+
+
+def test_exporter_daemonset_missing_fails_every_node(
+    kubeconfig: Path, cluster: FakeCluster
+) -> None:
+    cluster.items("daemonsets").remove(cluster.find("daemonsets", EXPORTER))
+    run = verify(kubeconfig)
+    assert {r["found"] for r in run.rows() if r["check"] == "exporter"} == {
+        "no dcgm-exporter DaemonSet found"
+    }
+    assert len([f for f in run.failures() if f[0] == "exporter"]) == 3
+
+
+def test_mig_instances_missing_from_the_series_fail(kubeconfig: Path, cluster: FakeCluster) -> None:
+    """GPU 7 of the node shows no MIG instance: 49 of the 56 the capacity model promises."""
+    page = _page(cluster, A100_1)
+    _set_page(
+        cluster, A100_1, "\n".join(line for line in page.split("\n") if 'gpu="7"' not in line)
+    )
+    run = verify(kubeconfig)
+    assert run.failures() == [("gpu-series", f"node/{A100_1}")]
+    assert run.row("gpu-series", f"node/{A100_1}")["found"] == (
+        "49 MIG 1g.5gb instances (7 of 56 instances missing: a GPU lost from the node (see its "
+        "XID errors and nvidia-smi), a MIG layout not applied, or an exporter device filter)"
+    )
+
+
+def test_another_mig_layout_fails(kubeconfig: Path, cluster: FakeCluster) -> None:
+    """GPU 0 was partitioned 2g.10gb: three of those instead of seven 1g.5gb."""
+    lines = []
+    for line in _page(cluster, A100_0).split("\n"):
+        if 'gpu="0"' in line and 'GPU_I_ID="' in line:
+            if any(f'GPU_I_ID="{i}"' in line for i in (10, 11, 12, 13)):
+                continue
+            line = line.replace('GPU_I_PROFILE="1g.5gb"', 'GPU_I_PROFILE="2g.10gb"')
+        lines.append(line)
+    _set_page(cluster, A100_0, "\n".join(lines))
+    run = verify(kubeconfig)
+    assert ("gpu-series", f"node/{A100_0}") in run.failures()
+    assert run.row("gpu-series", f"node/{A100_0}")["found"] == (
+        "49 MIG 1g.5gb instances (7 of 56 instances missing: a GPU lost from the node (see its "
+        "XID errors and nvidia-smi), a MIG layout not applied, or an exporter device filter); "
+        "also 3 2g.10gb: the GPUs' MIG layout is not the pool's"
+    )
+
+
+def test_profiling_metrics_off_are_named(kubeconfig: Path, cluster: FakeCluster) -> None:
+    page = _page(cluster, A100_0)
+    _set_page(cluster, A100_0, page.replace("DCGM_FI_PROF_GR_ENGINE_ACTIVE", "DCGM_FI_DEV_X"))
+    run = verify(kubeconfig)
+    assert ("gpu-series", f"node/{A100_0}") in run.failures()
+    assert run.row("gpu-series", f"node/{A100_0}")["found"] == (
+        "no DCGM_FI_PROF_GR_ENGINE_ACTIVE series: profiling metrics are off in the exporter's "
+        "counters file, or its pod lacks SYS_ADMIN (the chart's securityContext)"
+    )
+
+
+def test_a_page_that_is_not_prometheus_text_fails(kubeconfig: Path, cluster: FakeCluster) -> None:
+    _set_page(cluster, T4_0, "<html><body>502 Bad Gateway</body></html>\n")
+    run = verify(kubeconfig)
+    assert ("gpu-series", f"node/{T4_0}") in run.failures()
+    assert run.row("gpu-series", f"node/{T4_0}")["found"] == (
+        "/metrics is not in the Prometheus text format (line 1: expected a metric name)"
+    )
+
+
+def test_unreachable_exporter_fails_its_node(kubeconfig: Path, cluster: FakeCluster) -> None:
+    pod = cluster.pod_on(T4_0, EXPORTER)["metadata"]["name"]
+    del cluster.metrics[pod]
+    run = verify(kubeconfig)
+    assert run.code == 1
+    assert ("gpu-series", f"node/{T4_0}") in run.failures()
+    assert run.row("gpu-series", f"node/{T4_0}")["found"].startswith(
+        f"{pod}: reading /metrics failed: get pods/proxy gpu-metrics/{pod}:9400/metrics at "
+        "http://127.0.0.1:"
+    )
+    assert run.row("gpu-series", f"node/{T4_0}")["found"].endswith(
+        f"failed: HTTP 503 error trying to reach service: dial tcp {pod}:9400: connection refused"
+    )
+
+
+def test_no_proxy_permission_says_what_to_grant(kubeconfig: Path, cluster: FakeCluster) -> None:
+    pod = cluster.pod_on(A100_0, EXPORTER)["metadata"]["name"]
+    message = (
+        f'pods "{pod}" is forbidden: User "dev" cannot get resource "pods/proxy" in API group '
+        '"" in the namespace "gpu-metrics"'
+    )
+    cluster.proxy_errors[pod] = (403, "Forbidden", message)
+    run = verify(kubeconfig)
+    found = run.row("gpu-series", f"node/{A100_0}")["found"]
+    assert f"(403 Forbidden): {message}" in found
+    assert found.endswith(
+        "; the verifying identity needs get on pods/proxy in gpu-metrics (or run with "
+        "--skip-metrics)"
+    )
+
+
+def test_gpu_pod_without_a_series_fails_its_namespace(
+    kubeconfig: Path, cluster: FakeCluster
+) -> None:
+    """An exporter not told nvidia.com/gpu.shared: the time-sliced pod's series lose it."""
+    page = _page(cluster, T4_0)
+    _set_page(
+        cluster,
+        T4_0,
+        page.replace(',container="server",namespace="gpu-inference",pod="' + SERVER + '"', ""),
+    )
+    env = cluster.pod_on(T4_0, EXPORTER)["spec"]["containers"][0]["env"]
+    env[:] = [e for e in env if e["name"] != "NVIDIA_RESOURCE_NAMES"]
+    run = verify(kubeconfig)
+    assert run.code == 1
+    assert run.failures() == [("gpu-attribution", "namespace/gpu-inference")]
+    assert run.row("gpu-attribution", "namespace/gpu-inference")["found"] == (
+        f"{SERVER} on {T4_0} (nvidia.com/gpu.shared) is on no series: the exporter is not told "
+        "nvidia.com/gpu.shared (it attributes nvidia.com/gpu, nvidia.com/mig-* and "
+        "NVIDIA_RESOURCE_NAMES: none); set NVIDIA_RESOURCE_NAMES=nvidia.com/gpu.shared (our "
+        "DcgmExporter sets it from the pools of the stack config)"
+    )
+    # The GPU is still counted: only the pod's labels are gone.
+    assert run.row("gpu-series", f"node/{T4_0}")["status"] == "pass"
+
+
+def test_a_known_resource_without_a_series_says_to_rerun(
+    kubeconfig: Path, cluster: FakeCluster
+) -> None:
+    page = _page(cluster, A100_0)
+    _set_page(cluster, A100_0, page.replace(f'pod="{TRAINER}"', 'pod=""'))
+    run = verify(kubeconfig)
+    assert run.failures() == [("gpu-attribution", "namespace/gpu-training")]
+    assert run.row("gpu-attribution", "namespace/gpu-training")["found"] == (
+        f"{TRAINER} on {A100_0} (nvidia.com/mig-1g.5gb) is on no series: the exporter knows its "
+        "resources: the pod may have started less than one collection (30 s) ago, or the "
+        "exporter cannot read the kubelet's pod-resources socket; rerun, then see the "
+        "exporter's log"
+    )
+
+
+def test_no_running_gpu_pod_skips_attribution(kubeconfig: Path, cluster: FakeCluster) -> None:
+    for name in (TRAINER, SERVER):
+        cluster.find("pods", name)["status"]["phase"] = "Succeeded"
+    run = verify(kubeconfig)
+    assert run.code == 0
+    for namespace in ("gpu-training", "gpu-inference"):
+        row = run.row("gpu-attribution", f"namespace/{namespace}")
+        assert (row["status"], row["found"]) == (
+            "skip",
+            "no running GPU pod on the exporter's nodes: attribution not checked",
+        )
+
+
+def test_skip_metrics_reads_no_page(kubeconfig: Path, cluster: FakeCluster) -> None:
+    run = verify(kubeconfig, "--skip-metrics")
+    assert run.code == 0
+    assert not [p for _, p in cluster.requests if "/proxy/" in p]
+    assert run.row("exporter", f"node/{T4_0}")["status"] == "pass"  # pods are still read
+    assert {r["found"] for r in run.rows() if r["check"] in ("gpu-series", "gpu-attribution")} == {
+        "not checked (--skip-metrics)"
+    }
+
+
+def test_metrics_off_in_the_stack_config_skip_the_exporter(
+    kubeconfig: Path, cluster: FakeCluster, tmp_path: Path
+) -> None:
+    off = tmp_path / "Pulumi.off.yaml"
+    off.write_text(
+        STACK.read_text() + "  gpu-platform:observability:\n    metrics:\n      enabled: false\n"
+    )
+    run = verify(kubeconfig, config=off)
+    assert run.code == 0
+    metrics_checks = ("exporter", "gpu-series", "gpu-attribution")
+    assert [r for r in run.rows() if r["check"] in metrics_checks] == [
+        {
+            "check": "exporter",
+            "subject": "stack",
+            "expected": "-",
+            "found": "observability.metrics.enabled is false: GPU metrics are not checked",
+            "status": "skip",
+        }
+    ]
+    assert not [p for _, p in cluster.requests if "/proxy/" in p or "gpu-metrics" in p]
+
+
+def _as_gpu_operator_cluster(cluster: FakeCluster) -> None:
+    """The recording as the GPU Operator deploys it: its device plugin and its own exporter,
+    ``nvidia-dcgm-exporter``, in its namespace."""
+    renames = {
+        "nvidia-device-plugin": "nvidia-device-plugin-daemonset",
+        EXPORTER: "nvidia-dcgm-exporter",
+    }
+    for ds in cluster.items("daemonsets"):
+        name = ds["metadata"]["name"]
+        if name in renames:
+            ds["metadata"].update(name=renames[name], namespace="gpu-operator")
+    for pod in cluster.items("pods"):
+        owner = pod["metadata"]["ownerReferences"][0]
+        if owner["name"] in renames:
+            owner["name"] = renames[owner["name"]]
+            pod["metadata"]["namespace"] = "gpu-operator"
+    # The operator's exporter names its port otherwise; /metrics is on 9400 all the same.
+    for pod in cluster.items("pods"):
+        if pod["metadata"]["ownerReferences"][0]["name"] == "nvidia-dcgm-exporter":
+            pod["spec"]["containers"][0]["ports"] = [{"name": "gpu-metrics", "containerPort": 9400}]
+
+
+def test_gpu_operator_exporter_is_checked_instead(
+    kubeconfig: Path, cluster: FakeCluster, tmp_path: Path
+) -> None:
+    _as_gpu_operator_cluster(cluster)
+    operator = tmp_path / "Pulumi.operator.yaml"
+    operator.write_text(
+        STACK.read_text()
+        + "  gpu-platform:devicePlugin:\n    enabled: false\n"
+        + "  gpu-platform:gpuOperator:\n    enabled: true\n"
+    )
+    run = verify(kubeconfig, config=operator)
+    assert run.code == 0, run.failures()
+    row = run.row("exporter", f"node/{A100_0}")
+    assert row["expected"] == "GPU Operator's dcgm-exporter pod Ready"
+    assert row["found"].endswith(" Ready")
+    assert run.row("gpu-series", f"node/{T4_0}")["found"] == "1 GPU"
+    assert run.row("daemonset", "daemonset/gpu-operator/nvidia-dcgm-exporter")["found"] == (
+        "3/3 ready"
+    )
+    proxied = [unquote(p) for _, p in cluster.requests if "/proxy/" in p]
+    assert len(proxied) == 3
+    assert all(p.startswith("/api/v1/namespaces/gpu-operator/pods/") for p in proxied)
+
+
 # --- errors that stop the run -------------------------------------------------------------------
 
 
@@ -848,7 +1195,8 @@ def test_progress_goes_to_stderr_when_asked(kubeconfig: Path) -> None:
     assert run.code == 0
     lines = run.err.splitlines()
     assert "verify: read 1 nodes of pool a100" in lines
-    assert lines[-1].startswith("verify: driver 3/3 ")
+    assert any(line.startswith("verify: driver 3/3 ") for line in lines)
+    assert lines[-1].startswith("verify: metrics 3/3 ")
     json.loads(run.out)  # stdout stays clean JSON
 
 
@@ -914,6 +1262,14 @@ def test_ack_mps_pool_is_checked_against_the_mps_daemon(
     assert run.row("daemonset", f"daemonset/kube-system/{MPS_DAEMON}")["status"] == "pass"
     assert not [r for r in run.rows() if r["check"] == "gfd-labels"]  # ACK's nodes, not GFD's
     assert any(p.startswith("/apis/apps/v1/daemonsets?") for _, p in cluster.requests)
+    # ACK's own sharing serves the only pool: no dcgm-exporter of ours to check, and said so.
+    assert run.row("exporter", "stack") == {
+        "check": "exporter",
+        "subject": "stack",
+        "expected": "-",
+        "found": "no GPU pool is served by the NVIDIA device plugin: no dcgm-exporter to check",
+        "status": "skip",
+    }
 
 
 def test_ack_mps_node_without_the_daemon_fails(kubeconfig: Path, cluster: FakeCluster) -> None:

@@ -429,10 +429,10 @@ def test_odd_pod_and_daemonset_data() -> None:
     assert exec_container({"spec": {"containers": [{"name": None}, "x"]}}) is None
     assert not is_ack_daemon({"spec": {"template": None}}, "mps")
     fresh = {"metadata": {"name": CHART_NAME, "namespace": "ns"}}  # no status yet
-    row = daemonset_status(GpuDaemon.DEVICE_PLUGIN, fresh)
+    row = daemonset_status(GpuDaemon.DEVICE_PLUGIN.report_name, fresh)
     assert (row.status, row.found) == ("fail", "no status from the DaemonSet controller")
     scaled_to_zero = {**fresh, "status": {"desiredNumberScheduled": 0, "numberReady": 0}}
-    assert daemonset_status(GpuDaemon.DEVICE_PLUGIN, scaled_to_zero).status == "pass"
+    assert daemonset_status(GpuDaemon.DEVICE_PLUGIN.report_name, scaled_to_zero).status == "pass"
 
 
 def test_odd_namespace_objects_give_rows() -> None:

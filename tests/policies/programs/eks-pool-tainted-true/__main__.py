@@ -1,10 +1,12 @@
 """An EKS team's program: a GPU node group tainted ``nvidia.com/gpu=true:NoSchedule`` (a common
-EKS convention) and a training Deployment that tolerates it with ``Equal "true"``.
+EKS convention), NVIDIA's dcgm-exporter chart and a training Deployment, both tolerating it with
+``Equal "true"``.
 
 Resources are declared with their real type tokens (``pulumi.CustomResource``), so no
 pulumi-aws SDK is needed. Expected (docs/policies.md): the toleration passes; with the default
 pack config ``gpu-node-pools-tainted`` reports the value (the device plugin chart's NFD worker
 tolerates only ``present``); with ``policy-config.json`` (the team's value) nothing is reported.
+The exporter's toleration is matched against the same taint (``gpu-pools-have-metrics-exporter``).
 """
 
 import pulumi
@@ -25,6 +27,26 @@ pulumi.CustomResource(
         "taints": [{"key": "nvidia.com/gpu", "value": "true", "effect": "NO_SCHEDULE"}],
         "labels": {"accelerator": "nvidia"},
         "scalingConfig": {"desiredSize": 0, "minSize": 0, "maxSize": 4},
+    },
+)
+
+TOLERATE_GPU_TRUE = {
+    "key": "nvidia.com/gpu",
+    "operator": "Equal",
+    "value": "true",
+    "effect": "NoSchedule",
+}
+# GPU metrics on the node group's nodes; the chart's own tolerations would keep it off them.
+k8s.helm.v3.Release(
+    "dcgm-exporter",
+    chart="dcgm-exporter",
+    version="4.8.2",
+    namespace="gpu-metrics",
+    repository_opts={"repo": "https://nvidia.github.io/dcgm-exporter/helm-charts"},
+    values={
+        "tolerations": [TOLERATE_GPU_TRUE],
+        "nodeSelector": {"accelerator": "nvidia"},
+        "serviceMonitor": {"enabled": False},
     },
 )
 

@@ -1,6 +1,7 @@
 """A GKE team's program: a node pool with one NVIDIA L4 per node and an inference Deployment
 that asks for a GPU without a toleration. GKE taints GPU nodes ``nvidia.com/gpu=present`` and
 its admission adds the matching toleration, so neither the pool nor the pod is a violation.
+The pool has no GPU metrics exporter, though: an advisory.
 
 The node pool uses its real type token (``pulumi.CustomResource``): no pulumi-gcp SDK needed.
 """

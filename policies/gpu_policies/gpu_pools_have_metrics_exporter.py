@@ -1,0 +1,115 @@
+"""Every GPU node pool has a GPU metrics exporter that runs on its nodes.
+
+Without one, a pool's GPU utilization, memory, temperature and XID errors are never collected:
+a pool can lose GPUs or idle for weeks unnoticed, and no namespace's GPU use can be told apart.
+The exporters and how one reaches a pool are in
+``metrics_exporters``: NVIDIA's dcgm-exporter as a Helm release, a DaemonSet or the GPU
+Operator's, whose tolerations and node selection admit the pool; or ACK's or GKE's managed one.
+"""
+
+from __future__ import annotations
+
+from pulumi_policy import EnforcementLevel, PolicyResource, Severity, StackValidationArgs
+
+from gpu_facts.ack_components import ARMS_PROMETHEUS_ADDON
+from gpu_facts.dcgm_exporter_chart import CHART_NAME
+from gpu_facts.gcp_accelerators import GKE_DCGM_COMPONENT
+from gpu_facts.scheduling import GPU_TAINT_EFFECT, GPU_TAINT_KEY
+
+from .metrics_exporters import Exporter, exporters, managed_exporters, pool_taints
+from .node_pools import NodePool, gpu_node_pools
+from .policy_factory import Config, PolicyInfo, Report, exempt_names, stack_policy
+from .resource_types import POOL_TYPES
+from .stack_index import index_by_type
+from .tolerations import HARD_EFFECTS
+
+GPU_TOLERATION = f"{{key: {GPU_TAINT_KEY}, operator: Exists, effect: {GPU_TAINT_EFFECT}}}"
+
+INFO = PolicyInfo(
+    name="gpu-pools-have-metrics-exporter",
+    description=(
+        f"Every GPU node pool has a GPU metrics exporter on its nodes: NVIDIA's {CHART_NAME} (a "
+        "Helm release of its chart, a DaemonSet running its image, or the GPU Operator's) whose "
+        "tolerations tolerate the pool's taints and whose nodeSelector / required node affinity "
+        f"admit the pool's labels; on ACK also ACK's GPU exporter of the {ARMS_PROMETHEUS_ADDON} "
+        "add-on, on pools without custom taints (it tolerates none), on GKE the managed DCGM "
+        f"metrics ({GKE_DCGM_COMPONENT})."
+    ),
+    practices=("BP-05", "BP-09"),
+    enforcement_level=EnforcementLevel.ADVISORY,
+    severity=Severity.MEDIUM,
+    remediation_steps=(
+        f"Run NVIDIA's {CHART_NAME} on the pool (our DcgmExporter, or the {CHART_NAME} chart) with "
+        f"tolerations: [{GPU_TOLERATION}] and a node selection the pool's nodes match; or exempt "
+        "the pool by name when an exporter outside the stack watches it."
+    ),
+    exemptions="names",
+)
+
+
+def fix(pool: NodePool) -> str:
+    """What puts an exporter on the pool: its taints tolerated, or the cloud's managed one."""
+    taints = [t for t in pool_taints(pool) if t.effect in HARD_EFFECTS]
+    tolerate = (
+        ", ".join(f"{{key: {t.key}, operator: Exists, effect: {t.effect}}}" for t in taints)
+        or GPU_TOLERATION
+    )
+    managed = {
+        "alicloud": (
+            f"; on an untainted pool, ACK's own GPU exporter (cluster add-on "
+            f"{ARMS_PROMETHEUS_ADDON}) also does, as it tolerates no custom taint"
+        ),
+        "gcp": (
+            "; or turn on GKE's managed DCGM metrics (the cluster's "
+            f"monitoringConfig.enableComponents with {GKE_DCGM_COMPONENT})"
+        ),
+    }.get(pool.cloud, "")
+    return (
+        f"Run NVIDIA's {CHART_NAME} on the pool (our DcgmExporter, or the {CHART_NAME} chart) with "
+        f"tolerations: [{tolerate}] and a nodeSelector / node affinity the pool's labels match"
+        f"{managed}; or exempt the pool by name when an exporter outside the stack watches it."
+    )
+
+
+def problem(pool: NodePool, found: list[Exporter]) -> str | None:
+    """Why no exporter watches the pool, None when one does."""
+    reasons = []
+    for exporter in found:
+        if exporter.cloud not in (None, pool.cloud):
+            continue
+        why = exporter.misses(pool)
+        if why is None:
+            return None
+        reasons.append(why)
+    if not reasons:
+        return "the stack runs no dcgm-exporter (Helm release, DaemonSet or the GPU Operator's)"
+    return "; ".join(reasons)
+
+
+def check(args: StackValidationArgs, config: Config, report: Report) -> None:
+    index = index_by_type(args.resources)
+    pools: list[tuple[NodePool, PolicyResource]] = [
+        (pool, resource)
+        for resource_type in POOL_TYPES
+        for resource in index.get(resource_type, ())
+        for pool in gpu_node_pools(resource_type, resource.name, resource.props)
+    ]
+    if not pools:
+        return
+    found = [*exporters(index), *managed_exporters(index)]
+    skip = exempt_names(config)
+    for pool, resource in pools:
+        if pool.name in skip or resource.name in skip:
+            continue
+        why = problem(pool, found)
+        if why is not None:
+            report(
+                f"GPU node pool '{pool.name}' ({pool.describe}) has no GPU metrics exporter: "
+                f"{why}. Its GPUs' utilization, memory and errors are not collected, and no "
+                "namespace's GPU use on it can be seen.",
+                resource.urn,
+                fix=fix(pool),
+            )
+
+
+POLICY = stack_policy(INFO, check)

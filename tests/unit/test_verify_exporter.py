@@ -1,0 +1,156 @@
+"""The GPU metrics exporter's part of ``make verify`` without a cluster: what each stack
+expects of it, and the checks on recorded pages and pods (the whole run: tests/stacks)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from gpu_facts.dcgm_exporter_chart import ENGINE_ACTIVE, UTILIZATION
+from plan.metrics import NodeSeries
+from readiness.expectations import ACK_UNWATCHED, exporter_expectation
+from readiness.exporter import (
+    NodeWatch,
+    Page,
+    gpu_attribution,
+    gpu_series,
+    metrics_port,
+    parse_page,
+    pod_gpu_resources,
+    told_names,
+)
+from readiness.prometheus_text import Sample
+from readiness.results import CheckResult
+from stack_config import load_platform
+from tests.conftest import stack_raw
+
+T4 = NodeSeries(UTILIZATION, 1, None)
+
+
+def test_dev_exporter_watches_the_mig_and_the_time_sliced_pool() -> None:
+    exporter, skipped = exporter_expectation(load_platform(stack_raw("dev")))
+    assert exporter is not None and skipped == ""
+    assert (exporter.title, exporter.namespace, exporter.port) == (
+        "dcgm-exporter",
+        "gpu-metrics",
+        9400,
+    )
+    # 8 A100s of 7 1g.5gb instances; one T4, time-sliced 4 ways: one GPU to the exporter.
+    assert exporter.pools == {
+        "a100mig": NodeSeries(ENGINE_ACTIVE, 56, "1g.5gb"),
+        "t4": NodeSeries(UTILIZATION, 1, None),
+    }
+    assert exporter.unwatched == {}
+
+
+def test_byo_mig3g_pool_shows_two_instances_per_gpu() -> None:
+    exporter, _ = exporter_expectation(load_platform(stack_raw("byo")))
+    assert exporter is not None
+    assert exporter.pools["a100"] == NodeSeries(ENGINE_ACTIVE, 16, "3g.20gb")
+
+
+def test_ack_shared_pools_are_left_to_acks_exporter() -> None:
+    exporter, _ = exporter_expectation(load_platform(stack_raw("ack-dev")))
+    assert exporter is not None
+    assert exporter.pools == {"t4": NodeSeries(UTILIZATION, 1, None)}
+    assert exporter.unwatched == {"a10mps": ACK_UNWATCHED}
+
+
+def test_the_gpu_operators_exporter_when_it_owns_the_gpus() -> None:
+    raw = stack_raw("byo")
+    raw.update(
+        gpuOperator={"enabled": True, "namespace": "nvidia-gpu"}, devicePlugin={"enabled": False}
+    )
+    exporter, _ = exporter_expectation(load_platform(raw))
+    assert exporter is not None
+    assert (exporter.title, exporter.namespace) == ("GPU Operator's dcgm-exporter", "nvidia-gpu")
+
+
+def test_metrics_off_means_no_exporter_and_says_why() -> None:
+    raw = stack_raw("dev")
+    raw["observability"] = {"metrics": {"enabled": False}}
+    assert exporter_expectation(load_platform(raw)) == (
+        None,
+        "observability.metrics.enabled is false: GPU metrics are not checked",
+    )
+
+
+def _exporter_pod(**container: Any) -> dict[str, Any]:
+    return {"spec": {"containers": [{"name": "exporter", **container}]}}
+
+
+def test_names_and_port_of_the_exporter_pod() -> None:
+    env = [{"name": "NVIDIA_RESOURCE_NAMES", "value": "nvidia.com/gpu.shared, x/y"}]
+    assert told_names(_exporter_pod(env=env)) == {"nvidia.com/gpu.shared", "x/y"}
+    # The flag beats the env var, as in the exporter's CLI.
+    flag = _exporter_pod(env=env, args=["-f", "c.csv", "--nvidia-resource-names", "a/b"])
+    assert told_names(flag) == {"a/b"}
+    assert told_names(_exporter_pod(command=["dcgm-exporter", "--nvidia-resource-names=c/d"])) == {
+        "c/d"
+    }
+    assert told_names({"spec": None}) == frozenset()
+    assert (
+        metrics_port(_exporter_pod(ports=[{"name": "metrics", "containerPort": 9500}]), 1) == 9500
+    )
+    assert metrics_port(_exporter_pod(ports=[{"name": "http", "containerPort": 80}]), 9400) == 9400
+
+
+def test_gpu_resources_of_a_pod_include_init_containers() -> None:
+    pod = {
+        "spec": {
+            "initContainers": [{"resources": {"limits": {"nvidia.com/mig-1g.5gb": "1"}}}],
+            "containers": [{"resources": {"requests": {"cpu": "1"}}}, {"resources": None}],
+        }
+    }
+    assert pod_gpu_resources(pod) == {"nvidia.com/mig-1g.5gb"}
+
+
+def _util(**labels: str) -> Sample:
+    return Sample(UTILIZATION, labels, 1.0)
+
+
+def test_gpus_are_told_apart_by_index_else_uuid() -> None:
+    page = Page((_util(UUID="GPU-a"), _util(UUID="GPU-b"), _util(UUID="GPU-a", pod="p")))
+    two = NodeSeries(UTILIZATION, 2, None)
+    assert gpu_series("n", two, page, "").found == "2 GPUs"
+    row = gpu_series("n", T4, page, "")
+    assert row.status == "fail"
+    assert row.found == (
+        "2 GPUs (1 more than the 1 the stack config promises: the node's VM size or MIG layout "
+        "is not the pool's)"
+    )
+
+
+def test_a_broken_page_is_one_failing_row() -> None:
+    page = parse_page('DCGM_FI_DEV_GPU_UTIL{gpu="0" 1\n')
+    assert page.error == (
+        "/metrics is not in the Prometheus text format (line 1: expected , or } after label gpu)"
+    )
+    assert gpu_series("n", T4, page, "").found == page.error
+
+
+def test_attribution_reads_odd_pods_without_a_traceback() -> None:
+    pods: list[dict[str, Any]] = [
+        {},
+        {"metadata": None, "spec": None, "status": None},
+        {"spec": {"nodeName": "n", "containers": "not a list"}, "status": {"phase": "Running"}},
+    ]
+    row = gpu_attribution("ns", pods, {}, {}, "")
+    assert (row.status, row.found) == (
+        "skip",
+        "no running GPU pod on the exporter's nodes: attribution not checked",
+    )
+
+
+@pytest.mark.parametrize("phase", ["Running", "Pending", "Succeeded", "Failed", None])
+def test_only_running_pods_are_asked_for(phase: str | None) -> None:
+    pod = {
+        "metadata": {"name": "p"},
+        "spec": {"nodeName": "n", "containers": [{"resources": {"limits": {"nvidia.com/gpu": 1}}}]},
+        "status": {"phase": phase},
+    }
+    watch = NodeWatch("n", T4, CheckResult("exporter", "node/n", "", "", "pass"), _exporter_pod())
+    page = Page((_util(gpu="0", pod="other", namespace="ns"),))
+    row = gpu_attribution("ns", [pod], {"n": watch}, {"n": page}, "")
+    assert row.status == ("fail" if phase == "Running" else "skip")
