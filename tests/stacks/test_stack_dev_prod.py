@@ -397,3 +397,23 @@ def test_prod_keeps_logs_longer_than_dev(previews: dict[str, PreviewResult]) -> 
         for stack in ("dev", "prod")
     }
     assert retention == {"dev": 30, "prod": 90}
+
+
+@pytest.mark.parametrize("stack", ["dev", "prod"])
+def test_the_scan_sees_every_azure_resource_of_the_stack(
+    previews: dict[str, PreviewResult], stack: str
+) -> None:
+    """A new azure-native type without an ARM mapping would make `make scan` fail (or
+    miss it): only the Helm releases, rendered by Helm at deploy time, stay unseen."""
+    from offline_preview.render import public
+    from scan.export import export_plan
+    from scan.plan import PlanResource
+
+    run_ = previews[stack].run
+    export = export_plan(
+        [PlanResource(r.type, r.name, public(r.inputs), r.custom, r.remote) for r in run_.resources]
+    )
+
+    assert {n.type for n in export.not_scanned} == {"kubernetes:helm.sh/v3:Release"}
+    azure = [r for r in run_.resources if r.custom and r.type.startswith("azure-native:")]
+    assert len(export.arm_resources) == len(azure)
