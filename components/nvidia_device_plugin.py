@@ -105,17 +105,27 @@ def nfd_values(
     resources: GpuComponentResourcesSettings,
 ) -> dict[str, dict[str, Any]]:
     """The NFD subchart's values (the same keys in both charts): master and gc on the system
-    nodes, the worker on exactly the GPU nodes the plugin serves, each with its resources."""
+    nodes, the worker on exactly the GPU nodes the plugin serves, each with its resources and
+    the runtime's default seccomp profile."""
+    # The container runtime's default seccomp profile: NFD's pods make API calls and read
+    # /sys, /proc and host files, nothing the profile blocks; the chart leaves it unset.
+    confined = {"seccompProfile": {"type": "RuntimeDefault"}}
     return {
         "worker": {
             "tolerations": nfd_worker_tolerations(),
             "resources": resources.nfd_worker.as_values(),
+            "podSecurityContext": confined,
         },
         "master": {
             "tolerations": system_tolerations(),
             "resources": resources.nfd_master.as_values(),
+            "podSecurityContext": confined,
         },
-        "gc": {"tolerations": system_tolerations(), "resources": resources.nfd_gc.as_values()},
+        "gc": {
+            "tolerations": system_tolerations(),
+            "resources": resources.nfd_gc.as_values(),
+            "podSecurityContext": confined,
+        },
     }
 
 

@@ -10,8 +10,9 @@ from typing import Any
 
 from .arm import ARM_TYPES, arm_resource, sdk_api_version, template
 from .baseline import Finding
+from .charts import render_release, vendored_chart
 from .checkov import Exported
-from .manifests import CHART_TYPES, NotScanned, as_yaml_stream, manifest
+from .manifests import CHART_TYPES, NotScanned, as_yaml_stream, manifest, ordered
 from .plan import PlanResource
 
 NOT_SCANNED = "NOT_SCANNED"
@@ -82,7 +83,8 @@ def export_plan(
     """Every custom resource of the plan as a manifest, an ARM resource, or not scanned.
 
     Components and providers hold no objects of their own and are left out; a remote
-    component (built by its plugin), a Helm release, an azure-native type with no ARM mapping
+    component (built by its plugin), a Helm release of a chart the repository does not vendor
+    (a vendored one is rendered: ``scan/charts.py``), an azure-native type with no ARM mapping
     and any other cloud's resource are listed as not scanned, with the reason.
     """
     out = Export()
@@ -92,6 +94,8 @@ def export_plan(
         if resource.remote and resource.type not in CHART_TYPES:
             reason = "a remote component: its plugin builds its objects at deploy time"
             out.not_scanned.append(NotScanned(resource.type, resource.name, reason))
+        elif resource.type in CHART_TYPES and (chart := vendored_chart(resource)) is not None:
+            out.manifests.extend(ordered(obj) for obj in render_release(resource, chart))
         elif resource.package == "kubernetes":
             obj = manifest(resource)
             if isinstance(obj, NotScanned):

@@ -1,8 +1,8 @@
 """Kubernetes objects of a plan as manifests, as the Kubernetes provider would send them.
 
 Objects the plan does not hold whole are listed as not scanned, with the reason: a Helm
-release's objects are rendered by Helm at deploy time (checkov's helm framework needs the helm
-binary and the chart, and the plan holds only the release's values), a patch holds only part
+release's objects are rendered by Helm at deploy time (the plan holds only the release's
+values; ``scan/charts.py`` renders the charts the repository vendors), a patch holds only part
 of an object.
 """
 
@@ -34,14 +34,14 @@ def _api_version_of(token: str) -> str:
     return group_version.removeprefix("core/")
 
 
-def _ordered(value: Any) -> Any:
+def ordered(value: Any) -> Any:
     """Keys sorted at every level (a stable diff), ``apiVersion, kind, metadata`` first."""
     if isinstance(value, dict):
         first = [k for k in _FIRST_KEYS if k in value]
         rest = sorted(k for k in value if k not in _FIRST_KEYS)
-        return {k: _ordered(value[k]) for k in first + rest}
+        return {k: ordered(value[k]) for k in first + rest}
     if isinstance(value, list):
-        return [_ordered(v) for v in value]
+        return [ordered(v) for v in value]
     return value
 
 
@@ -52,7 +52,8 @@ def _chart_reason(resource: PlanResource) -> str:
     namespace = known_text(inputs.get("namespace")) or "?"
     return (
         f"Helm chart {chart} {version} in namespace {namespace}: its objects are rendered by "
-        "Helm at deploy time and not visible to the scan"
+        "Helm at deploy time and the repository vendors no copy of the chart (charts/) to "
+        "render them"
     )
 
 
@@ -73,7 +74,7 @@ def manifest(resource: PlanResource) -> dict[str, Any] | NotScanned:
     if not known_text(metadata.get("name")):
         metadata["name"] = resource.name  # auto-named: the provider adds a random suffix
     obj["metadata"] = metadata
-    return _ordered(obj)
+    return ordered(obj)
 
 
 def as_yaml_stream(objects: list[dict[str, Any]]) -> str:

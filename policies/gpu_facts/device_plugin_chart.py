@@ -188,6 +188,11 @@ KNOWN_VALUE_PATHS: frozenset[str] = frozenset(
         "nfd.gc",
         "nfd.gc.tolerations",
         "nfd.gc.resources",
+        # <role>.podSecurityContext: NFD 0.19.0's values.yaml, used by master.yaml, worker.yaml
+        # and nfd-gc.yaml (charts/nvidia-device-plugin-0.20.0/charts/node-feature-discovery-0.19.0).
+        "nfd.worker.podSecurityContext",
+        "nfd.master.podSecurityContext",
+        "nfd.gc.podSecurityContext",
     }
 )
 
@@ -252,6 +257,9 @@ GPU_OPERATOR_KNOWN_VALUE_PATHS: frozenset[str] = frozenset(
         "node-feature-discovery.worker.resources",
         "node-feature-discovery.master.resources",
         "node-feature-discovery.gc.resources",
+        "node-feature-discovery.worker.podSecurityContext",
+        "node-feature-discovery.master.podSecurityContext",
+        "node-feature-discovery.gc.podSecurityContext",
         # Verified in NVIDIA/gpu-operator deployments/gpu-operator/values.yaml
         # (operator.tolerations) and the NFD subchart's values.yaml (master/gc.tolerations).
         "operator",

@@ -62,6 +62,8 @@ GPU_AFFINITY = {
     }
 }
 SYSTEM_TOLERATIONS = [{"key": "CriticalAddonsOnly", "operator": "Exists"}]
+# NFD's pods run under the container runtime's default seccomp profile (the chart sets none).
+RUNTIME_DEFAULT = {"seccompProfile": {"type": "RuntimeDefault"}}
 # The defaults of DevicePluginSettings.resources: small requests; NFD's are its chart's own.
 PLUGIN_RESOURCES = {"requests": {"cpu": "50m", "memory": "64Mi"}}
 NFD_RESOURCES = {
@@ -152,10 +154,19 @@ def test_release_values_hold_plugin_gfd_and_nfd_to_gpu_nodes() -> None:
             "nodeSelector": {"nvidia.com/gpu.present": "true"},
             "affinity": GPU_AFFINITY,
             "resources": NFD_RESOURCES["worker"],
+            "podSecurityContext": RUNTIME_DEFAULT,
         },
         # The NFD master and gc Deployments run on (CriticalAddonsOnly-tainted) system nodes.
-        "master": {"tolerations": SYSTEM_TOLERATIONS, "resources": NFD_RESOURCES["master"]},
-        "gc": {"tolerations": SYSTEM_TOLERATIONS, "resources": NFD_RESOURCES["gc"]},
+        "master": {
+            "tolerations": SYSTEM_TOLERATIONS,
+            "resources": NFD_RESOURCES["master"],
+            "podSecurityContext": RUNTIME_DEFAULT,
+        },
+        "gc": {
+            "tolerations": SYSTEM_TOLERATIONS,
+            "resources": NFD_RESOURCES["gc"],
+            "podSecurityContext": RUNTIME_DEFAULT,
+        },
     }
     assert values["resources"] == PLUGIN_RESOURCES
     # The chart's CriticalAddonsOnly toleration would let the plugin onto system nodes.
@@ -261,6 +272,7 @@ def test_user_values_merge_over_ours() -> None:
         "nodeSelector": {"nvidia.com/gpu.present": "true", "gpu": "yes"},
         "affinity": GPU_AFFINITY,
         "resources": NFD_RESOURCES["worker"],
+        "podSecurityContext": RUNTIME_DEFAULT,
     }
     assert values["priorityClassName"] == "system-node-critical"
 
@@ -335,9 +347,21 @@ def test_gpu_operator_release() -> None:
         "priorityClassName": "system-node-critical",
     }
     assert values["node-feature-discovery"] == {
-        "worker": {"tolerations": NFD_TOLERATIONS, "resources": NFD_RESOURCES["worker"]},
-        "master": {"tolerations": SYSTEM_TOLERATIONS, "resources": NFD_RESOURCES["master"]},
-        "gc": {"tolerations": SYSTEM_TOLERATIONS, "resources": NFD_RESOURCES["gc"]},
+        "worker": {
+            "tolerations": NFD_TOLERATIONS,
+            "resources": NFD_RESOURCES["worker"],
+            "podSecurityContext": RUNTIME_DEFAULT,
+        },
+        "master": {
+            "tolerations": SYSTEM_TOLERATIONS,
+            "resources": NFD_RESOURCES["master"],
+            "podSecurityContext": RUNTIME_DEFAULT,
+        },
+        "gc": {
+            "tolerations": SYSTEM_TOLERATIONS,
+            "resources": NFD_RESOURCES["gc"],
+            "podSecurityContext": RUNTIME_DEFAULT,
+        },
     }
     assert values["devicePlugin"]["resources"] == values["gfd"]["resources"] == PLUGIN_RESOURCES
     # AKS taints every non-GPU node: the operator Deployment needs the system pool.

@@ -20,7 +20,7 @@ from stack_config import load_platform
 from tests.components.incluster_args import plugin_args
 from tests.conftest import by_type, run, stack_raw
 
-CHART = Path(__file__).parents[1] / "data" / "charts" / f"nvidia-device-plugin-{DEFAULT_VERSION}"
+CHART = Path(__file__).parents[2] / "charts" / f"nvidia-device-plugin-{DEFAULT_VERSION}"
 POD_KINDS = {"DaemonSet", "Deployment", "StatefulSet", "Job", "CronJob", "Pod"}
 STACK_OF_CLOUD = {"azure": "dev", "alicloud": "ack-dev", "existing": "byo"}
 
@@ -166,3 +166,20 @@ def test_the_resources_reach_the_rendered_containers() -> None:
         if obj["kind"] in POD_KINDS and obj["metadata"]["name"].endswith(("-master", "-prune"))
     ]
     assert masters == [expected["nfd_master"]] * 2
+
+
+def test_nfd_pods_run_under_the_runtime_default_seccomp_profile(
+    rendered: list[dict[str, Any]],
+) -> None:
+    nfd = {
+        obj["metadata"]["name"]: pod_template(obj)["spec"].get("securityContext")
+        for obj in rendered
+        if obj["kind"] in {"DaemonSet", "Deployment"}
+        and "node-feature-discovery" in obj["metadata"]["name"]
+    }
+    assert sorted(nfd) == [
+        "nvidia-device-plugin-node-feature-discovery-gc",
+        "nvidia-device-plugin-node-feature-discovery-master",
+        "nvidia-device-plugin-node-feature-discovery-worker",
+    ]
+    assert all(sc == {"seccompProfile": {"type": "RuntimeDefault"}} for sc in nfd.values()), nfd

@@ -96,8 +96,9 @@ def test_helm_releases_patches_remote_components_and_other_clouds_are_not_scanne
             "kubernetes:helm.sh/v3:Release",
             "prod-device-plugin-release",
             {
+                # A version charts/ does not vendor: nothing to render it from.
                 "chart": "nvidia-device-plugin",
-                "version": "0.20.0",
+                "version": "0.17.0",
                 "namespace": "nvidia-device-plugin",
                 "values": {},
             },
@@ -135,14 +136,16 @@ def test_helm_releases_patches_remote_components_and_other_clouds_are_not_scanne
         NotScanned(
             "kubernetes:helm.sh/v3:Release",
             "prod-device-plugin-release",
-            "Helm chart nvidia-device-plugin 0.20.0 in namespace nvidia-device-plugin: its objects "
-            "are rendered by Helm at deploy time and not visible to the scan",
+            "Helm chart nvidia-device-plugin 0.17.0 in namespace nvidia-device-plugin: its objects "
+            "are rendered by Helm at deploy time and the repository vendors no copy of the chart "
+            "(charts/) to render them",
         ),
         NotScanned(
             "kubernetes:helm.sh/v4:Chart",
             "dcgm",
             "Helm chart dcgm-exporter (unpinned) in namespace m: its objects are rendered by Helm "
-            "at deploy time and not visible to the scan",
+            "at deploy time and the repository vendors no copy of the chart (charts/) to render "
+            "them",
         ),
         NotScanned(
             "kubernetes:core/v1:NamespacePatch",
@@ -371,3 +374,44 @@ def test_a_type_that_keeps_arms_properties_nesting_is_not_nested_twice() -> None
         "identity": {"type": "SystemAssigned"},
         "properties": {"apiKey": "Disabled", "zoneRedundancy": "Disabled"},
     }
+
+
+def test_a_release_of_a_vendored_chart_is_rendered_with_its_values_and_scanned() -> None:
+    release = PlanResource(
+        "kubernetes:helm.sh/v3:Release",
+        "prod-device-plugin-release",
+        {
+            "chart": "nvidia-device-plugin",
+            "version": "0.20.0",
+            "name": "nvidia-device-plugin",
+            "namespace": "nvidia-device-plugin",
+            "values": {"gfd": {"enabled": True}, "resources": {"requests": {"cpu": "50m"}}},
+        },
+    )
+
+    export = export_plan([release], _api)
+
+    assert export.not_scanned == []
+    workloads = {
+        (obj["kind"], obj["metadata"]["name"]): obj
+        for obj in export.manifests
+        if obj["kind"] in {"DaemonSet", "Deployment", "Job"}
+    }
+    assert sorted(workloads) == [
+        ("DaemonSet", "nvidia-device-plugin"),
+        ("DaemonSet", "nvidia-device-plugin-gpu-feature-discovery"),
+        ("DaemonSet", "nvidia-device-plugin-mps-control-daemon"),
+        ("DaemonSet", "nvidia-device-plugin-node-feature-discovery-worker"),
+        ("Deployment", "nvidia-device-plugin-node-feature-discovery-gc"),
+        ("Deployment", "nvidia-device-plugin-node-feature-discovery-master"),
+        ("Job", "nvidia-device-plugin-node-feature-discovery-prune"),
+    ]
+    plugin = workloads[("DaemonSet", "nvidia-device-plugin")]
+    assert plugin["metadata"]["namespace"] == "nvidia-device-plugin"
+    (ctr,) = [
+        c
+        for c in plugin["spec"]["template"]["spec"]["containers"]
+        if c["name"] == "nvidia-device-plugin-ctr"
+    ]
+    assert ctr["resources"] == {"requests": {"cpu": "50m"}}  # the release's own values
+    assert list(plugin)[:3] == ["apiVersion", "kind", "metadata"]  # ordered like the rest
