@@ -6,17 +6,25 @@ lean inclusive: a new region that is missing here is refused by the config until
 so they hold every public region the sources list, the sovereign ones (Azure China, Azure
 Government) and Alibaba's finance regions included.
 
-Where a GPU size is offered is recorded only where a public source states it, as a
-``RegionalOffer`` with that source. No source we found states it for the sizes in the catalog
-(Microsoft's series pages and Alibaba's family pages list none; both point at live tools:
-Azure's "products available by region" and ``az vm list-skus``, Alibaba's ECS
-``DescribeAvailableResource``), so the tables are empty and availability is unknown: the
-config warns about nothing rather than guess.
+Where a GPU size is offered is recorded only where a public source states the complete list of
+its regions, as a ``RegionalOffer`` with that source and its date: the config warns when that
+list leaves the cluster's region out, so a partial list ("available in regions including
+...", a launch announcement's first regions, a third party's summary) is not recorded, nor is
+a list read off a live tool. No such source exists for the sizes in the catalog (searched
+again for issue 15): Microsoft Learn's series and family pages (``ncast4v3-series``,
+``ndasra100v4-series``, ``nca100v4-series``, ``ncadsh100v5-series``, ``ndh100v5-series``,
+``nvadsa10v5-series``, ``nd-family``) state no regions; where a size runs is answered by
+live, subscription-dependent tools (Azure's "products available by region", ``az vm list-skus
+--location``, as the AKS team answers it in https://github.com/Azure/AKS/issues/280).
+Alibaba's GPU family pages state none either and send readers to the ECS console's "instance
+types available by region" tool (https://ecs-buy.aliyun.com/instanceTypes/#/instanceTypeByRegion)
+or ``DescribeAvailableResource``. So both tables are empty and the config warns about nothing
+rather than guess: unknown is not "not offered".
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 
 AZURE_REGIONS_SOURCE = "https://learn.microsoft.com/azure/reliability/regions-list"
@@ -159,9 +167,32 @@ class RegionalOffer:
 
 
 AZURE_VM_SIZE_REGIONS: Mapping[str, RegionalOffer] = {}
-"""VM size -> where Microsoft says it is offered. Empty: no source states it (see above)."""
+"""VM size (the catalog's spelling) -> where Microsoft says it is offered. Empty: no source
+states a complete list (see above)."""
 ECS_INSTANCE_TYPE_REGIONS: Mapping[str, RegionalOffer] = {}
-"""ECS instance type -> where Alibaba says it is offered. Empty: no source states it."""
+"""ECS instance type -> where Alibaba says it is offered. Empty: no source states a complete
+list (see above)."""
+
+
+def offer_problems(
+    offers: Mapping[str, RegionalOffer], machines: Collection[str], regions: Collection[str]
+) -> list[str]:
+    """What is wrong with an offer table: a machine the catalog does not spell so (the lookup
+    is exact: it would never warn), a region not spelled as the region list spells it
+    (``West Europe``: a cluster there would be warned wrongly), an offer with no region or no
+    https source."""
+    problems: list[str] = []
+    for machine, offer in offers.items():
+        if machine not in machines:
+            problems.append(f"{machine}: not a catalog machine")
+        problems.extend(
+            f"{machine}: unknown region {r!r}" for r in sorted(offer.regions - set(regions))
+        )
+        if not offer.regions:
+            problems.append(f"{machine}: no region")
+        if not offer.source.startswith("https://"):
+            problems.append(f"{machine}: source {offer.source!r} is not an https URL")
+    return problems
 
 
 def not_offered_in(

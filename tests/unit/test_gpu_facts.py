@@ -672,14 +672,38 @@ def test_region_names_are_in_the_api_form() -> None:
     assert regions.azure_region_key("West Europe") == "westeurope"
 
 
-def test_no_regional_offer_without_a_source() -> None:
-    # Learn's series pages and Alibaba's family pages state no regions; unknown is recorded as
-    # no entry, so nothing warns. An entry must name a catalog machine and its source.
-    for offers, catalog in (
-        (regions.AZURE_VM_SIZE_REGIONS, AZURE_VM_SIZES),
-        (regions.ECS_INSTANCE_TYPE_REGIONS, ECS_INSTANCE_TYPES),
-    ):
-        assert dict(offers) == {}
-        for machine, offer in offers.items():
-            assert machine in catalog
-            assert offer.source.startswith("https://")
+def test_no_regional_offer_without_a_complete_list_from_a_source() -> None:
+    # No public source states a size's complete list of regions (regions.py says what was
+    # searched); a partial list must not be recorded, since a region it leaves out is warned.
+    assert dict(regions.AZURE_VM_SIZE_REGIONS) == {}
+    assert dict(regions.ECS_INSTANCE_TYPE_REGIONS) == {}
+
+
+def test_offer_tables_name_catalog_machines_and_listed_regions() -> None:
+    # The check every entry must pass (empty today): names the lookups can match, regions in
+    # the API form, a source.
+    azure = (AZURE_VM_SIZES, regions.AZURE_REGIONS)
+    alibaba = (ECS_INSTANCE_TYPES, regions.ALIBABA_REGIONS)
+    assert regions.offer_problems(regions.AZURE_VM_SIZE_REGIONS, *azure) == []
+    assert regions.offer_problems(regions.ECS_INSTANCE_TYPE_REGIONS, *alibaba) == []
+    offer = regions.RegionalOffer
+    source = "https://learn.microsoft.com/x (retrieved 2025-01-01)"
+    assert regions.offer_problems(
+        {
+            "Standard_NC4as_T4_v3": offer(frozenset({"westeurope", "eastus"}), source),
+            "standard_nc4as_t4_v3": offer(frozenset({"westeurope"}), source),
+            "Standard_ND96asr_v4": offer(frozenset({"West Europe", "mars-central"}), source),
+            "Standard_NC24ads_A100_v4": offer(frozenset(), "Microsoft Learn"),
+        },
+        *azure,
+    ) == [
+        "standard_nc4as_t4_v3: not a catalog machine",
+        "Standard_ND96asr_v4: unknown region 'West Europe'",
+        "Standard_ND96asr_v4: unknown region 'mars-central'",
+        "Standard_NC24ads_A100_v4: no region",
+        "Standard_NC24ads_A100_v4: source 'Microsoft Learn' is not an https URL",
+    ]
+    ecs = {"ecs.gn7i-c8g1.2xlarge": offer(frozenset({"cn-hangzhou", "eastus"}), source)}
+    assert regions.offer_problems(ecs, *alibaba) == [
+        "ecs.gn7i-c8g1.2xlarge: unknown region 'eastus'"
+    ]
