@@ -1,10 +1,12 @@
 """DcgmExporter: NVIDIA's dcgm-exporter on exactly the GPU nodes, every GPU attributed to its pod.
 
-One exporter pod per GPU node the NVIDIA device plugin serves (it tolerates the GPU taint and
-selects those nodes, never a CPU node), told every resource name the pools expose so that
-time-sliced and MPS GPUs are attributed too, with per-pod series on shared GPUs. Its namespace
-denies all traffic but the scrape: ingress on the metrics port from the scraper's namespaces.
-No egress: with pod labels and DRA off (our values) the chart grants the exporter no API
+One exporter pod per GPU node (it tolerates the GPU taint and selects the NVIDIA plugin's nodes
+by its labels and ACK's shared pools' nodes by our pool label, never a CPU node), told every
+resource name it can attribute so that time-sliced and MPS GPUs are attributed too, with
+per-pod series on shared GPUs. On ACK's shared pools it measures the GPUs but cannot name the
+pods holding ``aliyun.com/gpu-mem`` (``gpu_facts.dcgm_exporter_chart.UNATTRIBUTABLE_RESOURCES``).
+Its namespace denies all traffic but the scrape: ingress on the metrics port from the scraper's
+namespaces. No egress: with pod labels and DRA off (our values) the chart grants the exporter no API
 access (templates/clusterrole.yaml); it reads the kubelet's pod-resources socket on the node.
 How the scraper finds it is the caller's choice (``plan.metrics.SCRAPE_MODES``); nothing that
 needs a CRD is created unless asked, so the release installs where the CRD does not exist.
@@ -59,8 +61,8 @@ class DcgmExporterArgs(TypedDict):
     """GPU metrics for the GPU pools of one cluster."""
 
     pools: list[GpuPoolArgs]
-    """The cluster's GPU pools; those the NVIDIA device plugin serves get the exporter, and it
-    is told every resource name they expose."""
+    """The cluster's GPU pools: every one gets the exporter, which is told every resource name
+    the NVIDIA device plugin's pools expose (ACK's ``aliyun.com/gpu-mem`` it cannot attribute)."""
     cloud: NotRequired[str]
     """``azure``, ``alicloud`` or ``existing`` (default): how a pool's sharing mode is read."""
     version: NotRequired[str]

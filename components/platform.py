@@ -17,8 +17,8 @@ from plan.observability import (
     grafana_name,
     log_namespaces,
     metrics_plan,
-    unwatched_gpu_pools,
-    unwatched_warning,
+    unattributed_gpu_pools,
+    unattributed_warning,
 )
 from plan.platform import ResolvedPlatform, shared_gpu_warnings
 from settings import AckClusterSettings, AksClusterSettings, ExistingClusterSettings
@@ -387,9 +387,6 @@ class GpuPlatform(pulumi.ComponentResource):
             # The add-ons need the cluster's system nodes.
             pulumi.ResourceOptions(parent=self, depends_on=[cluster]),
         )
-        unwatched = unwatched_gpu_pools(self._platform)
-        if unwatched:
-            pulumi.log.warn(unwatched_warning(unwatched), self)
         if prometheus:
             outputs["prometheusQueryEndpoint"] = monitoring.prometheus_query_endpoint
             outputs["prometheusAlertRules"] = monitoring.alert_rule_names
@@ -519,6 +516,9 @@ class GpuPlatform(pulumi.ComponentResource):
             "values": dict(settings.values),
         }
         DcgmExporter(f"{self._name}-gpu-metrics", args, opts)
+        unattributed = unattributed_gpu_pools(self._platform)
+        if unattributed:
+            pulumi.log.warn(unattributed_warning(unattributed), self)
         if not metrics.scraper_namespaces:
             pulumi.log.warn(
                 f"GPU metrics: the exporter's namespace {settings.namespace!r} denies all "

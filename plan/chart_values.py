@@ -3,7 +3,7 @@ merge over ours (as Helm merges values files)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from gpu_facts.scheduling import (
@@ -11,28 +11,34 @@ from gpu_facts.scheduling import (
     GPU_PRESENT_LABEL,
     GPU_TAINT_EFFECT,
     GPU_TAINT_KEY,
+    POOL_LABEL,
 )
 
 
-def gpu_node_affinity() -> dict[str, Any]:
-    """Required node affinity: the GPU-present label AND a per-pool plugin config label.
+def gpu_node_affinity(pools: Sequence[str] = ()) -> dict[str, Any]:
+    """Required node affinity: the GPU-present label AND a per-pool plugin config label, or
+    (with ``pools``) our pool label naming one of them.
 
-    Every pool the NVIDIA device plugin serves carries both; requiring the config label as well
-    keeps our GPU DaemonSets off GPU nodes another plugin serves (ACK's shared pools) even if
-    one is mislabelled.
+    Every pool the NVIDIA device plugin serves carries both plugin labels; requiring the config
+    label as well keeps our GPU DaemonSets off GPU nodes another plugin serves (ACK's shared
+    pools) even if one is mislabelled. A DaemonSet that must run there too (the metrics
+    exporter) names those pools: their nodes carry none of the plugin's labels, only ours.
     """
+    terms: list[dict[str, Any]] = [
+        {
+            "matchExpressions": [
+                {"key": GPU_PRESENT_LABEL, "operator": "In", "values": ["true"]},
+                {"key": DEVICE_PLUGIN_CONFIG_LABEL, "operator": "Exists"},
+            ]
+        }
+    ]
+    if pools:
+        terms.append(
+            {"matchExpressions": [{"key": POOL_LABEL, "operator": "In", "values": sorted(pools)}]}
+        )
     return {
         "nodeAffinity": {
-            "requiredDuringSchedulingIgnoredDuringExecution": {
-                "nodeSelectorTerms": [
-                    {
-                        "matchExpressions": [
-                            {"key": GPU_PRESENT_LABEL, "operator": "In", "values": ["true"]},
-                            {"key": DEVICE_PLUGIN_CONFIG_LABEL, "operator": "Exists"},
-                        ]
-                    }
-                ]
-            }
+            "requiredDuringSchedulingIgnoredDuringExecution": {"nodeSelectorTerms": terms}
         }
     }
 

@@ -33,7 +33,6 @@ from gpu_facts.dcgm_exporter_chart import (
 )
 from gpu_facts.scheduling import POOL_LABEL, WORKLOAD_TYPE_LABEL
 
-from .metrics import exporter_pools
 from .pools import PoolFacts
 
 RULES_FILE = Path(__file__).resolve().parent.parent / "observability" / "gpu-rules.yaml"
@@ -167,9 +166,12 @@ def health_alerts(exporter_namespace: str) -> list[dict[str, Any]]:
 
 def capacity_alerts(pools: Sequence[PoolFacts]) -> list[dict[str, Any]]:
     """Per pool and GPU resource: a node that advertises less than the capacity model promises
-    (a lost GPU, a MIG layout or sharing config not applied)."""
+    (a lost GPU, a MIG layout or sharing config not applied). Pools the NVIDIA device plugin
+    serves only: ACK's sharing plugins count ``aliyun.com/gpu-mem`` from the memory the driver
+    reports (whole GiB, rounded down: gpushare-device-plugin ``setGPUMemory``), not the nominal
+    size the capacity model promises."""
     alerts = []
-    for pool in exporter_pools(pools):
+    for pool in [p for p in pools if p.uses_device_plugin]:
         for resource, promised in sorted(pool.capacity.per_node.items()):
             expr = (
                 f'kube_node_status_allocatable{{resource="{ksm_resource(resource)}"}} '

@@ -1,5 +1,5 @@
-"""GPU metrics: which nodes get NVIDIA's dcgm-exporter, what it is told so that every GPU
-resource our pools expose is attributed to its pod, and how a scraper finds it.
+"""GPU metrics: which nodes get NVIDIA's dcgm-exporter (every GPU node), what it is told so that
+every GPU resource it can attribute is attributed to its pod, and how a scraper finds it.
 
 Pure: the ``DcgmExporter`` component renders these values into its Helm release, and the
 rules (``plan.gpu_rules``) read the same resource names.
@@ -20,6 +20,7 @@ from gpu_facts.dcgm_exporter_chart import (
     RESOURCE_NAMES_ENV,
     UTILIZATION,
     VIRTUAL_GPUS_ENV,
+    attributable,
     natively_attributed,
 )
 from gpu_facts.device_plugin_chart import at_least, unknown_value_paths
@@ -49,21 +50,44 @@ NODE_CRITICAL = "system-node-critical"
 
 
 def exporter_pools(pools: Sequence[PoolFacts]) -> list[PoolFacts]:
-    """Pools whose nodes get our exporter: those the NVIDIA device plugin serves. ACK's own
-    sharing (cGPU, share, MPS) is watched by ACK's managed Prometheus, not by this exporter."""
+    """Pools whose nodes get our exporter: every GPU pool. DCGM reads the GPUs through the
+    driver, whichever plugin advertises them, so pools ACK's own sharing serves (MPS, cGPU,
+    share) get it too; ACK's own exporter keeps off all of them (it tolerates no custom taint:
+    ``gpu_facts.ack_components.ARMS_GPU_EXPORTER``): one exporter per GPU node."""
+    return list(pools)
+
+
+def attributed_pools(pools: Sequence[PoolFacts]) -> list[PoolFacts]:
+    """Pools whose pods the exporter names on their GPUs' series: those the NVIDIA device plugin
+    serves. ACK's sharing hands out ``aliyun.com/gpu-mem``, whose pods it cannot name
+    (``gpu_facts.dcgm_exporter_chart.UNATTRIBUTABLE_RESOURCES``)."""
     return [pool for pool in pools if pool.uses_device_plugin]
 
 
+def ack_shared_pools(pools: Sequence[PoolFacts]) -> list[PoolFacts]:
+    """Exporter pools ACK's own sharing serves: their nodes carry none of the NVIDIA plugin's
+    labels, so the exporter selects them by our pool label."""
+    return [pool for pool in exporter_pools(pools) if not pool.uses_device_plugin]
+
+
 def exposed_resources(pools: Sequence[PoolFacts]) -> list[str]:
-    """Every GPU resource the exporter's pools advertise, sorted (the capacity model)."""
-    return sorted({name for pool in exporter_pools(pools) for name in pool.capacity.per_node})
+    """Every GPU resource the exporter attributes to pods, sorted: what the pools it can
+    attribute advertise (the capacity model)."""
+    return sorted(
+        {
+            name
+            for pool in attributed_pools(pools)
+            for name in pool.capacity.per_node
+            if attributable(name)
+        }
+    )
 
 
 def resource_names_to_declare(pools: Sequence[PoolFacts]) -> list[str]:
     """The names the exporter must be told (``NVIDIA_RESOURCE_NAMES``): it attributes
     ``nvidia.com/gpu`` and ``nvidia.com/mig-*`` by itself, nothing else (``.shared`` names of
     time-sliced or MPS pools). Listing a name it knows does no harm, so MIG ``.shared`` names
-    are declared too."""
+    are declared too. ``aliyun.com/gpu-mem`` is not: naming it attributes nothing."""
     return [
         name
         for name in exposed_resources(pools)
@@ -92,7 +116,8 @@ def node_series(pool: PoolFacts) -> NodeSeries:
 
 
 def has_shared_gpus(pools: Sequence[PoolFacts]) -> bool:
-    return any(pool.is_shared for pool in exporter_pools(pools))
+    """Shared GPUs whose pods the exporter can name (per-pod series would name none on ACK's)."""
+    return any(pool.is_shared for pool in attributed_pools(pools))
 
 
 def exporter_env(pools: Sequence[PoolFacts]) -> list[dict[str, str]]:
@@ -110,12 +135,12 @@ def exporter_env(pools: Sequence[PoolFacts]) -> list[dict[str, str]]:
 def exporter_values(
     pools: Sequence[PoolFacts], scrape: ScrapeMode, user_values: Mapping[str, Any] | None = None
 ) -> dict[str, Any]:
-    """The chart values: on exactly the GPU nodes the device plugin serves, told every resource
-    name the pools expose, per-pod series on shared GPUs, and the scrape discovery asked for.
-    User values merge over ours, like Helm's."""
+    """The chart values: on exactly the GPU nodes (the device plugin's by its labels, ACK's shared
+    pools' by our pool label), told every resource name it can attribute, per-pod series on
+    shared GPUs, and the scrape discovery asked for. User values merge over ours, like Helm's."""
     ours: dict[str, Any] = {
         "tolerations": gpu_tolerations(),
-        "affinity": gpu_node_affinity(),
+        "affinity": gpu_node_affinity([pool.name for pool in ack_shared_pools(pools)]),
         "priorityClassName": NODE_CRITICAL,
         "extraEnv": exporter_env(pools),
         "service": {"enable": True, "port": METRICS_PORT},

@@ -8,15 +8,14 @@ import re
 from dataclasses import dataclass
 
 from gpu_facts.ack_components import (
-    ARMS_GPU_EXPORTER,
     ARMS_NAMESPACE,
     LOGSTORE_NAME_MAX,
     LOGSTORE_NAME_MIN,
 )
-from gpu_facts.scheduling import POOL_LABEL, WORKLOAD_TYPE_LABEL
+from gpu_facts.scheduling import ALIYUN_GPU_MEM, POOL_LABEL, WORKLOAD_TYPE_LABEL
 from settings import PlatformSettings
 
-from .metrics import ScrapeMode, exporter_pools
+from .metrics import ScrapeMode, ack_shared_pools, exporter_pools
 from .platform import ResolvedPlatform
 
 AZURE_MONITOR_SCRAPER_NAMESPACE = "kube-system"
@@ -67,21 +66,20 @@ def metrics_plan(platform: ResolvedPlatform) -> MetricsPlan | None:
     )
 
 
-def unwatched_gpu_pools(platform: ResolvedPlatform) -> list[str]:
-    """ACK pools whose GPUs no exporter watches while managed Prometheus is on: ACK's own
-    sharing serves them, so ours does not run there, and ACK's exporter tolerates no custom
-    taint, so it does not either (``gpu_facts.ack_components.ARMS_GPU_EXPORTER``)."""
+def unattributed_gpu_pools(platform: ResolvedPlatform) -> list[str]:
+    """Pools our exporter watches but whose pods it cannot name: ACK's own sharing serves them
+    (``aliyun.com/gpu-mem``; ``gpu_facts.dcgm_exporter_chart.UNATTRIBUTABLE_RESOURCES``)."""
     plan = metrics_plan(platform)
-    if plan is None or not plan.arms_prometheus:
+    if plan is None or not plan.our_exporter:
         return []
-    return sorted(pf.name for pf in platform.pools.values() if not pf.uses_device_plugin)
+    return sorted(pf.name for pf in ack_shared_pools(list(platform.pools.values())))
 
 
-def unwatched_warning(pools: list[str]) -> str:
+def unattributed_warning(pools: list[str]) -> str:
     return (
-        f"GPU metrics: pools {', '.join(pools)} use ACK's GPU sharing; our exporter does not "
-        f"run there and ACK's own ({ARMS_NAMESPACE}/{ARMS_GPU_EXPORTER}) does not tolerate the "
-        "GPU taint, so their GPUs have no per-GPU metrics (docs/observability.md)"
+        f"GPU metrics: pools {', '.join(pools)} use ACK's GPU sharing; our exporter watches their "
+        f"GPUs (health, temperature, XID, utilization), but cannot name the pods holding "
+        f"{ALIYUN_GPU_MEM} there: their GPU use counts in no namespace (docs/observability.md)"
     )
 
 

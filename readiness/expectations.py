@@ -78,9 +78,7 @@ class ExporterExpectation:
     namespace: str
     """Namespace of its DaemonSet (ours, or the GPU Operator's)."""
     pools: dict[str, NodeSeries]
-    """The pools it watches, with the series one node of each shows."""
-    unwatched: dict[str, str]
-    """The pools it keeps off, with what watches them instead."""
+    """The pools it watches (every GPU pool), with the series one node of each shows."""
     port: int = METRICS_PORT
 
 
@@ -125,26 +123,20 @@ def gpu_quota(platform: ResolvedPlatform, workload: WorkloadSettings) -> dict[st
     return {key: int(value) for key, value in hard.items()}
 
 
-ACK_UNWATCHED = (
-    "ACK's GPU sharing serves it: our exporter keeps off it, and ACK's own tolerates no custom "
-    "taint, so no per-GPU metrics there (docs/observability.md)"
-)
-
-
 def exporter_expectation(platform: ResolvedPlatform) -> tuple[ExporterExpectation | None, str]:
     """The exporter the stack runs (ours, or the GPU Operator's), or why there is none."""
     cfg = platform.settings
     if metrics_plan(platform) is None:
         return None, "observability.metrics.enabled is false: GPU metrics are not checked"
-    watched = {pf.name: node_series(pf) for pf in platform.pools.values() if pf.uses_device_plugin}
+    # Every GPU pool, ACK's shared ones included: one series per physical GPU there too.
+    watched = {pf.name: node_series(pf) for pf in platform.pools.values()}
     if not watched:
-        return None, "no GPU pool is served by the NVIDIA device plugin: no dcgm-exporter to check"
-    unwatched = {name: ACK_UNWATCHED for name in platform.pools if name not in watched}
+        return None, "no GPU pool: no dcgm-exporter to check"
     if cfg.gpu_operator.enabled:
         title, namespace = "GPU Operator's dcgm-exporter", cfg.gpu_operator.namespace
     else:
         title, namespace = "dcgm-exporter", cfg.observability.metrics.namespace
-    return ExporterExpectation(title, namespace, watched, unwatched), ""
+    return ExporterExpectation(title, namespace, watched), ""
 
 
 def expectations(platform: ResolvedPlatform) -> Expectations:

@@ -1,7 +1,8 @@
 """The GPU metrics exporter on a live cluster (BP-05, BP-09): its pod Ready on every GPU node it
 watches; its ``/metrics`` (read through the API server's pod proxy) with one series per GPU or
 MIG instance the capacity model promises for the node; and every running GPU pod of a workload
-namespace on a series labelled with its pod and namespace, so its namespace's GPU use is seen.
+namespace on a series labelled with its pod and namespace, so its namespace's GPU use is seen
+(but for pods of ACK's GPU sharing, which the exporter cannot name: they are noted instead).
 
 The checks are pure functions of the snapshot and each node's page; reading the pages sits
 behind ``MetricsReader`` (the CLI: ``ProxyMetricsReader``), as exec sits behind ``DriverReader``.
@@ -24,8 +25,10 @@ from gpu_facts.dcgm_exporter_chart import (
     POD_LABEL,
     RESOURCE_NAMES_ENV,
     RESOURCE_NAMES_FLAG,
+    UNATTRIBUTABLE_RESOURCES,
     UTILIZATION,
     UUID_LABEL,
+    attributable,
     declared_names,
     natively_attributed,
 )
@@ -266,7 +269,7 @@ def exporter_rows(
     sets: list[Obj],
     skipped: str,
 ) -> list[CheckResult]:
-    """Per node its exporter and series rows; then the DaemonSets and the unwatched pools."""
+    """Per node its exporter and series rows; then the DaemonSets."""
     rows: list[CheckResult] = []
     for watch in watches:
         rows.append(watch.row)
@@ -282,10 +285,6 @@ def exporter_rows(
                 False,
             )
         )
-    rows += [
-        CheckResult("exporter", f"pool/{pool}", "-", why, "skip")
-        for pool, why in sorted(exp.unwatched.items())
-    ]
     return rows
 
 
@@ -323,6 +322,25 @@ def _why_absent(resources: set[str], told: frozenset[str]) -> str:
     )
 
 
+def attributable_pod(pod: Obj) -> bool:
+    """Whether the exporter can name the pod on its GPU's series: not a pod of ACK's GPU sharing
+    (``aliyun.com/gpu-mem``), whose device IDs are not the GPUs'
+    (``gpu_facts.dcgm_exporter_chart.UNATTRIBUTABLE_RESOURCES``)."""
+    return any(attributable(r) for r in pod_gpu_resources(pod))
+
+
+def unnamed_pods_note(pods: list[str]) -> str:
+    """Why the pods of ACK's GPU sharing are not checked ("" when there are none)."""
+    if not pods:
+        return ""
+    return (
+        f"not checked: {', '.join(sorted(pods))} "
+        f"({', '.join(sorted(UNATTRIBUTABLE_RESOURCES))}): the exporter watches their GPUs but "
+        "cannot name the pods of ACK's GPU sharing, whose device IDs are not the GPUs' "
+        "(docs/observability.md)"
+    )
+
+
 def gpu_attribution(
     namespace: str,
     pods: list[Obj],
@@ -331,7 +349,7 @@ def gpu_attribution(
     skipped: str,
 ) -> CheckResult:
     """Each running GPU pod of the namespace on a node the exporter watches is on a series
-    labelled with its pod and namespace."""
+    labelled with its pod and namespace; pods of ACK's GPU sharing are noted, not checked."""
     subject = f"namespace/{namespace}"
     expected = "each running GPU pod on a series with its pod and namespace"
     running = [
@@ -341,8 +359,13 @@ def gpu_attribution(
         and text(pod, "spec", "nodeName") in watches
         and pod_gpu_resources(pod)
     ]
+    unnamed = [name_of(pod) for pod in running if not attributable_pod(pod)]
+    running = [pod for pod in running if attributable_pod(pod)]
+    unnamed_note = unnamed_pods_note(unnamed)
     if not running:
-        found = "no running GPU pod on the exporter's nodes: attribution not checked"
+        found = (
+            unnamed_note or "no running GPU pod on the exporter's nodes: attribution not checked"
+        )
         return CheckResult("gpu-attribution", subject, expected, found, "skip")
     if skipped:
         return CheckResult("gpu-attribution", subject, expected, skipped, "skip")
@@ -370,8 +393,12 @@ def gpu_attribution(
         return outcome("gpu-attribution", subject, expected, "; ".join(missing), False)
     if not attributed:
         found = f"not checked: no metrics from the nodes of {', '.join(unread)}"
+        if unnamed_note:
+            found += f"; {unnamed_note}"
         return CheckResult("gpu-attribution", subject, expected, found, "skip")
     found = f"{len(attributed)} attributed: {', '.join(attributed)}"
     if unread:
         found += f" (not checked, no metrics from their nodes: {', '.join(unread)})"
+    if unnamed_note:
+        found += f"; {unnamed_note}"
     return outcome("gpu-attribution", subject, expected, found, True)

@@ -32,8 +32,9 @@ ARMS_GPU_EXPORTER = "ack-prometheus-gpu-exporter"
 for a cluster": started with the Prometheus component; default basic metrics "GPU monitoring for
 cluster nodes (ack-gpu-exporter)"). It declares no toleration for custom taints: on a tainted
 GPU node it does not run until someone adds one (ACK help, FAQ "Why can't I deploy GPU
-monitoring?"). Our GPU nodes all carry the GPU taint, so on them it never runs next to ours:
-one exporter per node. Its series use ACK's own label names (``namespace_name``, ``pod_name``),
+monitoring?"). Our GPU nodes all carry the GPU taint, so on them it never runs next to ours,
+which runs on every GPU pool, those ACK's own sharing serves included: one exporter per node.
+Its series use ACK's own label names (``namespace_name``, ``pod_name``),
 which our rules do not read."""
 ARMS_GPU_EXPORTER_NODE_LABEL = "aliyun.accelerator/nvidia_name"
 """The node label ACK's GPU exporter selects on (required node affinity ``Exists``; the same

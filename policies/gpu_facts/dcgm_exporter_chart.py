@@ -8,6 +8,8 @@ control-plane taint, selects every node, and asks for a ServiceMonitor whose CRD
 
 from __future__ import annotations
 
+from .scheduling import ALIYUN_GPU_MEM
+
 CHART_NAME = "dcgm-exporter"
 CHART_REPO = "https://nvidia.github.io/dcgm-exporter/helm-charts"
 DEFAULT_VERSION = "4.8.2"
@@ -29,6 +31,28 @@ RESOURCE_NAMES_FLAG = "--nvidia-resource-names"
 """The command-line form of ``NVIDIA_RESOURCE_NAMES`` (comma-separated, like the env var)."""
 NATIVE_RESOURCE = "nvidia.com/gpu"
 NATIVE_RESOURCE_PREFIX = "nvidia.com/mig-"
+
+
+UNATTRIBUTABLE_RESOURCES: frozenset[str] = frozenset({ALIYUN_GPU_MEM})
+"""GPU resources whose pods the exporter cannot name, whatever it is told. It labels a GPU's
+series with the pod whose pod-resources device ID *is* that GPU: its UUID (or ``nvidiaN`` with
+``--kubernetes-gpu-id-type=device-name``), the NVIDIA plugin's replica form ``<UUID>::<n>``, or
+GKE's ``nvidia<i>/vgpu<n>`` (``internal/pkg/transformation/kubernetes.go``: ``toDeviceToPod``,
+``toDeviceToSharingPods``; the per-process path of ``KUBERNETES_VIRTUAL_GPUS``,
+``process_metrics.go``, takes its candidate pods from the same map). ACK's GPU sharing advertises
+``aliyun.com/gpu-mem`` as one fake device per GiB, ``<UUID>-_-<n>`` (AliyunContainerService
+gpushare-device-plugin ``pkg/gpu/nvidia/nvidia.go``, ``generateFakeDeviceID``), a form the
+exporter never maps to a GPU; and its ``Allocate`` ignores the IDs the kubelet picked, handing the
+pod the GPU its scheduler extender wrote into the pod's annotations (``allocate.go``,
+``getGPUIDFromPodAnnotation``), so on a node of several GPUs those IDs need not even name the
+pod's GPU. Such a pod's GPU series carry no pod or namespace: the GPU is measured, the pod is
+not named. (ACK's ack-ai-installer ships its own build of that plugin; the same holds as long
+as its IDs are not the bare GPU UUIDs, which one GPU shared by several pods cannot be.)"""
+
+
+def attributable(resource: str) -> bool:
+    """Whether the exporter can map GPUs of ``resource`` to pods (told its name if need be)."""
+    return resource not in UNATTRIBUTABLE_RESOURCES
 
 
 def natively_attributed(resource: str) -> bool:

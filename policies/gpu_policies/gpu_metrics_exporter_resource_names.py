@@ -4,7 +4,10 @@ The exporter maps a GPU to the pod holding it through the kubelet's pod-resource
 ``nvidia.com/gpu`` and ``nvidia.com/mig-*`` by itself and for any other name only when told it
 (``NVIDIA_RESOURCE_NAMES`` / ``--nvidia-resource-names``). A time-sliced or MPS pool renamed to
 ``nvidia.com/gpu.shared`` is otherwise invisible per pod: its GPUs' series carry no pod or
-namespace, and the per-namespace GPU use leaves those namespaces out.
+namespace, and the per-namespace GPU use leaves those namespaces out. Only ``nvidia.com/``
+names are owed: ACK's ``aliyun.com/gpu-mem`` cannot be attributed whatever the exporter is told
+(its device IDs are not the GPUs': ``gpu_facts.dcgm_exporter_chart.UNATTRIBUTABLE_RESOURCES``),
+so an exporter on an ACK-shared pool owes nothing for it.
 
 What a pool exposes comes from the capacity model through ``exposed_gpu_resources`` (its
 machine type, MIG profile and the device-plugin config its nodes select: the

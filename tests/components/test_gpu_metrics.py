@@ -15,7 +15,7 @@ from components.gpu_metrics import DcgmExporter, DcgmExporterArgs
 from components.pool_args import GpuPoolArgs, gpu_pool_args
 from gpu_facts.dcgm_exporter_chart import KNOWN_VALUE_PATHS
 from gpu_facts.device_plugin_chart import unknown_value_paths
-from gpu_facts.scheduling import DEVICE_PLUGIN_CONFIG_LABEL, GPU_PRESENT_LABEL
+from gpu_facts.scheduling import DEVICE_PLUGIN_CONFIG_LABEL, GPU_PRESENT_LABEL, POOL_LABEL
 from offline_preview import ProgramRun
 from tests.conftest import by_type, one, platform_of, run, stack_raw
 
@@ -72,6 +72,7 @@ def test_release_is_pinned_in_its_own_namespace() -> None:
 
 def test_exporter_lands_on_exactly_the_gpu_nodes_the_plugin_serves() -> None:
     v = values(exporter())
+    # No ACK-shared pool: the plugin's labels alone select the nodes.
     # Tolerates our GPU taint whatever its value, and nothing else: never a system node.
     assert v["tolerations"] == [
         {"key": "nvidia.com/gpu", "operator": "Exists", "effect": "NoSchedule"}
@@ -107,16 +108,41 @@ def test_mig_shared_names_are_declared() -> None:
     assert env["NVIDIA_RESOURCE_NAMES"] == "nvidia.com/mig-1g.5gb.shared"
 
 
-def test_ack_mps_pools_get_no_exporter_of_ours() -> None:
-    mps: GpuPoolArgs = {
-        "name": "a10mps",
-        "instance_type": "ecs.gn7i-c16g1.4xlarge",
-        "count": 1,
-        "sharing": {"mode": "mps"},
-    }
-    result = run(lambda: DcgmExporter("metrics", {"pools": [mps], "cloud": "alicloud"}))
-    assert values(result)["extraEnv"] == []
-    assert one(result, "gpu-platform:gpu:DcgmExporter") is not None
+A10_MPS: GpuPoolArgs = {
+    "name": "a10mps",
+    "instance_type": "ecs.gn7i-c16g1.4xlarge",
+    "count": 1,
+    "sharing": {"mode": "mps"},
+}
+ACK_T4: GpuPoolArgs = {"name": "t4", "instance_type": "ecs.gn6i-c4g1.xlarge", "count": 1}
+
+
+def test_ack_mps_pools_get_our_exporter_which_names_no_aliyun_pods() -> None:
+    def program() -> None:
+        component = DcgmExporter("metrics", {"pools": [A10_MPS, ACK_T4], "cloud": "alicloud"})
+        pulumi.export("resourceNames", component.resource_names)
+
+    result = run(program)
+    v = values(result)
+    # The MPS pool's nodes carry the GPU taint and none of the NVIDIA plugin's labels: the
+    # exporter tolerates the taint and selects them by our pool label.
+    assert v["tolerations"] == [
+        {"key": "nvidia.com/gpu", "operator": "Exists", "effect": "NoSchedule"}
+    ]
+    terms = v["affinity"]["nodeAffinity"]["requiredDuringSchedulingIgnoredDuringExecution"]
+    assert terms["nodeSelectorTerms"] == [
+        {
+            "matchExpressions": [
+                {"key": GPU_PRESENT_LABEL, "operator": "In", "values": ["true"]},
+                {"key": DEVICE_PLUGIN_CONFIG_LABEL, "operator": "Exists"},
+            ]
+        },
+        {"matchExpressions": [{"key": POOL_LABEL, "operator": "In", "values": ["a10mps"]}]},
+    ]
+    # aliyun.com/gpu-mem is not declared (the exporter cannot attribute it), and no per-pod
+    # series: the only shared GPUs are ACK's, whose pods it cannot name.
+    assert v["extraEnv"] == []
+    assert result.outputs["resourceNames"] == ["nvidia.com/gpu"]
 
 
 def test_namespace_denies_all_and_lets_in_only_the_scrapers() -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from gpu_facts.scheduling import POOL_LABEL
+from plan.chart_values import gpu_node_affinity
 
 from .harness import Case, Res, assert_case, messages
 from .platform_fixtures import (
@@ -102,11 +103,21 @@ CASES: list[Case] = [
             exporter_release(None),
         ),
     ),
-    # ACK's shared GPUs (aliyun.com/gpu-mem) are ACK's exporter's: the NVIDIA one owes nothing.
+    # ACK's shared GPUs (aliyun.com/gpu-mem): the exporter runs there but cannot attribute
+    # that name whatever it is told (gpu_facts.dcgm_exporter_chart.UNATTRIBUTABLE_RESOURCES),
+    # so nothing is owed: neither by a DaemonSet nor by our release, selecting the pool.
     Case(
         NAMES,
         "ack-gpu-mem-pool",
         (ack_pool("a10", "mps"), exporter_daemonset([GPU_TOLERATION])),
+    ),
+    Case(
+        NAMES,
+        "ack-gpu-mem-pool-with-our-exporter",
+        (
+            ack_pool("a10", "mps"),
+            exporter_release(None, affinity=gpu_node_affinity(["a10"])),
+        ),
     ),
     # An existing cluster (no pools declared): every config of the plugin counts.
     Case(NAMES, "no-pools-configs-known", (T4_SHARED[1], exporter_release())),

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from gpu_facts.scheduling import DEVICE_PLUGIN_CONFIG_LABEL, GPU_PRESENT_LABEL, POOL_LABEL
+from plan.chart_values import gpu_node_affinity
 
 from .cloud_fixtures import EKS_TAINT_TRUE, GKE_CLUSTER, TERWAY, ack_cluster, eks, gke
 from .harness import Case, Res, assert_case, messages
@@ -34,6 +35,8 @@ ACK_MPS = ack_pool("a10", "mps")
 ACK_GPU_TAINT = {"key": "nvidia.com/gpu", "value": "present", "effect": "NoSchedule"}
 ACK_MPS_TAINTED = Res(ACK_MPS.type, ACK_MPS.name, {**ACK_MPS.props, "taints": [ACK_GPU_TAINT]})
 """The same pool tainted, as ours are (the ack-dev a10mps pool)."""
+OURS_ON_A10 = gpu_node_affinity(["a10"])
+"""Our DcgmExporter's node affinity with the ACK-shared pool ``a10`` (plan.metrics)."""
 ARMS = {"name": "arms-prometheus"}
 OPERATOR = "gpu-operator"
 OPERATOR_VALUES = {"devicePlugin": {"enabled": True}}
@@ -107,6 +110,18 @@ CASES: list[Case] = [
             ),
             exporter_release(),
         ),
+    ),
+    # ACK's shared pools (ack-dev's a10mps): tainted, without the NVIDIA plugin's config label;
+    # our exporter selects them by our pool label, with or without ACK's managed Prometheus.
+    Case(
+        EXPORTER,
+        "ack-tainted-mps-pool-with-our-exporter",
+        (*ack_cluster((TERWAY, ARMS)), ACK_MPS_TAINTED, exporter_release(affinity=OURS_ON_A10)),
+    ),
+    Case(
+        EXPORTER,
+        "ack-tainted-mps-pool-with-our-exporter-no-arms",
+        (*ack_cluster(), ACK_MPS_TAINTED, exporter_release(affinity=OURS_ON_A10)),
     ),
     # GKE: Google's managed DCGM metrics, or an exporter tolerating the taint GKE adds.
     Case(
@@ -247,15 +262,15 @@ CASES: list[Case] = [
         (T4_POOL, operator(daemonsets={"tolerations": []})),
         ("the GPU Operator's exporter (release 'gpu-operator' (gpu-operator)) does not tolerate",),
     ),
-    # An ACK MPS pool with only our exporter, which keeps to the NVIDIA plugin's pools.
+    # An ACK MPS pool with only an exporter that keeps to the NVIDIA plugin's pools.
     Case(
         EXPORTER,
         "ack-mps-pool-without-arms",
         (*ack_cluster(), ACK_MPS, exporter_release()),
         ("ACK's own GPU exporter (cluster add-on arms-prometheus) also does",),
     ),
-    # ack-dev's MPS pool: tainted, so ACK's exporter, which tolerates no custom taint, keeps
-    # off it too (gpu_facts.ack_components.ARMS_GPU_EXPORTER).
+    # ack-dev's MPS pool without our pool-label term: tainted, so ACK's exporter, which
+    # tolerates no custom taint, keeps off it too (gpu_facts.ack_components.ARMS_GPU_EXPORTER).
     Case(
         EXPORTER,
         "ack-tainted-mps-pool-with-arms",
@@ -265,6 +280,21 @@ CASES: list[Case] = [
             "Exists; ACK's GPU exporter (ack-prometheus-gpu-exporter, add-on arms-prometheus of "
             "'ack') does not tolerate its taint nvidia.com/gpu=present:NoSchedule (it tolerates "
             "nothing)",
+        ),
+    ),
+    # Our exporter selecting other ACK pools by name, not this one.
+    Case(
+        EXPORTER,
+        "ack-tainted-mps-pool-not-among-our-exporters-pools",
+        (
+            *ack_cluster((TERWAY, ARMS)),
+            ACK_MPS_TAINTED,
+            exporter_release(affinity=gpu_node_affinity(["a10cgpu", "a10share"])),
+        ),
+        (
+            "release 'gpu-metrics' (dcgm-exporter) keeps off its nodes: their labels fail its "
+            "required node affinity nvidia.com/device-plugin.config Exists or "
+            "gpu-platform.io/pool In [a10cgpu, a10share]",
         ),
     ),
     # ACK's exporter is ACK's: it watches no other cloud's pool.

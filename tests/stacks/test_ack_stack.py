@@ -8,6 +8,7 @@ import pytest
 import yaml
 
 from gpu_facts.scheduling import MPS_HOST_IPC_LABEL, MPS_HOST_IPC_REQUIRED
+from gpu_policies.node_placement import node_placement
 from gpu_policies.node_pools import node_pools
 from gpu_policies.tolerations import may_schedule
 from offline_preview import PreviewResult, Secret, preview
@@ -288,6 +289,28 @@ def test_ack_dev_sends_gpu_metrics_to_its_managed_prometheus(ack_dev: PreviewRes
     assert {a.inputs["prometheusAlertRuleName"] for a in alerts} == T4_AND_MPS_ALERTS
     assert all(a.inputs["clusterId"] == cluster_id for a in alerts)
     assert {"prometheusQueryEndpoint", "prometheusAlertRules"} <= set(ack_dev.run.outputs)
+
+
+def test_ack_dev_exporter_runs_on_every_gpu_pool_and_no_other(ack_dev: PreviewResult) -> None:
+    """One exporter per GPU node: ours on both GPU pools, the MPS one included (ACK's own
+    tolerates no GPU taint), judged on the pools' recorded labels and taints."""
+    (release,) = [
+        r
+        for r in of_type(ack_dev, "kubernetes:helm.sh/v3:Release")
+        if r.inputs["chart"] == "dcgm-exporter"
+    ]
+    values = release.inputs["values"]
+    placement = node_placement(values)
+    landing = {
+        pool.name
+        for resource in of_type(ack_dev, NODE_POOL)
+        for pool in node_pools(resource.type, resource.name, resource.inputs)
+        if may_schedule(values["tolerations"], pool.taints) and placement.admits(pool.labels)
+    }
+    assert landing == {"a10mps", "t4"}
+    # Told no name: the t4's nvidia.com/gpu is known to it, the MPS pool's aliyun.com/gpu-mem
+    # cannot be attributed; so no per-pod series either.
+    assert values["extraEnv"] == []
 
 
 def test_ack_dev_ships_each_workload_namespaces_logs_to_sls(ack_dev: PreviewResult) -> None:

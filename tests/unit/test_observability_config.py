@@ -15,7 +15,8 @@ from plan.observability import (
     log_namespaces,
     logstore_name,
     metrics_plan,
-    unwatched_gpu_pools,
+    unattributed_gpu_pools,
+    unattributed_warning,
 )
 from stack_config import ConfigError, load_platform
 from tests.conftest import stack_raw
@@ -56,8 +57,14 @@ def test_ack_scrapes_through_its_managed_prometheus() -> None:
         prometheus_rules=False,
         arms_prometheus=True,
     )
-    # ACK's own exporter stays off the tainted GPU nodes, ours serves only the plugin's pools.
-    assert unwatched_gpu_pools(platform) == ["a10mps"]
+    # Ours watches every GPU pool (ACK's own stays off the tainted GPU nodes), but cannot name
+    # the pods of ACK's MPS pool: the program says so.
+    assert unattributed_gpu_pools(platform) == ["a10mps"]
+    assert unattributed_warning(["a10mps"]) == (
+        "GPU metrics: pools a10mps use ACK's GPU sharing; our exporter watches their GPUs "
+        "(health, temperature, XID, utilization), but cannot name the pods holding "
+        "aliyun.com/gpu-mem there: their GPU use counts in no namespace (docs/observability.md)"
+    )
 
 
 def test_ack_with_its_own_prometheus_gets_annotations_and_no_managed_service() -> None:
@@ -68,7 +75,14 @@ def test_ack_with_its_own_prometheus_gets_annotations_and_no_managed_service() -
     assert metrics_plan(platform) == MetricsPlan(
         True, "annotations", ("monitoring",), False, False, False
     )
-    assert unwatched_gpu_pools(platform) == []
+    # Whoever scrapes it, the exporter is the same: the same pods go unnamed.
+    assert unattributed_gpu_pools(platform) == ["a10mps"]
+
+
+def test_no_unattributed_pools_without_our_exporter() -> None:
+    raw = with_observability("ack-dev", {"metrics": {"enabled": False}})
+    assert unattributed_gpu_pools(load_platform(raw)) == []
+    assert unattributed_gpu_pools(load_platform(stack_raw("dev"))) == []
 
 
 def test_ack_logs_go_to_a_logstore_per_namespace() -> None:

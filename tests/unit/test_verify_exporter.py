@@ -9,7 +9,7 @@ import pytest
 
 from gpu_facts.dcgm_exporter_chart import ENGINE_ACTIVE, UTILIZATION
 from plan.metrics import NodeSeries
-from readiness.expectations import ACK_UNWATCHED, exporter_expectation
+from readiness.expectations import exporter_expectation
 from readiness.exporter import (
     NodeWatch,
     Page,
@@ -41,7 +41,6 @@ def test_dev_exporter_watches_the_mig_and_the_time_sliced_pool() -> None:
         "a100mig": NodeSeries(ENGINE_ACTIVE, 56, "1g.5gb"),
         "t4": NodeSeries(UTILIZATION, 1, None),
     }
-    assert exporter.unwatched == {}
 
 
 def test_byo_mig3g_pool_shows_two_instances_per_gpu() -> None:
@@ -50,11 +49,14 @@ def test_byo_mig3g_pool_shows_two_instances_per_gpu() -> None:
     assert exporter.pools["a100"] == NodeSeries(ENGINE_ACTIVE, 16, "3g.20gb")
 
 
-def test_ack_shared_pools_are_left_to_acks_exporter() -> None:
+def test_ack_shared_pools_are_watched_one_series_per_physical_gpu() -> None:
     exporter, _ = exporter_expectation(load_platform(stack_raw("ack-dev")))
     assert exporter is not None
-    assert exporter.pools == {"t4": NodeSeries(UTILIZATION, 1, None)}
-    assert exporter.unwatched == {"a10mps": ACK_UNWATCHED}
+    # The MPS pool's one A10 is one GPU to the exporter, however many pods share it.
+    assert exporter.pools == {
+        "a10mps": NodeSeries(UTILIZATION, 1, None),
+        "t4": NodeSeries(UTILIZATION, 1, None),
+    }
 
 
 def test_the_gpu_operators_exporter_when_it_owns_the_gpus() -> None:
@@ -154,3 +156,48 @@ def test_only_running_pods_are_asked_for(phase: str | None) -> None:
     page = Page((_util(gpu="0", pod="other", namespace="ns"),))
     row = gpu_attribution("ns", [pod], {"n": watch}, {"n": page}, "")
     assert row.status == ("fail" if phase == "Running" else "skip")
+
+
+def _pod(name: str, node: str, resource: str) -> dict[str, Any]:
+    return {
+        "metadata": {"name": name},
+        "spec": {"nodeName": node, "containers": [{"resources": {"limits": {resource: 4}}}]},
+        "status": {"phase": "Running"},
+    }
+
+
+def _watch(node: str) -> NodeWatch:
+    return NodeWatch(node, T4, CheckResult("exporter", f"node/{node}", "", "", "pass"), None)
+
+
+ACK_NOTE = (
+    "not checked: trainer (aliyun.com/gpu-mem): the exporter watches their GPUs but cannot name "
+    "the pods of ACK's GPU sharing, whose device IDs are not the GPUs' (docs/observability.md)"
+)
+
+
+def test_pods_of_acks_gpu_sharing_are_noted_not_failed() -> None:
+    # The A10 of the MPS node is on a series, with no pod: the exporter cannot name it.
+    page = Page((_util(gpu="0"),))
+    pods = [_pod("trainer", "mps-node", "aliyun.com/gpu-mem")]
+    row = gpu_attribution("ns", pods, {"mps-node": _watch("mps-node")}, {"mps-node": page}, "")
+    assert (row.status, row.found) == ("skip", ACK_NOTE)
+
+
+def test_named_pods_are_checked_next_to_acks() -> None:
+    pages = {
+        "mps-node": Page((_util(gpu="0"),)),
+        "t4-node": Page((_util(gpu="0", pod="server", namespace="ns"),)),
+    }
+    watches = {node: _watch(node) for node in pages}
+    pods = [
+        _pod("trainer", "mps-node", "aliyun.com/gpu-mem"),
+        _pod("server", "t4-node", "nvidia.com/gpu"),
+    ]
+    row = gpu_attribution("ns", pods, watches, pages, "")
+    assert (row.status, row.found) == ("pass", f"1 attributed: server; {ACK_NOTE}")
+    # An NVIDIA pod the exporter does not name still fails, ACK's pods aside.
+    pages["t4-node"] = Page((_util(gpu="0"),))
+    row = gpu_attribution("ns", pods, watches, pages, "")
+    assert row.status == "fail"
+    assert row.found.startswith("server on t4-node (nvidia.com/gpu) is on no series: ")
