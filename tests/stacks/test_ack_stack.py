@@ -12,16 +12,16 @@ from offline_preview import PreviewResult, Secret, preview
 from offline_preview.cli import EXIT_OK
 from offline_preview.engine import RecordedResource
 from stack_config import ConfigError
-from tests.conftest import ROOT
+from tests.conftest import ROOT, stack_preview
 
 pytestmark = pytest.mark.slow
 
 EXAMPLE = ROOT / "examples" / "ack-mps-job"
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture
 def ack_dev() -> PreviewResult:
-    return preview(ROOT, stack="ack-dev")
+    return stack_preview("ack-dev")
 
 
 def of_type(result: PreviewResult, type_: str) -> list[RecordedResource]:

@@ -2,10 +2,11 @@
 
 `make typecheck` runs basedpyright because it analyses only the SDK modules our code reaches
 (mypy followed all of pulumi_azure_native's modules and took minutes). This test keeps that
-speed from turning into blindness: in a scratch copy of the type-checked sources it misspells
-one keyword argument of a real azure-native, alicloud and Kubernetes resource call, runs the
-project's checker with the project's configuration, and asserts that it fails at exactly those
-calls, while the same files unmodified pass.
+speed from turning into blindness: in a scratch copy of the type-checked sources it writes, next
+to a real azure-native, alicloud and Kubernetes resource call's module, a copy with one keyword
+argument of that call misspelt, runs the project's checker with the project's configuration over
+the originals and the copies at once (one run: most of its time goes to the SDKs, shared by all
+six files), and asserts that it fails at exactly those calls, while the unmodified files pass.
 
 pulumi's generated resource classes overload ``__init__`` (keyword arguments, or one ``args``
 object), so the checker reports "no overload matches" at the call instead of naming the
@@ -78,22 +79,28 @@ def _scratch_copy(dest: Path) -> None:
     (dest / config["venv"]).symlink_to(sys.prefix, target_is_directory=True)
 
 
+def _broken_path(injection: Injection) -> str:
+    """Where the misspelt copy goes: a sibling module, so its imports resolve as the original's."""
+    path = Path(injection.path)
+    return path.with_name(f"{path.stem}_misspelt{path.suffix}").as_posix()
+
+
 def _inject(root: Path, injection: Injection) -> int:
-    """Apply ``injection`` under ``root``; the 0-based line of the misspelt keyword."""
-    path = root / injection.path
-    text = path.read_text()
+    """Write ``injection``'s misspelt copy under ``root``; the 0-based line of the keyword."""
+    text = (root / injection.path).read_text()
     call = text.find(injection.call)
     assert call >= 0, f"{injection.path} no longer calls {injection.call}: update INJECTIONS"
     found = re.compile(rf"\b{injection.keyword}=").search(text, call)
     assert found is not None, f"no {injection.keyword}= after {injection.call} in {injection.path}"
-    path.write_text(text[: found.start()] + f"{injection.wrong}=" + text[found.end() :])
+    broken = text[: found.start()] + f"{injection.wrong}=" + text[found.end() :]
+    (root / _broken_path(injection)).write_text(broken)
     return text.count("\n", 0, found.start())
 
 
 def _check(root: Path, files: list[str]) -> tuple[int, list[dict[str, object]]]:
     """The project's type check (`make typecheck`'s command) on ``files``; exit code, errors.
 
-    Only the files the test changes are named, so each run analyses just what they reach.
+    Only the files the test reads are named, so the run analyses just what they reach.
     """
     done = subprocess.run(
         [str(root / ".venv" / "bin" / CHECKER.name), "--outputjson", *files],
@@ -113,29 +120,23 @@ def test_a_wrong_keyword_argument_to_a_cloud_sdk_resource_fails_the_type_check(
     tmp_path: Path,
 ) -> None:
     assert CHECKER.exists(), f"the type checker is not installed at {CHECKER}"
-    files = [i.path for i in INJECTIONS]
-    clean, broken = tmp_path / "clean", tmp_path / "broken"
-    for root in (clean, broken):
-        root.mkdir()
-        _scratch_copy(root)
-
-    code, errors = _check(clean, files)
-    assert (code, errors) == (0, []), "the unmodified copy must pass"
-
-    lines = {i.path: _inject(broken, i) for i in INJECTIONS}
-    code, errors = _check(broken, files)
+    _scratch_copy(tmp_path)
+    lines = {_broken_path(i): _inject(tmp_path, i) for i in INJECTIONS}
+    code, errors = _check(tmp_path, [*(i.path for i in INJECTIONS), *lines])
     assert code == 1
     by_file: dict[str, list[dict[str, object]]] = {}
     for error in errors:
-        by_file.setdefault(Path(str(error["file"])).relative_to(broken).as_posix(), []).append(
+        by_file.setdefault(Path(str(error["file"])).relative_to(tmp_path).as_posix(), []).append(
             error
         )
     for injection in INJECTIONS:
-        found = by_file.pop(injection.path, [])
+        assert by_file.pop(injection.path, []) == [], "the unmodified file must pass"
+        found = by_file.pop(_broken_path(injection), [])
         assert len(found) == 1, f"{injection.sdk}: {injection.wrong}= not caught: {found}"
         (error,) = found
         span = error["range"]
         assert isinstance(span, dict)
-        assert span["start"]["line"] <= lines[injection.path] <= span["end"]["line"], error
+        line = lines[_broken_path(injection)]
+        assert span["start"]["line"] <= line <= span["end"]["line"], error
         assert error["rule"] == "reportCallIssue", error
     assert by_file == {}, "errors where nothing was changed"
