@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import copy
 import functools
+import gc
 import json
 import os
 from collections.abc import Callable
@@ -113,6 +114,22 @@ def one(run_result: ProgramRun, type_: str) -> RecordedResource:
 def _clean_pulumi_config() -> None:
     """Config is a process-wide ContextVar in the SDK; start every test without any."""
     pulumi.runtime.set_all_config({}, [])
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """CPython's cyclic collector, tuned for a test process (each xdist worker).
+
+    After collection the heap holds every SDK module's objects (~200,000 after the imports),
+    and each test piles up more (Outputs, recorded runs): with the default thresholds
+    (700, 10, 10) a full collection walks it every few seconds and the collector took about a
+    quarter of the suite's CPU time. Freezing what collection imported keeps it out of every
+    walk, and larger thresholds make the walks rarer: the collector's share fell from ~10 s to
+    ~2 s on tests/components and tests/policies, for a few MB more memory. Nothing is left
+    uncollected; garbage cycles only wait longer.
+    """
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(10_000, 50, 50)
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
