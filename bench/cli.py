@@ -144,8 +144,8 @@ def main(argv: list[str] | None = None) -> int:
         result.meta["load_average_at_start"] = list(os.getloadavg())
         _progress("set-up: a fresh clone's make venv, preview, lint, typecheck, unit")
         result.setup = fresh_setup()
-        _progress("set-up: make test on another fresh clone")
-        result.setup.append(make_test())
+        _progress("set-up: make venv, then make test, on another fresh clone")
+        result.setup.extend(make_test())
     result.meta["duration_s"] = time.perf_counter() - started
     path = write_json(result, args.out)
     print(render_table(result))
