@@ -14,7 +14,7 @@ POLICY_CONFIG ?=
 # (each test worker, each preview) compiles the SDK modules it imports from source again.
 unexport PYTHONDONTWRITEBYTECODE
 
-# Two test workers: on 2 cores they share the machine with the type check in `make test`.
+# Two test workers, one per core of the machines we budget for (docs/performance.md).
 PYTEST := $(PY) -m pytest -n 2
 
 $(VENV)/.installed: requirements.txt requirements-dev.txt constraints.txt policies/requirements.txt policies/pyproject.toml
@@ -40,8 +40,10 @@ unit: venv ## The fast tests: every test not marked `slow`.
 tests: venv ## Every test, `slow` ones included.
 	$(PYTEST)
 
-test: lint ## Lint, type check and every test (the type check and the tests side by side).
-	@$(MAKE) --no-print-directory -j2 --output-sync=target typecheck tests
+# The type check runs as one of the tests: tests/unit/test_typecheck_guard.py checks the whole
+# project (what `make typecheck` does) and, in the same run, that misspelt SDK keywords fail.
+test: lint ## Lint, then every test, the type check among them.
+	@$(MAKE) --no-print-directory tests
 
 up: ## pulumi up for STACK (needs the Pulumi CLI and cloud credentials).
 	pulumi up --stack $(STACK) --policy-pack policies

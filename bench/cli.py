@@ -145,8 +145,8 @@ def main(argv: list[str] | None = None) -> int:
         result.meta["load_average_at_start"] = list(os.getloadavg())
         _progress("set-up: a fresh clone's make venv, preview, lint, typecheck, unit")
         result.setup = fresh_setup()
-        _progress("set-up: make test on another fresh clone")
-        result.setup.append(make_test())
+        _progress("set-up: make venv, then make test, on another fresh clone")
+        result.setup.extend(make_test())
     if not args.setup_only:
         _progress("critical path: the dev and prod plans' dependency graphs")
         result.critical_paths = stack_timings()

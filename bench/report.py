@@ -156,7 +156,7 @@ def render_table(result: BenchResult) -> str:
     if result.setup:
         lines += [
             "",
-            "Set-up and tests on fresh clones (budgets: make venv ≤ 30 s, make test ≤ 90 s)",
+            "Set-up and tests on fresh clones (budgets: make venv ≤ 30 s, then make test ≤ 90 s)",
         ]
         for c in result.setup:
             before, after = c.load

@@ -26,7 +26,7 @@ from offline_preview.cloud_outputs import (
 )
 from settings import AksClusterSettings
 from stack_config import ConfigError, load_platform
-from tests.conftest import by_type, one, run, stack_raw
+from tests.conftest import by_type, one, run, run_once, stack_raw
 
 MANAGED_CLUSTER = "azure-native:containerservice:ManagedCluster"
 MAINTENANCE = "azure-native:containerservice:MaintenanceConfiguration"
@@ -60,8 +60,15 @@ def build(cluster: AksClusterArgs, name: str = "plat") -> ProgramRun:
     return run(program)
 
 
+@run_once
+def built(stack: str = "dev", name: str = "plat", **changes: Any) -> ProgramRun:
+    """``build(cluster_args(stack, **changes), name)``, run once per test process: most tests
+    read the same few clusters."""
+    return build(cluster_args(stack, **changes), name)
+
+
 def test_system_pool_keeps_add_ons_only() -> None:
-    mc = one(build(cluster_args()), MANAGED_CLUSTER)
+    mc = one(built(), MANAGED_CLUSTER)
     [system] = mc.inputs["agentPoolProfiles"]
     assert system["mode"] == "System"
     assert system["nodeTaints"] == ["CriticalAddonsOnly=true:NoSchedule"]
@@ -71,7 +78,7 @@ def test_system_pool_keeps_add_ons_only() -> None:
 
 
 def test_identity_entra_id_and_workload_identity() -> None:
-    inputs = one(build(cluster_args("prod")), MANAGED_CLUSTER).inputs
+    inputs = one(built("prod"), MANAGED_CLUSTER).inputs
     assert inputs["identity"] == {"type": "SystemAssigned"}
     assert inputs["enableRBAC"] is True
     assert inputs["aadProfile"] == {
@@ -86,7 +93,7 @@ def test_identity_entra_id_and_workload_identity() -> None:
 
 
 def test_entra_id_off_leaves_no_aad_profile() -> None:
-    inputs = one(build(cluster_args(entraId={"enabled": False})), MANAGED_CLUSTER).inputs
+    inputs = one(built(entraId={"enabled": False}), MANAGED_CLUSTER).inputs
     assert "aadProfile" not in inputs
     assert inputs["disableLocalAccounts"] is False
 
@@ -95,9 +102,7 @@ def test_entra_id_off_leaves_no_aad_profile() -> None:
     ("policy", "dataplane"), [("cilium", "cilium"), ("azure", "azure"), ("calico", "azure")]
 )
 def test_network_policy_engine(policy: str, dataplane: str) -> None:
-    profile = one(build(cluster_args(networkPolicy=policy)), MANAGED_CLUSTER).inputs[
-        "networkProfile"
-    ]
+    profile = one(built(networkPolicy=policy), MANAGED_CLUSTER).inputs["networkProfile"]
     assert profile["networkPlugin"] == "azure"
     assert profile["networkPluginMode"] == "overlay"
     assert profile["networkPolicy"] == policy
@@ -105,7 +110,7 @@ def test_network_policy_engine(policy: str, dataplane: str) -> None:
 
 
 def test_upgrade_channels_keep_nodes_on_the_newest_image() -> None:
-    inputs = one(build(cluster_args()), MANAGED_CLUSTER).inputs
+    inputs = one(built(), MANAGED_CLUSTER).inputs
     assert inputs["autoUpgradeProfile"] == {
         "upgradeChannel": "patch",
         "nodeOSUpgradeChannel": "NodeImage",
@@ -113,7 +118,7 @@ def test_upgrade_channels_keep_nodes_on_the_newest_image() -> None:
 
 
 def test_dev_api_server_is_public_behind_authorized_ranges() -> None:
-    inputs = one(build(cluster_args()), MANAGED_CLUSTER).inputs
+    inputs = one(built(), MANAGED_CLUSTER).inputs
     assert inputs["apiServerAccessProfile"] == {
         "enablePrivateCluster": False,
         "authorizedIPRanges": ["203.0.113.0/24"],
@@ -122,7 +127,7 @@ def test_dev_api_server_is_public_behind_authorized_ranges() -> None:
 
 
 def test_prod_is_private_standard_tier_and_protected() -> None:
-    result = build(cluster_args("prod"))
+    result = built("prod")
     mc = one(result, MANAGED_CLUSTER)
     assert mc.inputs["apiServerAccessProfile"] == {"enablePrivateCluster": True}
     assert mc.inputs["sku"] == {"name": "Base", "tier": "Standard"}
@@ -131,13 +136,13 @@ def test_prod_is_private_standard_tier_and_protected() -> None:
 
 
 def test_dev_is_not_protected() -> None:
-    result = build(cluster_args())
+    result = built()
     assert one(result, MANAGED_CLUSTER).protect is False
     assert one(result, RESOURCE_GROUP).protect is False
 
 
 def test_created_resource_group_and_cluster_names() -> None:
-    result = build(cluster_args())
+    result = built()
     rg = one(result, RESOURCE_GROUP)
     assert rg.inputs["resourceGroupName"] == "rg-gpu-dev"
     assert rg.inputs["location"] == "westeurope"
@@ -150,14 +155,14 @@ def test_created_resource_group_and_cluster_names() -> None:
 
 
 def test_existing_resource_group_is_used_not_created() -> None:
-    result = build(cluster_args(resourceGroup={"name": "rg-shared", "create": False}))
+    result = built(resourceGroup={"name": "rg-shared", "create": False})
     assert by_type(result, RESOURCE_GROUP) == []
     assert one(result, MANAGED_CLUSTER).inputs["resourceGroupName"] == "rg-shared"
     assert result.outputs["resourceGroupName"] == "rg-shared"
 
 
 def test_maintenance_windows_for_both_upgrade_channels() -> None:
-    configs = {r.inputs["configName"]: r for r in by_type(build(cluster_args()), MAINTENANCE)}
+    configs = {r.inputs["configName"]: r for r in by_type(built(), MAINTENANCE)}
     assert set(configs) == {"aksManagedAutoUpgradeSchedule", "aksManagedNodeOSUpgradeSchedule"}
     for config in configs.values():
         assert config.inputs["resourceName"] == "gpu-dev"
@@ -170,14 +175,14 @@ def test_maintenance_windows_for_both_upgrade_channels() -> None:
 
 
 def test_no_maintenance_window_for_a_channel_that_is_off() -> None:
-    result = build(cluster_args(nodeOsUpgradeChannel="Unmanaged"))
+    result = built(nodeOsUpgradeChannel="Unmanaged")
     [config] = by_type(result, MAINTENANCE)
     assert config.inputs["configName"] == "aksManagedAutoUpgradeSchedule"
-    assert by_type(build(cluster_args(maintenanceWindow=None)), MAINTENANCE) == []
+    assert by_type(built(maintenanceWindow=None), MAINTENANCE) == []
 
 
 def test_children_are_parented_and_named_after_the_component() -> None:
-    result = build(cluster_args(), name="edge")
+    result = built(name="edge")
     component = one(result, "gpu-platform:azure:AksCluster")
     assert component.name == "edge"
     children = [r for r in result.resources if r is not component]
@@ -198,7 +203,7 @@ def test_children_are_parented_and_named_after_the_component() -> None:
 
 @pytest.mark.parametrize("stack", ["dev", "prod"])
 def test_azure_rbac_grants_the_deployer_cluster_admin_on_the_cluster(stack: str) -> None:
-    result = build(cluster_args(stack))
+    result = built(stack)
     assignment = one(result, ROLE_ASSIGNMENT)
     cluster = one(result, MANAGED_CLUSTER)
     assert assignment.inputs["principalId"] == FAKE_DEPLOYER_OBJECT_ID
@@ -217,7 +222,7 @@ def test_azure_rbac_grants_the_deployer_cluster_admin_on_the_cluster(stack: str)
 
 
 def test_kubernetes_provider_waits_for_the_deployer_role_assignment() -> None:
-    result = build(cluster_args())
+    result = built()
     provider = one(result, PROVIDER)
     assert one(result, ROLE_ASSIGNMENT).urn in provider.dependencies
     assert one(result, MANAGED_CLUSTER).urn in provider.dependencies
@@ -238,7 +243,7 @@ def test_kubernetes_provider_waits_for_the_deployer_role_assignment() -> None:
 def test_deployer_principal_type_follows_login_mode_or_config(
     changes: dict[str, Any], principal_type: str
 ) -> None:
-    assignment = one(build(cluster_args(**changes)), ROLE_ASSIGNMENT)
+    assignment = one(built(**changes), ROLE_ASSIGNMENT)
     assert assignment.inputs["principalType"] == principal_type
 
 
@@ -254,7 +259,7 @@ def test_deployer_principal_type_follows_login_mode_or_config(
 def test_no_deployer_role_assignment_when_off_or_without_azure_rbac(
     entra: dict[str, Any],
 ) -> None:
-    result = build(cluster_args(entraId=entra))
+    result = built(entraId=entra)
     assert by_type(result, ROLE_ASSIGNMENT) == []
     assert one(result, MANAGED_CLUSTER).urn in one(result, PROVIDER).dependencies
 
@@ -283,7 +288,7 @@ SERVER_ARGS = [
 
 
 def test_kubeconfig_is_secret_and_decoded() -> None:
-    result = build(cluster_args())
+    result = built()
     kubeconfig = result.outputs["kubeconfig"]
     assert isinstance(kubeconfig, Secret)
     assert yaml.safe_load(kubeconfig.value)["kind"] == "Config"
@@ -294,7 +299,7 @@ def test_kubeconfig_is_secret_and_decoded() -> None:
 
 def test_entra_kubeconfig_logs_in_with_the_azure_cli_by_default() -> None:
     # AKS hands out `--login devicecode`: a non-interactive `pulumi up` would wait for a person.
-    kubeconfig = build(cluster_args()).outputs["kubeconfig"].value
+    kubeconfig = built().outputs["kubeconfig"].value
     exec_ = kubelogin_exec(kubeconfig)
     assert exec_["command"] == "kubelogin"
     assert exec_["args"] == [*SERVER_ARGS, "--login", "azurecli"]
@@ -309,7 +314,7 @@ def test_entra_kubeconfig_logs_in_with_the_azure_cli_by_default() -> None:
 
 @pytest.mark.parametrize("mode", ["workloadidentity", "spn"])
 def test_kubelogin_mode_follows_config(mode: str) -> None:
-    kubeconfig = build(cluster_args(kubeloginMode=mode)).outputs["kubeconfig"]
+    kubeconfig = built(kubeloginMode=mode).outputs["kubeconfig"]
     assert isinstance(kubeconfig, Secret)
     # No --client-id: these modes read the identity's from the environment, which overrides
     # the flag; AKS's value there is its interactive public client.
@@ -322,8 +327,8 @@ def test_interactive_kubelogin_mode_is_refused_by_config() -> None:
 
 
 def test_without_entra_the_kubeconfig_is_not_rewritten() -> None:
-    cluster = cluster_args(entraId={"enabled": False})
-    assert build(cluster).outputs["kubeconfig"].value == fake_kubeconfig("gpu-dev")
+    kubeconfig = built(entraId={"enabled": False}).outputs["kubeconfig"]
+    assert kubeconfig.value == fake_kubeconfig("gpu-dev")
 
 
 @pytest.mark.parametrize(
@@ -374,7 +379,7 @@ def test_kubeconfig_output_reports_is_secret() -> None:
 
 
 def test_oidc_issuer_url_comes_from_the_cluster() -> None:
-    url = build(cluster_args()).outputs["oidcIssuerUrl"]
+    url = built().outputs["oidcIssuerUrl"]
     assert url.startswith("https://") and "gpu-dev" in url
 
 

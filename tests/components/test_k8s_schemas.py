@@ -10,14 +10,12 @@ import pytest
 
 from components.gpu_admission_policy import GpuAdmissionPolicy
 from components.gpu_workload_namespace import GpuWorkloadNamespace
-from components.platform import GpuPlatform
 from offline_preview import ProgramRun, RecordedResource
 from settings import MIN_KUBERNETES, WorkloadSettings
-from stack_config import load_platform
 from tests.components.incluster_args import namespace_args
 from tests.components.test_gpu_admission_policy import CASES, KINDS
 from tests.components.test_gpu_workload_namespace import ACK_CGPU, ACK_MPS, MIG_MIXED, PLAIN, SHARED
-from tests.conftest import run, stack_raw
+from tests.conftest import run, stack_preview
 from tests.k8s_schema import assert_valid_manifest, is_kubernetes_object, manifest_of
 
 STACKS = ["byo", "dev", "prod"]
@@ -33,8 +31,8 @@ WORKLOAD_TYPES = {
 
 
 def stack_run(stack: str) -> ProgramRun:
-    platform = load_platform(stack_raw(stack))
-    return run(lambda: GpuPlatform(stack, platform))
+    """What the stack's program registers (the offline preview's run, shared by all tests)."""
+    return stack_preview(stack).run
 
 
 def from_workload_components(resource: RecordedResource) -> bool:

@@ -19,7 +19,7 @@ from gpu_facts.ack_components import ACK_SYSTEM_NAMESPACE
 from offline_preview import ProgramRun, RecordedResource
 from offline_preview.engine import PreviewMocks, RecordingMonitor
 from stack_config import load_platform
-from tests.conftest import by_type, run, stack_raw
+from tests.conftest import by_type, run, run_once, stack_raw
 
 NAMESPACE = "kubernetes:core/v1:Namespace"
 RELEASE = "kubernetes:helm.sh/v3:Release"
@@ -50,10 +50,13 @@ def _raw(stack: str, change: str) -> dict[str, Any]:
     return raw
 
 
-def _platform_run(raw: dict[str, Any]) -> tuple[ProgramRun, RecordingMonitor]:
-    platform = load_platform(raw)
+@run_once
+def _platform_run(stack: str, change: str) -> tuple[ProgramRun, dict[str, dict[str, Any]]]:
+    """The run, and the outputs each component registered (shared by both tests of a case)."""
+    platform = load_platform(_raw(stack, change))
     monitor = RecordingMonitor(NamespacesWithoutOutputs())
-    return run(lambda: GpuPlatform("plat", platform), monitor=monitor), monitor
+    result = run(lambda: GpuPlatform("plat", platform), monitor=monitor)
+    return result, monitor.registered_outputs
 
 
 def _namespace_of(resource: RecordedResource) -> Any:
@@ -70,7 +73,7 @@ CASES = [("dev", ""), ("dev", "gpu-operator"), ("ack-dev", "mps-pool-min-1")]
 def test_every_namespaced_child_has_its_configured_namespace_and_waits_for_it(
     stack: str, change: str
 ) -> None:
-    result, _ = _platform_run(_raw(stack, change))
+    result, _ = _platform_run(stack, change)
     namespaces = {r.inputs["metadata"]["name"]: r.urn for r in by_type(result, NAMESPACE)}
     children = [
         r
@@ -98,11 +101,11 @@ def test_every_namespaced_child_has_its_configured_namespace_and_waits_for_it(
 
 @pytest.mark.parametrize(("stack", "change"), CASES)
 def test_namespace_outputs_are_the_configured_names(stack: str, change: str) -> None:
-    result, monitor = _platform_run(_raw(stack, change))
+    result, registered_outputs = _platform_run(stack, change)
     namespaces = {r.inputs["metadata"]["name"] for r in by_type(result, NAMESPACE)}
     names = {
         value
-        for outputs in monitor.registered_outputs.values()
+        for outputs in registered_outputs.values()
         for key, value in outputs.items()
         if key in ("namespace", "mpsNamespace") and value is not None
     }

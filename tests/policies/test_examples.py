@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import copy
 import dataclasses
-import functools
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -14,6 +13,7 @@ import pytest
 from gpu_policies.registry import policies
 from offline_preview import ProgramRun, preview, run_policies
 from offline_preview.cli import EXIT_MANDATORY, EXIT_OK, main
+from tests.conftest import stack_preview
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "examples"
@@ -78,16 +78,15 @@ def test_make_preview_exit_status(capsys: pytest.CaptureFixture[str]) -> None:
 @pytest.mark.slow
 @pytest.mark.parametrize("stack", STACKS)
 def test_our_stacks_pass_the_pack(stack: str) -> None:
-    result = preview(ROOT, stack=stack)
+    result = stack_preview(stack)
     # Not even advisory findings: every GPU pool, ACK MPS ones included, has its driver check
     # and its metrics exporter, which knows every resource name it can attribute.
     assert [(v.policy, v.message) for v in result.violations] == []
     assert len(policies()) >= 22
 
 
-@functools.cache
 def _stack_run(stack: str) -> ProgramRun:
-    return preview(ROOT, stack=stack).run
+    return stack_preview(stack).run
 
 
 def _mutated(stack: str, type_: str, change: Callable[[dict[str, Any]], None]) -> list[Any]:
@@ -307,7 +306,8 @@ def test_one_change_to_our_components_output_is_caught(
     if stack not in STACKS:
         pytest.skip(f"no Pulumi.{stack}.yaml")
     assert any(r.type == type_ for r in _stack_run(stack).resources), type_
-    before = {(v.policy, v.message) for v in run_policies(_stack_run(stack).resources, policies())}
+    # What the pack says of the unchanged stack (the preview ran it over the same resources).
+    before = {(v.policy, v.message) for v in stack_preview(stack).violations}
     after = run_policies(_mutated(stack, type_, change), policies())
     found = {v.policy for v in after if (v.policy, v.message) not in before}
     assert found == ({policy} if isinstance(policy, str) else set(policy))

@@ -18,16 +18,16 @@ from offline_preview.graph import downstream, waits_for
 from offline_preview.render import as_document
 from stack_config import ConfigError
 from tests.components.test_ack_monitoring import T4_AND_MPS_ALERTS
-from tests.conftest import ROOT
+from tests.conftest import ROOT, stack_preview
 
 pytestmark = pytest.mark.slow
 
 EXAMPLE = ROOT / "examples" / "ack-mps-job"
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture
 def ack_dev() -> PreviewResult:
-    return preview(ROOT, stack="ack-dev")
+    return stack_preview("ack-dev")
 
 
 def of_type(result: PreviewResult, type_: str) -> list[RecordedResource]:

@@ -22,20 +22,20 @@ from gpu_policies import (
 from gpu_policies.node_pools import node_pools
 from gpu_policies.registry import policies
 from gpu_policies.tolerations import may_schedule
-from offline_preview import PreviewResult, RecordedResource, Secret, preview, run_policies
+from offline_preview import PreviewResult, RecordedResource, Secret, run_policies
 from offline_preview.graph import downstream, waits_for
 from offline_preview.render import as_document
 from stack_config import load_platform
-from tests.conftest import by_type, one, run, stack_raw
+from tests.conftest import by_type, one, run, stack_preview, stack_raw
 
 MANAGED_CLUSTER = "azure-native:containerservice:ManagedCluster"
 AGENT_POOL = "azure-native:containerservice:AgentPool"
 BINDING = "kubernetes:admissionregistration.k8s.io/v1:ValidatingAdmissionPolicyBinding"
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture
 def previews() -> dict[str, PreviewResult]:
-    return {stack: preview(stack=stack) for stack in ("dev", "prod")}
+    return {stack: stack_preview(stack) for stack in ("dev", "prod")}
 
 
 def pools(result: PreviewResult, component: str = "AksGpuNodePool") -> dict[str, RecordedResource]:

@@ -124,6 +124,7 @@ def _ws_frame(payload: bytes, opcode: int = 0x2) -> bytes:
 
 class _Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
+    disable_nagle_algorithm = True
     server: _FakeServer
 
     def log_message(self, format: str, *args: Any) -> None:  # keep pytest output clean

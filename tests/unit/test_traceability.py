@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import functools
 import re
 from pathlib import Path
 
@@ -24,17 +25,19 @@ def _rows() -> dict[str, list[str]]:
     return rows
 
 
-def _component_classes() -> set[str]:
-    names = set()
+@functools.cache  # parsed once for all rows
+def _component_classes() -> frozenset[str]:
+    names: set[str] = set()
     for path in (ROOT / "components").glob("*.py"):
         tree = ast.parse(path.read_text())
         names |= {node.name for node in tree.body if isinstance(node, ast.ClassDef)}
-    return names
+    return frozenset(names)
 
 
-def _test_functions(path: Path) -> set[str]:
+@functools.cache
+def _test_functions(path: Path) -> frozenset[str]:
     tree = ast.parse(path.read_text())
-    return {node.name for node in ast.walk(tree) if isinstance(node, ast.FunctionDef)}
+    return frozenset(node.name for node in ast.walk(tree) if isinstance(node, ast.FunctionDef))
 
 
 ROWS = _rows()

@@ -1,11 +1,15 @@
-"""The type check still sees calls into the cloud SDKs: a wrong keyword argument fails it.
+"""The type check, and proof that it still sees calls into the cloud SDKs.
 
-`make typecheck` runs basedpyright because it analyses only the SDK modules our code reaches
+basedpyright is the type checker because it analyses only the SDK modules our code reaches
 (mypy followed all of pulumi_azure_native's modules and took minutes). This test keeps that
-speed from turning into blindness: in a scratch copy of the type-checked sources it misspells
-one keyword argument of a real azure-native, alicloud and Kubernetes resource call, runs the
-project's checker with the project's configuration, and asserts that it fails at exactly those
-calls, while the same files unmodified pass.
+speed from turning into blindness. In a scratch copy of the type-checked sources it writes, next
+to a real azure-native, alicloud and Kubernetes resource call's module, a copy with one keyword
+argument of that call misspelt. It runs the project's checker with the project's configuration
+over the whole copy and asserts that it fails at exactly those three calls and nowhere else.
+
+One run does both jobs: "nowhere else" is `make typecheck` (every included source, the
+baseline applied), so `make test` runs no second checker beside the tests; most of a run's
+time goes to the SDKs, which the misspelt copies share with the rest.
 
 pulumi's generated resource classes overload ``__init__`` (keyword arguments, or one ``args``
 object), so the checker reports "no overload matches" at the call instead of naming the
@@ -22,6 +26,7 @@ import sys
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -78,25 +83,28 @@ def _scratch_copy(dest: Path) -> None:
     (dest / config["venv"]).symlink_to(sys.prefix, target_is_directory=True)
 
 
+def _broken_path(injection: Injection) -> str:
+    """Where the misspelt copy goes: a sibling module, so its imports resolve as the original's."""
+    path = Path(injection.path)
+    return path.with_name(f"{path.stem}_misspelt{path.suffix}").as_posix()
+
+
 def _inject(root: Path, injection: Injection) -> int:
-    """Apply ``injection`` under ``root``; the 0-based line of the misspelt keyword."""
-    path = root / injection.path
-    text = path.read_text()
+    """Write ``injection``'s misspelt copy under ``root``; the 0-based line of the keyword."""
+    text = (root / injection.path).read_text()
     call = text.find(injection.call)
     assert call >= 0, f"{injection.path} no longer calls {injection.call}: update INJECTIONS"
     found = re.compile(rf"\b{injection.keyword}=").search(text, call)
     assert found is not None, f"no {injection.keyword}= after {injection.call} in {injection.path}"
-    path.write_text(text[: found.start()] + f"{injection.wrong}=" + text[found.end() :])
+    broken = text[: found.start()] + f"{injection.wrong}=" + text[found.end() :]
+    (root / _broken_path(injection)).write_text(broken)
     return text.count("\n", 0, found.start())
 
 
-def _check(root: Path, files: list[str]) -> tuple[int, list[dict[str, object]]]:
-    """The project's type check (`make typecheck`'s command) on ``files``; exit code, errors.
-
-    Only the files the test changes are named, so each run analyses just what they reach.
-    """
+def _check(root: Path) -> tuple[int, list[dict[str, Any]]]:
+    """The project's type check (`make typecheck`'s command) in ``root``; exit code, errors."""
     done = subprocess.run(
-        [str(root / ".venv" / "bin" / CHECKER.name), "--outputjson", *files],
+        [str(root / ".venv" / "bin" / CHECKER.name), "--outputjson"],
         cwd=root,
         capture_output=True,
         text=True,
@@ -108,34 +116,31 @@ def _check(root: Path, files: list[str]) -> tuple[int, list[dict[str, object]]]:
     return done.returncode, errors
 
 
+def _describe(root: Path, errors: list[dict[str, Any]]) -> str:
+    """The errors as the checker prints them: ``path:line:column - error: message (rule)``."""
+    return "\n".join(
+        f"{Path(e['file']).relative_to(root)}:{e['range']['start']['line'] + 1}:"
+        f"{e['range']['start']['character'] + 1} - error: {e['message']} ({e.get('rule', '')})"
+        for e in errors
+    )
+
+
 @pytest.mark.slow
-def test_a_wrong_keyword_argument_to_a_cloud_sdk_resource_fails_the_type_check(
+def test_the_project_type_checks_and_a_wrong_sdk_keyword_argument_fails_it(
     tmp_path: Path,
 ) -> None:
     assert CHECKER.exists(), f"the type checker is not installed at {CHECKER}"
-    files = [i.path for i in INJECTIONS]
-    clean, broken = tmp_path / "clean", tmp_path / "broken"
-    for root in (clean, broken):
-        root.mkdir()
-        _scratch_copy(root)
-
-    code, errors = _check(clean, files)
-    assert (code, errors) == (0, []), "the unmodified copy must pass"
-
-    lines = {i.path: _inject(broken, i) for i in INJECTIONS}
-    code, errors = _check(broken, files)
+    _scratch_copy(tmp_path)
+    lines = {_broken_path(i): _inject(tmp_path, i) for i in INJECTIONS}
+    code, errors = _check(tmp_path)
     assert code == 1
-    by_file: dict[str, list[dict[str, object]]] = {}
-    for error in errors:
-        by_file.setdefault(Path(str(error["file"])).relative_to(broken).as_posix(), []).append(
-            error
-        )
+    elsewhere = [e for e in errors if Path(e["file"]).relative_to(tmp_path).as_posix() not in lines]
+    assert elsewhere == [], "type errors (make typecheck):\n" + _describe(tmp_path, elsewhere)
     for injection in INJECTIONS:
-        found = by_file.pop(injection.path, [])
+        path = _broken_path(injection)
+        found = [e for e in errors if Path(e["file"]).relative_to(tmp_path).as_posix() == path]
         assert len(found) == 1, f"{injection.sdk}: {injection.wrong}= not caught: {found}"
         (error,) = found
         span = error["range"]
-        assert isinstance(span, dict)
-        assert span["start"]["line"] <= lines[injection.path] <= span["end"]["line"], error
+        assert span["start"]["line"] <= lines[path] <= span["end"]["line"], error
         assert error["rule"] == "reportCallIssue", error
-    assert by_file == {}, "errors where nothing was changed"
