@@ -14,8 +14,9 @@ POLICY_CONFIG ?=
 # (each test worker, each preview) compiles the SDK modules it imports from source again.
 unexport PYTHONDONTWRITEBYTECODE
 
-# Two test workers, one per core of the machines we budget for (docs/performance.md).
-PYTEST := $(PY) -m pytest -n 2
+# Two test workers, one per core of the machines we budget for (docs/performance.md); work
+# stealing: a worker that runs dry takes tests queued for the other, so no core idles at the end.
+PYTEST := $(PY) -m pytest -n 2 --dist worksteal
 
 $(VENV)/.installed: requirements.txt requirements-dev.txt constraints.txt policies/requirements.txt policies/pyproject.toml
 	@./scripts/install.sh $(PYTHON) $(VENV)

@@ -15,11 +15,14 @@ them is measured here (no cloud is reached), so most are labelled estimates.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from offline_preview.graph import waits_for
+
+if TYPE_CHECKING:
+    from offline_preview import PreviewResult
 
 POOL_PARENT_TYPES = frozenset(
     {"gpu-platform:azure:AksGpuNodePool", "gpu-platform:alicloud:AckGpuNodePool"}
@@ -197,14 +200,18 @@ TIMED_STACKS = ("dev", "prod")
 """The stacks whose plans ``make bench`` times (their pools get driver checks)."""
 
 
-def stack_timings(stacks: Iterable[str] = TIMED_STACKS) -> list[PlanTiming]:
-    """Each stack's plan through the offline preview, then the model."""
+def stack_timings(
+    stacks: Iterable[str] = TIMED_STACKS,
+    preview_of: Callable[[str], PreviewResult] | None = None,
+) -> list[PlanTiming]:
+    """Each stack's plan through the offline preview (``preview_of``: a stack's preview, for a
+    caller that already has it), then the model."""
     from offline_preview import preview
     from offline_preview.render import as_document
 
     timings = []
     for stack in stacks:
-        result = preview(stack=stack)
+        result = preview_of(stack) if preview_of else preview(stack=stack)
         document = as_document(result.run, result.violations)
         timings.append(plan_timing(stack, document["resources"]))
     return timings

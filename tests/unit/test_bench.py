@@ -12,13 +12,16 @@ from pathlib import Path
 
 import pytest
 
+import bench.cli
 from bench.cli import main
+from bench.critical_path import stack_timings
 from bench.floors import Registration, matched_floor, plain_floor, sdk_class
 from bench.scale import measure_validation
 from bench.startup import parse_importtime
 from bench.synthetic import SIZES, BenchCloud, Size, synthetic_raw
 from offline_preview import run_callable
 from stack_config import load_platform
+from tests.conftest import stack_preview
 
 
 @pytest.mark.parametrize("cloud", ["existing", "azure", "alicloud"])
@@ -100,11 +103,14 @@ def test_parse_importtime_groups_by_top_level_package() -> None:
 
 @pytest.mark.slow
 def test_bench_smallest_size_writes_the_report(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # Start-up of the byo stack: the same four processes as dev's, at half the CPU (no cloud
     # SDK, fewer resources); `make bench` measures dev.
     argv = ["--sizes", "1", "--repeats", "1", "--startup-runs", "1", "--stack", "byo"]
+    # The critical path reads dev's and prod's plans: the ones this test process may already
+    # hold (tests.conftest.stack_preview) rather than two more previews.
+    monkeypatch.setattr(bench.cli, "stack_timings", lambda: stack_timings(preview_of=stack_preview))
     code = main([*argv, "--out", str(tmp_path)])
     assert code == 0
     doc = json.loads((tmp_path / "latest.json").read_text())
