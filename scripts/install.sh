@@ -22,3 +22,5 @@ fi
 # Build dependencies (setuptools for the editable policy pack) are pinned by the same file.
 "$uv" pip install -q -p "$venv/bin/python" -r requirements-dev.txt -c constraints.txt \
   -b constraints.txt
+# Bytecode for the SDK modules every process imports, once, in parallel (scripts/precompile.py).
+env -u PYTHONDONTWRITEBYTECODE "$venv/bin/python" scripts/precompile.py
