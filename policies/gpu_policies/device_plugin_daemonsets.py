@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from pulumi_policy import PolicyResource
 
@@ -65,22 +66,29 @@ def rendered_by_chart(resource: PolicyResource) -> bool:
     return parent is not None and parent.resource_type in HELM_RELEASES
 
 
-def plugin_daemonsets(index: Mapping[str, list[PolicyResource]]) -> Iterator[PluginDaemonSet]:
-    """Every container role a DaemonSet of the stack plays, one entry per DaemonSet and role."""
+def raw_daemonsets(
+    index: Mapping[str, list[PolicyResource]],
+) -> Iterator[tuple[PolicyResource, Mapping[str, Any]]]:
+    """Each DaemonSet the program declares itself (not one a chart renders), with its pod spec."""
     for resource_type, resources in index.items():
         if kubernetes_kind(resource_type) != "DaemonSet":
             continue
         for resource in resources:
             spec = pod_spec(resource_type, resource.props)
-            if spec is None or rendered_by_chart(resource):
+            if spec is not None and not rendered_by_chart(resource):
+                yield resource, spec
+
+
+def plugin_daemonsets(index: Mapping[str, list[PolicyResource]]) -> Iterator[PluginDaemonSet]:
+    """Every container role a DaemonSet of the stack plays, one entry per DaemonSet and role."""
+    for resource, spec in raw_daemonsets(index):
+        seen: set[str] = set()
+        for container in containers(spec):
+            image = text(container.spec.get("image"))
+            if image is None:
                 continue
-            seen: set[str] = set()
-            for container in containers(spec):
-                image = text(container.spec.get("image"))
-                if image is None:
-                    continue
-                repository, tag, digest = split_image(image)
-                role = _role(repository, _words(container.spec))
-                if role is not None and role not in seen:
-                    seen.add(role)
-                    yield PluginDaemonSet(resource, image, tag, digest, role)
+            repository, tag, digest = split_image(image)
+            role = _role(repository, _words(container.spec))
+            if role is not None and role not in seen:
+                seen.add(role)
+                yield PluginDaemonSet(resource, image, tag, digest, role)

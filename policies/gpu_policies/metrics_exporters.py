@@ -47,12 +47,12 @@ from gpu_facts.device_plugin_chart import (
 from gpu_facts.gcp_accelerators import GKE_DCGM_COMPONENT
 from gpu_facts.scheduling import GPU_NODE_TAINT, Taint
 
-from .device_plugin_daemonsets import rendered_by_chart
+from .device_plugin_daemonsets import raw_daemonsets
 from .helm_releases import release_label, releases
 from .images import repository_name, split_image
 from .node_placement import ANYWHERE, NodePlacement, Requirement, Term, node_placement
 from .node_pools import NodePool
-from .pod_specs import containers, kubernetes_kind, pod_spec
+from .pod_specs import containers
 from .props import is_false, is_true, items, mapping, mappings, path, text
 from .resource_types import ACK_ADDON, ACK_MANAGED_CLUSTER, GKE_CLUSTER
 from .tolerations import describe_tolerations, untolerated
@@ -202,28 +202,22 @@ def _operator(release: PolicyResource) -> Exporter | None:
 
 
 def _daemonsets(index: Mapping[str, list[PolicyResource]]) -> Iterator[Exporter]:
-    for resource_type, resources in index.items():
-        if kubernetes_kind(resource_type) != "DaemonSet":
-            continue
-        for resource in resources:
-            spec = pod_spec(resource_type, resource.props)
-            if spec is None or rendered_by_chart(resource):
+    for resource, spec in raw_daemonsets(index):
+        for container in containers(spec):
+            image = text(container.spec.get("image")) or ""
+            if repository_name(split_image(image)[0]) != IMAGE_NAME:
                 continue
-            for container in containers(spec):
-                image = text(container.spec.get("image")) or ""
-                if repository_name(split_image(image)[0]) != IMAGE_NAME:
-                    continue
-                words = [*items(container.spec.get("command")), *items(container.spec.get("args"))]
-                yield _exporter(
-                    resource,
-                    f"DaemonSet '{resource.name}' ({image})",
-                    tolerations=spec.get("tolerations"),
-                    placement=node_placement(spec),
-                    declared=_declared(container.spec.get("env"), words),
-                    env_at=f"the env of container '{container.name}'",
-                    flag_at=f"the args of container '{container.name}'",
-                )
-                break
+            words = [*items(container.spec.get("command")), *items(container.spec.get("args"))]
+            yield _exporter(
+                resource,
+                f"DaemonSet '{resource.name}' ({image})",
+                tolerations=spec.get("tolerations"),
+                placement=node_placement(spec),
+                declared=_declared(container.spec.get("env"), words),
+                env_at=f"the env of container '{container.name}'",
+                flag_at=f"the args of container '{container.name}'",
+            )
+            break
 
 
 def exporters(index: Mapping[str, list[PolicyResource]]) -> list[Exporter]:
