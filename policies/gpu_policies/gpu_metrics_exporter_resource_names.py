@@ -37,10 +37,9 @@ from .device_plugin_configs import ReleaseConfigs, operator_configs, release_con
 from .exposed_gpu_resources import exposed_resources, shared_names
 from .helm_releases import deploys_device_plugin, releases
 from .metrics_exporters import Exporter, exporters
-from .node_pools import NodePool, gpu_node_pools
+from .node_pools import NodePool, stack_gpu_pools
 from .policy_factory import Config, PolicyInfo, Report, exempt_names, stack_policy
 from .props import text
-from .resource_types import POOL_TYPES
 from .stack_index import index_by_type, object_name
 
 INFO = PolicyInfo(
@@ -110,12 +109,7 @@ def check(args: StackValidationArgs, config: Config, report: Report) -> None:
     plugins = plugin_configs(index)
     if any(plugin.external for plugin in plugins):
         return
-    pools = [
-        pool
-        for resource_type in POOL_TYPES
-        for resource in index.get(resource_type, ())
-        for pool in gpu_node_pools(resource_type, resource.name, resource.props)
-    ]
+    pools = [pool for pool, _ in stack_gpu_pools(index)]
     for exporter in found:
         if exporter.declared is None:
             continue  # its names are not known at preview

@@ -17,9 +17,8 @@ from gpu_facts.gcp_accelerators import GKE_DCGM_COMPONENT
 from gpu_facts.scheduling import GPU_TAINT_EFFECT, GPU_TAINT_KEY
 
 from .metrics_exporters import Exporter, exporters, managed_exporters, pool_taints
-from .node_pools import NodePool, gpu_node_pools
+from .node_pools import NodePool, stack_gpu_pools
 from .policy_factory import Config, PolicyInfo, Report, exempt_names, stack_policy
-from .resource_types import POOL_TYPES
 from .stack_index import index_by_type
 from .tolerations import HARD_EFFECTS
 
@@ -88,12 +87,7 @@ def problem(pool: NodePool, found: list[Exporter]) -> str | None:
 
 def check(args: StackValidationArgs, config: Config, report: Report) -> None:
     index = index_by_type(args.resources)
-    pools: list[tuple[NodePool, PolicyResource]] = [
-        (pool, resource)
-        for resource_type in POOL_TYPES
-        for resource in index.get(resource_type, ())
-        for pool in gpu_node_pools(resource_type, resource.name, resource.props)
-    ]
+    pools: list[tuple[NodePool, PolicyResource]] = list(stack_gpu_pools(index))
     if not pools:
         return
     found = [*exporters(index), *managed_exporters(index)]

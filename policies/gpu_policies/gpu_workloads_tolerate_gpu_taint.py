@@ -20,11 +20,11 @@ from pulumi_policy import EnforcementLevel, PolicyResource, Severity, StackValid
 
 from gpu_facts.scheduling import GPU_TAINT_EFFECT, GPU_TAINT_KEY, GPU_TAINT_VALUE, Taint
 
-from .node_pools import NodePool, node_pools
+from .node_pools import NodePool, stack_gpu_pools
 from .pod_specs import POD_SPEC_PATHS, kubernetes_kind, pod_gpu_resources, pod_spec
 from .policy_factory import Config, PolicyInfo, Report, is_exempt, stack_policy
 from .props import mapping, mappings
-from .resource_types import GKE_CLUSTER, POOL_TYPES
+from .resource_types import GKE_CLUSTER
 from .stack_index import index_by_type
 from .tolerations import describe_tolerations, tolerates, tolerates_taint, vendor_keys
 
@@ -81,13 +81,7 @@ class GpuPools:
 
 
 def _gpu_pools(index: Mapping[str, list[PolicyResource]]) -> GpuPools:
-    pools = tuple(
-        pool
-        for resource_type in POOL_TYPES
-        for resource in index.get(resource_type, ())
-        for pool in node_pools(resource_type, resource.name, resource.props)
-        if pool.is_gpu
-    )
+    pools = tuple(pool for pool, _ in stack_gpu_pools(index))
     return GpuPools(pools, gke=bool(index.get(GKE_CLUSTER)))
 
 

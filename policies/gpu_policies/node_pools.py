@@ -15,6 +15,8 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from pulumi_policy import PolicyResource
+
 from gpu_facts import (
     ACCELERATED_AMI_TYPES,
     UnknownGpuFact,
@@ -35,6 +37,7 @@ from .resource_types import (
     EKS_NODE_GROUP,
     GKE_CLUSTER,
     GKE_NODE_POOL,
+    POOL_TYPES,
     PULUMI_EKS_CLUSTER,
     PULUMI_EKS_MANAGED_NODE_GROUP,
     PULUMI_EKS_NODE_GROUPS,
@@ -321,3 +324,13 @@ def node_pools(resource_type: str, name: str, props: Mapping[str, Any]) -> Itera
 
 def gpu_node_pools(resource_type: str, name: str, props: Mapping[str, Any]) -> Iterator[NodePool]:
     return (pool for pool in node_pools(resource_type, name, props) if pool.is_gpu)
+
+
+def stack_gpu_pools(
+    index: Mapping[str, list[PolicyResource]],
+) -> Iterator[tuple[NodePool, PolicyResource]]:
+    """Every GPU node pool of a stack (``stack_index.index_by_type``), with its resource."""
+    for resource_type in POOL_TYPES:
+        for resource in index.get(resource_type, ()):
+            for pool in gpu_node_pools(resource_type, resource.name, resource.props):
+                yield pool, resource

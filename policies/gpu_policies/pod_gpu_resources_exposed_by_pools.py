@@ -23,10 +23,9 @@ from gpu_facts.scheduling import (
 from .device_plugin_configs import release_configs
 from .exposed_gpu_resources import exposed_resources
 from .helm_releases import releases
-from .node_pools import NodePool, gpu_node_pools
+from .node_pools import NodePool, stack_gpu_pools
 from .pod_specs import POD_SPEC_PATHS, kubernetes_kind, pod_gpu_resources, pod_spec
 from .policy_factory import Config, PolicyInfo, Report, is_exempt, stack_policy
-from .resource_types import POOL_TYPES
 from .stack_index import index_by_type
 
 INFO = PolicyInfo(
@@ -63,12 +62,7 @@ def _summary(exposed: dict[str, list[str]]) -> str:
 
 def check(args: StackValidationArgs, config: Config, report: Report) -> None:
     index = index_by_type(args.resources)
-    pools: list[NodePool] = [
-        pool
-        for resource_type in POOL_TYPES
-        for resource in index.get(resource_type, ())
-        for pool in gpu_node_pools(resource_type, resource.name, resource.props)
-    ]
+    pools: list[NodePool] = [pool for pool, _ in stack_gpu_pools(index)]
     plugins = [release_configs(release) for release in releases(index, CHART_NAME)]
     # A workload stack alone, or configs in an external ConfigMap, cannot be judged; GKE pools
     # need no release (GKE runs the plugin).
