@@ -18,7 +18,8 @@ from typing import Any
 
 BOOTSTRAP = (
     "import sys; sys.path.append(sys.argv[1]); "
-    "from offline_preview.program_runner import child_main; child_main(sys.argv[2], sys.argv[3])"
+    "from gpu_platform.offline_preview.program_runner import child_main; "
+    "child_main(sys.argv[2], sys.argv[3])"
 )
 
 
@@ -89,11 +90,16 @@ def run_in(
 ) -> Any:
     """Run the program with ``python``; returns a ``ProgramRun`` or raises ``ChildFailure``."""
     from .engine import ProgramRun, RecordedResource
-    from .program_env import PROJECT_ROOT
+    from .program_env import PACKAGE_DIR
     from .wire import markers
 
     with tempfile.TemporaryDirectory(prefix="offline-preview-") as tmp:
         request, result = Path(tmp, "request.json"), Path(tmp, "result.json")
+        # The child sees our package and nothing else of this interpreter's site-packages (its
+        # own venv brings the SDKs): a folder holding only a link to the package.
+        import_root = Path(tmp, "import-root")
+        import_root.mkdir()
+        (import_root / PACKAGE_DIR.name).symlink_to(PACKAGE_DIR, target_is_directory=True)
         request.write_text(
             json.dumps(
                 {
@@ -107,7 +113,7 @@ def run_in(
             )
         )
         done = subprocess.run(
-            [str(python), "-c", BOOTSTRAP, str(PROJECT_ROOT), str(request), str(result)],
+            [str(python), "-c", BOOTSTRAP, str(import_root), str(request), str(result)],
             cwd=program_dir,
             capture_output=True,
             text=True,

@@ -13,7 +13,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from stack_config.files import project_name, read_stack_config
+from gpu_platform.stack_config.files import project_name, read_stack_config
 
 from .engine import PreviewMocks, ProgramRun, RecordingMonitor, run_program
 from .failure import ProgramFailure, explain
@@ -22,8 +22,6 @@ from .program_env import ProgramEnvError, program_python
 from .program_runner import ChildConfigError, ChildFailure, run_in
 from .render import RENDERERS
 from .user_mocks import MocksFileError, UserMocks, load_mocks
-
-PROJECT_ROOT = Path(__file__).resolve().parent.parent
 
 EXIT_OK, EXIT_MANDATORY, EXIT_CONFIG, EXIT_PROGRAM = 0, 1, 2, 3
 
@@ -40,7 +38,7 @@ class PreviewResult:
 
 
 def preview(
-    program_dir: Path = PROJECT_ROOT,
+    program_dir: Path = Path(),
     *,
     stack: str = "dev",
     config_file: Path | None = None,
@@ -90,7 +88,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--stack", default="dev", help="stack name: reads Pulumi.<stack>.yaml")
     parser.add_argument("--config", type=Path, help="a stack config file to use instead")
     parser.add_argument(
-        "--program", type=Path, default=PROJECT_ROOT, help="Pulumi Python program folder"
+        "--program", type=Path, default=Path(), help="Pulumi Python program folder (default: here)"
     )
     parser.add_argument("--format", choices=sorted(RENDERERS), default="table")
     parser.add_argument(
@@ -105,7 +103,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--debug", action="store_true", help="the traceback of a failed program")
     args = parser.parse_args(argv)
 
-    from stack_config import ConfigError
+    from gpu_platform.stack_config import ConfigError
 
     pack_config = json.loads(args.policy_config.read_text()) if args.policy_config else None
     try:

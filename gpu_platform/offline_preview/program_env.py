@@ -34,7 +34,8 @@ from typing import Any
 import yaml
 from packaging.requirements import InvalidRequirement, Requirement
 
-PROJECT_ROOT = Path(__file__).resolve().parent.parent
+PACKAGE_DIR = Path(__file__).resolve().parents[1]
+"""The ``gpu_platform`` package this preview runs from (a checkout or site-packages)."""
 
 
 class ProgramEnvError(RuntimeError):
