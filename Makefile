@@ -18,7 +18,7 @@ unexport PYTHONDONTWRITEBYTECODE
 # stealing: a worker that runs dry takes tests queued for the other, so no core idles at the end.
 PYTEST := $(PY) -m pytest -n 2 --dist worksteal
 
-$(VENV)/.installed: requirements.txt requirements-dev.txt constraints.txt policies/requirements.txt policies/pyproject.toml
+$(VENV)/.installed: requirements.txt requirements-dev.txt constraints.txt pyproject.toml policies/requirements.txt policies/pyproject.toml policies/VERSION
 	@./scripts/install.sh $(PYTHON) $(VENV)
 	@touch $@
 

@@ -6,9 +6,8 @@ No ``from __future__ import annotations``: ``AckSystemDiskArgs`` is part of comp
 component analyzer reads at run time.
 """
 
-from typing import NotRequired, TypedDict
+from typing import TYPE_CHECKING, NotRequired, TypedDict
 
-from pulumi_azure_native import containerservice as aks
 from pydantic import ValidationError
 
 from gpu_facts.aks_nodes import CREATION_ONLY_POOL_PROPERTIES
@@ -21,6 +20,9 @@ from gpu_platform.settings import (
 )
 
 from .errors import Problem, property_path, validation_problems
+
+if TYPE_CHECKING:
+    from pulumi_azure_native import containerservice as aks
 
 REPLACED_ON_CHANGE: list[str] = list(CREATION_ONLY_POOL_PROPERTIES)
 """AgentPool inputs AKS takes only at creation: a change replaces the pool."""
@@ -85,8 +87,11 @@ AKS_AUTOSCALED_IGNORE = ["count"]
 """What Pulumi ignores on an autoscaled pool: the count the autoscaler owns."""
 
 
-def aks_upgrade_settings(upgrade: UpgradeSettings) -> aks.AgentPoolUpgradeSettingsArgs:
+def aks_upgrade_settings(upgrade: UpgradeSettings) -> "aks.AgentPoolUpgradeSettingsArgs":
     """Surge, drain timeout and soak of a pool's node upgrades."""
+    # Imported here: the ACK components import this module too, and never azure-native.
+    from pulumi_azure_native import containerservice as aks
+
     return aks.AgentPoolUpgradeSettingsArgs(
         max_surge=upgrade.max_surge,
         drain_timeout_in_minutes=upgrade.drain_timeout_minutes,

@@ -3,7 +3,9 @@ enforces once, in its ``INFO``; the registry reads them from there."""
 
 from __future__ import annotations
 
+import importlib.metadata
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Protocol
 
 from pulumi_policy import ResourceValidationPolicy, StackValidationPolicy
@@ -41,7 +43,18 @@ from .policy_factory import PolicyInfo
 Policy = ResourceValidationPolicy | StackValidationPolicy
 
 PACK_NAME = "gpu-platform"
-PACK_VERSION = "0.1.0"
+
+
+def _pack_version() -> str:
+    """The release: VERSION in the pack's folder (the pack loaded from ``policies/``), else the
+    installed distribution's (the ``gpu-platform-policies`` wheel, which has no such file)."""
+    beside = Path(__file__).resolve().parents[1] / "VERSION"
+    if beside.is_file():
+        return beside.read_text().strip()
+    return importlib.metadata.version("gpu-platform-policies")
+
+
+PACK_VERSION = _pack_version()
 
 
 class PolicyModule(Protocol):
