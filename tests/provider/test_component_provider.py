@@ -1,0 +1,137 @@
+"""gpu_platform.component_provider, started as Pulumi starts a plugin and driven over gRPC: the
+schema it answers is the reviewed one, and every hosted component constructs from another
+language's inputs (camelCase, numbers as doubles) under ``gpu-platform:index:<Class>``."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import grpc
+import pytest
+from google.protobuf import json_format, struct_pb2
+from pulumi.runtime.proto import errors_pb2, provider_pb2, status_pb2
+
+from gpu_platform.component_provider import (
+    HOSTED_COMPONENTS,
+    schema_text,
+    whole_numbers_as_ints,
+)
+
+from .grpc_engine import PROJECT, STACK, ProviderSession, provider_session
+from .wire_inputs import CHILD_TYPES, KUBERNETES_PROVIDER, WIRE_INPUTS
+
+ROOT = Path(__file__).resolve().parents[2]
+REVIEWED_SCHEMA = ROOT / "provider" / "schema.json"
+
+pytestmark = pytest.mark.slow
+
+
+@pytest.fixture(scope="module")
+def session() -> Iterator[ProviderSession]:
+    with provider_session({KUBERNETES_PROVIDER["urn"]: KUBERNETES_PROVIDER["id"]}) as running:
+        yield running
+
+
+def construct(session: ProviderSession, component: str, inputs: dict[str, Any], name: str) -> Any:
+    request = provider_pb2.ConstructRequest(
+        project=PROJECT,
+        stack=STACK,
+        dryRun=True,
+        parallel=4,
+        monitorEndpoint=session.monitor_address,
+        type=f"gpu-platform:index:{component}",
+        name=name,
+        inputs=json_format.ParseDict(inputs, struct_pb2.Struct()),
+    )
+    return session.provider.Construct(request, timeout=60)
+
+
+def test_the_schema_is_the_reviewed_one(session: ProviderSession) -> None:
+    answered = session.provider.GetSchema(provider_pb2.GetSchemaRequest(version=0), timeout=30)
+    assert json.loads(answered.schema) == json.loads(REVIEWED_SCHEMA.read_text()), (
+        "the provider's schema changed: review it, then regenerate provider/schema.json with "
+        "`python -m gpu_platform.component_provider > provider/schema.json`"
+    )
+    assert schema_text() == REVIEWED_SCHEMA.read_text()
+    tokens = {token.rsplit(":", 1)[-1] for token in json.loads(answered.schema)["resources"]}
+    assert tokens == set(HOSTED_COMPONENTS)
+
+
+def test_every_hosted_component_has_wire_inputs_here() -> None:
+    assert set(WIRE_INPUTS) == set(HOSTED_COMPONENTS) == set(CHILD_TYPES)
+
+
+@pytest.mark.parametrize("component", HOSTED_COMPONENTS)
+def test_each_component_constructs_from_another_languages_inputs(
+    session: ProviderSession, component: str
+) -> None:
+    name = f"c-{component.lower()}"
+    response = construct(session, component, WIRE_INPUTS[component], name)
+    assert response.urn == f"urn:pulumi:{STACK}::{PROJECT}::gpu-platform:index:{component}::{name}"
+    children = [r for r in session.monitor.recorded if f"gpu-platform:index:{component}$" in r.urn]
+    assert CHILD_TYPES[component] <= {r.type for r in children}
+    # Every child is named from the component's name (the convention the engine relies on).
+    assert all(r.name.startswith(name) for r in children if r.type != "pulumi:providers:kubernetes")
+
+
+def test_whole_numbers_arrive_as_integers_deep_inside(session: ProviderSession) -> None:
+    construct(session, "AksGpuNodePool", WIRE_INPUTS["AksGpuNodePool"], "ints")
+    (pool,) = [r for r in session.monitor.recorded if r.name == "ints-pool"]
+    assert pool.inputs["count"] == 1
+    assert pool.inputs["upgradeSettings"]["drainTimeoutInMinutes"] == 120
+
+
+def property_errors(err: grpc.RpcError) -> list[tuple[str, str]]:
+    # What Pulumi's server packs into the gRPC status details (grpc-status-details-bin).
+    metadata = dict(err.trailing_metadata() or ())  # type: ignore[attr-defined]
+    status = status_pb2.Status.FromString(metadata["grpc-status-details-bin"])
+    found = []
+    for detail in status.details:
+        errors = errors_pb2.InputPropertiesError()
+        detail.Unpack(errors)
+        found += [(e.property_path, e.reason) for e in errors.errors]
+    return found
+
+
+def test_a_fractional_count_is_refused_with_its_property_path(session: ProviderSession) -> None:
+    inputs = json.loads(json.dumps(WIRE_INPUTS["AksGpuNodePool"]))
+    inputs["pool"]["autoscale"] = {"min": 0.5, "max": 3.0}
+    del inputs["pool"]["count"]
+    del inputs["pool"]["mig"]
+    with pytest.raises(grpc.RpcError) as err:
+        construct(session, "AksGpuNodePool", inputs, "fraction")
+    assert err.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+    paths = [path for path, _ in property_errors(err.value)]
+    assert paths == ["pool.autoscale.min"]
+    assert "Traceback" not in (err.value.details() or "")
+
+
+def test_a_bad_value_comes_back_as_a_property_error(session: ProviderSession) -> None:
+    inputs = {**WIRE_INPUTS["AksGpuNodePool"], "pool": {**A100(), "vmSize": "Standard_D4ds_v5"}}
+    with pytest.raises(grpc.RpcError) as err:
+        construct(session, "AksGpuNodePool", inputs, "cpu-size")
+    assert err.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+    assert [path for path, _ in property_errors(err.value)] == ["pool.vmSize"]
+
+
+def A100() -> dict[str, Any]:  # noqa: N802
+    return dict(WIRE_INPUTS["AksGpuNodePool"]["pool"])
+
+
+@pytest.mark.parametrize(
+    ("value", "expected"),
+    [
+        (2.0, 2),
+        (2.5, 2.5),
+        (True, True),
+        ({"a": [1.0, {"b": 3.0}], "c": "4.0"}, {"a": [1, {"b": 3}], "c": "4.0"}),
+        ([0.0, -7.0, 1e3], [0, -7, 1000]),
+    ],
+)
+def test_whole_numbers_as_ints(value: Any, expected: Any) -> None:
+    result = whole_numbers_as_ints(value)
+    assert result == expected
+    assert json.dumps(result) == json.dumps(expected)

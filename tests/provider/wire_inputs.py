@@ -1,0 +1,160 @@
+"""Inputs of every hosted component as another language sends them: camelCase property names
+from the schema, every number a double (Pulumi's wire has no integers), nested objects, lists
+and maps. Values are our stacks' (Pulumi.dev.yaml, Pulumi.ack-dev.yaml) or plain examples."""
+
+from typing import Any
+
+A100_MIG: dict[str, Any] = {
+    "name": "a100mig",
+    "vmSize": "Standard_ND96asr_v4",
+    "count": 1.0,
+    "osDiskType": "Ephemeral",
+    "maxPods": 110.0,
+    "mig": {"profile": "MIG1g", "strategy": "mixed"},
+    "upgrade": {"maxSurge": "1", "drainTimeoutMinutes": 120.0, "nodeSoakMinutes": 5.0},
+}
+T4_SHARED: dict[str, Any] = {
+    "name": "t4",
+    "vmSize": "Standard_NC4as_T4_v3",
+    "osDiskType": "Ephemeral",
+    "maxPods": 110.0,
+    "autoscale": {"min": 0.0, "max": 3.0},
+    "sharing": {"mode": "timeSlicing", "replicas": 4.0},
+    "labels": {"team": "vision"},
+}
+A10_MPS: dict[str, Any] = {
+    "name": "a10mps",
+    "instanceType": "ecs.gn7i-c8g1.2xlarge",
+    "autoscale": {"min": 0.0, "max": 2.0},
+    "sharing": {"mode": "mps"},
+}
+GENERAL: dict[str, Any] = {
+    "name": "general",
+    "vmSize": "Standard_D4ds_v5",
+    "autoscale": {"min": 1.0, "max": 3.0},
+    "osDiskType": "Ephemeral",
+    "maxPods": 110.0,
+}
+RG = "rg-gpu-dev"
+KUBERNETES_PROVIDER: dict[str, Any] = {
+    # A resource reference as the wire carries it (Pulumi's special signature for resources).
+    "4dabf18193072939515e22adb298388d": "5cf8f73096256a8f31e491e813e4eb8e",
+    "urn": "urn:pulumi:test::consumer::pulumi:providers:kubernetes::gpu-dev",
+    "id": "gpu-dev-provider",
+}
+GROUP_ID = "/subscriptions/0000/resourceGroups/rg-gpu-dev/providers"
+CLUSTER_ID = f"{GROUP_ID}/Microsoft.ContainerService/managedClusters/gpu-dev"
+MONITOR = f"{GROUP_ID}/Microsoft.Monitor"
+INSIGHTS = f"{GROUP_ID}/Microsoft.OperationalInsights"
+
+WIRE_INPUTS: dict[str, dict[str, Any]] = {
+    "AksCluster": {
+        "name": "gpu-dev",
+        "location": "westeurope",
+        "resourceGroup": {"name": RG},
+        "kubernetesVersion": "1.33",
+        "systemPool": {"vmSize": "Standard_D4ds_v5", "count": 2.0, "maxPods": 110.0},
+        "maintenanceWindow": {"day": "Saturday", "startHour": 2.0, "durationHours": 6.0},
+        "apiServer": {"authorizedIpRanges": ["203.0.113.0/24"]},
+        "monitoring": {"retentionDays": 30.0},
+        "tags": {"environment": "dev"},
+    },
+    "AksGpuNodePool": {"clusterName": "gpu-dev", "resourceGroupName": RG, "pool": A100_MIG},
+    "AksCpuNodePool": {"clusterName": "gpu-dev", "resourceGroupName": RG, "pool": GENERAL},
+    "AksMonitoringWorkspaces": {
+        "location": "westeurope",
+        "resourceGroupName": RG,
+        "retentionDays": 30.0,
+    },
+    "AksMonitoring": {
+        "clusterId": CLUSTER_ID,
+        "clusterName": "gpu-dev",
+        "location": "westeurope",
+        "resourceGroupName": RG,
+        "azureMonitorWorkspaceId": f"{MONITOR}/accounts/amw-gpu-dev",
+        "logAnalyticsWorkspaceId": f"{INSIGHTS}/workspaces/log-gpu-dev",
+        "pools": [A100_MIG, T4_SHARED],
+        "logNamespaces": ["gpu-training"],
+    },
+    "AksGrafana": {
+        "name": "grafana-gpu-dev",
+        "location": "westeurope",
+        "resourceGroupName": RG,
+        "azureMonitorWorkspaceId": f"{MONITOR}/accounts/amw-gpu-dev",
+    },
+    "NvmeCache": {
+        "clusterName": "gpu-dev",
+        "resourceGroupName": RG,
+        "pools": [{**A100_MIG, "nvme": True}],
+        "kubernetesProvider": KUBERNETES_PROVIDER,
+    },
+    "AckCluster": {
+        "name": "gpu-ack-dev",
+        "clusterSpec": "ack.pro.small",
+        "vpc": {
+            "cidr": "10.0.0.0/8",
+            "vswitches": [{"zone": "cn-hangzhou-i", "cidr": "10.1.0.0/16"}],
+            "podVswitches": [{"zone": "cn-hangzhou-i", "cidr": "10.11.0.0/16"}],
+        },
+        "serviceCidr": "172.21.0.0/20",
+        "systemPool": {"instanceType": "ecs.g7.xlarge", "count": 2.0},
+        "nodeSystemDisk": {"category": "cloud_essd", "sizeGib": 120.0},
+        "maintenanceWindow": {"day": "Saturday", "startHour": 18.0, "durationHours": 6.0},
+        "kubeconfigMinutes": 120.0,
+    },
+    "AckGpuNodePool": {"clusterId": "c0ffee", "vswitchIds": ["vsw-1"], "pool": A10_MPS},
+    "AckCpuNodePool": {
+        "clusterId": "c0ffee",
+        "vswitchIds": ["vsw-1"],
+        "pool": {"name": "general", "instanceType": "ecs.g7.xlarge", "count": 2.0},
+    },
+    "AckGpuSharing": {
+        "pools": [A10_MPS],
+        "aiInstallerVersion": "1.8.2",
+        "mpsControlVersion": "0.2.0",
+    },
+    "AckMonitoring": {
+        "clusterId": "c0ffee",
+        "pools": [A10_MPS],
+        "logs": False,
+        "kubernetesProvider": KUBERNETES_PROVIDER,
+    },
+    "ExistingCluster": {"kubeconfig": "apiVersion: v1\nkind: Config\n", "clusterName": "lab"},
+    "NvidiaDevicePlugin": {"pools": [A100_MIG, T4_SHARED], "cloud": "azure"},
+    "NvidiaGpuOperator": {"pools": [A100_MIG, T4_SHARED], "cloud": "azure"},
+    "DriverReadinessCheck": {"pools": [A100_MIG, T4_SHARED], "cloud": "azure"},
+    "DcgmExporter": {"pools": [A100_MIG, T4_SHARED], "cloud": "azure"},
+    "GpuWorkloadNamespace": {
+        "name": "gpu-training",
+        "type": "training",
+        "pools": [A100_MIG, T4_SHARED],
+        "cloud": "azure",
+        "gpuQuota": 8.0,
+        "quota": {"cpu": "64", "memory": "512Gi", "pods": 100.0},
+    },
+    "GpuAdmissionPolicy": {"action": "Warn"},
+}
+"""Component class -> its inputs on the wire."""
+
+CHILD_TYPES: dict[str, set[str]] = {
+    "AksCluster": {"azure-native:containerservice:ManagedCluster"},
+    "AksGpuNodePool": {"azure-native:containerservice:AgentPool"},
+    "AksCpuNodePool": {"azure-native:containerservice:AgentPool"},
+    "AksMonitoringWorkspaces": {"azure-native:operationalinsights:Workspace"},
+    "AksMonitoring": {"azure-native:monitor:DataCollectionRule"},
+    "AksGrafana": {"azure-native:dashboard:Grafana"},
+    "NvmeCache": {"azure-native:kubernetesconfiguration:Extension"},
+    "AckCluster": {"alicloud:cs/managedKubernetes:ManagedKubernetes"},
+    "AckGpuNodePool": {"alicloud:cs/nodePool:NodePool"},
+    "AckCpuNodePool": {"alicloud:cs/nodePool:NodePool"},
+    "AckGpuSharing": {"kubernetes:helm.sh/v3:Release"},
+    "AckMonitoring": {"alicloud:cs/kubernetesAddon:KubernetesAddon"},
+    "ExistingCluster": {"pulumi:providers:kubernetes"},
+    "NvidiaDevicePlugin": {"kubernetes:helm.sh/v3:Release"},
+    "NvidiaGpuOperator": {"kubernetes:helm.sh/v3:Release"},
+    "DriverReadinessCheck": {"kubernetes:batch/v1:Job"},
+    "DcgmExporter": {"kubernetes:helm.sh/v3:Release"},
+    "GpuWorkloadNamespace": {"kubernetes:core/v1:Namespace", "kubernetes:core/v1:ResourceQuota"},
+    "GpuAdmissionPolicy": {"kubernetes:admissionregistration.k8s.io/v1:ValidatingAdmissionPolicy"},
+}
+"""Component class -> child resource types its construction must register (at least)."""
