@@ -52,10 +52,7 @@ class _Monitor(RecordingMonitor):
     def make_urn(self, parent: str, type_: str, name: str) -> str:
         # The SDK's mock builds URNs from this process's Pulumi settings, which a test that
         # only serves the monitor does not have: the request's project and stack are ours.
-        if parent:
-            qualified = parent.split("::")[-2] + "$" + type_
-        else:
-            qualified = type_
+        qualified = parent.split("::")[-2] + "$" + type_ if parent else type_
         return f"urn:pulumi:{STACK}::{PROJECT}::{qualified}::{name}"
 
 
@@ -81,14 +78,14 @@ def _monitor_servicer(monitor: RecordingMonitor) -> resource_pb2_grpc.ResourceMo
 class _Engine(engine_pb2_grpc.EngineServicer):
     logs: list[str] = field(default_factory=list)
 
-    def Log(self, request: Any, context: Any) -> empty_pb2.Empty:  # noqa: N802
+    def Log(self, request: Any, context: Any) -> empty_pb2.Empty:
         self.logs.append(request.message)
         return empty_pb2.Empty()
 
-    def GetRootResource(self, request: Any, context: Any) -> Any:  # noqa: N802
+    def GetRootResource(self, request: Any, context: Any) -> Any:
         return engine_pb2.GetRootResourceResponse(urn="")
 
-    def SetRootResource(self, request: Any, context: Any) -> Any:  # noqa: N802
+    def SetRootResource(self, request: Any, context: Any) -> Any:
         return engine_pb2.SetRootResourceResponse()
 
 

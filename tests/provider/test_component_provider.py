@@ -110,15 +110,12 @@ def test_a_fractional_count_is_refused_with_its_property_path(session: ProviderS
 
 
 def test_a_bad_value_comes_back_as_a_property_error(session: ProviderSession) -> None:
-    inputs = {**WIRE_INPUTS["AksGpuNodePool"], "pool": {**A100(), "vmSize": "Standard_D4ds_v5"}}
+    pool = {**WIRE_INPUTS["AksGpuNodePool"]["pool"], "vmSize": "Standard_D4ds_v5"}
+    inputs = {**WIRE_INPUTS["AksGpuNodePool"], "pool": pool}
     with pytest.raises(grpc.RpcError) as err:
         construct(session, "AksGpuNodePool", inputs, "cpu-size")
     assert err.value.code() == grpc.StatusCode.INVALID_ARGUMENT
     assert [path for path, _ in property_errors(err.value)] == ["pool.vmSize"]
-
-
-def A100() -> dict[str, Any]:  # noqa: N802
-    return dict(WIRE_INPUTS["AksGpuNodePool"]["pool"])
 
 
 @pytest.mark.parametrize(
