@@ -8,7 +8,7 @@ PROGRAM ?= .
 CONFIG ?=
 POLICY_CONFIG ?=
 
-.PHONY: venv preview test lint typecheck unit tests up bench verify scan clean
+.PHONY: venv preview test lint typecheck unit tests up bench verify scan clean format dist dist-check
 
 # Let Python cache bytecode even where the environment says not to: without it every process
 # (each test worker, each preview) compiles the SDK modules it imports from source again.
@@ -45,6 +45,21 @@ tests: venv ## Every test, `slow` ones included.
 # project (what `make typecheck` does) and, in the same run, that misspelt SDK keywords fail.
 test: lint ## Lint, then every test, the type check among them.
 	@$(MAKE) --no-print-directory tests
+
+format: venv ## Format and fix what ruff can (make lint checks the same).
+	$(VENV)/bin/ruff format .
+	$(VENV)/bin/ruff check --fix .
+
+# Releases (docs/packaging.md): both wheels and sdists into dist/, then the packaging tests:
+# built from a clean clone, installed into fresh virtualenvs, consumer programs previewed.
+dist: venv ## Build gpu-platform and gpu-platform-policies (wheels and sdists) into dist/.
+	@rm -rf dist
+	@$(UV) build -q --out-dir dist .
+	@$(UV) build -q --out-dir dist policies
+	@ls dist
+
+dist-check: venv ## The packaging tests: clean-clone wheels installed and used outside the repo.
+	$(PY) -m pytest tests/packaging --dist-check -p no:xdist
 
 up: ## pulumi up for STACK (needs the Pulumi CLI and cloud credentials).
 	pulumi up --stack $(STACK) --policy-pack policies

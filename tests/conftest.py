@@ -138,3 +138,11 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Slow tests first (order otherwise kept): with `make test`'s two workers a long test
     collected last would run alone at the end while the other core idles."""
     items.sort(key=lambda item: item.get_closest_marker("slow") is None)
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--dist-check",
+        action="store_true",
+        help="also run the packaging tests (build and install the wheels): make dist-check",
+    )

@@ -20,27 +20,21 @@ A cluster created here also gets a small untainted CPU pool (``AksCpuNodePool``)
 pool is tainted ``CriticalAddonsOnly`` and the GPU pool ``nvidia.com/gpu``, so without it a pod
 that needs no GPU would never schedule.
 
-``python -m offline_preview --program examples/aks-gpu-pool`` runs it on the mock engine with
+``python -m gpu_platform.offline_preview --program examples/aks-gpu-pool`` runs it on the mock engine with
 the policy pack.
 """
-
-import sys
-from pathlib import Path
 
 import pulumi
 import pulumi_kubernetes as k8s
 
-# The components are not a published package yet: import them from this repository.
-REPO = str(Path(__file__).resolve().parents[2])
-if REPO not in sys.path:
-    sys.path.append(REPO)
-
-from gpu_platform.components.aks_cluster import AksCluster  # noqa: E402
-from gpu_platform.components.aks_cpu_node_pool import AksCpuNodePool  # noqa: E402
-from gpu_platform.components.aks_gpu_node_pool import AksGpuNodePool  # noqa: E402
-from gpu_platform.components.gpu_metrics import DcgmExporter  # noqa: E402
-from gpu_platform.components.nvidia_device_plugin import NvidiaDevicePlugin  # noqa: E402
-from gpu_platform.components.pool_args import GpuPoolArgs  # noqa: E402
+from gpu_platform import (
+    AksCluster,
+    AksCpuNodePool,
+    AksGpuNodePool,
+    DcgmExporter,
+    GpuPoolArgs,
+    NvidiaDevicePlugin,
+)
 
 config = pulumi.Config()
 existing_cluster = config.get("existingClusterName")
