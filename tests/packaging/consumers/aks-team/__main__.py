@@ -6,7 +6,7 @@ import pulumi_kubernetes as k8s
 import settings
 
 from components import TEAM
-from gpu_platform import AksGpuNodePool, GpuPoolArgs, NvidiaDevicePlugin
+from gpu_platform import AksGpuNodePool, DcgmExporter, GpuPoolArgs, NvidiaDevicePlugin
 
 config = pulumi.Config()
 pool: GpuPoolArgs = {
@@ -23,9 +23,7 @@ gpu = AksGpuNodePool(
         "pool": pool,
     },
 )
-NvidiaDevicePlugin(
-    "plugin",
-    {"pools": [pool], "cloud": "azure"},
-    pulumi.ResourceOptions(provider=k8s.Provider("cluster")),
-)
+in_cluster = pulumi.ResourceOptions(provider=k8s.Provider("cluster"))
+NvidiaDevicePlugin("plugin", {"pools": [pool], "cloud": "azure"}, in_cluster)
+DcgmExporter("metrics", {"pools": [pool], "cloud": "azure"}, in_cluster)
 pulumi.export("poolName", gpu.pool_name)
