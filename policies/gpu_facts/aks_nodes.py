@@ -91,6 +91,7 @@ NODE_IMAGE_MAX_AGE_DAYS = 35
 """How old a node image may be on a pool an automatic channel keeps current. "Linux node images
 are updated weekly" and a release can take "up to two weeks" to reach every region
 (https://learn.microsoft.com/azure/aks/upgrade-node-image; "up to a week" in its older text); the
-channel applies it in its weekly maintenance window (default cadence "Weekly"). 7 days of release cadence + 14 of roll-out + 7 to
-the next window = 28; a week more for one release held back. Older than this, the channel is not
-working (no window, a failing upgrade) or, without a channel, newer images are waiting."""
+channel applies it in its weekly maintenance window (default cadence "Weekly"). 7 days of release
+cadence + 14 of roll-out + 7 to the next window = 28; a week more for one release held back.
+Older than this, the channel is not working (no window, a failing upgrade) or, without a
+channel, newer images are waiting."""

@@ -53,9 +53,10 @@ LOCAL_NVME_TOPOLOGY_KEY = "topology.localdisk.csi.acstor.io/node"
 ``internal/csi/core/lvm/lvm.go``): the kubelet labels a node with it, value the node's name, once
 the driver's node plugin registered there (CSI ``NodeGetInfo`` topology).
 
-The driver also publishes each node's free space: its ``CSIDriver`` sets ``storageCapacity: true``
-(lvm.go) and its chart runs the external-provisioner with ``--enable-capacity`` and
-``--node-deployment`` (``charts/latest/templates/daemonset.yaml``, ``NAMESPACE`` from the pod), which
-writes one ``CSIStorageCapacity`` per StorageClass of the driver and node, ``nodeTopology``
-selecting this key with the node's name, in the driver's namespace (``ACSTOR_NAMESPACE``). Its
-``capacity`` is what the node's volume group has free, not the disks' size."""
+The driver also publishes each node's free space: its ``CSIDriver`` sets
+``storageCapacity: true`` (lvm.go) and its chart runs the external-provisioner with
+``--enable-capacity`` and ``--node-deployment`` (``charts/latest/templates/daemonset.yaml``,
+``NAMESPACE`` from the pod), which writes one ``CSIStorageCapacity`` per StorageClass of the
+driver and node, ``nodeTopology`` selecting this key with the node's name, in the driver's
+namespace (``ACSTOR_NAMESPACE``). Its ``capacity`` is what the node's volume group has free, not
+the disks' size."""
