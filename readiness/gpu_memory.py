@@ -19,7 +19,7 @@ from gpu_facts.scheduling import ALIYUN_GPU_MEM
 
 from .cluster import Obj
 from .objects import entries, mapping, name_of, text
-from .results import CheckResult, outcome
+from .results import CheckResult, many, outcome
 from .seed_expectations import SeedPool
 
 CHECK = "gpu-memory"
@@ -82,7 +82,7 @@ def ledger(node: Obj, pods: list[Obj], gpus: int) -> Ledger:
     count = _whole(allocatable.get(GPU_COUNT_RESOURCE))
     note, wrong = "", False
     if count is None:
-        note, count = f"no {GPU_COUNT_RESOURCE}: {gpus} GPUs from the instance type", gpus
+        note, count = f"no {GPU_COUNT_RESOURCE}: {many(gpus, 'GPU')} from the instance type", gpus
     elif count != gpus:
         note, wrong = f"{GPU_COUNT_RESOURCE} {count}, the instance type has {gpus}", True
     per_gpu = total // count if count > 0 else 0

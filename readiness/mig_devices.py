@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections import Counter
 
 from .nvidia_smi import NvidiaSmiError, parse_gpu_list
-from .results import CheckResult, outcome
+from .results import CheckResult, many, outcome
 from .seed_expectations import MigLayout
 
 LIST_GPUS: tuple[str, ...] = ("nvidia-smi", "-L")
@@ -37,7 +37,7 @@ def mig_devices(node: str, layout: MigLayout, listing: str) -> CheckResult:
         return outcome(CHECK, subject, expected, "nvidia-smi -L listed no GPU", False)
     problems = []
     if len(gpus) != layout.gpus:
-        problems.append(f"{len(gpus)} GPUs listed, the VM size has {layout.gpus}")
+        problems.append(f"{many(len(gpus), 'GPU')} listed, the VM size has {layout.gpus}")
     ours = 0
     off = []
     for gpu in gpus:
@@ -54,7 +54,7 @@ def mig_devices(node: str, layout: MigLayout, listing: str) -> CheckResult:
             "only when the pool is created)"
         )
     wanted = layout.gpus * layout.per_gpu
-    found = f"{len(gpus)} GPUs, {ours} MIG {layout.profile} devices"
+    found = f"{many(len(gpus), 'GPU')}, {many(ours, f'MIG {layout.profile} device')}"
     if problems:
         found += f" of {wanted}: " + "; ".join(problems)
     return outcome(CHECK, subject, expected, found, not problems)

@@ -17,7 +17,7 @@ from __future__ import annotations
 from gpu_facts.mps import EXCLUSIVE_PROCESS, MPS_CLIENT_TYPE, MPS_SERVER_PROCESS
 
 from .nvidia_smi import GpuProcess, NvidiaSmiError, parse_compute_modes, parse_processes
-from .results import CheckResult, outcome
+from .results import CheckResult, many, outcome
 
 SHOW_TABLE: tuple[str, ...] = ("nvidia-smi",)
 CHECK = "mps-server"
@@ -30,10 +30,6 @@ def is_mps_server(process: GpuProcess) -> bool:
     if name.startswith("..."):
         return MPS_SERVER_PROCESS.endswith(name[3:]) and len(name) > 6
     return name == MPS_SERVER_PROCESS
-
-
-def _many(n: int, what: str) -> str:
-    return f"{n} {what}" if n == 1 else f"{n} {what}s"
 
 
 def mps_server(node: str, table: str, client_pods: list[str]) -> CheckResult:
@@ -54,9 +50,9 @@ def mps_server(node: str, table: str, client_pods: list[str]) -> CheckResult:
     ]
     if servers:
         pids = ", ".join(f"PID {p.pid} on GPU {p.gpu}" for p in servers)
-        found = f"{MPS_SERVER_PROCESS} running ({pids}), {_many(len(clients), 'MPS client')}"
+        found = f"{MPS_SERVER_PROCESS} running ({pids}), {many(len(clients), 'MPS client')}"
     elif client_pods or clients:
-        who = ", ".join(client_pods) or _many(len(clients), f"{MPS_CLIENT_TYPE} process")
+        who = ", ".join(client_pods) or many(len(clients), f"{MPS_CLIENT_TYPE} process")
         found = f"no {MPS_SERVER_PROCESS} while GPU pods run on the node ({who})"
         problems.insert(
             0,

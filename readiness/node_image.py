@@ -26,7 +26,7 @@ from gpu_facts.aks_nodes import (
 
 from .cluster import Obj
 from .objects import labels_of
-from .results import CheckResult, outcome
+from .results import CheckResult, many, outcome
 
 CHECK = "node-image"
 _DATED = (
@@ -49,10 +49,6 @@ def image_date(version: str) -> date | None:
     return None
 
 
-def _days(n: int) -> str:
-    return f"{n} day" if n == 1 else f"{n} days"
-
-
 def node_image(pool: str, nodes: list[Obj], channel: str, today: date) -> CheckResult:
     """One pool's row: each image version on its nodes, with its age."""
     subject = f"pool/{pool}"
@@ -63,14 +59,14 @@ def node_image(pool: str, nodes: list[Obj], channel: str, today: date) -> CheckR
     versions = Counter(labels_of(node).get(NODE_IMAGE_VERSION_LABEL, "") for node in nodes)
     shown, unreadable, oldest = [], [], 0
     for version, count in sorted(versions.items()):
-        on = f"on {count} node" if count == 1 else f"on {count} nodes"
+        on = f"on {many(count, 'node')}"
         built = image_date(version) if version else None
         if built is None:
             unreadable.append(f"{version or f'no {NODE_IMAGE_VERSION_LABEL} label'} {on}")
             continue
         age = max(0, (today - built).days)
         oldest = max(oldest, age)
-        shown.append(f"{version} ({_days(age)} old) {on}")
+        shown.append(f"{version} ({many(age, 'day')} old) {on}")
     found = "; ".join(shown + unreadable)
     if unreadable:
         return outcome(CHECK, subject, expected, f"{found}: no image date to read", False)

@@ -32,3 +32,8 @@ def outcome(check: str, subject: str, expected: str, found: str, ok: bool) -> Ch
 
 def failed(results: list[CheckResult]) -> list[CheckResult]:
     return [r for r in results if r.status == "fail"]
+
+
+def many(n: int, what: str) -> str:
+    """``1 GPU``, ``2 GPUs``: a count with its noun, for a row's text."""
+    return f"{n} {what}" if n == 1 else f"{n} {what}s"

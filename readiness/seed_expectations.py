@@ -71,7 +71,7 @@ class SeedPool:
     """ACK's GPU sharing (MPS, cGPU, share) books ``aliyun.com/gpu-mem`` per GPU."""
     mps: MpsDaemon | None = None
     nvme: NvmeDisks | None = None
-    """Set when the pool offers its NVMe disks to the cache (AKS ``nvme: true``)."""
+    """Set when the pool offers its NVMe disks to the cache (``nvme: true``, AKS only)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,13 +92,13 @@ def _mps(pf: PoolFacts) -> MpsDaemon | None:
     return MpsDaemon.DEVICE_PLUGIN if pf.sharing == "mps" else None
 
 
-def seed_pool(pf: PoolFacts, aks: bool) -> SeedPool:
+def seed_pool(pf: PoolFacts) -> SeedPool:
     mig = None
     if pf.mig_profile is not None:
         per_gpu = mig_instances_per_gpu(pf.gpu_model, pf.mig_profile)
         mig = MigLayout(pf.mig_profile, per_gpu, pf.gpus_per_node)
     nvme = None
-    if aks and pf.pool.nvme and pf.nvme_disk_count:
+    if pf.pool.nvme and pf.nvme_disk_count:  # AKS only (stack_config.rules.pools)
         nvme = NvmeDisks(pf.nvme_disk_count, pf.nvme_disk_gib)
     return SeedPool(
         name=pf.name,
@@ -124,6 +124,6 @@ def seed_expectations(platform: ResolvedPlatform) -> SeedExpectations:
     aks = isinstance(cluster, AksClusterSettings)
     return SeedExpectations(
         cloud=cfg.cloud,
-        pools=tuple(seed_pool(pf, aks) for pf in platform.pools.values()),
+        pools=tuple(seed_pool(pf) for pf in platform.pools.values()),
         node_os_channel=node_os_channel(cluster) if aks else None,
     )

@@ -35,7 +35,7 @@ class Report:
         return not failed(self.results)
 
     def counts(self) -> dict[str, int]:
-        out = dict.fromkeys(STATUSES, 0)
+        out: dict[str, int] = dict.fromkeys(STATUSES, 0)
         for r in self.results:
             out[r.status] += 1
         return out

@@ -168,11 +168,10 @@ def test_ack_gpu_memory_and_mps_server_pass(kubeconfig: Path, cluster: FakeClust
     assert run.row("mps-server", f"node/{ACK_NODE}")["found"] == (
         "nvidia-cuda-mps-server running (PID 214077 on GPU 0), 1 MPS client; GPU 0 in E. Process"
     )
-    # The node's pods are read across namespaces, with a field selector, like the tool reads them.
-    assert any(
-        p.startswith("/api/v1/pods?") and f"fieldSelector=spec.nodeName%3D{ACK_NODE}" in p
-        for _, p in cluster.requests
-    )
+    # The node's pods are read once, across namespaces, with a field selector, as the tool does.
+    node_reads = [p for _, p in cluster.requests if p.startswith("/api/v1/pods?")]
+    assert len(node_reads) == 1
+    assert f"fieldSelector=spec.nodeName%3D{ACK_NODE}" in node_reads[0]
     # nvidia-smi runs in the MPS control daemon's pod.
     execs = [p for _, p in cluster.requests if f"{MPS_DAEMON}-q8w2e/exec?" in p]
     assert len(execs) == 2  # the driver row and the MPS server row
@@ -217,7 +216,7 @@ def test_gpu_memory_pending_and_missing_gpu_count(kubeconfig: Path, cluster: Fak
         "subject": f"node/{ACK_NODE}",
         "expected": "allocated ≤ total GiB on every GPU (kubectl inspect cgpu)",
         "found": (
-            "GPU0 8/24, pending 4 (queued 4); node 12/24 GiB (no aliyun.com/gpu-count: 1 GPUs "
+            "GPU0 8/24, pending 4 (queued 4); node 12/24 GiB (no aliyun.com/gpu-count: 1 GPU "
             "from the instance type)"
         ),
         "status": "pass",
