@@ -42,22 +42,16 @@ def mps_server(node: str, table: str, client_pods: list[str]) -> CheckResult:
         return outcome(CHECK, subject, EXPECTED, str(err), False)
     servers = [p for p in processes if is_mps_server(p)]
     clients = [p for p in processes if p.type == MPS_CLIENT_TYPE]
-    shared = sorted(i for i, mode in modes.items() if mode != EXCLUSIVE_PROCESS)
-    problems = [
-        f"GPU {i} in {modes[i]} compute mode, not {EXCLUSIVE_PROCESS}: the MPS control daemon "
-        "has not taken it (see the daemon's log)"
-        for i in shared
-    ]
+    unserved = not servers and bool(client_pods or clients)
     if servers:
         pids = ", ".join(f"PID {p.pid} on GPU {p.gpu}" for p in servers)
         found = f"{MPS_SERVER_PROCESS} running ({pids}), {many(len(clients), 'MPS client')}"
-    elif client_pods or clients:
+    elif unserved:
         who = ", ".join(client_pods) or many(len(clients), f"{MPS_CLIENT_TYPE} process")
-        found = f"no {MPS_SERVER_PROCESS} while GPU pods run on the node ({who})"
-        problems.insert(
-            0,
-            "their CUDA calls do not go through MPS: the control daemon started no server for "
-            "them (see its log; on ACK the pods must set hostIPC)",
+        found = (
+            f"no {MPS_SERVER_PROCESS} while GPU pods run on the node ({who}), so their CUDA "
+            "calls do not go through MPS: the control daemon started no server for them (see "
+            "its log; on ACK the pods must set hostIPC)"
         )
     else:
         found = (
@@ -67,6 +61,10 @@ def mps_server(node: str, table: str, client_pods: list[str]) -> CheckResult:
     ready = [i for i, mode in sorted(modes.items()) if mode == EXCLUSIVE_PROCESS]
     if ready:
         found += f"; GPU {', '.join(str(i) for i in ready)} in {EXCLUSIVE_PROCESS}"
-    if problems:
-        found += ": " + "; ".join(problems)
-    return outcome(CHECK, subject, EXPECTED, found, not problems)
+    shared = [i for i, mode in sorted(modes.items()) if mode != EXCLUSIVE_PROCESS]
+    for i in shared:
+        found += (
+            f"; GPU {i} in {modes[i]} compute mode, not {EXCLUSIVE_PROCESS}: the MPS control "
+            "daemon has not taken it (see its log)"
+        )
+    return outcome(CHECK, subject, EXPECTED, found, not unserved and not shared)

@@ -233,9 +233,9 @@ def test_mps_server_missing_while_a_client_runs_fails(
     assert run.code == 1
     assert run.failures() == [("mps-server", f"node/{ACK_NODE}")]
     assert run.row("mps-server", f"node/{ACK_NODE}")["found"] == (
-        "no nvidia-cuda-mps-server while GPU pods run on the node (mps-trainer-0); GPU 0 in E. "
-        "Process: their CUDA calls do not go through MPS: the control daemon started no server "
-        "for them (see its log; on ACK the pods must set hostIPC)"
+        "no nvidia-cuda-mps-server while GPU pods run on the node (mps-trainer-0), so their "
+        "CUDA calls do not go through MPS: the control daemon started no server for them (see "
+        "its log; on ACK the pods must set hostIPC); GPU 0 in E. Process"
     )
 
 
@@ -259,9 +259,9 @@ def test_mps_gpu_in_default_compute_mode_fails(kubeconfig: Path, cluster: FakeCl
     cluster.exec_answers[f"{MPS_DAEMON}-q8w2e"] = ExecAnswer(table)
     run = verify_ack(kubeconfig)
     assert run.failures() == [("mps-server", f"node/{ACK_NODE}")]
-    assert run.row("mps-server", f"node/{ACK_NODE}")["found"].endswith(
-        ": GPU 0 in Default compute mode, not E. Process: the MPS control daemon has not taken "
-        "it (see the daemon's log)"
+    assert run.row("mps-server", f"node/{ACK_NODE}")["found"] == (
+        "nvidia-cuda-mps-server running (PID 214077 on GPU 0), 1 MPS client; GPU 0 in Default "
+        "compute mode, not E. Process: the MPS control daemon has not taken it (see its log)"
     )
 
 

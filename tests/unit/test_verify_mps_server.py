@@ -44,9 +44,9 @@ def test_a_gpu_left_out_of_mps_fails_even_with_a_server() -> None:
     row = mps_server("n", table("v100x2_r470_processes.txt"), [])
     assert row.status == "fail"
     assert row.found == (
-        "nvidia-cuda-mps-server running (PID 48211 on GPU 0), 1 MPS client; GPU 0 in E. Process: "
+        "nvidia-cuda-mps-server running (PID 48211 on GPU 0), 1 MPS client; GPU 0 in E. Process; "
         "GPU 1 in Default compute mode, not E. Process: the MPS control daemon has not taken it "
-        "(see the daemon's log)"
+        "(see its log)"
     )
 
 
