@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 
-from readiness.gpu_memory import gpu_memory, ledger, pod_gpu_index, pod_gpu_mem
-from readiness.seed_expectations import SeedPool
+from gpu_platform.verify.gpu_memory import gpu_memory, ledger, pod_gpu_index, pod_gpu_mem
+from gpu_platform.verify.seed_expectations import SeedPool
 
 TWO_A10 = SeedPool("a10x2", gpus=2, gpu_mem_ledger=True)
 

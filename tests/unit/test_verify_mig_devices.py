@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from readiness.mig_devices import mig_devices
-from readiness.seed_expectations import MigLayout
+from gpu_platform.verify.mig_devices import mig_devices
+from gpu_platform.verify.seed_expectations import MigLayout
 
 DATA = Path(__file__).parents[1] / "data"
 MIG1G = MigLayout("1g.5gb", 7, 8)

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from readiness.mps_server import is_mps_server, mps_server
-from readiness.nvidia_smi import GpuProcess
+from gpu_platform.verify.mps_server import is_mps_server, mps_server
+from gpu_platform.verify.nvidia_smi import GpuProcess
 
 SMI = Path(__file__).parents[1] / "data" / "nvidia_smi"
 

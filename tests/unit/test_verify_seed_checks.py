@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from readiness.cluster import ClusterError
-from readiness.seed_checks import _refused
+from gpu_platform.verify.cluster import ClusterError
+from gpu_platform.verify.seed_checks import _refused
 
 
 def test_a_refused_read_is_a_row_naming_the_permission() -> None:

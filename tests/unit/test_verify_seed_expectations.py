@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from readiness.cli import load_stack
-from readiness.seed_expectations import (
+from gpu_platform.settings import AksClusterSettings
+from gpu_platform.stack_config import load_platform
+from gpu_platform.verify.cli import load_stack
+from gpu_platform.verify.seed_expectations import (
     MigLayout,
     MpsDaemon,
     NvmeDisks,
@@ -13,8 +15,6 @@ from readiness.seed_expectations import (
     node_os_channel,
     seed_expectations,
 )
-from settings import AksClusterSettings
-from stack_config import load_platform
 from tests.conftest import stack_raw
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -15,9 +15,9 @@ from gpu_facts.ack_components import MPS_CONTROL_CHART
 from gpu_facts.aks_nodes import NODE_IMAGE_CLUSTER_CHANNEL
 from gpu_facts.capacity import ACK_SHARING_MODES, mig_instances_per_gpu
 from gpu_facts.device_plugin_chart import MPS_CONTROL_DAEMON_SUFFIX
-from plan.platform import ResolvedPlatform
-from plan.pools import PoolFacts
-from settings import AksClusterSettings
+from gpu_platform.plan.platform import ResolvedPlatform
+from gpu_platform.plan.pools import PoolFacts
+from gpu_platform.settings import AksClusterSettings
 
 
 class MpsDaemon(StrEnum):
