@@ -20,8 +20,8 @@ A cluster created here also gets a small untainted CPU pool (``AksCpuNodePool``)
 pool is tainted ``CriticalAddonsOnly`` and the GPU pool ``nvidia.com/gpu``, so without it a pod
 that needs no GPU would never schedule.
 
-``python -m gpu_platform.offline_preview --program examples/aks-gpu-pool`` runs it on the mock engine with
-the policy pack.
+``python -m gpu_platform.offline_preview --program examples/aks-gpu-pool`` runs it on the mock
+engine with the policy pack.
 """
 
 import pulumi

@@ -10,6 +10,7 @@ import argparse
 import contextlib
 import json
 import sys
+from functools import partial
 from pathlib import Path
 from typing import TextIO
 
@@ -78,7 +79,8 @@ def parser() -> argparse.ArgumentParser:
         prog="python -m readiness",
         description="Check a live cluster against the stack: GPU nodes, labels and taint, "
         "device plugin, allocatable GPUs, driver version, namespace guardrails, the GPU "
-        "metrics exporter and its series. Read-only.",
+        "metrics exporter and its series, and the seeds' own checks (MIG devices, ACK GPU "
+        "memory, MPS server, NVMe cache, node-image age). Read-only.",
     )
     p.add_argument("--stack", default="dev", help="stack name: reads Pulumi.<stack>.yaml")
     p.add_argument("--config", type=Path, help="a stack config file instead of Pulumi.<stack>.yaml")
@@ -94,7 +96,7 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--skip-driver",
         action="store_true",
-        help="do not exec nvidia-smi (no pods/exec permission)",
+        help="do not exec nvidia-smi: driver, MIG devices, MPS server (no pods/exec permission)",
     )
     p.add_argument(
         "--skip-metrics",
@@ -124,8 +126,15 @@ def main(
             progress = Progress(err, enabled=args.progress or err.isatty())
             read_driver = None if args.skip_driver else StreamExecReader(api)
             read_metrics = None if args.skip_metrics else ProxyMetricsReader(reader)
+            run_in_pod = None if args.skip_driver else partial(StreamExecReader, api)
             report = verify(
-                reader, exp, read_driver, progress, args.parallel, read_metrics=read_metrics
+                reader,
+                exp,
+                read_driver,
+                progress,
+                args.parallel,
+                read_metrics=read_metrics,
+                run_in_pod=run_in_pod,
             )
         finally:
             api.close()

@@ -205,6 +205,45 @@ class ClusterReader:
                 return None
             raise
 
+    # --- reads of the seed checks (readiness/seed_checks.py) ---------------------------------
+
+    def node_pods(self, node: str) -> list[Obj]:
+        """Every pod on one node, in all namespaces (a ``spec.nodeName`` field selector)."""
+        return self._list(
+            f"list pods on node {node} in all namespaces",
+            self.core.list_pod_for_all_namespaces,
+            field_selector=f"spec.nodeName={node}",
+        )
+
+    def _found_or_none(self, what: str, method: Callable[..., Any], **kwargs: Any) -> Obj | None:
+        try:
+            return self._call(what, method, **kwargs)
+        except ClusterError as err:
+            if err.status == 404:
+                return None
+            raise
+
+    def storage_class(self, name: str) -> Obj | None:
+        """The StorageClass, or None when it does not exist."""
+        storage = client.StorageV1Api(self.api)
+        return self._found_or_none(
+            f"get storageclass {name}", storage.read_storage_class, name=name
+        )
+
+    def csi_driver(self, name: str) -> Obj | None:
+        """The CSIDriver object of a CSI driver, or None when it is not registered."""
+        storage = client.StorageV1Api(self.api)
+        return self._found_or_none(f"get csidriver {name}", storage.read_csi_driver, name=name)
+
+    def storage_capacities(self, namespace: str) -> list[Obj]:
+        """The CSIStorageCapacity objects CSI drivers publish in a namespace."""
+        storage = client.StorageV1Api(self.api)
+        return self._list(
+            f"list csistoragecapacities in {namespace}",
+            storage.list_namespaced_csi_storage_capacity,
+            namespace=namespace,
+        )
+
 
 def _short(err: object) -> str:
     """The last, most specific part of a urllib3 error chain (``Connection refused``...)."""

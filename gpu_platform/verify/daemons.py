@@ -27,8 +27,10 @@ from .objects import entries, mapping, name_of, text
 # The chart's other DaemonSets carry the chart name too; their pods have no plugin in them, so
 # taking one of them for the plugin's would report a missing plugin as Ready.
 _NOT_THE_PLUGIN = (GFD_CHART_NAME, MPS_CONTROL_DAEMON_SUFFIX, NFD_NAME)
-# Sidecars the chart adds next to the plugin container when per-node configs are used.
-_SIDECARS = ("config-manager",)
+# Sidecars the chart adds next to the plugin (and MPS daemon) container when per-node configs are
+# used: ``config-manager``, which 0.20.0 names ``<name>-sidecar`` and lists first
+# (``daemonset-device-plugin.yml``, ``daemonset-mps-control-daemon.yml``).
+_SIDECARS = ("config-manager", "sidecar")
 
 DaemonPods = dict[str, dict[str, Obj]]
 """DaemonSet UID -> node name -> the DaemonSet's pod on that node."""
@@ -71,6 +73,16 @@ def is_exporter(ds: Obj) -> bool:
 def is_ack_daemon(ds: Obj, schedule_mode: str) -> bool:
     """An ACK GPU-sharing DaemonSet that runs on nodes labelled with ``schedule_mode``."""
     return schedule_mode in _required_node_values(ds, ACK_GPU_SCHEDULE_LABEL)
+
+
+def is_mps_daemon_pod(pod: Obj) -> bool:
+    """A pod of the device plugin's MPS control daemon: the chart's DaemonSet
+    ``<fullname>-mps-control-daemon``, or the GPU Operator's
+    ``nvidia-device-plugin-mps-control-daemon``."""
+    return any(
+        owner.get("kind") == "DaemonSet" and MPS_CONTROL_DAEMON_SUFFIX in text(owner, "name")
+        for owner in entries(pod, "metadata", "ownerReferences")
+    )
 
 
 def daemon_pods(pods: Iterable[Obj]) -> DaemonPods:
@@ -116,7 +128,8 @@ def pod_problem(pod: Obj) -> str | None:
 
 
 def exec_container(pod: Obj) -> str | None:
-    """The container to run nvidia-smi in: the first one that is not a config sidecar."""
+    """The container to run nvidia-smi in: the first one that is not a config sidecar (the
+    chart's ``nvidia-device-plugin-ctr`` or ``mps-control-daemon-ctr``)."""
     containers = [text(c, "name") for c in entries(pod, "spec", "containers")]
     for name in containers:
         if name and not any(s in name for s in _SIDECARS):

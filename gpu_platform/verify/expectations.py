@@ -6,7 +6,7 @@ components provision from (node labels, quota keys), so the check cannot drift f
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
 
 from gpu_facts.ack_components import MPS_CONTROL_CHART
@@ -20,6 +20,8 @@ from gpu_platform.plan.observability import metrics_plan
 from gpu_platform.plan.platform import ResolvedPlatform
 from gpu_platform.plan.pools import PoolFacts
 from gpu_platform.settings import WorkloadSettings
+
+from .seed_expectations import SeedExpectations, seed_expectations
 
 
 class GpuDaemon(StrEnum):
@@ -92,6 +94,8 @@ class Expectations:
     exporter: ExporterExpectation | None = None
     exporter_skipped: str = ""
     """Why the exporter is not checked, when ``exporter`` is None."""
+    seeds: SeedExpectations = field(default_factory=SeedExpectations)
+    """What the seeds' own commands should show (``readiness/seed_checks.py``)."""
 
 
 def _daemon(pf: PoolFacts) -> GpuDaemon:
@@ -155,4 +159,5 @@ def expectations(platform: ResolvedPlatform) -> Expectations:
         min_driver_major=cfg.readiness.min_driver_major,
         exporter=exporter,
         exporter_skipped=skipped,
+        seeds=seed_expectations(platform),
     )

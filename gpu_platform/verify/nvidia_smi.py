@@ -1,4 +1,5 @@
-"""Parse `nvidia-smi` output: driver/CUDA versions and the GPU (and MIG device) list.
+"""Parse `nvidia-smi` output: driver/CUDA versions, the GPU (and MIG device) list, and from the
+default table the GPUs' compute modes and the process list.
 
 Accepted inputs for :func:`parse_driver_version`:
 - the default `nvidia-smi` table (header line with `Driver Version:` and `CUDA Version:`),
@@ -17,10 +18,13 @@ from dataclasses import dataclass
 __all__ = [
     "DriverInfo",
     "GpuDevice",
+    "GpuProcess",
     "MigDevice",
     "NvidiaSmiError",
+    "parse_compute_modes",
     "parse_driver_version",
     "parse_gpu_list",
+    "parse_processes",
 ]
 
 
@@ -65,6 +69,20 @@ class GpuDevice:
         return bool(self.mig_devices)
 
 
+@dataclass(frozen=True)
+class GpuProcess:
+    """One row of the default table's process list."""
+
+    gpu: int
+    pid: int
+    type: str
+    """``C`` compute, ``G`` graphics, ``M+C`` an MPS client (``C+G``, ``M``, ... likewise)."""
+    name: str
+    """As the table prints it: long paths are cut to ``...<end>``."""
+    memory: str
+    """GPU memory used, e.g. ``30MiB`` (``N/A`` where the driver cannot tell)."""
+
+
 # Messages nvidia-smi prints instead of data; matched case-insensitively anywhere in the text.
 _FAILURE_PATTERNS = (
     re.compile(r"NVIDIA-SMI has failed[^\n]*", re.IGNORECASE),
@@ -86,6 +104,17 @@ _GPU_LINE = re.compile(r"^GPU (\d+): (.+?) \(UUID: (GPU-[0-9A-Fa-f-]+)\)$")
 # R470+ prints `MIG 1g.5gb     Device  0: (UUID: MIG-<uuid>)`; R450 printed
 # `MIG 1g.5gb Device 0: (UUID: MIG-GPU-<uuid>/<gi>/<ci>)`. Both are accepted.
 _MIG_LINE = re.compile(r"^\s+MIG (\S+)\s+Device\s+(\d+): \(UUID: (MIG-[0-9A-Za-z/-]+)\)$")
+
+
+# The default table: a GPU block's second line ends with the compute mode (R470 to R570 layouts);
+# the process list's rows are `| GPU GI CI PID Type Process-name Memory |`.
+_TABLE_BORDER = re.compile(r"^\|=+(?:\+=+)*\|$")
+_GPU_BLOCK_FIRST = re.compile(r"^\|\s+(\d+)\s{2,}\S.*\|.*\|.*\|$")
+_COMPUTE_MODE = re.compile(r"\|\s*(?:\d+%|N/A)\s+(Default|E\. Process|E\. Thread|Prohibited)\s*\|$")
+_PROCESS_ROW = re.compile(
+    r"^\|\s+(\d+)\s+(\S+)\s+(\S+)\s+(\d+)\s+([A-Z+]+)\s+(.+?)\s+(\d+\s?MiB|N/A)\s*\|$"
+)
+_NO_PROCESSES = re.compile(r"No running processes found", re.IGNORECASE)
 
 
 def _raise_on_failure(text: str) -> None:
@@ -165,3 +194,72 @@ def parse_gpu_list(text: str) -> list[GpuDevice]:
         raise NvidiaSmiError(f"line {number}: unrecognised nvidia-smi -L output: {line!r}")
     close_gpu()
     return gpus
+
+
+def _section_start(lines: list[str], title: str) -> int | None:
+    """Index of the line holding a table section's title (``Processes:``), or None."""
+    for number, line in enumerate(lines):
+        if line.strip().strip("|").strip() == title:
+            return number
+    return None
+
+
+def parse_compute_modes(text: str) -> dict[int, str]:
+    """GPU index -> compute mode (``Default``, ``E. Process``, ...) from the default table.
+
+    Raises :class:`NvidiaSmiError` on failure output and when no GPU block shows a compute mode.
+    """
+    _raise_on_failure(text)
+    lines = text.splitlines()
+    end = min(
+        (
+            n
+            for n in (_section_start(lines, "MIG devices:"), _section_start(lines, "Processes:"))
+            if n is not None
+        ),
+        default=len(lines),
+    )
+    modes: dict[int, str] = {}
+    current: int | None = None
+    for line in lines[:end]:
+        line = line.rstrip()
+        first = _GPU_BLOCK_FIRST.match(line)
+        if first:
+            current = int(first.group(1))
+            continue
+        mode = _COMPUTE_MODE.search(line)
+        if mode and current is not None:
+            modes[current] = mode.group(1)
+            current = None
+    if not modes:
+        raise NvidiaSmiError("no GPU with a compute mode in the nvidia-smi table")
+    return modes
+
+
+def parse_processes(text: str) -> list[GpuProcess]:
+    """The process list of the default `nvidia-smi` table (empty when it says no process runs).
+
+    Raises :class:`NvidiaSmiError` on failure output, when the table has no process list, and on
+    a row of it that is not a process.
+    """
+    _raise_on_failure(text)
+    lines = [line.rstrip() for line in text.splitlines()]
+    start = _section_start(lines, "Processes:")
+    if start is None:
+        raise NvidiaSmiError("no process list in the nvidia-smi output (not the default table?)")
+    rows = lines[start + 1 :]
+    header_end = next((n for n, line in enumerate(rows) if _TABLE_BORDER.match(line)), None)
+    if header_end is None:
+        raise NvidiaSmiError("the nvidia-smi process list has no header")
+    processes: list[GpuProcess] = []
+    for line in rows[header_end + 1 :]:
+        if line.startswith("+") or not line.strip():
+            break  # the closing border
+        if _NO_PROCESSES.search(line):
+            continue
+        row = _PROCESS_ROW.match(line)
+        if not row:
+            raise NvidiaSmiError(f"unrecognised nvidia-smi process row: {line.strip()!r}")
+        gpu, _gi, _ci, pid, kind, name, memory = row.groups()
+        processes.append(GpuProcess(int(gpu), int(pid), kind, name.strip(), memory))
+    return processes

@@ -7,7 +7,7 @@ import json
 from .verify import Report
 
 COLUMNS = ("check", "subject", "expected", "found", "status")
-STATUS_TEXT = {"pass": "ok", "fail": "FAIL", "skip": "skip"}
+STATUS_TEXT = {"pass": "ok", "fail": "FAIL", "skip": "skip", "warn": "WARN"}
 
 
 def table(report: Report, title: str) -> str:
@@ -21,10 +21,12 @@ def table(report: Report, title: str) -> str:
         lines.append("  ".join([*cells, row[-1]]).rstrip())
     counts = report.counts()
     verdict = "READY" if report.ok else "NOT READY"
-    lines += [
-        "",
-        f"{verdict}: {counts['pass']} passed, {counts['fail']} failed, {counts['skip']} skipped",
-    ]
+    summary = (
+        f"{verdict}: {counts['pass']} passed, {counts['fail']} failed, {counts['skip']} skipped"
+    )
+    if counts["warn"]:
+        summary += f", {counts['warn']} {'warning' if counts['warn'] == 1 else 'warnings'}"
+    lines += ["", summary]
     return "\n".join(lines) + "\n"
 
 

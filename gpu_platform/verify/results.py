@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
-from typing import Literal
+from typing import Literal, get_args
 
-Status = Literal["pass", "fail", "skip"]
-"""``skip``: the check does not apply or cannot be run here; it never fails the report."""
+Status = Literal["pass", "fail", "skip", "warn"]
+"""``skip``: the check does not apply or cannot be run here; ``warn``: it passes, but something
+needs doing (a node image nothing upgrades). Neither fails the report."""
+STATUSES: tuple[Status, ...] = get_args(Status)
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,3 +32,8 @@ def outcome(check: str, subject: str, expected: str, found: str, ok: bool) -> Ch
 
 def failed(results: list[CheckResult]) -> list[CheckResult]:
     return [r for r in results if r.status == "fail"]
+
+
+def many(n: int, what: str) -> str:
+    """``1 GPU``, ``2 GPUs``: a count with its noun, for a row's text."""
+    return f"{n} {what}" if n == 1 else f"{n} {what}s"

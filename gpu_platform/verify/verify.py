@@ -21,7 +21,8 @@ from .exporter import (
 from .nvidia_smi import NvidiaSmiError, parse_driver_version
 from .objects import name_of, text
 from .progress import Progress
-from .results import CheckResult, failed, outcome
+from .results import STATUSES, CheckResult, failed, outcome
+from .seed_checks import ExecFactory, seed_checks
 from .snapshot import Snapshot, read_snapshot
 
 
@@ -34,7 +35,7 @@ class Report:
         return not failed(self.results)
 
     def counts(self) -> dict[str, int]:
-        out = {"pass": 0, "fail": 0, "skip": 0}
+        out: dict[str, int] = dict.fromkeys(STATUSES, 0)
         for r in self.results:
             out[r.status] += 1
         return out
@@ -105,9 +106,11 @@ def verify(
     parallel: int = 8,
     *,
     read_metrics: MetricsReader | None = None,
+    run_in_pod: ExecFactory | None = None,
 ) -> Report:
     """Every check; ``read_driver=None`` skips the nvidia-smi step (no exec permission),
-    ``read_metrics=None`` the exporter's ``/metrics`` (no pods/proxy permission)."""
+    ``read_metrics=None`` the exporter's ``/metrics`` (no pods/proxy permission),
+    ``run_in_pod=None`` the seed checks that exec (``nvidia-smi -L``, the MPS server)."""
     reads = 0
 
     def step(what: str) -> None:
@@ -153,9 +156,10 @@ def verify(
         }
     else:
         drivers = _driver_checks(targets, exp.min_driver_major, read_driver, parallel, progress)
+    seeds = seed_checks(reader, exp, snap, pods, run_in_pod, parallel=parallel, progress=progress)
     metrics = _metrics_checks(exp, snap, pods, read_metrics, parallel=parallel, progress=progress)
     progress.done()
-    return Report(_with_driver_rows(results, drivers, exp.min_driver_major) + metrics)
+    return Report(_with_driver_rows(results, drivers, exp.min_driver_major) + metrics + seeds)
 
 
 def _with_driver_rows(

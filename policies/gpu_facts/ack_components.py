@@ -14,6 +14,23 @@ MPS_CONTROL_CHART = "ack-mps-control"
 ACK_SYSTEM_NAMESPACE = "kube-system"
 """Where ACK's console installs both releases."""
 
+# --- The GPU-memory ledger of ACK's GPU sharing (what ``kubectl inspect cgpu`` shows) ---------
+# Sources: AliyunContainerService/gpushare-device-plugin ``cmd/inspect`` (the open-source
+# ``kubectl inspect gpushare`` that ACK's ``kubectl inspect cgpu`` extends: ``main.go`` names,
+# ``nodeinfo.go`` the per-GPU sums, ``podinfo.go`` the pods) and gpushare-scheduler-extender
+# ``docs/designs/designs.md`` (the extender picks a GPU at bind time and writes it on the pod).
+
+GPU_COUNT_RESOURCE = "aliyun.com/gpu-count"
+"""GPUs of a shared node, advertised next to ``aliyun.com/gpu-mem``: the tool splits the node's
+allocatable GPU memory evenly over this many GPUs (``totalGPUMem / gpuCount``)."""
+GPU_MEM_INDEX_ANNOTATION = "ALIYUN_COM_GPU_MEM_IDX"
+"""Pod annotation with the index of the GPU the scheduler extender gave the pod. A pod without
+it (or with a value that is no whole number) is counted as pending (the tool's ``-1`` device,
+its ``PENDING(Allocated)`` column)."""
+GPU_MEM_POD_ANNOTATION = "ALIYUN_COM_GPU_MEM_POD"
+"""Pod annotation with the GPU memory the extender booked for the pod. The tool itself sums the
+containers' ``aliyun.com/gpu-mem`` limits instead; so do we."""
+
 # --- Observability: Alibaba Cloud Managed Service for Prometheus (ARMS) and Simple Log Service.
 
 ARMS_PROMETHEUS_ADDON = "arms-prometheus"

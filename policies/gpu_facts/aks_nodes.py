@@ -67,3 +67,31 @@ DEFENDER_SOURCE = (
 )
 """Defender for Containers' sensor: ``securityProfile.defender`` with a Log Analytics workspace
 and ``securityMonitoring.enabled``; the subscription's Defender for Containers plan bills it."""
+
+# --- Node images (BP-06) ---------------------------------------------------------------------
+
+NODE_IMAGE_VERSION_LABEL = "kubernetes.azure.com/node-image-version"
+"""The node label AKS sets to the node's image (VHD) version, e.g.
+``AKSUbuntu-2204gen2containerd-202405.20.0``: an AKS reserved label
+(https://learn.microsoft.com/azure/aks/use-labels, "Reserved system labels"), and how AKS says to
+tell whether a ``NodeImage`` or ``SecurityPatch`` upgrade reached a node: "the base node image
+version is ``AKSUbuntu-2204gen2containerd``. If applicable, the security patch version typically
+follows" (https://learn.microsoft.com/azure/aks/auto-upgrade-node-os-image, FAQ "How do I know if a
+SecurityPatch or NodeImage upgrade is applied on my node?"). Older images wrote the date as
+``AKSUbuntu-1804-2020.03.05`` (the use-labels table)."""
+AUTO_NODE_IMAGE_CHANNELS: frozenset[str] = frozenset({"NodeImage", "SecurityPatch"})
+"""Node OS upgrade channels that roll nodes onto a new VHD: both on a weekly cadence ("Update
+ownership and schedule" in auto-upgrade-node-os-image). ``Unmanaged`` patches the running OS
+(unattended-upgrades) without a new image, ``None`` does nothing: with either, the image label
+never moves."""
+NODE_IMAGE_CLUSTER_CHANNEL = "node-image"
+"""The cluster auto-upgrade channel that also sets the node OS channel to ``NodeImage`` ("Node
+channel known limitations" in auto-upgrade-node-os-image)."""
+NODE_IMAGE_MAX_AGE_DAYS = 35
+"""How old a node image may be on a pool an automatic channel keeps current. "Linux node images
+are updated weekly" and a release can take "up to two weeks" to reach every region
+(https://learn.microsoft.com/azure/aks/upgrade-node-image; "up to a week" in its older text); the
+channel applies it in its weekly maintenance window (default cadence "Weekly"). 7 days of release
+cadence + 14 of roll-out + 7 to the next window = 28; a week more for one release held back.
+Older than this, the channel is not working (no window, a failing upgrade) or, without a
+channel, newer images are waiting."""

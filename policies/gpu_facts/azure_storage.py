@@ -45,3 +45,18 @@ NVME_DISKS_BESIDE_EPHEMERAL_OS = 2
 """With fewer local NVMe disks than this, an ephemeral OS disk may take the only one and leave
 the cache none: Microsoft's AKS NVMe guidance is a size with two or more NVMe disks, or a
 managed OS disk (https://learn.microsoft.com/azure/aks/best-practices-storage-nvme)."""
+NVME_CACHE_STORAGE_CLASS = "gpu-nvme-cache-ephemeral"
+"""The StorageClass of our NVMe cache (``components.nvme_cache.STORAGE_CLASS_NAME`` creates it;
+``make verify`` looks for it)."""
+LOCAL_NVME_TOPOLOGY_KEY = "topology.localdisk.csi.acstor.io/node"
+"""The driver's topology key (``TopologyKey`` in Azure/local-csi-driver
+``internal/csi/core/lvm/lvm.go``): the kubelet labels a node with it, value the node's name, once
+the driver's node plugin registered there (CSI ``NodeGetInfo`` topology).
+
+The driver also publishes each node's free space: its ``CSIDriver`` sets
+``storageCapacity: true`` (lvm.go) and its chart runs the external-provisioner with
+``--enable-capacity`` and ``--node-deployment`` (``charts/latest/templates/daemonset.yaml``,
+``NAMESPACE`` from the pod), which writes one ``CSIStorageCapacity`` per StorageClass of the
+driver and node, ``nodeTopology`` selecting this key with the node's name, in the driver's
+namespace (``ACSTOR_NAMESPACE``). Its ``capacity`` is what the node's volume group has free, not
+the disks' size."""

@@ -47,6 +47,10 @@ KINDS = (
     "resourcequotas",
     "validatingadmissionpolicybindings",
 )
+STORAGE_KINDS = ("storageclasses", "csidrivers", "csistoragecapacities")
+"""storage.k8s.io objects the seed checks read; the recording has none (scenarios add them)."""
+LIST_GPUS = "nvidia-smi -L"
+"""The command ``mig-devices`` runs; exec answers for it are keyed ``(pod, LIST_GPUS)``."""
 TOKEN = "recorded-cluster-token"
 NO_RBAC_TOKEN = "token-of-a-user-without-rbac"
 SERVER_LIFETIME = 300.0
@@ -74,15 +78,18 @@ class ExecAnswer:
 
 @dataclass
 class FakeCluster:
-    """The recorded objects (``kind -> List``) and what ``exec`` prints in each pod."""
+    """The recorded objects (``kind -> List``) and what ``exec`` prints in each pod: keyed by
+    the pod for ``nvidia-smi``, by ``(pod, command)`` for any other command."""
 
     lists: dict[str, dict[str, Any]]
-    exec_answers: dict[str, ExecAnswer]
+    exec_answers: dict[str | tuple[str, str], ExecAnswer]
     requests: list[tuple[str, str]] = field(default_factory=list)
     metrics: dict[str, str] = field(default_factory=dict)
     """Exporter pod -> its ``/metrics`` page, served through the pod proxy."""
     proxy_errors: dict[str, tuple[int, str, str]] = field(default_factory=dict)
     """Exporter pod -> (code, reason, message) the pod proxy answers instead."""
+    refusals: dict[str, str] = field(default_factory=dict)
+    """Path regex -> the message of a 403 the server answers there (RBAC the user lacks)."""
 
     def items(self, kind: str) -> list[dict[str, Any]]:
         items: list[dict[str, Any]] = self.lists[kind]["items"]
@@ -100,11 +107,15 @@ class FakeCluster:
         )
 
 
-def _selected(obj: dict[str, Any], selector: str) -> bool:
+def _selected(obj: dict[str, Any], selector: str, fields: str = "") -> bool:
     labels = obj["metadata"].get("labels") or {}
     for term in filter(None, selector.split(",")):
         key, _, value = term.partition("=")
         if labels.get(key) != value:
+            return False
+    for term in filter(None, fields.split(",")):
+        key, _, value = term.partition("=")
+        if key != "spec.nodeName" or (obj.get("spec") or {}).get("nodeName") != value:
             return False
     return True
 
@@ -182,8 +193,18 @@ class _Handler(BaseHTTPRequestHandler):
         url = urlparse(self.path)
         query = {k: v[0] for k, v in parse_qs(url.query).items()}
         path = url.path
+        for pattern, message in cluster.refusals.items():
+            if re.fullmatch(pattern, path):
+                self._status(403, "Forbidden", message)
+                return
         if m := re.fullmatch(r"/api/v1/namespaces/([^/]+)/pods/([^/]+)/exec", path):
-            self._exec(m.group(2))
+            self._exec(m.group(2), " ".join(parse_qs(url.query).get("command", [])))
+            return
+        if m := re.fullmatch(r"/apis/storage.k8s.io/v1/(storageclasses|csidrivers)/([^/]+)", path):
+            try:
+                self._send_json(200, cluster.find(m.group(1), m.group(2)))
+            except StopIteration:
+                self._status(404, "NotFound", f'{m.group(1)} "{m.group(2)}" not found')
             return
         if m := re.fullmatch(r"/api/v1/namespaces/([^/]+)/pods/([^/]+)/proxy/metrics", path):
             self._proxy(unquote(m.group(2)))
@@ -196,7 +217,11 @@ class _Handler(BaseHTTPRequestHandler):
             return
         routes = {
             r"/api/v1/nodes": "nodes",
+            r"/api/v1/pods": "pods",
             r"/api/v1/namespaces/(?P<ns>[^/]+)/pods": "pods",
+            r"/apis/storage.k8s.io/v1/namespaces/(?P<ns>[^/]+)/csistoragecapacities": (
+                "csistoragecapacities"
+            ),
             r"/api/v1/namespaces/(?P<ns>[^/]+)/resourcequotas": "resourcequotas",
             r"/apis/apps/v1/daemonsets": "daemonsets",
             r"/apis/apps/v1/namespaces/(?P<ns>[^/]+)/daemonsets": "daemonsets",
@@ -219,7 +244,7 @@ class _Handler(BaseHTTPRequestHandler):
             o
             for o in recorded["items"]
             if (namespace is None or o["metadata"].get("namespace") == namespace)
-            and _selected(o, query.get("labelSelector", ""))
+            and _selected(o, query.get("labelSelector", ""), query.get("fieldSelector", ""))
         ]
         start = int(query.get("continue", "0"))
         limit = int(query.get("limit", "0")) or len(items)
@@ -249,7 +274,7 @@ class _Handler(BaseHTTPRequestHandler):
         self.end_headers()
         self.wfile.write(data)
 
-    def _exec(self, pod: str) -> None:
+    def _exec(self, pod: str, command: str) -> None:
         """The exec subresource as a websocket speaking v4.channel.k8s.io."""
         key = self.headers.get("Sec-WebSocket-Key", "")
         offered = self.headers.get("Sec-WebSocket-Protocol", "")
@@ -266,7 +291,8 @@ class _Handler(BaseHTTPRequestHandler):
         self.send_header("Sec-WebSocket-Accept", accept)
         self.send_header("Sec-WebSocket-Protocol", "v4.channel.k8s.io")
         self.end_headers()
-        answer = self.server.cluster.exec_answers.get(pod)
+        answers = self.server.cluster.exec_answers
+        answer = answers.get(pod if command == "nvidia-smi" else (pod, command))
         if answer is not None and answer.hang_up:
             self.wfile.flush()
             self.connection.shutdown(socket.SHUT_RDWR)
@@ -312,11 +338,17 @@ class _FakeServer(ThreadingHTTPServer):
 
 def _recorded() -> FakeCluster:
     lists = {kind: json.loads((DATA / f"{kind}.json").read_text()) for kind in KINDS}
+    for kind in STORAGE_KINDS:
+        lists[kind] = {"kind": "List", "metadata": {"resourceVersion": "1"}, "items": []}
     a100 = (DATA / "exec" / "a100_mig_table.txt").read_text()
     t4 = (DATA / "exec" / "t4_table.txt").read_text()
+    mig_list = (DATA / "exec" / "a100_mig_list.txt").read_text()
     cluster = FakeCluster(lists, {})
     for node, text in ((A100_0, a100), (A100_1, a100), (T4_0, t4)):
-        cluster.exec_answers[cluster.pod_on(node)["metadata"]["name"]] = ExecAnswer(text)
+        plugin = cluster.pod_on(node)["metadata"]["name"]
+        cluster.exec_answers[plugin] = ExecAnswer(text)
+        if node != T4_0:
+            cluster.exec_answers[(plugin, LIST_GPUS)] = ExecAnswer(mig_list)
         exporter = cluster.pod_on(node, EXPORTER)["metadata"]["name"]
         cluster.metrics[exporter] = (DATA / "metrics" / f"{node}.txt").read_text()
     return cluster
@@ -419,7 +451,15 @@ def test_healthy_cluster_passes_every_check(kubeconfig: Path, cluster: FakeClust
     assert run.failures() == []
     doc = json.loads(run.out)
     assert doc["ok"] is True
-    assert doc["summary"] == {"pass": len(run.rows()), "fail": 0, "skip": 0}
+    # The seed checks that do not apply to this stack (no ACK sharing, no MPS, not AKS) say so.
+    skipped = [(r["check"], r["found"]) for r in run.rows() if r["status"] == "skip"]
+    assert skipped == [
+        ("gpu-memory", "no ACK GPU-sharing pool (aliyun.com/gpu-mem) in the stack"),
+        ("mps-server", "no MPS pool in the stack"),
+        ("nvme-cache", "not an AKS stack (cloud: existing): no NVMe cache"),
+        ("node-image", "not an AKS stack (cloud: existing): node images are AKS's"),
+    ]
+    assert doc["summary"] == {"pass": len(run.rows()) - 4, "fail": 0, "skip": 4, "warn": 0}
     nodes = {A100_0, A100_1, T4_0}
     for check in (
         "node-ready",
@@ -436,6 +476,14 @@ def test_healthy_cluster_passes_every_check(kubeconfig: Path, cluster: FakeClust
             f"node/{n}" for n in nodes
         }
     assert run.row("allocatable", f"node/{A100_0}")["found"] == "nvidia.com/mig-1g.5gb: 56"
+    # nvidia-smi -L in the plugin pod: the MIG layout of every GPU (seed 001).
+    assert run.row("mig-devices", f"node/{A100_1}") == {
+        "check": "mig-devices",
+        "subject": f"node/{A100_1}",
+        "expected": "8 GPUs × 7 MIG 1g.5gb on each",
+        "found": "8 GPUs, 56 MIG 1g.5gb devices",
+        "status": "pass",
+    }
     assert run.row("allocatable", f"node/{T4_0}")["found"] == "nvidia.com/gpu.shared: 4"
     assert run.row("driver", f"node/{T4_0}")["found"].startswith("550.127.08")
     assert run.row("node-count", "pool/t4") == {
@@ -492,7 +540,9 @@ def test_verify_only_reads(kubeconfig: Path, cluster: FakeCluster) -> None:
     assert verify(kubeconfig).code == 0
     assert {method for method, _ in cluster.requests} == {"GET"}
     execs = [path for _, path in cluster.requests if "/exec?" in path]
-    assert len(execs) == 3
+    # nvidia-smi on every GPU node (the driver), nvidia-smi -L on the two MIG nodes.
+    assert len(execs) == 5
+    assert len([p for p in execs if "command=-L" in p]) == 2
     # nvidia-smi runs in the plugin container, not the config-manager sidecar.
     assert all(
         "command=nvidia-smi" in p and "container=nvidia-device-plugin-ctr" in p for p in execs
@@ -629,7 +679,7 @@ def test_plugin_pod_missing_on_a_node_fails(kubeconfig: Path, cluster: FakeClust
         "unknown: no ready GPU daemon pod on the node to run nvidia-smi in"
     )
     execs = [path for _, path in cluster.requests if "/exec?" in path]
-    assert len(execs) == 2
+    assert len(execs) == 4  # the driver and nvidia-smi -L on the two A100 nodes
     assert not [path for path in execs if nfd_pod["metadata"]["name"] in path]
 
 
@@ -1218,7 +1268,12 @@ def _as_ack_mps_cluster(cluster: FakeCluster) -> None:
         "ack.node.gpu.schedule": "mps",
         "aliyun.accelerator/nvidia_name": "NVIDIA-A10",
     }
-    node["status"]["allocatable"] = {"cpu": "8", "aliyun.com/gpu-mem": "24", "pods": "64"}
+    node["status"]["allocatable"] = {
+        "cpu": "8",
+        "aliyun.com/gpu-mem": "24",
+        "aliyun.com/gpu-count": "1",
+        "pods": "64",
+    }
     cluster.lists["nodes"]["items"] = [node]
     daemon = copy.deepcopy(cluster.find("daemonsets", "kube-proxy"))
     daemon["metadata"].update(name=MPS_DAEMON, uid="5e0b6f0e-7a1d-4c43-9f55-2f1c2d0a0b01")
@@ -1233,8 +1288,9 @@ def _as_ack_mps_cluster(cluster: FakeCluster) -> None:
     pod["metadata"]["ownerReferences"][0].update(name=MPS_DAEMON, uid=daemon["metadata"]["uid"])
     pod["spec"].update(nodeName=ACK_NODE, containers=[{"name": "mps", "image": "mps:0.2.0"}])
     cluster.items("pods").append(pod)
+    # The A10 serving one MPS client: nvidia-cuda-mps-server and the client's python (seed 003).
     cluster.exec_answers[f"{MPS_DAEMON}-q8w2e"] = ExecAnswer(
-        (SMI / "h100_table.txt").read_text()  # any table will do: the driver line is read
+        (SMI / "a10_mps_table.txt").read_text()
     )
     quota = next(
         q for q in cluster.items("resourcequotas") if q["metadata"]["namespace"] == "gpu-training"
@@ -1248,6 +1304,8 @@ def _as_ack_mps_cluster(cluster: FakeCluster) -> None:
     trainer["metadata"]["name"] = "mps-trainer-0"
     trainer["spec"]["nodeName"] = ACK_NODE
     trainer["spec"]["containers"][0]["resources"] = {"limits": {"aliyun.com/gpu-mem": "8"}}
+    # The GPU the scheduler extender booked it on (gpushare's annotation).
+    trainer["metadata"]["annotations"] = {"ALIYUN_COM_GPU_MEM_IDX": "0"}
     cluster.items("pods").append(trainer)
 
 

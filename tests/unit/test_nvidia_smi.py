@@ -11,13 +11,17 @@ from hypothesis import strategies as st
 from gpu_platform.verify.nvidia_smi import (
     DriverInfo,
     GpuDevice,
+    GpuProcess,
     MigDevice,
     NvidiaSmiError,
+    parse_compute_modes,
     parse_driver_version,
     parse_gpu_list,
+    parse_processes,
 )
 
 DATA = Path(__file__).parents[1] / "data" / "nvidia_smi"
+VERIFY_EXEC = Path(__file__).parents[1] / "data" / "verify" / "exec"
 
 
 def sample(name: str) -> str:
@@ -131,3 +135,60 @@ def test_any_csv_version_round_trips(major: int, minor: int, patch: int) -> None
     version = f"{major}.{minor}.{patch:02d}"
     info = parse_driver_version(version + "\n")
     assert (info.version, info.major) == (version, major)
+
+
+# --- the default table's process list and compute modes -----------------------------------
+
+
+def test_mps_node_table_shows_the_server_and_its_client() -> None:
+    """Seed 003's check: nvidia-smi on an ACK MPS node (R550 layout)."""
+    table = sample("a10_mps_table.txt")
+    assert parse_processes(table) == [
+        GpuProcess(0, 214077, "C", "nvidia-cuda-mps-server", "30MiB"),
+        GpuProcess(0, 214391, "M+C", "python", "362MiB"),
+    ]
+    assert parse_compute_modes(table) == {0: "E. Process"}
+
+
+def test_r470_layout_with_a_cut_process_name() -> None:
+    """The narrower R470 table: two GPUs, one under MPS, a long path printed as its end."""
+    table = sample("v100x2_r470_processes.txt")
+    assert parse_compute_modes(table) == {0: "E. Process", 1: "Default"}
+    assert [(p.gpu, p.type, p.name, p.memory) for p in parse_processes(table)] == [
+        (0, "C", "nvidia-cuda-mps-server", "29MiB"),
+        (0, "M+C", "...conda/envs/train/bin/python", "14680MiB"),
+    ]
+
+
+@pytest.mark.parametrize(
+    "name", ["a10_mps_idle_table.txt", "h100_table.txt", "t4_old_driver_table.txt"]
+)
+def test_no_running_processes_is_an_empty_list(name: str) -> None:
+    assert parse_processes(sample(name)) == []
+
+
+def test_compute_modes_skip_the_mig_devices_table() -> None:
+    """The MIG devices table's rows (``|  0    7   0   0  | ...``) are not GPU blocks."""
+    table = (VERIFY_EXEC / "a100_mig_table.txt").read_text()
+    assert parse_compute_modes(table) == {0: "Default", 1: "Default"}
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        (sample("failure_no_driver.txt"), "couldn't communicate with the NVIDIA driver"),
+        (sample("a100_mig_list.txt"), "no process list"),
+        (
+            sample("a10_mps_table.txt").replace("214391    M+C", "214391    ???"),
+            "unrecognised nvidia-smi process row",
+        ),
+    ],
+)
+def test_bad_process_list_raises(text: str, message: str) -> None:
+    with pytest.raises(NvidiaSmiError, match=message):
+        parse_processes(text)
+
+
+def test_table_without_compute_modes_raises() -> None:
+    with pytest.raises(NvidiaSmiError, match="no GPU with a compute mode"):
+        parse_compute_modes(sample("version_flag.txt"))

@@ -26,6 +26,7 @@ from gpu_platform.verify.daemons import (
     exec_container,
     is_ack_daemon,
     is_device_plugin,
+    is_mps_daemon_pod,
     pod_problem,
 )
 from gpu_platform.verify.expectations import GpuDaemon, NamespaceExpectation, expectations
@@ -227,6 +228,26 @@ def test_exec_container_skips_the_config_sidecar() -> None:
     assert exec_container({"spec": {"containers": []}}) is None
 
 
+@pytest.mark.parametrize("daemon", ["nvidia-device-plugin", "mps-control-daemon"])
+def test_exec_container_skips_the_charts_named_sidecar(daemon: str) -> None:
+    """Chart 0.20.0 with per-node configs lists ``<name>-sidecar`` (config-manager) first
+    (``daemonset-device-plugin.yml``, ``daemonset-mps-control-daemon.yml``)."""
+    pod = {"spec": {"containers": [{"name": f"{daemon}-sidecar"}, {"name": f"{daemon}-ctr"}]}}
+    assert exec_container(pod) == f"{daemon}-ctr"
+
+
+@pytest.mark.parametrize(
+    ("owner", "mps"),
+    [
+        ({"kind": "DaemonSet", "name": "nvidia-device-plugin-mps-control-daemon"}, True),
+        ({"kind": "DaemonSet", "name": "nvidia-device-plugin"}, False),
+        ({"kind": "ReplicaSet", "name": "mps-control-daemon-5d9f"}, False),
+    ],
+)
+def test_mps_daemon_pods_are_told_by_their_daemonset(owner: dict[str, str], mps: bool) -> None:
+    assert is_mps_daemon_pod({"metadata": {"ownerReferences": [owner]}}) is mps
+
+
 def test_pod_problem_names_the_reason() -> None:
     ready = {"status": {"conditions": [{"type": "Ready", "status": "True"}]}}
     assert pod_problem(ready) is None
@@ -299,6 +320,20 @@ def test_table_aligns_columns_and_states_the_verdict() -> None:
     assert first.endswith("FAIL")
     assert lines[-1] == "NOT READY: 1 passed, 1 failed, 1 skipped"
     assert not report.ok
+
+
+def test_a_warning_never_fails_the_report() -> None:
+    report = Report(
+        [
+            CheckResult("node-image", "pool/a", "image ≤ 35 days old", "60 days old", "warn"),
+            CheckResult("driver", "node/b", "driver major ≥ 535", "550.1", "pass"),
+        ]
+    )
+    assert report.ok
+    assert report.counts() == {"pass": 1, "fail": 0, "skip": 0, "warn": 1}
+    lines = table(report, "verify dev").splitlines()
+    assert lines[3].endswith("WARN")
+    assert lines[-1] == "READY: 1 passed, 0 failed, 0 skipped, 1 warning"
 
 
 @pytest.mark.parametrize(
