@@ -24,6 +24,7 @@ from gpu_facts.azure_storage import (
     ACSTOR_EXTENSION_TYPE,
     ACSTOR_NAMESPACE,
     LOCAL_NVME_PROVISIONER,
+    NVME_CACHE_STORAGE_CLASS,
 )
 
 from .errors import Problem, raise_if_any
@@ -34,7 +35,7 @@ ACSTOR_AUTO_UPGRADE = True
 a minor or patch version of v2 and documents it as upgrading itself; the major version is fixed
 by the extension type. An upgrade can briefly interrupt I/O on the cache volumes, which hold
 only copies (docs/aks.md)."""
-STORAGE_CLASS_NAME = "gpu-nvme-cache-ephemeral"
+STORAGE_CLASS_NAME = NVME_CACHE_STORAGE_CLASS
 """What a pod's generic ephemeral volume names to get a fast cache on the node's NVMe."""
 EPHEMERAL_ANNOTATION = "gpu-platform.io/ephemeral"
 
