@@ -5,6 +5,7 @@ from __future__ import annotations
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass
 
+from .bad_answers import with_bad_answers
 from .checks import daemonset_status, namespace_checks, pool_checks
 from .cluster import ClusterReader
 from .daemons import DaemonPods, daemon_pods, uid_of
@@ -155,7 +156,8 @@ def verify(
         drivers = _driver_checks(targets, exp.min_driver_major, read_driver, parallel, progress)
     metrics = _metrics_checks(exp, snap, pods, read_metrics, parallel=parallel, progress=progress)
     progress.done()
-    return Report(_with_driver_rows(results, drivers, exp.min_driver_major) + metrics)
+    rows = _with_driver_rows(results, drivers, exp.min_driver_major) + metrics
+    return Report(with_bad_answers(rows, reader.bad_answers, exp))
 
 
 def _with_driver_rows(
