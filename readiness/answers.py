@@ -5,7 +5,8 @@ objects and whose ``metadata.continue`` names the next page (API concepts, "Retr
 results sets in chunks": https://kubernetes.io/docs/reference/using-api/api-concepts/). A
 null or absent ``items`` reads as an empty list, as Go clients decode it. Anything else (an
 array, ``null``, a string, a number, items that are not objects, a continue token that is not a
-string or comes again) is an ``AnswerError`` naming what came instead.
+string or comes again) is an ``AnswerError`` naming what came instead. Items without a name
+are left out, and said so.
 """
 
 from __future__ import annotations
@@ -34,6 +35,9 @@ class BadAnswer:
     """The label selector of the request, ``""`` for none."""
     expected: str
     cause: str
+    partial: bool = False
+    """The list was read, less some items that name no object (left out); the rest is
+    judged as usual."""
 
 
 def shape(value: object) -> str:
@@ -65,6 +69,18 @@ def list_items(page: object) -> list[Obj]:
         if not isinstance(item, dict):
             raise AnswerError(f"item {index} is {shape(item)}, not an object")
     return items
+
+
+def unnamed(items: list[Obj]) -> list[int]:
+    """The positions of items without a ``metadata.name`` string: no Kubernetes object, so no
+    row could say which one it is."""
+    out = []
+    for index, item in enumerate(items):
+        meta = item.get("metadata")
+        name = meta.get("name") if isinstance(meta, dict) else None
+        if not isinstance(name, str) or not name:
+            out.append(index)
+    return out
 
 
 def continue_token(page: Obj, seen: set[str]) -> str | None:

@@ -4,7 +4,8 @@ The reader records such an answer and reads it as empty (``ClusterReader.bad_ans
 rows computed from that empty list would be false findings (no node carries the pool label, no
 plugin pod on the node...), so they are turned into ``skip`` rows that name the request, and
 the request itself becomes the one failing row (check ``api-answer``). Which rows read which
-list is below; a list not named there only adds its failing row.
+list is below; a list not named there only adds its failing row. A list read but for some
+nameless items (``partial``) adds its failing row and leaves the others as they are.
 """
 
 from __future__ import annotations
@@ -30,9 +31,13 @@ NAMESPACE_LISTS = {
 """A workload namespace's lists -> the row each is read for."""
 
 
-def _daemonset_of(row: CheckResult, namespace: str | None) -> bool:
-    return row.check == "daemonset" and (
-        namespace is None or row.subject.startswith(f"daemonset/{namespace}/")
+def _daemonset_of(bad: BadAnswer, row: CheckResult) -> bool:
+    """A ``daemonset`` row (it reads the DaemonSet's status, not its pods) of the list."""
+    ns = bad.namespace
+    return (
+        bad.resource == "daemonsets"
+        and row.check == "daemonset"
+        and (ns is None or row.subject.startswith(f"daemonset/{ns}/"))
     )
 
 
@@ -45,7 +50,7 @@ def reads(bad: BadAnswer, row: CheckResult, exp: Expectations) -> bool:
     if bad.resource in ("daemonsets", "pods"):
         exporter_ns = exp.exporter.namespace if exp.exporter is not None else None
         workloads = {w.name for w in exp.namespaces}
-        exporter_rows = row.check in EXPORTER_CHECKS or _daemonset_of(row, ns)
+        exporter_rows = row.check in EXPORTER_CHECKS or _daemonset_of(bad, row)
         if ns is not None and ns == exporter_ns and exporter_rows:
             return True
         attribution = row.check == "gpu-attribution" and row.subject == f"namespace/{ns}"
@@ -58,7 +63,7 @@ def reads(bad: BadAnswer, row: CheckResult, exp: Expectations) -> bool:
             or ns == exp.plugin_namespace
             or (bad.resource == "pods" and ns not in workloads and ns != exporter_ns)
         )
-        return for_daemons and (row.check in DAEMON_CHECKS or _daemonset_of(row, ns))
+        return for_daemons and (row.check in DAEMON_CHECKS or _daemonset_of(bad, row))
     if bad.resource == "namespaces":
         return row.subject == f"namespace/{ns}"
     if bad.resource in NAMESPACE_LISTS:
@@ -75,7 +80,9 @@ def with_bad_answers(
     answer."""
     out: list[CheckResult] = []
     for row in rows:
-        unread = next((bad for bad in bad_answers if reads(bad, row, exp)), None)
+        unread = next(
+            (bad for bad in bad_answers if not bad.partial and reads(bad, row, exp)), None
+        )
         if unread is not None and row.status != "skip":
             row = replace(row, found=f"not checked: {unread.what} gave no list", status="skip")
         out.append(row)

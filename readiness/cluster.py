@@ -24,8 +24,8 @@ from kubernetes.client.exceptions import ApiException
 from kubernetes.config.config_exception import ConfigException
 
 from . import causes, credentials
-from .answers import AnswerError, BadAnswer, continue_token, list_items, shape
-from .deadline import CONNECT_TIMEOUT, Deadline, TimedOut, within
+from .answers import AnswerError, BadAnswer, continue_token, list_items, shape, unnamed
+from .deadline import CONNECT_TIMEOUT, GRACE, Deadline, TimedOut, within
 
 Obj = dict[str, Any]
 """A Kubernetes object as JSON."""
@@ -164,7 +164,7 @@ class ClusterReader:
             return data
 
         try:
-            return within(seconds, fetch)
+            return within(seconds + GRACE, fetch)
         except TimedOut:
             raise ClusterError(
                 f"{what} at {self.server}: no complete answer within {allowed.limit} "
@@ -195,6 +195,13 @@ class ClusterReader:
         items: list[Obj] = []
         seen: set[str] = set()
         token: str | None = None
+        expected = f"a {LIST_KINDS[resource]}: a JSON object whose items are named objects"
+
+        def bad(cause: str, partial: bool = False) -> None:
+            self.bad_answers.append(
+                BadAnswer(what, resource, namespace, label_selector, expected, cause, partial)
+            )
+
         try:
             while True:
                 page_args: dict[str, Any] = {"limit": self.page_size, **scope}
@@ -204,19 +211,16 @@ class ClusterReader:
                 items.extend(list_items(page))
                 token = continue_token(page, seen) if isinstance(page, dict) else None
                 if not token:
-                    return items
+                    break
         except AnswerError as err:
-            self.bad_answers.append(
-                BadAnswer(
-                    what,
-                    resource,
-                    namespace,
-                    label_selector,
-                    f"a {LIST_KINDS[resource]}: a JSON object whose items are objects",
-                    str(err),
-                )
-            )
+            bad(str(err))
             return []
+        if nameless := unnamed(items):
+            shown = ", ".join(str(i) for i in nameless[:5]) + (", ..." if len(nameless) > 5 else "")
+            which = f"item {shown} has" if len(nameless) == 1 else f"items {shown} have"
+            bad(f"{which} no metadata.name: left out, the others checked", partial=True)
+            return [item for i, item in enumerate(items) if i not in set(nameless)]
+        return items
 
     def nodes(self, label_selector: str) -> list[Obj]:
         return self._list(

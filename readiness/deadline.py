@@ -24,6 +24,10 @@ REQUEST_TIMEOUT = 30.0
 """Seconds one request may take from connect to the last byte (``--request-timeout``)."""
 CONNECT_TIMEOUT = 5.0
 """Seconds to open a connection: an unreachable API server fails fast."""
+GRACE = 0.5
+"""Seconds the caller waits past a request's socket timeouts before it gives up on it: a
+server that stays silent is then reported by the socket (a read timeout), one that drips by
+the deadline."""
 
 
 class TimedOut(Exception):
