@@ -31,14 +31,15 @@ NAMESPACE_LISTS = {
 """A workload namespace's lists -> the row each is read for."""
 
 
-def _daemonset_of(bad: BadAnswer, row: CheckResult) -> bool:
-    """A ``daemonset`` row (it reads the DaemonSet's status, not its pods) of the list."""
-    ns = bad.namespace
-    return (
-        bad.resource == "daemonsets"
-        and row.check == "daemonset"
-        and (ns is None or row.subject.startswith(f"daemonset/{ns}/"))
-    )
+def _daemonset_of(bad: BadAnswer, row: CheckResult, exp: Expectations) -> bool:
+    """A ``daemonset`` row (it reads the DaemonSet's status, not its pods) of the list; the
+    exporter's are read from its own namespace, not from a list across all of them."""
+    if bad.resource != "daemonsets" or row.check != "daemonset":
+        return False
+    if bad.namespace is not None:
+        return row.subject.startswith(f"daemonset/{bad.namespace}/")
+    exporter = exp.exporter
+    return exporter is None or not row.subject.startswith(f"daemonset/{exporter.namespace}/")
 
 
 def reads(bad: BadAnswer, row: CheckResult, exp: Expectations) -> bool:
@@ -50,7 +51,7 @@ def reads(bad: BadAnswer, row: CheckResult, exp: Expectations) -> bool:
     if bad.resource in ("daemonsets", "pods"):
         exporter_ns = exp.exporter.namespace if exp.exporter is not None else None
         workloads = {w.name for w in exp.namespaces}
-        exporter_rows = row.check in EXPORTER_CHECKS or _daemonset_of(bad, row)
+        exporter_rows = row.check in EXPORTER_CHECKS or _daemonset_of(bad, row, exp)
         if ns is not None and ns == exporter_ns and exporter_rows:
             return True
         attribution = row.check == "gpu-attribution" and row.subject == f"namespace/{ns}"
@@ -63,7 +64,7 @@ def reads(bad: BadAnswer, row: CheckResult, exp: Expectations) -> bool:
             or ns == exp.plugin_namespace
             or (bad.resource == "pods" and ns not in workloads and ns != exporter_ns)
         )
-        return for_daemons and (row.check in DAEMON_CHECKS or _daemonset_of(bad, row))
+        return for_daemons and (row.check in DAEMON_CHECKS or _daemonset_of(bad, row, exp))
     if bad.resource == "namespaces":
         return row.subject == f"namespace/{ns}"
     if bad.resource in NAMESPACE_LISTS:
