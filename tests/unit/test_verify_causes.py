@@ -58,7 +58,8 @@ def test_connection_refused() -> None:
 def test_no_route() -> None:
     unreachable = OSError(113, "No route to host")
     err = _caused(NewConnectionError(CONN, "Failed to establish a new connection"), unreachable)
-    assert transport(err, SERVER, 30) == f"cannot reach the API server at {SERVER}: No route to host"
+    expected = f"cannot reach the API server at {SERVER}: No route to host"
+    assert transport(err, SERVER, 30) == expected
 
 
 def test_connect_timeout() -> None:
