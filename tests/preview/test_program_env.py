@@ -13,8 +13,8 @@ from typing import Any
 
 import pytest
 
-from offline_preview.cli import EXIT_OK, EXIT_PROGRAM, main
-from offline_preview.program_env import program_python, requirements_satisfied
+from gpu_platform.offline_preview.cli import EXIT_OK, EXIT_PROGRAM, main
+from gpu_platform.offline_preview.program_env import program_python, requirements_satisfied
 from tests.wheels import wheelhouse, write_wheel
 
 UV = Path(sys.prefix) / "bin" / "uv"

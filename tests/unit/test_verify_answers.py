@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from readiness.answers import AnswerError, continue_token, list_items, shape, unnamed
+from gpu_platform.verify.answers import AnswerError, continue_token, list_items, shape, unnamed
 
 
 @pytest.mark.parametrize(

@@ -7,11 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from readiness.answers import BadAnswer
-from readiness.bad_answers import reads, with_bad_answers
-from readiness.cli import load_stack
-from readiness.expectations import Expectations, expectations
-from readiness.results import CheckResult
+from gpu_platform.verify.answers import BadAnswer
+from gpu_platform.verify.bad_answers import reads, with_bad_answers
+from gpu_platform.verify.cli import load_stack
+from gpu_platform.verify.expectations import Expectations, expectations
+from gpu_platform.verify.results import CheckResult
 
 ROOT = Path(__file__).resolve().parents[2]
 PLUGIN, EXPORTER, TRAINING = "nvidia-device-plugin", "gpu-metrics", "gpu-training"

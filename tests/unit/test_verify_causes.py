@@ -23,7 +23,7 @@ from urllib3.exceptions import (
     SSLError,
 )
 
-from readiness.causes import http_status, transport
+from gpu_platform.verify.causes import http_status, transport
 
 SERVER = "https://gpu-aks-dev.hcp.westeurope.azmk8s.io:443"
 HOST = "gpu-aks-dev.hcp.westeurope.azmk8s.io"

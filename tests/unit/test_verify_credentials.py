@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from readiness.credentials import ExecPlugin, exec_plugin, logged_errors, missing
+from gpu_platform.verify.credentials import ExecPlugin, exec_plugin, logged_errors, missing
 
 EXEC = {"apiVersion": "client.authentication.k8s.io/v1beta1", "command": "kubelogin"}
 

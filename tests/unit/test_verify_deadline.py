@@ -6,7 +6,7 @@ import threading
 
 import pytest
 
-from readiness.deadline import Allowance, Deadline, TimedOut, within
+from gpu_platform.verify.deadline import Allowance, Deadline, TimedOut, within
 
 
 class Clock:
