@@ -83,8 +83,10 @@ scan: venv $(SCAN_VENV)/.installed ## checkov on the exported plan against scan/
 	@$(PY) -m scan --stack $(STACK) --checkov $(SCAN_VENV)/bin/checkov \
 		$(if $(CONFIG),--config $(CONFIG)) $(if $(UPDATE_BASELINE),--update-baseline)
 
-verify: venv ## Check a live cluster against the stack (STACK, CONTEXT, FORMAT; $$KUBECONFIG).
-	$(PY) -m gpu_platform.verify --stack $(STACK) --format $(FORMAT) $(if $(CONTEXT),--context $(CONTEXT))
+verify: venv ## Check a live cluster against the stack (STACK, CONTEXT, FORMAT, VERIFY_TIMEOUT, VERIFY_REQUEST_TIMEOUT; $$KUBECONFIG).
+	$(PY) -m gpu_platform.verify --stack $(STACK) --format $(FORMAT) $(if $(CONTEXT),--context $(CONTEXT)) \
+		$(if $(VERIFY_TIMEOUT),--timeout $(VERIFY_TIMEOUT)) \
+		$(if $(VERIFY_REQUEST_TIMEOUT),--request-timeout $(VERIFY_REQUEST_TIMEOUT))
 
 clean:
 	rm -rf $(VENV) $(SCAN_VENV) .pytest_cache .ruff_cache build/scan

@@ -84,10 +84,11 @@ def _installed(name: str) -> str | None:
         return None
 
 
-def _local_project(path: Path) -> str | None:
-    """The distribution name of a local project folder (``-e ./policies``)."""
+def _local_project(path: Path) -> tuple[str, dict[str, list[str]]] | None:
+    """The distribution name of a local project folder (``-e ./policies``) and its extras."""
     try:
-        return str(tomllib.loads((path / "pyproject.toml").read_text())["project"]["name"])
+        project = tomllib.loads((path / "pyproject.toml").read_text())["project"]
+        return str(project["name"]), dict(project.get("optional-dependencies", {}))
     except (OSError, KeyError, tomllib.TOMLDecodeError):
         return None
 
@@ -98,8 +99,13 @@ def _satisfied(line: str, base: Path) -> bool:
     if option in ("-r", "--requirement"):
         return requirements_satisfied(base / value.strip())
     if option in ("-e", "--editable") or line.startswith((".", "/")):
-        name = _local_project(base / (value if option.startswith("-") else line).strip())
-        return name is not None and _installed(name) is not None
+        # A local project, with extras maybe (``-e .[azure]``): installed, and so are its extras.
+        path, _, extras = (value if option.startswith("-") else line).strip().partition("[")
+        local = _local_project(base / path)
+        if local is None or _installed(local[0]) is None:
+            return False
+        wanted = [e.strip() for e in extras.rstrip("]").split(",") if e.strip()]
+        return all(_satisfied(r, base) for e in wanted for r in local[1].get(e, [None]) if r)
     if line.startswith("-"):
         return True  # index and constraint options change no requirement
     try:

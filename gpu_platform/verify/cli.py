@@ -1,7 +1,9 @@
 """Command line of ``make verify``: check a live cluster against what the stack promised.
 
-Exit status: 0 every check passed, 1 a check failed, 2 the check could not run (bad stack
-config, no kubeconfig, API server unreachable, credentials rejected). Read-only.
+Exit status: 0 every check passed, 1 a check failed (an answer of the API server that is not
+what Kubernetes sends included), 2 the check could not run (bad stack config or options, no
+kubeconfig or its exec plugin missing or failing, API server unreachable, TLS or DNS failure,
+credentials rejected, permission missing, a deadline passed), 130 interrupted. Read-only.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from gpu_platform.stack_config import NAMESPACE, ConfigError, load_platform
 from gpu_platform.stack_config.files import project_name, read_stack_config
 
 from .cluster import ClusterError, ClusterReader, connect
+from .deadline import REQUEST_TIMEOUT, RUN_TIMEOUT, Deadline
 from .driver import StreamExecReader
 from .expectations import expectations
 from .exporter import ProxyMetricsReader
@@ -74,6 +77,16 @@ def _positive(text: str) -> int:
     return n
 
 
+def _seconds(text: str) -> float:
+    try:
+        n = float(text)
+    except ValueError:
+        n = 0.0
+    if not 0 < n < float("inf"):
+        raise argparse.ArgumentTypeError(f"must be a number of seconds above 0, not {text!r}")
+    return n
+
+
 def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="python -m readiness",
@@ -109,6 +122,18 @@ def parser() -> argparse.ArgumentParser:
         default=8,
         help="nodes whose driver or metrics are read at once",
     )
+    p.add_argument(
+        "--timeout",
+        type=_seconds,
+        default=RUN_TIMEOUT,
+        help=f"seconds the whole run may take (default {RUN_TIMEOUT:g})",
+    )
+    p.add_argument(
+        "--request-timeout",
+        type=_seconds,
+        default=REQUEST_TIMEOUT,
+        help=f"seconds one request may take, first byte to last (default {REQUEST_TIMEOUT:g})",
+    )
     return p
 
 
@@ -120,11 +145,12 @@ def main(
     try:
         platform = load_stack(args.program, args.stack, args.config)
         exp = expectations(platform)
-        api = connect(args.kubeconfig, args.context)
+        deadline = Deadline(args.timeout, args.request_timeout)
+        api = connect(args.kubeconfig, args.context, deadline)
         try:
-            reader = ClusterReader(api)
+            reader = ClusterReader(api, deadline=deadline)
             progress = Progress(err, enabled=args.progress or err.isatty())
-            read_driver = None if args.skip_driver else StreamExecReader(api)
+            read_driver = None if args.skip_driver else StreamExecReader(api, deadline=deadline)
             read_metrics = None if args.skip_metrics else ProxyMetricsReader(reader)
             run_in_pod = None if args.skip_driver else partial(StreamExecReader, api)
             report = verify(

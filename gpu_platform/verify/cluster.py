@@ -3,7 +3,10 @@
 Only ``list``/``get`` calls are made (``get`` through the pod proxy for the GPU metrics exporter's
 ``/metrics``; plus ``exec`` in ``driver.py``). Objects come back as
 the JSON the API server sent (camelCase keys), so the checks read exactly what
-``kubectl get -o json`` shows. Transport and auth failures become one ``ClusterError`` line.
+``kubectl get -o json`` shows. Transport and auth failures become one ``ClusterError`` line
+naming the cause (``causes.py``); every request has a deadline (``deadline.py``). A list whose
+answer is not a list (``answers.py``) is recorded in ``ClusterReader.bad_answers`` and reads as
+empty: the run reports it as one failing row instead of stopping.
 """
 
 from __future__ import annotations
@@ -20,13 +23,25 @@ from kubernetes import client, config
 from kubernetes.client.exceptions import ApiException
 from kubernetes.config.config_exception import ConfigException
 
+from . import causes, credentials
+from .answers import AnswerError, BadAnswer, continue_token, list_items, shape, unnamed
+from .deadline import CONNECT_TIMEOUT, GRACE, Deadline, TimedOut, within
+
 Obj = dict[str, Any]
 """A Kubernetes object as JSON."""
 
+LIST_KINDS = {
+    "nodes": "NodeList",
+    "daemonsets": "DaemonSetList",
+    "pods": "PodList",
+    "networkpolicies": "NetworkPolicyList",
+    "resourcequotas": "ResourceQuotaList",
+    "validatingadmissionpolicybindings": "ValidatingAdmissionPolicyBindingList",
+    "csistoragecapacities": "CSIStorageCapacityList",
+}
+"""What the API server answers a list of each resource with."""
 PAGE_SIZE = 500
 """Items per list request: large clusters are read in pages (``limit``/``continue``)."""
-REQUEST_TIMEOUT = (5.0, 30.0)
-"""(connect, read) seconds: an unreachable API server fails fast instead of hanging."""
 
 
 class ClusterError(Exception):
@@ -48,19 +63,39 @@ def _kubeconfig_paths(kubeconfig: Path | None) -> list[Path]:
     return [Path("~/.kube/config").expanduser()]
 
 
-def connect(kubeconfig: Path | None, context: str | None) -> client.ApiClient:
-    """An API client for a kubeconfig file (default: $KUBECONFIG or ~/.kube/config)."""
+def connect(
+    kubeconfig: Path | None, context: str | None, deadline: Deadline | None = None
+) -> client.ApiClient:
+    """An API client for a kubeconfig file (default: $KUBECONFIG or ~/.kube/config). An exec
+    credential plugin runs here, within what is left of the run's deadline."""
     paths = _kubeconfig_paths(kubeconfig)
     if not any(p.is_file() for p in paths):
         shown = os.pathsep.join(str(p) for p in paths)
         raise ClusterError(f"kubeconfig: no file at {shown} (give --kubeconfig or set KUBECONFIG)")
-    try:
-        api = config.new_client_from_config(
+    files = [p for p in paths if p.is_file()]
+    plugin = credentials.exec_plugin(files, context)
+    if plugin is not None and (why := credentials.missing(plugin)):
+        raise ClusterError(why)
+
+    def load() -> client.ApiClient:
+        return config.new_client_from_config(
             # Several files (a $KUBECONFIG list) are merged by the client, as kubectl does.
             config_file=os.pathsep.join(str(p) for p in paths),
             context=context,
             persist_config=False,
         )
+
+    try:
+        with credentials.logged_errors() as logged:
+            left = (deadline or Deadline()).remaining()
+            api = within(left, load) if left > 0 else load()
+    except TimedOut:
+        raise ClusterError(
+            f"kubeconfig: the exec credential plugin {plugin.command!r} gave no credentials "
+            "before the run's deadline (--timeout)"
+            if plugin is not None
+            else "kubeconfig: reading it did not finish before the run's deadline (--timeout)"
+        ) from None
     except ConfigException as err:
         raise ClusterError(f"kubeconfig: {err}") from None
     except yaml.YAMLError as err:
@@ -73,6 +108,12 @@ def connect(kubeconfig: Path | None, context: str | None) -> client.ApiClient:
         raise ClusterError(
             "kubeconfig: not a kubeconfig (a mapping with clusters, users and contexts)"
         ) from None
+    if plugin is not None and logged:
+        api.close()
+        raise ClusterError(
+            f"kubeconfig: the exec credential plugin {plugin.command!r} of user {plugin.user!r} "
+            f"failed: {logged[-1]}"
+        )
     # One attempt per request: retrying a refused connection only delays the error line.
     api.rest_client.pool_manager.connection_pool_kw["retries"] = urllib3.Retry(
         total=0, connect=0, read=0, redirect=0, status=0, raise_on_status=False
@@ -80,93 +121,145 @@ def connect(kubeconfig: Path | None, context: str | None) -> client.ApiClient:
     return api
 
 
-def _describe(err: ApiException, server: str, what: str) -> str:
-    reason = ""
-    try:
-        reason = json.loads(err.body or "{}").get("message", "")
-    except (TypeError, ValueError):
-        reason = ""
-    if err.status == 401:
-        return (
-            f"the API server at {server} rejected the credentials (401 Unauthorized): "
-            "they are expired or invalid; refresh the kubeconfig and retry"
-        )
-    if err.status == 403:
-        return f"not allowed to {what} at {server} (403 Forbidden): {reason or err.reason}"
-    return f"{what} at {server} failed: HTTP {err.status} {reason or err.reason}"
-
-
 class ClusterReader:
-    """List and get calls against one cluster, errors mapped to ``ClusterError``."""
+    """List and get calls against one cluster, errors mapped to ``ClusterError``; each
+    request within ``deadline``. A list answered with something that is not a list is
+    recorded in ``bad_answers`` and reads as empty (see the module docstring)."""
 
-    def __init__(self, api: client.ApiClient, page_size: int = PAGE_SIZE) -> None:
+    def __init__(
+        self, api: client.ApiClient, page_size: int = PAGE_SIZE, deadline: Deadline | None = None
+    ) -> None:
         self.api = api
         self.server = str(api.configuration.host)
         self.page_size = page_size
+        self.deadline = deadline or Deadline()
+        self.bad_answers: list[BadAnswer] = []
         self.core = client.CoreV1Api(api)
         self.apps = client.AppsV1Api(api)
         self.networking = client.NetworkingV1Api(api)
         self.admission = client.AdmissionregistrationV1Api(api)
 
-    def _call(self, what: str, method: Callable[..., Any], **kwargs: Any) -> Obj:
+    def _call(self, what: str, method: Callable[..., Any], **kwargs: Any) -> object:
         body = self._get(what, method, **kwargs)
         try:
-            data: Obj = json.loads(body)
+            data: object = json.loads(body)
         except ValueError as err:
-            raise ClusterError(f"{what} at {self.server}: the answer is not JSON ({err})") from None
+            raise AnswerError(f"the answer is not JSON ({err})") from None
         return data
 
     def _get(self, what: str, method: Callable[..., Any], **kwargs: Any) -> bytes:
-        """The body of one GET, as the API server sent it."""
+        """The body of one GET, as the API server sent it, within the request's deadline."""
         try:
-            response = method(**kwargs, _preload_content=False, _request_timeout=REQUEST_TIMEOUT)
+            allowed = self.deadline.allowance()
+        except TimedOut as err:
+            raise ClusterError(f"{what} at {self.server}: not sent, {err}") from None
+        seconds = allowed.seconds
+
+        def fetch() -> bytes:
+            response = method(
+                **kwargs,
+                _preload_content=False,
+                _request_timeout=(min(CONNECT_TIMEOUT, seconds), seconds),
+            )
             data: bytes = response.data
             return data
+
+        try:
+            return within(seconds + GRACE, fetch)
+        except TimedOut:
+            raise ClusterError(
+                f"{what} at {self.server}: no complete answer within {allowed.limit} "
+                "(the API server, or a proxy in front of it, is answering too slowly)"
+            ) from None
         except ApiException as err:
             if err.status == 0:  # the websocket/transport layer wraps socket errors this way
                 raise ClusterError(
                     f"cannot reach the API server at {self.server}: {err.reason}"
                 ) from None
-            raise ClusterError(_describe(err, self.server, what), err.status) from None
+            raise ClusterError(causes.http_status(err, self.server, what), err.status) from None
         except urllib3.exceptions.HTTPError as err:
-            cause = getattr(err, "reason", None) or err
-            raise ClusterError(
-                f"cannot reach the API server at {self.server}: {_short(cause)}"
-            ) from None
+            raise ClusterError(causes.transport(err, self.server, seconds)) from None
 
-    def _list(self, what: str, method: Callable[..., Any], **kwargs: Any) -> list[Obj]:
+    def _list(
+        self,
+        what: str,
+        resource: str,
+        method: Callable[..., Any],
+        *,
+        namespace: str | None = None,
+        label_selector: str = "",
+        field_selector: str = "",
+    ) -> list[Obj]:
+        """Every page of a list; an answer that is not one is recorded, and reads as empty."""
+        scope: dict[str, Any] = {"namespace": namespace} if namespace is not None else {}
+        if label_selector:
+            scope["label_selector"] = label_selector
+        if field_selector:
+            scope["field_selector"] = field_selector
         items: list[Obj] = []
+        seen: set[str] = set()
         token: str | None = None
-        while True:
-            page_args = {"limit": self.page_size, **kwargs}
-            if token:
-                page_args["_continue"] = token
-            page = self._call(what, method, **page_args)
-            items.extend(page.get("items") or [])
-            token = (page.get("metadata") or {}).get("continue")
-            if not token:
-                return items
+        expected = f"a {LIST_KINDS[resource]}: a JSON object whose items are named objects"
+
+        def bad(cause: str, partial: bool = False) -> None:
+            self.bad_answers.append(
+                BadAnswer(what, resource, namespace, label_selector, expected, cause, partial)
+            )
+
+        try:
+            while True:
+                page_args: dict[str, Any] = {"limit": self.page_size, **scope}
+                if token:
+                    page_args["_continue"] = token
+                page = self._call(what, method, **page_args)
+                items.extend(list_items(page))
+                token = continue_token(page, seen) if isinstance(page, dict) else None
+                if not token:
+                    break
+        except AnswerError as err:
+            bad(str(err))
+            return []
+        if nameless := unnamed(items):
+            shown = ", ".join(str(i) for i in nameless[:5]) + (", ..." if len(nameless) > 5 else "")
+            which = f"item {shown} has" if len(nameless) == 1 else f"items {shown} have"
+            bad(f"{which} no metadata.name: left out, the others checked", partial=True)
+            return [item for i, item in enumerate(items) if i not in set(nameless)]
+        return items
 
     def nodes(self, label_selector: str) -> list[Obj]:
-        return self._list("list nodes", self.core.list_node, label_selector=label_selector)
+        return self._list(
+            f"list nodes labelled {label_selector}" if label_selector else "list nodes",
+            "nodes",
+            self.core.list_node,
+            label_selector=label_selector,
+        )
 
     def daemonsets(self, namespace: str | None = None) -> list[Obj]:
         if namespace is None:
-            return self._list("list daemonsets", self.apps.list_daemon_set_for_all_namespaces)
+            return self._list(
+                "list daemonsets in all namespaces",
+                "daemonsets",
+                self.apps.list_daemon_set_for_all_namespaces,
+            )
         return self._list(
             f"list daemonsets in {namespace}",
+            "daemonsets",
             self.apps.list_namespaced_daemon_set,
             namespace=namespace,
         )
 
     def pods(self, namespace: str) -> list[Obj]:
         return self._list(
-            f"list pods in {namespace}", self.core.list_namespaced_pod, namespace=namespace
+            f"list pods in {namespace}",
+            "pods",
+            self.core.list_namespaced_pod,
+            namespace=namespace,
         )
 
     def network_policies(self, namespace: str) -> list[Obj]:
         return self._list(
             f"list networkpolicies in {namespace}",
+            "networkpolicies",
             self.networking.list_namespaced_network_policy,
             namespace=namespace,
         )
@@ -174,6 +267,7 @@ class ClusterReader:
     def resource_quotas(self, namespace: str) -> list[Obj]:
         return self._list(
             f"list resourcequotas in {namespace}",
+            "resourcequotas",
             self.core.list_namespaced_resource_quota,
             namespace=namespace,
         )
@@ -181,6 +275,7 @@ class ClusterReader:
     def admission_bindings(self) -> list[Obj]:
         return self._list(
             "list validatingadmissionpolicybindings",
+            "validatingadmissionpolicybindings",
             self.admission.list_validating_admission_policy_binding,
         )
 
@@ -197,55 +292,72 @@ class ClusterReader:
         return body.decode("utf-8", errors="replace")
 
     def namespace(self, name: str) -> Obj | None:
-        """The namespace, or None when it does not exist."""
+        """The namespace, or None when it does not exist (or its answer is no object: then
+        recorded in ``bad_answers``)."""
+        what = f"get namespace {name}"
         try:
-            return self._call(f"get namespace {name}", self.core.read_namespace, name=name)
+            found = self._call(what, self.core.read_namespace, name=name)
+            if not isinstance(found, dict):
+                raise AnswerError(f"the answer is {shape(found)}, not an object")
         except ClusterError as err:
             if err.status == 404:
                 return None
             raise
+        except AnswerError as err:
+            expected = "a Namespace: a JSON object"
+            self.bad_answers.append(BadAnswer(what, "namespaces", name, "", expected, str(err)))
+            return None
+        return found
 
-    # --- reads of the seed checks (readiness/seed_checks.py) ---------------------------------
+    # --- reads of the seed checks (seed_checks.py) ---------------------------------------------
 
     def node_pods(self, node: str) -> list[Obj]:
         """Every pod on one node, in all namespaces (a ``spec.nodeName`` field selector)."""
         return self._list(
             f"list pods on node {node} in all namespaces",
+            "pods",
             self.core.list_pod_for_all_namespaces,
             field_selector=f"spec.nodeName={node}",
         )
 
-    def _found_or_none(self, what: str, method: Callable[..., Any], **kwargs: Any) -> Obj | None:
+    def _found_or_none(
+        self, what: str, resource: str, method: Callable[..., Any], **kwargs: Any
+    ) -> Obj | None:
+        """One object, or None when it does not exist (or its answer is no object: then
+        recorded in ``bad_answers``)."""
         try:
-            return self._call(what, method, **kwargs)
+            found = self._call(what, method, **kwargs)
+            if not isinstance(found, dict):
+                raise AnswerError(f"the answer is {shape(found)}, not an object")
         except ClusterError as err:
             if err.status == 404:
                 return None
             raise
+        except AnswerError as err:
+            self.bad_answers.append(BadAnswer(what, resource, None, "", "a JSON object", str(err)))
+            return None
+        return found
 
     def storage_class(self, name: str) -> Obj | None:
         """The StorageClass, or None when it does not exist."""
         storage = client.StorageV1Api(self.api)
         return self._found_or_none(
-            f"get storageclass {name}", storage.read_storage_class, name=name
+            f"get storageclass {name}", "storageclasses", storage.read_storage_class, name=name
         )
 
     def csi_driver(self, name: str) -> Obj | None:
         """The CSIDriver object of a CSI driver, or None when it is not registered."""
         storage = client.StorageV1Api(self.api)
-        return self._found_or_none(f"get csidriver {name}", storage.read_csi_driver, name=name)
+        return self._found_or_none(
+            f"get csidriver {name}", "csidrivers", storage.read_csi_driver, name=name
+        )
 
     def storage_capacities(self, namespace: str) -> list[Obj]:
         """The CSIStorageCapacity objects CSI drivers publish in a namespace."""
         storage = client.StorageV1Api(self.api)
         return self._list(
             f"list csistoragecapacities in {namespace}",
+            "csistoragecapacities",
             storage.list_namespaced_csi_storage_capacity,
             namespace=namespace,
         )
-
-
-def _short(err: object) -> str:
-    """The last, most specific part of a urllib3 error chain (``Connection refused``...)."""
-    text = str(err)
-    return text.rsplit(": ", 1)[-1].strip(" ')\"") or text

@@ -17,6 +17,8 @@ from kubernetes.client.exceptions import ApiException
 from kubernetes.stream import stream
 from kubernetes.stream.ws_client import ERROR_CHANNEL, STDERR_CHANNEL, STDOUT_CHANNEL
 
+from .deadline import Deadline, TimedOut, within
+
 NVIDIA_SMI: tuple[str, ...] = ("nvidia-smi",)
 """The guide's check (``kubectl exec <device plugin pod> -- nvidia-smi``); its table header
 carries ``Driver Version``."""
@@ -70,7 +72,8 @@ def _own_client(shared: client.ApiClient) -> client.ApiClient:
 class StreamExecReader:
     """``nvidia-smi`` over the API server's exec websocket, one connection per node.
 
-    Safe to call from several threads at once: each call uses a client of its own.
+    Safe to call from several threads at once: each call uses a client of its own. Each exec
+    takes at most ``timeout`` seconds, and none runs past the run's ``deadline``.
     """
 
     def __init__(
@@ -78,19 +81,33 @@ class StreamExecReader:
         api: client.ApiClient,
         command: tuple[str, ...] = NVIDIA_SMI,
         timeout: float = EXEC_TIMEOUT,
+        deadline: Deadline | None = None,
     ) -> None:
         self.api = api
         self.command = list(command)
         self.timeout = timeout
+        self.deadline = deadline or Deadline()
         # The client opens exec sockets without a timeout; an API server that accepts the
         # connection and never answers would otherwise hold a worker forever.
         websocket.setdefaulttimeout(timeout)
 
     def __call__(self, target: ExecTarget) -> str:
-        with _own_client(self.api) as api:
-            return self._exec(client.CoreV1Api(api), target)
+        shown = " ".join(self.command)
+        try:
+            allowed = self.deadline.allowance(self.timeout)
+        except TimedOut as err:
+            raise ExecError(f"{shown} not run: {err}") from None
 
-    def _exec(self, core: client.CoreV1Api, target: ExecTarget) -> str:
+        def run() -> str:
+            with _own_client(self.api) as api:
+                return self._exec(client.CoreV1Api(api), target, allowed.seconds)
+
+        try:
+            return within(allowed.seconds, run)
+        except TimedOut:
+            raise ExecError(f"{shown} gave no answer within {allowed.limit}") from None
+
+    def _exec(self, core: client.CoreV1Api, target: ExecTarget, seconds: float) -> str:
         try:
             ws = stream(
                 core.connect_get_namespaced_pod_exec,
@@ -109,9 +126,9 @@ class StreamExecReader:
                 f"exec into {target.namespace}/{target.pod} failed: {err.reason}"
             ) from None
         try:
-            ws.run_forever(timeout=self.timeout)
+            ws.run_forever(timeout=seconds)
             if ws.is_open():
-                raise ExecError(f"{' '.join(self.command)} gave no answer in {self.timeout:g}s")
+                raise ExecError(f"{' '.join(self.command)} gave no answer in {seconds:g}s")
             out = ws.read_channel(STDOUT_CHANNEL) + ws.read_channel(STDERR_CHANNEL)
             failure = _failure(ws.read_channel(ERROR_CHANNEL))
         except (websocket.WebSocketException, OSError) as err:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass
 
+from .bad_answers import with_bad_answers
 from .checks import daemonset_status, namespace_checks, pool_checks
 from .cluster import ClusterReader
 from .daemons import DaemonPods, daemon_pods, uid_of
@@ -159,7 +160,8 @@ def verify(
     seeds = seed_checks(reader, exp, snap, pods, run_in_pod, parallel=parallel, progress=progress)
     metrics = _metrics_checks(exp, snap, pods, read_metrics, parallel=parallel, progress=progress)
     progress.done()
-    return Report(_with_driver_rows(results, drivers, exp.min_driver_major) + metrics + seeds)
+    rows = _with_driver_rows(results, drivers, exp.min_driver_major) + metrics + seeds
+    return Report(with_bad_answers(rows, reader.bad_answers, exp))
 
 
 def _with_driver_rows(

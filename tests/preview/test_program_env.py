@@ -1,15 +1,13 @@
 """A team program brings its own SDKs: it runs in its own (or a cached) virtualenv, and its
-registrations come back to our policy pack unchanged. Offline: uv installs from its cache."""
+registrations come back to our policy pack unchanged. Offline: uv installs from wheels the test
+makes, with a cache of its own."""
 
 from __future__ import annotations
 
-import base64
-import hashlib
 import importlib.metadata
 import json
 import subprocess
 import sys
-import zipfile
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +15,7 @@ import pytest
 
 from gpu_platform.offline_preview.cli import EXIT_OK, EXIT_PROGRAM, main
 from gpu_platform.offline_preview.program_env import program_python, requirements_satisfied
+from tests.wheels import wheelhouse, write_wheel
 
 UV = Path(sys.prefix) / "bin" / "uv"
 SITE_PACKAGES = next(p for p in sys.path if p.endswith("site-packages"))
@@ -96,33 +95,24 @@ def test_a_declared_virtualenv_runs_the_program_and_the_pack_judges_it_as_here(
     ]
 
 
-def _wheel(directory: Path, name: str, version: str, source: str) -> Path:
-    """A pure-Python wheel, written by hand: no build backend, no index."""
-    dist = f"{name}-{version}"
-    path = directory / f"{dist}-py3-none-any.whl"
-    files = {
-        f"{name}.py": source,
-        f"{dist}.dist-info/METADATA": f"Metadata-Version: 2.1\nName: {name}\nVersion: {version}\n",
-        f"{dist}.dist-info/WHEEL": "Wheel-Version: 1.0\nGenerator: test\nRoot-Is-Purelib: true\n"
-        "Tag: py3-none-any\n",
-    }
-    record = []
-    for file, text in files.items():
-        digest = base64.urlsafe_b64encode(hashlib.sha256(text.encode()).digest()).rstrip(b"=")
-        record.append(f"{file},sha256={digest.decode()},{len(text.encode())}")
-    files[f"{dist}.dist-info/RECORD"] = "\n".join([*record, f"{dist}.dist-info/RECORD,,"]) + "\n"
-    with zipfile.ZipFile(path, "w") as wheel:
-        for file, text in files.items():
-            wheel.writestr(file, text)
-    return path
-
-
 @pytest.mark.slow
 def test_requirements_install_once_into_a_cached_virtualenv(
     capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("GPU_PLATFORM_CACHE", str(tmp_path / "cache"))
-    monkeypatch.setenv("UV_OFFLINE", "1")  # the packages come from uv's cache, never an index
+    # Hermetic: uv's own cache, empty, and no index; the only packages are the wheels of
+    # pulumi and its dependencies repacked from this venv (the versions we run), so the
+    # resolution is the same on every machine whatever the machine's uv cache holds.
+    wheels = tmp_path / "wheels"
+    wheels.mkdir()
+    wheelhouse("pulumi", wheels)
+    for var, value in {
+        "UV_OFFLINE": "1",
+        "UV_CACHE_DIR": str(tmp_path / "uv-cache"),
+        "UV_FIND_LINKS": str(wheels),
+        "UV_NO_CONFIG": "1",
+    }.items():
+        monkeypatch.setenv(var, value)
     program = tmp_path / "team"
     program.mkdir()
     (program / "Pulumi.yaml").write_text("name: team\nruntime: python\n")
@@ -130,7 +120,9 @@ def test_requirements_install_once_into_a_cached_virtualenv(
         "import sys\nimport pulumi\nimport team_gpu_sdk\n"
         "pulumi.export('sdk', team_gpu_sdk.GREETING)\npulumi.export('prefix', sys.prefix)\n"
     )
-    wheel = _wheel(program, "team_gpu_sdk", "1.0.0", "GREETING = 'from the team venv'\n")
+    wheel = write_wheel(
+        program, "team_gpu_sdk", "1.0.0", {"team_gpu_sdk.py": b"GREETING = 'from the team venv'\n"}
+    )
     pulumi_version = importlib.metadata.version("pulumi")
     (program / "requirements.txt").write_text(f"pulumi=={pulumi_version}\n./{wheel.name}\n")
     assert not requirements_satisfied(program / "requirements.txt")

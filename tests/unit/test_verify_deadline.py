@@ -1,0 +1,59 @@
+"""readiness.deadline: each request's allowance under the run's deadline, and ``within``."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+
+from gpu_platform.verify.deadline import Allowance, Deadline, TimedOut, within
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 100.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_a_request_gets_its_own_limit_while_the_run_has_more_left() -> None:
+    clock = Clock()
+    deadline = Deadline(60, 30, clock=clock)
+    assert deadline.allowance() == Allowance(30, "--request-timeout 30 s")
+    assert deadline.allowance(cap=10) == Allowance(10, "its own limit 10 s")
+
+
+def test_near_the_end_a_request_gets_what_is_left_of_the_run() -> None:
+    clock = Clock()
+    deadline = Deadline(60, 30, clock=clock)
+    clock.now += 50
+    assert deadline.remaining() == 10
+    assert deadline.allowance() == Allowance(10, "what was left of the run's --timeout 60 s")
+
+
+def test_past_the_run_deadline_nothing_is_sent() -> None:
+    clock = Clock()
+    deadline = Deadline(60, 30, clock=clock)
+    clock.now += 60
+    with pytest.raises(TimedOut) as err:
+        deadline.allowance()
+    assert str(err.value) == "the run's deadline (--timeout 60 s) has passed"
+
+
+def test_within_returns_the_result_or_raises_the_error() -> None:
+    assert within(5, lambda: 42) == 42
+
+    def fail() -> None:
+        raise ValueError("the work's own error")
+
+    with pytest.raises(ValueError, match="the work's own error"):
+        within(5, fail)
+
+
+def test_within_stops_waiting_at_its_deadline() -> None:
+    release = threading.Event()
+    with pytest.raises(TimedOut) as err:
+        within(0.05, release.wait)  # work that does not end by itself
+    assert str(err.value) == "no complete answer within 0.05 s"
+    release.set()
