@@ -24,7 +24,7 @@ from .device_plugin_configs import release_configs
 from .exposed_gpu_resources import exposed_resources
 from .helm_releases import releases
 from .node_pools import NodePool, stack_gpu_pools
-from .pod_specs import POD_SPEC_PATHS, kubernetes_kind, pod_gpu_resources, pod_spec
+from .pod_specs import pod_bearing, pod_gpu_resources, pod_sites
 from .policy_factory import Config, PolicyInfo, Report, is_exempt, stack_policy
 from .stack_index import index_by_type
 
@@ -80,19 +80,21 @@ def check(args: StackValidationArgs, config: Config, report: Report) -> None:
             exposed[resource].append(pool.name)
     why = "".join(f"; {note}" for note in unserved)
     for resource_type, resources in index.items():
-        if kubernetes_kind(resource_type) not in POD_SPEC_PATHS:
+        if pod_bearing(resource_type) is None:
             continue
         for workload in resources:
-            spec = pod_spec(resource_type, workload.props)
-            if spec is None or is_exempt(workload.name, workload.props, config):
+            if is_exempt(workload.name, workload.props, config):
                 continue
-            missing = sorted(r for r in pod_gpu_resources(spec) if judged(r) and r not in exposed)
-            if missing:
-                report(
-                    f"'{workload.name}' asks for {', '.join(missing)}, which no GPU pool of "
-                    f"the stack exposes; the stack exposes {_summary(exposed)}{why}.",
-                    workload.urn,
-                )
+            for site in pod_sites(resource_type, workload.props):
+                asked = pod_gpu_resources(site.spec)
+                missing = sorted(r for r in asked if judged(r) and r not in exposed)
+                if missing:
+                    report(
+                        f"{site.named(workload.name)} asks for {', '.join(missing)}, which no "
+                        f"GPU pool of the stack exposes; the stack exposes "
+                        f"{_summary(exposed)}{why}.",
+                        workload.urn,
+                    )
 
 
 POLICY = stack_policy(INFO, check)
