@@ -141,10 +141,12 @@ def test_json_mocks_file_and_its_errors(capsys: pytest.CaptureFixture[str], tmp_
 def test_remote_components_show_with_their_inputs(capsys: pytest.CaptureFixture[str]) -> None:
     code, plan, err = _plan(capsys, "remote-component")
     # The engine runs it through; the pack then judges the pool's taint value (BP-01: the
-    # device plugin chart's feature discovery tolerates only ``present``).
+    # device plugin chart's feature discovery tolerates only ``present``), and stack policies
+    # see the node group with what the program gave it: no exporter watches its GPUs.
     assert (code, err) == (EXIT_MANDATORY, "")
     assert [(v["policy"], v["enforcement"]) for v in plan["violations"]] == [
-        ("gpu-node-pools-tainted", "mandatory")
+        ("gpu-node-pools-tainted", "mandatory"),
+        ("gpu-pools-have-metrics-exporter", "advisory"),
     ]
     inputs = _inputs(plan)
     assert inputs[("eks:index:Cluster", "gpu")] == {
