@@ -247,7 +247,8 @@ class GetAmiResult:
 
 def get_ami(most_recent=None, owners=None, opts=None):
     __args__ = {"mostRecent": most_recent, "owners": owners}
-    __ret__ = pulumi.runtime.invoke("aws:ec2/getAmi:getAmi", __args__, opts=opts, typ=GetAmiResult).value
+    token = "aws:ec2/getAmi:getAmi"
+    __ret__ = pulumi.runtime.invoke(token, __args__, opts=opts, typ=GetAmiResult).value
     return GetAmiResult(
         id=pulumi.get(__ret__, "id"),
         image_id=pulumi.get(__ret__, "image_id"),
