@@ -15,7 +15,7 @@ pod that may land on a GKE pool needs none of its own.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -25,11 +25,11 @@ from gpu_facts.scheduling import GPU_TAINT_EFFECT, GPU_TAINT_KEY, GPU_TAINT_VALU
 
 from .node_pools import NodePool, admitted_pools, node_selector, stack_gpu_pools
 from .pod_runtimes import scheduling_spec
-from .pod_specs import PodSite, gpu_pod_sites, pod_bearing, pod_gpu_resources
-from .policy_factory import Config, PolicyInfo, Report, is_exempt, stack_policy
+from .pod_specs import pod_gpu_resources
+from .policy_factory import Config, PolicyInfo, Report, stack_policy
 from .props import mappings
 from .resource_types import GKE_CLUSTER
-from .stack_index import index_by_type
+from .stack_index import index_by_type, stack_pods
 from .tolerations import describe_tolerations, tolerates, tolerates_taint, vendor_keys
 
 REQUIRED_VALUE = "requiredTaintValue"
@@ -125,24 +125,13 @@ def fix(spec: Mapping[str, Any]) -> str:
     )
 
 
-def _workloads(
-    index: Mapping[str, list[PolicyResource]],
-) -> Iterator[tuple[PolicyResource, PodSite, Mapping[str, Any]]]:
-    """Each GPU pod of the stack, with its spec as its runtime completes it."""
-    for resource_type, resources in index.items():
-        if pod_bearing(resource_type) is None:
-            continue
-        for resource in resources:
-            for site in gpu_pod_sites(resource_type, resource.props):
-                yield resource, site, scheduling_spec(site, resource, index)
-
-
 def check(args: StackValidationArgs, config: Config, report: Report) -> None:
     index = index_by_type(args.resources)
     stack = _gpu_pools(index)
-    for resource, site, spec in _workloads(index):
-        if is_exempt(resource.name, resource.props, config):
+    for resource, site in stack_pods(index, config):
+        if not pod_gpu_resources(site.spec):
             continue
+        spec = scheduling_spec(site, resource, index)  # with what its runtime adds
         found = problem(spec, stack, config)
         if found is not None:
             report(f"{site.named(resource.name)} {found}.", resource.urn, fix=fix(spec))

@@ -23,10 +23,10 @@ from pulumi_policy import EnforcementLevel, Severity, StackValidationArgs
 from gpu_facts.scheduling import ACK_GPU_SCHEDULE_LABEL, ACK_GPU_SCHEDULE_VALUES, ALIYUN_GPU_MEM
 
 from .node_pools import NodePool, admitted_pools, node_selector, stack_gpu_pools
-from .pod_specs import pod_bearing, pod_gpu_resources, pod_sites
-from .policy_factory import Config, PolicyInfo, Report, is_exempt, stack_policy
+from .pod_specs import pod_gpu_resources
+from .policy_factory import Config, PolicyInfo, Report, stack_policy
 from .props import is_true
-from .stack_index import index_by_type
+from .stack_index import index_by_type, stack_pods
 
 REQUIRE_FOR_GPU_MEM = "gpuMemRequiresHostIpc"
 MPS = ACK_GPU_SCHEDULE_VALUES["ackMps"]
@@ -110,17 +110,11 @@ def check(args: StackValidationArgs, config: Config, report: Report) -> None:
         for pool, _ in stack_gpu_pools(index)
         if pool.labels.get(ACK_GPU_SCHEDULE_LABEL) in GPU_MEM_MODES
     ]
-    for resource_type, resources in index.items():
-        if pod_bearing(resource_type) is None:
-            continue
-        for resource in resources:
-            if is_exempt(resource.name, resource.props, config):
-                continue
-            for site in pod_sites(resource_type, resource.props):
-                found = problem(site.spec, gpu_mem_pools, config)
-                if found is not None:
-                    message, fix = found
-                    report(f"{site.named(resource.name)} {message}.", resource.urn, fix=fix)
+    for resource, site in stack_pods(index, config):
+        found = problem(site.spec, gpu_mem_pools, config)
+        if found is not None:
+            message, fix = found
+            report(f"{site.named(resource.name)} {message}.", resource.urn, fix=fix)
 
 
 POLICY = stack_policy(INFO, check)

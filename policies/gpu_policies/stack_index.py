@@ -10,8 +10,15 @@ from pulumi_policy import PolicyResource
 from gpu_facts.scheduling import GPU_NAMESPACE_LABEL, WORKLOAD_TYPE_LABEL
 
 from .driver_checks import is_driver_check
-from .pod_specs import DEFAULT_NAMESPACE, gpu_pod_sites, is_cluster_scoped, pod_bearing
-from .policy_factory import Config, exempt_names, exempt_namespaces, known_text
+from .pod_specs import (
+    DEFAULT_NAMESPACE,
+    PodSite,
+    gpu_pod_sites,
+    is_cluster_scoped,
+    pod_bearing,
+    pod_sites,
+)
+from .policy_factory import Config, exempt_names, exempt_namespaces, is_exempt, known_text
 from .props import mapping, path, text
 from .resource_types import NAMESPACE
 
@@ -58,6 +65,21 @@ def gpu_workload_namespaces(
             if known:
                 found[namespace or DEFAULT_NAMESPACE].append(resource)
     return found
+
+
+def stack_pods(
+    index: Mapping[str, list[PolicyResource]], config: Config | None = None
+) -> Iterator[tuple[PolicyResource, PodSite]]:
+    """Every pod of the stack's pod-bearing resources (a Deployment's one, a RayCluster's
+    head and workers), with its resource; without the resources ``config`` exempts."""
+    for resource_type, resources in index.items():
+        if pod_bearing(resource_type) is None:
+            continue
+        for resource in resources:
+            if config is not None and is_exempt(resource.name, resource.props, config):
+                continue
+            for site in pod_sites(resource_type, resource.props):
+                yield resource, site
 
 
 def workload_names(workloads: list[PolicyResource]) -> str:
