@@ -14,8 +14,8 @@ import pulumi_kubernetes as k8s
 import pytest
 from pulumi_policy import EnforcementLevel, ResourceValidationPolicy
 
-from offline_preview import Secret, preview, run_callable, run_policies
-from offline_preview.cli import (
+from gpu_platform.offline_preview import Secret, preview, run_callable, run_policies
+from gpu_platform.offline_preview.cli import (
     EXIT_CONFIG,
     EXIT_MANDATORY,
     EXIT_OK,
@@ -23,9 +23,14 @@ from offline_preview.cli import (
     PROJECT_ROOT,
     main,
 )
-from offline_preview.engine import PreviewMocks, RecordingMonitor, run_program, tree_order
-from offline_preview.policy_runner import Violation
-from stack_config import ConfigError
+from gpu_platform.offline_preview.engine import (
+    PreviewMocks,
+    RecordingMonitor,
+    run_program,
+    tree_order,
+)
+from gpu_platform.offline_preview.policy_runner import Violation
+from gpu_platform.stack_config import ConfigError
 
 PROGRAM = textwrap.dedent(
     """
@@ -202,7 +207,7 @@ def test_stack_policies_see_a_remote_components_inputs_where_its_outputs_are_mis
     a real preview's children would carry, so stack policies judge with them."""
     from pulumi_policy import StackValidationPolicy
 
-    from offline_preview.user_mocks import UserMocks
+    from gpu_platform.offline_preview.user_mocks import UserMocks
 
     seen: list[dict[str, Any]] = []
 

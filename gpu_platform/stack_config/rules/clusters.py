@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from gpu_facts.device_plugin_chart import version_tuple
-from settings import MIN_KUBERNETES, ExistingClusterSettings
+from gpu_platform.settings import MIN_KUBERNETES, ExistingClusterSettings
 
 from .base import ConfigUnderCheck, Problem, Rule
 
