@@ -122,14 +122,34 @@ class RecordingMonitor(mocks.MockMonitor):
         self.invokes: list[InvokeRecord] = []
 
     def RegisterResourceOutputs(self, request: Any) -> Any:  # noqa: N802 - gRPC method name
-        self.registered_outputs[request.urn] = rpc.deserialize_properties(
-            request.outputs, keep_unknowns=True
-        )
+        # A component's outputs often hold resources (``register_outputs({"ns": ns})``): as
+        # references, read like a registration's (a live SDK resource rebuilt on this worker
+        # thread would wait on the wrong event loop).
+        self.registered_outputs[request.urn] = from_struct(request.outputs)
         return super().RegisterResourceOutputs(request)
+
+    def _get_resource(self, request: Any) -> Any:
+        """``pulumi:pulumi:getResource``: a resource by URN (``ResourceOptions(urn=...)``, a
+        reference rebuilt by a provider package's resource module). One the program registered
+        has its recorded state; any other is in the stack's state, which a preview reads and
+        the offline engine does not have: its ID and outputs are unknown, but for ``--mocks``
+        (its type's outputs)."""
+        urn = str(from_struct(request.args).get("urn", ""))
+        registered = self.resources.get(urn)
+        if registered is not None:
+            resource_id, state = registered.id, dict(registered.state)
+        else:
+            type_token = urn.split("::")[2].rpartition("$")[2] if urn.count("::") >= 3 else ""
+            user = self.mocks.user.resources if isinstance(self.mocks, PreviewMocks) else {}
+            state = dict(user.get(type_token, {}))
+            resource_id = str(state.pop("id", ""))  # empty: unknown, as in a preview
+        answer = {"urn": urn, "id": resource_id, "state": state}
+        fields: dict[str, Any] = {"return": _sync_await(rpc.serialize_properties(answer, {}))}
+        return resource_pb2.ResourceInvokeResponse(**fields)
 
     def Invoke(self, request: Any) -> Any:  # noqa: N802 - gRPC method name
         if request.tok == "pulumi:pulumi:getResource":
-            return super().Invoke(request)
+            return self._get_resource(request)
         call = mocks.MockCallArgs(request.tok, from_struct(request.args), request.provider)
         failures: Any = []
         if isinstance(self.mocks, PreviewMocks):

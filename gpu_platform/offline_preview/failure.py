@@ -7,6 +7,7 @@ and the way past it. The traceback is kept for ``--debug``.
 
 from __future__ import annotations
 
+import re
 import traceback
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -15,6 +16,7 @@ from types import TracebackType
 from typing import Any
 
 import pulumi
+from pulumi import _types as sdk_types
 
 PROGRAM_ERROR = "program"
 ENGINE_LIMIT = "offline-engine-limit"
@@ -39,6 +41,8 @@ class ProgramFailure:
     invokes: list[str] = field(default_factory=list)
     """Invokes the offline engine had no result for."""
     remedy: str = ""
+    mocks_entry: str = ""
+    """The ``--mocks`` file entry that answers the invoke (YAML), when one is missing."""
     traceback: str = ""
 
     def message(self, *, debug: bool = False) -> str:
@@ -60,6 +64,7 @@ class ProgramFailure:
         lines.append(f"  cause: {what}")
         if self.remedy:
             lines.append(f"  way past: {self.remedy}")
+        lines.extend(f"      {line}" for line in self.mocks_entry.splitlines())
         if debug and self.traceback:
             lines.append(self.traceback.rstrip())
         elif self.traceback:
@@ -118,6 +123,50 @@ def _missing_sdk(err: BaseException) -> str:
     return name.split(".")[0] if isinstance(err, ModuleNotFoundError) else ""
 
 
+def _function_name(token: str) -> str:
+    """The Python function an SDK generates for an invoke: ``aws:ec2/getAmi:getAmi`` ->
+    ``get_ami`` (Pulumi's codegen: the token's member, in snake case)."""
+    member = token.rpartition(":")[2]
+    return re.sub(r"(?<!^)(?=[A-Z])", "_", member).lower()
+
+
+def _sdk_invoke(frames: Iterable[tuple[Any, int]], invokes: Iterable[str]) -> tuple[str, Any]:
+    """The unanswered invoke whose SDK function the error passed through, with that frame."""
+    by_function = {_function_name(token): token for token in invokes}
+    for frame, _ in reversed(list(frames)):
+        token = by_function.get(frame.f_code.co_name)
+        if token is not None:
+            return token, frame
+    return "", None
+
+
+def _result_keys(token: str, frame: Any) -> list[str]:
+    """The wire keys of the invoke's result, from the SDK's result type next to its function
+    (``GetAmiResult`` beside ``get_ami``); none when there is no such type."""
+    if frame is None:
+        return []
+    member = token.rpartition(":")[2]
+    result = frame.f_globals.get(f"{member[:1].upper()}{member[1:]}Result")
+    try:
+        return sorted(sdk_types.output_type_types(result))  # the SDK's own name map
+    except (AssertionError, AttributeError, TypeError):
+        return []
+
+
+SHOWN_KEYS = 12
+
+
+def mocks_entry(token: str, keys: list[str]) -> str:
+    """The ``--mocks`` file entry answering ``token``, as YAML: its result's keys when known
+    (``id`` first), each with a placeholder to replace."""
+    keys = sorted(keys, key=lambda k: (k != "id", k)) or ["<wireKey>"]
+    lines = ["invokes:", f"  {token}:"]
+    lines += [f"    {key}: <value>" for key in keys[:SHOWN_KEYS]]
+    if len(keys) > SHOWN_KEYS:
+        lines.append(f"    # and, as the program reads them: {', '.join(keys[SHOWN_KEYS:])}")
+    return "\n".join(lines)
+
+
 def explain(
     err: BaseException, program_dir: Path, unanswered_invokes: Iterable[str] = ()
 ) -> ProgramFailure:
@@ -150,15 +199,20 @@ def explain(
         paths[-1].is_relative_to(_OWN_DIR)
         or (not where and any(p.is_relative_to(_OWN_DIR) for p in paths))
     )
-    if in_engine or (invokes and isinstance(err, _MISSING_VALUE_ERRORS)):
-        example = invokes[0] if invokes else "<invoke token>"
+    # A plain invoke nothing answered: its SDK function fails on the empty result (pulumi.get
+    # asserts), or the program fails on the value it did not get.
+    token, frame = _sdk_invoke(frames, invokes)
+    if token or in_engine or (invokes and isinstance(err, _MISSING_VALUE_ERRORS)):
+        if not (token or invokes):
+            remedy = f"supply the missing values with {_MOCKS_HINT}"
+            return ProgramFailure(ENGINE_LIMIT, error, where, resource, invokes, remedy, "", text)
+        token = token or invokes[0]
         remedy = (
-            f"give the offline engine the values with {_MOCKS_HINT}, e.g. "
-            f"`invokes: {{{example}: {{<wireKey>: <value>}}}}`"
-            if invokes
-            else f"supply the missing values with {_MOCKS_HINT}"
+            f"the invoke {token} reads data only the cloud has, and nothing answers it offline: "
+            f"give its result with {_MOCKS_HINT}, an entry such as"
         )
-        return ProgramFailure(ENGINE_LIMIT, error, where, resource, invokes, remedy, text)
+        entry = mocks_entry(token, _result_keys(token, frame))
+        return ProgramFailure(ENGINE_LIMIT, error, where, resource, invokes, remedy, entry, text)
     return ProgramFailure(
         PROGRAM_ERROR,
         error,

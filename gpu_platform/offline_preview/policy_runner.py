@@ -2,7 +2,9 @@
 
 Resource policies see each resource's inputs; stack policies see every resource's outputs
 (here: inputs plus the mock's computed outputs), each wrapped in the same unknown-checking
-proxies the real analyzer uses.
+proxies the real analyzer uses. A remote component's outputs are its plugin's, which does not
+run offline: stack policies see what the program gave it (its inputs) where its outputs are
+missing, as they see a custom resource's (``stack_props``).
 """
 
 from __future__ import annotations
@@ -157,6 +159,22 @@ def run_policies(
     return violations
 
 
+def stack_props(res: RecordedResource) -> dict[str, Any]:
+    """A resource's props as stack policies see them: its outputs; for a remote component,
+    whose plugin computes its outputs and does not run offline, its inputs overlaid with the
+    outputs it has (``--mocks``).
+
+    A real preview runs the plugin: a pulumi-eks ``ManagedNodeGroup`` registers an
+    ``aws:eks/nodeGroup:NodeGroup`` child carrying the same taints and instance types, a Helm
+    chart the objects its values render. The inputs are what the program decided; offline they
+    are the one place that knowledge is, so stack policies judge a component with them rather
+    than with an empty view (an untainted-looking node group, a chart without values).
+    """
+    if not res.remote:
+        return res.outputs
+    return {**res.inputs, **res.outputs}
+
+
 def _stack_view(resources: list[RecordedResource]) -> list[PolicyResource]:
     """What stack policies see: every resource's outputs, with parents and dependencies."""
     by_urn: dict[str, PolicyResource] = {}
@@ -164,7 +182,7 @@ def _stack_view(resources: list[RecordedResource]) -> list[PolicyResource]:
     for res in resources:
         pr = PolicyResource(
             res.type,
-            unknown_checking_proxy(reveal(res.outputs)),
+            unknown_checking_proxy(reveal(stack_props(res))),
             res.urn,
             res.name,
             _options(res),

@@ -12,7 +12,7 @@ from pulumi_policy import EnforcementLevel, ResourceValidationArgs, Severity
 from gpu_facts.scheduling import CUDA_IMAGE_REPOSITORY
 
 from .images import carries_version, split_image
-from .pod_specs import containers, pod_spec
+from .pod_specs import Container, containers, pod_sites
 from .policy_factory import Config, PolicyInfo, Report, resource_policy
 from .props import text
 
@@ -49,28 +49,30 @@ def is_cuda_image(repository: str, tag: str | None, match: str) -> bool:
     return any(match in segment for segment in segments) or match in (tag or "").lower()
 
 
-def check(args: ResourceValidationArgs, config: Config, report: Report) -> None:
-    spec = pod_spec(args.resource_type, args.props)
-    if spec is None:
+def _check_image(pod: str, container: Container, match: str, report: Report) -> None:
+    image = text(container.spec.get("image"))
+    if image is None:
         return
+    repository, tag, digest = split_image(image)
+    if not is_cuda_image(repository, tag, match) or digest is not None:
+        return
+    if not carries_version(tag):
+        moving = f"its tag '{tag}' moves" if tag else "without a tag it is latest"
+        report(
+            f"{pod} {container.label} uses CUDA image '{image}' without a pinned "
+            f"tag: {moving}, naming no version.",
+            fix=(
+                f"Pin a version tag such as {repository}:12.1.1-base-ubuntu22.04 (one "
+                "that names the CUDA version), or a digest (@sha256:...)."
+            ),
+        )
+
+
+def check(args: ResourceValidationArgs, config: Config, report: Report) -> None:
     match = str(config.get(MATCH) or CUDA_IMAGE_REPOSITORY).lower()
-    for container in containers(spec):
-        image = text(container.spec.get("image"))
-        if image is None:
-            continue
-        repository, tag, digest = split_image(image)
-        if not is_cuda_image(repository, tag, match) or digest is not None:
-            continue
-        if not carries_version(tag):
-            moving = f"its tag '{tag}' moves" if tag else "without a tag it is latest"
-            report(
-                f"'{args.name}' {container.label} uses CUDA image '{image}' without a pinned "
-                f"tag: {moving}, naming no version.",
-                fix=(
-                    f"Pin a version tag such as {repository}:12.1.1-base-ubuntu22.04 (one "
-                    "that names the CUDA version), or a digest (@sha256:...)."
-                ),
-            )
+    for site in pod_sites(args.resource_type, args.props):
+        for container in containers(site.spec):
+            _check_image(site.named(args.name), container, match, report)
 
 
 POLICY = resource_policy(INFO, check)

@@ -7,7 +7,7 @@ from typing import Any
 
 from pulumi_policy import EnforcementLevel, ResourceValidationArgs, Severity
 
-from .pod_specs import containers, gpu_resources, pod_spec
+from .pod_specs import Container, containers, gpu_resources, pod_sites
 from .policy_factory import Config, PolicyInfo, Report, resource_policy
 from .props import mapping
 
@@ -43,27 +43,28 @@ def whole_number(value: Any) -> int | None:
     return None
 
 
+def _check_container(where: str, container: Container, report: Report) -> None:
+    resources = mapping(container.spec.get("resources"))
+    limits, requests = mapping(resources.get("limits")), mapping(resources.get("requests"))
+    for resource in sorted(gpu_resources(container)):
+        if resource not in limits:
+            report(f"{where} requests {resource} without a limit; set it as a limit.")
+            continue
+        limit = whole_number(limits[resource])
+        if limit is None:
+            report(f"{where} limits {resource} to {limits[resource]!r}, not a whole number.")
+            continue
+        if resource in requests and whole_number(requests[resource]) != limit:
+            report(
+                f"{where} requests {resource}: {requests[resource]!r}, which differs from "
+                f"its limit {limits[resource]!r}."
+            )
+
+
 def check(args: ResourceValidationArgs, config: Config, report: Report) -> None:
-    spec = pod_spec(args.resource_type, args.props)
-    if spec is None:
-        return
-    for container in containers(spec):
-        resources = mapping(container.spec.get("resources"))
-        limits, requests = mapping(resources.get("limits")), mapping(resources.get("requests"))
-        for resource in sorted(gpu_resources(container)):
-            where = f"'{args.name}' {container.label}"
-            if resource not in limits:
-                report(f"{where} requests {resource} without a limit; set it as a limit.")
-                continue
-            limit = whole_number(limits[resource])
-            if limit is None:
-                report(f"{where} limits {resource} to {limits[resource]!r}, not a whole number.")
-                continue
-            if resource in requests and whole_number(requests[resource]) != limit:
-                report(
-                    f"{where} requests {resource}: {requests[resource]!r}, which differs from "
-                    f"its limit {limits[resource]!r}."
-                )
+    for site in pod_sites(args.resource_type, args.props):
+        for container in containers(site.spec):
+            _check_container(f"{site.named(args.name)} {container.label}", container, report)
 
 
 POLICY = resource_policy(INFO, check)

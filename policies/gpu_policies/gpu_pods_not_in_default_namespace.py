@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pulumi_policy import EnforcementLevel, ResourceValidationArgs, Severity
 
-from .pod_specs import DEFAULT_NAMESPACE, namespace, pod_gpu_resources, pod_spec
+from .pod_specs import DEFAULT_NAMESPACE, gpu_pod_sites, is_cluster_scoped, namespace
 from .policy_factory import Config, PolicyInfo, Report, resource_policy
 
 INFO = PolicyInfo(
@@ -25,8 +25,10 @@ INFO = PolicyInfo(
 
 
 def check(args: ResourceValidationArgs, config: Config, report: Report) -> None:
-    spec = pod_spec(args.resource_type, args.props)
-    if spec is None or not pod_gpu_resources(spec):
+    # A cluster-wide runtime's pods run in the namespace of what uses it.
+    if is_cluster_scoped(args.resource_type):
+        return
+    if not any(gpu_pod_sites(args.resource_type, args.props)):
         return
     if namespace(args.props) == DEFAULT_NAMESPACE:
         report(

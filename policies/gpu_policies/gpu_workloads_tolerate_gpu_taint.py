@@ -1,18 +1,21 @@
-"""Every GPU workload tolerates the GPU taint its nodes really carry.
+"""Every GPU workload tolerates the GPU taint its nodes really carry, or must carry.
 
 A stack policy, so that it can read the taint from the stack's own GPU pools: a pod tolerates
 a taint as the scheduler matches it (Kubernetes "Taints and Tolerations": ``Exists`` on the
 key, or ``Equal`` with the taint's value; an empty effect matches every effect; a key-less
 ``Exists`` matches every taint). Pods whose nodeSelector picks some of the pools must tolerate
-one of those pools' GPU taints; a stack without GPU pools (a team's workload program) is
-judged against the taint in the config (``requiredTaintValue``, shared with
-``gpu-node-pools-tainted``). GKE taints its GPU nodes and adds the toleration to GPU pods
-itself, so a pod that may land on a GKE pool needs none of its own.
+one of those pools' GPU taints. A GPU pool left untainted (``gpu-node-pools-tainted`` reports
+it) excuses no pod: the pod is judged against the taint the pool must carry, as is every pod of
+a stack without GPU pools (a team's workload program): the taint in the config
+(``requiredTaintValue``, shared with ``gpu-node-pools-tainted``). Pods of custom resources count
+as Deployments' do, with the tolerations and nodeSelector their runtime adds
+(``pod_runtimes``). GKE taints its GPU nodes and adds the toleration to GPU pods itself, so a
+pod that may land on a GKE pool needs none of its own.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -20,12 +23,13 @@ from pulumi_policy import EnforcementLevel, PolicyResource, Severity, StackValid
 
 from gpu_facts.scheduling import GPU_TAINT_EFFECT, GPU_TAINT_KEY, GPU_TAINT_VALUE, Taint
 
-from .node_pools import NodePool, stack_gpu_pools
-from .pod_specs import POD_SPEC_PATHS, kubernetes_kind, pod_gpu_resources, pod_spec
-from .policy_factory import Config, PolicyInfo, Report, is_exempt, stack_policy
-from .props import mapping, mappings
+from .node_pools import NodePool, admitted_pools, node_selector, stack_gpu_pools
+from .pod_runtimes import scheduling_spec
+from .pod_specs import pod_gpu_resources
+from .policy_factory import Config, PolicyInfo, Report, stack_policy
+from .props import mappings
 from .resource_types import GKE_CLUSTER
-from .stack_index import index_by_type
+from .stack_index import index_by_type, stack_pods
 from .tolerations import describe_tolerations, tolerates, tolerates_taint, vendor_keys
 
 REQUIRED_VALUE = "requiredTaintValue"
@@ -51,17 +55,25 @@ INFO = PolicyInfo(
             "type": "string",
             "default": GPU_TAINT_VALUE,
             "description": (
-                "The GPU taint's value when the stack declares no GPU pool (set it as in "
-                "gpu-node-pools-tainted); empty: any value."
+                "The GPU taint's value on a GPU pool that carries none, and when the stack "
+                "declares no GPU pool (set it as in gpu-node-pools-tainted); empty: any value."
             ),
         }
     },
 )
 
 
-def gpu_taints(pool: NodePool, keys: frozenset[str]) -> tuple[Taint, ...]:
-    """The pool's NoSchedule taints on a GPU vendor key."""
-    return tuple(t for t in pool.taints if t.key in keys and t.effect == GPU_TAINT_EFFECT)
+def required_taints(pool: NodePool, keys: frozenset[str], value: str) -> tuple[Taint, ...]:
+    """The GPU taints a pod on ``pool`` must tolerate: the pool's NoSchedule taints on a GPU
+    vendor key; on a pool that carries none, the taint it must carry (``gpu-node-pools-tainted``
+    reports the pool; a pod is not excused by it)."""
+    carried = tuple(t for t in pool.taints if t.key in keys and t.effect == GPU_TAINT_EFFECT)
+    return carried or (Taint(GPU_TAINT_KEY, value, GPU_TAINT_EFFECT),)
+
+
+def _wanted(pool: NodePool, taints: tuple[Taint, ...], carried: bool) -> str:
+    where = f"pool {pool.name}" if carried else f"pool {pool.name}, untainted, must carry it"
+    return f"{', '.join(str(x) for x in taints)} ({where})"
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,14 +82,6 @@ class GpuPools:
 
     pools: tuple[NodePool, ...]
     gke: bool
-
-    def candidates(self, node_selector: Mapping[str, str]) -> tuple[NodePool, ...]:
-        """The pools a pod's nodeSelector admits; every pool when it admits none of them (its
-        labels may come from elsewhere, e.g. GPU Feature Discovery)."""
-        admitted = tuple(
-            p for p in self.pools if all(p.labels.get(k) == v for k, v in node_selector.items())
-        )
-        return admitted or self.pools
 
 
 def _gpu_pools(index: Mapping[str, list[PolicyResource]]) -> GpuPools:
@@ -90,23 +94,20 @@ def problem(spec: Mapping[str, Any], stack: GpuPools, config: Config) -> str | N
     resources = pod_gpu_resources(spec)
     keys = vendor_keys(resources)
     tolerations = list(mappings(spec.get("tolerations")))
-    selector = {str(k): str(v) for k, v in mapping(spec.get("nodeSelector")).items()}
+    value = str(config.get(REQUIRED_VALUE) or "")
     if stack.pools:
-        candidates = stack.candidates(selector)
+        candidates = admitted_pools(stack.pools, node_selector(spec))
         if any(p.provider_taints_gpu_nodes for p in candidates):
             return None
-        taints = [(p, gpu_taints(p, keys)) for p in candidates]
+        taints = [(p, required_taints(p, keys, value)) for p in candidates]
         if any(
             all(any(tolerates_taint(t, x) for t in tolerations) for x in ts) for _, ts in taints
         ):
-            return None  # a pool whose every GPU taint is tolerated (or that has none)
-        wanted = "; ".join(
-            f"{', '.join(str(x) for x in ts)} (pool {p.name})" for p, ts in taints if ts
-        )
+            return None  # a pool whose every GPU taint is tolerated
+        wanted = "; ".join(_wanted(p, ts, carried=ts[0] in p.taints) for p, ts in taints)
     else:
         if stack.gke:
             return None
-        value = str(config.get(REQUIRED_VALUE) or "")
         if any(tolerates(t, keys, value) for t in tolerations):
             return None
         wanted = f"{GPU_TAINT_KEY}{'=' + value if value else ''}:{GPU_TAINT_EFFECT}"
@@ -124,27 +125,16 @@ def fix(spec: Mapping[str, Any]) -> str:
     )
 
 
-def _workloads(
-    index: Mapping[str, list[PolicyResource]],
-) -> Iterator[tuple[PolicyResource, Mapping[str, Any]]]:
-    for resource_type, resources in index.items():
-        if kubernetes_kind(resource_type) not in POD_SPEC_PATHS:
-            continue
-        for resource in resources:
-            spec = pod_spec(resource_type, resource.props)
-            if spec is not None and pod_gpu_resources(spec):
-                yield resource, spec
-
-
 def check(args: StackValidationArgs, config: Config, report: Report) -> None:
     index = index_by_type(args.resources)
     stack = _gpu_pools(index)
-    for resource, spec in _workloads(index):
-        if is_exempt(resource.name, resource.props, config):
+    for resource, site in stack_pods(index, config):
+        if not pod_gpu_resources(site.spec):
             continue
+        spec = scheduling_spec(site, resource, index)  # with what its runtime adds
         found = problem(spec, stack, config)
         if found is not None:
-            report(f"'{resource.name}' {found}.", resource.urn, fix=fix(spec))
+            report(f"{site.named(resource.name)} {found}.", resource.urn, fix=fix(spec))
 
 
 POLICY = stack_policy(INFO, check)

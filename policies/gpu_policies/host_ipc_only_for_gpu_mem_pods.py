@@ -1,30 +1,45 @@
-"""Only ACK MPS pods (they ask aliyun.com/gpu-mem) share the host's IPC, and they must.
+"""Only ACK MPS clients share the host's IPC, and they must.
 
-Both directions, as the in-cluster admission policy: ``hostIPC`` without GPU memory is a
-scheduler bypass; GPU memory without ``hostIPC`` is an MPS client that cannot reach the MPS
-control daemon, so the pod does not start (ACK "MPS-based GPU sharing"). ACK's cGPU and
-share modes also hand out ``aliyun.com/gpu-mem`` without MPS: a program on such pools turns
-the second rule off (``gpuMemRequiresHostIpc: false``) or exempts the namespace.
+Both directions, as the in-cluster admission policy: ``hostIPC`` on a pod that is no MPS client
+is a scheduler bypass; a pod asking for GPU memory on an MPS pool (nodes labelled
+``ack.node.gpu.schedule=mps``) without ``hostIPC`` cannot reach the MPS control daemon, so it
+does not start (ACK "MPS-based GPU sharing"). ACK's cGPU and share pools hand out
+``aliyun.com/gpu-mem`` without MPS: a pod that can only land on them needs no ``hostIPC``, and
+must not share it.
+
+A stack policy, so that the stack's pools decide: the gpu-mem pools a pod's nodeSelector
+admits (all of them when it admits none). A pod of a stack without gpu-mem pools (a team's
+workload program) is judged as an MPS client, unless ``gpuMemRequiresHostIpc: false`` says the
+cluster's gpu-mem pools are cGPU or share.
 """
 
 from __future__ import annotations
 
-from pulumi_policy import EnforcementLevel, ResourceValidationArgs, Severity
+from collections.abc import Mapping, Sequence
+from typing import Any
 
-from gpu_facts.scheduling import ALIYUN_GPU_MEM
+from pulumi_policy import EnforcementLevel, Severity, StackValidationArgs
 
-from .pod_specs import pod_gpu_resources, pod_spec
-from .policy_factory import Config, PolicyInfo, Report, resource_policy
+from gpu_facts.scheduling import ACK_GPU_SCHEDULE_LABEL, ACK_GPU_SCHEDULE_VALUES, ALIYUN_GPU_MEM
+
+from .node_pools import NodePool, admitted_pools, node_selector, stack_gpu_pools
+from .pod_specs import pod_gpu_resources
+from .policy_factory import Config, PolicyInfo, Report, stack_policy
 from .props import is_true
+from .stack_index import index_by_type, stack_pods
 
 REQUIRE_FOR_GPU_MEM = "gpuMemRequiresHostIpc"
+MPS = ACK_GPU_SCHEDULE_VALUES["ackMps"]
+GPU_MEM_MODES = frozenset(ACK_GPU_SCHEDULE_VALUES.values())
+"""``ack.node.gpu.schedule`` values whose nodes hand out ``aliyun.com/gpu-mem``."""
 
 INFO = PolicyInfo(
     name="host-ipc-only-for-gpu-mem-pods",
     description=(
-        f"A pod sets hostIPC: true exactly when it asks for {ALIYUN_GPU_MEM}: ACK MPS clients "
-        f"need the host IPC namespace to reach the MPS daemon (without it they do not start); "
-        f"any other pod must not share it."
+        f"A pod sets hostIPC: true exactly when it is an ACK MPS client: it asks for "
+        f"{ALIYUN_GPU_MEM} and can land on an MPS pool ({ACK_GPU_SCHEDULE_LABEL}={MPS}), where "
+        f"it needs the host IPC namespace to reach the MPS daemon (without it it does not "
+        f"start); no other pod (cGPU and share pools included) may share it."
     ),
     practices=("BP-16", "BP-17"),
     enforcement_level=EnforcementLevel.MANDATORY,
@@ -38,31 +53,68 @@ INFO = PolicyInfo(
             "type": "boolean",
             "default": True,
             "description": (
-                f"Pods that ask for {ALIYUN_GPU_MEM} must set hostIPC (ACK MPS); false on "
-                "clusters whose gpu-mem pools are cGPU or share, not MPS."
+                f"Pods that ask for {ALIYUN_GPU_MEM} must set hostIPC (ACK MPS) when the stack "
+                "declares no gpu-mem pool; false on clusters whose gpu-mem pools are cGPU or "
+                "share, not MPS."
             ),
         }
     },
 )
 
 
-def check(args: ResourceValidationArgs, config: Config, report: Report) -> None:
-    spec = pod_spec(args.resource_type, args.props)
-    if spec is None:
-        return
+def _modes(pools: Sequence[NodePool]) -> str:
+    return ", ".join(f"{p.name} ({p.labels[ACK_GPU_SCHEDULE_LABEL]})" for p in pools)
+
+
+FIX = (
+    "Set hostIPC: true in the pod spec; if its gpu-mem pools are cGPU or share, not MPS, "
+    f"declare them in the stack with their {ACK_GPU_SCHEDULE_LABEL} label (the pools decide), "
+    f"set {REQUIRE_FOR_GPU_MEM}: false or exempt the namespace."
+)
+
+
+def problem(
+    spec: Mapping[str, Any], gpu_mem_pools: Sequence[NodePool], config: Config
+) -> tuple[str, str | None] | None:
+    """What is wrong with the pod's hostIPC and how to fix it (None: the policy's
+    remediation), None when nothing is."""
     host_ipc = is_true(spec.get("hostIPC"))
     gpu_mem = ALIYUN_GPU_MEM in pod_gpu_resources(spec)
-    if host_ipc and not gpu_mem:
-        report(f"'{args.name}' sets hostIPC: true without asking for {ALIYUN_GPU_MEM}.")
-    elif gpu_mem and not host_ipc and config.get(REQUIRE_FOR_GPU_MEM, True) is not False:
-        report(
-            f"'{args.name}' asks for {ALIYUN_GPU_MEM} without hostIPC: true: as an ACK MPS "
-            "client it cannot reach the MPS control daemon, and the pod does not start.",
-            fix=(
-                "Set hostIPC: true in the pod spec; on gpu-mem pools that are cGPU or share, "
-                f"not MPS, set {REQUIRE_FOR_GPU_MEM}: false or exempt the namespace."
-            ),
+    if not gpu_mem:
+        if not host_ipc:
+            return None
+        return f"sets hostIPC: true without asking for {ALIYUN_GPU_MEM}", None
+    candidates = admitted_pools(gpu_mem_pools, node_selector(spec))
+    if candidates and not any(p.labels[ACK_GPU_SCHEDULE_LABEL] == MPS for p in candidates):
+        if not host_ipc:
+            return None  # cGPU and share need no host IPC
+        return (
+            f"sets hostIPC: true, but its {ALIYUN_GPU_MEM} pools are not MPS pools "
+            f"({_modes(candidates)}): only MPS clients need the host IPC namespace",
+            "Remove hostIPC: cGPU and share pools hand out GPU memory without MPS.",
         )
+    if host_ipc or (not candidates and config.get(REQUIRE_FOR_GPU_MEM, True) is False):
+        return None
+    on = f" on MPS pools ({_modes(candidates)})" if candidates else ""
+    return (
+        f"asks for {ALIYUN_GPU_MEM}{on} without hostIPC: true: as an ACK MPS client it cannot "
+        "reach the MPS control daemon, and the pod does not start",
+        FIX,
+    )
 
 
-POLICY = resource_policy(INFO, check)
+def check(args: StackValidationArgs, config: Config, report: Report) -> None:
+    index = index_by_type(args.resources)
+    gpu_mem_pools = [
+        pool
+        for pool, _ in stack_gpu_pools(index)
+        if pool.labels.get(ACK_GPU_SCHEDULE_LABEL) in GPU_MEM_MODES
+    ]
+    for resource, site in stack_pods(index, config):
+        found = problem(site.spec, gpu_mem_pools, config)
+        if found is not None:
+            message, fix = found
+            report(f"{site.named(resource.name)} {message}.", resource.urn, fix=fix)
+
+
+POLICY = stack_policy(INFO, check)

@@ -6,7 +6,7 @@ from pulumi_policy import EnforcementLevel, ResourceValidationArgs, Severity
 
 from gpu_facts.scheduling import NVIDIA_VISIBLE_DEVICES_ENV
 
-from .pod_specs import containers, pod_spec
+from .pod_specs import containers, pod_sites
 from .policy_factory import Config, PolicyInfo, Report, resource_policy
 from .props import mappings
 
@@ -30,13 +30,11 @@ INFO = PolicyInfo(
 
 
 def check(args: ResourceValidationArgs, config: Config, report: Report) -> None:
-    spec = pod_spec(args.resource_type, args.props)
-    if spec is None:
-        return
-    for container in containers(spec):
-        for env in mappings(container.spec.get("env")):
-            if env.get("name") == ENV_VAR:
-                report(f"'{args.name}' {container.label} sets {ENV_VAR} in its env.")
+    for site in pod_sites(args.resource_type, args.props):
+        for container in containers(site.spec):
+            for env in mappings(container.spec.get("env")):
+                if env.get("name") == ENV_VAR:
+                    report(f"{site.named(args.name)} {container.label} sets {ENV_VAR} in its env.")
 
 
 POLICY = resource_policy(INFO, check)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pulumi_policy import EnforcementLevel, ResourceValidationArgs, Severity
 
-from .pod_specs import containers, pod_gpu_resources, pod_spec
+from .pod_specs import containers, gpu_pod_sites
 from .policy_factory import Config, PolicyInfo, Report, resource_policy
 from .props import is_true, path
 
@@ -25,12 +25,10 @@ INFO = PolicyInfo(
 
 
 def check(args: ResourceValidationArgs, config: Config, report: Report) -> None:
-    spec = pod_spec(args.resource_type, args.props)
-    if spec is None or not pod_gpu_resources(spec):
-        return
-    for container in containers(spec):
-        if is_true(path(container.spec, "securityContext", "privileged")):
-            report(f"GPU workload '{args.name}' runs {container.label} privileged.")
+    for site in gpu_pod_sites(args.resource_type, args.props):
+        for container in containers(site.spec):
+            if is_true(path(container.spec, "securityContext", "privileged")):
+                report(f"GPU workload {site.named(args.name)} runs {container.label} privileged.")
 
 
 POLICY = resource_policy(INFO, check)

@@ -11,7 +11,7 @@ NVIDIA driver.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -334,3 +334,19 @@ def stack_gpu_pools(
         for resource in index.get(resource_type, ()):
             for pool in gpu_node_pools(resource_type, resource.name, resource.props):
                 yield pool, resource
+
+
+def admitted_pools(
+    pools: Sequence[NodePool], node_selector: Mapping[str, str]
+) -> tuple[NodePool, ...]:
+    """The pools a pod's nodeSelector admits; every pool when it admits none of them (its
+    labels may come from elsewhere, e.g. GPU Feature Discovery)."""
+    admitted = tuple(
+        p for p in pools if all(p.labels.get(k) == v for k, v in node_selector.items())
+    )
+    return admitted or tuple(pools)
+
+
+def node_selector(spec: Mapping[str, Any]) -> dict[str, str]:
+    """A pod spec's nodeSelector as plain strings."""
+    return {str(k): str(v) for k, v in mapping(spec.get("nodeSelector")).items()}

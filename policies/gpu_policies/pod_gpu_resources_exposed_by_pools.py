@@ -24,9 +24,9 @@ from .device_plugin_configs import release_configs
 from .exposed_gpu_resources import exposed_resources
 from .helm_releases import releases
 from .node_pools import NodePool, stack_gpu_pools
-from .pod_specs import POD_SPEC_PATHS, kubernetes_kind, pod_gpu_resources, pod_spec
-from .policy_factory import Config, PolicyInfo, Report, is_exempt, stack_policy
-from .stack_index import index_by_type
+from .pod_specs import pod_gpu_resources
+from .policy_factory import Config, PolicyInfo, Report, stack_policy
+from .stack_index import index_by_type, stack_pods
 
 INFO = PolicyInfo(
     name="pod-gpu-resources-exposed-by-pools",
@@ -79,20 +79,15 @@ def check(args: StackValidationArgs, config: Config, report: Report) -> None:
         for resource in sorted(exposure.resources):
             exposed[resource].append(pool.name)
     why = "".join(f"; {note}" for note in unserved)
-    for resource_type, resources in index.items():
-        if kubernetes_kind(resource_type) not in POD_SPEC_PATHS:
-            continue
-        for workload in resources:
-            spec = pod_spec(resource_type, workload.props)
-            if spec is None or is_exempt(workload.name, workload.props, config):
-                continue
-            missing = sorted(r for r in pod_gpu_resources(spec) if judged(r) and r not in exposed)
-            if missing:
-                report(
-                    f"'{workload.name}' asks for {', '.join(missing)}, which no GPU pool of "
-                    f"the stack exposes; the stack exposes {_summary(exposed)}{why}.",
-                    workload.urn,
-                )
+    for workload, site in stack_pods(index, config):
+        asked = pod_gpu_resources(site.spec)
+        missing = sorted(r for r in asked if judged(r) and r not in exposed)
+        if missing:
+            report(
+                f"{site.named(workload.name)} asks for {', '.join(missing)}, which no GPU pool "
+                f"of the stack exposes; the stack exposes {_summary(exposed)}{why}.",
+                workload.urn,
+            )
 
 
 POLICY = stack_policy(INFO, check)

@@ -1,4 +1,12 @@
-"""Where each pod-bearing Kubernetes kind keeps its pod spec, and what a pod spec asks for."""
+"""Where each pod-bearing kind keeps its pods (``gpu_facts.pod_templates``), and what a pod spec
+asks for.
+
+A resource holds one pod (a Deployment) or several (a RayCluster's head and worker groups, a
+PyTorchJob's Master and Worker): ``pod_sites`` yields each, with where it sits. Custom
+resources arrive as ``kubernetes:<group>/<version>:<Kind>`` with their ``spec`` in the props,
+so they are read wherever they come from (``apiextensions.CustomResource``, a rendered chart or
+manifest).
+"""
 
 from __future__ import annotations
 
@@ -6,21 +14,12 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from gpu_facts.pod_templates import PodBearingKind, PodPath, pod_bearing_kind
 from gpu_facts.scheduling import is_gpu_resource
 
-from .props import mapping, mappings, path, text
+from .pod_shapes import RuntimeRef, argo_pods, inline_pod, train_job_pod
+from .props import mapping, mappings, path, text, walk
 
-# Kind -> keys from the resource's props to its pod spec.
-_TEMPLATE_SPEC = ("spec", "template", "spec")
-POD_SPEC_PATHS: dict[str, tuple[str, ...]] = {
-    "Pod": ("spec",),
-    "Deployment": _TEMPLATE_SPEC,
-    "StatefulSet": _TEMPLATE_SPEC,
-    "DaemonSet": _TEMPLATE_SPEC,
-    "ReplicaSet": _TEMPLATE_SPEC,
-    "Job": _TEMPLATE_SPEC,
-    "CronJob": ("spec", "jobTemplate", "spec", "template", "spec"),
-}
 DEFAULT_NAMESPACE = "default"
 
 
@@ -32,13 +31,73 @@ def kubernetes_kind(resource_type: str) -> str | None:
     return parts[2]
 
 
-def pod_spec(resource_type: str, props: Mapping[str, Any]) -> Mapping[str, Any] | None:
-    """The pod spec of a pod-bearing resource (any API version), None for any other type."""
-    kind = kubernetes_kind(resource_type)
-    keys = POD_SPEC_PATHS.get(kind or "")
-    if keys is None:
+def pod_bearing(resource_type: str) -> PodBearingKind | None:
+    """The pod-bearing kind of a Kubernetes type token (any version), None for other types."""
+    parts = resource_type.split(":")
+    if len(parts) != 3 or parts[0] != "kubernetes":
         return None
-    return mapping(path(props, *keys))
+    group = parts[1].rpartition("/")[0] or "core"
+    return pod_bearing_kind(group, parts[2])
+
+
+@dataclass(frozen=True, slots=True)
+class PodSite:
+    """One pod of a resource: its spec and where it sits."""
+
+    where: str
+    """``spec.workerGroupSpecs[gpu].template``; empty for Kubernetes' own kinds."""
+    spec: Mapping[str, Any]
+    runtime: RuntimeRef | None = None
+    """KServe predictors and TrainJobs: the runtime whose pod fields fill in the ones the
+    resource leaves out."""
+
+    def named(self, name: str) -> str:
+        """How messages name the pod: ``'trainer'`` or ``'ray' (spec.workerGroupSpecs[gpu])``."""
+        return f"'{name}' ({self.where})" if self.where else f"'{name}'"
+
+
+def _sites(kind: PodBearingKind, pod_path: PodPath, props: Mapping[str, Any]) -> Iterator[PodSite]:
+    for where, value in walk(props, pod_path.keys):
+        if not isinstance(value, Mapping):
+            continue
+        label = "" if kind.builtin else where
+        if pod_path.shape == "template":
+            yield PodSite(label, mapping(value.get("spec")))
+        elif pod_path.shape == "podSpec":
+            yield PodSite(label, value)
+        elif pod_path.shape == "inline":
+            spec, runtime = inline_pod(value, predictor=where.endswith("predictor"))
+            yield PodSite(label, spec, runtime)
+        elif pod_path.shape == "trainJob":
+            spec, runtime = train_job_pod(value)
+            yield PodSite("spec.trainer", spec, runtime)
+        else:
+            for name, spec in argo_pods(value):
+                yield PodSite(f"{where}.templates[{name}]", spec)
+
+
+def pod_sites(resource_type: str, props: Mapping[str, Any]) -> list[PodSite]:
+    """Every pod of a pod-bearing resource; empty for any other type."""
+    kind = pod_bearing(resource_type)
+    if kind is None:
+        return []
+    return [site for p in kind.paths for site in _sites(kind, p, props)]
+
+
+def pod_spec(resource_type: str, props: Mapping[str, Any]) -> Mapping[str, Any] | None:
+    """The pod spec of one of Kubernetes' own workloads (a DaemonSet, a Job), None for any other
+    type: for code about those kinds only (device plugins, driver checks)."""
+    kind = pod_bearing(resource_type)
+    if kind is None or not kind.builtin:
+        return None
+    sites = pod_sites(resource_type, props)
+    return sites[0].spec if sites else {}
+
+
+def is_cluster_scoped(resource_type: str) -> bool:
+    """A cluster-wide runtime or template: its pods run in the namespace of what uses it."""
+    kind = pod_bearing(resource_type)
+    return kind is not None and kind.cluster_scoped
 
 
 def namespace(props: Mapping[str, Any]) -> str:
@@ -83,3 +142,8 @@ def pod_gpu_resources(spec: Mapping[str, Any]) -> set[str]:
     for container in containers(spec):
         names |= gpu_resources(container)
     return names
+
+
+def gpu_pod_sites(resource_type: str, props: Mapping[str, Any]) -> Iterator[PodSite]:
+    """The pods of a resource that ask for a GPU resource."""
+    return (s for s in pod_sites(resource_type, props) if pod_gpu_resources(s.spec))

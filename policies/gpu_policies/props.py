@@ -9,6 +9,8 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
+from gpu_facts.pod_templates import ANY as ANY_KEY
+
 EMPTY: Mapping[str, Any] = {}
 
 
@@ -54,3 +56,31 @@ def is_true(value: Any) -> bool:
 def is_false(value: Any) -> bool:
     """True for the boolean false and for ``"false"``."""
     return value is False or (isinstance(value, str) and value.lower() == "false")
+
+
+def _item_label(item: Any, index: int) -> str:
+    """A list item as a path shows it: its name (``[gpu]``) when it has one, else its index."""
+    if isinstance(item, Mapping):
+        for key in ("name", "groupName"):
+            name = item.get(key)
+            if isinstance(name, str) and name:
+                return f"[{name}]"
+    return f"[{index}]"
+
+
+def walk(value: Any, keys: Sequence[str], where: str = "") -> Iterator[tuple[str, Any]]:
+    """Every value at ``keys`` below ``value``, with its dotted path (``spec.tasks[train]``);
+    ``*`` forks over a list's items or a map's values. Missing levels yield nothing."""
+    if not keys:
+        yield where, value
+        return
+    key, rest = keys[0], keys[1:]
+    if key == ANY_KEY:
+        if isinstance(value, Mapping):
+            for name, item in value.items():
+                yield from walk(item, rest, f"{where}.{name}")
+        else:
+            for index, item in enumerate(items(value)):
+                yield from walk(item, rest, f"{where}{_item_label(item, index)}")
+    elif isinstance(value, Mapping):
+        yield from walk(value.get(key), rest, f"{where}.{key}" if where else key)

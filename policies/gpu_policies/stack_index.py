@@ -12,12 +12,13 @@ from gpu_facts.scheduling import GPU_NAMESPACE_LABEL, WORKLOAD_TYPE_LABEL
 from .driver_checks import is_driver_check
 from .pod_specs import (
     DEFAULT_NAMESPACE,
-    POD_SPEC_PATHS,
-    kubernetes_kind,
-    pod_gpu_resources,
-    pod_spec,
+    PodSite,
+    gpu_pod_sites,
+    is_cluster_scoped,
+    pod_bearing,
+    pod_sites,
 )
-from .policy_factory import Config, exempt_names, exempt_namespaces, known_text
+from .policy_factory import Config, exempt_names, exempt_namespaces, is_exempt, known_text
 from .props import mapping, path, text
 from .resource_types import NAMESPACE
 
@@ -49,15 +50,14 @@ def gpu_workload_namespaces(
 ) -> dict[str, list[PolicyResource]]:
     """Namespace -> the GPU workloads the stack runs there: every pod-bearing resource that
     asks for a GPU resource, except driver checks (BP-05 readiness probes, not a workload
-    type). A workload whose namespace is unknown at preview is left out; unset means
-    ``default``."""
+    type) and cluster-wide runtimes (their pods run where they are used). A workload whose
+    namespace is unknown at preview is left out; unset means ``default``."""
     found: dict[str, list[PolicyResource]] = defaultdict(list)
     for resource_type, resources in index.items():
-        if kubernetes_kind(resource_type) not in POD_SPEC_PATHS:
+        if pod_bearing(resource_type) is None or is_cluster_scoped(resource_type):
             continue
         for resource in resources:
-            spec = pod_spec(resource_type, resource.props)
-            if spec is None or not pod_gpu_resources(spec):
+            if not any(gpu_pod_sites(resource_type, resource.props)):
                 continue
             if is_driver_check(resource_type, resource.props):
                 continue
@@ -65,6 +65,21 @@ def gpu_workload_namespaces(
             if known:
                 found[namespace or DEFAULT_NAMESPACE].append(resource)
     return found
+
+
+def stack_pods(
+    index: Mapping[str, list[PolicyResource]], config: Config | None = None
+) -> Iterator[tuple[PolicyResource, PodSite]]:
+    """Every pod of the stack's pod-bearing resources (a Deployment's one, a RayCluster's
+    head and workers), with its resource; without the resources ``config`` exempts."""
+    for resource_type, resources in index.items():
+        if pod_bearing(resource_type) is None:
+            continue
+        for resource in resources:
+            if config is not None and is_exempt(resource.name, resource.props, config):
+                continue
+            for site in pod_sites(resource_type, resource.props):
+                yield resource, site
 
 
 def workload_names(workloads: list[PolicyResource]) -> str:

@@ -1,4 +1,5 @@
-"""Compliant GPU workloads of every pod-bearing kind, in the wire shape policies see."""
+"""Compliant GPU workloads of every pod-bearing kind, in the wire shape policies see: Kubernetes'
+own workloads and the operators' custom resources (``crd_fixtures``)."""
 
 from __future__ import annotations
 
@@ -6,9 +7,10 @@ import copy
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from .crd_fixtures import CLUSTER_SCOPED, CUSTOM_RESOURCES, Inexpressible, custom_resource
 from .harness import Case, Res
 
-KINDS: dict[str, str] = {
+BUILTIN_KINDS: dict[str, str] = {
     "Pod": "kubernetes:core/v1:Pod",
     "Deployment": "kubernetes:apps/v1:Deployment",
     "StatefulSet": "kubernetes:apps/v1:StatefulSet",
@@ -17,6 +19,11 @@ KINDS: dict[str, str] = {
     "Job": "kubernetes:batch/v1:Job",
     "CronJob": "kubernetes:batch/v1:CronJob",
 }
+KINDS: dict[str, str] = {
+    **BUILTIN_KINDS,
+    **{label: type_token for label, (type_token, _) in CUSTOM_RESOURCES.items()},
+}
+"""Every pod-bearing kind: its label (``Deployment``, ``RayCluster.ray.io``) -> type token."""
 
 GPU_TOLERATION = {"key": "nvidia.com/gpu", "operator": "Exists", "effect": "NoSchedule"}
 
@@ -37,13 +44,21 @@ def gpu_pod_spec() -> dict[str, Any]:
     }
 
 
+def workload_name(kind: str) -> str:
+    """The name of the compliant workload of ``kind``: ``trainer-raycluster-ray-io``."""
+    return f"trainer-{kind.lower().replace('.', '-')}"
+
+
 def wrap(kind: str, spec: dict[str, Any], namespace: str | None = "gpu-training") -> Res:
-    """``spec`` as the pod spec of a ``kind`` resource."""
-    metadata: dict[str, Any] = {"name": f"trainer-{kind.lower()}"}
-    if namespace is not None:
+    """``spec`` as the pod spec of a ``kind`` resource; a custom resource raises
+    ``Inexpressible`` when its kind has no field for part of the pod."""
+    metadata: dict[str, Any] = {"name": workload_name(kind)}
+    if namespace is not None and kind not in CLUSTER_SCOPED:
         metadata["namespace"] = namespace
     labels = {"app": "trainer"}
     template = {"metadata": {"labels": labels}, "spec": spec}
+    if kind in CUSTOM_RESOURCES:
+        return custom_resource(kind, template, metadata)
     props: dict[str, Any] = {"metadata": metadata}
     if kind == "Pod":
         props["spec"] = spec
@@ -53,7 +68,7 @@ def wrap(kind: str, spec: dict[str, Any], namespace: str | None = "gpu-training"
         props["spec"] = {"template": template}
     else:
         props["spec"] = {"selector": {"matchLabels": labels}, "template": template}
-    return Res(KINDS[kind], f"trainer-{kind.lower()}", props)
+    return Res(KINDS[kind], workload_name(kind), props)
 
 
 def mutated(
@@ -106,11 +121,16 @@ def in_init_container(change: Change) -> Change:
 
 def pod_policy_cases(policy: str, violations: Iterable[tuple[str, Change, str]]) -> list[Case]:
     """A pod policy's cases on every pod-bearing kind: the compliant workload passes, and each
-    violation (id, change to the compliant pod spec, expected message fragment) fails."""
+    violation (id, change to the compliant pod spec, expected message fragment) fails, on every
+    kind that has a field for it."""
     violations = list(violations)
     cases = []
     for kind in KINDS:
         cases.append(Case(policy, f"{kind}-compliant", (wrap(kind, gpu_pod_spec()),)))
         for case_id, change, fragment in violations:
-            cases.append(Case(policy, f"{kind}-{case_id}", (mutated(kind, change),), (fragment,)))
+            try:
+                res = mutated(kind, change)
+            except Inexpressible:
+                continue
+            cases.append(Case(policy, f"{kind}-{case_id}", (res,), (fragment,)))
     return cases

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from gpu_policies.pod_specs import POD_SPEC_PATHS
+from gpu_facts.pod_templates import POD_BEARING_KINDS
 from gpu_policies.registry import policies
 
 from .cloud_fixtures import (
@@ -44,7 +44,7 @@ NEW_STACK_POLICIES = (
 
 
 def test_every_kind_of_the_policies_is_covered() -> None:
-    assert set(KINDS) == set(POD_SPEC_PATHS)
+    assert set(KINDS) == {k.label for k in POD_BEARING_KINDS}
 
 
 @pytest.mark.parametrize("kind", KINDS)

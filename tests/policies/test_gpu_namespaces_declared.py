@@ -5,9 +5,10 @@ from __future__ import annotations
 import pytest
 from pulumi_policy.proxy import UNKNOWN_STRING_VALUE
 
+from .crd_fixtures import CLUSTER_SCOPED
 from .harness import Case, assert_case
 from .platform_fixtures import driver_check, many_workloads_stack, workload
-from .pod_fixtures import KINDS
+from .pod_fixtures import KINDS, workload_name
 from .stack_fixtures import deny_all, governed, namespace, quota, walks_once
 
 POLICY = "gpu-namespaces-declared"
@@ -18,13 +19,16 @@ def _every_kind() -> list[Case]:
     cases = []
     for kind in KINDS:
         res = workload("nvidia.com/gpu", kind, "team-a")
+        if kind in CLUSTER_SCOPED:  # no namespace: its pods run where it is used
+            cases.append(Case(POLICY, f"{kind}-cluster-wide", (res,)))
+            continue
         cases.append(Case(POLICY, f"{kind}-declared", (res, *governed("team-a"))))
         cases.append(
             Case(
                 POLICY,
                 f"{kind}-undeclared",
                 (res,),
-                (f"{UNDECLARED} ('trainer-{kind.lower()}') but the program does not declare it",),
+                (f"{UNDECLARED} ('{workload_name(kind)}') but the program does not declare it",),
             )
         )
     return cases

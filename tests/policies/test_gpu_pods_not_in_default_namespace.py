@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from .crd_fixtures import CLUSTER_SCOPED
 from .harness import Case, assert_case
 from .pod_fixtures import (
     KINDS,
@@ -28,6 +29,7 @@ def _namespace_cases() -> list[Case]:
         )
         for kind in KINDS
         for namespace in (None, "default")
+        if kind not in CLUSTER_SCOPED  # their pods run in the namespace of what uses them
     ]
 
 

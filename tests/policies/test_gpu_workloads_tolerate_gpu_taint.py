@@ -114,7 +114,29 @@ POOL_CASES = [
     Case(POLICY, "eks-self-managed-map-taint", (*eks_self_managed(), pod([EXISTS]))),
     Case(POLICY, "gke-pool-untolerated", (*gke(), pod([]))),
     Case(POLICY, "gke-cluster-only", (Res(GKE_CLUSTER, "gke", {"name": "gke"}), pod([]))),
-    Case(POLICY, "untainted-pool-nothing-to-tolerate", (*eks(taints=None), pod([]))),
+    # An untainted GPU pool (BP-01 reports it) excuses no pod: the taint it must carry counts.
+    Case(
+        POLICY,
+        "untainted-pool-excuses-nothing",
+        (*eks(taints=None), pod([])),
+        (
+            "does not tolerate the GPU taint of its nodes, nvidia.com/gpu=present:NoSchedule "
+            "(pool gpu, untainted, must carry it): it tolerates nothing",
+        ),
+    ),
+    Case(POLICY, "untainted-pool-tolerated", (*eks(taints=None), pod([EXISTS]))),
+    Case(
+        POLICY,
+        "untainted-pool-teams-value",
+        (*eks(taints=None), pod(EQUAL_TRUE)),
+        config={"requiredTaintValue": "true"},
+    ),
+    Case(
+        POLICY,
+        "untainted-pool-beside-a-tainted-one",
+        (AKS_PRESENT, *eks(taints=None), pod([], nodeSelector={"workload": "gpu"})),
+        ("(pool gpu, untainted, must carry it)",),
+    ),
     Case(
         POLICY,
         "node-selector-picks-the-true-pool",

@@ -6,7 +6,8 @@ from typing import Any
 
 import pytest
 
-from .harness import Case, assert_case, messages
+from .cloud_fixtures import ACK_NODE_POOL, ack_pool
+from .harness import Case, Res, assert_case, messages
 from .pod_fixtures import (
     Change,
     container,
@@ -50,7 +51,88 @@ def test_gpu_mem_without_host_ipc_can_be_allowed_for_cgpu_pools() -> None:
     res = mutated("Job", set_limits({"aliyun.com/gpu-mem": 4}))
     (message,) = messages(Case(POLICY, "m", (res,)))
     assert message.endswith(
-        "Fix: Set hostIPC: true in the pod spec; on gpu-mem pools that are cGPU or share, not "
-        "MPS, set gpuMemRequiresHostIpc: false or exempt the namespace."
+        "Fix: Set hostIPC: true in the pod spec; if its gpu-mem pools are cGPU or share, not "
+        "MPS, declare them in the stack with their ack.node.gpu.schedule label (the pools "
+        "decide), set gpuMemRequiresHostIpc: false or exempt the namespace."
     )
     assert messages(Case(POLICY, "c", (res,), config={"gpuMemRequiresHostIpc": False})) == []
+
+
+# --- The stack's gpu-mem pools decide: MPS clients need hostIPC, cGPU and share pods do not --
+
+
+def pool(name: str, mode: str) -> Res:
+    """An ACK GPU pool labelled for ACK's GPU sharing (``mps``, ``cgpu`` or ``share``)."""
+    labels = [
+        {"key": "gpu-platform.io/pool", "value": name},
+        {"key": "ack.node.gpu.schedule", "value": mode},
+    ]
+    return Res(ACK_NODE_POOL, name, ack_pool(nodePoolName=name, labels=labels))
+
+
+def gpu_mem_pod(host_ipc: bool, on: str | None = None) -> Res:
+    """A pod asking for GPU memory, with hostIPC or not, selecting pool ``on`` (or none)."""
+
+    def change(spec: dict[str, Any]) -> None:
+        container(spec)["resources"] = {"limits": {"aliyun.com/gpu-mem": 4}}
+        if host_ipc:
+            spec["hostIPC"] = True
+        if on is not None:
+            spec["nodeSelector"] = {"gpu-platform.io/pool": on}
+
+    return mutated("Deployment", change)
+
+
+MPS, CGPU, SHARE = pool("a10mps", "mps"), pool("a10cgpu", "cgpu"), pool("a10share", "share")
+
+POOL_CASES = [
+    Case(POLICY, "cgpu-pool-no-host-ipc", (CGPU, gpu_mem_pod(host_ipc=False))),
+    Case(POLICY, "share-pool-no-host-ipc", (SHARE, gpu_mem_pod(host_ipc=False))),
+    Case(POLICY, "mps-pool-host-ipc", (MPS, gpu_mem_pod(host_ipc=True))),
+    Case(
+        POLICY,
+        "mps-pool-no-host-ipc",
+        (MPS, gpu_mem_pod(host_ipc=False)),
+        ("asks for aliyun.com/gpu-mem on MPS pools (a10mps (mps)) without hostIPC: true",),
+    ),
+    Case(
+        POLICY,
+        "cgpu-pool-host-ipc",
+        (CGPU, gpu_mem_pod(host_ipc=True)),
+        ("its aliyun.com/gpu-mem pools are not MPS pools (a10cgpu (cgpu))",),
+    ),
+    # The nodeSelector picks the pool; a pod that picks none may land on either.
+    Case(POLICY, "selects-the-cgpu-pool", (MPS, CGPU, gpu_mem_pod(False, on="a10cgpu"))),
+    Case(
+        POLICY,
+        "selects-the-mps-pool",
+        (MPS, CGPU, gpu_mem_pod(False, on="a10mps")),
+        ("without hostIPC: true",),
+    ),
+    Case(
+        POLICY,
+        "may-land-on-either",
+        (MPS, CGPU, gpu_mem_pod(host_ipc=False)),
+        ("on MPS pools (a10mps (mps), a10cgpu (cgpu))",),
+    ),
+    Case(POLICY, "may-land-on-either-with-host-ipc", (MPS, CGPU, gpu_mem_pod(host_ipc=True))),
+    # The pools decide, not the config: it is for stacks without gpu-mem pools.
+    Case(
+        POLICY,
+        "cgpu-pool-config-irrelevant",
+        (CGPU, gpu_mem_pod(host_ipc=False)),
+        config={"gpuMemRequiresHostIpc": True},
+    ),
+]
+
+
+@pytest.mark.parametrize("case", POOL_CASES, ids=lambda c: c.id)
+def test_the_stacks_gpu_mem_pools_decide(case: Case) -> None:
+    assert_case(case)
+
+
+def test_the_message_for_a_cgpu_pod_says_to_remove_host_ipc() -> None:
+    (message,) = messages(Case(POLICY, "m", (CGPU, gpu_mem_pod(host_ipc=True))))
+    assert message.endswith(
+        "Fix: Remove hostIPC: cGPU and share pools hand out GPU memory without MPS."
+    )

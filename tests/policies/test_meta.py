@@ -12,12 +12,13 @@ from typing import Any
 
 import pytest
 
-from gpu_policies.pod_specs import POD_SPEC_PATHS, kubernetes_kind
+from gpu_policies.pod_specs import pod_bearing
 from gpu_policies.policy_factory import FIX_PREFIX
 from gpu_policies.registry import MODULES, REGISTERED, policies
 
+from .crd_fixtures import CLUSTER_SCOPED
 from .harness import Case, assert_case, messages, violations
-from .pod_fixtures import container, mutated
+from .pod_fixtures import KINDS, container, mutated
 
 SPEC_IDS = {f"BP-{i:02d}" for i in range(1, 21)}
 HERE = Path(__file__).resolve().parent
@@ -54,8 +55,29 @@ def is_pod_policy(module: ModuleType) -> bool:
     )
 
 
+NAMESPACE_POLICIES = frozenset({"gpu-pods-not-in-default-namespace", "gpu-namespaces-declared"})
+"""Policies about a workload's namespace: a cluster-wide runtime has none, so it never fails
+them (its pods run in the namespace of what uses it)."""
+
+
 def kinds_of(case: Case) -> set[str]:
-    return {kubernetes_kind(r.type) or "" for r in case.resources} & set(POD_SPEC_PATHS)
+    """The pod-bearing kinds among a case's resources, by label (``RayCluster.ray.io``)."""
+    found = set()
+    for res in case.resources:
+        kind = pod_bearing(res.type)
+        if kind is not None:
+            found.add(kind.label)
+    return found
+
+
+def test_the_fixtures_cover_every_pod_bearing_kind_of_the_pack() -> None:
+    """Every kind the pack reads pods from has a fixture (its current version), and every
+    fixture is a kind the pack reads: the table in gpu_facts and the tests cannot drift."""
+    from gpu_facts.pod_templates import POD_BEARING_KINDS
+
+    labels = {k.label for k in POD_BEARING_KINDS}
+    assert set(KINDS) == labels
+    assert {label for label, token in KINDS.items() if pod_bearing(token) is None} == set()
 
 
 def test_every_policy_module_has_its_own_test_file() -> None:
@@ -79,8 +101,10 @@ def test_each_file_tests_its_policy_both_ways(module_name: str) -> None:
     assert_case(passing[0])
     assert_case(failing[0])
     if is_pod_policy(module):
-        for kind in POD_SPEC_PATHS:
+        for kind in KINDS:
             assert any(kind in kinds_of(c) for c in passing), f"{policy.name}: no passing {kind}"
+            if policy.name in NAMESPACE_POLICIES and kind in CLUSTER_SCOPED:
+                continue
             assert any(kind in kinds_of(c) for c in failing), f"{policy.name}: no failing {kind}"
 
 

@@ -12,7 +12,7 @@ from .platform_fixtures import (
     stateful_set_with_claim,
     storage_class,
 )
-from .pod_fixtures import KINDS
+from .pod_fixtures import BUILTIN_KINDS as KINDS
 from .stack_fixtures import walks_once
 
 NVME = "nvme-cache-volumes-ephemeral"

@@ -57,7 +57,7 @@ def _every_kind() -> list[Case]:
                 EXPOSED,
                 f"{kind}-not-exposed",
                 (*mig_stack(), workload("nvidia.com/mig-2g.10gb", kind)),
-                (f"'trainer-{kind.lower()}' asks for nvidia.com/mig-2g.10gb",),
+                ("asks for nvidia.com/mig-2g.10gb, which no GPU pool",),
             )
         )
     return cases

@@ -1,7 +1,9 @@
 """Small team programs (``tests/policies/programs/<case>/``) through the offline preview's CLI,
 each with its exact verdicts: the pack judged through its public interface, on the failure
 classes of issue 13 (EKS and GKE pools, namespaces, the device plugin as a DaemonSet, moving
-CUDA tags, MPS clients). The preview exits 0 or 1 on each, never 3.
+CUDA tags, MPS clients) and issue 21 (pods in operators' custom resources, a pulumi-eks node
+group's taint, an untainted GPU pool, ACK cGPU beside MPS, lookups of existing resources).
+The preview exits 0 or 1 on each, never 3.
 
 In process (``main``), not a subprocess: the same code path as ``python -m offline_preview
 --program DIR --format json``, without a second interpreter start per case.
@@ -95,6 +97,91 @@ EXPECTED: dict[str, tuple[int, list[Verdict]]] = {
             )
         ],
     ),
+    # A RayService's GPU worker group, tolerating nothing (stack ``fixed``: it tolerates).
+    "rayservice-gpu-workers": (
+        EXIT_MANDATORY,
+        [
+            (
+                "gpu-workloads-tolerate-gpu-taint",
+                "mandatory",
+                "'llm' (spec.rayClusterConfig.workerGroupSpecs[gpu-workers].template) asks for "
+                "nvidia.com/gpu but does not tolerate the GPU taint of its nodes, "
+                "nvidia.com/gpu=present:NoSchedule: it tolerates nothing",
+            )
+        ],
+    ),
+    # The PyTorchJob is clean; the JobSet's evaluator splits a GPU and picks it itself.
+    "training-job-crs": (
+        EXIT_MANDATORY,
+        [
+            (
+                "gpu-limits-whole-numbers",
+                "mandatory",
+                "'checkpoint-eval' (spec.replicatedJobs[evaluators].template.spec.template) "
+                "containers[evaluate] limits nvidia.com/gpu to '0.5', not a whole number",
+            ),
+            (
+                "no-nvidia-visible-devices-env",
+                "mandatory",
+                "'checkpoint-eval' (spec.replicatedJobs[evaluators].template.spec.template) "
+                "containers[evaluate] sets NVIDIA_VISIBLE_DEVICES in its env",
+            ),
+        ],
+    ),
+    # A remote pulumi-eks node group tainted "true": the workload tolerating Equal "true" is
+    # judged against the taint the program gave the node group (no false positive); only the
+    # value, not the chart's, is reported (the team's pack config clears it).
+    "eks-managed-node-group-taint-true": (
+        EXIT_MANDATORY,
+        [
+            (
+                "gpu-node-pools-tainted",
+                "mandatory",
+                "GPU node pool 'gpu' taints nvidia.com/gpu with value 'true', not 'present'",
+            )
+        ],
+    ),
+    # The untainted pool is BP-01's; the pod that tolerates nothing is BP-02's all the same.
+    "untainted-gpu-pool": (
+        EXIT_MANDATORY,
+        [
+            (
+                "gpu-node-pools-tainted",
+                "mandatory",
+                "GPU node pool 'gpu' (g6.xlarge) lacks the taint nvidia.com/gpu:NoSchedule",
+            ),
+            (
+                "gpu-workloads-tolerate-gpu-taint",
+                "mandatory",
+                "'embedder' asks for nvidia.com/gpu but does not tolerate the GPU taint of its "
+                "nodes, nvidia.com/gpu=present:NoSchedule (pool gpu, untainted, must carry it)",
+            ),
+        ],
+    ),
+    # cGPU needs no host IPC; the MPS client without it is still reported.
+    "ack-cgpu-and-mps-pools": (
+        EXIT_MANDATORY,
+        [
+            (
+                "host-ipc-only-for-gpu-mem-pods",
+                "mandatory",
+                "'mps-server' asks for aliyun.com/gpu-mem on MPS pools (a10-mps (mps)) without "
+                "hostIPC: true",
+            )
+        ],
+    ),
+    # Lookups run offline (unknown outputs); the looked-up namespace is not the program's.
+    "platform-lookups": (
+        EXIT_OK,
+        [
+            (
+                "gpu-namespaces-declared",
+                "advisory",
+                "Namespace 'gpu-inference' runs GPU workloads ('embedder-deployment') but the "
+                "program does not declare it",
+            )
+        ],
+    ),
 }
 
 
@@ -122,10 +209,18 @@ def test_program_verdicts(program: str, capsys: pytest.CaptureFixture[str]) -> N
         assert " Fix: " in found["message"]
 
 
-def test_the_teams_taint_value_in_the_pack_config_clears_the_eks_program(
-    capsys: pytest.CaptureFixture[str],
+@pytest.mark.parametrize("program", ["eks-pool-tainted-true", "eks-managed-node-group-taint-true"])
+def test_the_teams_taint_value_in_the_pack_config_clears_the_eks_programs(
+    program: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """``requiredTaintValue`` is one setting, given to both taint policies."""
-    config = PROGRAMS / "eks-pool-tainted-true" / "policy-config.json"
-    code, violations = preview_json("eks-pool-tainted-true", capsys, "--policy-config", str(config))
+    config = PROGRAMS / program / "policy-config.json"
+    code, violations = preview_json(program, capsys, "--policy-config", str(config))
+    assert (code, violations) == (EXIT_OK, [])
+
+
+def test_the_rayservice_whose_gpu_workers_tolerate_the_taint_is_clean(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    code, violations = preview_json("rayservice-gpu-workers", capsys, "--stack", "fixed")
     assert (code, violations) == (EXIT_OK, [])

@@ -147,10 +147,12 @@ def test_json_mocks_file_and_its_errors(capsys: pytest.CaptureFixture[str], tmp_
 def test_remote_components_show_with_their_inputs(capsys: pytest.CaptureFixture[str]) -> None:
     code, plan, err = _plan(capsys, "remote-component")
     # The engine runs it through; the pack then judges the pool's taint value (BP-01: the
-    # device plugin chart's feature discovery tolerates only ``present``).
+    # device plugin chart's feature discovery tolerates only ``present``), and stack policies
+    # see the node group with what the program gave it: no exporter watches its GPUs.
     assert (code, err) == (EXIT_MANDATORY, "")
     assert [(v["policy"], v["enforcement"]) for v in plan["violations"]] == [
-        ("gpu-node-pools-tainted", "mandatory")
+        ("gpu-node-pools-tainted", "mandatory"),
+        ("gpu-pools-have-metrics-exporter", "advisory"),
     ]
     inputs = _inputs(plan)
     assert inputs[("eks:index:Cluster", "gpu")] == {
@@ -204,16 +206,101 @@ def test_a_plain_invoke_without_a_result_is_named_as_an_engine_limit(
         "pulumi.export('first', vpc['ids'][0])\n",
     )
     assert main(["--program", str(program)]) == EXIT_PROGRAM
-    assert capsys.readouterr().err.splitlines()[:5] == [
+    assert capsys.readouterr().err.splitlines()[:8] == [
         "error: the program failed: TypeError: 'NoneType' object is not subscriptable",
         "  at: __main__.py:3: pulumi.export('first', vpc['ids'][0])",
         "  invokes without an offline result (unknown, as data a preview cannot read): "
         "aws:ec2/getVpcs:getVpcs",
         "  cause: a limit of the offline engine, not an error in the program",
-        "  way past: give the offline engine the values with --mocks FILE (see "
-        "docs/offline-preview.md#mocks), e.g. `invokes: {aws:ec2/getVpcs:getVpcs: "
-        "{<wireKey>: <value>}}`",
+        "  way past: the invoke aws:ec2/getVpcs:getVpcs reads data only the cloud has, and "
+        "nothing answers it offline: give its result with --mocks FILE (see "
+        "docs/offline-preview.md#mocks), an entry such as",
+        "      invokes:",
+        "        aws:ec2/getVpcs:getVpcs:",
+        "          <wireKey>: <value>",
     ]
+
+
+# A provider SDK's generated data source, as Pulumi's codegen writes one (pulumi-aws'
+# ``aws.ec2.get_ami``): a result type, and a function that reads the invoke's result with
+# ``pulumi.get``, which asserts on the empty result of an invoke nothing answered.
+SDK_FUNCTION = """\
+import pulumi
+
+
+@pulumi.output_type
+class GetAmiResult:
+    def __init__(__self__, id=None, image_id=None, architecture=None):
+        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "image_id", image_id)
+        pulumi.set(__self__, "architecture", architecture)
+
+    @property
+    @pulumi.getter
+    def id(self) -> str:
+        return pulumi.get(self, "id")
+
+    @property
+    @pulumi.getter(name="imageId")
+    def image_id(self) -> str:
+        return pulumi.get(self, "image_id")
+
+    @property
+    @pulumi.getter
+    def architecture(self) -> str:
+        return pulumi.get(self, "architecture")
+
+
+def get_ami(most_recent=None, owners=None, opts=None):
+    __args__ = {"mostRecent": most_recent, "owners": owners}
+    token = "aws:ec2/getAmi:getAmi"
+    __ret__ = pulumi.runtime.invoke(token, __args__, opts=opts, typ=GetAmiResult).value
+    return GetAmiResult(
+        id=pulumi.get(__ret__, "id"),
+        image_id=pulumi.get(__ret__, "image_id"),
+        architecture=pulumi.get(__ret__, "architecture"),
+    )
+"""
+
+
+def test_an_sdk_data_source_without_an_answer_names_the_invoke_and_its_mocks_entry(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The SDK fails inside its own function, not in the program: the message still names the
+    invoke as an offline limit, with the --mocks entry its result type asks for."""
+    site = tmp_path / "site"
+    (site / "team_aws_sdk").mkdir(parents=True)
+    (site / "team_aws_sdk" / "__init__.py").write_text(SDK_FUNCTION)
+    monkeypatch.syspath_prepend(str(site))
+    program = _program(
+        tmp_path,
+        "import pulumi\n"
+        "import team_aws_sdk\n"
+        "ami = team_aws_sdk.get_ami(most_recent=True, owners=['amazon'])\n"
+        "pulumi.export('ami', ami.image_id)\n",
+    )
+    assert main(["--program", str(program)]) == EXIT_PROGRAM
+    err = capsys.readouterr().err.splitlines()
+    assert err[1:] == [
+        "  at: __main__.py:3: ami = team_aws_sdk.get_ami(most_recent=True, owners=['amazon'])",
+        "  invokes without an offline result (unknown, as data a preview cannot read): "
+        "aws:ec2/getAmi:getAmi",
+        "  cause: a limit of the offline engine, not an error in the program",
+        "  way past: the invoke aws:ec2/getAmi:getAmi reads data only the cloud has, and nothing "
+        "answers it offline: give its result with --mocks FILE (see "
+        "docs/offline-preview.md#mocks), an entry such as",
+        "      invokes:",
+        "        aws:ec2/getAmi:getAmi:",
+        "          id: <value>",
+        "          architecture: <value>",
+        "          imageId: <value>",
+        "  (--debug shows the traceback)",
+    ]
+    # The entry, filled in, is the way past: the program runs.
+    mocks = tmp_path / "mocks.yaml"
+    mocks.write_text("invokes:\n  aws:ec2/getAmi:getAmi: {id: ami-1, imageId: ami-1}\n")
+    code, plan, _ = _plan(capsys, program, "--mocks", str(mocks))
+    assert (code, plan["outputs"]) == (EXIT_OK, {"ami": "ami-1"})
 
 
 def test_a_missing_sdk_is_named_with_how_to_install_it(
@@ -251,3 +338,30 @@ def test_a_read_resource_has_the_id_it_was_read_by_and_unknown_state(
     mocks.write_text("resources:\n  aws:ec2/vpc:Vpc: {cidrBlock: 10.0.0.0/16}\n")
     code, plan, _ = _plan(capsys, program, "--mocks", str(mocks))
     assert plan["outputs"] == {"id": "vpc-0123", "cidr": "10.0.0.0/16"}
+
+
+def test_lookups_return_resources_with_unknown_outputs_or_mocked_ones(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """Reads by ID, a resource of the stack's state by URN (``getResource``) and a component
+    whose outputs hold resources: the program runs, as a preview would, with what only the
+    cloud or the state knows unknown, or given by --mocks."""
+    code, plan, err = _plan(capsys, "library-lookups")
+    assert (code, err) == (EXIT_OK, "")
+    assert plan["outputs"] == {
+        "namespace": "team-ml",
+        "sharedQuota": UNKNOWN,
+        "existingLabels": UNKNOWN,
+        "resourceGroupLocation": UNKNOWN,
+    }
+    assert [r["name"] for r in plan["resources"]] == ["ml", "ml-ns"]  # reads change nothing
+    mocks = tmp_path / "mocks.yaml"
+    mocks.write_text(
+        "resources:\n"
+        "  kubernetes:core/v1:ResourceQuota: {spec: {hard: {requests.nvidia.com/gpu: '8'}}}\n"
+        "  azure-native:resources:ResourceGroup: {location: westeurope}\n"
+    )
+    code, plan, _ = _plan(capsys, "library-lookups", "--mocks", str(mocks))
+    assert code == EXIT_OK
+    assert plan["outputs"]["sharedQuota"] == {"hard": {"requests.nvidia.com/gpu": "8"}}
+    assert plan["outputs"]["resourceGroupLocation"] == "westeurope"

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 import textwrap
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -193,3 +194,48 @@ def test_invalid_config_registers_nothing() -> None:
         run_program(PROJECT_ROOT, project="gpu-platform", stack="t", config=config, monitor=monitor)
     assert "gpuPools[0].name" in str(err.value)
     assert monitor.recorded == []
+
+
+class _RemoteNodeGroup(pulumi.ComponentResource):
+    """pulumi-eks ``ManagedNodeGroup`` as its Python SDK registers it: a remote component."""
+
+    def __init__(self, name: str, **props: object) -> None:
+        super().__init__("eks:index:ManagedNodeGroup", name, props, remote=True)
+
+
+def test_stack_policies_see_a_remote_components_inputs_where_its_outputs_are_missing() -> None:
+    """Its plugin computes its outputs and does not run offline; the program's inputs are what
+    a real preview's children would carry, so stack policies judge with them."""
+    from pulumi_policy import StackValidationPolicy
+
+    from gpu_platform.offline_preview.user_mocks import UserMocks
+
+    seen: list[dict[str, Any]] = []
+
+    def plain(value: Any) -> Any:
+        if isinstance(value, Mapping):
+            return {k: plain(v) for k, v in value.items()}
+        if isinstance(value, Sequence) and not isinstance(value, str):
+            return [plain(v) for v in value]
+        return value
+
+    def read(args: Any, report: Any) -> None:
+        seen.extend(plain(r.props) for r in args.resources if r.resource_type.startswith("eks:"))
+
+    policy = StackValidationPolicy("reads-pools", "Reads pools.", read)
+    taint = {"key": "nvidia.com/gpu", "value": "true", "effect": "NO_SCHEDULE"}
+
+    def build() -> None:
+        _RemoteNodeGroup("gpu", instanceTypes=["g5.xlarge"], taints=[taint])
+
+    run = run_callable(build)
+    (group,) = run.resources
+    assert (group.remote, group.outputs) == (True, {})  # the plugin's part stays unknown
+    run_policies(run.resources, [policy])
+    assert seen == [{"instanceTypes": ["g5.xlarge"], "taints": [taint]}]
+    # Outputs given with --mocks win over the inputs.
+    mocks = UserMocks(resources={"eks:index:ManagedNodeGroup": {"taints": []}})
+    mocked = run_callable(build, monitor=RecordingMonitor(PreviewMocks(mocks)))
+    seen.clear()
+    run_policies(mocked.resources, [policy])
+    assert seen == [{"instanceTypes": ["g5.xlarge"], "taints": []}]
