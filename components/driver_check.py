@@ -93,8 +93,8 @@ def driver_check_inputs(
         )
     except ValidationError as err:
         problems += validation_problems(err)
-    schedule = settings.schedule if settings is not None else None
-    if schedule is not None and (schedule_error := schedule_problem(schedule)) is not None:
+    schedule = args.get("schedule")  # judged even when other settings are refused
+    if isinstance(schedule, str) and (schedule_error := schedule_problem(schedule)) is not None:
         problems.append(("schedule", schedule_error))
     problems += resource_problems(args["pools"], pools)
     names = {pool["name"] for pool in args["pools"] if isinstance(pool, dict)}

@@ -12,8 +12,9 @@ from gpu_facts.device_plugin_chart import (
     DEFAULT_VERSION,
     GPU_OPERATOR_DEFAULT_NAMESPACE,
 )
+from gpu_facts.name_rules import DNS1123_LABEL
 
-from .base import DnsLabel, Quantity, SettingsModel, quantity_value
+from .base import DnsLabel, Quantity, SettingsModel, following, quantity_value
 
 
 class ContainerResourcesSettings(SettingsModel):
@@ -127,7 +128,9 @@ class ReadinessSettings(SettingsModel):
         "nvcr.io/nvidia/cuda:12.4.1-base-ubuntu22.04"
     )
     """Image of the check (pinned: BP-19)."""
-    namespace: Annotated[DnsLabel, Field(max_length=63 - len(MPS_CHECKS_SUFFIX))] = "gpu-readiness"
+    namespace: Annotated[
+        str, Field(max_length=63 - len(MPS_CHECKS_SUFFIX)), following(DNS1123_LABEL)
+    ] = "gpu-readiness"
     """Namespace of the check Jobs (Pod Security ``restricted``); the ACK MPS pools' checks
     use ``<namespace>-mps``, so at most 59 characters."""
 

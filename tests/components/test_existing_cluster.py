@@ -12,7 +12,19 @@ from tests.components.input_errors import reasons, refused
 from tests.conftest import one, run
 
 PROVIDER = "pulumi:providers:kubernetes"
-KUBECONFIG = "apiVersion: v1\nkind: Config\n"
+KUBECONFIG = """apiVersion: v1
+kind: Config
+clusters:
+  - name: lab
+    cluster: {server: "https://lab.example:6443"}
+users:
+  - name: admin
+    user: {token: not-a-real-token}
+contexts:
+  - name: lab
+    context: {cluster: lab, user: admin}
+current-context: lab
+"""
 
 
 def build(args: ExistingClusterArgs) -> ProgramRun:
