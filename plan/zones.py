@@ -82,18 +82,20 @@ def alibaba_zone_region(zone: str) -> str | None:
 
 
 def alibaba_zones_problems(zones: Sequence[str], region: str | None = None) -> list[Problem]:
-    """``("[i]", why)`` of each zone that is not one of ``region`` (when the region is not
-    known, as in a component that gets no region: the region of the first zone)."""
+    """``("[i]", why)`` of each zone that is not one of ``region``; without a region (a
+    component gets none: the provider has it), each zone is judged in the region its form
+    names, and every zone must be in the first one's."""
     problems: list[Problem] = []
+    first = region
     for i, zone in enumerate(zones):
-        where = region or alibaba_zone_region(zone)
+        where = region if region is not None else alibaba_zone_region(zone)
         if where is None:
             problems.append((f"[{i}]", f"{zone!r} is no zone of an Alibaba Cloud region"))
             continue
-        region = region or where
         problem = alibaba_zone_problem(zone, where)
-        if problem is None and where != region:
-            problem = f"{zone!r} is in {where}, the other zones in {region}: one region only"
+        if problem is None and first is not None and where != first:
+            problem = f"{zone!r} is in {where}, the other zones in {first}: one region only"
+        first = first or where
         if problem is not None:
             problems.append((f"[{i}]", problem))
     return problems
