@@ -10,6 +10,8 @@ import copy
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from components.ack_cluster import AckCluster, ack_cluster_args
 from components.ack_cpu_node_pool import AckCpuNodePool
 from components.ack_gpu_node_pool import AckGpuNodePool
@@ -217,6 +219,7 @@ def test_existing_cluster_kubeconfig_file(tmp_path: Path) -> None:
     assert reasons(err) == {"context": f"no context 'x' in {str(good)!r}; its contexts: lab"}
 
 
+@pytest.mark.slow  # a whole ACK platform on the mock engine
 def test_ack_gpu_pool_zones_pick_its_vswitches() -> None:
     raw = stack_raw("ack-dev")
     raw["gpuPools"][0]["zones"] = ["cn-hangzhou-j"]  # the second node vSwitch's zone
