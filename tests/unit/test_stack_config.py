@@ -11,6 +11,7 @@ import pytest
 
 from settings import ExistingClusterSettings
 from stack_config import ConfigError, load_platform
+from tests.conftest import ROOT
 
 BASE: dict[str, Any] = {
     "cloud": "azure",
@@ -444,24 +445,8 @@ def test_kubeconfig_path_that_cannot_be_read_is_refused(tmp_path: Path, kind: st
     assert [p for p, _ in err.value.problems] == ["cluster.kubeconfigPath"]
 
 
-KUBECONFIG = """apiVersion: v1
-kind: Config
-clusters:
-  - name: lab
-    cluster: {server: "https://lab.example:6443"}
-users:
-  - name: admin
-    user: {token: not-a-real-token}
-contexts:
-  - name: lab
-    context: {cluster: lab, user: admin}
-current-context: lab
-"""
-
-
-def test_readable_kubeconfig_path_is_accepted(tmp_path: Path) -> None:
-    kubeconfig = tmp_path / "kubeconfig"
-    kubeconfig.write_text(KUBECONFIG)
+def test_readable_kubeconfig_path_is_accepted() -> None:
+    kubeconfig = ROOT / "tests" / "data" / "kubeconfig.yaml"
     platform = load_platform(existing(str(kubeconfig)))
     assert platform.settings.cloud == "existing"
     assert isinstance(platform.settings.cluster, ExistingClusterSettings)
