@@ -15,7 +15,7 @@ from pydantic import ValidationError
 
 from plan.cloud_tags import ack_tag_problems
 from plan.kubernetes_versions import kubernetes_version_problem
-from plan.names import ack_cluster_name_problem, vswitch_id_problems
+from plan.names import ack_cluster_name_problem, sls_project_problem, vswitch_id_problems
 from plan.problems import under
 from plan.zones import alibaba_zones_problems
 from settings import (
@@ -152,6 +152,9 @@ def cluster_settings(args: AckClusterArgs) -> tuple[AckClusterSettings | None, l
     problems: list[Problem] = []
     if (name_problem := ack_cluster_name_problem(settings.name)) is not None:
         problems.append(("name", name_problem))
+    project = settings.audit_log_project
+    if project is not None and (project_problem := sls_project_problem(project)) is not None:
+        problems.append(("auditLogProject", project_problem))
     version = settings.kubernetes_version
     if version is not None and (version_problem := kubernetes_version_problem("alicloud", version)):
         problems.append(("kubernetesVersion", version_problem))

@@ -13,6 +13,7 @@ from gpu_facts.name_rules import (
     DNS1123_LABEL,
     ENTRA_OBJECT_ID,
     RESOURCE_GROUP_NAME,
+    SLS_PROJECT_NAME,
     VSWITCH_ID,
     NameRule,
 )
@@ -43,6 +44,10 @@ def resource_group_name_problem(name: str) -> str | None:
 
 def ack_cluster_name_problem(name: str) -> str | None:
     return name_problem(ACK_CLUSTER_NAME, name)
+
+
+def sls_project_problem(name: str) -> str | None:
+    return name_problem(SLS_PROJECT_NAME, name)
 
 
 def namespace_problem(name: str) -> str | None:

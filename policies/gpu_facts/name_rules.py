@@ -161,3 +161,15 @@ VSWITCH_ID = NameRule(
 """``StringMatch(^vsw-[a-z0-9]*$)`` on ``vswitch_ids`` and ``pod_vswitch_ids``
 (aliyun/terraform-provider-alicloud@81c43b67 ``resource_alicloud_cs_managed_kubernetes.go``);
 the upper length bound is ours, generous."""
+SLS_PROJECT_NAME = NameRule(
+    r"[a-z0-9]([a-z0-9-]*[a-z0-9])?",
+    3,
+    63,
+    "Simple Log Service project names are 3-63 lowercase letters, digits and '-', starting and "
+    "ending with a letter or digit (Alibaba Cloud's rule for CreateProject)",
+    "https://www.alibabacloud.com/help/en/sls/api-createproject",
+)
+"""An SLS project (``auditLogProject``: audit logs, and the workloads' logstores): "The name
+can contain only lowercase letters, digits, and hyphens (-). The name must start and end with
+a lowercase letter or digit. The name must be 3 to 63 characters in length" (also the SLS CLI's
+``create-project``). It must be globally unique: only the cloud can tell."""

@@ -16,6 +16,7 @@ from plan.names import (
     aks_cluster_name_problem,
     entra_object_id_problems,
     resource_group_name_problem,
+    sls_project_problem,
     vswitch_id_problems,
 )
 from plan.problems import under
@@ -27,7 +28,8 @@ from .base import ConfigUnderCheck, Problem, Rule
 
 
 def cluster_values(cfg: ConfigUnderCheck) -> Iterator[Problem]:
-    """The cluster's name, resource group, tags and IDs, by the cloud's rules."""
+    """The cluster's name, resource group, audit log project, tags and IDs, by the cloud's
+    rules."""
     cluster = cfg.settings.cluster
     if isinstance(cluster, AksClusterSettings):
         if (problem := aks_cluster_name_problem(cluster.name)) is not None:
@@ -42,6 +44,9 @@ def cluster_values(cfg: ConfigUnderCheck) -> Iterator[Problem]:
     elif isinstance(cluster, AckClusterSettings):
         if (problem := ack_cluster_name_problem(cluster.name)) is not None:
             yield "cluster.name", problem
+        project = cluster.audit_log_project
+        if project is not None and (problem := sls_project_problem(project)) is not None:
+            yield "cluster.auditLogProject", problem
         yield from under("cluster.tags", ack_tag_problems(cluster.tags))
         for key, ids in (
             ("vswitchIds", cluster.vpc.vswitch_ids),

@@ -15,6 +15,7 @@ import pytest
 from components.ack_cluster import AckCluster, ack_cluster_args
 from components.ack_cpu_node_pool import AckCpuNodePool
 from components.ack_gpu_node_pool import AckGpuNodePool
+from components.ack_monitoring import AckMonitoring
 from components.aks_cluster import AksCluster, aks_cluster_args
 from components.aks_cpu_node_pool import AksCpuNodePool
 from components.aks_gpu_node_pool import AksGpuNodePool
@@ -129,6 +130,7 @@ def test_ack_cluster_name_tags_ids_zones_and_version() -> None:
     args = ack_cluster(
         name="-gpu ack/dev",
         tags={"acs:team": "x"},
+        auditLogProject="ab",
         vpc=vpc,
         kubernetesVersion="1.29",
         autoUpgradeChannel="none",
@@ -136,6 +138,7 @@ def test_ack_cluster_name_tags_ids_zones_and_version() -> None:
     err = refused(lambda: AckCluster("bad", args))
     assert paths(err) == [
         "name",
+        "auditLogProject",
         "kubernetesVersion",
         "tags.acs:team",
         "vpc.vswitchIds[0]",
@@ -190,6 +193,13 @@ def test_grafana_and_workspaces_tags() -> None:
     assert paths(err) == ["tags.a/b"]
     workspaces = {"resource_group_name": "rg", "location": "westeurope", "tags": TAGS_51}
     assert paths(refused(lambda: AksMonitoringWorkspaces("bad", workspaces))) == ["tags"]  # type: ignore[arg-type]
+
+
+def test_ack_monitoring_log_project() -> None:
+    args = {"cluster_id": "c-1", "metrics": False, "log_namespaces": ["gpu-training"]}
+    err = refused(lambda: AckMonitoring("bad", {**args, "log_project": "Audit_Logs"}))  # type: ignore[arg-type]
+    assert paths(err) == ["logProject", "kubernetesProvider"]
+    assert reasons(err)["logProject"].startswith("'Audit_Logs': Simple Log Service project names")
 
 
 def test_driver_check_schedule() -> None:

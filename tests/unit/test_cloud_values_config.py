@@ -262,6 +262,14 @@ def test_ack_cluster_values() -> None:
     assert problems("ack-dev", cluster(tags={f"t{i}": "x" for i in range(21)})) == [
         ("cluster.tags", "21 tags; Alibaba Cloud takes at most 20 per resource")
     ]
+    assert problems("ack-dev", cluster(auditLogProject="Audit_Logs")) == [
+        (
+            "cluster.auditLogProject",
+            "'Audit_Logs': Simple Log Service project names are 3-63 lowercase letters, digits "
+            "and '-', starting and ending with a letter or digit (Alibaba Cloud's rule for "
+            "CreateProject)",
+        )
+    ]
 
 
 def test_ack_vswitch_ids() -> None:

@@ -20,6 +20,7 @@ from plan.names import (
     name_problem,
     namespace_problem,
     resource_group_name_problem,
+    sls_project_problem,
     vswitch_id_problems,
 )
 
@@ -127,6 +128,19 @@ def test_namespace_names_accepted(name: str) -> None:
 )
 def test_namespace_names_refused(name: str, shown: str) -> None:
     assert namespace_problem(name) == f"{shown}: {NAMESPACE_RULE}"
+
+
+def test_sls_project_names() -> None:
+    rule = (
+        "Simple Log Service project names are 3-63 lowercase letters, digits and '-', starting "
+        "and ending with a letter or digit (Alibaba Cloud's rule for CreateProject)"
+    )
+    for name in ("k8s-log-c1", "abc", "p" * 63):
+        assert sls_project_problem(name) is None
+    assert sls_project_problem("ab") == f"'ab' (2 characters): {rule}"
+    assert sls_project_problem("p" * 64) == f"'{'p' * 64}' (64 characters): {rule}"
+    assert sls_project_problem("Audit_Logs") == f"'Audit_Logs': {rule}"
+    assert sls_project_problem("audit-") == f"'audit-': {rule}"
 
 
 def test_pool_names_follow_the_aks_agent_pool_pattern() -> None:
