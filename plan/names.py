@@ -24,12 +24,7 @@ from .problems import Problem
 def name_problem(rule: NameRule, value: str) -> str | None:
     """Why ``value`` breaks ``rule`` (the value, its length when that is what breaks it, and
     the rule's own words), or None."""
-    if rule.matches(value):
-        return None
-    length = (
-        "" if rule.min_length <= len(value) <= rule.max_length else f" ({len(value)} characters)"
-    )
-    return f"{value!r}{length}: {rule.text}"
+    return rule.refusal(value)
 
 
 def aks_cluster_name_problem(name: str) -> str | None:

@@ -20,8 +20,8 @@ def following(rule: NameRule) -> AfterValidator:
     names; ``plan.names`` judges the rest with the same rules)."""
 
     def check(value: str) -> str:
-        if not rule.matches(value):
-            raise ValueError(f"{value!r}: {rule.text}")
+        if (refusal := rule.refusal(value)) is not None:
+            raise ValueError(refusal)
         return value
 
     return AfterValidator(check)

@@ -2,7 +2,7 @@
 the rule is published.
 
 Each ``NameRule`` states the rule as its owner does (``text``, quoted in our refusals) and the
-pattern and length that encode it; ``plan.names`` and the settings models ask ``matches``.
+pattern and length that encode it; ``plan.names`` and the settings models ask ``refusal``.
 """
 
 from __future__ import annotations
@@ -28,6 +28,14 @@ class NameRule:
         return self.min_length <= len(value) <= self.max_length and bool(
             re.fullmatch(self.pattern, value)
         )
+
+    def refusal(self, value: str) -> str | None:
+        """Why ``value`` breaks the rule (the value, its length when that is what breaks it,
+        and the rule's own words), or None."""
+        if self.matches(value):
+            return None
+        fits = self.min_length <= len(value) <= self.max_length
+        return f"{value!r}{'' if fits else f' ({len(value)} characters)'}: {self.text}"
 
 
 # --- Kubernetes --------------------------------------------------------------------------
