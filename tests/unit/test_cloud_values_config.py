@@ -225,6 +225,18 @@ def test_zones_in_a_region_without_zones() -> None:
     load_platform(raw("prod", regional))
 
 
+def test_pool_names_state_the_rule() -> None:
+    rule = (
+        "node pool names are 1-12 lowercase letters and digits, starting with a letter (AKS's "
+        "rule for Microsoft.ContainerService/managedClusters/agentPools, kept on every cloud)"
+    )
+    # (Whether the workloads that list the old name are faulted too is not this rule's.)
+    found = problems("dev", lambda r: r["gpuPools"][1].update(name="T4"))
+    assert ("gpuPools[1].name", f"'T4': {rule}") in found
+    found = problems("ack-dev", lambda r: r["cpuPools"][0].update(name="general-cpu-pool"))
+    assert found == [("cpuPools[0].name", f"'general-cpu-pool' (16 characters): {rule}")]
+
+
 def test_namespace_and_logging_values_on_workloads() -> None:
     def logging(r: Raw) -> None:
         r["workloads"][0]["logging"] = {"labels": {"team": "a b"}, "annotations": {"x y": "z"}}
