@@ -13,12 +13,16 @@ import pulumi_kubernetes as k8s
 from pulumi_alicloud import cs, vpc
 from pydantic import ValidationError
 
-from plan.cloud_tags import ack_tag_problems
-from plan.kubernetes_versions import kubernetes_version_problem
-from plan.names import ack_cluster_name_problem, sls_project_problem, vswitch_id_problems
-from plan.problems import under
-from plan.zones import alibaba_zones_problems
-from settings import (
+from gpu_platform.plan.cloud_tags import ack_tag_problems
+from gpu_platform.plan.kubernetes_versions import kubernetes_version_problem
+from gpu_platform.plan.names import (
+    ack_cluster_name_problem,
+    sls_project_problem,
+    vswitch_id_problems,
+)
+from gpu_platform.plan.problems import under
+from gpu_platform.plan.zones import alibaba_zones_problems
+from gpu_platform.settings import (
     SYSTEM_POOL_NAME,
     AckClusterSettings,
     AckVSwitchSettings,
@@ -28,6 +32,7 @@ from settings import (
 from .errors import Problem, raise_if_any, validation_problems
 from .node_hardening import AckSystemDiskArgs, ack_system_disk_inputs
 from .outputs import known_after
+from .type_tokens import formerly, type_token
 
 # No ``from __future__ import annotations``: Pulumi's component analyzer reads these
 # annotations at run time. ``settings.AckClusterSettings`` holds the allowed values.
@@ -281,7 +286,9 @@ class AckCluster(pulumi.ComponentResource):
         # Checked before registering anything: bad input changes nothing.
         raise_if_any("AckCluster", name, problems)
         assert settings is not None
-        super().__init__("gpu-platform:alicloud:AckCluster", name, None, opts)
+        super().__init__(
+            type_token("AckCluster"), name, None, formerly("gpu-platform:alicloud:AckCluster", opts)
+        )
         child = pulumi.ResourceOptions(parent=self)
 
         vpc_id = self._vpc(name, settings, child)

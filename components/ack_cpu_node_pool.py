@@ -14,16 +14,17 @@ from typing import Any, NotRequired, TypedDict
 import pulumi
 from pulumi_alicloud import cs
 
-from plan.cloud_tags import ack_tag_problems
-from plan.cpu_pools import cpu_node_labels, ecs_type_problem, label_problems
-from plan.kubernetes_values import kubernetes_label_problems
-from plan.problems import under
-from settings import CpuPoolSettings
+from gpu_platform.plan.cloud_tags import ack_tag_problems
+from gpu_platform.plan.cpu_pools import cpu_node_labels, ecs_type_problem, label_problems
+from gpu_platform.plan.kubernetes_values import kubernetes_label_problems
+from gpu_platform.plan.problems import under
+from gpu_platform.settings import CpuPoolSettings
 
 from .ack_gpu_node_pool import ACK_ZONES_BY_VSWITCH, management
 from .errors import Problem, raise_if_any
 from .node_hardening import AckSystemDiskArgs, ack_system_disk
 from .pool_args import CpuPoolArgs, cpu_pool_settings
+from .type_tokens import formerly, type_token
 
 SCALING_TYPE_CPU = "cpu"
 """``scaling_config.type`` of an autoscaled pool without GPUs."""
@@ -95,7 +96,12 @@ class AckCpuNodePool(pulumi.ComponentResource):
         # Checked before registering anything: bad input changes nothing.
         raise_if_any("AckCpuNodePool", name, [*problems, *disk_problems])
         assert pool is not None and pool.instance_type is not None and disk is not None
-        super().__init__("gpu-platform:alicloud:AckCpuNodePool", name, None, opts)
+        super().__init__(
+            type_token("AckCpuNodePool"),
+            name,
+            None,
+            formerly("gpu-platform:alicloud:AckCpuNodePool", opts),
+        )
         node_pool = cs.NodePool(
             f"{name}-pool",
             cluster_id=args["cluster_id"],

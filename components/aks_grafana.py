@@ -22,11 +22,12 @@ from gpu_facts.azure_monitor import (
     MONITORING_DATA_READER_ROLE,
     role_definition_id,
 )
-from plan.cloud_tags import azure_tag_problems
-from plan.names import entra_object_id_problems
-from plan.problems import under
+from gpu_platform.plan.cloud_tags import azure_tag_problems
+from gpu_platform.plan.names import entra_object_id_problems
+from gpu_platform.plan.problems import under
 
 from .errors import Problem, raise_if_any
+from .type_tokens import formerly, type_token
 
 COMPONENT = "AksGrafana"
 
@@ -60,7 +61,9 @@ class AksGrafana(pulumi.ComponentResource):
         self, name: str, args: AksGrafanaArgs, opts: pulumi.ResourceOptions | None = None
     ) -> None:
         raise_if_any(COMPONENT, name, _problems(args))
-        super().__init__("gpu-platform:azure:AksGrafana", name, None, opts)
+        super().__init__(
+            type_token("AksGrafana"), name, None, formerly("gpu-platform:azure:AksGrafana", opts)
+        )
         child = pulumi.ResourceOptions(parent=self)
         grafana = dashboard.Grafana(
             f"{name}-grafana",

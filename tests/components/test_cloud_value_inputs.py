@@ -12,21 +12,21 @@ from typing import Any
 
 import pytest
 
-from components.ack_cluster import AckCluster, ack_cluster_args
-from components.ack_cpu_node_pool import AckCpuNodePool
-from components.ack_gpu_node_pool import AckGpuNodePool
-from components.ack_monitoring import AckMonitoring
-from components.aks_cluster import AksCluster, aks_cluster_args
-from components.aks_cpu_node_pool import AksCpuNodePool
-from components.aks_gpu_node_pool import AksGpuNodePool
-from components.aks_grafana import AksGrafana
-from components.aks_monitoring import AksMonitoringWorkspaces
-from components.driver_check import DriverReadinessCheck
-from components.existing_cluster import ExistingCluster
-from components.platform import GpuPlatform
-from components.pool_args import cpu_pool_args, gpu_pool_args
-from settings import AckClusterSettings, AksClusterSettings
-from stack_config import load_platform
+from gpu_platform.components.ack_cluster import AckCluster, ack_cluster_args
+from gpu_platform.components.ack_cpu_node_pool import AckCpuNodePool
+from gpu_platform.components.ack_gpu_node_pool import AckGpuNodePool
+from gpu_platform.components.ack_monitoring import AckMonitoring
+from gpu_platform.components.aks_cluster import AksCluster, aks_cluster_args
+from gpu_platform.components.aks_cpu_node_pool import AksCpuNodePool
+from gpu_platform.components.aks_gpu_node_pool import AksGpuNodePool
+from gpu_platform.components.aks_grafana import AksGrafana
+from gpu_platform.components.aks_monitoring import AksMonitoringWorkspaces
+from gpu_platform.components.driver_check import DriverReadinessCheck
+from gpu_platform.components.existing_cluster import ExistingCluster
+from gpu_platform.components.platform import GpuPlatform
+from gpu_platform.components.pool_args import cpu_pool_args, gpu_pool_args
+from gpu_platform.settings import AckClusterSettings, AksClusterSettings
+from gpu_platform.stack_config import load_platform
 from tests.components.input_errors import paths, reasons, refused
 from tests.conftest import run, stack_raw
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from plan.cloud_tags import ack_tag_problems, azure_tag_problems
+from gpu_platform.plan.cloud_tags import ack_tag_problems, azure_tag_problems
 
 
 def test_azure_takes_50_tags_not_51() -> None:

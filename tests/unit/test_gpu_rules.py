@@ -10,9 +10,9 @@ import pytest
 import yaml
 
 from gpu_facts.dcgm_exporter_chart import DEFAULT_NAMESPACE
-from plan.gpu_dashboard import DASHBOARD_FILE
-from plan.gpu_dashboard import render as render_dashboard
-from plan.gpu_rules import (
+from gpu_platform.plan.gpu_dashboard import DASHBOARD_FILE
+from gpu_platform.plan.gpu_dashboard import render as render_dashboard
+from gpu_platform.plan.gpu_rules import (
     RULES_FILE,
     capacity_alerts,
     generic_groups,

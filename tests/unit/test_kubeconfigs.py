@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from plan.kubeconfigs import KUBECONFIG_DOC, MAX_BYTES, kubeconfig_problems
+from gpu_platform.plan.kubeconfigs import KUBECONFIG_DOC, MAX_BYTES, kubeconfig_problems
 
 SECRET = "s3cr3t-token-never-shown"
 GOOD = f"""apiVersion: v1

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from gpu_facts.kubernetes_syntax import ANNOTATIONS_MAX_BYTES
-from plan.kubernetes_values import (
+from gpu_platform.plan.kubernetes_values import (
     annotation_problems,
     in_domain,
     kubernetes_label_problems,

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from gpu_facts.kubernetes_versions import ACK_VERSIONS, AKS_VERSIONS
-from plan.kubernetes_versions import (
+from gpu_platform.plan.kubernetes_versions import (
     kubernetes_version_problem,
     kubernetes_version_warning,
     minor_version,

@@ -13,7 +13,7 @@ from gpu_facts.name_rules import (
     DNS1123_LABEL,
     RESOURCE_GROUP_NAME,
 )
-from plan.names import (
+from gpu_platform.plan.names import (
     ack_cluster_name_problem,
     aks_cluster_name_problem,
     entra_object_id_problems,

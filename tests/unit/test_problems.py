@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from plan.problems import join, under
+from gpu_platform.plan.problems import join, under
 
 
 @pytest.mark.parametrize(

@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from gpu_facts.kubernetes_syntax import CRON_DAY_NAMES, CRON_FIELDS, CRON_MONTH_NAMES
-from plan.schedules import (
+from gpu_platform.plan.schedules import (
     CRON_RULE,
     CronSchedule,
     EverySchedule,

@@ -13,7 +13,7 @@ from gpu_facts.regions import (
     AZURE_ZONAL_REGIONS,
     alibaba_zone_prefix,
 )
-from plan.zones import (
+from gpu_platform.plan.zones import (
     ack_pool_zone_problems,
     aks_zone_problems,
     alibaba_zone_problem,

@@ -8,8 +8,8 @@ from dataclasses import dataclass
 from gpu_facts import AzureVmSize, azure_node_size
 from gpu_facts.aks_nodes import EPHEMERAL_OS_DISK_MAX_GIB
 from gpu_facts.azure_storage import NVME_DISKS_BESIDE_EPHEMERAL_OS
-from settings import AksClusterSettings, AksNodeSettings, PlatformSettings
-from settings.pools import OsDiskType
+from gpu_platform.settings import AksClusterSettings, AksNodeSettings, PlatformSettings
+from gpu_platform.settings.pools import OsDiskType
 
 
 @dataclass(frozen=True, slots=True)

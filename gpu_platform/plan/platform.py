@@ -13,7 +13,7 @@ from functools import cached_property
 from types import MappingProxyType
 
 from gpu_facts.capacity import SHARING_ISOLATION
-from settings import PlatformSettings, WorkloadSettings
+from gpu_platform.settings import PlatformSettings, WorkloadSettings
 
 from .aks_nodes import ephemeral_os_warnings
 from .cloud_limits import cloud_limit_warnings

@@ -13,7 +13,7 @@ from gpu_facts.ack_components import (
 )
 from gpu_facts.name_rules import DNS1123_LABEL
 from gpu_facts.scheduling import ALIYUN_GPU_MEM, POOL_LABEL, WORKLOAD_TYPE_LABEL
-from settings import PlatformSettings
+from gpu_platform.settings import PlatformSettings
 
 from .metrics import ScrapeMode, ack_shared_pools, exporter_pools
 from .platform import ResolvedPlatform

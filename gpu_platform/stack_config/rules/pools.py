@@ -16,8 +16,13 @@ from gpu_facts import (
 from gpu_facts.ack_components import ACK_PRO_PREFIX
 from gpu_facts.device_plugin_chart import MIN_VERSION_MPS, at_least
 from gpu_facts.scheduling import DEVICE_PLUGIN_CONFIG_LABEL, GPU_PRESENT_LABEL, POOL_LABEL
-from plan.pools import ACK_MODES, PLUGIN_MODES
-from settings import SYSTEM_POOL_NAME, AckClusterSettings, CpuPoolSettings, GpuPoolSettings
+from gpu_platform.plan.pools import ACK_MODES, PLUGIN_MODES
+from gpu_platform.settings import (
+    SYSTEM_POOL_NAME,
+    AckClusterSettings,
+    CpuPoolSettings,
+    GpuPoolSettings,
+)
 
 from .base import ConfigUnderCheck, Problem, Rule, valid_version
 

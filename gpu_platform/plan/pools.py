@@ -17,7 +17,7 @@ from gpu_facts import (
 )
 from gpu_facts.capacity import ACK_SHARING_MODES, DEVICE_PLUGIN_SHARING_MODES, SharingMode
 from gpu_facts.scheduling import ACK_GPU_SCHEDULE_VALUES
-from settings import Cloud, GpuPoolSettings
+from gpu_platform.settings import Cloud, GpuPoolSettings
 
 
 @dataclass(frozen=True, slots=True)

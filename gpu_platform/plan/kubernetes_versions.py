@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 
 from gpu_facts.kubernetes_versions import ACK_VERSIONS, AKS_VERSIONS, SupportedVersions
-from settings import MIN_KUBERNETES, PlatformSettings
+from gpu_platform.settings import MIN_KUBERNETES, PlatformSettings
 
 CLOUD_VERSIONS: dict[str, SupportedVersions] = {"azure": AKS_VERSIONS, "alicloud": ACK_VERSIONS}
 """The version facts of each cloud whose clusters we create (an existing cluster has its own)."""

@@ -7,8 +7,8 @@ from collections.abc import Iterator
 from ipaddress import ip_network
 
 from gpu_facts.aks_nodes import AKS_SYSTEM_POOL_MIN_PODS
-from plan.aks_nodes import ephemeral_os_problem
-from settings import (
+from gpu_platform.plan.aks_nodes import ephemeral_os_problem
+from gpu_platform.settings import (
     AckClusterSettings,
     AksClusterSettings,
     AksNodeSettings,

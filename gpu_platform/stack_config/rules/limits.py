@@ -20,9 +20,14 @@ from gpu_facts.regions import (
     AZURE_REGIONS_SOURCE,
     azure_region_key,
 )
-from plan.cloud_limits import cluster_max_nodes
-from plan.zones import alibaba_zone_problem
-from settings import AckClusterSettings, AksClusterSettings, CpuPoolSettings, GpuPoolSettings
+from gpu_platform.plan.cloud_limits import cluster_max_nodes
+from gpu_platform.plan.zones import alibaba_zone_problem
+from gpu_platform.settings import (
+    AckClusterSettings,
+    AksClusterSettings,
+    CpuPoolSettings,
+    GpuPoolSettings,
+)
 
 from .base import ConfigUnderCheck, Problem, Rule
 from .pools import per_pool

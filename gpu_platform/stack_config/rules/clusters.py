@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from plan.kubeconfigs import kubeconfig_problems
-from plan.kubernetes_versions import kubernetes_version_problem
-from plan.problems import under
-from settings import ExistingClusterSettings
+from gpu_platform.plan.kubeconfigs import kubeconfig_problems
+from gpu_platform.plan.kubernetes_versions import kubernetes_version_problem
+from gpu_platform.plan.problems import under
+from gpu_platform.settings import ExistingClusterSettings
 
 from .base import ConfigUnderCheck, Problem, Rule
 

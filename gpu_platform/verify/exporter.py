@@ -33,7 +33,7 @@ from gpu_facts.dcgm_exporter_chart import (
     natively_attributed,
 )
 from gpu_facts.scheduling import NVIDIA_RESOURCE_DOMAIN, is_gpu_resource
-from plan.metrics import NodeSeries
+from gpu_platform.plan.metrics import NodeSeries
 
 from .checks import daemonset_status, ready_pod_on_node
 from .cluster import ClusterError, ClusterReader, Obj

@@ -9,9 +9,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from gpu_facts.kubernetes_syntax import RESERVED_LABEL_DOMAINS
-from plan.cloud_tags import ack_tag_problems, azure_tag_problems
-from plan.kubernetes_values import kubernetes_label_problems
-from plan.names import (
+from gpu_platform.plan.cloud_tags import ack_tag_problems, azure_tag_problems
+from gpu_platform.plan.kubernetes_values import kubernetes_label_problems
+from gpu_platform.plan.names import (
     ack_cluster_name_problem,
     aks_cluster_name_problem,
     entra_object_id_problems,
@@ -19,10 +19,15 @@ from plan.names import (
     sls_project_problem,
     vswitch_id_problems,
 )
-from plan.problems import under
-from plan.schedules import schedule_problem
-from plan.zones import ack_pool_zone_problems, aks_zone_problems
-from settings import AckClusterSettings, AksClusterSettings, CpuPoolSettings, GpuPoolSettings
+from gpu_platform.plan.problems import under
+from gpu_platform.plan.schedules import schedule_problem
+from gpu_platform.plan.zones import ack_pool_zone_problems, aks_zone_problems
+from gpu_platform.settings import (
+    AckClusterSettings,
+    AksClusterSettings,
+    CpuPoolSettings,
+    GpuPoolSettings,
+)
 
 from .base import ConfigUnderCheck, Problem, Rule
 

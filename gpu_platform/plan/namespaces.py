@@ -16,7 +16,7 @@ from gpu_facts.scheduling import (
     MPS_HOST_IPC_REQUIRED,
     WORKLOAD_TYPE_LABEL,
 )
-from settings import WorkloadSettings
+from gpu_platform.settings import WorkloadSettings
 
 from .kubernetes_values import annotation_problems, in_domain, kubernetes_label_problems
 from .pools import PoolFacts

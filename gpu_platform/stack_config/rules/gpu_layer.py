@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 
 from gpu_facts.device_plugin_chart import MIN_VERSION, at_least
-from plan.device_plugin_values import our_config_names, value_problems
+from gpu_platform.plan.device_plugin_values import our_config_names, value_problems
 
 from .base import ConfigUnderCheck, Problem, Rule, valid_version
 

@@ -10,9 +10,9 @@ from ipaddress import IPv4Network
 from gpu_facts.ack_components import ACK_PRO_PREFIX
 from gpu_facts.capacity import ACK_SHARING_MODES
 from gpu_facts.scheduling import ACK_DEVICE_PLUGIN_DAEMONSET_SINCE, ACK_GPU_SCHEDULE_LABEL
-from plan.kubernetes_versions import minor_version
-from plan.pools import ACK_MPS_MODE, cloud_sharing
-from settings import AckClusterSettings
+from gpu_platform.plan.kubernetes_versions import minor_version
+from gpu_platform.plan.pools import ACK_MPS_MODE, cloud_sharing
+from gpu_platform.settings import AckClusterSettings
 
 from .base import ConfigUnderCheck, Problem, Rule
 

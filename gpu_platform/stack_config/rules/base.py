@@ -6,8 +6,8 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 from gpu_facts.device_plugin_chart import version_tuple
-from plan.pools import PoolFacts
-from settings import Cloud, GpuPoolSettings, PlatformSettings
+from gpu_platform.plan.pools import PoolFacts
+from gpu_platform.settings import Cloud, GpuPoolSettings, PlatformSettings
 
 Problem = tuple[str, str]
 """(key path as the user wrote it, message)"""

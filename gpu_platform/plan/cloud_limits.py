@@ -22,7 +22,7 @@ from gpu_facts.regions import (
     azure_region_key,
     not_offered_in,
 )
-from settings import (
+from gpu_platform.settings import (
     AckClusterSettings,
     AksClusterSettings,
     CpuPoolSettings,

@@ -7,8 +7,8 @@ import re
 from collections.abc import Iterator
 
 from gpu_facts.azure_monitor import GRAFANA_NAME_PATTERN
-from plan.metrics import exporter_problems
-from plan.observability import grafana_name, logstore_name_problem
+from gpu_platform.plan.metrics import exporter_problems
+from gpu_platform.plan.observability import grafana_name, logstore_name_problem
 
 from .base import ConfigUnderCheck, Problem, Rule
 

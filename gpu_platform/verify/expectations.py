@@ -13,13 +13,13 @@ from gpu_facts.ack_components import MPS_CONTROL_CHART
 from gpu_facts.dcgm_exporter_chart import METRICS_PORT
 from gpu_facts.device_plugin_chart import CHART_NAME
 from gpu_facts.scheduling import GPU_NODE_TAINT, POOL_LABEL, Taint
-from plan.metrics import NodeSeries, node_series
-from plan.namespaces import gpu_quota as provisioned_gpu_quota
-from plan.node_labels import node_labels
-from plan.observability import metrics_plan
-from plan.platform import ResolvedPlatform
-from plan.pools import PoolFacts
-from settings import WorkloadSettings
+from gpu_platform.plan.metrics import NodeSeries, node_series
+from gpu_platform.plan.namespaces import gpu_quota as provisioned_gpu_quota
+from gpu_platform.plan.node_labels import node_labels
+from gpu_platform.plan.observability import metrics_plan
+from gpu_platform.plan.platform import ResolvedPlatform
+from gpu_platform.plan.pools import PoolFacts
+from gpu_platform.settings import WorkloadSettings
 
 
 class GpuDaemon(StrEnum):

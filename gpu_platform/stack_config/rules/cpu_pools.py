@@ -6,8 +6,13 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from plan.cpu_pools import azure_size_problem, ecs_type_problem, label_problems
-from settings import SYSTEM_POOL_NAME, AckClusterSettings, AksClusterSettings, CpuPoolSettings
+from gpu_platform.plan.cpu_pools import azure_size_problem, ecs_type_problem, label_problems
+from gpu_platform.settings import (
+    SYSTEM_POOL_NAME,
+    AckClusterSettings,
+    AksClusterSettings,
+    CpuPoolSettings,
+)
 
 from .base import ConfigUnderCheck, Problem, Rule
 

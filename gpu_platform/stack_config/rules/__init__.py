@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from plan.pools import PoolFacts, resolve_pool
-from settings import PlatformSettings
+from gpu_platform.plan.pools import PoolFacts, resolve_pool
+from gpu_platform.settings import PlatformSettings
 
 from . import (
     ack,

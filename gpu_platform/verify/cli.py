@@ -13,9 +13,9 @@ import sys
 from pathlib import Path
 from typing import TextIO
 
-from plan.platform import ResolvedPlatform
-from stack_config import NAMESPACE, ConfigError, load_platform
-from stack_config.files import project_name, read_stack_config
+from gpu_platform.plan.platform import ResolvedPlatform
+from gpu_platform.stack_config import NAMESPACE, ConfigError, load_platform
+from gpu_platform.stack_config.files import project_name, read_stack_config
 
 from .cluster import ClusterError, ClusterReader, connect
 from .driver import StreamExecReader

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterator
 
-from plan.namespaces import workload_problems
+from gpu_platform.plan.namespaces import workload_problems
 
 from .base import ConfigUnderCheck, Problem, Rule
 from .gpu_layer import is_system_namespace, platform_namespaces

@@ -13,8 +13,8 @@ from collections.abc import Mapping
 import pulumi
 from pydantic import ValidationError
 
-from plan.platform import ResolvedPlatform, resolve_platform
-from settings import GpuPoolSettings, PlatformSettings
+from gpu_platform.plan.platform import ResolvedPlatform, resolve_platform
+from gpu_platform.settings import GpuPoolSettings, PlatformSettings
 
 from .rules import Problem, check
 

@@ -43,5 +43,5 @@ __all__ = [
 
 def __getattr__(name: str) -> Any:
     if name not in _WHERE:
-        raise AttributeError(f"module 'offline_preview' has no attribute {name!r}")
+        raise AttributeError(f"module 'gpu_platform.offline_preview' has no attribute {name!r}")
     return getattr(importlib.import_module(f".{_WHERE[name]}", __name__), name)

@@ -13,7 +13,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from stack_config.files import project_name, read_stack_config
+from gpu_platform.stack_config.files import project_name, read_stack_config
 
 from .engine import PreviewMocks, ProgramRun, RecordingMonitor, run_program
 from .failure import ProgramFailure, explain
@@ -105,7 +105,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--debug", action="store_true", help="the traceback of a failed program")
     args = parser.parse_args(argv)
 
-    from stack_config import ConfigError
+    from gpu_platform.stack_config import ConfigError
 
     pack_config = json.loads(args.policy_config.read_text()) if args.policy_config else None
     try:
