@@ -13,6 +13,15 @@ import pulumi_kubernetes as k8s
 from pulumi_alicloud import cs, vpc
 from pydantic import ValidationError
 
+from gpu_platform.plan.cloud_tags import ack_tag_problems
+from gpu_platform.plan.kubernetes_versions import kubernetes_version_problem
+from gpu_platform.plan.names import (
+    ack_cluster_name_problem,
+    sls_project_problem,
+    vswitch_id_problems,
+)
+from gpu_platform.plan.problems import under
+from gpu_platform.plan.zones import alibaba_zones_problems
 from gpu_platform.settings import (
     SYSTEM_POOL_NAME,
     AckClusterSettings,
@@ -82,8 +91,9 @@ class AckClusterArgs(TypedDict):
     name: str
     """ACK cluster name."""
     kubernetes_version: NotRequired[str]
-    """Kubernetes version (1.30 or newer) for a cluster without auto-upgrade
-    (``autoUpgradeChannel: none``); unset: ACK's latest at creation."""
+    """Kubernetes version (``1.35``, ``1.35.1`` or ``1.35.1-aliyun.1``), one ACK supports for
+    new clusters (docs/validation.md), for a cluster without auto-upgrade (``autoUpgradeChannel:
+    none``); unset: ACK's latest at creation."""
     cluster_spec: NotRequired[str]
     """ACK edition (default ``ack.pro.small``); MPS GPU sharing needs ACK Pro (``ack.pro.*``)."""
     vpc: NotRequired[AckVpcArgs]
@@ -145,10 +155,30 @@ def cluster_settings(args: AckClusterArgs) -> tuple[AckClusterSettings | None, l
     except ValidationError as err:
         return None, validation_problems(err)
     problems: list[Problem] = []
+    if (name_problem := ack_cluster_name_problem(settings.name)) is not None:
+        problems.append(("name", name_problem))
+    project = settings.audit_log_project
+    if project is not None and (project_problem := sls_project_problem(project)) is not None:
+        problems.append(("auditLogProject", project_problem))
+    version = settings.kubernetes_version
+    if version is not None and (version_problem := kubernetes_version_problem("alicloud", version)):
+        problems.append(("kubernetesVersion", version_problem))
+    problems += under("tags", ack_tag_problems(settings.tags))
+    network = settings.vpc
+    problems += under("vpc.vswitchIds", vswitch_id_problems(network.vswitch_ids))
+    problems += under("vpc.podVswitchIds", vswitch_id_problems(network.pod_vswitch_ids))
+    # No region here (the provider's): the zones of every vSwitch are judged as one region's.
+    groups = (("vswitches", network.vswitches), ("podVswitches", network.pod_vswitches))
+    switches = [
+        (f"vpc.{key}[{i}].zone", switch.zone)
+        for key, group in groups
+        for i, switch in enumerate(group)
+    ]
+    zones = dict(alibaba_zones_problems([zone for _, zone in switches]))
+    problems += [(at, zones[f"[{j}]"]) for j, (at, _) in enumerate(switches) if f"[{j}]" in zones]
     disk = settings.node_system_disk
     if disk.kms_key_id is not None and not disk.encrypted:
         problems.append(("nodeSystemDisk.kmsKeyId", "a key encrypts only with encrypted: true"))
-    network = settings.vpc
     if network.vpc_id is None:
         for key, existing in (
             ("vpc.vswitchIds", network.vswitch_ids),

@@ -14,10 +14,13 @@ from typing import Any, NotRequired, TypedDict
 import pulumi
 from pulumi_alicloud import cs
 
+from gpu_platform.plan.cloud_tags import ack_tag_problems
 from gpu_platform.plan.cpu_pools import cpu_node_labels, ecs_type_problem, label_problems
+from gpu_platform.plan.kubernetes_values import kubernetes_label_problems
+from gpu_platform.plan.problems import under
 from gpu_platform.settings import CpuPoolSettings
 
-from .ack_gpu_node_pool import management
+from .ack_gpu_node_pool import ACK_ZONES_BY_VSWITCH, management
 from .errors import Problem, raise_if_any
 from .node_hardening import AckSystemDiskArgs, ack_system_disk
 from .pool_args import CpuPoolArgs, cpu_pool_settings
@@ -56,10 +59,9 @@ def ack_cpu_pool_problems(pool: CpuPoolSettings) -> list[Problem]:
     if pool.vm_size is not None:
         problems.append(("pool.vmSize", "an Azure VM size; an ACK pool takes instanceType"))
     if pool.zones:
-        problems.append(
-            ("pool.zones", "on ACK the vSwitches place a pool: pass the zones' vswitchIds")
-        )
+        problems.append(("pool.zones", ACK_ZONES_BY_VSWITCH))
     problems += [(f"pool.labels.{key}", why) for key, why in label_problems(pool.labels)]
+    problems += under("pool.labels", kubernetes_label_problems(pool.labels))
     return problems
 
 
@@ -90,6 +92,7 @@ class AckCpuNodePool(pulumi.ComponentResource):
         if pool is not None:
             problems += ack_cpu_pool_problems(pool)
         disk, disk_problems = ack_system_disk(args.get("system_disk"), "system_disk")
+        problems += under("tags", ack_tag_problems(args.get("tags") or {}))
         # Checked before registering anything: bad input changes nothing.
         raise_if_any("AckCpuNodePool", name, [*problems, *disk_problems])
         assert pool is not None and pool.instance_type is not None and disk is not None

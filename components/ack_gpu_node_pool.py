@@ -12,8 +12,11 @@ from gpu_facts.scheduling import (
     GPU_TAINT_KEY,
     GPU_TAINT_VALUE,
 )
+from gpu_platform.plan.cloud_tags import ack_tag_problems
+from gpu_platform.plan.kubernetes_values import kubernetes_label_problems
 from gpu_platform.plan.node_labels import ack_node_labels
 from gpu_platform.plan.pools import PoolFacts
+from gpu_platform.plan.problems import under
 
 from .errors import Problem, property_path, raise_if_any
 from .node_hardening import AckSystemDiskArgs, ack_system_disk
@@ -23,6 +26,8 @@ from .type_tokens import formerly, type_token
 # No ``from __future__ import annotations``: Pulumi's component analyzer reads these
 # annotations at run time.
 
+ACK_ZONES_BY_VSWITCH = "on ACK the vSwitches place a pool: pass the zones' vswitchIds"
+"""Why a pool component on ACK takes no ``zones``: ``vswitch_ids`` say where its nodes go."""
 SCALING_TYPE_GPU = "gpu"
 SCALING_TYPE_GPU_SHARE = "gpushare"
 """``scaling_config.type`` of autoscaled pools: whole GPUs, or shared GPUs."""
@@ -34,7 +39,7 @@ class AckGpuNodePoolArgs(TypedDict):
     cluster_id: pulumi.Input[str]
     """ACK cluster the pool joins."""
     vswitch_ids: pulumi.Input[Sequence[pulumi.Input[str]]]
-    """vSwitches of the nodes."""
+    """vSwitches of the nodes: they decide the pool's zones (``pool.zones`` is refused)."""
     pool: GpuPoolArgs
     """The GPU pool (``instanceType`` required)."""
     protect: NotRequired[bool]
@@ -54,7 +59,12 @@ def ack_pool(args: AckGpuNodePoolArgs) -> tuple[PoolFacts | None, list[Problem]]
         problems = [p for p in problems if p[0] != "pool"]
         problems.append((property_path("pool", "instance_type"), "an ACK pool needs instanceType"))
         pf = None
-    return pf, problems
+    if pf is not None:
+        problems += under("pool.labels", kubernetes_label_problems(pf.pool.labels))
+        if pf.pool.zones:
+            problems.append(("pool.zones", ACK_ZONES_BY_VSWITCH))
+    problems += under("tags", ack_tag_problems(args.get("tags") or {}))
+    return (None if problems else pf), problems
 
 
 def scaling_config(pf: PoolFacts) -> cs.NodePoolScalingConfigArgs | None:

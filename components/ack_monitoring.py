@@ -38,6 +38,7 @@ from gpu_facts.ack_components import (
 )
 from gpu_facts.dcgm_exporter_chart import DEFAULT_NAMESPACE
 from gpu_platform.plan.gpu_rules import ksm_resource, rule_groups
+from gpu_platform.plan.names import sls_project_problem
 from gpu_platform.plan.observability import logstore_name, logstore_name_problem
 
 from .errors import Problem, raise_if_any
@@ -226,6 +227,9 @@ def _problems(args: AckMonitoringArgs) -> list[Problem]:
         problems.append(("retentionDays", f"1 to {SLS_MAX_RETENTION_DAYS}, not {retention}"))
     if not args.get("logs", True):
         return problems
+    project = args.get("log_project")
+    if isinstance(project, str) and (project_problem := sls_project_problem(project)) is not None:
+        problems.append(("logProject", project_problem))
     namespaces = args.get("log_namespaces") or []
     if not namespaces:
         problems.append(("logNamespaces", "name at least one namespace whose logs to collect"))

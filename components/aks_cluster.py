@@ -23,7 +23,15 @@ from pydantic import ValidationError
 from gpu_facts.aks_nodes import AKS_SYSTEM_POOL_MIN_PODS, AZURE_POLICY_ADDON
 from gpu_facts.azure_monitor import MIN_RETENTION_DAYS, MONITORING_ADDON
 from gpu_facts.device_plugin_chart import CRITICAL_ADDONS_TAINT_KEY
+from gpu_platform.plan.cloud_tags import azure_tag_problems
 from gpu_platform.plan.cpu_pools import azure_size_problem
+from gpu_platform.plan.kubernetes_versions import kubernetes_version_problem
+from gpu_platform.plan.names import (
+    aks_cluster_name_problem,
+    entra_object_id_problems,
+    resource_group_name_problem,
+)
+from gpu_platform.plan.problems import under
 from gpu_platform.settings import SYSTEM_POOL_NAME, AksClusterSettings, MaintenanceWindowSettings
 
 from .aks_monitoring import AksMonitoringWorkspaces
@@ -132,7 +140,8 @@ class AksClusterArgs(TypedDict):
     resource_group: AksResourceGroupArgs
     """Resource group of the cluster."""
     kubernetes_version: NotRequired[str]
-    """Kubernetes version (1.30 or newer); unset: the AKS default."""
+    """Kubernetes version, ``1.35`` or ``1.35.6``, one AKS supports for new clusters
+    (docs/validation.md); unset: the AKS default."""
     sku_tier: NotRequired[str]
     """Control-plane tier: ``Free``, ``Standard`` (default, with the uptime SLA) or
     ``Premium``."""
@@ -185,6 +194,16 @@ def aks_cluster_args(settings: AksClusterSettings) -> AksClusterArgs:
 def cluster_problems(settings: AksClusterSettings) -> list[Problem]:
     """What AKS refuses, or what would lock everyone out, in settings that fit the schema."""
     problems: list[Problem] = []
+    if (name_problem := aks_cluster_name_problem(settings.name)) is not None:
+        problems.append(("name", name_problem))
+    if (group_problem := resource_group_name_problem(settings.resource_group.name)) is not None:
+        problems.append(("resourceGroup.name", group_problem))
+    version = settings.kubernetes_version
+    if version is not None and (version_problem := kubernetes_version_problem("azure", version)):
+        problems.append(("kubernetesVersion", version_problem))
+    problems += under("tags", azure_tag_problems(settings.tags))
+    groups = settings.entra_id.admin_group_object_ids
+    problems += under("entraId.adminGroupObjectIds", entra_object_id_problems(groups))
     if settings.disable_local_accounts and not settings.entra_id.enabled:
         problems.append(("disableLocalAccounts", "needs entraId.enabled, or nobody can log in"))
     ranges = settings.api_server.authorized_ip_ranges

@@ -12,12 +12,10 @@ from typing import Any, NotRequired, TypedDict
 import pulumi
 from pulumi_azure_native import containerservice as aks
 
-from gpu_platform.plan.cpu_pools import (
-    aks_zone_problems,
-    azure_size_problem,
-    cpu_node_labels,
-    label_problems,
-)
+from gpu_platform.plan.cpu_pools import azure_size_problem, cpu_node_labels, label_problems
+from gpu_platform.plan.kubernetes_values import kubernetes_label_problems
+from gpu_platform.plan.problems import under
+from gpu_platform.plan.zones import aks_zone_problems
 from gpu_platform.settings import CpuPoolSettings
 
 from .errors import Problem, raise_if_any
@@ -65,7 +63,8 @@ def aks_cpu_pool_problems(pool: CpuPoolSettings) -> list[Problem]:
     if pool.instance_type is not None:
         problems.append(("pool.instanceType", "an Alibaba instance type; an AKS pool takes vmSize"))
     problems += [(f"pool.labels.{key}", why) for key, why in label_problems(pool.labels)]
-    problems += [(f"pool.zones[{i}]", why) for i, why in aks_zone_problems(pool.zones)]
+    problems += under("pool.labels", kubernetes_label_problems(pool.labels))
+    problems += under("pool.zones", aks_zone_problems(pool.zones))
     problems += aks_surge_problems(pool.upgrade, "pool")
     problems += aks_node_problems(pool.vm_size, pool, "pool")
     return problems

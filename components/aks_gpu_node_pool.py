@@ -21,8 +21,11 @@ from gpu_facts.scheduling import (
     GPU_TAINT,
     POOL_LABEL,
 )
+from gpu_platform.plan.kubernetes_values import kubernetes_label_problems
 from gpu_platform.plan.node_labels import aks_node_labels, autoscaler_tags
 from gpu_platform.plan.pools import PoolFacts
+from gpu_platform.plan.problems import under
+from gpu_platform.plan.zones import aks_zone_problems
 from gpu_platform.settings import SYSTEM_POOL_NAME, GpuPoolSettings
 
 from .errors import Problem, input_error, raise_if_any, validation_problems
@@ -99,6 +102,8 @@ def aks_pool_problems(pool: GpuPoolSettings) -> list[Problem]:
             problems.append((f"pool.labels.{key}", "set by the platform; choose another key"))
         elif key.rpartition("/")[0].endswith(AKS_LABEL_DOMAIN):
             problems.append((f"pool.labels.{key}", f"AKS reserves the {AKS_LABEL_DOMAIN} domain"))
+    problems += under("pool.labels", kubernetes_label_problems(pool.labels))
+    problems += under("pool.zones", aks_zone_problems(pool.zones))
     problems += aks_surge_problems(pool.upgrade, "pool")
     if size is not None:  # the OS disk is judged against the size's local disks
         problems += aks_node_problems(size.name, pool, "pool", nvme_cache=pool.nvme)

@@ -22,12 +22,14 @@ from gpu_facts.azure_monitor import (
     MONITORING_DATA_READER_ROLE,
     role_definition_id,
 )
+from gpu_platform.plan.cloud_tags import azure_tag_problems
+from gpu_platform.plan.names import entra_object_id_problems
+from gpu_platform.plan.problems import under
 
 from .errors import Problem, raise_if_any
 from .type_tokens import formerly, type_token
 
 COMPONENT = "AksGrafana"
-_GUID = re.compile(r"^[0-9a-fA-F]{8}-([0-9a-fA-F]{4}-){3}[0-9a-fA-F]{12}$")
 
 
 class AksGrafanaArgs(TypedDict):
@@ -130,7 +132,7 @@ def _problems(args: AksGrafanaArgs) -> list[Problem]:
                 f"letter or digit, not {args['name']!r}",
             )
         )
-    for i, group in enumerate(args.get("admin_group_object_ids") or []):
-        if not _GUID.match(group):
-            problems.append((f"adminGroupObjectIds[{i}]", f"not an Entra object ID: {group!r}"))
+    groups = args.get("admin_group_object_ids") or []
+    problems += under("adminGroupObjectIds", entra_object_id_problems(groups))
+    problems += under("tags", azure_tag_problems(args.get("tags") or {}))
     return problems

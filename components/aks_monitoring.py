@@ -36,7 +36,9 @@ from gpu_facts.azure_monitor import (
     iso_duration,
 )
 from gpu_facts.dcgm_exporter_chart import DEFAULT_NAMESPACE
+from gpu_platform.plan.cloud_tags import azure_tag_problems
 from gpu_platform.plan.gpu_rules import rule_groups
+from gpu_platform.plan.problems import under
 
 from .errors import Problem, raise_if_any
 from .pool_args import GpuPoolArgs, resolve_pools_args
@@ -82,6 +84,7 @@ class AksMonitoringWorkspaces(pulumi.ComponentResource):
             problems.append(
                 ("retentionDays", f"{MIN_RETENTION_DAYS} to {MAX_RETENTION_DAYS}, not {retention}")
             )
+        problems += under("tags", azure_tag_problems(args.get("tags") or {}))
         raise_if_any("AksMonitoringWorkspaces", name, problems)
         super().__init__(
             type_token("AksMonitoringWorkspaces"),
@@ -163,6 +166,7 @@ class AksMonitoring(pulumi.ComponentResource):
         self, name: str, args: AksMonitoringArgs, opts: pulumi.ResourceOptions | None = None
     ) -> None:
         pools, problems = resolve_pools_args("azure", args.get("pools") or [], "pools")
+        problems += under("tags", azure_tag_problems(args.get("tags") or {}))
         raise_if_any("AksMonitoring", name, problems)
         super().__init__(
             type_token("AksMonitoring"),

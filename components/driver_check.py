@@ -32,6 +32,7 @@ from pydantic import ValidationError
 from gpu_facts.scheduling import GPU_TAINT_EFFECT, GPU_TAINT_KEY, POOL_LABEL
 from gpu_platform.plan.pools import PoolFacts
 from gpu_platform.plan.readiness import CHECK_DEADLINE_SECONDS, checked_pools, gpu_resource
+from gpu_platform.plan.schedules import schedule_problem
 from gpu_platform.settings import ReadinessSettings
 
 from .errors import Problem, property_path, raise_if_any, shape_problems, validation_problems
@@ -93,6 +94,9 @@ def driver_check_inputs(
         )
     except ValidationError as err:
         problems += validation_problems(err)
+    schedule = args.get("schedule")  # judged even when other settings are refused
+    if isinstance(schedule, str) and (schedule_error := schedule_problem(schedule)) is not None:
+        problems.append(("schedule", schedule_error))
     problems += resource_problems(args["pools"], pools)
     names = {pool["name"] for pool in args["pools"] if isinstance(pool, dict)}
     problems += [

@@ -6,6 +6,8 @@ from typing import NotRequired, TypedDict
 import pulumi
 import pulumi_kubernetes as k8s
 
+from gpu_platform.plan.kubeconfigs import kubeconfig_problems
+
 from .errors import Problem, property_path, raise_if_any
 from .type_tokens import formerly, type_token
 
@@ -32,8 +34,9 @@ _TEXT_INPUTS = ("cluster_name", "kubeconfig_path", "context")
 
 
 def input_problems(args: ExistingClusterArgs) -> list[Problem]:
-    """Unknown keys and non-text values, with their property paths (``kubeconfig`` may be an
-    output, so only the plain inputs are checked)."""
+    """Unknown keys and non-text values, with their property paths, and a kubeconfig file
+    client-go could not use with the chosen context (``plan.kubeconfigs``; ``kubeconfig`` may
+    be an output, so only a file is checked)."""
     known = ExistingClusterArgs.__annotations__
     problems = [(property_path(k), "unknown property") for k in args if k not in known]
     problems += [
@@ -41,6 +44,10 @@ def input_problems(args: ExistingClusterArgs) -> list[Problem]:
         for k in _TEXT_INPUTS
         if k in args and not isinstance(args.get(k), str)
     ]
+    path, context = args.get("kubeconfig_path"), args.get("context")
+    # The contents win over the path; only a file read here can be checked before deploying.
+    if not problems and path and args.get("kubeconfig") is None:
+        problems += kubeconfig_problems(path, context or None)
     return problems
 
 

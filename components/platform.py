@@ -291,13 +291,15 @@ class GpuPlatform(pulumi.ComponentResource):
         system_disk = cast(
             AckSystemDiskArgs, settings.node_system_disk.model_dump(exclude_none=True)
         )
+        switches = cluster.node_vswitch_ids
         pools = {
             pf.name: AckGpuNodePool(
                 f"{self._name}-gpu-{pf.name}",
                 {
                     "cluster_id": cluster.cluster_id,
-                    "vswitch_ids": cluster.node_vswitch_ids,
-                    "pool": gpu_pool_args(pf.pool),
+                    "vswitch_ids": zone_vswitches(settings, switches, pf.pool.zones),
+                    # The zones became the vSwitches above.
+                    "pool": gpu_pool_args(pf.pool.model_copy(update={"zones": []})),
                     "protect": settings.protect,
                     "tags": settings.tags,
                     "system_disk": system_disk,

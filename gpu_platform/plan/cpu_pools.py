@@ -1,14 +1,13 @@
 """What makes a CPU pool: a machine type without GPUs, labels that pull no GPU component onto
-its nodes, zones the cloud takes. The stack config's rules and the pool components ask the same
+its nodes (zones: ``plan.zones``). The stack config's rules and the pool components ask the same
 questions here."""
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping
 
 from gpu_facts import AZURE_VM_SIZES
-from gpu_facts.aks_nodes import AKS_ZONES
 from gpu_facts.alibaba_instance_types import has_gpus
 from gpu_facts.azure_vm_sizes import GPU_SIZE_PREFIX
 from gpu_facts.scheduling import ACK_GPU_SCHEDULE_LABEL, POOL_LABEL
@@ -51,15 +50,6 @@ def label_problems(labels: Mapping[str, str]) -> Iterator[tuple[str, str]]:
             yield key, "set by the platform or AKS (reserved label domain); choose another key"
         elif key.startswith(GPU_LABEL_PREFIX) or key == ACK_GPU_SCHEDULE_LABEL:
             yield key, "GPU components select nodes by it; not on a CPU pool"
-
-
-def aks_zone_problems(zones: Sequence[str]) -> Iterator[tuple[int, str]]:
-    """(index, why not) of zones AKS does not take, or listed twice."""
-    for i, zone in enumerate(zones):
-        if zone in zones[:i]:
-            yield i, f"zone {zone!r} is listed twice"
-        elif zone not in AKS_ZONES:
-            yield i, f"AKS zones are {', '.join(AKS_ZONES)}, not {zone!r}"
 
 
 def cpu_node_labels(name: str, labels: Mapping[str, str]) -> dict[str, str]:

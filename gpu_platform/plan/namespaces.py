@@ -3,11 +3,11 @@ and the problems of one namespace's settings next to its pools."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from ipaddress import ip_network
 from typing import Literal
 
+from gpu_facts.kubernetes_syntax import RESERVED_LABEL_DOMAINS as KUBERNETES_LABEL_DOMAINS
 from gpu_facts.scheduling import (
     ALIYUN_GPU_MEM,
     GPU_NAMESPACE_LABEL,
@@ -18,12 +18,12 @@ from gpu_facts.scheduling import (
 )
 from gpu_platform.settings import WorkloadSettings
 
+from .kubernetes_values import annotation_problems, in_domain, kubernetes_label_problems
 from .pools import PoolFacts
+from .problems import Problem, under
 
 PodSecurityLevel = Literal["privileged", "baseline", "restricted"]
 PSA_PREFIX = "pod-security.kubernetes.io/"
-Problem = tuple[str, str]
-"""(key path, message)"""
 
 
 def pod_security_level(workload: WorkloadSettings, pools: Sequence[PoolFacts]) -> PodSecurityLevel:
@@ -84,35 +84,32 @@ def gpu_quota(
 
 # --- Problems of one namespace's settings: logging keys, egress CIDRs, Pod Security on MPS
 
-RESERVED_LABEL_DOMAINS: tuple[str, ...] = ("kubernetes.io", "k8s.io", "gpu-platform.io")
+RESERVED_LABEL_DOMAINS: tuple[str, ...] = (*KUBERNETES_LABEL_DOMAINS, "gpu-platform.io")
 """Key domains that Kubernetes (Pod Security, metadata) and the platform set on namespaces."""
-_KEY_PREFIX = r"[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*"
-_KEY_NAME = r"[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?"
 
 
-def _key_problem(key: str) -> str | None:
-    prefix, _, name = key.rpartition("/")
-    if not re.fullmatch(_KEY_NAME, name) or (
-        prefix and (len(prefix) > 253 or not re.fullmatch(_KEY_PREFIX, prefix))
+def _logging_problems(wl: WorkloadSettings) -> list[Problem]:
+    """(path under ``logging``, why) of labels and annotations Kubernetes refuses
+    (``plan.kubernetes_values``), or that the platform or Kubernetes set themselves."""
+    reserved = "set by the platform or Kubernetes; choose another key"
+    problems: list[Problem] = []
+    for kind, entries, judged in (
+        ("labels", wl.logging.labels, kubernetes_label_problems(wl.logging.labels, ())),
+        ("annotations", wl.logging.annotations, annotation_problems(wl.logging.annotations)),
     ):
-        return "not a Kubernetes label/annotation key ([prefix/]name, name at most 63 characters)"
-    if key == WORKLOAD_TYPE_LABEL or any(
-        prefix == domain or prefix.endswith("." + domain) for domain in RESERVED_LABEL_DOMAINS
-    ):
-        return "set by the platform or Kubernetes; choose another key"
-    return None
+        refused = dict(judged)
+        for key in entries:
+            if key not in refused and (
+                key == WORKLOAD_TYPE_LABEL or in_domain(key, RESERVED_LABEL_DOMAINS)
+            ):
+                refused[key] = reserved
+        problems += under(kind, refused.items())
+    return problems
 
 
 def workload_problems(wl: WorkloadSettings, pools: Sequence[PoolFacts], at: str) -> list[Problem]:
     """Problems of one workload namespace: logging keys, egress CIDRs, Pod Security on MPS."""
-    problems: list[Problem] = []
-    for kind, entries in (("labels", wl.logging.labels), ("annotations", wl.logging.annotations)):
-        for key, value in entries.items():
-            message = _key_problem(key)
-            if message is None and kind == "labels" and not re.fullmatch(f"({_KEY_NAME})?", value):
-                message = f"not a label value (at most 63 characters): {value!r}"
-            if message is not None:
-                problems.append((f"{at}.logging.{kind}.{key}", message))
+    problems = under(f"{at}.logging", _logging_problems(wl))
     for j, cidr in enumerate(wl.traffic.egress_cidrs):
         try:
             ip_network(cidr)

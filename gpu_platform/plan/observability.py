@@ -4,7 +4,6 @@ rules, and the Grafana workspace."""
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
 from gpu_facts.ack_components import (
@@ -12,6 +11,7 @@ from gpu_facts.ack_components import (
     LOGSTORE_NAME_MAX,
     LOGSTORE_NAME_MIN,
 )
+from gpu_facts.name_rules import DNS1123_LABEL
 from gpu_facts.scheduling import ALIYUN_GPU_MEM, POOL_LABEL, WORKLOAD_TYPE_LABEL
 from gpu_platform.settings import PlatformSettings
 
@@ -99,13 +99,10 @@ def logstore_name(namespace: str) -> str:
     return f"{namespace}{LOGSTORE_SUFFIX}"
 
 
-_NAMESPACE = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$")
-
-
 def logstore_name_problem(namespace: str) -> str | None:
     """Why a namespace's logstore name would be refused by SLS, or None. A namespace name (an
     RFC 1123 label) is a valid logstore name but for its length."""
-    if not _NAMESPACE.match(namespace):
+    if not DNS1123_LABEL.matches(namespace):
         return f"{namespace!r} is not a namespace name (lowercase letters, digits, hyphens)"
     name = logstore_name(namespace)
     if not LOGSTORE_NAME_MIN <= len(name) <= LOGSTORE_NAME_MAX:

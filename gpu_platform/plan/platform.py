@@ -17,6 +17,7 @@ from gpu_platform.settings import PlatformSettings, WorkloadSettings
 
 from .aks_nodes import ephemeral_os_warnings
 from .cloud_limits import cloud_limit_warnings
+from .kubernetes_versions import kubernetes_version_warnings
 from .pools import PoolFacts, resolve_pool
 
 
@@ -65,6 +66,7 @@ def resolve_platform(settings: PlatformSettings) -> ResolvedPlatform:
     platform.warnings.extend(quota_warnings(platform))
     platform.warnings.extend(cloud_limit_warnings(settings))
     platform.warnings.extend(ephemeral_os_warnings(settings))
+    platform.warnings.extend(kubernetes_version_warnings(settings))
     return platform
 
 

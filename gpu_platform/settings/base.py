@@ -5,15 +5,30 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictInt
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StrictInt
 from pydantic.alias_generators import to_camel
+
+from gpu_facts.name_rules import DNS1123_LABEL, NameRule
 
 Cloud = Literal["azure", "alicloud", "existing"]
 WholeNumber = Annotated[StrictInt, Field(ge=0)]
 PositiveWhole = Annotated[StrictInt, Field(ge=1)]
-# RFC 1123 label: what Kubernetes accepts for namespace names.
-DnsLabel = Annotated[str, Field(pattern=r"^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$")]
-K8sVersion = Annotated[str, Field(pattern=r"^1\.\d{2}(\.\d+)?$")]
+
+
+def following(rule: NameRule) -> AfterValidator:
+    """A validator refusing text that breaks ``rule``, in the rule's own words (the schema's
+    names; ``plan.names`` judges the rest with the same rules)."""
+
+    def check(value: str) -> str:
+        if (refusal := rule.refusal(value)) is not None:
+            raise ValueError(refusal)
+        return value
+
+    return AfterValidator(check)
+
+
+DnsLabel = Annotated[str, following(DNS1123_LABEL)]
+"""A namespace name: an RFC 1123 label, as Kubernetes takes it."""
 Quantity = Annotated[str, Field(pattern=r"^\d+(\.\d+)?(m|k|Ki|Mi|Gi|Ti|Pi|M|G|T|P)?$")]
 
 _QUANTITY_FACTORS = {

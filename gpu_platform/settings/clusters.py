@@ -8,7 +8,7 @@ from pydantic import Field, StrictBool, StrictInt
 
 from gpu_facts.ack_components import ACK_PRO_PREFIX
 
-from .base import K8sVersion, PositiveWhole, SettingsModel
+from .base import PositiveWhole, SettingsModel
 from .pools import AksNodeSettings
 
 
@@ -70,8 +70,9 @@ class AksClusterSettings(SettingsModel):
     """Azure region."""
     resource_group: ResourceGroupSettings
     """Resource group of the cluster."""
-    kubernetes_version: K8sVersion | None = None
-    """Kubernetes version (1.30 or newer); unset: the AKS default."""
+    kubernetes_version: str | None = None
+    """Kubernetes version: ``1.35`` (AKS picks the newest patch) or ``1.35.6``, one AKS supports
+    for new clusters (docs/validation.md); unset: the AKS default."""
     sku_tier: Literal["Free", "Standard", "Premium"] = "Standard"
     """Control-plane tier (Standard carries the uptime SLA)."""
     system_pool: SystemPoolSettings = Field(default_factory=SystemPoolSettings)
@@ -153,9 +154,10 @@ class AckClusterSettings(SettingsModel):
     """ACK cluster name."""
     region: str
     """Alibaba Cloud region."""
-    kubernetes_version: K8sVersion | None = None
-    """Kubernetes version (1.30 or newer; 1.32+ with whole-GPU pools) for a cluster without
-    auto-upgrade (``autoUpgradeChannel: none``); unset: ACK's latest at creation."""
+    kubernetes_version: str | None = None
+    """Kubernetes version (``1.35``, ``1.35.1`` or ACK's ``1.35.1-aliyun.1``), one ACK supports
+    for new clusters (docs/validation.md), for a cluster without auto-upgrade
+    (``autoUpgradeChannel: none``); unset: ACK's latest at creation."""
     cluster_spec: str = f"{ACK_PRO_PREFIX}small"
     """ACK edition; MPS GPU sharing needs ACK Pro (``ack.pro.*``)."""
     vpc: AckVpcSettings = Field(default_factory=AckVpcSettings)

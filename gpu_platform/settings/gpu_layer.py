@@ -12,8 +12,9 @@ from gpu_facts.device_plugin_chart import (
     DEFAULT_VERSION,
     GPU_OPERATOR_DEFAULT_NAMESPACE,
 )
+from gpu_facts.name_rules import DNS1123_LABEL
 
-from .base import DnsLabel, Quantity, SettingsModel, quantity_value
+from .base import DnsLabel, Quantity, SettingsModel, following, quantity_value
 
 
 class ContainerResourcesSettings(SettingsModel):
@@ -101,18 +102,6 @@ class AckGpuSharingSettings(SettingsModel):
     """Allow upgrading or removing ack-mps-control (disrupts running GPU apps: off-peak only)."""
 
 
-_CRON_FIELD = r"[0-9A-Za-z*?/,-]+"
-_CRON = re.compile(
-    rf"@(yearly|annually|monthly|weekly|daily|hourly)|{_CRON_FIELD}( {_CRON_FIELD}){{4}}"
-)
-
-
-def _cron_schedule(schedule: str) -> str:
-    if not _CRON.fullmatch(schedule):
-        raise ValueError("not a cron schedule: five fields such as '0 6 * * *', or '@daily'")
-    return schedule
-
-
 def _pinned_image(image: str) -> str:
     """BP-19: an image pinned to a tag other than ``latest``, or to a digest."""
     if "@" in image:
@@ -132,13 +121,16 @@ MPS_CHECKS_SUFFIX = "-mps"
 class ReadinessSettings(SettingsModel):
     min_driver_major: Annotated[StrictInt, Field(ge=400)] = 535
     """Lowest acceptable NVIDIA driver major version."""
-    schedule: Annotated[str, AfterValidator(_cron_schedule)] | None = None
-    """Cron schedule to repeat the driver check; unset: run once."""
+    schedule: str | None = None
+    """Cron schedule to repeat the driver check, as Kubernetes takes it (``0 6 * * *``,
+    ``@daily``; ``plan.schedules``); unset: run once."""
     image: Annotated[str, AfterValidator(_pinned_image)] = (
         "nvcr.io/nvidia/cuda:12.4.1-base-ubuntu22.04"
     )
     """Image of the check (pinned: BP-19)."""
-    namespace: Annotated[DnsLabel, Field(max_length=63 - len(MPS_CHECKS_SUFFIX))] = "gpu-readiness"
+    namespace: Annotated[
+        str, Field(max_length=63 - len(MPS_CHECKS_SUFFIX)), following(DNS1123_LABEL)
+    ] = "gpu-readiness"
     """Namespace of the check Jobs (Pod Security ``restricted``); the ACK MPS pools' checks
     use ``<namespace>-mps``, so at most 59 characters."""
 

@@ -10,18 +10,18 @@ from pydantic import Field, StrictBool, StrictInt
 from gpu_facts.aks_nodes import (
     AKS_MAX_PODS,
     AKS_MIN_MAX_PODS,
-    AKS_POOL_NAME_PATTERN,
     OS_DISK_MAX_GIB,
     OS_DISK_MIN_GIB,
 )
 from gpu_facts.azure_mig import AksMigProfile
 from gpu_facts.capacity import MigStrategy
+from gpu_facts.name_rules import AKS_POOL_NAME
 
-from .base import PositiveWhole, SettingsModel, WholeNumber
+from .base import PositiveWhole, SettingsModel, WholeNumber, following
 
 OsDiskType = Literal["Ephemeral", "Managed"]
 AksOsSku = Literal["Ubuntu", "Ubuntu2204", "AzureLinux", "AzureLinux3"]
-PoolName = Annotated[str, Field(pattern=AKS_POOL_NAME_PATTERN)]
+PoolName = Annotated[str, following(AKS_POOL_NAME)]
 DEFAULT_MAX_PODS = 110
 """Kubernetes' own default: AKS reserves kubelet memory per possible pod
 (``gpu_facts.aks_nodes.AKS_KUBE_RESERVED_MB_PER_POD``), and Azure CNI Overlay's default of 250

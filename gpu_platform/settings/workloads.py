@@ -48,8 +48,9 @@ class LoggingSettings(SettingsModel):
 class WorkloadSettings(SettingsModel):
     name: DnsLabel
     """Namespace name, e.g. ``gpu-training``."""
-    type: Annotated[str, Field(pattern=r"^[a-z][a-z0-9-]{0,30}$")]
-    """``training``, ``inference`` or a custom type; becomes the ``workload`` label."""
+    type: Annotated[str, Field(pattern=r"^[a-z]([a-z0-9-]{0,29}[a-z0-9])?$")]
+    """``training``, ``inference`` or a custom type, 1 to 31 lowercase letters, digits and
+    hyphens (ending in a letter or digit: it becomes the ``workload`` label's value)."""
     gpu_quota: WholeNumber | dict[str, WholeNumber]
     """GPU quota: one number for every GPU resource the namespace's pools expose, or a
     number per resource name."""

@@ -49,7 +49,9 @@ AZURE_REGIONS: frozenset[str] = frozenset(
         "westus2",
         "westus3",
         # Europe
+        "austriaeast",
         "belgiumcentral",
+        "denmarkeast",
         "francecentral",
         "francesouth",
         "germanynorth",
@@ -74,6 +76,7 @@ AZURE_REGIONS: frozenset[str] = frozenset(
         "australiasoutheast",
         "centralindia",
         "eastasia",
+        "indiasouthcentral",
         "indonesiacentral",
         "japaneast",
         "japanwest",
@@ -156,6 +159,100 @@ ALIBABA_REGIONS: frozenset[str] = frozenset(
 )
 """Alibaba Cloud region IDs (``cluster.region``), as the ECS "Regions and zones" page gives
 them."""
+
+AZURE_ZONES_SOURCE = "https://learn.microsoft.com/azure/reliability/regions-list"
+AZURE_ZONAL_REGIONS: frozenset[str] = frozenset(
+    {
+        "australiaeast",
+        "austriaeast",
+        "belgiumcentral",
+        "brazilsouth",
+        "canadacentral",
+        "centralindia",
+        "centralus",
+        "chilecentral",
+        "denmarkeast",
+        "eastasia",
+        "eastus",
+        "eastus2",
+        "francecentral",
+        "germanywestcentral",
+        "indiasouthcentral",
+        "indonesiacentral",
+        "israelcentral",
+        "italynorth",
+        "japaneast",
+        "japanwest",
+        "koreacentral",
+        "malaysiawest",
+        "mexicocentral",
+        "newzealandnorth",
+        "northeurope",
+        "norwayeast",
+        "polandcentral",
+        "qatarcentral",
+        "southafricanorth",
+        "southcentralus",
+        "southeastasia",
+        "spaincentral",
+        "swedencentral",
+        "switzerlandnorth",
+        "uaenorth",
+        "uksouth",
+        "westeurope",
+        "westus2",
+        "westus3",
+    }
+)
+"""Azure regions with availability zones: the regions ``AZURE_ZONES_SOURCE`` marks with them
+(MicrosoftDocs/reliability-docs ``articles/reliability/regions-list.md``, ``ms.date``
+2025-09-23, last commit 2026-07-28; read 2026-11-25)."""
+AZURE_REGIONS_WITHOUT_ZONES: frozenset[str] = frozenset(
+    {
+        "australiacentral",
+        "australiacentral2",
+        "australiasoutheast",
+        "brazilsoutheast",
+        "canadaeast",
+        "francesouth",
+        "germanynorth",
+        "koreasouth",
+        "northcentralus",
+        "norwaywest",
+        "southafricawest",
+        "southindia",
+        "switzerlandwest",
+        "uaecentral",
+        "ukwest",
+        "westcentralus",
+        "westindia",
+        "westus",
+    }
+)
+"""Azure regions the same list gives without availability zones: a node pool there takes no
+``zones``. Regions in neither set (sovereign clouds, restricted regions) are not judged."""
+
+ALIBABA_ZONES_SOURCE = (
+    "https://www.alibabacloud.com/help/en/elastic-container-instance/latest/regions-and-zones"
+)
+ALIBABA_ZONES: dict[str, frozenset[str]] = {
+    "cn-hangzhou": frozenset("cn-hangzhou-" + z for z in "befghijk"),
+    "cn-shanghai": frozenset("cn-shanghai-" + z for z in "abcdefgklmn"),
+    "cn-qingdao": frozenset("cn-qingdao-" + z for z in "bc"),
+}
+"""Zone IDs of the Alibaba regions whose full zone list a source we read states (the Elastic
+Container Instance table of ``ALIBABA_ZONES_SOURCE``, "Zone ID" column, last updated
+2025-12-19, read 2026-11-25; Alibaba's own tables elsewhere were not readable in
+full). Other regions are judged by the form of their zone IDs only (``alibaba_zone_prefix`` and a
+letter).
+A zone newer than this list is refused until it is added here."""
+
+
+def alibaba_zone_prefix(region: str) -> str:
+    """What every zone ID of ``region`` starts with, before the zone letter: the region ID and
+    '-' when the ID ends in a letter (``cn-hangzhou-i``), the ID alone when it ends in a digit
+    (``ap-southeast-1a``, ``cn-shanghai-finance-1f``)."""
+    return region if region[-1:].isdigit() else region + "-"
 
 
 @dataclass(frozen=True, slots=True)

@@ -149,7 +149,7 @@ def test_created_resource_group_and_cluster_names() -> None:
     mc = one(result, MANAGED_CLUSTER)
     assert mc.inputs["resourceName"] == "gpu-dev"
     assert mc.inputs["resourceGroupName"] == "rg-gpu-dev"
-    assert mc.inputs["kubernetesVersion"] == "1.33"
+    assert mc.inputs["kubernetesVersion"] == "1.35"
     assert result.outputs["resourceGroupName"] == "rg-gpu-dev"
     assert result.outputs["clusterName"] == "gpu-dev"
 
@@ -467,7 +467,6 @@ def test_bad_args_name_every_bad_property_and_register_nothing() -> None:
             "location": "westeurope",
             "resource_group": {"name": "rg", "create": "yes"},
             "sku_tier": "Gold",
-            "kubernetes_version": "1.3",
             "entra_id": {"deployer_principal_type": "Group"},
             "maintenance_window": {"day": "Funday", "start_hour": 25},
             "system_pool": {"count": 0},
@@ -475,7 +474,6 @@ def test_bad_args_name_every_bad_property_and_register_nothing() -> None:
     )
     assert sorted(paths(err)) == [
         "entraId.deployerPrincipalType",
-        "kubernetesVersion",
         "maintenanceWindow.day",
         "maintenanceWindow.startHour",
         "resourceGroup.create",

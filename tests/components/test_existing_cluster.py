@@ -9,10 +9,11 @@ import pulumi
 from gpu_platform.components.existing_cluster import ExistingCluster, ExistingClusterArgs
 from gpu_platform.offline_preview import ProgramRun, Secret
 from tests.components.input_errors import reasons, refused
-from tests.conftest import one, run
+from tests.conftest import ROOT, one, run
 
 PROVIDER = "pulumi:providers:kubernetes"
-KUBECONFIG = "apiVersion: v1\nkind: Config\n"
+KUBECONFIG_FILE = ROOT / "tests" / "data" / "kubeconfig.yaml"
+KUBECONFIG = KUBECONFIG_FILE.read_text()
 
 
 def build(args: ExistingClusterArgs) -> ProgramRun:
@@ -34,10 +35,8 @@ def test_kubeconfig_contents_stay_secret() -> None:
     assert result.outputs["clusterName"] == "kind"
 
 
-def test_kubeconfig_file_is_read_and_kept_secret(tmp_path: Path) -> None:
-    path = tmp_path / "kubeconfig"
-    path.write_text(KUBECONFIG)
-    result = build({"kubeconfig_path": str(path)})
+def test_kubeconfig_file_is_read_and_kept_secret() -> None:
+    result = build({"kubeconfig_path": str(KUBECONFIG_FILE)})
     provider = one(result, PROVIDER)
     assert isinstance(provider.inputs["kubeconfig"], Secret)
     assert provider.inputs["kubeconfig"].value == KUBECONFIG

@@ -474,7 +474,7 @@ def test_platform_exports_the_namespace_names() -> None:
             workload(logging={"labels": {"team": "a b"}}),
             [PLAIN],
             "logging.labels.team",
-            "not a label value",
+            "'a b': Kubernetes label values are at most 63 characters",
         ),
         (
             workload(traffic={"egressCidrs": ["10.0.0.1/8"]}),

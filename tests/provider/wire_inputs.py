@@ -52,7 +52,7 @@ WIRE_INPUTS: dict[str, dict[str, Any]] = {
         "name": "gpu-dev",
         "location": "westeurope",
         "resourceGroup": {"name": RG},
-        "kubernetesVersion": "1.33",
+        "kubernetesVersion": "1.35",
         "systemPool": {"vmSize": "Standard_D4ds_v5", "count": 2.0, "maxPods": 110.0},
         "maintenanceWindow": {"day": "Saturday", "startHour": 2.0, "durationHours": 6.0},
         "apiServer": {"authorizedIpRanges": ["203.0.113.0/24"]},

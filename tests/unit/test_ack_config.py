@@ -139,7 +139,8 @@ CASES: list[tuple[str, Callable[[Raw], object], str, str]] = [
     ),
     (
         "whole-GPU pool on a cluster whose ACK plugin is a static pod",
-        lambda r: r["cluster"].update(kubernetesVersion="1.31", autoUpgradeChannel="none"),
+        # 1.30: one ACK still lists, older than 1.32.
+        lambda r: r["cluster"].update(kubernetesVersion="1.30", autoUpgradeChannel="none"),
         "cluster.kubernetesVersion",
         "pools t4 need 1.32+",
     ),
@@ -207,8 +208,8 @@ def test_every_problem_in_one_error() -> None:
 
 def test_version_pinned_without_auto_upgrade() -> None:
     raw = ack_dev()
-    raw["cluster"].update(kubernetesVersion="1.32", autoUpgradeChannel="none")
-    assert load_platform(raw).settings.cluster.kubernetes_version == "1.32"  # type: ignore[union-attr]
+    raw["cluster"].update(kubernetesVersion="1.33", autoUpgradeChannel="none")
+    assert load_platform(raw).settings.cluster.kubernetes_version == "1.33"  # type: ignore[union-attr]
 
 
 def test_ack_shared_pools_alone_need_neither_the_nvidia_plugin_nor_1_32() -> None:
@@ -216,5 +217,5 @@ def test_ack_shared_pools_alone_need_neither_the_nvidia_plugin_nor_1_32() -> Non
     raw["gpuPools"] = [raw["gpuPools"][0]]
     raw["workloads"] = [raw["workloads"][0]]
     raw["devicePlugin"]["enabled"] = False
-    raw["cluster"].update(kubernetesVersion="1.31", autoUpgradeChannel="none")
+    raw["cluster"].update(kubernetesVersion="1.30", autoUpgradeChannel="none")
     assert load_platform(raw).pools["a10mps"].sharing == "ackMps"

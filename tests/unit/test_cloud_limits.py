@@ -101,13 +101,25 @@ def test_ack_vswitch_zones_must_be_in_the_region() -> None:
         r["cluster"]["vpc"]["vswitches"][1]["zone"] = "cn-shanghai-b"
         r["cluster"]["vpc"]["podVswitches"][0]["zone"] = "ap-southeast-1a"
 
+    hangzhou = (
+        "is not a zone of cn-hangzhou: its zones are cn-hangzhou-b, cn-hangzhou-e, cn-hangzhou-f, "
+        "cn-hangzhou-g, cn-hangzhou-h, cn-hangzhou-i, cn-hangzhou-j, cn-hangzhou-k "
+        "(https://www.alibabacloud.com/help/en/elastic-container-instance/latest/regions-and-zones;"
+        " a zone newer than that list: add it to policies/gpu_facts/regions.py)"
+    )
     assert problems("ack-dev", move) == [
-        ("cluster.vpc.vswitches[1].zone", "'cn-shanghai-b' is not a zone of region 'cn-hangzhou'"),
-        (
-            "cluster.vpc.podVswitches[0].zone",
-            "'ap-southeast-1a' is not a zone of region 'cn-hangzhou'",
-        ),
+        ("cluster.vpc.vswitches[1].zone", f"'cn-shanghai-b' {hangzhou}"),
+        ("cluster.vpc.podVswitches[0].zone", f"'ap-southeast-1a' {hangzhou}"),
     ]
+
+
+def test_ack_zone_letter_past_the_regions_zones_is_refused() -> None:
+    def move(r: Raw) -> None:
+        r["cluster"]["vpc"]["vswitches"][0]["zone"] = "cn-hangzhou-z"
+
+    ((path, message),) = problems("ack-dev", move)
+    assert path == "cluster.vpc.vswitches[0].zone"
+    assert message.startswith("'cn-hangzhou-z' is not a zone of cn-hangzhou: its zones are ")
 
 
 def test_singapore_zones_have_no_hyphen_before_the_letter() -> None:

@@ -663,7 +663,7 @@ def test_aks_system_pool_minimum_is_the_schema_minimum() -> None:
 
 
 def test_region_names_are_in_the_api_form() -> None:
-    assert len(regions.AZURE_REGIONS) == 66
+    assert len(regions.AZURE_REGIONS) == 69
     assert len(regions.ALIBABA_REGIONS) == 33
     assert all(re.fullmatch(r"[a-z]+[0-9]?", name) for name in regions.AZURE_REGIONS)
     assert all(re.fullmatch(r"[a-z]{2}-[a-z]+(-[a-z0-9]+)*", r) for r in regions.ALIBABA_REGIONS)

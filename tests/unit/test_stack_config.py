@@ -11,6 +11,7 @@ import pytest
 
 from gpu_platform.settings import ExistingClusterSettings
 from gpu_platform.stack_config import ConfigError, load_platform
+from tests.conftest import ROOT
 
 BASE: dict[str, Any] = {
     "cloud": "azure",
@@ -444,9 +445,8 @@ def test_kubeconfig_path_that_cannot_be_read_is_refused(tmp_path: Path, kind: st
     assert [p for p, _ in err.value.problems] == ["cluster.kubeconfigPath"]
 
 
-def test_readable_kubeconfig_path_is_accepted(tmp_path: Path) -> None:
-    kubeconfig = tmp_path / "kubeconfig"
-    kubeconfig.write_text("apiVersion: v1\nkind: Config\n")
+def test_readable_kubeconfig_path_is_accepted() -> None:
+    kubeconfig = ROOT / "tests" / "data" / "kubeconfig.yaml"
     platform = load_platform(existing(str(kubeconfig)))
     assert platform.settings.cloud == "existing"
     assert isinstance(platform.settings.cluster, ExistingClusterSettings)
@@ -454,15 +454,12 @@ def test_readable_kubeconfig_path_is_accepted(tmp_path: Path) -> None:
 
 
 def test_existing_cluster_names_the_key_when_the_file_vanished(tmp_path: Path) -> None:
-    from gpu_platform.components.existing_cluster import ExistingCluster
-    from gpu_platform.offline_preview.engine import PreviewMocks, RecordingMonitor
-    from tests.conftest import run
+    from gpu_platform.components.existing_cluster import read_kubeconfig
 
     missing = str(tmp_path / "gone.yaml")
-    monitor = RecordingMonitor(PreviewMocks())
+    # The config and the component check the file first; gone after that, the key is named.
     with pytest.raises(pulumi.RunError, match=r"cluster\.kubeconfigPath: cannot read .*gone\.yaml"):
-        run(lambda: ExistingCluster("byo", {"kubeconfig_path": missing}), monitor=monitor)
-    assert monitor.recorded == []
+        read_kubeconfig(missing)
 
 
 # --- ACK -----------------------------------------------------------------------------------

@@ -10,7 +10,18 @@ from collections.abc import Sequence
 from gpu_platform.plan.pools import PoolFacts, resolve_pool
 from gpu_platform.settings import PlatformSettings
 
-from . import ack, aks, clusters, cpu_pools, gpu_layer, limits, observability, pools, workloads
+from . import (
+    ack,
+    aks,
+    cloud_values,
+    clusters,
+    cpu_pools,
+    gpu_layer,
+    limits,
+    observability,
+    pools,
+    workloads,
+)
 from .base import ConfigUnderCheck, Problem, Rule
 
 POOL_RULES: tuple[Rule, ...] = (*pools.POOL_RULES, *aks.POOL_RULES)
@@ -21,6 +32,7 @@ RULES: tuple[Rule, ...] = (
     *aks.RULES,
     *ack.RULES,
     *cpu_pools.RULES,
+    *cloud_values.RULES,
     pools.duplicate_names,
     *gpu_layer.RULES,
     *workloads.RULES,

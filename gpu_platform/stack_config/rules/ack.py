@@ -9,8 +9,8 @@ from ipaddress import IPv4Network
 
 from gpu_facts.ack_components import ACK_PRO_PREFIX
 from gpu_facts.capacity import ACK_SHARING_MODES
-from gpu_facts.device_plugin_chart import version_tuple
 from gpu_facts.scheduling import ACK_DEVICE_PLUGIN_DAEMONSET_SINCE, ACK_GPU_SCHEDULE_LABEL
+from gpu_platform.plan.kubernetes_versions import minor_version
 from gpu_platform.plan.pools import ACK_MPS_MODE, cloud_sharing
 from gpu_platform.settings import AckClusterSettings
 
@@ -133,10 +133,10 @@ def _ack_gpu_pools(cfg: ConfigUnderCheck, cluster: AckClusterSettings) -> Iterat
             f"pools {names} use the NVIDIA device plugin (ACK's own is turned off on them); "
             "enable it, or share those pools the ACK way (sharing.mode mps, cgpu or share)",
         )
+    since = minor_version(ACK_DEVICE_PLUGIN_DAEMONSET_SINCE)
     version = cluster.kubernetes_version
-    if version is not None and version_tuple(version) < version_tuple(
-        ACK_DEVICE_PLUGIN_DAEMONSET_SINCE
-    ):
+    minor = None if version is None else minor_version(version)  # None: malformed, refused
+    if minor is not None and since is not None and minor < since:
         yield (
             "cluster.kubernetesVersion",
             f"pools {names} need {ACK_DEVICE_PLUGIN_DAEMONSET_SINCE}+: before it ACK's device "

@@ -4,40 +4,27 @@ kubeconfig file."""
 from __future__ import annotations
 
 from collections.abc import Iterator
-from pathlib import Path
 
-from gpu_facts.device_plugin_chart import version_tuple
-from gpu_platform.settings import MIN_KUBERNETES, ExistingClusterSettings
+from gpu_platform.plan.kubeconfigs import kubeconfig_problems
+from gpu_platform.plan.kubernetes_versions import kubernetes_version_problem
+from gpu_platform.plan.problems import under
+from gpu_platform.settings import ExistingClusterSettings
 
 from .base import ConfigUnderCheck, Problem, Rule
 
 
 def kubernetes_version(cfg: ConfigUnderCheck) -> Iterator[Problem]:
+    """A version the cloud offers for new clusters (``plan.kubernetes_versions``)."""
     version = getattr(cfg.settings.cluster, "kubernetes_version", None)
-    if version is not None and version_tuple(version) < version_tuple(MIN_KUBERNETES):
-        yield "cluster.kubernetesVersion", f"must be {MIN_KUBERNETES} or newer"
+    if version is not None and (problem := kubernetes_version_problem(cfg.cloud, version)):
+        yield "cluster.kubernetesVersion", problem
 
 
 def existing_kubeconfig(cfg: ConfigUnderCheck) -> Iterator[Problem]:
+    """A kubeconfig file client-go can use, with the chosen context (``plan.kubeconfigs``)."""
     cluster = cfg.settings.cluster
     if isinstance(cluster, ExistingClusterSettings) and cluster.kubeconfig_path is not None:
-        unreadable = _unreadable(cluster.kubeconfig_path)
-        if unreadable is not None:
-            yield "cluster.kubeconfigPath", unreadable
-
-
-def _unreadable(path: str) -> str | None:
-    """Why a kubeconfig file cannot be read, or None when it can."""
-    file = Path(path).expanduser()
-    if not file.is_file():
-        return f"no kubeconfig file at {path!r}"
-    try:
-        file.read_text()  # as the ExistingCluster component reads it
-    except OSError as err:
-        return f"cannot read {path!r}: {err.strerror or err}"
-    except UnicodeDecodeError:
-        return f"{path!r} is not a text file"
-    return None
+        yield from under("cluster", kubeconfig_problems(cluster.kubeconfig_path, cluster.context))
 
 
 RULES: tuple[Rule, ...] = (kubernetes_version, existing_kubeconfig)

@@ -1,17 +1,12 @@
 """Rules of CPU pools: created on AKS and ACK only, a machine type without GPUs, a size, labels
-that pull no GPU component onto the pool, zones the cloud can place it in; and the system pool's
-machine type."""
+that pull no GPU component onto the pool (their zones and label syntax: ``cloud_values``); and
+the system pool's machine type."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 
-from gpu_platform.plan.cpu_pools import (
-    aks_zone_problems,
-    azure_size_problem,
-    ecs_type_problem,
-    label_problems,
-)
+from gpu_platform.plan.cpu_pools import azure_size_problem, ecs_type_problem, label_problems
 from gpu_platform.settings import (
     SYSTEM_POOL_NAME,
     AckClusterSettings,
@@ -49,32 +44,6 @@ def _size(at: str, pool: CpuPoolSettings) -> Iterator[Problem]:
         yield f"{at}.autoscale.min", "must not exceed autoscale.max"
 
 
-def _zones(cfg: ConfigUnderCheck, at: str, pool: CpuPoolSettings) -> Iterator[Problem]:
-    cluster = cfg.settings.cluster
-    if cfg.cloud == "azure":
-        for j, problem in aks_zone_problems(pool.zones):
-            yield f"{at}.zones[{j}]", problem
-    elif isinstance(cluster, AckClusterSettings) and pool.zones:
-        # On ACK vSwitches place a pool: the zones pick among the node vSwitches created here.
-        created = {switch.zone for switch in cluster.vpc.vswitches}
-        if not created:
-            yield (
-                f"{at}.zones",
-                "zones pick among the node vSwitches the stack creates (cluster.vpc.vswitches); "
-                "with existing vswitchIds, leave zones out (the pool uses every vSwitch)",
-            )
-            return
-        for j, zone in enumerate(pool.zones):
-            if zone in pool.zones[:j]:
-                yield f"{at}.zones[{j}]", f"zone {zone!r} is listed twice"
-            elif zone not in created:
-                yield (
-                    f"{at}.zones[{j}]",
-                    f"no node vSwitch in zone {zone!r}; zones of cluster.vpc.vswitches: "
-                    f"{', '.join(sorted(created))}",
-                )
-
-
 def cpu_pools(cfg: ConfigUnderCheck) -> Iterator[Problem]:
     """Every CPU pool on its own."""
     pools = cfg.settings.cpu_pools
@@ -93,7 +62,6 @@ def cpu_pools(cfg: ConfigUnderCheck) -> Iterator[Problem]:
         yield from _size(at, pool)
         for key, problem in label_problems(pool.labels):
             yield f"{at}.labels.{key}", problem
-        yield from _zones(cfg, at, pool)
 
 
 def system_pool(cfg: ConfigUnderCheck) -> Iterator[Problem]:

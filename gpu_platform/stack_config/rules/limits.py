@@ -21,6 +21,7 @@ from gpu_facts.regions import (
     azure_region_key,
 )
 from gpu_platform.plan.cloud_limits import cluster_max_nodes
+from gpu_platform.plan.zones import alibaba_zone_problem
 from gpu_platform.settings import (
     AckClusterSettings,
     AksClusterSettings,
@@ -141,12 +142,9 @@ def region(cfg: ConfigUnderCheck) -> Iterator[Problem]:
         vpc = cluster.vpc
         for field, switches in (("vswitches", vpc.vswitches), ("podVswitches", vpc.pod_vswitches)):
             for i, switch in enumerate(switches):
-                # Zone IDs extend their region's ID: cn-hangzhou-i, ap-southeast-1a.
-                if not switch.zone.startswith(cluster.region):
-                    yield (
-                        f"cluster.vpc.{field}[{i}].zone",
-                        f"{switch.zone!r} is not a zone of region {cluster.region!r}",
-                    )
+                problem = alibaba_zone_problem(switch.zone, cluster.region)
+                if problem is not None:
+                    yield f"cluster.vpc.{field}[{i}].zone", problem
 
 
 # Not a POOL_RULE: a pool past the size limit is still sound for the rules that read its

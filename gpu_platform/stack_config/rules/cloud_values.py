@@ -1,0 +1,106 @@
+"""Rules of the values the cloud or Kubernetes validates itself, judged here by the same rules
+first (``plan.names``, ``plan.kubernetes_values``, ``plan.cloud_tags``, ``plan.zones``,
+``plan.schedules``): cluster and resource group names, tags, IDs, node pool labels and zones,
+the driver-check schedule. None of them changes what a pool can offer, so a pool they fault
+stays sound for the rules that look across pools."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from gpu_facts.kubernetes_syntax import RESERVED_LABEL_DOMAINS
+from gpu_platform.plan.cloud_tags import ack_tag_problems, azure_tag_problems
+from gpu_platform.plan.kubernetes_values import kubernetes_label_problems
+from gpu_platform.plan.names import (
+    ack_cluster_name_problem,
+    aks_cluster_name_problem,
+    entra_object_id_problems,
+    resource_group_name_problem,
+    sls_project_problem,
+    vswitch_id_problems,
+)
+from gpu_platform.plan.problems import under
+from gpu_platform.plan.schedules import schedule_problem
+from gpu_platform.plan.zones import ack_pool_zone_problems, aks_zone_problems
+from gpu_platform.settings import (
+    AckClusterSettings,
+    AksClusterSettings,
+    CpuPoolSettings,
+    GpuPoolSettings,
+)
+
+from .base import ConfigUnderCheck, Problem, Rule
+
+
+def cluster_values(cfg: ConfigUnderCheck) -> Iterator[Problem]:
+    """The cluster's name, resource group, audit log project, tags and IDs, by the cloud's
+    rules."""
+    cluster = cfg.settings.cluster
+    if isinstance(cluster, AksClusterSettings):
+        if (problem := aks_cluster_name_problem(cluster.name)) is not None:
+            yield "cluster.name", problem
+        if (problem := resource_group_name_problem(cluster.resource_group.name)) is not None:
+            yield "cluster.resourceGroup.name", problem
+        yield from under("cluster.tags", azure_tag_problems(cluster.tags))
+        yield from under(
+            "cluster.entraId.adminGroupObjectIds",
+            entra_object_id_problems(cluster.entra_id.admin_group_object_ids),
+        )
+    elif isinstance(cluster, AckClusterSettings):
+        if (problem := ack_cluster_name_problem(cluster.name)) is not None:
+            yield "cluster.name", problem
+        project = cluster.audit_log_project
+        if project is not None and (problem := sls_project_problem(project)) is not None:
+            yield "cluster.auditLogProject", problem
+        yield from under("cluster.tags", ack_tag_problems(cluster.tags))
+        for key, ids in (
+            ("vswitchIds", cluster.vpc.vswitch_ids),
+            ("podVswitchIds", cluster.vpc.pod_vswitch_ids),
+        ):
+            yield from under(f"cluster.vpc.{key}", vswitch_id_problems(ids))
+
+
+def _pools(cfg: ConfigUnderCheck) -> Iterator[tuple[str, GpuPoolSettings | CpuPoolSettings]]:
+    """(key path, settings) of every GPU and CPU pool."""
+    for i, pool in cfg.pools:
+        yield f"gpuPools[{i}]", pool
+    for i, cpu in enumerate(cfg.settings.cpu_pools):
+        yield f"cpuPools[{i}]", cpu
+
+
+def pool_labels(cfg: ConfigUnderCheck) -> Iterator[Problem]:
+    """Node labels by Kubernetes' syntax; on the pools we create, not in Kubernetes' own
+    domains (the kubelet refuses them). An existing cluster's nodes are labelled by hand, with
+    whatever labels its operators use."""
+    reserved = RESERVED_LABEL_DOMAINS if cfg.cloud != "existing" else ()
+    for at, pool in _pools(cfg):
+        yield from under(f"{at}.labels", kubernetes_label_problems(pool.labels, reserved))
+
+
+def pool_zones(cfg: ConfigUnderCheck) -> Iterator[Problem]:
+    """AKS: zones 1 to 3, in a region that has zones. ACK: zones pick among the node vSwitches
+    the stack creates. An existing cluster's nodes are where they are."""
+    cluster = cfg.settings.cluster
+    for at, pool in _pools(cfg):
+        if not pool.zones:
+            continue
+        if isinstance(cluster, AksClusterSettings):
+            yield from under(f"{at}.zones", aks_zone_problems(pool.zones, cluster.location))
+        elif isinstance(cluster, AckClusterSettings):
+            switch_zones = [switch.zone for switch in cluster.vpc.vswitches]
+            yield from under(f"{at}.zones", ack_pool_zone_problems(pool.zones, switch_zones))
+        elif isinstance(pool, GpuPoolSettings):  # CPU pools are refused on existing clusters
+            yield (
+                f"{at}.zones",
+                "an existing cluster's nodes are where they are: zones place the pools the "
+                "stack creates (AKS, ACK); remove zones",
+            )
+
+
+def readiness_schedule(cfg: ConfigUnderCheck) -> Iterator[Problem]:
+    schedule = cfg.settings.readiness.schedule
+    if schedule is not None and (problem := schedule_problem(schedule)) is not None:
+        yield "readiness.schedule", problem
+
+
+RULES: tuple[Rule, ...] = (cluster_values, pool_labels, pool_zones, readiness_schedule)
