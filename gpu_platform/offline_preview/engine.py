@@ -122,9 +122,9 @@ class RecordingMonitor(mocks.MockMonitor):
         self.invokes: list[InvokeRecord] = []
 
     def RegisterResourceOutputs(self, request: Any) -> Any:  # noqa: N802 - gRPC method name
-        self.registered_outputs[request.urn] = rpc.deserialize_properties(
-            request.outputs, keep_unknowns=True
-        )
+        # Resource references (a v1 yaml.ConfigFile's ``resources``) as their IDs or URNs: the
+        # SDK's deserializer would rebuild them on this thread (see wire.py).
+        self.registered_outputs[request.urn] = from_struct(request.outputs)
         return super().RegisterResourceOutputs(request)
 
     def Invoke(self, request: Any) -> Any:  # noqa: N802 - gRPC method name
