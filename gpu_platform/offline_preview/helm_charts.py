@@ -10,10 +10,10 @@ order Helm's ``LocateChart`` tries them):
 5. ``alias/name``: the repository Helm's own configuration names ``alias``
    (``$HELM_REPOSITORY_CONFIG``, else ``~/.config/helm/repositories.yaml``).
 
-A remote chart pinned to a version is looked up first in the folders of
+Any other chart pinned to a version is looked up first in the folders of
 ``$GPU_PLATFORM_CHARTS`` (``:``-separated; ``<name>-<version>/`` or ``<name>-<version>.tgz``:
-a copy the user gives), then in the cache (``~/.cache/gpu-platform/charts``), and only then
-pulled, into the cache, so it is fetched once. An unpinned chart is pulled every time (Helm
+a copy the user gives), then, when it names where it comes from, in the cache
+(``~/.cache/gpu-platform/charts``), and only then pulled, into the cache, so it is fetched once. An unpinned chart is pulled every time (Helm
 takes the latest version). When none of that works, ``ChartUnavailable`` says why.
 
 Rendering uses Helm's Go SDK as a library (``helm-python-sdk``: no helm binary). It is ~240 MB,
@@ -161,13 +161,16 @@ class ChartStore:
 
     def locate(self, ref: ChartRef, base: Path) -> Path:
         """The chart folder or ``.tgz`` for ``ref`` (local paths relative to ``base``)."""
-        if ref.chart.startswith("oci://"):
-            return self._remote(ref, ref.chart, None)
         local = base / ref.chart
-        if local.exists():
+        if not ref.chart.startswith("oci://") and local.exists():
             if (local / "Chart.yaml").is_file() or local.is_file():
                 return local
-            raise ChartUnavailable(f"{local} is not a chart (no Chart.yaml)")
+            raise ChartUnavailable(f"'{ref.chart}' is a folder without a Chart.yaml")
+        given = self._given(ref)
+        if given is not None:
+            return given
+        if ref.chart.startswith("oci://"):
+            return self._remote(ref, ref.chart, None)
         if re.match(r"^https?://", ref.chart):
             return self._remote(ref, ref.chart, None)
         if ref.repo:
@@ -184,8 +187,8 @@ class ChartStore:
                 )
             return self._remote(ref, name, url)
         raise ChartUnavailable(
-            f"{local} does not exist, and the chart names no repository (repositoryOpts.repo, "
-            "an oci:// reference or a URL)"
+            f"no chart folder or archive '{ref.chart}' beside the program, and it names no "
+            "repository (repositoryOpts.repo, an oci:// reference or a URL)"
         )
 
     def _given(self, ref: ChartRef) -> Path | None:
@@ -200,9 +203,6 @@ class ChartStore:
         return None
 
     def _remote(self, ref: ChartRef, chart_ref: str, repo_url: str | None) -> Path:
-        given = self._given(ref)
-        if given is not None:
-            return given
         source = repo_url or chart_ref
         digest = hashlib.sha256(source.encode()).hexdigest()[:8]
         folder = self.cache / f"{_safe(source.split('://', 1)[-1])}-{digest}"

@@ -5,5 +5,7 @@ file and registers the objects itself).
 
 import pulumi_kubernetes as k8s
 
-k8s.yaml.ConfigFile("nvidia-device-plugin", file="../../../fixtures/manifests/nvidia-device-plugin.yml")
+k8s.yaml.ConfigFile(
+    "nvidia-device-plugin", file="../../../fixtures/manifests/nvidia-device-plugin.yml"
+)
 k8s.yaml.ConfigFile("gpu-pod", file="../../../fixtures/manifests/gpu-pod.yml")
