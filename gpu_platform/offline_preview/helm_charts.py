@@ -13,8 +13,9 @@ order Helm's ``LocateChart`` tries them):
 Any other chart pinned to a version is looked up first in the folders of
 ``$GPU_PLATFORM_CHARTS`` (``:``-separated; ``<name>-<version>/`` or ``<name>-<version>.tgz``:
 a copy the user gives), then, when it names where it comes from, in the cache
-(``~/.cache/gpu-platform/charts``), and only then pulled, into the cache, so it is fetched once. An unpinned chart is pulled every time (Helm
-takes the latest version). When none of that works, ``ChartUnavailable`` says why.
+(``~/.cache/gpu-platform/charts``), and only then pulled, into the cache, so it is fetched
+once. An unpinned chart is pulled every time (Helm takes the latest version). When none of
+that works, ``ChartUnavailable`` says why.
 
 Rendering uses Helm's Go SDK as a library (``helm-python-sdk``: no helm binary). It is ~240 MB,
 so it is not a runtime requirement: the dev install has it, and anywhere else it is installed
@@ -31,7 +32,6 @@ import shutil
 import subprocess
 import sys
 import tempfile
-import urllib.request
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
@@ -214,6 +214,8 @@ class ChartStore:
         folder.mkdir(parents=True, exist_ok=True)
         with tempfile.TemporaryDirectory(dir=folder) as tmp:
             if re.match(r"^https?://", chart_ref):
+                import urllib.request  # only for a chart given by URL: ~20 ms of imports
+
                 archive = Path(tmp, "chart.tgz")
                 try:
                     with urllib.request.urlopen(chart_ref, timeout=_DOWNLOAD_TIMEOUT_S) as answer:
