@@ -121,17 +121,26 @@ def expand_lists(objects: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
     return out
 
 
+def _mapping(value: Any) -> Mapping[str, Any]:
+    return value if isinstance(value, Mapping) else {}
+
+
+def _defined_kind(obj: Mapping[str, Any]) -> tuple[str, str] | None:
+    """``(group, kind)`` a CustomResourceDefinition defines; None for any other object."""
+    if obj.get("kind") != "CustomResourceDefinition":
+        return None
+    spec = _mapping(obj.get("spec"))
+    kind = _mapping(spec.get("names")).get("kind")
+    return (str(spec["group"]), str(kind)) if spec.get("group") and kind else None
+
+
 def _custom_kinds(objects: Iterable[Mapping[str, Any]]) -> dict[tuple[str, str], bool]:
     """``(group, kind) -> namespaced`` for each CustomResourceDefinition of the set."""
-    kinds = {}
-    for obj in objects:
-        if obj.get("kind") != "CustomResourceDefinition":
-            continue
-        spec = obj.get("spec") if isinstance(obj.get("spec"), dict) else {}
-        names = spec.get("names") if isinstance(spec.get("names"), dict) else {}
-        if spec.get("group") and names.get("kind"):
-            kinds[(str(spec["group"]), str(names["kind"]))] = spec.get("scope") != "Cluster"
-    return kinds
+    return {
+        defined: _mapping(obj.get("spec")).get("scope") != "Cluster"
+        for obj in objects
+        if (defined := _defined_kind(obj)) is not None
+    }
 
 
 def is_namespaced(obj: Mapping[str, Any], custom: Mapping[tuple[str, str], bool]) -> bool:
@@ -214,9 +223,9 @@ def dependencies(objects: list[dict[str, Any]]) -> list[list[int]]:
     crds = {}
     namespaces = {}
     for i, obj in enumerate(objects):
-        if obj["kind"] == "CustomResourceDefinition":
-            spec = obj.get("spec") or {}
-            crds[(str(spec.get("group")), str((spec.get("names") or {}).get("kind")))] = i
+        defined = _defined_kind(obj)
+        if defined is not None:
+            crds[defined] = i
         elif obj["kind"] == "Namespace" and _group_version(obj)[0] == "":
             namespaces[str(obj["metadata"]["name"])] = i
     waits: list[list[int]] = []
