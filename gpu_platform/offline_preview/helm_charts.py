@@ -280,6 +280,8 @@ def render(
         with helm.Chart.load(chart) as loaded:
             crds = loaded.crds if include_crds else []
             manifests = loaded.render(values, name=release, namespace=namespace, is_install=True)
+    except helm.HelmLibraryError as err:  # the native library would not load here
+        raise ChartUnavailable(f"Helm's SDK could not load: {err}") from err
     except helm.HelmError as err:
         raise ChartRenderError(str(err)) from err
     objects = [obj for crd in crds for obj in _documents(crd["filename"], crd["data"])]
