@@ -7,6 +7,7 @@ FORMAT ?= table
 PROGRAM ?= .
 CONFIG ?=
 POLICY_CONFIG ?=
+CHARTS ?=
 
 .PHONY: venv preview test lint typecheck unit tests up bench verify scan clean format dist dist-check
 
@@ -79,9 +80,10 @@ $(SCAN_VENV)/.installed: scan/requirements.txt scan/constraints.txt | venv
 	@$(UV) pip install -q -p $(SCAN_VENV)/bin/python -r scan/requirements.txt -c scan/constraints.txt
 	@touch $@
 
-scan: venv $(SCAN_VENV)/.installed ## checkov on the exported plan against scan/baseline-$(STACK).yaml (STACK, CONFIG, UPDATE_BASELINE=1).
+scan: venv $(SCAN_VENV)/.installed ## checkov on the exported plan against scan/baseline-$(STACK).yaml (STACK, CONFIG, CHARTS=DIR, UPDATE_BASELINE=1).
 	@$(PY) -m scan --stack $(STACK) --checkov $(SCAN_VENV)/bin/checkov \
-		$(if $(CONFIG),--config $(CONFIG)) $(if $(UPDATE_BASELINE),--update-baseline)
+		$(if $(CONFIG),--config $(CONFIG)) $(if $(CHARTS),--charts $(CHARTS)) \
+		$(if $(UPDATE_BASELINE),--update-baseline)
 
 verify: venv ## Check a live cluster against the stack (STACK, CONTEXT, FORMAT, VERIFY_TIMEOUT, VERIFY_REQUEST_TIMEOUT; $$KUBECONFIG).
 	$(PY) -m gpu_platform.verify --stack $(STACK) --format $(FORMAT) $(if $(CONTEXT),--context $(CONTEXT)) \

@@ -1,10 +1,15 @@
-"""The objects a Helm release will make, rendered from a vendored copy of its chart.
+"""The objects a Helm v3 ``Release`` will make, rendered from its chart.
 
 The plan holds a release's chart, version and values, not its objects: Helm renders them at
-deploy time. Where the repository vendors that chart version (``charts/<chart>-<version>``,
-unmodified upstream), it is rendered here with the release's own values through Helm's Go SDK
-(``helm-python-sdk``, a dev requirement; there is no helm binary), so checkov judges the
-DaemonSets the release really runs. Any other release stays not scanned.
+deploy time. Here the chart is found as the offline preview finds a v4 ``Chart``'s
+(``offline_preview.helm_charts``: a local chart path, a copy in ``--charts DIR`` or
+``$GPU_PLATFORM_CHARTS``, the cache ``~/.cache/gpu-platform/charts``, else pulled from its
+repository into the cache) and rendered with the release's own values through Helm's Go SDK,
+hooks included (a ``Release`` installs them), so checkov judges the DaemonSets the release
+really runs. A release whose chart cannot be had stays not scanned, with the reason.
+
+(A v4 ``Chart`` needs none of this: the offline preview builds it, so its objects are in the
+plan already.)
 """
 
 from __future__ import annotations
@@ -12,39 +17,31 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-import yaml
+from gpu_platform.offline_preview.helm_charts import ChartRef, ChartStore, render
 
 from .plan import PlanResource, known_text, plain
 
-CHARTS = Path(__file__).resolve().parent.parent / "charts"
-"""Vendored upstream charts (charts/README.md)."""
 
-
-def vendored_chart(resource: PlanResource, charts: Path = CHARTS) -> Path | None:
-    """The vendored copy of the release's chart at its pinned version, if the repo has it."""
-    chart = known_text(resource.inputs.get("chart"))
-    version = known_text(resource.inputs.get("version"))
-    if not chart or not version:
-        return None
-    folder = charts / f"{chart}-{version}"
-    return folder if (folder / "Chart.yaml").is_file() else None
+def release_chart(resource: PlanResource, store: ChartStore, base: Path) -> Path:
+    """The release's chart (raises ``ChartUnavailable`` with the reason)."""
+    inputs = resource.inputs
+    repository = inputs.get("repositoryOpts") or {}
+    ref = ChartRef(
+        known_text(inputs.get("chart")) or "",
+        known_text(inputs.get("version")),
+        known_text(repository.get("repo")) if isinstance(repository, dict) else None,
+    )
+    return store.locate(ref, base)
 
 
 def render_release(resource: PlanResource, chart: Path) -> list[dict[str, Any]]:
     """Every object the release makes (hooks included), as Helm renders them on install."""
-    from helm_python.chart import Chart  # Go library: loaded only when a release is rendered
-
     inputs = resource.inputs
-    values = plain(inputs.get("values") or {})
-    manifests = Chart.load(chart).render(
-        values=values,
-        name=known_text(inputs.get("name")) or resource.name,
+    return render(
+        chart,
+        release=known_text(inputs.get("name")) or resource.name,
         namespace=known_text(inputs.get("namespace")) or "default",
-        is_install=True,
+        values=plain(inputs.get("values") or {}),
+        include_crds=not inputs.get("skipCrds"),
+        include_hooks=True,
     )
-    return [
-        doc
-        for _, text in sorted(manifests.items())
-        for doc in yaml.safe_load_all(text)
-        if isinstance(doc, dict) and doc.get("kind")
-    ]

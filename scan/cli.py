@@ -10,6 +10,8 @@ import argparse
 import sys
 from pathlib import Path
 
+from gpu_platform.offline_preview.helm_charts import ChartStore
+
 from . import baseline, checkov, docs
 from .arm import ArmExportError
 from .export import export_plan
@@ -27,7 +29,8 @@ def plan_of(stack: str, config: Path | None, program: Path) -> list[PlanResource
 
     run = preview(program, stack=stack, config_file=config).run
     return [
-        PlanResource(r.type, r.name, public(r.inputs), r.custom, r.remote) for r in run.resources
+        PlanResource(r.type, r.name, public(r.inputs), r.custom, r.remote, r.urn, r.parent)
+        for r in run.resources
     ]
 
 
@@ -39,6 +42,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--baseline", type=Path, help="default: scan/baseline-<stack>.yaml")
     parser.add_argument("--out", type=Path, help="export folder (default: build/scan/<stack>)")
     parser.add_argument("--checkov", type=Path, default=ROOT / ".venv-scan" / "bin" / "checkov")
+    parser.add_argument(
+        "--charts",
+        type=Path,
+        action="append",
+        default=[],
+        help="a folder of Helm charts as <name>-<version>/ or .tgz, looked in before the cache "
+        "and the chart's repository (also $GPU_PLATFORM_CHARTS)",
+    )
     parser.add_argument(
         "--update-baseline",
         action="store_true",
@@ -58,7 +69,11 @@ def main(argv: list[str] | None = None) -> int:
     out = args.out or ROOT / "build" / "scan" / args.stack
     try:
         entries = baseline.load(baseline_file)
-        export = export_plan(plan_of(args.stack, args.config, args.program))
+        env = ChartStore.from_env()
+        charts = ChartStore((*args.charts, *env.search))
+        export = export_plan(
+            plan_of(args.stack, args.config, args.program), charts=charts, base=args.program
+        )
         written = export.write(out)
         report = checkov.run(args.checkov, out)
         checkov.check_coverage(report, written)

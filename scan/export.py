@@ -8,11 +8,21 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from gpu_platform.offline_preview.helm_charts import ChartRenderError, ChartStore, ChartUnavailable
+
 from .arm import ARM_TYPES, arm_resource, sdk_api_version, template
 from .baseline import Finding
-from .charts import render_release, vendored_chart
+from .charts import release_chart, render_release
 from .checkov import Exported
-from .manifests import CHART_TYPES, NotScanned, as_yaml_stream, manifest, ordered
+from .manifests import (
+    CHART_TYPES,
+    KUBERNETES_COMPONENTS,
+    NotScanned,
+    as_yaml_stream,
+    chart_not_scanned,
+    manifest,
+    ordered,
+)
 from .plan import PlanResource
 
 NOT_SCANNED = "NOT_SCANNED"
@@ -77,25 +87,53 @@ class Export:
         return written
 
 
+def _release(resource: PlanResource, charts: ChartStore, base: Path) -> list[dict[str, Any]]:
+    """A v3 Release's objects, rendered from its chart (``scan/charts.py``), or raise
+    ``ChartUnavailable``."""
+    try:
+        objects = render_release(resource, release_chart(resource, charts, base))
+    except ChartRenderError as err:
+        raise ChartUnavailable(f"Helm failed to render it: {err}") from err
+    return [ordered(obj) for obj in objects]
+
+
 def export_plan(
-    resources: list[PlanResource], api_version: Callable[[str], str] = sdk_api_version
+    resources: list[PlanResource],
+    api_version: Callable[[str], str] = sdk_api_version,
+    *,
+    charts: ChartStore | None = None,
+    base: Path = Path(),
 ) -> Export:
     """Every custom resource of the plan as a manifest, an ARM resource, or not scanned.
 
-    Components and providers hold no objects of their own and are left out; a remote
-    component (built by its plugin), a Helm release of a chart the repository does not vendor
-    (a vendored one is rendered: ``scan/charts.py``), an azure-native type with no ARM mapping
-    and any other cloud's resource are listed as not scanned, with the reason.
+    Components and providers hold no objects of their own and are left out, and so are the
+    Kubernetes remote components the offline preview built (their objects are their children
+    in the plan). A Helm v3 release is rendered from its chart (found through ``charts``,
+    relative paths from ``base``). Listed as not scanned, with the reason: a remote component
+    nothing built (another plugin's, or one the preview could not build), a release whose chart
+    cannot be had, an azure-native type with no ARM mapping, any other cloud's resource.
     """
+    charts = charts or ChartStore.from_env()
+    parents = {r.parent for r in resources if r.parent}
     out = Export()
     for resource in resources:
         if resource.package == "pulumi" or not (resource.custom or resource.remote):
             continue
-        if resource.remote and resource.type not in CHART_TYPES:
-            reason = "a remote component: its plugin builds its objects at deploy time"
+        if resource.remote and resource.urn and resource.urn in parents:
+            continue  # built by the offline preview: its children carry the objects
+        if resource.remote:
+            reason = (
+                "a remote component the offline preview could not build (its notice in the "
+                "preview says why): its objects are made at deploy time"
+                if resource.type in KUBERNETES_COMPONENTS
+                else "a remote component: its plugin builds its objects at deploy time"
+            )
             out.not_scanned.append(NotScanned(resource.type, resource.name, reason))
-        elif resource.type in CHART_TYPES and (chart := vendored_chart(resource)) is not None:
-            out.manifests.extend(ordered(obj) for obj in render_release(resource, chart))
+        elif resource.type in CHART_TYPES:
+            try:
+                out.manifests.extend(_release(resource, charts, base))
+            except ChartUnavailable as err:
+                out.not_scanned.append(chart_not_scanned(resource, str(err)))
         elif resource.package == "kubernetes":
             obj = manifest(resource)
             if isinstance(obj, NotScanned):

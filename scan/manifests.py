@@ -2,8 +2,8 @@
 
 Objects the plan does not hold whole are listed as not scanned, with the reason: a Helm
 release's objects are rendered by Helm at deploy time (the plan holds only the release's
-values; ``scan/charts.py`` renders the charts the repository vendors), a patch holds only part
-of an object.
+values; ``scan/charts.py`` renders them from their charts when it can have them), a patch holds
+only part of an object.
 """
 
 from __future__ import annotations
@@ -15,7 +15,16 @@ import yaml
 
 from .plan import PlanResource, known_text, plain
 
-CHART_TYPES = frozenset({"kubernetes:helm.sh/v3:Release", "kubernetes:helm.sh/v4:Chart"})
+CHART_TYPES = frozenset({"kubernetes:helm.sh/v3:Release"})
+"""Helm releases whose objects Helm makes at deploy time (the plan holds only the values)."""
+KUBERNETES_COMPONENTS = frozenset(
+    {
+        "kubernetes:helm.sh/v4:Chart",
+        "kubernetes:yaml/v2:ConfigFile",
+        "kubernetes:yaml/v2:ConfigGroup",
+    }
+)
+"""Remote components the offline preview builds (their objects are their children)."""
 _FIRST_KEYS = ("apiVersion", "kind", "metadata")
 
 
@@ -45,22 +54,22 @@ def ordered(value: Any) -> Any:
     return value
 
 
-def _chart_reason(resource: PlanResource) -> str:
+def chart_not_scanned(resource: PlanResource, why: str) -> NotScanned:
+    """A Helm release whose chart could not be had to render its objects."""
     inputs = resource.inputs
     chart = known_text(inputs.get("chart")) or "?"
     version = known_text(inputs.get("version")) or "(unpinned)"
     namespace = known_text(inputs.get("namespace")) or "?"
-    return (
+    return NotScanned(
+        resource.type,
+        resource.name,
         f"Helm chart {chart} {version} in namespace {namespace}: its objects are rendered by "
-        "Helm at deploy time and the repository vendors no copy of the chart (charts/) to "
-        "render them"
+        f"Helm at deploy time and the chart could not be had to render them ({why})",
     )
 
 
 def manifest(resource: PlanResource) -> dict[str, Any] | NotScanned:
     """The object of one ``kubernetes:`` custom resource, or why it cannot be scanned."""
-    if resource.type in CHART_TYPES:
-        return NotScanned(resource.type, resource.name, _chart_reason(resource))
     kind_token = resource.type.rsplit(":", 1)[1]
     if kind_token.endswith("Patch"):
         reason = "a server-side apply patch: the scan does not see the whole object"

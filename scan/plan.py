@@ -20,7 +20,11 @@ class PlanResource:
     custom: bool = True
     """False for a component (its children carry the objects)."""
     remote: bool = False
-    """A component a provider plugin builds at deploy time (Helm v4 ``Chart``, ``yaml/v2``)."""
+    """A component a provider plugin builds (Helm v4 ``Chart``, ``yaml/v2``, pulumi-eks)."""
+    urn: str = ""
+    parent: str | None = None
+    """The parent's URN: a Kubernetes remote component's objects, as the offline preview built
+    them, are its children."""
 
     @property
     def package(self) -> str:

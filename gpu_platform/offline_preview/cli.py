@@ -17,6 +17,7 @@ from gpu_platform.stack_config.files import project_name, read_stack_config
 
 from .engine import PreviewMocks, ProgramRun, RecordingMonitor, run_program
 from .failure import ProgramFailure, explain
+from .kubernetes_components import build_components
 from .policy_runner import Violation, run_policies
 from .program_env import ProgramEnvError, program_python
 from .program_runner import ChildConfigError, ChildFailure, run_in
@@ -79,7 +80,9 @@ def preview(
             secret_keys=secret_keys,
             mocks=asdict(mocks or UserMocks()),
         )
-    violations = run_policies(run.resources, policies(), pack_config)
+    # The Kubernetes provider's remote components (Helm v4 Chart, yaml/v2), built as it would.
+    run, notices = build_components(run, program_dir, mocks)
+    violations = [*notices, *run_policies(run.resources, policies(), pack_config)]
     return PreviewResult(run, violations)
 
 

@@ -15,6 +15,7 @@ from typing import Any
 import yaml
 from pulumi.runtime.rpc import UNKNOWN
 
+from .kube_manifests import decode
 from .provider_functions import provider_function_result
 
 _FAKE_SUBSCRIPTION = "00000000-0000-0000-0000-000000000000"
@@ -202,4 +203,8 @@ def invoke_result(token: str, args: dict[str, Any]) -> dict[str, Any] | None:
             "expiration": "2099-01-01T00:00:00Z",
             "certificateAuthorities": [],
         }
+    if token == "kubernetes:yaml:decode":
+        # What the Python-side v1 yaml.ConfigFile / ConfigGroup ask the provider: the objects
+        # of a YAML stream, which the SDK then registers itself.
+        return {"result": decode(str(args.get("text") or ""))}
     return provider_function_result(token, args)

@@ -28,6 +28,7 @@ from pulumi_policy import (
 from pulumi_policy.proxy import UnknownValueError, unknown_checking_proxy
 
 from .engine import RecordedResource, reveal
+from .kubernetes_types import BUILT_OFFLINE
 
 Policy = ResourceValidationPolicy | StackValidationPolicy
 
@@ -168,9 +169,13 @@ def stack_props(res: RecordedResource) -> dict[str, Any]:
     ``aws:eks/nodeGroup:NodeGroup`` child carrying the same taints and instance types, a Helm
     chart the objects its values render. The inputs are what the program decided; offline they
     are the one place that knowledge is, so stack policies judge a component with them rather
-    than with an empty view (an untainted-looking node group, a chart without values).
+    than with an empty view (an untainted-looking node group).
+
+    The Kubernetes provider's components (Helm v4 ``Chart``, yaml/v2 ``ConfigFile`` and
+    ``ConfigGroup``) are built offline as the provider builds them (``kubernetes_components``):
+    their children are what a real preview shows, so they keep their outputs, as there.
     """
-    if not res.remote:
+    if not res.remote or res.type in BUILT_OFFLINE:
         return res.outputs
     return {**res.inputs, **res.outputs}
 

@@ -34,6 +34,8 @@ from typing import Any
 import yaml
 from packaging.requirements import InvalidRequirement, Requirement
 
+from .cache import cache_dir, find_uv
+
 PACKAGE_DIR = Path(__file__).resolve().parents[1]
 """The ``gpu_platform`` package this preview runs from (a checkout or site-packages)."""
 
@@ -51,10 +53,7 @@ class ProgramPython:
 
 
 def cache_root() -> Path:
-    if os.environ.get("GPU_PLATFORM_CACHE"):
-        return Path(os.environ["GPU_PLATFORM_CACHE"]) / "venvs"
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / "gpu-platform" / "venvs"
+    return cache_dir("venvs")
 
 
 def declared_virtualenv(program_dir: Path) -> Path | None:
@@ -126,9 +125,7 @@ def requirements_satisfied(requirements: Path) -> bool:
 
 
 def _uv() -> str:
-    """The project's uv (scripts/install.sh bootstraps it into the venv), else the PATH's."""
-    ours = Path(sys.prefix) / "bin" / "uv"
-    found = str(ours) if ours.exists() else shutil.which("uv")
+    found = find_uv()
     if not found:
         raise ProgramEnvError(
             "uv is needed to install the program's requirements.txt: run make venv"

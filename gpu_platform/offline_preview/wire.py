@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from google.protobuf import json_format, struct_pb2
+from pulumi.asset import Archive, Asset
 from pulumi.output import Unknown as SdkUnknown
 from pulumi.runtime import rpc
 
@@ -19,6 +20,8 @@ from pulumi.runtime import rpc
 SECRET_SIG = rpc._special_secret_sig
 RESOURCE_SIG = rpc._special_resource_sig
 SIG_KEY = rpc._special_sig_key
+ASSET_SIG = rpc._special_asset_sig
+ARCHIVE_SIG = rpc._special_archive_sig
 UNKNOWN_SENTINEL = rpc.UNKNOWN
 """The wire's unknown value; pulumi_policy reads the same string as an unknown string."""
 
@@ -75,11 +78,25 @@ def from_struct(struct: struct_pb2.Struct) -> dict[str, Any]:
     return dict(rpc.deserialize_properties(struct, keep_unknowns=True))
 
 
+def _envelope(value: Asset | Archive) -> dict[str, Any]:
+    """An asset or archive as the engine carries it: ``{<sig>: <asset sig>, "path": ...}``."""
+    envelope: dict[str, Any] = {SIG_KEY: ASSET_SIG if isinstance(value, Asset) else ARCHIVE_SIG}
+    for key in ("path", "text", "uri"):
+        if hasattr(value, key):
+            envelope[key] = markers(getattr(value, key))
+            return envelope
+    envelope["assets"] = markers(dict(getattr(value, "assets", {}) or {}))
+    return envelope
+
+
 def markers(value: Any) -> Any:
     """Secret envelopes and unknowns (the SDK's object or the wire string) as ``Secret`` and
-    ``Unknown`` markers, recursively."""
+    ``Unknown`` markers, recursively; assets and archives (the SDK deserializes them into
+    ``FileAsset``...) back in their JSON-able wire envelopes."""
     if isinstance(value, SdkUnknown) or value == UNKNOWN_SENTINEL:
         return UNKNOWN
+    if isinstance(value, (Asset, Archive)):
+        return _envelope(value)
     if isinstance(value, dict):
         if value.get(SIG_KEY) == SECRET_SIG:
             return Secret(markers(value.get("value")))

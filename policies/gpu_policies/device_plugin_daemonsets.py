@@ -3,25 +3,31 @@
 A DaemonSet runs the plugin when a container runs ``k8s-device-plugin`` (any registry) with
 the plugin's command or none (the static manifests set none); it runs GPU Feature Discovery
 when a container runs that image with ``gpu-feature-discovery``, or the standalone GFD image.
-DaemonSets a Helm chart rendered (their parent is the chart) belong to that release, which
-the release policies judge already.
+DaemonSets a Helm release of a chart the policies read by its values rendered (their parent is
+the release) belong to that release, which the release policies judge already. Any other
+rendered DaemonSet is judged itself: under ``pulumi preview`` a Helm v4 ``Chart``'s outputs
+hold only the objects it made (pulumi-kubernetes ``helm/v4/chart.go``: ``ChartState`` has just
+``resources``), not its ``chart`` or ``values``, so its DaemonSets are all the pack can see.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Collection, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from pulumi_policy import PolicyResource
 
 from gpu_facts.device_plugin_chart import (
+    CHART_NAME,
     GFD_COMMAND,
     GFD_IMAGE_NAME,
+    GPU_OPERATOR_CHART_NAME,
     HELPER_COMMANDS,
     PLUGIN_IMAGE_NAME,
 )
 
+from .helm_releases import chart_name
 from .images import repository_name, split_image
 from .pod_specs import containers, kubernetes_kind, pod_spec
 from .props import items, text
@@ -61,27 +67,37 @@ def _role(repository: str, words: list[str]) -> str | None:
     return "plugin"
 
 
-def rendered_by_chart(resource: PolicyResource) -> bool:
+PLUGIN_CHARTS = frozenset({CHART_NAME, GPU_OPERATOR_CHART_NAME})
+"""The charts whose releases the device-plugin policies judge by their values."""
+
+
+def rendered_by_chart(resource: PolicyResource, charts: Collection[str]) -> bool:
+    """Whether a Helm release of one of ``charts`` (named in its props) rendered ``resource``."""
     parent = resource.parent
-    return parent is not None and parent.resource_type in HELM_RELEASES
+    return (
+        parent is not None
+        and parent.resource_type in HELM_RELEASES
+        and chart_name(parent.props) in charts
+    )
 
 
 def raw_daemonsets(
-    index: Mapping[str, list[PolicyResource]],
+    index: Mapping[str, list[PolicyResource]], judged_charts: Collection[str]
 ) -> Iterator[tuple[PolicyResource, Mapping[str, Any]]]:
-    """Each DaemonSet the program declares itself (not one a chart renders), with its pod spec."""
+    """Each DaemonSet of the stack with its pod spec, but those a release of one of
+    ``judged_charts`` rendered (the release stands for them)."""
     for resource_type, resources in index.items():
         if kubernetes_kind(resource_type) != "DaemonSet":
             continue
         for resource in resources:
             spec = pod_spec(resource_type, resource.props)
-            if spec is not None and not rendered_by_chart(resource):
+            if spec is not None and not rendered_by_chart(resource, judged_charts):
                 yield resource, spec
 
 
 def plugin_daemonsets(index: Mapping[str, list[PolicyResource]]) -> Iterator[PluginDaemonSet]:
     """Every container role a DaemonSet of the stack plays, one entry per DaemonSet and role."""
-    for resource, spec in raw_daemonsets(index):
+    for resource, spec in raw_daemonsets(index, PLUGIN_CHARTS):
         seen: set[str] = set()
         for container in containers(spec):
             image = text(container.spec.get("image"))

@@ -1,7 +1,8 @@
 """NVIDIA's dcgm-exporter in a stack, however it is deployed, and the GPU pools it watches.
 
 An exporter is a Helm release (v3 ``Release`` or v4 ``Chart``) of the ``dcgm-exporter`` chart, a
-DaemonSet running the exporter's image (DaemonSets a chart rendered belong to their release),
+DaemonSet running the exporter's image (DaemonSets a release of those charts rendered belong to
+that release; other rendered ones are judged as DaemonSets),
 or the GPU Operator's own (``dcgmExporter.enabled``, on by default). It watches a pool when its
 pods may run on the pool's nodes, as the scheduler decides: its tolerations tolerate every
 ``NoSchedule`` / ``NoExecute`` taint of the pool (on GKE also the GPU taint GKE adds itself;
@@ -57,6 +58,8 @@ from .props import is_false, is_true, items, mapping, mappings, path, text
 from .resource_types import ACK_ADDON, ACK_MANAGED_CLUSTER, GKE_CLUSTER
 from .tolerations import describe_tolerations, untolerated
 
+EXPORTER_CHARTS = frozenset({CHART_NAME, GPU_OPERATOR_CHART_NAME})
+"""The charts whose releases stand for the exporter DaemonSets they render."""
 OPERATOR_PLACEMENT = NodePlacement(
     {}, (Term((Requirement(GPU_OPERATOR_EXPORTER_DEPLOY_LABEL, "NotIn", ("false",)),), False),)
 )
@@ -202,7 +205,7 @@ def _operator(release: PolicyResource) -> Exporter | None:
 
 
 def _daemonsets(index: Mapping[str, list[PolicyResource]]) -> Iterator[Exporter]:
-    for resource, spec in raw_daemonsets(index):
+    for resource, spec in raw_daemonsets(index, EXPORTER_CHARTS):
         for container in containers(spec):
             image = text(container.spec.get("image")) or ""
             if repository_name(split_image(image)[0]) != IMAGE_NAME:

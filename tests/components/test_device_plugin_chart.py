@@ -19,8 +19,10 @@ from gpu_platform.plan.platform import ResolvedPlatform
 from gpu_platform.stack_config import load_platform
 from tests.components.incluster_args import plugin_args
 from tests.conftest import by_type, run, stack_raw
+from tests.reference import reference
 
-CHART = Path(__file__).parents[2] / "charts" / f"nvidia-device-plugin-{DEFAULT_VERSION}"
+CHART_NAME = f"nvidia-device-plugin-{DEFAULT_VERSION}"
+"""NVIDIA's chart at our pinned version, read from ../shared/reference (never copied here)."""
 POD_KINDS = {"DaemonSet", "Deployment", "StatefulSet", "Job", "CronJob", "Pod"}
 STACK_OF_CLOUD = {"azure": "dev", "alicloud": "ack-dev", "existing": "byo"}
 
@@ -33,7 +35,7 @@ def render(p: ResolvedPlatform) -> list[dict[str, Any]]:
     """Every object the release makes (hooks included), with ``source`` the template file."""
     settings = p.settings.device_plugin
     values = chart_values(settings, list(p.pools.values()))
-    manifests = Chart.load(CHART).render(
+    manifests = Chart.load(reference(CHART_NAME)).render(
         values=values, name=RELEASE_NAME, namespace=settings.namespace, is_install=True
     )
     return [

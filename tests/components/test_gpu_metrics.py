@@ -3,7 +3,6 @@ with only the scrape let in, and the scrape path the caller chose."""
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import pulumi
@@ -18,8 +17,10 @@ from gpu_platform.components.gpu_metrics import DcgmExporter, DcgmExporterArgs
 from gpu_platform.components.pool_args import GpuPoolArgs, gpu_pool_args
 from gpu_platform.offline_preview import ProgramRun
 from tests.conftest import by_type, one, platform_of, run, stack_raw
+from tests.reference import reference
 
-CHART_VALUES = Path(__file__).resolve().parents[1] / "data" / "dcgm-exporter-4.8.2-values.yaml"
+CHART = "dcgm-exporter-4.8.2"
+"""NVIDIA's dcgm-exporter chart, read from ../shared/reference (never copied here)."""
 RELEASE = "kubernetes:helm.sh/v3:Release"
 POLICY = "kubernetes:networking.k8s.io/v1:NetworkPolicy"
 T4_SHARED: GpuPoolArgs = {
@@ -282,7 +283,7 @@ def test_every_value_we_set_is_a_chart_key() -> None:
 
 
 def test_every_known_value_path_is_in_the_charts_values_yaml() -> None:
-    upstream = yaml.safe_load(CHART_VALUES.read_text())
+    upstream = yaml.safe_load((reference(CHART) / "values.yaml").read_text())
     for path in sorted(KNOWN_VALUE_PATHS):
         node: Any = upstream
         for key in path.split("."):

@@ -82,6 +82,26 @@ DAEMONSET_CASES = [
             plugin_daemonset(image=OLD, namespace="kube-system", parent="dp"),
         ),
     ),
+    # Under `pulumi preview` a v4 Chart's outputs hold only what it made: no chart to judge
+    # by its values, so its DaemonSets are judged themselves.
+    Case(
+        PLUGIN,
+        "rendered-by-a-v4-chart-seen-as-a-preview-sees-it",
+        (
+            Res(CHART, "dp", {"resources": ["dp:kube-system/nvidia-device-plugin"]}),
+            plugin_daemonset(image=OLD, namespace="kube-system", parent="dp"),
+        ),
+        ("older than v0.15.0", "without GPU Feature Discovery", "shared namespace 'kube-system'"),
+    ),
+    Case(
+        PLUGIN,
+        "rendered-by-another-chart-is-judged",
+        (
+            Res(CHART, "dp", {"chart": "./charts/gpu-device-plugin", "namespace": "kube-system"}),
+            plugin_daemonset(image=OLD, namespace="kube-system", parent="dp"),
+        ),
+        ("older than v0.15.0", "without GPU Feature Discovery", "shared namespace 'kube-system'"),
+    ),
     Case(
         PLUGIN,
         "config-manager-sidecar-is-no-plugin",

@@ -62,6 +62,27 @@ CASES: list[Case] = [
         "v4-chart-and-its-rendered-daemonset",
         (T4_POOL, exporter_release(type_=CHART), exporter_daemonset(parent="gpu-metrics")),
     ),
+    # As `pulumi preview` shows a v4 chart (outputs: only what it made): its DaemonSet is
+    # judged itself, on its own tolerations.
+    Case(
+        EXPORTER,
+        "v4-chart-seen-as-a-preview-sees-it-tolerating",
+        (
+            T4_POOL,
+            Res(CHART, "gpu-metrics", {"resources": ["gpu-metrics:gpu-metrics/dcgm-exporter"]}),
+            exporter_daemonset([GPU_TOLERATION], parent="gpu-metrics"),
+        ),
+    ),
+    Case(
+        EXPORTER,
+        "v4-chart-seen-as-a-preview-sees-it-untolerating",
+        (
+            T4_POOL,
+            Res(CHART, "gpu-metrics", {"resources": ["gpu-metrics:gpu-metrics/dcgm-exporter"]}),
+            exporter_daemonset(parent="gpu-metrics"),
+        ),
+        ("DaemonSet 'dcgm-exporter'",),
+    ),
     Case(EXPORTER, "daemonset-tolerating", (T4_POOL, exporter_daemonset([GPU_TOLERATION]))),
     Case(
         EXPORTER,

@@ -2,8 +2,10 @@
 each with its exact verdicts: the pack judged through its public interface, on the failure
 classes of issue 13 (EKS and GKE pools, namespaces, the device plugin as a DaemonSet, moving
 CUDA tags, MPS clients) and issue 21 (pods in operators' custom resources, a pulumi-eks node
-group's taint, an untainted GPU pool, ACK cGPU beside MPS, lookups of existing resources).
-The preview exits 0 or 1 on each, never 3.
+group's taint, an untainted GPU pool, ACK cGPU beside MPS, lookups of existing resources; a
+Helm v4 Chart from a local folder with values, static manifests through the v1 and yaml/v2
+components, each bad and good: the chart and manifests are ours, in tests/fixtures/). The
+preview exits 0 or 1 on each, never 3.
 
 In process (``main``), not a subprocess: the same code path as ``python -m offline_preview
 --program DIR --format json``, without a second interpreter start per case.
@@ -83,6 +85,81 @@ EXPECTED: dict[str, tuple[int, list[Verdict]]] = {
             ("single-device-plugin-owner", "mandatory", "The device plugin has 2 owners"),
         ],
     ),
+    # Issue 21: what teams deploy through the Kubernetes provider's components, built offline
+    # as the provider builds them. A Helm v4 Chart from a local folder, with its values: the
+    # rendered DaemonSet is judged (the chart is not nvidia-device-plugin, and a preview's
+    # v4 Chart outputs name no chart anyway).
+    "helm-v4-chart-bad": (
+        EXIT_MANDATORY,
+        [
+            (
+                "device-plugin-release-current-with-gfd",
+                "mandatory",
+                "DaemonSet 'gpu-device-plugin:kube-system/gpu-device-plugin' "
+                "(nvcr.io/nvidia/k8s-device-plugin:v0.17.0) runs without GPU Feature Discovery",
+            ),
+            (
+                "device-plugin-release-current-with-gfd",
+                "mandatory",
+                "'gpu-device-plugin:kube-system/gpu-device-plugin' "
+                "(nvcr.io/nvidia/k8s-device-plugin:v0.17.0) runs in the shared namespace "
+                "'kube-system'",
+            ),
+        ],
+    ),
+    "helm-v4-chart-good": (EXIT_OK, []),
+    # NVIDIA's static manifest and a test pod, through the v1 yaml.ConfigFile: the SDK names
+    # the objects <namespace>/<name> (no prefix) and leaves the pod's namespace unset.
+    "yaml-v1-manifests-bad": (
+        EXIT_MANDATORY,
+        [
+            (
+                "gpu-pods-not-in-default-namespace",
+                "advisory",
+                "GPU workload 'gpu-pod' runs in the 'default' namespace",
+            ),
+            (
+                "device-plugin-release-current-with-gfd",
+                "mandatory",
+                "DaemonSet 'kube-system/nvidia-device-plugin-daemonset' "
+                "(nvcr.io/nvidia/k8s-device-plugin:v0.17.0) runs without GPU Feature Discovery",
+            ),
+            (
+                "device-plugin-release-current-with-gfd",
+                "mandatory",
+                "'kube-system/nvidia-device-plugin-daemonset' "
+                "(nvcr.io/nvidia/k8s-device-plugin:v0.17.0) runs in the shared namespace "
+                "'kube-system'",
+            ),
+        ],
+    ),
+    "yaml-v1-manifests-good": (EXIT_OK, []),
+    # The same through yaml/v2: the provider names them <component>:<namespace>/<name> and
+    # gives the pod the default namespace.
+    "yaml-v2-manifests-bad": (
+        EXIT_MANDATORY,
+        [
+            (
+                "gpu-pods-not-in-default-namespace",
+                "advisory",
+                "GPU workload 'gpu-pod:default/gpu-pod' runs in the 'default' namespace",
+            ),
+            (
+                "device-plugin-release-current-with-gfd",
+                "mandatory",
+                "DaemonSet 'nvidia-device-plugin:kube-system/nvidia-device-plugin-daemonset' "
+                "(nvcr.io/nvidia/k8s-device-plugin:v0.17.0) runs without GPU Feature Discovery",
+            ),
+            (
+                "device-plugin-release-current-with-gfd",
+                "mandatory",
+                "'nvidia-device-plugin:kube-system/nvidia-device-plugin-daemonset' "
+                "(nvcr.io/nvidia/k8s-device-plugin:v0.17.0) runs in the shared namespace "
+                "'kube-system'",
+            ),
+        ],
+    ),
+    "yaml-v2-manifests-good": (EXIT_OK, []),
     "cuda-moving-tag": (
         EXIT_OK,
         [("cuda-images-pinned", "advisory", "its tag 'server-cuda' moves")],

@@ -61,6 +61,16 @@ DAEMONSET_CASES = [
     ),
     Case(
         OWNER,
+        "chart-seen-as-a-preview-sees-it-and-a-release",
+        (
+            Res(CHART, "dp", {"resources": ["dp:nvidia-device-plugin/nvidia-device-plugin"]}),
+            plugin_daemonset(parent="dp"),
+            plugin(),
+        ),
+        ("2 owners", "(DaemonSet)"),
+    ),
+    Case(
+        OWNER,
         "release-and-daemonset",
         (plugin(), plugin_daemonset()),
         (

@@ -239,3 +239,24 @@ def test_stack_policies_see_a_remote_components_inputs_where_its_outputs_are_mis
     seen.clear()
     run_policies(mocked.resources, [policy])
     assert seen == [{"instanceTypes": ["g5.xlarge"], "taints": []}]
+
+
+def test_assets_are_recorded_in_their_wire_form_and_survive_json() -> None:
+    """A chart's ``valueYamlFiles`` are assets: recorded as the engine carries them, so a
+    program run in its own interpreter ships them back as JSON and the chart is still built."""
+    from gpu_platform.offline_preview.wire import ASSET_SIG, SIG_KEY, markers, to_wire
+
+    result = run_callable(
+        lambda: k8s.helm.v4.Chart(
+            "dp",
+            chart="./chart",
+            value_yaml_files=[pulumi.FileAsset("values.yaml"), pulumi.StringAsset("a: 1")],
+        )
+    )
+    (chart,) = result.resources
+    files = chart.inputs["valueYamlFiles"]
+    assert files == [
+        {SIG_KEY: ASSET_SIG, "path": "values.yaml"},
+        {SIG_KEY: ASSET_SIG, "text": "a: 1"},
+    ]
+    assert markers(json.loads(json.dumps(to_wire(chart.inputs)))) == chart.inputs

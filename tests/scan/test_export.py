@@ -4,14 +4,17 @@ from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
 
 import pytest
 import yaml
 
+from gpu_platform.offline_preview.helm_charts import ChartStore
 from scan.arm import ARM_TYPES, ArmExportError, sdk_api_version
 from scan.export import ARM_FILE, MANIFESTS_FILE, NOT_SCANNED, export_plan
 from scan.manifests import NotScanned
 from scan.plan import SECRET_TEXT, UNKNOWN_TEXT, PlanResource
+from tests.reference import reference
 
 
 def _api(token: str) -> str:
@@ -90,13 +93,20 @@ def test_an_auto_named_object_takes_its_pulumi_name_and_secrets_stay_masked() ->
     }
 
 
-def test_helm_releases_patches_remote_components_and_other_clouds_are_not_scanned() -> None:
+def _no_charts(tmp_path: Path) -> ChartStore:
+    """No chart anywhere and no pulling: the suite never reaches a chart repository."""
+    return ChartStore((), tmp_path / "charts", network=False)
+
+
+def test_helm_releases_patches_remote_components_and_other_clouds_are_not_scanned(
+    tmp_path: Path,
+) -> None:
     plan = [
         PlanResource(
             "kubernetes:helm.sh/v3:Release",
             "prod-device-plugin-release",
             {
-                # A version charts/ does not vendor: nothing to render it from.
+                # No repository, no local copy: nothing to render it from.
                 "chart": "nvidia-device-plugin",
                 "version": "0.17.0",
                 "namespace": "nvidia-device-plugin",
@@ -131,24 +141,23 @@ def test_helm_releases_patches_remote_components_and_other_clouds_are_not_scanne
         PlanResource("pulumi:providers:kubernetes", "k8s", {"kubeconfig": "[secret]"}),
     ]
 
-    export = export_plan(plan, _api)
+    export = export_plan(plan, _api, charts=_no_charts(tmp_path), base=tmp_path)
 
     assert export.manifests == [] and export.arm_resources == []
+    unbuilt = (
+        "a remote component the offline preview could not build (its notice in the preview says "
+        "why): its objects are made at deploy time"
+    )
     assert export.not_scanned == [
         NotScanned(
             "kubernetes:helm.sh/v3:Release",
             "prod-device-plugin-release",
             "Helm chart nvidia-device-plugin 0.17.0 in namespace nvidia-device-plugin: its objects "
-            "are rendered by Helm at deploy time and the repository vendors no copy of the chart "
-            "(charts/) to render them",
+            "are rendered by Helm at deploy time and the chart could not be had to render them "
+            "(no chart folder or archive 'nvidia-device-plugin' beside the program, and it names "
+            "no repository (repositoryOpts.repo, an oci:// reference or a URL))",
         ),
-        NotScanned(
-            "kubernetes:helm.sh/v4:Chart",
-            "dcgm",
-            "Helm chart dcgm-exporter (unpinned) in namespace m: its objects are rendered by Helm "
-            "at deploy time and the repository vendors no copy of the chart (charts/) to render "
-            "them",
-        ),
+        NotScanned("kubernetes:helm.sh/v4:Chart", "dcgm", unbuilt),
         NotScanned(
             "kubernetes:core/v1:NamespacePatch",
             "label-ns",
@@ -157,7 +166,7 @@ def test_helm_releases_patches_remote_components_and_other_clouds_are_not_scanne
         NotScanned(
             "kubernetes:yaml/v2:ConfigGroup",
             "crds",
-            "a remote component: its plugin builds its objects at deploy time",
+            unbuilt,
         ),
         NotScanned(
             "alicloud:cs/nodePool:NodePool",
@@ -378,7 +387,11 @@ def test_a_type_that_keeps_arms_properties_nesting_is_not_nested_twice() -> None
     }
 
 
-def test_a_release_of_a_vendored_chart_is_rendered_with_its_values_and_scanned() -> None:
+def test_a_release_is_rendered_from_its_chart_with_its_values_and_scanned(
+    tmp_path: Path,
+) -> None:
+    """NVIDIA's chart read from ../shared/reference, as `make scan --charts DIR` reads it."""
+    charts = ChartStore((reference("nvidia-device-plugin-0.20.0").parent,), tmp_path, False)
     release = PlanResource(
         "kubernetes:helm.sh/v3:Release",
         "prod-device-plugin-release",
@@ -391,7 +404,7 @@ def test_a_release_of_a_vendored_chart_is_rendered_with_its_values_and_scanned()
         },
     )
 
-    export = export_plan([release], _api)
+    export = export_plan([release], _api, charts=charts)
 
     assert export.not_scanned == []
     workloads = {
@@ -417,3 +430,32 @@ def test_a_release_of_a_vendored_chart_is_rendered_with_its_values_and_scanned()
     ]
     assert ctr["resources"] == {"requests": {"cpu": "50m"}}  # the release's own values
     assert list(plugin)[:3] == ["apiVersion", "kind", "metadata"]  # ordered like the rest
+
+
+def test_a_v4_chart_the_preview_built_is_its_objects() -> None:
+    """The offline preview builds a v4 Chart: its objects are its children in the plan and are
+    exported as any object; the component itself is left out, as other components are."""
+    chart = PlanResource(
+        "kubernetes:helm.sh/v4:Chart",
+        "dp",
+        {"chart": "./charts/gpu-device-plugin"},
+        custom=False,
+        remote=True,
+        urn="urn:pulumi:s::p::kubernetes:helm.sh/v4:Chart::dp",
+    )
+    daemonset = PlanResource(
+        "kubernetes:apps/v1:DaemonSet",
+        "dp:gpu/dp",
+        {
+            "apiVersion": "apps/v1",
+            "kind": "DaemonSet",
+            "metadata": {"name": "dp", "namespace": "gpu"},
+            "spec": {"template": {"spec": {"containers": [{"name": "c", "image": "i:1"}]}}},
+        },
+        parent=chart.urn,
+    )
+
+    export = export_plan([chart, daemonset], _api)
+
+    assert export.not_scanned == []
+    assert [(m["kind"], m["metadata"]["name"]) for m in export.manifests] == [("DaemonSet", "dp")]

@@ -5,6 +5,7 @@ from __future__ import annotations
 import copy
 import dataclasses
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -401,17 +402,23 @@ def test_prod_keeps_logs_longer_than_dev(previews: dict[str, PreviewResult]) -> 
 
 @pytest.mark.parametrize("stack", ["dev", "prod"])
 def test_the_scan_sees_every_azure_resource_of_the_stack(
-    previews: dict[str, PreviewResult], stack: str
+    previews: dict[str, PreviewResult], stack: str, tmp_path: Path
 ) -> None:
     """A new azure-native type without an ARM mapping would make `make scan` fail (or
-    miss it): only the Helm releases, rendered by Helm at deploy time, stay unseen."""
+    miss it): only the Helm releases, rendered by Helm at deploy time, stay unseen (here no
+    chart is pulled: the suite never reaches a chart repository)."""
+    from gpu_platform.offline_preview.helm_charts import ChartStore
     from gpu_platform.offline_preview.render import public
     from scan.export import export_plan
     from scan.plan import PlanResource
 
     run_ = previews[stack].run
     export = export_plan(
-        [PlanResource(r.type, r.name, public(r.inputs), r.custom, r.remote) for r in run_.resources]
+        [
+            PlanResource(r.type, r.name, public(r.inputs), r.custom, r.remote)
+            for r in run_.resources
+        ],
+        charts=ChartStore((), tmp_path, network=False),
     )
 
     assert {n.type for n in export.not_scanned} == {"kubernetes:helm.sh/v3:Release"}

@@ -80,7 +80,7 @@ k8s.batch.v1.Job(
 k8s.helm.v3.Release(
     "plugin",
     chart="nvidia-device-plugin",
-    version="0.17.0",  # not vendored in charts/: reported as not scanned
+    version="0.17.0",  # no repository and no local copy: reported as not scanned
     namespace="nvidia-device-plugin",
     opts=opts,
 )

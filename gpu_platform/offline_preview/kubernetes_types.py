@@ -1,0 +1,7 @@
+"""The Kubernetes provider's components the offline preview builds as the provider does
+(``kubernetes_components``): their children are what a real preview shows."""
+
+CHART = "kubernetes:helm.sh/v4:Chart"
+CONFIG_FILE = "kubernetes:yaml/v2:ConfigFile"
+CONFIG_GROUP = "kubernetes:yaml/v2:ConfigGroup"
+BUILT_OFFLINE = frozenset({CHART, CONFIG_FILE, CONFIG_GROUP})

@@ -1,0 +1,224 @@
+"""Helm charts found, pulled into the cache and rendered as the v4 Chart does (Helm's Go SDK;
+no cluster, and no network but a chart repository served from this process)."""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import subprocess
+import sys
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from gpu_platform.offline_preview import helm_charts
+from gpu_platform.offline_preview.helm_charts import (
+    HELM_SDK,
+    ChartRef,
+    ChartRenderError,
+    ChartStore,
+    ChartUnavailable,
+    merge_values,
+    post_render,
+    render,
+)
+from tests.conftest import ROOT
+
+CHART = ROOT / "tests" / "fixtures" / "charts" / "gpu-device-plugin"
+"""Our device-plugin-shaped chart: two DaemonSets, a CRD and one of its objects, a hook."""
+
+
+def kinds(objects: list[dict[str, Any]]) -> list[tuple[str, str]]:
+    return [(o["kind"], o["metadata"]["name"]) for o in objects]
+
+
+def test_a_chart_renders_as_the_v4_chart_does_crds_first_no_hooks_no_notes() -> None:
+    objects = render(CHART, release="dp", namespace="gpu", values={"gfd": {"enabled": True}})
+    assert kinds(objects) == [
+        ("CustomResourceDefinition", "sharingconfigs.gpu.example.org"),
+        ("DaemonSet", "dp"),
+        ("DaemonSet", "dp-gpu-feature-discovery"),
+        ("ServiceAccount", "dp"),
+        ("SharingConfig", "dp-default"),
+    ]
+    assert {o["metadata"].get("namespace") for o in objects[1:]} == {"gpu"}
+    assert objects[1]["spec"]["template"]["spec"]["containers"][0]["image"] == (
+        "nvcr.io/nvidia/k8s-device-plugin:v0.17.0"  # the chart's appVersion
+    )
+
+
+def test_values_hooks_and_crds_as_asked() -> None:
+    objects = render(
+        CHART,
+        release="dp",
+        namespace="gpu",
+        values={"namespaceOverride": "nv", "sharing": {"replicas": 4.0}},
+        include_crds=False,
+        include_hooks=True,  # a v3 Release installs its hooks
+    )
+    assert kinds(objects) == [  # by template file
+        ("DaemonSet", "dp"),
+        ("Job", "dp-pre-install-check"),
+        ("ServiceAccount", "dp"),
+        ("SharingConfig", "dp-default"),
+    ]
+    assert {o["metadata"]["namespace"] for o in objects} == {"nv"}
+    assert objects[3]["spec"] == {"replicas": 4}  # an engine's 4.0 renders as Helm renders 4
+
+
+def test_a_chart_that_fails_to_render_says_why(tmp_path: Path) -> None:
+    broken = tmp_path / "broken"
+    (broken / "templates").mkdir(parents=True)
+    (broken / "Chart.yaml").write_text("apiVersion: v2\nname: broken\nversion: 1.0.0\n")
+    (broken / "templates" / "cm.yaml").write_text('{{ required "set image.tag" .Values.x }}\n')
+    with pytest.raises(ChartRenderError, match=r"set image\.tag"):
+        render(broken, release="b", namespace="n", values={})
+
+
+def test_values_coalesce_as_helm_merges_them() -> None:
+    base = {"gfd": {"enabled": False, "resources": {"cpu": "1"}}, "tolerations": [{"a": 1}]}
+    override = {"gfd": {"enabled": True}, "tolerations": []}
+    assert merge_values(base, override) == {
+        "gfd": {"enabled": True, "resources": {"cpu": "1"}},
+        "tolerations": [],
+    }
+
+
+@pytest.mark.parametrize(
+    ("chart", "name"),
+    [
+        ("nvdp/nvidia-device-plugin", "nvidia-device-plugin"),
+        ("oci://ghcr.io/nvidia/k8s-device-plugin", "k8s-device-plugin"),
+        ("https://example.org/charts/dcgm-exporter-4.8.2.tgz", "dcgm-exporter"),
+        ("./charts/gpu-device-plugin/", "gpu-device-plugin"),
+    ],
+)
+def test_a_charts_bare_name(chart: str, name: str) -> None:
+    assert ChartRef(chart).name == name
+
+
+def test_the_post_renderer_rewrites_the_manifest() -> None:
+    script = (
+        "import sys, yaml; docs = list(yaml.safe_load_all(sys.stdin)); "
+        "[d['metadata'].setdefault('labels', {}).update(team='ml') for d in docs]; "
+        "print(yaml.safe_dump_all(docs))"
+    )
+    objects = post_render(
+        [{"kind": "Pod", "metadata": {"name": "p"}}], sys.executable, ["-c", script]
+    )
+    assert objects == [{"kind": "Pod", "metadata": {"name": "p", "labels": {"team": "ml"}}}]
+    with pytest.raises(ChartRenderError, match="exited 3"):
+        post_render([], sys.executable, ["-c", "raise SystemExit(3)"])
+
+
+# --- Where a chart comes from ------------------------------------------------------------------
+
+
+def offline(tmp_path: Path, *search: Path) -> ChartStore:
+    return ChartStore(search, tmp_path / "cache", network=False)
+
+
+def test_a_local_folder_or_archive_is_the_chart(tmp_path: Path) -> None:
+    store = offline(tmp_path)
+    assert store.locate(ChartRef("gpu-device-plugin"), CHART.parent) == CHART
+    archive = Path(helm_charts.helm_sdk().package(CHART, destination=tmp_path))
+    assert store.locate(ChartRef(archive.name), tmp_path) == archive
+    assert kinds(render(archive, release="a", namespace="n", values={}))[1] == ("DaemonSet", "a")
+    (tmp_path / "empty").mkdir()
+    with pytest.raises(ChartUnavailable, match=r"a folder without a Chart\.yaml"):
+        store.locate(ChartRef("empty"), tmp_path)
+
+
+def test_a_copy_the_user_gives_wins_over_the_repository(tmp_path: Path) -> None:
+    given = tmp_path / "given"
+    given.mkdir()
+    (given / "gpu-device-plugin-0.3.0").symlink_to(CHART)
+    ref = ChartRef("gpu-device-plugin", "0.3.0", "https://charts.invalid/gpu")
+    assert offline(tmp_path, given).locate(ref, tmp_path) == given / "gpu-device-plugin-0.3.0"
+
+
+@pytest.mark.parametrize(
+    ("ref", "fragment"),
+    [
+        (ChartRef("gpu-device-plugin"), "no chart folder or archive 'gpu-device-plugin'"),
+        (ChartRef("gpu", "1.0.0", "https://charts.invalid"), "pulling is switched off"),
+        (ChartRef("oci://registry.invalid/gpu", "1.0.0"), "pulling is switched off"),
+        (ChartRef("nowhere/gpu"), "no repository 'nowhere' in Helm's configuration"),
+    ],
+)
+def test_a_chart_that_cannot_be_had_says_why(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, ref: ChartRef, fragment: str
+) -> None:
+    monkeypatch.setenv("HELM_REPOSITORY_CONFIG", str(tmp_path / "repositories.yaml"))
+    with pytest.raises(ChartUnavailable, match=fragment):
+        offline(tmp_path).locate(ref, tmp_path)
+
+
+@pytest.fixture
+def repository(tmp_path: Path) -> Iterator[str]:
+    """A Helm chart repository (index.yaml and the packaged chart) on a local port."""
+    served = tmp_path / "served"
+    served.mkdir()
+    helm = helm_charts.helm_sdk()
+    helm.package(CHART, destination=served)
+    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(served))
+    handler.log_message = lambda *args: None  # type: ignore[attr-defined]
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    url = f"http://127.0.0.1:{server.server_address[1]}"
+    helm.repo_index_generate(served, base_url=url)
+    thread = threading.Thread(target=server.serve_forever, args=(0.05,), daemon=True)
+    thread.start()
+    try:
+        yield url
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def test_a_pinned_chart_is_pulled_once_into_the_cache(
+    tmp_path: Path, repository: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    store = ChartStore((), tmp_path / "cache")
+    ref = ChartRef("gpu-device-plugin", "0.3.0", repository)
+    pulled = store.locate(ref, tmp_path)
+    assert (
+        pulled.is_relative_to(tmp_path / "cache") and pulled.name == "gpu-device-plugin-0.3.0.tgz"
+    )
+    assert kinds(render(pulled, release="r", namespace="n", values={}))[1] == ("DaemonSet", "r")
+
+    # Later runs read the cache, even offline; so does a repository alias Helm knows.
+    assert offline(tmp_path).locate(ref, tmp_path) == pulled
+    config = tmp_path / "repositories.yaml"
+    config.write_text(f"repositories:\n- name: ours\n  url: {repository}\n")
+    monkeypatch.setenv("HELM_REPOSITORY_CONFIG", str(config))
+    alias = ChartRef("ours/gpu-device-plugin", "0.3.0")
+    assert offline(tmp_path).locate(alias, tmp_path) == pulled
+
+
+def test_a_chart_the_repository_lacks_is_unavailable(tmp_path: Path, repository: str) -> None:
+    store = ChartStore((), tmp_path / "cache")
+    with pytest.raises(ChartUnavailable, match="pulling it failed"):
+        store.locate(ChartRef("gpu-device-plugin", "9.9.9", repository), tmp_path)
+
+
+def test_constraints_pin_the_helm_sdk_installed_on_first_use() -> None:
+    assert HELM_SDK in (ROOT / "constraints.txt").read_text().splitlines()
+
+
+@pytest.mark.slow
+def test_helm_sdk_installs_into_a_folder_a_fresh_interpreter_imports(tmp_path: Path) -> None:
+    """Where the SDK is not installed (a runtime-only install), it is installed on first use,
+    from uv's cache when it holds the wheel."""
+    target = tmp_path / "python" / "helm-python-sdk"
+    helm_charts._install_helm_sdk(target)
+    done = subprocess.run(
+        [sys.executable, "-I", "-c", "import sys; sys.path.append(sys.argv[1]); "
+         "import helm_python; print(helm_python.__version__)", str(target)],
+        capture_output=True,
+        text=True,
+        check=True,
+    )  # fmt: skip
+    assert done.stdout.strip() == HELM_SDK.split("==")[1]
