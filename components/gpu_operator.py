@@ -27,7 +27,7 @@ from gpu_facts.device_plugin_chart import (
     GPU_OPERATOR_KNOWN_VALUE_PATHS,
     unknown_value_paths,
 )
-from plan.chart_values import gpu_tolerations
+from plan.chart_values import gpu_tolerations, system_tolerations
 from plan.device_plugin import DEFAULT_CONFIG_NAME, config_map, mig_strategy
 from plan.metrics import exporter_env
 from plan.pools import PoolFacts
@@ -45,7 +45,6 @@ from .nvidia_device_plugin import (
     api_server_egress_spec,
     namespace_policies,
     nfd_values,
-    system_tolerations,
 )
 from .outputs import known_after
 from .pool_args import DEFAULT_CLOUD, GpuPoolArgs, resolve_pools_args

@@ -17,6 +17,7 @@ from gpu_facts import (
 )
 from gpu_facts.capacity import ACK_SHARING_MODES, DEVICE_PLUGIN_SHARING_MODES, SharingMode
 from gpu_facts.scheduling import ACK_GPU_SCHEDULE_VALUES
+from gpu_facts.vendors import AMD, NVIDIA, GpuVendor, vendor_named
 from settings import Cloud, GpuPoolSettings
 
 
@@ -42,9 +43,20 @@ class PoolFacts:
         return self.pool.name
 
     @property
+    def vendor(self) -> GpuVendor:
+        """The GPU vendor: its resources, taint and driver tool."""
+        return vendor_named(self.gpu_model.vendor)
+
+    @property
+    def is_amd(self) -> bool:
+        """AMD GPUs: AMD's GPU Operator serves the pool, never an NVIDIA component."""
+        return self.vendor is AMD
+
+    @property
     def uses_device_plugin(self) -> bool:
-        """Whether the NVIDIA device plugin serves this pool (ACK sharing modes bring their own)."""
-        return self.sharing not in ACK_SHARING_MODES
+        """Whether the NVIDIA device plugin serves this pool (ACK sharing modes bring their own;
+        AMD pools AMD's operator)."""
+        return self.vendor is NVIDIA and self.sharing not in ACK_SHARING_MODES
 
     @property
     def is_shared(self) -> bool:

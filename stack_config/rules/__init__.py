@@ -10,10 +10,21 @@ from collections.abc import Sequence
 from plan.pools import PoolFacts, resolve_pool
 from settings import PlatformSettings
 
-from . import ack, aks, clusters, cpu_pools, gpu_layer, limits, observability, pools, workloads
+from . import (
+    ack,
+    aks,
+    amd,
+    clusters,
+    cpu_pools,
+    gpu_layer,
+    limits,
+    observability,
+    pools,
+    workloads,
+)
 from .base import ConfigUnderCheck, Problem, Rule
 
-POOL_RULES: tuple[Rule, ...] = (*pools.POOL_RULES, *aks.POOL_RULES)
+POOL_RULES: tuple[Rule, ...] = (*pools.POOL_RULES, *aks.POOL_RULES, *amd.POOL_RULES)
 """Rules of each pool on its own; a pool none of them faults is sound."""
 RULES: tuple[Rule, ...] = (
     *clusters.RULES,
@@ -23,6 +34,7 @@ RULES: tuple[Rule, ...] = (
     *cpu_pools.RULES,
     pools.duplicate_names,
     *gpu_layer.RULES,
+    *amd.RULES,
     *workloads.RULES,
     *observability.RULES,
 )
