@@ -3,9 +3,9 @@
 The taint keeps non-GPU pods off (BP-01): ``nvidia.com/gpu``, or ``amd.com/gpu`` on an AMD size;
 the labels make the NVIDIA chart's plugin, GFD and NFD worker land on NVIDIA nodes and pick the
 pool's device-plugin config (AMD nodes carry our pool label only: AMD's GPU Operator selects them
-by it, and installs their driver, as AKS creates AMD pools without one: docs/amd.md). MIG pools carry their
-``gpuInstanceProfile`` (BP-10), run without the autoscaler on Ubuntu (BP-12), and are replaced,
-never updated, when the profile changes (BP-11): see docs/aks.md.
+by it, and installs their driver, as AKS creates AMD pools without one: docs/amd.md). MIG pools
+carry their ``gpuInstanceProfile`` (BP-10), run without the autoscaler on Ubuntu (BP-12), and
+are replaced, never updated, when the profile changes (BP-11): see docs/aks.md.
 
 No ``from __future__ import annotations``: the component analyzer reads the args at run time.
 """

@@ -244,19 +244,19 @@ class AmdGpuOperator(pulumi.ComponentResource):
             _custom(
                 f"{name}-pod-monitor",
                 AZURE_MONITOR_GROUP if scrape == "azureMonitor" else OPERATOR_GROUP,
-                "PodMonitor",
-                home,
-                exporter_pod_monitor_spec(),
-                after_release,
+                kind="PodMonitor",
+                namespace=home,
+                spec=exporter_pod_monitor_spec(),
+                opts=after_release,
             )
         if scrape == "serviceMonitor" and args.get("prometheus_rules", False):
             _custom(
                 f"{name}-rules",
                 OPERATOR_GROUP,
-                "PrometheusRule",
-                home,
-                {"groups": rule_groups(pools, home)},
-                after_release,
+                kind="PrometheusRule",
+                namespace=home,
+                spec={"groups": rule_groups(pools, home, home)},
+                opts=after_release,
             )
         self.namespace = known_after(home, namespace)
         self.device_configs = pulumi.Output.from_input(sorted(configs))
@@ -266,6 +266,7 @@ class AmdGpuOperator(pulumi.ComponentResource):
 def _custom(
     resource_name: str,
     api_version: str,
+    *,
     kind: str,
     namespace: str,
     spec: dict[str, Any],

@@ -92,7 +92,10 @@ def problem(spec: Mapping[str, Any], stack: GpuPools, config: Config) -> str | N
     tolerations = list(mappings(spec.get("tolerations")))
     selector = {str(k): str(v) for k, v in mapping(spec.get("nodeSelector")).items()}
     if stack.pools:
-        candidates = stack.candidates(selector)
+        admitted = stack.candidates(selector)
+        # The pools of the vendors whose GPUs it asks for (a pod asking amd.com/gpu lands on
+        # AMD's nodes only); pools of no such vendor leave the question to the exposure policy.
+        candidates = tuple(p for p in admitted if p.vendor.taint_key in keys) or admitted
         if any(p.provider_taints_gpu_nodes for p in candidates):
             return None
         taints = [(p, gpu_taints(p, keys)) for p in candidates]
