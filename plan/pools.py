@@ -63,6 +63,13 @@ class PoolFacts:
         return self.sharing is not None
 
     @property
+    def open_to_unlisted_namespaces(self) -> bool:
+        """Whether a workload namespace that lists no pools may use this pool: not a shared
+        pool (one trust domain per GPU: BP-15) nor an AMD pool (ROCm images, AMD's quota):
+        those serve the namespaces that name them."""
+        return not self.is_shared and not self.is_amd
+
+    @property
     def is_ack_mps(self) -> bool:
         """Whether ACK's MPS sharing serves this pool (its pods need hostIPC)."""
         return self.sharing == ACK_MPS_MODE
