@@ -16,15 +16,14 @@ from plan.gpu_rules import (
     RULES_FILE,
     capacity_alerts,
     generic_groups,
-    ksm_label,
-    ksm_resource,
     render,
     rule_groups,
     usage_rules,
 )
+from plan.rule_joins import ksm_label, ksm_resource
 from tests.conftest import platform_of, stack_raw
 
-STACKS = ["dev", "prod", "ack-dev", "byo"]
+STACKS = ["dev", "prod", "ack-dev", "byo", "amd-dev"]
 
 
 def _rules(stack: str) -> list[dict]:
@@ -113,6 +112,58 @@ def test_every_panel_queries_valid_promql_over_our_rules_or_exporter_metrics() -
         (target,) = panel["targets"]
         promql_parser.parse(target["expr"])
         names = set(re.findall(r"[a-zA-Z_:][a-zA-Z0-9_:]*(?=[{ )]|$)", target["expr"]))
-        assert names & recorded or any(n.startswith("DCGM_FI_") for n in names), panel["title"]
+        exporter_series = any(n.startswith(("DCGM_FI_", "gpu_")) for n in names)
+        assert names & recorded or exporter_series, panel["title"]
     # The workload-type view comes first: it is what the platform is asked to manage.
     assert panels[0]["targets"][0]["expr"] == "workload:dcgm_gpu_utilization:avg"
+
+
+# --- AMD: the same views over AMD's device-metrics-exporter ---------------------------------
+
+AMD_RECORDS = {
+    "namespace:amd_gpu_utilization:avg",
+    "namespace:amd_gpu_memory_used_bytes:sum",
+    "workload:amd_gpu_utilization:avg",
+    "workload:amd_gpu_memory_used_bytes:sum",
+    "pool:amd_gpu_utilization:avg",
+    "namespace:amd_gpu_allocated_idle:count",
+}
+
+
+def test_amd_rules_come_with_amd_pools_only() -> None:
+    records = {rule["record"] for rule in _rules("amd-dev") if "record" in rule}
+    assert records >= AMD_RECORDS
+    alerts = {rule["alert"] for rule in _rules("amd-dev") if "alert" in rule}
+    assert {"AmdGpuUnhealthy", "AmdGpuUncorrectableEccErrors", "AmdGpuTemperatureHigh"} <= alerts
+    assert not {rule.get("record") for rule in _rules("dev")} & AMD_RECORDS
+    assert not [r for r in _rules("dev") if r.get("alert", "").startswith("Amd")]
+
+
+def test_amd_usage_is_attributed_per_pod_and_joined_to_workload_and_pool() -> None:
+    exprs = {r["record"]: r["expr"] for r in _rules("amd-dev") if "record" in r}
+    assert exprs["namespace:amd_gpu_utilization:avg"] == (
+        'avg by (namespace) (gpu_gfx_activity{namespace!=""})'
+    )
+    assert "label_workload" in exprs["workload:amd_gpu_utilization:avg"]
+    assert 'label_replace(label_replace(kube_node_labels{label_gpu_platform_io_pool!=""}, ' in (
+        exprs["pool:amd_gpu_utilization:avg"]
+    )
+    assert exprs["namespace:amd_gpu_memory_used_bytes:sum"].endswith("* 1048576")
+
+
+def test_amd_exporter_down_alert_watches_the_operators_namespace() -> None:
+    platform = platform_of(stack_raw("amd-dev"))
+    groups = rule_groups(list(platform.pools.values()), DEFAULT_NAMESPACE, "amd-ops")
+    (down,) = [
+        r for g in groups for r in g["rules"] if r.get("alert") == "AmdGpuMetricsExporterDown"
+    ]
+    assert 'namespace="amd-ops", daemonset=~".+-metrics-exporter"' in down["expr"]
+
+
+def test_capacity_alerts_hold_the_amd_pools_promise() -> None:
+    platform = platform_of(stack_raw("amd-dev"))
+    exprs = [alert["expr"] for alert in capacity_alerts(list(platform.pools.values()))]
+    assert (
+        'kube_node_status_allocatable{resource="amd_com_gpu"} * on (node) group_left () '
+        'kube_node_labels{label_gpu_platform_io_pool="mi300x"} < 8'
+    ) in exprs
