@@ -183,9 +183,10 @@ def rule_groups(
 
 
 def generic_groups(
-    exporter_namespace: str, amd_namespace: str = AMD_NAMESPACE, *, amd: bool = True
+    exporter_namespace: str, amd_namespace: str = AMD_NAMESPACE, *, amd: bool = False
 ) -> list[dict[str, Any]]:
-    """The groups that do not depend on the stack's pools (the repo's rules file: AMD's too)."""
+    """The groups that do not depend on the stack's pools; ``amd``: AMD's too (the repo's rules
+    file has them)."""
     usage = [*dcgm_usage_rules(), *(amd_usage_rules() if amd else [])]
     health = [
         *health_alerts(exporter_namespace),
@@ -215,9 +216,9 @@ def render(groups: list[dict[str, Any]]) -> str:
 if __name__ == "__main__":
     from gpu_facts.dcgm_exporter_chart import DEFAULT_NAMESPACE
 
-    text = render(generic_groups(DEFAULT_NAMESPACE))
+    text = render(generic_groups(DEFAULT_NAMESPACE, amd=True))
     if sys.argv[1:] == ["--recording"]:  # ACK: the managed Prometheus' RecordingRule.yaml
-        text = render(recording_groups(generic_groups(DEFAULT_NAMESPACE)))
+        text = render(recording_groups(generic_groups(DEFAULT_NAMESPACE, amd=True)))
     if sys.argv[1:] == ["--write"]:
         RULES_FILE.parent.mkdir(exist_ok=True)
         RULES_FILE.write_text(text)

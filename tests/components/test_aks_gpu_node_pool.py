@@ -156,6 +156,7 @@ def test_mig_pool_outputs_capacity() -> None:
         "capacityPerNode": {"nvidia.com/mig-1g.5gb": 56},
         "capacityTotal": {"nvidia.com/mig-1g.5gb": 56},
         "nvmeCache": False,
+        "gpuVendor": "NVIDIA",
     }
 
 

@@ -56,10 +56,11 @@ def test_records_and_alerts_are_well_formed(stack: str) -> None:
 
 
 def test_the_repo_file_is_the_generic_groups() -> None:
-    assert RULES_FILE.read_text() == render(generic_groups(DEFAULT_NAMESPACE)), (
+    generic = generic_groups(DEFAULT_NAMESPACE, amd=True)
+    assert RULES_FILE.read_text() == render(generic), (
         "observability/gpu-rules.yaml is stale: run `python -m plan.gpu_rules --write`"
     )
-    assert yaml.safe_load(RULES_FILE.read_text())["groups"] == generic_groups(DEFAULT_NAMESPACE)
+    assert yaml.safe_load(RULES_FILE.read_text())["groups"] == generic
 
 
 def test_usage_is_recorded_per_namespace_workload_pool_and_mig_profile() -> None:
@@ -145,8 +146,9 @@ def test_amd_usage_is_attributed_per_pod_and_joined_to_workload_and_pool() -> No
         'avg by (namespace) (gpu_gfx_activity{namespace!=""})'
     )
     assert "label_workload" in exprs["workload:amd_gpu_utilization:avg"]
-    assert 'label_replace(label_replace(kube_node_labels{label_gpu_platform_io_pool!=""}, ' in (
-        exprs["pool:amd_gpu_utilization:avg"]
+    assert (
+        'label_replace(label_replace(kube_node_labels{label_gpu_platform_io_pool!=""}, '
+        in (exprs["pool:amd_gpu_utilization:avg"])
     )
     assert exprs["namespace:amd_gpu_memory_used_bytes:sum"].endswith("* 1048576")
 
