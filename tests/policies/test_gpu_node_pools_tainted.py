@@ -85,7 +85,8 @@ CASES: list[Case] = [
         "amd-agent-pool-nvidia-key",
         agent_pool(**{**MI300X, "nodeTaints": ["nvidia.com/gpu=present:NoSchedule"]}),
         (
-            "(AMD GPUs) lacks the taint amd.com/gpu:NoSchedule (taints: nvidia.com/gpu=present:NoSchedule). Fix: Add 'amd.com/gpu=present:NoSchedule'",
+            "(AMD GPUs) lacks the taint amd.com/gpu:NoSchedule (taints: "
+            "nvidia.com/gpu=present:NoSchedule). Fix: Add 'amd.com/gpu=present:NoSchedule'",
         ),
     ),
     Case(
@@ -150,7 +151,8 @@ EKS_GKE_CASES = [
         "eks-g4ad-nvidia-key",
         eks(**G4AD, taints=[EKS_TAINT]),
         (
-            "lacks the taint amd.com/gpu:NoSchedule (taints: nvidia.com/gpu=present:NoSchedule). Fix: Add a taint {key: amd.com/gpu, value: present, effect: NO_SCHEDULE}",
+            "lacks the taint amd.com/gpu:NoSchedule (taints: nvidia.com/gpu=present:NoSchedule). "
+            "Fix: Add a taint {key: amd.com/gpu, value: present, effect: NO_SCHEDULE}",
         ),
     ),
     Case(POLICY, "eks-managed-tainted", eks()),

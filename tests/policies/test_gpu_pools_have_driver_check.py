@@ -137,7 +137,8 @@ CASES: list[Case] = [
         "amd-pool-with-an-nvidia-check",
         (amd_pool(), driver_check("mi300x")),
         (
-            "runs amd-smi on its nodes alone (nodeSelector, e.g. gpu-platform.io/pool: mi300x, and a amd.com/gpu:NoSchedule toleration)",
+            "runs amd-smi on its nodes alone (nodeSelector, e.g. gpu-platform.io/pool: mi300x, "
+            "and a amd.com/gpu:NoSchedule toleration)",
         ),
     ),
     Case(

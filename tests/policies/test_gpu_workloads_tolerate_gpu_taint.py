@@ -66,7 +66,8 @@ CASES: list[Case] = [
         "amd-pool-nvidia-toleration",
         (amd_pool(), amd_workload(tolerations=[dict(EXISTS)])),
         (
-            "does not tolerate the GPU taint of its nodes, amd.com/gpu=present:NoSchedule (pool mi300x)",
+            "does not tolerate the GPU taint of its nodes, "
+            "amd.com/gpu=present:NoSchedule (pool mi300x)",
         ),
     ),
     Case(

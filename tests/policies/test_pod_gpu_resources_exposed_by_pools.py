@@ -166,7 +166,8 @@ CASES: list[Case] = [
         "amd-partition-under-single-naming",
         (amd_pool(), device_config(), workload("amd.com/cpx_nps4")),
         (
-            "asks for amd.com/cpx_nps4, which no GPU pool of the stack exposes; the stack exposes amd.com/gpu (pool mi300x)",
+            "asks for amd.com/cpx_nps4, which no GPU pool of the stack exposes; the stack "
+            "exposes amd.com/gpu (pool mi300x)",
         ),
     ),
     Case(
