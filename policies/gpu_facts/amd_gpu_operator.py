@@ -112,28 +112,31 @@ KMM_WEBHOOK_LABELS: Mapping[str, str] = MappingProxyType(
 
 @dataclass(frozen=True)
 class ChartPod:
-    """One kind of pod the release runs with our values (read from the chart's templates)."""
+    """One pod-bearing object the release runs with our values (read from the chart's
+    templates): every one of them talks to the API server, and the webhook is called by it."""
 
     kind: str
+    name: str
+    """The object's name with our release name."""
     template: str
     """The chart template that makes it, relative to the chart."""
-    network: str
-    """What it needs from the network."""
 
 
 CHART_PODS: tuple[ChartPod, ...] = (
+    ChartPod("Deployment", f"{RELEASE_NAME}-controller-manager", "templates/deployment.yaml"),
+    ChartPod("Deployment", f"{KMM_FULLNAME}-controller", "charts/kmm/templates/deployment.yaml"),
     ChartPod(
-        "Deployment", "templates/deployment.yaml", "the API server (reconciles DeviceConfigs)"
+        "Deployment", f"{KMM_FULLNAME}-webhook-server", "charts/kmm/templates/deployment.yaml"
     ),
-    ChartPod("Deployment", "charts/kmm/templates/deployment.yaml", "the API server (KMM)"),
-    ChartPod("Job", "templates/pre-delete-hook.yaml", "the API server (deletes DeviceConfigs)"),
-    ChartPod("Job", "templates/post-delete-hook.yaml", "the API server (deletes the CRDs)"),
-    ChartPod("Job", "templates/pre-upgrade-hook.yaml", "the API server (checks, patches CRDs)"),
+    ChartPod("Job", "delete-leftover-deviceconfigs", "templates/pre-delete-hook.yaml"),
+    ChartPod("Job", "delete-custom-resource-definitions", "templates/post-delete-hook.yaml"),
+    ChartPod("Job", "pre-upgrade-check", "templates/pre-upgrade-hook.yaml"),
+    ChartPod("Job", "upgrade-crd", "templates/pre-upgrade-hook.yaml"),
 )
-"""Every pod the release itself can run (the KMM controller and webhook share one template
-file); ``tests/components/test_amd_gpu_operator_chart.py`` renders the chart and checks it.
-The operator starts the operands (plugin, labeller, exporter, KMM worker and build pods) at
-run time: no render shows them."""
+"""Every pod-bearing object of the release (the hooks run at upgrade and uninstall);
+``tests/components/test_amd_gpu_operator_chart.py`` renders the chart and checks it. The
+operator starts the operands (plugin, labeller, exporter, KMM worker and build pods) at run
+time: no render shows them."""
 
 # Chart value paths we set (values.yaml v1.5.1, the KMM subchart's values.yaml). A key outside
 # this list is refused, so a typo fails in CI instead of being ignored by Helm.
