@@ -23,6 +23,8 @@ from components.aks_cpu_node_pool import AksCpuNodePool
 from components.aks_gpu_node_pool import AksGpuNodePool
 from components.aks_grafana import AksGrafana
 from components.aks_monitoring import AksMonitoring, AksMonitoringWorkspaces
+from components.amd_gpu_operator import AmdGpuOperator
+from components.cert_manager import CertManager
 from components.driver_check import DriverReadinessCheck
 from components.existing_cluster import ExistingCluster
 from components.gpu_admission_policy import GpuAdmissionPolicy
@@ -45,6 +47,8 @@ COMPONENTS: list[type[pulumi.ComponentResource]] = [
     AksGrafana,
     AksMonitoring,
     AksMonitoringWorkspaces,
+    AmdGpuOperator,
+    CertManager,
     DcgmExporter,
     DriverReadinessCheck,
     ExistingCluster,
