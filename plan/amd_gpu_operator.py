@@ -20,7 +20,7 @@ objects, the tests render the real chart with the same values. Decisions (docs/a
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from gpu_facts import amd_gpu_operator as amd
@@ -165,11 +165,3 @@ def exporter_pod_monitor_spec() -> dict[str, Any]:
             }
         ],
     }
-
-
-def selects(spec: Mapping[str, Any], labels: Mapping[str, str]) -> bool:
-    """Whether a DeviceConfig's ``selector`` picks a node with ``labels`` (every pair present)."""
-    selector = spec.get("selector")
-    if not isinstance(selector, Mapping) or not selector:
-        return False
-    return all(labels.get(str(k)) == str(v) for k, v in selector.items())
