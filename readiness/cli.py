@@ -17,6 +17,7 @@ from plan.platform import ResolvedPlatform
 from stack_config import NAMESPACE, ConfigError, load_platform
 from stack_config.files import project_name, read_stack_config
 
+from .amd_expectations import amd_expectation
 from .cluster import ClusterError, ClusterReader, connect
 from .driver import StreamExecReader
 from .expectations import expectations
@@ -76,9 +77,9 @@ def _positive(text: str) -> int:
 def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="python -m readiness",
-        description="Check a live cluster against the stack: GPU nodes, labels and taint, "
-        "device plugin, allocatable GPUs, driver version, namespace guardrails, the GPU "
-        "metrics exporter and its series. Read-only.",
+        description="Check a live cluster against the stack: GPU nodes (NVIDIA and AMD), labels "
+        "and taint, device plugin, allocatable GPUs, driver version, namespace guardrails, the "
+        "GPU metrics exporters and their series. Read-only.",
     )
     p.add_argument("--stack", default="dev", help="stack name: reads Pulumi.<stack>.yaml")
     p.add_argument("--config", type=Path, help="a stack config file instead of Pulumi.<stack>.yaml")
@@ -99,7 +100,7 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--skip-metrics",
         action="store_true",
-        help="do not read the GPU metrics exporter's /metrics (no pods/proxy permission)",
+        help="do not read the GPU metrics exporters' /metrics (no pods/proxy permission)",
     )
     p.add_argument(
         "--parallel",
@@ -118,6 +119,7 @@ def main(
     try:
         platform = load_stack(args.program, args.stack, args.config)
         exp = expectations(platform)
+        amd = amd_expectation(platform)
         api = connect(args.kubeconfig, args.context)
         try:
             reader = ClusterReader(api)
@@ -125,7 +127,13 @@ def main(
             read_driver = None if args.skip_driver else StreamExecReader(api)
             read_metrics = None if args.skip_metrics else ProxyMetricsReader(reader)
             report = verify(
-                reader, exp, read_driver, progress, args.parallel, read_metrics=read_metrics
+                reader,
+                exp,
+                read_driver,
+                progress,
+                args.parallel,
+                read_metrics=read_metrics,
+                amd=amd,
             )
         finally:
             api.close()

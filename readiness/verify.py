@@ -5,6 +5,8 @@ from __future__ import annotations
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass
 
+from .amd_expectations import AmdExpectation
+from .amd_verify import verify_amd
 from .checks import daemonset_status, namespace_checks, pool_checks
 from .cluster import ClusterReader
 from .daemons import DaemonPods, daemon_pods, uid_of
@@ -105,9 +107,11 @@ def verify(
     parallel: int = 8,
     *,
     read_metrics: MetricsReader | None = None,
+    amd: AmdExpectation | None = None,
 ) -> Report:
     """Every check; ``read_driver=None`` skips the nvidia-smi step (no exec permission),
-    ``read_metrics=None`` the exporter's ``/metrics`` (no pods/proxy permission)."""
+    ``read_metrics=None`` the exporters' ``/metrics`` (no pods/proxy permission); ``amd``: the
+    stack's AMD pools, checked after NVIDIA's (``readiness.amd_verify``)."""
     reads = 0
 
     def step(what: str) -> None:
@@ -154,8 +158,21 @@ def verify(
     else:
         drivers = _driver_checks(targets, exp.min_driver_major, read_driver, parallel, progress)
     metrics = _metrics_checks(exp, snap, pods, read_metrics, parallel=parallel, progress=progress)
+    amd_rows = (
+        []
+        if amd is None
+        else verify_amd(
+            reader,
+            amd,
+            step,
+            read_metrics,
+            snap.workload_pods,
+            parallel=parallel,
+            progress=progress,
+        )
+    )
     progress.done()
-    return Report(_with_driver_rows(results, drivers, exp.min_driver_major) + metrics)
+    return Report(_with_driver_rows(results, drivers, exp.min_driver_major) + metrics + amd_rows)
 
 
 def _with_driver_rows(
