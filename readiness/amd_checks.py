@@ -15,12 +15,13 @@ from gpu_facts.amd_metrics_exporter import (
     GFX_ACTIVITY,
     GPU_LABEL,
     HEALTH,
-    UNHEALTHY_LABEL_PREFIX,
     UNHEALTHY,
+    UNHEALTHY_LABEL_PREFIX,
     UNHEALTHY_LABEL_SUFFIX,
     unhealthy_gpus,
 )
 
+from .amd_expectations import DEVICE_PLUGIN_TITLE, EXPORTER_TITLE, AmdPoolExpectation
 from .checks import (
     allocatable,
     daemonset_status,
@@ -31,7 +32,6 @@ from .checks import (
 )
 from .cluster import Obj
 from .daemons import DaemonPods
-from .amd_expectations import DEVICE_PLUGIN_TITLE, EXPORTER_TITLE, AmdPoolExpectation
 from .exporter import Page, parse_page
 from .objects import labels_of, name_of
 from .results import CheckResult, outcome

@@ -15,8 +15,8 @@ from readiness.amd_checks import amd_gpu_series, driver_version, gpu_health, par
 from readiness.amd_expectations import amd_expectation
 from readiness.amd_verify import exporter_port
 from readiness.cli import load_stack
-from readiness.exporter import Page
 from readiness.expectations import GpuDaemon, expectations
+from readiness.exporter import Page
 
 ROOT = Path(__file__).resolve().parents[2]
 
