@@ -33,7 +33,8 @@ from settings.base import DnsLabel
 
 from .errors import raise_if_any, shape_problems, validation_problems
 from .gpu_metrics import AZURE_MONITOR_GROUP, OPERATOR_GROUP, scrape_policy_spec
-from .gpu_workload_namespace import DENY_ALL_POLICY, deny_all_spec, dns_egress_rule
+from .gpu_operator import downloads_egress_spec
+from .gpu_workload_namespace import DENY_ALL_POLICY, deny_all_spec
 from .helm_release import pinned_release, system_namespace
 from .nvidia_device_plugin import API_SERVER_POLICY, api_server_egress_spec, namespace_policies
 from .outputs import known_after
@@ -122,8 +123,8 @@ def operator_policies(
     specs = {
         DENY_ALL_POLICY: deny_all_spec(),
         API_SERVER_POLICY: api_server_egress_spec(cloud, {}),
-        DRIVER_BUILD_POLICY: net.NetworkPolicySpecArgs(
-            pod_selector=LabelSelectorArgs(
+        DRIVER_BUILD_POLICY: downloads_egress_spec(
+            LabelSelectorArgs(
                 match_expressions=[
                     LabelSelectorRequirementArgs(
                         key=amd.KMM_POD_TYPE_LABEL,
@@ -132,16 +133,7 @@ def operator_policies(
                     )
                 ]
             ),
-            policy_types=["Egress"],
-            egress=[
-                dns_egress_rule(),
-                net.NetworkPolicyEgressRuleArgs(
-                    ports=[
-                        net.NetworkPolicyPortArgs(protocol="TCP", port=port)
-                        for port in amd.DRIVER_DOWNLOAD_PORTS
-                    ]
-                ),
-            ],
+            amd.DRIVER_DOWNLOAD_PORTS,
         ),
         KMM_WEBHOOK_POLICY: net.NetworkPolicySpecArgs(
             pod_selector=LabelSelectorArgs(match_labels=dict(amd.KMM_WEBHOOK_LABELS)),

@@ -9,6 +9,7 @@ MIG partitions come from the pool (AKS ``gpuInstanceProfile``), and the manager'
 undo them.
 """
 
+from collections.abc import Sequence
 from typing import Any, NotRequired, TypedDict
 
 import pulumi
@@ -133,6 +134,23 @@ def operator_values(
     return values
 
 
+def downloads_egress_spec(
+    pods: LabelSelectorArgs, ports: Sequence[int]
+) -> net.NetworkPolicySpecArgs:
+    """The selected pods (a GPU operator's driver builders) may resolve names and reach any
+    address on ``ports``: distribution and vendor package repositories have no fixed address."""
+    return net.NetworkPolicySpecArgs(
+        pod_selector=pods,
+        policy_types=["Egress"],
+        egress=[
+            dns_egress_rule(),
+            net.NetworkPolicyEgressRuleArgs(
+                ports=[net.NetworkPolicyPortArgs(protocol="TCP", port=port) for port in ports]
+            ),
+        ],
+    )
+
+
 def operator_policies(
     cloud: str, scraper_namespaces: list[str]
 ) -> dict[str, net.NetworkPolicySpecArgs]:
@@ -147,18 +165,9 @@ def operator_policies(
     specs = {
         DENY_ALL_POLICY: deny_all_spec(),
         API_SERVER_POLICY: api_server_egress_spec(cloud, {}),
-        DRIVER_DOWNLOADS_POLICY: net.NetworkPolicySpecArgs(
-            pod_selector=LabelSelectorArgs(match_labels=dict(GPU_OPERATOR_DRIVER_LABELS)),
-            policy_types=["Egress"],
-            egress=[
-                dns_egress_rule(),
-                net.NetworkPolicyEgressRuleArgs(
-                    ports=[
-                        net.NetworkPolicyPortArgs(protocol="TCP", port=port)
-                        for port in GPU_OPERATOR_DRIVER_DOWNLOAD_PORTS
-                    ]
-                ),
-            ],
+        DRIVER_DOWNLOADS_POLICY: downloads_egress_spec(
+            LabelSelectorArgs(match_labels=dict(GPU_OPERATOR_DRIVER_LABELS)),
+            GPU_OPERATOR_DRIVER_DOWNLOAD_PORTS,
         ),
     }
     if scraper_namespaces:
