@@ -24,11 +24,12 @@ from gpu_facts.ack_components import (
     MPS_CONTROL_CHART,
 )
 from gpu_facts.scheduling import ACK_GPU_SCHEDULE_VALUES
-from plan.pools import PoolFacts
-from settings import AckGpuSharingSettings
+from gpu_platform.plan.pools import PoolFacts
+from gpu_platform.settings import AckGpuSharingSettings
 
 from .errors import Problem, raise_if_any, validation_problems
 from .pool_args import GpuPoolArgs, resolve_pool_args
+from .type_tokens import formerly, type_token
 
 # No ``from __future__ import annotations``: Pulumi's component analyzer reads these
 # annotations at run time.
@@ -126,7 +127,12 @@ class AckGpuSharing(pulumi.ComponentResource):
         ]
         # Refuse before registering anything: an unpinned chart must change nothing.
         raise_if_any("AckGpuSharing", name, problems)
-        super().__init__("gpu-platform:alicloud:AckGpuSharing", name, None, opts)
+        super().__init__(
+            type_token("AckGpuSharing"),
+            name,
+            None,
+            formerly("gpu-platform:alicloud:AckGpuSharing", opts),
+        )
 
         self.releases = [
             k8s.helm.v3.Release(

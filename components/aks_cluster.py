@@ -23,12 +23,13 @@ from pydantic import ValidationError
 from gpu_facts.aks_nodes import AKS_SYSTEM_POOL_MIN_PODS, AZURE_POLICY_ADDON
 from gpu_facts.azure_monitor import MIN_RETENTION_DAYS, MONITORING_ADDON
 from gpu_facts.device_plugin_chart import CRITICAL_ADDONS_TAINT_KEY
-from plan.cpu_pools import azure_size_problem
-from settings import SYSTEM_POOL_NAME, AksClusterSettings, MaintenanceWindowSettings
+from gpu_platform.plan.cpu_pools import azure_size_problem
+from gpu_platform.settings import SYSTEM_POOL_NAME, AksClusterSettings, MaintenanceWindowSettings
 
 from .aks_monitoring import AksMonitoringWorkspaces
 from .errors import Problem, raise_if_any, validation_problems
 from .node_hardening import aks_node_inputs, aks_node_problems
+from .type_tokens import formerly, type_token
 
 SYSTEM_POOL_TAINT = f"{CRITICAL_ADDONS_TAINT_KEY}=true:NoSchedule"
 """Keeps workloads off the system pool; AKS add-ons tolerate it."""
@@ -405,7 +406,9 @@ class AksCluster(pulumi.ComponentResource):
         settings = resolve_cluster_args(
             name, cast(AksClusterArgs, {k: v for k, v in args.items() if k != "monitoring"})
         )
-        super().__init__("gpu-platform:azure:AksCluster", name, None, opts)
+        super().__init__(
+            type_token("AksCluster"), name, None, formerly("gpu-platform:azure:AksCluster", opts)
+        )
         child = pulumi.ResourceOptions(parent=self)
 
         rg_name: pulumi.Input[str]

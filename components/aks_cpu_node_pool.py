@@ -12,8 +12,13 @@ from typing import Any, NotRequired, TypedDict
 import pulumi
 from pulumi_azure_native import containerservice as aks
 
-from plan.cpu_pools import aks_zone_problems, azure_size_problem, cpu_node_labels, label_problems
-from settings import CpuPoolSettings
+from gpu_platform.plan.cpu_pools import (
+    aks_zone_problems,
+    azure_size_problem,
+    cpu_node_labels,
+    label_problems,
+)
+from gpu_platform.settings import CpuPoolSettings
 
 from .errors import Problem, raise_if_any
 from .node_hardening import (
@@ -26,6 +31,7 @@ from .node_hardening import (
     aks_upgrade_settings,
 )
 from .pool_args import CpuPoolArgs, cpu_pool_settings
+from .type_tokens import formerly, type_token
 
 CPU_POOL_MODE = "User"
 """A user pool: AKS keeps its own add-ons on the system pool."""
@@ -102,7 +108,12 @@ class AksCpuNodePool(pulumi.ComponentResource):
     ) -> None:
         # Checked before registering anything: bad input changes nothing.
         pool = resolve_aks_cpu_pool(name, args)
-        super().__init__("gpu-platform:azure:AksCpuNodePool", name, None, opts)
+        super().__init__(
+            type_token("AksCpuNodePool"),
+            name,
+            None,
+            formerly("gpu-platform:azure:AksCpuNodePool", opts),
+        )
 
         self.agent_pool = aks.AgentPool(
             f"{name}-pool",

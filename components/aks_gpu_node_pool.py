@@ -23,10 +23,10 @@ from gpu_facts.scheduling import (
     GPU_PRESENT_LABEL,
     POOL_LABEL,
 )
-from plan.amd_pools import amd_pool_problems
-from plan.node_labels import aks_node_labels, autoscaler_tags
-from plan.pools import PoolFacts
-from settings import SYSTEM_POOL_NAME, GpuPoolSettings
+from gpu_platform.plan.amd_pools import amd_pool_problems
+from gpu_platform.plan.node_labels import aks_node_labels, autoscaler_tags
+from gpu_platform.plan.pools import PoolFacts
+from gpu_platform.settings import SYSTEM_POOL_NAME, GpuPoolSettings
 
 from .errors import Problem, input_error, raise_if_any, validation_problems
 from .node_hardening import (
@@ -39,6 +39,7 @@ from .node_hardening import (
     aks_upgrade_settings,
 )
 from .pool_args import GpuPoolArgs, resolve_pool_args
+from .type_tokens import formerly, type_token
 
 IMMUTABLE_PROPERTIES = ["gpuInstanceProfile", *REPLACED_ON_CHANGE]
 """AKS cannot change these on an existing pool: a change replaces the pool (BP-11 for the MIG
@@ -165,7 +166,12 @@ class AksGpuNodePool(pulumi.ComponentResource):
         # Checked before registering anything: bad input changes nothing.
         pf = resolve_aks_pool(name, args)
         pool = pf.pool
-        super().__init__("gpu-platform:azure:AksGpuNodePool", name, None, opts)
+        super().__init__(
+            type_token("AksGpuNodePool"),
+            name,
+            None,
+            formerly("gpu-platform:azure:AksGpuNodePool", opts),
+        )
 
         self.agent_pool = aks.AgentPool(
             f"{name}-pool",

@@ -24,12 +24,16 @@ from pulumi_kubernetes.networking import v1 as net
 from pydantic import TypeAdapter, ValidationError
 
 from gpu_facts import amd_gpu_operator as amd
-from plan.amd_gpu_operator import device_configs, exporter_pod_monitor_spec, operator_values
-from plan.gpu_rules import rule_groups
-from plan.metrics import ScrapeMode
-from plan.pools import PoolFacts
-from settings import AmdGpuOperatorSettings
-from settings.base import DnsLabel
+from gpu_platform.plan.amd_gpu_operator import (
+    device_configs,
+    exporter_pod_monitor_spec,
+    operator_values,
+)
+from gpu_platform.plan.gpu_rules import rule_groups
+from gpu_platform.plan.metrics import ScrapeMode
+from gpu_platform.plan.pools import PoolFacts
+from gpu_platform.settings import AmdGpuOperatorSettings
+from gpu_platform.settings.base import DnsLabel
 
 from .errors import raise_if_any, shape_problems, validation_problems
 from .gpu_metrics import AZURE_MONITOR_GROUP, OPERATOR_GROUP, scrape_policy_spec
@@ -39,6 +43,7 @@ from .helm_release import pinned_release, system_namespace
 from .nvidia_device_plugin import API_SERVER_POLICY, api_server_egress_spec, namespace_policies
 from .outputs import known_after
 from .pool_args import DEFAULT_CLOUD, GpuPoolArgs, resolve_pools_args
+from .type_tokens import formerly, type_token
 
 COMPONENT = "AmdGpuOperator"
 DRIVER_BUILD_POLICY = "allow-driver-build"
@@ -200,7 +205,12 @@ class AmdGpuOperator(pulumi.ComponentResource):
         settings, pools, scrape = amd_operator_inputs(name, args)
         values = operator_values(settings)
         configs = device_configs(pools, settings, scrape)
-        super().__init__("gpu-platform:gpu:AmdGpuOperator", name, None, opts)
+        super().__init__(
+            type_token("AmdGpuOperator"),
+            name,
+            None,
+            formerly("gpu-platform:gpu:AmdGpuOperator", opts),
+        )
 
         home = settings.namespace
         namespace = system_namespace(f"{name}-namespace", home, self)

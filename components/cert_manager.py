@@ -27,8 +27,8 @@ from gpu_facts.cert_manager_chart import (
     WEBHOOK_PORT,
 )
 from gpu_facts.device_plugin_chart import unknown_value_paths
-from plan.chart_values import system_tolerations
-from settings import CertManagerSettings
+from gpu_platform.plan.chart_values import system_tolerations
+from gpu_platform.settings import CertManagerSettings
 
 from .errors import raise_if_any, shape_problems, validation_problems
 from .gpu_workload_namespace import DENY_ALL_POLICY, deny_all_spec
@@ -36,6 +36,7 @@ from .helm_release import pinned_release, system_namespace
 from .nvidia_device_plugin import API_SERVER_POLICY, api_server_egress_spec, namespace_policies
 from .outputs import known_after
 from .pool_args import CLOUDS, DEFAULT_CLOUD
+from .type_tokens import formerly, type_token
 
 WEBHOOK_POLICY = "allow-webhook-ingress"
 
@@ -107,7 +108,9 @@ class CertManager(pulumi.ComponentResource):
             problems += validation_problems(err)
         raise_if_any("CertManager", name, problems)
         assert settings is not None
-        super().__init__("gpu-platform:gpu:CertManager", name, None, opts)
+        super().__init__(
+            type_token("CertManager"), name, None, formerly("gpu-platform:gpu:CertManager", opts)
+        )
 
         namespace = system_namespace(f"{name}-namespace", settings.namespace, self, "restricted")
         namespace_policies(

@@ -37,15 +37,16 @@ from pulumi_kubernetes.networking import v1 as net
 from pydantic import ValidationError
 
 from gpu_facts.scheduling import GPU_TAINT_EFFECT, POOL_LABEL
-from plan.pools import PoolFacts
-from plan.readiness import CHECK_DEADLINE_SECONDS, checked_pools, gpu_resource
-from settings import ReadinessSettings
+from gpu_platform.plan.pools import PoolFacts
+from gpu_platform.plan.readiness import CHECK_DEADLINE_SECONDS, checked_pools, gpu_resource
+from gpu_platform.settings import ReadinessSettings
 
 from .errors import Problem, property_path, raise_if_any, shape_problems, validation_problems
 from .gpu_workload_namespace import DENY_ALL_POLICY, deny_all_spec
 from .helm_release import system_namespace
 from .outputs import known_after
 from .pool_args import DEFAULT_CLOUD, GpuPoolArgs, resolve_pools_args
+from .type_tokens import formerly, type_token
 
 CHECK_APP = "gpu-driver-check"
 NODE_POOL_ANNOTATION = "gpu-platform.io/node-pool"
@@ -285,7 +286,12 @@ class DriverReadinessCheck(pulumi.ComponentResource):
         specs = {pool.name: job_spec(pool, settings) for pool in pools}
         mps_name = settings.mps_namespace if any(pool.is_ack_mps for pool in pools) else None
         amd_name = settings.amd_namespace if any(pool.is_amd for pool in pools) else None
-        super().__init__("gpu-platform:gpu:DriverReadinessCheck", name, None, opts)
+        super().__init__(
+            type_token("DriverReadinessCheck"),
+            name,
+            None,
+            formerly("gpu-platform:gpu:DriverReadinessCheck", opts),
+        )
 
         namespace = system_namespace(f"{name}-namespace", settings.namespace, self, "restricted")
         # Only our MPS checks run here: Pod Security cannot allow hostIPC alone.

@@ -12,8 +12,13 @@ from pulumi_azure_native import containerservice as aks
 from pydantic import ValidationError
 
 from gpu_facts.aks_nodes import CREATION_ONLY_POOL_PROPERTIES
-from plan.aks_nodes import aks_node, ephemeral_os_problem
-from settings import AckSystemDiskSettings, AksNodeSettings, AutoscaleSettings, UpgradeSettings
+from gpu_platform.plan.aks_nodes import aks_node, ephemeral_os_problem
+from gpu_platform.settings import (
+    AckSystemDiskSettings,
+    AksNodeSettings,
+    AutoscaleSettings,
+    UpgradeSettings,
+)
 
 from .errors import Problem, property_path, validation_problems
 

@@ -11,8 +11,8 @@ from typing import NotRequired, TypedDict, cast, get_args
 from pydantic import ValidationError
 
 from gpu_facts import UnknownGpuFact, azure_vm_size, ecs_instance_type
-from plan.pools import PoolFacts, resolve_pool
-from settings import Cloud, CpuPoolSettings, GpuPoolSettings
+from gpu_platform.plan.pools import PoolFacts, resolve_pool
+from gpu_platform.settings import Cloud, CpuPoolSettings, GpuPoolSettings
 
 from .errors import Problem, property_path, validation_problems
 

@@ -9,12 +9,12 @@ from typing import Any
 import pulumi
 import pytest
 
-from components.amd_gpu_operator import AmdGpuOperator
 from gpu_facts import amd_gpu_operator as amd
 from gpu_facts.device_plugin_chart import unknown_value_paths
 from gpu_facts.network_policy import API_SERVER_PORTS, Endpoint, allows, is_deny_all
-from plan.platform import ResolvedPlatform
-from stack_config import load_platform
+from gpu_platform.components.amd_gpu_operator import AmdGpuOperator
+from gpu_platform.plan.platform import ResolvedPlatform
+from gpu_platform.stack_config import load_platform
 from tests.components.incluster_args import amd_operator_args, paths
 from tests.conftest import by_type, one, run, run_once, stack_raw
 
@@ -249,7 +249,7 @@ def test_no_amd_pool_and_no_driver_image_are_refused() -> None:
 
 def test_children_are_named_after_and_parented_to_the_component() -> None:
     result = operator_run()
-    component = one(result, "gpu-platform:gpu:AmdGpuOperator")
+    component = one(result, "gpu-platform:index:AmdGpuOperator")
     for res in result.resources:
         if res is component:
             continue

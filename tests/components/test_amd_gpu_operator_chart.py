@@ -16,11 +16,11 @@ from typing import Any
 import pytest
 import yaml
 
-from components.amd_gpu_operator import operator_policies
 from gpu_facts import amd_gpu_operator as amd
 from gpu_facts.network_policy import API_SERVER_PORTS, Endpoint, allows
-from plan.amd_gpu_operator import device_configs, operator_values
-from stack_config import load_platform
+from gpu_platform.components.amd_gpu_operator import operator_policies
+from gpu_platform.plan.amd_gpu_operator import device_configs, operator_values
+from gpu_platform.stack_config import load_platform
 from tests.conftest import run, stack_raw
 
 ROOT = Path(__file__).resolve().parents[2]

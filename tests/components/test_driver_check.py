@@ -12,17 +12,22 @@ import pulumi
 import pytest
 from pydantic import ValidationError
 
-from components.driver_check import CHECK_APP, DriverReadinessCheck, amd_check_script, check_script
-from components.gpu_admission_policy import GpuAdmissionPolicy
 from gpu_facts.scheduling import GPU_NAMESPACE_LABEL, MPS_HOST_IPC_LABEL
+from gpu_platform.components.driver_check import (
+    CHECK_APP,
+    DriverReadinessCheck,
+    amd_check_script,
+    check_script,
+)
+from gpu_platform.components.gpu_admission_policy import GpuAdmissionPolicy
+from gpu_platform.offline_preview import ProgramRun, RecordedResource, run_policies
+from gpu_platform.offline_preview.engine import PreviewMocks, RecordingMonitor
+from gpu_platform.plan.platform import ResolvedPlatform
+from gpu_platform.plan.readiness import checked_pools
+from gpu_platform.settings import ReadinessSettings
+from gpu_platform.stack_config import ConfigError, load_platform
+from gpu_platform.verify.nvidia_smi import NvidiaSmiError, parse_driver_version
 from gpu_policies.registry import policies
-from offline_preview import ProgramRun, RecordedResource, run_policies
-from offline_preview.engine import PreviewMocks, RecordingMonitor
-from plan.platform import ResolvedPlatform
-from plan.readiness import checked_pools
-from readiness.nvidia_smi import NvidiaSmiError, parse_driver_version
-from settings import ReadinessSettings
-from stack_config import ConfigError, load_platform
 from tests.components.incluster_args import check_args, paths, pools_args
 from tests.conftest import by_type, one, run, stack_raw
 from tests.k8s_schema import assert_valid_manifest, manifest_of
@@ -342,7 +347,7 @@ def test_mps_namespace_is_privileged_and_outside_the_gpu_admission_policy() -> N
     assert result.outputs == {"namespace": "gpu-readiness", "mps_namespace": MPS_NAMESPACE}
     # The component's registered outputs use camelCase keys, like every other component's.
     registered = monitor.registered_outputs[
-        one(result, "gpu-platform:gpu:DriverReadinessCheck").urn
+        one(result, "gpu-platform:index:DriverReadinessCheck").urn
     ]
     assert registered["namespace"] == "gpu-readiness"
     assert registered["mpsNamespace"] == MPS_NAMESPACE
@@ -350,7 +355,7 @@ def test_mps_namespace_is_privileged_and_outside_the_gpu_admission_policy() -> N
     namespaces = namespaces_by_name(result)
     assert set(namespaces) == {"gpu-readiness", MPS_NAMESPACE}
     mps = namespaces[MPS_NAMESPACE]
-    check = one(result, "gpu-platform:gpu:DriverReadinessCheck")
+    check = one(result, "gpu-platform:index:DriverReadinessCheck")
     assert mps.parent == check.urn
     # Pod Security has no level that allows hostIPC alone: privileged, for our Jobs only.
     assert mps.inputs["metadata"]["labels"] == {

@@ -10,13 +10,13 @@ from typing import Any
 
 import pytest
 
+from gpu_platform.offline_preview import PreviewResult, RecordedResource
+from gpu_platform.offline_preview.cli import EXIT_OK
+from gpu_platform.offline_preview.graph import downstream, waits_for
+from gpu_platform.offline_preview.render import as_document
 from gpu_policies.node_placement import NodePlacement, node_placement
 from gpu_policies.node_pools import NodePool, node_pools
 from gpu_policies.tolerations import may_schedule
-from offline_preview import PreviewResult, RecordedResource
-from offline_preview.cli import EXIT_OK
-from offline_preview.graph import downstream, waits_for
-from offline_preview.render import as_document
 from tests.conftest import by_type, stack_preview
 
 pytestmark = pytest.mark.slow
@@ -135,7 +135,7 @@ def test_the_operator_waits_for_cert_manager_and_its_device_config_for_the_relea
     amd_dev: PreviewResult,
 ) -> None:
     graph, names = _named(amd_dev)
-    operator = _one(amd_dev.run.resources, "gpu-platform:gpu:AmdGpuOperator")
+    operator = _one(amd_dev.run.resources, "gpu-platform:index:AmdGpuOperator")
     operator_release = next(
         r for r in by_type(amd_dev.run, RELEASE) if r.inputs["chart"] == "gpu-operator-charts"
     )

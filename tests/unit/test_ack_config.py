@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from stack_config import ConfigError, load_platform
+from gpu_platform.stack_config import ConfigError, load_platform
 from tests.conftest import stack_raw
 
 Raw = dict[str, Any]

@@ -10,15 +10,15 @@ import pytest
 
 from gpu_facts import amd_gpu_operator as amd
 from gpu_facts.device_plugin_chart import unknown_value_paths
-from plan.amd_gpu_operator import (
+from gpu_platform.plan.amd_gpu_operator import (
     amd_tolerations,
     device_config_spec,
     device_configs,
     exporter_pod_monitor_spec,
     operator_values,
 )
-from settings import AmdGpuOperatorSettings
-from stack_config import load_platform
+from gpu_platform.settings import AmdGpuOperatorSettings
+from gpu_platform.stack_config import load_platform
 from tests.conftest import stack_raw
 
 

@@ -4,7 +4,7 @@ per namespace, workload type and pool, with health and ECC alerts (only with AMD
 from __future__ import annotations
 
 from gpu_facts.dcgm_exporter_chart import DEFAULT_NAMESPACE
-from plan.gpu_rules import capacity_alerts, rule_groups
+from gpu_platform.plan.gpu_rules import capacity_alerts, rule_groups
 from tests.conftest import platform_of, stack_raw
 
 

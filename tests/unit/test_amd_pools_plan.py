@@ -8,9 +8,9 @@ from typing import Any
 
 import pytest
 
-from plan.amd_pools import amd_pools, is_amd_pool, nvidia_pools, pool_vendor
-from settings import GpuPoolSettings
-from stack_config import ConfigError, load_platform
+from gpu_platform.plan.amd_pools import amd_pools, is_amd_pool, nvidia_pools, pool_vendor
+from gpu_platform.settings import GpuPoolSettings
+from gpu_platform.stack_config import ConfigError, load_platform
 from tests.conftest import stack_raw
 
 MI300X = "Standard_ND96isr_MI300X_v5"

@@ -44,8 +44,8 @@ from gpu_facts import (
 from gpu_facts.aws_instance_types import AWS_SPECS_PAGE
 from gpu_facts.scheduling import amd_partition_resource, is_gpu_resource, mig_resource
 from gpu_facts.vendors import AMD, NVIDIA, VENDORS, resource_vendor
-from settings import SystemPoolSettings
-from stack_config import ConfigError, load_platform
+from gpu_platform.settings import SystemPoolSettings
+from gpu_platform.stack_config import ConfigError, load_platform
 from tests.unit.test_stack_config import BASE
 
 # --- MIG profile tables: (name, compute slices, GB as named, instances per GPU, eighths) ----

@@ -10,9 +10,9 @@ import pytest
 import yaml
 
 from gpu_facts.dcgm_exporter_chart import DEFAULT_NAMESPACE
-from plan.gpu_dashboard import DASHBOARD_FILE
-from plan.gpu_dashboard import render as render_dashboard
-from plan.gpu_rules import (
+from gpu_platform.plan.gpu_dashboard import DASHBOARD_FILE
+from gpu_platform.plan.gpu_dashboard import render as render_dashboard
+from gpu_platform.plan.gpu_rules import (
     RULES_FILE,
     capacity_alerts,
     generic_groups,
@@ -20,7 +20,7 @@ from plan.gpu_rules import (
     rule_groups,
     usage_rules,
 )
-from plan.rule_joins import ksm_label, ksm_resource
+from gpu_platform.plan.rule_joins import ksm_label, ksm_resource
 from tests.conftest import platform_of, stack_raw
 
 STACKS = ["dev", "prod", "ack-dev", "byo", "amd-dev"]

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from plan.observability import (
+from gpu_platform.plan.observability import (
     KSM_LABELS_ALLOWLIST,
     MetricsPlan,
     grafana_name,
@@ -18,7 +18,7 @@ from plan.observability import (
     unattributed_gpu_pools,
     unattributed_warning,
 )
-from stack_config import ConfigError, load_platform
+from gpu_platform.stack_config import ConfigError, load_platform
 from tests.conftest import stack_raw
 
 

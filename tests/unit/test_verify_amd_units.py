@@ -11,12 +11,17 @@ import pytest
 
 from gpu_facts.amd_metrics_exporter import unhealthy_gpus
 from gpu_facts.scheduling import GPU_PRESENT_LABEL, WORKLOAD_LABEL_PREFIX
-from readiness.amd_checks import amd_gpu_series, driver_version, gpu_health, parse_amd_page
-from readiness.amd_expectations import amd_expectation
-from readiness.amd_verify import exporter_port
-from readiness.cli import load_stack
-from readiness.expectations import GpuDaemon, expectations
-from readiness.exporter import Page
+from gpu_platform.verify.amd_checks import (
+    amd_gpu_series,
+    driver_version,
+    gpu_health,
+    parse_amd_page,
+)
+from gpu_platform.verify.amd_expectations import amd_expectation
+from gpu_platform.verify.amd_verify import exporter_port
+from gpu_platform.verify.cli import load_stack
+from gpu_platform.verify.expectations import GpuDaemon, expectations
+from gpu_platform.verify.exporter import Page
 
 ROOT = Path(__file__).resolve().parents[2]
 

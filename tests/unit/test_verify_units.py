@@ -11,7 +11,8 @@ import pytest
 
 from gpu_facts.device_plugin_chart import CHART_NAME, NFD_NAME
 from gpu_facts.scheduling import GPU_PRESENT_LABEL, WORKLOAD_LABEL_PREFIX
-from readiness.checks import (
+from gpu_platform.stack_config import load_platform
+from gpu_platform.verify.checks import (
     admission_binding,
     allocatable,
     daemonset_status,
@@ -19,21 +20,20 @@ from readiness.checks import (
     network_policy,
     pool_checks,
 )
-from readiness.cli import load_stack
-from readiness.daemons import (
+from gpu_platform.verify.cli import load_stack
+from gpu_platform.verify.daemons import (
     daemon_pods,
     exec_container,
     is_ack_daemon,
     is_device_plugin,
     pod_problem,
 )
-from readiness.expectations import GpuDaemon, NamespaceExpectation, expectations
-from readiness.progress import Progress
-from readiness.render import table
-from readiness.results import CheckResult
-from readiness.selectors import SelectorError, matches
-from readiness.verify import Report
-from stack_config import load_platform
+from gpu_platform.verify.expectations import GpuDaemon, NamespaceExpectation, expectations
+from gpu_platform.verify.progress import Progress
+from gpu_platform.verify.render import table
+from gpu_platform.verify.results import CheckResult
+from gpu_platform.verify.selectors import SelectorError, matches
+from gpu_platform.verify.verify import Report
 from tests.conftest import stack_raw
 
 ROOT = Path(__file__).resolve().parents[2]
