@@ -17,7 +17,8 @@ from typing import Any, Literal
 
 import yaml
 
-from gpu_facts import AKS_MIG_TO_NVIDIA, AZURE_VM_SIZES, ECS_INSTANCE_TYPES
+from gpu_facts import AKS_MIG_TO_NVIDIA, AZURE_VM_SIZES, ECS_INSTANCE_TYPES, GPU_MODELS
+from gpu_facts.vendors import NVIDIA_NAME
 from gpu_platform.plan.pools import resolve_pool
 from gpu_platform.settings import GpuPoolSettings
 
@@ -55,7 +56,12 @@ def _mig_sizes() -> list[tuple[str, str]]:
 
 
 def _whole_gpu_sizes() -> list[str]:
-    return sorted(name for name, size in AZURE_VM_SIZES.items() if not size.mig)
+    """NVIDIA's sizes without MIG (time-slicing takes some of them; AMD's GPUs share none)."""
+    return sorted(
+        name
+        for name, size in AZURE_VM_SIZES.items()
+        if not size.mig and GPU_MODELS[size.gpu_model].vendor == NVIDIA_NAME
+    )
 
 
 def _ack_pool(index: int, shape: str) -> dict[str, Any]:

@@ -42,6 +42,8 @@ if TYPE_CHECKING:  # what the names below resolve to, for type checkers
         AksMonitoringWorkspaces,
         AksMonitoringWorkspacesArgs,
     )
+    from .amd_gpu_operator import AmdDriverArgs, AmdGpuOperator, AmdGpuOperatorArgs, AmdImagesArgs
+    from .cert_manager import CertManager, CertManagerArgs
     from .driver_check import DriverReadinessCheck, DriverReadinessCheckArgs
     from .existing_cluster import ExistingCluster, ExistingClusterArgs
     from .gpu_admission_policy import GpuAdmissionPolicy, GpuAdmissionPolicyArgs
@@ -107,7 +109,13 @@ _WHERE = {
     "AksMonitoringWorkspacesArgs": "aks_monitoring",
     "AksResourceGroupArgs": "aks_cluster",
     "AksSystemPoolArgs": "aks_cluster",
+    "AmdDriverArgs": "amd_gpu_operator",
+    "AmdGpuOperator": "amd_gpu_operator",
+    "AmdGpuOperatorArgs": "amd_gpu_operator",
+    "AmdImagesArgs": "amd_gpu_operator",
     "AutoscaleArgs": "pool_args",
+    "CertManager": "cert_manager",
+    "CertManagerArgs": "cert_manager",
     "ContainerResourcesArgs": "nvidia_device_plugin",
     "CpuPoolArgs": "pool_args",
     "DcgmExporter": "gpu_metrics",
@@ -173,7 +181,13 @@ __all__ = [
     "AksMonitoringWorkspacesArgs",
     "AksResourceGroupArgs",
     "AksSystemPoolArgs",
+    "AmdDriverArgs",
+    "AmdGpuOperator",
+    "AmdGpuOperatorArgs",
+    "AmdImagesArgs",
     "AutoscaleArgs",
+    "CertManager",
+    "CertManagerArgs",
     "ContainerResourcesArgs",
     "CpuPoolArgs",
     "DcgmExporter",

@@ -1,9 +1,11 @@
 """AksGpuNodePool: one AKS ``AgentPool`` of GPU nodes, tainted, labelled and sized from its args.
 
-The taint keeps non-GPU pods off (BP-01); the labels make the NVIDIA chart's plugin, GFD and
-NFD worker land on the nodes and pick the pool's device-plugin config. MIG pools carry their
-``gpuInstanceProfile`` (BP-10), run without the autoscaler on Ubuntu (BP-12), and are replaced,
-never updated, when the profile changes (BP-11): see docs/aks.md.
+The taint keeps non-GPU pods off (BP-01): ``nvidia.com/gpu``, or ``amd.com/gpu`` on an AMD size;
+the labels make the NVIDIA chart's plugin, GFD and NFD worker land on NVIDIA nodes and pick the
+pool's device-plugin config (AMD nodes carry our pool label only: AMD's GPU Operator selects them
+by it, and installs their driver, as AKS creates AMD pools without one: docs/amd.md). MIG pools
+carry their ``gpuInstanceProfile`` (BP-10), run without the autoscaler on Ubuntu (BP-12), and
+are replaced, never updated, when the profile changes (BP-11): see docs/aks.md.
 
 No ``from __future__ import annotations``: the component analyzer reads the args at run time.
 """
@@ -15,12 +17,13 @@ from pulumi_azure_native import containerservice as aks
 from pydantic import ValidationError
 
 from gpu_facts import AZURE_VM_SIZES
+from gpu_facts.aks_nodes import GPU_DRIVER_INSTALL, GPU_DRIVER_NONE
 from gpu_facts.scheduling import (
     DEVICE_PLUGIN_CONFIG_LABEL,
     GPU_PRESENT_LABEL,
-    GPU_TAINT,
     POOL_LABEL,
 )
+from gpu_platform.plan.amd_pools import amd_pool_problems
 from gpu_platform.plan.kubernetes_values import kubernetes_label_problems
 from gpu_platform.plan.node_labels import aks_node_labels, autoscaler_tags
 from gpu_platform.plan.pools import PoolFacts
@@ -64,7 +67,7 @@ class AksGpuNodePoolArgs(TypedDict):
     """Resource group of the cluster."""
     gpu_operator: NotRequired[bool]
     """True when the NVIDIA GPU Operator owns the driver: AKS then installs none (default
-    false: the AKS GPU image installs it)."""
+    false: the AKS GPU image installs it). AMD pools never get AKS's driver."""
     workload_types: NotRequired[list[str]]
     """Workload types (``training``...) allowed on the pool; each becomes a node label
     ``workload.gpu-platform.io/<type>`` (default none)."""
@@ -104,6 +107,7 @@ def aks_pool_problems(pool: GpuPoolSettings) -> list[Problem]:
             problems.append((f"pool.labels.{key}", f"AKS reserves the {AKS_LABEL_DOMAIN} domain"))
     problems += under("pool.labels", kubernetes_label_problems(pool.labels))
     problems += under("pool.zones", aks_zone_problems(pool.zones))
+    problems += [(f"pool.{path}", why) for path, why in amd_pool_problems("azure", pool)]
     problems += aks_surge_problems(pool.upgrade, "pool")
     if size is not None:  # the OS disk is judged against the size's local disks
         problems += aks_node_problems(size.name, pool, "pool", nvme_cache=pool.nvme)
@@ -127,6 +131,11 @@ def resolve_aks_pool(name: str, args: AksGpuNodePoolArgs) -> PoolFacts:
     return facts
 
 
+def gpu_driver(pool: PoolFacts, gpu_operator: bool) -> str:
+    """``gpuProfile.driver``: ``None`` where a GPU Operator installs the driver."""
+    return GPU_DRIVER_NONE if gpu_operator or pool.is_amd else GPU_DRIVER_INSTALL
+
+
 def pool_outputs(pool: PoolFacts) -> dict[str, Any]:
     """Per-pool facts for stack outputs: what the scheduler will see on the nodes."""
     capacity = pool.capacity.as_output()
@@ -141,12 +150,13 @@ def pool_outputs(pool: PoolFacts) -> dict[str, Any]:
         "capacityPerNode": capacity["perNode"],
         "capacityTotal": capacity["total"],
         "nvmeCache": pool.pool.nvme,
+        "gpuVendor": pool.vendor.name,
     }
 
 
 class AksGpuNodePool(pulumi.ComponentResource):
     """A GPU node pool of an AKS cluster: tainted for GPU pods only, labelled for the NVIDIA
-    device plugin, MIG-partitioned or autoscaled."""
+    device plugin (AMD sizes: for AMD's GPU Operator), MIG-partitioned or autoscaled."""
 
     agent_pool: aks.AgentPool
     """The AKS agent pool."""
@@ -184,13 +194,12 @@ class AksGpuNodePool(pulumi.ComponentResource):
                 encryption_at_host=args.get("encryption_at_host", False),
                 nvme_cache=pool.nvme,
             ),
-            node_taints=[GPU_TAINT],
+            node_taints=[str(pf.vendor.taint)],
             node_labels=aks_node_labels(pf, args.get("workload_types", [])),
             gpu_instance_profile=pool.mig.profile if pool.mig else None,
-            # Exactly one driver owner: the AKS GPU image, or the GPU Operator.
-            gpu_profile=aks.GPUProfileArgs(
-                driver="None" if args.get("gpu_operator", False) else "Install"
-            ),
+            # Exactly one driver owner: the AKS GPU image, or a GPU Operator (NVIDIA's when
+            # asked; AMD's always on AMD sizes, which AKS creates only without a driver).
+            gpu_profile=aks.GPUProfileArgs(driver=gpu_driver(pf, args.get("gpu_operator", False))),
             availability_zones=pool.zones or None,
             upgrade_settings=aks_upgrade_settings(pool.upgrade),
             **aks_size_inputs(pool.autoscale, pool.count),

@@ -18,6 +18,7 @@ from typing import Any, NotRequired, TypedDict
 import pulumi
 from pulumi_azure_native import alertsmanagement, monitor, operationalinsights
 
+from gpu_facts.amd_gpu_operator import DEFAULT_NAMESPACE as AMD_NAMESPACE
 from gpu_facts.azure_monitor import (
     AUDIT_LOG_CATEGORIES,
     COLLECTION_INTERVAL,
@@ -148,6 +149,9 @@ class AksMonitoringArgs(TypedDict):
     """The cluster's GPU pools, for the capacity alerts."""
     exporter_namespace: NotRequired[str]
     """Namespace of the GPU metrics exporter, for its down alert (default ``gpu-metrics``)."""
+    amd_operator_namespace: NotRequired[str]
+    """Namespace of AMD's GPU Operator, for its exporter's down alert (default
+    ``amd-gpu-operator``; AMD's rules come only with AMD pools)."""
     log_namespaces: NotRequired[list[str]]
     """Namespaces whose container logs are collected; unset or empty: every namespace."""
     audit: NotRequired[bool]
@@ -224,7 +228,8 @@ class AksMonitoring(pulumi.ComponentResource):
                 opts=child,
             )
             namespace = args.get("exporter_namespace", DEFAULT_NAMESPACE)
-            for group in rule_groups(pools, namespace):
+            amd_namespace = args.get("amd_operator_namespace", AMD_NAMESPACE)
+            for group in rule_groups(pools, namespace, amd_namespace):
                 prometheus_rule_group(
                     f"{name}-{group['name']}",
                     group,

@@ -19,6 +19,13 @@ forbids it), so that namespace enforces ``privileged``. It holds the MPS check J
 else; they keep everything else of ``restricted`` (non-root, no privilege, no capabilities,
 RuntimeDefault seccomp). ``nvidia-smi`` talks to the driver through NVML, not CUDA, so the
 check is not an MPS client.
+
+AMD pools are checked from a third namespace (``<readiness.namespace>-amd``, Pod Security
+``baseline``): AMD's device nodes (``/dev/kfd``, ``/dev/dri/renderD*``) belong to root and the
+``render`` group, whose GID differs between node images, so ``amd-smi`` opens them as root. The
+check keeps everything else of ``restricted`` (no capabilities at all, no privilege escalation,
+read-only root filesystem, RuntimeDefault seccomp): root without capabilities opens only what
+root owns.
 """
 
 import shlex
@@ -29,7 +36,7 @@ import pulumi_kubernetes as k8s
 from pulumi_kubernetes.networking import v1 as net
 from pydantic import ValidationError
 
-from gpu_facts.scheduling import GPU_TAINT_EFFECT, GPU_TAINT_KEY, POOL_LABEL
+from gpu_facts.scheduling import GPU_TAINT_EFFECT, POOL_LABEL
 from gpu_platform.plan.pools import PoolFacts
 from gpu_platform.plan.readiness import CHECK_DEADLINE_SECONDS, checked_pools, gpu_resource
 from gpu_platform.plan.schedules import schedule_problem
@@ -47,6 +54,10 @@ NODE_POOL_ANNOTATION = "gpu-platform.io/node-pool"
 """On a check Job: the cloud node pool it checks (its ID makes the Job wait for that pool)."""
 """``app.kubernetes.io/name`` of every check Job and CronJob."""
 NOBODY = 65534
+SCRATCH = "/tmp"
+SCRATCH_VOLUME = k8s.core.v1.VolumeArgs(
+    name="scratch", empty_dir=k8s.core.v1.EmptyDirVolumeSourceArgs()
+)
 
 
 class DriverReadinessCheckArgs(TypedDict):
@@ -65,9 +76,12 @@ class DriverReadinessCheckArgs(TypedDict):
     image: NotRequired[str]
     """Image of the check, with ``nvidia-smi``, pinned to a tag other than ``latest`` or to a
     digest (BP-19; default a CUDA base image)."""
+    amd_image: NotRequired[str]
+    """Image of the AMD pools' check, with ``amd-smi``, pinned (default a ROCm 6.4 image)."""
     namespace: NotRequired[str]
     """Namespace of the check Jobs, Pod Security ``restricted`` (default ``gpu-readiness``); ACK
-    MPS pools' checks use ``<namespace>-mps``, so at most 59 characters."""
+    MPS pools' checks use ``<namespace>-mps``, AMD pools' ``<namespace>-amd``, so at most 59
+    characters."""
     node_pools: NotRequired[dict[str, pulumi.Input[str]]]
     """Pool name -> the ID of the cloud node pool behind it. The pool's check Job carries it as
     the annotation ``gpu-platform.io/node-pool``, so the Job waits for its own node pool and
@@ -89,7 +103,7 @@ def driver_check_inputs(
             {
                 k: v
                 for k, v in args.items()
-                if k in ("min_driver_major", "schedule", "image", "namespace")
+                if k in ("min_driver_major", "schedule", "image", "amd_image", "namespace")
             }
         )
     except ValidationError as err:
@@ -157,10 +171,46 @@ def check_script(pool: str, min_driver_major: int, mig_profile: str | None = Non
     return "\n".join(lines) + "\n"
 
 
+def amd_check_script(pool: str) -> str:
+    """The AMD check as a POSIX-sh script: exit 0 only when ``amd-smi`` reports the amdgpu
+    driver with a version (``amd-smi static --driver`` prints ``NAME: amdgpu`` and
+    ``VERSION: <x>`` under ``DRIVER:`` per GPU); ``amd-smi version`` adds the ROCm version."""
+    lines = [
+        "set -u",
+        f"pool={shlex.quote(pool)}",
+        'fail() { printf "FAIL pool=%s: %s\\n" "$pool" "$1" >&2; exit 1; }',
+        'command -v amd-smi >/dev/null 2>&1 || fail "amd-smi is not in the check image"',
+        'if ! out="$(amd-smi static --driver 2>&1)"; then',
+        '  fail "amd-smi static --driver failed: $out"',
+        "fi",
+        "printf '%s\\n' \"$out\"",
+        'name="$(printf \'%s\\n\' "$out"'
+        " | sed -n 's/^ *NAME: *\\([^ ]*\\).*/\\1/p' | head -n 1)\"",
+        'version="$(printf \'%s\\n\' "$out"'
+        " | sed -n 's/^ *VERSION: *\\([0-9][0-9.]*\\).*/\\1/p' | head -n 1)\"",
+        '[ "$name" = amdgpu ] || fail "the GPU driver is ${name:-unnamed}, not amdgpu"',
+        'case "$version" in',
+        "  [0-9]*.[0-9]*) ;;",
+        '  *) fail "no driver version in the amd-smi output" ;;',
+        "esac",
+        "amd-smi version 2>&1 || true",
+        'printf "OK pool=%s: amdgpu driver %s\\n" "$pool" "$version"',
+    ]
+    return "\n".join(lines) + "\n"
+
+
 def job_spec(pool: PoolFacts, settings: ReadinessSettings) -> k8s.batch.v1.JobSpecArgs:
-    """The check Job's spec for one pool (with hostIPC on an ACK MPS pool, see the module)."""
+    """The check Job's spec for one pool (with hostIPC on an ACK MPS pool, as root on an AMD
+    pool: see the module)."""
     labels = {"app.kubernetes.io/name": CHECK_APP, POOL_LABEL: pool.name}
     limits = {gpu_resource(pool): "1", "cpu": "100m", "memory": "64Mi"}
+    amd = pool.is_amd
+    user = 0 if amd else NOBODY
+    if amd:
+        name, image, script = "amd-smi", settings.amd_image, amd_check_script(pool.name)
+    else:
+        name, image = "nvidia-smi", settings.image
+        script = check_script(pool.name, settings.min_driver_major, pool.mig_profile)
     return k8s.batch.v1.JobSpecArgs(
         backoff_limit=1,
         active_deadline_seconds=CHECK_DEADLINE_SECONDS,
@@ -173,24 +223,29 @@ def job_spec(pool: PoolFacts, settings: ReadinessSettings) -> k8s.batch.v1.JobSp
                 node_selector={POOL_LABEL: pool.name},
                 tolerations=[
                     k8s.core.v1.TolerationArgs(
-                        key=GPU_TAINT_KEY, operator="Exists", effect=GPU_TAINT_EFFECT
+                        key=pool.vendor.taint_key, operator="Exists", effect=GPU_TAINT_EFFECT
                     )
                 ],
                 security_context=k8s.core.v1.PodSecurityContextArgs(
-                    run_as_non_root=True,
-                    run_as_user=NOBODY,
-                    run_as_group=NOBODY,
+                    run_as_non_root=not amd,
+                    run_as_user=user,
+                    run_as_group=user,
                     seccomp_profile=k8s.core.v1.SeccompProfileArgs(type="RuntimeDefault"),
                 ),
+                # amd-smi writes its logs under $HOME: a scratch directory, the root stays
+                # read-only.
+                volumes=[SCRATCH_VOLUME] if amd else None,
                 containers=[
                     k8s.core.v1.ContainerArgs(
-                        name="nvidia-smi",
-                        image=settings.image,
-                        command=[
-                            "/bin/sh",
-                            "-c",
-                            check_script(pool.name, settings.min_driver_major, pool.mig_profile),
-                        ],
+                        name=name,
+                        image=image,
+                        command=["/bin/sh", "-c", script],
+                        env=[k8s.core.v1.EnvVarArgs(name="HOME", value=SCRATCH)] if amd else None,
+                        volume_mounts=(
+                            [k8s.core.v1.VolumeMountArgs(name="scratch", mount_path=SCRATCH)]
+                            if amd
+                            else None
+                        ),
                         resources=k8s.core.v1.ResourceRequirementsArgs(
                             limits=limits, requests=dict(limits)
                         ),
@@ -198,7 +253,7 @@ def job_spec(pool: PoolFacts, settings: ReadinessSettings) -> k8s.batch.v1.JobSp
                             privileged=False,
                             allow_privilege_escalation=False,
                             read_only_root_filesystem=True,
-                            run_as_non_root=True,
+                            run_as_non_root=not amd,
                             capabilities=k8s.core.v1.CapabilitiesArgs(drop=["ALL"]),
                             seccomp_profile=k8s.core.v1.SeccompProfileArgs(type="RuntimeDefault"),
                         ),
@@ -218,6 +273,9 @@ class DriverReadinessCheck(pulumi.ComponentResource):
     mps_namespace: pulumi.Output[str | None]
     """Namespace of the ACK MPS pools' checks (Pod Security ``privileged`` for hostIPC), None
     without an MPS pool."""
+    amd_namespace: pulumi.Output[str | None]
+    """Namespace of the AMD pools' checks (Pod Security ``baseline``: root), None without an
+    AMD pool."""
     jobs: pulumi.Output[dict[str, str]]
     """Pool name -> name of its check Job."""
 
@@ -231,6 +289,7 @@ class DriverReadinessCheck(pulumi.ComponentResource):
         settings, pools = driver_check_inputs(name, args)
         specs = {pool.name: job_spec(pool, settings) for pool in pools}
         mps_name = settings.mps_namespace if any(pool.is_ack_mps for pool in pools) else None
+        amd_name = settings.amd_namespace if any(pool.is_amd for pool in pools) else None
         super().__init__(
             type_token("DriverReadinessCheck"),
             name,
@@ -245,13 +304,21 @@ class DriverReadinessCheck(pulumi.ComponentResource):
             if mps_name is not None
             else None
         )
+        # Only our AMD checks run here: as root (the device nodes' owner), without capabilities.
+        amd = (
+            system_namespace(f"{name}-amd-namespace", amd_name, self, "baseline")
+            if amd_name is not None
+            else None
+        )
         # Namespace names are the configured strings, known on a new cluster's first preview
         # (components/helm_release.py); depends_on orders creation.
-        homes = [(settings.namespace, namespace, "namespace")]
+        homes = {"default": (settings.namespace, namespace, "namespace")}
         if mps is not None and mps_name is not None:
-            homes.append((mps_name, mps, "mps-namespace"))
+            homes["mps"] = (mps_name, mps, "mps-namespace")
+        if amd is not None and amd_name is not None:
+            homes["amd"] = (amd_name, amd, "amd-namespace")
         # The checks need no network at all (BP-08 applied to our own namespaces too).
-        for home_name, home_ns, suffix in homes:
+        for home_name, home_ns, suffix in homes.values():
             net.NetworkPolicy(
                 f"{name}-{suffix}-{DENY_ALL_POLICY}",
                 metadata=k8s.meta.v1.ObjectMetaArgs(name=DENY_ALL_POLICY, namespace=home_name),
@@ -262,7 +329,9 @@ class DriverReadinessCheck(pulumi.ComponentResource):
         node_pools = args.get("node_pools", {})
         for pool in pools:
             job_name = f"{CHECK_APP}-{pool.name}"
-            home_name, home_ns, _ = homes[-1] if pool.is_ack_mps else homes[0]
+            home_name, home_ns, _ = homes[
+                "mps" if pool.is_ack_mps else "amd" if pool.is_amd else "default"
+            ]
             metadata = k8s.meta.v1.ObjectMetaArgs(
                 name=job_name,
                 namespace=home_name,
@@ -310,7 +379,17 @@ class DriverReadinessCheck(pulumi.ComponentResource):
             if mps is not None and mps_name is not None
             else pulumi.Output.from_input(None)
         )
+        self.amd_namespace = (
+            known_after(amd_name, amd)
+            if amd is not None and amd_name is not None
+            else pulumi.Output.from_input(None)
+        )
         self.jobs = pulumi.Output.from_input(jobs)
         self.register_outputs(
-            {"namespace": self.namespace, "mpsNamespace": self.mps_namespace, "jobs": self.jobs}
+            {
+                "namespace": self.namespace,
+                "mpsNamespace": self.mps_namespace,
+                "amdNamespace": self.amd_namespace,
+                "jobs": self.jobs,
+            }
         )

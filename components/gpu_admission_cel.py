@@ -12,6 +12,10 @@ from dataclasses import dataclass
 
 from gpu_facts.scheduling import (
     ALIYUN_GPU_MEM,
+    AMD_COMPUTE_PARTITIONS,
+    AMD_GPU_PREFIX,
+    AMD_MEMORY_PARTITIONS,
+    AMD_TAINT_KEY,
     CUDA_IMAGE_REPOSITORY,
     GPU_TAINT_EFFECT,
     GPU_TAINT_KEY,
@@ -52,12 +56,30 @@ def _quoted(value: str) -> str:
     return "'" + value.replace("\\", "\\\\").replace("'", "\\'") + "'"
 
 
-def is_gpu_resource_cel(var: str) -> str:
-    """CEL that is true when the resource name in ``var`` hands out GPU capacity."""
+# AMD's partitions under the device plugin's mixed strategy: amd.com/<compute>_<memory>.
+AMD_PARTITION = (
+    rf"^amd\.com/({'|'.join(AMD_COMPUTE_PARTITIONS)})_({'|'.join(AMD_MEMORY_PARTITIONS)})$"
+)
+
+
+def is_nvidia_gpu_resource_cel(var: str) -> str:
+    """CEL: the resource name in ``var`` hands out NVIDIA GPU capacity (ACK's gpu-mem too)."""
     return (
         f"({var} == {_quoted(NVIDIA_GPU)} || {var} == {_quoted(NVIDIA_GPU + SHARED_SUFFIX)}"
         f" || {var}.startsWith({_quoted(NVIDIA_MIG_PREFIX)}) || {var} == {_quoted(ALIYUN_GPU_MEM)})"
     )
+
+
+def is_amd_gpu_resource_cel(var: str) -> str:
+    """CEL: the resource name in ``var`` hands out AMD GPU capacity (whole GPUs, partitions)."""
+    return (
+        f"({var}.startsWith({_quoted(AMD_GPU_PREFIX)}) || {var}.matches({_quoted(AMD_PARTITION)}))"
+    )
+
+
+def is_gpu_resource_cel(var: str) -> str:
+    """CEL that is true when the resource name in ``var`` hands out GPU capacity."""
+    return f"({is_nvidia_gpu_resource_cel(var)} || {is_amd_gpu_resource_cel(var)})"
 
 
 def _asks(container: str, resource_test: str) -> str:
@@ -69,9 +91,9 @@ def _asks(container: str, resource_test: str) -> str:
     )
 
 
-def _tolerates_gpu_taint(t: str) -> str:
-    """CEL: toleration ``t`` tolerates the GPU taint (Kubernetes toleration matching)."""
-    key, value, effect = _quoted(GPU_TAINT_KEY), _quoted(GPU_TAINT_VALUE), _quoted(GPU_TAINT_EFFECT)
+def _tolerates_gpu_taint(t: str, taint_key: str = GPU_TAINT_KEY) -> str:
+    """CEL: toleration ``t`` tolerates a vendor's GPU taint (Kubernetes toleration matching)."""
+    key, value, effect = _quoted(taint_key), _quoted(GPU_TAINT_VALUE), _quoted(GPU_TAINT_EFFECT)
     return (
         f"((!has({t}.effect) || {t}.effect == '' || {t}.effect == {effect})"
         f" && ((has({t}.operator) && {t}.operator == 'Exists'"
@@ -124,6 +146,14 @@ VARIABLES: tuple[CelVariable, ...] = (
     ),
     CelVariable("asksGpu", "size(variables.gpuContainers) > 0"),
     CelVariable(
+        "asksNvidiaGpu",
+        f"variables.gpuContainers.exists(c, {_asks('c', is_nvidia_gpu_resource_cel('r'))})",
+    ),
+    CelVariable(
+        "asksAmdGpu",
+        f"variables.gpuContainers.exists(c, {_asks('c', is_amd_gpu_resource_cel('r'))})",
+    ),
+    CelVariable(
         "asksGpuMem",
         f"variables.containers.exists(c, {_asks('c', f'r == {_quoted(ALIYUN_GPU_MEM)}')})",
     ),
@@ -142,10 +172,19 @@ VALIDATIONS: tuple[CelValidation, ...] = (
     CelValidation(
         "gpu-toleration",
         "BP-02",
-        "!variables.asksGpu || (has(variables.spec.tolerations)"
+        "!variables.asksNvidiaGpu || (has(variables.spec.tolerations)"
         f" && variables.spec.tolerations.exists(t, {_tolerates_gpu_taint('t')}))",
         f"a pod that asks for a GPU must tolerate the GPU taint {GPU_TAINT_KEY}"
         f"={GPU_TAINT_VALUE}:{GPU_TAINT_EFFECT} (e.g. key {GPU_TAINT_KEY}, operator Exists,"
+        f" effect {GPU_TAINT_EFFECT}) (BP-02)",
+    ),
+    CelValidation(
+        "amd-gpu-toleration",
+        "BP-02",
+        "!variables.asksAmdGpu || (has(variables.spec.tolerations)"
+        f" && variables.spec.tolerations.exists(t, {_tolerates_gpu_taint('t', AMD_TAINT_KEY)}))",
+        f"a pod that asks for an AMD GPU must tolerate the AMD GPU taint {AMD_TAINT_KEY}"
+        f"={GPU_TAINT_VALUE}:{GPU_TAINT_EFFECT} (e.g. key {AMD_TAINT_KEY}, operator Exists,"
         f" effect {GPU_TAINT_EFFECT}) (BP-02)",
     ),
     CelValidation(

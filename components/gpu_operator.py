@@ -9,6 +9,7 @@ MIG partitions come from the pool (AKS ``gpuInstanceProfile``), and the manager'
 undo them.
 """
 
+from collections.abc import Sequence
 from typing import Any, NotRequired, TypedDict
 
 import pulumi
@@ -27,7 +28,7 @@ from gpu_facts.device_plugin_chart import (
     GPU_OPERATOR_KNOWN_VALUE_PATHS,
     unknown_value_paths,
 )
-from gpu_platform.plan.chart_values import gpu_tolerations
+from gpu_platform.plan.chart_values import gpu_tolerations, system_tolerations
 from gpu_platform.plan.device_plugin import DEFAULT_CONFIG_NAME, config_map, mig_strategy
 from gpu_platform.plan.metrics import exporter_env
 from gpu_platform.plan.pools import PoolFacts
@@ -45,7 +46,6 @@ from .nvidia_device_plugin import (
     api_server_egress_spec,
     namespace_policies,
     nfd_values,
-    system_tolerations,
 )
 from .outputs import known_after
 from .pool_args import DEFAULT_CLOUD, GpuPoolArgs, resolve_pools_args
@@ -135,6 +135,23 @@ def operator_values(
     return values
 
 
+def downloads_egress_spec(
+    pods: LabelSelectorArgs, ports: Sequence[int]
+) -> net.NetworkPolicySpecArgs:
+    """The selected pods (a GPU operator's driver builders) may resolve names and reach any
+    address on ``ports``: distribution and vendor package repositories have no fixed address."""
+    return net.NetworkPolicySpecArgs(
+        pod_selector=pods,
+        policy_types=["Egress"],
+        egress=[
+            dns_egress_rule(),
+            net.NetworkPolicyEgressRuleArgs(
+                ports=[net.NetworkPolicyPortArgs(protocol="TCP", port=port) for port in ports]
+            ),
+        ],
+    )
+
+
 def operator_policies(
     cloud: str, scraper_namespaces: list[str]
 ) -> dict[str, net.NetworkPolicySpecArgs]:
@@ -149,18 +166,9 @@ def operator_policies(
     specs = {
         DENY_ALL_POLICY: deny_all_spec(),
         API_SERVER_POLICY: api_server_egress_spec(cloud, {}),
-        DRIVER_DOWNLOADS_POLICY: net.NetworkPolicySpecArgs(
-            pod_selector=LabelSelectorArgs(match_labels=dict(GPU_OPERATOR_DRIVER_LABELS)),
-            policy_types=["Egress"],
-            egress=[
-                dns_egress_rule(),
-                net.NetworkPolicyEgressRuleArgs(
-                    ports=[
-                        net.NetworkPolicyPortArgs(protocol="TCP", port=port)
-                        for port in GPU_OPERATOR_DRIVER_DOWNLOAD_PORTS
-                    ]
-                ),
-            ],
+        DRIVER_DOWNLOADS_POLICY: downloads_egress_spec(
+            LabelSelectorArgs(match_labels=dict(GPU_OPERATOR_DRIVER_LABELS)),
+            GPU_OPERATOR_DRIVER_DOWNLOAD_PORTS,
         ),
     }
     if scraper_namespaces:

@@ -3,8 +3,11 @@
 The namespace carries its workload type, Pod Security Admission labels and the label that
 puts it under the GPU admission policy. Traffic is denied both ways by default; named
 policies open only what the config grants. A ResourceQuota caps the GPU resources the
-namespace's pools expose (and pins every other GPU resource of the cluster at 0), and a
-LimitRange gives containers without requests defaults that fit the quota.
+namespace's pools expose, NVIDIA's or AMD's (and pins every other GPU resource of the cluster,
+``amd.com/gpu`` included, at 0), and a LimitRange gives containers without requests defaults
+that fit the quota. The LimitRange names no GPU resource, on purpose: a ``max`` without a
+``default`` becomes the default limit (Kubernetes ``SetDefaults_LimitRangeItem``), which would
+hand every container of the namespace GPUs; GPUs are asked for explicitly (BP-03).
 """
 
 from typing import Any, NotRequired, TypedDict

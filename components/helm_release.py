@@ -22,7 +22,7 @@ def system_namespace(
     resource_name: str,
     name: str,
     parent: pulumi.Resource,
-    pod_security: Literal["privileged", "restricted"] = "privileged",
+    pod_security: Literal["privileged", "baseline", "restricted"] = "privileged",
 ) -> k8s.core.v1.Namespace:
     """A namespace of the platform's own system pods. The GPU charts (plugin, GFD, MPS daemon)
     run privileged: Pod Security allows it in their namespace and nowhere else."""

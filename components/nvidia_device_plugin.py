@@ -17,7 +17,6 @@ from pydantic import ValidationError
 from gpu_facts.device_plugin_chart import (
     CHART_NAME,
     CHART_REPO,
-    CRITICAL_ADDONS_TAINT_KEY,
     INSTANCE_LABEL,
     KNOWN_VALUE_PATHS,
     MIN_VERSION,
@@ -32,7 +31,12 @@ from gpu_facts.scheduling import (
     GPU_TAINT_KEY,
     GPU_TAINT_VALUE,
 )
-from gpu_platform.plan.chart_values import gpu_node_affinity, gpu_tolerations, merge_values
+from gpu_platform.plan.chart_values import (
+    gpu_node_affinity,
+    gpu_tolerations,
+    merge_values,
+    system_tolerations,
+)
 from gpu_platform.plan.device_plugin import DEFAULT_CONFIG_NAME, config_map
 from gpu_platform.plan.device_plugin_values import config_problems, our_config_names, value_problems
 from gpu_platform.plan.pools import PoolFacts
@@ -128,11 +132,6 @@ def nfd_values(
             "podSecurityContext": confined,
         },
     }
-
-
-def system_tolerations() -> list[dict[str, str]]:
-    """For the NFD master and gc Deployments: AKS taints every non-GPU node CriticalAddonsOnly."""
-    return [{"key": CRITICAL_ADDONS_TAINT_KEY, "operator": "Exists"}]
 
 
 def nfd_worker_tolerations() -> list[dict[str, str]]:

@@ -238,6 +238,7 @@ class GpuPlatform(pulumi.ComponentResource):
             "location": settings.location,
             "pools": [gpu_pool_args(pf.pool) for pf in self._platform.pools.values()],
             "exporter_namespace": config.observability.metrics.namespace,
+            "amd_operator_namespace": config.amd_gpu_operator.namespace,
             "log_namespaces": log_namespaces(self._platform),
             "audit": logs.audit,
             "tags": dict(settings.tags),
@@ -416,7 +417,8 @@ class GpuPlatform(pulumi.ComponentResource):
     # --- in-cluster layers ---------------------------------------------------------------
 
     def _gpu_layer(self, cluster: ClusterHandle, opts: pulumi.ResourceOptions) -> None:
-        """Device plugin with per-pool configs (or the GPU Operator), and readiness checks."""
+        """Device plugin with per-pool configs (or the GPU Operator), AMD's GPU Operator for AMD
+        pools, and readiness checks."""
         from .driver_check import DriverReadinessCheck, checked_pools
         from .gpu_operator import NvidiaGpuOperator
         from .nvidia_device_plugin import NvidiaDevicePlugin
@@ -466,9 +468,10 @@ class GpuPlatform(pulumi.ComponentResource):
                 },
                 opts,
             )
+        amd_owner = self._amd_gpu_layer(pool_args, opts)
         if checked_pools(pools):
             # The checks need the GPU components (not the pools: each Job waits for its own).
-            owners = [owner] if owner else []
+            owners = [o for o in (owner, amd_owner) if o is not None]
             after_owner = pulumi.ResourceOptions(depends_on=[*owners, *cluster.gpu_owners])
             readiness = config.readiness
             check_args: DriverReadinessCheckArgs = {
@@ -476,6 +479,7 @@ class GpuPlatform(pulumi.ComponentResource):
                 "cloud": config.cloud,
                 "min_driver_major": readiness.min_driver_major,
                 "image": readiness.image,
+                "amd_image": readiness.amd_image,
                 "namespace": readiness.namespace,
             }
             if readiness.schedule is not None:
@@ -498,6 +502,55 @@ class GpuPlatform(pulumi.ComponentResource):
         for message in warnings.values():
             pulumi.log.warn(message, self)
         self.shared_gpu_warnings = pulumi.Output.from_input(warnings)
+
+    def _amd_gpu_layer(
+        self, pool_args: list[Any], opts: pulumi.ResourceOptions
+    ) -> pulumi.Resource | None:
+        """AMD's GPU Operator (and the cert-manager it needs) when a pool has an AMD size; its
+        exporter is scraped like ours (docs/amd.md)."""
+        if not any(pf.is_amd for pf in self._platform.pools.values()):
+            return None
+        from .amd_gpu_operator import AmdGpuOperator, AmdGpuOperatorArgs
+        from .cert_manager import CertManager
+
+        config = self._platform.settings
+        settings = config.amd_gpu_operator
+        after: list[pulumi.Resource] = []
+        if settings.cert_manager.install:
+            manager = settings.cert_manager
+            after.append(
+                CertManager(
+                    f"{self._name}-cert-manager",
+                    {
+                        "version": manager.version,
+                        "namespace": manager.namespace,
+                        "cloud": config.cloud,
+                    },
+                    opts,
+                )
+            )
+        args = cast(
+            AmdGpuOperatorArgs,
+            {
+                **settings.model_dump(
+                    exclude_none=True, include={"version", "namespace", "driver", "images"}
+                ),
+                "pools": pool_args,
+                "cloud": config.cloud,
+            },
+        )
+        metrics = metrics_plan(self._platform)
+        if metrics is not None:
+            args["scrape"] = metrics.scrape
+            args["scraper_namespaces"] = list(metrics.scraper_namespaces)
+            # Our dcgm-exporter release brings the PrometheusRule; without one, AMD's side does.
+            args["prometheus_rules"] = metrics.prometheus_rules and not metrics.our_exporter
+        # The release needs cert-manager's CRDs (KMM's webhook certificate).
+        return AmdGpuOperator(
+            f"{self._name}-amd-gpu-operator",
+            args,
+            pulumi.ResourceOptions.merge(opts, pulumi.ResourceOptions(depends_on=after)),
+        )
 
     def _gpu_metrics(self, pool_args: list[Any], opts: pulumi.ResourceOptions) -> None:
         """NVIDIA's dcgm-exporter on the GPU nodes, scraped the way the cloud does it."""

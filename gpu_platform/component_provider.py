@@ -45,6 +45,8 @@ HOSTED_COMPONENTS = (
     "AksGrafana",
     "AksMonitoring",
     "AksMonitoringWorkspaces",
+    "AmdGpuOperator",
+    "CertManager",
     "DcgmExporter",
     "DriverReadinessCheck",
     "ExistingCluster",

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from gpu_facts.device_plugin_chart import CRITICAL_ADDONS_TAINT_KEY
 from gpu_facts.scheduling import (
     DEVICE_PLUGIN_CONFIG_LABEL,
     GPU_PRESENT_LABEL,
@@ -44,8 +45,21 @@ def gpu_node_affinity(pools: Sequence[str] = ()) -> dict[str, Any]:
 
 
 def gpu_tolerations() -> list[dict[str, str]]:
-    """Tolerate the GPU taint whatever its value; no CriticalAddonsOnly (keeps off system nodes)."""
-    return [{"key": GPU_TAINT_KEY, "operator": "Exists", "effect": GPU_TAINT_EFFECT}]
+    """Tolerate the (NVIDIA) GPU taint whatever its value; no CriticalAddonsOnly (keeps off system
+    nodes), no AMD taint (keeps off AMD nodes)."""
+    return vendor_tolerations(GPU_TAINT_KEY)
+
+
+def system_tolerations() -> list[dict[str, str]]:
+    """For the charts' controllers and webhooks (Deployments): AKS taints every non-GPU node of
+    the system pool CriticalAddonsOnly."""
+    return [{"key": CRITICAL_ADDONS_TAINT_KEY, "operator": "Exists"}]
+
+
+def vendor_tolerations(taint_key: str) -> list[dict[str, str]]:
+    """Tolerate a vendor's GPU taint whatever its value, and nothing else (keeps off system
+    nodes and the other vendor's GPU nodes)."""
+    return [{"key": taint_key, "operator": "Exists", "effect": GPU_TAINT_EFFECT}]
 
 
 def merge_values(ours: Mapping[str, Any], theirs: Mapping[str, Any]) -> dict[str, Any]:

@@ -13,6 +13,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from gpu_facts import amd_metrics_exporter as amd
 from gpu_facts.dcgm_exporter_chart import HOSTNAME_LABEL, TEMPERATURE, XID_ERRORS
 
 from .gpu_rules import usage_rules
@@ -99,14 +100,65 @@ def panels() -> list[dict[str, Any]]:
             "none",
         ),
     ]
+    specs += amd_panel_specs()
     return [_panel(i, *spec) for i, spec in enumerate(specs)]
+
+
+def amd_panel_specs() -> list[tuple[str, str, str, str]]:
+    """The same views over AMD's exporter (pools of AMD GPUs), after NVIDIA's."""
+    on_gpu = f"{{{{{amd.HOSTNAME_LABEL}}}}} GPU {{{{{amd.GPU_LABEL}}}}}"
+    by_gpu = f"{amd.HOSTNAME_LABEL}, {amd.GPU_LABEL}"
+    return [
+        (
+            "AMD GPU utilization by workload type",
+            _record("workload:amd_gpu_utilization"),
+            "{{workload}}",
+            "percent",
+        ),
+        (
+            "AMD GPU memory used by workload type",
+            _record("workload:amd_gpu_memory_used_bytes"),
+            "{{workload}}",
+            "bytes",
+        ),
+        (
+            "AMD GPU utilization by namespace",
+            _record("namespace:amd_gpu_utilization"),
+            "{{namespace}}",
+            "percent",
+        ),
+        (
+            "AMD GPU utilization by pool",
+            _record("pool:amd_gpu_utilization"),
+            "{{pool}}",
+            "percent",
+        ),
+        (
+            "AMD GPUs held but idle for 30 minutes, by namespace",
+            _record("namespace:amd_gpu_allocated_idle"),
+            "{{namespace}}",
+            "short",
+        ),
+        (
+            "AMD GPU junction temperature",
+            f"max by ({by_gpu}) ({amd.JUNCTION_TEMPERATURE})",
+            on_gpu,
+            "celsius",
+        ),
+        (
+            "AMD GPU health (1 healthy, 0 unhealthy)",
+            f"min by ({by_gpu}) ({amd.HEALTH})",
+            on_gpu,
+            "none",
+        ),
+    ]
 
 
 def dashboard() -> dict[str, Any]:
     return {
         "uid": UID,
         "title": "GPU platform: GPUs by workload",
-        "tags": ["gpu-platform", "gpu", "dcgm"],
+        "tags": ["gpu-platform", "gpu", "dcgm", "amd"],
         "timezone": "utc",
         "schemaVersion": 39,
         "time": {"from": "now-24h", "to": "now"},

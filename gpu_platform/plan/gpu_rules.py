@@ -6,8 +6,9 @@ Prometheus Operator on an existing cluster, and ``observability/gpu-rules.yaml``
 (the generic groups; ``python -m plan.gpu_rules`` writes it, a test keeps it current).
 
 The metrics: dcgm-exporter's counters with the pod attribution it adds (``namespace``,
-``pod``, ``container``), and kube-state-metrics' namespace and node labels (the workload type
-of a namespace, the pool of a node), which the scraper must allow-list.
+``pod``, ``container``), AMD's device-metrics-exporter's (``plan.amd_gpu_rules``, the same
+attribution), and kube-state-metrics' namespace and node labels (the workload type of a
+namespace, the pool of a node), which the scraper must allow-list.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from typing import Any
 
 import yaml
 
+from gpu_facts.amd_gpu_operator import DEFAULT_NAMESPACE as AMD_NAMESPACE
 from gpu_facts.dcgm_exporter_chart import (
     CHART_NAME,
     ENGINE_ACTIVE,
@@ -31,9 +33,11 @@ from gpu_facts.dcgm_exporter_chart import (
     UTILIZATION,
     XID_ERRORS,
 )
-from gpu_facts.scheduling import POOL_LABEL, WORKLOAD_TYPE_LABEL
 
+from .amd_gpu_rules import amd_health_alerts, amd_usage_rules
 from .pools import PoolFacts
+from .rule_joins import ATTRIBUTED, BY_WORKLOAD, POOL, by_pool, ksm_resource
+from .rule_joins import alert as _alert
 
 RULES_FILE = Path(__file__).resolve().parent.parent / "observability" / "gpu-rules.yaml"
 TEMPERATURE_LIMIT_C = 85
@@ -42,37 +46,19 @@ shows it) throttles its clocks."""
 IDLE_WINDOW = "30m"
 
 
-def ksm_resource(name: str) -> str:
-    """kube-state-metrics' ``resource`` label of an extended resource: every character
-    outside ``[a-zA-Z0-9_]`` as ``_`` (``nvidia.com/gpu`` -> ``nvidia_com_gpu``)."""
-    return "".join(c if c.isalnum() or c == "_" else "_" for c in name)
-
-
-def ksm_label(key: str) -> str:
-    """kube-state-metrics' name of a Kubernetes label: ``label_`` and the key sanitized the
-    same way."""
-    return "label_" + ksm_resource(key)
-
-
-WORKLOAD = ksm_label(WORKLOAD_TYPE_LABEL)
-POOL = ksm_label(POOL_LABEL)
-_ATTRIBUTED = '{namespace!=""}'
-# Join a namespace's series with its workload type, a node's series with its pool.
-_BY_WORKLOAD = (
-    f"* on (namespace) group_left (workload) "
-    f'label_replace(kube_namespace_labels{{{WORKLOAD}!=""}}, '
-    f'"workload", "$1", "{WORKLOAD}", "(.+)")'
-)
-_BY_POOL = (
-    f"* on ({HOSTNAME_LABEL}) group_left (pool) "
-    f'label_replace(label_replace(kube_node_labels{{{POOL}!=""}}, "{HOSTNAME_LABEL}", "$1", '
-    f'"node", "(.+)"), "pool", "$1", "{POOL}", "(.+)")'
-)
+_ATTRIBUTED = ATTRIBUTED
+_BY_WORKLOAD = BY_WORKLOAD
+_BY_POOL = by_pool(HOSTNAME_LABEL)
 
 
 def usage_rules() -> list[dict[str, Any]]:
     """Recording rules: GPU use per namespace, workload type, pool and MIG profile, and GPUs
-    held by a pod but idle."""
+    held by a pod but idle; NVIDIA's, then AMD's."""
+    return [*dcgm_usage_rules(), *amd_usage_rules()]
+
+
+def dcgm_usage_rules() -> list[dict[str, Any]]:
+    """dcgm-exporter's recording rules."""
     return [
         {
             "record": "namespace:dcgm_gpu_utilization:avg",
@@ -106,16 +92,6 @@ def usage_rules() -> list[dict[str, Any]]:
             ),
         },
     ]
-
-
-def _alert(name: str, expr: str, for_: str, severity: str, summary: str) -> dict[str, Any]:
-    return {
-        "alert": name,
-        "expr": expr,
-        "for": for_,
-        "labels": {"severity": severity},
-        "annotations": {"summary": summary},
-    }
 
 
 def health_alerts(exporter_namespace: str) -> list[dict[str, Any]]:
@@ -166,12 +142,13 @@ def health_alerts(exporter_namespace: str) -> list[dict[str, Any]]:
 
 def capacity_alerts(pools: Sequence[PoolFacts]) -> list[dict[str, Any]]:
     """Per pool and GPU resource: a node that advertises less than the capacity model promises
-    (a lost GPU, a MIG layout or sharing config not applied). Pools the NVIDIA device plugin
-    serves only: ACK's sharing plugins count ``aliyun.com/gpu-mem`` from the memory the driver
-    reports (whole GiB, rounded down: gpushare-device-plugin ``setGPUMemory``), not the nominal
-    size the capacity model promises."""
+    (a lost GPU, a MIG layout or sharing config not applied; on AMD pools also a GPU its
+    exporter found unhealthy). Pools the NVIDIA device plugin or AMD's serves only: ACK's
+    sharing plugins count ``aliyun.com/gpu-mem`` from the memory the driver reports (whole GiB,
+    rounded down: gpushare-device-plugin ``setGPUMemory``), not the nominal size the capacity
+    model promises."""
     alerts = []
-    for pool in [p for p in pools if p.uses_device_plugin]:
+    for pool in [p for p in pools if p.uses_device_plugin or p.is_amd]:
         for resource, promised in sorted(pool.capacity.per_node.items()):
             expr = (
                 f'kube_node_status_allocatable{{resource="{ksm_resource(resource)}"}} '
@@ -192,24 +169,32 @@ def capacity_alerts(pools: Sequence[PoolFacts]) -> list[dict[str, Any]]:
     return alerts
 
 
-def rule_groups(pools: Sequence[PoolFacts], exporter_namespace: str) -> list[dict[str, Any]]:
-    """Every group for one platform: usage, health, and the stack's capacity promises."""
-    groups = generic_groups(exporter_namespace)
+def rule_groups(
+    pools: Sequence[PoolFacts], exporter_namespace: str, amd_namespace: str = AMD_NAMESPACE
+) -> list[dict[str, Any]]:
+    """Every group for one platform: usage, health, and the stack's capacity promises. AMD's
+    rules come with AMD pools; ``amd_namespace``: where AMD's GPU Operator runs its exporter."""
+    amd = any(pool.is_amd for pool in pools)
+    groups = generic_groups(exporter_namespace, amd_namespace, amd=amd)
     capacity = capacity_alerts(pools)
     if capacity:
         groups.append({"name": "gpu-platform-gpu-capacity", "interval": "1m", "rules": capacity})
     return groups
 
 
-def generic_groups(exporter_namespace: str) -> list[dict[str, Any]]:
-    """The groups that do not depend on the stack's pools (the repo's rules file)."""
+def generic_groups(
+    exporter_namespace: str, amd_namespace: str = AMD_NAMESPACE, *, amd: bool = False
+) -> list[dict[str, Any]]:
+    """The groups that do not depend on the stack's pools; ``amd``: AMD's too (the repo's rules
+    file has them)."""
+    usage = [*dcgm_usage_rules(), *(amd_usage_rules() if amd else [])]
+    health = [
+        *health_alerts(exporter_namespace),
+        *(amd_health_alerts(amd_namespace) if amd else []),
+    ]
     return [
-        {"name": "gpu-platform-gpu-usage", "interval": "1m", "rules": usage_rules()},
-        {
-            "name": "gpu-platform-gpu-health",
-            "interval": "1m",
-            "rules": health_alerts(exporter_namespace),
-        },
+        {"name": "gpu-platform-gpu-usage", "interval": "1m", "rules": usage},
+        {"name": "gpu-platform-gpu-health", "interval": "1m", "rules": health},
     ]
 
 
@@ -231,9 +216,9 @@ def render(groups: list[dict[str, Any]]) -> str:
 if __name__ == "__main__":
     from gpu_facts.dcgm_exporter_chart import DEFAULT_NAMESPACE
 
-    text = render(generic_groups(DEFAULT_NAMESPACE))
+    text = render(generic_groups(DEFAULT_NAMESPACE, amd=True))
     if sys.argv[1:] == ["--recording"]:  # ACK: the managed Prometheus' RecordingRule.yaml
-        text = render(recording_groups(generic_groups(DEFAULT_NAMESPACE)))
+        text = render(recording_groups(generic_groups(DEFAULT_NAMESPACE, amd=True)))
     if sys.argv[1:] == ["--write"]:
         RULES_FILE.parent.mkdir(exist_ok=True)
         RULES_FILE.write_text(text)

@@ -50,11 +50,12 @@ NODE_CRITICAL = "system-node-critical"
 
 
 def exporter_pools(pools: Sequence[PoolFacts]) -> list[PoolFacts]:
-    """Pools whose nodes get our exporter: every GPU pool. DCGM reads the GPUs through the
+    """Pools whose nodes get our exporter: every NVIDIA GPU pool. DCGM reads the GPUs through the
     driver, whichever plugin advertises them, so pools ACK's own sharing serves (MPS, cGPU,
     share) get it too; ACK's own exporter keeps off all of them (it tolerates no custom taint:
-    ``gpu_facts.ack_components.ARMS_GPU_EXPORTER``): one exporter per GPU node."""
-    return list(pools)
+    ``gpu_facts.ack_components.ARMS_GPU_EXPORTER``): one exporter per GPU node. AMD pools get
+    AMD's exporter from AMD's GPU Operator (``plan.amd_gpu_operator``): DCGM reads no AMD GPU."""
+    return [pool for pool in pools if not pool.is_amd]
 
 
 def attributed_pools(pools: Sequence[PoolFacts]) -> list[PoolFacts]:
@@ -160,11 +161,11 @@ def target_relabelings() -> list[dict[str, str]]:
     return [{"action": "labeldrop", "regex": DROPPED_TARGET_LABELS}]
 
 
-def scrape_annotations() -> dict[str, str]:
+def scrape_annotations(port: int = METRICS_PORT) -> dict[str, str]:
     """The ``prometheus.io/*`` annotations the common kubernetes-pods scrape job reads."""
     return {
         "prometheus.io/scrape": "true",
-        "prometheus.io/port": str(METRICS_PORT),
+        "prometheus.io/port": str(port),
         "prometheus.io/path": "/metrics",
     }
 

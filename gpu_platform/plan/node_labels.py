@@ -1,5 +1,6 @@
 """Labels and tags of GPU nodes, per cloud: what the device plugin, GFD, NFD, the driver
-checks, the cluster autoscaler and ``make verify`` select on."""
+checks, the cluster autoscaler and ``make verify`` select on. AMD pools carry our labels only:
+AMD's GPU Operator selects their nodes by the pool label, NVIDIA's components never see them."""
 
 from __future__ import annotations
 
@@ -27,12 +28,19 @@ them it sizes an empty pool from its VM size alone (``nvidia.com/gpu`` only). AK
 pool's tags to its scale set."""
 
 
+def nvidia_plugin_labels(pool: PoolFacts) -> dict[str, str]:
+    """The labels NVIDIA's device plugin, GFD, NFD worker and dcgm-exporter select on: on the
+    pools it serves, never on an AMD pool (AMD's operator selects those by our pool label)."""
+    if pool.is_amd:
+        return {}
+    # The per-pool device-plugin config is named after the pool.
+    return {GPU_PRESENT_LABEL: "true", DEVICE_PLUGIN_CONFIG_LABEL: pool.name}
+
+
 def aks_node_labels(pool: PoolFacts, workload_types: Sequence[str]) -> dict[str, str]:
     """Labels of every node of an AKS GPU pool; ours win over user labels of the same key."""
     ours = {
-        GPU_PRESENT_LABEL: "true",
-        # The per-pool device-plugin config is named after the pool.
-        DEVICE_PLUGIN_CONFIG_LABEL: pool.name,
+        **nvidia_plugin_labels(pool),
         POOL_LABEL: pool.name,
         **{f"{WORKLOAD_LABEL_PREFIX}{t}": "true" for t in sorted(set(workload_types))},
     }
@@ -73,7 +81,9 @@ def ack_node_labels(pool: PoolFacts) -> dict[str, str]:
 def existing_node_labels(pool: PoolFacts) -> dict[str, str]:
     """Labels an existing cluster's GPU nodes must carry (we do not create them): the ones the
     device plugin and the checks rely on, plus the configured extra labels."""
-    ours = {GPU_PRESENT_LABEL: "true", POOL_LABEL: pool.name}
+    ours = {POOL_LABEL: pool.name}
+    if not pool.is_amd:
+        ours[GPU_PRESENT_LABEL] = "true"
     if pool.uses_device_plugin:
         ours.update(config_label(pool))
     return {**pool.pool.labels, **ours}

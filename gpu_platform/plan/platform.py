@@ -30,10 +30,11 @@ class ResolvedPlatform:
     warnings: list[str] = field(default_factory=list)
 
     def workload_pools(self, workload: WorkloadSettings) -> list[PoolFacts]:
-        """The pools a workload namespace may use: the listed ones, else every unshared pool."""
+        """The pools a workload namespace may use: the listed ones, else every pool open to
+        unlisted namespaces (not shared, not AMD: ``PoolFacts.open_to_unlisted_namespaces``)."""
         if workload.pools is not None:
             return [self.pools[name] for name in workload.pools]
-        return list(self._unshared_pools)
+        return list(self._open_pools)
 
     def pool_workload_types(self) -> Mapping[str, list[str]]:
         """Pool name -> the sorted workload types whose namespaces may use the pool (AKS
@@ -50,8 +51,8 @@ class ResolvedPlatform:
         return MappingProxyType({name: sorted(found) for name, found in types.items()})
 
     @cached_property
-    def _unshared_pools(self) -> list[PoolFacts]:
-        return [pf for pf in self.pools.values() if not pf.is_shared]
+    def _open_pools(self) -> list[PoolFacts]:
+        return [pf for pf in self.pools.values() if pf.open_to_unlisted_namespaces]
 
     @property
     def cluster_gpu_resources(self) -> list[str]:

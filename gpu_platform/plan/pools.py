@@ -17,6 +17,7 @@ from gpu_facts import (
 )
 from gpu_facts.capacity import ACK_SHARING_MODES, DEVICE_PLUGIN_SHARING_MODES, SharingMode
 from gpu_facts.scheduling import ACK_GPU_SCHEDULE_VALUES
+from gpu_facts.vendors import AMD, NVIDIA, GpuVendor, vendor_named
 from gpu_platform.settings import Cloud, GpuPoolSettings
 
 
@@ -42,13 +43,31 @@ class PoolFacts:
         return self.pool.name
 
     @property
+    def vendor(self) -> GpuVendor:
+        """The GPU vendor: its resources, taint and driver tool."""
+        return vendor_named(self.gpu_model.vendor)
+
+    @property
+    def is_amd(self) -> bool:
+        """AMD GPUs: AMD's GPU Operator serves the pool, never an NVIDIA component."""
+        return self.vendor is AMD
+
+    @property
     def uses_device_plugin(self) -> bool:
-        """Whether the NVIDIA device plugin serves this pool (ACK sharing modes bring their own)."""
-        return self.sharing not in ACK_SHARING_MODES
+        """Whether the NVIDIA device plugin serves this pool (ACK sharing modes bring their own;
+        AMD pools AMD's operator)."""
+        return self.vendor is NVIDIA and self.sharing not in ACK_SHARING_MODES
 
     @property
     def is_shared(self) -> bool:
         return self.sharing is not None
+
+    @property
+    def open_to_unlisted_namespaces(self) -> bool:
+        """Whether a workload namespace that lists no pools may use this pool: not a shared
+        pool (one trust domain per GPU: BP-15) nor an AMD pool (ROCm images, AMD's quota):
+        those serve the namespaces that name them."""
+        return not self.is_shared and not self.is_amd
 
     @property
     def is_ack_mps(self) -> bool:

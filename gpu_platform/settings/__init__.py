@@ -5,6 +5,12 @@ Python and camelCase in YAML; every model forbids unknown keys and documents eac
 Cross-field rules live in ``stack_config.rules``, what the settings mean in ``plan``.
 """
 
+from .amd_gpu import (
+    AmdDriverSettings,
+    AmdGpuOperatorSettings,
+    AmdImagesSettings,
+    CertManagerSettings,
+)
 from .base import MIN_KUBERNETES, SYSTEM_POOL_NAME, Cloud, SettingsModel
 from .clusters import (
     AckClusterSettings,
@@ -64,8 +70,12 @@ __all__ = [
     "AdmissionSettings",
     "AksClusterSettings",
     "AksNodeSettings",
+    "AmdDriverSettings",
+    "AmdGpuOperatorSettings",
+    "AmdImagesSettings",
     "ApiServerSettings",
     "AutoscaleSettings",
+    "CertManagerSettings",
     "Cloud",
     "ClusterSettings",
     "ComputeQuotaSettings",

@@ -102,7 +102,7 @@ class AckGpuSharingSettings(SettingsModel):
     """Allow upgrading or removing ack-mps-control (disrupts running GPU apps: off-peak only)."""
 
 
-def _pinned_image(image: str) -> str:
+def pinned_image(image: str) -> str:
     """BP-19: an image pinned to a tag other than ``latest``, or to a digest."""
     if "@" in image:
         if not re.fullmatch(r"[^@\s]+@sha256:[0-9a-f]{64}", image):
@@ -116,6 +116,7 @@ def _pinned_image(image: str) -> str:
 
 
 MPS_CHECKS_SUFFIX = "-mps"
+AMD_CHECKS_SUFFIX = "-amd"
 
 
 class ReadinessSettings(SettingsModel):
@@ -124,20 +125,31 @@ class ReadinessSettings(SettingsModel):
     schedule: str | None = None
     """Cron schedule to repeat the driver check, as Kubernetes takes it (``0 6 * * *``,
     ``@daily``; ``plan.schedules``); unset: run once."""
-    image: Annotated[str, AfterValidator(_pinned_image)] = (
+    image: Annotated[str, AfterValidator(pinned_image)] = (
         "nvcr.io/nvidia/cuda:12.4.1-base-ubuntu22.04"
     )
     """Image of the check (pinned: BP-19)."""
+    amd_image: Annotated[str, AfterValidator(pinned_image)] = (
+        "docker.io/rocm/dev-ubuntu-22.04:6.4.1"
+    )
+    """Image of the AMD pools' check, with ``amd-smi`` (pinned: ROCm 6.4, whose ``amd-smi``
+    reads the amdgpu 6.4 driver the operator installs)."""
     namespace: Annotated[
         str, Field(max_length=63 - len(MPS_CHECKS_SUFFIX)), following(DNS1123_LABEL)
     ] = "gpu-readiness"
     """Namespace of the check Jobs (Pod Security ``restricted``); the ACK MPS pools' checks
-    use ``<namespace>-mps``, so at most 59 characters."""
+    use ``<namespace>-mps``, the AMD pools' ``<namespace>-amd``, so at most 59 characters."""
 
     @property
     def mps_namespace(self) -> str:
         """Namespace of the ACK MPS pools' checks (Pod Security ``privileged``: hostIPC)."""
         return self.namespace + MPS_CHECKS_SUFFIX
+
+    @property
+    def amd_namespace(self) -> str:
+        """Namespace of the AMD pools' checks (Pod Security ``baseline``: they run as root, the
+        owner of AMD's device nodes; docs/amd.md)."""
+        return self.namespace + AMD_CHECKS_SUFFIX
 
 
 class AdmissionSettings(SettingsModel):

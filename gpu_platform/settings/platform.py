@@ -6,6 +6,7 @@ from typing import Any
 
 from pydantic import Field, ValidationInfo, field_validator
 
+from .amd_gpu import AmdGpuOperatorSettings
 from .base import Cloud, SettingsModel
 from .clusters import (
     AckClusterSettings,
@@ -46,6 +47,8 @@ class PlatformSettings(SettingsModel):
     """NVIDIA device plugin and GFD."""
     gpu_operator: GpuOperatorSettings = Field(default_factory=GpuOperatorSettings)
     """NVIDIA GPU Operator (alternative owner of drivers and the plugin)."""
+    amd_gpu_operator: AmdGpuOperatorSettings = Field(default_factory=AmdGpuOperatorSettings)
+    """AMD's GPU Operator, for GPU pools with an AMD size (driver, device plugin, exporter)."""
     ack_gpu_sharing: AckGpuSharingSettings = Field(default_factory=AckGpuSharingSettings)
     """ACK GPU sharing components (alicloud)."""
     workloads: list[WorkloadSettings] = Field(default_factory=list)

@@ -55,7 +55,8 @@ class WorkloadSettings(SettingsModel):
     """GPU quota: one number for every GPU resource the namespace's pools expose, or a
     number per resource name."""
     pools: list[str] | None = None
-    """GPU pools the namespace may use; unset: every pool that is not shared."""
+    """GPU pools the namespace may use; unset: every pool that is neither shared nor AMD (shared
+    and AMD pools serve the namespaces that list them)."""
     pod_security: Literal["privileged", "baseline", "restricted"] | None = None
     """Pod Security AdmissionSettings ``enforce`` level; unset: restricted for inference, privileged
     on ACK MPS pools (hostIPC; the admission policy enforces the rest of baseline), else

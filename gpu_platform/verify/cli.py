@@ -20,6 +20,7 @@ from gpu_platform.plan.platform import ResolvedPlatform
 from gpu_platform.stack_config import NAMESPACE, ConfigError, load_platform
 from gpu_platform.stack_config.files import project_name, read_stack_config
 
+from .amd_expectations import amd_expectation
 from .cluster import ClusterError, ClusterReader, connect
 from .deadline import REQUEST_TIMEOUT, RUN_TIMEOUT, Deadline
 from .driver import StreamExecReader
@@ -90,10 +91,10 @@ def _seconds(text: str) -> float:
 def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="python -m readiness",
-        description="Check a live cluster against the stack: GPU nodes, labels and taint, "
-        "device plugin, allocatable GPUs, driver version, namespace guardrails, the GPU "
-        "metrics exporter and its series, and the seeds' own checks (MIG devices, ACK GPU "
-        "memory, MPS server, NVMe cache, node-image age). Read-only.",
+        description="Check a live cluster against the stack: GPU nodes (NVIDIA and AMD), labels "
+        "and taint, device plugin, allocatable GPUs, driver version, namespace guardrails, the "
+        "GPU metrics exporters and their series, and the seeds' own checks (MIG devices, ACK "
+        "GPU memory, MPS server, NVMe cache, node-image age). Read-only.",
     )
     p.add_argument("--stack", default="dev", help="stack name: reads Pulumi.<stack>.yaml")
     p.add_argument("--config", type=Path, help="a stack config file instead of Pulumi.<stack>.yaml")
@@ -114,7 +115,7 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--skip-metrics",
         action="store_true",
-        help="do not read the GPU metrics exporter's /metrics (no pods/proxy permission)",
+        help="do not read the GPU metrics exporters' /metrics (no pods/proxy permission)",
     )
     p.add_argument(
         "--parallel",
@@ -145,6 +146,7 @@ def main(
     try:
         platform = load_stack(args.program, args.stack, args.config)
         exp = expectations(platform)
+        amd = amd_expectation(platform)
         deadline = Deadline(args.timeout, args.request_timeout)
         api = connect(args.kubeconfig, args.context, deadline)
         try:
@@ -161,6 +163,7 @@ def main(
                 args.parallel,
                 read_metrics=read_metrics,
                 run_in_pod=run_in_pod,
+                amd=amd,
             )
         finally:
             api.close()

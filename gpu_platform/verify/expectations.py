@@ -10,9 +10,11 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 
 from gpu_facts.ack_components import MPS_CONTROL_CHART
+from gpu_facts.amd_gpu_operator import CHART_NAME as AMD_CHART_NAME
 from gpu_facts.dcgm_exporter_chart import METRICS_PORT
 from gpu_facts.device_plugin_chart import CHART_NAME
 from gpu_facts.scheduling import GPU_NODE_TAINT, POOL_LABEL, Taint
+from gpu_platform.plan.amd_pools import nvidia_pools
 from gpu_platform.plan.metrics import NodeSeries, node_series
 from gpu_platform.plan.namespaces import gpu_quota as provisioned_gpu_quota
 from gpu_platform.plan.node_labels import node_labels
@@ -33,6 +35,8 @@ class GpuDaemon(StrEnum):
     """ACK's MPS control daemon."""
     NONE = "none"
     """ACK cGPU/share: ACK's own closed components, which this tool does not inspect."""
+    AMD_DEVICE_PLUGIN = AMD_CHART_NAME
+    """AMD's device plugin, run by AMD's GPU Operator (checked by ``readiness.amd_checks``)."""
 
     @property
     def report_name(self) -> str:
@@ -44,6 +48,7 @@ _DAEMON_TITLES = {
     GpuDaemon.DEVICE_PLUGIN: "device plugin",
     GpuDaemon.ACK_MPS_CONTROL: "ACK MPS control daemon",
     GpuDaemon.NONE: "no inspected GPU daemon",
+    GpuDaemon.AMD_DEVICE_PLUGIN: "AMD device plugin",
 }
 
 
@@ -132,10 +137,11 @@ def exporter_expectation(platform: ResolvedPlatform) -> tuple[ExporterExpectatio
     cfg = platform.settings
     if metrics_plan(platform) is None:
         return None, "observability.metrics.enabled is false: GPU metrics are not checked"
-    # Every GPU pool, ACK's shared ones included: one series per physical GPU there too.
-    watched = {pf.name: node_series(pf) for pf in platform.pools.values()}
+    # Every NVIDIA GPU pool, ACK's shared ones included: one series per physical GPU there too.
+    # AMD pools have AMD's exporter (readiness.amd_checks).
+    watched = {pf.name: node_series(pf) for pf in nvidia_pools(platform.pools.values())}
     if not watched:
-        return None, "no GPU pool: no dcgm-exporter to check"
+        return None, "no NVIDIA GPU pool: no dcgm-exporter to check"
     if cfg.gpu_operator.enabled:
         title, namespace = "GPU Operator's dcgm-exporter", cfg.gpu_operator.namespace
     else:
@@ -150,7 +156,8 @@ def expectations(platform: ResolvedPlatform) -> Expectations:
     )
     exporter, skipped = exporter_expectation(platform)
     return Expectations(
-        pools=[pool_expectation(platform, pf) for pf in platform.pools.values()],
+        # AMD pools: readiness.amd_expectations.
+        pools=[pool_expectation(platform, pf) for pf in nvidia_pools(platform.pools.values())],
         namespaces=[
             NamespaceExpectation(wl.name, gpu_quota(platform, wl), cfg.admission.action)
             for wl in cfg.workloads

@@ -97,9 +97,10 @@ class Page:
     error: str | None = None
 
 
-def parse_page(text_: str) -> Page:
+def parse_page(text_: str, names: frozenset[str] = READ_METRICS) -> Page:
+    """The page's samples of ``names`` (the series the checks read)."""
     try:
-        return Page(tuple(samples(text_, READ_METRICS)))
+        return Page(tuple(samples(text_, names)))
     except MetricsFormatError as err:
         return Page(error=f"/{METRICS_PATH} is not in the Prometheus text format ({err})")
 
@@ -168,14 +169,18 @@ def targets(exp: ExporterExpectation, watches: Iterable[NodeWatch]) -> list[Metr
 
 
 def read_pages(
-    found: list[MetricsTarget], read: MetricsReader, parallel: int, progress: Progress
+    found: list[MetricsTarget],
+    read: MetricsReader,
+    parallel: int,
+    progress: Progress,
+    parse: Callable[[str], Page] = parse_page,
 ) -> dict[str, Page]:
-    """Every node's page, ``parallel`` at a time; a node whose page could not be read gets
-    the reason."""
+    """Every node's page, ``parallel`` at a time, read by ``parse`` (the series an exporter's
+    checks look at); a node whose page could not be read gets the reason."""
 
     def one(target: MetricsTarget) -> Page:
         try:
-            return parse_page(read(target))
+            return parse(read(target))
         except MetricsReadError as err:
             return Page(error=f"{target.pod}: {err}")
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass
 
+from .amd_expectations import AmdExpectation
+from .amd_verify import verify_amd
 from .bad_answers import with_bad_answers
 from .checks import daemonset_status, namespace_checks, pool_checks
 from .cluster import ClusterReader
@@ -108,10 +110,12 @@ def verify(
     *,
     read_metrics: MetricsReader | None = None,
     run_in_pod: ExecFactory | None = None,
+    amd: AmdExpectation | None = None,
 ) -> Report:
     """Every check; ``read_driver=None`` skips the nvidia-smi step (no exec permission),
-    ``read_metrics=None`` the exporter's ``/metrics`` (no pods/proxy permission),
-    ``run_in_pod=None`` the seed checks that exec (``nvidia-smi -L``, the MPS server)."""
+    ``read_metrics=None`` the exporters' ``/metrics`` (no pods/proxy permission),
+    ``run_in_pod=None`` the seed checks that exec (``nvidia-smi -L``, the MPS server); ``amd``:
+    the stack's AMD pools, checked after NVIDIA's (``verify.amd_verify``)."""
     reads = 0
 
     def step(what: str) -> None:
@@ -159,8 +163,21 @@ def verify(
         drivers = _driver_checks(targets, exp.min_driver_major, read_driver, parallel, progress)
     seeds = seed_checks(reader, exp, snap, pods, run_in_pod, parallel=parallel, progress=progress)
     metrics = _metrics_checks(exp, snap, pods, read_metrics, parallel=parallel, progress=progress)
+    amd_rows = (
+        []
+        if amd is None
+        else verify_amd(
+            reader,
+            amd,
+            step,
+            read_metrics,
+            snap.workload_pods,
+            parallel=parallel,
+            progress=progress,
+        )
+    )
     progress.done()
-    rows = _with_driver_rows(results, drivers, exp.min_driver_major) + metrics + seeds
+    rows = _with_driver_rows(results, drivers, exp.min_driver_major) + metrics + seeds + amd_rows
     return Report(with_bad_answers(rows, reader.bad_answers, exp))
 
 

@@ -95,3 +95,18 @@ channel applies it in its weekly maintenance window (default cadence "Weekly"). 
 cadence + 14 of roll-out + 7 to the next window = 28; a week more for one release held back.
 Older than this, the channel is not working (no window, a failing upgrade) or, without a
 channel, newer images are waiting."""
+
+AKS_AMD_GPUS_SOURCE = "https://learn.microsoft.com/azure/aks/use-amd-gpus"
+GPU_DRIVER_INSTALL = "Install"
+GPU_DRIVER_NONE = "None"
+"""``gpuProfile.driver`` of an agent pool (API 2025-09-01, ``GPUDriver``): ``Install`` lets the
+AKS GPU image bring the driver, ``None`` skips it. "AKS currently enforces the use of the
+``gpu-driver`` field to skip automatic driver installation at AMD GPU node pool creation time"
+and "doesn't manage nor automate the installation of GPU drivers or the AMD GPU device plugin"
+(``AKS_AMD_GPUS_SOURCE``): AMD pools are created with ``None``."""
+AMD_POOL_OS_SKUS: tuple[str, ...] = ("Ubuntu", "Ubuntu2204")
+""""``AzureLinux`` and ``Windows`` are not yet supported with AMD GPU" (``AKS_AMD_GPUS_SOURCE``,
+"Limitations"): of the OS SKUs we accept, the Ubuntu ones."""
+INFINIBAND_FEATURE = "Microsoft.ContainerService/AKSInfinibandSupport"
+"""RDMA sizes (an ``r`` in the name, ``Standard_ND96isr_MI300X_v5``) want it registered so a
+pool's nodes land on one InfiniBand network (``AKS_AMD_GPUS_SOURCE``)."""

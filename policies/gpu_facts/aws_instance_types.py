@@ -14,8 +14,12 @@ AWS's own page for these numbers is Amazon EC2 "Accelerated computing instance t
 (https://docs.aws.amazon.com/ec2/latest/instancetypes/ac.html); the older EC2 User Guide
 table it replaced gives the same counts for g4dn, g5, p3 and p3dn.
 
+G4ad (AMD Radeon Pro V520, 8 GiB each) is read from AWS's own page (``AWS_SPECS_PAGE``,
+"Performance specifications": 1 GPU on xlarge to 4xlarge, 2 on 8xlarge, 4 on 16xlarge); EKS
+has no AMI type with AMD's driver, so a G4ad node group is a GPU pool by its instance type only.
+
 Not listed: ``p5.4xlarge`` (EC2's answer as printed there gives it 0 GPUs, so no count is
-confirmed) and families without NVIDIA GPUs (g4ad: AMD; g5g: Graviton with T4G).
+confirmed) and g5g (Graviton with T4G).
 
 AMI types: Amazon EKS API reference, ``Nodegroup.amiType``
 (https://docs.aws.amazon.com/eks/latest/APIReference/API_Nodegroup.html: its valid values
@@ -53,10 +57,11 @@ def family_source(family: str) -> str:
 
 
 def _family(
-    family: str, gpu_model: str, sizes: tuple[tuple[str, int], ...]
+    family: str, gpu_model: str, sizes: tuple[tuple[str, int], ...], source: str = ""
 ) -> tuple[AwsInstanceType, ...]:
-    """Types of one family: (size, GPUs)."""
-    source = family_source(family)
+    """Types of one family: (size, GPUs); the source is the family's Karpenter section unless
+    given."""
+    source = source or family_source(family)
     return tuple(
         AwsInstanceType(f"{family}.{size}", family, gpu_model, gpus, source) for size, gpus in sizes
     )
@@ -91,6 +96,13 @@ AWS_INSTANCE_TYPES: dict[str, AwsInstanceType] = {
         *_family("g5", "A10G", _G_SIZES_4_8),
         *_family("g6", "L4", _G_SIZES_4_8),
         *_family("g6e", "L40S", _G_SIZES_4_8),
+        # G4ad: AMD Radeon Pro V520 8GB (AWS's specifications page).
+        *_family(
+            "g4ad",
+            "Radeon-Pro-V520",
+            (("xlarge", 1), ("2xlarge", 1), ("4xlarge", 1), ("8xlarge", 2), ("16xlarge", 4)),
+            AWS_SPECS_PAGE,
+        ),
         # G4dn: T4 16GB.
         *_family(
             "g4dn",

@@ -1,4 +1,4 @@
-"""Azure VM sizes with GPUs that AKS GPU node pools use.
+"""Azure VM sizes with GPUs that AKS GPU node pools use (NVIDIA's, and AMD's one AKS size).
 
 Sources: Microsoft Learn, "GPU accelerated VM sizes", one page per series (linked per entry:
 the Accelerators and Local Storage tabs). MIG on AKS: "Multi-instance GPU is currently
@@ -7,7 +7,8 @@ supported on NVIDIA A100, H100, and H200 series GPU VM sizes on AKS"
 
 Local disks count as NVMe only where Learn lists them as NVMe: the NC A100 v4 NVMe data disks,
 the NCads H100 v5 "Temp Disk NVMe" and the ND H100/H200 v5 NVMe disks. The ND A100 v4 and
-NDm A100 v4 temp disks (6,000 / 6,400 GiB) are listed as temp storage, not NVMe.
+NDm A100 v4 temp disks (6,000 / 6,400 GiB) are listed as temp storage, not NVMe; the ND MI300X v5
+has both, a 1,000 GiB temp disk and 8 NVMe disks.
 
 Local disks for the OS: each size's temp (resource) disk in GiB, from the same pages' "Local
 Storage" tab; none of these pages lists an OS cache, so the cache is 0. An ephemeral OS disk
@@ -108,6 +109,22 @@ AZURE_VM_SIZES: dict[str, AzureVmSize] = {
             "H200-141GB",
             (("Standard_ND96isr_H200_v5", 8, 8, 3584, 1024),),
             mig=True,
+        ),
+        # ND MI300X v5: 96 vCPUs, 1,850 GiB, 8x AMD Instinct MI300X (192 GB each), a 1,000 GiB
+        # temp disk and 8 NVMe disks, 28,000 GiB in all (3,500 GiB each) ("ND-MI300X-v5 sizes
+        # series": host specifications and Local storage tab). The one AMD size AKS supports
+        # (https://learn.microsoft.com/azure/aks/use-amd-gpus, "Limitations"). No MIG.
+        AzureVmSize(
+            "Standard_ND96isr_MI300X_v5",
+            "ND MI300X v5",
+            "MI300X",
+            8,
+            nvme_disk_count=8,
+            nvme_disk_gib=3500,
+            source=_DOCS + "ndmi300xv5-series",
+            temp_disk_gib=1000,
+            vcpus=96,
+            memory_gib=1850,
         ),
         # NCasT4_v3: T4 16GB.
         *_series(

@@ -2,7 +2,9 @@
 
 A node of a pool advertises one extended resource; its count per node is:
 
-- no MIG, no sharing: ``nvidia.com/gpu`` = GPUs;
+- no MIG, no sharing: ``nvidia.com/gpu`` = GPUs (``amd.com/gpu`` for AMD GPUs, which are always
+  modelled as whole GPUs: partitioning an MI300X from inside an AKS VM is unconfirmed, and AMD's
+  device plugin runs with its ``single`` naming strategy);
 - MIG, strategy ``single``: ``nvidia.com/gpu`` = GPUs × instances of the profile per GPU
   (every GPU carries the same profile, as AKS applies one profile to the whole pool);
 - MIG, strategy ``mixed``: ``nvidia.com/mig-<profile>`` = GPUs × instances per GPU;
@@ -22,6 +24,7 @@ from typing import Literal, get_args
 
 from .models import GpuModel
 from .scheduling import ALIYUN_GPU_MEM, NVIDIA_GPU, SHARED_SUFFIX, mig_resource
+from .vendors import NVIDIA, vendor_named
 
 MigStrategy = Literal["single", "mixed"]
 NO_MIG_STRATEGY = "none"
@@ -86,6 +89,13 @@ def _shape_problems(shape: PoolShape) -> list[str]:
         problems.append(f"replicas must be at least 1, got {shape.replicas}")
     if shape.replicas > 1 and shape.sharing not in DEVICE_PLUGIN_SHARING_MODES:
         problems.append("replicas apply to timeSlicing and mps sharing only")
+    if vendor_named(shape.gpu_model.vendor) is not NVIDIA and (
+        shape.mig_profile is not None or shape.sharing is not None
+    ):
+        problems.append(
+            f"{shape.gpu_model.name} is an {shape.gpu_model.vendor} GPU: MIG and GPU sharing are "
+            "NVIDIA's (the model counts whole GPUs)"
+        )
     if (shape.mig_profile is None) != (shape.mig_strategy is None):
         problems.append("give a MIG profile and a MIG strategy together")
     if shape.mig_profile is not None:
@@ -144,6 +154,9 @@ def mig_instances_per_gpu(model: GpuModel, profile: str) -> int:
 def pool_capacity(shape: PoolShape) -> Capacity:
     """Expected allocatable extended resources of one node of the pool, and the node range."""
     gpus = shape.gpus_per_node
+    vendor = vendor_named(shape.gpu_model.vendor)
+    if vendor is not NVIDIA:
+        return Capacity({vendor.gpu_resource: gpus}, shape.min_nodes, shape.max_nodes)
     if shape.sharing in ACK_SHARING_MODES:
         per_node = {ALIYUN_GPU_MEM: shape.gpu_model.memory_gib * gpus}
         return Capacity(per_node, shape.min_nodes, shape.max_nodes)

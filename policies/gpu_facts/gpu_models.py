@@ -18,6 +18,8 @@ _MIG_PROFILES = (
 _MIG_PARTED = (
     "https://github.com/NVIDIA/gpu-operator/blob/main/assets/state-mig-manager/0400_configmap.yaml"
 )
+_MI300X = "https://www.amd.com/en/products/accelerators/instinct/mi300/mi300x.html"
+_AWS_ACCELERATED = "https://docs.aws.amazon.com/ec2/latest/instancetypes/ac.html"
 _ALIBABA_GN8IS = (
     "https://www.alibabacloud.com/help/en/ecs/user-guide/"
     "gpu-accelerated-compute-optimized-and-vgpu-accelerated-instance-families-1"
@@ -121,5 +123,12 @@ GPU_MODELS: dict[str, GpuModel] = {
         GpuModel("A10G", 24, source="https://aws.amazon.com/ec2/instance-types/g5/"),
         GpuModel("P100", 16, source="https://www.nvidia.com/en-us/data-center/tesla-p100/"),
         GpuModel("P4", 8, source="https://cloud.google.com/compute/docs/gpus"),
+        # AMD. MI300X: 192 GB HBM3 (AMD's product page; Microsoft Learn's ND MI300X v5 size page
+        # lists "AMD Instinct MI300X GPU (192GB)"). Its partitions (SPX..CPX, NPS1/NPS4) are
+        # set by AMD's Device Config Manager, not a MIG profile: none modelled here.
+        GpuModel("MI300X", 192, source=_MI300X, vendor="AMD"),
+        # Radeon Pro V520 of AWS G4ad: "1 x AMD Radeon Pro V520 GPU, 8 GiB" (AWS's accelerated
+        # computing instance specifications).
+        GpuModel("Radeon-Pro-V520", 8, source=_AWS_ACCELERATED, vendor="AMD"),
     )
 }

@@ -44,6 +44,8 @@ class GpuModel:
     """Every MIG profile the GPU offers (empty: no MIG)."""
     source: str = ""
     """Public source of these numbers."""
+    vendor: str = "NVIDIA"
+    """``NVIDIA`` or ``AMD`` (``gpu_facts.vendors``): decides resources, taint and driver tool."""
 
     @property
     def mig_capable(self) -> bool:
@@ -74,6 +76,10 @@ class AzureVmSize:
     """Size of the local temp (resource) disk in GiB, as the size page lists it."""
     cache_disk_gib: int = 0
     """Size of the OS cache in GiB (0: the size page lists none)."""
+    vcpus: int = 0
+    """vCPUs, where the catalog records them (0: not recorded)."""
+    memory_gib: int = 0
+    """Memory in GiB, where the catalog records it (0: not recorded)."""
 
     @property
     def has_nvme(self) -> bool:
@@ -128,7 +134,7 @@ class EcsInstanceType:
 
 @dataclass(frozen=True, slots=True)
 class AwsInstanceType:
-    """An Amazon EC2 instance type with NVIDIA GPUs, as EKS node groups use them."""
+    """An Amazon EC2 instance type with GPUs (NVIDIA or AMD), as EKS node groups use them."""
 
     name: str
     """Instance type, e.g. ``g5.xlarge``."""

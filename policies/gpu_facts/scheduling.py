@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 NVIDIA_RESOURCE_DOMAIN = "nvidia.com/"
@@ -77,6 +78,23 @@ CUDA_IMAGE_REPOSITORY = "cuda"
 """Last path segment of CUDA image repositories (nvidia/cuda, nvcr.io/nvidia/cuda) (BP-19)."""
 AMD_GPU_PREFIX = "amd.com/gpu"
 """AMD's GPU resources (the vendor taint is ``amd.com/gpu`` too)."""
+AMD_GPU = "amd.com/gpu"
+"""Whole AMD GPUs: what AMD's device plugin advertises under its ``single`` resource naming
+strategy (ROCm/k8s-device-plugin ``-resource_naming_strategy``, default ``single``)."""
+AMD_TAINT_KEY = "amd.com/gpu"
+"""The vendor taint key of AMD GPU nodes (BP-01: ``<vendor>.com/gpu``)."""
+AMD_NODE_TAINT = Taint(AMD_TAINT_KEY, GPU_TAINT_VALUE, GPU_TAINT_EFFECT)
+"""``amd.com/gpu=present:NoSchedule``: the value matches NVIDIA's, so one toleration form
+(``Exists`` on the vendor's key) serves both."""
+AMD_COMPUTE_PARTITIONS: tuple[str, ...] = ("spx", "dpx", "qpx", "cpx")
+AMD_MEMORY_PARTITIONS: tuple[str, ...] = ("nps1", "nps2", "nps4")
+"""Compute and memory partition modes as AMD's device plugin names them under its ``mixed``
+strategy, ``amd.com/<compute>_<memory>`` lowercased (ROCm/gpu-operator docs, "Migrating
+partitioned-GPU workloads from the device plugin to DRA"; the modes of the operator's default
+Device Config Manager profiles: SPX, DPX, QPX, CPX with NPS1, NPS2, NPS4)."""
+_AMD_PARTITION = re.compile(
+    rf"^amd\.com/({'|'.join(AMD_COMPUTE_PARTITIONS)})_({'|'.join(AMD_MEMORY_PARTITIONS)})$"
+)
 GFD_LABELS: tuple[str, ...] = ("nvidia.com/gpu.product", "nvidia.com/gpu.count")
 """Labels GPU Feature Discovery writes on every GPU node it inspected; without them GFD never
 ran there, and MPS and per-model scheduling silently fail."""
@@ -92,6 +110,17 @@ def mig_resource(profile: str) -> str:
     return f"{NVIDIA_MIG_PREFIX}{profile}"
 
 
+def amd_partition_resource(compute: str, memory: str) -> str:
+    """The resource of one AMD GPU partition mode under the ``mixed`` strategy."""
+    return f"amd.com/{compute.lower()}_{memory.lower()}"
+
+
+def is_amd_gpu_resource(name: str) -> bool:
+    """True for AMD's GPU resources: whole GPUs (``amd.com/gpu*``) and partitions
+    (``amd.com/cpx_nps4``). Other ``amd.com/`` resources (AMD's NICs) are no GPUs."""
+    return name.startswith(AMD_GPU_PREFIX) or _AMD_PARTITION.match(name) is not None
+
+
 def is_gpu_resource(name: str) -> bool:
     """True for every extended resource that hands out GPU capacity."""
-    return name in _GPU_RESOURCES or name.startswith((NVIDIA_MIG_PREFIX, AMD_GPU_PREFIX))
+    return name in _GPU_RESOURCES or name.startswith(NVIDIA_MIG_PREFIX) or is_amd_gpu_resource(name)

@@ -1,4 +1,5 @@
-"""What a driver check is (BP-05): a Job or CronJob that runs ``nvidia-smi`` on one pool's nodes.
+"""What a driver check is (BP-05): a Job or CronJob that runs the vendor's management tool
+(``nvidia-smi``, ``amd-smi``) on one pool's nodes, tolerating that vendor's GPU taint.
 
 Shared by the driver-check policy and the GPU-namespace policies (a check is not a workload:
 its namespace needs no GPU quota of its own).
@@ -9,36 +10,50 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from gpu_facts.scheduling import GPU_TAINT_KEY
+from gpu_facts.vendors import NVIDIA, VENDORS, GpuVendor
 
 from .pod_specs import containers, kubernetes_kind, pod_spec
 from .props import items, mapping, mappings
 from .tolerations import tolerates
 
-DRIVER_CHECK_TOOL = "nvidia-smi"
-"""The tool that talks to the driver: the practice confirms the driver version with it."""
+DRIVER_CHECK_TOOL = NVIDIA.smi
+"""The tool that talks to NVIDIA's driver: the practice confirms the driver version with it
+(``amd-smi`` for AMD's: ``GpuVendor.smi``)."""
 CHECK_KINDS = frozenset({"Job", "CronJob"})
 
 
-def runs_tool(container: Mapping[str, Any]) -> bool:
+def runs_tool(container: Mapping[str, Any], tool: str = DRIVER_CHECK_TOOL) -> bool:
     return any(
-        isinstance(word, str) and DRIVER_CHECK_TOOL in word
+        isinstance(word, str) and tool in word
         for key in ("command", "args")
         for word in items(container.get(key))
     )
 
 
-def check_selector(spec: Mapping[str, Any]) -> dict[str, str] | None:
-    """The nodeSelector of a pod spec that is a driver check, else None."""
+def checked_vendors(spec: Mapping[str, Any]) -> frozenset[str]:
+    """The vendors a pod spec checks the driver of: it tolerates the vendor's GPU taint (any
+    value: the pool's taint may be "present" or a team's "true"; the toleration policy judges
+    which) and one of its containers runs the vendor's tool."""
+    tolerations = list(mappings(spec.get("tolerations")))
+    found = {
+        vendor.name
+        for vendor in VENDORS.values()
+        if any(tolerates(t, frozenset({vendor.taint_key}), "") for t in tolerations)
+        and any(runs_tool(c.spec, vendor.smi) for c in containers(spec))
+    }
+    return frozenset(found)
+
+
+def check_selector(
+    spec: Mapping[str, Any], vendor: GpuVendor | None = None
+) -> dict[str, str] | None:
+    """The nodeSelector of a pod spec that is a driver check (of ``vendor``'s driver, or of any
+    vendor's), else None."""
     selector = {str(k): str(v) for k, v in mapping(spec.get("nodeSelector")).items()}
     if not selector:
         return None
-    # Any value: the pool's taint may be "present" or a team's "true"; the toleration policy
-    # judges which.
-    keys = frozenset({GPU_TAINT_KEY})
-    if not any(tolerates(t, keys, "") for t in mappings(spec.get("tolerations"))):
-        return None
-    if not any(runs_tool(c.spec) for c in containers(spec)):
+    vendors = checked_vendors(spec)
+    if not vendors or (vendor is not None and vendor.name not in vendors):
         return None
     return selector
 

@@ -1,5 +1,6 @@
 """What a GPU node pool advertises to the scheduler, from its machine type, MIG profile, sharing
-labels and the device plugin config its nodes select (the capacity model of ``gpu_facts``).
+labels and the device plugin config its nodes select (the capacity model of ``gpu_facts``); on
+AMD pools, from the DeviceConfigs of AMD's GPU Operator that run AMD's device plugin there.
 """
 
 from __future__ import annotations
@@ -28,8 +29,10 @@ from gpu_facts.scheduling import (
     SHARED_SUFFIX,
 )
 
+from .amd_device_configs import DeviceConfig
 from .device_plugin_configs import PluginConfig, ReleaseConfigs
 from .node_pools import NodePool
+from .tolerations import may_schedule
 
 
 def pool_gpus(pool: NodePool) -> tuple[GpuModel, int] | None:
@@ -112,6 +115,33 @@ class Exposure:
     resources: set[str] = field(default_factory=set)
     unserved: list[str] = field(default_factory=list)
     """One note per release that runs no usable plugin on the pool, for messages."""
+    partitions_unknown: bool = False
+    """AMD: a plugin with ``mixed`` naming serves the pool; its partition names are unknown."""
+
+
+def amd_exposure(pool: NodePool, configs: Sequence[DeviceConfig]) -> Exposure:
+    """What AMD's device plugin advertises on an AMD pool: ``amd.com/gpu`` from each DeviceConfig
+    whose plugin runs there (its selector admits the pool, its tolerations cover the pool's
+    taints); partitions, unknown at preview, under ``mixed`` naming."""
+    exposure = Exposure()
+    for config in configs:
+        if not config.plugin:
+            continue
+        if not config.placement.admits(pool.labels):
+            continue
+        if not may_schedule(config.plugin_tolerations, pool.taints):
+            exposure.unserved.append(
+                f"{config.label}'s device plugin does not tolerate pool {pool.name}'s taints"
+            )
+            continue
+        resource = config.plugin_resource
+        if resource is None:
+            exposure.partitions_unknown = True
+        else:
+            exposure.resources.add(resource)
+    if not exposure.resources and not exposure.partitions_unknown and not exposure.unserved:
+        exposure.unserved.append(f"no DeviceConfig of AMD's GPU Operator selects pool {pool.name}")
+    return exposure
 
 
 def exposed_resources(pool: NodePool, releases: Sequence[ReleaseConfigs]) -> Exposure:

@@ -1,10 +1,17 @@
-"""GPU node pools carry the ``nvidia.com/gpu`` taint with effect ``NoSchedule``."""
+"""GPU node pools carry their vendor's GPU taint (``nvidia.com/gpu``; ``amd.com/gpu`` on AMD GPUs)
+with effect ``NoSchedule``."""
 
 from __future__ import annotations
 
 from pulumi_policy import EnforcementLevel, ResourceValidationArgs, Severity
 
-from gpu_facts.scheduling import GPU_TAINT, GPU_TAINT_EFFECT, GPU_TAINT_KEY, GPU_TAINT_VALUE
+from gpu_facts.scheduling import (
+    AMD_TAINT_KEY,
+    GPU_TAINT,
+    GPU_TAINT_EFFECT,
+    GPU_TAINT_KEY,
+    GPU_TAINT_VALUE,
+)
 
 from .node_pools import gpu_node_pools
 from .policy_factory import Config, PolicyInfo, Report, resource_policy
@@ -15,14 +22,16 @@ INFO = PolicyInfo(
     name="gpu-node-pools-tainted",
     description=(
         f"Every GPU node pool (AKS AgentPool or agentPoolProfiles entry, ACK NodePool, EKS node "
-        f"group) carries the taint {GPU_TAINT_KEY} with effect {GPU_TAINT_EFFECT}, so only pods "
-        f"that tolerate it land on GPU nodes; GKE taints its GPU nodes itself."
+        f"group) carries its vendor's GPU taint, {GPU_TAINT_KEY} ({AMD_TAINT_KEY} on AMD GPUs), "
+        f"with effect {GPU_TAINT_EFFECT}, so only pods that tolerate it land on GPU nodes; GKE "
+        f"taints its GPU nodes itself."
     ),
     practices=("BP-01",),
     enforcement_level=EnforcementLevel.MANDATORY,
     severity=Severity.HIGH,
     remediation_steps=(
-        f"AKS: add '{GPU_TAINT}' to nodeTaints. ACK: add a taint "
+        f"AKS: add '{GPU_TAINT}' (AMD sizes: '{AMD_TAINT_KEY}={GPU_TAINT_VALUE}:"
+        f"{GPU_TAINT_EFFECT}') to nodeTaints. ACK: add a taint "
         f"{{key: {GPU_TAINT_KEY}, value: {GPU_TAINT_VALUE}, effect: {GPU_TAINT_EFFECT}}}. EKS: "
         f"add a taint {{key: {GPU_TAINT_KEY}, value: {GPU_TAINT_VALUE}, effect: NO_SCHEDULE}}."
     ),
@@ -40,12 +49,12 @@ INFO = PolicyInfo(
 )
 
 
-def add_taint(cloud: str, value: str) -> str:
-    """How to add the GPU taint on the pool's cloud."""
+def add_taint(cloud: str, value: str, key: str = GPU_TAINT_KEY) -> str:
+    """How to add the vendor's GPU taint on the pool's cloud."""
     if cloud == "azure":
-        return f"Add '{GPU_TAINT_KEY}={value}:{GPU_TAINT_EFFECT}' to the pool's nodeTaints."
+        return f"Add '{key}={value}:{GPU_TAINT_EFFECT}' to the pool's nodeTaints."
     effect = "NO_SCHEDULE" if cloud == "aws" else GPU_TAINT_EFFECT
-    return f"Add a taint {{key: {GPU_TAINT_KEY}, value: {value}, effect: {effect}}} to the pool."
+    return f"Add a taint {{key: {key}, value: {value}, effect: {effect}}} to the pool."
 
 
 def check(args: ResourceValidationArgs, config: Config, report: Report) -> None:
@@ -53,19 +62,19 @@ def check(args: ResourceValidationArgs, config: Config, report: Report) -> None:
     for pool in gpu_node_pools(args.resource_type, args.name, args.props):
         if pool.provider_taints_gpu_nodes:
             continue
-        gpu_taints = [
-            t for t in pool.taints if t.key == GPU_TAINT_KEY and t.effect == GPU_TAINT_EFFECT
-        ]
+        key = pool.vendor.taint_key
+        gpu_taints = [t for t in pool.taints if t.key == key and t.effect == GPU_TAINT_EFFECT]
         if not gpu_taints:
             found = ", ".join(str(t) for t in pool.taints) or "none"
+            whose = "" if key == GPU_TAINT_KEY else f" ({pool.vendor.name} GPUs)"
             report(
-                f"GPU node pool '{pool.name}' ({pool.describe}) lacks the taint "
-                f"{GPU_TAINT_KEY}:{GPU_TAINT_EFFECT} (taints: {found}).",
-                fix=add_taint(pool.cloud, required_value or GPU_TAINT_VALUE),
+                f"GPU node pool '{pool.name}' ({pool.describe}){whose} lacks the taint "
+                f"{key}:{GPU_TAINT_EFFECT} (taints: {found}).",
+                fix=add_taint(pool.cloud, required_value or GPU_TAINT_VALUE, key),
             )
         elif required_value and all(t.value != required_value for t in gpu_taints):
             report(
-                f"GPU node pool '{pool.name}' taints {GPU_TAINT_KEY} with value "
+                f"GPU node pool '{pool.name}' taints {key} with value "
                 f"'{gpu_taints[0].value}', not '{required_value}': the device plugin's "
                 f"feature discovery only tolerates '{required_value}'.",
                 fix=(

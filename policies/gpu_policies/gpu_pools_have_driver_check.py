@@ -1,8 +1,9 @@
 """A stack that creates GPU node pools also checks each pool's driver.
 
 A preview cannot see a node's driver; it can see whether the stack deploys a check that will:
-a Job or CronJob that runs ``nvidia-smi``, tolerates the GPU taint and is pinned by its
-``nodeSelector`` to one pool's nodes (our checks use the ``gpu-platform.io/pool`` label).
+a Job or CronJob that runs the pool's vendor's tool (``nvidia-smi``; ``amd-smi`` on AMD pools),
+tolerates that vendor's GPU taint and is pinned by its ``nodeSelector`` to one pool's nodes
+(our checks use the ``gpu-platform.io/pool`` label).
 
 Only pools that always have a node need a check: those whose minimum node count is at least 1.
 Why a pool that can be empty needs none, and what checks it instead: docs/device-plugin.md,
@@ -25,9 +26,10 @@ from typing import Any
 from pulumi_policy import EnforcementLevel, PolicyResource, Severity, StackValidationArgs
 
 from gpu_facts.gcp_accelerators import GKE_NODE_POOL_LABEL
-from gpu_facts.scheduling import GPU_TAINT_EFFECT, GPU_TAINT_KEY, POOL_LABEL
+from gpu_facts.scheduling import AMD_TAINT_KEY, GPU_TAINT_EFFECT, GPU_TAINT_KEY, POOL_LABEL
+from gpu_facts.vendors import AMD
 
-from .driver_checks import CHECK_KINDS, DRIVER_CHECK_TOOL, check_selector
+from .driver_checks import CHECK_KINDS, DRIVER_CHECK_TOOL, check_selector, checked_vendors
 from .node_pools import EKS_NODE_GROUP_LABEL, NodePool, node_count, node_pools
 from .pod_specs import kubernetes_kind, pod_spec
 from .policy_factory import Config, PolicyInfo, Report, exempt_names, stack_policy
@@ -39,9 +41,10 @@ INFO = PolicyInfo(
     name="gpu-pools-have-driver-check",
     description=(
         f"Every GPU node pool whose minimum node count is at least 1 has a Job or CronJob that "
-        f"runs {DRIVER_CHECK_TOOL}, tolerates the {GPU_TAINT_KEY} taint and whose nodeSelector "
-        f"picks that pool's nodes and no other pool's (e.g. {POOL_LABEL}: <pool>). Pools that "
-        "can be empty (fixed at zero, or autoscaled from zero) need none."
+        f"runs {DRIVER_CHECK_TOOL}, tolerates the {GPU_TAINT_KEY} taint (AMD pools: {AMD.smi} and "
+        f"{AMD_TAINT_KEY}) and whose nodeSelector picks that pool's nodes and no other pool's "
+        f"(e.g. {POOL_LABEL}: <pool>). Pools that can be empty (fixed at zero, or autoscaled from "
+        "zero) need none."
     ),
     practices=("BP-05",),
     enforcement_level=EnforcementLevel.ADVISORY,
@@ -56,15 +59,18 @@ INFO = PolicyInfo(
 )
 
 
-def _selectors(index: Mapping[str, list[PolicyResource]]) -> Iterator[dict[str, str]]:
+def _selectors(
+    index: Mapping[str, list[PolicyResource]],
+) -> Iterator[tuple[dict[str, str], frozenset[str]]]:
+    """Each driver check's nodeSelector, with the vendors whose driver it checks."""
     for resource_type, resources in index.items():
         if kubernetes_kind(resource_type) not in CHECK_KINDS:
             continue
         for resource in resources:
             spec = pod_spec(resource_type, resource.props)
             selector = check_selector(spec) if spec is not None else None
-            if selector is not None:
-                yield selector
+            if spec is not None and selector is not None:
+                yield selector, checked_vendors(spec)
 
 
 def minimum_nodes(pool: NodePool, props: Mapping[str, Any]) -> float | None:
@@ -165,19 +171,22 @@ def check(args: StackValidationArgs, config: Config, report: Report) -> None:
         return
     by_label = label_index(pool for pool, _ in pools)
     checked: set[str] = set()
-    for selector in _selectors(index):
+    for selector, vendors in _selectors(index):
         matching = selected(selector, by_label)
         if len(matching) == 1:  # a check that may land on several pools checks none of them
-            checked.add(pools[matching.pop()][0].name)
+            pool = pools[matching.pop()][0]
+            if pool.vendor.name in vendors:  # nvidia-smi reads no AMD driver, nor amd-smi NVIDIA's
+                checked.add(pool.name)
     skip = exempt_names(config)
     for pool, resource in pools:
         if pool.name in checked or pool.name in skip or resource.name in skip:
             continue
         label, value = pool_selector(pool)
+        vendor = pool.vendor
         report(
             f"GPU node pool '{pool.name}' has no driver check: no Job or CronJob of the stack "
-            f"runs {DRIVER_CHECK_TOOL} on its nodes alone (nodeSelector, e.g. "
-            f"{label}: {value}, and a {GPU_TAINT_KEY}:{GPU_TAINT_EFFECT} toleration); "
+            f"runs {vendor.smi} on its nodes alone (nodeSelector, e.g. "
+            f"{label}: {value}, and a {vendor.taint_key}:{GPU_TAINT_EFFECT} toleration); "
             "the pool's minimum node count is at least 1, so it always has a node to check.",
             resource.urn,
         )

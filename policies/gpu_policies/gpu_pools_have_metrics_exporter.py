@@ -1,10 +1,11 @@
-"""Every GPU node pool has a GPU metrics exporter that runs on its nodes.
+"""Every GPU node pool has a GPU metrics exporter of its vendor that runs on its nodes.
 
 Without one, a pool's GPU utilization, memory, temperature and XID errors are never collected:
 a pool can lose GPUs or idle for weeks unnoticed, and no namespace's GPU use can be told apart.
 The exporters and how one reaches a pool are in
 ``metrics_exporters``: NVIDIA's dcgm-exporter as a Helm release, a DaemonSet or the GPU
-Operator's, whose tolerations and node selection admit the pool; or ACK's or GKE's managed one.
+Operator's, whose tolerations and node selection admit the pool; or ACK's or GKE's managed one;
+on AMD pools AMD's device-metrics-exporter from a DeviceConfig of AMD's GPU Operator.
 """
 
 from __future__ import annotations
@@ -15,8 +16,15 @@ from gpu_facts.ack_components import ARMS_PROMETHEUS_ADDON
 from gpu_facts.dcgm_exporter_chart import CHART_NAME
 from gpu_facts.gcp_accelerators import GKE_DCGM_COMPONENT
 from gpu_facts.scheduling import GPU_TAINT_EFFECT, GPU_TAINT_KEY
+from gpu_facts.vendors import AMD
 
-from .metrics_exporters import Exporter, exporters, managed_exporters, pool_taints
+from .metrics_exporters import (
+    Exporter,
+    amd_exporters,
+    exporters,
+    managed_exporters,
+    pool_taints,
+)
 from .node_pools import NodePool, stack_gpu_pools
 from .policy_factory import Config, PolicyInfo, Report, exempt_names, stack_policy
 from .stack_index import index_by_type
@@ -53,6 +61,13 @@ def fix(pool: NodePool) -> str:
         ", ".join(f"{{key: {t.key}, operator: Exists, effect: {t.effect}}}" for t in taints)
         or GPU_TOLERATION
     )
+    if pool.vendor is AMD:
+        return (
+            "Turn on AMD's metrics exporter in a DeviceConfig of AMD's GPU Operator "
+            "(metricsExporter.enable: true; our AmdGpuOperator does) whose selector the pool's "
+            f"labels match and whose metricsExporter.tolerations are [{tolerate}]; or exempt "
+            "the pool by name when an exporter outside the stack watches it."
+        )
     managed = {
         "alicloud": (
             f"; on an untainted pool, ACK's own GPU exporter (cluster add-on "
@@ -74,13 +89,15 @@ def problem(pool: NodePool, found: list[Exporter]) -> str | None:
     """Why no exporter watches the pool, None when one does."""
     reasons = []
     for exporter in found:
-        if exporter.cloud not in (None, pool.cloud):
+        if exporter.cloud not in (None, pool.cloud) or exporter.vendor != pool.vendor.name:
             continue
         why = exporter.misses(pool)
         if why is None:
             return None
         reasons.append(why)
     if not reasons:
+        if pool.vendor is AMD:
+            return "no DeviceConfig of AMD's GPU Operator runs its metrics exporter"
         return "the stack runs no dcgm-exporter (Helm release, DaemonSet or the GPU Operator's)"
     return "; ".join(reasons)
 
@@ -90,7 +107,7 @@ def check(args: StackValidationArgs, config: Config, report: Report) -> None:
     pools: list[tuple[NodePool, PolicyResource]] = list(stack_gpu_pools(index))
     if not pools:
         return
-    found = [*exporters(index), *managed_exporters(index)]
+    found = [*exporters(index), *managed_exporters(index), *amd_exporters(index)]
     skip = exempt_names(config)
     for pool, resource in pools:
         if pool.name in skip or resource.name in skip:

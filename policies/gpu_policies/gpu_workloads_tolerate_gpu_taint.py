@@ -68,7 +68,7 @@ def required_taints(pool: NodePool, keys: frozenset[str], value: str) -> tuple[T
     vendor key; on a pool that carries none, the taint it must carry (``gpu-node-pools-tainted``
     reports the pool; a pod is not excused by it)."""
     carried = tuple(t for t in pool.taints if t.key in keys and t.effect == GPU_TAINT_EFFECT)
-    return carried or (Taint(GPU_TAINT_KEY, value, GPU_TAINT_EFFECT),)
+    return carried or (Taint(pool.vendor.taint_key, value, GPU_TAINT_EFFECT),)
 
 
 def _wanted(pool: NodePool, taints: tuple[Taint, ...], carried: bool) -> str:
@@ -96,7 +96,10 @@ def problem(spec: Mapping[str, Any], stack: GpuPools, config: Config) -> str | N
     tolerations = list(mappings(spec.get("tolerations")))
     value = str(config.get(REQUIRED_VALUE) or "")
     if stack.pools:
-        candidates = admitted_pools(stack.pools, node_selector(spec))
+        admitted = admitted_pools(stack.pools, node_selector(spec))
+        # The pools of the vendors whose GPUs it asks for (a pod asking amd.com/gpu lands on
+        # AMD's nodes only); pools of no such vendor leave the question to the exposure policy.
+        candidates = tuple(p for p in admitted if p.vendor.taint_key in keys) or admitted
         if any(p.provider_taints_gpu_nodes for p in candidates):
             return None
         taints = [(p, required_taints(p, keys, value)) for p in candidates]

@@ -10,6 +10,10 @@ GKE's admission adds the toleration only to pods that ask for GPUs, which an exp
 and its ``nodeSelector`` / required node affinity admits the pool's labels (``node_placement``:
 judged on the labels the pool declares, as for the device plugin release).
 
+AMD's GPUs have AMD's exporter instead: the device-metrics-exporter of AMD's GPU Operator, one
+per ``DeviceConfig`` with ``metricsExporter.enable`` (``amd_device_configs``), on the nodes its
+selector picks and whose taints its tolerations cover. An exporter reads only its vendor's GPUs.
+
 Managed exporters come with a cluster setting and watch only their cloud's pools: ACK's managed
 Prometheus (the ``arms-prometheus`` add-on, or its ``ack-arms-prometheus`` chart) runs ACK's GPU
 exporter on every ACK GPU node, but it tolerates no custom taint, so not on a tainted pool;
@@ -47,7 +51,9 @@ from gpu_facts.device_plugin_chart import (
 )
 from gpu_facts.gcp_accelerators import GKE_DCGM_COMPONENT
 from gpu_facts.scheduling import GPU_NODE_TAINT, Taint
+from gpu_facts.vendors import AMD_NAME, NVIDIA_NAME
 
+from .amd_device_configs import device_configs
 from .device_plugin_daemonsets import raw_daemonsets
 from .helm_releases import release_label, releases
 from .images import repository_name, split_image
@@ -83,6 +89,8 @@ class Exporter:
     """Where that is set, for fixes: ``the release's values.extraEnv``."""
     cloud: str | None = None
     """A managed exporter watches only its cloud's pools (``alicloud``, ``gcp``)."""
+    vendor: str = NVIDIA_NAME
+    """The vendor whose GPUs it reads (``NVIDIA``: DCGM; ``AMD``: AMD's exporter)."""
 
     def misses(self, pool: NodePool) -> str | None:
         """Why the exporter runs no pod on the pool's nodes, None when it does."""
@@ -232,6 +240,24 @@ def exporters(index: Mapping[str, list[PolicyResource]]) -> list[Exporter]:
             found.append(exporter)
     found.extend(_daemonsets(index))
     return found
+
+
+def amd_exporters(index: Mapping[str, list[PolicyResource]]) -> list[Exporter]:
+    """AMD's device-metrics-exporter of every DeviceConfig that turns it on."""
+    return [
+        Exporter(
+            config.resource,
+            f"AMD's metrics exporter ({config.label})",
+            config.exporter_tolerations,
+            config.exporter_placement,
+            None,
+            "",
+            "",
+            vendor=AMD_NAME,
+        )
+        for config in device_configs(index)
+        if config.exporter
+    ]
 
 
 def _managed(resource: PolicyResource, label: str, cloud: str, tolerations: Any) -> Exporter:

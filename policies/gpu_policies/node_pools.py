@@ -6,7 +6,8 @@ AKS pools come as ``AgentPool`` resources or inline in a ``ManagedCluster``'s
 pulumi-eks ``Cluster``; GKE pools as ``NodePool``
 resources or inline in a ``Cluster``'s ``nodePools``. A pool is a GPU pool when its machine
 type or accelerator is in the GPU catalog (``gpu_facts``), or (EKS) its AMI type carries the
-NVIDIA driver.
+NVIDIA driver. Its GPU vendor (NVIDIA or AMD: ``gpu_facts.vendors``) comes from the catalog's
+GPU model of its machine type; pools known only by an accelerated AMI are NVIDIA's.
 """
 
 from __future__ import annotations
@@ -24,10 +25,12 @@ from gpu_facts import (
     azure_vm_size,
     ecs_instance_type,
     gcp_accelerator,
+    gpu_model,
 )
 from gpu_facts.gcp_accelerators import GKE_ACCELERATOR_LABEL, GKE_NODE_POOL_LABEL
 from gpu_facts.models import AwsInstanceType, AzureVmSize, EcsInstanceType, GcpAccelerator
 from gpu_facts.scheduling import Taint
+from gpu_facts.vendors import NVIDIA, GpuVendor, vendor_named
 
 from .props import is_true, items, mapping, mappings, path, text
 from .resource_types import (
@@ -118,6 +121,20 @@ class NodePool:
                 continue
             found.append((gpu, count or gpu.gpu_count))
         return tuple(found)
+
+    @property
+    def vendor(self) -> GpuVendor:
+        """The vendor of the pool's GPUs (NVIDIA unless the catalog's model says otherwise)."""
+        names = [
+            *((self.azure_size.gpu_model,) if self.azure_size is not None else ()),
+            *(t.gpu_model for t in self.aws_types),
+        ]
+        for name in names:
+            try:
+                return vendor_named(gpu_model(name).vendor)
+            except (UnknownGpuFact, KeyError):
+                continue
+        return NVIDIA
 
     @property
     def provider_taints_gpu_nodes(self) -> bool:

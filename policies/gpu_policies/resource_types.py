@@ -48,3 +48,5 @@ HELM_RELEASES: frozenset[str] = frozenset(
 )
 """Helm releases: the v3 Release resource and the v4 Chart component."""
 DAEMON_SET = "kubernetes:apps/v1:DaemonSet"
+AMD_DEVICE_CONFIG = "kubernetes:amd.com/v1alpha1:DeviceConfig"
+"""AMD GPU Operator's custom resource (a ``kubernetes.apiextensions.CustomResource``)."""

@@ -11,14 +11,17 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from gpu_facts.scheduling import GPU_TAINT_EFFECT, GPU_TAINT_KEY, Taint
+from gpu_facts.vendors import resource_vendor
 
 from .props import text
 
 
 def vendor_keys(resources: Iterable[str]) -> frozenset[str]:
-    """Taint keys that mark the pod's GPU nodes: ours, and a vendor's whole-GPU resource
-    (``amd.com/gpu``) when the pod asks for one, since vendors taint with that name."""
-    return frozenset({GPU_TAINT_KEY, *(r for r in resources if r.endswith("/gpu"))})
+    """Taint keys that mark the pod's GPU nodes: each vendor's whose GPUs it asks for
+    (``nvidia.com/gpu`` for NVIDIA's and ACK's resources, ``amd.com/gpu`` for AMD's, partitions
+    included); ``nvidia.com/gpu`` when none is known."""
+    keys = {vendor.taint_key for r in resources if (vendor := resource_vendor(r)) is not None}
+    return frozenset(keys or {GPU_TAINT_KEY})
 
 
 def tolerates_taint(toleration: Mapping[str, Any], taint: Taint) -> bool:

@@ -5,6 +5,7 @@ from typing import Any, cast
 
 import pulumi
 
+from gpu_platform.components.amd_gpu_operator import AmdGpuOperatorArgs
 from gpu_platform.components.driver_check import DriverReadinessCheckArgs
 from gpu_platform.components.gpu_operator import NvidiaGpuOperatorArgs
 from gpu_platform.components.gpu_workload_namespace import GpuWorkloadNamespaceArgs
@@ -29,6 +30,15 @@ def plugin_args(p: ResolvedPlatform, **fields: Any) -> NvidiaDevicePluginArgs:
 def operator_args(p: ResolvedPlatform, **fields: Any) -> NvidiaGpuOperatorArgs:
     """The stack's ``gpuOperator`` settings, ``fields`` over them."""
     settings = p.settings.gpu_operator.model_dump(exclude={"enabled"})
+    return {"pools": pools_args(p), "cloud": p.settings.cloud, **settings, **fields}  # type: ignore[typeddict-item]
+
+
+def amd_operator_args(p: ResolvedPlatform, **fields: Any) -> AmdGpuOperatorArgs:
+    """The stack's ``amdGpuOperator`` settings as ``GpuPlatform`` passes them, ``fields`` over
+    them."""
+    settings = p.settings.amd_gpu_operator.model_dump(
+        exclude_none=True, include={"version", "namespace", "driver", "images"}
+    )
     return {"pools": pools_args(p), "cloud": p.settings.cloud, **settings, **fields}  # type: ignore[typeddict-item]
 
 

@@ -156,6 +156,7 @@ def test_mig_pool_outputs_capacity() -> None:
         "capacityPerNode": {"nvidia.com/mig-1g.5gb": 56},
         "capacityTotal": {"nvidia.com/mig-1g.5gb": 56},
         "nvmeCache": False,
+        "gpuVendor": "NVIDIA",
     }
 
 
@@ -686,3 +687,64 @@ def test_the_proof_can_fail() -> None:
     labels = aks_node_labels(mig_pool(), [])
     del labels[GPU_PRESENT_LABEL]
     assert not node_affinity_matches(CHART_NODE_SELECTOR_TERMS, labels)
+
+
+# --- AMD pools: MI300X without AKS's driver, tainted amd.com/gpu, our labels only -----------
+
+
+def amd_pool() -> PoolFacts:
+    return load_platform(copy.deepcopy(stack_raw("amd-dev"))).pools["mi300x"]
+
+
+def test_amd_pool_exact_inputs() -> None:
+    result = build(pool_args(amd_pool(), workload_types=["training"]))
+    inputs = one(result, AGENT_POOL).inputs
+    assert inputs["vmSize"] == "Standard_ND96isr_MI300X_v5"
+    assert inputs["osSKU"] == "Ubuntu"
+    # AKS installs no AMD driver and insists the pool says so (docs/amd.md).
+    assert inputs["gpuProfile"] == {"driver": "None"}
+    assert inputs["nodeTaints"] == ["amd.com/gpu=present:NoSchedule"]
+    # Our labels only: NVIDIA's plugin, GFD, NFD worker and dcgm-exporter select on theirs.
+    assert inputs["nodeLabels"] == {
+        "gpu-platform.io/pool": "mi300x",
+        "workload.gpu-platform.io/training": "true",
+    }
+    assert "gpuInstanceProfile" not in inputs
+    # 8 NVMe disks beside a 1,000 GiB temp disk: an ephemeral OS disk leaves the cache its disks.
+    assert inputs["osDiskType"] == "Ephemeral"
+    facts = result.outputs["facts"]
+    assert (facts["gpuVendor"], facts["gpuModel"], facts["capacityPerNode"]) == (
+        "AMD",
+        "MI300X",
+        {"amd.com/gpu": 8},
+    )
+    assert facts["nvmeCache"] is True
+
+
+@pytest.mark.parametrize(
+    ("change", "path", "fragment"),
+    [
+        ({"os_sku": "AzureLinux"}, "pool.osSku", "AzureLinux and Windows are not yet supported"),
+        (
+            {"sharing": {"mode": "timeSlicing", "replicas": 2}},
+            "pool.sharing",
+            "AMD's device plugin hands out whole GPUs",
+        ),
+    ],
+)
+def test_amd_pool_settings_aks_or_amd_refuse_are_named(
+    change: dict[str, Any], path: str, fragment: str
+) -> None:
+    args = pool_args(amd_pool())
+    args["pool"] = {**args["pool"], **change}  # type: ignore[typeddict-item]
+    errors: list[pulumi.InputPropertiesError] = []
+
+    def program() -> None:
+        try:
+            AksGpuNodePool("plat-gpu", args)
+        except pulumi.InputPropertiesError as err:
+            errors.append(err)
+
+    assert run(program).resources == []
+    found = {e["property_path"]: e["reason"] for e in errors[0].errors or []}
+    assert fragment in found[path]

@@ -13,7 +13,12 @@ import pytest
 from pydantic import ValidationError
 
 from gpu_facts.scheduling import GPU_NAMESPACE_LABEL, MPS_HOST_IPC_LABEL
-from gpu_platform.components.driver_check import CHECK_APP, DriverReadinessCheck, check_script
+from gpu_platform.components.driver_check import (
+    CHECK_APP,
+    DriverReadinessCheck,
+    amd_check_script,
+    check_script,
+)
 from gpu_platform.components.gpu_admission_policy import GpuAdmissionPolicy
 from gpu_platform.offline_preview import ProgramRun, RecordedResource, run_policies
 from gpu_platform.offline_preview.engine import PreviewMocks, RecordingMonitor
@@ -612,3 +617,116 @@ def test_a_node_pool_id_known_only_after_apply_leaves_the_jobs_judgeable() -> No
     assert repr(job.inputs["metadata"]["annotations"]["gpu-platform.io/node-pool"]) == "[unknown]"
     violations = run_policies(result.resources, policies())
     assert [v for v in violations if "check-" in (v.urn or "")] == []
+
+
+# --- AMD pools: amd-smi on a ROCm image, root without capabilities, its own namespace --------
+
+AMD_DATA = Path(__file__).parents[1] / "data" / "amd_smi"
+FAKE_AMD_SMI = """#!/bin/sh
+if [ "${1:-}" = "version" ]; then cat "$FAKE_VERSION"; exit 0; fi
+cat "$FAKE_STATIC"
+exit "${FAKE_EXIT:-0}"
+"""
+
+
+def run_amd_check(
+    tmp_path: Path, static: str, *, exit_code: int = 0, tool: bool = True
+) -> subprocess.CompletedProcess[str]:
+    """Run the generated AMD script with /bin/sh and a fake amd-smi first on PATH."""
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir(exist_ok=True)
+    if tool:
+        fake = bin_dir / "amd-smi"
+        fake.write_text(FAKE_AMD_SMI)
+        fake.chmod(0o755)
+    env = {
+        "PATH": f"{bin_dir}:/usr/bin:/bin",
+        "FAKE_STATIC": str(AMD_DATA / static),
+        "FAKE_VERSION": str(AMD_DATA / "version.txt"),
+        "FAKE_EXIT": str(exit_code),
+    }
+    return subprocess.run(
+        ["/bin/sh", "-c", amd_check_script("mi300x")],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=30,
+        check=False,
+    )
+
+
+def test_amd_driver_passes_and_prints_its_version(tmp_path: Path) -> None:
+    result = run_amd_check(tmp_path, "static_driver.txt")
+    assert result.returncode == 0, result.stderr
+    assert "OK pool=mi300x: amdgpu driver 6.12.12" in result.stdout
+    assert "ROCm version: 6.4.0" in result.stdout
+
+
+@pytest.mark.parametrize(
+    ("static", "exit_code", "tool", "message"),
+    [
+        ("static_driver_other.txt", 0, True, "the GPU driver is radeon, not amdgpu"),
+        ("static_driver_no_version.txt", 0, True, "no driver version in the amd-smi output"),
+        ("static_driver.txt", 2, True, "amd-smi static --driver failed"),
+        ("static_driver.txt", 0, False, "amd-smi is not in the check image"),
+    ],
+)
+def test_amd_check_fails_loudly(
+    tmp_path: Path, static: str, exit_code: int, tool: bool, message: str
+) -> None:
+    result = run_amd_check(tmp_path, static, exit_code=exit_code, tool=tool)
+    assert result.returncode == 1
+    assert f"FAIL pool=mi300x: {message}" in result.stderr
+
+
+def test_amd_pool_is_checked_with_amd_smi_from_its_own_namespace() -> None:
+    result = checks_run(platform("amd-dev"))
+    jobs = jobs_by_pool(result)
+    assert set(jobs) == {"mi300x"}  # the t4 pool scales from zero: no check
+    job = jobs["mi300x"]
+    assert job["metadata"]["namespace"] == "gpu-readiness-amd"
+    pod = job["spec"]["template"]["spec"]
+    assert pod["nodeSelector"] == {"gpu-platform.io/pool": "mi300x"}
+    assert pod["tolerations"] == [
+        {"key": "amd.com/gpu", "operator": "Exists", "effect": "NoSchedule"}
+    ]
+    (container,) = pod["containers"]
+    assert container["name"] == "amd-smi"
+    assert container["image"] == "docker.io/rocm/dev-ubuntu-22.04:6.4.1"
+    assert container["resources"]["limits"]["amd.com/gpu"] == "1"
+    assert "amd-smi static --driver" in container["command"][2]
+    # Root, the owner of AMD's device nodes, with nothing else of root's.
+    assert pod["securityContext"] == {
+        "runAsNonRoot": False,
+        "runAsUser": 0,
+        "runAsGroup": 0,
+        "seccompProfile": {"type": "RuntimeDefault"},
+    }
+    assert container["securityContext"] == {
+        "privileged": False,
+        "allowPrivilegeEscalation": False,
+        "readOnlyRootFilesystem": True,
+        "runAsNonRoot": False,
+        "capabilities": {"drop": ["ALL"]},
+        "seccompProfile": {"type": "RuntimeDefault"},
+    }
+    assert container["env"] == [{"name": "HOME", "value": "/tmp"}]
+    assert pod["volumes"] == [{"name": "scratch", "emptyDir": {}}]
+    namespaces = namespaces_by_name(result)
+    labels = namespaces["gpu-readiness-amd"].inputs["metadata"]["labels"]
+    assert labels["pod-security.kubernetes.io/enforce"] == "baseline"
+    assert GPU_NAMESPACE_LABEL not in labels
+    assert_valid_manifest(manifest_of(one(result, JOB)))
+    assert run_policies(result.resources, policies()) == []
+
+
+def test_no_amd_namespace_without_an_amd_pool() -> None:
+    names = set(namespaces_by_name(checks_run(platform())))
+    assert names == {"gpu-readiness"}
+
+
+def test_workload_cannot_take_the_amd_checks_namespace() -> None:
+    raw = copy.deepcopy(stack_raw("amd-dev"))
+    raw["workloads"][0]["name"] = "gpu-readiness-amd"
+    with pytest.raises(ConfigError, match="'gpu-readiness-amd' is the platform's own namespace"):
+        load_platform(raw)

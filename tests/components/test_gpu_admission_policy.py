@@ -153,6 +153,16 @@ def namespace(mps: str | None = None) -> dict[str, Any]:
 
 CUDA = "nvcr.io/nvidia/cuda:12.4.1-base-ubuntu22.04"
 GPU_TOLERATION = {"key": "nvidia.com/gpu", "operator": "Exists", "effect": "NoSchedule"}
+AMD_TOLERATION = {"key": "amd.com/gpu", "operator": "Exists", "effect": "NoSchedule"}
+ROCM = "docker.io/rocm/dev-ubuntu-22.04:6.4.1"
+
+
+def amd_pod(resource: str = "amd.com/gpu", amount: Any = "1") -> dict[str, Any]:
+    """A compliant AMD GPU pod spec: tolerates AMD's taint, the GPU as a limit."""
+    spec = gpu_pod(resource, amount)
+    c0(spec)["image"] = ROCM
+    spec["tolerations"] = [AMD_TOLERATION]
+    return spec
 
 
 def gpu_pod(resource: str = "nvidia.com/gpu", amount: Any = "1") -> dict[str, Any]:
@@ -291,8 +301,25 @@ CASES: list[Case] = [
         mps="required",
     ),
     Case("mps-namespace-cpu-pod", cpu_pod(), mps="required"),
+    Case("amd-pod", amd_pod()),
+    Case("amd-partition-pod", amd_pod("amd.com/cpx_nps4", "2")),
     # --- refused ---
     Case("no-toleration", edit(gpu_pod(), lambda s: s.pop("tolerations")), ["gpu-toleration"]),
+    Case(
+        "amd-pod-tolerating-nvidia",
+        edit(amd_pod(), lambda s: s.update(tolerations=[GPU_TOLERATION])),
+        ["amd-gpu-toleration"],
+    ),
+    Case(
+        "amd-partition-no-toleration",
+        edit(amd_pod("amd.com/cpx_nps4"), lambda s: s.pop("tolerations")),
+        ["amd-gpu-toleration"],
+    ),
+    Case(
+        "amd-fraction",
+        edit(amd_pod(), lambda s: limits(s).update({"amd.com/gpu": "0.5"})),
+        ["gpu-whole-number"],
+    ),
     Case(
         "mig-no-toleration",
         edit(gpu_pod("nvidia.com/mig-3g.20gb"), lambda s: s.pop("tolerations")),
@@ -574,6 +601,11 @@ RESOURCE_NAMES = st.one_of(
             "nvidia.com/mig-3g.20gb.shared",
             "aliyun.com/gpu-mem",
             "aliyun.com/gpu-count",
+            "amd.com/gpu",
+            "amd.com/cpx_nps4",
+            "amd.com/spx_nps1",
+            "amd.com/nic",
+            "amd.com/cpx_nps8",
             "cpu",
             "memory",
             "ephemeral-storage",
@@ -581,7 +613,7 @@ RESOURCE_NAMES = st.one_of(
             "nvidia.com/gpux",
         ]
     ),
-    st.from_regex(r"\A(nvidia\.com|aliyun\.com|example\.com)/[a-z0-9.\-]{1,20}\Z"),
+    st.from_regex(r"\A(nvidia\.com|aliyun\.com|amd\.com|example\.com)/[a-z0-9.\-_]{1,20}\Z"),
 )
 
 

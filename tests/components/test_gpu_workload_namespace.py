@@ -71,6 +71,8 @@ ACK_MPS = ack_pool(
 ACK_CGPU = ack_pool(
     name="cgpu", instanceType="ecs.gn7i-c8g1.2xlarge", count=1, sharing={"mode": "cgpu"}
 )
+AMD = azure_pool(name="mi300x", vmSize="Standard_ND96isr_MI300X_v5", count=2)
+"""2 nodes of 8 MI300X: 16 amd.com/gpu."""
 
 
 def workload(**kwargs: Any) -> WorkloadSettings:
@@ -343,7 +345,7 @@ def test_cluster_gpu_resources_outside_the_namespace_pools_are_pinned_at_zero() 
     }
 
 
-ALL_POOLS = [MIG_MIXED, MIG_SINGLE, PLAIN, SHARED, SHARED_NOT_RENAMED, ACK_MPS, ACK_CGPU]
+ALL_POOLS = [MIG_MIXED, MIG_SINGLE, PLAIN, SHARED, SHARED_NOT_RENAMED, ACK_MPS, ACK_CGPU, AMD]
 
 
 @given(
@@ -559,3 +561,25 @@ def test_mps_pod_security_rule_both_ways() -> None:
     ]
     assert workload_problems(workload(podSecurity="baseline"), [ACK_CGPU], "w") == []
     assert workload_problems(workload(), [ACK_MPS], "w") == []
+
+
+# --- AMD pools: amd.com/gpu in the quota, never in the LimitRange ----------------------------
+
+
+def test_amd_namespace_quota_counts_amd_gpus_and_pins_nvidia_ones_at_zero() -> None:
+    result = run_namespace(workload(gpuQuota=8), [AMD], ["amd.com/gpu", "nvidia.com/gpu"])
+    assert {k: v for k, v in hard(result).items() if "com/" in k} == {
+        "requests.amd.com/gpu": "8",
+        "requests.nvidia.com/gpu": "0",
+    }
+    limit_range = one(result, LIMIT_RANGE).inputs["spec"]["limits"]
+    # No GPU resource in the LimitRange: a max would become every container's default limit.
+    assert [sorted(item) for item in limit_range] == [["default", "defaultRequest", "type"]]
+    assert not [r for item in limit_range for r in item["default"] if "/" in r]
+
+
+def test_nvidia_namespace_pins_amd_gpus_at_zero() -> None:
+    assert gpu_quota(workload(gpuQuota=2), [PLAIN], ["amd.com/gpu", "nvidia.com/gpu"]) == {
+        "requests.amd.com/gpu": "0",
+        "requests.nvidia.com/gpu": "2",
+    }

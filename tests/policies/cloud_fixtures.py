@@ -99,6 +99,14 @@ def ack(**changes: Any) -> tuple[Res, ...]:
 
 T4 = {"vmSize": "Standard_NC4as_T4_v3", "gpuInstanceProfile": None}
 NO_TAINT = "lacks the taint nvidia.com/gpu:NoSchedule"
+MI300X = {
+    "vmSize": "Standard_ND96isr_MI300X_v5",
+    "gpuInstanceProfile": None,
+    "nodeTaints": ["amd.com/gpu=present:NoSchedule"],
+    "gpuProfile": {"driver": "None"},
+}
+"""An AKS pool of AMD MI300X, tainted with AMD's key as BP-01 asks."""
+NO_AMD_TAINT = "(AMD GPUs) lacks the taint amd.com/gpu:NoSchedule"
 REPLACE = "mig-pools-replaceable-on-profile-change"
 NOT_REPLACEABLE = "neither sets deleteBeforeReplace nor carries its profile in its name"
 
@@ -112,6 +120,9 @@ GKE_NODE_POOL = "gcp:container/nodePool:NodePool"
 GKE_CLUSTER = "gcp:container/cluster:Cluster"
 EKS_TAINT_TRUE = {"key": "nvidia.com/gpu", "value": "true", "effect": "NO_SCHEDULE"}
 EKS_TAINT = {"key": "nvidia.com/gpu", "value": "present", "effect": "NO_SCHEDULE"}
+EKS_AMD_TAINT = {"key": "amd.com/gpu", "value": "present", "effect": "NO_SCHEDULE"}
+G4AD = {"instanceTypes": ["g4ad.xlarge"], "amiType": "AL2023_x86_64_STANDARD"}
+"""An EKS node group of g4ad.xlarge (1x AMD Radeon Pro V520): a GPU pool by its type alone."""
 
 
 def eks_props(**changes: Any) -> dict[str, Any]:

@@ -11,9 +11,12 @@ import yaml
 
 from gpu_facts.scheduling import (
     ACK_GPU_SCHEDULE_LABEL,
+    AMD_NODE_TAINT,
+    AMD_TAINT_KEY,
     DEVICE_PLUGIN_CONFIG_LABEL,
     GPU_PRESENT_LABEL,
     GPU_TAINT,
+    GPU_TAINT_KEY,
     POOL_LABEL,
 )
 
@@ -30,6 +33,9 @@ NVME_PROVISIONER = "localdisk.csi.acstor.io"
 A100_MIG_SIZE = "Standard_ND96asr_v4"
 """8x A100 40GB: MIG1g is 1g.5gb."""
 T4_SIZE = "Standard_NC4as_T4_v3"
+MI300X_SIZE = "Standard_ND96isr_MI300X_v5"
+"""8x AMD Instinct MI300X: 8 amd.com/gpu per node."""
+DEVICE_CONFIG = "kubernetes:amd.com/v1alpha1:DeviceConfig"
 A10_ECS = "ecs.gn7i-c8g1.2xlarge"
 
 
@@ -55,6 +61,46 @@ def aks_pool(
     if profile is not None:
         props["gpuInstanceProfile"] = profile
     return Res(AGENT_POOL, f"pool-{name}", props, delete_before_replace=True)
+
+
+def amd_pool(name: str = "mi300x", **changes: Any) -> Res:
+    """An AKS pool of MI300X as ours: AMD's taint, our pool label only, no GPU driver."""
+    props: dict[str, Any] = {
+        "agentPoolName": name,
+        "resourceGroupName": "rg",
+        "resourceName": "aks",
+        "vmSize": MI300X_SIZE,
+        "count": 1,
+        "osSKU": "Ubuntu",
+        "nodeTaints": [str(AMD_NODE_TAINT)],
+        "nodeLabels": {POOL_LABEL: name},
+        "gpuProfile": {"driver": "None"},
+        **changes,
+    }
+    return Res(AGENT_POOL, f"pool-{name}", props, delete_before_replace=True)
+
+
+def amd_tolerations() -> list[dict[str, str]]:
+    return [{"key": AMD_TAINT_KEY, "operator": "Exists", "effect": "NoSchedule"}]
+
+
+def device_config(name: str = "mi300x", selector: dict[str, str] | None = None, **spec: Any) -> Res:
+    """Our DeviceConfig of one AMD pool: plugin, labeller and exporter tolerating AMD's taint."""
+    tolerations = amd_tolerations()
+    body: dict[str, Any] = {
+        "selector": {POOL_LABEL: name} if selector is None else selector,
+        "driver": {"enable": True, "tolerations": tolerations},
+        "devicePlugin": {
+            "enableDevicePlugin": True,
+            "devicePluginArguments": {"resource_naming_strategy": "single"},
+            "devicePluginTolerations": tolerations,
+            "nodeLabellerTolerations": tolerations,
+        },
+        "metricsExporter": {"enable": True, "port": 5000, "tolerations": tolerations},
+        **spec,
+    }
+    props = {"metadata": {"name": name, "namespace": "amd-gpu-operator"}, "spec": body}
+    return Res(DEVICE_CONFIG, f"dc-{name}", props)
 
 
 def ack_pool(name: str, schedule: str | None = None, config_label: bool = False) -> Res:
@@ -183,16 +229,29 @@ def driver_check(
     command: str = "nvidia-smi",
     tolerate: bool = True,
     resource: str = "nvidia.com/gpu",
+    taint_key: str = GPU_TAINT_KEY,
 ) -> Res:
     """A readiness check of ``pool``: nvidia-smi on the pool's nodes, GPU taint tolerated."""
     spec = copy.deepcopy(gpu_pod_spec())
     container(spec)["resources"] = {"limits": {resource: 1}}
     container(spec)["command"] = ["/bin/sh", "-c", f"{command} && echo ok"]
     spec["nodeSelector"] = {POOL_LABEL: pool} if selector is None else selector
+    spec["tolerations"] = [{"key": taint_key, "operator": "Exists", "effect": "NoSchedule"}]
     if not tolerate:
         spec["tolerations"] = []
     res = wrap(kind, spec, "gpu-readiness")
     return Res(res.type, f"check-{pool}-{kind.lower()}", res.props)
+
+
+def amd_driver_check(pool: str = "mi300x", **changes: Any) -> Res:
+    """Our AMD check of ``pool``: amd-smi asking one amd.com/gpu, AMD's taint tolerated."""
+    options: dict[str, Any] = {
+        "command": "amd-smi static --driver",
+        "resource": "amd.com/gpu",
+        "taint_key": AMD_TAINT_KEY,
+        **changes,
+    }
+    return driver_check(pool, **options)
 
 
 def storage_class(

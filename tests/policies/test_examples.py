@@ -140,6 +140,20 @@ def _drop_node_selector(props: dict[str, Any]) -> None:
     props["spec"]["template"]["spec"].pop("nodeSelector")
 
 
+def _amd_taint_to_nvidia(props: dict[str, Any]) -> None:
+    if props.get("nodeTaints") == ["amd.com/gpu=present:NoSchedule"]:
+        props["nodeTaints"] = ["nvidia.com/gpu=present:NoSchedule"]
+
+
+def _amd_exporter_off(props: dict[str, Any]) -> None:
+    props["spec"]["metricsExporter"]["enable"] = False
+
+
+def _tolerate_nvidia(props: dict[str, Any]) -> None:
+    for toleration in props["spec"]["template"]["spec"]["tolerations"]:
+        toleration["key"] = "nvidia.com/gpu"
+
+
 def _ack_min_size(minimum: int) -> Callable[[dict[str, Any]], None]:
     """Set the minimum of autoscaled ACK pools."""
 
@@ -286,6 +300,35 @@ COMPONENT_MUTATIONS = [
     # ack-dev's GPU pools scale from zero, so they have no check Job and need none; once a
     # pool always has a node, it needs one.
     ("ack-dev", "alicloud:cs/nodePool:NodePool", _ack_min_size(1), "gpu-pools-have-driver-check"),
+    # amd-dev: the MI300X pool tainted with NVIDIA's key (AMD's operands no longer tolerate it:
+    # no exporter there, no plugin to expose amd.com/gpu); its DeviceConfig without the exporter;
+    # its driver check tolerating NVIDIA's taint (no longer a check: an AMD pod like any other).
+    (
+        "amd-dev",
+        "azure-native:containerservice:AgentPool",
+        _amd_taint_to_nvidia,
+        (
+            "gpu-node-pools-tainted",
+            "gpu-pools-have-metrics-exporter",
+            "pod-gpu-resources-exposed-by-pools",
+        ),
+    ),
+    (
+        "amd-dev",
+        "kubernetes:amd.com/v1alpha1:DeviceConfig",
+        _amd_exporter_off,
+        "gpu-pools-have-metrics-exporter",
+    ),
+    (
+        "amd-dev",
+        "kubernetes:batch/v1:Job",
+        _tolerate_nvidia,
+        (
+            "gpu-pools-have-driver-check",
+            "gpu-workloads-tolerate-gpu-taint",
+            "gpu-namespaces-have-gpu-quota",
+        ),
+    ),
 ]
 
 

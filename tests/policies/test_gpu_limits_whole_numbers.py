@@ -33,6 +33,14 @@ VIOLATIONS: list[tuple[str, Change, str]] = [
         "differs from its limit",
     ),
     ("mig-fraction", set_limits({"nvidia.com/mig-1g.5gb": "1.5"}), "not a whole number"),
+    # AMD's whole GPUs and partitions are extended resources too.
+    ("amd-fraction", set_limits({"amd.com/gpu": 0.5}), "limits amd.com/gpu to 0.5"),
+    (
+        "amd-request-only",
+        set_container("resources", {"requests": {"amd.com/gpu": 1}}),
+        "requests amd.com/gpu without a limit",
+    ),
+    ("amd-partition-milli", set_limits({"amd.com/cpx_nps4": "500m"}), "amd.com/cpx_nps4"),
     (
         "init-container",
         in_init_container(set_limits({"nvidia.com/gpu": 0.5})),
@@ -56,6 +64,10 @@ def test_case(case: Case) -> None:
         {"limits": {"nvidia.com/gpu": "1"}, "requests": {"nvidia.com/gpu": 1.0}},
         {"limits": {"nvidia.com/mig-1g.5gb": 1}},
         {"limits": {"aliyun.com/gpu-mem": 8}},
+        {"limits": {"amd.com/gpu": 8}, "requests": {"amd.com/gpu": 8}},
+        {"limits": {"amd.com/cpx_nps4": 1}},
+        # AMD's NICs are no GPUs: not judged.
+        {"limits": {"amd.com/nic": "500m"}},
     ],
 )
 def test_whole_number_limits_pass(resources: dict[str, Any]) -> None:

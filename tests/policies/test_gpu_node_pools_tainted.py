@@ -5,10 +5,14 @@ from __future__ import annotations
 import pytest
 
 from .cloud_fixtures import (
+    EKS_AMD_TAINT,
     EKS_MANAGED,
     EKS_TAINT,
     EKS_TAINT_TRUE,
+    G4AD,
     GKE_CLUSTER,
+    MI300X,
+    NO_AMD_TAINT,
     NO_TAINT,
     T4,
     ack,
@@ -74,6 +78,23 @@ CASES: list[Case] = [
         ack(instanceTypes=["ecs.g7.xlarge", "ecs.gn7i-c8g1.2xlarge"], taints=[]),
         (NO_TAINT,),
     ),
+    # AMD pools carry AMD's key; NVIDIA's key does not do.
+    Case("gpu-node-pools-tainted", "amd-agent-pool", agent_pool(**MI300X)),
+    Case(
+        "gpu-node-pools-tainted",
+        "amd-agent-pool-nvidia-key",
+        agent_pool(**{**MI300X, "nodeTaints": ["nvidia.com/gpu=present:NoSchedule"]}),
+        (
+            "(AMD GPUs) lacks the taint amd.com/gpu:NoSchedule (taints: "
+            "nvidia.com/gpu=present:NoSchedule). Fix: Add 'amd.com/gpu=present:NoSchedule'",
+        ),
+    ),
+    Case(
+        "gpu-node-pools-tainted",
+        "amd-cluster-profile-no-taint",
+        in_cluster(**{**MI300X, "nodeTaints": []}),
+        (NO_AMD_TAINT,),
+    ),
     Case(
         "gpu-node-pools-tainted",
         "ack-wrong-effect",
@@ -122,6 +143,18 @@ def test_cloud_pool_exempt_by_name_only() -> None:
 # --- EKS and GKE GPU pools ------------------------------------------------------------------
 
 EKS_GKE_CASES = [
+    # G4ad: AMD Radeon Pro V520, a GPU pool by its instance type (no AMI type carries AMD's
+    # driver), tainted with AMD's key.
+    Case(POLICY, "eks-g4ad-amd-tainted", eks(**G4AD, taints=[EKS_AMD_TAINT])),
+    Case(
+        POLICY,
+        "eks-g4ad-nvidia-key",
+        eks(**G4AD, taints=[EKS_TAINT]),
+        (
+            "lacks the taint amd.com/gpu:NoSchedule (taints: nvidia.com/gpu=present:NoSchedule). "
+            "Fix: Add a taint {key: amd.com/gpu, value: present, effect: NO_SCHEDULE}",
+        ),
+    ),
     Case(POLICY, "eks-managed-tainted", eks()),
     Case(POLICY, "pulumi-eks-managed-tainted", eks(EKS_MANAGED)),
     Case(POLICY, "pulumi-eks-self-managed-map-taint", eks_self_managed()),

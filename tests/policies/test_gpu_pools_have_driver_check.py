@@ -22,6 +22,8 @@ from .platform_fixtures import (
     T4_POOL,
     ack_pool,
     aks_pool,
+    amd_driver_check,
+    amd_pool,
     dev_like_stack,
     driver_check,
     inline_gpu_pool,
@@ -123,6 +125,34 @@ CASES: list[Case] = [
         (ack_pool("a10", "mps"), driver_check("a10")),
     ),
     Case(DRIVER, "missing", (T4_POOL,), ("GPU node pool 't4' has no driver check",)),
+    # AMD pools: amd-smi, tolerating amd.com/gpu. NVIDIA's check reads no AMD driver.
+    Case(DRIVER, "amd-pool", (amd_pool(), amd_driver_check())),
+    Case(
+        DRIVER,
+        "amd-and-nvidia-pools",
+        (amd_pool(), T4_POOL, amd_driver_check(), driver_check("t4")),
+    ),
+    Case(
+        DRIVER,
+        "amd-pool-with-an-nvidia-check",
+        (amd_pool(), driver_check("mi300x")),
+        (
+            "runs amd-smi on its nodes alone (nodeSelector, e.g. gpu-platform.io/pool: mi300x, "
+            "and a amd.com/gpu:NoSchedule toleration)",
+        ),
+    ),
+    Case(
+        DRIVER,
+        "amd-check-tolerates-nvidia-key",
+        (amd_pool(), amd_driver_check(taint_key="nvidia.com/gpu")),
+        ("'mi300x' has no driver check",),
+    ),
+    Case(
+        DRIVER,
+        "nvidia-pool-with-an-amd-check",
+        (T4_POOL, amd_driver_check("t4")),
+        ("'t4' has no driver check: no Job or CronJob of the stack runs nvidia-smi",),
+    ),
     Case(DRIVER, "ack-missing", (ack_pool("a10", "mps"),), ("'a10'",)),
     Case(DRIVER, "not-tolerated", (T4_POOL, driver_check("t4", tolerate=False)), ("'t4'",)),
     Case(DRIVER, "no-nvidia-smi", (T4_POOL, driver_check("t4", command="true")), ("'t4'",)),

@@ -16,7 +16,10 @@ from .platform_fixtures import (
     T4_POOL,
     ack_pool,
     aks_pool,
+    amd_pool,
+    amd_tolerations,
     dev_like_stack,
+    device_config,
     exporter_release,
     many_workloads_stack,
     sized,
@@ -51,8 +54,63 @@ def labelled(pool: Res, **labels: str) -> Res:
     return sized(pool, nodeLabels={**pool.props["nodeLabels"], **labels})
 
 
+AMD_EXPORTER_OFF = {"metricsExporter": {"enable": False}}
+
+
 CASES: list[Case] = [
     Case(EXPORTER, "dev-like", dev_like_stack()),
+    # AMD pools: AMD's exporter from a DeviceConfig that selects the pool and tolerates its taint.
+    Case(EXPORTER, "amd-device-config", (amd_pool(), device_config())),
+    Case(
+        EXPORTER,
+        "amd-and-nvidia-pools",
+        (amd_pool(), T4_POOL, device_config(), exporter_release()),
+    ),
+    Case(
+        EXPORTER,
+        "amd-pool-with-only-dcgm-exporter",
+        (amd_pool(), exporter_release()),
+        ("'mi300x' (Standard_ND96isr_MI300X_v5) has no GPU metrics exporter: no DeviceConfig",),
+    ),
+    Case(
+        EXPORTER,
+        "amd-exporter-off",
+        (amd_pool(), device_config(**AMD_EXPORTER_OFF)),
+        ("no DeviceConfig of AMD's GPU Operator runs its metrics exporter",),
+    ),
+    Case(
+        EXPORTER,
+        "amd-exporter-without-the-amd-toleration",
+        (amd_pool(), device_config(metricsExporter={"enable": True})),
+        ("does not tolerate its taint amd.com/gpu=present:NoSchedule",),
+    ),
+    Case(
+        EXPORTER,
+        "amd-device-config-selects-another-pool",
+        (amd_pool(), device_config(selector={POOL_LABEL: "other"})),
+        ("keeps off its nodes: their labels fail its nodeSelector gpu-platform.io/pool=other",),
+    ),
+    Case(
+        EXPORTER,
+        "amd-exporter-own-selector",
+        (
+            amd_pool(),
+            device_config(
+                metricsExporter={
+                    "enable": True,
+                    "tolerations": amd_tolerations(),
+                    "selector": {POOL_LABEL: "mi300x"},
+                },
+                selector={"unrelated": "x"},
+            ),
+        ),
+    ),
+    Case(
+        EXPORTER,
+        "nvidia-pool-with-only-amd-exporter",
+        (T4_POOL, device_config("t4")),
+        (NO_EXPORTER,),
+    ),
     Case(EXPORTER, "no-gpu-pool-no-exporter-needed", (exporter_release(),)),
     Case(EXPORTER, "release-on-both-pools", (MIG_POOL, T4_POOL, exporter_release())),
     Case(EXPORTER, "v4-chart", (T4_POOL, exporter_release(type_=CHART))),

@@ -10,7 +10,7 @@ from gpu_facts.scheduling import GPU_TAINT
 
 from .cloud_fixtures import EKS_TAINT_TRUE, GKE_CLUSTER, eks, eks_self_managed, gke
 from .harness import Case, Res, assert_case, messages
-from .platform_fixtures import many_workloads_stack
+from .platform_fixtures import T4_POOL, amd_pool, amd_tolerations, many_workloads_stack, workload
 from .pod_fixtures import (
     Change,
     container,
@@ -48,7 +48,40 @@ VIOLATIONS: list[tuple[str, Change, str]] = [
 
 EXISTS = {"key": "nvidia.com/gpu", "operator": "Exists", "effect": "NoSchedule"}
 
-CASES: list[Case] = pod_policy_cases(POLICY, VIOLATIONS)
+
+def amd_workload(resource: str = "amd.com/gpu", tolerations: Any = None) -> Res:
+    res = workload(resource)
+    spec = res.props["spec"]["template"]["spec"]
+    spec["tolerations"] = amd_tolerations() if tolerations is None else tolerations
+    return res
+
+
+CASES: list[Case] = [
+    *pod_policy_cases(POLICY, VIOLATIONS),
+    # AMD pools carry amd.com/gpu: AMD workloads tolerate that key, partitions included.
+    Case(POLICY, "amd-pool-amd-toleration", (amd_pool(), amd_workload())),
+    Case(POLICY, "amd-partition", (amd_pool(), amd_workload("amd.com/cpx_nps4"))),
+    Case(
+        POLICY,
+        "amd-pool-nvidia-toleration",
+        (amd_pool(), amd_workload(tolerations=[dict(EXISTS)])),
+        (
+            "does not tolerate the GPU taint of its nodes, "
+            "amd.com/gpu=present:NoSchedule (pool mi300x)",
+        ),
+    ),
+    Case(
+        POLICY,
+        "mixed-stack-amd-pod-with-nvidia-toleration",
+        (amd_pool(), T4_POOL, amd_workload(tolerations=[dict(EXISTS)])),
+        ("amd.com/gpu=present:NoSchedule (pool mi300x)",),
+    ),
+    Case(
+        POLICY,
+        "mixed-stack-each-pod-tolerates-its-vendor",
+        (amd_pool(), T4_POOL, workload("nvidia.com/gpu"), amd_workload()),
+    ),
+]
 """Every case of the policy, declared for the meta-test."""
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from pulumi_policy.proxy import UNKNOWN_STRING_VALUE, UnknownValueError
 
-from gpu_facts.scheduling import GPU_PRESENT_LABEL, POOL_LABEL
+from gpu_facts.scheduling import AMD_GPU, GPU_PRESENT_LABEL, POOL_LABEL
 from gpu_platform.components.nvidia_device_plugin import gpu_node_affinity
 
 from .cloud_fixtures import eks, gke
@@ -16,7 +16,10 @@ from .platform_fixtures import (
     T4_POOL,
     ack_pool,
     aks_pool,
+    amd_pool,
+    amd_tolerations,
     dev_like_stack,
+    device_config,
     many_workloads_stack,
     mig_stack,
     plain,
@@ -145,7 +148,55 @@ CASES: list[Case] = [
             workload("nvidia.com/mig-1g.10gb"),
         ),
     ),
-    Case(EXPOSED, "amd-not-judged", (*mig_stack(), workload("amd.com/gpu"))),
+    # AMD: amd.com/gpu where a DeviceConfig runs AMD's plugin on an AMD pool.
+    Case(
+        EXPOSED,
+        "amd-ask-on-nvidia-only-pools",
+        (*mig_stack(), workload("amd.com/gpu")),
+        ("asks for amd.com/gpu, which no GPU pool of the stack exposes",),
+    ),
+    Case(EXPOSED, "amd-pool-and-device-config", (amd_pool(), device_config(), workload(AMD_GPU))),
+    Case(
+        EXPOSED,
+        "mixed-vendors",
+        (*mig_stack(), amd_pool(), device_config(), workload(AMD_GPU), workload(MIG_1G)),
+    ),
+    Case(
+        EXPOSED,
+        "amd-partition-under-single-naming",
+        (amd_pool(), device_config(), workload("amd.com/cpx_nps4")),
+        (
+            "asks for amd.com/cpx_nps4, which no GPU pool of the stack exposes; the stack "
+            "exposes amd.com/gpu (pool mi300x)",
+        ),
+    ),
+    Case(
+        EXPOSED,
+        "amd-partition-under-mixed-naming-not-judged",
+        (
+            amd_pool(),
+            device_config(
+                devicePlugin={
+                    "devicePluginArguments": {"resource_naming_strategy": "mixed"},
+                    "devicePluginTolerations": amd_tolerations(),
+                }
+            ),
+            workload("amd.com/cpx_nps4"),
+        ),
+    ),
+    Case(
+        EXPOSED,
+        "amd-device-config-selects-another-pool",
+        (amd_pool(), device_config(selector={POOL_LABEL: "other"}), workload(AMD_GPU)),
+        ("no DeviceConfig of AMD's GPU Operator selects pool mi300x",),
+    ),
+    Case(
+        EXPOSED,
+        "amd-plugin-without-the-amd-toleration",
+        (amd_pool(), device_config(devicePlugin={}), workload(AMD_GPU)),
+        ("DeviceConfig 'mi300x''s device plugin does not tolerate pool mi300x's taints",),
+    ),
+    Case(EXPOSED, "amd-pool-operator-outside-the-stack", (amd_pool(), workload(AMD_GPU))),
     Case(
         EXPOSED,
         "exempt-namespace",

@@ -28,6 +28,12 @@ A10_MPS: dict[str, Any] = {
     "autoscale": {"min": 0.0, "max": 2.0},
     "sharing": {"mode": "mps"},
 }
+MI300X: dict[str, Any] = {
+    "name": "mi300x",
+    "vmSize": "Standard_ND96isr_MI300X_v5",
+    "count": 1.0,
+    "osDiskType": "Ephemeral",
+}
 GENERAL: dict[str, Any] = {
     "name": "general",
     "vmSize": "Standard_D4ds_v5",
@@ -133,6 +139,12 @@ WIRE_INPUTS: dict[str, dict[str, Any]] = {
         "quota": {"cpu": "64", "memory": "512Gi", "pods": 100.0},
     },
     "GpuAdmissionPolicy": {"action": "Warn"},
+    "AmdGpuOperator": {
+        "pools": [MI300X],
+        "cloud": "azure",
+        "driver": {"version": "6.4", "image": "gpuamddev.azurecr.io/amd/amdgpu-kmod"},
+    },
+    "CertManager": {"cloud": "azure"},
 }
 """Component class -> its inputs on the wire."""
 
@@ -156,5 +168,7 @@ CHILD_TYPES: dict[str, set[str]] = {
     "DcgmExporter": {"kubernetes:helm.sh/v3:Release"},
     "GpuWorkloadNamespace": {"kubernetes:core/v1:Namespace", "kubernetes:core/v1:ResourceQuota"},
     "GpuAdmissionPolicy": {"kubernetes:admissionregistration.k8s.io/v1:ValidatingAdmissionPolicy"},
+    "AmdGpuOperator": {"kubernetes:helm.sh/v3:Release", "kubernetes:amd.com/v1alpha1:DeviceConfig"},
+    "CertManager": {"kubernetes:helm.sh/v3:Release"},
 }
 """Component class -> child resource types its construction must register (at least)."""

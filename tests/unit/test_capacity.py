@@ -240,6 +240,8 @@ def pool_shapes(draw: st.DrawFn) -> PoolShape:
     modes: list[SharingMode | None] = [None, "timeSlicing"]
     if profile is None:
         modes += ["mps", "ackMps", "ackCgpu", "ackShare"]
+    if model.vendor != "NVIDIA":  # AMD GPUs: whole GPUs only
+        modes = [None]
     sharing = draw(st.sampled_from(modes))
     replicas = draw(st.integers(1, 64)) if sharing in DEVICE_PLUGIN_SHARING_MODES else 1
     return PoolShape(
@@ -313,3 +315,12 @@ def test_memory_of_instances_never_exceeds_the_gpus(shape: PoolShape) -> None:
     assert per_gpu * profile.memory_eighths <= MIG_MEMORY_SLICES
     # By name: the names round (H200 3g.71gb × 2 = 142 GB > 141 GB), by at most half a GB each.
     assert per_gpu * profile.memory_gb <= model.memory_gib + per_gpu * NAME_ROUNDING_GB
+
+
+@given(pool_shapes())
+def test_amd_gpus_are_counted_whole_as_amd_com_gpu(shape: PoolShape) -> None:
+    capacity = pool_capacity(shape)
+    if shape.gpu_model.vendor == "AMD":
+        assert capacity.per_node == {"amd.com/gpu": shape.gpus_per_node}
+    else:
+        assert not [name for name in capacity.per_node if name.startswith("amd.com/")]

@@ -28,6 +28,7 @@ from gpu_facts import (
     GPU_MODELS,
     MIG_COMPUTE_SLICES,
     MIG_MEMORY_SLICES,
+    PoolShape,
     UnknownGpuFact,
     aks_mig_profile,
     aws_instance_type,
@@ -37,9 +38,12 @@ from gpu_facts import (
     gcp_accelerator,
     gpu_model,
     mig_profile,
+    pool_capacity,
     regions,
 )
-from gpu_facts.scheduling import is_gpu_resource, mig_resource
+from gpu_facts.aws_instance_types import AWS_SPECS_PAGE
+from gpu_facts.scheduling import amd_partition_resource, is_gpu_resource, mig_resource
+from gpu_facts.vendors import AMD, NVIDIA, VENDORS, resource_vendor
 from gpu_platform.settings import SystemPoolSettings
 from gpu_platform.stack_config import ConfigError, load_platform
 from tests.unit.test_stack_config import BASE
@@ -110,6 +114,8 @@ GPU_MEMORY_GB = {
     "A10G": 24,
     "P100": 16,
     "P4": 8,
+    "MI300X": 192,
+    "Radeon-Pro-V520": 8,
 }
 
 # Names round memory to whole GB (H200 3g.71gb holds 70.5 GB): at most half a GB per instance.
@@ -240,6 +246,8 @@ AZURE_SIZES: dict[str, tuple[str, str, int, int, int, bool]] = {
     "Standard_NV36ads_A10_v5": ("NVadsA10 v5", "A10", 1, 0, 0, False),
     "Standard_NV36adms_A10_v5": ("NVadsA10 v5", "A10", 1, 0, 0, False),
     "Standard_NV72ads_A10_v5": ("NVadsA10 v5", "A10", 2, 0, 0, False),
+    # ND MI300X v5: 8 NVMe disks, 28,000 GiB in all.
+    "Standard_ND96isr_MI300X_v5": ("ND MI300X v5", "MI300X", 8, 8, 3500, False),
 }
 
 # Accelerator memory per VM as the Learn "Accelerators" tab lists it (GB).
@@ -253,6 +261,8 @@ AZURE_GPU_MEMORY_PER_VM = {
     "Standard_NC24s_v3": 64,
     "Standard_ND40rs_v2": 256,
     "Standard_NV72ads_A10_v5": 48,
+    # "Accelerator-Memory (GB): 1535": 8 x 192 GB as marketed (Learn rounds).
+    "Standard_ND96isr_MI300X_v5": 1536,
 }
 
 
@@ -301,6 +311,7 @@ AZURE_TEMP_DISK_GIB = {
     "Standard_NV36ads_A10_v5": 1440,
     "Standard_NV36adms_A10_v5": 2880,
     "Standard_NV72ads_A10_v5": 2880,
+    "Standard_ND96isr_MI300X_v5": 1000,
 }
 
 
@@ -537,6 +548,11 @@ AWS_TYPES: dict[str, tuple[str, str, int]] = {
     "g4dn.16xlarge": ("g4dn", "T4", 1),
     "g4dn.12xlarge": ("g4dn", "T4", 4),
     "g4dn.metal": ("g4dn", "T4", 8),
+    "g4ad.xlarge": ("g4ad", "Radeon-Pro-V520", 1),
+    "g4ad.2xlarge": ("g4ad", "Radeon-Pro-V520", 1),
+    "g4ad.4xlarge": ("g4ad", "Radeon-Pro-V520", 1),
+    "g4ad.8xlarge": ("g4ad", "Radeon-Pro-V520", 2),
+    "g4ad.16xlarge": ("g4ad", "Radeon-Pro-V520", 4),
 }
 
 # Accelerator names: GKE "Deploy GPU workloads in Autopilot" (nvidia-tesla-t4 ... nvidia-h200-141gb)
@@ -588,10 +604,10 @@ def test_every_aws_type_is_pinned() -> None:
         assert it.name.startswith(f"{it.family}.")
         assert gpu_model(it.gpu_model)  # a model the catalog knows
         # Each family cites the section of the page that prints EC2's GPU name and count for
-        # every size of that family (Karpenter's generated instance-type reference).
-        assert it.source == (
-            f"https://karpenter.sh/docs/reference/instance-types/#{it.family}-family"
-        )
+        # every size of that family (Karpenter's generated instance-type reference); G4ad, AMD's,
+        # AWS's own specifications page.
+        karpenter = f"https://karpenter.sh/docs/reference/instance-types/#{it.family}-family"
+        assert it.source == (AWS_SPECS_PAGE if it.family == "g4ad" else karpenter)
 
 
 def test_every_gcp_gpu_is_pinned() -> None:
@@ -707,3 +723,54 @@ def test_offer_tables_name_catalog_machines_and_listed_regions() -> None:
     assert regions.offer_problems(ecs, *alibaba) == [
         "ecs.gn7i-c8g1.2xlarge: unknown region 'eastus'"
     ]
+
+
+# --- Vendors: what tells an AMD GPU from an NVIDIA one -------------------------------------
+
+
+def test_every_gpu_model_has_a_known_vendor_and_amd_ones_no_mig() -> None:
+    vendors = {name: m.vendor for name, m in GPU_MODELS.items()}
+    assert {n for n, v in vendors.items() if v == "AMD"} == {"MI300X", "Radeon-Pro-V520"}
+    assert set(vendors.values()) == set(VENDORS)
+    assert not any(GPU_MODELS[n].mig_capable for n, v in vendors.items() if v == "AMD")
+
+
+def test_the_mi300x_size_as_learn_lists_it() -> None:
+    size = azure_vm_size("Standard_ND96isr_MI300X_v5")
+    assert (size.vcpus, size.memory_gib, size.temp_disk_gib) == (96, 1850, 1000)
+    assert size.nvme_disk_count * size.nvme_disk_gib == 28000
+    assert size.ephemeral_os_disk_gib == 1000 and not size.mig
+
+
+@pytest.mark.parametrize(
+    ("resource", "vendor"),
+    [
+        ("nvidia.com/gpu", "NVIDIA"),
+        ("nvidia.com/mig-1g.5gb", "NVIDIA"),
+        ("nvidia.com/gpu.shared", "NVIDIA"),
+        ("aliyun.com/gpu-mem", "NVIDIA"),
+        ("amd.com/gpu", "AMD"),
+        ("amd.com/cpx_nps4", "AMD"),
+        ("amd.com/spx_nps1", "AMD"),
+        ("amd.com/nic", None),
+        ("amd.com/cpx_nps8", None),
+        ("cpu", None),
+    ],
+)
+def test_resource_vendor(resource: str, vendor: str | None) -> None:
+    found = resource_vendor(resource)
+    assert (found.name if found else None) == vendor
+    assert is_gpu_resource(resource) == (vendor is not None)
+
+
+def test_vendor_taints_and_tools() -> None:
+    assert (str(NVIDIA.taint), NVIDIA.smi) == ("nvidia.com/gpu=present:NoSchedule", "nvidia-smi")
+    assert (str(AMD.taint), AMD.smi) == ("amd.com/gpu=present:NoSchedule", "amd-smi")
+    assert amd_partition_resource("CPX", "NPS4") == "amd.com/cpx_nps4"
+
+
+def test_amd_whole_gpus_only_in_the_capacity_model() -> None:
+    mi300x = gpu_model("MI300X")
+    assert pool_capacity(PoolShape(mi300x, 8, 1, 2)).per_node == {"amd.com/gpu": 8}
+    with pytest.raises(ValueError, match="MIG and GPU sharing are NVIDIA's"):
+        PoolShape(mi300x, 8, 1, 1, sharing="timeSlicing", replicas=2)

@@ -16,15 +16,14 @@ from gpu_platform.plan.gpu_rules import (
     RULES_FILE,
     capacity_alerts,
     generic_groups,
-    ksm_label,
-    ksm_resource,
     render,
     rule_groups,
     usage_rules,
 )
+from gpu_platform.plan.rule_joins import ksm_label, ksm_resource
 from tests.conftest import platform_of, stack_raw
 
-STACKS = ["dev", "prod", "ack-dev", "byo"]
+STACKS = ["dev", "prod", "ack-dev", "byo", "amd-dev"]
 
 
 def _rules(stack: str) -> list[dict]:
@@ -57,10 +56,11 @@ def test_records_and_alerts_are_well_formed(stack: str) -> None:
 
 
 def test_the_repo_file_is_the_generic_groups() -> None:
-    assert RULES_FILE.read_text() == render(generic_groups(DEFAULT_NAMESPACE)), (
+    generic = generic_groups(DEFAULT_NAMESPACE, amd=True)
+    assert RULES_FILE.read_text() == render(generic), (
         "observability/gpu-rules.yaml is stale: run `python -m plan.gpu_rules --write`"
     )
-    assert yaml.safe_load(RULES_FILE.read_text())["groups"] == generic_groups(DEFAULT_NAMESPACE)
+    assert yaml.safe_load(RULES_FILE.read_text())["groups"] == generic
 
 
 def test_usage_is_recorded_per_namespace_workload_pool_and_mig_profile() -> None:
@@ -113,6 +113,7 @@ def test_every_panel_queries_valid_promql_over_our_rules_or_exporter_metrics() -
         (target,) = panel["targets"]
         promql_parser.parse(target["expr"])
         names = set(re.findall(r"[a-zA-Z_:][a-zA-Z0-9_:]*(?=[{ )]|$)", target["expr"]))
-        assert names & recorded or any(n.startswith("DCGM_FI_") for n in names), panel["title"]
+        exporter_series = any(n.startswith(("DCGM_FI_", "gpu_")) for n in names)
+        assert names & recorded or exporter_series, panel["title"]
     # The workload-type view comes first: it is what the platform is asked to manage.
     assert panels[0]["targets"][0]["expr"] == "workload:dcgm_gpu_utilization:avg"

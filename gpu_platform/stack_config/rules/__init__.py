@@ -13,6 +13,7 @@ from gpu_platform.settings import PlatformSettings
 from . import (
     ack,
     aks,
+    amd,
     cloud_values,
     clusters,
     cpu_pools,
@@ -24,7 +25,7 @@ from . import (
 )
 from .base import ConfigUnderCheck, Problem, Rule
 
-POOL_RULES: tuple[Rule, ...] = (*pools.POOL_RULES, *aks.POOL_RULES)
+POOL_RULES: tuple[Rule, ...] = (*pools.POOL_RULES, *aks.POOL_RULES, *amd.POOL_RULES)
 """Rules of each pool on its own; a pool none of them faults is sound."""
 RULES: tuple[Rule, ...] = (
     *clusters.RULES,
@@ -35,6 +36,7 @@ RULES: tuple[Rule, ...] = (
     *cloud_values.RULES,
     pools.duplicate_names,
     *gpu_layer.RULES,
+    *amd.RULES,
     *workloads.RULES,
     *observability.RULES,
 )

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 
 from gpu_facts.device_plugin_chart import MIN_VERSION, at_least
+from gpu_platform.plan.amd_pools import amd_namespaces
 from gpu_platform.plan.device_plugin_values import our_config_names, value_problems
 
 from .base import ConfigUnderCheck, Problem, Rule, valid_version
@@ -39,6 +40,7 @@ def platform_namespaces(cfg: ConfigUnderCheck) -> list[tuple[str, str, bool]]:
     namespaces.append(
         ("readiness.namespace", cfg.settings.readiness.mps_namespace, readiness_explicit)
     )
+    namespaces += amd_namespaces(cfg.settings)
     return namespaces
 
 
@@ -56,11 +58,17 @@ def _namespace_collisions(cfg: ConfigUnderCheck) -> Iterator[Problem]:
     unused = (
         "devicePlugin.namespace" if cfg.settings.gpu_operator.enabled else "gpuOperator.namespace"
     )
-    mps = cfg.settings.readiness.mps_namespace
+    readiness = cfg.settings.readiness
+    checks = {
+        readiness.mps_namespace: ("-mps", "ACK MPS"),
+        readiness.amd_namespace: ("-amd", "AMD"),
+    }
 
     def what(key: str, namespace: str) -> str:
-        mps_checks = key == "readiness.namespace" and namespace == mps
-        return f"{key} + '-mps' (the ACK MPS checks)" if mps_checks else key
+        if key == "readiness.namespace" and namespace in checks:
+            suffix, whose = checks[namespace]
+            return f"{key} + '{suffix}' (the {whose} checks)"
+        return key
 
     seen: dict[str, tuple[str, bool]] = {}
     for key, namespace, explicit in platform_namespaces(cfg):

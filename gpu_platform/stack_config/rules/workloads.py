@@ -50,10 +50,10 @@ def _workloads(cfg: ConfigUnderCheck) -> Iterator[Problem]:
 
 def _workload_isolation(cfg: ConfigUnderCheck) -> Iterator[Problem]:
     facts = cfg.sound_pools
-    # The same pools as ResolvedPlatform.workload_pools: the listed ones, else every unshared pool.
-    unshared = [n for n, pf in facts.items() if not pf.is_shared]
+    # The same pools as ResolvedPlatform.workload_pools: the listed ones, else every open pool.
+    unlisted = [n for n, pf in facts.items() if pf.open_to_unlisted_namespaces]
     for i, wl in enumerate(cfg.settings.workloads):
-        names = wl.pools if wl.pools is not None else unshared
+        names = wl.pools if wl.pools is not None else unlisted
         yield from workload_problems(wl, [facts[n] for n in names if n in facts], f"workloads[{i}]")
 
 

@@ -1,0 +1,433 @@
+"""``make verify`` on AMD GPU pools, end to end: the recorded cluster of ``test_verify`` with two
+MI300X nodes, AMD's operands and a research namespace added (tests/data/verify/amd/), served by
+the same fake API server; the stack mixes NVIDIA and AMD pools (Pulumi.verify-amd.yaml).
+
+Scenarios are the healthy recording with one thing broken; each says what its row saw.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import threading
+from collections.abc import Iterator
+from http.server import ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+from urllib.parse import unquote
+
+import pytest
+
+from gpu_facts.amd_gpu_operator import METRICS_PORT
+from tests.stacks.test_verify import (
+    DATA,
+    SERVER_LIFETIME,
+    FakeCluster,
+    Run,
+    _FakeServer,
+    _Handler,
+    _loopback_without_proxy,  # noqa: F401  (autouse: loopback without HTTP proxy here too)
+    _recorded,
+    verify,
+    write_kubeconfig,
+)
+
+AMD_DATA = DATA / "amd"
+STACK = DATA / "Pulumi.verify-amd.yaml"
+NS = "amd-gpu-operator"
+MI0, MI1 = "aks-mi300x-14142135-vmss000000", "aks-mi300x-14142135-vmss000001"
+PLUGIN, LABELLER, EXPORTER = (
+    "mi300x-device-plugin",
+    "mi300x-node-labeller",
+    "mi300x-metrics-exporter",
+)
+ADDED = ("nodes", "namespaces", "daemonsets", "pods", "networkpolicies", "resourcequotas")
+
+
+class _AmdHandler(_Handler):
+    """The fake API server, whose pod proxy also reaches AMD's exporters, on their own port."""
+
+    def _proxy(self, target: str) -> None:
+        pod, _, port = target.partition(":")
+        if not pod.startswith(EXPORTER):
+            super()._proxy(target)
+            return
+        page = self.server.cluster.metrics.get(pod)
+        if page is None or port != str(METRICS_PORT):
+            message = f"error trying to reach service: dial tcp {pod}:{port}: connection refused"
+            self._status(503, "ServiceUnavailable", message)
+            return
+        data = page.encode()
+        self.send_response(200)
+        self.send_header("Content-Type", "text/plain; version=0.0.4; charset=utf-8")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
+
+class _AmdServer(_FakeServer):
+    def __init__(self, cluster: FakeCluster) -> None:
+        ThreadingHTTPServer.__init__(self, ("127.0.0.1", 0), _AmdHandler)
+        self.cluster = cluster
+
+
+def _recorded_with_amd() -> FakeCluster:
+    cluster = _recorded()
+    for kind in ADDED:
+        added = json.loads((AMD_DATA / f"{kind}.json").read_text())
+        cluster.items(kind).extend(added["items"])
+    for node in (MI0, MI1):
+        exporter = amd_pod(cluster, node, EXPORTER)["metadata"]["name"]
+        cluster.metrics[exporter] = (AMD_DATA / "metrics" / f"{node}.txt").read_text()
+    return cluster
+
+
+def amd_pod(cluster: FakeCluster, node: str, daemonset: str) -> dict[str, Any]:
+    """The pod of one of the pool's operand DaemonSets on the node."""
+    return cluster.pod_on(node, daemonset)
+
+
+@pytest.fixture
+def amd_cluster() -> FakeCluster:
+    """A fresh copy of the healthy recording with the AMD nodes; tests break one thing in it."""
+    return copy.deepcopy(_recorded_with_amd())
+
+
+@pytest.fixture
+def amd_kubeconfig(tmp_path: Path, amd_cluster: FakeCluster) -> Iterator[Path]:
+    server = _AmdServer(amd_cluster)
+    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05})
+    thread.daemon = True
+    thread.start()
+    deadline = threading.Timer(SERVER_LIFETIME, server.shutdown)
+    deadline.daemon = True
+    deadline.start()
+    try:
+        url = f"http://127.0.0.1:{server.server_address[1]}"
+        yield write_kubeconfig(tmp_path / "kubeconfig", url)
+    finally:
+        deadline.cancel()
+        server.shutdown()
+        server.server_close()
+        thread.join(timeout=5)
+
+
+def run_verify(kubeconfig: Path, *extra: str) -> Run:
+    return verify(kubeconfig, *extra, config=STACK)
+
+
+def amd_rows(run: Run) -> list[dict[str, str]]:
+    amd_subjects = {f"node/{MI0}", f"node/{MI1}", "pool/mi300x", "namespace/gpu-research"}
+    return [
+        r
+        for r in run.rows()
+        if r["subject"] in amd_subjects or r["subject"].startswith(f"daemonset/{NS}/")
+    ]
+
+
+def _not_ready(pod: dict[str, Any], reason: str) -> None:
+    for condition in pod["status"]["conditions"]:
+        if condition["type"] in ("Ready", "ContainersReady"):
+            condition["status"] = "False"
+    pod["status"]["containerStatuses"][0].update(
+        ready=False, state={"waiting": {"reason": reason}}, restartCount=5
+    )
+
+
+# --- a healthy cluster ---------------------------------------------------------------------
+
+
+def test_healthy_mixed_cluster_passes_every_check(
+    amd_kubeconfig: Path, amd_cluster: FakeCluster
+) -> None:
+    run = run_verify(amd_kubeconfig)
+    assert run.code == 0, run.out
+    assert run.failures() == []
+    node_checks = [
+        "node-ready",
+        "labels",
+        "taint",
+        "allocatable",
+        "gpu-daemon",
+        "driver",
+        "gpu-health",
+        "exporter",
+        "gpu-series",
+    ]
+    # The AMD rows, in the order the report gives them.
+    assert [(r["check"], r["subject"]) for r in amd_rows(run) if r["check"] != "gpu-quota"] == [
+        ("network-policy", "namespace/gpu-research"),
+        ("admission-binding", "namespace/gpu-research"),
+        ("gpu-attribution", "namespace/gpu-research"),  # dcgm-exporter's: skipped, see below
+        ("node-count", "pool/mi300x"),
+        *[(check, f"node/{MI0}") for check in node_checks],
+        *[(check, f"node/{MI1}") for check in node_checks],
+        ("daemonset", f"daemonset/{NS}/{PLUGIN}"),
+        ("daemonset", f"daemonset/{NS}/{LABELLER}"),
+        ("daemonset", f"daemonset/{NS}/{EXPORTER}"),
+        ("amd-gpu-attribution", "namespace/gpu-research"),
+    ]
+    seen = {(r["check"], r["subject"]): (r["expected"], r["found"]) for r in amd_rows(run)}
+    assert seen[("node-count", "pool/mi300x")] == ("2 nodes", "2 nodes")
+    assert seen[("labels", f"node/{MI0}")] == ("team=research", "all present")
+    assert seen[("taint", f"node/{MI0}")] == (
+        "amd.com/gpu=present:NoSchedule",
+        "amd.com/gpu=present:NoSchedule",
+    )
+    assert seen[("allocatable", f"node/{MI0}")] == ("amd.com/gpu: 8", "amd.com/gpu: 8")
+    plugin_pod = amd_pod(amd_cluster, MI0, PLUGIN)["metadata"]["name"]
+    assert seen[("gpu-daemon", f"node/{MI0}")] == (
+        "AMD device plugin pod Ready",
+        f"{plugin_pod} Ready",
+    )
+    assert seen[("driver", f"node/{MI0}")] == (
+        "amdgpu loaded (amd.com/gpu.driver-version set by the node labeller)",
+        "amdgpu 6.12.12",
+    )
+    assert seen[("gpu-health", f"node/{MI1}")] == (
+        "no GPU marked unhealthy by the metrics exporter",
+        "none marked unhealthy",
+    )
+    assert seen[("gpu-series", f"node/{MI0}")] == ("8 GPUs in gpu_gfx_activity", "8 GPUs")
+    assert seen[("daemonset", f"daemonset/{NS}/{EXPORTER}")] == (
+        "AMD metrics exporter ready on every node",
+        "2/2 ready",
+    )
+    assert seen[("amd-gpu-attribution", "namespace/gpu-research")][1] == "1 attributed: finetune-0"
+    assert run.row("gpu-attribution", "namespace/gpu-research")["found"] == (
+        "no running GPU pod on the exporter's nodes: attribution not checked"
+    )
+    assert seen[("gpu-quota", "namespace/gpu-research")] == (
+        "requests.amd.com/gpu: 16",
+        "requests.amd.com/gpu: 16",
+    )
+    # NVIDIA's checks never look at the AMD nodes (no GFD labels, no nvidia-smi, no
+    # dcgm-exporter there), nor AMD's at NVIDIA's: one exporter row per node, its vendor's.
+    assert not [r for r in run.rows() if r["check"] == "gfd-labels" and "mi300x" in r["subject"]]
+    exporters = {r["subject"]: r["expected"] for r in run.rows() if r["check"] == "exporter"}
+    assert len(exporters) == len([r for r in run.rows() if r["check"] == "exporter"])
+    assert exporters[f"node/{MI0}"] == "AMD metrics exporter pod Ready"
+    assert exporters["node/aks-t4-27182818-vmss000000"] == "dcgm-exporter pod Ready"
+
+
+def test_verify_reads_the_amd_exporters_on_their_port_and_never_execs_on_amd_nodes(
+    amd_kubeconfig: Path, amd_cluster: FakeCluster
+) -> None:
+    assert run_verify(amd_kubeconfig).code == 0
+    assert {method for method, _ in amd_cluster.requests} == {"GET"}
+    execs = [path for _, path in amd_cluster.requests if "/exec?" in path]
+    driver = [path for path in execs if "command=-L" not in path]
+    assert len(driver) == 3  # nvidia-smi on the three NVIDIA nodes only
+    assert len(execs) - len(driver) == 2  # and nvidia-smi -L on the two MIG nodes (mig-devices)
+    amd_pods = {
+        amd_pod(amd_cluster, node, ds)["metadata"]["name"]
+        for node in (MI0, MI1)
+        for ds in (PLUGIN, LABELLER, EXPORTER)
+    }
+    assert not [path for path in execs if any(pod in path for pod in amd_pods)]
+    proxied = sorted(unquote(p) for _, p in amd_cluster.requests if f"/namespaces/{NS}/" in p)
+    proxied = [p for p in proxied if "/proxy/" in p]
+    assert proxied == sorted(
+        f"/api/v1/namespaces/{NS}/pods/{amd_pod(amd_cluster, node, EXPORTER)['metadata']['name']}"
+        f":{METRICS_PORT}/proxy/metrics"
+        for node in (MI0, MI1)
+    )
+
+
+def test_skip_metrics_skips_the_amd_series_and_attribution(amd_kubeconfig: Path) -> None:
+    run = run_verify(amd_kubeconfig, "--skip-metrics")
+    assert run.code == 0
+    assert run.row("gpu-series", f"node/{MI0}")["status"] == "skip"
+    assert run.row("gpu-series", f"node/{MI0}")["found"] == "not checked (--skip-metrics)"
+    assert run.row("amd-gpu-attribution", "namespace/gpu-research")["status"] == "skip"
+    # The driver is a label: --skip-driver does not skip it.
+    assert run.row("driver", f"node/{MI1}")["status"] == "pass"
+
+
+# --- one thing broken at a time --------------------------------------------------------------
+
+
+def test_missing_amd_taint_fails(amd_kubeconfig: Path, amd_cluster: FakeCluster) -> None:
+    # NVIDIA's taint on an AMD node: AMD workloads tolerate amd.com/gpu, not nvidia.com/gpu.
+    amd_cluster.find("nodes", MI1)["spec"]["taints"] = [
+        {"key": "nvidia.com/gpu", "value": "present", "effect": "NoSchedule"}
+    ]
+    run = run_verify(amd_kubeconfig)
+    assert run.code == 1
+    assert run.failures() == [("taint", f"node/{MI1}")]
+    row = run.row("taint", f"node/{MI1}")
+    assert (row["expected"], row["found"]) == (
+        "amd.com/gpu=present:NoSchedule",
+        "nvidia.com/gpu=present:NoSchedule",
+    )
+
+
+def test_missing_pool_label_value_fails(amd_kubeconfig: Path, amd_cluster: FakeCluster) -> None:
+    amd_cluster.find("nodes", MI0)["metadata"]["labels"]["team"] = "inference"
+    run = run_verify(amd_kubeconfig)
+    assert run.failures() == [("labels", f"node/{MI0}")]
+    assert run.row("labels", f"node/{MI0}")["found"] == "team=inference"
+
+
+def test_allocatable_short_of_the_capacity_model_fails(
+    amd_kubeconfig: Path, amd_cluster: FakeCluster
+) -> None:
+    """A GPU the exporter marked unhealthy leaves allocatable: both rows say so."""
+    node = amd_cluster.find("nodes", MI0)
+    node["status"]["allocatable"]["amd.com/gpu"] = "7"
+    node["metadata"]["labels"]["metricsexporter.amd.com.gpu.3.state"] = "unhealthy"
+    run = run_verify(amd_kubeconfig)
+    assert run.code == 1
+    assert run.failures() == [("allocatable", f"node/{MI0}"), ("gpu-health", f"node/{MI0}")]
+    assert run.row("allocatable", f"node/{MI0}")["found"] == ("amd.com/gpu: 7 (amd.com/gpu 7 of 8)")
+    assert run.row("gpu-health", f"node/{MI0}")["found"] == (
+        "GPU 3 unhealthy (metricsexporter.amd.com.gpu.3.state=unhealthy): see the exporter's "
+        "log and amd-smi"
+    )
+
+
+def test_partitioned_gpus_are_not_the_model(amd_kubeconfig: Path, amd_cluster: FakeCluster) -> None:
+    """CPX partitions (mixed strategy) on a node the stack models as 8 whole GPUs."""
+    alloc = amd_cluster.find("nodes", MI1)["status"]["allocatable"]
+    del alloc["amd.com/gpu"]
+    alloc["amd.com/cpx_nps1"] = "64"
+    run = run_verify(amd_kubeconfig)
+    assert run.failures() == [("allocatable", f"node/{MI1}")]
+    assert run.row("allocatable", f"node/{MI1}")["found"] == (
+        "amd.com/cpx_nps1: 64 (amd.com/gpu 0 of 8; unexpected amd.com/cpx_nps1)"
+    )
+
+
+def test_no_driver_version_label_fails(amd_kubeconfig: Path, amd_cluster: FakeCluster) -> None:
+    labels = amd_cluster.find("nodes", MI1)["metadata"]["labels"]
+    del labels["amd.com/gpu.driver-version"]
+    run = run_verify(amd_kubeconfig)
+    assert run.code == 1
+    assert run.failures() == [("driver", f"node/{MI1}")]
+    assert run.row("driver", f"node/{MI1}")["found"] == (
+        "no amd.com/gpu.driver-version label: the node labeller has not run on this node "
+        "(see its DaemonSet)"
+    )
+
+
+def test_empty_driver_version_means_no_driver_loaded(
+    amd_kubeconfig: Path, amd_cluster: FakeCluster
+) -> None:
+    amd_cluster.find("nodes", MI0)["metadata"]["labels"]["amd.com/gpu.driver-version"] = ""
+    run = run_verify(amd_kubeconfig)
+    assert run.failures() == [("driver", f"node/{MI0}")]
+    assert run.row("driver", f"node/{MI0}")["found"].startswith(
+        "amd.com/gpu.driver-version is empty: the labeller found no amdgpu driver loaded"
+    )
+
+
+def test_device_plugin_pod_not_ready_fails(amd_kubeconfig: Path, amd_cluster: FakeCluster) -> None:
+    pod = amd_pod(amd_cluster, MI0, PLUGIN)
+    _not_ready(pod, "CrashLoopBackOff")
+    amd_cluster.find("daemonsets", PLUGIN)["status"]["numberReady"] = 1
+    run = run_verify(amd_kubeconfig)
+    assert run.code == 1
+    assert run.failures() == [
+        ("gpu-daemon", f"node/{MI0}"),
+        ("daemonset", f"daemonset/{NS}/{PLUGIN}"),
+    ]
+    assert run.row("gpu-daemon", f"node/{MI0}")["found"] == (
+        f"{pod['metadata']['name']}: container device-plugin waiting: CrashLoopBackOff"
+    )
+    assert run.row("daemonset", f"daemonset/{NS}/{PLUGIN}")["found"] == "1/2 ready"
+
+
+def test_exporter_pod_not_ready_fails_its_series_too(
+    amd_kubeconfig: Path, amd_cluster: FakeCluster
+) -> None:
+    pod = amd_pod(amd_cluster, MI1, EXPORTER)
+    _not_ready(pod, "ImagePullBackOff")
+    amd_cluster.find("daemonsets", EXPORTER)["status"]["numberReady"] = 1
+    run = run_verify(amd_kubeconfig)
+    assert run.failures() == [
+        ("exporter", f"node/{MI1}"),
+        ("gpu-series", f"node/{MI1}"),
+        ("daemonset", f"daemonset/{NS}/{EXPORTER}"),
+    ]
+    assert run.row("exporter", f"node/{MI1}")["found"] == (
+        f"{pod['metadata']['name']}: container metrics-exporter-container waiting: ImagePullBackOff"
+    )
+    assert run.row("gpu-series", f"node/{MI1}")["found"] == (
+        "unknown: no ready AMD metrics exporter pod on the node"
+    )
+
+
+def test_deviceconfig_not_reconciled_fails_every_operand(
+    amd_kubeconfig: Path, amd_cluster: FakeCluster
+) -> None:
+    """No operand DaemonSet at all (the operator is down, or the DeviceConfig was refused)."""
+    sets = amd_cluster.items("daemonsets")
+    sets[:] = [d for d in sets if d["metadata"].get("namespace") != NS]
+    pods = amd_cluster.items("pods")
+    pods[:] = [p for p in pods if p["metadata"].get("namespace") != NS]
+    run = run_verify(amd_kubeconfig)
+    assert run.code == 1
+    assert set(run.failures()) == {
+        *{(check, f"node/{node}") for node in (MI0, MI1) for check in ("gpu-daemon", "exporter")},
+        *{("gpu-series", f"node/{node}") for node in (MI0, MI1)},
+        *{("daemonset", f"daemonset/{NS}/{name}") for name in (PLUGIN, LABELLER, EXPORTER)},
+    }
+    assert run.row("gpu-daemon", f"node/{MI0}")["found"] == "no AMD device plugin DaemonSet found"
+    assert run.row("daemonset", f"daemonset/{NS}/{LABELLER}")["found"] == (
+        "not found: the operator has not reconciled the pool's DeviceConfig (see the "
+        "DeviceConfig's status and the operator's log)"
+    )
+    # Nothing to read: attribution is skipped, not failed.
+    assert run.row("amd-gpu-attribution", "namespace/gpu-research")["status"] == "skip"
+
+
+def test_a_lost_gpu_and_an_unhealthy_one_in_the_series(
+    amd_kubeconfig: Path, amd_cluster: FakeCluster
+) -> None:
+    exporter = amd_pod(amd_cluster, MI1, EXPORTER)["metadata"]["name"]
+    page = amd_cluster.metrics[exporter].splitlines()
+    page = [line for line in page if not line.startswith('gpu_gfx_activity{gpu_id="7"')]
+    page = [
+        line.replace(" 1", " 0") if line.startswith('gpu_health{gpu_id="2"') else line
+        for line in page
+    ]
+    amd_cluster.metrics[exporter] = "\n".join(page) + "\n"
+    run = run_verify(amd_kubeconfig)
+    assert run.failures() == [("gpu-series", f"node/{MI1}")]
+    assert run.row("gpu-series", f"node/{MI1}")["found"] == (
+        "7 GPUs (1 of 8 missing: a GPU lost from the VM, or the driver did not bind it; see "
+        "amd-smi list); gpu_health 0 (unhealthy) on GPU 2"
+    )
+
+
+def test_amd_pod_on_no_series_fails_attribution(
+    amd_kubeconfig: Path, amd_cluster: FakeCluster
+) -> None:
+    exporter = amd_pod(amd_cluster, MI0, EXPORTER)["metadata"]["name"]
+    amd_cluster.metrics[exporter] = amd_cluster.metrics[exporter].replace(
+        'pod="finetune-0",namespace="gpu-research",container="finetune"',
+        'pod="",namespace="",container=""',
+    )
+    run = run_verify(amd_kubeconfig)
+    assert run.failures() == [("amd-gpu-attribution", "namespace/gpu-research")]
+    assert run.row("amd-gpu-attribution", "namespace/gpu-research")["found"].startswith(
+        f"finetune-0 on {MI0} (amd.com/gpu) is on no series"
+    )
+
+
+def test_pool_short_of_nodes_fails(amd_kubeconfig: Path, amd_cluster: FakeCluster) -> None:
+    nodes = amd_cluster.items("nodes")
+    nodes.remove(amd_cluster.find("nodes", MI1))
+    run = run_verify(amd_kubeconfig)
+    assert run.failures() == [("node-count", "pool/mi300x")]
+    assert run.row("node-count", "pool/mi300x")["found"] == "1 node"
+
+
+def test_an_nvidia_only_stack_reads_nothing_of_amd(
+    amd_kubeconfig: Path, amd_cluster: FakeCluster
+) -> None:
+    """The AMD nodes in the cluster are no business of a stack without AMD pools."""
+    run = verify(amd_kubeconfig)  # Pulumi.verify.yaml
+    assert run.code == 0, run.out
+    assert not [path for _, path in amd_cluster.requests if NS in path]
+    assert not [r for r in run.rows() if "mi300x" in r["subject"]]
