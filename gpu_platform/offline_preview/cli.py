@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+import traceback
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
@@ -179,6 +180,13 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("\ninterrupted", file=sys.stderr)
         return EXIT_INTERRUPTED
+    except Exception as err:  # our own bug: never exit 1, which means a mandatory violation
+        print(
+            f"error: the offline preview itself failed: {type(err).__name__}: {err}\n"
+            + "".join(traceback.format_exception(err)),
+            file=sys.stderr,
+        )
+        return EXIT_PROGRAM
 
 
 def _main(argv: list[str] | None) -> int:

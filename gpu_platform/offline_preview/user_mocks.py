@@ -56,7 +56,9 @@ def _section(doc: YamlDocument, key: str) -> tuple[dict[str, dict[str, Any]], li
             problems.append(
                 _problem(doc, f"{where}: wire keys are text, not {bad[0]!r}", key, token)
             )
-    return {str(k): dict(v) for k, v in section.items()}, problems
+    if problems:
+        return {}, problems
+    return {str(k): dict(v) for k, v in section.items()}, []
 
 
 def _problem(doc: YamlDocument, message: str, *path: Any) -> FileProblem:

@@ -16,7 +16,7 @@ from pydantic import ValidationError
 from gpu_platform.plan.platform import ResolvedPlatform, resolve_platform
 from gpu_platform.settings import GpuPoolSettings, PlatformSettings
 
-from .known_keys import unknown_key_message
+from .known_keys import closest, unknown_key_message
 from .rules import Problem, check
 from .rules.follow_on import related
 from .schema_errors import schema_problems
@@ -25,6 +25,11 @@ NAMESPACE = "gpu-platform"
 """The config namespace: keys are ``gpu-platform:<key>`` in ``Pulumi.<stack>.yaml``."""
 TOP_LEVEL_KEYS: frozenset[str] = frozenset(
     field.alias or name for name, field in PlatformSettings.model_fields.items()
+)
+REQUIRED_KEYS: tuple[str, ...] = tuple(
+    field.alias or name
+    for name, field in PlatformSettings.model_fields.items()
+    if field.is_required()
 )
 SECRET_KEYS: frozenset[str] = frozenset({"kubeconfig"})
 """Secret keys read as ``Output.secret`` by the components, never into the typed model."""
@@ -54,16 +59,24 @@ class Structural:
 
 
 def _structural(raw: Mapping[str, object]) -> Structural:
-    problems: list[Problem] = [
-        (key, unknown_key_message(key, TOP_LEVEL_KEYS | SECRET_KEYS))
-        for key in raw
-        if key not in TOP_LEVEL_KEYS | SECRET_KEYS
-    ]
+    missing = [key for key in REQUIRED_KEYS if key not in raw]
+    meant_keys: set[str] = set()
+    problems: list[Problem] = []
+    for key in raw:
+        if key in TOP_LEVEL_KEYS | SECRET_KEYS:
+            continue
+        meant = closest(key, missing, cutoff=0.5)
+        if meant is not None:  # a required key misspelt: its "Field required" is this mistake
+            missing.remove(meant)
+            meant_keys.add(meant)
+            problems.append((key, f"unknown key; did you mean {meant!r}?"))
+        else:
+            problems.append((key, unknown_key_message(key, TOP_LEVEL_KEYS | SECRET_KEYS)))
     data = {k: v for k, v in raw.items() if k in TOP_LEVEL_KEYS}
     try:
         return Structural(PlatformSettings.model_validate(data), problems)
     except ValidationError as err:
-        problems.extend(schema_problems(err, data))
+        problems.extend(p for p in schema_problems(err, data) if p[0] not in meant_keys)
     parts = _in_parts(data, problems)
     if "cloud" in parts.refused:
         # The cluster's model follows the cloud: its problems wait until the cloud is right.

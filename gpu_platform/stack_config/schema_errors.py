@@ -15,7 +15,7 @@ from typing import Any
 from pydantic import ValidationError
 from pydantic_core import ErrorDetails
 
-from .known_keys import known_keys, unknown_key_message
+from .known_keys import closest, known_keys, unknown_key_message
 
 Problem = tuple[str, str]
 
@@ -82,18 +82,47 @@ def _one_shape(errors: list[ErrorDetails]) -> list[ErrorDetails | Problem]:
     return out
 
 
+def _keys(error: ErrorDetails) -> list[int | str]:
+    return [p for p in error["loc"] if not (isinstance(p, str) and UNION_TAG.match(p))]
+
+
+def _misspelt(errors: list[ErrorDetails | Problem]) -> dict[int, str]:
+    """Unknown keys that are a missing required key misspelt (``nmae`` for ``name``): the
+    unknown key's error -> the key meant. That key's "Field required" is the same mistake."""
+    missing: dict[tuple[int | str, ...], list[str]] = {}
+    for error in errors:
+        if not isinstance(error, tuple) and error["type"] == "missing":
+            keys = _keys(error)
+            missing.setdefault(tuple(keys[:-1]), []).append(str(keys[-1]))
+    meant: dict[int, str] = {}
+    for i, error in enumerate(errors):
+        if not isinstance(error, tuple) and error["type"] == "extra_forbidden":
+            keys = _keys(error)
+            match = closest(str(keys[-1]), missing.get(tuple(keys[:-1]), []), cutoff=0.5)
+            if match is not None:
+                meant[i] = match
+    return meant
+
+
 def schema_problems(err: ValidationError, data: Mapping[str, Any]) -> list[Problem]:
     """Every problem of a validation of the whole config ``data``, each once."""
     problems: list[Problem] = []
-    for error in _one_shape(err.errors(include_url=False)):
+    errors = _one_shape(err.errors(include_url=False))
+    meant = _misspelt(errors)
+    explained = {(key_path(_keys(errors[i])[:-1]), key) for i, key in meant.items()}
+    for i, error in enumerate(errors):
         if isinstance(error, tuple):
             problems.append(error)
             continue
         message = error["msg"]
-        if error["type"] == "extra_forbidden":
-            loc = [p for p in error["loc"] if not (isinstance(p, str) and UNION_TAG.match(p))]
-            known = known_keys(loc[:-1], data)
-            message = "unknown key" if known is None else unknown_key_message(str(loc[-1]), known)
+        keys = _keys(error)
+        if error["type"] == "missing" and (key_path(keys[:-1]), str(keys[-1])) in explained:
+            continue  # the unknown key next to it is this one misspelt
+        if i in meant:
+            message = f"unknown key; did you mean {meant[i]!r}?"
+        elif error["type"] == "extra_forbidden":
+            known = known_keys(keys[:-1], data)
+            message = "unknown key" if known is None else unknown_key_message(str(keys[-1]), known)
         elif error["type"] == "value_error":
             message = message.removeprefix("Value error, ")
         elif error["type"] in ("int_type", "int_parsing", "int_from_float"):
