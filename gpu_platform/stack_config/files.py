@@ -90,7 +90,9 @@ def read_project(program_dir: Path) -> Project:
     doc = read_yaml(path)
     data = doc.data
     if not isinstance(data, Mapping):
-        raise InputFileError(path, [FileProblem("a project file is a mapping (name:, runtime:)")])
+        raise InputFileError(
+            path, [FileProblem("a project file is a mapping (name:, runtime:)", *doc.root)]
+        )
     problems: list[FileProblem] = []
     name = data.get("name")
     if not isinstance(name, str) or not name:
@@ -128,7 +130,7 @@ def _namespace_problems(
     """Config keys that are not text, and keys in a namespace that is almost the project's."""
     problems = []
     for key in config:
-        where = _at(doc, *at, key) if isinstance(key, str) else (None, None)
+        where = _at(doc, *at, str(key))
         if not isinstance(key, str) or not key.strip(":"):
             problems.append(FileProblem(f"config key {key!r}: text, namespace:name", *where))
             continue
@@ -158,7 +160,12 @@ def read_stack_config(path: Path, project: str) -> StackConfig:
     data = doc.data if doc.data is not None else {}
     if not isinstance(data, Mapping):
         raise InputFileError(
-            path, [FileProblem("a stack file is a mapping with config: (and secretsprovider:...)")]
+            path,
+            [
+                FileProblem(
+                    "a stack file is a mapping with config: (and secretsprovider:...)", *doc.root
+                )
+            ],
         )
     problems: list[FileProblem] = []
     for key in data:

@@ -12,6 +12,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Union, get_args, get_origin
 
 from pydantic import BaseModel
+from pydantic.fields import FieldInfo
 
 from gpu_platform.settings import PlatformSettings
 from gpu_platform.settings.platform import CLUSTER_SETTINGS
@@ -38,9 +39,9 @@ def model_keys(model: type[BaseModel]) -> list[str]:
     return [info.alias or name for name, info in model.model_fields.items()]
 
 
-def known_keys(loc: Sequence[int | str], data: Mapping[str, object]) -> list[str] | None:
-    """The keys of the settings model at ``loc`` (a pydantic error location in the whole
-    config ``data``), or None when no one model is there."""
+def annotation_at(loc: Sequence[int | str], data: Mapping[str, object]) -> Any:
+    """The type the schema has at ``loc`` (keys of the whole config ``data``; the cluster's
+    model follows its cloud), or None when the schema has no one type there."""
     current: Any = PlatformSettings
     for part in loc:
         if isinstance(part, int):
@@ -51,22 +52,41 @@ def known_keys(loc: Sequence[int | str], data: Mapping[str, object]) -> list[str
             current = _field_type(current, part)
         if current is None:
             return None
-    model = _model_of(current)
+    return current
+
+
+def field_at(loc: Sequence[int | str], data: Mapping[str, object]) -> FieldInfo | None:
+    """The schema's field at ``loc`` (its last part a key of a model), or None."""
+    if not loc or isinstance(loc[-1], int):
+        return None
+    model = model_of(annotation_at(loc[:-1], data))
+    if model is None:
+        return None
+    return next(
+        (info for name, info in model.model_fields.items() if loc[-1] in (name, info.alias)),
+        None,
+    )
+
+
+def known_keys(loc: Sequence[int | str], data: Mapping[str, object]) -> list[str] | None:
+    """The keys of the settings model at ``loc`` (a pydantic error location in the whole
+    config ``data``), or None when no one model is there."""
+    model = model_of(annotation_at(loc, data))
     return model_keys(model) if model is not None else None
 
 
-def _model_of(annotation: Any) -> type[BaseModel] | None:
+def model_of(annotation: Any) -> type[BaseModel] | None:
     """The one model an annotation holds (``X``, ``X | None``)."""
     if isinstance(annotation, type) and issubclass(annotation, BaseModel):
         return annotation
     if get_origin(annotation) in (Union, types.UnionType):
-        models = [m for m in map(_model_of, get_args(annotation)) if m is not None]
+        models = [m for m in map(model_of, get_args(annotation)) if m is not None]
         return models[0] if len(models) == 1 else None
     return None
 
 
 def _field_type(annotation: Any, key: str) -> Any:
-    model = _model_of(annotation)
+    model = model_of(annotation)
     if model is None:
         return None
     for name, info in model.model_fields.items():

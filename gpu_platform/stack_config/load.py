@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import contextlib
 import json
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 
 import pulumi
@@ -25,11 +25,6 @@ NAMESPACE = "gpu-platform"
 """The config namespace: keys are ``gpu-platform:<key>`` in ``Pulumi.<stack>.yaml``."""
 TOP_LEVEL_KEYS: frozenset[str] = frozenset(
     field.alias or name for name, field in PlatformSettings.model_fields.items()
-)
-REQUIRED_KEYS: tuple[str, ...] = tuple(
-    field.alias or name
-    for name, field in PlatformSettings.model_fields.items()
-    if field.is_required()
 )
 SECRET_KEYS: frozenset[str] = frozenset({"kubeconfig"})
 """Secret keys read as ``Output.secret`` by the components, never into the typed model."""
@@ -59,14 +54,14 @@ class Structural:
 
 
 def _structural(raw: Mapping[str, object]) -> Structural:
-    missing = [key for key in REQUIRED_KEYS if key not in raw]
+    missing = [key for key in TOP_LEVEL_KEYS if key not in raw]
     meant_keys: set[str] = set()
     problems: list[Problem] = []
     for key in raw:
         if key in TOP_LEVEL_KEYS | SECRET_KEYS:
             continue
         meant = closest(key, missing, cutoff=0.5)
-        if meant is not None:  # a required key misspelt: its "Field required" is this mistake
+        if meant is not None:  # a key misspelt: its "Field required" or default is this mistake
             missing.remove(meant)
             meant_keys.add(meant)
             problems.append((key, f"unknown key; did you mean {meant!r}?"))
@@ -74,24 +69,33 @@ def _structural(raw: Mapping[str, object]) -> Structural:
             problems.append((key, unknown_key_message(key, TOP_LEVEL_KEYS | SECRET_KEYS)))
     data = {k: v for k, v in raw.items() if k in TOP_LEVEL_KEYS}
     try:
-        return Structural(PlatformSettings.model_validate(data), problems)
+        settings = PlatformSettings.model_validate(data)
+        if not meant_keys:
+            return Structural(settings, problems)
     except ValidationError as err:
         problems.extend(p for p in schema_problems(err, data) if p[0] not in meant_keys)
-    parts = _in_parts(data, problems)
+    # A key written under a misspelt name is not its default either: its part is refused.
+    parts = _in_parts(data, problems, meant_keys)
     if "cloud" in parts.refused:
         # The cluster's model follows the cloud: its problems wait until the cloud is right.
         problems[:] = [p for p in problems if not related(p[0], "cluster")]
     return parts
 
 
-def _in_parts(data: Mapping[str, object], problems: list[Problem]) -> Structural:
+def _in_parts(
+    data: Mapping[str, object], problems: list[Problem], misspelt: Collection[str] = ()
+) -> Structural:
     """The settings the schema takes part by part: each top-level field on its own (the cluster
-    after the cloud that picks its model), each GPU pool on its own."""
+    after the cloud that picks its model), each GPU pool on its own. Keys written misspelt
+    (``misspelt``) are refused."""
     validator = PlatformSettings.__pydantic_validator__
     parts: dict[str, object] = {}
     refused: set[str] = set()
     for name, info in PlatformSettings.model_fields.items():
         key = info.alias or name
+        if key in misspelt:
+            refused.add(name)
+            continue
         if name == "gpu_pools":
             continue
         if key not in data:

@@ -64,6 +64,8 @@ class YamlDocument:
 
     data: Any
     keys: dict[KeyPath, Position] = field(default_factory=dict)
+    root: Position = (1, 1)
+    """Where the document's value starts."""
 
     def position(self, *path: str | int) -> Position | None:
         return self.keys.get(tuple(path))
@@ -230,7 +232,7 @@ def load_yaml(path: Path, text: str) -> YamlDocument:
             _walk(node, (), keys, problems)
             if problems:
                 raise InputFileError(path, list(dict.fromkeys(problems)))
-            return YamlDocument(loader.construct_document(node), keys)
+            return YamlDocument(loader.construct_document(node), keys, _at(node.start_mark))
         finally:
             loader.dispose()
     except yaml.MarkedYAMLError as err:
