@@ -182,9 +182,7 @@ def value_mutations(stack: str) -> list[ValueMutation]:
         found.append(ValueMutation("wrong-type", path, _set(path, wrong), at, ""))
         if isinstance(node, str) and get_origin(annotation) is Literal:
             found.append(
-                ValueMutation(
-                    "bad-enum", path, _set(path, "bogus-value"), at, "Input should be"
-                )
+                ValueMutation("bad-enum", path, _set(path, "bogus-value"), at, "Input should be")
             )
         if isinstance(node, int) and not isinstance(node, bool) and field is not None:
             for bound in field.metadata:
@@ -196,7 +194,9 @@ def value_mutations(stack: str) -> list[ValueMutation]:
                     )
                 if isinstance(bound, Le):
                     found.append(
-                        ValueMutation("out-of-range", path, _set(path, bound.le + 1), at, "less than")
+                        ValueMutation(
+                            "out-of-range", path, _set(path, bound.le + 1), at, "less than"
+                        )
                     )
     return found
 
