@@ -35,7 +35,7 @@ STACK_FILE_KEYS = frozenset(
 )
 """The top-level keys of ``Pulumi.<stack>.yaml`` (``ProjectStack`` in pulumi/pulumi
 sdk/go/common/workspace/project.go)."""
-NEAR_MISS = 0.8
+NEAR_MISS = 0.85
 """``difflib`` similarity from which a namespace is taken for a misspelling of the project's."""
 
 
