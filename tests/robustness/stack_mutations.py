@@ -16,6 +16,7 @@ field's type, its ``Literal`` values, its bounds. Nothing under a free-form mapp
 from __future__ import annotations
 
 import copy
+import functools
 import re
 import types
 from collections.abc import Callable, Iterator
@@ -73,9 +74,14 @@ def stack_file(stack: str) -> Path:
     return ROOT / f"Pulumi.{stack}.yaml"
 
 
-def raw_config(stack: str) -> dict[str, Any]:
-    """The stack's ``gpu-platform:`` keys as the program receives them, decoded."""
+@functools.cache
+def _raw_config(stack: str) -> dict[str, Any]:
     return raw_from_config(read_stack_config(stack_file(stack), NAMESPACE).config)
+
+
+def raw_config(stack: str) -> dict[str, Any]:
+    """The stack's ``gpu-platform:`` keys as the program receives them, decoded (a copy)."""
+    return copy.deepcopy(_raw_config(stack))
 
 
 def _walk(node: Any, path: Path_ = ()) -> Iterator[tuple[Path_, Any]]:
@@ -202,7 +208,7 @@ def value_mutations(stack: str) -> list[ValueMutation]:
 
 
 def mutated(stack: str, mutation: ValueMutation) -> dict[str, Any]:
-    raw = copy.deepcopy(raw_config(stack))
+    raw = raw_config(stack)
     mutation.change(raw)
     return raw
 
