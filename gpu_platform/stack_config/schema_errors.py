@@ -109,7 +109,11 @@ def schema_problems(err: ValidationError, data: Mapping[str, Any]) -> list[Probl
     problems: list[Problem] = []
     errors = _one_shape(err.errors(include_url=False))
     meant = _misspelt(errors)
-    explained = {(key_path(_keys(errors[i])[:-1]), key) for i, key in meant.items()}
+    explained = set()
+    for i, key in meant.items():
+        error = errors[i]
+        if not isinstance(error, tuple):
+            explained.add((key_path(_keys(error)[:-1]), key))
     for i, error in enumerate(errors):
         if isinstance(error, tuple):
             problems.append(error)

@@ -156,7 +156,7 @@ def _scan(path: Path, text: str) -> None:
                 sizes[event.anchor] = 1
             add(1, event.start_mark)
         elif isinstance(event, yaml.AliasEvent):
-            add(sizes.get(event.anchor, 1), event.start_mark)
+            add(sizes.get(event.anchor or "", 1), event.start_mark)
         elif isinstance(event, yaml.CollectionStartEvent):
             if len(open_) >= MAX_DEPTH:
                 raise InputFileError(
