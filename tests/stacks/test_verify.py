@@ -1125,7 +1125,7 @@ def test_entry_point_prints_no_traceback(kubeconfig: Path) -> None:
         [
             sys.executable,
             "-m",
-            "readiness",
+            "gpu_platform.verify",
             "--config",
             str(STACK),
             "--kubeconfig",
