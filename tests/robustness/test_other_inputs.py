@@ -86,21 +86,16 @@ def _run(
     return code, captured.err.replace(str(path), "FILE")
 
 
-@pytest.mark.parametrize("bad", MOCKS, ids=[b.name for b in MOCKS])
-def test_a_bad_mocks_file_exits_2_with_its_line_and_key(
-    bad: BadFile, program: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
-    assert _run(capsys, program, "--mocks", bad, tmp_path) == (
-        EXIT_CONFIG,
-        f"error: FILE{bad.expected}\n",
-    )
+BAD_INPUTS = [("--mocks", bad) for bad in MOCKS] + [("--policy-config", b) for b in POLICY_CONFIGS]
 
 
-@pytest.mark.parametrize("bad", POLICY_CONFIGS, ids=[b.name for b in POLICY_CONFIGS])
-def test_a_bad_policy_config_exits_2_with_the_key(
-    bad: BadFile, program: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+@pytest.mark.parametrize(
+    ("option", "bad"), BAD_INPUTS, ids=[f"{option} {bad.name}" for option, bad in BAD_INPUTS]
+)
+def test_a_bad_input_file_exits_2_with_its_line_and_key(
+    option: str, bad: BadFile, program: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    assert _run(capsys, program, "--policy-config", bad, tmp_path) == (
+    assert _run(capsys, program, option, bad, tmp_path) == (
         EXIT_CONFIG,
         f"error: FILE{bad.expected}\n",
     )

@@ -11,6 +11,7 @@ import subprocess
 import sys
 from collections import defaultdict
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -43,17 +44,10 @@ TEXT_CLASSES = ("duplicate-key", "near-miss-namespace", "yaml-syntax")
 
 
 @functools.cache
-def values_by_class(stack: str) -> dict[str, list[ValueMutation]]:
-    grouped: dict[str, list[ValueMutation]] = defaultdict(list)
-    for mutation in value_mutations(stack):
-        grouped[mutation.cls].append(mutation)
-    return grouped
-
-
-@functools.cache
-def texts_by_class(stack: str) -> dict[str, list[TextMutation]]:
-    grouped: dict[str, list[TextMutation]] = defaultdict(list)
-    for mutation in text_mutations(stack):
+def by_class(stack: str) -> dict[str, list[Any]]:
+    """The stack's mutations, value and text, by class."""
+    grouped: dict[str, list[Any]] = defaultdict(list)
+    for mutation in [*value_mutations(stack), *text_mutations(stack)]:
         grouped[mutation.cls].append(mutation)
     return grouped
 
@@ -66,7 +60,7 @@ def test_the_stacks_themselves_load(stack: str) -> None:
 @pytest.mark.parametrize("cls", VALUE_CLASSES)
 @pytest.mark.parametrize("stack", STACKS)
 def test_each_value_mutation_is_one_problem_at_its_key(stack: str, cls: str) -> None:
-    mutations = values_by_class(stack)[cls]
+    mutations: list[ValueMutation] = by_class(stack)[cls]
     wrong = []
     for mutation in mutations:
         try:
@@ -87,7 +81,7 @@ def test_each_value_mutation_is_one_problem_at_its_key(stack: str, cls: str) -> 
 @pytest.mark.parametrize("cls", TEXT_CLASSES)
 @pytest.mark.parametrize("stack", STACKS)
 def test_each_text_mutation_is_refused_at_its_line(stack: str, cls: str, tmp_path: Path) -> None:
-    mutations = texts_by_class(stack)[cls]
+    mutations: list[TextMutation] = by_class(stack)[cls]
     assert mutations
     wrong = []
     for i, mutation in enumerate(mutations):
@@ -127,7 +121,7 @@ def test_keys_of_other_namespaces_pass(stack: str, tmp_path: Path) -> None:
 def test_the_command_exits_2_with_the_key_and_the_line(
     stack: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    value = values_by_class(stack)["bad-enum"][0]
+    value = by_class(stack)["bad-enum"][0]
     path = tmp_path / "Pulumi.bad.yaml"
     raw = mutated(stack, value)
     lines = ["config:"] + [f"  {NAMESPACE}:{key}: {json.dumps(v)}" for key, v in raw.items()]
@@ -136,7 +130,7 @@ def test_the_command_exits_2_with_the_key_and_the_line(
     err = capsys.readouterr().err
     assert err.startswith("error: invalid stack config (1 problem):\n")
     assert f"  {value.expected_path}: " in err
-    text = texts_by_class(stack)["duplicate-key"][0]
+    text = by_class(stack)["duplicate-key"][0]
     path.write_text(str(text.text))
     assert main(["--stack", stack, "--config", str(path)]) == EXIT_CONFIG
     assert capsys.readouterr().err == (
