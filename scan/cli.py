@@ -64,6 +64,7 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_OK
 
     from gpu_platform.stack_config import ConfigError
+    from gpu_platform.stack_config.yaml_file import InputFileError
 
     baseline_file = args.baseline or docs.baseline_path(args.stack)
     out = args.out or ROOT / "build" / "scan" / args.stack
@@ -77,7 +78,13 @@ def main(argv: list[str] | None = None) -> int:
         written = export.write(out)
         report = checkov.run(args.checkov, out)
         checkov.check_coverage(report, written)
-    except (ConfigError, baseline.BaselineError, ArmExportError, checkov.CheckovError) as err:
+    except (
+        ConfigError,
+        InputFileError,
+        baseline.BaselineError,
+        ArmExportError,
+        checkov.CheckovError,
+    ) as err:
         print(f"error: {err}", file=sys.stderr)
         return EXIT_ERROR
 

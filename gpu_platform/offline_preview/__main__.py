@@ -1,5 +1,16 @@
+import contextlib
+import os
 import sys
 
-from .cli import main
+try:
+    from .cli import main
 
-sys.exit(main())
+    code = main()
+except KeyboardInterrupt:  # Ctrl-C while the preview still loads
+    code = 130
+with contextlib.suppress(OSError):
+    sys.stdout.flush()
+    sys.stderr.flush()
+# Not sys.exit: a program stopped past its time may leave a worker thread running, which the
+# interpreter would wait for at exit.
+os._exit(code)

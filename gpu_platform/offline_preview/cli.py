@@ -1,30 +1,46 @@
-"""``python -m offline_preview``: the program and the policy pack on Pulumi's mock engine.
+"""``python -m gpu_platform.offline_preview``: the program and the policy pack on Pulumi's mock
+engine.
 
-Exit status: 0 no mandatory violation, 1 a mandatory violation, 2 invalid stack config (or
-mocks file), 3 the program itself failed.
+Exit status: 0 no mandatory violation, 1 a mandatory violation, 2 bad input (the stack config,
+an input file, an option, a folder that is not a Pulumi Python program), 3 the program failed
+(its own error, an exit before it finished, past --timeout) or a policy could not judge it, 130
+interrupted (Ctrl-C).
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import sys
+import traceback
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from gpu_platform.stack_config.files import project_name, read_stack_config
+from gpu_platform.stack_config.files import (
+    Project,
+    StackConfig,
+    program_main,
+    read_project,
+    read_stack_config,
+)
+from gpu_platform.stack_config.yaml_file import FileProblem, InputFileError
 
 from .engine import PreviewMocks, ProgramRun, RecordingMonitor, run_program
 from .failure import ProgramFailure, explain
 from .kubernetes_components import build_components
-from .policy_runner import Violation, run_policies
+from .policy_config import check_policy_config, read_policy_config
+from .policy_runner import PolicyError, Violation, run_policies
 from .program_env import ProgramEnvError, program_python
+from .program_guard import DEFAULT_TIMEOUT, ProgramTimedOut
 from .program_runner import ChildConfigError, ChildFailure, run_in
 from .render import RENDERERS
-from .user_mocks import MocksFileError, UserMocks, load_mocks
+from .user_mocks import UserMocks, load_mocks
 
 EXIT_OK, EXIT_MANDATORY, EXIT_CONFIG, EXIT_PROGRAM = 0, 1, 2, 3
+EXIT_INTERRUPTED = 130
+"""128 + SIGINT, as shells report a command Ctrl-C ended."""
+EXIT_INPUT = EXIT_CONFIG
+"""Bad input of any kind: the stack config, an input file, an option, the program folder."""
 
 
 @dataclass
@@ -38,6 +54,33 @@ class PreviewResult:
         return EXIT_MANDATORY if mandatory else EXIT_OK
 
 
+def python_project(program_dir: Path) -> Project:
+    """The program folder's project, refused (``InputFileError``) unless it is a Pulumi Python
+    program: a ``Pulumi.yaml``, ``runtime: python``, an entry point (``program_main``)."""
+    project = read_project(program_dir)
+    if project.runtime != "python":
+        raise InputFileError(
+            project.path,
+            [
+                FileProblem(
+                    f"runtime {project.runtime!r}: the offline preview runs Pulumi Python "
+                    "programs (runtime: python)"
+                )
+            ],
+        )
+    program_main(project)
+    return project
+
+
+def _stack_config(project: Project, stack: str, config_file: Path | None) -> StackConfig | None:
+    """The stack's config: ``config_file`` (which must exist), else ``Pulumi.<stack>.yaml``
+    when there is one (a stack may have no config file)."""
+    if config_file is not None:
+        return read_stack_config(config_file, project.name)
+    path = project.stack_file(stack)
+    return read_stack_config(path, project.name) if path.exists() else None
+
+
 def preview(
     program_dir: Path = Path(),
     *,
@@ -46,47 +89,67 @@ def preview(
     pack_config: dict[str, Any] | None = None,
     mocks: UserMocks | None = None,
     monitor: RecordingMonitor | None = None,
+    timeout: float | None = DEFAULT_TIMEOUT,
+    pack_config_source: Path | str = "policy pack config",
 ) -> PreviewResult:
-    """Run a program and the policy pack; raises the program's own errors (``ConfigError``...).
+    """Run a program and the policy pack; raises bad input (``InputFileError``), the program's
+    own errors (``ConfigError``...) and ``ProgramTimedOut``.
 
     A program that needs SDKs this interpreter lacks runs in its own virtualenv
     (``program_env``); its failures then arrive as ``ChildFailure``, already explained.
     """
     from gpu_policies.registry import policies  # the pack's modules, as the CLI would load them
 
+    pack = policies()
+    if pack_config:
+        check_policy_config(pack_config, pack, pack_config_source)
     program_dir = program_dir.resolve()
-    project = project_name(program_dir)
-    path = config_file or program_dir / f"Pulumi.{stack}.yaml"
-    stack_config = read_stack_config(path, project) if path.exists() else None
+    project = python_project(program_dir)
+    main = program_main(project)
+    stack_config = _stack_config(project, stack, config_file)
     config = stack_config.config if stack_config else {}
     secret_keys = stack_config.secret_keys if stack_config else []
     python = program_python(program_dir).python
     if python is None:
         run = run_program(
             program_dir,
-            project=project,
+            project=project.name,
             stack=stack,
             config=config,
             secret_keys=secret_keys,
             monitor=monitor or RecordingMonitor(PreviewMocks(mocks)),
+            main=main,
+            timeout=timeout,
         )
     else:
         run = run_in(
             python,
             program_dir,
-            project=project,
+            project=project.name,
             stack=stack,
             config=config,
             secret_keys=secret_keys,
             mocks=asdict(mocks or UserMocks()),
+            main=main,
+            timeout=timeout,
         )
     # The Kubernetes provider's remote components (Helm v4 Chart, yaml/v2), built as it would.
     run, notices = build_components(run, program_dir, mocks)
-    violations = [*notices, *run_policies(run.resources, policies(), pack_config)]
+    violations = [*notices, *run_policies(run.resources, pack, pack_config)]
     return PreviewResult(run, violations)
 
 
-def main(argv: list[str] | None = None) -> int:
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
+    if not 0 < value < float("inf"):
+        raise argparse.ArgumentTypeError(f"must be more than 0 seconds: {text!r}")
+    return value
+
+
+def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="offline-preview", description=__doc__)
     parser.add_argument("--stack", default="dev", help="stack name: reads Pulumi.<stack>.yaml")
     parser.add_argument("--config", type=Path, help="a stack config file to use instead")
@@ -103,17 +166,43 @@ def main(argv: list[str] | None = None) -> int:
         help="YAML/JSON results for invokes (token -> result) and resource outputs "
         "(type -> outputs), as Pulumi's test mocks",
     )
+    parser.add_argument(
+        "--timeout",
+        type=_seconds,
+        default=DEFAULT_TIMEOUT,
+        metavar="SECONDS",
+        help=f"end a program that runs longer (default {DEFAULT_TIMEOUT:g})",
+    )
     parser.add_argument("--debug", action="store_true", help="the traceback of a failed program")
-    args = parser.parse_args(argv)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    try:
+        return _main(argv)
+    except KeyboardInterrupt:
+        print("\ninterrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    except Exception as err:  # our own bug: never exit 1, which means a mandatory violation
+        print(
+            f"error: the offline preview itself failed: {type(err).__name__}: {err}\n"
+            + "".join(traceback.format_exception(err)),
+            file=sys.stderr,
+        )
+        return EXIT_PROGRAM
+
+
+def _main(argv: list[str] | None) -> int:
+    args = _parser().parse_args(argv)
 
     from gpu_platform.stack_config import ConfigError
 
-    pack_config = json.loads(args.policy_config.read_text()) if args.policy_config else None
     try:
+        pack_config = read_policy_config(args.policy_config) if args.policy_config else None
         mocks = load_mocks(args.mocks) if args.mocks else None
-    except MocksFileError as err:
-        print(f"error: --mocks {err}", file=sys.stderr)
-        return EXIT_CONFIG
+    except InputFileError as err:
+        print(f"error: {err}", file=sys.stderr)
+        return EXIT_INPUT
     monitor = RecordingMonitor(PreviewMocks(mocks))
     try:
         result = preview(
@@ -123,7 +212,12 @@ def main(argv: list[str] | None = None) -> int:
             pack_config=pack_config,
             mocks=mocks,
             monitor=monitor,
+            timeout=args.timeout,
+            pack_config_source=args.policy_config or "policy pack config",
         )
+    except InputFileError as err:
+        print(f"error: {err}", file=sys.stderr)
+        return EXIT_INPUT
     except (ConfigError, ChildConfigError) as err:
         print(f"error: {err}", file=sys.stderr)
         return EXIT_CONFIG
@@ -133,7 +227,10 @@ def main(argv: list[str] | None = None) -> int:
     except ProgramEnvError as err:
         print(f"error: the program's Python environment: {err}", file=sys.stderr)
         return EXIT_PROGRAM
-    except Exception as err:  # any program failure is reported, not raised
+    except PolicyError as err:
+        print(f"error: {err}", file=sys.stderr)
+        return EXIT_PROGRAM
+    except (Exception, ProgramTimedOut) as err:  # any program failure is reported, not raised
         unanswered = [i.token for i in monitor.invokes if not i.answered]
         failure = explain(err, args.program, unanswered)
         print(failure.message(debug=args.debug), file=sys.stderr)

@@ -28,6 +28,7 @@ from pulumi.runtime.stack import run_pulumi_func
 from pulumi.runtime.sync_await import _sync_await
 
 from .cloud_outputs import computed_outputs, invoke_result
+from .program_guard import DEFAULT_TIMEOUT, call_program, guarded
 from .user_mocks import UserMocks
 from .wire import UNKNOWN, Secret, Unknown, contains_unknown, from_struct, markers, reveal
 
@@ -258,11 +259,12 @@ class ProgramRun:
 
 
 @contextlib.contextmanager
-def _program_dir(directory: Path) -> Iterator[None]:
-    """Run with the program's folder as cwd and first on sys.path, as Pulumi does."""
+def _program_dir(directory: Path, main_dir: Path) -> Iterator[None]:
+    """Run with the program's folder as cwd and its main's folder first on sys.path, as
+    Pulumi does."""
     old_cwd, old_path = Path.cwd(), list(sys.path)
     os.chdir(directory)
-    sys.path.insert(0, str(directory))
+    sys.path.insert(0, str(main_dir))
     try:
         yield
     finally:
@@ -365,12 +367,16 @@ def run_program(
     config: Mapping[str, str],
     secret_keys: list[str] | None = None,
     monitor: RecordingMonitor | None = None,
+    main: Path | None = None,
+    timeout: float | None = DEFAULT_TIMEOUT,
 ) -> ProgramRun:
-    """Run ``program_dir/__main__.py`` on the mock engine, from its own folder as Pulumi does."""
-    main = program_dir / "__main__.py"
-    with _program_dir(program_dir):
+    """Run the program (``main``, by default ``program_dir/__main__.py``) on the mock engine,
+    from its own folder as Pulumi does, under the guards of ``program_guard``: its exits,
+    prints, stdin and time stay its own."""
+    entry = main or program_dir / "__main__.py"
+    with _program_dir(program_dir, entry.parent), guarded(timeout):
         return run_callable(
-            lambda: runpy.run_path(str(main), run_name="__main__"),
+            lambda: call_program(lambda: runpy.run_path(str(entry), run_name="__main__")),
             project=project,
             stack=stack,
             config=config,

@@ -18,9 +18,13 @@ from typing import Any
 import pulumi
 from pulumi import _types as sdk_types
 
+from .program_guard import ProgramExited, ProgramTimedOut
+
 PROGRAM_ERROR = "program"
 ENGINE_LIMIT = "offline-engine-limit"
 MISSING_SDK = "missing-sdk"
+EXITED = "exited"
+TIMED_OUT = "timed-out"
 
 _OWN_DIR = Path(__file__).resolve().parent
 _MOCKS_HINT = "--mocks FILE (see docs/offline-preview.md#mocks)"
@@ -31,7 +35,7 @@ _MISSING_VALUE_ERRORS = (TypeError, AttributeError, KeyError, IndexError, ValueE
 @dataclass(frozen=True)
 class ProgramFailure:
     kind: str
-    """``program``, ``offline-engine-limit`` or ``missing-sdk``."""
+    """``program``, ``offline-engine-limit``, ``missing-sdk``, ``exited`` or ``timed-out``."""
     error: str
     """``ExceptionType: message``."""
     where: str = ""
@@ -50,8 +54,14 @@ class ProgramFailure:
             PROGRAM_ERROR: "the program's own error",
             ENGINE_LIMIT: "a limit of the offline engine, not an error in the program",
             MISSING_SDK: "a Python package the program needs is not installed",
+            EXITED: "the program ended itself: nothing after that line was declared",
+            TIMED_OUT: "the program runs too long, or forever (a loop, a wait for something "
+            "only the cloud would give)",
         }[self.kind]
-        lines = [f"error: the program failed: {self.error}"]
+        headline = (
+            self.error if self.kind in (EXITED, TIMED_OUT) else f"the program failed: {self.error}"
+        )
+        lines = [f"error: {headline}"]
         if self.where:
             lines.append(f"  at: {self.where}")
         if self.resource:
@@ -176,6 +186,18 @@ def explain(
     text = "".join(traceback.format_exception(err))
     error = f"{type(err).__name__}: {err}"
     where = _where(frames, program_dir)
+    if isinstance(err, ProgramExited | ProgramTimedOut):
+        kind, remedy = (
+            (
+                EXITED,
+                "a Pulumi program ends by reaching the end of its __main__.py; remove the exit",
+            )
+            if isinstance(err, ProgramExited)
+            else (TIMED_OUT, "end the loop or wait, or give it time with --timeout SECONDS")
+        )
+        return ProgramFailure(
+            kind, str(err), where, _resource_of(frames), remedy=remedy, traceback=text
+        )
     invokes = sorted(set(unanswered_invokes))
     module = _missing_sdk(err)
     if module:
@@ -193,6 +215,16 @@ def explain(
             traceback=text,
         )
     resource = _resource_of(frames)
+    if isinstance(err, EOFError):
+        return ProgramFailure(
+            PROGRAM_ERROR,
+            error,
+            where,
+            resource,
+            remedy="a preview gives a program no stdin: read input from the stack config "
+            "(pulumi.Config) instead",
+            traceback=text,
+        )
     # Raised in our code, or in code the program did not call (the SDK, on our behalf).
     paths = [Path(frame.f_code.co_filename).resolve() for frame, _ in frames]
     in_engine = bool(paths) and (

@@ -33,6 +33,14 @@ from .kubernetes_types import BUILT_OFFLINE
 Policy = ResourceValidationPolicy | StackValidationPolicy
 
 
+class PolicyError(Exception):
+    """A policy raised instead of judging (as under ``pulumi preview``, the run fails)."""
+
+    def __init__(self, policy: str, urn: str | None, err: Exception) -> None:
+        where = f" on {urn}" if urn else ""
+        super().__init__(f"policy {policy} failed{where}: {type(err).__name__}: {err}")
+
+
 @dataclass(frozen=True)
 class Violation:
     policy: str
@@ -142,6 +150,8 @@ def run_policies(
                     _run(policy.validate, args, report_res)
                 except UnknownValueError as err:
                     violations.append(unknown(policy, res.urn, err))
+                except Exception as err:
+                    raise PolicyError(policy.name, res.urn, err) from err
         else:
             if stack_view is None:
                 stack_view = _stack_view(resources)
@@ -157,6 +167,8 @@ def run_policies(
                 )
             except UnknownValueError as err:
                 violations.append(unknown(policy, None, err))
+            except Exception as err:
+                raise PolicyError(policy.name, None, err) from err
     return violations
 
 

@@ -29,10 +29,10 @@ import sys
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
-import yaml
 from packaging.requirements import InvalidRequirement, Requirement
+
+from gpu_platform.stack_config.files import PROJECT_FILES, read_project
 
 from .cache import cache_dir, find_uv
 
@@ -58,14 +58,10 @@ def cache_root() -> Path:
 
 def declared_virtualenv(program_dir: Path) -> Path | None:
     """``runtime.options.virtualenv`` of the program's ``Pulumi.yaml``, resolved."""
-    for candidate in ("Pulumi.yaml", "Pulumi.yml"):
-        path = program_dir / candidate
-        if path.exists():
-            runtime: Any = (yaml.safe_load(path.read_text()) or {}).get("runtime")
-            options = runtime.get("options") if isinstance(runtime, dict) else None
-            venv = options.get("virtualenv") if isinstance(options, dict) else None
-            return (program_dir / str(venv)).resolve() if venv else None
-    return None
+    if not any((program_dir / name).is_file() for name in PROJECT_FILES):
+        return None
+    venv = read_project(program_dir).options.get("virtualenv")
+    return (program_dir / str(venv)).resolve() if venv else None
 
 
 def _python_of(venv: Path) -> Path:

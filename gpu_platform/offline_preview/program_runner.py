@@ -16,6 +16,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from .program_guard import DEFAULT_TIMEOUT, STOPPED_MARK, ProgramTimedOut
+
 BOOTSTRAP = (
     "import sys; sys.path.append(sys.argv[1]); "
     "from gpu_platform.offline_preview.program_runner import child_main; "
@@ -35,10 +37,38 @@ class ChildConfigError(Exception):
     """The program rejected its stack config (our ``ConfigError``), in its own interpreter."""
 
 
+CHILD_GRACE = 10.0
+"""Seconds past the timeout before the child is killed (it reports its own timeout first)."""
+
+
+def _forward(stdout: str | bytes | None, stderr: str | bytes | None) -> None:
+    for text in (stdout, stderr):
+        if text:
+            sys.stderr.write(text if isinstance(text, str) else text.decode(errors="replace"))
+
+
+def _no_result(python: Path, status: int, stderr: str) -> dict[str, Any]:
+    """The child ended without a result: the program ended the interpreter (os._exit from
+    native code, a signal), or the interpreter cannot run the preview's runner."""
+    if "No module named 'pulumi'" in stderr or "No module named 'gpu_platform" in stderr:
+        return {
+            "kind": "offline-engine-limit",
+            "error": f"{python} cannot run the program: {stderr.strip().splitlines()[-1]}",
+            "remedy": "check that this interpreter runs and has the pulumi package",
+        }
+    how = f"signal {-status}" if status < 0 else f"exit status {status}"
+    return {
+        "kind": "exited",
+        "error": f"the program exited before it finished ({how}, in {python})",
+        "remedy": "a Pulumi program ends by reaching the end of its __main__.py",
+    }
+
+
 def child_main(request_path: str, result_path: str) -> None:
     """In the program's interpreter: run it, write ``{"run": ...}`` or ``{"failure": ...}``."""
     from .engine import PreviewMocks, RecordingMonitor, run_program
     from .failure import explain
+    from .program_guard import ProgramTimedOut
     from .user_mocks import UserMocks
     from .wire import to_wire
 
@@ -53,6 +83,8 @@ def child_main(request_path: str, result_path: str) -> None:
             config=request["config"],
             secret_keys=request["secret_keys"],
             monitor=monitor,
+            main=Path(request["main"]),
+            timeout=request["timeout"],
         )
         result: dict[str, Any] = {
             "run": {
@@ -69,7 +101,7 @@ def child_main(request_path: str, result_path: str) -> None:
                 ],
             }
         }
-    except Exception as err:  # reported to the parent, which prints it
+    except (Exception, ProgramTimedOut) as err:  # reported to the parent, which prints it
         if type(err).__name__ == "ConfigError":
             result = {"config_error": str(err)}
         else:
@@ -87,8 +119,14 @@ def run_in(
     config: Mapping[str, str],
     secret_keys: list[str],
     mocks: dict[str, Any],
+    main: Path,
+    timeout: float | None = DEFAULT_TIMEOUT,
 ) -> Any:
-    """Run the program with ``python``; returns a ``ProgramRun`` or raises ``ChildFailure``."""
+    """Run the program with ``python``; returns a ``ProgramRun`` or raises ``ChildFailure``.
+
+    The child runs it under the same guards as this process would (``program_guard``), and
+    its own output and stdin are not ours (captured; empty). Should it still not finish, it
+    is killed a little after ``timeout``."""
     from .engine import ProgramRun, RecordedResource
     from .program_env import PACKAGE_DIR
     from .wire import markers
@@ -109,26 +147,32 @@ def run_in(
                     "config": dict(config),
                     "secret_keys": secret_keys,
                     "mocks": mocks,
+                    "main": str(main),
+                    "timeout": timeout,
                 }
             )
         )
-        done = subprocess.run(
-            [str(python), "-c", BOOTSTRAP, str(import_root), str(request), str(result)],
-            cwd=program_dir,
-            capture_output=True,
-            text=True,
-            check=False,
-        )
+        command = [str(python), "-c", BOOTSTRAP, str(import_root), str(request), str(result)]
+        try:
+            done = subprocess.run(
+                command,
+                cwd=program_dir,
+                stdin=subprocess.DEVNULL,
+                capture_output=True,
+                text=True,
+                errors="replace",
+                check=False,
+                timeout=None if timeout is None else timeout + CHILD_GRACE,
+            )
+        except subprocess.TimeoutExpired as err:
+            _forward(err.stdout, err.stderr)
+            raise ProgramTimedOut(timeout or 0) from None
         # The program's own prints and logs go to our stderr: stdout is the plan's.
-        sys.stderr.write(done.stdout + done.stderr)
+        _forward(done.stdout, done.stderr)
         if not result.exists():
-            raise ChildFailure(
-                {
-                    "kind": "offline-engine-limit",
-                    "error": f"{python} exited with status {done.returncode} and no result",
-                    "remedy": "check that this interpreter runs and has the pulumi package",
-                }
-            )
+            if STOPPED_MARK in done.stderr:  # it caught every interruption: ended by the guard
+                raise ProgramTimedOut(timeout or 0)
+            raise ChildFailure(_no_result(python, done.returncode, done.stderr))
         answer = json.loads(result.read_text())
     if "config_error" in answer:
         raise ChildConfigError(answer["config_error"])

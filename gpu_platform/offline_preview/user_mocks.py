@@ -13,13 +13,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import yaml
-
-
-class MocksFileError(ValueError):
-    """The mocks file cannot be used; the message says where and why."""
+if TYPE_CHECKING:  # the child of program_runner imports UserMocks only, without pydantic
+    from gpu_platform.stack_config.yaml_file import FileProblem, YamlDocument
 
 
 @dataclass(frozen=True)
@@ -30,32 +27,67 @@ class UserMocks:
     """Resource type token -> outputs (they win over the engine's own)."""
 
 
-def _token_map(data: Mapping[str, Any], key: str, path: Path) -> dict[str, dict[str, Any]]:
-    section = data.get(key) or {}
+SECTIONS = ("invokes", "resources")
+
+
+def _section(doc: YamlDocument, key: str) -> tuple[dict[str, dict[str, Any]], list[FileProblem]]:
+    """One section's tokens and values, with the problems of its keys (path and line)."""
+    section = doc.data.get(key)
+    if section is None:
+        return {}, []
     if not isinstance(section, Mapping):
-        raise MocksFileError(f"{path}: `{key}` must map a token to its values")
+        return {}, [_problem(doc, f"{key}: must map a token to its values", key)]
+    problems = []
     for token, value in section.items():
-        if not isinstance(value, Mapping):
-            raise MocksFileError(f"{path}: {key}.{token} must be a mapping of wire keys")
-        if token.count(":") < 2:
-            raise MocksFileError(
-                f"{path}: {key}.{token} is not a token (package:module:Name, such as "
-                "aws:index/getRegion:getRegion)"
+        where = f"{key}.{token}"
+        if not isinstance(token, str) or token.count(":") < 2:
+            problems.append(
+                _problem(
+                    doc,
+                    f"{where}: not a token (package:module:Name, such as "
+                    "aws:index/getRegion:getRegion)",
+                    key,
+                    token,
+                )
             )
-    return {str(k): dict(v) for k, v in section.items()}
+        elif not isinstance(value, Mapping):
+            problems.append(_problem(doc, f"{where}: must be a mapping of wire keys", key, token))
+        elif bad := [k for k in value if not isinstance(k, str)]:
+            problems.append(
+                _problem(doc, f"{where}: wire keys are text, not {bad[0]!r}", key, token)
+            )
+    if problems:
+        return {}, problems
+    return {str(k): dict(v) for k, v in section.items()}, []
+
+
+def _problem(doc: YamlDocument, message: str, *path: Any) -> FileProblem:
+    from gpu_platform.stack_config.yaml_file import FileProblem
+
+    at = doc.position(*path) if all(isinstance(p, str | int) for p in path) else None
+    return FileProblem(message, *(at or (None, None)))
 
 
 def load_mocks(path: Path) -> UserMocks:
-    """Read a mocks file (JSON is YAML, so one parser reads both)."""
-    try:
-        data = yaml.safe_load(path.read_text()) or {}
-    except (OSError, yaml.YAMLError) as err:
-        raise MocksFileError(f"{path}: {err}") from err
-    if not isinstance(data, Mapping):
-        raise MocksFileError(f"{path}: expected a mapping with `invokes` and/or `resources`")
-    unknown = sorted(set(data) - {"invokes", "resources"})
-    if unknown:
-        raise MocksFileError(
-            f"{path}: unknown key(s) {', '.join(unknown)}; use `invokes` and `resources`"
+    """Read a mocks file (JSON is YAML, so one parser reads both); ``InputFileError`` names
+    each problem's key and line."""
+    from gpu_platform.stack_config.yaml_file import FileProblem, InputFileError, read_yaml
+
+    doc = read_yaml(path)
+    if doc.data is None:
+        return UserMocks()
+    if not isinstance(doc.data, Mapping):
+        raise InputFileError(
+            path, [FileProblem("expected a mapping with `invokes` and/or `resources`", 1, 1)]
         )
-    return UserMocks(_token_map(data, "invokes", path), _token_map(data, "resources", path))
+    problems = [
+        _problem(doc, f"{key}: unknown key; use `invokes` and `resources`", key)
+        for key in doc.data
+        if key not in SECTIONS
+    ]
+    invokes, invoke_problems = _section(doc, "invokes")
+    resources, resource_problems = _section(doc, "resources")
+    problems += invoke_problems + resource_problems
+    if problems:
+        raise InputFileError(path, problems)
+    return UserMocks(invokes, resources)

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import contextlib
 import json
-import re
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
+from dataclasses import dataclass, field
 
 import pulumi
 from pydantic import ValidationError
@@ -16,7 +16,10 @@ from pydantic import ValidationError
 from gpu_platform.plan.platform import ResolvedPlatform, resolve_platform
 from gpu_platform.settings import GpuPoolSettings, PlatformSettings
 
+from .known_keys import closest, unknown_key_message
 from .rules import Problem, check
+from .rules.follow_on import related
+from .schema_errors import schema_problems
 
 NAMESPACE = "gpu-platform"
 """The config namespace: keys are ``gpu-platform:<key>`` in ``Pulumi.<stack>.yaml``."""
@@ -37,109 +40,124 @@ class ConfigError(pulumi.RunError):
         super().__init__(f"invalid stack config ({len(problems)} {noun}):\n{lines}")
 
 
-# Pydantic names union members in error locations; they are not keys the user wrote.
-_UNION_TAG = re.compile(r"^(constrained-\w+|(dict|list)\[.*\]|int|str|bool|float)$")
+@dataclass(frozen=True)
+class Structural:
+    """What the schema made of the raw config: the settings, whole or in part, and its
+    problems. In part: ``refused`` names the top-level fields it refused, ``pool_positions``
+    the user's positions of the GPU pools it took, ``refused_pools`` of those it refused."""
+
+    settings: PlatformSettings
+    problems: list[Problem]
+    refused: frozenset[str] = frozenset()
+    pool_positions: list[int] | None = None
+    refused_pools: list[int] = field(default_factory=list)
 
 
-def _path(loc: tuple[int | str, ...]) -> str:
-    out = ""
-    for part in loc:
-        if isinstance(part, int):
-            out += f"[{part}]"
-        elif _UNION_TAG.match(part):
+def _structural(raw: Mapping[str, object]) -> Structural:
+    missing = [key for key in TOP_LEVEL_KEYS if key not in raw]
+    meant_keys: set[str] = set()
+    problems: list[Problem] = []
+    for key in raw:
+        if key in TOP_LEVEL_KEYS | SECRET_KEYS:
             continue
+        meant = closest(key, missing, cutoff=0.5)
+        if meant is not None:  # a key misspelt: its "Field required" or default is this mistake
+            missing.remove(meant)
+            meant_keys.add(meant)
+            problems.append((key, f"unknown key; did you mean {meant!r}?"))
         else:
-            out += f".{part}" if out else str(part)
-    return out or "(root)"
-
-
-def _structural(raw: Mapping[str, object]) -> tuple[PlatformSettings | None, list[Problem]]:
-    problems: list[Problem] = [
-        (key, f"unknown key; known keys: {', '.join(sorted(TOP_LEVEL_KEYS))}")
-        for key in raw
-        if key not in TOP_LEVEL_KEYS | SECRET_KEYS
-    ]
+            problems.append((key, unknown_key_message(key, TOP_LEVEL_KEYS | SECRET_KEYS)))
     data = {k: v for k, v in raw.items() if k in TOP_LEVEL_KEYS}
     try:
-        return PlatformSettings.model_validate(data), problems
+        settings = PlatformSettings.model_validate(data)
+        if not meant_keys:
+            return Structural(settings, problems)
     except ValidationError as err:
-        problems.extend(_problems(err))
-        problems.extend(_salvaged_rule_problems(data))
-        return None, problems
+        problems.extend(p for p in schema_problems(err, data) if p[0] not in meant_keys)
+    # A key written under a misspelt name is not its default either: its part is refused.
+    parts = _in_parts(data, problems, meant_keys)
+    if "cloud" in parts.refused:
+        # The cluster's model follows the cloud: its problems wait until the cloud is right.
+        problems[:] = [p for p in problems if not related(p[0], "cluster")]
+    return parts
 
 
-def _problems(err: ValidationError, prefix: tuple[int | str, ...] = ()) -> list[Problem]:
-    problems = []
-    for e in err.errors(include_url=False):
-        message = e["msg"]
-        if e["type"] == "extra_forbidden":
-            message = "unknown key"
-        elif e["type"] == "value_error":
-            message = message.removeprefix("Value error, ")
-        elif e["type"] in ("int_type", "int_parsing", "int_from_float"):
-            message = "must be a whole number"
-        problems.append((_path((*prefix, *e["loc"])), message))
-    return list(dict.fromkeys(problems))
-
-
-def _salvaged_rule_problems(data: Mapping[str, object]) -> list[Problem]:
-    """Run the cross-field rules on the parts that are valid, so one error lists everything."""
-    fields = PlatformSettings.model_fields
+def _in_parts(
+    data: Mapping[str, object], problems: list[Problem], misspelt: Collection[str] = ()
+) -> Structural:
+    """The settings the schema takes part by part: each top-level field on its own (the cluster
+    after the cloud that picks its model), each GPU pool on its own. Keys written misspelt
+    (``misspelt``) are refused."""
+    validator = PlatformSettings.__pydantic_validator__
     parts: dict[str, object] = {}
-    for name, info in fields.items():
+    refused: set[str] = set()
+    for name, info in PlatformSettings.model_fields.items():
         key = info.alias or name
-        if key not in data:
+        if key in misspelt:
+            refused.add(name)
             continue
         if name == "gpu_pools":
             continue
+        if key not in data:
+            if info.is_required():
+                refused.add(name)
+            else:
+                parts[name] = info.get_default(call_default_factory=True)
+            continue
+        if name == "cluster" and "cloud" in refused:
+            refused.add(name)  # its model follows the cloud: not judged until that is right
+            continue
         try:
-            parts[name] = PlatformSettings.__pydantic_validator__.validate_assignment(
-                PlatformSettings.model_construct(),  # type: ignore[call-arg]
+            model = validator.validate_assignment(
+                PlatformSettings.model_construct(**parts),  # type: ignore[call-arg]
                 name,
                 data[key],
-            ).__dict__[name]
+            )
+            parts[name] = model.__dict__[name]
         except ValidationError:
-            continue
-    if "cloud" not in parts:
-        return []
-    pools, index = [], []
-    raw_pools = data.get("gpuPools")
+            refused.add(name)
+    pools: list[GpuPoolSettings] = []
+    positions: list[int] = []
+    refused_pools: list[int] = []
+    raw_pools = data.get("gpuPools", [])
     if isinstance(raw_pools, list):
         for i, item in enumerate(raw_pools):
             try:
                 pools.append(GpuPoolSettings.model_validate(item))
-                index.append(i)
+                positions.append(i)
             except ValidationError:
-                continue
-    defaults = {
-        name: info.get_default(call_default_factory=True)
-        for name, info in fields.items()
-        if not info.is_required()
-    }
-    cfg = PlatformSettings.model_construct(
-        **{**defaults, "cluster": None, **parts, "gpu_pools": pools}
-    )
-    return check(cfg, index)
+                refused_pools.append(i)
+    else:
+        refused.add("gpu_pools")
+    settings = PlatformSettings.model_construct(**{**parts, "gpu_pools": pools})  # type: ignore[call-arg]
+    return Structural(settings, problems, frozenset(refused), positions, refused_pools)
 
 
 def load_platform(raw: Mapping[str, object]) -> ResolvedPlatform:
     """Validate the ``gpu-platform:`` keys (without the namespace) and resolve them, or raise
     ``ConfigError`` naming every problem."""
-    settings, problems = _structural(raw)
-    if settings is None:
-        raise ConfigError(problems)
-    problems += check(settings)
+    schema = _structural(raw)
+    problems = schema.problems + check(
+        schema.settings,
+        schema.pool_positions,
+        refused=schema.refused,
+        refused_pools=schema.refused_pools,
+    )
     if problems:
         raise ConfigError(problems)
-    return resolve_platform(settings)
+    return resolve_platform(schema.settings)
 
 
 def raw_from_pulumi() -> dict[str, object]:
     """Every ``gpu-platform:*`` key of the running stack, structured values decoded."""
-    all_config: dict[str, object] = {
-        **pulumi.runtime.get_config_env(),
-        **pulumi.runtime.config.CONFIG.get(),
-    }
+    return raw_from_config(
+        {**pulumi.runtime.get_config_env(), **pulumi.runtime.config.CONFIG.get()}
+    )
+
+
+def raw_from_config(all_config: Mapping[str, object]) -> dict[str, object]:
+    """Every ``gpu-platform:*`` key of a stack's config (``namespace:key`` -> value as the
+    program receives it), without the namespace, structured values decoded."""
     raw: dict[str, object] = {}
     for key, value in all_config.items():
         namespace, _, name = key.partition(":")

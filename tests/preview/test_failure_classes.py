@@ -141,7 +141,7 @@ def test_json_mocks_file_and_its_errors(capsys: pytest.CaptureFixture[str], tmp_
     mocks.write_text(json.dumps({"invoke": {}}))
     code, plan, err = _plan(capsys, "resource-reference", "--mocks", str(mocks))
     assert (code, plan) == (EXIT_CONFIG, {})
-    assert err == f"error: --mocks {mocks}: unknown key(s) invoke; use `invokes` and `resources`\n"
+    assert err == f"error: {mocks}:1:2: invoke: unknown key; use `invokes` and `resources`\n"
 
 
 def test_remote_components_show_with_their_inputs(capsys: pytest.CaptureFixture[str]) -> None:

@@ -1,14 +1,15 @@
 """Rules that span fields or consult the GPU catalog, split by concern. Every rule has one
 signature (``Rule``: the config under check in, problems with key paths out), and ``check``
-finds every problem at once so one error can name them all. Resolving a valid config is its
-own step: ``plan.resolve_platform``."""
+finds every problem at once so one error can name them all, less the ones that follow from
+another (``follow_on``). Resolving a valid config is its own step: ``plan.resolve_platform``."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
+from typing import cast
 
 from gpu_platform.plan.pools import PoolFacts, resolve_pool
-from gpu_platform.settings import PlatformSettings
+from gpu_platform.settings import GpuPoolSettings, PlatformSettings
 
 from . import (
     ack,
@@ -24,6 +25,15 @@ from . import (
     workloads,
 )
 from .base import ConfigUnderCheck, Problem, Rule
+from .follow_on import (
+    Found,
+    ReadLog,
+    Recorded,
+    RecordedMapping,
+    UnsoundPart,
+    run_recorded,
+    without_consequences,
+)
 
 POOL_RULES: tuple[Rule, ...] = (*pools.POOL_RULES, *aks.POOL_RULES, *amd.POOL_RULES)
 """Rules of each pool on its own; a pool none of them faults is sound."""
@@ -43,26 +53,94 @@ RULES: tuple[Rule, ...] = (
 """Rules of the whole config; those that look across pools judge the sound ones."""
 
 
-def check(settings: PlatformSettings, pool_positions: Sequence[int] | None = None) -> list[Problem]:
-    """Every problem of the settings, each once, in rule order.
+def check(
+    settings: PlatformSettings,
+    pool_positions: Sequence[int] | None = None,
+    *,
+    refused: Collection[str] = (),
+    refused_pools: Sequence[int] = (),
+) -> list[Problem]:
+    """Every problem of the settings, each once, in rule order, less the consequences of
+    another problem (``follow_on``).
 
-    ``pool_positions`` gives each pool's position in the user's list when ``settings`` holds
-    only the pools that passed structural validation (so paths still point at the right item).
+    When the schema refused parts of the config, ``settings`` holds the rest: ``refused`` names
+    the top-level fields it refused (a rule that reads one stops there), ``pool_positions`` gives
+    each GPU pool's position in the user's list and ``refused_pools`` the positions of the pools
+    it refused.
     """
-    positions = pool_positions if pool_positions is not None else range(len(settings.gpu_pools))
-    subject = ConfigUnderCheck(settings, list(zip(positions, settings.gpu_pools, strict=True)))
-    problems: list[Problem] = []
+    default = range(len(settings.gpu_pools))
+    positions = list(pool_positions if pool_positions is not None else default)
+    if not refused and not refused_pools:
+        found = _run(settings, positions, (), None)
+        if not found:
+            return []  # the common case, checked without recording reads
+    missing = [f"gpuPools[{i}]" for i in refused_pools]
+    return without_consequences(_run(settings, positions, missing, ReadLog(), refused))
+
+
+def _run(
+    settings: PlatformSettings,
+    positions: Sequence[int],
+    missing: Sequence[str],
+    log: ReadLog | None,
+    refused: Collection[str] = (),
+) -> list[Found]:
+    """Run the pool rules on each pool, then the rules of the whole config; with a ``log``,
+    over recorded views, each problem with what its rule had read. A pool its rules fault, or
+    whose rules could not all run (they read a part the schema refused), is not sound."""
+    pool_paths = [f"gpuPools[{i}]" for i in positions]
+
+    def view(model: GpuPoolSettings, path: str) -> GpuPoolSettings:
+        return model if log is None else cast(GpuPoolSettings, Recorded(model, path, log))
+
+    root = settings
+    if log is not None:
+        items = {"gpu_pools": (pool_paths, missing)}
+        root = cast(PlatformSettings, Recorded(settings, "", log, refused, items))
+    pairs = [
+        (i, view(pool, path))
+        for i, pool, path in zip(positions, settings.gpu_pools, pool_paths, strict=True)
+    ]
+    subject = ConfigUnderCheck(root, pairs)
+    found: list[Found] = []
     sound: dict[str, PoolFacts] = {}
-    for i, pool in subject.pools:
-        one = subject.with_pools([(i, pool)])
-        pool_problems = [p for rule in POOL_RULES for p in rule(one)]
-        problems.extend(pool_problems)
-        if not pool_problems:
+    unsound = list(missing)
+    for pair, pool, path in zip(pairs, settings.gpu_pools, pool_paths, strict=True):
+        pool_found, judged = _apply(POOL_RULES, subject.with_pools([pair]), log)
+        found.extend(pool_found)
+        if pool_found or not judged:
+            unsound.append(path)
+        else:
             sound[pool.name] = resolve_pool(settings.cloud, pool)
-    whole = ConfigUnderCheck(settings, subject.pools, sound)
-    for rule in RULES:
-        problems.extend(rule(whole))
-    return list(dict.fromkeys(problems))
+    facts = sound if log is None else RecordedMapping(sound, unsound, log)
+    whole = ConfigUnderCheck(root, pairs, facts, all_pools_sound=not unsound)
+    whole_found, _ = _apply(RULES, whole, log, len(POOL_RULES))
+    return found + whole_found
 
 
-__all__ = ["POOL_RULES", "RULES", "ConfigUnderCheck", "Problem", "Rule", "check"]
+def _apply(
+    rules: Sequence[Rule], cfg: ConfigUnderCheck, log: ReadLog | None, first_id: int = 0
+) -> tuple[list[Found], bool]:
+    """Every rule on ``cfg`` (numbered from ``first_id``); False when one of them read a part
+    the schema refused."""
+    found: list[Found] = []
+    judged = True
+    for rule_id, rule in enumerate(rules, first_id):
+        if log is None:
+            found.extend(Found(problem) for problem in rule(cfg))
+            continue
+        rule_found, complete = run_recorded(lambda rule=rule: rule(cfg), log, rule_id)
+        found.extend(rule_found)
+        judged = judged and complete
+    return found, judged
+
+
+__all__ = [
+    "POOL_RULES",
+    "RULES",
+    "ConfigUnderCheck",
+    "Problem",
+    "Rule",
+    "UnsoundPart",
+    "check",
+]

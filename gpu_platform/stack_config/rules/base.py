@@ -20,12 +20,15 @@ class ConfigUnderCheck:
     ``pools`` pairs each GPU pool with its position in the user's list (the settings may hold
     only the pools that passed structural validation, so paths still point at the right item).
     ``sound_pools`` are the pools whose own rules passed, resolved against the catalog; rules
-    that look across pools (workloads, the GPU layer) judge those.
+    that look across pools (workloads, the GPU layer) judge those. A claim about what no pool
+    has rests on every pool: ``all_pools_sound`` says whether it can be made now
+    (``follow_on``).
     """
 
     settings: PlatformSettings
     pools: Sequence[tuple[int, GpuPoolSettings]]
     sound_pools: Mapping[str, PoolFacts] = field(default_factory=dict)
+    all_pools_sound: bool = True
 
     @property
     def cloud(self) -> Cloud:

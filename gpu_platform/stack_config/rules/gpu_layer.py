@@ -88,9 +88,8 @@ def _namespace_collisions(cfg: ConfigUnderCheck) -> Iterator[Problem]:
 
 def _gpu_layer(cfg: ConfigUnderCheck) -> Iterator[Problem]:
     """Device-plugin chart values, and what one GPU Operator release can serve."""
-    facts = cfg.sound_pools
     # Our config names are known once every pool resolved; else skip the config.default check.
-    names = our_config_names(facts.values()) if len(facts) == len(cfg.settings.gpu_pools) else None
+    names = our_config_names(cfg.sound_pools.values()) if cfg.all_pools_sound else None
     for path, message in value_problems(cfg.settings.device_plugin.values, names):
         yield f"devicePlugin.values.{path}", message
     if cfg.settings.gpu_operator.enabled:

@@ -13,9 +13,7 @@ from .gpu_layer import is_system_namespace, platform_namespaces
 
 
 def _workloads(cfg: ConfigUnderCheck) -> Iterator[Problem]:
-    facts = cfg.sound_pools
-    pool_names = {p.name for p in cfg.settings.gpu_pools}
-    offered = {r for pf in facts.values() for r in pf.capacity.per_node}
+    facts = cfg.sound_pools  # claims of what no pool has read the pools missing from it
     # A namespace name -> the platform key that uses it; the explicitly set key wins.
     ours = {
         ns: (key, explicit)
@@ -34,12 +32,13 @@ def _workloads(cfg: ConfigUnderCheck) -> Iterator[Problem]:
             else:
                 yield f"{at}.name", f"{wl.name!r} is the platform's own namespace ({key})"
         for j, pool in enumerate(wl.pools or ()):
-            if pool not in facts and pool not in pool_names:
+            if pool not in facts and pool not in {p.name for p in cfg.settings.gpu_pools}:
                 if pool in {p.name for p in cfg.settings.cpu_pools}:
                     yield f"{at}.pools[{j}]", f"{pool!r} is a CPU pool; list GPU pools here"
                 else:
                     yield f"{at}.pools[{j}]", f"no GPU pool named {pool!r}"
-        if isinstance(wl.gpu_quota, dict) and facts:
+        offered = {r for pf in facts.values() for r in pf.capacity.per_node}
+        if isinstance(wl.gpu_quota, dict) and offered:
             for resource in wl.gpu_quota:
                 if resource not in offered:
                     yield (

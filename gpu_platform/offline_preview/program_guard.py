@@ -1,0 +1,168 @@
+"""What a program cannot do to the preview that runs it: end it, write into its output, wait for
+a keyboard, or run forever.
+
+While the program runs (``guarded``):
+
+- ``sys.exit(N)``, ``raise SystemExit`` and ``os._exit(N)`` end the program, not the preview:
+  they become ``ProgramExited`` (exit status 3, "the program exited before it finished");
+- what it prints, from Python or from native code and subprocesses (file descriptor 1), goes to
+  stderr: stdout carries only the preview's own document (``--format json`` stays JSON);
+- stdin is empty: reading it gets end-of-file at once (``input()`` raises ``EOFError``);
+- after ``timeout`` seconds it is interrupted (``ProgramTimedOut``, exit status 3), and again
+  every second should it catch that; a program that catches them all for ``HARD_STOP_AFTER``
+  seconds ends the process (exit status 3). The clock needs the main thread (POSIX
+  ``SIGALRM``); a program in its own interpreter is also bounded by the parent
+  (``program_runner``).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import os
+import signal
+import sys
+import threading
+from collections.abc import Callable, Iterator
+from typing import Any, NoReturn
+
+DEFAULT_TIMEOUT = 300.0
+"""Seconds a program may run: our stacks take about one, a team program with its SDKs a few."""
+HARD_STOP_AFTER = 5.0
+"""Seconds of interruptions (one a second) a program may catch before the process is ended."""
+EXIT_STOPPED = 3
+"""The exit status of a program that failed (``cli.EXIT_PROGRAM``)."""
+_REAL_EXIT = os._exit
+
+
+class ProgramExited(Exception):
+    """The program ended itself before it finished: ``how`` is ``sys.exit(N)`` or
+    ``os._exit(N)``."""
+
+    def __init__(self, how: str) -> None:
+        super().__init__(f"the program exited before it finished ({how})")
+        self.how = how
+
+
+class ProgramTimedOut(BaseException):
+    """The program ran past its time. A ``BaseException``, so a program's ``except Exception``
+    does not swallow it."""
+
+    def __init__(self, seconds: float) -> None:
+        super().__init__(
+            f"the program did not finish within {seconds:g} s (--timeout SECONDS allows more)"
+        )
+        self.seconds = seconds
+
+
+class _HardExit(SystemExit):
+    """``os._exit`` while a program runs."""
+
+
+def _exit_text(code: Any, hard: bool) -> str:
+    return f"{'os._exit' if hard else 'sys.exit'}({code!r})" if code is not None else "sys.exit()"
+
+
+def exited(err: SystemExit) -> ProgramExited:
+    return ProgramExited(_exit_text(err.code, isinstance(err, _HardExit)))
+
+
+def call_program(program: Callable[[], Any]) -> Any:
+    """Call ``program``; its ``SystemExit`` (``sys.exit``, ``os._exit`` under ``guarded``) is a
+    ``ProgramExited`` error like any other of the program's."""
+    try:
+        return program()
+    except SystemExit as err:
+        raise exited(err) from None
+
+
+@contextlib.contextmanager
+def _os_exit_raises() -> Iterator[None]:
+    real = os._exit
+
+    def _exit(code: int) -> NoReturn:
+        raise _HardExit(code)
+
+    os._exit = _exit
+    try:
+        yield
+    finally:
+        os._exit = real
+
+
+@contextlib.contextmanager
+def _stdout_to_stderr() -> Iterator[None]:
+    sys.stdout.flush()
+    saved_fd = os.dup(1)
+    saved = sys.stdout
+    try:
+        os.dup2(2, 1)
+        sys.stdout = sys.stderr
+        yield
+    finally:
+        sys.stdout.flush()
+        sys.stdout = saved
+        os.dup2(saved_fd, 1)
+        os.close(saved_fd)
+
+
+@contextlib.contextmanager
+def _stdin_empty() -> Iterator[None]:
+    saved_fd = os.dup(0)
+    saved = sys.stdin
+    null = os.open(os.devnull, os.O_RDONLY)
+    try:
+        os.dup2(null, 0)
+        sys.stdin = io.StringIO("")
+        yield
+    finally:
+        sys.stdin = saved
+        os.dup2(saved_fd, 0)
+        os.close(saved_fd)
+        os.close(null)
+
+
+STOPPED_MARK = "caught every interruption"
+
+
+def _stop_process(seconds: float) -> None:
+    """The last resort: the program caught every interruption for ``HARD_STOP_AFTER`` s."""
+    message = (
+        f"error: the program did not finish within {seconds:g} s and {STOPPED_MARK}; the "
+        "preview stopped it (--timeout SECONDS allows more)\n"
+    )
+    os.write(2, message.encode())
+    _REAL_EXIT(EXIT_STOPPED)
+
+
+@contextlib.contextmanager
+def _deadline(seconds: float | None) -> Iterator[None]:
+    if (
+        seconds is None
+        or not hasattr(signal, "setitimer")
+        or threading.current_thread() is not threading.main_thread()
+    ):
+        yield
+        return
+
+    def expire(signum: int, frame: Any) -> None:
+        raise ProgramTimedOut(seconds)
+
+    previous = signal.signal(signal.SIGALRM, expire)
+    signal.setitimer(signal.ITIMER_REAL, seconds, 1.0)
+    last_resort = threading.Timer(seconds + HARD_STOP_AFTER, _stop_process, (seconds,))
+    last_resort.daemon = True
+    last_resort.start()
+    try:
+        yield
+    finally:
+        last_resort.cancel()
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+@contextlib.contextmanager
+def guarded(timeout: float | None = DEFAULT_TIMEOUT) -> Iterator[None]:
+    """Run a program under the guards above (``timeout`` None: no clock)."""
+    with _stdout_to_stderr(), _stdin_empty(), _os_exit_raises(), _deadline(timeout):
+        yield

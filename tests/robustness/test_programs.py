@@ -1,0 +1,168 @@
+"""Team programs that misbehave, and folders that are no Pulumi Python program: each with the
+exit status and the message the preview must give. In-process where that proves the same
+(``main`` is the command); the guards that need a process of their own run as one (slow)."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from gpu_platform.offline_preview.cli import (
+    EXIT_CONFIG,
+    EXIT_INTERRUPTED,
+    EXIT_OK,
+    EXIT_PROGRAM,
+    main,
+)
+
+ROOT = Path(__file__).resolve().parents[2]
+SITE_PACKAGES = next(p for p in sys.path if p.endswith("site-packages"))
+PROJECT = "name: team\nruntime: python\n"
+DECLARES = "import pulumi\npulumi.export('answer', 42)\n"
+
+
+@dataclass(frozen=True)
+class Program:
+    name: str
+    main: str | None
+    """``__main__.py`` (None: none)."""
+    exit: int
+    stderr: str
+    """The first line of stderr (the whole of it when the run is clean: what the program
+    printed)."""
+    project: str | None = PROJECT
+
+
+PROGRAMS = [
+    Program("sys.exit(0)", "import sys\nsys.exit(0)\n", EXIT_PROGRAM,
+            "error: the program exited before it finished (sys.exit(0))"),
+    Program("sys.exit(2)", DECLARES + "import sys\nsys.exit(2)\n", EXIT_PROGRAM,
+            "error: the program exited before it finished (sys.exit(2))"),
+    Program("raise SystemExit", "raise SystemExit\n", EXIT_PROGRAM,
+            "error: the program exited before it finished (sys.exit())"),
+    Program("os._exit(0)", "import os\nos._exit(0)\n", EXIT_PROGRAM,
+            "error: the program exited before it finished (os._exit(0))"),
+    Program("print", "print('debug output')\n" + DECLARES, EXIT_OK, "debug output\n"),
+    Program("input()", "value = input()\n", EXIT_PROGRAM,
+            "error: the program failed: EOFError: EOF when reading a line"),
+    Program("stdin.read()", "import sys\nassert sys.stdin.read() == ''\n" + DECLARES, EXIT_OK, ""),
+    Program("no Pulumi.yaml", DECLARES, EXIT_CONFIG,
+            "no Pulumi.yaml in it: not a Pulumi project", project=None),
+    Program("no __main__.py", None, EXIT_CONFIG, "no __main__.py: a Pulumi Python program"),
+    Program("nodejs", DECLARES, EXIT_CONFIG,
+            "runtime 'nodejs': the offline preview runs Pulumi Python programs",
+            project="name: team\nruntime: nodejs\n"),
+    Program("main that is gone", DECLARES, EXIT_CONFIG, "main: 'app.py' does not exist",
+            project=PROJECT + "main: app.py\n"),
+    Program("Pulumi.yaml without a name", DECLARES, EXIT_CONFIG,
+            "name: required, the project's name", project="runtime: python\n"),
+    Program("Pulumi.yaml that is a list", DECLARES, EXIT_CONFIG,
+            "a project file is a mapping", project="- name\n"),
+]  # fmt: skip
+
+
+def folder(tmp_path: Path, program: Program) -> Path:
+    path = tmp_path / "team"
+    path.mkdir()
+    if program.project is not None:
+        (path / "Pulumi.yaml").write_text(program.project)
+    if program.main is not None:
+        (path / "__main__.py").write_text(program.main)
+    return path
+
+
+@pytest.mark.parametrize("program", PROGRAMS, ids=[p.name for p in PROGRAMS])
+def test_each_program_gets_its_exit_status_and_message(
+    program: Program, tmp_path: Path, capfd: pytest.CaptureFixture[str]
+) -> None:
+    code = main(["--program", str(folder(tmp_path, program)), "--format", "json"])
+    out, err = capfd.readouterr()
+    assert code == program.exit, err
+    if code == EXIT_OK:
+        assert err == program.stderr  # what the program printed, and nothing else
+        assert json.loads(out)["outputs"] == {"answer": 42}  # stdout is our document alone
+    else:
+        assert out == ""
+        assert program.stderr in err.splitlines()[0]
+        assert "Traceback" not in err
+
+
+def _command(*argv: str) -> list[str]:
+    return [sys.executable, "-m", "gpu_platform.offline_preview", *argv]
+
+
+@pytest.mark.slow
+def test_a_program_that_loops_forever_ends_at_its_timeout(tmp_path: Path) -> None:
+    program = folder(tmp_path, Program("loop", "while True:\n    pass\n", EXIT_PROGRAM, ""))
+    done = subprocess.run(
+        _command("--program", str(program), "--timeout", "1"),
+        cwd=ROOT, capture_output=True, text=True, timeout=120, check=False,
+    )  # fmt: skip
+    assert (done.returncode, done.stdout) == (EXIT_PROGRAM, "")
+    assert done.stderr.splitlines()[:2] == [
+        "error: the program did not finish within 1 s (--timeout SECONDS allows more)",
+        "  at: __main__.py:1: while True:",
+    ]
+
+
+@pytest.mark.slow
+def test_ctrl_c_exits_130_without_a_traceback(tmp_path: Path) -> None:
+    program = folder(
+        tmp_path,
+        Program("wait", "import time\nopen('started', 'w').close()\ntime.sleep(600)\n", 0, ""),
+    )
+    started = program / "started"
+    with subprocess.Popen(
+        _command("--program", str(program)),
+        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    ) as process:  # fmt: skip
+        deadline = time.monotonic() + 120
+        while not started.exists() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        process.send_signal(signal.SIGINT)
+        out, err = process.communicate(timeout=60)
+    assert (process.returncode, out, err) == (EXIT_INTERRUPTED, "", "\ninterrupted\n")
+
+
+@pytest.mark.slow
+def test_the_guards_hold_for_a_program_in_its_own_virtualenv(tmp_path: Path) -> None:
+    venv = tmp_path / "venv"
+    subprocess.run([sys.prefix + "/bin/uv", "venv", "-q", "-p", sys.executable, venv], check=True)
+    (next(venv.glob("lib/python*/site-packages")) / "ours.pth").write_text(SITE_PACKAGES + "\n")
+    own_venv = f"name: team\nruntime:\n  name: python\n  options:\n    virtualenv: {venv}\n"
+    cases = [
+        ("import os\nprint('noise')\nos.write(1, b'more noise\\n')\n" + DECLARES, EXIT_OK,
+         "noise\nmore noise\n"),
+        ("import sys\nsys.exit(0)\n", EXIT_PROGRAM,
+         "error: the program exited before it finished (sys.exit(0))"),
+        ("import os\nos._exit(7)\n", EXIT_PROGRAM,
+         "error: the program exited before it finished (os._exit(7))"),
+        ("value = input()\n", EXIT_PROGRAM,
+         "error: the program failed: EOFError: EOF when reading a line"),
+        ("while True:\n    pass\n", EXIT_PROGRAM,
+         "error: the program did not finish within 1 s (--timeout SECONDS allows more)"),
+    ]  # fmt: skip
+    for i, (source, status, expected) in enumerate(cases):
+        program = tmp_path / f"team{i}"
+        program.mkdir()
+        (program / "Pulumi.yaml").write_text(own_venv)
+        (program / "__main__.py").write_text(source)
+        done = subprocess.run(
+            _command("--program", str(program), "--format", "json", "--timeout", "1"),
+            cwd=ROOT, capture_output=True, text=True, timeout=120, check=False,
+            env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1"},
+        )  # fmt: skip
+        assert done.returncode == status, (source, done.stderr)
+        if status == EXIT_OK:
+            assert done.stderr == expected
+            assert json.loads(done.stdout)["outputs"] == {"answer": 42}
+        else:
+            assert done.stderr.splitlines()[0] == expected, source
