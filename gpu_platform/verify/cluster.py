@@ -295,19 +295,14 @@ class ClusterReader:
         """The namespace, or None when it does not exist (or its answer is no object: then
         recorded in ``bad_answers``)."""
         what = f"get namespace {name}"
-        try:
-            found = self._call(what, self.core.read_namespace, name=name)
-            if not isinstance(found, dict):
-                raise AnswerError(f"the answer is {shape(found)}, not an object")
-        except ClusterError as err:
-            if err.status == 404:
-                return None
-            raise
-        except AnswerError as err:
-            expected = "a Namespace: a JSON object"
-            self.bad_answers.append(BadAnswer(what, "namespaces", name, "", expected, str(err)))
-            return None
-        return found
+        return self._found_or_none(
+            what,
+            "namespaces",
+            self.core.read_namespace,
+            expected="a Namespace",
+            scope=name,
+            name=name,
+        )
 
     # --- reads of the seed checks (seed_checks.py) ---------------------------------------------
 
@@ -321,7 +316,14 @@ class ClusterReader:
         )
 
     def _found_or_none(
-        self, what: str, resource: str, method: Callable[..., Any], **kwargs: Any
+        self,
+        what: str,
+        resource: str,
+        method: Callable[..., Any],
+        *,
+        expected: str = "an object",
+        scope: str | None = None,
+        **kwargs: Any,
     ) -> Obj | None:
         """One object, or None when it does not exist (or its answer is no object: then
         recorded in ``bad_answers``)."""
@@ -334,7 +336,9 @@ class ClusterReader:
                 return None
             raise
         except AnswerError as err:
-            self.bad_answers.append(BadAnswer(what, resource, None, "", "a JSON object", str(err)))
+            self.bad_answers.append(
+                BadAnswer(what, resource, scope, "", f"{expected}: a JSON object", str(err))
+            )
             return None
         return found
 
