@@ -68,6 +68,8 @@ class RecordedResource:
     dependencies: list[str] = field(default_factory=list)
     property_dependencies: dict[str, list[str]] = field(default_factory=dict)
     aliases: list[str] = field(default_factory=list)
+    """Former identities: alias URNs as given, and alias specs as ``type=<token>`` (what a
+    spec changes: ``name=``, ``type=``, ``parentUrn=``..., comma-separated)."""
     remote: bool = False
     """A component a provider plugin builds (pulumi-eks, awsx, Helm v4 ``Chart``): offline
     only the component itself is known, with its inputs."""
@@ -241,10 +243,19 @@ class RecordingMonitor(mocks.MockMonitor):
                 property_dependencies={
                     k: list(v.urns) for k, v in request.propertyDependencies.items()
                 },
-                aliases=list(request.aliasURNs),
+                aliases=[*request.aliasURNs, *map(_alias_text, request.aliases)],
             )
         )
         return response
+
+
+def _alias_text(alias: Any) -> str:
+    """An alias as the engine receives it: its URN, or the fields its spec sets."""
+    if alias.urn:
+        return str(alias.urn)
+    spec = alias.spec
+    fields = ("name", "type", "stack", "project", "parentUrn")
+    return ",".join(f"{f}={getattr(spec, f)}" for f in fields if getattr(spec, f))
 
 
 @dataclass
