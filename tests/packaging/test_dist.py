@@ -163,3 +163,21 @@ def test_an_ack_team_program_never_imports_azure_native(dist: Path, tmp_path: Pa
         (r["type"], r["name"]) for r in plan["resources"]
     }
     assert plan["outputs"]["azureNativeImported"] is False
+
+
+def test_the_provider_folder_installs_from_a_clone(tmp_path: Path) -> None:
+    """What ``pulumi package add <repo>/provider@vX.Y.Z`` does: clone, make a virtualenv in the
+    folder, install its requirements from inside it (the relative paths resolve in the clone),
+    then start it as a plugin and ask its schema."""
+    clone = tmp_path / "clone"
+    run("git", "clone", "-q", ROOT, clone)
+    folder = clone / "provider"
+    venv = folder / "venv"
+    run(uv(), "venv", "-q", "-p", sys.executable, venv)
+    run(
+        uv(), "pip", "install", "-q", "-p", venv / "bin" / "python",
+        "-r", "requirements.txt", "-c", ROOT / "constraints.txt",
+        cwd=folder,
+    )  # fmt: skip
+    schema = run(venv / "bin" / "python", "-m", "gpu_platform.component_provider", cwd=tmp_path)
+    assert json.loads(schema.stdout) == json.loads((ROOT / "provider" / "schema.json").read_text())
