@@ -44,9 +44,9 @@ def verify_amd(
     amd: AmdExpectation,
     step: Step,
     read_metrics: MetricsReader | None,
+    *,
     pool_nodes: Mapping[str, list[Obj]],
     known_pods: Mapping[str, list[Obj]],
-    *,
     parallel: int,
     progress: Progress,
 ) -> list[CheckResult]:

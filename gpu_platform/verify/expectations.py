@@ -150,7 +150,9 @@ def exporter_expectation(platform: ResolvedPlatform) -> tuple[ExporterExpectatio
     # AMD pools have AMD's exporter (readiness.amd_checks).
     watched = {pf.name: node_series(pf) for pf in nvidia_pools(platform.pools.values())}
     if not watched:
-        return None, "no NVIDIA GPU pool: no dcgm-exporter to check"
+        amd = ", ".join(pf.name for pf in platform.pools.values() if pf.is_amd)
+        why = "no NVIDIA GPU pool in the stack: no dcgm-exporter to check"
+        return None, f"{why} (AMD's exporter on {amd}: its exporter rows per node)" if amd else why
     if cfg.gpu_operator.enabled:
         title, namespace = "GPU Operator's dcgm-exporter", cfg.gpu_operator.namespace
     else:

@@ -166,9 +166,7 @@ def _mig(seeds: SeedExpectations, snap: Snapshot, pods: DaemonPods) -> list[Pend
     return rows or [_not_applicable(MIG_DEVICES, seeds, "MIG pool")]
 
 
-def _gpu_memory(
-    seeds: SeedExpectations, snap: Snapshot, node_pods: _NodePods
-) -> list[Pending]:
+def _gpu_memory(seeds: SeedExpectations, snap: Snapshot, node_pods: _NodePods) -> list[Pending]:
     rows: list[Pending] = []
     shared = [pool for pool in seeds.nvidia_pools if pool.gpu_mem_ledger]
     for pool in shared:

@@ -172,8 +172,8 @@ def verify(
             amd,
             step,
             read_metrics,
-            snap.pool_nodes,
-            snap.workload_pods,
+            pool_nodes=snap.pool_nodes,
+            known_pods=snap.workload_pods,
             parallel=parallel,
             progress=progress,
         )
