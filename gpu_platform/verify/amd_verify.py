@@ -1,6 +1,7 @@
-"""``make verify`` on the AMD GPU pools: read their nodes and AMD's operands once (read-only
-list calls, and ``/metrics`` of each exporter pod through the pod proxy), then run
-``readiness.amd_checks`` on them. No exec: the driver version is the node labeller's label.
+"""``make verify`` on the AMD GPU pools: read AMD's operands once (read-only list calls, and
+``/metrics`` of each exporter pod through the pod proxy), then run ``amd_checks`` on the pools'
+nodes (read with every pool's in the snapshot, which the seed checks share). No exec: the driver
+version is the node labeller's label.
 """
 
 from __future__ import annotations
@@ -10,7 +11,6 @@ from collections.abc import Callable, Mapping
 
 from gpu_facts.amd_gpu_operator import METRICS_PORT_NAME
 from gpu_facts.amd_metrics_exporter import GFX_ACTIVITY
-from gpu_facts.scheduling import POOL_LABEL
 from gpu_platform.plan.metrics import NodeSeries
 
 from .amd_checks import amd_gpu_series, amd_node_rows, operand_status, parse_amd_page
@@ -22,7 +22,6 @@ from .exporter import MetricsReader, MetricsTarget, NodeWatch, gpu_attribution, 
 from .objects import entries, name_of, text
 from .progress import Progress
 from .results import CheckResult
-from .selectors import equality
 
 Step = Callable[[str], None]
 
@@ -45,20 +44,19 @@ def verify_amd(
     amd: AmdExpectation,
     step: Step,
     read_metrics: MetricsReader | None,
-    known_pods: Mapping[str, list[Obj]],
     *,
+    pool_nodes: Mapping[str, list[Obj]],
+    known_pods: Mapping[str, list[Obj]],
     parallel: int,
     progress: Progress,
 ) -> list[CheckResult]:
     """Every AMD row: per pool its size, per node its checks, its operand DaemonSets; then the
-    GPU pods of the namespaces allowed on AMD pools. ``known_pods``: namespaces' pods already
-    read (not read again)."""
-    nodes: dict[str, list[Obj]] = {}
-    for pool in amd.pools:
-        step(f"nodes of pool {pool.pool.name}")
-        nodes[pool.pool.name] = sorted(
-            reader.nodes(equality({POOL_LABEL: pool.pool.name})), key=name_of
-        )
+    GPU pods of the namespaces allowed on AMD pools. ``pool_nodes``: each pool's nodes, as the
+    snapshot read them; ``known_pods``: namespaces' pods already read (not read again)."""
+    nodes = {
+        pool.pool.name: sorted(pool_nodes.get(pool.pool.name, []), key=name_of)
+        for pool in amd.pools
+    }
     step(f"daemonsets in {amd.namespace}")
     sets = {name_of(ds): ds for ds in reader.daemonsets(amd.namespace)}
     step(f"pods in {amd.namespace}")

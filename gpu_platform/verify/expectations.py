@@ -74,6 +74,9 @@ class NamespaceExpectation:
     """``requests.<resource>`` -> hard limit of the namespace's GPU ResourceQuota."""
     admission_action: str
     """The validation action the admission binding must carry (``Deny``, ``Warn``, ``Audit``)."""
+    amd_only: bool = False
+    """Only AMD pools serve the namespace: dcgm-exporter's attribution (``gpu-attribution``)
+    does not apply to it; AMD's exporter's does (``amd-gpu-attribution``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -132,6 +135,12 @@ def gpu_quota(platform: ResolvedPlatform, workload: WorkloadSettings) -> dict[st
     return {key: int(value) for key, value in hard.items()}
 
 
+def amd_only(platform: ResolvedPlatform, workload: WorkloadSettings) -> bool:
+    """Whether every pool the namespace may use is an AMD pool (and it may use one)."""
+    pools = platform.workload_pools(workload)
+    return bool(pools) and all(pf.is_amd for pf in pools)
+
+
 def exporter_expectation(platform: ResolvedPlatform) -> tuple[ExporterExpectation | None, str]:
     """The exporter the stack runs (ours, or the GPU Operator's), or why there is none."""
     cfg = platform.settings
@@ -141,7 +150,9 @@ def exporter_expectation(platform: ResolvedPlatform) -> tuple[ExporterExpectatio
     # AMD pools have AMD's exporter (readiness.amd_checks).
     watched = {pf.name: node_series(pf) for pf in nvidia_pools(platform.pools.values())}
     if not watched:
-        return None, "no NVIDIA GPU pool: no dcgm-exporter to check"
+        amd = ", ".join(pf.name for pf in platform.pools.values() if pf.is_amd)
+        why = "no NVIDIA GPU pool in the stack: no dcgm-exporter to check"
+        return None, f"{why} (AMD's exporter on {amd}: its exporter rows per node)" if amd else why
     if cfg.gpu_operator.enabled:
         title, namespace = "GPU Operator's dcgm-exporter", cfg.gpu_operator.namespace
     else:
@@ -159,7 +170,9 @@ def expectations(platform: ResolvedPlatform) -> Expectations:
         # AMD pools: readiness.amd_expectations.
         pools=[pool_expectation(platform, pf) for pf in nvidia_pools(platform.pools.values())],
         namespaces=[
-            NamespaceExpectation(wl.name, gpu_quota(platform, wl), cfg.admission.action)
+            NamespaceExpectation(
+                wl.name, gpu_quota(platform, wl), cfg.admission.action, amd_only(platform, wl)
+            )
             for wl in cfg.workloads
         ],
         plugin_namespace=plugin_ns,

@@ -8,6 +8,10 @@
 - ``node-image``: each AKS GPU pool's node image and its age against the channel (seed 000,
   BP-06).
 
+Node images and the NVMe cache are the cloud's: they cover every GPU pool, AMD's included (the
+snapshot holds every pool's nodes). MIG devices, ACK's GPU memory and the MPS server are NVIDIA's:
+AMD pools are left out, and a stack without NVIDIA pools gets one ``skip`` row for each, saying so.
+
 Each check is a pure function in its own module; this one reads what they need (pods per node,
 storage objects) and runs the ``nvidia-smi`` execs, ``parallel`` at a time. A check that does not
 apply to the stack gives one ``skip`` row saying why; a read refused with 403 fails the rows that
@@ -16,7 +20,7 @@ needed it, naming the permission, and the run goes on.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
@@ -45,7 +49,7 @@ from .nvme_cache import DISKS_CHECK, csi_driver, node_disks, storage_class
 from .objects import name_of, text
 from .progress import Progress
 from .results import CheckResult, outcome
-from .seed_expectations import MpsDaemon, SeedPool
+from .seed_expectations import MpsDaemon, SeedExpectations, SeedPool
 from .snapshot import Snapshot
 
 ExecFactory = Callable[[tuple[str, ...]], DriverReader]
@@ -103,6 +107,25 @@ def _nodes(snap: Snapshot, pool: str) -> list[Obj]:
     return sorted(snap.pool_nodes.get(pool, []), key=name_of)
 
 
+NVIDIA_ONLY = {
+    MIG_DEVICES: "nvidia-smi -L lists NVIDIA's MIG devices",
+    GPU_MEMORY: "ACK's GPU sharing (aliyun.com/gpu-mem) splits NVIDIA GPUs",
+    MPS_SERVER: "MPS (nvidia-cuda-mps-server) is NVIDIA's",
+}
+"""Why each NVIDIA-only check has nothing to look at on a stack without NVIDIA pools."""
+
+
+def _not_applicable(check: str, seeds: SeedExpectations, none_of: str) -> CheckResult:
+    """The one ``skip`` row of a check no pool of the stack calls for: none is an NVIDIA pool,
+    or none is ``none_of``."""
+    if seeds.nvidia_pools:
+        return _skip(check, f"no {none_of} in the stack")
+    vendors = " and ".join(sorted({pool.vendor.name for pool in seeds.pools}))
+    names = ", ".join(pool.name for pool in seeds.pools)
+    others = f", only {vendors}'s ({names})" if names else ""
+    return _skip(check, f"no NVIDIA GPU pool in the stack{others}: {NVIDIA_ONLY[check]}")
+
+
 def _target(node: Obj, pod: Obj) -> ExecTarget:
     return ExecTarget(
         name_of(node), text(pod, "metadata", "namespace"), name_of(pod), exec_container(pod)
@@ -112,9 +135,9 @@ def _target(node: Obj, pod: Obj) -> ExecTarget:
 # --- the sections ---------------------------------------------------------------------------
 
 
-def _mig(pools: Iterable[SeedPool], snap: Snapshot, pods: DaemonPods) -> list[Pending]:
+def _mig(seeds: SeedExpectations, snap: Snapshot, pods: DaemonPods) -> list[Pending]:
     rows: list[Pending] = []
-    for pool in pools:
+    for pool in seeds.nvidia_pools:
         if pool.mig is None:
             continue
         layout = pool.mig
@@ -140,12 +163,12 @@ def _mig(pools: Iterable[SeedPool], snap: Snapshot, pods: DaemonPods) -> list[Pe
                     lambda listing, name=name, layout=layout: mig_devices(name, layout, listing),
                 )
             )
-    return rows or [_skip(MIG_DEVICES, "no MIG pool in the stack")]
+    return rows or [_not_applicable(MIG_DEVICES, seeds, "MIG pool")]
 
 
-def _gpu_memory(pools: Iterable[SeedPool], snap: Snapshot, node_pods: _NodePods) -> list[Pending]:
+def _gpu_memory(seeds: SeedExpectations, snap: Snapshot, node_pods: _NodePods) -> list[Pending]:
     rows: list[Pending] = []
-    shared = [pool for pool in pools if pool.gpu_mem_ledger]
+    shared = [pool for pool in seeds.nvidia_pools if pool.gpu_mem_ledger]
     for pool in shared:
         for node in _nodes(snap, pool.name):
             found = node_pods(name_of(node))
@@ -156,7 +179,7 @@ def _gpu_memory(pools: Iterable[SeedPool], snap: Snapshot, node_pods: _NodePods)
             else:
                 rows.append(gpu_memory(node, found, pool))
     if not shared:
-        return [_skip(GPU_MEMORY, "no ACK GPU-sharing pool (aliyun.com/gpu-mem) in the stack")]
+        return [_not_applicable(GPU_MEMORY, seeds, "ACK GPU-sharing pool (aliyun.com/gpu-mem)")]
     return rows
 
 
@@ -198,7 +221,7 @@ def _mps(
     exp: Expectations, snap: Snapshot, pods: DaemonPods, node_pods: _NodePods
 ) -> list[Pending]:
     rows: list[Pending] = []
-    mps_pools = [pool for pool in exp.seeds.pools if pool.mps is not None]
+    mps_pools = [pool for pool in exp.seeds.nvidia_pools if pool.mps is not None]
     for pool in mps_pools:
         for node in _nodes(snap, pool.name):
             name = name_of(node)
@@ -221,7 +244,7 @@ def _mps(
                     lambda table, name=name, clients=clients: mps_server(name, table, clients),
                 )
             )
-    return rows or [_skip(MPS_SERVER, "no MPS pool in the stack")]
+    return rows or [_not_applicable(MPS_SERVER, exp.seeds, "MPS pool")]
 
 
 def _nvme(exp: Expectations, snap: Snapshot, reader: ClusterReader) -> list[Pending]:
@@ -327,10 +350,9 @@ def seed_checks(
     ``run_in_pod=None`` skips the ones that exec (no pods/exec permission); ``today`` (UTC by
     default) dates the node images."""
     node_pods = _NodePods(reader)
-    pools = exp.seeds.pools
     pending = [
-        *_mig(pools, snap, pods),
-        *_gpu_memory(pools, snap, node_pods),
+        *_mig(exp.seeds, snap, pods),
+        *_gpu_memory(exp.seeds, snap, node_pods),
         *_mps(exp, snap, pods, node_pods),
         *_nvme(exp, snap, reader),
         *_node_images(exp, snap, today or datetime.now(UTC).date()),

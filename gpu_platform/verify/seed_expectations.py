@@ -4,6 +4,9 @@ The practices' sources name commands to run against a GPU cluster (``nvidia-smi 
 node, ``kubectl inspect cgpu`` and ``nvidia-smi`` on ACK's shared nodes, Azure Container Storage
 for the NVMe cache, the newest node image). These are the facts each of those checks compares
 with, per pool, resolved once from the same ``plan`` pool facts the components provision from.
+
+Every GPU pool of the stack is here, NVIDIA's and AMD's: node-image age and the NVMe cache are
+the cloud's and apply to both; MIG, ACK's GPU sharing and MPS are NVIDIA's (``SeedPool.vendor``).
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ from gpu_facts.ack_components import MPS_CONTROL_CHART
 from gpu_facts.aks_nodes import NODE_IMAGE_CLUSTER_CHANNEL
 from gpu_facts.capacity import ACK_SHARING_MODES, mig_instances_per_gpu
 from gpu_facts.device_plugin_chart import MPS_CONTROL_DAEMON_SUFFIX
+from gpu_facts.vendors import NVIDIA, GpuVendor
 from gpu_platform.plan.platform import ResolvedPlatform
 from gpu_platform.plan.pools import PoolFacts
 from gpu_platform.settings import AksClusterSettings
@@ -72,6 +76,9 @@ class SeedPool:
     mps: MpsDaemon | None = None
     nvme: NvmeDisks | None = None
     """Set when the pool offers its NVMe disks to the cache (``nvme: true``, AKS only)."""
+    vendor: GpuVendor = NVIDIA
+    """Whose GPUs the pool has: the NVIDIA-only checks (MIG devices, ACK GPU memory, the MPS
+    server) leave AMD pools out; node images and NVMe disks are checked on every pool."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,6 +91,11 @@ class SeedExpectations:
     @property
     def is_aks(self) -> bool:
         return self.node_os_channel is not None
+
+    @property
+    def nvidia_pools(self) -> tuple[SeedPool, ...]:
+        """The pools with NVIDIA GPUs, the only ones MIG, ACK's sharing and MPS apply to."""
+        return tuple(pool for pool in self.pools if pool.vendor is NVIDIA)
 
 
 def _mps(pf: PoolFacts) -> MpsDaemon | None:
@@ -107,6 +119,7 @@ def seed_pool(pf: PoolFacts) -> SeedPool:
         gpu_mem_ledger=pf.sharing in ACK_SHARING_MODES,
         mps=_mps(pf),
         nvme=nvme,
+        vendor=pf.vendor,
     )
 
 

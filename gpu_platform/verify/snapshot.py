@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 
 from gpu_facts.scheduling import ACK_GPU_SCHEDULE_LABEL, POOL_LABEL
 
+from .amd_expectations import AmdExpectation
 from .cluster import ClusterReader, Obj
 from .daemons import is_ack_daemon, is_device_plugin, is_exporter
 from .expectations import Expectations, GpuDaemon
@@ -20,7 +21,8 @@ Step = Callable[[str], None]
 @dataclass
 class Snapshot:
     pool_nodes: dict[str, list[Obj]] = field(default_factory=dict)
-    """Pool name -> nodes carrying ``POOL_LABEL=<pool>``."""
+    """Pool name -> nodes carrying ``POOL_LABEL=<pool>``, for every GPU pool (NVIDIA's, then
+    AMD's: the seed checks that are the cloud's, node images and NVMe disks, read both)."""
     pool_daemons: dict[str, list[Obj]] = field(default_factory=dict)
     """Pool name -> DaemonSets that must serve its GPUs (device plugin or ACK MPS daemon)."""
     pods: dict[str, list[Obj]] = field(default_factory=dict)
@@ -32,14 +34,21 @@ class Snapshot:
     exporter_sets: list[Obj] = field(default_factory=list)
     """The GPU metrics exporter's DaemonSets (its pods are in ``pods``)."""
     workload_pods: dict[str, list[Obj]] = field(default_factory=dict)
-    """Workload namespace -> its pods, when the exporter is checked (GPU attribution)."""
+    """Workload namespace -> its pods, when dcgm-exporter is checked (GPU attribution): the
+    namespaces that may use an NVIDIA pool."""
 
 
-def read_snapshot(reader: ClusterReader, exp: Expectations, step: Step) -> Snapshot:
+def read_snapshot(
+    reader: ClusterReader, exp: Expectations, step: Step, amd: AmdExpectation | None = None
+) -> Snapshot:
+    """What NVIDIA's checks and the seed checks read; of ``amd``'s pools only their nodes (AMD's
+    operands are read by ``amd_verify``)."""
     snap = Snapshot()
-    for pool in exp.pools:
-        step(f"nodes of pool {pool.name}")
-        snap.pool_nodes[pool.name] = reader.nodes(equality({POOL_LABEL: pool.name}))
+    pools = [pool.name for pool in exp.pools]
+    pools += [pool.pool.name for pool in amd.pools] if amd is not None else []
+    for pool in pools:
+        step(f"nodes of pool {pool}")
+        snap.pool_nodes[pool] = reader.nodes(equality({POOL_LABEL: pool}))
 
     plugin_sets: list[Obj] | None = None
     all_sets: list[Obj] | None = None
@@ -82,7 +91,7 @@ def read_snapshot(reader: ClusterReader, exp: Expectations, step: Step) -> Snaps
         snap.bindings = reader.admission_bindings()
     if exp.exporter is not None:
         for wl in exp.namespaces:
-            if snap.namespaces.get(wl.name) is not None:
+            if not wl.amd_only and snap.namespaces.get(wl.name) is not None:
                 step(f"pods in {wl.name}")
                 snap.workload_pods[wl.name] = snap.pods.get(wl.name) or reader.pods(wl.name)
     return snap

@@ -94,7 +94,8 @@ def _metrics_checks(
     rows = exporter_rows(exp.exporter, watches, pages, snap.exporter_sets, skipped)
     by_node = {watch.node: watch for watch in watches}
     for ns in exp.namespaces:
-        if ns.name in snap.workload_pods:
+        # A namespace only AMD pools serve has AMD's attribution row instead (amd_verify).
+        if not ns.amd_only and ns.name in snap.workload_pods:
             rows.append(
                 gpu_attribution(ns.name, snap.workload_pods[ns.name], by_node, pages, skipped)
             )
@@ -123,7 +124,7 @@ def verify(
         reads += 1
         progress.update("read", reads, None, what)
 
-    snap = read_snapshot(reader, exp, step)
+    snap = read_snapshot(reader, exp, step, amd)
     results: list[CheckResult] = []
     targets: list[ExecTarget] = []
     reported: set[str] = set()
@@ -171,7 +172,8 @@ def verify(
             amd,
             step,
             read_metrics,
-            snap.workload_pods,
+            pool_nodes=snap.pool_nodes,
+            known_pods=snap.workload_pods,
             parallel=parallel,
             progress=progress,
         )

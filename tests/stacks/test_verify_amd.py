@@ -158,7 +158,6 @@ def test_healthy_mixed_cluster_passes_every_check(
     assert [(r["check"], r["subject"]) for r in amd_rows(run) if r["check"] != "gpu-quota"] == [
         ("network-policy", "namespace/gpu-research"),
         ("admission-binding", "namespace/gpu-research"),
-        ("gpu-attribution", "namespace/gpu-research"),  # dcgm-exporter's: skipped, see below
         ("node-count", "pool/mi300x"),
         *[(check, f"node/{MI0}") for check in node_checks],
         *[(check, f"node/{MI1}") for check in node_checks],
@@ -194,9 +193,6 @@ def test_healthy_mixed_cluster_passes_every_check(
         "2/2 ready",
     )
     assert seen[("amd-gpu-attribution", "namespace/gpu-research")][1] == "1 attributed: finetune-0"
-    assert run.row("gpu-attribution", "namespace/gpu-research")["found"] == (
-        "no running GPU pod on the exporter's nodes: attribution not checked"
-    )
     assert seen[("gpu-quota", "namespace/gpu-research")] == (
         "requests.amd.com/gpu: 16",
         "requests.amd.com/gpu: 16",
@@ -242,6 +238,35 @@ def test_skip_metrics_skips_the_amd_series_and_attribution(amd_kubeconfig: Path)
     assert run.row("amd-gpu-attribution", "namespace/gpu-research")["status"] == "skip"
     # The driver is a label: --skip-driver does not skip it.
     assert run.row("driver", f"node/{MI1}")["status"] == "pass"
+
+
+def test_a_namespace_only_amd_pools_serve_gets_amds_attribution_row_only(
+    amd_kubeconfig: Path, amd_cluster: FakeCluster, tmp_path: Path
+) -> None:
+    """dcgm-exporter watches no node gpu-research may use: its attribution row would be a skip
+    that says nothing. AMD's exporter attributes the namespace's pods (amd-gpu-attribution)."""
+    run = run_verify(amd_kubeconfig)
+    attribution = {
+        (r["check"], r["subject"]): r["status"] for r in run.rows() if "attribution" in r["check"]
+    }
+    assert attribution == {
+        ("gpu-attribution", "namespace/gpu-training"): "pass",
+        ("gpu-attribution", "namespace/gpu-inference"): "pass",
+        ("amd-gpu-attribution", "namespace/gpu-research"): "pass",
+    }
+    # The namespace's pods are listed once, for AMD's row.
+    listed = [
+        p for _, p in amd_cluster.requests if p.startswith("/api/v1/namespaces/gpu-research/pods")
+    ]
+    assert len(listed) == 1
+    # A namespace that may use an NVIDIA pool too keeps dcgm-exporter's row next to AMD's.
+    both = tmp_path / "Pulumi.both.yaml"
+    both.write_text(STACK.read_text().replace("pools: [mi300x]", "pools: [a100, mi300x]"))
+    run = verify(amd_kubeconfig, config=both)
+    assert run.row("gpu-attribution", "namespace/gpu-research")["found"] == (
+        "no running GPU pod on the exporter's nodes: attribution not checked"
+    )
+    assert run.row("amd-gpu-attribution", "namespace/gpu-research")["status"] == "pass"
 
 
 # --- one thing broken at a time --------------------------------------------------------------

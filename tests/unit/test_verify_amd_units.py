@@ -58,6 +58,11 @@ def test_amd_dev_stack_expects_the_amd_pool_from_what_the_stack_builds() -> None
     assert [p.name for p in exp.pools] == ["t4"]
     assert exp.exporter is not None
     assert list(exp.exporter.pools) == ["t4"]
+    # The training namespace runs on the AMD pool only: AMD's attribution row, not dcgm's.
+    assert {ns.name: ns.amd_only for ns in exp.namespaces} == {
+        "gpu-training": True,
+        "gpu-inference": False,
+    }
 
 
 @pytest.mark.parametrize("stack", ["dev", "prod", "ack-dev", "byo", "amd-dev"])

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from gpu_facts.vendors import AMD, NVIDIA
 from gpu_platform.settings import AksClusterSettings
 from gpu_platform.stack_config import load_platform
 from gpu_platform.verify.cli import load_stack
@@ -54,3 +55,15 @@ def test_the_cluster_node_image_channel_forces_node_image() -> None:
     cluster = load_platform(raw).settings.cluster
     assert isinstance(cluster, AksClusterSettings)
     assert node_os_channel(cluster) == "NodeImage"
+
+
+def test_amd_pools_are_seed_pools_too_with_their_vendor() -> None:
+    """Node images and NVMe disks are checked on every pool; the NVIDIA-only checks ask
+    ``nvidia_pools``."""
+    seeds = seed_expectations(load_stack(ROOT, "amd-dev", None))
+    assert seeds.pools == (
+        SeedPool("mi300x", 8, nvme=NvmeDisks(8, 3500), vendor=AMD),
+        SeedPool("t4", 1, vendor=NVIDIA),
+    )
+    assert str(seeds.pools[0].nvme) == "8 local NVMe disks, 28,000 GiB"
+    assert [pool.name for pool in seeds.nvidia_pools] == ["t4"]
