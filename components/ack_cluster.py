@@ -13,6 +13,7 @@ import pulumi_kubernetes as k8s
 from pulumi_alicloud import cs, vpc
 from pydantic import ValidationError
 
+from plan.ack_cluster import ack_cluster_problems
 from settings import (
     SYSTEM_POOL_NAME,
     AckClusterSettings,
@@ -135,30 +136,18 @@ def ack_cluster_args(settings: AckClusterSettings, *, node_autoscaling: bool) ->
     return cast(AckClusterArgs, {**dumped, "node_autoscaling": node_autoscaling})
 
 
-def cluster_settings(args: AckClusterArgs) -> tuple[AckClusterSettings | None, list[Problem]]:
-    """The args checked against the settings schema and the cluster's own needs: the
-    settings, or None and the problems with property paths."""
+def check_ack_cluster_args(
+    args: AckClusterArgs,
+) -> tuple[AckClusterSettings | None, list[Problem]]:
+    """The args checked against the settings schema and the cluster's own rules
+    (``plan.ack_cluster``, which the stack config asks too): the settings, or None and the
+    problems with property paths."""
     raw = {k: v for k, v in args.items() if k != "node_autoscaling"}
     try:
         settings = AckClusterSettings.model_validate({**raw, "region": _REGION_UNUSED})
     except ValidationError as err:
         return None, validation_problems(err)
-    problems: list[Problem] = []
-    disk = settings.node_system_disk
-    if disk.kms_key_id is not None and not disk.encrypted:
-        problems.append(("nodeSystemDisk.kmsKeyId", "a key encrypts only with encrypted: true"))
-    network = settings.vpc
-    if network.vpc_id is None:
-        for key, existing in (
-            ("vpc.vswitchIds", network.vswitch_ids),
-            ("vpc.podVswitchIds", network.pod_vswitch_ids),
-        ):
-            if existing:
-                problems.append((key, "existing vSwitches need the existing vpcId they are in"))
-    if not network.vswitch_ids and not network.vswitches:
-        problems.append(("vpc", "give node vSwitches: vswitchIds (existing) or vswitches"))
-    if not network.pod_vswitch_ids and not network.pod_vswitches:
-        problems.append(("vpc", "Terway needs pod vSwitches: podVswitchIds or podVswitches"))
+    problems = list(ack_cluster_problems(settings))
     return (None if problems else settings), problems
 
 
@@ -251,7 +240,7 @@ class AckCluster(pulumi.ComponentResource):
     def __init__(
         self, name: str, args: AckClusterArgs, opts: pulumi.ResourceOptions | None = None
     ) -> None:
-        settings, problems = cluster_settings(args)
+        settings, problems = check_ack_cluster_args(args)
         # Checked before registering anything: bad input changes nothing.
         raise_if_any("AckCluster", name, problems)
         assert settings is not None

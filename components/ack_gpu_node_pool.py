@@ -15,9 +15,9 @@ from gpu_facts.scheduling import (
 from plan.node_labels import ack_node_labels
 from plan.pools import PoolFacts
 
-from .errors import Problem, property_path, raise_if_any
+from .errors import Problem, raise_if_any
 from .node_hardening import AckSystemDiskArgs, ack_system_disk
-from .pool_args import GpuPoolArgs, resolve_pool_args
+from .pool_args import GpuPoolArgs, check_gpu_pool_args
 
 # No ``from __future__ import annotations``: Pulumi's component analyzer reads these
 # annotations at run time.
@@ -44,16 +44,10 @@ class AckGpuNodePoolArgs(TypedDict):
     """System disk of every node: category, size, encryption."""
 
 
-def ack_pool(args: AckGpuNodePoolArgs) -> tuple[PoolFacts | None, list[Problem]]:
-    """The pool args checked and resolved for ACK: the pool's facts, or None and the
-    problems with property paths."""
-    pf, problems = resolve_pool_args("alicloud", args["pool"], "pool")
-    if args["pool"].get("instance_type") is None:
-        # Say what ACK needs rather than the cloud-neutral "vmSize or instanceType".
-        problems = [p for p in problems if p[0] != "pool"]
-        problems.append((property_path("pool", "instance_type"), "an ACK pool needs instanceType"))
-        pf = None
-    return pf, problems
+def check_ack_gpu_pool_args(args: AckGpuNodePoolArgs) -> tuple[PoolFacts | None, list[Problem]]:
+    """The pool args checked and resolved for ACK (``plan.gpu_pools`` on cloud ``alicloud``):
+    the pool's facts, or None and the problems with property paths."""
+    return check_gpu_pool_args("alicloud", args["pool"], "pool")
 
 
 def scaling_config(pf: PoolFacts) -> cs.NodePoolScalingConfigArgs | None:
@@ -89,13 +83,14 @@ class AckGpuNodePool(pulumi.ComponentResource):
 
     node_pool_id: pulumi.Output[str]
     """ACK node pool ID."""
-    capacity: pulumi.Output[dict[str, Any]]
-    """Expected allocatable GPU resources per node, node count and total."""
+    facts: pulumi.Output[dict[str, Any]]
+    """Instance type, GPU model, sharing, and the expected allocatable GPU resources per node,
+    node count and total."""
 
     def __init__(
         self, name: str, args: AckGpuNodePoolArgs, opts: pulumi.ResourceOptions | None = None
     ) -> None:
-        pf, problems = ack_pool(args)
+        pf, problems = check_ack_gpu_pool_args(args)
         disk, disk_problems = ack_system_disk(args.get("system_disk"), "system_disk")
         # Checked before registering anything: bad input changes nothing.
         raise_if_any("AckGpuNodePool", name, [*problems, *disk_problems])
@@ -121,7 +116,7 @@ class AckGpuNodePool(pulumi.ComponentResource):
             opts=pulumi.ResourceOptions(parent=self, protect=args.get("protect", False)),
         )
         self.node_pool_id = pool.node_pool_id
-        self.capacity = pulumi.Output.from_input(
+        self.facts = pulumi.Output.from_input(
             {
                 "instanceType": pf.pool.instance_type,
                 "gpuModel": pf.gpu_model.name,
@@ -129,4 +124,4 @@ class AckGpuNodePool(pulumi.ComponentResource):
                 **pf.capacity.as_output(),
             }
         )
-        self.register_outputs({"nodePoolId": self.node_pool_id, "capacity": self.capacity})
+        self.register_outputs({"nodePoolId": self.node_pool_id, "facts": self.facts})

@@ -41,7 +41,7 @@ from plan.gpu_rules import ksm_resource, rule_groups
 from plan.observability import logstore_name, logstore_name_problem
 
 from .errors import Problem, raise_if_any
-from .pool_args import GpuPoolArgs, resolve_pools_args
+from .pool_args import GpuPoolArgs, check_gpu_pools_args
 
 COMPONENT = "AckMonitoring"
 SHARDS = 2
@@ -94,7 +94,7 @@ class AckMonitoring(pulumi.ComponentResource):
         self, name: str, args: AckMonitoringArgs, opts: pulumi.ResourceOptions | None = None
     ) -> None:
         problems = _problems(args)
-        pools, pool_problems = resolve_pools_args("alicloud", args.get("pools") or [], "pools")
+        pools, pool_problems = check_gpu_pools_args("alicloud", args.get("pools") or [], "pools")
         raise_if_any(COMPONENT, name, problems + pool_problems)
         super().__init__("gpu-platform:alicloud:AckMonitoring", name, None, opts)
         cluster_id = args["cluster_id"]

@@ -12,7 +12,9 @@ from typing import Any, NotRequired, TypedDict
 import pulumi
 from pulumi_azure_native import containerservice as aks
 
-from plan.cpu_pools import aks_zone_problems, azure_size_problem, cpu_node_labels, label_problems
+from plan.aks_nodes import os_disk_problems, surge_problems
+from plan.cpu_pools import cpu_node_labels, cpu_pool_problems
+from plan.problems import under
 from settings import CpuPoolSettings
 
 from .errors import Problem, raise_if_any
@@ -20,12 +22,10 @@ from .node_hardening import (
     AKS_AUTOSCALED_IGNORE,
     REPLACED_ON_CHANGE,
     aks_node_inputs,
-    aks_node_problems,
     aks_size_inputs,
-    aks_surge_problems,
     aks_upgrade_settings,
 )
-from .pool_args import CpuPoolArgs, cpu_pool_settings
+from .pool_args import CpuPoolArgs, check_cpu_pool_args
 
 CPU_POOL_MODE = "User"
 """A user pool: AKS keeps its own add-ons on the system pool."""
@@ -50,26 +50,24 @@ class AksCpuNodePoolArgs(TypedDict):
 
 def aks_cpu_pool_problems(pool: CpuPoolSettings) -> list[Problem]:
     """What AKS refuses, or what would pull GPU components onto the pool, in a pool that fits
-    the schema (the stack config's rules say the same under ``cpuPools[i]``)."""
-    problems: list[Problem] = []
-    if pool.vm_size is None:
-        problems.append(("pool.vmSize", "required: an Azure VM size without GPUs"))
-    elif (size_problem := azure_size_problem(pool.vm_size)) is not None:
-        problems.append(("pool.vmSize", size_problem.replace("gpuPools", "an AksGpuNodePool")))
-    if pool.instance_type is not None:
-        problems.append(("pool.instanceType", "an Alibaba instance type; an AKS pool takes vmSize"))
-    problems += [(f"pool.labels.{key}", why) for key, why in label_problems(pool.labels)]
-    problems += [(f"pool.zones[{i}]", why) for i, why in aks_zone_problems(pool.zones)]
-    problems += aks_surge_problems(pool.upgrade, "pool")
-    problems += aks_node_problems(pool.vm_size, pool, "pool")
-    return problems
+    the schema: the rules of a CPU pool on AKS (``plan.cpu_pools``; the stack config's rules
+    say the same under ``cpuPools[i]``), its upgrade surge and the OS disk its size must hold
+    (``plan.aks_nodes``)."""
+    return under(
+        "pool",
+        [
+            *cpu_pool_problems("azure", pool),
+            *surge_problems(pool.upgrade),
+            *os_disk_problems(pool.vm_size, pool),
+        ],
+    )
 
 
-def resolve_aks_cpu_pool(name: str, args: AksCpuNodePoolArgs) -> CpuPoolSettings:
+def check_aks_cpu_pool_args(name: str, args: AksCpuNodePoolArgs) -> CpuPoolSettings:
     """The pool's settings, or one ``InputPropertiesError`` naming every bad property."""
-    settings, problems = cpu_pool_settings(args["pool"], "pool")
-    if settings is not None:
-        problems += aks_cpu_pool_problems(settings)
+    settings, problems = check_cpu_pool_args(
+        "azure", args["pool"], "pool", rules=aks_cpu_pool_problems
+    )
     raise_if_any("AksCpuNodePool", name, problems)
     assert settings is not None  # no problems: validated
     return settings
@@ -101,7 +99,7 @@ class AksCpuNodePool(pulumi.ComponentResource):
         self, name: str, args: AksCpuNodePoolArgs, opts: pulumi.ResourceOptions | None = None
     ) -> None:
         # Checked before registering anything: bad input changes nothing.
-        pool = resolve_aks_cpu_pool(name, args)
+        pool = check_aks_cpu_pool_args(name, args)
         super().__init__("gpu-platform:azure:AksCpuNodePool", name, None, opts)
 
         self.agent_pool = aks.AgentPool(

@@ -39,7 +39,7 @@ from gpu_facts.dcgm_exporter_chart import DEFAULT_NAMESPACE
 from plan.gpu_rules import rule_groups
 
 from .errors import Problem, raise_if_any
-from .pool_args import GpuPoolArgs, resolve_pools_args
+from .pool_args import GpuPoolArgs, check_gpu_pools_args
 
 
 class AksMonitoringWorkspacesArgs(TypedDict):
@@ -156,7 +156,7 @@ class AksMonitoring(pulumi.ComponentResource):
     def __init__(
         self, name: str, args: AksMonitoringArgs, opts: pulumi.ResourceOptions | None = None
     ) -> None:
-        pools, problems = resolve_pools_args("azure", args.get("pools") or [], "pools")
+        pools, problems = check_gpu_pools_args("azure", args.get("pools") or [], "pools")
         raise_if_any("AksMonitoring", name, problems)
         super().__init__("gpu-platform:azure:AksMonitoring", name, None, opts)
         child = pulumi.ResourceOptions(parent=self)

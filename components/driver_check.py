@@ -38,7 +38,7 @@ from .errors import Problem, property_path, raise_if_any, shape_problems, valida
 from .gpu_workload_namespace import DENY_ALL_POLICY, deny_all_spec
 from .helm_release import system_namespace
 from .outputs import known_after
-from .pool_args import DEFAULT_CLOUD, GpuPoolArgs, resolve_pools_args
+from .pool_args import DEFAULT_CLOUD, GpuPoolArgs, check_gpu_pools_args
 
 CHECK_APP = "gpu-driver-check"
 NODE_POOL_ANNOTATION = "gpu-platform.io/node-pool"
@@ -80,7 +80,7 @@ def driver_check_inputs(
     # A wrong shape (an unknown or missing property) makes the rest meaningless.
     raise_if_any("DriverReadinessCheck", name, shape_problems(args, DriverReadinessCheckArgs))
     cloud = args.get("cloud", DEFAULT_CLOUD)
-    pools, problems = resolve_pools_args(cloud, args["pools"], "pools")
+    pools, problems = check_gpu_pools_args(cloud, args["pools"], "pools")
     settings: ReadinessSettings | None = None
     try:
         settings = ReadinessSettings.model_validate(

@@ -41,7 +41,7 @@ from plan.pools import PoolFacts
 from .errors import Problem, raise_if_any
 from .gpu_workload_namespace import DENY_ALL_POLICY, NAMESPACE_NAME_LABEL, deny_all_spec
 from .helm_release import pinned_release, system_namespace
-from .pool_args import DEFAULT_CLOUD, GpuPoolArgs, resolve_pools_args
+from .pool_args import DEFAULT_CLOUD, GpuPoolArgs, check_gpu_pools_args
 
 COMPONENT = "DcgmExporter"
 AZURE_MONITOR_GROUP = "azmonitoring.coreos.com/v1"
@@ -161,7 +161,7 @@ class DcgmExporter(pulumi.ComponentResource):
 
 def _checked(args: DcgmExporterArgs) -> tuple[list[PoolFacts], ScrapeMode, list[Problem]]:
     """The args resolved, or every problem with its property path."""
-    pools, problems = resolve_pools_args(args.get("cloud", DEFAULT_CLOUD), args["pools"], "pools")
+    pools, problems = check_gpu_pools_args(args.get("cloud", DEFAULT_CLOUD), args["pools"], "pools")
     scrape = cast(ScrapeMode, args.get("scrape", "annotations"))
     if scrape not in get_args(ScrapeMode):
         problems.append(("scrape", f"one of {', '.join(get_args(ScrapeMode))}, not {scrape!r}"))

@@ -48,7 +48,7 @@ from .nvidia_device_plugin import (
     system_tolerations,
 )
 from .outputs import known_after
-from .pool_args import DEFAULT_CLOUD, GpuPoolArgs, resolve_pools_args
+from .pool_args import DEFAULT_CLOUD, GpuPoolArgs, check_gpu_pools_args
 
 DRIVER_DOWNLOADS_POLICY = "allow-driver-downloads"
 SCRAPE_POLICY = "allow-scrape"
@@ -178,7 +178,7 @@ def gpu_operator_inputs(
     property."""
     # A wrong shape (an unknown or missing property) makes the rest meaningless.
     raise_if_any("NvidiaGpuOperator", name, shape_problems(args, NvidiaGpuOperatorArgs))
-    pools, problems = resolve_pools_args(args.get("cloud", DEFAULT_CLOUD), args["pools"], "pools")
+    pools, problems = check_gpu_pools_args(args.get("cloud", DEFAULT_CLOUD), args["pools"], "pools")
     settings: GpuOperatorSettings | None = None
     try:
         # ``enabled`` is the platform's decision, not an arg: leave it at its default.

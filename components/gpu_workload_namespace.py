@@ -23,7 +23,7 @@ from settings.base import WholeNumber
 
 from .errors import raise_if_any, shape_problems, validation_problems
 from .outputs import known_after
-from .pool_args import DEFAULT_CLOUD, GpuPoolArgs, resolve_pools_args
+from .pool_args import DEFAULT_CLOUD, GpuPoolArgs, check_gpu_pools_args
 
 DNS_NAMESPACE = "kube-system"
 DENY_ALL_POLICY = "default-deny-all"
@@ -131,7 +131,7 @@ def workload_namespace_inputs(
     every bad property."""
     # A wrong shape (an unknown or missing property) makes the rest meaningless.
     raise_if_any("GpuWorkloadNamespace", name, shape_problems(args, GpuWorkloadNamespaceArgs))
-    pools, problems = resolve_pools_args(args.get("cloud", DEFAULT_CLOUD), args["pools"], "pools")
+    pools, problems = check_gpu_pools_args(args.get("cloud", DEFAULT_CLOUD), args["pools"], "pools")
     # The settings take one number or a map in ``gpu_quota``: validate the one given here, so
     # a problem names the property the caller set.
     given = [key for key in QUOTA_ARGS if key in args]

@@ -42,7 +42,7 @@ from .errors import Problem, raise_if_any, shape_problems, validation_problems
 from .gpu_workload_namespace import DENY_ALL_POLICY, deny_all_spec
 from .helm_release import pinned_release, system_namespace
 from .outputs import known_after
-from .pool_args import DEFAULT_CLOUD, GpuPoolArgs, resolve_pools_args
+from .pool_args import DEFAULT_CLOUD, GpuPoolArgs, check_gpu_pools_args
 
 API_SERVER_POLICY = "allow-api-server-egress"
 NODE_CRITICAL = "system-node-critical"
@@ -240,7 +240,7 @@ def device_plugin_inputs(
     # A wrong shape (an unknown or missing property) makes the rest meaningless.
     raise_if_any("NvidiaDevicePlugin", name, shape_problems(args, NvidiaDevicePluginArgs))
     cloud = args.get("cloud", DEFAULT_CLOUD)
-    pools, pool_problems = resolve_pools_args(cloud, args["pools"], "pools")
+    pools, pool_problems = check_gpu_pools_args(cloud, args["pools"], "pools")
     problems = list(pool_problems)
     settings: DevicePluginSettings | None = None
     try:

@@ -159,7 +159,7 @@ class GpuPlatform(pulumi.ComponentResource):
             pf.name: AksGpuNodePool(
                 f"{self._name}-gpu-{pf.name}",
                 {
-                    "pool": gpu_pool_args(pf.pool),
+                    "pool": gpu_pool_args(pf),
                     "cluster_name": cluster.cluster_name,
                     "resource_group_name": cluster.resource_group_name,
                     "gpu_operator": config.gpu_operator.enabled,
@@ -236,7 +236,7 @@ class GpuPlatform(pulumi.ComponentResource):
             "cluster_name": cluster.cluster_name,
             "resource_group_name": cluster.resource_group_name,
             "location": settings.location,
-            "pools": [gpu_pool_args(pf.pool) for pf in self._platform.pools.values()],
+            "pools": [gpu_pool_args(pf) for pf in self._platform.pools.values()],
             "exporter_namespace": config.observability.metrics.namespace,
             "log_namespaces": log_namespaces(self._platform),
             "audit": logs.audit,
@@ -297,7 +297,7 @@ class GpuPlatform(pulumi.ComponentResource):
                 {
                     "cluster_id": cluster.cluster_id,
                     "vswitch_ids": cluster.node_vswitch_ids,
-                    "pool": gpu_pool_args(pf.pool),
+                    "pool": gpu_pool_args(pf),
                     "protect": settings.protect,
                     "tags": settings.tags,
                     "system_disk": system_disk,
@@ -327,7 +327,7 @@ class GpuPlatform(pulumi.ComponentResource):
             f"{self._name}-gpu-sharing",
             ack_gpu_sharing_args(
                 self._platform.settings.ack_gpu_sharing,
-                [gpu_pool_args(pf.pool) for pf in pool_facts],
+                [gpu_pool_args(pf) for pf in pool_facts],
             ),
             pulumi.ResourceOptions(
                 parent=self, providers={"kubernetes": cluster.provider}, depends_on=[cluster]
@@ -337,7 +337,7 @@ class GpuPlatform(pulumi.ComponentResource):
             "clusterId": cluster.cluster_id,
             "vpcId": cluster.vpc_id,
             "rrsaOidcIssuerUrl": cluster.rrsa_oidc_issuer_url,
-            "gpuPools": {name: pool.capacity for name, pool in pools.items()},
+            "gpuPools": {name: pool.facts for name, pool in pools.items()},
             "ackGpuSharing": sharing.versions,
         }
         if cpu_pools:
@@ -372,7 +372,7 @@ class GpuPlatform(pulumi.ComponentResource):
         args: AckMonitoringArgs = {
             "cluster_id": cluster.cluster_id,
             "metrics": prometheus,
-            "pools": [gpu_pool_args(pf.pool) for pf in self._platform.pools.values()],
+            "pools": [gpu_pool_args(pf) for pf in self._platform.pools.values()],
             "exporter_namespace": config.observability.metrics.namespace,
             "logs": logs,
             "log_namespaces": namespaces,
@@ -423,7 +423,7 @@ class GpuPlatform(pulumi.ComponentResource):
         config, pools = self._platform.settings, list(self._platform.pools.values())
         # Every in-cluster component takes the pools as args and the cloud that gives them
         # their meaning; it resolves them again, to the same facts.
-        pool_args = [gpu_pool_args(pf.pool) for pf in pools]
+        pool_args = [gpu_pool_args(pf) for pf in pools]
         owner: pulumi.Resource | None = None
         if config.gpu_operator.enabled:
             operator = config.gpu_operator
@@ -538,7 +538,7 @@ class GpuPlatform(pulumi.ComponentResource):
         for workload in platform.settings.workloads:
             # The workload's own fields; ``pools`` becomes the pools themselves.
             fields = workload.model_dump(exclude_none=True, exclude={"pools", "gpu_quota"})
-            pools = [gpu_pool_args(pf.pool) for pf in platform.workload_pools(workload)]
+            pools = [gpu_pool_args(pf) for pf in platform.workload_pools(workload)]
             quota = (
                 {"gpu_quota_per_resource": workload.gpu_quota}
                 if isinstance(workload.gpu_quota, dict)

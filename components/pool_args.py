@@ -3,15 +3,19 @@
 Plain types only (no ``Literal`` or unions), and no ``from __future__ import annotations``:
 Pulumi's component analyzer (``pulumi.provider.experimental``) reads these annotations at run
 time to infer the schema. The settings models (``settings``) hold the allowed values; a
-component validates its pool args against them and resolves them through ``plan``.
+component checks its pool args against them and the rules of ``plan`` (``check_*_args``), and
+resolves GPU pools to their facts through ``plan.pools``.
 """
 
-from typing import NotRequired, TypedDict, cast, get_args
+from collections.abc import Callable
+from typing import Any, NotRequired, TypedDict, cast, get_args
 
 from pydantic import ValidationError
 
-from gpu_facts import UnknownGpuFact, azure_vm_size, ecs_instance_type
+from plan.cpu_pools import cpu_pool_problems
+from plan.gpu_pools import gpu_pool_problems
 from plan.pools import PoolFacts, resolve_pool
+from plan.problems import under
 from settings import Cloud, CpuPoolSettings, GpuPoolSettings
 
 from .errors import Problem, property_path, validation_problems
@@ -134,63 +138,78 @@ def cpu_pool_args(settings: CpuPoolSettings) -> CpuPoolArgs:
     return cast(CpuPoolArgs, settings.model_dump(exclude_none=True))
 
 
-def cpu_pool_settings(
-    args: CpuPoolArgs, *path: str | int
+def check_cpu_pool_args(
+    cloud: Cloud,
+    args: CpuPoolArgs,
+    *path: str | int,
+    rules: Callable[[CpuPoolSettings], list[Problem]] | None = None,
 ) -> tuple[CpuPoolSettings | None, list[Problem]]:
-    """CPU pool args checked against the settings schema and for a size: the settings, or None
-    and the problems with property paths under ``path``."""
+    """CPU pool args checked against the settings schema and the rules of a CPU pool on
+    ``cloud`` (``plan.cpu_pools``, which the stack config asks too; a component with more rules
+    passes its own superset as ``rules``, property paths included): the settings, or None and
+    the problems with property paths under ``path``."""
     try:
         settings = CpuPoolSettings.model_validate(args)
     except ValidationError as err:
         return None, validation_problems(err, *path)
-    problems: list[Problem] = []
-    if (settings.count is None) == (settings.autoscale is None):
-        problems.append((property_path(*path), "give exactly one of count or autoscale"))
-    if settings.autoscale is not None and settings.autoscale.min > settings.autoscale.max:
-        problems.append((property_path(*path, "autoscale", "min"), "must not exceed autoscale.max"))
+    if rules is None:
+        problems = under(property_path(*path), cpu_pool_problems(cloud, settings))
+    else:
+        problems = rules(settings)
     return (None if problems else settings), problems
 
 
-def gpu_pool_args(settings: GpuPoolSettings) -> GpuPoolArgs:
-    """A validated pool's settings as component args (what the platform passes on)."""
-    return cast(GpuPoolArgs, settings.model_dump(exclude_none=True))
+class _PoolArgsWithFacts(dict[str, Any]):
+    """GPU pool args made from a resolved pool (``gpu_pool_args``): they carry its facts, so
+    the components that take them resolve nothing again (one resolution per pool and program
+    run). Args that no longer say what the facts were resolved from are checked afresh."""
+
+    __slots__ = ("facts",)
+
+    def __init__(self, facts: PoolFacts) -> None:
+        super().__init__(facts.pool.model_dump(exclude_none=True))
+        self.facts = facts
+
+    def facts_for(self, cloud: str) -> PoolFacts | None:
+        """The facts, when the args still describe the same pool on ``cloud``."""
+        facts = self.facts
+        if facts.cloud != cloud or self != facts.pool.model_dump(exclude_none=True):
+            return None
+        return facts
 
 
-def resolve_pool_args(
-    cloud: Cloud, args: GpuPoolArgs, *path: str | int
+def gpu_pool_args(facts: PoolFacts) -> GpuPoolArgs:
+    """A resolved pool's settings as component args (what the platform passes on), carrying
+    the facts they were resolved to."""
+    return cast(GpuPoolArgs, _PoolArgsWithFacts(facts))
+
+
+def check_gpu_pool_args(
+    cloud: Cloud,
+    args: GpuPoolArgs,
+    *path: str | int,
+    rules: Callable[[GpuPoolSettings], list[Problem]] | None = None,
 ) -> tuple[PoolFacts | None, list[Problem]]:
-    """Validate pool args against the settings schema and resolve them against the GPU
-    catalog: the pool's facts, or None and the problems with property paths under ``path``."""
-    try:
-        settings = GpuPoolSettings.model_validate(args)
-    except ValidationError as err:
-        return None, validation_problems(err, *path)
-    if settings.vm_size is None and settings.instance_type is None:
-        return None, [(property_path(*path), "give vmSize or instanceType")]
-    # The size rules of stack_config.rules.pools, which the settings model leaves to them:
-    # the capacity model refuses a size it cannot mean.
-    if (settings.count is None) == (settings.autoscale is None):
-        return None, [(property_path(*path), "give exactly one of count or autoscale")]
-    if settings.autoscale is not None and settings.autoscale.min > settings.autoscale.max:
-        return None, [(property_path(*path, "autoscale", "min"), "must not exceed autoscale.max")]
-    machine = "vm_size" if settings.vm_size is not None else "instance_type"
-    try:
-        if settings.vm_size is not None:
-            azure_vm_size(settings.vm_size)
-        else:
-            ecs_instance_type(settings.instance_type or "")
-    except UnknownGpuFact as err:
-        return None, [(property_path(*path, machine), str(err))]
-    # Checked here, not left to the capacity model: its ValueError would be taken for a
-    # sharing problem below.
-    if settings.autoscale is not None and settings.autoscale.min > settings.autoscale.max:
-        return None, [(property_path(*path, "autoscale", "min"), "must not exceed autoscale.max")]
-    try:
-        return resolve_pool(cloud, settings), []
-    except UnknownGpuFact as err:  # the machine is known: its GPU has no such MIG profile
-        return None, [(property_path(*path, "mig", "profile"), str(err))]
-    except ValueError as err:  # a sharing mode this cloud does not offer
-        return None, [(property_path(*path, "sharing", "mode"), str(err))]
+    """GPU pool args checked against the settings schema and the rules of a GPU pool on
+    ``cloud`` (``plan.gpu_pools``, which the stack config asks too; a component with more
+    rules passes its own superset as ``rules``, property paths included), then resolved
+    against the GPU catalog: the pool's facts, or None and the problems with property paths
+    under ``path``. Args from ``gpu_pool_args`` are not validated or resolved again."""
+    known = args.facts_for(cloud) if isinstance(args, _PoolArgsWithFacts) else None
+    if known is not None:
+        settings = known.pool
+    else:
+        try:
+            settings = GpuPoolSettings.model_validate(args)
+        except ValidationError as err:
+            return None, validation_problems(err, *path)
+    if rules is None:
+        problems = under(property_path(*path), gpu_pool_problems(cloud, settings))
+    else:
+        problems = rules(settings)
+    if problems:
+        return None, problems
+    return (known or resolve_pool(cloud, settings)), []
 
 
 CLOUDS: tuple[str, ...] = get_args(Cloud)
@@ -198,7 +217,7 @@ DEFAULT_CLOUD = "existing"
 """``cloud`` of a component that takes pools, when unset: no cloud-specific sharing modes."""
 
 
-def resolve_pools_args(
+def check_gpu_pools_args(
     cloud: str, pools: list[GpuPoolArgs], *path: str | int
 ) -> tuple[list[PoolFacts], list[Problem]]:
     """The ``cloud`` and ``pools`` args of a component that takes pools (``pools`` at ``path``):
@@ -209,7 +228,7 @@ def resolve_pools_args(
     problems: list[Problem] = []
     seen: set[str] = set()
     for i, pool in enumerate(pools):
-        pf, found = resolve_pool_args(cast(Cloud, cloud), pool, *path, i)
+        pf, found = check_gpu_pool_args(cast(Cloud, cloud), pool, *path, i)
         problems += found
         if pf is None:
             continue

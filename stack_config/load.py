@@ -16,7 +16,7 @@ from pydantic import ValidationError
 from plan.platform import ResolvedPlatform, resolve_platform
 from settings import GpuPoolSettings, PlatformSettings
 
-from .rules import Problem, check
+from .rules import Problem, check, check_and_resolve
 
 NAMESPACE = "gpu-platform"
 """The config namespace: keys are ``gpu-platform:<key>`` in ``Pulumi.<stack>.yaml``."""
@@ -128,10 +128,11 @@ def load_platform(raw: Mapping[str, object]) -> ResolvedPlatform:
     settings, problems = _structural(raw)
     if settings is None:
         raise ConfigError(problems)
-    problems += check(settings)
+    found, resolved = check_and_resolve(settings)
+    problems += found
     if problems:
         raise ConfigError(problems)
-    return resolve_platform(settings)
+    return resolve_platform(settings, resolved)
 
 
 def raw_from_pulumi() -> dict[str, object]:

@@ -67,3 +67,21 @@ DEFENDER_SOURCE = (
 )
 """Defender for Containers' sensor: ``securityProfile.defender`` with a Log Analytics workspace
 and ``securityMonitoring.enabled``; the subscription's Defender for Containers plan bills it."""
+
+AZURE_LINUX_OS_SKUS: frozenset[str] = frozenset(
+    {"AzureLinux", "AzureLinux3", "CBLMariner", "Mariner"}
+)
+"""AKS ``osSKU`` values of the Azure Linux family: the agent pool API's ``AzureLinux``,
+``AzureLinux3`` and ``CBLMariner`` (Azure Linux's former name; pulumi-azure-native
+``containerservice.OSSKU``), and ``Mariner``, the same image under its short former name."""
+_AZURE_LINUX_LOWER = frozenset(sku.lower() for sku in AZURE_LINUX_OS_SKUS)
+
+
+def is_azure_linux(os_sku: str) -> bool:
+    """Whether an AKS ``osSKU`` names Azure Linux (AKS compares OS SKUs without case)."""
+    return os_sku.lower() in _AZURE_LINUX_LOWER
+
+
+AKS_LABEL_DOMAIN = "kubernetes.azure.com"
+"""The node label domain AKS reserves: it refuses a pool whose ``nodeLabels`` use it
+(https://learn.microsoft.com/azure/aks/use-labels, "Reserved system labels")."""

@@ -35,6 +35,15 @@ def check(settings: PlatformSettings, pool_positions: Sequence[int] | None = Non
     ``pool_positions`` gives each pool's position in the user's list when ``settings`` holds
     only the pools that passed structural validation (so paths still point at the right item).
     """
+    return check_and_resolve(settings, pool_positions)[0]
+
+
+def check_and_resolve(
+    settings: PlatformSettings, pool_positions: Sequence[int] | None = None
+) -> tuple[list[Problem], dict[str, PoolFacts]]:
+    """``check``, and the facts of every sound pool (those its own rules find no problem in):
+    the rules across pools judge them, and a config without problems is resolved from them
+    (``plan.resolve_platform``), so each pool is resolved once."""
     positions = pool_positions if pool_positions is not None else range(len(settings.gpu_pools))
     subject = ConfigUnderCheck(settings, list(zip(positions, settings.gpu_pools, strict=True)))
     problems: list[Problem] = []
@@ -48,7 +57,15 @@ def check(settings: PlatformSettings, pool_positions: Sequence[int] | None = Non
     whole = ConfigUnderCheck(settings, subject.pools, sound)
     for rule in RULES:
         problems.extend(rule(whole))
-    return list(dict.fromkeys(problems))
+    return list(dict.fromkeys(problems)), sound
 
 
-__all__ = ["POOL_RULES", "RULES", "ConfigUnderCheck", "Problem", "Rule", "check"]
+__all__ = [
+    "POOL_RULES",
+    "RULES",
+    "ConfigUnderCheck",
+    "Problem",
+    "Rule",
+    "check",
+    "check_and_resolve",
+]

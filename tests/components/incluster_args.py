@@ -17,7 +17,7 @@ from settings import WorkloadSettings
 
 def pools_args(pools: ResolvedPlatform | list[PoolFacts]) -> list[GpuPoolArgs]:
     facts = list(pools.pools.values()) if isinstance(pools, ResolvedPlatform) else pools
-    return [gpu_pool_args(pf.pool) for pf in facts]
+    return [gpu_pool_args(pf) for pf in facts]
 
 
 def plugin_args(p: ResolvedPlatform, **fields: Any) -> NvidiaDevicePluginArgs:

@@ -62,7 +62,7 @@ def test_each_sample_stack_has_one_autoscaled_cpu_pool(stack: str) -> None:
             [
                 (
                     "cpuPools[0].vmSize",
-                    "Standard_NC4as_T4_v3 is a GPU (N-series) size; GPU nodes belong in gpuPools",
+                    "Standard_NC4as_T4_v3 is a GPU (N-series) size; GPU nodes belong in a GPU pool",
                 )
             ],
         ),
@@ -73,7 +73,7 @@ def test_each_sample_stack_has_one_autoscaled_cpu_pool(stack: str) -> None:
                 (
                     "cpuPools[0].vmSize",
                     "Standard_NV12ads_A10_v5 is a GPU (N-series) size; GPU nodes belong in "
-                    "gpuPools",
+                    "a GPU pool",
                 )
             ],
         ),
@@ -133,7 +133,7 @@ def test_each_sample_stack_has_one_autoscaled_cpu_pool(stack: str) -> None:
                 ),
                 (
                     "cpuPools[0].labels.kubernetes.azure.com/mode",
-                    "set by the platform or AKS (reserved label domain); choose another key",
+                    "AKS reserves the kubernetes.azure.com label domain",
                 ),
             ],
         ),
@@ -153,7 +153,7 @@ def test_each_sample_stack_has_one_autoscaled_cpu_pool(stack: str) -> None:
             [
                 (
                     "cpuPools[0].instanceType",
-                    "ecs.gn6i-c4g1.xlarge is a GPU instance type; GPU nodes belong in gpuPools",
+                    "ecs.gn6i-c4g1.xlarge is a GPU instance type; GPU nodes belong in a GPU pool",
                 )
             ],
         ),
@@ -163,7 +163,7 @@ def test_each_sample_stack_has_one_autoscaled_cpu_pool(stack: str) -> None:
             [
                 (
                     "cpuPools[0].instanceType",
-                    "ecs.ebmgn7e.32xlarge is a GPU instance type; GPU nodes belong in gpuPools",
+                    "ecs.ebmgn7e.32xlarge is a GPU instance type; GPU nodes belong in a GPU pool",
                 )
             ],
         ),
@@ -247,7 +247,7 @@ def test_system_pool_must_have_no_gpus() -> None:
     ) == [
         (
             "cluster.systemPool.vmSize",
-            "Standard_NC4as_T4_v3 is a GPU (N-series) size; GPU nodes belong in gpuPools",
+            "Standard_NC4as_T4_v3 is a GPU (N-series) size; GPU nodes belong in a GPU pool",
         )
     ]
     assert (
@@ -362,8 +362,8 @@ def test_every_bad_key_is_named_at_once() -> None:
         r["gpuPools"][1]["osDiskSizeGb"] = 500
 
     assert [path for path, _ in problems("dev", many)] == [
-        "gpuPools[1].osDiskType",
         "cluster.systemPool.maxPods",
+        "gpuPools[1].osDiskType",
         "cpuPools[0].vmSize",
         "cpuPools[0].zones[0]",
     ]
