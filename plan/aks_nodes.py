@@ -3,9 +3,8 @@ the VM size's local disks) and encryption at host, the same for system, GPU and 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from collections.abc import Iterator
+from dataclasses import dataclass
 
 from gpu_facts import AzureVmSize, azure_node_size
 from gpu_facts.aks_nodes import AKS_SYSTEM_POOL_MIN_PODS, EPHEMERAL_OS_DISK_MAX_GIB
