@@ -1,11 +1,12 @@
-"""DriverReadinessCheck: per GPU pool with a node, a Job failing on an old driver (BP-05).
+"""DriverCheck: per GPU pool with a node, a Job failing on an old driver (BP-05).
 
 Each Job lands on one node of its pool (pool label, GPU taint tolerated), takes one unit of the
 pool's GPU resource so the device plugin must hand out a device, and runs a generated POSIX-sh
 check around ``nvidia-smi``: driver major version at least the configured minimum, and on MIG
 pools a MIG device of the pool's profile. Pulumi waits for a Job to complete, so a failing
 check fails ``pulumi up``. An optional CronJob repeats the check. Only pools whose minimum
-node count is at least 1 get a check (``plan.readiness.checked_pools``; why: docs/device-plugin.md).
+node count is at least 1 get a check (``plan.driver_checks.checked_pools``; why:
+docs/device-plugin.md).
 
 The check runs as UID 65534, not as the CUDA image's default root: ``nvidia-smi`` only reads
 the device nodes the NVIDIA runtime mounts (mode 0666 by default), so the pod passes Pod
@@ -30,9 +31,9 @@ from pulumi_kubernetes.networking import v1 as net
 from pydantic import ValidationError
 
 from gpu_facts.scheduling import GPU_TAINT_EFFECT, GPU_TAINT_KEY, POOL_LABEL
+from plan.driver_checks import CHECK_DEADLINE_SECONDS, checked_pools, gpu_resource
 from plan.pools import PoolFacts
-from plan.readiness import CHECK_DEADLINE_SECONDS, checked_pools, gpu_resource
-from settings import ReadinessSettings
+from settings import DriverCheckSettings
 
 from .errors import Problem, property_path, raise_if_any, shape_problems, validation_problems
 from .gpu_workload_namespace import DENY_ALL_POLICY, deny_all_spec
@@ -40,14 +41,17 @@ from .helm_release import system_namespace
 from .outputs import known_after
 from .pool_args import DEFAULT_CLOUD, GpuPoolArgs, check_gpu_pools_args
 
+TYPE_TOKEN = "gpu-platform:gpu:DriverCheck"
+OLD_TYPE_TOKEN = "gpu-platform:gpu:DriverReadinessCheck"
+"""The component's type token before it was renamed ``DriverCheck`` (aliased)."""
 CHECK_APP = "gpu-driver-check"
+"""``app.kubernetes.io/name`` of every check Job and CronJob."""
 NODE_POOL_ANNOTATION = "gpu-platform.io/node-pool"
 """On a check Job: the cloud node pool it checks (its ID makes the Job wait for that pool)."""
-"""``app.kubernetes.io/name`` of every check Job and CronJob."""
 NOBODY = 65534
 
 
-class DriverReadinessCheckArgs(TypedDict):
+class DriverCheckArgs(TypedDict):
     """Driver checks of GPU pools: minimum driver, image, schedule, namespace, pools."""
 
     pools: list[GpuPoolArgs]
@@ -72,18 +76,18 @@ class DriverReadinessCheckArgs(TypedDict):
     nothing else does: a pool that fails to create holds back only its own check."""
 
 
-def driver_check_inputs(
-    name: str, args: DriverReadinessCheckArgs
-) -> tuple[ReadinessSettings, list[PoolFacts]]:
+def check_driver_check_args(
+    name: str, args: DriverCheckArgs
+) -> tuple[DriverCheckSettings, list[PoolFacts]]:
     """The args as settings and the checked pools' facts, or one ``InputPropertiesError``
     naming every bad property."""
     # A wrong shape (an unknown or missing property) makes the rest meaningless.
-    raise_if_any("DriverReadinessCheck", name, shape_problems(args, DriverReadinessCheckArgs))
+    raise_if_any("DriverCheck", name, shape_problems(args, DriverCheckArgs))
     cloud = args.get("cloud", DEFAULT_CLOUD)
     pools, problems = check_gpu_pools_args(cloud, args["pools"], "pools")
-    settings: ReadinessSettings | None = None
+    settings: DriverCheckSettings | None = None
     try:
-        settings = ReadinessSettings.model_validate(
+        settings = DriverCheckSettings.model_validate(
             {
                 k: v
                 for k, v in args.items()
@@ -99,7 +103,7 @@ def driver_check_inputs(
         for name in args.get("node_pools", {})
         if name not in names
     ]
-    raise_if_any("DriverReadinessCheck", name, problems)
+    raise_if_any("DriverCheck", name, problems)
     assert settings is not None
     return settings, checked_pools(pools)
 
@@ -152,7 +156,7 @@ def check_script(pool: str, min_driver_major: int, mig_profile: str | None = Non
     return "\n".join(lines) + "\n"
 
 
-def job_spec(pool: PoolFacts, settings: ReadinessSettings) -> k8s.batch.v1.JobSpecArgs:
+def job_spec(pool: PoolFacts, settings: DriverCheckSettings) -> k8s.batch.v1.JobSpecArgs:
     """The check Job's spec for one pool (with hostIPC on an ACK MPS pool, see the module)."""
     labels = {"app.kubernetes.io/name": CHECK_APP, POOL_LABEL: pool.name}
     limits = {gpu_resource(pool): "1", "cpu": "100m", "memory": "64Mi"}
@@ -204,7 +208,7 @@ def job_spec(pool: PoolFacts, settings: ReadinessSettings) -> k8s.batch.v1.JobSp
     )
 
 
-class DriverReadinessCheck(pulumi.ComponentResource):
+class DriverCheck(pulumi.ComponentResource):
     """Driver checks: a namespace (and one for ACK MPS pools), and per GPU pool that always has
     a node a Job (and a CronJob when scheduled)."""
 
@@ -219,14 +223,19 @@ class DriverReadinessCheck(pulumi.ComponentResource):
     def __init__(
         self,
         name: str,
-        args: DriverReadinessCheckArgs,
+        args: DriverCheckArgs,
         opts: pulumi.ResourceOptions | None = None,
     ) -> None:
         # Validate everything before the first resource exists: bad input changes nothing.
-        settings, pools = driver_check_inputs(name, args)
+        settings, pools = check_driver_check_args(name, args)
         specs = {pool.name: job_spec(pool, settings) for pool in pools}
         mps_name = settings.mps_namespace if any(pool.is_ack_mps for pool in pools) else None
-        super().__init__("gpu-platform:gpu:DriverReadinessCheck", name, None, opts)
+        # Named DriverReadinessCheck until the rename: the alias keeps deployed checks (and
+        # their Jobs, whose URNs hold the parent's type) from being replaced.
+        opts = pulumi.ResourceOptions.merge(
+            opts, pulumi.ResourceOptions(aliases=[pulumi.Alias(type_=OLD_TYPE_TOKEN)])
+        )
+        super().__init__(TYPE_TOKEN, name, None, opts)
 
         namespace = system_namespace(f"{name}-namespace", settings.namespace, self, "restricted")
         # Only our MPS checks run here: Pod Security cannot allow hostIPC alone.

@@ -95,7 +95,7 @@ class DcgmExporter(pulumi.ComponentResource):
     def __init__(
         self, name: str, args: DcgmExporterArgs, opts: pulumi.ResourceOptions | None = None
     ) -> None:
-        pools, scrape, problems = _checked(args)
+        pools, scrape, problems = check_dcgm_exporter_args(args)
         raise_if_any(COMPONENT, name, problems)
         super().__init__("gpu-platform:gpu:DcgmExporter", name, None, opts)
 
@@ -159,7 +159,9 @@ class DcgmExporter(pulumi.ComponentResource):
         self.register_outputs({"namespace": self.namespace, "resourceNames": self.resource_names})
 
 
-def _checked(args: DcgmExporterArgs) -> tuple[list[PoolFacts], ScrapeMode, list[Problem]]:
+def check_dcgm_exporter_args(
+    args: DcgmExporterArgs,
+) -> tuple[list[PoolFacts], ScrapeMode, list[Problem]]:
     """The args resolved, or every problem with its property path."""
     pools, problems = check_gpu_pools_args(args.get("cloud", DEFAULT_CLOUD), args["pools"], "pools")
     scrape = cast(ScrapeMode, args.get("scrape", "annotations"))

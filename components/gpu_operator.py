@@ -28,9 +28,15 @@ from gpu_facts.device_plugin_chart import (
     unknown_value_paths,
 )
 from plan.chart_values import gpu_tolerations
-from plan.device_plugin import DEFAULT_CONFIG_NAME, config_map, mig_strategy
+from plan.device_plugin import (
+    DEFAULT_CONFIG_NAME,
+    config_map,
+    mig_strategy,
+    one_mig_strategy_problems,
+)
 from plan.metrics import exporter_env
 from plan.pools import PoolFacts
+from plan.problems import under
 from settings import GpuComponentResourcesSettings, GpuOperatorSettings
 from settings.base import DnsLabel
 
@@ -84,11 +90,8 @@ class GpuOperatorValuesError(ValueError):
 def operator_mig_strategy(pools: list[PoolFacts]) -> str:
     """The one ``mig.strategy`` for the cluster: the MIG pools' strategy, else ``single``."""
     strategies = {mig_strategy(p) for p in pools if p.mig_profile is not None}
-    if len(strategies) > 1:
-        raise GpuOperatorValuesError(
-            "the GPU Operator sets one MIG strategy for the whole cluster; MIG pools use "
-            f"{', '.join(sorted(strategies))}"
-        )
+    for _, problem in one_mig_strategy_problems(strategies):
+        raise GpuOperatorValuesError(problem)
     return strategies.pop() if strategies else "single"
 
 
@@ -171,7 +174,7 @@ def operator_policies(
     return specs
 
 
-def gpu_operator_inputs(
+def check_gpu_operator_args(
     name: str, args: NvidiaGpuOperatorArgs
 ) -> tuple[GpuOperatorSettings, list[PoolFacts]]:
     """The args as settings and pool facts, or one ``InputPropertiesError`` naming every bad
@@ -191,10 +194,8 @@ def gpu_operator_inputs(
         TypeAdapter(list[DnsLabel]).validate_python(args.get("scraper_namespaces", []))
     except ValidationError as err:
         problems += validation_problems(err, "scraper_namespaces")
-    try:
-        operator_mig_strategy(pools)
-    except GpuOperatorValuesError as err:
-        problems.append(("pools", str(err)))
+    strategies = [mig_strategy(p) for p in pools if p.mig_profile is not None]
+    problems += under("pools", one_mig_strategy_problems(strategies))
     raise_if_any("NvidiaGpuOperator", name, problems)
     assert settings is not None
     return settings, pools
@@ -212,7 +213,7 @@ class NvidiaGpuOperator(pulumi.ComponentResource):
         self, name: str, args: NvidiaGpuOperatorArgs, opts: pulumi.ResourceOptions | None = None
     ) -> None:
         # Validate before registering anything: bad input changes nothing.
-        settings, pools = gpu_operator_inputs(name, args)
+        settings, pools = check_gpu_operator_args(name, args)
         values = operator_values(pools, settings.resources)
         super().__init__("gpu-platform:gpu:NvidiaGpuOperator", name, None, opts)
         namespace = system_namespace(f"{name}-namespace", settings.namespace, self)

@@ -124,7 +124,7 @@ QUOTA_ARGS: dict[str, TypeAdapter[Any]] = {
 }
 
 
-def workload_namespace_inputs(
+def check_workload_namespace_args(
     name: str, args: GpuWorkloadNamespaceArgs
 ) -> tuple[WorkloadSettings, list[PoolFacts]]:
     """The args as workload settings and pool facts, or one ``InputPropertiesError`` naming
@@ -247,7 +247,7 @@ class GpuWorkloadNamespace(pulumi.ComponentResource):
         self, name: str, args: GpuWorkloadNamespaceArgs, opts: pulumi.ResourceOptions | None = None
     ) -> None:
         # Validate before registering anything: bad input changes nothing.
-        workload, pools = workload_namespace_inputs(name, args)
+        workload, pools = check_workload_namespace_args(name, args)
         super().__init__("gpu-platform:workloads:GpuWorkloadNamespace", name, None, opts)
         ns = core.Namespace(
             f"{name}-namespace",

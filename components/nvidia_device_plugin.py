@@ -20,9 +20,7 @@ from gpu_facts.device_plugin_chart import (
     CRITICAL_ADDONS_TAINT_KEY,
     INSTANCE_LABEL,
     KNOWN_VALUE_PATHS,
-    MIN_VERSION,
     RELEASE_NAME,
-    at_least,
     unknown_value_paths,
 )
 from gpu_facts.network_policy import API_SERVER_PORTS
@@ -34,11 +32,16 @@ from gpu_facts.scheduling import (
 )
 from plan.chart_values import gpu_node_affinity, gpu_tolerations, merge_values
 from plan.device_plugin import DEFAULT_CONFIG_NAME, config_map
-from plan.device_plugin_values import config_problems, our_config_names, value_problems
+from plan.device_plugin_values import (
+    config_problems,
+    our_config_names,
+    value_problems,
+    version_problems,
+)
 from plan.pools import PoolFacts
 from settings import DevicePluginSettings, GpuComponentResourcesSettings
 
-from .errors import Problem, raise_if_any, shape_problems, validation_problems
+from .errors import raise_if_any, shape_problems, validation_problems
 from .gpu_workload_namespace import DENY_ALL_POLICY, deny_all_spec
 from .helm_release import pinned_release, system_namespace
 from .outputs import known_after
@@ -232,7 +235,7 @@ def chart_values(settings: DevicePluginSettings, pools: list[PoolFacts]) -> dict
     return merge_values(ours, settings.values)
 
 
-def device_plugin_inputs(
+def check_device_plugin_args(
     name: str, args: NvidiaDevicePluginArgs
 ) -> tuple[DevicePluginSettings, list[PoolFacts]]:
     """The args as settings and pool facts, or one ``InputPropertiesError`` naming every bad
@@ -266,17 +269,6 @@ def device_plugin_inputs(
     return settings, pools
 
 
-def version_problems(version: str) -> list[Problem]:
-    """A chart version older than BP-14's minimum, or no version at all."""
-    try:
-        current = at_least(version, MIN_VERSION)
-    except ValueError:
-        return [("version", f"device plugin chart version {version!r} is not a version")]
-    if not current:
-        return [("version", f"device plugin chart {version} is older than {MIN_VERSION} (BP-14)")]
-    return []
-
-
 class NvidiaDevicePlugin(pulumi.ComponentResource):
     """The NVIDIA device plugin release (with GFD) and its namespace."""
 
@@ -291,7 +283,7 @@ class NvidiaDevicePlugin(pulumi.ComponentResource):
         self, name: str, args: NvidiaDevicePluginArgs, opts: pulumi.ResourceOptions | None = None
     ) -> None:
         # Validate before registering anything: bad input changes nothing.
-        settings, pools = device_plugin_inputs(name, args)
+        settings, pools = check_device_plugin_args(name, args)
         values = chart_values(settings, pools)
         super().__init__("gpu-platform:gpu:NvidiaDevicePlugin", name, None, opts)
 

@@ -29,7 +29,7 @@ from .existing_cluster import ExistingCluster as ExistingClusterComponent
 if TYPE_CHECKING:  # the in-cluster components are imported where they are used
     from .ack_cluster import AckCluster as AckClusterComponent
     from .aks_cluster import AksCluster as AksClusterComponent
-    from .driver_check import DriverReadinessCheckArgs
+    from .driver_check import DriverCheckArgs
     from .gpu_workload_namespace import GpuWorkloadNamespaceArgs
     from .nvidia_device_plugin import GpuComponentResourcesArgs
 
@@ -414,8 +414,8 @@ class GpuPlatform(pulumi.ComponentResource):
     # --- in-cluster layers ---------------------------------------------------------------
 
     def _gpu_layer(self, cluster: ClusterHandle, opts: pulumi.ResourceOptions) -> None:
-        """Device plugin with per-pool configs (or the GPU Operator), and readiness checks."""
-        from .driver_check import DriverReadinessCheck, checked_pools
+        """Device plugin with per-pool configs (or the GPU Operator), and driver checks."""
+        from .driver_check import DriverCheck, checked_pools
         from .gpu_operator import NvidiaGpuOperator
         from .nvidia_device_plugin import NvidiaDevicePlugin
         from .pool_args import gpu_pool_args
@@ -468,19 +468,19 @@ class GpuPlatform(pulumi.ComponentResource):
             # The checks need the GPU components (not the pools: each Job waits for its own).
             owners = [owner] if owner else []
             after_owner = pulumi.ResourceOptions(depends_on=[*owners, *cluster.gpu_owners])
-            readiness = config.readiness
-            check_args: DriverReadinessCheckArgs = {
+            driver_check = config.driver_check
+            check_args: DriverCheckArgs = {
                 "pools": pool_args,
                 "cloud": config.cloud,
-                "min_driver_major": readiness.min_driver_major,
-                "image": readiness.image,
-                "namespace": readiness.namespace,
+                "min_driver_major": driver_check.min_driver_major,
+                "image": driver_check.image,
+                "namespace": driver_check.namespace,
             }
-            if readiness.schedule is not None:
-                check_args["schedule"] = readiness.schedule
+            if driver_check.schedule is not None:
+                check_args["schedule"] = driver_check.schedule
             if cluster.node_pools:
                 check_args["node_pools"] = dict(cluster.node_pools)
-            DriverReadinessCheck(
+            DriverCheck(
                 f"{self._name}-driver-check",
                 check_args,
                 pulumi.ResourceOptions.merge(opts, after_owner),

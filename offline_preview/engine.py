@@ -220,10 +220,24 @@ class RecordingMonitor(mocks.MockMonitor):
                 property_dependencies={
                     k: list(v.urns) for k, v in request.propertyDependencies.items()
                 },
-                aliases=list(request.aliasURNs),
+                aliases=[*request.aliasURNs, *self._alias_urns(request)],
             )
         )
         return response
+
+    def _alias_urns(self, request: Any) -> list[str]:
+        """The URNs of a registration's alias specs, as the engine reads them (its own type and
+        name, and its parent, where the spec leaves them out)."""
+        urns: list[str] = []
+        for alias in request.aliases:
+            if alias.urn:
+                urns.append(alias.urn)
+                continue
+            spec = alias.spec
+            # An empty parentUrn (the SDK's "as now") is the resource's current parent.
+            parent = "" if spec.noParent else (spec.parentUrn or request.parent)
+            urns.append(self.make_urn(parent, spec.type or request.type, spec.name or request.name))
+        return urns
 
 
 @dataclass

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator
 
-from gpu_facts.capacity import ACK_SHARING_MODES, SharingMode
+from gpu_facts.capacity import ACK_SHARING_MODES
 from settings import AckGpuSharingSettings
 
 from .pools import ACK_MPS_MODE
@@ -22,19 +22,17 @@ MPS_CONTROL_UNPINNED = (
 )
 
 
-def needs_ai_installer(modes: Iterable[SharingMode | None]) -> bool:
+def needs_ai_installer(modes: Iterable[str | None]) -> bool:
     """Any pool shared the ACK way (MPS, cGPU or share) needs ACK's shared-GPU scheduling."""
     return any(mode in ACK_SHARING_MODES for mode in modes)
 
 
-def needs_mps_control(modes: Iterable[SharingMode | None]) -> bool:
+def needs_mps_control(modes: Iterable[str | None]) -> bool:
     """Only MPS pools need the MPS control daemon."""
     return any(mode == ACK_MPS_MODE for mode in modes)
 
 
-def pin_problems(
-    pins: AckGpuSharingSettings, modes: Iterable[SharingMode | None]
-) -> Iterator[Problem]:
+def pin_problems(pins: AckGpuSharingSettings, modes: Iterable[str | None]) -> Iterator[Problem]:
     """The charts the pools' sharing modes need, pinned, and every pin a chart version;
     relative to the pins (``ackGpuSharing``)."""
     modes = list(modes)

@@ -25,9 +25,9 @@ from .gpu_layer import (
     AdmissionSettings,
     ContainerResourcesSettings,
     DevicePluginSettings,
+    DriverCheckSettings,
     GpuComponentResourcesSettings,
     GpuOperatorSettings,
-    ReadinessSettings,
 )
 from .observability import GrafanaSettings, LogsSettings, MetricsSettings, ObservabilitySettings
 from .platform import CLUSTER_SETTINGS, PlatformSettings
@@ -73,6 +73,7 @@ __all__ = [
     "ContainerResourcesSettings",
     "CpuPoolSettings",
     "DevicePluginSettings",
+    "DriverCheckSettings",
     "EntraIdSettings",
     "ExistingClusterSettings",
     "GpuComponentResourcesSettings",
@@ -86,7 +87,6 @@ __all__ = [
     "MigSettings",
     "ObservabilitySettings",
     "PlatformSettings",
-    "ReadinessSettings",
     "ResourceGroupSettings",
     "SettingsModel",
     "SharingSettings",

@@ -1,4 +1,5 @@
-"""Settings of the GPU layer: device plugin or GPU Operator, ACK sharing, readiness, admission."""
+"""Settings of the GPU layer: device plugin or GPU Operator, ACK sharing, driver checks,
+admission."""
 
 from __future__ import annotations
 
@@ -129,7 +130,7 @@ def _pinned_image(image: str) -> str:
 MPS_CHECKS_SUFFIX = "-mps"
 
 
-class ReadinessSettings(SettingsModel):
+class DriverCheckSettings(SettingsModel):
     min_driver_major: Annotated[StrictInt, Field(ge=400)] = 535
     """Lowest acceptable NVIDIA driver major version."""
     schedule: Annotated[str, AfterValidator(_cron_schedule)] | None = None
@@ -140,7 +141,8 @@ class ReadinessSettings(SettingsModel):
     """Image of the check (pinned: BP-19)."""
     namespace: Annotated[DnsLabel, Field(max_length=63 - len(MPS_CHECKS_SUFFIX))] = "gpu-readiness"
     """Namespace of the check Jobs (Pod Security ``restricted``); the ACK MPS pools' checks
-    use ``<namespace>-mps``, so at most 59 characters."""
+    use ``<namespace>-mps``, so at most 59 characters. (The default keeps the name it had when
+    the driver check was called readiness: a new name would replace deployed namespaces.)"""
 
     @property
     def mps_namespace(self) -> str:

@@ -25,6 +25,9 @@ TOP_LEVEL_KEYS: frozenset[str] = frozenset(
 )
 SECRET_KEYS: frozenset[str] = frozenset({"kubeconfig"})
 """Secret keys read as ``Output.secret`` by the components, never into the typed model."""
+RENAMED_KEYS: dict[str, str] = {"readiness": "driverCheck"}
+"""Old top-level keys still read, as their new key (with a warning): the driver check was
+called readiness, the name ``make verify`` keeps."""
 
 
 class ConfigError(pulumi.RunError):
@@ -122,17 +125,53 @@ def _salvaged_rule_problems(data: Mapping[str, object]) -> list[Problem]:
     return check(cfg, index)
 
 
+def _renamed_keys(
+    raw: Mapping[str, object],
+) -> tuple[dict[str, object], dict[str, str], list[Problem]]:
+    """``raw`` with old keys under their new names; the renames made (new -> old); a problem
+    for each old key given beside its new one."""
+    data = dict(raw)
+    renamed: dict[str, str] = {}
+    problems: list[Problem] = []
+    for old, new in RENAMED_KEYS.items():
+        if old not in data:
+            continue
+        if new in data:
+            problems.append((old, f"the old name of {new}; give only {new}"))
+            del data[old]
+            continue
+        data[new] = data.pop(old)
+        renamed[new] = old
+    return data, renamed, problems
+
+
+def _as_written(problems: list[Problem], renamed: Mapping[str, str]) -> list[Problem]:
+    """Paths under a renamed key spelt the way the user wrote it."""
+    out = []
+    for path, message in problems:
+        head, sep, rest = path.partition(".")
+        out.append((renamed.get(head, head) + sep + rest, message))
+    return out
+
+
 def load_platform(raw: Mapping[str, object]) -> ResolvedPlatform:
     """Validate the ``gpu-platform:`` keys (without the namespace) and resolve them, or raise
     ``ConfigError`` naming every problem."""
-    settings, problems = _structural(raw)
+    data, renamed, problems = _renamed_keys(raw)
+    settings, found = _structural(data)
+    problems += _as_written(found, renamed)
     if settings is None:
         raise ConfigError(problems)
     found, resolved = check_and_resolve(settings)
-    problems += found
+    problems += _as_written(found, renamed)
     if problems:
         raise ConfigError(problems)
-    return resolve_platform(settings, resolved)
+    platform = resolve_platform(settings, resolved)
+    platform.warnings.extend(
+        f"{old}: is the old name of {new}: (read as {new}; rename the key)"
+        for new, old in renamed.items()
+    )
+    return platform
 
 
 def raw_from_pulumi() -> dict[str, object]:

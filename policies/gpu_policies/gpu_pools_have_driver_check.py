@@ -47,7 +47,7 @@ INFO = PolicyInfo(
     enforcement_level=EnforcementLevel.ADVISORY,
     severity=Severity.MEDIUM,
     remediation_steps=(
-        "Add a readiness Job per GPU pool with at least one node (our DriverReadinessCheck): "
+        "Add a driver-check Job per GPU pool with at least one node (our DriverCheck): "
         f"nodeSelector {POOL_LABEL}: <pool>, a toleration for {GPU_TAINT_KEY}, one unit of the "
         f"pool's GPU resource and a container that runs {DRIVER_CHECK_TOOL}; or exempt the pool "
         "by name when it is checked another way."

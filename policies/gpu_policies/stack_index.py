@@ -48,7 +48,7 @@ def gpu_workload_namespaces(
     index: Mapping[str, list[PolicyResource]],
 ) -> dict[str, list[PolicyResource]]:
     """Namespace -> the GPU workloads the stack runs there: every pod-bearing resource that
-    asks for a GPU resource, except driver checks (BP-05 readiness probes, not a workload
+    asks for a GPU resource, except driver checks (BP-05 probes of a pool, not a workload
     type). A workload whose namespace is unknown at preview is left out; unset means
     ``default``."""
     found: dict[str, list[PolicyResource]] = defaultdict(list)

@@ -5,7 +5,7 @@ from typing import Any, cast
 
 import pulumi
 
-from components.driver_check import DriverReadinessCheckArgs
+from components.driver_check import DriverCheckArgs
 from components.gpu_operator import NvidiaGpuOperatorArgs
 from components.gpu_workload_namespace import GpuWorkloadNamespaceArgs
 from components.nvidia_device_plugin import NvidiaDevicePluginArgs
@@ -32,9 +32,9 @@ def operator_args(p: ResolvedPlatform, **fields: Any) -> NvidiaGpuOperatorArgs:
     return {"pools": pools_args(p), "cloud": p.settings.cloud, **settings, **fields}  # type: ignore[typeddict-item]
 
 
-def check_args(p: ResolvedPlatform, **fields: Any) -> DriverReadinessCheckArgs:
-    """The stack's ``readiness`` settings, ``fields`` over them."""
-    settings = p.settings.readiness.model_dump(exclude_none=True)
+def check_args(p: ResolvedPlatform, **fields: Any) -> DriverCheckArgs:
+    """The stack's ``driverCheck`` settings, ``fields`` over them."""
+    settings = p.settings.driver_check.model_dump(exclude_none=True)
     return {"pools": pools_args(p), "cloud": p.settings.cloud, **settings, **fields}  # type: ignore[typeddict-item]
 
 

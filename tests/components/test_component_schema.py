@@ -23,7 +23,7 @@ from components.aks_cpu_node_pool import AksCpuNodePool
 from components.aks_gpu_node_pool import AksGpuNodePool
 from components.aks_grafana import AksGrafana
 from components.aks_monitoring import AksMonitoring, AksMonitoringWorkspaces
-from components.driver_check import DriverReadinessCheck
+from components.driver_check import DriverCheck
 from components.existing_cluster import ExistingCluster
 from components.gpu_admission_policy import GpuAdmissionPolicy
 from components.gpu_metrics import DcgmExporter
@@ -46,7 +46,7 @@ COMPONENTS: list[type[pulumi.ComponentResource]] = [
     AksMonitoring,
     AksMonitoringWorkspaces,
     DcgmExporter,
-    DriverReadinessCheck,
+    DriverCheck,
     ExistingCluster,
     GpuAdmissionPolicy,
     GpuWorkloadNamespace,

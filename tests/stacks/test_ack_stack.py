@@ -223,7 +223,7 @@ def test_ack_dev_deploys_no_driver_check_when_every_gpu_pool_scales_from_zero(
 ) -> None:
     # A check Job there would wait for a node forever or power one up just to run; make
     # verify reads those drivers when nodes exist (docs/device-plugin.md).
-    assert of_type(ack_dev, "gpu-platform:gpu:DriverReadinessCheck") == []
+    assert of_type(ack_dev, "gpu-platform:gpu:DriverCheck") == []
     assert of_type(ack_dev, "kubernetes:batch/v1:Job") == []
     assert of_type(ack_dev, "kubernetes:batch/v1:CronJob") == []
 
@@ -252,7 +252,7 @@ def test_ack_pools_with_nodes_hold_back_only_their_own_checks(tmp_path: Path) ->
             and f"on-driver-check-{pool}" in held_back
         ), pool
     # The MPS pool's check needs ACK's sharing charts, which wait for the cluster only.
-    (checks,) = of_type(result, "gpu-platform:gpu:DriverReadinessCheck")
+    (checks,) = of_type(result, "gpu-platform:gpu:DriverCheck")
     sharing = {
         r.urn for r in of_type(result, "kubernetes:helm.sh/v3:Release") if "sharing" in r.name
     }

@@ -158,7 +158,7 @@ def test_a_pools_check_waits_for_its_pool_and_the_plugin(
         for r in by_type(run, "kubernetes:helm.sh/v3:Release")
         if r.name.endswith("plugin-release")
     )
-    component = one(run, "gpu-platform:gpu:DriverReadinessCheck")
+    component = one(run, "gpu-platform:gpu:DriverCheck")
     assert release.urn in component.dependencies
 
 

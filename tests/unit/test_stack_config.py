@@ -151,7 +151,7 @@ def test_base_config_is_valid() -> None:
             for name, key in (
                 ("nvidia-device-plugin", "devicePlugin.namespace"),
                 ("gpu-operator", "gpuOperator.namespace"),
-                ("gpu-readiness", "readiness.namespace"),
+                ("gpu-readiness", "driverCheck.namespace"),
             )
         ),
         (
@@ -257,9 +257,9 @@ def test_existing_cluster_may_name_its_pool_system() -> None:
 
 
 def test_explicit_platform_namespace_is_blamed_not_the_workload() -> None:
-    found = problems(lambda r: r.update(readiness={"namespace": "gpu-training"}))
+    found = problems(lambda r: r.update(driverCheck={"namespace": "gpu-training"}))
     assert found == [
-        ("readiness.namespace", "'gpu-training' is also a workload namespace (workloads[0])")
+        ("driverCheck.namespace", "'gpu-training' is also a workload namespace (workloads[0])")
     ]
 
 
@@ -271,19 +271,19 @@ def test_explicit_platform_namespace_is_blamed_not_the_workload() -> None:
             "ack-dev",
             {"devicePlugin": {"namespace": "gpu-readiness-mps"}},
             "devicePlugin.namespace",
-            "readiness.namespace + '-mps'",
+            "driverCheck.namespace + '-mps'",
         ),
         # Readiness set explicitly: it is blamed, whichever of its namespaces collides.
         (
             "ack-dev",
-            {"readiness": {"namespace": "nvidia-device-plugin"}},
-            "readiness.namespace",
+            {"driverCheck": {"namespace": "nvidia-device-plugin"}},
+            "driverCheck.namespace",
             "devicePlugin.namespace",
         ),
         (
             "ack-dev",
-            {"readiness": {"namespace": "gpu"}, "devicePlugin": {"namespace": "gpu-mps"}},
-            "readiness.namespace",
+            {"driverCheck": {"namespace": "gpu"}, "devicePlugin": {"namespace": "gpu-mps"}},
+            "driverCheck.namespace",
             "devicePlugin.namespace",
         ),
         # The GPU Operator's namespace when it replaces the plugin (Azure).
@@ -294,7 +294,7 @@ def test_explicit_platform_namespace_is_blamed_not_the_workload() -> None:
                 "gpuOperator": {"enabled": True, "namespace": "gpu-readiness-mps"},
             },
             "gpuOperator.namespace",
-            "readiness.namespace + '-mps'",
+            "driverCheck.namespace + '-mps'",
         ),
     ],
 )
@@ -507,3 +507,19 @@ def test_config_choices_are_the_gpu_facts() -> None:
     # Every sharing.mode a user can write means something on ACK and/or to the device plugin.
     modes = set(get_args(SharingSettings.model_fields["mode"].annotation))
     assert modes == set(ACK_MODES) | set(PLUGIN_MODES)
+
+
+def test_the_old_readiness_key_is_read_as_driver_check_with_a_warning() -> None:
+    raw = copy.deepcopy(BASE)
+    raw["readiness"] = {"minDriverMajor": 550}
+    platform = load_platform(raw)
+    assert platform.settings.driver_check.min_driver_major == 550
+    assert (
+        "readiness: is the old name of driverCheck: (read as driverCheck; rename the key)"
+        in platform.warnings
+    )
+    # Its problems name the key as written.
+    found = problems(lambda r: r.update(readiness={"minDriverMajor": 3}))
+    assert [path for path, _ in found] == ["readiness.minDriverMajor"]
+    both = problems(lambda r: r.update(readiness={}, driverCheck={}))
+    assert both == [("readiness", "the old name of driverCheck; give only driverCheck")]
