@@ -24,7 +24,7 @@ from .errors import Problem, property_path, validation_problems
 class AutoscaleArgs(TypedDict):
     """Autoscaling range of a pool."""
 
-    min: int
+    min: NotRequired[int]
     """Fewest nodes; 0 lets the pool scale to zero when no GPU pod waits."""
     max: int
     """Most nodes."""
@@ -34,8 +34,8 @@ class MigArgs(TypedDict):
     """MIG partitioning of every GPU of a pool."""
 
     profile: str
-    """GPU instance profile as AKS names it: ``MIG1g``, ``MIG2g``, ``MIG3g``, ``MIG4g`` or
-    ``MIG7g``."""
+    """GPU instance profile as AKS names it (``MIG1g``, ``MIG2g``, ``MIG3g``, ``MIG4g`` or
+    ``MIG7g``), applied to every GPU of the pool."""
     strategy: NotRequired[str]
     """Device-plugin MIG strategy: ``single`` exposes ``nvidia.com/gpu``, ``mixed`` (default)
     exposes ``nvidia.com/mig-<profile>``."""
@@ -45,36 +45,39 @@ class SharingArgs(TypedDict):
     """GPU sharing of a pool: one trust domain per shared GPU."""
 
     mode: str
-    """``timeSlicing`` or ``mps`` (NVIDIA device plugin; on ACK ``mps`` is ACK's MPS with
-    GPU-memory isolation), ``cgpu`` or ``share`` (ACK only)."""
+    """``timeSlicing`` or ``mps`` (NVIDIA device plugin; on ACK ``mps`` is ACK's MPS with GPU-memory
+    isolation), ``cgpu`` or ``share`` (ACK only)."""
     replicas: NotRequired[int]
     """Pods per GPU (2 to 64) for ``timeSlicing`` and device-plugin ``mps``."""
     rename_by_default: NotRequired[bool]
-    """Advertise shared GPUs as ``<resource>.shared`` (default true)."""
+    """Advertise shared GPUs as ``<resource>.shared`` so pods opt in knowingly (default true)."""
     fail_requests_greater_than_one: NotRequired[bool]
-    """Refuse pods that ask for more than one shared replica (default true)."""
+    """Refuse pods that ask for more than one shared replica, which would get no more GPU (default
+    true)."""
 
 
 class UpgradeArgs(TypedDict):
     """Node upgrade behaviour of a pool."""
 
     max_surge: NotRequired[str]
-    """Extra nodes during an upgrade, a count or a percentage (default ``1``)."""
+    """Extra nodes during an upgrade, a count or a percentage (default ``1``: GPU capacity is
+    scarce)."""
     drain_timeout_minutes: NotRequired[int]
-    """How long a node drain waits for pods, 1 to 1440 minutes (default 60)."""
+    """How long a node drain waits for pods (training jobs) to finish, 1 to 1440 minutes (default
+    60)."""
     node_soak_minutes: NotRequired[int]
-    """Wait after draining a node before upgrading the next one, 0 to 30 (default 0)."""
+    """Wait after draining a node before upgrading the next one, 0 to 30 minutes (default 0)."""
 
 
 class GpuPoolArgs(TypedDict):
     """A GPU node pool: machine type, size, MIG, sharing, labels."""
 
     name: str
-    """Pool name: lowercase letters and digits, at most 12 characters."""
+    """Pool name: lowercase letters and digits, at most 12 characters (the AKS limit)."""
     vm_size: NotRequired[str]
-    """Azure VM size (AKS, or an existing cluster's nodes)."""
+    """Azure VM size (``cloud: azure``, or ``existing`` to describe the nodes)."""
     instance_type: NotRequired[str]
-    """Alibaba ECS instance type (ACK, or an existing cluster's nodes)."""
+    """Alibaba ECS instance type (``cloud: alicloud``, or ``existing``)."""
     count: NotRequired[int]
     """Fixed node count; give this or ``autoscale``."""
     autoscale: NotRequired[AutoscaleArgs]
@@ -82,55 +85,63 @@ class GpuPoolArgs(TypedDict):
     mig: NotRequired[MigArgs]
     """MIG partitioning of every GPU of the pool."""
     sharing: NotRequired[SharingArgs]
-    """GPU sharing (time-slicing or MPS)."""
+    """GPU sharing (time-slicing or MPS); one trust domain per shared GPU."""
     labels: NotRequired[dict[str, str]]
     """Extra node labels."""
     nvme: NotRequired[bool]
-    """Offer the VM's local NVMe disks as an ephemeral cache (AKS)."""
+    """Offer the VM's local NVMe disks as an ephemeral cache StorageClass (AKS)."""
     os_sku: NotRequired[str]
-    """Node OS on AKS: ``Ubuntu`` (default), ``Ubuntu2204``, ``AzureLinux``, ``AzureLinux3``;
-    MIG needs Ubuntu."""
+    """Node OS on AKS: ``Ubuntu`` (default), ``Ubuntu2204``, ``AzureLinux``, ``AzureLinux3``; MIG
+    needs Ubuntu."""
     zones: NotRequired[list[str]]
     """Availability zones."""
     upgrade: NotRequired[UpgradeArgs]
     """Node upgrade behaviour."""
     max_pods: NotRequired[int]
-    """AKS: most pods per node, 10 to 250 (default 110)."""
+    """AKS: most pods per node, 10 to 250 (default 110; system pools 30 or more). AKS reserves
+    kubelet memory per possible pod, so fewer leaves pods more."""
     os_disk_type: NotRequired[str]
-    """AKS: ``Ephemeral`` or ``Managed``; unset: ``Ephemeral`` when the VM size's cache or temp
-    disk holds the OS disk, else ``Managed``."""
+    """AKS: ``Ephemeral`` (on the VM's cache or temp disk: faster, nothing to pay, gone on reimage)
+    or ``Managed``. Unset: ``Ephemeral`` when the size's cache or temp disk holds ``osDiskSizeGb``,
+    else ``Managed``; always sent explicitly."""
     os_disk_size_gb: NotRequired[int]
-    """AKS: OS disk size in GiB, 30 to 2048 (default 128)."""
+    """AKS: OS disk size in GiB, 30 to 2048 (default 128); an ephemeral disk must fit the size's
+    cache or temp disk."""
 
 
 class CpuPoolArgs(TypedDict):
     """A CPU node pool: no GPUs, no taints, for pods that need no GPU."""
 
     name: str
-    """Pool name: lowercase letters and digits, at most 12 characters."""
+    """Pool name: lowercase letters and digits, at most 12 characters, unique across GPU and CPU
+    pools."""
     vm_size: NotRequired[str]
-    """Azure VM size without GPUs (AKS), e.g. ``Standard_D4ds_v5``."""
+    """Azure VM size without GPUs (``cloud: azure``), e.g. ``Standard_D4ds_v5``."""
     instance_type: NotRequired[str]
-    """Alibaba ECS instance type without GPUs (ACK), e.g. ``ecs.g7.xlarge``."""
+    """Alibaba ECS instance type without GPUs (``cloud: alicloud``), e.g. ``ecs.g7.xlarge``."""
     count: NotRequired[int]
     """Fixed node count; give this or ``autoscale``."""
     autoscale: NotRequired[AutoscaleArgs]
-    """Autoscaling range."""
+    """Autoscaling range: nodes come when pods wait for CPU or memory."""
     labels: NotRequired[dict[str, str]]
-    """Extra node labels."""
+    """Extra node labels (e.g. for a gateway's nodeSelector)."""
     zones: NotRequired[list[str]]
-    """AKS availability zones (``1``, ``2``, ``3``); on ACK the vSwitches place the pool."""
+    """Availability zones: on AKS ``1``, ``2``, ``3``; on ACK zones of the cluster's node vSwitches
+    (``cluster.vpc.vswitches``), whose vSwitches the pool then uses."""
     os_sku: NotRequired[str]
     """Node OS on AKS: ``Ubuntu`` (default), ``Ubuntu2204``, ``AzureLinux``, ``AzureLinux3``."""
     upgrade: NotRequired[UpgradeArgs]
-    """Node upgrade behaviour (AKS)."""
+    """Node upgrade behaviour (AKS surge, drain timeout and soak)."""
     max_pods: NotRequired[int]
-    """AKS: most pods per node, 10 to 250 (default 110)."""
+    """AKS: most pods per node, 10 to 250 (default 110; system pools 30 or more). AKS reserves
+    kubelet memory per possible pod, so fewer leaves pods more."""
     os_disk_type: NotRequired[str]
-    """AKS: ``Ephemeral`` or ``Managed``; unset: ``Ephemeral`` when the VM size's cache or temp
-    disk holds the OS disk, else ``Managed``."""
+    """AKS: ``Ephemeral`` (on the VM's cache or temp disk: faster, nothing to pay, gone on reimage)
+    or ``Managed``. Unset: ``Ephemeral`` when the size's cache or temp disk holds ``osDiskSizeGb``,
+    else ``Managed``; always sent explicitly."""
     os_disk_size_gb: NotRequired[int]
-    """AKS: OS disk size in GiB, 30 to 2048 (default 128)."""
+    """AKS: OS disk size in GiB, 30 to 2048 (default 128); an ephemeral disk must fit the size's
+    cache or temp disk."""
 
 
 def cpu_pool_args(settings: CpuPoolSettings) -> CpuPoolArgs:
