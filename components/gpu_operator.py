@@ -9,6 +9,7 @@ MIG partitions come from the pool (AKS ``gpuInstanceProfile``), and the manager'
 undo them.
 """
 
+from functools import cache
 from typing import Any, NotRequired, TypedDict
 
 import pulumi
@@ -174,6 +175,12 @@ def operator_policies(
     return specs
 
 
+@cache
+def _namespaces() -> TypeAdapter[list[str]]:
+    """A validator of namespace names, built on first use."""
+    return TypeAdapter(list[DnsLabel])
+
+
 def check_gpu_operator_args(
     name: str, args: NvidiaGpuOperatorArgs
 ) -> tuple[GpuOperatorSettings, list[PoolFacts]]:
@@ -191,7 +198,7 @@ def check_gpu_operator_args(
     except ValidationError as err:
         problems += validation_problems(err)
     try:
-        TypeAdapter(list[DnsLabel]).validate_python(args.get("scraper_namespaces", []))
+        _namespaces().validate_python(args.get("scraper_namespaces", []))
     except ValidationError as err:
         problems += validation_problems(err, "scraper_namespaces")
     strategies = [mig_strategy(p) for p in pools if p.mig_profile is not None]

@@ -7,6 +7,7 @@ namespace's pools expose (and pins every other GPU resource of the cluster at 0)
 LimitRange gives containers without requests defaults that fit the quota.
 """
 
+from functools import cache
 from typing import Any, NotRequired, TypedDict
 
 import pulumi
@@ -118,10 +119,17 @@ class GpuWorkloadNamespaceArgs(TypedDict):
     """Log/audit labels and annotations."""
 
 
-QUOTA_ARGS: dict[str, TypeAdapter[Any]] = {
-    "gpu_quota": TypeAdapter(WholeNumber),
-    "gpu_quota_per_resource": TypeAdapter(dict[str, WholeNumber]),
+QUOTA_ARGS: dict[str, Any] = {
+    "gpu_quota": WholeNumber,
+    "gpu_quota_per_resource": dict[str, WholeNumber],
 }
+"""The two quota args and their types (one number, or one per GPU resource)."""
+
+
+@cache
+def _quota_adapter(key: str) -> TypeAdapter[Any]:
+    """The validator of the quota arg ``key``, built on first use, not at import."""
+    return TypeAdapter(QUOTA_ARGS[key])
 
 
 def check_workload_namespace_args(
@@ -140,7 +148,7 @@ def check_workload_namespace_args(
         problems.append(("gpuQuota", "give gpuQuota or gpuQuotaPerResource (exactly one)"))
     else:
         try:
-            quota = QUOTA_ARGS[given[0]].validate_python(dict(args)[given[0]])
+            quota = _quota_adapter(given[0]).validate_python(dict(args)[given[0]])
         except ValidationError as err:
             problems += validation_problems(err, given[0])
     fields = {

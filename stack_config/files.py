@@ -13,6 +13,10 @@ SECRET_PLACEHOLDER = "offline-preview-secret"
 """Stands in for ``secure:`` values, which only the stack's secrets provider can decrypt."""
 
 
+SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+"""YAML's safe loader, in C where libyaml is installed (the same documents, read faster)."""
+
+
 @dataclass(frozen=True)
 class StackConfig:
     config: dict[str, str]
@@ -24,14 +28,14 @@ def project_name(program_dir: Path) -> str:
     for candidate in ("Pulumi.yaml", "Pulumi.yml"):
         path = program_dir / candidate
         if path.exists():
-            data = yaml.safe_load(path.read_text()) or {}
+            data = yaml.load(path.read_text(), SAFE_LOADER) or {}
             return str(data["name"])
     raise FileNotFoundError(f"no Pulumi.yaml in {program_dir}")
 
 
 def read_stack_config(path: Path, project: str) -> StackConfig:
     """Config of a ``Pulumi.<stack>.yaml`` file (or any file of that format)."""
-    data = yaml.safe_load(path.read_text()) or {}
+    data = yaml.load(path.read_text(), SAFE_LOADER) or {}
     raw: dict[str, Any] = data.get("config") or {}
     config: dict[str, str] = {}
     secret_keys: list[str] = []

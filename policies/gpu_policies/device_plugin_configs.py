@@ -28,6 +28,9 @@ from gpu_facts.scheduling import DEVICE_PLUGIN_CONFIG_LABEL
 from .node_placement import ANYWHERE, NodePlacement, node_placement
 from .props import is_true, mapping, mappings, path, text
 
+SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+"""YAML's safe loader, in C where libyaml is installed (the same documents, read faster)."""
+
 NO_MIG = NO_MIG_STRATEGY
 
 
@@ -71,7 +74,7 @@ def parse_config(name: str, document: Any, global_mig: str | None = None) -> Plu
     if source is None:
         return PluginConfig(name, NO_MIG, error="is not a YAML string")
     try:
-        loaded = yaml.safe_load(source)
+        loaded = yaml.load(source, SAFE_LOADER)
     except yaml.YAMLError as err:
         return PluginConfig(name, NO_MIG, error=f"is not valid YAML ({err.__class__.__name__})")
     if not isinstance(loaded, Mapping):
