@@ -19,14 +19,23 @@ from typing import Any
 from pulumi_policy import EnforcementLevel, PolicyResource, Severity, StackValidationArgs
 
 from gpu_facts.scheduling import GPU_TAINT_EFFECT, GPU_TAINT_KEY, GPU_TAINT_VALUE, Taint
-
-from .node_pools import NodePool, stack_gpu_pools
-from .pod_specs import POD_SPEC_PATHS, kubernetes_kind, pod_gpu_resources, pod_spec
-from .policy_factory import Config, PolicyInfo, Report, is_exempt, stack_policy
-from .props import mapping, mappings
-from .resource_types import GKE_CLUSTER
-from .stack_index import index_by_type
-from .tolerations import describe_tolerations, tolerates, tolerates_taint, vendor_keys
+from gpu_policy_support.node_pools import NodePool, stack_gpu_pools
+from gpu_policy_support.pod_specs import (
+    POD_SPEC_PATHS,
+    kubernetes_kind,
+    pod_gpu_resources,
+    pod_spec,
+)
+from gpu_policy_support.policy_factory import Config, PolicyInfo, Report, is_exempt, stack_policy
+from gpu_policy_support.props import mapping, mappings
+from gpu_policy_support.resource_types import GKE_CLUSTER
+from gpu_policy_support.stack_index import index_by_type
+from gpu_policy_support.tolerations import (
+    describe_tolerations,
+    tolerates,
+    tolerates_taint,
+    vendor_keys,
+)
 
 REQUIRED_VALUE = "requiredTaintValue"
 """Config key shared with ``gpu-node-pools-tainted``: the GPU taint's value."""

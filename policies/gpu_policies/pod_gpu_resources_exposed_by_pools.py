@@ -19,14 +19,18 @@ from gpu_facts.scheduling import (
     SHARED_SUFFIX,
     is_gpu_resource,
 )
-
-from .device_plugin_configs import release_configs
-from .exposed_gpu_resources import exposed_resources
-from .helm_releases import releases
-from .node_pools import NodePool, stack_gpu_pools
-from .pod_specs import POD_SPEC_PATHS, kubernetes_kind, pod_gpu_resources, pod_spec
-from .policy_factory import Config, PolicyInfo, Report, is_exempt, stack_policy
-from .stack_index import index_by_type
+from gpu_policy_support.device_plugin_configs import release_configs
+from gpu_policy_support.exposed_gpu_resources import exposed_resources
+from gpu_policy_support.helm_releases import releases
+from gpu_policy_support.node_pools import NodePool, stack_gpu_pools
+from gpu_policy_support.pod_specs import (
+    POD_SPEC_PATHS,
+    kubernetes_kind,
+    pod_gpu_resources,
+    pod_spec,
+)
+from gpu_policy_support.policy_factory import Config, PolicyInfo, Report, is_exempt, stack_policy
+from gpu_policy_support.stack_index import index_by_type
 
 INFO = PolicyInfo(
     name="pod-gpu-resources-exposed-by-pools",

@@ -8,9 +8,9 @@ import pytest
 import yaml
 
 from gpu_facts.scheduling import MPS_HOST_IPC_LABEL, MPS_HOST_IPC_REQUIRED
-from gpu_policies.node_placement import node_placement
-from gpu_policies.node_pools import node_pools
-from gpu_policies.tolerations import may_schedule
+from gpu_policy_support.node_placement import node_placement
+from gpu_policy_support.node_pools import node_pools
+from gpu_policy_support.tolerations import may_schedule
 from offline_preview import PreviewResult, Secret, preview
 from offline_preview.cli import EXIT_OK
 from offline_preview.engine import RecordedResource

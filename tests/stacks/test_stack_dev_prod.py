@@ -19,9 +19,9 @@ from gpu_policies import (
     network_policy_engine_enabled,
     node_os_upgrade_channel_set,
 )
-from gpu_policies.node_pools import node_pools
 from gpu_policies.registry import policies
-from gpu_policies.tolerations import may_schedule
+from gpu_policy_support.node_pools import node_pools
+from gpu_policy_support.tolerations import may_schedule
 from offline_preview import PreviewResult, RecordedResource, Secret, run_policies
 from offline_preview.graph import downstream, waits_for
 from offline_preview.render import as_document

@@ -6,8 +6,8 @@ from __future__ import annotations
 import copy
 
 from gpu_facts.scheduling import GPU_NODE_TAINT
-from gpu_policies.node_placement import node_placement
-from gpu_policies.tolerations import untolerated
+from gpu_policy_support.node_placement import node_placement
+from gpu_policy_support.tolerations import untolerated
 from plan.cpu_pools import cpu_node_labels
 from plan.metrics import (
     ack_shared_pools,

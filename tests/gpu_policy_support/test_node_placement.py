@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from gpu_policies.node_placement import ANYWHERE, node_placement
+from gpu_policy_support.node_placement import ANYWHERE, node_placement
 
 LABELS = {"gpu": "true", "zone": "2", "pool": "t4"}
 
