@@ -162,9 +162,7 @@ def check_workload_namespace_args(
     except ValidationError as err:
         problems += validation_problems(err)
     if workload is not None:
-        problems += [
-            (path.removeprefix("."), why) for path, why in workload_problems(workload, pools, "")
-        ]
+        problems += workload_problems(workload, pools)
     raise_if_any("GpuWorkloadNamespace", name, problems)
     assert workload is not None
     return workload, pools

@@ -19,11 +19,12 @@ from gpu_facts.scheduling import (
 from settings import WorkloadSettings
 
 from .pools import PoolFacts
+from .problems import join_path
 
 PodSecurityLevel = Literal["privileged", "baseline", "restricted"]
 PSA_PREFIX = "pod-security.kubernetes.io/"
 Problem = tuple[str, str]
-"""(key path, message)"""
+"""(key path, under ``at`` when given, message)"""
 
 
 def pod_security_level(workload: WorkloadSettings, pools: Sequence[PoolFacts]) -> PodSecurityLevel:
@@ -103,8 +104,11 @@ def _key_problem(key: str) -> str | None:
     return None
 
 
-def workload_problems(wl: WorkloadSettings, pools: Sequence[PoolFacts], at: str) -> list[Problem]:
-    """Problems of one workload namespace: logging keys, egress CIDRs, Pod Security on MPS."""
+def workload_problems(
+    wl: WorkloadSettings, pools: Sequence[PoolFacts], at: str = ""
+) -> list[Problem]:
+    """Problems of one workload namespace: logging keys, egress CIDRs, Pod Security on MPS;
+    paths relative to the namespace, or under ``at`` (the stack config's ``workloads[i]``)."""
     problems: list[Problem] = []
     for kind, entries in (("labels", wl.logging.labels), ("annotations", wl.logging.annotations)):
         for key, value in entries.items():
@@ -112,18 +116,21 @@ def workload_problems(wl: WorkloadSettings, pools: Sequence[PoolFacts], at: str)
             if message is None and kind == "labels" and not re.fullmatch(f"({_KEY_NAME})?", value):
                 message = f"not a label value (at most 63 characters): {value!r}"
             if message is not None:
-                problems.append((f"{at}.logging.{kind}.{key}", message))
+                problems.append((join_path(at, f"logging.{kind}.{key}"), message))
     for j, cidr in enumerate(wl.traffic.egress_cidrs):
         try:
             ip_network(cidr)
         except ValueError:
             problems.append(
-                (f"{at}.traffic.egressCidrs[{j}]", f"not a CIDR (host bits must be zero): {cidr!r}")
+                (
+                    join_path(at, f"traffic.egressCidrs[{j}]"),
+                    f"not a CIDR (host bits must be zero): {cidr!r}",
+                )
             )
     if wl.pod_security in ("baseline", "restricted") and any(pf.is_ack_mps for pf in pools):
         problems.append(
             (
-                f"{at}.podSecurity",
+                join_path(at, "podSecurity"),
                 f"pods on ACK MPS pools need hostIPC: true, which Pod Security "
                 f"'{wl.pod_security}' refuses; leave podSecurity unset (privileged, the admission "
                 "policy enforces the rest of baseline)",

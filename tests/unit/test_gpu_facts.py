@@ -42,7 +42,7 @@ from gpu_facts import (
 from gpu_facts.scheduling import is_gpu_resource, mig_resource
 from settings import SystemPoolSettings
 from stack_config import ConfigError, load_platform
-from tests.unit.test_stack_config import BASE
+from tests.stack_config.test_load import BASE
 
 # --- MIG profile tables: (name, compute slices, GB as named, instances per GPU, eighths) ----
 

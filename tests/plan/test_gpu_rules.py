@@ -2,16 +2,11 @@
 
 from __future__ import annotations
 
-import json
-import re
-
 import promql_parser
 import pytest
 import yaml
 
 from gpu_facts.dcgm_exporter_chart import DEFAULT_NAMESPACE
-from plan.gpu_dashboard import DASHBOARD_FILE
-from plan.gpu_dashboard import render as render_dashboard
 from plan.gpu_rules import (
     RULES_FILE,
     capacity_alerts,
@@ -20,7 +15,6 @@ from plan.gpu_rules import (
     ksm_resource,
     render,
     rule_groups,
-    usage_rules,
 )
 from tests.conftest import platform_of, stack_raw
 
@@ -97,22 +91,3 @@ def test_kube_state_metrics_names() -> None:
     assert ksm_label("gpu-platform.io/pool") == "label_gpu_platform_io_pool"
     assert ksm_label("workload") == "label_workload"
     assert ksm_resource("nvidia.com/mig-1g.5gb.shared") == "nvidia_com_mig_1g_5gb_shared"
-
-
-def test_the_dashboard_file_is_current() -> None:
-    assert DASHBOARD_FILE.read_text() == render_dashboard(), (
-        "observability/gpu-dashboard.json is stale: run `python -m plan.gpu_dashboard --write`"
-    )
-
-
-def test_every_panel_queries_valid_promql_over_our_rules_or_exporter_metrics() -> None:
-    recorded = {r["record"] for r in usage_rules()}
-    panels = json.loads(DASHBOARD_FILE.read_text())["panels"]
-    assert len({p["id"] for p in panels}) == len(panels)
-    for panel in panels:
-        (target,) = panel["targets"]
-        promql_parser.parse(target["expr"])
-        names = set(re.findall(r"[a-zA-Z_:][a-zA-Z0-9_:]*(?=[{ )]|$)", target["expr"]))
-        assert names & recorded or any(n.startswith("DCGM_FI_") for n in names), panel["title"]
-    # The workload-type view comes first: it is what the platform is asked to manage.
-    assert panels[0]["targets"][0]["expr"] == "workload:dcgm_gpu_utilization:avg"

@@ -1,0 +1,86 @@
+"""Tests mirror the layers: every module of ``plan``, ``settings``, ``stack_config`` (its
+``rules`` too) and ``readiness`` has its test file, ``tests/<package path>/test_<module>.py``,
+which imports it; and every test file there names a module that exists.
+
+A package's ``__init__.py`` that defines something is tested by ``test_<package>.py`` beside
+the others (``stack_config/rules/__init__.py``: ``tests/stack_config/rules/test_rules.py``);
+one that only re-exports, and ``__main__.py``, need none. ``components`` and
+``gpu_policies`` follow the same scheme (``tests/components``, ``tests/policies``, whose
+``test_meta.py`` holds the pack to it).
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+MIRRORED = ("plan", "settings", "stack_config", "readiness")
+"""Top-level packages whose every module has a test file laid out like it."""
+
+
+def _defines_something(path: Path) -> bool:
+    """A module with a function, class or assignment of its own (not only imports)."""
+    body = ast.parse(path.read_text()).body
+    return any(
+        isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef | ast.Assign)
+        and not (isinstance(node, ast.Assign) and _is_all(node))
+        for node in body
+    )
+
+
+def _is_all(node: ast.Assign) -> bool:
+    return any(isinstance(t, ast.Name) and t.id == "__all__" for t in node.targets)
+
+
+def tested_modules() -> dict[str, Path]:
+    """Dotted module name -> the test file it must have."""
+    wanted: dict[str, Path] = {}
+    for package in MIRRORED:
+        for path in sorted((ROOT / package).rglob("*.py")):
+            folder = path.parent.relative_to(ROOT)
+            if path.name == "__main__.py":
+                continue
+            if path.name == "__init__.py":
+                if not _defines_something(path):
+                    continue
+                module, stem = ".".join(folder.parts), folder.name
+            else:
+                module, stem = ".".join((*folder.parts, path.stem)), path.stem
+            wanted[module] = ROOT / "tests" / folder / f"test_{stem}.py"
+    return wanted
+
+
+def _imports(path: Path) -> set[str]:
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Import):
+            found |= {alias.name for alias in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            found.add(node.module)
+            found |= {f"{node.module}.{alias.name}" for alias in node.names}
+    return found
+
+
+@pytest.mark.parametrize("module", sorted(tested_modules()))
+def test_every_module_has_its_test_file_which_imports_it(module: str) -> None:
+    test_file = tested_modules()[module]
+    assert test_file.is_file(), f"{module}: no {test_file.relative_to(ROOT)}"
+    assert module in _imports(test_file), (
+        f"{test_file.relative_to(ROOT)} does not import {module} (import what it tests)"
+    )
+
+
+def test_every_test_file_names_a_module_that_exists() -> None:
+    expected = set(tested_modules().values())
+    found = {path for package in MIRRORED for path in (ROOT / "tests" / package).rglob("test_*.py")}
+    assert found - expected == set(), "test files named after no module (rename or move them)"
+
+
+def test_the_mirror_is_not_vacuous() -> None:
+    wanted = tested_modules()
+    assert "plan.gpu_pools" in wanted and "stack_config.rules" in wanted
+    assert "readiness.snapshot" in wanted and "settings.gpu_layer" in wanted
+    assert "settings" not in wanted  # its __init__ only re-exports
