@@ -10,7 +10,7 @@ import pulumi
 import pytest
 
 from settings import ExistingClusterSettings
-from stack_config import ConfigError, load_platform
+from stack_config.load import ConfigError, load_platform
 
 BASE: dict[str, Any] = {
     "cloud": "azure",

@@ -31,8 +31,8 @@ from gpu_facts import (
 from gpu_facts.capacity import MigStrategy
 from gpu_facts.scheduling import is_gpu_resource
 from stack_config import load_platform
-from tests.unit.test_gpu_facts import ACK_BASE, NAME_ROUNDING_GB
 from tests.stack_config.test_load import BASE
+from tests.unit.test_gpu_facts import ACK_BASE, NAME_ROUNDING_GB
 
 
 def azure_shape(

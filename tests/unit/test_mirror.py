@@ -35,7 +35,7 @@ def _is_all(node: ast.Assign) -> bool:
     return any(isinstance(t, ast.Name) and t.id == "__all__" for t in node.targets)
 
 
-def tested_modules() -> dict[str, Path]:
+def modules_and_test_files() -> dict[str, Path]:
     """Dotted module name -> the test file it must have."""
     wanted: dict[str, Path] = {}
     for package in MIRRORED:
@@ -64,9 +64,9 @@ def _imports(path: Path) -> set[str]:
     return found
 
 
-@pytest.mark.parametrize("module", sorted(tested_modules()))
+@pytest.mark.parametrize("module", sorted(modules_and_test_files()))
 def test_every_module_has_its_test_file_which_imports_it(module: str) -> None:
-    test_file = tested_modules()[module]
+    test_file = modules_and_test_files()[module]
     assert test_file.is_file(), f"{module}: no {test_file.relative_to(ROOT)}"
     assert module in _imports(test_file), (
         f"{test_file.relative_to(ROOT)} does not import {module} (import what it tests)"
@@ -74,13 +74,13 @@ def test_every_module_has_its_test_file_which_imports_it(module: str) -> None:
 
 
 def test_every_test_file_names_a_module_that_exists() -> None:
-    expected = set(tested_modules().values())
+    expected = set(modules_and_test_files().values())
     found = {path for package in MIRRORED for path in (ROOT / "tests" / package).rglob("test_*.py")}
     assert found - expected == set(), "test files named after no module (rename or move them)"
 
 
 def test_the_mirror_is_not_vacuous() -> None:
-    wanted = tested_modules()
+    wanted = modules_and_test_files()
     assert "plan.gpu_pools" in wanted and "stack_config.rules" in wanted
     assert "readiness.snapshot" in wanted and "settings.gpu_layer" in wanted
     assert "settings" not in wanted  # its __init__ only re-exports

@@ -8,8 +8,13 @@ from typing import Any
 
 import pytest
 
+from plan.ack_cluster import EXISTING_NEED_VPC, ack_cluster_problems
+from plan.problems import under
+from settings import AckClusterSettings
 from stack_config import ConfigError, load_platform
+from stack_config.rules.ack import RULES as ACK_RULES
 from tests.conftest import stack_raw
+from tests.stack_config.rules.subjects import subject
 
 Raw = dict[str, Any]
 
@@ -218,3 +223,18 @@ def test_ack_shared_pools_alone_need_neither_the_nvidia_plugin_nor_1_32() -> Non
     raw["devicePlugin"]["enabled"] = False
     raw["cluster"].update(kubernetesVersion="1.31", autoUpgradeChannel="none")
     assert load_platform(raw).pools["a10mps"].sharing == "ackMps"
+
+
+def test_the_clusters_networking_and_disk_are_plans_under_cluster() -> None:
+    """The AckCluster component asks plan.ack_cluster too: the same messages."""
+
+    def no_switches(raw: Raw) -> None:
+        raw["cluster"]["vpc"] = {"vswitchIds": ["vsw-1"]}
+        raw["cluster"]["nodeSystemDisk"] = {"kmsKeyId": "key-1"}
+
+    cfg = subject("ack-dev", no_switches)
+    assert isinstance(cfg.settings.cluster, AckClusterSettings)
+    found = [p for rule in ACK_RULES for p in rule(cfg)]
+    for problem in under("cluster", ack_cluster_problems(cfg.settings.cluster)):
+        assert problem in found
+    assert ("cluster.vpc.vswitchIds", EXISTING_NEED_VPC) in found

@@ -12,9 +12,13 @@ import pytest
 from gpu_facts import AZURE_CPU_VM_SIZES, AZURE_VM_SIZES, azure_node_size
 from gpu_facts.aks_nodes import EPHEMERAL_OS_DISK_MAX_GIB
 from plan.aks_nodes import aks_node, ephemeral_os_capacity_gib, os_disk_type
+from plan.cpu_pools import cpu_pool_problems
+from plan.problems import under
 from settings import CpuPoolSettings, SystemPoolSettings
 from stack_config import ConfigError, load_platform
+from stack_config.rules.cpu_pools import cpu_pools, system_pool
 from tests.conftest import stack_raw
+from tests.stack_config.rules.subjects import subject
 
 Raw = dict[str, Any]
 CPU: Raw = {"name": "general", "vmSize": "Standard_D4ds_v5", "autoscale": {"min": 1, "max": 3}}
@@ -441,3 +445,15 @@ def test_the_nvme_cache_keeps_a_single_nvme_disk_from_the_os() -> None:
             "it: an ephemeral OS disk may take it; use Managed",
         )
     ]
+
+
+def test_the_cpu_pool_rule_is_plans_under_the_pools_place() -> None:
+    """The CPU pool components ask plan.cpu_pools too: the same messages."""
+
+    def bad(r: Raw) -> None:
+        r["cpuPools"][0].update(vmSize="Standard_NC4as_T4_v3", labels={"nvidia.com/gpu": "x"})
+
+    cfg = subject("dev", bad)
+    found = list(cpu_pools(cfg))
+    assert found == under("cpuPools[0]", cpu_pool_problems("azure", cfg.settings.cpu_pools[0]))
+    assert list(system_pool(subject("dev"))) == []

@@ -19,7 +19,9 @@ from plan.observability import (
     unattributed_warning,
 )
 from stack_config import ConfigError, load_platform
+from stack_config.rules.observability import ack_logs, grafana, metrics
 from tests.conftest import stack_raw
+from tests.stack_config.rules.subjects import subject
 
 
 def with_observability(stack: str, observability: dict[str, Any]) -> dict[str, Any]:
@@ -272,3 +274,16 @@ def problems_of(raw: dict[str, Any]) -> list[tuple[str, str]]:
     except ConfigError as err:
         return err.problems
     return []
+
+
+def test_each_rule_asked_on_its_own() -> None:
+    def bad(raw: dict[str, Any]) -> None:
+        raw["observability"] = {
+            "metrics": {"scrape": "serviceMonitor"},
+            "grafana": {"enabled": True},
+        }
+
+    cfg = subject("ack-dev", bad)
+    assert [path for path, _ in metrics(cfg)] == ["observability.metrics.scrape"]
+    assert [path for path, _ in grafana(cfg)] == ["observability.grafana.enabled"]
+    assert list(ack_logs(subject("ack-dev"))) == []
