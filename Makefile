@@ -8,7 +8,7 @@ PROGRAM ?= .
 CONFIG ?=
 POLICY_CONFIG ?=
 
-.PHONY: venv preview test lint typecheck unit tests up bench verify scan clean
+.PHONY: venv preview test lint format typecheck unit tests up bench verify scan clean
 
 # Let Python cache bytecode even where the environment says not to: without it every process
 # (each test worker, each preview) compiles the SDK modules it imports from source again.
@@ -31,6 +31,10 @@ preview: venv ## Offline preview of a stack with the policy pack (STACK, CONFIG,
 lint: venv
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
+
+format: venv ## Rewrite what `make lint` would refuse and ruff can fix: formatting, import order.
+	$(VENV)/bin/ruff format .
+	$(VENV)/bin/ruff check --fix .
 
 typecheck: venv
 	$(VENV)/bin/basedpyright
