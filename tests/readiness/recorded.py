@@ -11,6 +11,7 @@ from typing import Any
 
 from readiness.cli import load_stack
 from readiness.expectations import Expectations, expectations
+from tests.stacks.test_verify import KINDS
 
 ROOT = Path(__file__).resolve().parents[2]
 DATA = ROOT / "tests" / "data" / "verify"
@@ -37,18 +38,7 @@ class RecordedReader:
     server: str = "https://recorded"
     calls: list[str] = field(default_factory=list)
     kinds: dict[str, list[dict[str, Any]]] = field(
-        default_factory=lambda: {
-            kind: _items(kind)
-            for kind in (
-                "nodes",
-                "namespaces",
-                "daemonsets",
-                "pods",
-                "networkpolicies",
-                "resourcequotas",
-                "validatingadmissionpolicybindings",
-            )
-        }
+        default_factory=lambda: {kind: _items(kind) for kind in KINDS}
     )
 
     def _list(self, call: str, kind: str, namespace: str | None = None) -> list[dict[str, Any]]:

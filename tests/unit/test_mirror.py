@@ -16,6 +16,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.unit.test_layers import _imports
+
 ROOT = Path(__file__).resolve().parents[2]
 MIRRORED = ("plan", "settings", "stack_config", "readiness")
 """Top-level packages whose every module has a test file laid out like it."""
@@ -51,17 +53,6 @@ def modules_and_test_files() -> dict[str, Path]:
                 module, stem = ".".join((*folder.parts, path.stem)), path.stem
             wanted[module] = ROOT / "tests" / folder / f"test_{stem}.py"
     return wanted
-
-
-def _imports(path: Path) -> set[str]:
-    found: set[str] = set()
-    for node in ast.walk(ast.parse(path.read_text())):
-        if isinstance(node, ast.Import):
-            found |= {alias.name for alias in node.names}
-        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-            found.add(node.module)
-            found |= {f"{node.module}.{alias.name}" for alias in node.names}
-    return found
 
 
 @pytest.mark.parametrize("module", sorted(modules_and_test_files()))
