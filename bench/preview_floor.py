@@ -70,7 +70,7 @@ class PreviewFloor:
     modules: int = 0
     """Third-party modules the preview imported (and each floor imports)."""
     registrations: int = 0
-    floors: dict[str, Timing] = field(default_factory=dict)
+    floors: dict[FloorKind, Timing] = field(default_factory=dict)
 
     def over(self, preview: Timing, kind: FloorKind, clock: Literal["cpu", "wall"]) -> float:
         """The preview's median over the floor's."""

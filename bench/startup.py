@@ -21,7 +21,14 @@ from typing import Any
 
 import yaml
 
-from .preview_floor import FLOOR_KINDS, PreviewFloor, floor_command, probe, probe_file
+from .preview_floor import (
+    FLOOR_KINDS,
+    FloorKind,
+    PreviewFloor,
+    floor_command,
+    probe,
+    probe_file,
+)
 from .timing import Timing, ratio
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
@@ -179,7 +186,9 @@ def measure_startup(repeats: int, stack: str = "dev", python: str | None = None)
         registrations=len(found["registrations"]),
         floors={kind: Timing() for kind in FLOOR_KINDS},
     )
-    floors = {kind: floor_command(python, probe_file(found), kind) for kind in FLOOR_KINDS}
+    floors: dict[FloorKind, list[str]] = {
+        kind: floor_command(python, probe_file(found), kind) for kind in FLOOR_KINDS
+    }
     import_pulumi, whole = Timing(), Timing()
     exit_code = 0
     # Each command once per round, so the machine's drift touches them alike.
