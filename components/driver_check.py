@@ -13,7 +13,7 @@ the device nodes the NVIDIA runtime mounts (mode 0666 by default), so the pod pa
 Security ``restricted``. A node whose driver sets a stricter ``NVreg_DeviceFileMode`` fails the
 check, loudly.
 
-ACK MPS pools are checked too, from a second namespace (``<readiness.namespace>-mps``): on an
+ACK MPS pools are checked too, from a second namespace (``<driverCheck.namespace>-mps``): on an
 MPS node a pod that asks for ``aliyun.com/gpu-mem`` fails to start unless it sets
 ``hostIPC: true``, and Pod Security has no level that allows hostIPC alone (``baseline``
 forbids it), so that namespace enforces ``privileged``. It holds the MPS check Jobs and nothing

@@ -1,7 +1,7 @@
 """ResolvedPlatform: a valid stack config with its GPU pools resolved against the catalog.
 
 ``resolve_platform`` is the step after validation (``stack_config.rules.check``): it assumes
-settings that passed the rules, and everything above it (components, readiness, the policy
+settings that passed the rules, and everything above it (components, ``make verify``, the policy
 pack's fixtures) reads the platform through it.
 """
 
