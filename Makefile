@@ -33,6 +33,10 @@ lint: venv
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 
+format: venv ## Rewrite what `make lint` would refuse and ruff can fix: formatting, import order.
+	$(VENV)/bin/ruff format .
+	$(VENV)/bin/ruff check --fix .
+
 typecheck: venv
 	$(VENV)/bin/basedpyright
 
@@ -46,10 +50,6 @@ tests: venv ## Every test, `slow` ones included.
 # project (what `make typecheck` does) and, in the same run, that misspelt SDK keywords fail.
 test: lint ## Lint, then every test, the type check among them.
 	@$(MAKE) --no-print-directory tests
-
-format: venv ## Format and fix what ruff can (make lint checks the same).
-	$(VENV)/bin/ruff format .
-	$(VENV)/bin/ruff check --fix .
 
 # Releases (docs/packaging.md): both wheels and sdists into dist/, then the packaging tests:
 # built from a clean clone, installed into fresh virtualenvs, consumer programs previewed.

@@ -28,7 +28,7 @@ POOL_PARENT_TYPES = frozenset(
     {"gpu-platform:index:AksGpuNodePool", "gpu-platform:index:AckGpuNodePool"}
 )
 """Components whose custom resources are the GPU pools themselves."""
-CHECK_PARENT_TYPE = "gpu-platform:index:DriverReadinessCheck"
+CHECK_PARENT_TYPE = "gpu-platform:index:DriverCheck"
 CHECK_TYPE = "kubernetes:batch/v1:Job"
 
 
@@ -58,7 +58,7 @@ DURATIONS: dict[str, Duration] = {
     CHECK_TYPE: Duration(
         3,
         f"{ESTIMATE}: CUDA image pulled on a new node, then nvidia-smi; Pulumi waits for "
-        "completion (deadline 30 min: plan.readiness.CHECK_DEADLINE_SECONDS)",
+        "completion (deadline 30 min: plan.driver_checks.CHECK_DEADLINE_SECONDS)",
     ),
     "azure-native:kubernetesconfiguration:Extension": Duration(
         5, f"{ESTIMATE}: Azure Container Storage's installer rolled out"

@@ -1,4 +1,6 @@
-"""Start-up: a whole offline-preview process for a stack against one that only imports pulumi.
+"""Start-up: a whole offline-preview process for a stack against one that only imports pulumi,
+and against its floors (``preview_floor``): the same third-party imports and as many
+registrations, with none of our code.
 
 Also lists which cloud SDK packages the preview process imports (``-X importtime``), so an
 eager import of a cloud the stack does not use shows up as a number, not a guess.
@@ -19,6 +21,14 @@ from typing import Any
 
 import yaml
 
+from .preview_floor import (
+    FLOOR_KINDS,
+    FloorKind,
+    PreviewFloor,
+    floor_command,
+    probe,
+    probe_file,
+)
 from .timing import Timing, ratio
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
@@ -73,6 +83,8 @@ class StartupResult:
     """Sum of every module's own import time in the preview process."""
     phases: dict[str, float] = field(default_factory=dict)
     """CPU seconds per phase of one preview process (see ``_PHASES_SCRIPT``)."""
+    floor: PreviewFloor = field(default_factory=PreviewFloor)
+    """The floor processes, timed beside the preview's."""
 
     @property
     def preview_over_import_pulumi(self) -> float:
@@ -106,6 +118,7 @@ class StartupResult:
             },
             "cloud_sdks_loaded": self.cloud_sdks_loaded,
             "only_chosen_cloud_sdk": self.only_chosen_cloud_sdk,
+            "floor": self.floor.as_dict(self.preview),
         }
 
 
@@ -167,11 +180,25 @@ def measure_startup(repeats: int, stack: str = "dev", python: str | None = None)
     env = {k: v for k, v in os.environ.items() if not k.startswith("PYTHON")}
     baseline = [python, "-c", "import pulumi"]
     preview = [python, "-m", "gpu_platform.offline_preview", "--stack", stack, "--format", "json"]
+    found = probe(python, stack, PROJECT_ROOT, env)
+    floor = PreviewFloor(
+        modules=len(found["modules"]),
+        registrations=len(found["registrations"]),
+        floors={kind: Timing() for kind in FLOOR_KINDS},
+    )
+    floors: dict[FloorKind, list[str]] = {
+        kind: floor_command(python, probe_file(found), kind) for kind in FLOOR_KINDS
+    }
     import_pulumi, whole = Timing(), Timing()
     exit_code = 0
+    # Each command once per round, so the machine's drift touches them alike.
     for _ in range(max(repeats, 1)):
         _timed_process(baseline, env, import_pulumi)
         exit_code = _timed_process(preview, env, whole).returncode
+        for kind, command in floors.items():
+            _check(_timed_process(command, env, floor.floors[kind]))
+    for command in floors.values():
+        Path(command[3]).unlink(missing_ok=True)
     traced = _run([python, "-X", "importtime", *preview[1:]], env)
     imports, total = parse_importtime(traced.stderr)
     wanted = {*CLOUD_SDKS.values(), *OTHER_PACKAGES}
@@ -187,4 +214,11 @@ def measure_startup(repeats: int, stack: str = "dev", python: str | None = None)
         imports={pkg: cost for pkg, cost in imports.items() if pkg in wanted},
         import_total_s=total,
         phases=phases,
+        floor=floor,
     )
+
+
+def _check(done: subprocess.CompletedProcess[str]) -> None:
+    """A floor that fails measures nothing: say why."""
+    if done.returncode != 0:
+        raise RuntimeError(f"floor process failed: {done.stderr.strip()[-2000:]}")

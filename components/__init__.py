@@ -44,7 +44,7 @@ if TYPE_CHECKING:  # what the names below resolve to, for type checkers
     )
     from .amd_gpu_operator import AmdDriverArgs, AmdGpuOperator, AmdGpuOperatorArgs, AmdImagesArgs
     from .cert_manager import CertManager, CertManagerArgs
-    from .driver_check import DriverReadinessCheck, DriverReadinessCheckArgs
+    from .driver_check import DriverCheck, DriverCheckArgs
     from .existing_cluster import ExistingCluster, ExistingClusterArgs
     from .gpu_admission_policy import GpuAdmissionPolicy, GpuAdmissionPolicyArgs
     from .gpu_metrics import DcgmExporter, DcgmExporterArgs
@@ -120,8 +120,8 @@ _WHERE = {
     "CpuPoolArgs": "pool_args",
     "DcgmExporter": "gpu_metrics",
     "DcgmExporterArgs": "gpu_metrics",
-    "DriverReadinessCheck": "driver_check",
-    "DriverReadinessCheckArgs": "driver_check",
+    "DriverCheck": "driver_check",
+    "DriverCheckArgs": "driver_check",
     "ExistingCluster": "existing_cluster",
     "ExistingClusterArgs": "existing_cluster",
     "GpuAdmissionPolicy": "gpu_admission_policy",
@@ -192,8 +192,8 @@ __all__ = [
     "CpuPoolArgs",
     "DcgmExporter",
     "DcgmExporterArgs",
-    "DriverReadinessCheck",
-    "DriverReadinessCheckArgs",
+    "DriverCheck",
+    "DriverCheckArgs",
     "ExistingCluster",
     "ExistingClusterArgs",
     "GpuAdmissionPolicy",

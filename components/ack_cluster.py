@@ -13,14 +13,8 @@ import pulumi_kubernetes as k8s
 from pulumi_alicloud import cs, vpc
 from pydantic import ValidationError
 
-from gpu_platform.plan.cloud_tags import ack_tag_problems
+from gpu_platform.plan.ack_cluster import ack_cluster_problems, ack_cluster_value_problems
 from gpu_platform.plan.kubernetes_versions import kubernetes_version_problem
-from gpu_platform.plan.names import (
-    ack_cluster_name_problem,
-    sls_project_problem,
-    vswitch_id_problems,
-)
-from gpu_platform.plan.problems import under
 from gpu_platform.plan.zones import alibaba_zones_problems
 from gpu_platform.settings import (
     SYSTEM_POOL_NAME,
@@ -146,27 +140,22 @@ def ack_cluster_args(settings: AckClusterSettings, *, node_autoscaling: bool) ->
     return cast(AckClusterArgs, {**dumped, "node_autoscaling": node_autoscaling})
 
 
-def cluster_settings(args: AckClusterArgs) -> tuple[AckClusterSettings | None, list[Problem]]:
-    """The args checked against the settings schema and the cluster's own needs: the
-    settings, or None and the problems with property paths."""
+def check_ack_cluster_args(
+    args: AckClusterArgs,
+) -> tuple[AckClusterSettings | None, list[Problem]]:
+    """The args checked against the settings schema and the cluster's own rules
+    (``plan.ack_cluster``, which the stack config asks too), its Kubernetes version and its
+    vSwitches' zones: the settings, or None and the problems with property paths."""
     raw = {k: v for k, v in args.items() if k != "node_autoscaling"}
     try:
         settings = AckClusterSettings.model_validate({**raw, "region": _REGION_UNUSED})
     except ValidationError as err:
         return None, validation_problems(err)
-    problems: list[Problem] = []
-    if (name_problem := ack_cluster_name_problem(settings.name)) is not None:
-        problems.append(("name", name_problem))
-    project = settings.audit_log_project
-    if project is not None and (project_problem := sls_project_problem(project)) is not None:
-        problems.append(("auditLogProject", project_problem))
+    problems = list(ack_cluster_value_problems(settings))
     version = settings.kubernetes_version
     if version is not None and (version_problem := kubernetes_version_problem("alicloud", version)):
         problems.append(("kubernetesVersion", version_problem))
-    problems += under("tags", ack_tag_problems(settings.tags))
     network = settings.vpc
-    problems += under("vpc.vswitchIds", vswitch_id_problems(network.vswitch_ids))
-    problems += under("vpc.podVswitchIds", vswitch_id_problems(network.pod_vswitch_ids))
     # No region here (the provider's): the zones of every vSwitch are judged as one region's.
     groups = (("vswitches", network.vswitches), ("podVswitches", network.pod_vswitches))
     switches = [
@@ -176,20 +165,7 @@ def cluster_settings(args: AckClusterArgs) -> tuple[AckClusterSettings | None, l
     ]
     zones = dict(alibaba_zones_problems([zone for _, zone in switches]))
     problems += [(at, zones[f"[{j}]"]) for j, (at, _) in enumerate(switches) if f"[{j}]" in zones]
-    disk = settings.node_system_disk
-    if disk.kms_key_id is not None and not disk.encrypted:
-        problems.append(("nodeSystemDisk.kmsKeyId", "a key encrypts only with encrypted: true"))
-    if network.vpc_id is None:
-        for key, existing in (
-            ("vpc.vswitchIds", network.vswitch_ids),
-            ("vpc.podVswitchIds", network.pod_vswitch_ids),
-        ):
-            if existing:
-                problems.append((key, "existing vSwitches need the existing vpcId they are in"))
-    if not network.vswitch_ids and not network.vswitches:
-        problems.append(("vpc", "give node vSwitches: vswitchIds (existing) or vswitches"))
-    if not network.pod_vswitch_ids and not network.pod_vswitches:
-        problems.append(("vpc", "Terway needs pod vSwitches: podVswitchIds or podVswitches"))
+    problems += ack_cluster_problems(settings)
     return (None if problems else settings), problems
 
 
@@ -282,7 +258,7 @@ class AckCluster(pulumi.ComponentResource):
     def __init__(
         self, name: str, args: AckClusterArgs, opts: pulumi.ResourceOptions | None = None
     ) -> None:
-        settings, problems = cluster_settings(args)
+        settings, problems = check_ack_cluster_args(args)
         # Checked before registering anything: bad input changes nothing.
         raise_if_any("AckCluster", name, problems)
         assert settings is not None

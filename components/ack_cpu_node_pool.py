@@ -15,7 +15,7 @@ import pulumi
 from pulumi_alicloud import cs
 
 from gpu_platform.plan.cloud_tags import ack_tag_problems
-from gpu_platform.plan.cpu_pools import cpu_node_labels, ecs_type_problem, label_problems
+from gpu_platform.plan.cpu_pools import cpu_node_labels, cpu_pool_problems
 from gpu_platform.plan.kubernetes_values import kubernetes_label_problems
 from gpu_platform.plan.problems import under
 from gpu_platform.settings import CpuPoolSettings
@@ -23,7 +23,7 @@ from gpu_platform.settings import CpuPoolSettings
 from .ack_gpu_node_pool import ACK_ZONES_BY_VSWITCH, management
 from .errors import Problem, raise_if_any
 from .node_hardening import AckSystemDiskArgs, ack_system_disk
-from .pool_args import CpuPoolArgs, cpu_pool_settings
+from .pool_args import CpuPoolArgs, check_cpu_pool_args
 from .type_tokens import formerly, type_token
 
 SCALING_TYPE_CPU = "cpu"
@@ -50,17 +50,12 @@ class AckCpuNodePoolArgs(TypedDict):
 
 def ack_cpu_pool_problems(pool: CpuPoolSettings) -> list[Problem]:
     """What ACK refuses, or what would pull GPU components onto the pool, in a pool that fits
-    the schema (the stack config's rules say the same under ``cpuPools[i]``)."""
-    problems: list[Problem] = []
-    if pool.instance_type is None:
-        problems.append(("pool.instanceType", "required: an ECS type without GPUs"))
-    elif (type_problem := ecs_type_problem(pool.instance_type)) is not None:
-        problems.append(("pool.instanceType", type_problem.replace("gpuPools", "AckGpuNodePool")))
-    if pool.vm_size is not None:
-        problems.append(("pool.vmSize", "an Azure VM size; an ACK pool takes instanceType"))
+    the schema: the rules of a CPU pool on ACK (``plan.cpu_pools``; the stack config's rules
+    say the same under ``cpuPools[i]``), labels by Kubernetes' syntax, and no zones (the
+    vSwitches it is given place it)."""
+    problems = under("pool", cpu_pool_problems("alicloud", pool))
     if pool.zones:
         problems.append(("pool.zones", ACK_ZONES_BY_VSWITCH))
-    problems += [(f"pool.labels.{key}", why) for key, why in label_problems(pool.labels)]
     problems += under("pool.labels", kubernetes_label_problems(pool.labels))
     return problems
 
@@ -88,9 +83,9 @@ class AckCpuNodePool(pulumi.ComponentResource):
     def __init__(
         self, name: str, args: AckCpuNodePoolArgs, opts: pulumi.ResourceOptions | None = None
     ) -> None:
-        pool, problems = cpu_pool_settings(args["pool"], "pool")
-        if pool is not None:
-            problems += ack_cpu_pool_problems(pool)
+        pool, problems = check_cpu_pool_args(
+            "alicloud", args["pool"], "pool", rules=ack_cpu_pool_problems
+        )
         disk, disk_problems = ack_system_disk(args.get("system_disk"), "system_disk")
         problems += under("tags", ack_tag_problems(args.get("tags") or {}))
         # Checked before registering anything: bad input changes nothing.

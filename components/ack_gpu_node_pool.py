@@ -13,14 +13,16 @@ from gpu_facts.scheduling import (
     GPU_TAINT_VALUE,
 )
 from gpu_platform.plan.cloud_tags import ack_tag_problems
+from gpu_platform.plan.gpu_pools import gpu_pool_problems
 from gpu_platform.plan.kubernetes_values import kubernetes_label_problems
 from gpu_platform.plan.node_labels import ack_node_labels
 from gpu_platform.plan.pools import PoolFacts
 from gpu_platform.plan.problems import under
+from gpu_platform.settings import GpuPoolSettings
 
-from .errors import Problem, property_path, raise_if_any
+from .errors import Problem, raise_if_any
 from .node_hardening import AckSystemDiskArgs, ack_system_disk
-from .pool_args import GpuPoolArgs, resolve_pool_args
+from .pool_args import GpuPoolArgs, check_gpu_pool_args
 from .type_tokens import formerly, type_token
 
 # No ``from __future__ import annotations``: Pulumi's component analyzer reads these
@@ -50,19 +52,28 @@ class AckGpuNodePoolArgs(TypedDict):
     """System disk of every node: category, size, encryption."""
 
 
-def ack_pool(args: AckGpuNodePoolArgs) -> tuple[PoolFacts | None, list[Problem]]:
-    """The pool args checked and resolved for ACK: the pool's facts, or None and the
-    problems with property paths."""
-    pf, problems = resolve_pool_args("alicloud", args["pool"], "pool")
-    if args["pool"].get("instance_type") is None:
-        # Say what ACK needs rather than the cloud-neutral "vmSize or instanceType".
-        problems = [p for p in problems if p[0] != "pool"]
-        problems.append((property_path("pool", "instance_type"), "an ACK pool needs instanceType"))
-        pf = None
-    if pf is not None:
-        problems += under("pool.labels", kubernetes_label_problems(pf.pool.labels))
-        if pf.pool.zones:
-            problems.append(("pool.zones", ACK_ZONES_BY_VSWITCH))
+def ack_gpu_pool_problems(pool: GpuPoolSettings) -> list[Problem]:
+    """The rules of a GPU pool on ACK (``plan.gpu_pools`` on cloud ``alicloud``, which the stack
+    config asks too), its labels by Kubernetes' syntax, and no zones (the vSwitches it is given
+    place it); property paths under ``pool``."""
+    problems = under(
+        "pool",
+        [
+            *gpu_pool_problems("alicloud", pool),
+            *under("labels", kubernetes_label_problems(pool.labels)),
+        ],
+    )
+    if pool.zones:
+        problems.append(("pool.zones", ACK_ZONES_BY_VSWITCH))
+    return problems
+
+
+def check_ack_gpu_pool_args(args: AckGpuNodePoolArgs) -> tuple[PoolFacts | None, list[Problem]]:
+    """The pool args and tags checked, the pool resolved for ACK: the pool's facts, or None and
+    the problems with property paths."""
+    pf, problems = check_gpu_pool_args(
+        "alicloud", args["pool"], "pool", rules=ack_gpu_pool_problems
+    )
     problems += under("tags", ack_tag_problems(args.get("tags") or {}))
     return (None if problems else pf), problems
 
@@ -100,13 +111,14 @@ class AckGpuNodePool(pulumi.ComponentResource):
 
     node_pool_id: pulumi.Output[str]
     """ACK node pool ID."""
-    capacity: pulumi.Output[dict[str, Any]]
-    """Expected allocatable GPU resources per node, node count and total."""
+    facts: pulumi.Output[dict[str, Any]]
+    """Instance type, GPU model, sharing, and the expected allocatable GPU resources per node,
+    node count and total."""
 
     def __init__(
         self, name: str, args: AckGpuNodePoolArgs, opts: pulumi.ResourceOptions | None = None
     ) -> None:
-        pf, problems = ack_pool(args)
+        pf, problems = check_ack_gpu_pool_args(args)
         disk, disk_problems = ack_system_disk(args.get("system_disk"), "system_disk")
         # Checked before registering anything: bad input changes nothing.
         raise_if_any("AckGpuNodePool", name, [*problems, *disk_problems])
@@ -137,7 +149,7 @@ class AckGpuNodePool(pulumi.ComponentResource):
             opts=pulumi.ResourceOptions(parent=self, protect=args.get("protect", False)),
         )
         self.node_pool_id = pool.node_pool_id
-        self.capacity = pulumi.Output.from_input(
+        self.facts = pulumi.Output.from_input(
             {
                 "instanceType": pf.pool.instance_type,
                 "gpuModel": pf.gpu_model.name,
@@ -145,4 +157,4 @@ class AckGpuNodePool(pulumi.ComponentResource):
                 **pf.capacity.as_output(),
             }
         )
-        self.register_outputs({"nodePoolId": self.node_pool_id, "capacity": self.capacity})
+        self.register_outputs({"nodePoolId": self.node_pool_id, "facts": self.facts})

@@ -9,8 +9,6 @@ node, so unless the config allows changing it the ``ack-mps-control`` release is
 in-place upgrade): set ``allowMpsControlChanges`` for a planned, off-peak change.
 """
 
-import re
-from collections.abc import Sequence
 from typing import NotRequired, TypedDict, cast
 
 import pulumi
@@ -23,12 +21,12 @@ from gpu_facts.ack_components import (
     AI_INSTALLER_CHART,
     MPS_CONTROL_CHART,
 )
-from gpu_facts.scheduling import ACK_GPU_SCHEDULE_VALUES
+from gpu_platform.plan.ack_gpu_sharing import needs_ai_installer, needs_mps_control, pin_problems
 from gpu_platform.plan.pools import PoolFacts
 from gpu_platform.settings import AckGpuSharingSettings
 
 from .errors import Problem, raise_if_any, validation_problems
-from .pool_args import GpuPoolArgs, resolve_pool_args
+from .pool_args import GpuPoolArgs, check_gpu_pools_args
 from .type_tokens import formerly, type_token
 
 # No ``from __future__ import annotations``: Pulumi's component analyzer reads these
@@ -36,11 +34,6 @@ from .type_tokens import formerly, type_token
 
 FROZEN_INPUTS = ["chart", "version", "values", "repositoryOpts"]
 """Inputs of a frozen release whose changes Pulumi ignores (an upgrade restarts its pods)."""
-
-
-_CHART_VERSION = re.compile(r"^\d+\.\d+\.\d+$")
-_PIN_KEYS = {AI_INSTALLER_CHART: "aiInstallerVersion", MPS_CONTROL_CHART: "mpsControlVersion"}
-"""The property that pins each chart."""
 
 
 class AckGpuSharingArgs(TypedDict):
@@ -65,40 +58,20 @@ def ack_gpu_sharing_args(
     return cast(AckGpuSharingArgs, {"pools": pools, **settings.model_dump(exclude_none=True)})
 
 
-def sharing_inputs(
+def check_ack_gpu_sharing_args(
     args: AckGpuSharingArgs,
 ) -> tuple[AckGpuSharingSettings | None, list[PoolFacts], list[Problem]]:
-    """The args checked against the settings schema, the pools resolved: the pins, the
-    pools' facts and the problems with property paths."""
-    problems: list[Problem] = []
-    pools: list[PoolFacts] = []
-    for i, pool in enumerate(args["pools"]):
-        pf, found = resolve_pool_args("alicloud", pool, "pools", i)
-        problems += found
-        if pf is not None:
-            pools.append(pf)
+    """The args checked against the settings schema and the pins the pools need
+    (``plan.ack_gpu_sharing``, which the stack config asks too), the pools resolved: the pins,
+    the pools' facts and the problems with property paths."""
+    pools, problems = check_gpu_pools_args("alicloud", args["pools"], "pools")
     pins = {k: v for k, v in args.items() if k != "pools"}
     try:
         components = AckGpuSharingSettings.model_validate(pins)
     except ValidationError as err:
         return None, pools, problems + validation_problems(err)
-    for key, version in (
-        ("aiInstallerVersion", components.ai_installer_version),
-        ("mpsControlVersion", components.mps_control_version),
-    ):
-        if version is not None and not _CHART_VERSION.match(version):
-            problems.append((key, f"not a chart version (x.y.z): {version!r}"))
+    problems += pin_problems(components, [pf.sharing for pf in pools])
     return components, pools, problems
-
-
-def needs_ai_installer(pools: Sequence[PoolFacts]) -> bool:
-    """Any pool shared the ACK way (MPS, cGPU or share) needs ACK's shared-GPU scheduling."""
-    return any(pf.sharing in ACK_GPU_SCHEDULE_VALUES for pf in pools)
-
-
-def needs_mps_control(pools: Sequence[PoolFacts]) -> bool:
-    """Only MPS pools need the MPS control daemon."""
-    return any(pf.is_ack_mps for pf in pools)
 
 
 class AckGpuSharing(pulumi.ComponentResource):
@@ -112,19 +85,15 @@ class AckGpuSharing(pulumi.ComponentResource):
     def __init__(
         self, name: str, args: AckGpuSharingArgs, opts: pulumi.ResourceOptions | None = None
     ) -> None:
-        components, pools, problems = sharing_inputs(args)
+        components, pools, problems = check_ack_gpu_sharing_args(args)
         wanted: list[tuple[str, str | None, bool]] = []
+        modes = [pf.sharing for pf in pools]
         if components is not None:
-            if needs_ai_installer(pools):
+            if needs_ai_installer(modes):
                 wanted.append((AI_INSTALLER_CHART, components.ai_installer_version, False))
-            if needs_mps_control(pools):
+            if needs_mps_control(modes):
                 frozen = not components.allow_mps_control_changes
                 wanted.append((MPS_CONTROL_CHART, components.mps_control_version, frozen))
-        problems += [
-            (_PIN_KEYS[chart], f"pin the chart version of {chart}")
-            for chart, version, _ in wanted
-            if version is None
-        ]
         # Refuse before registering anything: an unpinned chart must change nothing.
         raise_if_any("AckGpuSharing", name, problems)
         super().__init__(

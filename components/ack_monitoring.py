@@ -42,7 +42,7 @@ from gpu_platform.plan.names import sls_project_problem
 from gpu_platform.plan.observability import logstore_name, logstore_name_problem
 
 from .errors import Problem, raise_if_any
-from .pool_args import GpuPoolArgs, resolve_pools_args
+from .pool_args import GpuPoolArgs, check_gpu_pools_args
 from .type_tokens import formerly, type_token
 
 COMPONENT = "AckMonitoring"
@@ -96,7 +96,7 @@ class AckMonitoring(pulumi.ComponentResource):
         self, name: str, args: AckMonitoringArgs, opts: pulumi.ResourceOptions | None = None
     ) -> None:
         problems = _problems(args)
-        pools, pool_problems = resolve_pools_args("alicloud", args.get("pools") or [], "pools")
+        pools, pool_problems = check_gpu_pools_args("alicloud", args.get("pools") or [], "pools")
         raise_if_any(COMPONENT, name, problems + pool_problems)
         super().__init__(
             type_token("AckMonitoring"),

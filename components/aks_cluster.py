@@ -10,7 +10,6 @@ annotations``: the component analyzer reads the args at run time.
 """
 
 import base64
-from ipaddress import ip_network
 from typing import NotRequired, TypedDict, cast
 
 import pulumi
@@ -20,24 +19,21 @@ from pulumi_azure_native import authorization, resources
 from pulumi_azure_native import containerservice as aks
 from pydantic import ValidationError
 
-from gpu_facts.aks_nodes import AKS_SYSTEM_POOL_MIN_PODS, AZURE_POLICY_ADDON
+from gpu_facts.aks_nodes import AZURE_POLICY_ADDON
 from gpu_facts.azure_monitor import MIN_RETENTION_DAYS, MONITORING_ADDON
 from gpu_facts.device_plugin_chart import CRITICAL_ADDONS_TAINT_KEY
-from gpu_platform.plan.cloud_tags import azure_tag_problems
-from gpu_platform.plan.cpu_pools import azure_size_problem
+from gpu_platform.plan.aks_cluster import aks_cluster_problems, aks_cluster_value_problems
 from gpu_platform.plan.kubernetes_versions import kubernetes_version_problem
-from gpu_platform.plan.names import (
-    aks_cluster_name_problem,
-    entra_object_id_problems,
-    resource_group_name_problem,
-)
-from gpu_platform.plan.problems import under
 from gpu_platform.settings import SYSTEM_POOL_NAME, AksClusterSettings, MaintenanceWindowSettings
 
 from .aks_monitoring import AksMonitoringWorkspaces
 from .errors import Problem, raise_if_any, validation_problems
-from .node_hardening import aks_node_inputs, aks_node_problems
+from .node_hardening import aks_node_inputs
 from .type_tokens import formerly, type_token
+
+SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+"""YAML's safe loader, in C where libyaml is installed (the same documents, read faster)."""
+SAFE_DUMPER = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
 
 SYSTEM_POOL_TAINT = f"{CRITICAL_ADDONS_TAINT_KEY}=true:NoSchedule"
 """Keeps workloads off the system pool; AKS add-ons tolerate it."""
@@ -188,45 +184,23 @@ def aks_cluster_args(settings: AksClusterSettings) -> AksClusterArgs:
     """A stack's validated cluster settings as component args (what the platform passes on)."""
     data = settings.model_dump(exclude_none=True)
     data["system_pool"].pop("instance_type", None)  # the ACK system pool's, not AKS's
+    if not settings.entra_id.enabled:
+        data.pop("kubelogin_mode", None)  # it means nothing without Entra ID
     return cast(AksClusterArgs, data)
 
 
 def cluster_problems(settings: AksClusterSettings) -> list[Problem]:
-    """What AKS refuses, or what would lock everyone out, in settings that fit the schema."""
-    problems: list[Problem] = []
-    if (name_problem := aks_cluster_name_problem(settings.name)) is not None:
-        problems.append(("name", name_problem))
-    if (group_problem := resource_group_name_problem(settings.resource_group.name)) is not None:
-        problems.append(("resourceGroup.name", group_problem))
+    """What AKS refuses, or what would lock everyone out, in settings that fit the schema
+    (``plan.aks_cluster`` and the Kubernetes versions AKS offers, ``plan.kubernetes_versions``:
+    the stack config's rules say the same under ``cluster``)."""
+    problems = [*aks_cluster_value_problems(settings)]
     version = settings.kubernetes_version
     if version is not None and (version_problem := kubernetes_version_problem("azure", version)):
         problems.append(("kubernetesVersion", version_problem))
-    problems += under("tags", azure_tag_problems(settings.tags))
-    groups = settings.entra_id.admin_group_object_ids
-    problems += under("entraId.adminGroupObjectIds", entra_object_id_problems(groups))
-    if settings.disable_local_accounts and not settings.entra_id.enabled:
-        problems.append(("disableLocalAccounts", "needs entraId.enabled, or nobody can log in"))
-    ranges = settings.api_server.authorized_ip_ranges
-    if settings.api_server.private and ranges:
-        problems.append(("apiServer.authorizedIpRanges", "not allowed on a private API server"))
-    for i, cidr in enumerate(ranges):
-        try:
-            ip_network(cidr, strict=False)  # AKS accepts host bits and single addresses
-        except ValueError:
-            problems.append((f"apiServer.authorizedIpRanges[{i}]", f"not a CIDR: {cidr!r}"))
-    system = settings.system_pool
-    size_problem = azure_size_problem(system.vm_size)
-    if size_problem is not None:
-        problems.append(("systemPool.vmSize", size_problem))
-    if system.max_pods < AKS_SYSTEM_POOL_MIN_PODS:
-        problems.append(
-            ("systemPool.maxPods", f"system pools run at least {AKS_SYSTEM_POOL_MIN_PODS} pods")
-        )
-    problems += aks_node_problems(system.vm_size, system, "systemPool")
-    return problems
+    return [*problems, *aks_cluster_problems(settings)]
 
 
-def resolve_cluster_args(name: str, args: AksClusterArgs) -> AksClusterSettings:
+def check_aks_cluster_args(name: str, args: AksClusterArgs) -> AksClusterSettings:
     """The args as validated settings, or one ``InputPropertiesError`` naming every bad
     property."""
     try:
@@ -375,7 +349,7 @@ def with_kubelogin_mode(kubeconfig: str, mode: str) -> str:
     AKS hands out ``--login devicecode``, which waits for a person: a ``pulumi up`` in CI would
     hang. Fails when the kubeconfig has no kubelogin user (not the exec format we asked for).
     """
-    config = yaml.safe_load(kubeconfig)
+    config = yaml.load(kubeconfig, SAFE_LOADER)
     if not isinstance(config, dict):
         raise ValueError("AKS returned an unreadable kubeconfig")
     rewritten = 0
@@ -386,7 +360,7 @@ def with_kubelogin_mode(kubeconfig: str, mode: str) -> str:
             rewritten += 1
     if not rewritten:
         raise ValueError("AKS returned no kubelogin (exec) user in the Entra ID kubeconfig")
-    return yaml.safe_dump(config, sort_keys=False)
+    return yaml.dump(config, Dumper=SAFE_DUMPER, sort_keys=False)
 
 
 class AksCluster(pulumi.ComponentResource):
@@ -422,7 +396,7 @@ class AksCluster(pulumi.ComponentResource):
     ) -> None:
         # Checked before registering anything: bad input changes nothing.
         monitoring: AksClusterMonitoringArgs = args.get("monitoring") or {}
-        settings = resolve_cluster_args(
+        settings = check_aks_cluster_args(
             name, cast(AksClusterArgs, {k: v for k, v in args.items() if k != "monitoring"})
         )
         super().__init__(

@@ -12,7 +12,8 @@ from typing import Any, NotRequired, TypedDict
 import pulumi
 from pulumi_azure_native import containerservice as aks
 
-from gpu_platform.plan.cpu_pools import azure_size_problem, cpu_node_labels, label_problems
+from gpu_platform.plan.aks_nodes import os_disk_problems, surge_problems
+from gpu_platform.plan.cpu_pools import cpu_node_labels, cpu_pool_problems
 from gpu_platform.plan.kubernetes_values import kubernetes_label_problems
 from gpu_platform.plan.problems import under
 from gpu_platform.plan.zones import aks_zone_problems
@@ -23,12 +24,10 @@ from .node_hardening import (
     AKS_AUTOSCALED_IGNORE,
     REPLACED_ON_CHANGE,
     aks_node_inputs,
-    aks_node_problems,
     aks_size_inputs,
-    aks_surge_problems,
     aks_upgrade_settings,
 )
-from .pool_args import CpuPoolArgs, cpu_pool_settings
+from .pool_args import CpuPoolArgs, check_cpu_pool_args
 from .type_tokens import formerly, type_token
 
 CPU_POOL_MODE = "User"
@@ -54,27 +53,27 @@ class AksCpuNodePoolArgs(TypedDict):
 
 def aks_cpu_pool_problems(pool: CpuPoolSettings) -> list[Problem]:
     """What AKS refuses, or what would pull GPU components onto the pool, in a pool that fits
-    the schema (the stack config's rules say the same under ``cpuPools[i]``)."""
-    problems: list[Problem] = []
-    if pool.vm_size is None:
-        problems.append(("pool.vmSize", "required: an Azure VM size without GPUs"))
-    elif (size_problem := azure_size_problem(pool.vm_size)) is not None:
-        problems.append(("pool.vmSize", size_problem.replace("gpuPools", "an AksGpuNodePool")))
-    if pool.instance_type is not None:
-        problems.append(("pool.instanceType", "an Alibaba instance type; an AKS pool takes vmSize"))
-    problems += [(f"pool.labels.{key}", why) for key, why in label_problems(pool.labels)]
-    problems += under("pool.labels", kubernetes_label_problems(pool.labels))
-    problems += under("pool.zones", aks_zone_problems(pool.zones))
-    problems += aks_surge_problems(pool.upgrade, "pool")
-    problems += aks_node_problems(pool.vm_size, pool, "pool")
-    return problems
+    the schema: the rules of a CPU pool on AKS (``plan.cpu_pools``; the stack config's rules
+    say the same under ``cpuPools[i]``), its labels by Kubernetes' syntax
+    (``plan.kubernetes_values``), its zones (``plan.zones``), its upgrade surge and the OS disk
+    its size must hold (``plan.aks_nodes``)."""
+    return under(
+        "pool",
+        [
+            *cpu_pool_problems("azure", pool),
+            *under("labels", kubernetes_label_problems(pool.labels)),
+            *under("zones", aks_zone_problems(pool.zones)),
+            *surge_problems(pool.upgrade),
+            *os_disk_problems(pool.vm_size, pool),
+        ],
+    )
 
 
-def resolve_aks_cpu_pool(name: str, args: AksCpuNodePoolArgs) -> CpuPoolSettings:
+def check_aks_cpu_pool_args(name: str, args: AksCpuNodePoolArgs) -> CpuPoolSettings:
     """The pool's settings, or one ``InputPropertiesError`` naming every bad property."""
-    settings, problems = cpu_pool_settings(args["pool"], "pool")
-    if settings is not None:
-        problems += aks_cpu_pool_problems(settings)
+    settings, problems = check_cpu_pool_args(
+        "azure", args["pool"], "pool", rules=aks_cpu_pool_problems
+    )
     raise_if_any("AksCpuNodePool", name, problems)
     assert settings is not None  # no problems: validated
     return settings
@@ -106,7 +105,7 @@ class AksCpuNodePool(pulumi.ComponentResource):
         self, name: str, args: AksCpuNodePoolArgs, opts: pulumi.ResourceOptions | None = None
     ) -> None:
         # Checked before registering anything: bad input changes nothing.
-        pool = resolve_aks_cpu_pool(name, args)
+        pool = check_aks_cpu_pool_args(name, args)
         super().__init__(
             type_token("AksCpuNodePool"),
             name,

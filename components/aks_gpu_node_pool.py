@@ -14,45 +14,32 @@ from typing import Any, NotRequired, TypedDict
 
 import pulumi
 from pulumi_azure_native import containerservice as aks
-from pydantic import ValidationError
 
-from gpu_facts import AZURE_VM_SIZES
 from gpu_facts.aks_nodes import GPU_DRIVER_INSTALL, GPU_DRIVER_NONE
-from gpu_facts.scheduling import (
-    DEVICE_PLUGIN_CONFIG_LABEL,
-    GPU_PRESENT_LABEL,
-    POOL_LABEL,
-)
+from gpu_platform.plan.aks_nodes import os_disk_problems
 from gpu_platform.plan.amd_pools import amd_pool_problems
+from gpu_platform.plan.gpu_pools import gpu_pool_problems
 from gpu_platform.plan.kubernetes_values import kubernetes_label_problems
 from gpu_platform.plan.node_labels import aks_node_labels, autoscaler_tags
 from gpu_platform.plan.pools import PoolFacts
 from gpu_platform.plan.problems import under
 from gpu_platform.plan.zones import aks_zone_problems
-from gpu_platform.settings import SYSTEM_POOL_NAME, GpuPoolSettings
+from gpu_platform.settings import GpuPoolSettings
 
-from .errors import Problem, input_error, raise_if_any, validation_problems
+from .errors import Problem, raise_if_any
 from .node_hardening import (
     AKS_AUTOSCALED_IGNORE,
     REPLACED_ON_CHANGE,
     aks_node_inputs,
-    aks_node_problems,
     aks_size_inputs,
-    aks_surge_problems,
     aks_upgrade_settings,
 )
-from .pool_args import GpuPoolArgs, resolve_pool_args
+from .pool_args import GpuPoolArgs, check_gpu_pool_args
 from .type_tokens import formerly, type_token
 
 IMMUTABLE_PROPERTIES = ["gpuInstanceProfile", *REPLACED_ON_CHANGE]
 """AKS cannot change these on an existing pool: a change replaces the pool (BP-11 for the MIG
 profile; the node hardening AKS also sets only at creation)."""
-RESERVED_LABELS = {GPU_PRESENT_LABEL, DEVICE_PLUGIN_CONFIG_LABEL, POOL_LABEL}
-"""Node labels the pool sets itself: a pool's own labels must not override them."""
-PLATFORM_LABEL_DOMAIN = "gpu-platform.io"
-"""Our own label domain (pool and workload labels)."""
-AKS_LABEL_DOMAIN = "kubernetes.azure.com"
-"""Label domain AKS reserves (it refuses the pool)."""
 
 
 class AksGpuNodePoolArgs(TypedDict):
@@ -79,53 +66,25 @@ class AksGpuNodePoolArgs(TypedDict):
 
 
 def aks_pool_problems(pool: GpuPoolSettings) -> list[Problem]:
-    """What AKS refuses, or what would break the pool, in a pool that fits the schema (the
-    stack config's rules say the same to a YAML user, under ``gpuPools[i]``)."""
-    problems: list[Problem] = []
-    if pool.name == SYSTEM_POOL_NAME:
-        problems.append(("pool.name", f"{SYSTEM_POOL_NAME!r} is the name of the system pool"))
-    if pool.vm_size is None:
-        problems.append(("pool.vmSize", "required: the VM size decides GPUs, MIG and NVMe"))
-    if pool.instance_type is not None:
-        problems.append(("pool.instanceType", "an Alibaba instance type; an AKS pool takes vmSize"))
-    if (pool.count is None) == (pool.autoscale is None):
-        problems.append(("pool", "give exactly one of count or autoscale"))
-    if pool.autoscale is not None and pool.autoscale.min > pool.autoscale.max:
-        problems.append(("pool.autoscale.min", "must not exceed autoscale.max"))
-    if pool.mig is not None and pool.autoscale is not None:
-        problems.append(("pool.autoscale", "MIG pools cannot autoscale; use count (BP-12)"))
-    if pool.mig is not None and pool.os_sku.startswith("AzureLinux"):
-        problems.append(("pool.osSku", f"MIG needs Ubuntu, not {pool.os_sku} (BP-12)"))
-    size = AZURE_VM_SIZES.get(pool.vm_size or "")  # an unknown size is reported on resolving
-    if pool.nvme and size is not None and not size.has_nvme:
-        problems.append(("pool.nvme", f"{size.name} has no local NVMe data disks"))
-    for key in pool.labels:
-        # Our own label domain and AKS's are set by the platform; a pool's value would fight it.
-        if key in RESERVED_LABELS or key.rpartition("/")[0].endswith(PLATFORM_LABEL_DOMAIN):
-            problems.append((f"pool.labels.{key}", "set by the platform; choose another key"))
-        elif key.rpartition("/")[0].endswith(AKS_LABEL_DOMAIN):
-            problems.append((f"pool.labels.{key}", f"AKS reserves the {AKS_LABEL_DOMAIN} domain"))
-    problems += under("pool.labels", kubernetes_label_problems(pool.labels))
-    problems += under("pool.zones", aks_zone_problems(pool.zones))
-    problems += [(f"pool.{path}", why) for path, why in amd_pool_problems("azure", pool)]
-    problems += aks_surge_problems(pool.upgrade, "pool")
-    if size is not None:  # the OS disk is judged against the size's local disks
-        problems += aks_node_problems(size.name, pool, "pool", nvme_cache=pool.nvme)
-    return problems
+    """What AKS refuses, or what would break the pool, in a pool that fits the schema: the rules
+    of a GPU pool on AKS (``plan.gpu_pools``: the stack config's rules say the same to a YAML
+    user, under ``gpuPools[i]``), its labels by Kubernetes' syntax, its zones, what AKS refuses
+    in an AMD pool (``plan.amd_pools``) and the OS disk its size must hold."""
+    return under(
+        "pool",
+        [
+            *gpu_pool_problems("azure", pool),
+            *under("labels", kubernetes_label_problems(pool.labels)),
+            *under("zones", aks_zone_problems(pool.zones)),
+            *amd_pool_problems("azure", pool),
+            *os_disk_problems(pool.vm_size, pool, nvme_cache=pool.nvme),
+        ],
+    )
 
 
-def resolve_aks_pool(name: str, args: AksGpuNodePoolArgs) -> PoolFacts:
+def check_aks_gpu_pool_args(name: str, args: AksGpuNodePoolArgs) -> PoolFacts:
     """The pool's facts, or one ``InputPropertiesError`` naming every bad property."""
-    try:
-        settings = GpuPoolSettings.model_validate(args["pool"])
-    except ValidationError as err:
-        raise input_error("AksGpuNodePool", name, validation_problems(err, "pool")) from None
-    problems = aks_pool_problems(settings)
-    facts = None
-    if settings.vm_size is not None:
-        facts, found = resolve_pool_args("azure", args["pool"], "pool")
-        reported = {path for path, _ in problems}
-        problems += [(path, reason) for path, reason in found if path not in reported]
+    facts, problems = check_gpu_pool_args("azure", args["pool"], "pool", rules=aks_pool_problems)
     raise_if_any("AksGpuNodePool", name, problems)
     assert facts is not None  # no problems: resolved
     return facts
@@ -169,7 +128,7 @@ class AksGpuNodePool(pulumi.ComponentResource):
         self, name: str, args: AksGpuNodePoolArgs, opts: pulumi.ResourceOptions | None = None
     ) -> None:
         # Checked before registering anything: bad input changes nothing.
-        pf = resolve_aks_pool(name, args)
+        pf = check_aks_gpu_pool_args(name, args)
         pool = pf.pool
         super().__init__(
             type_token("AksGpuNodePool"),

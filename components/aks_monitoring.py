@@ -42,7 +42,7 @@ from gpu_platform.plan.gpu_rules import rule_groups
 from gpu_platform.plan.problems import under
 
 from .errors import Problem, raise_if_any
-from .pool_args import GpuPoolArgs, resolve_pools_args
+from .pool_args import GpuPoolArgs, check_gpu_pools_args
 from .type_tokens import formerly, type_token
 
 
@@ -169,7 +169,7 @@ class AksMonitoring(pulumi.ComponentResource):
     def __init__(
         self, name: str, args: AksMonitoringArgs, opts: pulumi.ResourceOptions | None = None
     ) -> None:
-        pools, problems = resolve_pools_args("azure", args.get("pools") or [], "pools")
+        pools, problems = check_gpu_pools_args("azure", args.get("pools") or [], "pools")
         problems += under("tags", azure_tag_problems(args.get("tags") or {}))
         raise_if_any("AksMonitoring", name, problems)
         super().__init__(

@@ -42,7 +42,7 @@ from .gpu_workload_namespace import DENY_ALL_POLICY, deny_all_spec
 from .helm_release import pinned_release, system_namespace
 from .nvidia_device_plugin import API_SERVER_POLICY, api_server_egress_spec, namespace_policies
 from .outputs import known_after
-from .pool_args import DEFAULT_CLOUD, GpuPoolArgs, resolve_pools_args
+from .pool_args import DEFAULT_CLOUD, GpuPoolArgs, check_gpu_pools_args
 from .type_tokens import type_token
 
 COMPONENT = "AmdGpuOperator"
@@ -165,7 +165,7 @@ def amd_operator_inputs(
     """The args as settings, the pools' facts and the scrape mode, or one
     ``InputPropertiesError`` naming every bad property."""
     raise_if_any(COMPONENT, name, shape_problems(args, AmdGpuOperatorArgs))
-    pools, problems = resolve_pools_args(args.get("cloud", DEFAULT_CLOUD), args["pools"], "pools")
+    pools, problems = check_gpu_pools_args(args.get("cloud", DEFAULT_CLOUD), args["pools"], "pools")
     settings: AmdGpuOperatorSettings | None = None
     try:
         settings = AmdGpuOperatorSettings.model_validate(

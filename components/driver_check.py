@@ -1,18 +1,19 @@
-"""DriverReadinessCheck: per GPU pool with a node, a Job failing on an old driver (BP-05).
+"""DriverCheck: per GPU pool with a node, a Job failing on an old driver (BP-05).
 
 Each Job lands on one node of its pool (pool label, GPU taint tolerated), takes one unit of the
 pool's GPU resource so the device plugin must hand out a device, and runs a generated POSIX-sh
 check around ``nvidia-smi``: driver major version at least the configured minimum, and on MIG
 pools a MIG device of the pool's profile. Pulumi waits for a Job to complete, so a failing
 check fails ``pulumi up``. An optional CronJob repeats the check. Only pools whose minimum
-node count is at least 1 get a check (``plan.readiness.checked_pools``; why: docs/device-plugin.md).
+node count is at least 1 get a check (``plan.driver_checks.checked_pools``; why:
+docs/device-plugin.md).
 
 The check runs as UID 65534, not as the CUDA image's default root: ``nvidia-smi`` only reads
 the device nodes the NVIDIA runtime mounts (mode 0666 by default), so the pod passes Pod
 Security ``restricted``. A node whose driver sets a stricter ``NVreg_DeviceFileMode`` fails the
 check, loudly.
 
-ACK MPS pools are checked too, from a second namespace (``<readiness.namespace>-mps``): on an
+ACK MPS pools are checked too, from a second namespace (``<driverCheck.namespace>-mps``): on an
 MPS node a pod that asks for ``aliyun.com/gpu-mem`` fails to start unless it sets
 ``hostIPC: true``, and Pod Security has no level that allows hostIPC alone (``baseline``
 forbids it), so that namespace enforces ``privileged``. It holds the MPS check Jobs and nothing
@@ -37,22 +38,25 @@ from pulumi_kubernetes.networking import v1 as net
 from pydantic import ValidationError
 
 from gpu_facts.scheduling import GPU_TAINT_EFFECT, POOL_LABEL
+from gpu_platform.plan.driver_checks import CHECK_DEADLINE_SECONDS, checked_pools, gpu_resource
 from gpu_platform.plan.pools import PoolFacts
-from gpu_platform.plan.readiness import CHECK_DEADLINE_SECONDS, checked_pools, gpu_resource
 from gpu_platform.plan.schedules import schedule_problem
-from gpu_platform.settings import ReadinessSettings
+from gpu_platform.settings import DriverCheckSettings
 
 from .errors import Problem, property_path, raise_if_any, shape_problems, validation_problems
 from .gpu_workload_namespace import DENY_ALL_POLICY, deny_all_spec
 from .helm_release import system_namespace
 from .outputs import known_after
-from .pool_args import DEFAULT_CLOUD, GpuPoolArgs, resolve_pools_args
+from .pool_args import DEFAULT_CLOUD, GpuPoolArgs, check_gpu_pools_args
 from .type_tokens import formerly, type_token
 
+TYPE_TOKEN = type_token("DriverCheck")
+OLD_TYPE_TOKEN = "gpu-platform:gpu:DriverReadinessCheck"
+"""The component's type token in 0.1.0, as ``DriverReadinessCheck`` (aliased)."""
 CHECK_APP = "gpu-driver-check"
+"""``app.kubernetes.io/name`` of every check Job and CronJob."""
 NODE_POOL_ANNOTATION = "gpu-platform.io/node-pool"
 """On a check Job: the cloud node pool it checks (its ID makes the Job wait for that pool)."""
-"""``app.kubernetes.io/name`` of every check Job and CronJob."""
 NOBODY = 65534
 SCRATCH = "/tmp"
 SCRATCH_VOLUME = k8s.core.v1.VolumeArgs(
@@ -60,7 +64,7 @@ SCRATCH_VOLUME = k8s.core.v1.VolumeArgs(
 )
 
 
-class DriverReadinessCheckArgs(TypedDict):
+class DriverCheckArgs(TypedDict):
     """Driver checks of GPU pools: minimum driver, image, schedule, namespace, pools."""
 
     pools: list[GpuPoolArgs]
@@ -88,18 +92,18 @@ class DriverReadinessCheckArgs(TypedDict):
     nothing else does: a pool that fails to create holds back only its own check."""
 
 
-def driver_check_inputs(
-    name: str, args: DriverReadinessCheckArgs
-) -> tuple[ReadinessSettings, list[PoolFacts]]:
+def check_driver_check_args(
+    name: str, args: DriverCheckArgs
+) -> tuple[DriverCheckSettings, list[PoolFacts]]:
     """The args as settings and the checked pools' facts, or one ``InputPropertiesError``
     naming every bad property."""
     # A wrong shape (an unknown or missing property) makes the rest meaningless.
-    raise_if_any("DriverReadinessCheck", name, shape_problems(args, DriverReadinessCheckArgs))
+    raise_if_any("DriverCheck", name, shape_problems(args, DriverCheckArgs))
     cloud = args.get("cloud", DEFAULT_CLOUD)
-    pools, problems = resolve_pools_args(cloud, args["pools"], "pools")
-    settings: ReadinessSettings | None = None
+    pools, problems = check_gpu_pools_args(cloud, args["pools"], "pools")
+    settings: DriverCheckSettings | None = None
     try:
-        settings = ReadinessSettings.model_validate(
+        settings = DriverCheckSettings.model_validate(
             {
                 k: v
                 for k, v in args.items()
@@ -118,7 +122,7 @@ def driver_check_inputs(
         for name in args.get("node_pools", {})
         if name not in names
     ]
-    raise_if_any("DriverReadinessCheck", name, problems)
+    raise_if_any("DriverCheck", name, problems)
     assert settings is not None
     return settings, checked_pools(pools)
 
@@ -199,7 +203,7 @@ def amd_check_script(pool: str) -> str:
     return "\n".join(lines) + "\n"
 
 
-def job_spec(pool: PoolFacts, settings: ReadinessSettings) -> k8s.batch.v1.JobSpecArgs:
+def job_spec(pool: PoolFacts, settings: DriverCheckSettings) -> k8s.batch.v1.JobSpecArgs:
     """The check Job's spec for one pool (with hostIPC on an ACK MPS pool, as root on an AMD
     pool: see the module)."""
     labels = {"app.kubernetes.io/name": CHECK_APP, POOL_LABEL: pool.name}
@@ -264,7 +268,7 @@ def job_spec(pool: PoolFacts, settings: ReadinessSettings) -> k8s.batch.v1.JobSp
     )
 
 
-class DriverReadinessCheck(pulumi.ComponentResource):
+class DriverCheck(pulumi.ComponentResource):
     """Driver checks: a namespace (and one for ACK MPS pools), and per GPU pool that always has
     a node a Job (and a CronJob when scheduled)."""
 
@@ -282,20 +286,17 @@ class DriverReadinessCheck(pulumi.ComponentResource):
     def __init__(
         self,
         name: str,
-        args: DriverReadinessCheckArgs,
+        args: DriverCheckArgs,
         opts: pulumi.ResourceOptions | None = None,
     ) -> None:
         # Validate everything before the first resource exists: bad input changes nothing.
-        settings, pools = driver_check_inputs(name, args)
+        settings, pools = check_driver_check_args(name, args)
         specs = {pool.name: job_spec(pool, settings) for pool in pools}
         mps_name = settings.mps_namespace if any(pool.is_ack_mps for pool in pools) else None
         amd_name = settings.amd_namespace if any(pool.is_amd for pool in pools) else None
-        super().__init__(
-            type_token("DriverReadinessCheck"),
-            name,
-            None,
-            formerly("gpu-platform:gpu:DriverReadinessCheck", opts),
-        )
+        # Named DriverReadinessCheck until the rename: the alias keeps deployed checks (and
+        # their Jobs, whose URNs hold the parent's type) from being replaced.
+        super().__init__(TYPE_TOKEN, name, None, formerly(OLD_TYPE_TOKEN, opts))
 
         namespace = system_namespace(f"{name}-namespace", settings.namespace, self, "restricted")
         # Only our MPS checks run here: Pod Security cannot allow hostIPC alone.

@@ -41,7 +41,7 @@ from gpu_platform.plan.pools import PoolFacts
 from .errors import Problem, raise_if_any
 from .gpu_workload_namespace import DENY_ALL_POLICY, NAMESPACE_NAME_LABEL, deny_all_spec
 from .helm_release import pinned_release, system_namespace
-from .pool_args import DEFAULT_CLOUD, GpuPoolArgs, resolve_pools_args
+from .pool_args import DEFAULT_CLOUD, GpuPoolArgs, check_gpu_pools_args
 from .type_tokens import formerly, type_token
 
 COMPONENT = "DcgmExporter"
@@ -96,7 +96,7 @@ class DcgmExporter(pulumi.ComponentResource):
     def __init__(
         self, name: str, args: DcgmExporterArgs, opts: pulumi.ResourceOptions | None = None
     ) -> None:
-        pools, scrape, problems = _checked(args)
+        pools, scrape, problems = check_dcgm_exporter_args(args)
         raise_if_any(COMPONENT, name, problems)
         super().__init__(
             type_token("DcgmExporter"), name, None, formerly("gpu-platform:gpu:DcgmExporter", opts)
@@ -162,9 +162,11 @@ class DcgmExporter(pulumi.ComponentResource):
         self.register_outputs({"namespace": self.namespace, "resourceNames": self.resource_names})
 
 
-def _checked(args: DcgmExporterArgs) -> tuple[list[PoolFacts], ScrapeMode, list[Problem]]:
+def check_dcgm_exporter_args(
+    args: DcgmExporterArgs,
+) -> tuple[list[PoolFacts], ScrapeMode, list[Problem]]:
     """The args resolved, or every problem with its property path."""
-    pools, problems = resolve_pools_args(args.get("cloud", DEFAULT_CLOUD), args["pools"], "pools")
+    pools, problems = check_gpu_pools_args(args.get("cloud", DEFAULT_CLOUD), args["pools"], "pools")
     scrape = cast(ScrapeMode, args.get("scrape", "annotations"))
     if scrape not in get_args(ScrapeMode):
         problems.append(("scrape", f"one of {', '.join(get_args(ScrapeMode))}, not {scrape!r}"))

@@ -10,6 +10,7 @@ undo them.
 """
 
 from collections.abc import Sequence
+from functools import cache
 from typing import Any, NotRequired, TypedDict
 
 import pulumi
@@ -29,9 +30,15 @@ from gpu_facts.device_plugin_chart import (
     unknown_value_paths,
 )
 from gpu_platform.plan.chart_values import gpu_tolerations, system_tolerations
-from gpu_platform.plan.device_plugin import DEFAULT_CONFIG_NAME, config_map, mig_strategy
+from gpu_platform.plan.device_plugin import (
+    DEFAULT_CONFIG_NAME,
+    config_map,
+    mig_strategy,
+    one_mig_strategy_problems,
+)
 from gpu_platform.plan.metrics import exporter_env
 from gpu_platform.plan.pools import PoolFacts
+from gpu_platform.plan.problems import under
 from gpu_platform.settings import GpuComponentResourcesSettings, GpuOperatorSettings
 from gpu_platform.settings.base import DnsLabel
 
@@ -48,7 +55,7 @@ from .nvidia_device_plugin import (
     nfd_values,
 )
 from .outputs import known_after
-from .pool_args import DEFAULT_CLOUD, GpuPoolArgs, resolve_pools_args
+from .pool_args import DEFAULT_CLOUD, GpuPoolArgs, check_gpu_pools_args
 from .type_tokens import formerly, type_token
 
 DRIVER_DOWNLOADS_POLICY = "allow-driver-downloads"
@@ -85,11 +92,8 @@ class GpuOperatorValuesError(ValueError):
 def operator_mig_strategy(pools: list[PoolFacts]) -> str:
     """The one ``mig.strategy`` for the cluster: the MIG pools' strategy, else ``single``."""
     strategies = {mig_strategy(p) for p in pools if p.mig_profile is not None}
-    if len(strategies) > 1:
-        raise GpuOperatorValuesError(
-            "the GPU Operator sets one MIG strategy for the whole cluster; MIG pools use "
-            f"{', '.join(sorted(strategies))}"
-        )
+    for _, problem in one_mig_strategy_problems(strategies):
+        raise GpuOperatorValuesError(problem)
     return strategies.pop() if strategies else "single"
 
 
@@ -180,14 +184,20 @@ def operator_policies(
     return specs
 
 
-def gpu_operator_inputs(
+@cache
+def _namespaces() -> TypeAdapter[list[str]]:
+    """A validator of namespace names, built on first use."""
+    return TypeAdapter(list[DnsLabel])
+
+
+def check_gpu_operator_args(
     name: str, args: NvidiaGpuOperatorArgs
 ) -> tuple[GpuOperatorSettings, list[PoolFacts]]:
     """The args as settings and pool facts, or one ``InputPropertiesError`` naming every bad
     property."""
     # A wrong shape (an unknown or missing property) makes the rest meaningless.
     raise_if_any("NvidiaGpuOperator", name, shape_problems(args, NvidiaGpuOperatorArgs))
-    pools, problems = resolve_pools_args(args.get("cloud", DEFAULT_CLOUD), args["pools"], "pools")
+    pools, problems = check_gpu_pools_args(args.get("cloud", DEFAULT_CLOUD), args["pools"], "pools")
     settings: GpuOperatorSettings | None = None
     try:
         # ``enabled`` is the platform's decision, not an arg: leave it at its default.
@@ -197,13 +207,11 @@ def gpu_operator_inputs(
     except ValidationError as err:
         problems += validation_problems(err)
     try:
-        TypeAdapter(list[DnsLabel]).validate_python(args.get("scraper_namespaces", []))
+        _namespaces().validate_python(args.get("scraper_namespaces", []))
     except ValidationError as err:
         problems += validation_problems(err, "scraper_namespaces")
-    try:
-        operator_mig_strategy(pools)
-    except GpuOperatorValuesError as err:
-        problems.append(("pools", str(err)))
+    strategies = [mig_strategy(p) for p in pools if p.mig_profile is not None]
+    problems += under("pools", one_mig_strategy_problems(strategies))
     raise_if_any("NvidiaGpuOperator", name, problems)
     assert settings is not None
     return settings, pools
@@ -221,7 +229,7 @@ class NvidiaGpuOperator(pulumi.ComponentResource):
         self, name: str, args: NvidiaGpuOperatorArgs, opts: pulumi.ResourceOptions | None = None
     ) -> None:
         # Validate before registering anything: bad input changes nothing.
-        settings, pools = gpu_operator_inputs(name, args)
+        settings, pools = check_gpu_operator_args(name, args)
         values = operator_values(pools, settings.resources)
         super().__init__(
             type_token("NvidiaGpuOperator"),

@@ -10,6 +10,7 @@ that fit the quota. The LimitRange names no GPU resource, on purpose: a ``max`` 
 hand every container of the namespace GPUs; GPUs are asked for explicitly (BP-03).
 """
 
+from functools import cache
 from typing import Any, NotRequired, TypedDict
 
 import pulumi
@@ -26,7 +27,7 @@ from gpu_platform.settings.base import WholeNumber
 
 from .errors import raise_if_any, shape_problems, validation_problems
 from .outputs import known_after
-from .pool_args import DEFAULT_CLOUD, GpuPoolArgs, resolve_pools_args
+from .pool_args import DEFAULT_CLOUD, GpuPoolArgs, check_gpu_pools_args
 from .type_tokens import formerly, type_token
 
 DNS_NAMESPACE = "kube-system"
@@ -122,20 +123,27 @@ class GpuWorkloadNamespaceArgs(TypedDict):
     """Log/audit labels and annotations."""
 
 
-QUOTA_ARGS: dict[str, TypeAdapter[Any]] = {
-    "gpu_quota": TypeAdapter(WholeNumber),
-    "gpu_quota_per_resource": TypeAdapter(dict[str, WholeNumber]),
+QUOTA_ARGS: dict[str, Any] = {
+    "gpu_quota": WholeNumber,
+    "gpu_quota_per_resource": dict[str, WholeNumber],
 }
+"""The two quota args and their types (one number, or one per GPU resource)."""
 
 
-def workload_namespace_inputs(
+@cache
+def _quota_adapter(key: str) -> TypeAdapter[Any]:
+    """The validator of the quota arg ``key``, built on first use, not at import."""
+    return TypeAdapter(QUOTA_ARGS[key])
+
+
+def check_workload_namespace_args(
     name: str, args: GpuWorkloadNamespaceArgs
 ) -> tuple[WorkloadSettings, list[PoolFacts]]:
     """The args as workload settings and pool facts, or one ``InputPropertiesError`` naming
     every bad property."""
     # A wrong shape (an unknown or missing property) makes the rest meaningless.
     raise_if_any("GpuWorkloadNamespace", name, shape_problems(args, GpuWorkloadNamespaceArgs))
-    pools, problems = resolve_pools_args(args.get("cloud", DEFAULT_CLOUD), args["pools"], "pools")
+    pools, problems = check_gpu_pools_args(args.get("cloud", DEFAULT_CLOUD), args["pools"], "pools")
     # The settings take one number or a map in ``gpu_quota``: validate the one given here, so
     # a problem names the property the caller set.
     given = [key for key in QUOTA_ARGS if key in args]
@@ -144,7 +152,7 @@ def workload_namespace_inputs(
         problems.append(("gpuQuota", "give gpuQuota or gpuQuotaPerResource (exactly one)"))
     else:
         try:
-            quota = QUOTA_ARGS[given[0]].validate_python(dict(args)[given[0]])
+            quota = _quota_adapter(given[0]).validate_python(dict(args)[given[0]])
         except ValidationError as err:
             problems += validation_problems(err, given[0])
     fields = {
@@ -158,9 +166,7 @@ def workload_namespace_inputs(
     except ValidationError as err:
         problems += validation_problems(err)
     if workload is not None:
-        problems += [
-            (path.removeprefix("."), why) for path, why in workload_problems(workload, pools, "")
-        ]
+        problems += workload_problems(workload, pools)
     raise_if_any("GpuWorkloadNamespace", name, problems)
     assert workload is not None
     return workload, pools
@@ -251,7 +257,7 @@ class GpuWorkloadNamespace(pulumi.ComponentResource):
         self, name: str, args: GpuWorkloadNamespaceArgs, opts: pulumi.ResourceOptions | None = None
     ) -> None:
         # Validate before registering anything: bad input changes nothing.
-        workload, pools = workload_namespace_inputs(name, args)
+        workload, pools = check_workload_namespace_args(name, args)
         super().__init__(
             type_token("GpuWorkloadNamespace"),
             name,

@@ -1,6 +1,7 @@
 """Node inputs the pool components share: AKS agent pool hardening (pods per node, OS disk,
 encryption at host), sizing and upgrades, and ACK system disks. One place, so the system, GPU
-and CPU pools of a cluster cannot drift apart.
+and CPU pools of a cluster cannot drift apart (their rules are ``plan.aks_nodes`` and
+``plan.ack_cluster``, which the stack config asks too).
 
 No ``from __future__ import annotations``: ``AckSystemDiskArgs`` is part of component args the
 component analyzer reads at run time.
@@ -11,7 +12,9 @@ from typing import TYPE_CHECKING, NotRequired, TypedDict
 from pydantic import ValidationError
 
 from gpu_facts.aks_nodes import CREATION_ONLY_POOL_PROPERTIES
-from gpu_platform.plan.aks_nodes import aks_node, ephemeral_os_problem
+from gpu_platform.plan.ack_cluster import system_disk_problems
+from gpu_platform.plan.aks_nodes import aks_node
+from gpu_platform.plan.problems import under
 from gpu_platform.settings import (
     AckSystemDiskSettings,
     AksNodeSettings,
@@ -48,17 +51,6 @@ def aks_node_inputs(
         os_disk_size_gb=resolved.os_disk_size_gb,
         enable_encryption_at_host=resolved.encryption_at_host,
     )
-
-
-def aks_node_problems(
-    vm_size: str | None, node: AksNodeSettings, *path: str, nvme_cache: bool = False
-) -> list[Problem]:
-    """What AKS refuses in a pool's node settings: an ephemeral OS disk its size cannot hold
-    (or that would take the NVMe cache's only disk)."""
-    if vm_size is None:
-        return []
-    problem = ephemeral_os_problem(vm_size, node, nvme_cache=nvme_cache)
-    return [] if problem is None else [(property_path(*path, "os_disk_type"), problem)]
 
 
 class AksSizeInputs(TypedDict):
@@ -99,19 +91,6 @@ def aks_upgrade_settings(upgrade: UpgradeSettings) -> "aks.AgentPoolUpgradeSetti
     )
 
 
-def aks_surge_problems(upgrade: UpgradeSettings, *path: str) -> list[Problem]:
-    """AKS takes a node count or a percentage as surge, never zero."""
-    surge = upgrade.max_surge.removesuffix("%")
-    if surge.isdigit() and int(surge) > 0:
-        return []
-    return [
-        (
-            property_path(*path, "upgrade", "max_surge"),
-            "a node count (e.g. 1) or a percentage (10%)",
-        )
-    ]
-
-
 class AckSystemDiskArgs(TypedDict):
     """The system disk of every node of an ACK pool."""
 
@@ -143,9 +122,8 @@ def ack_system_disk(
         disk = AckSystemDiskSettings.model_validate(args or {})
     except ValidationError as err:
         return None, validation_problems(err, *path)
-    if disk.kms_key_id is not None and not disk.encrypted:
-        return None, [(property_path(*path, "kms_key_id"), "a key encrypts only with encrypted")]
-    return ack_system_disk_inputs(disk), []
+    problems = under(property_path(*path), system_disk_problems(disk))
+    return (None, problems) if problems else (ack_system_disk_inputs(disk), [])
 
 
 def ack_system_disk_inputs(disk: AckSystemDiskSettings) -> AckSystemDiskInputs:

@@ -19,9 +19,7 @@ from gpu_facts.device_plugin_chart import (
     CHART_REPO,
     INSTANCE_LABEL,
     KNOWN_VALUE_PATHS,
-    MIN_VERSION,
     RELEASE_NAME,
-    at_least,
     unknown_value_paths,
 )
 from gpu_facts.network_policy import API_SERVER_PORTS
@@ -38,15 +36,20 @@ from gpu_platform.plan.chart_values import (
     system_tolerations,
 )
 from gpu_platform.plan.device_plugin import DEFAULT_CONFIG_NAME, config_map
-from gpu_platform.plan.device_plugin_values import config_problems, our_config_names, value_problems
+from gpu_platform.plan.device_plugin_values import (
+    config_problems,
+    our_config_names,
+    value_problems,
+    version_problems,
+)
 from gpu_platform.plan.pools import PoolFacts
 from gpu_platform.settings import DevicePluginSettings, GpuComponentResourcesSettings
 
-from .errors import Problem, raise_if_any, shape_problems, validation_problems
+from .errors import raise_if_any, shape_problems, validation_problems
 from .gpu_workload_namespace import DENY_ALL_POLICY, deny_all_spec
 from .helm_release import pinned_release, system_namespace
 from .outputs import known_after
-from .pool_args import DEFAULT_CLOUD, GpuPoolArgs, resolve_pools_args
+from .pool_args import DEFAULT_CLOUD, GpuPoolArgs, check_gpu_pools_args
 from .type_tokens import formerly, type_token
 
 API_SERVER_POLICY = "allow-api-server-egress"
@@ -232,7 +235,7 @@ def chart_values(settings: DevicePluginSettings, pools: list[PoolFacts]) -> dict
     return merge_values(ours, settings.values)
 
 
-def device_plugin_inputs(
+def check_device_plugin_args(
     name: str, args: NvidiaDevicePluginArgs
 ) -> tuple[DevicePluginSettings, list[PoolFacts]]:
     """The args as settings and pool facts, or one ``InputPropertiesError`` naming every bad
@@ -240,7 +243,7 @@ def device_plugin_inputs(
     # A wrong shape (an unknown or missing property) makes the rest meaningless.
     raise_if_any("NvidiaDevicePlugin", name, shape_problems(args, NvidiaDevicePluginArgs))
     cloud = args.get("cloud", DEFAULT_CLOUD)
-    pools, pool_problems = resolve_pools_args(cloud, args["pools"], "pools")
+    pools, pool_problems = check_gpu_pools_args(cloud, args["pools"], "pools")
     problems = list(pool_problems)
     settings: DevicePluginSettings | None = None
     try:
@@ -266,17 +269,6 @@ def device_plugin_inputs(
     return settings, pools
 
 
-def version_problems(version: str) -> list[Problem]:
-    """A chart version older than BP-14's minimum, or no version at all."""
-    try:
-        current = at_least(version, MIN_VERSION)
-    except ValueError:
-        return [("version", f"device plugin chart version {version!r} is not a version")]
-    if not current:
-        return [("version", f"device plugin chart {version} is older than {MIN_VERSION} (BP-14)")]
-    return []
-
-
 class NvidiaDevicePlugin(pulumi.ComponentResource):
     """The NVIDIA device plugin release (with GFD) and its namespace."""
 
@@ -291,7 +283,7 @@ class NvidiaDevicePlugin(pulumi.ComponentResource):
         self, name: str, args: NvidiaDevicePluginArgs, opts: pulumi.ResourceOptions | None = None
     ) -> None:
         # Validate before registering anything: bad input changes nothing.
-        settings, pools = device_plugin_inputs(name, args)
+        settings, pools = check_device_plugin_args(name, args)
         values = chart_values(settings, pools)
         super().__init__(
             type_token("NvidiaDevicePlugin"),

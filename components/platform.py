@@ -6,7 +6,7 @@ docs/traceability.md.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, cast
 
 import pulumi
@@ -29,7 +29,7 @@ from .existing_cluster import ExistingCluster as ExistingClusterComponent
 if TYPE_CHECKING:  # the in-cluster components are imported where they are used
     from .ack_cluster import AckCluster as AckClusterComponent
     from .aks_cluster import AksCluster as AksClusterComponent
-    from .driver_check import DriverReadinessCheckArgs
+    from .driver_check import DriverCheckArgs
     from .gpu_workload_namespace import GpuWorkloadNamespaceArgs
     from .nvidia_device_plugin import GpuComponentResourcesArgs
 
@@ -159,7 +159,7 @@ class GpuPlatform(pulumi.ComponentResource):
             pf.name: AksGpuNodePool(
                 f"{self._name}-gpu-{pf.name}",
                 {
-                    "pool": gpu_pool_args(pf.pool),
+                    "pool": gpu_pool_args(pf),
                     "cluster_name": cluster.cluster_name,
                     "resource_group_name": cluster.resource_group_name,
                     "gpu_operator": config.gpu_operator.enabled,
@@ -236,7 +236,7 @@ class GpuPlatform(pulumi.ComponentResource):
             "cluster_name": cluster.cluster_name,
             "resource_group_name": cluster.resource_group_name,
             "location": settings.location,
-            "pools": [gpu_pool_args(pf.pool) for pf in self._platform.pools.values()],
+            "pools": [gpu_pool_args(pf) for pf in self._platform.pools.values()],
             "exporter_namespace": config.observability.metrics.namespace,
             "amd_operator_namespace": config.amd_gpu_operator.namespace,
             "log_namespaces": log_namespaces(self._platform),
@@ -300,7 +300,9 @@ class GpuPlatform(pulumi.ComponentResource):
                     "cluster_id": cluster.cluster_id,
                     "vswitch_ids": zone_vswitches(settings, switches, pf.pool.zones),
                     # The zones became the vSwitches above.
-                    "pool": gpu_pool_args(pf.pool.model_copy(update={"zones": []})),
+                    "pool": gpu_pool_args(
+                        replace(pf, pool=pf.pool.model_copy(update={"zones": []}))
+                    ),
                     "protect": settings.protect,
                     "tags": settings.tags,
                     "system_disk": system_disk,
@@ -330,7 +332,7 @@ class GpuPlatform(pulumi.ComponentResource):
             f"{self._name}-gpu-sharing",
             ack_gpu_sharing_args(
                 self._platform.settings.ack_gpu_sharing,
-                [gpu_pool_args(pf.pool) for pf in pool_facts],
+                [gpu_pool_args(pf) for pf in pool_facts],
             ),
             pulumi.ResourceOptions(
                 parent=self, providers={"kubernetes": cluster.provider}, depends_on=[cluster]
@@ -340,7 +342,7 @@ class GpuPlatform(pulumi.ComponentResource):
             "clusterId": cluster.cluster_id,
             "vpcId": cluster.vpc_id,
             "rrsaOidcIssuerUrl": cluster.rrsa_oidc_issuer_url,
-            "gpuPools": {name: pool.capacity for name, pool in pools.items()},
+            "gpuPools": {name: pool.facts for name, pool in pools.items()},
             "ackGpuSharing": sharing.versions,
         }
         if cpu_pools:
@@ -375,7 +377,7 @@ class GpuPlatform(pulumi.ComponentResource):
         args: AckMonitoringArgs = {
             "cluster_id": cluster.cluster_id,
             "metrics": prometheus,
-            "pools": [gpu_pool_args(pf.pool) for pf in self._platform.pools.values()],
+            "pools": [gpu_pool_args(pf) for pf in self._platform.pools.values()],
             "exporter_namespace": config.observability.metrics.namespace,
             "logs": logs,
             "log_namespaces": namespaces,
@@ -418,8 +420,8 @@ class GpuPlatform(pulumi.ComponentResource):
 
     def _gpu_layer(self, cluster: ClusterHandle, opts: pulumi.ResourceOptions) -> None:
         """Device plugin with per-pool configs (or the GPU Operator), AMD's GPU Operator for AMD
-        pools, and readiness checks."""
-        from .driver_check import DriverReadinessCheck, checked_pools
+        pools, and driver checks."""
+        from .driver_check import DriverCheck, checked_pools
         from .gpu_operator import NvidiaGpuOperator
         from .nvidia_device_plugin import NvidiaDevicePlugin
         from .pool_args import gpu_pool_args
@@ -427,7 +429,7 @@ class GpuPlatform(pulumi.ComponentResource):
         config, pools = self._platform.settings, list(self._platform.pools.values())
         # Every in-cluster component takes the pools as args and the cloud that gives them
         # their meaning; it resolves them again, to the same facts.
-        pool_args = [gpu_pool_args(pf.pool) for pf in pools]
+        pool_args = [gpu_pool_args(pf) for pf in pools]
         owner: pulumi.Resource | None = None
         if config.gpu_operator.enabled:
             operator = config.gpu_operator
@@ -473,20 +475,20 @@ class GpuPlatform(pulumi.ComponentResource):
             # The checks need the GPU components (not the pools: each Job waits for its own).
             owners = [o for o in (owner, amd_owner) if o is not None]
             after_owner = pulumi.ResourceOptions(depends_on=[*owners, *cluster.gpu_owners])
-            readiness = config.readiness
-            check_args: DriverReadinessCheckArgs = {
+            driver_check = config.driver_check
+            check_args: DriverCheckArgs = {
                 "pools": pool_args,
                 "cloud": config.cloud,
-                "min_driver_major": readiness.min_driver_major,
-                "image": readiness.image,
-                "amd_image": readiness.amd_image,
-                "namespace": readiness.namespace,
+                "min_driver_major": driver_check.min_driver_major,
+                "image": driver_check.image,
+                "amd_image": driver_check.amd_image,
+                "namespace": driver_check.namespace,
             }
-            if readiness.schedule is not None:
-                check_args["schedule"] = readiness.schedule
+            if driver_check.schedule is not None:
+                check_args["schedule"] = driver_check.schedule
             if cluster.node_pools:
                 check_args["node_pools"] = dict(cluster.node_pools)
-            DriverReadinessCheck(
+            DriverCheck(
                 f"{self._name}-driver-check",
                 check_args,
                 pulumi.ResourceOptions.merge(opts, after_owner),
@@ -593,7 +595,7 @@ class GpuPlatform(pulumi.ComponentResource):
         for workload in platform.settings.workloads:
             # The workload's own fields; ``pools`` becomes the pools themselves.
             fields = workload.model_dump(exclude_none=True, exclude={"pools", "gpu_quota"})
-            pools = [gpu_pool_args(pf.pool) for pf in platform.workload_pools(workload)]
+            pools = [gpu_pool_args(pf) for pf in platform.workload_pools(workload)]
             quota = (
                 {"gpu_quota_per_resource": workload.gpu_quota}
                 if isinstance(workload.gpu_quota, dict)

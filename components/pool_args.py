@@ -3,15 +3,19 @@
 Plain types only (no ``Literal`` or unions), and no ``from __future__ import annotations``:
 Pulumi's component analyzer (``pulumi.provider.experimental``) reads these annotations at run
 time to infer the schema. The settings models (``settings``) hold the allowed values; a
-component validates its pool args against them and resolves them through ``plan``.
+component checks its pool args against them and the rules of ``plan`` (``check_*_args``), and
+resolves GPU pools to their facts through ``plan.pools``.
 """
 
-from typing import NotRequired, TypedDict, cast, get_args
+from collections.abc import Callable
+from typing import Any, NotRequired, TypedDict, cast, get_args
 
 from pydantic import ValidationError
 
-from gpu_facts import UnknownGpuFact, azure_vm_size, ecs_instance_type
+from gpu_platform.plan.cpu_pools import cpu_pool_problems
+from gpu_platform.plan.gpu_pools import gpu_pool_problems
 from gpu_platform.plan.pools import PoolFacts, resolve_pool
+from gpu_platform.plan.problems import under
 from gpu_platform.settings import Cloud, CpuPoolSettings, GpuPoolSettings
 
 from .errors import Problem, property_path, validation_problems
@@ -20,7 +24,7 @@ from .errors import Problem, property_path, validation_problems
 class AutoscaleArgs(TypedDict):
     """Autoscaling range of a pool."""
 
-    min: int
+    min: NotRequired[int]
     """Fewest nodes; 0 lets the pool scale to zero when no GPU pod waits."""
     max: int
     """Most nodes."""
@@ -30,8 +34,8 @@ class MigArgs(TypedDict):
     """MIG partitioning of every GPU of a pool."""
 
     profile: str
-    """GPU instance profile as AKS names it: ``MIG1g``, ``MIG2g``, ``MIG3g``, ``MIG4g`` or
-    ``MIG7g``."""
+    """GPU instance profile as AKS names it (``MIG1g``, ``MIG2g``, ``MIG3g``, ``MIG4g`` or
+    ``MIG7g``), applied to every GPU of the pool."""
     strategy: NotRequired[str]
     """Device-plugin MIG strategy: ``single`` exposes ``nvidia.com/gpu``, ``mixed`` (default)
     exposes ``nvidia.com/mig-<profile>``."""
@@ -41,36 +45,39 @@ class SharingArgs(TypedDict):
     """GPU sharing of a pool: one trust domain per shared GPU."""
 
     mode: str
-    """``timeSlicing`` or ``mps`` (NVIDIA device plugin; on ACK ``mps`` is ACK's MPS with
-    GPU-memory isolation), ``cgpu`` or ``share`` (ACK only)."""
+    """``timeSlicing`` or ``mps`` (NVIDIA device plugin; on ACK ``mps`` is ACK's MPS with GPU-memory
+    isolation), ``cgpu`` or ``share`` (ACK only)."""
     replicas: NotRequired[int]
     """Pods per GPU (2 to 64) for ``timeSlicing`` and device-plugin ``mps``."""
     rename_by_default: NotRequired[bool]
-    """Advertise shared GPUs as ``<resource>.shared`` (default true)."""
+    """Advertise shared GPUs as ``<resource>.shared`` so pods opt in knowingly (default true)."""
     fail_requests_greater_than_one: NotRequired[bool]
-    """Refuse pods that ask for more than one shared replica (default true)."""
+    """Refuse pods that ask for more than one shared replica, which would get no more GPU (default
+    true)."""
 
 
 class UpgradeArgs(TypedDict):
     """Node upgrade behaviour of a pool."""
 
     max_surge: NotRequired[str]
-    """Extra nodes during an upgrade, a count or a percentage (default ``1``)."""
+    """Extra nodes during an upgrade, a count or a percentage (default ``1``: GPU capacity is
+    scarce)."""
     drain_timeout_minutes: NotRequired[int]
-    """How long a node drain waits for pods, 1 to 1440 minutes (default 60)."""
+    """How long a node drain waits for pods (training jobs) to finish, 1 to 1440 minutes (default
+    60)."""
     node_soak_minutes: NotRequired[int]
-    """Wait after draining a node before upgrading the next one, 0 to 30 (default 0)."""
+    """Wait after draining a node before upgrading the next one, 0 to 30 minutes (default 0)."""
 
 
 class GpuPoolArgs(TypedDict):
     """A GPU node pool: machine type, size, MIG, sharing, labels."""
 
     name: str
-    """Pool name: lowercase letters and digits, at most 12 characters."""
+    """Pool name: lowercase letters and digits, at most 12 characters (the AKS limit)."""
     vm_size: NotRequired[str]
-    """Azure VM size (AKS, or an existing cluster's nodes)."""
+    """Azure VM size (``cloud: azure``, or ``existing`` to describe the nodes)."""
     instance_type: NotRequired[str]
-    """Alibaba ECS instance type (ACK, or an existing cluster's nodes)."""
+    """Alibaba ECS instance type (``cloud: alicloud``, or ``existing``)."""
     count: NotRequired[int]
     """Fixed node count; give this or ``autoscale``."""
     autoscale: NotRequired[AutoscaleArgs]
@@ -78,55 +85,63 @@ class GpuPoolArgs(TypedDict):
     mig: NotRequired[MigArgs]
     """MIG partitioning of every GPU of the pool."""
     sharing: NotRequired[SharingArgs]
-    """GPU sharing (time-slicing or MPS)."""
+    """GPU sharing (time-slicing or MPS); one trust domain per shared GPU."""
     labels: NotRequired[dict[str, str]]
     """Extra node labels."""
     nvme: NotRequired[bool]
-    """Offer the VM's local NVMe disks as an ephemeral cache (AKS)."""
+    """Offer the VM's local NVMe disks as an ephemeral cache StorageClass (AKS)."""
     os_sku: NotRequired[str]
-    """Node OS on AKS: ``Ubuntu`` (default), ``Ubuntu2204``, ``AzureLinux``, ``AzureLinux3``;
-    MIG needs Ubuntu."""
+    """Node OS on AKS: ``Ubuntu`` (default), ``Ubuntu2204``, ``AzureLinux``, ``AzureLinux3``; MIG
+    needs Ubuntu."""
     zones: NotRequired[list[str]]
     """Availability zones."""
     upgrade: NotRequired[UpgradeArgs]
     """Node upgrade behaviour."""
     max_pods: NotRequired[int]
-    """AKS: most pods per node, 10 to 250 (default 110)."""
+    """AKS: most pods per node, 10 to 250 (default 110; system pools 30 or more). AKS reserves
+    kubelet memory per possible pod, so fewer leaves pods more."""
     os_disk_type: NotRequired[str]
-    """AKS: ``Ephemeral`` or ``Managed``; unset: ``Ephemeral`` when the VM size's cache or temp
-    disk holds the OS disk, else ``Managed``."""
+    """AKS: ``Ephemeral`` (on the VM's cache or temp disk: faster, nothing to pay, gone on reimage)
+    or ``Managed``. Unset: ``Ephemeral`` when the size's cache or temp disk holds ``osDiskSizeGb``,
+    else ``Managed``; always sent explicitly."""
     os_disk_size_gb: NotRequired[int]
-    """AKS: OS disk size in GiB, 30 to 2048 (default 128)."""
+    """AKS: OS disk size in GiB, 30 to 2048 (default 128); an ephemeral disk must fit the size's
+    cache or temp disk."""
 
 
 class CpuPoolArgs(TypedDict):
     """A CPU node pool: no GPUs, no taints, for pods that need no GPU."""
 
     name: str
-    """Pool name: lowercase letters and digits, at most 12 characters."""
+    """Pool name: lowercase letters and digits, at most 12 characters, unique across GPU and CPU
+    pools."""
     vm_size: NotRequired[str]
-    """Azure VM size without GPUs (AKS), e.g. ``Standard_D4ds_v5``."""
+    """Azure VM size without GPUs (``cloud: azure``), e.g. ``Standard_D4ds_v5``."""
     instance_type: NotRequired[str]
-    """Alibaba ECS instance type without GPUs (ACK), e.g. ``ecs.g7.xlarge``."""
+    """Alibaba ECS instance type without GPUs (``cloud: alicloud``), e.g. ``ecs.g7.xlarge``."""
     count: NotRequired[int]
     """Fixed node count; give this or ``autoscale``."""
     autoscale: NotRequired[AutoscaleArgs]
-    """Autoscaling range."""
+    """Autoscaling range: nodes come when pods wait for CPU or memory."""
     labels: NotRequired[dict[str, str]]
-    """Extra node labels."""
+    """Extra node labels (e.g. for a gateway's nodeSelector)."""
     zones: NotRequired[list[str]]
-    """AKS availability zones (``1``, ``2``, ``3``); on ACK the vSwitches place the pool."""
+    """Availability zones: on AKS ``1``, ``2``, ``3``; on ACK zones of the cluster's node vSwitches
+    (``cluster.vpc.vswitches``), whose vSwitches the pool then uses."""
     os_sku: NotRequired[str]
     """Node OS on AKS: ``Ubuntu`` (default), ``Ubuntu2204``, ``AzureLinux``, ``AzureLinux3``."""
     upgrade: NotRequired[UpgradeArgs]
-    """Node upgrade behaviour (AKS)."""
+    """Node upgrade behaviour (AKS surge, drain timeout and soak)."""
     max_pods: NotRequired[int]
-    """AKS: most pods per node, 10 to 250 (default 110)."""
+    """AKS: most pods per node, 10 to 250 (default 110; system pools 30 or more). AKS reserves
+    kubelet memory per possible pod, so fewer leaves pods more."""
     os_disk_type: NotRequired[str]
-    """AKS: ``Ephemeral`` or ``Managed``; unset: ``Ephemeral`` when the VM size's cache or temp
-    disk holds the OS disk, else ``Managed``."""
+    """AKS: ``Ephemeral`` (on the VM's cache or temp disk: faster, nothing to pay, gone on reimage)
+    or ``Managed``. Unset: ``Ephemeral`` when the size's cache or temp disk holds ``osDiskSizeGb``,
+    else ``Managed``; always sent explicitly."""
     os_disk_size_gb: NotRequired[int]
-    """AKS: OS disk size in GiB, 30 to 2048 (default 128)."""
+    """AKS: OS disk size in GiB, 30 to 2048 (default 128); an ephemeral disk must fit the size's
+    cache or temp disk."""
 
 
 def cpu_pool_args(settings: CpuPoolSettings) -> CpuPoolArgs:
@@ -134,63 +149,78 @@ def cpu_pool_args(settings: CpuPoolSettings) -> CpuPoolArgs:
     return cast(CpuPoolArgs, settings.model_dump(exclude_none=True))
 
 
-def cpu_pool_settings(
-    args: CpuPoolArgs, *path: str | int
+def check_cpu_pool_args(
+    cloud: Cloud,
+    args: CpuPoolArgs,
+    *path: str | int,
+    rules: Callable[[CpuPoolSettings], list[Problem]] | None = None,
 ) -> tuple[CpuPoolSettings | None, list[Problem]]:
-    """CPU pool args checked against the settings schema and for a size: the settings, or None
-    and the problems with property paths under ``path``."""
+    """CPU pool args checked against the settings schema and the rules of a CPU pool on
+    ``cloud`` (``plan.cpu_pools``, which the stack config asks too; a component with more rules
+    passes its own superset as ``rules``, property paths included): the settings, or None and
+    the problems with property paths under ``path``."""
     try:
         settings = CpuPoolSettings.model_validate(args)
     except ValidationError as err:
         return None, validation_problems(err, *path)
-    problems: list[Problem] = []
-    if (settings.count is None) == (settings.autoscale is None):
-        problems.append((property_path(*path), "give exactly one of count or autoscale"))
-    if settings.autoscale is not None and settings.autoscale.min > settings.autoscale.max:
-        problems.append((property_path(*path, "autoscale", "min"), "must not exceed autoscale.max"))
+    if rules is None:
+        problems = under(property_path(*path), cpu_pool_problems(cloud, settings))
+    else:
+        problems = rules(settings)
     return (None if problems else settings), problems
 
 
-def gpu_pool_args(settings: GpuPoolSettings) -> GpuPoolArgs:
-    """A validated pool's settings as component args (what the platform passes on)."""
-    return cast(GpuPoolArgs, settings.model_dump(exclude_none=True))
+class _PoolArgsWithFacts(dict[str, Any]):
+    """GPU pool args made from a resolved pool (``gpu_pool_args``): they carry its facts, so
+    the components that take them resolve nothing again (one resolution per pool and program
+    run). Args that no longer say what the facts were resolved from are checked afresh."""
+
+    __slots__ = ("facts",)
+
+    def __init__(self, facts: PoolFacts) -> None:
+        super().__init__(facts.pool.model_dump(exclude_none=True))
+        self.facts = facts
+
+    def facts_for(self, cloud: str) -> PoolFacts | None:
+        """The facts, when the args still describe the same pool on ``cloud``."""
+        facts = self.facts
+        if facts.cloud != cloud or self != facts.pool.model_dump(exclude_none=True):
+            return None
+        return facts
 
 
-def resolve_pool_args(
-    cloud: Cloud, args: GpuPoolArgs, *path: str | int
+def gpu_pool_args(facts: PoolFacts) -> GpuPoolArgs:
+    """A resolved pool's settings as component args (what the platform passes on), carrying
+    the facts they were resolved to."""
+    return cast(GpuPoolArgs, _PoolArgsWithFacts(facts))
+
+
+def check_gpu_pool_args(
+    cloud: Cloud,
+    args: GpuPoolArgs,
+    *path: str | int,
+    rules: Callable[[GpuPoolSettings], list[Problem]] | None = None,
 ) -> tuple[PoolFacts | None, list[Problem]]:
-    """Validate pool args against the settings schema and resolve them against the GPU
-    catalog: the pool's facts, or None and the problems with property paths under ``path``."""
-    try:
-        settings = GpuPoolSettings.model_validate(args)
-    except ValidationError as err:
-        return None, validation_problems(err, *path)
-    if settings.vm_size is None and settings.instance_type is None:
-        return None, [(property_path(*path), "give vmSize or instanceType")]
-    # The size rules of stack_config.rules.pools, which the settings model leaves to them:
-    # the capacity model refuses a size it cannot mean.
-    if (settings.count is None) == (settings.autoscale is None):
-        return None, [(property_path(*path), "give exactly one of count or autoscale")]
-    if settings.autoscale is not None and settings.autoscale.min > settings.autoscale.max:
-        return None, [(property_path(*path, "autoscale", "min"), "must not exceed autoscale.max")]
-    machine = "vm_size" if settings.vm_size is not None else "instance_type"
-    try:
-        if settings.vm_size is not None:
-            azure_vm_size(settings.vm_size)
-        else:
-            ecs_instance_type(settings.instance_type or "")
-    except UnknownGpuFact as err:
-        return None, [(property_path(*path, machine), str(err))]
-    # Checked here, not left to the capacity model: its ValueError would be taken for a
-    # sharing problem below.
-    if settings.autoscale is not None and settings.autoscale.min > settings.autoscale.max:
-        return None, [(property_path(*path, "autoscale", "min"), "must not exceed autoscale.max")]
-    try:
-        return resolve_pool(cloud, settings), []
-    except UnknownGpuFact as err:  # the machine is known: its GPU has no such MIG profile
-        return None, [(property_path(*path, "mig", "profile"), str(err))]
-    except ValueError as err:  # a sharing mode this cloud does not offer
-        return None, [(property_path(*path, "sharing", "mode"), str(err))]
+    """GPU pool args checked against the settings schema and the rules of a GPU pool on
+    ``cloud`` (``plan.gpu_pools``, which the stack config asks too; a component with more
+    rules passes its own superset as ``rules``, property paths included), then resolved
+    against the GPU catalog: the pool's facts, or None and the problems with property paths
+    under ``path``. Args from ``gpu_pool_args`` are not validated or resolved again."""
+    known = args.facts_for(cloud) if isinstance(args, _PoolArgsWithFacts) else None
+    if known is not None:
+        settings = known.pool
+    else:
+        try:
+            settings = GpuPoolSettings.model_validate(args)
+        except ValidationError as err:
+            return None, validation_problems(err, *path)
+    if rules is None:
+        problems = under(property_path(*path), gpu_pool_problems(cloud, settings))
+    else:
+        problems = rules(settings)
+    if problems:
+        return None, problems
+    return (known or resolve_pool(cloud, settings)), []
 
 
 CLOUDS: tuple[str, ...] = get_args(Cloud)
@@ -198,7 +228,7 @@ DEFAULT_CLOUD = "existing"
 """``cloud`` of a component that takes pools, when unset: no cloud-specific sharing modes."""
 
 
-def resolve_pools_args(
+def check_gpu_pools_args(
     cloud: str, pools: list[GpuPoolArgs], *path: str | int
 ) -> tuple[list[PoolFacts], list[Problem]]:
     """The ``cloud`` and ``pools`` args of a component that takes pools (``pools`` at ``path``):
@@ -209,7 +239,7 @@ def resolve_pools_args(
     problems: list[Problem] = []
     seen: set[str] = set()
     for i, pool in enumerate(pools):
-        pf, found = resolve_pool_args(cast(Cloud, cloud), pool, *path, i)
+        pf, found = check_gpu_pool_args(cast(Cloud, cloud), pool, *path, i)
         problems += found
         if pf is None:
             continue

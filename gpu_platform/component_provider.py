@@ -48,7 +48,7 @@ HOSTED_COMPONENTS = (
     "AmdGpuOperator",
     "CertManager",
     "DcgmExporter",
-    "DriverReadinessCheck",
+    "DriverCheck",
     "ExistingCluster",
     "GpuAdmissionPolicy",
     "GpuWorkloadNamespace",

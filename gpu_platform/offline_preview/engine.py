@@ -243,19 +243,24 @@ class RecordingMonitor(mocks.MockMonitor):
                 property_dependencies={
                     k: list(v.urns) for k, v in request.propertyDependencies.items()
                 },
-                aliases=[*request.aliasURNs, *map(_alias_text, request.aliases)],
+                aliases=[*request.aliasURNs, *self._alias_urns(request)],
             )
         )
         return response
 
-
-def _alias_text(alias: Any) -> str:
-    """An alias as the engine receives it: its URN, or the fields its spec sets."""
-    if alias.urn:
-        return str(alias.urn)
-    spec = alias.spec
-    fields = ("name", "type", "stack", "project", "parentUrn")
-    return ",".join(f"{f}={getattr(spec, f)}" for f in fields if getattr(spec, f))
+    def _alias_urns(self, request: Any) -> list[str]:
+        """The URNs of a registration's alias specs, as the engine reads them (its own type and
+        name, and its parent, where the spec leaves them out)."""
+        urns: list[str] = []
+        for alias in request.aliases:
+            if alias.urn:
+                urns.append(alias.urn)
+                continue
+            spec = alias.spec
+            # An empty parentUrn (the SDK's "as now") is the resource's current parent.
+            parent = "" if spec.noParent else (spec.parentUrn or request.parent)
+            urns.append(self.make_urn(parent, spec.type or request.type, spec.name or request.name))
+        return urns
 
 
 @dataclass

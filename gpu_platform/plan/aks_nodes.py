@@ -3,13 +3,28 @@ the VM size's local disks) and encryption at host, the same for system, GPU and 
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from gpu_facts import AzureVmSize, azure_node_size
-from gpu_facts.aks_nodes import EPHEMERAL_OS_DISK_MAX_GIB
+from gpu_facts.aks_nodes import AKS_SYSTEM_POOL_MIN_PODS, EPHEMERAL_OS_DISK_MAX_GIB
 from gpu_facts.azure_storage import NVME_DISKS_BESIDE_EPHEMERAL_OS
-from gpu_platform.settings import AksClusterSettings, AksNodeSettings, PlatformSettings
+from gpu_platform.settings import (
+    AksClusterSettings,
+    AksNodeSettings,
+    PlatformSettings,
+    SystemPoolSettings,
+    UpgradeSettings,
+)
 from gpu_platform.settings.pools import OsDiskType
+
+from .cpu_pools import azure_size_problem
+from .problems import Problem
+
+SURGE_COUNT_OR_PERCENTAGE = "a node count (e.g. 1) or a percentage (e.g. 10%)"
+SYSTEM_POOL_TOO_FEW_PODS = (
+    f"AKS system pools must run at least {AKS_SYSTEM_POOL_MIN_PODS} pods per node"
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,6 +90,34 @@ def ephemeral_os_problem(
             f"Managed, or an OS disk of at most {capacity} GiB"
         )
     return None
+
+
+def os_disk_problems(
+    vm_size: str | None, node: AksNodeSettings, *, nvme_cache: bool = False
+) -> Iterator[Problem]:
+    """What AKS refuses in a pool's OS disk (``ephemeral_os_problem``), relative to the pool."""
+    problem = (
+        None if vm_size is None else ephemeral_os_problem(vm_size, node, nvme_cache=nvme_cache)
+    )
+    if problem is not None:
+        yield "osDiskType", problem
+
+
+def surge_problems(upgrade: UpgradeSettings) -> Iterator[Problem]:
+    """AKS takes a node count or a percentage as a pool's upgrade surge, never zero."""
+    surge = upgrade.max_surge.removesuffix("%")
+    if not (surge.isdigit() and int(surge) > 0):
+        yield "upgrade.maxSurge", SURGE_COUNT_OR_PERCENTAGE
+
+
+def system_pool_problems(system: SystemPoolSettings) -> Iterator[Problem]:
+    """What AKS refuses in the system pool, relative to it: a size with GPUs (or no size), too
+    few pods per node, an OS disk its size cannot hold."""
+    if (problem := azure_size_problem(system.vm_size)) is not None:
+        yield "vmSize", problem
+    if system.max_pods < AKS_SYSTEM_POOL_MIN_PODS:
+        yield "maxPods", SYSTEM_POOL_TOO_FEW_PODS
+    yield from os_disk_problems(system.vm_size, system)
 
 
 def ephemeral_os_unchecked(vm_size: str, node: AksNodeSettings) -> bool:

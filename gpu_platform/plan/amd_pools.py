@@ -113,14 +113,14 @@ def amd_layer_problems(
 def amd_namespaces(platform: PlatformSettings) -> list[tuple[str, str, bool]]:
     """The AMD layer's namespaces as (key, name, whether the config sets it), for the collision
     checks of the platform's namespaces: the operator's, cert-manager's (when installed) and
-    the AMD pools' checks' (``<readiness.namespace>-amd``)."""
+    the AMD pools' checks' (``<driverCheck.namespace>-amd``)."""
     settings = platform.amd_gpu_operator
-    readiness = platform.readiness
+    driver_check = platform.driver_check
     entries = [
         (
-            "readiness.namespace",
-            readiness.amd_namespace,
-            "namespace" in readiness.model_fields_set,
+            "driverCheck.namespace",
+            driver_check.amd_namespace,
+            "namespace" in driver_check.model_fields_set,
         ),
         ("amdGpuOperator.namespace", settings.namespace, "namespace" in settings.model_fields_set),
     ]

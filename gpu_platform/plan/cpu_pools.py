@@ -1,6 +1,7 @@
-"""What makes a CPU pool: a machine type without GPUs, labels that pull no GPU component onto
-its nodes (zones: ``plan.zones``). The stack config's rules and the pool components ask the same
-questions here."""
+"""What makes a CPU pool: a machine type without GPUs, a size, labels that pull no GPU component
+onto its nodes (zones: ``plan.zones``, label syntax: ``plan.kubernetes_values``). The stack
+config's rules (under ``cpuPools[i]``) and the CPU pool components (under ``pool``) ask the same
+questions here; paths are relative to the pool (``plan.problems``)."""
 
 from __future__ import annotations
 
@@ -10,24 +11,24 @@ from collections.abc import Iterator, Mapping
 from gpu_facts import AZURE_VM_SIZES
 from gpu_facts.alibaba_instance_types import has_gpus
 from gpu_facts.azure_vm_sizes import GPU_SIZE_PREFIX
-from gpu_facts.scheduling import ACK_GPU_SCHEDULE_LABEL, POOL_LABEL
+from gpu_facts.scheduling import POOL_LABEL
+from gpu_platform.settings import Cloud, CpuPoolSettings
+
+from .node_pools import name_problems, reserved_label_problems, size_problems
+from .problems import Problem
 
 AZURE_SIZE_NAME = re.compile(r"^Standard_[A-Za-z][A-Za-z0-9_-]*$")
 """An Azure VM size as AKS takes it: ``Standard_D4ds_v5``, ``Standard_E8-4ds_v5``."""
 ECS_TYPE_NAME = re.compile(r"^ecs\.[a-z0-9-]+\.[a-z0-9]+$")
 """An ECS instance type: ``ecs.g7.xlarge``, ``ecs.c7-x.2xlarge``."""
 _GPU_SIZES = frozenset(name.lower() for name in AZURE_VM_SIZES)
-RESERVED_LABEL_DOMAINS = ("gpu-platform.io", "kubernetes.azure.com")
-"""Our label domain (the pool label is ours) and the one AKS reserves (it refuses the pool)."""
-GPU_LABEL_PREFIX = "nvidia.com/"
-"""The NVIDIA device plugin, GFD and the driver checks select nodes by these labels."""
 
 
 def azure_size_problem(vm_size: str) -> str | None:
     """Why ``vm_size`` is no size for a pool without GPUs (system or CPU), or None."""
     lower = vm_size.lower()
     if lower.startswith(GPU_SIZE_PREFIX.lower()) or lower in _GPU_SIZES:
-        return f"{vm_size} is a GPU (N-series) size; GPU nodes belong in gpuPools"
+        return f"{vm_size} is a GPU (N-series) size; GPU nodes belong in a GPU pool"
     if not AZURE_SIZE_NAME.match(vm_size):
         return f"not an Azure VM size: {vm_size!r} (e.g. Standard_D4ds_v5)"
     return None
@@ -36,20 +37,40 @@ def azure_size_problem(vm_size: str) -> str | None:
 def ecs_type_problem(instance_type: str) -> str | None:
     """Why ``instance_type`` is no type for a pool without GPUs (system or CPU), or None."""
     if has_gpus(instance_type):
-        return f"{instance_type} is a GPU instance type; GPU nodes belong in gpuPools"
+        return f"{instance_type} is a GPU instance type; GPU nodes belong in a GPU pool"
     if not ECS_TYPE_NAME.match(instance_type):
         return f"not an ECS instance type: {instance_type!r} (e.g. ecs.g7.xlarge)"
     return None
 
 
-def label_problems(labels: Mapping[str, str]) -> Iterator[tuple[str, str]]:
-    """(label key, why not) of labels a CPU pool must not carry."""
-    for key in labels:
-        domain = key.rpartition("/")[0]
-        if key == POOL_LABEL or domain.endswith(RESERVED_LABEL_DOMAINS):
-            yield key, "set by the platform or AKS (reserved label domain); choose another key"
-        elif key.startswith(GPU_LABEL_PREFIX) or key == ACK_GPU_SCHEDULE_LABEL:
-            yield key, "GPU components select nodes by it; not on a CPU pool"
+def machine_problems(cloud: Cloud, pool: CpuPoolSettings) -> Iterator[Problem]:
+    """The cloud's kind of machine type (AKS: a VM size, ACK: an ECS type), without GPUs."""
+    if cloud == "azure":
+        if pool.vm_size is None:
+            yield "vmSize", "required: an Azure VM size without GPUs, e.g. Standard_D4ds_v5"
+        elif (problem := azure_size_problem(pool.vm_size)) is not None:
+            yield "vmSize", problem
+        if pool.instance_type is not None:
+            yield "instanceType", "Alibaba instance types are for cloud 'alicloud'; use vmSize"
+    else:
+        if pool.instance_type is None:
+            yield "instanceType", "required: an ECS type without GPUs, e.g. ecs.g7.xlarge"
+        elif (problem := ecs_type_problem(pool.instance_type)) is not None:
+            yield "instanceType", problem
+        if pool.vm_size is not None:
+            yield "vmSize", "Azure VM sizes are for cloud 'azure'; use instanceType"
+
+
+def cpu_pool_problems(cloud: Cloud, pool: CpuPoolSettings) -> list[Problem]:
+    """Every problem of one CPU pool on its own: name, machine type, size, reserved labels.
+    Zones and label syntax depend on where the pool goes (the region, the vSwitches): callers
+    ask ``plan.zones`` and ``plan.kubernetes_values`` with what they know."""
+    return [
+        *name_problems(cloud, pool.name),
+        *machine_problems(cloud, pool),
+        *size_problems(pool.count, pool.autoscale),
+        *reserved_label_problems(cloud, pool.labels, gpu_pool=False),
+    ]
 
 
 def cpu_node_labels(name: str, labels: Mapping[str, str]) -> dict[str, str]:

@@ -8,7 +8,7 @@ none/single/mixed, ``sharing.timeSlicing`` or ``sharing.mps`` (never both; MPS n
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from typing import Any, Literal
 
 import yaml
@@ -48,6 +48,20 @@ def config_label(pool: PoolFacts) -> dict[str, str]:
 def mig_strategy(pool: PoolFacts) -> MigStrategyFlag:
     """``flags.migStrategy`` of a pool: ``none`` without MIG, else the configured strategy."""
     return pool.pool.mig.strategy if pool.pool.mig is not None else "none"
+
+
+def one_mig_strategy_problems(strategies: Iterable[str]) -> Iterator[tuple[str, str]]:
+    """The GPU Operator sets one MIG strategy for the whole cluster: the MIG pools' strategies
+    must agree. Relative to the pools."""
+    found = sorted(set(strategies))
+    if len(found) > 1:
+        yield (
+            "",
+            (
+                "the GPU Operator sets one MIG strategy for the cluster; MIG pools use "
+                + ", ".join(found)
+            ),
+        )
 
 
 def base_resource(pool: PoolFacts) -> str:

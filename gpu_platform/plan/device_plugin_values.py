@@ -1,6 +1,6 @@
-"""Checks of the user's ``devicePlugin.values``: one function for the stack config rules (which
-report each problem with its key path) and for the NvidiaDevicePlugin component (which refuses
-the values before registering anything).
+"""Checks of the user's ``devicePlugin.values`` and chart version: one function for the stack
+config rules (which report each problem with its key path) and for the NvidiaDevicePlugin
+component (which refuses the values before registering anything).
 
 The chart reads ``config.map`` (config name -> device-plugin config) and ``config.default`` (the
 config of GPU nodes without a config label). Ours holds the default config and one per pool;
@@ -12,13 +12,35 @@ from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Mapping
 
-from gpu_facts.device_plugin_chart import KNOWN_VALUE_PATHS, unknown_value_paths
+from gpu_facts.device_plugin_chart import (
+    KNOWN_VALUE_PATHS,
+    MIN_VERSION,
+    at_least,
+    unknown_value_paths,
+)
 
 from .device_plugin import DEFAULT_CONFIG_NAME, config_name
 from .pools import PoolFacts
 
 Problem = tuple[str, str]
 """(key path below ``devicePlugin.values``, message)"""
+
+
+def version_problems(version: str) -> list[Problem]:
+    """A chart version older than BP-14's minimum (the first with GFD built in), or not a
+    version at all; relative to the device plugin's settings (``version``)."""
+    try:
+        current = at_least(version, MIN_VERSION)
+    except ValueError:
+        return [("version", f"not a version: {version!r}")]
+    if not current:
+        return [
+            (
+                "version",
+                f"{version} is older than {MIN_VERSION}, the first chart with GFD built in (BP-14)",
+            )
+        ]
+    return []
 
 
 def our_config_names(pools: Iterable[PoolFacts]) -> list[str]:

@@ -20,7 +20,7 @@ from gpu_platform.settings import WorkloadSettings
 
 from .kubernetes_values import annotation_problems, in_domain, kubernetes_label_problems
 from .pools import PoolFacts
-from .problems import Problem, under
+from .problems import Problem, join_path, under
 
 PodSecurityLevel = Literal["privileged", "baseline", "restricted"]
 PSA_PREFIX = "pod-security.kubernetes.io/"
@@ -107,20 +107,26 @@ def _logging_problems(wl: WorkloadSettings) -> list[Problem]:
     return problems
 
 
-def workload_problems(wl: WorkloadSettings, pools: Sequence[PoolFacts], at: str) -> list[Problem]:
-    """Problems of one workload namespace: logging keys, egress CIDRs, Pod Security on MPS."""
-    problems = under(f"{at}.logging", _logging_problems(wl))
+def workload_problems(
+    wl: WorkloadSettings, pools: Sequence[PoolFacts], at: str = ""
+) -> list[Problem]:
+    """Problems of one workload namespace: logging keys, egress CIDRs, Pod Security on MPS;
+    paths relative to the namespace, or under ``at`` (the stack config's ``workloads[i]``)."""
+    problems = under(join_path(at, "logging"), _logging_problems(wl))
     for j, cidr in enumerate(wl.traffic.egress_cidrs):
         try:
             ip_network(cidr)
         except ValueError:
             problems.append(
-                (f"{at}.traffic.egressCidrs[{j}]", f"not a CIDR (host bits must be zero): {cidr!r}")
+                (
+                    join_path(at, f"traffic.egressCidrs[{j}]"),
+                    f"not a CIDR (host bits must be zero): {cidr!r}",
+                )
             )
     if wl.pod_security in ("baseline", "restricted") and any(pf.is_ack_mps for pf in pools):
         problems.append(
             (
-                f"{at}.podSecurity",
+                join_path(at, "podSecurity"),
                 f"pods on ACK MPS pools need hostIPC: true, which Pod Security "
                 f"'{wl.pod_security}' refuses; leave podSecurity unset (privileged, the admission "
                 "policy enforces the rest of baseline)",

@@ -1,7 +1,7 @@
 """ResolvedPlatform: a valid stack config with its GPU pools resolved against the catalog.
 
 ``resolve_platform`` is the step after validation (``stack_config.rules.check``): it assumes
-settings that passed the rules, and everything above it (components, readiness, the policy
+settings that passed the rules, and everything above it (components, ``make verify``, the policy
 pack's fixtures) reads the platform through it.
 """
 
@@ -60,9 +60,19 @@ class ResolvedPlatform:
         return sorted({r for pf in self.pools.values() for r in pf.capacity.per_node})
 
 
-def resolve_platform(settings: PlatformSettings) -> ResolvedPlatform:
-    """Resolve settings that passed ``stack_config.rules.check`` (else ``UnknownGpuFact``)."""
-    pools = {pool.name: resolve_pool(settings.cloud, pool) for pool in settings.gpu_pools}
+def resolve_platform(
+    settings: PlatformSettings, resolved: Mapping[str, PoolFacts] | None = None
+) -> ResolvedPlatform:
+    """Resolve settings that passed ``stack_config.rules.check`` (else ``UnknownGpuFact``).
+    ``resolved``: facts of these very pools by name (``check_and_resolve`` has them), which
+    are not resolved again."""
+    resolved = resolved or {}
+    pools = {}
+    for pool in settings.gpu_pools:
+        known = resolved.get(pool.name)
+        pools[pool.name] = (
+            known if known and known.pool is pool else resolve_pool(settings.cloud, pool)
+        )
     platform = ResolvedPlatform(settings, pools)
     platform.warnings.extend(quota_warnings(platform))
     platform.warnings.extend(cloud_limit_warnings(settings))

@@ -1,25 +1,29 @@
-"""Problems with paths relative to what a check judged, and how a caller puts them under its
-own path: the stack config under the key it read (``gpuPools[1]``), a component under its
-property (``pool``)."""
+"""What a rule in ``plan`` returns: problems with key paths relative to what it judges.
+
+A rule judges one thing (a pool, a cluster) and names its keys as the stack config and the
+component schemas spell them (camelCase: ``mig.profile``, ``upgrade.maxSurge``); ``""`` is the
+thing itself. Each caller puts the paths under its own: the stack config under ``gpuPools[1]``
+or ``cluster``, a component under its property (``pool``, ``pools[0]``).
+"""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 
 Problem = tuple[str, str]
-"""(path relative to the value judged, message); ``""`` is the value itself."""
+"""(key path relative to what the rule judges, message)"""
 
 
-def join(prefix: str, relative: str) -> str:
-    """``("gpuPools[1]", "labels.x")`` -> ``gpuPools[1].labels.x``; an index joins without a
-    dot, an empty side leaves the other."""
-    if not relative:
+def join_path(prefix: str, path: str) -> str:
+    """``("gpuPools[1]", "mig")`` -> ``gpuPools[1].mig``; an empty side is left out, and an
+    index joins without a dot (``("zones", "[0]")`` -> ``zones[0]``)."""
+    if not path:
         return prefix
-    if not prefix or relative.startswith("["):
-        return prefix + relative
-    return f"{prefix}.{relative}"
+    if not prefix:
+        return path
+    return f"{prefix}{path}" if path.startswith("[") else f"{prefix}.{path}"
 
 
 def under(prefix: str, problems: Iterable[Problem]) -> list[Problem]:
     """``problems`` with their paths under ``prefix``."""
-    return [(join(prefix, path), message) for path, message in problems]
+    return [(join_path(prefix, path), message) for path, message in problems]

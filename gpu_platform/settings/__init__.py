@@ -31,9 +31,9 @@ from .gpu_layer import (
     AdmissionSettings,
     ContainerResourcesSettings,
     DevicePluginSettings,
+    DriverCheckSettings,
     GpuComponentResourcesSettings,
     GpuOperatorSettings,
-    ReadinessSettings,
 )
 from .observability import GrafanaSettings, LogsSettings, MetricsSettings, ObservabilitySettings
 from .platform import CLUSTER_SETTINGS, PlatformSettings
@@ -83,6 +83,7 @@ __all__ = [
     "ContainerResourcesSettings",
     "CpuPoolSettings",
     "DevicePluginSettings",
+    "DriverCheckSettings",
     "EntraIdSettings",
     "ExistingClusterSettings",
     "GpuComponentResourcesSettings",
@@ -96,7 +97,6 @@ __all__ = [
     "MigSettings",
     "ObservabilitySettings",
     "PlatformSettings",
-    "ReadinessSettings",
     "ResourceGroupSettings",
     "SettingsModel",
     "SharingSettings",

@@ -1,4 +1,5 @@
-"""Settings of the GPU layer: device plugin or GPU Operator, ACK sharing, readiness, admission."""
+"""Settings of the GPU layer: device plugin or GPU Operator, ACK sharing, driver checks,
+admission."""
 
 from __future__ import annotations
 
@@ -43,23 +44,31 @@ class ContainerResourcesSettings(SettingsModel):
 
 
 class GpuComponentResourcesSettings(SettingsModel):
-    plugin: ContainerResourcesSettings = ContainerResourcesSettings(cpu="50m", memory="64Mi")
+    plugin: ContainerResourcesSettings = Field(
+        default_factory=lambda: ContainerResourcesSettings(cpu="50m", memory="64Mi")
+    )
     """The device plugin and GPU Feature Discovery containers (and the MPS control daemon's:
     chart 0.20 gives the three one ``resources`` value; its config-manager sidecars get none).
     No memory limit by default: an OOM kill of the plugin takes its GPUs off the node's
     allocatable, and the MPS daemon's container also holds the MPS server, whose restart
     crashes every MPS client on the node. The requests follow Kubernetes' former NVIDIA addon
     (50m CPU) and a resident size of about 25Mi reported for the plugin."""
-    nfd_master: ContainerResourcesSettings = ContainerResourcesSettings(
-        cpu="100m", memory="128Mi", memory_limit="4Gi"
+    nfd_master: ContainerResourcesSettings = Field(
+        default_factory=lambda: ContainerResourcesSettings(
+            cpu="100m", memory="128Mi", memory_limit="4Gi"
+        )
     )
     """NFD master (default: the NFD chart's own, node-feature-discovery 0.19.0 values.yaml)."""
-    nfd_worker: ContainerResourcesSettings = ContainerResourcesSettings(
-        cpu="5m", memory="64Mi", memory_limit="512Mi"
+    nfd_worker: ContainerResourcesSettings = Field(
+        default_factory=lambda: ContainerResourcesSettings(
+            cpu="5m", memory="64Mi", memory_limit="512Mi"
+        )
     )
     """NFD worker, one per GPU node (default: the NFD chart's own)."""
-    nfd_gc: ContainerResourcesSettings = ContainerResourcesSettings(
-        cpu="10m", memory="128Mi", memory_limit="1Gi"
+    nfd_gc: ContainerResourcesSettings = Field(
+        default_factory=lambda: ContainerResourcesSettings(
+            cpu="10m", memory="128Mi", memory_limit="1Gi"
+        )
     )
     """NFD garbage collector (default: the NFD chart's own)."""
 
@@ -119,7 +128,7 @@ MPS_CHECKS_SUFFIX = "-mps"
 AMD_CHECKS_SUFFIX = "-amd"
 
 
-class ReadinessSettings(SettingsModel):
+class DriverCheckSettings(SettingsModel):
     min_driver_major: Annotated[StrictInt, Field(ge=400)] = 535
     """Lowest acceptable NVIDIA driver major version."""
     schedule: str | None = None
@@ -138,7 +147,9 @@ class ReadinessSettings(SettingsModel):
         str, Field(max_length=63 - len(MPS_CHECKS_SUFFIX)), following(DNS1123_LABEL)
     ] = "gpu-readiness"
     """Namespace of the check Jobs (Pod Security ``restricted``); the ACK MPS pools' checks
-    use ``<namespace>-mps``, the AMD pools' ``<namespace>-amd``, so at most 59 characters."""
+    use ``<namespace>-mps``, the AMD pools' ``<namespace>-amd``, so at most 59 characters. (The
+    default keeps the name it had when the driver check was called readiness: a new name would
+    replace deployed namespaces.)"""
 
     @property
     def mps_namespace(self) -> str:

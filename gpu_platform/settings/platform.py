@@ -18,8 +18,8 @@ from .gpu_layer import (
     AckGpuSharingSettings,
     AdmissionSettings,
     DevicePluginSettings,
+    DriverCheckSettings,
     GpuOperatorSettings,
-    ReadinessSettings,
 )
 from .observability import ObservabilitySettings
 from .pools import CpuPoolSettings, GpuPoolSettings
@@ -55,8 +55,9 @@ class PlatformSettings(SettingsModel):
     """GPU workload namespaces."""
     admission: AdmissionSettings = Field(default_factory=AdmissionSettings)
     """In-cluster admission policy."""
-    readiness: ReadinessSettings = Field(default_factory=ReadinessSettings)
-    """Driver and device checks after deployment."""
+    driver_check: DriverCheckSettings = Field(default_factory=DriverCheckSettings)
+    """The driver check of every GPU pool after deployment (``readiness`` before; the stack
+    config still accepts that key)."""
     observability: ObservabilitySettings = Field(default_factory=ObservabilitySettings)
     """GPU metrics per workload, container logs and control-plane audit."""
 

@@ -41,31 +41,35 @@ class AutoscaleSettings(SettingsModel):
 
 class MigSettings(SettingsModel):
     profile: AksMigProfile
-    """GPU instance profile as AKS names it; applied to every GPU of the pool."""
+    """GPU instance profile as AKS names it (``MIG1g``, ``MIG2g``, ``MIG3g``, ``MIG4g`` or
+    ``MIG7g``), applied to every GPU of the pool."""
     strategy: MigStrategy = "mixed"
-    """Device-plugin MIG strategy: ``single`` exposes ``nvidia.com/gpu``, ``mixed``
+    """Device-plugin MIG strategy: ``single`` exposes ``nvidia.com/gpu``, ``mixed`` (default)
     exposes ``nvidia.com/mig-<profile>``."""
 
 
 class SharingSettings(SettingsModel):
     mode: Literal["timeSlicing", "mps", "cgpu", "share"]
-    """``timeSlicing`` and ``mps`` (NVIDIA device plugin; on ACK ``mps`` is ACK's MPS with
-    GPU-memory isolation), ``cgpu`` and ``share`` (ACK only)."""
+    """``timeSlicing`` or ``mps`` (NVIDIA device plugin; on ACK ``mps`` is ACK's MPS with GPU-memory
+    isolation), ``cgpu`` or ``share`` (ACK only)."""
     replicas: Annotated[StrictInt, Field(ge=2, le=64)] | None = None
-    """Pods per GPU for ``timeSlicing`` and device-plugin ``mps``."""
+    """Pods per GPU (2 to 64) for ``timeSlicing`` and device-plugin ``mps``."""
     rename_by_default: StrictBool = True
-    """Advertise shared GPUs as ``<resource>.shared`` so pods opt in knowingly."""
+    """Advertise shared GPUs as ``<resource>.shared`` so pods opt in knowingly (default true)."""
     fail_requests_greater_than_one: StrictBool = True
-    """Refuse pods that ask for more than one shared replica (they would get no more GPU)."""
+    """Refuse pods that ask for more than one shared replica, which would get no more GPU (default
+    true)."""
 
 
 class UpgradeSettings(SettingsModel):
     max_surge: str = "1"
-    """Extra nodes during an upgrade (count or percentage); GPU capacity is scarce."""
+    """Extra nodes during an upgrade, a count or a percentage (default ``1``: GPU capacity is
+    scarce)."""
     drain_timeout_minutes: Annotated[StrictInt, Field(ge=1, le=1440)] = 60
-    """How long a node drain waits for pods (training jobs) to finish."""
+    """How long a node drain waits for pods (training jobs) to finish, 1 to 1440 minutes (default
+    60)."""
     node_soak_minutes: Annotated[StrictInt, Field(ge=0, le=30)] = 0
-    """Wait after draining a node before upgrading the next one."""
+    """Wait after draining a node before upgrading the next one, 0 to 30 minutes (default 0)."""
 
 
 class AksNodeSettings(SettingsModel):
@@ -73,17 +77,17 @@ class AksNodeSettings(SettingsModel):
     so a change replaces the pool (``docs/aks.md``). Not for other clouds."""
 
     max_pods: Annotated[StrictInt, Field(ge=AKS_MIN_MAX_PODS, le=AKS_MAX_PODS)] = DEFAULT_MAX_PODS
-    """AKS: most pods per node (10 to 250; system pools 30 or more). AKS reserves kubelet memory
-    per possible pod, so fewer leaves pods more."""
+    """AKS: most pods per node, 10 to 250 (default 110; system pools 30 or more). AKS reserves
+    kubelet memory per possible pod, so fewer leaves pods more."""
     os_disk_type: OsDiskType | None = None
-    """AKS: ``Ephemeral`` (on the VM's cache or temp disk: faster, nothing to pay, gone on
-    reimage) or ``Managed``. Unset: ``Ephemeral`` when the size's cache or temp disk holds
-    ``osDiskSizeGb``, else ``Managed``; always sent explicitly."""
+    """AKS: ``Ephemeral`` (on the VM's cache or temp disk: faster, nothing to pay, gone on reimage)
+    or ``Managed``. Unset: ``Ephemeral`` when the size's cache or temp disk holds ``osDiskSizeGb``,
+    else ``Managed``; always sent explicitly."""
     os_disk_size_gb: Annotated[StrictInt, Field(ge=OS_DISK_MIN_GIB, le=OS_DISK_MAX_GIB)] = (
         DEFAULT_OS_DISK_GIB
     )
-    """AKS: OS disk size in GiB (30 to 2048; an ephemeral disk must fit the size's cache or
-    temp disk)."""
+    """AKS: OS disk size in GiB, 30 to 2048 (default 128); an ephemeral disk must fit the size's
+    cache or temp disk."""
 
 
 class GpuPoolSettings(AksNodeSettings):
@@ -94,19 +98,20 @@ class GpuPoolSettings(AksNodeSettings):
     instance_type: str | None = None
     """Alibaba ECS instance type (``cloud: alicloud``, or ``existing``)."""
     count: WholeNumber | None = None
-    """Fixed node count. Give this or ``autoscale``."""
+    """Fixed node count; give this or ``autoscale``."""
     autoscale: AutoscaleSettings | None = None
     """Autoscaling range (not with MIG)."""
     mig: MigSettings | None = None
-    """MIG partitioning of every GPU in the pool."""
+    """MIG partitioning of every GPU of the pool."""
     sharing: SharingSettings | None = None
     """GPU sharing (time-slicing or MPS); one trust domain per shared GPU."""
     labels: dict[str, str] = Field(default_factory=dict)
     """Extra node labels."""
     nvme: StrictBool = False
-    """Offer the VM's local NVMe disks as an ephemeral cache StorageClass."""
+    """Offer the VM's local NVMe disks as an ephemeral cache StorageClass (AKS)."""
     os_sku: AksOsSku = "Ubuntu"
-    """Node OS on AKS; MIG needs Ubuntu."""
+    """Node OS on AKS: ``Ubuntu`` (default), ``Ubuntu2204``, ``AzureLinux``, ``AzureLinux3``; MIG
+    needs Ubuntu."""
     zones: list[str] = Field(default_factory=list)
     """Availability zones."""
     upgrade: UpgradeSettings = Field(default_factory=UpgradeSettings)
@@ -122,15 +127,15 @@ class CpuPoolSettings(AksNodeSettings):
     instance_type: str | None = None
     """Alibaba ECS instance type without GPUs (``cloud: alicloud``), e.g. ``ecs.g7.xlarge``."""
     count: WholeNumber | None = None
-    """Fixed node count. Give this or ``autoscale``."""
+    """Fixed node count; give this or ``autoscale``."""
     autoscale: AutoscaleSettings | None = None
     """Autoscaling range: nodes come when pods wait for CPU or memory."""
     labels: dict[str, str] = Field(default_factory=dict)
     """Extra node labels (e.g. for a gateway's nodeSelector)."""
     zones: list[str] = Field(default_factory=list)
-    """Availability zones: on AKS ``1``, ``2``, ``3``; on ACK zones of the cluster's node
-    vSwitches (``cluster.vpc.vswitches``), whose vSwitches the pool then uses."""
+    """Availability zones: on AKS ``1``, ``2``, ``3``; on ACK zones of the cluster's node vSwitches
+    (``cluster.vpc.vswitches``), whose vSwitches the pool then uses."""
     os_sku: AksOsSku = "Ubuntu"
-    """Node OS on AKS."""
+    """Node OS on AKS: ``Ubuntu`` (default), ``Ubuntu2204``, ``AzureLinux``, ``AzureLinux3``."""
     upgrade: UpgradeSettings = Field(default_factory=UpgradeSettings)
     """Node upgrade behaviour (AKS surge, drain timeout and soak)."""

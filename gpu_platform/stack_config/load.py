@@ -1,7 +1,7 @@
 """Read, validate and resolve the stack config: one error that names every bad key.
 
-Three steps: the schema (``settings``), the rules (``rules.check``: problems only), then
-``plan.resolve_platform`` on a config with no problem."""
+Three steps: the schema (``settings``), the rules (``rules.check_and_resolve``: problems, and
+the facts of each sound pool), then ``plan.resolve_platform`` on a config with no problem."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from gpu_platform.plan.platform import ResolvedPlatform, resolve_platform
 from gpu_platform.settings import GpuPoolSettings, PlatformSettings
 
 from .known_keys import closest, unknown_key_message
-from .rules import Problem, check
+from .rules import Problem, check_and_resolve
 from .rules.follow_on import related
 from .schema_errors import schema_problems
 
@@ -28,6 +28,9 @@ TOP_LEVEL_KEYS: frozenset[str] = frozenset(
 )
 SECRET_KEYS: frozenset[str] = frozenset({"kubeconfig"})
 """Secret keys read as ``Output.secret`` by the components, never into the typed model."""
+RENAMED_KEYS: dict[str, str] = {"readiness": "driverCheck"}
+"""Old top-level keys still read, as their new key (with a warning): the driver check was
+called readiness in 0.1.0."""
 
 
 class ConfigError(pulumi.RunError):
@@ -133,19 +136,55 @@ def _in_parts(
     return Structural(settings, problems, frozenset(refused), positions, refused_pools)
 
 
+def _renamed_keys(
+    raw: Mapping[str, object],
+) -> tuple[dict[str, object], dict[str, str], list[Problem]]:
+    """``raw`` with old keys under their new names; the renames made (new -> old); a problem
+    for each old key given beside its new one."""
+    data = dict(raw)
+    renamed: dict[str, str] = {}
+    problems: list[Problem] = []
+    for old, new in RENAMED_KEYS.items():
+        if old not in data:
+            continue
+        if new in data:
+            problems.append((old, f"the old name of {new}; give only {new}"))
+            del data[old]
+            continue
+        data[new] = data.pop(old)
+        renamed[new] = old
+    return data, renamed, problems
+
+
+def _as_written(problems: list[Problem], renamed: Mapping[str, str]) -> list[Problem]:
+    """Paths under a renamed key spelt the way the user wrote it."""
+    out = []
+    for path, message in problems:
+        head, sep, rest = path.partition(".")
+        out.append((renamed.get(head, head) + sep + rest, message))
+    return out
+
+
 def load_platform(raw: Mapping[str, object]) -> ResolvedPlatform:
     """Validate the ``gpu-platform:`` keys (without the namespace) and resolve them, or raise
     ``ConfigError`` naming every problem."""
-    schema = _structural(raw)
-    problems = schema.problems + check(
+    data, renamed, problems = _renamed_keys(raw)
+    schema = _structural(data)
+    found, resolved = check_and_resolve(
         schema.settings,
         schema.pool_positions,
         refused=schema.refused,
         refused_pools=schema.refused_pools,
     )
+    problems += _as_written(schema.problems + found, renamed)
     if problems:
         raise ConfigError(problems)
-    return resolve_platform(schema.settings)
+    platform = resolve_platform(schema.settings, resolved)
+    platform.warnings.extend(
+        f"{old}: is the old name of {new}: (read as {new}; rename the key)"
+        for new, old in renamed.items()
+    )
+    return platform
 
 
 def raw_from_pulumi() -> dict[str, object]:

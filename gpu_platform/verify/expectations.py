@@ -176,7 +176,7 @@ def expectations(platform: ResolvedPlatform) -> Expectations:
             for wl in cfg.workloads
         ],
         plugin_namespace=plugin_ns,
-        min_driver_major=cfg.readiness.min_driver_major,
+        min_driver_major=cfg.driver_check.min_driver_major,
         exporter=exporter,
         exporter_skipped=skipped,
         seeds=seed_expectations(platform),

@@ -110,3 +110,20 @@ AMD_POOL_OS_SKUS: tuple[str, ...] = ("Ubuntu", "Ubuntu2204")
 INFINIBAND_FEATURE = "Microsoft.ContainerService/AKSInfinibandSupport"
 """RDMA sizes (an ``r`` in the name, ``Standard_ND96isr_MI300X_v5``) want it registered so a
 pool's nodes land on one InfiniBand network (``AKS_AMD_GPUS_SOURCE``)."""
+AZURE_LINUX_OS_SKUS: frozenset[str] = frozenset(
+    {"AzureLinux", "AzureLinux3", "CBLMariner", "Mariner"}
+)
+"""AKS ``osSKU`` values of the Azure Linux family: the agent pool API's ``AzureLinux``,
+``AzureLinux3`` and ``CBLMariner`` (Azure Linux's former name; pulumi-azure-native
+``containerservice.OSSKU``), and ``Mariner``, the same image under its short former name."""
+_AZURE_LINUX_LOWER = frozenset(sku.lower() for sku in AZURE_LINUX_OS_SKUS)
+
+
+def is_azure_linux(os_sku: str) -> bool:
+    """Whether an AKS ``osSKU`` names Azure Linux (AKS compares OS SKUs without case)."""
+    return os_sku.lower() in _AZURE_LINUX_LOWER
+
+
+AKS_LABEL_DOMAIN = "kubernetes.azure.com"
+"""The node label domain AKS reserves: it refuses a pool whose ``nodeLabels`` use it
+(https://learn.microsoft.com/azure/aks/use-labels, "Reserved system labels")."""

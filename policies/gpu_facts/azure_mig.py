@@ -52,3 +52,12 @@ AKS_MIG_TO_NVIDIA: dict[str, dict[str, str]] = {
         "MIG7g": "7g.141gb",
     },
 }
+
+MIG_NO_AUTOSCALER = "MIG pools cannot use the cluster autoscaler; use a fixed count (BP-12)"
+"""Why a MIG pool with the autoscaler on is refused, wherever it is judged (the stack config,
+the pool components, the policy pack): AKS does not support the cluster autoscaler on MIG node
+pools (Azure/AKS#4216; BP-12)."""
+MIG_NOT_ON_AZURE_LINUX = "MIG is not supported on Azure Linux; use Ubuntu (BP-12)"
+"""Why a MIG pool on an Azure Linux OS SKU (``aks_nodes.AZURE_LINUX_OS_SKUS``) is refused,
+wherever it is judged: AKS MIG node pools run Ubuntu (https://learn.microsoft.com/azure/aks/
+gpu-multi-instance; BP-12)."""

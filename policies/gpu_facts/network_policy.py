@@ -1,4 +1,4 @@
-"""What a deny-all NetworkPolicy is (BP-08), for the pack, the program and ``readiness``.
+"""What a deny-all NetworkPolicy is (BP-08), for the pack, the program and ``make verify``.
 
 Kubernetes API reference, NetworkPolicySpec: an empty ``podSelector`` selects every pod of the
 namespace; a direction listed in ``policyTypes`` with no rules allows no traffic that way.

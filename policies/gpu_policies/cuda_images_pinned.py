@@ -10,11 +10,10 @@ from __future__ import annotations
 from pulumi_policy import EnforcementLevel, ResourceValidationArgs, Severity
 
 from gpu_facts.scheduling import CUDA_IMAGE_REPOSITORY
-
-from .images import carries_version, split_image
-from .pod_specs import Container, containers, pod_sites
-from .policy_factory import Config, PolicyInfo, Report, resource_policy
-from .props import text
+from gpu_policy_support.images import carries_version, split_image
+from gpu_policy_support.pod_specs import Container, containers, pod_sites
+from gpu_policy_support.policy_factory import Config, PolicyInfo, Report, resource_policy
+from gpu_policy_support.props import text
 
 MATCH = "cudaRepositoryMatch"
 

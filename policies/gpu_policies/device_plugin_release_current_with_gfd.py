@@ -18,13 +18,19 @@ from gpu_facts.device_plugin_chart import (
     PLUGIN_IMAGE,
     at_least,
 )
-
-from .device_plugin_daemonsets import PluginDaemonSet, plugin_daemonsets
-from .helm_releases import chart_version, release_label, releases
-from .images import carries_version
-from .policy_factory import Config, PolicyInfo, Report, exempt_names, known_text, stack_policy
-from .props import is_true, mapping, path, text
-from .stack_index import index_by_type
+from gpu_policy_support.device_plugin_daemonsets import PluginDaemonSet, plugin_daemonsets
+from gpu_policy_support.helm_releases import chart_version, release_label, releases
+from gpu_policy_support.images import carries_version
+from gpu_policy_support.policy_factory import (
+    Config,
+    PolicyInfo,
+    Report,
+    exempt_names,
+    known_text,
+    stack_policy,
+)
+from gpu_policy_support.props import is_true, mapping, path, text
+from gpu_policy_support.stack_index import index_by_type
 
 INFO = PolicyInfo(
     name="device-plugin-release-current-with-gfd",

@@ -6,12 +6,17 @@ from collections.abc import Sequence
 
 from pulumi_policy import EnforcementLevel, PolicyResource, Severity, StackValidationArgs
 
-from .node_pools import NodePool, node_pools
-from .policy_factory import Config, PolicyInfo, Report, exempt_names, stack_policy
-from .props import path, text
-from .resource_types import ACK_MANAGED_CLUSTER, ACK_NODE_POOL, AKS_AGENT_POOL, AKS_MANAGED_CLUSTER
-from .stack_index import index_by_type
-from .tolerations import HARD_EFFECTS, may_schedule
+from gpu_policy_support.node_pools import NodePool, node_pools
+from gpu_policy_support.policy_factory import Config, PolicyInfo, Report, exempt_names, stack_policy
+from gpu_policy_support.props import path, text
+from gpu_policy_support.resource_types import (
+    ACK_MANAGED_CLUSTER,
+    ACK_NODE_POOL,
+    AKS_AGENT_POOL,
+    AKS_MANAGED_CLUSTER,
+)
+from gpu_policy_support.stack_index import index_by_type
+from gpu_policy_support.tolerations import HARD_EFFECTS, may_schedule
 
 NODE_AUTO_PROVISIONING = "Auto"
 """AKS ``nodeProvisioningProfile.mode`` under which AKS creates nodes for pending pods itself

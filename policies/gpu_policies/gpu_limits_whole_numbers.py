@@ -7,9 +7,9 @@ from typing import Any
 
 from pulumi_policy import EnforcementLevel, ResourceValidationArgs, Severity
 
-from .pod_specs import Container, containers, gpu_resources, pod_sites
-from .policy_factory import Config, PolicyInfo, Report, resource_policy
-from .props import mapping
+from gpu_policy_support.pod_specs import Container, containers, gpu_resources, pod_sites
+from gpu_policy_support.policy_factory import Config, PolicyInfo, Report, resource_policy
+from gpu_policy_support.props import mapping
 
 _WHOLE = re.compile(r"^\+?[0-9]+$")
 

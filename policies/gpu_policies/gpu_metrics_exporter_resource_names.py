@@ -32,15 +32,18 @@ from gpu_facts.dcgm_exporter_chart import (
 from gpu_facts.device_plugin_chart import CHART_NAME as PLUGIN_CHART
 from gpu_facts.device_plugin_chart import GPU_OPERATOR_CHART_NAME
 from gpu_facts.scheduling import NVIDIA_RESOURCE_DOMAIN
-
-from .device_plugin_configs import ReleaseConfigs, operator_configs, release_configs
-from .exposed_gpu_resources import exposed_resources, shared_names
-from .helm_releases import deploys_device_plugin, releases
-from .metrics_exporters import Exporter, exporters
-from .node_pools import NodePool, stack_gpu_pools
-from .policy_factory import Config, PolicyInfo, Report, exempt_names, stack_policy
-from .props import text
-from .stack_index import index_by_type, object_name
+from gpu_policy_support.device_plugin_configs import (
+    ReleaseConfigs,
+    operator_configs,
+    release_configs,
+)
+from gpu_policy_support.exposed_gpu_resources import exposed_resources, shared_names
+from gpu_policy_support.helm_releases import deploys_device_plugin, releases
+from gpu_policy_support.metrics_exporters import Exporter, exporters
+from gpu_policy_support.node_pools import NodePool, stack_gpu_pools
+from gpu_policy_support.policy_factory import Config, PolicyInfo, Report, exempt_names, stack_policy
+from gpu_policy_support.props import text
+from gpu_policy_support.stack_index import index_by_type, object_name
 
 INFO = PolicyInfo(
     name="gpu-metrics-exporter-resource-names",

@@ -12,11 +12,9 @@ from pulumi_policy import EnforcementLevel, Severity, StackValidationArgs
 
 from gpu_facts.network_policy import is_deny_all
 from gpu_facts.scheduling import NVIDIA_GPU
-
-from .gpu_namespaces_have_gpu_quota import caps_gpu
-from .pod_specs import DEFAULT_NAMESPACE
-from .pod_specs import namespace as namespace_of
-from .policy_factory import (
+from gpu_policy_support.pod_specs import DEFAULT_NAMESPACE
+from gpu_policy_support.pod_specs import namespace as namespace_of
+from gpu_policy_support.policy_factory import (
     Config,
     PolicyInfo,
     Report,
@@ -24,9 +22,16 @@ from .policy_factory import (
     exempt_namespaces,
     stack_policy,
 )
-from .props import path
-from .resource_types import NAMESPACE, NETWORK_POLICY, RESOURCE_QUOTA
-from .stack_index import gpu_workload_namespaces, index_by_type, object_name, workload_names
+from gpu_policy_support.props import path
+from gpu_policy_support.resource_types import NAMESPACE, NETWORK_POLICY, RESOURCE_QUOTA
+from gpu_policy_support.stack_index import (
+    gpu_workload_namespaces,
+    index_by_type,
+    object_name,
+    workload_names,
+)
+
+from .gpu_namespaces_have_gpu_quota import caps_gpu
 
 INFO = PolicyInfo(
     name="gpu-namespaces-declared",

@@ -5,11 +5,14 @@ from __future__ import annotations
 from pulumi_policy import EnforcementLevel, Severity, StackValidationArgs
 
 from gpu_facts.network_policy import is_deny_all
-
-from .pod_specs import namespace as namespace_of
-from .policy_factory import Config, PolicyInfo, Report, stack_policy
-from .resource_types import NETWORK_POLICY
-from .stack_index import GPU_NAMESPACE_LABELS, checked_gpu_namespaces, index_by_type
+from gpu_policy_support.pod_specs import namespace as namespace_of
+from gpu_policy_support.policy_factory import Config, PolicyInfo, Report, stack_policy
+from gpu_policy_support.resource_types import NETWORK_POLICY
+from gpu_policy_support.stack_index import (
+    GPU_NAMESPACE_LABELS,
+    checked_gpu_namespaces,
+    index_by_type,
+)
 
 INFO = PolicyInfo(
     name="gpu-namespaces-deny-all-network-policy",

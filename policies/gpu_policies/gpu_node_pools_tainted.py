@@ -12,9 +12,8 @@ from gpu_facts.scheduling import (
     GPU_TAINT_KEY,
     GPU_TAINT_VALUE,
 )
-
-from .node_pools import gpu_node_pools
-from .policy_factory import Config, PolicyInfo, Report, resource_policy
+from gpu_policy_support.node_pools import gpu_node_pools
+from gpu_policy_support.policy_factory import Config, PolicyInfo, Report, resource_policy
 
 REQUIRED_VALUE = "requiredTaintValue"
 

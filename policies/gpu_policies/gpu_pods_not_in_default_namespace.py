@@ -4,8 +4,13 @@ from __future__ import annotations
 
 from pulumi_policy import EnforcementLevel, ResourceValidationArgs, Severity
 
-from .pod_specs import DEFAULT_NAMESPACE, gpu_pod_sites, is_cluster_scoped, namespace
-from .policy_factory import Config, PolicyInfo, Report, resource_policy
+from gpu_policy_support.pod_specs import (
+    DEFAULT_NAMESPACE,
+    gpu_pod_sites,
+    is_cluster_scoped,
+    namespace,
+)
+from gpu_policy_support.policy_factory import Config, PolicyInfo, Report, resource_policy
 
 INFO = PolicyInfo(
     name="gpu-pods-not-in-default-namespace",

@@ -28,14 +28,18 @@ from pulumi_policy import EnforcementLevel, PolicyResource, Severity, StackValid
 from gpu_facts.gcp_accelerators import GKE_NODE_POOL_LABEL
 from gpu_facts.scheduling import AMD_TAINT_KEY, GPU_TAINT_EFFECT, GPU_TAINT_KEY, POOL_LABEL
 from gpu_facts.vendors import AMD
-
-from .driver_checks import CHECK_KINDS, DRIVER_CHECK_TOOL, check_selector, checked_vendors
-from .node_pools import EKS_NODE_GROUP_LABEL, NodePool, node_count, node_pools
-from .pod_specs import kubernetes_kind, pod_spec
-from .policy_factory import Config, PolicyInfo, Report, exempt_names, stack_policy
-from .props import mappings, path
-from .resource_types import AKS_MANAGED_CLUSTER, GKE_CLUSTER, POOL_TYPES
-from .stack_index import index_by_type
+from gpu_policy_support.driver_checks import (
+    CHECK_KINDS,
+    DRIVER_CHECK_TOOL,
+    check_selector,
+    checked_vendors,
+)
+from gpu_policy_support.node_pools import EKS_NODE_GROUP_LABEL, NodePool, node_count, node_pools
+from gpu_policy_support.pod_specs import kubernetes_kind, pod_spec
+from gpu_policy_support.policy_factory import Config, PolicyInfo, Report, exempt_names, stack_policy
+from gpu_policy_support.props import mappings, path
+from gpu_policy_support.resource_types import AKS_MANAGED_CLUSTER, GKE_CLUSTER, POOL_TYPES
+from gpu_policy_support.stack_index import index_by_type
 
 INFO = PolicyInfo(
     name="gpu-pools-have-driver-check",
@@ -50,7 +54,7 @@ INFO = PolicyInfo(
     enforcement_level=EnforcementLevel.ADVISORY,
     severity=Severity.MEDIUM,
     remediation_steps=(
-        "Add a readiness Job per GPU pool with at least one node (our DriverReadinessCheck): "
+        "Add a driver-check Job per GPU pool with at least one node (our DriverCheck): "
         f"nodeSelector {POOL_LABEL}: <pool>, a toleration for {GPU_TAINT_KEY}, one unit of the "
         f"pool's GPU resource and a container that runs {DRIVER_CHECK_TOOL}; or exempt the pool "
         "by name when it is checked another way."

@@ -17,18 +17,17 @@ from gpu_facts.dcgm_exporter_chart import CHART_NAME
 from gpu_facts.gcp_accelerators import GKE_DCGM_COMPONENT
 from gpu_facts.scheduling import GPU_TAINT_EFFECT, GPU_TAINT_KEY
 from gpu_facts.vendors import AMD
-
-from .metrics_exporters import (
+from gpu_policy_support.metrics_exporters import (
     Exporter,
     amd_exporters,
     exporters,
     managed_exporters,
     pool_taints,
 )
-from .node_pools import NodePool, stack_gpu_pools
-from .policy_factory import Config, PolicyInfo, Report, exempt_names, stack_policy
-from .stack_index import index_by_type
-from .tolerations import HARD_EFFECTS
+from gpu_policy_support.node_pools import NodePool, stack_gpu_pools
+from gpu_policy_support.policy_factory import Config, PolicyInfo, Report, exempt_names, stack_policy
+from gpu_policy_support.stack_index import index_by_type
+from gpu_policy_support.tolerations import HARD_EFFECTS
 
 GPU_TOLERATION = f"{{key: {GPU_TAINT_KEY}, operator: Exists, effect: {GPU_TAINT_EFFECT}}}"
 

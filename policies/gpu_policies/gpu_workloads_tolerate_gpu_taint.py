@@ -22,15 +22,21 @@ from typing import Any
 from pulumi_policy import EnforcementLevel, PolicyResource, Severity, StackValidationArgs
 
 from gpu_facts.scheduling import GPU_TAINT_EFFECT, GPU_TAINT_KEY, GPU_TAINT_VALUE, Taint
-
-from .node_pools import NodePool, admitted_pools, node_selector, stack_gpu_pools
-from .pod_runtimes import scheduling_spec
-from .pod_specs import pod_gpu_resources
-from .policy_factory import Config, PolicyInfo, Report, stack_policy
-from .props import mappings
-from .resource_types import GKE_CLUSTER
-from .stack_index import index_by_type, stack_pods
-from .tolerations import describe_tolerations, tolerates, tolerates_taint, vendor_keys
+from gpu_policy_support.node_pools import NodePool, admitted_pools, node_selector, stack_gpu_pools
+from gpu_policy_support.pod_runtimes import scheduling_spec
+from gpu_policy_support.pod_specs import (
+    pod_gpu_resources,
+)
+from gpu_policy_support.policy_factory import Config, PolicyInfo, Report, stack_policy
+from gpu_policy_support.props import mappings
+from gpu_policy_support.resource_types import GKE_CLUSTER
+from gpu_policy_support.stack_index import index_by_type, stack_pods
+from gpu_policy_support.tolerations import (
+    describe_tolerations,
+    tolerates,
+    tolerates_taint,
+    vendor_keys,
+)
 
 REQUIRED_VALUE = "requiredTaintValue"
 """Config key shared with ``gpu-node-pools-tainted``: the GPU taint's value."""

@@ -21,12 +21,16 @@ from typing import Any
 from pulumi_policy import EnforcementLevel, Severity, StackValidationArgs
 
 from gpu_facts.scheduling import ACK_GPU_SCHEDULE_LABEL, ACK_GPU_SCHEDULE_VALUES, ALIYUN_GPU_MEM
-
-from .node_pools import NodePool, admitted_pools, node_selector, stack_gpu_pools
-from .pod_specs import pod_gpu_resources
-from .policy_factory import Config, PolicyInfo, Report, stack_policy
-from .props import is_true
-from .stack_index import index_by_type, stack_pods
+from gpu_policy_support.node_pools import NodePool, admitted_pools, node_selector, stack_gpu_pools
+from gpu_policy_support.pod_specs import pod_gpu_resources
+from gpu_policy_support.policy_factory import (
+    Config,
+    PolicyInfo,
+    Report,
+    stack_policy,
+)
+from gpu_policy_support.props import is_true
+from gpu_policy_support.stack_index import index_by_type, stack_pods
 
 REQUIRE_FOR_GPU_MEM = "gpuMemRequiresHostIpc"
 MPS = ACK_GPU_SCHEDULE_VALUES["ackMps"]

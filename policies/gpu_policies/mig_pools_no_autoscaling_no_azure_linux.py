@@ -4,11 +4,10 @@ from __future__ import annotations
 
 from pulumi_policy import EnforcementLevel, ResourceValidationArgs, Severity
 
-from .node_pools import node_pools
-from .policy_factory import Config, PolicyInfo, Report, resource_policy
-
-# AKS OS SKUs of the Azure Linux family (CBLMariner is its former name).
-AZURE_LINUX_SKUS: frozenset[str] = frozenset({"azurelinux", "azurelinux3", "cblmariner", "mariner"})
+from gpu_facts.aks_nodes import is_azure_linux
+from gpu_facts.azure_mig import MIG_NO_AUTOSCALER, MIG_NOT_ON_AZURE_LINUX
+from gpu_policy_support.node_pools import node_pools
+from gpu_policy_support.policy_factory import Config, PolicyInfo, Report, resource_policy
 
 INFO = PolicyInfo(
     name="mig-pools-no-autoscaling-no-azure-linux",
@@ -31,15 +30,16 @@ def check(args: ResourceValidationArgs, config: Config, report: Report) -> None:
     for pool in node_pools(args.resource_type, args.name, args.props):
         if pool.mig_profile is None:
             continue
+        # The same messages as the stack config and the pool components (plan.gpu_pools).
         if pool.autoscaling:
             report(
                 f"MIG node pool '{pool.name}' ({pool.mig_profile}) enables the cluster "
-                f"autoscaler; MIG pools must have a fixed size."
+                f"autoscaler: {MIG_NO_AUTOSCALER}."
             )
-        if pool.os_sku is not None and pool.os_sku.lower() in AZURE_LINUX_SKUS:
+        if pool.os_sku is not None and is_azure_linux(pool.os_sku):
             report(
                 f"MIG node pool '{pool.name}' ({pool.mig_profile}) uses osSKU "
-                f"'{pool.os_sku}'; MIG is not supported on Azure Linux, use Ubuntu."
+                f"'{pool.os_sku}': {MIG_NOT_ON_AZURE_LINUX}."
             )
 
 

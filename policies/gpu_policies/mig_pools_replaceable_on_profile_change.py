@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from pulumi_policy import EnforcementLevel, ResourceValidationArgs, Severity
 
-from .policy_factory import Config, PolicyInfo, Report, resource_policy
-from .props import text
-from .resource_types import AKS_AGENT_POOL
+from gpu_policy_support.policy_factory import Config, PolicyInfo, Report, resource_policy
+from gpu_policy_support.props import text
+from gpu_policy_support.resource_types import AKS_AGENT_POOL
 
 INFO = PolicyInfo(
     name="mig-pools-replaceable-on-profile-change",

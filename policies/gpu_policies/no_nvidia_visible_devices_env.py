@@ -5,10 +5,9 @@ from __future__ import annotations
 from pulumi_policy import EnforcementLevel, ResourceValidationArgs, Severity
 
 from gpu_facts.scheduling import NVIDIA_VISIBLE_DEVICES_ENV
-
-from .pod_specs import containers, pod_sites
-from .policy_factory import Config, PolicyInfo, Report, resource_policy
-from .props import mappings
+from gpu_policy_support.pod_specs import containers, pod_sites
+from gpu_policy_support.policy_factory import Config, PolicyInfo, Report, resource_policy
+from gpu_policy_support.props import mappings
 
 ENV_VAR = NVIDIA_VISIBLE_DEVICES_ENV
 

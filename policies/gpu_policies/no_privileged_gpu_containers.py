@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from pulumi_policy import EnforcementLevel, ResourceValidationArgs, Severity
 
-from .pod_specs import containers, gpu_pod_sites
-from .policy_factory import Config, PolicyInfo, Report, resource_policy
-from .props import is_true, path
+from gpu_policy_support.pod_specs import containers, gpu_pod_sites
+from gpu_policy_support.policy_factory import Config, PolicyInfo, Report, resource_policy
+from gpu_policy_support.props import is_true, path
 
 INFO = PolicyInfo(
     name="no-privileged-gpu-containers",

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from pulumi_policy import EnforcementLevel, ResourceValidationArgs, Severity
 
-from .policy_factory import Config, PolicyInfo, Report, resource_policy
-from .props import path, text
-from .resource_types import AKS_MANAGED_CLUSTER
+from gpu_policy_support.policy_factory import Config, PolicyInfo, Report, resource_policy
+from gpu_policy_support.props import path, text
+from gpu_policy_support.resource_types import AKS_MANAGED_CLUSTER
 
 ALLOWED_CHANNELS = "allowedChannels"
 

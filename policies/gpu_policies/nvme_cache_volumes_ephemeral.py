@@ -14,12 +14,11 @@ from typing import Any
 from pulumi_policy import EnforcementLevel, PolicyResource, Severity, StackValidationArgs
 
 from gpu_facts.azure_storage import LOCAL_NVME_PROVISIONER
-
-from .pod_specs import kubernetes_kind
-from .policy_factory import Config, PolicyInfo, Report, is_exempt, stack_policy
-from .props import items, mapping, mappings, path, text
-from .resource_types import PERSISTENT_VOLUME_CLAIM, STORAGE_CLASS
-from .stack_index import index_by_type, object_name
+from gpu_policy_support.pod_specs import kubernetes_kind
+from gpu_policy_support.policy_factory import Config, PolicyInfo, Report, is_exempt, stack_policy
+from gpu_policy_support.props import items, mapping, mappings, path, text
+from gpu_policy_support.resource_types import PERSISTENT_VOLUME_CLAIM, STORAGE_CLASS
+from gpu_policy_support.stack_index import index_by_type, object_name
 
 NVME_STORAGE_CLASSES = "nvmeStorageClasses"
 DEFAULT_CLASS_ANNOTATION = "storageclass.kubernetes.io/is-default-class"

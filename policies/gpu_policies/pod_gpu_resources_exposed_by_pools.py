@@ -22,15 +22,16 @@ from gpu_facts.scheduling import (
     SHARED_SUFFIX,
 )
 from gpu_facts.vendors import AMD, NVIDIA, resource_vendor
-
-from .amd_device_configs import device_configs
-from .device_plugin_configs import release_configs
-from .exposed_gpu_resources import Exposure, amd_exposure, exposed_resources
-from .helm_releases import releases
-from .node_pools import NodePool, stack_gpu_pools
-from .pod_specs import pod_gpu_resources
-from .policy_factory import Config, PolicyInfo, Report, stack_policy
-from .stack_index import index_by_type, stack_pods
+from gpu_policy_support.amd_device_configs import device_configs
+from gpu_policy_support.device_plugin_configs import release_configs
+from gpu_policy_support.exposed_gpu_resources import Exposure, amd_exposure, exposed_resources
+from gpu_policy_support.helm_releases import releases
+from gpu_policy_support.node_pools import NodePool, stack_gpu_pools
+from gpu_policy_support.pod_specs import (
+    pod_gpu_resources,
+)
+from gpu_policy_support.policy_factory import Config, PolicyInfo, Report, stack_policy
+from gpu_policy_support.stack_index import index_by_type, stack_pods
 
 INFO = PolicyInfo(
     name="pod-gpu-resources-exposed-by-pools",

@@ -10,6 +10,8 @@ from typing import Protocol
 
 from pulumi_policy import ResourceValidationPolicy, StackValidationPolicy
 
+from gpu_policy_support.policy_factory import PolicyInfo
+
 from . import (
     ack_mps_pools_need_ack_pro,
     cuda_images_pinned,
@@ -38,7 +40,6 @@ from . import (
     shared_gpus_renamed_and_single_request,
     single_device_plugin_owner,
 )
-from .policy_factory import PolicyInfo
 
 Policy = ResourceValidationPolicy | StackValidationPolicy
 

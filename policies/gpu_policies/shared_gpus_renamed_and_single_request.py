@@ -13,11 +13,10 @@ from pulumi_policy import EnforcementLevel, Severity, StackValidationArgs
 
 from gpu_facts.device_plugin_chart import CHART_NAME
 from gpu_facts.scheduling import SHARED_SUFFIX
-
-from .device_plugin_configs import PluginConfig, release_configs
-from .helm_releases import release_label, releases
-from .policy_factory import Config, PolicyInfo, Report, exempt_names, stack_policy
-from .stack_index import index_by_type
+from gpu_policy_support.device_plugin_configs import PluginConfig, release_configs
+from gpu_policy_support.helm_releases import release_label, releases
+from gpu_policy_support.policy_factory import Config, PolicyInfo, Report, exempt_names, stack_policy
+from gpu_policy_support.stack_index import index_by_type
 
 INFO = PolicyInfo(
     name="shared-gpus-renamed-and-single-request",

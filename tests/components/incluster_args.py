@@ -6,7 +6,7 @@ from typing import Any, cast
 import pulumi
 
 from gpu_platform.components.amd_gpu_operator import AmdGpuOperatorArgs
-from gpu_platform.components.driver_check import DriverReadinessCheckArgs
+from gpu_platform.components.driver_check import DriverCheckArgs
 from gpu_platform.components.gpu_operator import NvidiaGpuOperatorArgs
 from gpu_platform.components.gpu_workload_namespace import GpuWorkloadNamespaceArgs
 from gpu_platform.components.nvidia_device_plugin import NvidiaDevicePluginArgs
@@ -18,7 +18,7 @@ from gpu_platform.settings import WorkloadSettings
 
 def pools_args(pools: ResolvedPlatform | list[PoolFacts]) -> list[GpuPoolArgs]:
     facts = list(pools.pools.values()) if isinstance(pools, ResolvedPlatform) else pools
-    return [gpu_pool_args(pf.pool) for pf in facts]
+    return [gpu_pool_args(pf) for pf in facts]
 
 
 def plugin_args(p: ResolvedPlatform, **fields: Any) -> NvidiaDevicePluginArgs:
@@ -42,9 +42,9 @@ def amd_operator_args(p: ResolvedPlatform, **fields: Any) -> AmdGpuOperatorArgs:
     return {"pools": pools_args(p), "cloud": p.settings.cloud, **settings, **fields}  # type: ignore[typeddict-item]
 
 
-def check_args(p: ResolvedPlatform, **fields: Any) -> DriverReadinessCheckArgs:
-    """The stack's ``readiness`` settings, ``fields`` over them."""
-    settings = p.settings.readiness.model_dump(exclude_none=True)
+def check_args(p: ResolvedPlatform, **fields: Any) -> DriverCheckArgs:
+    """The stack's ``driverCheck`` settings, ``fields`` over them."""
+    settings = p.settings.driver_check.model_dump(exclude_none=True)
     return {"pools": pools_args(p), "cloud": p.settings.cloud, **settings, **fields}  # type: ignore[typeddict-item]
 
 

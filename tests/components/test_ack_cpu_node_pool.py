@@ -98,8 +98,8 @@ def test_gpu_types_zones_and_gpu_labels_are_refused_at_once() -> None:
     err = refused(lambda: AckCpuNodePool("p", args(bad, system_disk={"kms_key_id": "key-1"})))
     assert paths(err) == [
         "pool.instanceType",
-        "pool.zones",
         "pool.labels.ack.node.gpu.schedule",
+        "pool.zones",
         "systemDisk.kmsKeyId",
     ]
     assert "is a GPU instance type" in reasons(err)["pool.instanceType"]

@@ -1,4 +1,4 @@
-"""AckGpuNodePool on the mock engine: taint, labels, sharing label, scaling, capacity."""
+"""AckGpuNodePool on the mock engine: taint, labels, sharing label, scaling, facts."""
 
 from __future__ import annotations
 
@@ -20,6 +20,7 @@ from gpu_platform.components.ack_gpu_node_pool import AckGpuNodePool
 from gpu_platform.components.nvidia_device_plugin import gpu_node_affinity
 from gpu_platform.components.pool_args import GpuPoolArgs, gpu_pool_args
 from gpu_platform.offline_preview import ProgramRun
+from gpu_platform.plan.gpu_pools import MACHINE_REQUIRED
 from gpu_platform.stack_config import ConfigError, load_platform
 from tests.components.input_errors import paths, reasons, refused
 from tests.conftest import one, run, stack_raw
@@ -38,7 +39,7 @@ def pool_facts(name: str, **changes: Any) -> GpuPoolArgs:
             pool.update(changes)
             for key in [k for k, v in changes.items() if v is None]:
                 pool.pop(key)
-    return gpu_pool_args(load_platform(raw).pools[name].pool)
+    return gpu_pool_args(load_platform(raw).pools[name])
 
 
 def build(pf: GpuPoolArgs, protect: bool = False, **extra: Any) -> ProgramRun:
@@ -54,7 +55,7 @@ def build(pf: GpuPoolArgs, protect: bool = False, **extra: Any) -> ProgramRun:
                 **extra,  # type: ignore[typeddict-item]
             },
         )
-        pulumi.export("capacity", pool.capacity)
+        pulumi.export("facts", pool.facts)
 
     return run(program)
 
@@ -120,7 +121,8 @@ def test_pool_without_instance_type_is_refused_before_anything_is_registered() -
             {"cluster_id": "c-123", "vswitch_ids": ["vsw-a"], "pool": bad},  # type: ignore[typeddict-item]
         )
     )
-    assert reasons(err) == {"pool.instanceType": "an ACK pool needs instanceType"}
+    # The rule of a GPU pool on ACK, asked by the config too (plan.gpu_pools).
+    assert reasons(err) == {"pool.instanceType": MACHINE_REQUIRED}
     assert "AckGpuNodePool 'bad'" in str(err)
 
 
@@ -250,7 +252,7 @@ def test_protect_follows_config(protect: bool) -> None:
 
 
 def test_gpu_mem_capacity_from_the_catalog() -> None:
-    capacity = build(pool_facts("a10mps")).outputs["capacity"]
+    capacity = build(pool_facts("a10mps")).outputs["facts"]
     # One A10 (24 GiB) per node, up to 2 nodes.
     assert capacity == {
         "instanceType": "ecs.gn7i-c8g1.2xlarge",
@@ -264,14 +266,14 @@ def test_gpu_mem_capacity_from_the_catalog() -> None:
 
 def test_gpu_mem_capacity_of_a_multi_gpu_type() -> None:
     pf = pool_facts("a10mps", instanceType="ecs.gn7i-c32g1.32xlarge", autoscale=None, count=2)
-    capacity = build(pf).outputs["capacity"]
+    capacity = build(pf).outputs["facts"]
     assert capacity["perNode"] == {ALIYUN_GPU_MEM: 96}
     assert capacity["total"] == {ALIYUN_GPU_MEM: 192}
     assert capacity["nodes"] == 2
 
 
 def test_whole_gpu_capacity() -> None:
-    capacity = build(pool_facts("t4")).outputs["capacity"]
+    capacity = build(pool_facts("t4")).outputs["facts"]
     assert capacity["perNode"] == {NVIDIA_GPU: 1}
     assert capacity["total"] == {NVIDIA_GPU: 3}
 

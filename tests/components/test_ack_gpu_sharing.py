@@ -16,6 +16,7 @@ from gpu_platform.components.ack_gpu_sharing import (
 )
 from gpu_platform.components.pool_args import gpu_pool_args
 from gpu_platform.offline_preview import ProgramRun, RecordedResource
+from gpu_platform.plan.ack_gpu_sharing import MPS_CONTROL_UNPINNED
 from gpu_platform.stack_config import load_platform
 from tests.components.input_errors import paths, reasons, refused
 from tests.conftest import by_type, one, run, stack_raw
@@ -40,7 +41,7 @@ def sharing_args(mode: str | None = "mps", **pins: Any) -> AckGpuSharingArgs:
     """The args the platform passes for the ack-dev stack with the first pool's sharing
     ``mode`` and ``pins`` (YAML keys)."""
     p = platform(mode, **pins)
-    pools = [gpu_pool_args(pf.pool) for pf in p.pools.values()]
+    pools = [gpu_pool_args(pf) for pf in p.pools.values()]
     return ack_gpu_sharing_args(p.settings.ack_gpu_sharing, pools)
 
 
@@ -105,7 +106,8 @@ def test_unpinned_chart_is_refused_before_anything_is_created() -> None:
     args = sharing_args("mps")
     del args["mps_control_version"]
     err = refused(lambda: AckGpuSharing("sharing", args))
-    assert reasons(err) == {"mpsControlVersion": "pin the chart version of ack-mps-control"}
+    # The stack config says the same under ackGpuSharing (plan.ack_gpu_sharing).
+    assert reasons(err) == {"mpsControlVersion": MPS_CONTROL_UNPINNED}
     assert "AckGpuSharing 'sharing'" in str(err)
 
 

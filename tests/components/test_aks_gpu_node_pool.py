@@ -11,6 +11,7 @@ import pulumi_kubernetes as k8s
 import pytest
 from pulumi_azure_native import containerservice as aks
 
+from gpu_facts.azure_mig import MIG_NO_AUTOSCALER
 from gpu_facts.azure_storage import ACSTOR_V1_EXTENSION_TYPE
 from gpu_facts.scheduling import (
     DEVICE_PLUGIN_CONFIG_LABEL,
@@ -26,10 +27,11 @@ from gpu_platform.components.nvidia_device_plugin import chart_values, gpu_node_
 from gpu_platform.components.nvme_cache import LOCAL_NVME_PROVISIONER, STORAGE_CLASS_NAME, NvmeCache
 from gpu_platform.components.pool_args import GpuPoolArgs, gpu_pool_args
 from gpu_platform.offline_preview import ProgramRun
+from gpu_platform.plan.gpu_pools import mig_problems
 from gpu_platform.plan.node_labels import aks_node_labels
 from gpu_platform.plan.platform import ResolvedPlatform
 from gpu_platform.plan.pools import PoolFacts
-from gpu_platform.settings import DevicePluginSettings
+from gpu_platform.settings import DevicePluginSettings, GpuPoolSettings
 from gpu_platform.stack_config import ConfigError, load_platform
 from tests.conftest import one, run, stack_raw
 
@@ -48,7 +50,7 @@ def dev_platform(mutate: Any = None) -> ResolvedPlatform:
 def pool_args(pf: PoolFacts, **overrides: Any) -> AksGpuNodePoolArgs:
     """The component args GpuPlatform passes for a resolved pool of a stack."""
     args: AksGpuNodePoolArgs = {
-        "pool": gpu_pool_args(pf.pool),
+        "pool": gpu_pool_args(pf),
         "cluster_name": "gpu-dev",
         "resource_group_name": "rg-gpu-dev",
         "gpu_operator": False,
@@ -189,20 +191,25 @@ MIG_POOL: GpuPoolArgs = {
 
 
 def test_mig_pool_that_autoscales_is_refused_before_anything_is_registered() -> None:
-    # The stack config refuses it too; the component checks its own input.
+    # The stack config refuses it too, with the same message: both ask plan.gpu_pools.
     bad: GpuPoolArgs = {**MIG_POOL, "autoscale": {"min": 0, "max": 2}}
     del bad["count"]
     err = refused(pool_args(t4_pool(), pool=bad))
-    assert paths(err) == ["pool.autoscale"]
-    assert "cannot autoscale" in str(err)
+    rule = dict(mig_problems("azure", GpuPoolSettings.model_validate(bad)))
+    assert {e["property_path"]: e["reason"] for e in err.errors or []} == {
+        "pool.autoscale": rule["autoscale"]
+    }
+    assert rule["autoscale"] == MIG_NO_AUTOSCALER
 
 
 def test_azure_linux_mig_pool_is_refused_by_config_and_component() -> None:
-    with pytest.raises(ConfigError, match="Azure Linux"):
+    with pytest.raises(ConfigError) as config:
         dev_platform(lambda r: r["gpuPools"][0].update(osSku="AzureLinux"))
-    err = refused(pool_args(t4_pool(), pool={**MIG_POOL, "os_sku": "AzureLinux"}))
-    assert paths(err) == ["pool.osSku"]
-    assert "MIG needs Ubuntu" in str(err)
+    bad: GpuPoolArgs = {**MIG_POOL, "os_sku": "AzureLinux"}
+    err = refused(pool_args(t4_pool(), pool=bad))
+    rule = dict(mig_problems("azure", GpuPoolSettings.model_validate(bad)))["osSku"]
+    assert {e["property_path"]: e["reason"] for e in err.errors or []} == {"pool.osSku": rule}
+    assert ("gpuPools[0].osSku", rule) in config.value.problems
 
 
 def test_a_pool_from_plain_args_without_any_stack_config() -> None:

@@ -21,7 +21,7 @@ from gpu_platform.components.aks_cpu_node_pool import AksCpuNodePool
 from gpu_platform.components.aks_gpu_node_pool import AksGpuNodePool
 from gpu_platform.components.aks_grafana import AksGrafana
 from gpu_platform.components.aks_monitoring import AksMonitoringWorkspaces
-from gpu_platform.components.driver_check import DriverReadinessCheck
+from gpu_platform.components.driver_check import DriverCheck
 from gpu_platform.components.existing_cluster import ExistingCluster
 from gpu_platform.components.platform import GpuPlatform
 from gpu_platform.components.pool_args import cpu_pool_args, gpu_pool_args
@@ -59,9 +59,9 @@ def test_aks_cluster_names_tags_ids_and_version() -> None:
     assert paths(err) == [
         "name",
         "resourceGroup.name",
-        "kubernetesVersion",
         "tags",
         "entraId.adminGroupObjectIds[0]",
+        "kubernetesVersion",
     ]
     assert reasons(err)["name"] == f"'gpu dev!': {AKS_NAME}"
     assert reasons(err)["tags"] == "51 tags; Azure takes at most 50 per resource"
@@ -77,7 +77,7 @@ def test_aks_cluster_on_a_version_aks_keeps_for_long_term_support_only() -> None
 def aks_gpu_pool(**changes: Any) -> Any:
     pf = load_platform(stack_raw("prod")).pools["t4"]
     return {
-        "pool": {**gpu_pool_args(pf.pool), **changes},
+        "pool": {**gpu_pool_args(pf), **changes},
         "cluster_name": "gpu-prod",
         "resource_group_name": "rg-gpu-prod",
     }
@@ -139,9 +139,9 @@ def test_ack_cluster_name_tags_ids_zones_and_version() -> None:
     assert paths(err) == [
         "name",
         "auditLogProject",
-        "kubernetesVersion",
         "tags.acs:team",
         "vpc.vswitchIds[0]",
+        "kubernetesVersion",
         "vpc.vswitches[1].zone",
         "vpc.podVswitches[0].zone",
     ]
@@ -156,7 +156,7 @@ def ack_gpu_pool(**changes: Any) -> Any:
     return {
         "cluster_id": "c-123",
         "vswitch_ids": ["vsw-a"],
-        "pool": {**gpu_pool_args(pf.pool), **changes},
+        "pool": {**gpu_pool_args(pf), **changes},
     }
 
 
@@ -203,12 +203,10 @@ def test_ack_monitoring_log_project() -> None:
 
 
 def test_driver_check_schedule() -> None:
-    pools = [gpu_pool_args(pf.pool) for pf in load_platform(stack_raw("byo")).pools.values()]
+    pools = [gpu_pool_args(pf) for pf in load_platform(stack_raw("byo")).pools.values()]
     for schedule in ("99 99 99 99 99", "a b c d e", "CRON_TZ=UTC 0 6 * * *"):
         err = refused(
-            lambda schedule=schedule: DriverReadinessCheck(
-                "bad", {"pools": pools, "schedule": schedule}
-            )
+            lambda schedule=schedule: DriverCheck("bad", {"pools": pools, "schedule": schedule})
         )
         assert paths(err) == ["schedule"]
         assert reasons(err)["schedule"].startswith(repr(schedule))

@@ -45,7 +45,7 @@ RELEASE = "kubernetes:helm.sh/v3:Release"
 NAMESPACE = "kubernetes:core/v1:Namespace"
 PLUGIN = "gpu-platform:index:NvidiaDevicePlugin"
 OPERATOR = "gpu-platform:index:NvidiaGpuOperator"
-CHECK = "gpu-platform:index:DriverReadinessCheck"
+CHECK = "gpu-platform:index:DriverCheck"
 
 GPU_TOLERATIONS = [{"key": "nvidia.com/gpu", "operator": "Exists", "effect": "NoSchedule"}]
 NFD_TOLERATIONS = [
@@ -514,9 +514,9 @@ def test_ack_platform_with_only_ack_shared_pools_installs_no_plugin() -> None:
 @pytest.mark.parametrize(
     ("extra", "path"),
     [
-        ({"readiness": {"namespace": "nvidia-device-plugin"}}, "readiness.namespace"),
+        ({"driverCheck": {"namespace": "nvidia-device-plugin"}}, "driverCheck.namespace"),
         ({"devicePlugin": {"namespace": "gpu-training"}}, "devicePlugin.namespace"),
-        ({"readiness": {"namespace": "gpu-inference"}}, "readiness.namespace"),
+        ({"driverCheck": {"namespace": "gpu-inference"}}, "driverCheck.namespace"),
     ],
 )
 def test_gpu_layer_namespaces_are_its_own(extra: dict[str, Any], path: str) -> None:

@@ -1,4 +1,4 @@
-"""DriverReadinessCheck: the generated script run for real, and the Jobs on the mock engine."""
+"""DriverCheck: the generated script run for real, and the Jobs on the mock engine."""
 
 from __future__ import annotations
 
@@ -15,16 +15,18 @@ from pydantic import ValidationError
 from gpu_facts.scheduling import GPU_NAMESPACE_LABEL, MPS_HOST_IPC_LABEL
 from gpu_platform.components.driver_check import (
     CHECK_APP,
-    DriverReadinessCheck,
+    OLD_TYPE_TOKEN,
+    TYPE_TOKEN,
+    DriverCheck,
     amd_check_script,
     check_script,
 )
 from gpu_platform.components.gpu_admission_policy import GpuAdmissionPolicy
 from gpu_platform.offline_preview import ProgramRun, RecordedResource, run_policies
 from gpu_platform.offline_preview.engine import PreviewMocks, RecordingMonitor
+from gpu_platform.plan.driver_checks import checked_pools
 from gpu_platform.plan.platform import ResolvedPlatform
-from gpu_platform.plan.readiness import checked_pools
-from gpu_platform.settings import ReadinessSettings
+from gpu_platform.settings import DriverCheckSettings
 from gpu_platform.stack_config import ConfigError, load_platform
 from gpu_platform.verify.nvidia_smi import NvidiaSmiError, parse_driver_version
 from gpu_policies.registry import policies
@@ -177,7 +179,7 @@ def ack_always_on(mutate: Any = None) -> ResolvedPlatform:
 
 
 def checks_run(p: ResolvedPlatform) -> ProgramRun:
-    return run(lambda: DriverReadinessCheck("check", check_args(p)))
+    return run(lambda: DriverCheck("check", check_args(p)))
 
 
 def jobs_by_pool(result: ProgramRun) -> dict[str, dict[str, Any]]:
@@ -240,7 +242,7 @@ def test_job_security_context_is_restricted() -> None:
 
 def test_jobs_are_valid_kubernetes_objects_and_replace_by_delete() -> None:
     def once(raw: dict[str, Any]) -> None:
-        raw.pop("readiness", None)
+        raw.pop("driverCheck", None)
 
     result = checks_run(platform(mutate=once))
     for job in by_type(result, JOB):
@@ -254,7 +256,7 @@ def test_jobs_are_valid_kubernetes_objects_and_replace_by_delete() -> None:
 
 def test_schedule_adds_a_cron_job_per_pool() -> None:
     def scheduled(raw: dict[str, Any]) -> None:
-        raw["readiness"] = {"schedule": "0 6 * * *", "minDriverMajor": 550}
+        raw["driverCheck"] = {"schedule": "0 6 * * *", "minDriverMajor": 550}
 
     result = checks_run(platform(mutate=scheduled))
     crons = by_type(result, CRON_JOB)
@@ -333,11 +335,20 @@ def test_ack_mps_pool_is_checked_in_its_own_namespace_with_host_ipc() -> None:
     }
 
 
+def test_the_renamed_component_keeps_its_deployed_checks() -> None:
+    # DriverCheck was DriverReadinessCheck: the alias to the old type token lets a deployed
+    # stack's check (and its Jobs, whose URNs hold the parent's type) be updated, not replaced.
+    result = run(lambda: DriverCheck("check", check_args(platform())))
+    check = one(result, TYPE_TOKEN)
+    assert check.aliases == [check.urn.replace(TYPE_TOKEN, OLD_TYPE_TOKEN)]
+    assert OLD_TYPE_TOKEN == "gpu-platform:gpu:DriverReadinessCheck"
+
+
 def test_mps_namespace_is_privileged_and_outside_the_gpu_admission_policy() -> None:
     p = ack_always_on()
 
     def program() -> None:
-        check = DriverReadinessCheck("check", check_args(p))
+        check = DriverCheck("check", check_args(p))
         GpuAdmissionPolicy("admission", {})
         pulumi.export("namespace", check.namespace)
         pulumi.export("mps_namespace", check.mps_namespace)
@@ -346,16 +357,14 @@ def test_mps_namespace_is_privileged_and_outside_the_gpu_admission_policy() -> N
     result = run(program, monitor=monitor)
     assert result.outputs == {"namespace": "gpu-readiness", "mps_namespace": MPS_NAMESPACE}
     # The component's registered outputs use camelCase keys, like every other component's.
-    registered = monitor.registered_outputs[
-        one(result, "gpu-platform:index:DriverReadinessCheck").urn
-    ]
+    registered = monitor.registered_outputs[one(result, "gpu-platform:index:DriverCheck").urn]
     assert registered["namespace"] == "gpu-readiness"
     assert registered["mpsNamespace"] == MPS_NAMESPACE
     assert set(registered) == {"namespace", "mpsNamespace", "jobs"}
     namespaces = namespaces_by_name(result)
     assert set(namespaces) == {"gpu-readiness", MPS_NAMESPACE}
     mps = namespaces[MPS_NAMESPACE]
-    check = one(result, "gpu-platform:index:DriverReadinessCheck")
+    check = one(result, "gpu-platform:index:DriverCheck")
     assert mps.parent == check.urn
     # Pod Security has no level that allows hostIPC alone: privileged, for our Jobs only.
     assert mps.inputs["metadata"]["labels"] == {
@@ -380,7 +389,7 @@ def test_mps_namespace_is_privileged_and_outside_the_gpu_admission_policy() -> N
 
 def test_the_pack_is_clean_on_the_mps_checks() -> None:
     def scheduled(raw: dict[str, Any]) -> None:
-        raw["readiness"] = {"schedule": "0 6 * * *"}
+        raw["driverCheck"] = {"schedule": "0 6 * * *"}
 
     result = checks_run(ack_always_on(scheduled))
     crons = {
@@ -419,11 +428,11 @@ def test_no_mps_namespace_when_the_mps_pool_has_no_nodes() -> None:
     assert set(namespaces_by_name(result)) == {"gpu-readiness"}
 
 
-def test_readiness_namespace_leaves_room_for_the_mps_namespace() -> None:
+def test_check_namespace_leaves_room_for_the_mps_namespace() -> None:
     long_name = "r" * 60  # a valid namespace; with "-mps" it would be 64 characters
     with pytest.raises(ConfigError) as err:
-        platform("ack-dev", lambda raw: raw.__setitem__("readiness", {"namespace": long_name}))
-    assert [path for path, _ in err.value.problems] == ["readiness.namespace"]
+        platform("ack-dev", lambda raw: raw.__setitem__("driverCheck", {"namespace": long_name}))
+    assert [path for path, _ in err.value.problems] == ["driverCheck.namespace"]
     assert "at most 59 characters" in err.value.problems[0][1]
 
 
@@ -435,7 +444,7 @@ def test_workload_cannot_take_the_mps_checks_namespace() -> None:
         platform("ack-dev", clash)
     assert (
         "workloads[0].name",
-        "'gpu-readiness-mps' is the platform's own namespace (readiness.namespace)",
+        "'gpu-readiness-mps' is the platform's own namespace (driverCheck.namespace)",
     ) in err.value.problems
 
 
@@ -469,7 +478,7 @@ def test_autoscaled_pool_from_zero_gets_no_job() -> None:
 def test_autoscaled_pool_from_one_keeps_its_job_and_cron_job() -> None:
     def from_one(raw: dict[str, Any]) -> None:
         raw["gpuPools"][1]["autoscale"]["min"] = 1
-        raw["readiness"] = {"schedule": "0 6 * * *"}
+        raw["driverCheck"] = {"schedule": "0 6 * * *"}
 
     p = platform("dev", from_one)
     result = checks_run(p)
@@ -498,9 +507,9 @@ def test_no_check_and_no_mps_namespace_when_every_pool_scales_from_zero() -> Non
         ({"minDriverMajor": 300}, "greater than or equal to 400"),
     ],
 )
-def test_bad_readiness_settings_are_refused(settings: dict[str, Any], message: str) -> None:
+def test_bad_driver_check_settings_are_refused(settings: dict[str, Any], message: str) -> None:
     with pytest.raises(ValidationError, match=message):
-        ReadinessSettings.model_validate(settings)
+        DriverCheckSettings.model_validate(settings)
 
 
 @pytest.mark.parametrize(
@@ -512,8 +521,8 @@ def test_bad_readiness_settings_are_refused(settings: dict[str, Any], message: s
         {"schedule": "*/30 * * * 1-5"},
     ],
 )
-def test_good_readiness_settings(settings: dict[str, Any]) -> None:
-    ReadinessSettings.model_validate(settings)
+def test_good_driver_check_settings(settings: dict[str, Any]) -> None:
+    DriverCheckSettings.model_validate(settings)
 
 
 def test_check_namespaces_deny_all_traffic() -> None:
@@ -527,7 +536,7 @@ def test_check_namespaces_deny_all_traffic() -> None:
     for policy in policies:
         assert policy.inputs["metadata"]["name"] == "default-deny-all"
         assert policy.inputs["spec"] == {"podSelector": {}, "policyTypes": ["Ingress", "Egress"]}
-        assert policy.parent is not None and policy.parent.endswith("DriverReadinessCheck::check")
+        assert policy.parent is not None and policy.parent.endswith("DriverCheck::check")
         assert_valid_manifest(manifest_of(policy))
 
 
@@ -545,7 +554,7 @@ def test_bad_check_args_name_every_bad_property_and_register_nothing() -> None:
     )
     monitor = RecordingMonitor(PreviewMocks())
     with pytest.raises(pulumi.InputPropertiesError, match="pin the image") as err:
-        run(lambda: DriverReadinessCheck("check", {**args, "pools": pools}), monitor=monitor)
+        run(lambda: DriverCheck("check", {**args, "pools": pools}), monitor=monitor)
     assert paths(err.value) == [
         "pools[1].autoscale.min",
         "minDriverMajor",
@@ -558,13 +567,13 @@ def test_bad_check_args_name_every_bad_property_and_register_nothing() -> None:
 
 def test_check_args_refuse_an_unknown_property() -> None:
     with pytest.raises(pulumi.InputPropertiesError) as err:
-        run(lambda: DriverReadinessCheck("check", {**check_args(platform()), "min_driver": 1}))  # type: ignore[typeddict-unknown-key]
+        run(lambda: DriverCheck("check", {**check_args(platform()), "min_driver": 1}))  # type: ignore[typeddict-unknown-key]
     assert paths(err.value) == ["minDriver"]
 
 
 def test_check_defaults_from_pools_alone() -> None:
-    result = run(lambda: DriverReadinessCheck("check", {"pools": pools_args(platform())}))
-    defaults = ReadinessSettings()
+    result = run(lambda: DriverCheck("check", {"pools": pools_args(platform())}))
+    defaults = DriverCheckSettings()
     for job in by_type(result, "kubernetes:batch/v1:Job"):
         assert job.inputs["metadata"]["namespace"] == defaults.namespace
         container = job.inputs["spec"]["template"]["spec"]["containers"][0]
@@ -577,7 +586,7 @@ def test_each_job_waits_for_its_own_node_pool_only() -> None:
         base = pulumi.CustomResource("test:index:NodePool", "a100-pool")
         other = pulumi.CustomResource("test:index:NodePool", "t4-pool")
         args = check_args(platform(), node_pools={"a100": base.id, "t4": other.id})
-        DriverReadinessCheck("check", args)
+        DriverCheck("check", args)
 
     result = run(program)
     pool_urns = {r.name: r.urn for r in by_type(result, "test:index:NodePool")}
@@ -600,7 +609,7 @@ def test_each_job_waits_for_its_own_node_pool_only() -> None:
 
 def test_node_pools_must_name_pools_of_the_args() -> None:
     with pytest.raises(pulumi.InputPropertiesError) as err:
-        run(lambda: DriverReadinessCheck("check", check_args(platform(), node_pools={"h100": "x"})))
+        run(lambda: DriverCheck("check", check_args(platform(), node_pools={"h100": "x"})))
     assert paths(err.value) == ["nodePools.h100"]
 
 
@@ -610,7 +619,7 @@ def test_a_node_pool_id_known_only_after_apply_leaves_the_jobs_judgeable() -> No
     def program() -> None:
         pool = pulumi.CustomResource("test:index:NodePool", "a100-pool", {"poolId": None})
         unknown = pool.poolId  # type: ignore[attr-defined]
-        DriverReadinessCheck("check", check_args(platform(), node_pools={"a100": unknown}))
+        DriverCheck("check", check_args(platform(), node_pools={"a100": unknown}))
 
     result = run(program)
     (job,) = [j for j in by_type(result, JOB) if j.name == "check-a100"]

@@ -270,7 +270,8 @@ def test_bad_args_name_every_property_and_register_nothing() -> None:
     assert result.resources == []
     assert [e["property_path"] for e in errors[0].errors] == [
         "pools[0].vmSize",
-        "pools[1]",
+        "pools[1].vmSize",  # no machine type
+        "pools[1]",  # no size
         "scrape",
         "version",
         "values.tolerationz",
@@ -295,7 +296,7 @@ def test_every_known_value_path_is_in_the_charts_values_yaml() -> None:
 
 def test_our_stacks_pools_map_onto_the_exporter() -> None:
     platform = platform_of(stack_raw("dev"))
-    pools = [gpu_pool_args(pf.pool) for pf in platform.pools.values()]
+    pools = [gpu_pool_args(pf) for pf in platform.pools.values()]
     result = run(lambda: DcgmExporter("metrics", {"pools": pools, "cloud": "azure"}))
     env = {e["name"]: e["value"] for e in values(result)["extraEnv"]}
     assert env["NVIDIA_RESOURCE_NAMES"] == "nvidia.com/gpu.shared"

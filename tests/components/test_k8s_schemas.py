@@ -14,7 +14,13 @@ from gpu_platform.offline_preview import ProgramRun, RecordedResource
 from gpu_platform.settings import MIN_KUBERNETES, WorkloadSettings
 from tests.components.incluster_args import namespace_args
 from tests.components.test_gpu_admission_policy import CASES, KINDS
-from tests.components.test_gpu_workload_namespace import ACK_CGPU, ACK_MPS, MIG_MIXED, PLAIN, SHARED
+from tests.components.test_gpu_workload_namespace import (
+    ACK_CGPU,
+    ACK_MPS,
+    MIG_MIXED,
+    SHARED,
+    ack_pool,
+)
 from tests.conftest import run, stack_preview
 from tests.k8s_schema import assert_valid_manifest, is_kubernetes_object, manifest_of
 
@@ -56,13 +62,17 @@ def test_every_kubernetes_object_of_every_stack_is_schema_valid(stack: str) -> N
         assert_valid_manifest(manifest_of(resource))
 
 
+ACK_WHOLE = ack_pool(name="a10", instanceType="ecs.gn7i-c8g1.2xlarge", count=2)
+"""An ACK pool of whole GPUs (``nvidia.com/gpu``), beside the ACK-shared ones."""
+
+
 def test_every_namespace_option_is_schema_valid() -> None:
     full = WorkloadSettings.model_validate(
         {
             "name": "gpu-mps",
             "type": "inference",
             "gpuQuota": {"aliyun.com/gpu-mem": 48, "nvidia.com/gpu": 2},
-            "pools": ["mps", "cgpu", "h100"],
+            "pools": ["mps", "cgpu", "a10"],
             "traffic": {
                 "egressCidrs": ["10.20.0.0/16", "2001:db8::/64"],
                 "egressNamespaces": ["datasets"],
@@ -81,9 +91,8 @@ def test_every_namespace_option_is_schema_valid() -> None:
             "ns",
             namespace_args(
                 full,
-                [ACK_MPS, ACK_CGPU, PLAIN],
+                [ACK_MPS, ACK_CGPU, ACK_WHOLE],
                 ["nvidia.com/mig-1g.5gb", "nvidia.com/gpu.shared"],
-                # PLAIN is an Azure size without sharing: the same facts on either cloud.
                 cloud="alicloud",
             ),
         )

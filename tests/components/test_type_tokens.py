@@ -22,7 +22,7 @@ FORMER_TOKENS = {
     "AksMonitoring": "gpu-platform:azure:AksMonitoring",
     "AksMonitoringWorkspaces": "gpu-platform:azure:AksMonitoringWorkspaces",
     "DcgmExporter": "gpu-platform:gpu:DcgmExporter",
-    "DriverReadinessCheck": "gpu-platform:gpu:DriverReadinessCheck",
+    "DriverCheck": "gpu-platform:gpu:DriverReadinessCheck",
     "ExistingCluster": "gpu-platform:cluster:ExistingCluster",
     "GpuAdmissionPolicy": "gpu-platform:workloads:GpuAdmissionPolicy",
     "GpuWorkloadNamespace": "gpu-platform:workloads:GpuWorkloadNamespace",
@@ -30,7 +30,8 @@ FORMER_TOKENS = {
     "NvidiaGpuOperator": "gpu-platform:gpu:NvidiaGpuOperator",
     "NvmeCache": "gpu-platform:azure:NvmeCache",
 }
-"""The type tokens of release 0.1.0 (CHANGELOG.md), which deployed stacks hold."""
+"""The type tokens of release 0.1.0 (CHANGELOG.md), which deployed stacks hold, by today's class
+name (``DriverCheck`` was ``DriverReadinessCheck``)."""
 
 
 def test_type_token() -> None:
@@ -47,5 +48,7 @@ def test_every_component_keeps_its_former_token_as_an_alias(stack: str) -> None:
     for component in components:
         assert component.type == type_token(component.type.rsplit(":", 1)[-1])
         former = FORMER_TOKENS.get(component.type.rsplit(":", 1)[-1])
-        expected = [f"type={former}"] if former else []
+        # The engine reads an alias spec as the URN it names: the former token in place of
+        # the current one, under the same parent.
+        expected = [component.urn.replace(component.type, former)] if former else []
         assert component.aliases == expected, component.urn

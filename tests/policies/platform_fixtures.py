@@ -231,7 +231,7 @@ def driver_check(
     resource: str = "nvidia.com/gpu",
     taint_key: str = GPU_TAINT_KEY,
 ) -> Res:
-    """A readiness check of ``pool``: nvidia-smi on the pool's nodes, GPU taint tolerated."""
+    """A driver check of ``pool``: nvidia-smi on the pool's nodes, GPU taint tolerated."""
     spec = copy.deepcopy(gpu_pod_spec())
     container(spec)["resources"] = {"limits": {resource: 1}}
     container(spec)["command"] = ["/bin/sh", "-c", f"{command} && echo ok"]

@@ -9,8 +9,12 @@ from pulumi_policy import EnforcementLevel
 from pulumi_policy.proxy import UNKNOWN_STRING_VALUE, UnknownValueError, unknown_checking_proxy
 
 from gpu_platform.offline_preview import RecordedResource, Violation, run_policies
-from gpu_policies.policy_factory import DEFAULT_EXEMPT_NAMESPACES, UNKNOWN_NAMESPACE_NOTE, is_exempt
 from gpu_policies.registry import REGISTERED, policies
+from gpu_policy_support.policy_factory import (
+    DEFAULT_EXEMPT_NAMESPACES,
+    UNKNOWN_NAMESPACE_NOTE,
+    is_exempt,
+)
 
 from .harness import Case, Res, messages, policy_named, violations
 from .platform_fixtures import dev_like_stack, workload

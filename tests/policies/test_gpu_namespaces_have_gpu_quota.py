@@ -76,7 +76,7 @@ def test_namespaces_running_gpu_workloads_need_a_gpu_quota() -> None:
         )
         == []
     )
-    # A driver check (BP-05) is a readiness probe, not a workload type: no quota needed.
+    # A driver check (BP-05) is a probe of the pool, not a workload type: no quota needed.
     assert (
         messages(Case(QUOTA_POLICY, "z", (namespace("gpu-readiness", {}), driver_check("t4"))))
         == []

@@ -12,9 +12,9 @@ from typing import Any
 
 import pytest
 
-from gpu_policies.pod_specs import pod_bearing
-from gpu_policies.policy_factory import FIX_PREFIX
 from gpu_policies.registry import MODULES, REGISTERED, policies
+from gpu_policy_support.pod_specs import pod_bearing
+from gpu_policy_support.policy_factory import FIX_PREFIX
 
 from .crd_fixtures import CLUSTER_SCOPED
 from .harness import Case, assert_case, messages, violations
@@ -143,6 +143,23 @@ def test_every_policy_module_is_registered_once() -> None:
         if hasattr(module, "POLICY"):
             module_policies.append(module.POLICY)
     assert sorted(map(id, module_policies)) == sorted(id(e.policy) for e in REGISTERED)
+
+
+def test_the_policies_package_holds_policies_only() -> None:
+    """gpu_policies holds the policies and their registry; what they share lives beside them
+    in gpu_policy_support, which holds no policy."""
+    package = importlib.import_module("gpu_policies")
+    others = [
+        info.name
+        for info in pkgutil.iter_modules(package.__path__)
+        if info.name != "registry"
+        and not hasattr(importlib.import_module(f"gpu_policies.{info.name}"), "POLICY")
+    ]
+    assert others == [], f"not policies: move {others} to gpu_policy_support"
+    support = importlib.import_module("gpu_policy_support")
+    for info in pkgutil.iter_modules(support.__path__):
+        module = importlib.import_module(f"gpu_policy_support.{info.name}")
+        assert not hasattr(module, "POLICY"), f"gpu_policy_support.{info.name} is a policy"
 
 
 def test_every_policy_has_bp_ids_in_registry_and_tags() -> None:

@@ -4,12 +4,16 @@ from __future__ import annotations
 
 import pytest
 
+from gpu_facts.azure_mig import MIG_NO_AUTOSCALER, MIG_NOT_ON_AZURE_LINUX
+from gpu_platform.plan.gpu_pools import mig_problems
+from gpu_platform.settings import GpuPoolSettings
+
 from .cloud_fixtures import (
     T4,
     agent_pool,
     in_cluster,
 )
-from .harness import Case, assert_case
+from .harness import Case, assert_case, messages
 
 CASES: list[Case] = [
     # BP-12: MIG pools fixed size, not on Azure Linux.
@@ -24,25 +28,25 @@ CASES: list[Case] = [
         "mig-pools-no-autoscaling-no-azure-linux",
         "autoscaling",
         agent_pool(enableAutoScaling=True, minCount=1, maxCount=3),
-        ("enables the cluster autoscaler",),
+        (f"enables the cluster autoscaler: {MIG_NO_AUTOSCALER}",),
     ),
     Case(
         "mig-pools-no-autoscaling-no-azure-linux",
         "azure-linux",
         agent_pool(osSKU="AzureLinux"),
-        ("Azure Linux",),
+        (MIG_NOT_ON_AZURE_LINUX,),
     ),
     Case(
         "mig-pools-no-autoscaling-no-azure-linux",
         "mariner",
         agent_pool(osSKU="CBLMariner"),
-        ("Azure Linux",),
+        (MIG_NOT_ON_AZURE_LINUX,),
     ),
     Case(
         "mig-pools-no-autoscaling-no-azure-linux",
         "cluster-profile-both",
         in_cluster(enableAutoScaling=True, osSKU="AzureLinux3"),
-        ("autoscaler", "Azure Linux"),
+        (MIG_NO_AUTOSCALER, MIG_NOT_ON_AZURE_LINUX),
     ),
 ]
 """Every case of the policy, declared for the meta-test."""
@@ -51,3 +55,22 @@ CASES: list[Case] = [
 @pytest.mark.parametrize("case", CASES, ids=lambda c: c.id)
 def test_case(case: Case) -> None:
     assert_case(case)
+
+
+def test_the_pack_reports_the_rule_of_the_config_and_the_components() -> None:
+    """One message per rule: what plan.gpu_pools says to the stack config and the pool
+    components is what the pack says about a pool it reads from a program."""
+    pool = GpuPoolSettings.model_validate(
+        {
+            "name": "a100",
+            "vmSize": "Standard_ND96asr_v4",
+            "autoscale": {"min": 1, "max": 3},
+            "mig": {"profile": "MIG1g"},
+            "osSku": "AzureLinux",
+        }
+    )
+    rule = dict(mig_problems("azure", pool))
+    found = messages(CASES[-1])
+    assert len(found) == 2
+    assert rule["autoscale"] in found[0]
+    assert rule["osSku"] in found[1]

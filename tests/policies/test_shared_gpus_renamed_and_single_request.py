@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from gpu_policies.device_plugin_configs import parse_config
+from gpu_policy_support.device_plugin_configs import parse_config
 
 from .harness import Case, Res, assert_case, policy_named, violations
 from .platform_fixtures import (

@@ -128,7 +128,7 @@ WIRE_INPUTS: dict[str, dict[str, Any]] = {
     "ExistingCluster": {"kubeconfig": "apiVersion: v1\nkind: Config\n", "clusterName": "lab"},
     "NvidiaDevicePlugin": {"pools": [A100_MIG, T4_SHARED], "cloud": "azure"},
     "NvidiaGpuOperator": {"pools": [A100_MIG, T4_SHARED], "cloud": "azure"},
-    "DriverReadinessCheck": {"pools": [A100_MIG, T4_SHARED], "cloud": "azure"},
+    "DriverCheck": {"pools": [A100_MIG, T4_SHARED], "cloud": "azure"},
     "DcgmExporter": {"pools": [A100_MIG, T4_SHARED], "cloud": "azure"},
     "GpuWorkloadNamespace": {
         "name": "gpu-training",
@@ -164,7 +164,7 @@ CHILD_TYPES: dict[str, set[str]] = {
     "ExistingCluster": {"pulumi:providers:kubernetes"},
     "NvidiaDevicePlugin": {"kubernetes:helm.sh/v3:Release"},
     "NvidiaGpuOperator": {"kubernetes:helm.sh/v3:Release"},
-    "DriverReadinessCheck": {"kubernetes:batch/v1:Job"},
+    "DriverCheck": {"kubernetes:batch/v1:Job"},
     "DcgmExporter": {"kubernetes:helm.sh/v3:Release"},
     "GpuWorkloadNamespace": {"kubernetes:core/v1:Namespace", "kubernetes:core/v1:ResourceQuota"},
     "GpuAdmissionPolicy": {"kubernetes:admissionregistration.k8s.io/v1:ValidatingAdmissionPolicy"},

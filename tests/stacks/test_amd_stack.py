@@ -14,9 +14,9 @@ from gpu_platform.offline_preview import PreviewResult, RecordedResource
 from gpu_platform.offline_preview.cli import EXIT_OK
 from gpu_platform.offline_preview.graph import downstream, waits_for
 from gpu_platform.offline_preview.render import as_document
-from gpu_policies.node_placement import NodePlacement, node_placement
-from gpu_policies.node_pools import NodePool, node_pools
-from gpu_policies.tolerations import may_schedule
+from gpu_policy_support.node_placement import NodePlacement, node_placement
+from gpu_policy_support.node_pools import NodePool, node_pools
+from gpu_policy_support.tolerations import may_schedule
 from tests.conftest import by_type, stack_preview
 
 pytestmark = pytest.mark.slow

@@ -24,9 +24,9 @@ from gpu_policies import (
     network_policy_engine_enabled,
     node_os_upgrade_channel_set,
 )
-from gpu_policies.node_pools import node_pools
 from gpu_policies.registry import policies
-from gpu_policies.tolerations import may_schedule
+from gpu_policy_support.node_pools import node_pools
+from gpu_policy_support.tolerations import may_schedule
 from tests.conftest import by_type, one, run, stack_preview, stack_raw
 
 MANAGED_CLUSTER = "azure-native:containerservice:ManagedCluster"
@@ -159,7 +159,7 @@ def test_a_pools_check_waits_for_its_pool_and_the_plugin(
         for r in by_type(run, "kubernetes:helm.sh/v3:Release")
         if r.name.endswith("plugin-release")
     )
-    component = one(run, "gpu-platform:index:DriverReadinessCheck")
+    component = one(run, "gpu-platform:index:DriverCheck")
     assert release.urn in component.dependencies
 
 
@@ -424,3 +424,40 @@ def test_the_scan_sees_every_azure_resource_of_the_stack(
     assert {n.type for n in export.not_scanned} == {"kubernetes:helm.sh/v3:Release"}
     azure = [r for r in run_.resources if r.custom and r.type.startswith("azure-native:")]
     assert len(export.arm_resources) == len(azure)
+
+
+@pytest.mark.slow
+def test_each_pool_is_resolved_once_per_run(monkeypatch: pytest.MonkeyPatch) -> None:
+    """One preview of dev (two GPU pools): each pool's settings are validated once (with the
+    whole config) and resolved to facts once; every component that takes the pools is handed
+    those facts with its args (components.pool_args.gpu_pool_args)."""
+    import sys
+
+    from gpu_platform.offline_preview import preview
+    from gpu_platform.plan import pools as plan_pools
+    from gpu_platform.settings import GpuPoolSettings
+    from tests.conftest import ROOT
+
+    resolved: list[str] = []
+    validated: list[object] = []
+    real_resolve = plan_pools.resolve_pool
+    real_validate = GpuPoolSettings.model_validate
+
+    def resolve_pool(cloud: Any, pool: Any) -> Any:
+        resolved.append(pool.name)
+        return real_resolve(cloud, pool)
+
+    def model_validate(obj: Any, *args: Any, **kwargs: Any) -> Any:
+        validated.append(obj)
+        return real_validate(obj, *args, **kwargs)
+
+    # Every module that imported the function by name gets the counting one.
+    for module in list(sys.modules.values()):
+        if getattr(module, "resolve_pool", None) is real_resolve:
+            monkeypatch.setattr(module, "resolve_pool", resolve_pool)
+    monkeypatch.setattr(GpuPoolSettings, "model_validate", model_validate)
+    result = preview(ROOT, stack="dev")
+    assert result.exit_code == 0
+    assert sorted(resolved) == sorted(result.run.outputs["gpuCapacity"])
+    assert len(resolved) == len(set(resolved)) == 2
+    assert validated == []  # the pools came in with the whole config, never on their own

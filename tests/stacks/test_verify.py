@@ -1242,7 +1242,7 @@ def test_invalid_stack_config_changes_nothing(
     out, err = io.StringIO(), io.StringIO()
     code = main(["--config", str(bad), "--kubeconfig", str(kubeconfig)], stdout=out, stderr=err)
     assert code == 2
-    assert "readiness.minDriverMajor" in err.getvalue()
+    assert "driverCheck.minDriverMajor" in err.getvalue()
     assert cluster.requests == []
 
 

@@ -148,6 +148,13 @@ def test_bench_smallest_size_writes_the_report(
     assert startup["cloud_sdks_loaded"] == [], "an existing cluster needs no cloud SDK"
     assert isinstance(startup["only_chosen_cloud_sdk"], bool)
     assert "pulumi" in startup["imports"]
+    floor = startup["floor"]
+    assert floor["registrations"] >= 3 and floor["modules"] > 100
+    assert set(floor["floors"]) == {"plain", "matched"}
+    for kind, timing in floor["floors"].items():
+        assert len(timing["cpu_s"]) == 1 and timing["median_cpu_s"] > 0, kind
+        assert floor["preview_over_floor"][kind]["cpu"] > 0, kind
+    assert {t["ratio"] for t in doc["targets"]} >= {"preview/plain floor", "preview/matched floor"}
     assert set(startup["phases"]) == {
         "import_pulumi_s",
         "import_offline_preview_s",

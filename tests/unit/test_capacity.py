@@ -31,8 +31,8 @@ from gpu_facts import (
 from gpu_facts.capacity import MigStrategy
 from gpu_facts.scheduling import is_gpu_resource
 from gpu_platform.stack_config import load_platform
+from tests.stack_config.test_load import BASE
 from tests.unit.test_gpu_facts import ACK_BASE, NAME_ROUNDING_GB
-from tests.unit.test_stack_config import BASE
 
 
 def azure_shape(

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from gpu_platform.plan.platform import ResolvedPlatform
 from gpu_platform.stack_config import ConfigError, load_platform
-from tests.unit.test_stack_config import BASE
+from tests.stack_config.test_load import BASE
 
 json_values = st.recursive(
     st.none()

@@ -74,7 +74,7 @@ def test_plan_timing_finds_pools_and_their_checks_in_a_plan() -> None:
         res("aks", "azure-native:containerservice:ManagedCluster"),
         res("gp", "gpu-platform:index:AksGpuNodePool"),
         res("pool", "azure-native:containerservice:AgentPool", "gp", ("aks",)),
-        res("dc", "gpu-platform:index:DriverReadinessCheck"),
+        res("dc", "gpu-platform:index:DriverCheck"),
         res("ns", "kubernetes:core/v1:Namespace", "dc", ("aks",)),
         res("job", CHECK_TYPE, "dc", ("ns", "pool")),
         res("release", "kubernetes:helm.sh/v3:Release", None, ("aks",)),

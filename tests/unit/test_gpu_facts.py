@@ -46,7 +46,7 @@ from gpu_facts.scheduling import amd_partition_resource, is_gpu_resource, mig_re
 from gpu_facts.vendors import AMD, NVIDIA, VENDORS, resource_vendor
 from gpu_platform.settings import SystemPoolSettings
 from gpu_platform.stack_config import ConfigError, load_platform
-from tests.unit.test_stack_config import BASE
+from tests.stack_config.test_load import BASE
 
 # --- MIG profile tables: (name, compute slices, GB as named, instances per GPU, eighths) ----
 

@@ -18,6 +18,7 @@ DOC = ROOT / "docs" / "architecture.md"
 # Where each layer's code lives (the pack's packages are in its own folder).
 SOURCES = {
     "gpu_facts": ROOT / "policies" / "gpu_facts",
+    "gpu_policy_support": ROOT / "policies" / "gpu_policy_support",
     "gpu_policies": ROOT / "policies" / "gpu_policies",
     "__main__": ROOT / "__main__.py",
     "gpu_platform": ROOT / "gpu_platform" / "__init__.py",

@@ -68,14 +68,30 @@ def check(
     each GPU pool's position in the user's list and ``refused_pools`` the positions of the pools
     it refused.
     """
+    return check_and_resolve(
+        settings, pool_positions, refused=refused, refused_pools=refused_pools
+    )[0]
+
+
+def check_and_resolve(
+    settings: PlatformSettings,
+    pool_positions: Sequence[int] | None = None,
+    *,
+    refused: Collection[str] = (),
+    refused_pools: Sequence[int] = (),
+) -> tuple[list[Problem], dict[str, PoolFacts]]:
+    """``check``, and the facts of every sound pool (those its own rules find no problem in):
+    the rules across pools judge them, and a config without problems is resolved from them
+    (``plan.resolve_platform``), so each pool is resolved once."""
     default = range(len(settings.gpu_pools))
     positions = list(pool_positions if pool_positions is not None else default)
     if not refused and not refused_pools:
-        found = _run(settings, positions, (), None)
+        found, sound = _run(settings, positions, (), None)
         if not found:
-            return []  # the common case, checked without recording reads
+            return [], sound  # the common case, checked without recording reads
     missing = [f"gpuPools[{i}]" for i in refused_pools]
-    return without_consequences(_run(settings, positions, missing, ReadLog(), refused))
+    found, sound = _run(settings, positions, missing, ReadLog(), refused)
+    return without_consequences(found), sound
 
 
 def _run(
@@ -84,10 +100,11 @@ def _run(
     missing: Sequence[str],
     log: ReadLog | None,
     refused: Collection[str] = (),
-) -> list[Found]:
+) -> tuple[list[Found], dict[str, PoolFacts]]:
     """Run the pool rules on each pool, then the rules of the whole config; with a ``log``,
     over recorded views, each problem with what its rule had read. A pool its rules fault, or
-    whose rules could not all run (they read a part the schema refused), is not sound."""
+    whose rules could not all run (they read a part the schema refused), is not sound; each
+    sound pool is resolved here, once."""
     pool_paths = [f"gpuPools[{i}]" for i in positions]
 
     def view(model: GpuPoolSettings, path: str) -> GpuPoolSettings:
@@ -115,7 +132,7 @@ def _run(
     facts = sound if log is None else RecordedMapping(sound, unsound, log)
     whole = ConfigUnderCheck(root, pairs, facts, all_pools_sound=not unsound)
     whole_found, _ = _apply(RULES, whole, log, len(POOL_RULES))
-    return found + whole_found
+    return found + whole_found, sound
 
 
 def _apply(
@@ -143,4 +160,5 @@ __all__ = [
     "Rule",
     "UnsoundPart",
     "check",
+    "check_and_resolve",
 ]

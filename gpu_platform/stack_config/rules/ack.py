@@ -10,16 +10,16 @@ from ipaddress import IPv4Network
 from gpu_facts.ack_components import ACK_PRO_PREFIX
 from gpu_facts.capacity import ACK_SHARING_MODES
 from gpu_facts.scheduling import ACK_DEVICE_PLUGIN_DAEMONSET_SINCE, ACK_GPU_SCHEDULE_LABEL
+from gpu_platform.plan.ack_cluster import system_disk_problems, vpc_problems
+from gpu_platform.plan.ack_gpu_sharing import pin_problems
 from gpu_platform.plan.kubernetes_versions import minor_version
-from gpu_platform.plan.pools import ACK_MPS_MODE, cloud_sharing
+from gpu_platform.plan.pools import cloud_sharing
+from gpu_platform.plan.problems import under
 from gpu_platform.settings import AckClusterSettings
 
 from .base import ConfigUnderCheck, Problem, Rule
 
 _ACK_SPEC = re.compile(rf"^(ack\.standard|{re.escape(ACK_PRO_PREFIX)}[a-z0-9]+)$")
-
-
-_CHART_VERSION = re.compile(r"^\d+\.\d+\.\d+$")
 
 
 def _networks(cidrs: list[tuple[str, str]]) -> tuple[list[IPv4Network], list[Problem]]:
@@ -45,17 +45,7 @@ def _ack_cluster(cfg: ConfigUnderCheck) -> Iterator[Problem]:
             f"must be ack.standard or {ACK_PRO_PREFIX}<size> (e.g. {ACK_PRO_PREFIX}small)",
         )
     vpc = cluster.vpc
-    if vpc.vpc_id is None:
-        for key, existing in (
-            ("vswitchIds", vpc.vswitch_ids),
-            ("podVswitchIds", vpc.pod_vswitch_ids),
-        ):
-            if existing:
-                yield f"cluster.vpc.{key}", "existing vSwitches need the existing vpcId they are in"
-    if not vpc.vswitch_ids and not vpc.vswitches:
-        yield "cluster.vpc", "give node vSwitches: vswitchIds (existing) or vswitches (to create)"
-    if not vpc.pod_vswitch_ids and not vpc.pod_vswitches:
-        yield "cluster.vpc", "Terway needs pod vSwitches: podVswitchIds or podVswitches"
+    yield from under("cluster.vpc", vpc_problems(vpc))
     created = [
         (f"cluster.vpc.{key}[{i}].cidr", sw.cidr)
         for key, switches in (("vswitches", vpc.vswitches), ("podVswitches", vpc.pod_vswitches))
@@ -85,30 +75,15 @@ def _ack_cluster(cfg: ConfigUnderCheck) -> Iterator[Problem]:
             "remove kubernetesVersion, or set autoUpgradeChannel: none to pin it",
         )
     yield from _ack_gpu_pools(cfg, cluster)
-    disk = cluster.node_system_disk
-    if disk.kms_key_id is not None and not disk.encrypted:
-        yield "cluster.nodeSystemDisk.kmsKeyId", "a key encrypts only with encrypted: true"
+    yield from under("cluster.nodeSystemDisk", system_disk_problems(cluster.node_system_disk))
     if cluster.auto_upgrade_channel != "none" and cluster.maintenance_window is None:
         yield (
             "cluster.maintenanceWindow",
             f"auto-upgrade ({cluster.auto_upgrade_channel}) runs inside the maintenance window: "
             "set one, or autoUpgradeChannel: none",
         )
-    modes = {cloud_sharing("alicloud", pool) for pool in cfg.settings.gpu_pools}
-    pins = cfg.settings.ack_gpu_sharing
-    if modes & ACK_SHARING_MODES and pins.ai_installer_version is None:
-        yield "ackGpuSharing.aiInstallerVersion", "required with ACK GPU sharing: pin the chart"
-    if ACK_MPS_MODE in modes and pins.mps_control_version is None:
-        yield (
-            "ackGpuSharing.mpsControlVersion",
-            "required with MPS pools: pin the chart (an upgrade crashes running GPU apps)",
-        )
-    for key, version in (
-        ("aiInstallerVersion", pins.ai_installer_version),
-        ("mpsControlVersion", pins.mps_control_version),
-    ):
-        if version is not None and not _CHART_VERSION.match(version):
-            yield f"ackGpuSharing.{key}", f"not a chart version (x.y.z): {version!r}"
+    modes = [cloud_sharing("alicloud", pool) for pool in cfg.settings.gpu_pools]
+    yield from under("ackGpuSharing", pin_problems(cfg.settings.ack_gpu_sharing, modes))
 
 
 def _ack_gpu_pools(cfg: ConfigUnderCheck, cluster: AckClusterSettings) -> Iterator[Problem]:

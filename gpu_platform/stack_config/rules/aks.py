@@ -4,16 +4,15 @@ hardening every pool the platform creates shares (pods per node, OS disk)."""
 from __future__ import annotations
 
 from collections.abc import Iterator
-from ipaddress import ip_network
 
-from gpu_facts.aks_nodes import AKS_SYSTEM_POOL_MIN_PODS
-from gpu_platform.plan.aks_nodes import ephemeral_os_problem
+from gpu_platform.plan.aks_cluster import aks_cluster_problems
+from gpu_platform.plan.aks_nodes import os_disk_problems, surge_problems
+from gpu_platform.plan.problems import under
 from gpu_platform.settings import (
     AckClusterSettings,
     AksClusterSettings,
     AksNodeSettings,
     GpuPoolSettings,
-    UpgradeSettings,
 )
 
 from .base import ConfigUnderCheck, Problem, Rule
@@ -28,33 +27,16 @@ AKS_NODE_KEYS = {
 
 
 def cluster(cfg: ConfigUnderCheck) -> Iterator[Problem]:
+    """The AKS cluster's own settings and its system pool (``plan.aks_cluster``, which the
+    AksCluster component asks too)."""
     aks = cfg.settings.cluster
-    if not isinstance(aks, AksClusterSettings):
-        return
-    if aks.disable_local_accounts and not aks.entra_id.enabled:
-        yield "cluster.disableLocalAccounts", "needs entraId.enabled, or nobody can log in"
-    if "kubelogin_mode" in aks.model_fields_set and not aks.entra_id.enabled:
-        yield "cluster.kubeloginMode", "used only with entraId.enabled; set that, or remove it"
-    if aks.api_server.private and aks.api_server.authorized_ip_ranges:
-        yield "cluster.apiServer.authorizedIpRanges", "not allowed on a private API server"
-    for j, cidr in enumerate(aks.api_server.authorized_ip_ranges):
-        try:
-            ip_network(cidr, strict=False)  # AKS accepts host bits and single addresses
-        except ValueError:
-            yield f"cluster.apiServer.authorizedIpRanges[{j}]", f"not a CIDR: {cidr!r}"
-
-
-def surge_problem(upgrade: UpgradeSettings) -> str | None:
-    """AKS takes a node count or a percentage, never zero."""
-    surge = upgrade.max_surge.removesuffix("%")
-    if surge.isdigit() and int(surge) > 0:
-        return None
-    return "a node count (e.g. 1) or a percentage (e.g. 10%)"
+    if isinstance(aks, AksClusterSettings):
+        yield from under("cluster", aks_cluster_problems(aks))
 
 
 def _pool_surge(cfg: ConfigUnderCheck, at: str, pool: GpuPoolSettings) -> Iterator[Problem]:
-    if cfg.cloud == "azure" and (problem := surge_problem(pool.upgrade)) is not None:
-        yield f"{at}.upgrade.maxSurge", problem
+    if cfg.cloud == "azure":
+        yield from under(at, surge_problems(pool.upgrade))
 
 
 def _pools_with_nodes(
@@ -74,8 +56,9 @@ def _pools_with_nodes(
 
 
 def node_hardening(cfg: ConfigUnderCheck) -> Iterator[Problem]:
-    """AKS: an ephemeral OS disk fits the size's cache or temp disk, system pools run at least
-    30 pods a node, CPU pools surge. Elsewhere the AKS node settings mean nothing: refused."""
+    """AKS: an ephemeral OS disk fits the size's cache or temp disk, CPU pools surge (the
+    system pool's own rules are the cluster's). Elsewhere the AKS node settings mean nothing:
+    refused."""
     if cfg.cloud != "azure":
         for at, _, node in _pools_with_nodes(cfg):
             for field in sorted(node.model_fields_set & AKS_NODE_KEYS.keys()):
@@ -85,19 +68,12 @@ def node_hardening(cfg: ConfigUnderCheck) -> Iterator[Problem]:
                 )
         return
     for at, vm_size, node in _pools_with_nodes(cfg):
+        if at == "cluster.systemPool":
+            continue  # judged with the cluster (plan.aks_cluster)
         nvme = isinstance(node, GpuPoolSettings) and node.nvme
-        problem = None if vm_size is None else ephemeral_os_problem(vm_size, node, nvme_cache=nvme)
-        if problem is not None:
-            yield f"{at}.osDiskType", problem
-    aks = cfg.settings.cluster
-    if isinstance(aks, AksClusterSettings) and aks.system_pool.max_pods < AKS_SYSTEM_POOL_MIN_PODS:
-        yield (
-            "cluster.systemPool.maxPods",
-            f"AKS system pools must run at least {AKS_SYSTEM_POOL_MIN_PODS} pods per node",
-        )
+        yield from under(at, os_disk_problems(vm_size, node, nvme_cache=nvme))
     for i, cpu in enumerate(cfg.settings.cpu_pools):
-        if (problem := surge_problem(cpu.upgrade)) is not None:
-            yield f"cpuPools[{i}].upgrade.maxSurge", problem
+        yield from under(f"cpuPools[{i}]", surge_problems(cpu.upgrade))
 
 
 POOL_RULES: tuple[Rule, ...] = (per_pool(_pool_surge),)

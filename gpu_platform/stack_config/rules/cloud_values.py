@@ -9,16 +9,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from gpu_facts.kubernetes_syntax import RESERVED_LABEL_DOMAINS
-from gpu_platform.plan.cloud_tags import ack_tag_problems, azure_tag_problems
+from gpu_platform.plan.ack_cluster import ack_cluster_value_problems
+from gpu_platform.plan.aks_cluster import aks_cluster_value_problems
 from gpu_platform.plan.kubernetes_values import kubernetes_label_problems
-from gpu_platform.plan.names import (
-    ack_cluster_name_problem,
-    aks_cluster_name_problem,
-    entra_object_id_problems,
-    resource_group_name_problem,
-    sls_project_problem,
-    vswitch_id_problems,
-)
 from gpu_platform.plan.problems import under
 from gpu_platform.plan.schedules import schedule_problem
 from gpu_platform.plan.zones import ack_pool_zone_problems, aks_zone_problems
@@ -34,30 +27,12 @@ from .base import ConfigUnderCheck, Problem, Rule
 
 def cluster_values(cfg: ConfigUnderCheck) -> Iterator[Problem]:
     """The cluster's name, resource group, audit log project, tags and IDs, by the cloud's
-    rules."""
+    rules (``plan.aks_cluster``, ``plan.ack_cluster``: the cluster components ask the same)."""
     cluster = cfg.settings.cluster
     if isinstance(cluster, AksClusterSettings):
-        if (problem := aks_cluster_name_problem(cluster.name)) is not None:
-            yield "cluster.name", problem
-        if (problem := resource_group_name_problem(cluster.resource_group.name)) is not None:
-            yield "cluster.resourceGroup.name", problem
-        yield from under("cluster.tags", azure_tag_problems(cluster.tags))
-        yield from under(
-            "cluster.entraId.adminGroupObjectIds",
-            entra_object_id_problems(cluster.entra_id.admin_group_object_ids),
-        )
+        yield from under("cluster", aks_cluster_value_problems(cluster))
     elif isinstance(cluster, AckClusterSettings):
-        if (problem := ack_cluster_name_problem(cluster.name)) is not None:
-            yield "cluster.name", problem
-        project = cluster.audit_log_project
-        if project is not None and (problem := sls_project_problem(project)) is not None:
-            yield "cluster.auditLogProject", problem
-        yield from under("cluster.tags", ack_tag_problems(cluster.tags))
-        for key, ids in (
-            ("vswitchIds", cluster.vpc.vswitch_ids),
-            ("podVswitchIds", cluster.vpc.pod_vswitch_ids),
-        ):
-            yield from under(f"cluster.vpc.{key}", vswitch_id_problems(ids))
+        yield from under("cluster", ack_cluster_value_problems(cluster))
 
 
 def _pools(cfg: ConfigUnderCheck) -> Iterator[tuple[str, GpuPoolSettings | CpuPoolSettings]]:
@@ -97,10 +72,10 @@ def pool_zones(cfg: ConfigUnderCheck) -> Iterator[Problem]:
             )
 
 
-def readiness_schedule(cfg: ConfigUnderCheck) -> Iterator[Problem]:
-    schedule = cfg.settings.readiness.schedule
+def driver_check_schedule(cfg: ConfigUnderCheck) -> Iterator[Problem]:
+    schedule = cfg.settings.driver_check.schedule
     if schedule is not None and (problem := schedule_problem(schedule)) is not None:
-        yield "readiness.schedule", problem
+        yield "driverCheck.schedule", problem
 
 
-RULES: tuple[Rule, ...] = (cluster_values, pool_labels, pool_zones, readiness_schedule)
+RULES: tuple[Rule, ...] = (cluster_values, pool_labels, pool_zones, driver_check_schedule)

@@ -6,42 +6,11 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from gpu_platform.plan.cpu_pools import azure_size_problem, ecs_type_problem, label_problems
-from gpu_platform.settings import (
-    SYSTEM_POOL_NAME,
-    AckClusterSettings,
-    AksClusterSettings,
-    CpuPoolSettings,
-)
+from gpu_platform.plan.cpu_pools import cpu_pool_problems, ecs_type_problem
+from gpu_platform.plan.problems import under
+from gpu_platform.settings import AckClusterSettings
 
 from .base import ConfigUnderCheck, Problem, Rule
-
-
-def _machine(cfg: ConfigUnderCheck, at: str, pool: CpuPoolSettings) -> Iterator[Problem]:
-    if cfg.cloud == "azure":
-        if pool.instance_type is not None:
-            yield (
-                f"{at}.instanceType",
-                "Alibaba instance types are for cloud 'alicloud'; use vmSize",
-            )
-        if pool.vm_size is None:
-            yield f"{at}.vmSize", "required: an Azure VM size without GPUs, e.g. Standard_D4ds_v5"
-        elif (problem := azure_size_problem(pool.vm_size)) is not None:
-            yield f"{at}.vmSize", problem
-    else:
-        if pool.vm_size is not None:
-            yield f"{at}.vmSize", "Azure VM sizes are for cloud 'azure'; use instanceType"
-        if pool.instance_type is None:
-            yield f"{at}.instanceType", "required: an ECS type without GPUs, e.g. ecs.g7.xlarge"
-        elif (problem := ecs_type_problem(pool.instance_type)) is not None:
-            yield f"{at}.instanceType", problem
-
-
-def _size(at: str, pool: CpuPoolSettings) -> Iterator[Problem]:
-    if (pool.count is None) == (pool.autoscale is None):
-        yield at, "give exactly one of count or autoscale"
-    if pool.autoscale is not None and pool.autoscale.min > pool.autoscale.max:
-        yield f"{at}.autoscale.min", "must not exceed autoscale.max"
 
 
 def cpu_pools(cfg: ConfigUnderCheck) -> Iterator[Problem]:
@@ -56,25 +25,18 @@ def cpu_pools(cfg: ConfigUnderCheck) -> Iterator[Problem]:
         return
     for i, pool in enumerate(pools):
         at = f"cpuPools[{i}]"
-        if pool.name == SYSTEM_POOL_NAME:
-            yield f"{at}.name", f"{SYSTEM_POOL_NAME!r} is the name of the cluster's system pool"
-        yield from _machine(cfg, at, pool)
-        yield from _size(at, pool)
-        for key, problem in label_problems(pool.labels):
-            yield f"{at}.labels.{key}", problem
+        # Name, machine type, size and reserved labels, as the components ask them.
+        yield from under(at, cpu_pool_problems(cfg.cloud, pool))
 
 
 def system_pool(cfg: ConfigUnderCheck) -> Iterator[Problem]:
-    """The system pool runs the add-ons: a machine type without GPUs."""
+    """ACK's system pool runs the add-ons: a machine type without GPUs (AKS's is judged with
+    its cluster, ``plan.aks_cluster``)."""
     cluster = cfg.settings.cluster
-    if isinstance(cluster, AksClusterSettings):
-        key, problem = "vmSize", azure_size_problem(cluster.system_pool.vm_size)
-    elif isinstance(cluster, AckClusterSettings):
-        key, problem = "instanceType", ecs_type_problem(cluster.system_pool.instance_type)
-    else:
-        return
-    if problem is not None:
-        yield f"cluster.systemPool.{key}", problem
+    if isinstance(cluster, AckClusterSettings):
+        problem = ecs_type_problem(cluster.system_pool.instance_type)
+        if problem is not None:
+            yield "cluster.systemPool.instanceType", problem
 
 
 RULES: tuple[Rule, ...] = (cpu_pools, system_pool)

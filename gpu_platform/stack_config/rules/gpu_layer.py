@@ -5,11 +5,16 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 
-from gpu_facts.device_plugin_chart import MIN_VERSION, at_least
 from gpu_platform.plan.amd_pools import amd_namespaces
-from gpu_platform.plan.device_plugin_values import our_config_names, value_problems
+from gpu_platform.plan.device_plugin import one_mig_strategy_problems
+from gpu_platform.plan.device_plugin_values import (
+    our_config_names,
+    value_problems,
+    version_problems,
+)
+from gpu_platform.plan.problems import under
 
-from .base import ConfigUnderCheck, Problem, Rule, valid_version
+from .base import ConfigUnderCheck, Problem, Rule
 
 SYSTEM_NAMESPACES: frozenset[str] = frozenset({"default"})
 
@@ -26,19 +31,19 @@ def is_system_namespace(name: str) -> bool:
 def platform_namespaces(cfg: ConfigUnderCheck) -> list[tuple[str, str, bool]]:
     """The platform's own namespaces: (key, name, whether the config sets it). All of them,
     whether or not the GPU Operator or ACK MPS pools are in use: adding one later must not
-    collide. The ACK MPS driver checks use ``<readiness.namespace>-mps``."""
+    collide. The ACK MPS driver checks use ``<driverCheck.namespace>-mps``."""
     namespaces = [
         (f"{key}.namespace", settings.namespace, "namespace" in settings.model_fields_set)
         for key, settings in (
             ("devicePlugin", cfg.settings.device_plugin),
             ("gpuOperator", cfg.settings.gpu_operator),
-            ("readiness", cfg.settings.readiness),
+            ("driverCheck", cfg.settings.driver_check),
             ("observability.metrics", cfg.settings.observability.metrics),
         )
     ]
-    readiness_explicit = "namespace" in cfg.settings.readiness.model_fields_set
+    check_explicit = "namespace" in cfg.settings.driver_check.model_fields_set
     namespaces.append(
-        ("readiness.namespace", cfg.settings.readiness.mps_namespace, readiness_explicit)
+        ("driverCheck.namespace", cfg.settings.driver_check.mps_namespace, check_explicit)
     )
     namespaces += amd_namespaces(cfg.settings)
     return namespaces
@@ -58,14 +63,14 @@ def _namespace_collisions(cfg: ConfigUnderCheck) -> Iterator[Problem]:
     unused = (
         "devicePlugin.namespace" if cfg.settings.gpu_operator.enabled else "gpuOperator.namespace"
     )
-    readiness = cfg.settings.readiness
+    driver_check = cfg.settings.driver_check
     checks = {
-        readiness.mps_namespace: ("-mps", "ACK MPS"),
-        readiness.amd_namespace: ("-amd", "AMD"),
+        driver_check.mps_namespace: ("-mps", "ACK MPS"),
+        driver_check.amd_namespace: ("-amd", "AMD"),
     }
 
     def what(key: str, namespace: str) -> str:
-        if key == "readiness.namespace" and namespace in checks:
+        if key == "driverCheck.namespace" and namespace in checks:
             suffix, whose = checks[namespace]
             return f"{key} + '{suffix}' (the {whose} checks)"
         return key
@@ -93,13 +98,8 @@ def _gpu_layer(cfg: ConfigUnderCheck) -> Iterator[Problem]:
     for path, message in value_problems(cfg.settings.device_plugin.values, names):
         yield f"devicePlugin.values.{path}", message
     if cfg.settings.gpu_operator.enabled:
-        strategies = {p.mig.strategy for p in cfg.settings.gpu_pools if p.mig is not None}
-        if len(strategies) > 1:
-            yield (
-                "gpuPools",
-                "the GPU Operator sets one MIG strategy for the cluster; MIG pools use "
-                + ", ".join(sorted(strategies)),
-            )
+        strategies = [p.mig.strategy for p in cfg.settings.gpu_pools if p.mig is not None]
+        yield from under("gpuPools", one_mig_strategy_problems(strategies))
     yield from _namespace_collisions(cfg)
     for path, namespace, _ in platform_namespaces(cfg):
         if is_system_namespace(namespace):
@@ -112,14 +112,7 @@ def _gpu_layer(cfg: ConfigUnderCheck) -> Iterator[Problem]:
 def device_plugin(cfg: ConfigUnderCheck) -> Iterator[Problem]:
     """Chart version and GFD of the device plugin; one owner of the GPUs."""
     plugin, operator = cfg.settings.device_plugin, cfg.settings.gpu_operator
-    if not valid_version(plugin.version):
-        yield "devicePlugin.version", f"not a version: {plugin.version!r}"
-    elif not at_least(plugin.version, MIN_VERSION):
-        yield (
-            "devicePlugin.version",
-            f"{plugin.version} is older than {MIN_VERSION}, "
-            "the first chart with GFD built in (BP-14)",
-        )
+    yield from under("devicePlugin", version_problems(plugin.version))
     if plugin.enabled and operator.enabled:
         yield (
             "gpuOperator.enabled",

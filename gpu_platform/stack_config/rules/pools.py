@@ -1,155 +1,71 @@
-"""Rules of each GPU pool: machine type, size, MIG, sharing, NVMe, labels."""
+"""Rules of each GPU pool: machine type, size, MIG, sharing, NVMe, labels (``plan.gpu_pools``)."""
 
 from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Iterator
 
-from gpu_facts import (
-    AZURE_VM_SIZES,
-    UnknownGpuFact,
-    aks_mig_profile,
-    azure_vm_size,
-    ecs_instance_type,
-    gpu_model,
-)
 from gpu_facts.ack_components import ACK_PRO_PREFIX
 from gpu_facts.device_plugin_chart import MIN_VERSION_MPS, at_least
-from gpu_facts.scheduling import DEVICE_PLUGIN_CONFIG_LABEL, GPU_PRESENT_LABEL, POOL_LABEL
-from gpu_platform.plan.pools import ACK_MODES, PLUGIN_MODES
-from gpu_platform.settings import (
-    SYSTEM_POOL_NAME,
-    AckClusterSettings,
-    CpuPoolSettings,
-    GpuPoolSettings,
+from gpu_platform.plan.gpu_pools import (
+    label_problems,
+    machine_problems,
+    mig_problems,
+    nvme_problems,
+    sharing_problems,
 )
+from gpu_platform.plan.node_pools import size_problems
+from gpu_platform.plan.pools import ACK_MODES
+from gpu_platform.plan.problems import under
+from gpu_platform.settings import AckClusterSettings, GpuPoolSettings
 
 from .base import ConfigUnderCheck, Problem, Rule, valid_version
 
-_MIG_SIZES = ", ".join(sorted(n for n, s in AZURE_VM_SIZES.items() if s.mig))
-
-
-_NVME_SIZES = ", ".join(sorted(n for n, s in AZURE_VM_SIZES.items() if s.has_nvme))
+# Each check asks plan.gpu_pools (the components ask the same) and puts the paths under the
+# pool's place in the config.
 
 
 def _pool_machine(cfg: ConfigUnderCheck, at: str, pool: GpuPoolSettings) -> Iterator[Problem]:
-    if pool.name == SYSTEM_POOL_NAME and cfg.cloud in ("azure", "alicloud"):
-        yield f"{at}.name", f"{SYSTEM_POOL_NAME!r} is the name of the cluster's system pool"
-    if cfg.cloud == "azure" and pool.instance_type is not None:
-        yield f"{at}.instanceType", "Alibaba instance types are for cloud 'alicloud'; use vmSize"
-    if cfg.cloud == "alicloud" and pool.vm_size is not None:
-        yield f"{at}.vmSize", "Azure VM sizes are for cloud 'azure'; use instanceType"
-    if pool.vm_size is None and pool.instance_type is None:
-        key = "instanceType" if cfg.cloud == "alicloud" else "vmSize"
-        yield f"{at}.{key}", "required: the machine type decides GPUs, MIG and NVMe"
-    if pool.vm_size is not None and pool.instance_type is not None and cfg.cloud == "existing":
-        yield at, "give vmSize or instanceType, not both"
-    if pool.vm_size is not None and cfg.cloud != "alicloud":
-        try:
-            azure_vm_size(pool.vm_size)
-        except UnknownGpuFact as err:
-            yield f"{at}.vmSize", f"{err} (a GPU pool needs a size with GPUs)"
-    if pool.instance_type is not None and cfg.cloud != "azure":
-        try:
-            ecs_instance_type(pool.instance_type)
-        except UnknownGpuFact as err:
-            yield f"{at}.instanceType", f"{err} (a GPU pool needs a type with GPUs)"
+    yield from under(at, machine_problems(cfg.cloud, pool))
 
 
 def _pool_size(cfg: ConfigUnderCheck, at: str, pool: GpuPoolSettings) -> Iterator[Problem]:
-    if (pool.count is None) == (pool.autoscale is None):
-        yield at, "give exactly one of count or autoscale"
-    if pool.autoscale is not None and pool.autoscale.min > pool.autoscale.max:
-        yield f"{at}.autoscale.min", "must not exceed autoscale.max"
+    yield from under(at, size_problems(pool.count, pool.autoscale))
 
 
 def _pool_mig(cfg: ConfigUnderCheck, at: str, pool: GpuPoolSettings) -> Iterator[Problem]:
-    if pool.mig is None:
-        return
-    if cfg.cloud == "alicloud":
-        yield f"{at}.mig", "MIG pools are supported on AKS (cloud 'azure') and existing clusters"
-    if pool.autoscale is not None:
-        yield (
-            f"{at}.autoscale",
-            "MIG pools do not support the cluster autoscaler; use count (BP-12)",
-        )
-    if pool.os_sku.startswith("AzureLinux"):
-        yield f"{at}.osSku", "MIG is not supported on Azure Linux; use Ubuntu (BP-12)"
-    if pool.sharing is not None and pool.sharing.mode == "mps":
-        yield f"{at}.sharing.mode", "MPS cannot share MIG devices (device plugin 0.16+ refuses it)"
-    if pool.vm_size is None:
-        return
-    try:
-        size = azure_vm_size(pool.vm_size)
-    except UnknownGpuFact:
-        return  # reported by the machine rule
-    if not size.mig:
-        yield (
-            f"{at}.mig.profile",
-            f"{size.name} ({size.gpu_model}) does not support MIG; MIG sizes: {_MIG_SIZES}",
-        )
-        return
-    try:
-        aks_mig_profile(gpu_model(size.gpu_model), pool.mig.profile)
-    except UnknownGpuFact as err:
-        yield f"{at}.mig.profile", str(err)
+    yield from under(at, mig_problems(cfg.cloud, pool))
 
 
 def _pool_sharing(cfg: ConfigUnderCheck, at: str, pool: GpuPoolSettings) -> Iterator[Problem]:
+    """The pool's own sharing rules, then what sharing needs of the cluster: ACK Pro for ACK's
+    own modes, device plugin 0.15+ for MPS."""
+    yield from under(at, sharing_problems(cfg.cloud, pool))
     if pool.sharing is None:
         return
-    at = f"{at}.sharing"
     mode = pool.sharing.mode
-    ack_native = cfg.cloud == "alicloud" and mode in ACK_MODES
-    if mode not in PLUGIN_MODES and cfg.cloud != "alicloud":
-        yield f"{at}.mode", f"'{mode}' is an ACK sharing mode (cloud 'alicloud')"
-    if ack_native:
-        if pool.sharing.replicas is not None:
-            yield f"{at}.replicas", "ACK sharing splits GPU memory: pods ask aliyun.com/gpu-mem"
-        if isinstance(
-            cfg.settings.cluster, AckClusterSettings
-        ) and not cfg.settings.cluster.cluster_spec.startswith(ACK_PRO_PREFIX):
+    if cfg.cloud == "alicloud" and mode in ACK_MODES:
+        cluster = cfg.settings.cluster
+        if isinstance(cluster, AckClusterSettings) and not cluster.cluster_spec.startswith(
+            ACK_PRO_PREFIX
+        ):
             yield (
                 "cluster.clusterSpec",
                 f"ACK GPU sharing ('{mode}') needs ACK Pro ({ACK_PRO_PREFIX}*)",
             )
         return
-    if pool.sharing.replicas is None:
-        yield f"{at}.replicas", f"required for {mode}: how many pods share one GPU"
     version = cfg.settings.device_plugin.version
     if mode == "mps" and valid_version(version) and not at_least(version, MIN_VERSION_MPS):
         yield "devicePlugin.version", f"MPS sharing needs device plugin {MIN_VERSION_MPS}+"
 
 
 def _pool_nvme(cfg: ConfigUnderCheck, at: str, pool: GpuPoolSettings) -> Iterator[Problem]:
-    if not pool.nvme:
-        return
-    at = f"{at}.nvme"
-    if cfg.cloud != "azure":
-        yield at, "the NVMe cache uses Azure Container Storage (cloud 'azure')"
-        return
-    if pool.vm_size is None:
-        return
-    try:
-        size = azure_vm_size(pool.vm_size)
-    except UnknownGpuFact:
-        return
-    if not size.has_nvme:
-        yield at, f"{size.name} has no local NVMe data disks; sizes with NVMe: {_NVME_SIZES}"
+    yield from under(at, nvme_problems(cfg.cloud, pool))
 
 
-def pool_labels(
-    cfg: ConfigUnderCheck, at: str, pool: GpuPoolSettings | CpuPoolSettings
-) -> Iterator[Problem]:
+def pool_labels(cfg: ConfigUnderCheck, at: str, pool: GpuPoolSettings) -> Iterator[Problem]:
     """Labels the platform sets itself (on every cloud), and AKS's own label domain."""
-    reserved = {GPU_PRESENT_LABEL, DEVICE_PLUGIN_CONFIG_LABEL, POOL_LABEL}
-    for key in pool.labels:
-        domain = key.rpartition("/")[0]
-        # Our own label domain and AKS's are set by the platform; a user value would fight it.
-        if key in reserved or domain.endswith("gpu-platform.io"):
-            yield f"{at}.labels.{key}", "set by the platform; choose another key"
-        elif cfg.cloud == "azure" and domain.endswith("kubernetes.azure.com"):
-            yield f"{at}.labels.{key}", "AKS reserves the kubernetes.azure.com label domain"
+    yield from under(at, label_problems(cfg.cloud, pool))
 
 
 PoolCheck = Callable[[ConfigUnderCheck, str, GpuPoolSettings], Iterator[Problem]]

@@ -1,0 +1,104 @@
+"""Stack-policy helpers: resources indexed by type once, so stack policies stay linear."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable, Iterator, Mapping
+
+from pulumi_policy import PolicyResource
+
+from gpu_facts.scheduling import GPU_NAMESPACE_LABEL, WORKLOAD_TYPE_LABEL
+
+from .driver_checks import is_driver_check
+from .pod_specs import (
+    DEFAULT_NAMESPACE,
+    PodSite,
+    gpu_pod_sites,
+    is_cluster_scoped,
+    pod_bearing,
+    pod_sites,
+)
+from .policy_factory import Config, exempt_names, exempt_namespaces, is_exempt, known_text
+from .props import mapping, path, text
+from .resource_types import NAMESPACE
+
+# BP-07: workload namespaces are labelled with their type (workload: training).
+WORKLOAD_LABEL = WORKLOAD_TYPE_LABEL
+GPU_NAMESPACE_LABELS: tuple[str, ...] = (WORKLOAD_LABEL, GPU_NAMESPACE_LABEL)
+
+
+def index_by_type(resources: Iterable[PolicyResource]) -> dict[str, list[PolicyResource]]:
+    index: dict[str, list[PolicyResource]] = defaultdict(list)
+    for resource in resources:
+        index[resource.resource_type].append(resource)
+    return index
+
+
+def object_name(resource: PolicyResource) -> str:
+    """A Kubernetes object's metadata.name, else the Pulumi resource name."""
+    return text(path(resource.props, "metadata", "name")) or resource.name
+
+
+def is_gpu_namespace(resource: PolicyResource) -> bool:
+    """A Namespace labelled as a GPU workload namespace."""
+    labels = mapping(path(resource.props, "metadata", "labels"))
+    return any(label in labels for label in GPU_NAMESPACE_LABELS)
+
+
+def gpu_workload_namespaces(
+    index: Mapping[str, list[PolicyResource]],
+) -> dict[str, list[PolicyResource]]:
+    """Namespace -> the GPU workloads the stack runs there: every pod-bearing resource that
+    asks for a GPU resource, except driver checks (BP-05 probes of a pool, not a workload
+    type) and cluster-wide runtimes (their pods run where they are used). A workload whose
+    namespace is unknown at preview is left out; unset means ``default``."""
+    found: dict[str, list[PolicyResource]] = defaultdict(list)
+    for resource_type, resources in index.items():
+        if pod_bearing(resource_type) is None or is_cluster_scoped(resource_type):
+            continue
+        for resource in resources:
+            if not any(gpu_pod_sites(resource_type, resource.props)):
+                continue
+            if is_driver_check(resource_type, resource.props):
+                continue
+            namespace, known = known_text(resource.props, "metadata", "namespace")
+            if known:
+                found[namespace or DEFAULT_NAMESPACE].append(resource)
+    return found
+
+
+def stack_pods(
+    index: Mapping[str, list[PolicyResource]], config: Config | None = None
+) -> Iterator[tuple[PolicyResource, PodSite]]:
+    """Every pod of the stack's pod-bearing resources (a Deployment's one, a RayCluster's
+    head and workers), with its resource; without the resources ``config`` exempts."""
+    for resource_type, resources in index.items():
+        if pod_bearing(resource_type) is None:
+            continue
+        for resource in resources:
+            if config is not None and is_exempt(resource.name, resource.props, config):
+                continue
+            for site in pod_sites(resource_type, resource.props):
+                yield resource, site
+
+
+def workload_names(workloads: list[PolicyResource]) -> str:
+    return ", ".join(f"'{w.name}'" for w in workloads[:3]) + (", ..." if len(workloads) > 3 else "")
+
+
+def checked_gpu_namespaces(
+    index: Mapping[str, list[PolicyResource]], config: Config
+) -> Iterator[tuple[str, PolicyResource, str]]:
+    """The stack's GPU workload namespaces that are not exempt: (metadata.name, resource, why
+    it is one). A declared Namespace is one when it carries a GPU namespace label or runs GPU
+    workloads of the stack, labelled by us or not."""
+    skip_namespaces, skip_names = exempt_namespaces(config), exempt_names(config)
+    running = gpu_workload_namespaces(index)
+    for namespace in index[NAMESPACE]:
+        name = object_name(namespace)
+        if name in skip_namespaces or name in skip_names or namespace.name in skip_names:
+            continue
+        if is_gpu_namespace(namespace):
+            yield name, namespace, ""
+        elif name in running:
+            yield name, namespace, f" (it runs GPU workloads: {workload_names(running[name])})"

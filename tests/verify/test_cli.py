@@ -1,0 +1,44 @@
+"""``python -m gpu_platform.verify`` (make verify): the stack, the options, errors as one line
+and exit 2 (verify.cli)."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import pytest
+
+from gpu_platform.verify.cli import EXIT_ERROR, UsageError, load_stack, main, parser
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_options_and_their_defaults() -> None:
+    args = parser().parse_args([])
+    assert (args.stack, args.format, args.parallel, args.skip_driver) == ("dev", "table", 8, False)
+    with pytest.raises(SystemExit):
+        parser().parse_args(["--parallel", "0"])
+
+
+def test_the_stack_file_is_read_like_pulumi_reads_it(tmp_path: Path) -> None:
+    platform = load_stack(ROOT, "x", ROOT / "tests" / "data" / "verify" / "Pulumi.verify.yaml")
+    assert set(platform.pools) == {"a100", "t4"}
+    with pytest.raises(UsageError, match="no stack config at"):
+        load_stack(tmp_path, "nope", None)
+
+
+def test_errors_are_one_line_and_exit_2(tmp_path: Path) -> None:
+    err = io.StringIO()
+    code = main(
+        [
+            "--config",
+            str(ROOT / "tests/data/verify/Pulumi.verify.yaml"),
+            "--kubeconfig",
+            str(tmp_path / "none"),
+        ],
+        stdout=io.StringIO(),
+        stderr=err,
+    )
+    assert code == EXIT_ERROR
+    assert err.getvalue().startswith("verify: error: kubeconfig: no file at")
+    assert err.getvalue().count("\n") == 1
