@@ -25,7 +25,7 @@ $(VENV)/.installed: requirements.txt requirements-dev.txt constraints.txt polici
 venv: $(VENV)/.installed
 
 preview: venv ## Offline preview of a stack with the policy pack (STACK, CONFIG, PROGRAM, FORMAT).
-	@$(PY) -m offline_preview --stack $(STACK) --format $(FORMAT) --program $(PROGRAM) \
+	@$(PY) -m gpu_platform.offline_preview --stack $(STACK) --format $(FORMAT) --program $(PROGRAM) \
 		$(if $(CONFIG),--config $(CONFIG)) $(if $(POLICY_CONFIG),--policy-config $(POLICY_CONFIG))
 
 lint: venv
@@ -73,7 +73,7 @@ scan: venv $(SCAN_VENV)/.installed ## checkov on the exported plan against scan/
 		$(if $(CONFIG),--config $(CONFIG)) $(if $(UPDATE_BASELINE),--update-baseline)
 
 verify: venv ## Check a live cluster against the stack (STACK, CONTEXT, FORMAT; $$KUBECONFIG).
-	$(PY) -m readiness --stack $(STACK) --format $(FORMAT) $(if $(CONTEXT),--context $(CONTEXT))
+	$(PY) -m gpu_platform.verify --stack $(STACK) --format $(FORMAT) $(if $(CONTEXT),--context $(CONTEXT))
 
 clean:
 	rm -rf $(VENV) $(SCAN_VENV) .pytest_cache .ruff_cache build/scan

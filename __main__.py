@@ -6,8 +6,8 @@ resource is registered, with one error naming every bad key.
 
 import pulumi
 
-from components.platform import GpuPlatform
-from stack_config import load_from_pulumi
+from gpu_platform.components.platform import GpuPlatform
+from gpu_platform.stack_config import load_from_pulumi
 
 platform_config = load_from_pulumi()
 platform = GpuPlatform(pulumi.get_stack(), platform_config)

@@ -19,16 +19,16 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from offline_preview.graph import waits_for
+from gpu_platform.offline_preview.graph import waits_for
 
 if TYPE_CHECKING:
-    from offline_preview import PreviewResult
+    from gpu_platform.offline_preview import PreviewResult
 
 POOL_PARENT_TYPES = frozenset(
-    {"gpu-platform:azure:AksGpuNodePool", "gpu-platform:alicloud:AckGpuNodePool"}
+    {"gpu-platform:index:AksGpuNodePool", "gpu-platform:index:AckGpuNodePool"}
 )
 """Components whose custom resources are the GPU pools themselves."""
-CHECK_PARENT_TYPE = "gpu-platform:gpu:DriverCheck"
+CHECK_PARENT_TYPE = "gpu-platform:index:DriverCheck"
 CHECK_TYPE = "kubernetes:batch/v1:Job"
 
 
@@ -206,8 +206,8 @@ def stack_timings(
 ) -> list[PlanTiming]:
     """Each stack's plan through the offline preview (``preview_of``: a stack's preview, for a
     caller that already has it), then the model."""
-    from offline_preview import preview
-    from offline_preview.render import as_document
+    from gpu_platform.offline_preview import preview
+    from gpu_platform.offline_preview.render import as_document
 
     timings = []
     for stack in stacks:

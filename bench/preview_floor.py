@@ -27,7 +27,7 @@ FLOOR_KINDS: tuple[FloorKind, ...] = ("plain", "matched")
 _PROBE_SCRIPT = """
 import json, sys
 from pathlib import Path
-import offline_preview
+from gpu_platform import offline_preview
 result = offline_preview.preview(Path.cwd(), stack=sys.argv[1])
 root, venv = str(Path.cwd()), str(Path.cwd() / ".venv")
 def ours(name):
@@ -53,7 +53,7 @@ for name in probe["modules"]:
     if before is not None and not isinstance(before, type(sys)):
         # The SDKs name a class like its module (k8s.core.v1.Namespace): keep the class.
         setattr(sys.modules[parent], child, before)
-from offline_preview.engine import run_callable
+from gpu_platform.offline_preview.engine import run_callable
 from bench.floors import Registration, matched_floor, plain_floor
 registrations = [Registration(*r) for r in probe["registrations"]]
 if sys.argv[2] == "matched":

@@ -15,11 +15,11 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
 
-from components.platform import GpuPlatform
+from gpu_platform.components.platform import GpuPlatform
+from gpu_platform.offline_preview import ProgramRun, run_callable, run_policies
+from gpu_platform.plan.platform import ResolvedPlatform
+from gpu_platform.stack_config import load_platform
 from gpu_policies.registry import policies
-from offline_preview import ProgramRun, run_callable, run_policies
-from plan.platform import ResolvedPlatform
-from stack_config import load_platform
 
 from .floors import Registration, matched_floor, plain_floor
 from .synthetic import SIZES, BenchCloud, Size, synthetic_raw

@@ -54,7 +54,7 @@ from pathlib import Path
 t0 = time.process_time()
 import pulumi
 t1 = time.process_time()
-import offline_preview
+from gpu_platform import offline_preview
 t2 = time.process_time()
 offline_preview.preview(Path.cwd(), stack=sys.argv[1])
 t3 = time.process_time()
@@ -179,7 +179,7 @@ def measure_startup(repeats: int, stack: str = "dev", python: str | None = None)
     stack_file(stack)
     env = {k: v for k, v in os.environ.items() if not k.startswith("PYTHON")}
     baseline = [python, "-c", "import pulumi"]
-    preview = [python, "-m", "offline_preview", "--stack", stack, "--format", "json"]
+    preview = [python, "-m", "gpu_platform.offline_preview", "--stack", stack, "--format", "json"]
     found = probe(python, stack, PROJECT_ROOT, env)
     floor = PreviewFloor(
         modules=len(found["modules"]),

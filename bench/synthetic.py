@@ -18,8 +18,8 @@ from typing import Any, Literal
 import yaml
 
 from gpu_facts import AKS_MIG_TO_NVIDIA, AZURE_VM_SIZES, ECS_INSTANCE_TYPES
-from plan.pools import resolve_pool
-from settings import GpuPoolSettings
+from gpu_platform.plan.pools import resolve_pool
+from gpu_platform.settings import GpuPoolSettings
 
 BenchCloud = Literal["existing", "azure", "alicloud"]
 """``existing`` and ``azure`` pools use Azure VM sizes, ``alicloud`` pools ECS instance types."""

@@ -13,8 +13,8 @@ import pulumi_kubernetes as k8s
 from pulumi_alicloud import cs, vpc
 from pydantic import ValidationError
 
-from plan.ack_cluster import ack_cluster_problems
-from settings import (
+from gpu_platform.plan.ack_cluster import ack_cluster_problems
+from gpu_platform.settings import (
     SYSTEM_POOL_NAME,
     AckClusterSettings,
     AckVSwitchSettings,
@@ -24,6 +24,7 @@ from settings import (
 from .errors import Problem, raise_if_any, validation_problems
 from .node_hardening import AckSystemDiskArgs, ack_system_disk_inputs
 from .outputs import known_after
+from .type_tokens import formerly, type_token
 
 # No ``from __future__ import annotations``: Pulumi's component analyzer reads these
 # annotations at run time. ``settings.AckClusterSettings`` holds the allowed values.
@@ -244,7 +245,9 @@ class AckCluster(pulumi.ComponentResource):
         # Checked before registering anything: bad input changes nothing.
         raise_if_any("AckCluster", name, problems)
         assert settings is not None
-        super().__init__("gpu-platform:alicloud:AckCluster", name, None, opts)
+        super().__init__(
+            type_token("AckCluster"), name, None, formerly("gpu-platform:alicloud:AckCluster", opts)
+        )
         child = pulumi.ResourceOptions(parent=self)
 
         vpc_id = self._vpc(name, settings, child)

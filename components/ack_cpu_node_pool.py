@@ -14,14 +14,15 @@ from typing import Any, NotRequired, TypedDict
 import pulumi
 from pulumi_alicloud import cs
 
-from plan.cpu_pools import cpu_node_labels, cpu_pool_problems
-from plan.problems import under
-from settings import CpuPoolSettings
+from gpu_platform.plan.cpu_pools import cpu_node_labels, cpu_pool_problems
+from gpu_platform.plan.problems import under
+from gpu_platform.settings import CpuPoolSettings
 
 from .ack_gpu_node_pool import management
 from .errors import Problem, raise_if_any
 from .node_hardening import AckSystemDiskArgs, ack_system_disk
 from .pool_args import CpuPoolArgs, check_cpu_pool_args
+from .type_tokens import formerly, type_token
 
 SCALING_TYPE_CPU = "cpu"
 """``scaling_config.type`` of an autoscaled pool without GPUs."""
@@ -87,7 +88,12 @@ class AckCpuNodePool(pulumi.ComponentResource):
         # Checked before registering anything: bad input changes nothing.
         raise_if_any("AckCpuNodePool", name, [*problems, *disk_problems])
         assert pool is not None and pool.instance_type is not None and disk is not None
-        super().__init__("gpu-platform:alicloud:AckCpuNodePool", name, None, opts)
+        super().__init__(
+            type_token("AckCpuNodePool"),
+            name,
+            None,
+            formerly("gpu-platform:alicloud:AckCpuNodePool", opts),
+        )
         node_pool = cs.NodePool(
             f"{name}-pool",
             cluster_id=args["cluster_id"],

@@ -12,12 +12,13 @@ from gpu_facts.scheduling import (
     GPU_TAINT_KEY,
     GPU_TAINT_VALUE,
 )
-from plan.node_labels import ack_node_labels
-from plan.pools import PoolFacts
+from gpu_platform.plan.node_labels import ack_node_labels
+from gpu_platform.plan.pools import PoolFacts
 
 from .errors import Problem, raise_if_any
 from .node_hardening import AckSystemDiskArgs, ack_system_disk
 from .pool_args import GpuPoolArgs, check_gpu_pool_args
+from .type_tokens import formerly, type_token
 
 # No ``from __future__ import annotations``: Pulumi's component analyzer reads these
 # annotations at run time.
@@ -95,7 +96,12 @@ class AckGpuNodePool(pulumi.ComponentResource):
         # Checked before registering anything: bad input changes nothing.
         raise_if_any("AckGpuNodePool", name, [*problems, *disk_problems])
         assert pf is not None and pf.pool.instance_type is not None and disk is not None
-        super().__init__("gpu-platform:alicloud:AckGpuNodePool", name, None, opts)
+        super().__init__(
+            type_token("AckGpuNodePool"),
+            name,
+            None,
+            formerly("gpu-platform:alicloud:AckGpuNodePool", opts),
+        )
         pool = cs.NodePool(
             f"{name}-pool",
             cluster_id=args["cluster_id"],

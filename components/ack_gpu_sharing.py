@@ -21,12 +21,13 @@ from gpu_facts.ack_components import (
     AI_INSTALLER_CHART,
     MPS_CONTROL_CHART,
 )
-from plan.ack_gpu_sharing import needs_ai_installer, needs_mps_control, pin_problems
-from plan.pools import PoolFacts
-from settings import AckGpuSharingSettings
+from gpu_platform.plan.ack_gpu_sharing import needs_ai_installer, needs_mps_control, pin_problems
+from gpu_platform.plan.pools import PoolFacts
+from gpu_platform.settings import AckGpuSharingSettings
 
 from .errors import Problem, raise_if_any, validation_problems
 from .pool_args import GpuPoolArgs, check_gpu_pools_args
+from .type_tokens import formerly, type_token
 
 # No ``from __future__ import annotations``: Pulumi's component analyzer reads these
 # annotations at run time.
@@ -95,7 +96,12 @@ class AckGpuSharing(pulumi.ComponentResource):
                 wanted.append((MPS_CONTROL_CHART, components.mps_control_version, frozen))
         # Refuse before registering anything: an unpinned chart must change nothing.
         raise_if_any("AckGpuSharing", name, problems)
-        super().__init__("gpu-platform:alicloud:AckGpuSharing", name, None, opts)
+        super().__init__(
+            type_token("AckGpuSharing"),
+            name,
+            None,
+            formerly("gpu-platform:alicloud:AckGpuSharing", opts),
+        )
 
         self.releases = [
             k8s.helm.v3.Release(

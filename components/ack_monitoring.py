@@ -37,11 +37,12 @@ from gpu_facts.ack_components import (
     arms_duration,
 )
 from gpu_facts.dcgm_exporter_chart import DEFAULT_NAMESPACE
-from plan.gpu_rules import ksm_resource, rule_groups
-from plan.observability import logstore_name, logstore_name_problem
+from gpu_platform.plan.gpu_rules import ksm_resource, rule_groups
+from gpu_platform.plan.observability import logstore_name, logstore_name_problem
 
 from .errors import Problem, raise_if_any
 from .pool_args import GpuPoolArgs, check_gpu_pools_args
+from .type_tokens import formerly, type_token
 
 COMPONENT = "AckMonitoring"
 SHARDS = 2
@@ -96,7 +97,12 @@ class AckMonitoring(pulumi.ComponentResource):
         problems = _problems(args)
         pools, pool_problems = check_gpu_pools_args("alicloud", args.get("pools") or [], "pools")
         raise_if_any(COMPONENT, name, problems + pool_problems)
-        super().__init__("gpu-platform:alicloud:AckMonitoring", name, None, opts)
+        super().__init__(
+            type_token("AckMonitoring"),
+            name,
+            None,
+            formerly("gpu-platform:alicloud:AckMonitoring", opts),
+        )
         cluster_id = args["cluster_id"]
 
         self.prometheus_addon = None

@@ -22,12 +22,13 @@ from pydantic import ValidationError
 from gpu_facts.aks_nodes import AZURE_POLICY_ADDON
 from gpu_facts.azure_monitor import MIN_RETENTION_DAYS, MONITORING_ADDON
 from gpu_facts.device_plugin_chart import CRITICAL_ADDONS_TAINT_KEY
-from plan.aks_cluster import aks_cluster_problems
-from settings import SYSTEM_POOL_NAME, AksClusterSettings, MaintenanceWindowSettings
+from gpu_platform.plan.aks_cluster import aks_cluster_problems
+from gpu_platform.settings import SYSTEM_POOL_NAME, AksClusterSettings, MaintenanceWindowSettings
 
 from .aks_monitoring import AksMonitoringWorkspaces
 from .errors import Problem, raise_if_any, validation_problems
 from .node_hardening import aks_node_inputs
+from .type_tokens import formerly, type_token
 
 SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 """YAML's safe loader, in C where libyaml is installed (the same documents, read faster)."""
@@ -391,7 +392,9 @@ class AksCluster(pulumi.ComponentResource):
         settings = check_aks_cluster_args(
             name, cast(AksClusterArgs, {k: v for k, v in args.items() if k != "monitoring"})
         )
-        super().__init__("gpu-platform:azure:AksCluster", name, None, opts)
+        super().__init__(
+            type_token("AksCluster"), name, None, formerly("gpu-platform:azure:AksCluster", opts)
+        )
         child = pulumi.ResourceOptions(parent=self)
 
         rg_name: pulumi.Input[str]

@@ -12,10 +12,10 @@ from typing import Any, NotRequired, TypedDict
 import pulumi
 from pulumi_azure_native import containerservice as aks
 
-from plan.aks_nodes import os_disk_problems, surge_problems
-from plan.cpu_pools import cpu_node_labels, cpu_pool_problems
-from plan.problems import under
-from settings import CpuPoolSettings
+from gpu_platform.plan.aks_nodes import os_disk_problems, surge_problems
+from gpu_platform.plan.cpu_pools import cpu_node_labels, cpu_pool_problems
+from gpu_platform.plan.problems import under
+from gpu_platform.settings import CpuPoolSettings
 
 from .errors import Problem, raise_if_any
 from .node_hardening import (
@@ -26,6 +26,7 @@ from .node_hardening import (
     aks_upgrade_settings,
 )
 from .pool_args import CpuPoolArgs, check_cpu_pool_args
+from .type_tokens import formerly, type_token
 
 CPU_POOL_MODE = "User"
 """A user pool: AKS keeps its own add-ons on the system pool."""
@@ -100,7 +101,12 @@ class AksCpuNodePool(pulumi.ComponentResource):
     ) -> None:
         # Checked before registering anything: bad input changes nothing.
         pool = check_aks_cpu_pool_args(name, args)
-        super().__init__("gpu-platform:azure:AksCpuNodePool", name, None, opts)
+        super().__init__(
+            type_token("AksCpuNodePool"),
+            name,
+            None,
+            formerly("gpu-platform:azure:AksCpuNodePool", opts),
+        )
 
         self.agent_pool = aks.AgentPool(
             f"{name}-pool",

@@ -14,12 +14,12 @@ import pulumi
 from pulumi_azure_native import containerservice as aks
 
 from gpu_facts.scheduling import GPU_TAINT
-from plan.aks_nodes import os_disk_problems
-from plan.gpu_pools import gpu_pool_problems
-from plan.node_labels import aks_node_labels, autoscaler_tags
-from plan.pools import PoolFacts
-from plan.problems import under
-from settings import GpuPoolSettings
+from gpu_platform.plan.aks_nodes import os_disk_problems
+from gpu_platform.plan.gpu_pools import gpu_pool_problems
+from gpu_platform.plan.node_labels import aks_node_labels, autoscaler_tags
+from gpu_platform.plan.pools import PoolFacts
+from gpu_platform.plan.problems import under
+from gpu_platform.settings import GpuPoolSettings
 
 from .errors import Problem, raise_if_any
 from .node_hardening import (
@@ -30,6 +30,7 @@ from .node_hardening import (
     aks_upgrade_settings,
 )
 from .pool_args import GpuPoolArgs, check_gpu_pool_args
+from .type_tokens import formerly, type_token
 
 IMMUTABLE_PROPERTIES = ["gpuInstanceProfile", *REPLACED_ON_CHANGE]
 """AKS cannot change these on an existing pool: a change replaces the pool (BP-11 for the MIG
@@ -114,7 +115,12 @@ class AksGpuNodePool(pulumi.ComponentResource):
         # Checked before registering anything: bad input changes nothing.
         pf = check_aks_gpu_pool_args(name, args)
         pool = pf.pool
-        super().__init__("gpu-platform:azure:AksGpuNodePool", name, None, opts)
+        super().__init__(
+            type_token("AksGpuNodePool"),
+            name,
+            None,
+            formerly("gpu-platform:azure:AksGpuNodePool", opts),
+        )
 
         self.agent_pool = aks.AgentPool(
             f"{name}-pool",

@@ -24,6 +24,7 @@ from gpu_facts.azure_monitor import (
 )
 
 from .errors import Problem, raise_if_any
+from .type_tokens import formerly, type_token
 
 COMPONENT = "AksGrafana"
 _GUID = re.compile(r"^[0-9a-fA-F]{8}-([0-9a-fA-F]{4}-){3}[0-9a-fA-F]{12}$")
@@ -58,7 +59,9 @@ class AksGrafana(pulumi.ComponentResource):
         self, name: str, args: AksGrafanaArgs, opts: pulumi.ResourceOptions | None = None
     ) -> None:
         raise_if_any(COMPONENT, name, _problems(args))
-        super().__init__("gpu-platform:azure:AksGrafana", name, None, opts)
+        super().__init__(
+            type_token("AksGrafana"), name, None, formerly("gpu-platform:azure:AksGrafana", opts)
+        )
         child = pulumi.ResourceOptions(parent=self)
         grafana = dashboard.Grafana(
             f"{name}-grafana",

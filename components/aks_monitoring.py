@@ -36,10 +36,11 @@ from gpu_facts.azure_monitor import (
     iso_duration,
 )
 from gpu_facts.dcgm_exporter_chart import DEFAULT_NAMESPACE
-from plan.gpu_rules import rule_groups
+from gpu_platform.plan.gpu_rules import rule_groups
 
 from .errors import Problem, raise_if_any
 from .pool_args import GpuPoolArgs, check_gpu_pools_args
+from .type_tokens import formerly, type_token
 
 
 class AksMonitoringWorkspacesArgs(TypedDict):
@@ -82,7 +83,12 @@ class AksMonitoringWorkspaces(pulumi.ComponentResource):
                 ("retentionDays", f"{MIN_RETENTION_DAYS} to {MAX_RETENTION_DAYS}, not {retention}")
             )
         raise_if_any("AksMonitoringWorkspaces", name, problems)
-        super().__init__("gpu-platform:azure:AksMonitoringWorkspaces", name, None, opts)
+        super().__init__(
+            type_token("AksMonitoringWorkspaces"),
+            name,
+            None,
+            formerly("gpu-platform:azure:AksMonitoringWorkspaces", opts),
+        )
         child = pulumi.ResourceOptions(parent=self)
         group, location, tags = args["resource_group_name"], args["location"], args.get("tags")
         self.azure_monitor_workspace_id = pulumi.Output.from_input("")
@@ -158,7 +164,12 @@ class AksMonitoring(pulumi.ComponentResource):
     ) -> None:
         pools, problems = check_gpu_pools_args("azure", args.get("pools") or [], "pools")
         raise_if_any("AksMonitoring", name, problems)
-        super().__init__("gpu-platform:azure:AksMonitoring", name, None, opts)
+        super().__init__(
+            type_token("AksMonitoring"),
+            name,
+            None,
+            formerly("gpu-platform:azure:AksMonitoring", opts),
+        )
         child = pulumi.ResourceOptions(parent=self)
         location, tags = args["location"], args.get("tags") or None
 

@@ -31,9 +31,9 @@ from pulumi_kubernetes.networking import v1 as net
 from pydantic import ValidationError
 
 from gpu_facts.scheduling import GPU_TAINT_EFFECT, GPU_TAINT_KEY, POOL_LABEL
-from plan.driver_checks import CHECK_DEADLINE_SECONDS, checked_pools, gpu_resource
-from plan.pools import PoolFacts
-from settings import DriverCheckSettings
+from gpu_platform.plan.driver_checks import CHECK_DEADLINE_SECONDS, checked_pools, gpu_resource
+from gpu_platform.plan.pools import PoolFacts
+from gpu_platform.settings import DriverCheckSettings
 
 from .errors import Problem, property_path, raise_if_any, shape_problems, validation_problems
 from .gpu_workload_namespace import DENY_ALL_POLICY, deny_all_spec
@@ -41,8 +41,8 @@ from .helm_release import system_namespace
 from .outputs import known_after
 from .pool_args import DEFAULT_CLOUD, GpuPoolArgs, check_gpu_pools_args
 
-TYPE_TOKEN = "gpu-platform:gpu:DriverCheck"
-OLD_TYPE_TOKEN = "gpu-platform:gpu:DriverReadinessCheck"
+TYPE_TOKEN = "gpu-platform:index:DriverCheck"
+OLD_TYPE_TOKEN = "gpu-platform:index:DriverReadinessCheck"
 """The component's type token before it was renamed ``DriverCheck`` (aliased)."""
 CHECK_APP = "gpu-driver-check"
 """``app.kubernetes.io/name`` of every check Job and CronJob."""

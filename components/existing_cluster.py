@@ -7,6 +7,7 @@ import pulumi
 import pulumi_kubernetes as k8s
 
 from .errors import Problem, property_path, raise_if_any
+from .type_tokens import formerly, type_token
 
 # No ``from __future__ import annotations``: Pulumi's component analyzer reads these
 # annotations at run time.
@@ -71,7 +72,12 @@ class ExistingCluster(pulumi.ComponentResource):
         path = args.get("kubeconfig_path")
         if contents is None and path:
             contents = read_kubeconfig(path)
-        super().__init__("gpu-platform:cluster:ExistingCluster", name, None, opts)
+        super().__init__(
+            type_token("ExistingCluster"),
+            name,
+            None,
+            formerly("gpu-platform:cluster:ExistingCluster", opts),
+        )
         # Without contents the provider reads $KUBECONFIG itself, at deploy time.
         secret = pulumi.Output.secret(contents) if contents is not None else None
         self.provider = k8s.Provider(

@@ -15,6 +15,7 @@ from gpu_facts.scheduling import GPU_NAMESPACE_LABEL
 
 from .errors import raise_if_any, shape_problems
 from .gpu_admission_cel import VALIDATIONS, VARIABLES
+from .type_tokens import formerly, type_token
 
 AdmissionAction = Literal["Deny", "Warn", "Audit"]
 
@@ -65,7 +66,12 @@ class GpuAdmissionPolicy(pulumi.ComponentResource):
             problems.append(("action", f"must be Deny, Warn or Audit, not {action!r}"))
         raise_if_any("GpuAdmissionPolicy", name, problems)
         policy_name = args.get("policy_name", DEFAULT_POLICY_NAME)
-        super().__init__("gpu-platform:workloads:GpuAdmissionPolicy", name, None, opts)
+        super().__init__(
+            type_token("GpuAdmissionPolicy"),
+            name,
+            None,
+            formerly("gpu-platform:workloads:GpuAdmissionPolicy", opts),
+        )
 
         gpu_namespaces = LabelSelectorArgs(match_labels={GPU_NAMESPACE_LABEL: "true"})
         policy = admission.ValidatingAdmissionPolicy(

@@ -27,21 +27,22 @@ from gpu_facts.dcgm_exporter_chart import (
     DEFAULT_VERSION,
     METRICS_PORT,
 )
-from plan.gpu_rules import rule_groups
-from plan.metrics import (
+from gpu_platform.plan.gpu_rules import rule_groups
+from gpu_platform.plan.metrics import (
     ScrapeMode,
     exporter_problems,
     exporter_values,
     exposed_resources,
     target_relabelings,
 )
-from plan.observability import AZURE_MONITOR_SCRAPER_NAMESPACE
-from plan.pools import PoolFacts
+from gpu_platform.plan.observability import AZURE_MONITOR_SCRAPER_NAMESPACE
+from gpu_platform.plan.pools import PoolFacts
 
 from .errors import Problem, raise_if_any
 from .gpu_workload_namespace import DENY_ALL_POLICY, NAMESPACE_NAME_LABEL, deny_all_spec
 from .helm_release import pinned_release, system_namespace
 from .pool_args import DEFAULT_CLOUD, GpuPoolArgs, check_gpu_pools_args
+from .type_tokens import formerly, type_token
 
 COMPONENT = "DcgmExporter"
 AZURE_MONITOR_GROUP = "azmonitoring.coreos.com/v1"
@@ -97,7 +98,9 @@ class DcgmExporter(pulumi.ComponentResource):
     ) -> None:
         pools, scrape, problems = check_dcgm_exporter_args(args)
         raise_if_any(COMPONENT, name, problems)
-        super().__init__("gpu-platform:gpu:DcgmExporter", name, None, opts)
+        super().__init__(
+            type_token("DcgmExporter"), name, None, formerly("gpu-platform:gpu:DcgmExporter", opts)
+        )
 
         namespace = args.get("namespace", DEFAULT_NAMESPACE)
         scrapers = args.get("scraper_namespaces") or DEFAULT_SCRAPERS.get(scrape, [])

@@ -28,18 +28,18 @@ from gpu_facts.device_plugin_chart import (
     GPU_OPERATOR_KNOWN_VALUE_PATHS,
     unknown_value_paths,
 )
-from plan.chart_values import gpu_tolerations
-from plan.device_plugin import (
+from gpu_platform.plan.chart_values import gpu_tolerations
+from gpu_platform.plan.device_plugin import (
     DEFAULT_CONFIG_NAME,
     config_map,
     mig_strategy,
     one_mig_strategy_problems,
 )
-from plan.metrics import exporter_env
-from plan.pools import PoolFacts
-from plan.problems import under
-from settings import GpuComponentResourcesSettings, GpuOperatorSettings
-from settings.base import DnsLabel
+from gpu_platform.plan.metrics import exporter_env
+from gpu_platform.plan.pools import PoolFacts
+from gpu_platform.plan.problems import under
+from gpu_platform.settings import GpuComponentResourcesSettings, GpuOperatorSettings
+from gpu_platform.settings.base import DnsLabel
 
 from .errors import raise_if_any, shape_problems, validation_problems
 from .gpu_metrics import scrape_policy_spec
@@ -56,6 +56,7 @@ from .nvidia_device_plugin import (
 )
 from .outputs import known_after
 from .pool_args import DEFAULT_CLOUD, GpuPoolArgs, check_gpu_pools_args
+from .type_tokens import formerly, type_token
 
 DRIVER_DOWNLOADS_POLICY = "allow-driver-downloads"
 SCRAPE_POLICY = "allow-scrape"
@@ -222,7 +223,12 @@ class NvidiaGpuOperator(pulumi.ComponentResource):
         # Validate before registering anything: bad input changes nothing.
         settings, pools = check_gpu_operator_args(name, args)
         values = operator_values(pools, settings.resources)
-        super().__init__("gpu-platform:gpu:NvidiaGpuOperator", name, None, opts)
+        super().__init__(
+            type_token("NvidiaGpuOperator"),
+            name,
+            None,
+            formerly("gpu-platform:gpu:NvidiaGpuOperator", opts),
+        )
         namespace = system_namespace(f"{name}-namespace", settings.namespace, self)
         namespace_policies(
             self,

@@ -17,14 +17,15 @@ from pulumi_kubernetes.networking import v1 as net
 from pydantic import TypeAdapter, ValidationError
 
 from gpu_facts.network_policy import NAMESPACE_NAME_LABEL
-from plan.namespaces import gpu_quota, namespace_labels, workload_problems
-from plan.pools import PoolFacts
-from settings import WorkloadSettings
-from settings.base import WholeNumber
+from gpu_platform.plan.namespaces import gpu_quota, namespace_labels, workload_problems
+from gpu_platform.plan.pools import PoolFacts
+from gpu_platform.settings import WorkloadSettings
+from gpu_platform.settings.base import WholeNumber
 
 from .errors import raise_if_any, shape_problems, validation_problems
 from .outputs import known_after
 from .pool_args import DEFAULT_CLOUD, GpuPoolArgs, check_gpu_pools_args
+from .type_tokens import formerly, type_token
 
 DNS_NAMESPACE = "kube-system"
 DENY_ALL_POLICY = "default-deny-all"
@@ -254,7 +255,12 @@ class GpuWorkloadNamespace(pulumi.ComponentResource):
     ) -> None:
         # Validate before registering anything: bad input changes nothing.
         workload, pools = check_workload_namespace_args(name, args)
-        super().__init__("gpu-platform:workloads:GpuWorkloadNamespace", name, None, opts)
+        super().__init__(
+            type_token("GpuWorkloadNamespace"),
+            name,
+            None,
+            formerly("gpu-platform:workloads:GpuWorkloadNamespace", opts),
+        )
         ns = core.Namespace(
             f"{name}-namespace",
             metadata=ObjectMetaArgs(

@@ -13,10 +13,15 @@ from pulumi_azure_native import containerservice as aks
 from pydantic import ValidationError
 
 from gpu_facts.aks_nodes import CREATION_ONLY_POOL_PROPERTIES
-from plan.ack_cluster import system_disk_problems
-from plan.aks_nodes import aks_node
-from plan.problems import under
-from settings import AckSystemDiskSettings, AksNodeSettings, AutoscaleSettings, UpgradeSettings
+from gpu_platform.plan.ack_cluster import system_disk_problems
+from gpu_platform.plan.aks_nodes import aks_node
+from gpu_platform.plan.problems import under
+from gpu_platform.settings import (
+    AckSystemDiskSettings,
+    AksNodeSettings,
+    AutoscaleSettings,
+    UpgradeSettings,
+)
 
 from .errors import Problem, property_path, validation_problems
 

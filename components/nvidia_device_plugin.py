@@ -30,22 +30,23 @@ from gpu_facts.scheduling import (
     GPU_TAINT_KEY,
     GPU_TAINT_VALUE,
 )
-from plan.chart_values import gpu_node_affinity, gpu_tolerations, merge_values
-from plan.device_plugin import DEFAULT_CONFIG_NAME, config_map
-from plan.device_plugin_values import (
+from gpu_platform.plan.chart_values import gpu_node_affinity, gpu_tolerations, merge_values
+from gpu_platform.plan.device_plugin import DEFAULT_CONFIG_NAME, config_map
+from gpu_platform.plan.device_plugin_values import (
     config_problems,
     our_config_names,
     value_problems,
     version_problems,
 )
-from plan.pools import PoolFacts
-from settings import DevicePluginSettings, GpuComponentResourcesSettings
+from gpu_platform.plan.pools import PoolFacts
+from gpu_platform.settings import DevicePluginSettings, GpuComponentResourcesSettings
 
 from .errors import raise_if_any, shape_problems, validation_problems
 from .gpu_workload_namespace import DENY_ALL_POLICY, deny_all_spec
 from .helm_release import pinned_release, system_namespace
 from .outputs import known_after
 from .pool_args import DEFAULT_CLOUD, GpuPoolArgs, check_gpu_pools_args
+from .type_tokens import formerly, type_token
 
 API_SERVER_POLICY = "allow-api-server-egress"
 NODE_CRITICAL = "system-node-critical"
@@ -285,7 +286,12 @@ class NvidiaDevicePlugin(pulumi.ComponentResource):
         # Validate before registering anything: bad input changes nothing.
         settings, pools = check_device_plugin_args(name, args)
         values = chart_values(settings, pools)
-        super().__init__("gpu-platform:gpu:NvidiaDevicePlugin", name, None, opts)
+        super().__init__(
+            type_token("NvidiaDevicePlugin"),
+            name,
+            None,
+            formerly("gpu-platform:gpu:NvidiaDevicePlugin", opts),
+        )
 
         # The plugin, GFD and the MPS daemon run privileged: PSA must allow it here only.
         namespace = system_namespace(f"{name}-namespace", settings.namespace, self)

@@ -27,6 +27,7 @@ from gpu_facts.azure_storage import (
 )
 
 from .errors import Problem, raise_if_any
+from .type_tokens import formerly, type_token
 
 ACSTOR_AUTO_UPGRADE = True
 """No version is pinned (sources in gpu_facts.azure_storage): Microsoft does not support pinning
@@ -69,7 +70,9 @@ class NvmeCache(pulumi.ComponentResource):
         if not args["pools"]:
             problems.append(("pools", "name at least one pool with local NVMe disks"))
         raise_if_any("NvmeCache", name, problems)
-        super().__init__("gpu-platform:azure:NvmeCache", name, None, opts)
+        super().__init__(
+            type_token("NvmeCache"), name, None, formerly("gpu-platform:azure:NvmeCache", opts)
+        )
         extension = kc.Extension(
             f"{name}-acstor",
             cluster_name=args["cluster_name"],

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any, cast
 import pulumi
 import pulumi_kubernetes as k8s
 
-from plan.observability import (
+from gpu_platform.plan.observability import (
     KSM_LABELS_ALLOWLIST,
     grafana_name,
     log_namespaces,
@@ -20,9 +20,9 @@ from plan.observability import (
     unattributed_gpu_pools,
     unattributed_warning,
 )
-from plan.platform import ResolvedPlatform, shared_gpu_warnings
-from settings import AckClusterSettings, AksClusterSettings, ExistingClusterSettings
-from stack_config import NAMESPACE
+from gpu_platform.plan.platform import ResolvedPlatform, shared_gpu_warnings
+from gpu_platform.settings import AckClusterSettings, AksClusterSettings, ExistingClusterSettings
+from gpu_platform.stack_config import NAMESPACE
 
 from .existing_cluster import ExistingCluster as ExistingClusterComponent
 

@@ -12,11 +12,11 @@ from typing import Any, NotRequired, TypedDict, cast, get_args
 
 from pydantic import ValidationError
 
-from plan.cpu_pools import cpu_pool_problems
-from plan.gpu_pools import gpu_pool_problems
-from plan.pools import PoolFacts, resolve_pool
-from plan.problems import under
-from settings import Cloud, CpuPoolSettings, GpuPoolSettings
+from gpu_platform.plan.cpu_pools import cpu_pool_problems
+from gpu_platform.plan.gpu_pools import gpu_pool_problems
+from gpu_platform.plan.pools import PoolFacts, resolve_pool
+from gpu_platform.plan.problems import under
+from gpu_platform.settings import Cloud, CpuPoolSettings, GpuPoolSettings
 
 from .errors import Problem, property_path, validation_problems
 

@@ -22,8 +22,8 @@ EXIT_OK, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 
 def plan_of(stack: str, config: Path | None, program: Path) -> list[PlanResource]:
     """The stack's plan from the offline preview (the program on Pulumi's mock engine)."""
-    from offline_preview import preview
-    from offline_preview.render import public
+    from gpu_platform.offline_preview import preview
+    from gpu_platform.offline_preview.render import public
 
     run = preview(program, stack=stack, config_file=config).run
     return [
@@ -52,7 +52,7 @@ def main(argv: list[str] | None = None) -> int:
         print("docs/security.md " + ("updated" if docs.write() else "already in sync"))
         return EXIT_OK
 
-    from stack_config import ConfigError
+    from gpu_platform.stack_config import ConfigError
 
     baseline_file = args.baseline or docs.baseline_path(args.stack)
     out = args.out or ROOT / "build" / "scan" / args.stack

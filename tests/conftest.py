@@ -17,12 +17,12 @@ import pytest
 import yaml
 from hypothesis import HealthCheck, settings
 
-from offline_preview import ProgramRun, RecordedResource, run_callable
-from plan.platform import ResolvedPlatform
-from stack_config import load_platform
+from gpu_platform.offline_preview import ProgramRun, RecordedResource, run_callable
+from gpu_platform.plan.platform import ResolvedPlatform
+from gpu_platform.stack_config import load_platform
 
 if TYPE_CHECKING:
-    from offline_preview import PreviewResult
+    from gpu_platform.offline_preview import PreviewResult
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -80,7 +80,9 @@ def stack_preview(stack: str) -> PreviewResult:
     """``python -m offline_preview --stack <stack>`` as data: our program on the mock engine
     with ``Pulumi.<stack>.yaml`` and the policy pack's verdicts. Run once per test process
     (``run_once``): tests that read a whole stack share it instead of each running it again."""
-    from offline_preview import preview  # the pack's modules: only for tests that preview
+    from gpu_platform.offline_preview import (
+        preview,  # the pack's modules: only for tests that preview
+    )
 
     return preview(ROOT, stack=stack)
 

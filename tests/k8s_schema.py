@@ -19,9 +19,9 @@ import jsonschema
 import kubernetes_validate.utils
 from referencing import Registry, Resource
 
-from offline_preview import RecordedResource
-from offline_preview.engine import reveal
-from settings import MIN_KUBERNETES
+from gpu_platform.offline_preview import RecordedResource
+from gpu_platform.offline_preview.engine import reveal
+from gpu_platform.settings import MIN_KUBERNETES
 
 KUBERNETES_TYPE_PREFIX = "kubernetes:"
 SCHEMAS = files("kubernetes_validate") / "kubernetes-json-schema"

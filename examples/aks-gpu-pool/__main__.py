@@ -35,12 +35,12 @@ REPO = str(Path(__file__).resolve().parents[2])
 if REPO not in sys.path:
     sys.path.append(REPO)
 
-from components.aks_cluster import AksCluster  # noqa: E402
-from components.aks_cpu_node_pool import AksCpuNodePool  # noqa: E402
-from components.aks_gpu_node_pool import AksGpuNodePool  # noqa: E402
-from components.gpu_metrics import DcgmExporter  # noqa: E402
-from components.nvidia_device_plugin import NvidiaDevicePlugin  # noqa: E402
-from components.pool_args import GpuPoolArgs  # noqa: E402
+from gpu_platform.components.aks_cluster import AksCluster  # noqa: E402
+from gpu_platform.components.aks_cpu_node_pool import AksCpuNodePool  # noqa: E402
+from gpu_platform.components.aks_gpu_node_pool import AksGpuNodePool  # noqa: E402
+from gpu_platform.components.gpu_metrics import DcgmExporter  # noqa: E402
+from gpu_platform.components.nvidia_device_plugin import NvidiaDevicePlugin  # noqa: E402
+from gpu_platform.components.pool_args import GpuPoolArgs  # noqa: E402
 
 config = pulumi.Config()
 existing_cluster = config.get("existingClusterName")

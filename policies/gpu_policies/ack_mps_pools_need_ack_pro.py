@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+from gpu_policy_support.node_pools import node_pools
+from gpu_policy_support.policy_factory import Config, PolicyInfo, Report, exempt_names, stack_policy
+from gpu_policy_support.props import text
+from gpu_policy_support.resource_types import ACK_MANAGED_CLUSTER, ACK_NODE_POOL
+from gpu_policy_support.stack_index import index_by_type
 from pulumi_policy import (
     EnforcementLevel,
     PolicyResource,
@@ -10,11 +15,6 @@ from pulumi_policy import (
 )
 
 from gpu_facts.scheduling import ACK_GPU_SCHEDULE_LABEL, ACK_GPU_SCHEDULE_VALUES
-from gpu_policy_support.node_pools import node_pools
-from gpu_policy_support.policy_factory import Config, PolicyInfo, Report, exempt_names, stack_policy
-from gpu_policy_support.props import text
-from gpu_policy_support.resource_types import ACK_MANAGED_CLUSTER, ACK_NODE_POOL
-from gpu_policy_support.stack_index import index_by_type
 
 MPS = ACK_GPU_SCHEDULE_VALUES["ackMps"]
 PRO_PREFIX = "ack.pro."

@@ -7,13 +7,13 @@ A CUDA image is ``nvidia/cuda`` (any registry) or any image whose name or tag sa
 
 from __future__ import annotations
 
-from pulumi_policy import EnforcementLevel, ResourceValidationArgs, Severity
-
-from gpu_facts.scheduling import CUDA_IMAGE_REPOSITORY
 from gpu_policy_support.images import carries_version, split_image
 from gpu_policy_support.pod_specs import containers, pod_spec
 from gpu_policy_support.policy_factory import Config, PolicyInfo, Report, resource_policy
 from gpu_policy_support.props import text
+from pulumi_policy import EnforcementLevel, ResourceValidationArgs, Severity
+
+from gpu_facts.scheduling import CUDA_IMAGE_REPOSITORY
 
 MATCH = "cudaRepositoryMatch"
 

@@ -4,6 +4,19 @@ image (the static manifests)."""
 
 from __future__ import annotations
 
+from gpu_policy_support.device_plugin_daemonsets import PluginDaemonSet, plugin_daemonsets
+from gpu_policy_support.helm_releases import chart_version, release_label, releases
+from gpu_policy_support.images import carries_version
+from gpu_policy_support.policy_factory import (
+    Config,
+    PolicyInfo,
+    Report,
+    exempt_names,
+    known_text,
+    stack_policy,
+)
+from gpu_policy_support.props import is_true, mapping, path, text
+from gpu_policy_support.stack_index import index_by_type
 from pulumi_policy import (
     EnforcementLevel,
     PolicyResource,
@@ -18,19 +31,6 @@ from gpu_facts.device_plugin_chart import (
     PLUGIN_IMAGE,
     at_least,
 )
-from gpu_policy_support.device_plugin_daemonsets import PluginDaemonSet, plugin_daemonsets
-from gpu_policy_support.helm_releases import chart_version, release_label, releases
-from gpu_policy_support.images import carries_version
-from gpu_policy_support.policy_factory import (
-    Config,
-    PolicyInfo,
-    Report,
-    exempt_names,
-    known_text,
-    stack_policy,
-)
-from gpu_policy_support.props import is_true, mapping, path, text
-from gpu_policy_support.stack_index import index_by_type
 
 INFO = PolicyInfo(
     name="device-plugin-release-current-with-gfd",

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from pulumi_policy import EnforcementLevel, PolicyResource, Severity, StackValidationArgs
-
 from gpu_policy_support.node_pools import NodePool, node_pools
 from gpu_policy_support.policy_factory import Config, PolicyInfo, Report, exempt_names, stack_policy
 from gpu_policy_support.props import path, text
@@ -17,6 +15,7 @@ from gpu_policy_support.resource_types import (
 )
 from gpu_policy_support.stack_index import index_by_type
 from gpu_policy_support.tolerations import HARD_EFFECTS, may_schedule
+from pulumi_policy import EnforcementLevel, PolicyResource, Severity, StackValidationArgs
 
 NODE_AUTO_PROVISIONING = "Auto"
 """AKS ``nodeProvisioningProfile.mode`` under which AKS creates nodes for pending pods itself

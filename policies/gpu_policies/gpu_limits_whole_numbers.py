@@ -5,11 +5,10 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from pulumi_policy import EnforcementLevel, ResourceValidationArgs, Severity
-
 from gpu_policy_support.pod_specs import containers, gpu_resources, pod_spec
 from gpu_policy_support.policy_factory import Config, PolicyInfo, Report, resource_policy
 from gpu_policy_support.props import mapping
+from pulumi_policy import EnforcementLevel, ResourceValidationArgs, Severity
 
 _WHOLE = re.compile(r"^\+?[0-9]+$")
 

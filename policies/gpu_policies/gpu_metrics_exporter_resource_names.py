@@ -21,17 +21,6 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Mapping
 
-from pulumi_policy import EnforcementLevel, PolicyResource, Severity, StackValidationArgs
-
-from gpu_facts.dcgm_exporter_chart import (
-    CHART_NAME,
-    NATIVE_RESOURCE,
-    NATIVE_RESOURCE_PREFIX,
-    RESOURCE_NAMES_ENV,
-)
-from gpu_facts.device_plugin_chart import CHART_NAME as PLUGIN_CHART
-from gpu_facts.device_plugin_chart import GPU_OPERATOR_CHART_NAME
-from gpu_facts.scheduling import NVIDIA_RESOURCE_DOMAIN
 from gpu_policy_support.device_plugin_configs import (
     ReleaseConfigs,
     operator_configs,
@@ -44,6 +33,17 @@ from gpu_policy_support.node_pools import NodePool, stack_gpu_pools
 from gpu_policy_support.policy_factory import Config, PolicyInfo, Report, exempt_names, stack_policy
 from gpu_policy_support.props import text
 from gpu_policy_support.stack_index import index_by_type, object_name
+from pulumi_policy import EnforcementLevel, PolicyResource, Severity, StackValidationArgs
+
+from gpu_facts.dcgm_exporter_chart import (
+    CHART_NAME,
+    NATIVE_RESOURCE,
+    NATIVE_RESOURCE_PREFIX,
+    RESOURCE_NAMES_ENV,
+)
+from gpu_facts.device_plugin_chart import CHART_NAME as PLUGIN_CHART
+from gpu_facts.device_plugin_chart import GPU_OPERATOR_CHART_NAME
+from gpu_facts.scheduling import NVIDIA_RESOURCE_DOMAIN
 
 INFO = PolicyInfo(
     name="gpu-metrics-exporter-resource-names",

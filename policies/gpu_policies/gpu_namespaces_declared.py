@@ -8,10 +8,6 @@ NetworkPolicy and a GPU quota. ``default`` is left to ``gpu-pods-not-in-default-
 
 from __future__ import annotations
 
-from pulumi_policy import EnforcementLevel, Severity, StackValidationArgs
-
-from gpu_facts.network_policy import is_deny_all
-from gpu_facts.scheduling import NVIDIA_GPU
 from gpu_policy_support.pod_specs import DEFAULT_NAMESPACE
 from gpu_policy_support.pod_specs import namespace as namespace_of
 from gpu_policy_support.policy_factory import (
@@ -30,6 +26,10 @@ from gpu_policy_support.stack_index import (
     object_name,
     workload_names,
 )
+from pulumi_policy import EnforcementLevel, Severity, StackValidationArgs
+
+from gpu_facts.network_policy import is_deny_all
+from gpu_facts.scheduling import NVIDIA_GPU
 
 from .gpu_namespaces_have_gpu_quota import caps_gpu
 

@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-from pulumi_policy import EnforcementLevel, Severity, StackValidationArgs
-
-from gpu_facts.network_policy import is_deny_all
 from gpu_policy_support.pod_specs import namespace as namespace_of
 from gpu_policy_support.policy_factory import Config, PolicyInfo, Report, stack_policy
 from gpu_policy_support.resource_types import NETWORK_POLICY
@@ -13,6 +10,9 @@ from gpu_policy_support.stack_index import (
     checked_gpu_namespaces,
     index_by_type,
 )
+from pulumi_policy import EnforcementLevel, Severity, StackValidationArgs
+
+from gpu_facts.network_policy import is_deny_all
 
 INFO = PolicyInfo(
     name="gpu-namespaces-deny-all-network-policy",

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from pulumi_policy import EnforcementLevel, Severity, StackValidationArgs
-
-from gpu_facts.scheduling import NVIDIA_GPU, is_gpu_resource
 from gpu_policy_support.pod_specs import namespace as namespace_of
 from gpu_policy_support.policy_factory import Config, PolicyInfo, Report, stack_policy
 from gpu_policy_support.props import mapping, path
 from gpu_policy_support.resource_types import RESOURCE_QUOTA
 from gpu_policy_support.stack_index import checked_gpu_namespaces, index_by_type
+from pulumi_policy import EnforcementLevel, Severity, StackValidationArgs
+
+from gpu_facts.scheduling import NVIDIA_GPU, is_gpu_resource
 
 REQUESTS_PREFIX = "requests."
 

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
+from gpu_policy_support.node_pools import gpu_node_pools
+from gpu_policy_support.policy_factory import Config, PolicyInfo, Report, resource_policy
 from pulumi_policy import EnforcementLevel, ResourceValidationArgs, Severity
 
 from gpu_facts.scheduling import GPU_TAINT, GPU_TAINT_EFFECT, GPU_TAINT_KEY, GPU_TAINT_VALUE
-from gpu_policy_support.node_pools import gpu_node_pools
-from gpu_policy_support.policy_factory import Config, PolicyInfo, Report, resource_policy
 
 REQUIRED_VALUE = "requiredTaintValue"
 

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from pulumi_policy import EnforcementLevel, ResourceValidationArgs, Severity
-
 from gpu_policy_support.pod_specs import DEFAULT_NAMESPACE, namespace, pod_gpu_resources, pod_spec
 from gpu_policy_support.policy_factory import Config, PolicyInfo, Report, resource_policy
+from pulumi_policy import EnforcementLevel, ResourceValidationArgs, Severity
 
 INFO = PolicyInfo(
     name="gpu-pods-not-in-default-namespace",

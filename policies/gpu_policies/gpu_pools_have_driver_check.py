@@ -22,10 +22,6 @@ from collections import defaultdict
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
-from pulumi_policy import EnforcementLevel, PolicyResource, Severity, StackValidationArgs
-
-from gpu_facts.gcp_accelerators import GKE_NODE_POOL_LABEL
-from gpu_facts.scheduling import GPU_TAINT_EFFECT, GPU_TAINT_KEY, POOL_LABEL
 from gpu_policy_support.driver_checks import CHECK_KINDS, DRIVER_CHECK_TOOL, check_selector
 from gpu_policy_support.node_pools import EKS_NODE_GROUP_LABEL, NodePool, node_count, node_pools
 from gpu_policy_support.pod_specs import kubernetes_kind, pod_spec
@@ -33,6 +29,10 @@ from gpu_policy_support.policy_factory import Config, PolicyInfo, Report, exempt
 from gpu_policy_support.props import mappings, path
 from gpu_policy_support.resource_types import AKS_MANAGED_CLUSTER, GKE_CLUSTER, POOL_TYPES
 from gpu_policy_support.stack_index import index_by_type
+from pulumi_policy import EnforcementLevel, PolicyResource, Severity, StackValidationArgs
+
+from gpu_facts.gcp_accelerators import GKE_NODE_POOL_LABEL
+from gpu_facts.scheduling import GPU_TAINT_EFFECT, GPU_TAINT_KEY, POOL_LABEL
 
 INFO = PolicyInfo(
     name="gpu-pools-have-driver-check",

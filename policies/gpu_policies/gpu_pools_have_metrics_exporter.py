@@ -9,17 +9,17 @@ Operator's, whose tolerations and node selection admit the pool; or ACK's or GKE
 
 from __future__ import annotations
 
+from gpu_policy_support.metrics_exporters import Exporter, exporters, managed_exporters, pool_taints
+from gpu_policy_support.node_pools import NodePool, stack_gpu_pools
+from gpu_policy_support.policy_factory import Config, PolicyInfo, Report, exempt_names, stack_policy
+from gpu_policy_support.stack_index import index_by_type
+from gpu_policy_support.tolerations import HARD_EFFECTS
 from pulumi_policy import EnforcementLevel, PolicyResource, Severity, StackValidationArgs
 
 from gpu_facts.ack_components import ARMS_PROMETHEUS_ADDON
 from gpu_facts.dcgm_exporter_chart import CHART_NAME
 from gpu_facts.gcp_accelerators import GKE_DCGM_COMPONENT
 from gpu_facts.scheduling import GPU_TAINT_EFFECT, GPU_TAINT_KEY
-from gpu_policy_support.metrics_exporters import Exporter, exporters, managed_exporters, pool_taints
-from gpu_policy_support.node_pools import NodePool, stack_gpu_pools
-from gpu_policy_support.policy_factory import Config, PolicyInfo, Report, exempt_names, stack_policy
-from gpu_policy_support.stack_index import index_by_type
-from gpu_policy_support.tolerations import HARD_EFFECTS
 
 GPU_TOLERATION = f"{{key: {GPU_TAINT_KEY}, operator: Exists, effect: {GPU_TAINT_EFFECT}}}"
 

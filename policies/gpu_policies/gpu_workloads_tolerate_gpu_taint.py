@@ -16,9 +16,6 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from pulumi_policy import EnforcementLevel, PolicyResource, Severity, StackValidationArgs
-
-from gpu_facts.scheduling import GPU_TAINT_EFFECT, GPU_TAINT_KEY, GPU_TAINT_VALUE, Taint
 from gpu_policy_support.node_pools import NodePool, stack_gpu_pools
 from gpu_policy_support.pod_specs import (
     POD_SPEC_PATHS,
@@ -36,6 +33,9 @@ from gpu_policy_support.tolerations import (
     tolerates_taint,
     vendor_keys,
 )
+from pulumi_policy import EnforcementLevel, PolicyResource, Severity, StackValidationArgs
+
+from gpu_facts.scheduling import GPU_TAINT_EFFECT, GPU_TAINT_KEY, GPU_TAINT_VALUE, Taint
 
 REQUIRED_VALUE = "requiredTaintValue"
 """Config key shared with ``gpu-node-pools-tainted``: the GPU taint's value."""

@@ -9,12 +9,12 @@ the second rule off (``gpuMemRequiresHostIpc: false``) or exempts the namespace.
 
 from __future__ import annotations
 
-from pulumi_policy import EnforcementLevel, ResourceValidationArgs, Severity
-
-from gpu_facts.scheduling import ALIYUN_GPU_MEM
 from gpu_policy_support.pod_specs import pod_gpu_resources, pod_spec
 from gpu_policy_support.policy_factory import Config, PolicyInfo, Report, resource_policy
 from gpu_policy_support.props import is_true
+from pulumi_policy import EnforcementLevel, ResourceValidationArgs, Severity
+
+from gpu_facts.scheduling import ALIYUN_GPU_MEM
 
 REQUIRE_FOR_GPU_MEM = "gpuMemRequiresHostIpc"
 

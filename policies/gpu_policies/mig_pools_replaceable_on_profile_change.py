@@ -10,11 +10,10 @@ then a new name, and a new pool). What a policy cannot see is ``replaceOnChanges
 
 from __future__ import annotations
 
-from pulumi_policy import EnforcementLevel, ResourceValidationArgs, Severity
-
 from gpu_policy_support.policy_factory import Config, PolicyInfo, Report, resource_policy
 from gpu_policy_support.props import text
 from gpu_policy_support.resource_types import AKS_AGENT_POOL
+from pulumi_policy import EnforcementLevel, ResourceValidationArgs, Severity
 
 INFO = PolicyInfo(
     name="mig-pools-replaceable-on-profile-change",

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
+from gpu_policy_support.node_pools import node_pools
+from gpu_policy_support.policy_factory import Config, PolicyInfo, Report, resource_policy
 from pulumi_policy import EnforcementLevel, ResourceValidationArgs, Severity
 
 from gpu_facts import UnknownGpuFact, aks_mig_profile, gpu_model
-from gpu_policy_support.node_pools import node_pools
-from gpu_policy_support.policy_factory import Config, PolicyInfo, Report, resource_policy
 
 INFO = PolicyInfo(
     name="mig-profile-valid-for-vm-size",

@@ -6,11 +6,10 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from pulumi_policy import EnforcementLevel, ResourceValidationArgs, Severity
-
 from gpu_policy_support.policy_factory import Config, PolicyInfo, Report, resource_policy
 from gpu_policy_support.props import is_true, mappings, path, text
 from gpu_policy_support.resource_types import ACK_MANAGED_CLUSTER, AKS_MANAGED_CLUSTER
+from pulumi_policy import EnforcementLevel, ResourceValidationArgs, Severity
 
 # ACK: Terway enforces NetworkPolicies when its addon config says so; Flannel never does.
 TERWAY_PREFIX = "terway"

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from pulumi_policy import EnforcementLevel, ResourceValidationArgs, Severity
-
-from gpu_facts.scheduling import NVIDIA_VISIBLE_DEVICES_ENV
 from gpu_policy_support.pod_specs import containers, pod_spec
 from gpu_policy_support.policy_factory import Config, PolicyInfo, Report, resource_policy
 from gpu_policy_support.props import mappings
+from pulumi_policy import EnforcementLevel, ResourceValidationArgs, Severity
+
+from gpu_facts.scheduling import NVIDIA_VISIBLE_DEVICES_ENV
 
 ENV_VAR = NVIDIA_VISIBLE_DEVICES_ENV
 

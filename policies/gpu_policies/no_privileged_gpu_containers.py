@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from pulumi_policy import EnforcementLevel, ResourceValidationArgs, Severity
-
 from gpu_policy_support.pod_specs import containers, pod_gpu_resources, pod_spec
 from gpu_policy_support.policy_factory import Config, PolicyInfo, Report, resource_policy
 from gpu_policy_support.props import is_true, path
+from pulumi_policy import EnforcementLevel, ResourceValidationArgs, Severity
 
 INFO = PolicyInfo(
     name="no-privileged-gpu-containers",

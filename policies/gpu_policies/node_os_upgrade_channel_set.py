@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from pulumi_policy import EnforcementLevel, ResourceValidationArgs, Severity
-
 from gpu_policy_support.policy_factory import Config, PolicyInfo, Report, resource_policy
 from gpu_policy_support.props import path, text
 from gpu_policy_support.resource_types import AKS_MANAGED_CLUSTER
+from pulumi_policy import EnforcementLevel, ResourceValidationArgs, Severity
 
 ALLOWED_CHANNELS = "allowedChannels"
 

@@ -11,14 +11,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from pulumi_policy import EnforcementLevel, PolicyResource, Severity, StackValidationArgs
-
-from gpu_facts.azure_storage import LOCAL_NVME_PROVISIONER
 from gpu_policy_support.pod_specs import kubernetes_kind
 from gpu_policy_support.policy_factory import Config, PolicyInfo, Report, is_exempt, stack_policy
 from gpu_policy_support.props import items, mapping, mappings, path, text
 from gpu_policy_support.resource_types import PERSISTENT_VOLUME_CLAIM, STORAGE_CLASS
 from gpu_policy_support.stack_index import index_by_type, object_name
+from pulumi_policy import EnforcementLevel, PolicyResource, Severity, StackValidationArgs
+
+from gpu_facts.azure_storage import LOCAL_NVME_PROVISIONER
 
 NVME_STORAGE_CLASSES = "nvmeStorageClasses"
 DEFAULT_CLASS_ANNOTATION = "storageclass.kubernetes.io/is-default-class"

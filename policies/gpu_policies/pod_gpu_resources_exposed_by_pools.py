@@ -9,16 +9,6 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-from pulumi_policy import EnforcementLevel, Severity, StackValidationArgs
-
-from gpu_facts.device_plugin_chart import CHART_NAME
-from gpu_facts.scheduling import (
-    ALIYUN_GPU_MEM,
-    NVIDIA_GPU,
-    NVIDIA_MIG_PREFIX,
-    SHARED_SUFFIX,
-    is_gpu_resource,
-)
 from gpu_policy_support.device_plugin_configs import release_configs
 from gpu_policy_support.exposed_gpu_resources import exposed_resources
 from gpu_policy_support.helm_releases import releases
@@ -31,6 +21,16 @@ from gpu_policy_support.pod_specs import (
 )
 from gpu_policy_support.policy_factory import Config, PolicyInfo, Report, is_exempt, stack_policy
 from gpu_policy_support.stack_index import index_by_type
+from pulumi_policy import EnforcementLevel, Severity, StackValidationArgs
+
+from gpu_facts.device_plugin_chart import CHART_NAME
+from gpu_facts.scheduling import (
+    ALIYUN_GPU_MEM,
+    NVIDIA_GPU,
+    NVIDIA_MIG_PREFIX,
+    SHARED_SUFFIX,
+    is_gpu_resource,
+)
 
 INFO = PolicyInfo(
     name="pod-gpu-resources-exposed-by-pools",

@@ -6,9 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Protocol
 
-from pulumi_policy import ResourceValidationPolicy, StackValidationPolicy
-
 from gpu_policy_support.policy_factory import PolicyInfo
+from pulumi_policy import ResourceValidationPolicy, StackValidationPolicy
 
 from . import (
     ack_mps_pools_need_ack_pro,

@@ -9,14 +9,14 @@ would get no more GPU than one (chart README, "With CUDA Time-Slicing").
 
 from __future__ import annotations
 
-from pulumi_policy import EnforcementLevel, Severity, StackValidationArgs
-
-from gpu_facts.device_plugin_chart import CHART_NAME
-from gpu_facts.scheduling import SHARED_SUFFIX
 from gpu_policy_support.device_plugin_configs import PluginConfig, release_configs
 from gpu_policy_support.helm_releases import release_label, releases
 from gpu_policy_support.policy_factory import Config, PolicyInfo, Report, exempt_names, stack_policy
 from gpu_policy_support.stack_index import index_by_type
+from pulumi_policy import EnforcementLevel, Severity, StackValidationArgs
+
+from gpu_facts.device_plugin_chart import CHART_NAME
+from gpu_facts.scheduling import SHARED_SUFFIX
 
 INFO = PolicyInfo(
     name="shared-gpus-renamed-and-single-request",

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from pulumi_policy import EnforcementLevel, Severity, StackValidationArgs
-
 from gpu_policy_support.device_plugin_daemonsets import plugin_daemonsets
 from gpu_policy_support.helm_releases import GPU_OPERATOR_CHART, device_plugin_owners, release_label
 from gpu_policy_support.policy_factory import Config, PolicyInfo, Report, exempt_names, stack_policy
 from gpu_policy_support.stack_index import index_by_type
+from pulumi_policy import EnforcementLevel, Severity, StackValidationArgs
 
 INFO = PolicyInfo(
     name="single-device-plugin-owner",

@@ -5,14 +5,14 @@ from typing import Any, cast
 
 import pulumi
 
-from components.driver_check import DriverCheckArgs
-from components.gpu_operator import NvidiaGpuOperatorArgs
-from components.gpu_workload_namespace import GpuWorkloadNamespaceArgs
-from components.nvidia_device_plugin import NvidiaDevicePluginArgs
-from components.pool_args import GpuPoolArgs, gpu_pool_args
-from plan.platform import ResolvedPlatform
-from plan.pools import PoolFacts
-from settings import WorkloadSettings
+from gpu_platform.components.driver_check import DriverCheckArgs
+from gpu_platform.components.gpu_operator import NvidiaGpuOperatorArgs
+from gpu_platform.components.gpu_workload_namespace import GpuWorkloadNamespaceArgs
+from gpu_platform.components.nvidia_device_plugin import NvidiaDevicePluginArgs
+from gpu_platform.components.pool_args import GpuPoolArgs, gpu_pool_args
+from gpu_platform.plan.platform import ResolvedPlatform
+from gpu_platform.plan.pools import PoolFacts
+from gpu_platform.settings import WorkloadSettings
 
 
 def pools_args(pools: ResolvedPlatform | list[PoolFacts]) -> list[GpuPoolArgs]:

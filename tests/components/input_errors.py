@@ -7,7 +7,7 @@ from typing import Any
 import pulumi
 import pytest
 
-from offline_preview.engine import PreviewMocks, RecordingMonitor
+from gpu_platform.offline_preview.engine import PreviewMocks, RecordingMonitor
 from tests.conftest import run
 
 

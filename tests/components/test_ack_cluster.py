@@ -9,7 +9,7 @@ import pulumi
 import pytest
 import yaml
 
-from components.ack_cluster import (
+from gpu_platform.components.ack_cluster import (
     GPU_SCALE_DOWN_THRESHOLD,
     NODE_SCALER_TYPE,
     NODE_SCALING_EXPANDER,
@@ -18,9 +18,9 @@ from components.ack_cluster import (
     AckClusterArgs,
     ack_cluster_args,
 )
-from offline_preview import ProgramRun, Secret, engine
-from offline_preview.cloud_outputs import fake_kubeconfig
-from settings import AckClusterSettings
+from gpu_platform.offline_preview import ProgramRun, Secret, engine
+from gpu_platform.offline_preview.cloud_outputs import fake_kubeconfig
+from gpu_platform.settings import AckClusterSettings
 from tests.components.input_errors import paths, reasons, refused
 from tests.conftest import by_type, one, run, stack_raw
 
@@ -78,7 +78,7 @@ def test_node_autoscaling_turned_on_for_autoscaled_pools() -> None:
     result = build(settings(node_autoscaling=True))
     config = one(result, AUTOSCALING)
     assert config.name == "plat-autoscaling"
-    assert config.parent == one(result, "gpu-platform:alicloud:AckCluster").urn
+    assert config.parent == one(result, "gpu-platform:index:AckCluster").urn
     assert config.inputs == {
         "clusterId": "plat-ack-id",
         "scalerType": NODE_SCALER_TYPE,
@@ -214,7 +214,7 @@ def test_system_pool_untainted_for_add_ons() -> None:
 
 def test_children_named_after_and_parented_to_the_component() -> None:
     result = build(settings())
-    component = one(result, "gpu-platform:alicloud:AckCluster")
+    component = one(result, "gpu-platform:index:AckCluster")
     children = [r for r in result.resources if r is not component]
     assert children
     for child in children:

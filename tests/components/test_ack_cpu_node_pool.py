@@ -7,9 +7,9 @@ from typing import Any
 
 import pulumi
 
-from components.ack_cpu_node_pool import AckCpuNodePool, AckCpuNodePoolArgs
-from components.pool_args import CpuPoolArgs
-from offline_preview import ProgramRun
+from gpu_platform.components.ack_cpu_node_pool import AckCpuNodePool, AckCpuNodePoolArgs
+from gpu_platform.components.pool_args import CpuPoolArgs
+from gpu_platform.offline_preview import ProgramRun
 from tests.components.input_errors import paths, reasons, refused
 from tests.conftest import one, run
 

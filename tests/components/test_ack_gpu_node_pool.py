@@ -8,9 +8,6 @@ from typing import Any
 import pulumi
 import pytest
 
-from components.ack_gpu_node_pool import AckGpuNodePool
-from components.nvidia_device_plugin import gpu_node_affinity
-from components.pool_args import GpuPoolArgs, gpu_pool_args
 from gpu_facts.scheduling import (
     ACK_GPU_SCHEDULE_LABEL,
     ALIYUN_GPU_MEM,
@@ -19,9 +16,12 @@ from gpu_facts.scheduling import (
     NVIDIA_GPU,
     POOL_LABEL,
 )
-from offline_preview import ProgramRun
-from plan.gpu_pools import MACHINE_REQUIRED
-from stack_config import ConfigError, load_platform
+from gpu_platform.components.ack_gpu_node_pool import AckGpuNodePool
+from gpu_platform.components.nvidia_device_plugin import gpu_node_affinity
+from gpu_platform.components.pool_args import GpuPoolArgs, gpu_pool_args
+from gpu_platform.offline_preview import ProgramRun
+from gpu_platform.plan.gpu_pools import MACHINE_REQUIRED
+from gpu_platform.stack_config import ConfigError, load_platform
 from tests.components.input_errors import paths, reasons, refused
 from tests.conftest import one, run, stack_raw
 
@@ -280,7 +280,7 @@ def test_whole_gpu_capacity() -> None:
 
 def test_child_parented_to_the_component() -> None:
     result = build(pool_facts("t4"))
-    component = one(result, "gpu-platform:alicloud:AckGpuNodePool")
+    component = one(result, "gpu-platform:index:AckGpuNodePool")
     pool = one(result, NODE_POOL)
     assert pool.parent == component.urn
     assert pool.name == "gpu-t4-pool"

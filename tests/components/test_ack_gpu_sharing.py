@@ -8,12 +8,16 @@ from typing import Any
 import pulumi
 import pytest
 
-from components.ack_gpu_sharing import AckGpuSharing, AckGpuSharingArgs, ack_gpu_sharing_args
-from components.pool_args import gpu_pool_args
 from gpu_facts.ack_components import ACK_CHART_REPO, AI_INSTALLER_CHART, MPS_CONTROL_CHART
-from offline_preview import ProgramRun, RecordedResource
-from plan.ack_gpu_sharing import MPS_CONTROL_UNPINNED
-from stack_config import load_platform
+from gpu_platform.components.ack_gpu_sharing import (
+    AckGpuSharing,
+    AckGpuSharingArgs,
+    ack_gpu_sharing_args,
+)
+from gpu_platform.components.pool_args import gpu_pool_args
+from gpu_platform.offline_preview import ProgramRun, RecordedResource
+from gpu_platform.plan.ack_gpu_sharing import MPS_CONTROL_UNPINNED
+from gpu_platform.stack_config import load_platform
 from tests.components.input_errors import paths, reasons, refused
 from tests.conftest import by_type, one, run, stack_raw
 
@@ -130,7 +134,7 @@ def test_plain_args_without_shared_pools_install_nothing() -> None:
 
 def test_releases_parented_to_the_component() -> None:
     result = build_for("mps")
-    component = one(result, "gpu-platform:alicloud:AckGpuSharing")
+    component = one(result, "gpu-platform:index:AckGpuSharing")
     releases = by_type(result, RELEASE)
     assert len(releases) == 2
     for release in releases:

@@ -10,13 +10,13 @@ import pulumi
 import pulumi_kubernetes as k8s
 import pytest
 
-from components.ack_monitoring import AckMonitoring, AckMonitoringArgs, arms_alerts
-from components.pool_args import GpuPoolArgs
 from gpu_facts.ack_components import arms_duration
-from offline_preview import ProgramRun
-from offline_preview.engine import PreviewMocks, RecordingMonitor
-from offline_preview.user_mocks import UserMocks
-from plan.gpu_rules import generic_groups
+from gpu_platform.components.ack_monitoring import AckMonitoring, AckMonitoringArgs, arms_alerts
+from gpu_platform.components.pool_args import GpuPoolArgs
+from gpu_platform.offline_preview import ProgramRun
+from gpu_platform.offline_preview.engine import PreviewMocks, RecordingMonitor
+from gpu_platform.offline_preview.user_mocks import UserMocks
+from gpu_platform.plan.gpu_rules import generic_groups
 from tests.components.input_errors import paths, reasons, refused
 from tests.conftest import by_type, one, run
 
@@ -270,7 +270,7 @@ def test_logs_need_namespaces() -> None:
 
 def test_children_are_named_after_and_parented_to_the_component() -> None:
     result = monitoring()
-    component = one(result, "gpu-platform:alicloud:AckMonitoring")
+    component = one(result, "gpu-platform:index:AckMonitoring")
     for child in result.resources:
         if child.parent == component.urn:
             assert child.name.startswith("mon-")

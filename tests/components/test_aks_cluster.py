@@ -10,7 +10,7 @@ import pytest
 import yaml
 from pulumi_azure_native import containerservice as aks
 
-from components.aks_cluster import (
+from gpu_platform.components.aks_cluster import (
     AKS_RBAC_CLUSTER_ADMIN_ROLE,
     AksCluster,
     AksClusterArgs,
@@ -18,14 +18,14 @@ from components.aks_cluster import (
     kubelogin_args,
     with_kubelogin_mode,
 )
-from offline_preview import ProgramRun, Secret
-from offline_preview.cloud_outputs import (
+from gpu_platform.offline_preview import ProgramRun, Secret
+from gpu_platform.offline_preview.cloud_outputs import (
     FAKE_DEPLOYER_OBJECT_ID,
     fake_exec_kubeconfig,
     fake_kubeconfig,
 )
-from settings import AksClusterSettings
-from stack_config import ConfigError, load_platform
+from gpu_platform.settings import AksClusterSettings
+from gpu_platform.stack_config import ConfigError, load_platform
 from tests.conftest import by_type, one, run, run_once, stack_raw
 
 MANAGED_CLUSTER = "azure-native:containerservice:ManagedCluster"
@@ -183,7 +183,7 @@ def test_no_maintenance_window_for_a_channel_that_is_off() -> None:
 
 def test_children_are_parented_and_named_after_the_component() -> None:
     result = built(name="edge")
-    component = one(result, "gpu-platform:azure:AksCluster")
+    component = one(result, "gpu-platform:index:AksCluster")
     assert component.name == "edge"
     children = [r for r in result.resources if r is not component]
     assert {r.type for r in children} == {
@@ -216,7 +216,7 @@ def test_azure_rbac_grants_the_deployer_cluster_admin_on_the_cluster(stack: str)
     # Scoped to the managed cluster (its resource ID), not the group or subscription.
     assert assignment.inputs["scope"] == "plat-aks-id"
     assert cluster.urn in assignment.property_dependencies["scope"]
-    assert assignment.parent == one(result, "gpu-platform:azure:AksCluster").urn
+    assert assignment.parent == one(result, "gpu-platform:index:AksCluster").urn
     # Same principal, role and scope twice is refused: a replacement deletes first.
     assert assignment.delete_before_replace is True
 
@@ -384,7 +384,7 @@ def test_oidc_issuer_url_comes_from_the_cluster() -> None:
 
 
 def test_empty_credentials_fail_clearly() -> None:
-    from components.aks_cluster import _decode_kubeconfig
+    from gpu_platform.components.aks_cluster import _decode_kubeconfig
 
     with pytest.raises(ValueError, match="no user kubeconfig"):
         _decode_kubeconfig(aks.ListManagedClusterUserCredentialsResult(kubeconfigs=[]))

@@ -8,10 +8,10 @@ from typing import Any
 import pulumi
 import pytest
 
-from components.aks_cpu_node_pool import AksCpuNodePool, AksCpuNodePoolArgs
-from components.pool_args import CpuPoolArgs, cpu_pool_args
-from offline_preview import ProgramRun
-from stack_config import load_platform
+from gpu_platform.components.aks_cpu_node_pool import AksCpuNodePool, AksCpuNodePoolArgs
+from gpu_platform.components.pool_args import CpuPoolArgs, cpu_pool_args
+from gpu_platform.offline_preview import ProgramRun
+from gpu_platform.stack_config import load_platform
 from tests.components.input_errors import paths, reasons, refused
 from tests.conftest import one, run, stack_raw
 

@@ -11,12 +11,6 @@ import pulumi_kubernetes as k8s
 import pytest
 from pulumi_azure_native import containerservice as aks
 
-from components.aks_cluster import SYSTEM_POOL_TAINT
-from components.aks_gpu_node_pool import AksGpuNodePool, AksGpuNodePoolArgs
-from components.gpu_operator import operator_values
-from components.nvidia_device_plugin import chart_values, gpu_node_affinity
-from components.nvme_cache import LOCAL_NVME_PROVISIONER, STORAGE_CLASS_NAME, NvmeCache
-from components.pool_args import GpuPoolArgs, gpu_pool_args
 from gpu_facts.azure_mig import MIG_NO_AUTOSCALER
 from gpu_facts.azure_storage import ACSTOR_V1_EXTENSION_TYPE
 from gpu_facts.scheduling import (
@@ -26,13 +20,19 @@ from gpu_facts.scheduling import (
     GPU_TAINT_KEY,
     POOL_LABEL,
 )
-from offline_preview import ProgramRun
-from plan.gpu_pools import mig_problems
-from plan.node_labels import aks_node_labels
-from plan.platform import ResolvedPlatform
-from plan.pools import PoolFacts
-from settings import DevicePluginSettings, GpuPoolSettings
-from stack_config import ConfigError, load_platform
+from gpu_platform.components.aks_cluster import SYSTEM_POOL_TAINT
+from gpu_platform.components.aks_gpu_node_pool import AksGpuNodePool, AksGpuNodePoolArgs
+from gpu_platform.components.gpu_operator import operator_values
+from gpu_platform.components.nvidia_device_plugin import chart_values, gpu_node_affinity
+from gpu_platform.components.nvme_cache import LOCAL_NVME_PROVISIONER, STORAGE_CLASS_NAME, NvmeCache
+from gpu_platform.components.pool_args import GpuPoolArgs, gpu_pool_args
+from gpu_platform.offline_preview import ProgramRun
+from gpu_platform.plan.gpu_pools import mig_problems
+from gpu_platform.plan.node_labels import aks_node_labels
+from gpu_platform.plan.platform import ResolvedPlatform
+from gpu_platform.plan.pools import PoolFacts
+from gpu_platform.settings import DevicePluginSettings, GpuPoolSettings
+from gpu_platform.stack_config import ConfigError, load_platform
 from tests.conftest import one, run, stack_raw
 
 AGENT_POOL = "azure-native:containerservice:AgentPool"
@@ -398,7 +398,7 @@ def test_fixed_size_non_mig_pool() -> None:
 
 def test_pool_names_and_parentage() -> None:
     result = build(pool_args(t4_pool()), name="edge-gpu-t4")
-    component = one(result, "gpu-platform:azure:AksGpuNodePool")
+    component = one(result, "gpu-platform:index:AksGpuNodePool")
     pool = one(result, AGENT_POOL)
     assert pool.parent == component.urn
     assert pool.name == "edge-gpu-t4-pool"
@@ -494,7 +494,7 @@ def test_nvme_cache_installs_azure_container_storage_and_an_ephemeral_class() ->
     assert storage_class.inputs["volumeBindingMode"] == "WaitForFirstConsumer"
     assert storage_class.inputs["reclaimPolicy"] == "Delete"
     assert extension.urn in storage_class.dependencies
-    component = one(result, "gpu-platform:azure:NvmeCache")
+    component = one(result, "gpu-platform:index:NvmeCache")
     assert extension.parent == component.urn and storage_class.parent == component.urn
     assert result.outputs["storageClass"] == STORAGE_CLASS_NAME
 

@@ -7,9 +7,9 @@ from typing import Any
 
 import pulumi
 
-from components.aks_grafana import AksGrafana, AksGrafanaArgs
-from offline_preview import ProgramRun
-from offline_preview.cloud_outputs import FAKE_GRAFANA_PRINCIPAL_ID
+from gpu_platform.components.aks_grafana import AksGrafana, AksGrafanaArgs
+from gpu_platform.offline_preview import ProgramRun
+from gpu_platform.offline_preview.cloud_outputs import FAKE_GRAFANA_PRINCIPAL_ID
 from tests.components.input_errors import paths, refused
 from tests.conftest import by_type, one, run
 
@@ -103,7 +103,7 @@ def test_bad_args_name_every_property_and_register_nothing() -> None:
 
 def test_children_are_named_after_and_parented_to_the_component() -> None:
     result = grafana(admin_group_object_ids=[ADMINS])
-    component = one(result, "gpu-platform:azure:AksGrafana")
+    component = one(result, "gpu-platform:index:AksGrafana")
     children = [r for r in result.resources if r is not component]
     assert children
     assert all(r.name.startswith("graf-") and r.parent == component.urn for r in children)

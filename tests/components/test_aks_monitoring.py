@@ -9,14 +9,14 @@ import pulumi
 import pytest
 from pulumi.provider.experimental.analyzer import Analyzer
 
-from components.aks_monitoring import (
+from gpu_facts.azure_monitor import iso_duration
+from gpu_platform.components.aks_monitoring import (
     AksMonitoring,
     AksMonitoringArgs,
     AksMonitoringWorkspaces,
     AksMonitoringWorkspacesArgs,
 )
-from gpu_facts.azure_monitor import iso_duration
-from offline_preview import ProgramRun
+from gpu_platform.offline_preview import ProgramRun
 from tests.conftest import by_type, one, run
 
 CLUSTER = (

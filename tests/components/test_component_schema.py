@@ -13,24 +13,24 @@ from pulumi.provider.experimental.analyzer import (
     PropertyDefinition,
 )
 
-from components.ack_cluster import AckCluster
-from components.ack_cpu_node_pool import AckCpuNodePool
-from components.ack_gpu_node_pool import AckGpuNodePool
-from components.ack_gpu_sharing import AckGpuSharing
-from components.ack_monitoring import AckMonitoring
-from components.aks_cluster import AksCluster
-from components.aks_cpu_node_pool import AksCpuNodePool
-from components.aks_gpu_node_pool import AksGpuNodePool
-from components.aks_grafana import AksGrafana
-from components.aks_monitoring import AksMonitoring, AksMonitoringWorkspaces
-from components.driver_check import DriverCheck
-from components.existing_cluster import ExistingCluster
-from components.gpu_admission_policy import GpuAdmissionPolicy
-from components.gpu_metrics import DcgmExporter
-from components.gpu_operator import NvidiaGpuOperator
-from components.gpu_workload_namespace import GpuWorkloadNamespace
-from components.nvidia_device_plugin import NvidiaDevicePlugin
-from components.nvme_cache import NvmeCache
+from gpu_platform.components.ack_cluster import AckCluster
+from gpu_platform.components.ack_cpu_node_pool import AckCpuNodePool
+from gpu_platform.components.ack_gpu_node_pool import AckGpuNodePool
+from gpu_platform.components.ack_gpu_sharing import AckGpuSharing
+from gpu_platform.components.ack_monitoring import AckMonitoring
+from gpu_platform.components.aks_cluster import AksCluster
+from gpu_platform.components.aks_cpu_node_pool import AksCpuNodePool
+from gpu_platform.components.aks_gpu_node_pool import AksGpuNodePool
+from gpu_platform.components.aks_grafana import AksGrafana
+from gpu_platform.components.aks_monitoring import AksMonitoring, AksMonitoringWorkspaces
+from gpu_platform.components.driver_check import DriverCheck
+from gpu_platform.components.existing_cluster import ExistingCluster
+from gpu_platform.components.gpu_admission_policy import GpuAdmissionPolicy
+from gpu_platform.components.gpu_metrics import DcgmExporter
+from gpu_platform.components.gpu_operator import NvidiaGpuOperator
+from gpu_platform.components.gpu_workload_namespace import GpuWorkloadNamespace
+from gpu_platform.components.nvidia_device_plugin import NvidiaDevicePlugin
+from gpu_platform.components.nvme_cache import NvmeCache
 
 # One line per component; keep the list sorted so merges stay clean.
 COMPONENTS: list[type[pulumi.ComponentResource]] = [

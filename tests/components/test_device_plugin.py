@@ -9,14 +9,6 @@ import pulumi
 import pytest
 import yaml
 
-from components.gpu_operator import GpuOperatorValuesError, NvidiaGpuOperator, operator_values
-from components.nvidia_device_plugin import (
-    DevicePluginValuesError,
-    NvidiaDevicePlugin,
-    chart_values,
-    merge_values,
-)
-from components.platform import GpuPlatform
 from gpu_facts.device_plugin_chart import (
     CHART_NAME,
     CHART_REPO,
@@ -27,21 +19,33 @@ from gpu_facts.device_plugin_chart import (
     KNOWN_VALUE_PATHS,
     unknown_value_paths,
 )
+from gpu_platform.components.gpu_operator import (
+    GpuOperatorValuesError,
+    NvidiaGpuOperator,
+    operator_values,
+)
+from gpu_platform.components.nvidia_device_plugin import (
+    DevicePluginValuesError,
+    NvidiaDevicePlugin,
+    chart_values,
+    merge_values,
+)
+from gpu_platform.components.platform import GpuPlatform
+from gpu_platform.offline_preview import ProgramRun, run_policies
+from gpu_platform.offline_preview.engine import PreviewMocks, RecordingMonitor
+from gpu_platform.plan.device_plugin import DEFAULT_CONFIG_NAME
+from gpu_platform.plan.platform import ResolvedPlatform
+from gpu_platform.settings import DevicePluginSettings
+from gpu_platform.stack_config import ConfigError, load_platform
 from gpu_policies.registry import policies
-from offline_preview import ProgramRun, run_policies
-from offline_preview.engine import PreviewMocks, RecordingMonitor
-from plan.device_plugin import DEFAULT_CONFIG_NAME
-from plan.platform import ResolvedPlatform
-from settings import DevicePluginSettings
-from stack_config import ConfigError, load_platform
 from tests.components.incluster_args import operator_args, paths, plugin_args, pools_args
 from tests.conftest import by_type, one, run, stack_raw
 
 RELEASE = "kubernetes:helm.sh/v3:Release"
 NAMESPACE = "kubernetes:core/v1:Namespace"
-PLUGIN = "gpu-platform:gpu:NvidiaDevicePlugin"
-OPERATOR = "gpu-platform:gpu:NvidiaGpuOperator"
-CHECK = "gpu-platform:gpu:DriverCheck"
+PLUGIN = "gpu-platform:index:NvidiaDevicePlugin"
+OPERATOR = "gpu-platform:index:NvidiaGpuOperator"
+CHECK = "gpu-platform:index:DriverCheck"
 
 GPU_TOLERATIONS = [{"key": "nvidia.com/gpu", "operator": "Exists", "effect": "NoSchedule"}]
 NFD_TOLERATIONS = [

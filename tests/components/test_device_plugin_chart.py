@@ -12,11 +12,11 @@ import pytest
 import yaml
 from helm_python.chart import Chart
 
-from components.nvidia_device_plugin import NvidiaDevicePlugin, chart_values
 from gpu_facts.device_plugin_chart import CHART_PODS, DEFAULT_VERSION, RELEASE_NAME
 from gpu_facts.network_policy import API_SERVER_PORTS, Endpoint, allows, is_deny_all
-from plan.platform import ResolvedPlatform
-from stack_config import load_platform
+from gpu_platform.components.nvidia_device_plugin import NvidiaDevicePlugin, chart_values
+from gpu_platform.plan.platform import ResolvedPlatform
+from gpu_platform.stack_config import load_platform
 from tests.components.incluster_args import plugin_args
 from tests.conftest import by_type, run, stack_raw
 

@@ -12,23 +12,23 @@ import pulumi
 import pytest
 from pydantic import ValidationError
 
-from components.driver_check import (
+from gpu_facts.scheduling import GPU_NAMESPACE_LABEL, MPS_HOST_IPC_LABEL
+from gpu_platform.components.driver_check import (
     CHECK_APP,
     OLD_TYPE_TOKEN,
     TYPE_TOKEN,
     DriverCheck,
     check_script,
 )
-from components.gpu_admission_policy import GpuAdmissionPolicy
-from gpu_facts.scheduling import GPU_NAMESPACE_LABEL, MPS_HOST_IPC_LABEL
+from gpu_platform.components.gpu_admission_policy import GpuAdmissionPolicy
+from gpu_platform.offline_preview import ProgramRun, RecordedResource, run_policies
+from gpu_platform.offline_preview.engine import PreviewMocks, RecordingMonitor
+from gpu_platform.plan.driver_checks import checked_pools
+from gpu_platform.plan.platform import ResolvedPlatform
+from gpu_platform.settings import DriverCheckSettings
+from gpu_platform.stack_config import ConfigError, load_platform
+from gpu_platform.verify.nvidia_smi import NvidiaSmiError, parse_driver_version
 from gpu_policies.registry import policies
-from offline_preview import ProgramRun, RecordedResource, run_policies
-from offline_preview.engine import PreviewMocks, RecordingMonitor
-from plan.driver_checks import checked_pools
-from plan.platform import ResolvedPlatform
-from readiness.nvidia_smi import NvidiaSmiError, parse_driver_version
-from settings import DriverCheckSettings
-from stack_config import ConfigError, load_platform
 from tests.components.incluster_args import check_args, paths, pools_args
 from tests.conftest import by_type, one, run, stack_raw
 from tests.k8s_schema import assert_valid_manifest, manifest_of
@@ -340,7 +340,7 @@ def test_the_renamed_component_keeps_its_deployed_checks() -> None:
     result = run(lambda: DriverCheck("check", check_args(platform())))
     check = one(result, TYPE_TOKEN)
     assert check.aliases == [check.urn.replace(TYPE_TOKEN, OLD_TYPE_TOKEN)]
-    assert OLD_TYPE_TOKEN == "gpu-platform:gpu:DriverReadinessCheck"
+    assert OLD_TYPE_TOKEN == "gpu-platform:index:DriverReadinessCheck"
 
 
 def test_mps_namespace_is_privileged_and_outside_the_gpu_admission_policy() -> None:
@@ -356,14 +356,14 @@ def test_mps_namespace_is_privileged_and_outside_the_gpu_admission_policy() -> N
     result = run(program, monitor=monitor)
     assert result.outputs == {"namespace": "gpu-readiness", "mps_namespace": MPS_NAMESPACE}
     # The component's registered outputs use camelCase keys, like every other component's.
-    registered = monitor.registered_outputs[one(result, "gpu-platform:gpu:DriverCheck").urn]
+    registered = monitor.registered_outputs[one(result, "gpu-platform:index:DriverCheck").urn]
     assert registered["namespace"] == "gpu-readiness"
     assert registered["mpsNamespace"] == MPS_NAMESPACE
     assert set(registered) == {"namespace", "mpsNamespace", "jobs"}
     namespaces = namespaces_by_name(result)
     assert set(namespaces) == {"gpu-readiness", MPS_NAMESPACE}
     mps = namespaces[MPS_NAMESPACE]
-    check = one(result, "gpu-platform:gpu:DriverCheck")
+    check = one(result, "gpu-platform:index:DriverCheck")
     assert mps.parent == check.urn
     # Pod Security has no level that allows hostIPC alone: privileged, for our Jobs only.
     assert mps.inputs["metadata"]["labels"] == {

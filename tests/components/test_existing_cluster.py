@@ -6,8 +6,8 @@ from typing import Any
 
 import pulumi
 
-from components.existing_cluster import ExistingCluster, ExistingClusterArgs
-from offline_preview import ProgramRun, Secret
+from gpu_platform.components.existing_cluster import ExistingCluster, ExistingClusterArgs
+from gpu_platform.offline_preview import ProgramRun, Secret
 from tests.components.input_errors import reasons, refused
 from tests.conftest import one, run
 

@@ -21,20 +21,20 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from components.gpu_admission_cel import VALIDATIONS, VARIABLES, is_gpu_resource_cel
-from components.gpu_admission_policy import GpuAdmissionPolicy
-from components.gpu_workload_namespace import GpuWorkloadNamespace
 from gpu_facts.scheduling import GPU_NAMESPACE_LABEL, MPS_HOST_IPC_LABEL, is_gpu_resource
-from offline_preview import ProgramRun
-from offline_preview.engine import PreviewMocks, RecordingMonitor
-from settings import WorkloadSettings
+from gpu_platform.components.gpu_admission_cel import VALIDATIONS, VARIABLES, is_gpu_resource_cel
+from gpu_platform.components.gpu_admission_policy import GpuAdmissionPolicy
+from gpu_platform.components.gpu_workload_namespace import GpuWorkloadNamespace
+from gpu_platform.offline_preview import ProgramRun
+from gpu_platform.offline_preview.engine import PreviewMocks, RecordingMonitor
+from gpu_platform.settings import WorkloadSettings
 from tests.components.incluster_args import namespace_args, paths
 from tests.components.test_gpu_workload_namespace import ACK_MPS, PLAIN
 from tests.conftest import one, run
 
 POLICY = "kubernetes:admissionregistration.k8s.io/v1:ValidatingAdmissionPolicy"
 BINDING = "kubernetes:admissionregistration.k8s.io/v1:ValidatingAdmissionPolicyBinding"
-COMPONENT = "gpu-platform:workloads:GpuAdmissionPolicy"
+COMPONENT = "gpu-platform:index:GpuAdmissionPolicy"
 
 # --- A CEL evaluator over the recorded policy ----------------------------------------------
 

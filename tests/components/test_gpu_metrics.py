@@ -11,12 +11,12 @@ import pytest
 import yaml
 from pulumi.provider.experimental.analyzer import Analyzer
 
-from components.gpu_metrics import DcgmExporter, DcgmExporterArgs
-from components.pool_args import GpuPoolArgs, gpu_pool_args
 from gpu_facts.dcgm_exporter_chart import KNOWN_VALUE_PATHS
 from gpu_facts.device_plugin_chart import unknown_value_paths
 from gpu_facts.scheduling import DEVICE_PLUGIN_CONFIG_LABEL, GPU_PRESENT_LABEL, POOL_LABEL
-from offline_preview import ProgramRun
+from gpu_platform.components.gpu_metrics import DcgmExporter, DcgmExporterArgs
+from gpu_platform.components.pool_args import GpuPoolArgs, gpu_pool_args
+from gpu_platform.offline_preview import ProgramRun
 from tests.conftest import by_type, one, platform_of, run, stack_raw
 
 CHART_VALUES = Path(__file__).resolve().parents[1] / "data" / "dcgm-exporter-4.8.2-values.yaml"
@@ -325,7 +325,7 @@ def test_the_analyzer_infers_a_schema() -> None:
 )
 def test_children_are_named_after_and_parented_to_the_component(scrape: str) -> None:
     result = exporter(scrape=scrape, prometheus_rules=True, scraper_namespaces=["monitoring"])
-    component = one(result, "gpu-platform:gpu:DcgmExporter")
+    component = one(result, "gpu-platform:index:DcgmExporter")
     for child in result.resources:
         if child is not component:
             assert child.name.startswith("metrics-")

@@ -10,15 +10,15 @@ from typing import Any
 import pulumi
 import pytest
 
-from components.gpu_operator import NvidiaGpuOperator
-from components.platform import GpuPlatform
 from gpu_facts.device_plugin_chart import (
     GPU_OPERATOR_DCGM_EXPORTER_LABELS,
     GPU_OPERATOR_DCGM_EXPORTER_PORT,
     GPU_OPERATOR_DRIVER_LABELS,
 )
 from gpu_facts.network_policy import API_SERVER_PORTS, Endpoint, allows, is_deny_all
-from stack_config import load_platform
+from gpu_platform.components.gpu_operator import NvidiaGpuOperator
+from gpu_platform.components.platform import GpuPlatform
+from gpu_platform.stack_config import load_platform
 from tests.components.incluster_args import operator_args, paths
 from tests.conftest import by_type, run, stack_raw
 

@@ -11,15 +11,20 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from components.gpu_workload_namespace import GpuWorkloadNamespace
-from components.platform import GpuPlatform
 from gpu_facts.scheduling import MPS_HOST_IPC_LABEL
-from offline_preview import ProgramRun
-from offline_preview.engine import PreviewMocks, RecordingMonitor
-from plan.namespaces import gpu_quota, mps_host_ipc, pod_security_level, workload_problems
-from plan.pools import PoolFacts, resolve_pool
-from settings import GpuPoolSettings, WorkloadSettings
-from stack_config import ConfigError, load_platform
+from gpu_platform.components.gpu_workload_namespace import GpuWorkloadNamespace
+from gpu_platform.components.platform import GpuPlatform
+from gpu_platform.offline_preview import ProgramRun
+from gpu_platform.offline_preview.engine import PreviewMocks, RecordingMonitor
+from gpu_platform.plan.namespaces import (
+    gpu_quota,
+    mps_host_ipc,
+    pod_security_level,
+    workload_problems,
+)
+from gpu_platform.plan.pools import PoolFacts, resolve_pool
+from gpu_platform.settings import GpuPoolSettings, WorkloadSettings
+from gpu_platform.stack_config import ConfigError, load_platform
 from tests.components.incluster_args import namespace_args, paths
 from tests.conftest import by_type, one, run, stack_raw
 
@@ -27,7 +32,7 @@ NAMESPACE = "kubernetes:core/v1:Namespace"
 NETWORK_POLICY = "kubernetes:networking.k8s.io/v1:NetworkPolicy"
 QUOTA = "kubernetes:core/v1:ResourceQuota"
 LIMIT_RANGE = "kubernetes:core/v1:LimitRange"
-COMPONENT = "gpu-platform:workloads:GpuWorkloadNamespace"
+COMPONENT = "gpu-platform:index:GpuWorkloadNamespace"
 
 
 def azure_pool(**kwargs: Any) -> PoolFacts:
@@ -413,7 +418,7 @@ def test_platform_builds_one_namespace_per_workload_and_one_admission_policy() -
         if r.inputs["metadata"]["labels"].get("gpu-platform.io/gpu-workloads") == "true"
     }
     assert set(namespaces) == {"gpu-training", "gpu-inference"}
-    one(result, "gpu-platform:workloads:GpuAdmissionPolicy")
+    one(result, "gpu-platform:index:GpuAdmissionPolicy")
     quotas = {
         r.inputs["metadata"]["namespace"]: r.inputs["spec"]["hard"] for r in by_type(result, QUOTA)
     }

@@ -8,10 +8,10 @@ from typing import Any
 
 import pytest
 
-from components.gpu_admission_policy import GpuAdmissionPolicy
-from components.gpu_workload_namespace import GpuWorkloadNamespace
-from offline_preview import ProgramRun, RecordedResource
-from settings import MIN_KUBERNETES, WorkloadSettings
+from gpu_platform.components.gpu_admission_policy import GpuAdmissionPolicy
+from gpu_platform.components.gpu_workload_namespace import GpuWorkloadNamespace
+from gpu_platform.offline_preview import ProgramRun, RecordedResource
+from gpu_platform.settings import MIN_KUBERNETES, WorkloadSettings
 from tests.components.incluster_args import namespace_args
 from tests.components.test_gpu_admission_policy import CASES, KINDS
 from tests.components.test_gpu_workload_namespace import (
@@ -25,7 +25,7 @@ from tests.conftest import run, stack_preview
 from tests.k8s_schema import assert_valid_manifest, is_kubernetes_object, manifest_of
 
 STACKS = ["byo", "dev", "prod"]
-OURS = ("gpu-platform:workloads:GpuWorkloadNamespace", "gpu-platform:workloads:GpuAdmissionPolicy")
+OURS = ("gpu-platform:index:GpuWorkloadNamespace", "gpu-platform:index:GpuAdmissionPolicy")
 WORKLOAD_TYPES = {
     "kubernetes:core/v1:Namespace",
     "kubernetes:core/v1:ResourceQuota",

@@ -14,11 +14,11 @@ from typing import Any
 import pytest
 from pulumi.runtime import mocks, rpc
 
-from components.platform import GpuPlatform
 from gpu_facts.ack_components import ACK_SYSTEM_NAMESPACE
-from offline_preview import ProgramRun, RecordedResource
-from offline_preview.engine import PreviewMocks, RecordingMonitor
-from stack_config import load_platform
+from gpu_platform.components.platform import GpuPlatform
+from gpu_platform.offline_preview import ProgramRun, RecordedResource
+from gpu_platform.offline_preview.engine import PreviewMocks, RecordingMonitor
+from gpu_platform.stack_config import load_platform
 from tests.conftest import by_type, run, run_once, stack_raw
 
 NAMESPACE = "kubernetes:core/v1:Namespace"

@@ -12,8 +12,8 @@ from typing import Annotated, Any, Literal, Union, get_args, get_origin, get_typ
 import pytest
 from pydantic import BaseModel
 
-from components import pool_args
-from components.pool_args import (
+from gpu_platform.components import pool_args
+from gpu_platform.components.pool_args import (
     AutoscaleArgs,
     CpuPoolArgs,
     GpuPoolArgs,
@@ -23,8 +23,8 @@ from components.pool_args import (
     check_gpu_pool_args,
     gpu_pool_args,
 )
-from plan.pools import resolve_pool
-from settings import (
+from gpu_platform.plan.pools import resolve_pool
+from gpu_platform.settings import (
     AutoscaleSettings,
     CpuPoolSettings,
     GpuPoolSettings,

@@ -6,7 +6,6 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-
 from gpu_policy_support.node_placement import ANYWHERE, node_placement
 
 LABELS = {"gpu": "true", "zone": "2", "pool": "t4"}

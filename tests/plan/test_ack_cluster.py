@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from plan.ack_cluster import (
+from gpu_platform.plan.ack_cluster import (
     EXISTING_NEED_VPC,
     KEY_WITHOUT_ENCRYPTION,
     NODE_VSWITCHES_REQUIRED,
@@ -13,7 +13,7 @@ from plan.ack_cluster import (
     system_disk_problems,
     vpc_problems,
 )
-from settings import AckClusterSettings, AckSystemDiskSettings, AckVpcSettings
+from gpu_platform.settings import AckClusterSettings, AckSystemDiskSettings, AckVpcSettings
 
 SWITCHES = {
     "vswitches": [{"zone": "cn-hangzhou-i", "cidr": "10.1.0.0/16"}],

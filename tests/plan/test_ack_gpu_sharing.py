@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from plan.ack_gpu_sharing import (
+from gpu_platform.plan.ack_gpu_sharing import (
     AI_INSTALLER_UNPINNED,
     MPS_CONTROL_UNPINNED,
     needs_ai_installer,
     needs_mps_control,
     pin_problems,
 )
-from settings import AckGpuSharingSettings
+from gpu_platform.settings import AckGpuSharingSettings
 
 
 def test_what_the_pools_need() -> None:

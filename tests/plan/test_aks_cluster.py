@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from plan.aks_cluster import (
+from gpu_platform.plan.aks_cluster import (
     KUBELOGIN_WITHOUT_ENTRA,
     LOCKED_OUT,
     RANGES_ON_PRIVATE_SERVER,
     aks_cluster_problems,
 )
-from plan.aks_nodes import SYSTEM_POOL_TOO_FEW_PODS
-from settings import AksClusterSettings
+from gpu_platform.plan.aks_nodes import SYSTEM_POOL_TOO_FEW_PODS
+from gpu_platform.settings import AksClusterSettings
 
 
 def cluster(**fields: Any) -> AksClusterSettings:

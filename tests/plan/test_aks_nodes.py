@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from plan.aks_nodes import (
+from gpu_platform.plan.aks_nodes import (
     SURGE_COUNT_OR_PERCENTAGE,
     SYSTEM_POOL_TOO_FEW_PODS,
     aks_node,
@@ -12,7 +12,7 @@ from plan.aks_nodes import (
     surge_problems,
     system_pool_problems,
 )
-from settings import AksNodeSettings, SystemPoolSettings, UpgradeSettings
+from gpu_platform.settings import AksNodeSettings, SystemPoolSettings, UpgradeSettings
 
 
 def test_os_disk_follows_the_sizes_local_disks() -> None:

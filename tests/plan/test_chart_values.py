@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from plan.chart_values import gpu_node_affinity, gpu_tolerations, merge_values
+from gpu_platform.plan.chart_values import gpu_node_affinity, gpu_tolerations, merge_values
 
 
 def test_affinity_requires_the_plugins_labels_or_names_pools() -> None:

@@ -15,8 +15,8 @@ from gpu_facts.cloud_limits import (
     AKS_QUOTAS,
 )
 from gpu_facts.regions import ALIBABA_REGIONS_SOURCE, AZURE_REGIONS_SOURCE, RegionalOffer
-from plan.cloud_limits import cloud_limit_warnings, cluster_max_nodes
-from stack_config import ConfigError, load_platform
+from gpu_platform.plan.cloud_limits import cloud_limit_warnings, cluster_max_nodes
+from gpu_platform.stack_config import ConfigError, load_platform
 from tests.conftest import stack_raw
 
 Raw = dict[str, Any]

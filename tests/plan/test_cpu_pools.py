@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from plan.cpu_pools import (
+from gpu_platform.plan.cpu_pools import (
     aks_zone_problems,
     azure_size_problem,
     cpu_node_labels,
@@ -13,7 +13,7 @@ from plan.cpu_pools import (
     ecs_type_problem,
     machine_problems,
 )
-from settings import CpuPoolSettings
+from gpu_platform.settings import CpuPoolSettings
 
 
 def pool(**fields: Any) -> CpuPoolSettings:

@@ -9,7 +9,7 @@ import pytest
 import yaml
 
 from gpu_facts.scheduling import DEVICE_PLUGIN_CONFIG_LABEL
-from plan.device_plugin import (
+from gpu_platform.plan.device_plugin import (
     DEFAULT_CONFIG_NAME,
     DevicePluginConfigError,
     config_label,
@@ -18,9 +18,9 @@ from plan.device_plugin import (
     render,
     shared_resource,
 )
-from plan.platform import ResolvedPlatform, shared_gpu_warnings, shared_pool_namespaces
-from plan.pools import PoolFacts
-from stack_config import load_platform
+from gpu_platform.plan.platform import ResolvedPlatform, shared_gpu_warnings, shared_pool_namespaces
+from gpu_platform.plan.pools import PoolFacts
+from gpu_platform.stack_config import load_platform
 from tests.conftest import stack_raw
 
 ND96_A100 = "Standard_ND96asr_v4"

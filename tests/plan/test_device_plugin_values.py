@@ -3,15 +3,15 @@ component (plan.device_plugin_values)."""
 
 from __future__ import annotations
 
-from plan.device_plugin_values import (
+from gpu_platform.plan.device_plugin_values import (
     config_problems,
     our_config_names,
     unknown_key_problems,
     value_problems,
     version_problems,
 )
-from plan.pools import resolve_pool
-from settings import GpuPoolSettings
+from gpu_platform.plan.pools import resolve_pool
+from gpu_platform.settings import GpuPoolSettings
 
 
 def test_version() -> None:

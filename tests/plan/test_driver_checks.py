@@ -7,9 +7,9 @@ from typing import Any
 
 import pytest
 
-from plan.driver_checks import CHECK_DEADLINE_SECONDS, checked_pools, gpu_resource
-from plan.pools import PoolFacts, resolve_pool
-from settings import GpuPoolSettings
+from gpu_platform.plan.driver_checks import CHECK_DEADLINE_SECONDS, checked_pools, gpu_resource
+from gpu_platform.plan.pools import PoolFacts, resolve_pool
+from gpu_platform.settings import GpuPoolSettings
 
 
 def facts(**fields: Any) -> PoolFacts:

@@ -8,8 +8,8 @@ import re
 
 import promql_parser
 
-from plan.gpu_dashboard import DASHBOARD_FILE, dashboard, render
-from plan.gpu_rules import usage_rules
+from gpu_platform.plan.gpu_dashboard import DASHBOARD_FILE, dashboard, render
+from gpu_platform.plan.gpu_rules import usage_rules
 
 
 def test_the_dashboard_file_is_current() -> None:

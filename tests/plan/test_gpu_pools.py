@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from gpu_facts.azure_mig import MIG_NO_AUTOSCALER, MIG_NOT_ON_AZURE_LINUX
-from plan.gpu_pools import (
+from gpu_platform.plan.gpu_pools import (
     MACHINE_REQUIRED,
     gpu_pool_problems,
     machine_problems,
@@ -16,7 +16,7 @@ from plan.gpu_pools import (
     nvme_problems,
     sharing_problems,
 )
-from settings import Cloud, GpuPoolSettings
+from gpu_platform.settings import Cloud, GpuPoolSettings
 
 MIG = {"name": "mig", "vmSize": "Standard_ND96asr_v4", "count": 1, "mig": {"profile": "MIG1g"}}
 

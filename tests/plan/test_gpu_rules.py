@@ -7,7 +7,7 @@ import pytest
 import yaml
 
 from gpu_facts.dcgm_exporter_chart import DEFAULT_NAMESPACE
-from plan.gpu_rules import (
+from gpu_platform.plan.gpu_rules import (
     RULES_FILE,
     capacity_alerts,
     generic_groups,

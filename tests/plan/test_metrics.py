@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import copy
 
-from gpu_facts.scheduling import GPU_NODE_TAINT
 from gpu_policy_support.node_placement import node_placement
 from gpu_policy_support.tolerations import untolerated
-from plan.cpu_pools import cpu_node_labels
-from plan.metrics import (
+
+from gpu_facts.scheduling import GPU_NODE_TAINT
+from gpu_platform.plan.cpu_pools import cpu_node_labels
+from gpu_platform.plan.metrics import (
     ack_shared_pools,
     attributed_pools,
     exporter_env,
@@ -18,7 +19,7 @@ from plan.metrics import (
     exposed_resources,
     resource_names_to_declare,
 )
-from plan.node_labels import node_labels
+from gpu_platform.plan.node_labels import node_labels
 from tests.conftest import platform_of, stack_raw
 
 

@@ -5,15 +5,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from plan.namespaces import (
+from gpu_platform.plan.namespaces import (
     gpu_quota,
     mps_host_ipc,
     namespace_labels,
     pod_security_level,
     workload_problems,
 )
-from plan.pools import PoolFacts, resolve_pool
-from settings import GpuPoolSettings, WorkloadSettings
+from gpu_platform.plan.pools import PoolFacts, resolve_pool
+from gpu_platform.settings import GpuPoolSettings, WorkloadSettings
 
 
 def facts(cloud: Any, **fields: Any) -> PoolFacts:

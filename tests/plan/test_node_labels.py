@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from gpu_facts.scheduling import ACK_GPU_SCHEDULE_VALUES
-from plan.node_labels import (
+from gpu_platform.plan.node_labels import (
     AUTOSCALER_RESOURCE_TAG,
     ack_node_labels,
     aks_node_labels,

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from plan.node_pools import (
+from gpu_platform.plan.node_pools import (
     AKS_RESERVES_ITS_DOMAIN,
     GPU_COMPONENTS_SELECT_IT,
     SET_BY_THE_PLATFORM,
@@ -15,7 +15,7 @@ from plan.node_pools import (
     reserved_label_problems,
     size_problems,
 )
-from settings import AutoscaleSettings
+from gpu_platform.settings import AutoscaleSettings
 
 
 def test_the_system_pools_name_is_taken_where_the_platform_creates_the_cluster() -> None:

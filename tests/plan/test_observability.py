@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from plan.observability import (
+from gpu_platform.plan.observability import (
     grafana_name,
     log_namespaces,
     logstore_name,

@@ -3,15 +3,15 @@
 
 from __future__ import annotations
 
-from plan.platform import (
+from gpu_platform.plan.platform import (
     ResolvedPlatform,
     quota_warnings,
     resolve_platform,
     shared_gpu_warnings,
     shared_pool_namespaces,
 )
-from settings import PlatformSettings
-from stack_config.rules import check_and_resolve
+from gpu_platform.settings import PlatformSettings
+from gpu_platform.stack_config.rules import check_and_resolve
 from tests.conftest import platform_of, stack_raw
 
 

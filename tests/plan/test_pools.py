@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 
-from plan.pools import ACK_MODES, PLUGIN_MODES, cloud_sharing, resolve_pool
-from settings import GpuPoolSettings
+from gpu_platform.plan.pools import ACK_MODES, PLUGIN_MODES, cloud_sharing, resolve_pool
+from gpu_platform.settings import GpuPoolSettings
 
 
 def pool(**fields: Any) -> GpuPoolSettings:

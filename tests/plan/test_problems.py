@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from plan.problems import join_path, under
+from gpu_platform.plan.problems import join_path, under
 
 
 @pytest.mark.parametrize(

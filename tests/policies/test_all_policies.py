@@ -8,9 +8,9 @@ import copy
 from typing import Any
 
 import pytest
+from gpu_policy_support.pod_specs import POD_SPEC_PATHS
 
 from gpu_policies.registry import policies
-from gpu_policy_support.pod_specs import POD_SPEC_PATHS
 
 from .cloud_fixtures import (
     ACK_NODE_POOL,

@@ -5,16 +5,16 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from pulumi_policy import EnforcementLevel
-from pulumi_policy.proxy import UNKNOWN_STRING_VALUE, UnknownValueError, unknown_checking_proxy
-
-from gpu_policies.registry import REGISTERED, policies
 from gpu_policy_support.policy_factory import (
     DEFAULT_EXEMPT_NAMESPACES,
     UNKNOWN_NAMESPACE_NOTE,
     is_exempt,
 )
-from offline_preview import RecordedResource, Violation, run_policies
+from pulumi_policy import EnforcementLevel
+from pulumi_policy.proxy import UNKNOWN_STRING_VALUE, UnknownValueError, unknown_checking_proxy
+
+from gpu_platform.offline_preview import RecordedResource, Violation, run_policies
+from gpu_policies.registry import REGISTERED, policies
 
 from .harness import Case, Res, messages, policy_named, violations
 from .platform_fixtures import dev_like_stack, workload

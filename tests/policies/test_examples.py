@@ -10,9 +10,9 @@ from typing import Any
 
 import pytest
 
+from gpu_platform.offline_preview import ProgramRun, preview, run_policies
+from gpu_platform.offline_preview.cli import EXIT_MANDATORY, EXIT_OK, main
 from gpu_policies.registry import policies
-from offline_preview import ProgramRun, preview, run_policies
-from offline_preview.cli import EXIT_MANDATORY, EXIT_OK, main
 from tests.conftest import stack_preview
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from gpu_facts.scheduling import POOL_LABEL
-from plan.chart_values import gpu_node_affinity
+from gpu_platform.plan.chart_values import gpu_node_affinity
 
 from .harness import Case, Res, assert_case, messages
 from .platform_fixtures import (

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from gpu_facts.scheduling import DEVICE_PLUGIN_CONFIG_LABEL, GPU_PRESENT_LABEL, POOL_LABEL
-from plan.chart_values import gpu_node_affinity
+from gpu_platform.plan.chart_values import gpu_node_affinity
 
 from .cloud_fixtures import EKS_TAINT_TRUE, GKE_CLUSTER, TERWAY, ack_cluster, eks, gke
 from .harness import Case, Res, assert_case, messages

@@ -11,10 +11,10 @@ from types import ModuleType
 from typing import Any
 
 import pytest
-
-from gpu_policies.registry import MODULES, REGISTERED, policies
 from gpu_policy_support.pod_specs import POD_SPEC_PATHS, kubernetes_kind
 from gpu_policy_support.policy_factory import FIX_PREFIX
+
+from gpu_policies.registry import MODULES, REGISTERED, policies
 
 from .harness import Case, assert_case, messages, violations
 from .pod_fixtures import container, mutated

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from gpu_facts.azure_mig import MIG_NO_AUTOSCALER, MIG_NOT_ON_AZURE_LINUX
-from plan.gpu_pools import mig_problems
-from settings import GpuPoolSettings
+from gpu_platform.plan.gpu_pools import mig_problems
+from gpu_platform.settings import GpuPoolSettings
 
 from .cloud_fixtures import (
     T4,

@@ -29,7 +29,7 @@ def test_registry_imports_from_the_pack_folder_alone() -> None:
         "import gpu_facts, gpu_policy_support, gpu_policies, os\n"
         "for package in (gpu_facts, gpu_policy_support, gpu_policies):\n"
         "    assert os.path.dirname(os.path.dirname(package.__file__)) == os.getcwd()\n"
-        "project = {'stack_config', 'components', 'offline_preview', 'tests'}\n"
+        "project = {'stack_config', 'components', 'gpu_platform.offline_preview', 'tests'}\n"
         "assert not project & {m.split('.')[0] for m in sys.modules}\n"
         "print(len(r.policies()))\n"
     )

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from pulumi_policy.proxy import UNKNOWN_STRING_VALUE, UnknownValueError
 
-from components.nvidia_device_plugin import gpu_node_affinity
 from gpu_facts.scheduling import GPU_PRESENT_LABEL, POOL_LABEL
+from gpu_platform.components.nvidia_device_plugin import gpu_node_affinity
 
 from .cloud_fixtures import eks, gke
 from .harness import Case, Res, assert_case, policy_named, violations

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from offline_preview.cli import EXIT_MANDATORY, EXIT_OK, main
+from gpu_platform.offline_preview.cli import EXIT_MANDATORY, EXIT_OK, main
 
 PROGRAMS = Path(__file__).resolve().parent / "programs"
 

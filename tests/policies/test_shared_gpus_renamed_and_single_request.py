@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-
 from gpu_policy_support.device_plugin_configs import parse_config
 
 from .harness import Case, Res, assert_case, policy_named, violations

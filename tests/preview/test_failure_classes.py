@@ -9,7 +9,13 @@ from typing import Any
 
 import pytest
 
-from offline_preview.cli import EXIT_CONFIG, EXIT_MANDATORY, EXIT_OK, EXIT_PROGRAM, main
+from gpu_platform.offline_preview.cli import (
+    EXIT_CONFIG,
+    EXIT_MANDATORY,
+    EXIT_OK,
+    EXIT_PROGRAM,
+    main,
+)
 
 PROGRAMS = Path(__file__).parent / "programs"
 UNKNOWN = "[unknown]"

@@ -5,10 +5,10 @@ from __future__ import annotations
 import pulumi
 import pulumi_kubernetes as k8s
 
-from offline_preview import run_callable
-from offline_preview.engine import ProgramRun
-from offline_preview.graph import downstream, provider_urn, waits_for
-from offline_preview.render import as_document
+from gpu_platform.offline_preview import run_callable
+from gpu_platform.offline_preview.engine import ProgramRun
+from gpu_platform.offline_preview.graph import downstream, provider_urn, waits_for
+from gpu_platform.offline_preview.render import as_document
 
 
 def _plan() -> ProgramRun:

@@ -13,8 +13,8 @@ import pulumi_kubernetes as k8s
 import pytest
 from pulumi_policy import EnforcementLevel, ResourceValidationPolicy
 
-from offline_preview import Secret, preview, run_callable, run_policies
-from offline_preview.cli import (
+from gpu_platform.offline_preview import Secret, preview, run_callable, run_policies
+from gpu_platform.offline_preview.cli import (
     EXIT_CONFIG,
     EXIT_MANDATORY,
     EXIT_OK,
@@ -22,9 +22,14 @@ from offline_preview.cli import (
     PROJECT_ROOT,
     main,
 )
-from offline_preview.engine import PreviewMocks, RecordingMonitor, run_program, tree_order
-from offline_preview.policy_runner import Violation
-from stack_config import ConfigError
+from gpu_platform.offline_preview.engine import (
+    PreviewMocks,
+    RecordingMonitor,
+    run_program,
+    tree_order,
+)
+from gpu_platform.offline_preview.policy_runner import Violation
+from gpu_platform.stack_config import ConfigError
 
 PROGRAM = textwrap.dedent(
     """

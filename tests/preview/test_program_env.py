@@ -15,8 +15,8 @@ from typing import Any
 
 import pytest
 
-from offline_preview.cli import EXIT_OK, EXIT_PROGRAM, main
-from offline_preview.program_env import program_python, requirements_satisfied
+from gpu_platform.offline_preview.cli import EXIT_OK, EXIT_PROGRAM, main
+from gpu_platform.offline_preview.program_env import program_python, requirements_satisfied
 
 UV = Path(sys.prefix) / "bin" / "uv"
 SITE_PACKAGES = next(p for p in sys.path if p.endswith("site-packages"))

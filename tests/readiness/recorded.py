@@ -9,8 +9,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from readiness.cli import load_stack
-from readiness.expectations import Expectations, expectations
+from gpu_platform.verify.cli import load_stack
+from gpu_platform.verify.expectations import Expectations, expectations
 from tests.stacks.test_verify import KINDS
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from gpu_facts.device_plugin_chart import CHART_NAME
-from readiness.checks import (
+from gpu_platform.verify.checks import (
     admission_binding,
     allocatable,
     daemonset_status,
@@ -16,13 +16,13 @@ from readiness.checks import (
     network_policy,
     pool_checks,
 )
-from readiness.cli import load_stack
-from readiness.daemons import (
+from gpu_platform.verify.cli import load_stack
+from gpu_platform.verify.daemons import (
     exec_container,
     is_ack_daemon,
     pod_problem,
 )
-from readiness.expectations import GpuDaemon, NamespaceExpectation, expectations
+from gpu_platform.verify.expectations import GpuDaemon, NamespaceExpectation, expectations
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from readiness.cli import EXIT_ERROR, UsageError, load_stack, main, parser
+from gpu_platform.verify.cli import EXIT_ERROR, UsageError, load_stack, main, parser
 
 ROOT = Path(__file__).resolve().parents[2]
 

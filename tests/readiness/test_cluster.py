@@ -11,7 +11,7 @@ import urllib3
 from kubernetes import client
 from kubernetes.client.exceptions import ApiException
 
-from readiness.cluster import ClusterError, ClusterReader, _kubeconfig_paths, connect
+from gpu_platform.verify.cluster import ClusterError, ClusterReader, _kubeconfig_paths, connect
 
 
 class _Answer:

@@ -9,18 +9,18 @@ from typing import Any
 import pytest
 
 from gpu_facts.device_plugin_chart import CHART_NAME, NFD_NAME
-from readiness.checks import (
+from gpu_platform.verify.checks import (
     pool_checks,
 )
-from readiness.cli import load_stack
-from readiness.daemons import (
+from gpu_platform.verify.cli import load_stack
+from gpu_platform.verify.daemons import (
     daemon_pods,
     exec_container,
     is_ack_daemon,
     is_device_plugin,
     pod_problem,
 )
-from readiness.expectations import expectations
+from gpu_platform.verify.expectations import expectations
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -7,7 +7,7 @@ import json
 
 from kubernetes import client
 
-from readiness.driver import _failure, _own_client
+from gpu_platform.verify.driver import _failure, _own_client
 
 
 def test_the_error_channel() -> None:

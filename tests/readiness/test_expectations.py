@@ -9,9 +9,9 @@ from typing import Any
 import pytest
 
 from gpu_facts.scheduling import GPU_PRESENT_LABEL, WORKLOAD_LABEL_PREFIX
-from readiness.cli import load_stack
-from readiness.expectations import GpuDaemon, expectations
-from stack_config import load_platform
+from gpu_platform.stack_config import load_platform
+from gpu_platform.verify.cli import load_stack
+from gpu_platform.verify.expectations import GpuDaemon, expectations
 from tests.conftest import stack_raw
 
 ROOT = Path(__file__).resolve().parents[2]

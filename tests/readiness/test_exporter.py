@@ -8,9 +8,10 @@ from typing import Any
 import pytest
 
 from gpu_facts.dcgm_exporter_chart import ENGINE_ACTIVE, UTILIZATION
-from plan.metrics import NodeSeries
-from readiness.expectations import exporter_expectation
-from readiness.exporter import (
+from gpu_platform.plan.metrics import NodeSeries
+from gpu_platform.stack_config import load_platform
+from gpu_platform.verify.expectations import exporter_expectation
+from gpu_platform.verify.exporter import (
     NodeWatch,
     Page,
     gpu_attribution,
@@ -20,9 +21,8 @@ from readiness.exporter import (
     pod_gpu_resources,
     told_names,
 )
-from readiness.prometheus_text import Sample
-from readiness.results import CheckResult
-from stack_config import load_platform
+from gpu_platform.verify.prometheus_text import Sample
+from gpu_platform.verify.results import CheckResult
 from tests.conftest import stack_raw
 
 T4 = NodeSeries(UTILIZATION, 1, None)

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from readiness.nvidia_smi import (
+from gpu_platform.verify.nvidia_smi import (
     DriverInfo,
     GpuDevice,
     MigDevice,

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from readiness.objects import count, entries, labels_of, mapping, name_of, text
+from gpu_platform.verify.objects import count, entries, labels_of, mapping, name_of, text
 
 
 def test_missing_null_or_mistyped_fields_read_as_empty() -> None:

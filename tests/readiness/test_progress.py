@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import io
 
-from readiness.progress import Progress
+from gpu_platform.verify.progress import Progress
 
 
 class _Terminal(io.StringIO):

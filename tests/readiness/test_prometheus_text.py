@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from readiness.prometheus_text import MetricsFormatError, Sample, samples
+from gpu_platform.verify.prometheus_text import MetricsFormatError, Sample, samples
 
 PAGE = """\
 # HELP DCGM_FI_DEV_GPU_UTIL GPU utilization (in %).

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from readiness.render import table
-from readiness.results import CheckResult
-from readiness.verify import Report
+from gpu_platform.verify.render import table
+from gpu_platform.verify.results import CheckResult
+from gpu_platform.verify.verify import Report
 
 
 def test_table_aligns_columns_and_states_the_verdict() -> None:

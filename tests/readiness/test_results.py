@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from readiness.results import CheckResult, failed, outcome
+from gpu_platform.verify.results import CheckResult, failed, outcome
 
 
 def test_rows() -> None:

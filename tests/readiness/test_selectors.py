@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from readiness.selectors import SelectorError, matches
+from gpu_platform.verify.selectors import SelectorError, matches
 
 
 @pytest.mark.parametrize(

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import cast
 
-from readiness.cluster import ClusterReader
-from readiness.snapshot import read_snapshot
+from gpu_platform.verify.cluster import ClusterReader
+from gpu_platform.verify.snapshot import read_snapshot
 from tests.readiness.recorded import RecordedReader, recorded_expectations
 
 

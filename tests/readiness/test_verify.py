@@ -7,11 +7,11 @@ import io
 from pathlib import Path
 from typing import cast
 
-from readiness.cluster import ClusterReader
-from readiness.driver import ExecError, ExecTarget
-from readiness.progress import Progress
-from readiness.results import CheckResult
-from readiness.verify import Report, driver_check, verify
+from gpu_platform.verify.cluster import ClusterReader
+from gpu_platform.verify.driver import ExecError, ExecTarget
+from gpu_platform.verify.progress import Progress
+from gpu_platform.verify.results import CheckResult
+from gpu_platform.verify.verify import Report, driver_check, verify
 from tests.readiness.recorded import RecordedReader, recorded_expectations
 
 SMI = Path(__file__).resolve().parents[1] / "data" / "nvidia_smi"

@@ -125,7 +125,9 @@ def test_helm_releases_patches_remote_components_and_other_clouds_are_not_scanne
         ),
         PlanResource("azure-native:network:VirtualNetwork", "vnet", {"resourceGroupName": "rg"}),
         # Components and providers hold no objects of their own: left out, not reported.
-        PlanResource("gpu-platform:gpu:NvidiaDevicePlugin", "prod-device-plugin", {}, custom=False),
+        PlanResource(
+            "gpu-platform:index:NvidiaDevicePlugin", "prod-device-plugin", {}, custom=False
+        ),
         PlanResource("pulumi:providers:kubernetes", "k8s", {"kubeconfig": "[secret]"}),
     ]
 
@@ -345,7 +347,7 @@ def test_a_type_the_sdk_does_not_have_has_no_api_version() -> None:
 
 
 def test_secrets_and_unknowns_read_as_the_preview_writes_them() -> None:
-    from offline_preview import render
+    from gpu_platform.offline_preview import render
 
     assert (SECRET_TEXT, UNKNOWN_TEXT) == (render.SECRET_TEXT, render.UNKNOWN_TEXT)
 

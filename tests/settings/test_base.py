@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from pydantic import ValidationError
 
-from settings.base import SettingsModel, WholeNumber, quantity_value
+from gpu_platform.settings.base import SettingsModel, WholeNumber, quantity_value
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from pydantic import ValidationError
 
-from settings.clusters import (
+from gpu_platform.settings.clusters import (
     AckClusterSettings,
     AksClusterSettings,
     ExistingClusterSettings,

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from pydantic import ValidationError
 
-from settings.gpu_layer import (
+from gpu_platform.settings.gpu_layer import (
     ContainerResourcesSettings,
     DevicePluginSettings,
     DriverCheckSettings,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from pydantic import ValidationError
 
-from settings.observability import LogsSettings, MetricsSettings, ObservabilitySettings
+from gpu_platform.settings.observability import LogsSettings, MetricsSettings, ObservabilitySettings
 
 
 def test_defaults_collect_metrics_and_logs_without_grafana() -> None:

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from pydantic import ValidationError
 
-from settings import AckClusterSettings, AksClusterSettings
-from settings.platform import CLUSTER_SETTINGS, PlatformSettings
+from gpu_platform.settings import AckClusterSettings, AksClusterSettings
+from gpu_platform.settings.platform import CLUSTER_SETTINGS, PlatformSettings
 
 
 def test_the_cloud_picks_the_cluster_model() -> None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from pydantic import ValidationError
 
-from settings.pools import DEFAULT_MAX_PODS, CpuPoolSettings, GpuPoolSettings
+from gpu_platform.settings.pools import DEFAULT_MAX_PODS, CpuPoolSettings, GpuPoolSettings
 
 
 def test_gpu_pool_defaults() -> None:

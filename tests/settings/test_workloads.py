@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from pydantic import ValidationError
 
-from settings.workloads import WorkloadSettings
+from gpu_platform.settings.workloads import WorkloadSettings
 
 
 def test_one_quota_or_one_per_resource() -> None:

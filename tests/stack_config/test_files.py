@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from stack_config.files import SECRET_PLACEHOLDER, project_name, read_stack_config
+from gpu_platform.stack_config.files import SECRET_PLACEHOLDER, project_name, read_stack_config
 
 ROOT = Path(__file__).resolve().parents[2]
 

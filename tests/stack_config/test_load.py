@@ -9,8 +9,8 @@ from typing import Any, get_args
 import pulumi
 import pytest
 
-from settings import ExistingClusterSettings
-from stack_config.load import ConfigError, load_platform
+from gpu_platform.settings import ExistingClusterSettings
+from gpu_platform.stack_config.load import ConfigError, load_platform
 
 BASE: dict[str, Any] = {
     "cloud": "azure",
@@ -394,8 +394,8 @@ def test_device_plugin_values_problems_list_with_the_others() -> None:
     ],
 )
 def test_config_rules_and_component_agree_on_values(values: dict[str, Any]) -> None:
-    from components.nvidia_device_plugin import DevicePluginValuesError, chart_values
-    from settings import DevicePluginSettings
+    from gpu_platform.components.nvidia_device_plugin import DevicePluginValuesError, chart_values
+    from gpu_platform.settings import DevicePluginSettings
 
     raw = copy.deepcopy(BASE)
     raw["devicePlugin"] = {"values": values}
@@ -454,8 +454,8 @@ def test_readable_kubeconfig_path_is_accepted(tmp_path: Path) -> None:
 
 
 def test_existing_cluster_names_the_key_when_the_file_vanished(tmp_path: Path) -> None:
-    from components.existing_cluster import ExistingCluster
-    from offline_preview.engine import PreviewMocks, RecordingMonitor
+    from gpu_platform.components.existing_cluster import ExistingCluster
+    from gpu_platform.offline_preview.engine import PreviewMocks, RecordingMonitor
     from tests.conftest import run
 
     missing = str(tmp_path / "gone.yaml")
@@ -498,8 +498,8 @@ def test_ack_gpu_pool_named_like_the_system_pool_is_refused() -> None:
 def test_config_choices_are_the_gpu_facts() -> None:
     from gpu_facts.azure_mig import AKS_MIG_PROFILES
     from gpu_facts.capacity import ACK_SHARING_MODES, DEVICE_PLUGIN_SHARING_MODES
-    from plan.pools import ACK_MODES, PLUGIN_MODES
-    from settings import MigSettings, SharingSettings
+    from gpu_platform.plan.pools import ACK_MODES, PLUGIN_MODES
+    from gpu_platform.settings import MigSettings, SharingSettings
 
     assert get_args(MigSettings.model_fields["profile"].annotation) == AKS_MIG_PROFILES
     assert set(ACK_MODES.values()) == ACK_SHARING_MODES

@@ -6,17 +6,17 @@ from pathlib import Path
 
 import pytest
 import yaml
-
-from gpu_facts.scheduling import MPS_HOST_IPC_LABEL, MPS_HOST_IPC_REQUIRED
 from gpu_policy_support.node_placement import node_placement
 from gpu_policy_support.node_pools import node_pools
 from gpu_policy_support.tolerations import may_schedule
-from offline_preview import PreviewResult, Secret, preview
-from offline_preview.cli import EXIT_OK
-from offline_preview.engine import RecordedResource
-from offline_preview.graph import downstream, waits_for
-from offline_preview.render import as_document
-from stack_config import ConfigError
+
+from gpu_facts.scheduling import MPS_HOST_IPC_LABEL, MPS_HOST_IPC_REQUIRED
+from gpu_platform.offline_preview import PreviewResult, Secret, preview
+from gpu_platform.offline_preview.cli import EXIT_OK
+from gpu_platform.offline_preview.engine import RecordedResource
+from gpu_platform.offline_preview.graph import downstream, waits_for
+from gpu_platform.offline_preview.render import as_document
+from gpu_platform.stack_config import ConfigError
 from tests.components.test_ack_monitoring import T4_AND_MPS_ALERTS
 from tests.conftest import ROOT, stack_preview
 
@@ -223,7 +223,7 @@ def test_ack_dev_deploys_no_driver_check_when_every_gpu_pool_scales_from_zero(
 ) -> None:
     # A check Job there would wait for a node forever or power one up just to run; make
     # verify reads those drivers when nodes exist (docs/device-plugin.md).
-    assert of_type(ack_dev, "gpu-platform:gpu:DriverCheck") == []
+    assert of_type(ack_dev, "gpu-platform:index:DriverCheck") == []
     assert of_type(ack_dev, "kubernetes:batch/v1:Job") == []
     assert of_type(ack_dev, "kubernetes:batch/v1:CronJob") == []
 
@@ -252,7 +252,7 @@ def test_ack_pools_with_nodes_hold_back_only_their_own_checks(tmp_path: Path) ->
             and f"on-driver-check-{pool}" in held_back
         ), pool
     # The MPS pool's check needs ACK's sharing charts, which wait for the cluster only.
-    (checks,) = of_type(result, "gpu-platform:gpu:DriverCheck")
+    (checks,) = of_type(result, "gpu-platform:index:DriverCheck")
     sharing = {
         r.urn for r in of_type(result, "kubernetes:helm.sh/v3:Release") if "sharing" in r.name
     }
@@ -272,7 +272,7 @@ def test_ack_dev_sends_gpu_metrics_to_its_managed_prometheus(ack_dev: PreviewRes
     (monitor,) = of_type(ack_dev, "kubernetes:monitoring.coreos.com/v1:PodMonitor")
     assert monitor.inputs["metadata"]["namespace"] == "gpu-metrics"
     assert monitor.inputs["metadata"]["annotations"] == {"arms.prometheus.io/discovery": "true"}
-    (exporter,) = of_type(ack_dev, "gpu-platform:gpu:DcgmExporter")
+    (exporter,) = of_type(ack_dev, "gpu-platform:index:DcgmExporter")
     assert prometheus.urn in exporter.dependencies
     (allow,) = [
         p

@@ -8,9 +8,9 @@ from typing import Any
 
 import pytest
 
-from components.nvidia_device_plugin import NvidiaDevicePluginArgs
-from offline_preview import PreviewResult, preview
-from offline_preview.cli import EXIT_OK, main
+from gpu_platform.components.nvidia_device_plugin import NvidiaDevicePluginArgs
+from gpu_platform.offline_preview import PreviewResult, preview
+from gpu_platform.offline_preview.cli import EXIT_OK, main
 from tests.conftest import ROOT
 
 PROGRAM = ROOT / "examples" / "aks-gpu-pool"
@@ -39,11 +39,11 @@ def test_builds_a_cluster_a_gpu_pool_the_device_plugin_and_gpu_metrics() -> None
         ("azure-native:containerservice:AgentPool", "gpu-t4-pool"),
         ("azure-native:containerservice:ManagedCluster", "gpu-example-aks"),
         ("azure-native:resources:ResourceGroup", "gpu-example-rg"),
-        ("gpu-platform:azure:AksCluster", "gpu-example"),
-        ("gpu-platform:azure:AksCpuNodePool", "cpu-general"),
-        ("gpu-platform:azure:AksGpuNodePool", "gpu-t4"),
-        ("gpu-platform:gpu:DcgmExporter", "gpu-metrics"),
-        ("gpu-platform:gpu:NvidiaDevicePlugin", "device-plugin"),
+        ("gpu-platform:index:AksCluster", "gpu-example"),
+        ("gpu-platform:index:AksCpuNodePool", "cpu-general"),
+        ("gpu-platform:index:AksGpuNodePool", "gpu-t4"),
+        ("gpu-platform:index:DcgmExporter", "gpu-metrics"),
+        ("gpu-platform:index:NvidiaDevicePlugin", "device-plugin"),
         ("kubernetes:core/v1:Namespace", "device-plugin-namespace"),
         ("kubernetes:core/v1:Namespace", "gpu-metrics-namespace"),
         ("kubernetes:helm.sh/v3:Release", "device-plugin-release"),
@@ -87,9 +87,9 @@ def test_adds_the_pool_to_an_existing_cluster(tmp_path: Path) -> None:
     result = preview(PROGRAM, config_file=config)
     assert sorted(r.type for r in result.run.resources) == [
         "azure-native:containerservice:AgentPool",
-        "gpu-platform:azure:AksGpuNodePool",
-        "gpu-platform:gpu:DcgmExporter",
-        "gpu-platform:gpu:NvidiaDevicePlugin",
+        "gpu-platform:index:AksGpuNodePool",
+        "gpu-platform:index:DcgmExporter",
+        "gpu-platform:index:NvidiaDevicePlugin",
         "kubernetes:core/v1:Namespace",
         "kubernetes:core/v1:Namespace",
         "kubernetes:helm.sh/v3:Release",

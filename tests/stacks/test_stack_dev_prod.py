@@ -9,9 +9,15 @@ from typing import Any
 
 import pytest
 import yaml
+from gpu_policy_support.node_pools import node_pools
+from gpu_policy_support.tolerations import may_schedule
 
-from components.platform import GpuPlatform
 from gpu_facts.scheduling import GPU_TAINT, POOL_LABEL
+from gpu_platform.components.platform import GpuPlatform
+from gpu_platform.offline_preview import PreviewResult, RecordedResource, Secret, run_policies
+from gpu_platform.offline_preview.graph import downstream, waits_for
+from gpu_platform.offline_preview.render import as_document
+from gpu_platform.stack_config import load_platform
 from gpu_policies import (
     gpu_clusters_have_untainted_pool,
     gpu_node_pools_tainted,
@@ -20,12 +26,6 @@ from gpu_policies import (
     node_os_upgrade_channel_set,
 )
 from gpu_policies.registry import policies
-from gpu_policy_support.node_pools import node_pools
-from gpu_policy_support.tolerations import may_schedule
-from offline_preview import PreviewResult, RecordedResource, Secret, run_policies
-from offline_preview.graph import downstream, waits_for
-from offline_preview.render import as_document
-from stack_config import load_platform
 from tests.conftest import by_type, one, run, stack_preview, stack_raw
 
 MANAGED_CLUSTER = "azure-native:containerservice:ManagedCluster"
@@ -158,7 +158,7 @@ def test_a_pools_check_waits_for_its_pool_and_the_plugin(
         for r in by_type(run, "kubernetes:helm.sh/v3:Release")
         if r.name.endswith("plugin-release")
     )
-    component = one(run, "gpu-platform:gpu:DriverCheck")
+    component = one(run, "gpu-platform:index:DriverCheck")
     assert release.urn in component.dependencies
 
 
@@ -300,7 +300,7 @@ def test_nvme_pool_gets_the_ephemeral_cache_through_the_platform() -> None:
     storage_class = one(result, "kubernetes:storage.k8s.io/v1:StorageClass")
     provider = one(result, "pulumi:providers:kubernetes")
     assert storage_class.provider.startswith(provider.urn)
-    assert one(result, "gpu-platform:azure:NvmeCache").name == "plat-nvme"
+    assert one(result, "gpu-platform:index:NvmeCache").name == "plat-nvme"
 
 
 def _mutated(
@@ -405,7 +405,7 @@ def test_the_scan_sees_every_azure_resource_of_the_stack(
 ) -> None:
     """A new azure-native type without an ARM mapping would make `make scan` fail (or
     miss it): only the Helm releases, rendered by Helm at deploy time, stay unseen."""
-    from offline_preview.render import public
+    from gpu_platform.offline_preview.render import public
     from scan.export import export_plan
     from scan.plan import PlanResource
 
@@ -426,9 +426,9 @@ def test_each_pool_is_resolved_once_per_run(monkeypatch: pytest.MonkeyPatch) -> 
     those facts with its args (components.pool_args.gpu_pool_args)."""
     import sys
 
-    from offline_preview import preview
-    from plan import pools as plan_pools
-    from settings import GpuPoolSettings
+    from gpu_platform.offline_preview import preview
+    from gpu_platform.plan import pools as plan_pools
+    from gpu_platform.settings import GpuPoolSettings
     from tests.conftest import ROOT
 
     resolved: list[str] = []

@@ -30,9 +30,9 @@ import pytest
 from kubernetes.client import ApiClient
 
 from gpu_facts.device_plugin_chart import CHART_NAME, GFD_CHART_NAME, NFD_NAME
-from readiness.cli import main
-from readiness.cluster import ClusterReader, connect
-from readiness.driver import ExecTarget, StreamExecReader
+from gpu_platform.verify.cli import main
+from gpu_platform.verify.cluster import ClusterReader, connect
+from gpu_platform.verify.driver import ExecTarget, StreamExecReader
 
 ROOT = Path(__file__).resolve().parents[2]
 DATA = ROOT / "tests" / "data" / "verify"
@@ -1125,7 +1125,7 @@ def test_entry_point_prints_no_traceback(kubeconfig: Path) -> None:
         [
             sys.executable,
             "-m",
-            "readiness",
+            "gpu_platform.verify",
             "--config",
             str(STACK),
             "--kubeconfig",

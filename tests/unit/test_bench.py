@@ -19,8 +19,8 @@ from bench.floors import Registration, matched_floor, plain_floor, sdk_class
 from bench.scale import measure_validation
 from bench.startup import parse_importtime
 from bench.synthetic import SIZES, BenchCloud, Size, synthetic_raw
-from offline_preview import run_callable
-from stack_config import load_platform
+from gpu_platform.offline_preview import run_callable
+from gpu_platform.stack_config import load_platform
 from tests.conftest import stack_preview
 
 

@@ -30,7 +30,7 @@ from gpu_facts import (
 )
 from gpu_facts.capacity import MigStrategy
 from gpu_facts.scheduling import is_gpu_resource
-from stack_config import load_platform
+from gpu_platform.stack_config import load_platform
 from tests.stack_config.test_load import BASE
 from tests.unit.test_gpu_facts import ACK_BASE, NAME_ROUNDING_GB
 

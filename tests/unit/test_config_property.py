@@ -8,8 +8,8 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from plan.platform import ResolvedPlatform
-from stack_config import ConfigError, load_platform
+from gpu_platform.plan.platform import ResolvedPlatform
+from gpu_platform.stack_config import ConfigError, load_platform
 from tests.stack_config.test_load import BASE
 
 json_values = st.recursive(

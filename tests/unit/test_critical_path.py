@@ -60,7 +60,7 @@ def test_durations_say_where_they_come_from() -> None:
     assert DURATIONS[CHECK_TYPE].minutes == 3
     for item in DURATIONS.values():
         assert item.source
-    assert duration("gpu-platform:gpu:NvidiaDevicePlugin").minutes == 0
+    assert duration("gpu-platform:index:NvidiaDevicePlugin").minutes == 0
     assert duration("pulumi:providers:kubernetes").minutes == 0
     assert duration("kubernetes:core/v1:Namespace").source.startswith(ESTIMATE)
     assert duration("aws:ec2/vpc:Vpc").minutes > 0
@@ -72,9 +72,9 @@ def test_plan_timing_finds_pools_and_their_checks_in_a_plan() -> None:
 
     resources = [
         res("aks", "azure-native:containerservice:ManagedCluster"),
-        res("gp", "gpu-platform:azure:AksGpuNodePool"),
+        res("gp", "gpu-platform:index:AksGpuNodePool"),
         res("pool", "azure-native:containerservice:AgentPool", "gp", ("aks",)),
-        res("dc", "gpu-platform:gpu:DriverCheck"),
+        res("dc", "gpu-platform:index:DriverCheck"),
         res("ns", "kubernetes:core/v1:Namespace", "dc", ("aks",)),
         res("job", CHECK_TYPE, "dc", ("ns", "pool")),
         res("release", "kubernetes:helm.sh/v3:Release", None, ("aks",)),

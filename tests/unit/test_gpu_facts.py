@@ -40,8 +40,8 @@ from gpu_facts import (
     regions,
 )
 from gpu_facts.scheduling import is_gpu_resource, mig_resource
-from settings import SystemPoolSettings
-from stack_config import ConfigError, load_platform
+from gpu_platform.settings import SystemPoolSettings
+from gpu_platform.stack_config import ConfigError, load_platform
 from tests.stack_config.test_load import BASE
 
 # --- MIG profile tables: (name, compute slices, GB as named, instances per GPU, eighths) ----

@@ -74,6 +74,6 @@ def test_every_test_file_names_a_module_that_exists() -> None:
 
 def test_the_mirror_is_not_vacuous() -> None:
     wanted = modules_and_test_files()
-    assert "plan.gpu_pools" in wanted and "stack_config.rules" in wanted
-    assert "readiness.snapshot" in wanted and "settings.gpu_layer" in wanted
+    assert "gpu_platform.plan.gpu_pools" in wanted and "gpu_platform.stack_config.rules" in wanted
+    assert "gpu_platform.verify.snapshot" in wanted and "gpu_platform.settings.gpu_layer" in wanted
     assert "settings" not in wanted  # its __init__ only re-exports

@@ -43,7 +43,7 @@ def test_a_floor_imports_the_modules_and_registers_without_our_code() -> None:
     assert done.returncode == 0, done.stderr[-2000:]
     imported = {line.rsplit("|", 1)[-1].strip() for line in done.stderr.splitlines()}
     # Our engine and the floors' registrations only: no settings, plan, components or pack.
-    assert "offline_preview.engine" in imported
+    assert "gpu_platform.offline_preview.engine" in imported
     assert not {"settings", "plan", "components", "stack_config", "gpu_policies"} & imported
 
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import yaml
 
-from stack_config.load import SECRET_KEYS, TOP_LEVEL_KEYS
+from gpu_platform.stack_config.load import SECRET_KEYS, TOP_LEVEL_KEYS
 
 ROOT = Path(__file__).resolve().parents[2]
 # The CLI's project schema: these types only, and an array must type its items.

@@ -6,9 +6,9 @@ import copy
 from collections.abc import Callable
 from typing import Any
 
-from settings import PlatformSettings
-from stack_config.rules import check_and_resolve
-from stack_config.rules.base import ConfigUnderCheck
+from gpu_platform.settings import PlatformSettings
+from gpu_platform.stack_config.rules import check_and_resolve
+from gpu_platform.stack_config.rules.base import ConfigUnderCheck
 from tests.conftest import stack_raw
 
 Raw = dict[str, Any]

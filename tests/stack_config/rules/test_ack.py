@@ -8,11 +8,11 @@ from typing import Any
 
 import pytest
 
-from plan.ack_cluster import EXISTING_NEED_VPC, ack_cluster_problems
-from plan.problems import under
-from settings import AckClusterSettings
-from stack_config import ConfigError, load_platform
-from stack_config.rules.ack import RULES as ACK_RULES
+from gpu_platform.plan.ack_cluster import EXISTING_NEED_VPC, ack_cluster_problems
+from gpu_platform.plan.problems import under
+from gpu_platform.settings import AckClusterSettings
+from gpu_platform.stack_config import ConfigError, load_platform
+from gpu_platform.stack_config.rules.ack import RULES as ACK_RULES
 from tests.conftest import stack_raw
 from tests.stack_config.rules.subjects import subject
 

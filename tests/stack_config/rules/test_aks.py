@@ -3,11 +3,11 @@ component too) and the node hardening of every pool (stack_config.rules.aks)."""
 
 from __future__ import annotations
 
-from plan.aks_cluster import LOCKED_OUT, aks_cluster_problems
-from plan.aks_nodes import SURGE_COUNT_OR_PERCENTAGE
-from plan.problems import under
-from settings import AksClusterSettings
-from stack_config.rules.aks import POOL_RULES, cluster, node_hardening
+from gpu_platform.plan.aks_cluster import LOCKED_OUT, aks_cluster_problems
+from gpu_platform.plan.aks_nodes import SURGE_COUNT_OR_PERCENTAGE
+from gpu_platform.plan.problems import under
+from gpu_platform.settings import AksClusterSettings
+from gpu_platform.stack_config.rules.aks import POOL_RULES, cluster, node_hardening
 from tests.stack_config.rules.subjects import Raw, subject
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from stack_config.rules.base import ConfigUnderCheck, valid_version
+from gpu_platform.stack_config.rules.base import ConfigUnderCheck, valid_version
 from tests.stack_config.rules.subjects import subject
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from stack_config.rules.clusters import existing_kubeconfig, kubernetes_version
+from gpu_platform.stack_config.rules.clusters import existing_kubeconfig, kubernetes_version
 from tests.stack_config.rules.subjects import Raw, subject
 
 

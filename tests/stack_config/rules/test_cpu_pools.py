@@ -11,12 +11,12 @@ import pytest
 
 from gpu_facts import AZURE_CPU_VM_SIZES, AZURE_VM_SIZES, azure_node_size
 from gpu_facts.aks_nodes import EPHEMERAL_OS_DISK_MAX_GIB
-from plan.aks_nodes import aks_node, ephemeral_os_capacity_gib, os_disk_type
-from plan.cpu_pools import cpu_pool_problems
-from plan.problems import under
-from settings import CpuPoolSettings, SystemPoolSettings
-from stack_config import ConfigError, load_platform
-from stack_config.rules.cpu_pools import cpu_pools, system_pool
+from gpu_platform.plan.aks_nodes import aks_node, ephemeral_os_capacity_gib, os_disk_type
+from gpu_platform.plan.cpu_pools import cpu_pool_problems
+from gpu_platform.plan.problems import under
+from gpu_platform.settings import CpuPoolSettings, SystemPoolSettings
+from gpu_platform.stack_config import ConfigError, load_platform
+from gpu_platform.stack_config.rules.cpu_pools import cpu_pools, system_pool
 from tests.conftest import stack_raw
 from tests.stack_config.rules.subjects import subject
 

@@ -3,10 +3,10 @@ the platform's own namespaces (stack_config.rules.gpu_layer)."""
 
 from __future__ import annotations
 
-from plan.device_plugin_values import version_problems
-from plan.problems import under
-from stack_config.rules.gpu_layer import RULES as GPU_LAYER_RULES
-from stack_config.rules.gpu_layer import (
+from gpu_platform.plan.device_plugin_values import version_problems
+from gpu_platform.plan.problems import under
+from gpu_platform.stack_config.rules.gpu_layer import RULES as GPU_LAYER_RULES
+from gpu_platform.stack_config.rules.gpu_layer import (
     device_plugin,
     is_system_namespace,
     platform_namespaces,

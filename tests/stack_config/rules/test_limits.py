@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from gpu_facts.cloud_limits import AKS_MAX_NODES_PER_POOL
-from stack_config.rules.limits import RULES, cluster_size, cpu_pool_limits, region
+from gpu_platform.stack_config.rules.limits import RULES, cluster_size, cpu_pool_limits, region
 from tests.stack_config.rules.subjects import Raw, subject
 
 

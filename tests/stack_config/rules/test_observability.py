@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from plan.observability import (
+from gpu_platform.plan.observability import (
     KSM_LABELS_ALLOWLIST,
     MetricsPlan,
     grafana_name,
@@ -18,8 +18,8 @@ from plan.observability import (
     unattributed_gpu_pools,
     unattributed_warning,
 )
-from stack_config import ConfigError, load_platform
-from stack_config.rules.observability import ack_logs, grafana, metrics
+from gpu_platform.stack_config import ConfigError, load_platform
+from gpu_platform.stack_config.rules.observability import ack_logs, grafana, metrics
 from tests.conftest import stack_raw
 from tests.stack_config.rules.subjects import subject
 

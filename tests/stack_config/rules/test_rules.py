@@ -3,8 +3,8 @@ pools and for the platform (stack_config.rules)."""
 
 from __future__ import annotations
 
-from settings import PlatformSettings
-from stack_config.rules import POOL_RULES, RULES, check, check_and_resolve
+from gpu_platform.settings import PlatformSettings
+from gpu_platform.stack_config.rules import POOL_RULES, RULES, check, check_and_resolve
 from tests.stack_config.rules.subjects import subject
 
 

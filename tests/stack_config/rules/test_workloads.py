@@ -3,8 +3,8 @@
 
 from __future__ import annotations
 
-from plan.namespaces import workload_problems
-from stack_config.rules.workloads import RULES, duplicate_names
+from gpu_platform.plan.namespaces import workload_problems
+from gpu_platform.stack_config.rules.workloads import RULES, duplicate_names
 from tests.stack_config.rules.subjects import Raw, subject
 
 

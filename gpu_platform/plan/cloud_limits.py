@@ -1,0 +1,107 @@
+"""What a config asks of the cloud's size limits, and what it is warned about: a default
+quota it would pass (the cloud refuses until the quota is raised) and a GPU machine type a
+source says the chosen region does not offer. The hard limits are refused earlier
+(``stack_config.rules.limits``)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from gpu_facts import azure_vm_size
+from gpu_facts.ack_components import ACK_PRO_PREFIX
+from gpu_facts.cloud_limits import (
+    ACK_PRO_DEFAULT_NODES_PER_CLUSTER,
+    AKS_DEFAULT_NODES_PER_CLUSTER,
+    AKS_FREE_TIER_RECOMMENDED_NODES,
+    AKS_MAX_NODES_PER_CLUSTER,
+)
+from gpu_facts.regions import (
+    AZURE_VM_SIZE_REGIONS,
+    ECS_INSTANCE_TYPE_REGIONS,
+    RegionalOffer,
+    azure_region_key,
+    not_offered_in,
+)
+from gpu_platform.settings import (
+    AckClusterSettings,
+    AksClusterSettings,
+    CpuPoolSettings,
+    GpuPoolSettings,
+    PlatformSettings,
+)
+
+
+def pool_max_nodes(pool: GpuPoolSettings | CpuPoolSettings) -> int:
+    """The most nodes a pool can have: its count, or its autoscale maximum."""
+    if pool.autoscale is not None:
+        return pool.autoscale.max
+    return pool.count or 0
+
+
+def cluster_max_nodes(settings: PlatformSettings) -> int | None:
+    """The most nodes a created cluster can have (system pool + every GPU and CPU pool at its
+    largest), or None for an existing cluster (its nodes are not ours)."""
+    cluster = settings.cluster
+    if not isinstance(cluster, AksClusterSettings | AckClusterSettings):
+        return None
+    pools = [*settings.gpu_pools, *settings.cpu_pools]
+    return cluster.system_pool.count + sum(pool_max_nodes(p) for p in pools)
+
+
+def cloud_limit_warnings(
+    settings: PlatformSettings,
+    azure_offers: Mapping[str, RegionalOffer] = AZURE_VM_SIZE_REGIONS,
+    ecs_offers: Mapping[str, RegionalOffer] = ECS_INSTANCE_TYPE_REGIONS,
+) -> list[str]:
+    """Warnings of a valid config about quotas and regional offers (the offer tables are
+    parameters so tests can state an offer the catalog has no source for)."""
+    cluster = settings.cluster
+    total = cluster_max_nodes(settings)
+    warnings: list[str] = []
+    if isinstance(cluster, AksClusterSettings) and total is not None:
+        quota = AKS_DEFAULT_NODES_PER_CLUSTER
+        if quota.value < total <= AKS_MAX_NODES_PER_CLUSTER.value:
+            warnings.append(
+                f"gpuPools: the cluster can grow to {total} nodes, past AKS's default limit of "
+                f"{quota.value} per cluster; ask Azure support to raise it first "
+                f"({quota.source})"
+            )
+        recommended = AKS_FREE_TIER_RECOMMENDED_NODES
+        if cluster.sku_tier == "Free" and total > recommended.value:
+            warnings.append(
+                f"cluster.skuTier: Free is recommended for at most {recommended.value} nodes and "
+                f"the cluster can grow to {total}; use Standard ({recommended.source})"
+            )
+        region = azure_region_key(cluster.location)
+        for i, pool in enumerate(settings.gpu_pools):
+            if pool.vm_size is None:
+                continue
+            size = azure_vm_size(pool.vm_size).name
+            offer = not_offered_in(azure_offers, size, region)
+            if offer is not None:
+                warnings.append(
+                    _not_offered(f"gpuPools[{i}].vmSize", size, cluster.location, offer)
+                )
+    if isinstance(cluster, AckClusterSettings) and total is not None:
+        quota = ACK_PRO_DEFAULT_NODES_PER_CLUSTER
+        if cluster.cluster_spec.startswith(ACK_PRO_PREFIX) and total > quota.value:
+            warnings.append(
+                f"gpuPools: the cluster can grow to {total} nodes, past ACK Pro's default quota "
+                f"of {quota.value} worker nodes; raise it in Quota Center first ({quota.source})"
+            )
+        for i, pool in enumerate(settings.gpu_pools):
+            if pool.instance_type is None:
+                continue
+            offer = not_offered_in(ecs_offers, pool.instance_type, cluster.region)
+            if offer is not None:
+                at = f"gpuPools[{i}].instanceType"
+                warnings.append(_not_offered(at, pool.instance_type, cluster.region, offer))
+    return warnings
+
+
+def _not_offered(at: str, machine: str, region: str, offer: RegionalOffer) -> str:
+    where = ", ".join(sorted(offer.regions)) or "no region"
+    return (
+        f"{at}: {machine} is not offered in {region} ({offer.source} lists {where}); "
+        "its nodes would never be created there"
+    )

@@ -1,0 +1,90 @@
+"""What makes a CPU pool: a machine type without GPUs, a size, labels that pull no GPU component
+onto its nodes, zones the cloud takes. The stack config's rules (under ``cpuPools[i]``) and the
+CPU pool components (under ``pool``) ask the same questions here; paths are relative to the
+pool (``plan.problems``)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Mapping, Sequence
+
+from gpu_facts import AZURE_VM_SIZES
+from gpu_facts.aks_nodes import AKS_ZONES
+from gpu_facts.alibaba_instance_types import has_gpus
+from gpu_facts.azure_vm_sizes import GPU_SIZE_PREFIX
+from gpu_facts.scheduling import POOL_LABEL
+from gpu_platform.settings import Cloud, CpuPoolSettings
+
+from .node_pools import name_problems, reserved_label_problems, size_problems
+from .problems import Problem
+
+AZURE_SIZE_NAME = re.compile(r"^Standard_[A-Za-z][A-Za-z0-9_-]*$")
+"""An Azure VM size as AKS takes it: ``Standard_D4ds_v5``, ``Standard_E8-4ds_v5``."""
+ECS_TYPE_NAME = re.compile(r"^ecs\.[a-z0-9-]+\.[a-z0-9]+$")
+"""An ECS instance type: ``ecs.g7.xlarge``, ``ecs.c7-x.2xlarge``."""
+_GPU_SIZES = frozenset(name.lower() for name in AZURE_VM_SIZES)
+
+
+def azure_size_problem(vm_size: str) -> str | None:
+    """Why ``vm_size`` is no size for a pool without GPUs (system or CPU), or None."""
+    lower = vm_size.lower()
+    if lower.startswith(GPU_SIZE_PREFIX.lower()) or lower in _GPU_SIZES:
+        return f"{vm_size} is a GPU (N-series) size; GPU nodes belong in a GPU pool"
+    if not AZURE_SIZE_NAME.match(vm_size):
+        return f"not an Azure VM size: {vm_size!r} (e.g. Standard_D4ds_v5)"
+    return None
+
+
+def ecs_type_problem(instance_type: str) -> str | None:
+    """Why ``instance_type`` is no type for a pool without GPUs (system or CPU), or None."""
+    if has_gpus(instance_type):
+        return f"{instance_type} is a GPU instance type; GPU nodes belong in a GPU pool"
+    if not ECS_TYPE_NAME.match(instance_type):
+        return f"not an ECS instance type: {instance_type!r} (e.g. ecs.g7.xlarge)"
+    return None
+
+
+def aks_zone_problems(zones: Sequence[str]) -> Iterator[Problem]:
+    """Zones AKS does not take, or listed twice (relative to the pool)."""
+    for i, zone in enumerate(zones):
+        if zone in zones[:i]:
+            yield f"zones[{i}]", f"zone {zone!r} is listed twice"
+        elif zone not in AKS_ZONES:
+            yield f"zones[{i}]", f"AKS zones are {', '.join(AKS_ZONES)}, not {zone!r}"
+
+
+def machine_problems(cloud: Cloud, pool: CpuPoolSettings) -> Iterator[Problem]:
+    """The cloud's kind of machine type (AKS: a VM size, ACK: an ECS type), without GPUs."""
+    if cloud == "azure":
+        if pool.vm_size is None:
+            yield "vmSize", "required: an Azure VM size without GPUs, e.g. Standard_D4ds_v5"
+        elif (problem := azure_size_problem(pool.vm_size)) is not None:
+            yield "vmSize", problem
+        if pool.instance_type is not None:
+            yield "instanceType", "Alibaba instance types are for cloud 'alicloud'; use vmSize"
+    else:
+        if pool.instance_type is None:
+            yield "instanceType", "required: an ECS type without GPUs, e.g. ecs.g7.xlarge"
+        elif (problem := ecs_type_problem(pool.instance_type)) is not None:
+            yield "instanceType", problem
+        if pool.vm_size is not None:
+            yield "vmSize", "Azure VM sizes are for cloud 'azure'; use instanceType"
+
+
+def cpu_pool_problems(cloud: Cloud, pool: CpuPoolSettings) -> list[Problem]:
+    """Every problem of one CPU pool on its own: name, machine type, size, labels, and on AKS
+    its zones (on ACK the vSwitches place a pool: the stack config picks them by zone, the
+    component takes them as they are)."""
+    return [
+        *name_problems(cloud, pool.name),
+        *machine_problems(cloud, pool),
+        *size_problems(pool.count, pool.autoscale),
+        *reserved_label_problems(cloud, pool.labels, gpu_pool=False),
+        *(aks_zone_problems(pool.zones) if cloud == "azure" else ()),
+    ]
+
+
+def cpu_node_labels(name: str, labels: Mapping[str, str]) -> dict[str, str]:
+    """Labels of a CPU pool's nodes: the configured ones and ours, the pool's name (a gateway
+    can select the pool by it)."""
+    return {**labels, POOL_LABEL: name}

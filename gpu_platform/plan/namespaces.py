@@ -1,0 +1,139 @@
+"""Workload namespaces as the platform creates them: labels, Pod Security level, GPU quota,
+and the problems of one namespace's settings next to its pools."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from ipaddress import ip_network
+from typing import Literal
+
+from gpu_facts.scheduling import (
+    ALIYUN_GPU_MEM,
+    GPU_NAMESPACE_LABEL,
+    MPS_HOST_IPC_ALLOWED,
+    MPS_HOST_IPC_LABEL,
+    MPS_HOST_IPC_REQUIRED,
+    WORKLOAD_TYPE_LABEL,
+)
+from gpu_platform.settings import WorkloadSettings
+
+from .pools import PoolFacts
+from .problems import join_path
+
+PodSecurityLevel = Literal["privileged", "baseline", "restricted"]
+PSA_PREFIX = "pod-security.kubernetes.io/"
+Problem = tuple[str, str]
+"""(key path, under ``at`` when given, message)"""
+
+
+def pod_security_level(workload: WorkloadSettings, pools: Sequence[PoolFacts]) -> PodSecurityLevel:
+    """The PSA ``enforce`` level: configured, else by pool and type."""
+    if workload.pod_security is not None:
+        return workload.pod_security
+    if mps_host_ipc(pools) is not None:
+        # Pod Security cannot exempt hostIPC alone; the admission policy keeps the rest of
+        # baseline in force in this namespace.
+        return "privileged"
+    return "restricted" if workload.type == "inference" else "baseline"
+
+
+def mps_host_ipc(pools: Sequence[PoolFacts]) -> str | None:
+    """The MPS exception label value: ``required`` when every gpu-mem pool is MPS (pods
+    without hostIPC cannot start), ``allowed`` when only some are, None without MPS."""
+    gpu_mem = [pf for pf in pools if ALIYUN_GPU_MEM in pf.capacity.per_node]
+    mps = [pf for pf in gpu_mem if pf.is_ack_mps]
+    if not mps:
+        return None
+    return MPS_HOST_IPC_REQUIRED if len(mps) == len(gpu_mem) else MPS_HOST_IPC_ALLOWED
+
+
+def namespace_labels(workload: WorkloadSettings, pools: Sequence[PoolFacts]) -> dict[str, str]:
+    """Logging labels first, so ours win (the config rules refuse collisions anyway)."""
+    labels = dict(workload.logging.labels)
+    labels[WORKLOAD_TYPE_LABEL] = workload.type
+    labels[GPU_NAMESPACE_LABEL] = "true"
+    labels[f"{PSA_PREFIX}enforce"] = pod_security_level(workload, pools)
+    for mode in ("warn", "audit"):
+        labels[f"{PSA_PREFIX}{mode}"] = "restricted"
+    for mode in ("enforce", "warn", "audit"):
+        labels[f"{PSA_PREFIX}{mode}-version"] = "latest"
+    exception = mps_host_ipc(pools)
+    if exception is not None:
+        labels[MPS_HOST_IPC_LABEL] = exception
+    return labels
+
+
+def gpu_quota(
+    workload: WorkloadSettings,
+    pools: Sequence[PoolFacts],
+    cluster_gpu_resources: Sequence[str] = (),
+) -> dict[str, str]:
+    """``requests.<resource>`` quota keys (the only form Kubernetes takes for extended
+    resources): the configured number for what the pools expose, 0 for the rest."""
+    offered = sorted({r for pf in pools for r in pf.capacity.per_node})
+    if isinstance(workload.gpu_quota, int):
+        amounts = dict.fromkeys(offered, workload.gpu_quota)
+    else:
+        # A per-resource map is explicit: resources it does not name get nothing.
+        amounts = {r: workload.gpu_quota.get(r, 0) for r in offered}
+        amounts.update(workload.gpu_quota)
+    for resource in cluster_gpu_resources:
+        amounts.setdefault(resource, 0)
+    return {f"requests.{r}": str(n) for r, n in sorted(amounts.items())}
+
+
+# --- Problems of one namespace's settings: logging keys, egress CIDRs, Pod Security on MPS
+
+RESERVED_LABEL_DOMAINS: tuple[str, ...] = ("kubernetes.io", "k8s.io", "gpu-platform.io")
+"""Key domains that Kubernetes (Pod Security, metadata) and the platform set on namespaces."""
+_KEY_PREFIX = r"[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*"
+_KEY_NAME = r"[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?"
+
+
+def _key_problem(key: str) -> str | None:
+    prefix, _, name = key.rpartition("/")
+    if not re.fullmatch(_KEY_NAME, name) or (
+        prefix and (len(prefix) > 253 or not re.fullmatch(_KEY_PREFIX, prefix))
+    ):
+        return "not a Kubernetes label/annotation key ([prefix/]name, name at most 63 characters)"
+    if key == WORKLOAD_TYPE_LABEL or any(
+        prefix == domain or prefix.endswith("." + domain) for domain in RESERVED_LABEL_DOMAINS
+    ):
+        return "set by the platform or Kubernetes; choose another key"
+    return None
+
+
+def workload_problems(
+    wl: WorkloadSettings, pools: Sequence[PoolFacts], at: str = ""
+) -> list[Problem]:
+    """Problems of one workload namespace: logging keys, egress CIDRs, Pod Security on MPS;
+    paths relative to the namespace, or under ``at`` (the stack config's ``workloads[i]``)."""
+    problems: list[Problem] = []
+    for kind, entries in (("labels", wl.logging.labels), ("annotations", wl.logging.annotations)):
+        for key, value in entries.items():
+            message = _key_problem(key)
+            if message is None and kind == "labels" and not re.fullmatch(f"({_KEY_NAME})?", value):
+                message = f"not a label value (at most 63 characters): {value!r}"
+            if message is not None:
+                problems.append((join_path(at, f"logging.{kind}.{key}"), message))
+    for j, cidr in enumerate(wl.traffic.egress_cidrs):
+        try:
+            ip_network(cidr)
+        except ValueError:
+            problems.append(
+                (
+                    join_path(at, f"traffic.egressCidrs[{j}]"),
+                    f"not a CIDR (host bits must be zero): {cidr!r}",
+                )
+            )
+    if wl.pod_security in ("baseline", "restricted") and any(pf.is_ack_mps for pf in pools):
+        problems.append(
+            (
+                join_path(at, "podSecurity"),
+                f"pods on ACK MPS pools need hostIPC: true, which Pod Security "
+                f"'{wl.pod_security}' refuses; leave podSecurity unset (privileged, the admission "
+                "policy enforces the rest of baseline)",
+            )
+        )
+    return problems

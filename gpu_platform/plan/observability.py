@@ -1,0 +1,125 @@
+"""What the observability settings mean on each cloud: which exporter, how it is scraped,
+which namespaces' logs are collected and where, what kube-state-metrics must expose for the
+rules, and the Grafana workspace."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from gpu_facts.ack_components import (
+    ARMS_NAMESPACE,
+    LOGSTORE_NAME_MAX,
+    LOGSTORE_NAME_MIN,
+)
+from gpu_facts.scheduling import ALIYUN_GPU_MEM, POOL_LABEL, WORKLOAD_TYPE_LABEL
+from gpu_platform.settings import PlatformSettings
+
+from .metrics import ScrapeMode, ack_shared_pools, exporter_pools
+from .platform import ResolvedPlatform
+
+AZURE_MONITOR_SCRAPER_NAMESPACE = "kube-system"
+"""Where AKS runs the managed-Prometheus collector (``ama-metrics``)."""
+KSM_LABELS_ALLOWLIST = f"namespaces=[{WORKLOAD_TYPE_LABEL}],nodes=[{POOL_LABEL}]"
+"""kube-state-metrics labels the GPU rules join on: a namespace's workload type, a node's pool
+(``--metric-labels-allowlist``; AKS: ``azureMonitorProfile.metrics.kubeStateMetrics``)."""
+
+
+@dataclass(frozen=True, slots=True)
+class MetricsPlan:
+    """How GPU metrics reach a Prometheus on this platform."""
+
+    our_exporter: bool
+    """Install our dcgm-exporter (the GPU Operator brings its own; no plugin pool, no GPUs)."""
+    scrape: ScrapeMode
+    scraper_namespaces: tuple[str, ...]
+    azure_monitor: bool
+    """AKS managed Prometheus: workspace, collection rule, GPU rule groups."""
+    prometheus_rules: bool
+    """A PrometheusRule with the GPU rules for the Prometheus Operator."""
+    arms_prometheus: bool = False
+    """ACK managed Prometheus: the ``arms-prometheus`` add-on, the GPU alerts as ARMS rules."""
+
+
+def metrics_plan(platform: ResolvedPlatform) -> MetricsPlan | None:
+    """None when metrics are off."""
+    settings = platform.settings
+    metrics = settings.observability.metrics
+    if not metrics.enabled:
+        return None
+    pools = list(platform.pools.values())
+    our_exporter = not settings.gpu_operator.enabled and bool(exporter_pools(pools))
+    scrapers = list(metrics.scraper_namespaces)
+    if settings.cloud == "azure" and metrics.scrape == "auto":
+        if AZURE_MONITOR_SCRAPER_NAMESPACE not in scrapers:
+            scrapers.append(AZURE_MONITOR_SCRAPER_NAMESPACE)
+        return MetricsPlan(our_exporter, "azureMonitor", tuple(scrapers), True, False)
+    if settings.cloud == "alicloud" and metrics.scrape == "auto":
+        if ARMS_NAMESPACE not in scrapers:
+            scrapers.append(ARMS_NAMESPACE)
+        return MetricsPlan(
+            our_exporter, "armsPrometheus", tuple(scrapers), False, False, arms_prometheus=True
+        )
+    scrape: ScrapeMode = "serviceMonitor" if metrics.scrape == "serviceMonitor" else "annotations"
+    return MetricsPlan(
+        our_exporter, scrape, tuple(scrapers), False, prometheus_rules=scrape == "serviceMonitor"
+    )
+
+
+def unattributed_gpu_pools(platform: ResolvedPlatform) -> list[str]:
+    """Pools our exporter watches but whose pods it cannot name: ACK's own sharing serves them
+    (``aliyun.com/gpu-mem``; ``gpu_facts.dcgm_exporter_chart.UNATTRIBUTABLE_RESOURCES``)."""
+    plan = metrics_plan(platform)
+    if plan is None or not plan.our_exporter:
+        return []
+    return sorted(pf.name for pf in ack_shared_pools(list(platform.pools.values())))
+
+
+def unattributed_warning(pools: list[str]) -> str:
+    return (
+        f"GPU metrics: pools {', '.join(pools)} use ACK's GPU sharing; our exporter watches their "
+        f"GPUs (health, temperature, XID, utilization), but cannot name the pods holding "
+        f"{ALIYUN_GPU_MEM} there: their GPU use counts in no namespace (docs/observability.md)"
+    )
+
+
+def log_namespaces(platform: ResolvedPlatform) -> list[str]:
+    """The namespaces whose container logs are collected: configured, else the workloads'."""
+    configured = platform.settings.observability.logs.namespaces
+    if configured is not None:
+        return sorted(configured)
+    return sorted(w.name for w in platform.settings.workloads)
+
+
+LOGSTORE_SUFFIX = "-stdout"
+
+
+def logstore_name(namespace: str) -> str:
+    """The SLS logstore of one namespace's container stdout and stderr (ACK)."""
+    return f"{namespace}{LOGSTORE_SUFFIX}"
+
+
+_NAMESPACE = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$")
+
+
+def logstore_name_problem(namespace: str) -> str | None:
+    """Why a namespace's logstore name would be refused by SLS, or None. A namespace name (an
+    RFC 1123 label) is a valid logstore name but for its length."""
+    if not _NAMESPACE.match(namespace):
+        return f"{namespace!r} is not a namespace name (lowercase letters, digits, hyphens)"
+    name = logstore_name(namespace)
+    if not LOGSTORE_NAME_MIN <= len(name) <= LOGSTORE_NAME_MAX:
+        return (
+            f"its logstore {name!r} must be {LOGSTORE_NAME_MIN} to {LOGSTORE_NAME_MAX} "
+            f"characters: use a namespace of at most {LOGSTORE_NAME_MAX - len(LOGSTORE_SUFFIX)}"
+        )
+    return None
+
+
+GRAFANA_SUFFIX = "-grafana"
+
+
+def grafana_name(settings: PlatformSettings) -> str:
+    """The Azure Managed Grafana workspace name: configured, else ``<cluster name>-grafana``."""
+    configured = settings.observability.grafana.name
+    return configured if configured is not None else settings.cluster.name + GRAFANA_SUFFIX

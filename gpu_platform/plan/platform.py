@@ -1,0 +1,125 @@
+"""ResolvedPlatform: a valid stack config with its GPU pools resolved against the catalog.
+
+``resolve_platform`` is the step after validation (``stack_config.rules.check``): it assumes
+settings that passed the rules, and everything above it (components, ``make verify``, the policy
+pack's fixtures) reads the platform through it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from functools import cached_property
+from types import MappingProxyType
+
+from gpu_facts.capacity import SHARING_ISOLATION
+from gpu_platform.settings import PlatformSettings, WorkloadSettings
+
+from .aks_nodes import ephemeral_os_warnings
+from .cloud_limits import cloud_limit_warnings
+from .pools import PoolFacts, resolve_pool
+
+
+@dataclass(frozen=True)
+class ResolvedPlatform:
+    """Valid settings, the facts of each GPU pool, and what the config is warned about."""
+
+    settings: PlatformSettings
+    pools: dict[str, PoolFacts]
+    warnings: list[str] = field(default_factory=list)
+
+    def workload_pools(self, workload: WorkloadSettings) -> list[PoolFacts]:
+        """The pools a workload namespace may use: the listed ones, else every unshared pool."""
+        if workload.pools is not None:
+            return [self.pools[name] for name in workload.pools]
+        return list(self._unshared_pools)
+
+    def pool_workload_types(self) -> Mapping[str, list[str]]:
+        """Pool name -> the sorted workload types whose namespaces may use the pool (AKS
+        labels the pool's nodes with them). Every pool is a key."""
+        return self._pool_workload_types
+
+    @cached_property
+    def _pool_workload_types(self) -> Mapping[str, list[str]]:
+        # One pass over the workloads, not one per pool.
+        types: dict[str, set[str]] = {name: set() for name in self.pools}
+        for workload in self.settings.workloads:
+            for pf in self.workload_pools(workload):
+                types[pf.name].add(workload.type)
+        return MappingProxyType({name: sorted(found) for name, found in types.items()})
+
+    @cached_property
+    def _unshared_pools(self) -> list[PoolFacts]:
+        return [pf for pf in self.pools.values() if not pf.is_shared]
+
+    @property
+    def cluster_gpu_resources(self) -> list[str]:
+        """Every GPU resource some pool of the cluster exposes, sorted."""
+        return sorted({r for pf in self.pools.values() for r in pf.capacity.per_node})
+
+
+def resolve_platform(
+    settings: PlatformSettings, resolved: Mapping[str, PoolFacts] | None = None
+) -> ResolvedPlatform:
+    """Resolve settings that passed ``stack_config.rules.check`` (else ``UnknownGpuFact``).
+    ``resolved``: facts of these very pools by name (``check_and_resolve`` has them), which
+    are not resolved again."""
+    resolved = resolved or {}
+    pools = {}
+    for pool in settings.gpu_pools:
+        known = resolved.get(pool.name)
+        pools[pool.name] = (
+            known if known and known.pool is pool else resolve_pool(settings.cloud, pool)
+        )
+    platform = ResolvedPlatform(settings, pools)
+    platform.warnings.extend(quota_warnings(platform))
+    platform.warnings.extend(cloud_limit_warnings(settings))
+    platform.warnings.extend(ephemeral_os_warnings(settings))
+    return platform
+
+
+def quota_warnings(platform: ResolvedPlatform) -> list[str]:
+    """A namespace quota above what its pools can ever offer: allowed, but worth a warning."""
+    warnings = []
+    for i, wl in enumerate(platform.settings.workloads):
+        offered: dict[str, int] = {}
+        for pf in platform.workload_pools(wl):
+            for resource, n in pf.capacity.total.items():
+                offered[resource] = offered.get(resource, 0) + n
+        asked = (
+            wl.gpu_quota if isinstance(wl.gpu_quota, dict) else dict.fromkeys(offered, wl.gpu_quota)
+        )
+        for resource, n in asked.items():
+            if n > offered.get(resource, 0):
+                warnings.append(
+                    f"workloads[{i}].gpuQuota: {n} {resource} is more than the cluster can "
+                    f"ever offer ({offered.get(resource, 0)})"
+                )
+    return warnings
+
+
+def shared_pool_namespaces(platform: ResolvedPlatform) -> dict[str, list[str]]:
+    """Per shared (time-sliced or MPS) pool, the workload namespaces allowed on it."""
+    allowed: dict[str, list[str]] = {
+        name: [] for name, pool in platform.pools.items() if pool.is_shared
+    }
+    for workload in platform.settings.workloads:
+        for pool in platform.workload_pools(workload):
+            if pool.name in allowed:
+                allowed[pool.name].append(workload.name)
+    return allowed
+
+
+def shared_gpu_warnings(platform: ResolvedPlatform) -> dict[str, str]:
+    """Per shared pool, the BP-15 warning: every pod on a shared GPU is in one trust domain."""
+    warnings: dict[str, str] = {}
+    for name, namespaces in shared_pool_namespaces(platform).items():
+        pool = platform.pools[name]
+        isolation = SHARING_ISOLATION[pool.sharing] if pool.sharing else "no fault isolation"
+        who = ", ".join(namespaces) if namespaces else "no workload namespace (none lists it)"
+        warnings[name] = (
+            f"GPU pool {name!r} shares each GPU ({pool.sharing}: {isolation}); every pod on a "
+            f"shared GPU is in one trust domain. Namespaces allowed on it: {who}. "
+            "Only place workloads that trust each other there (BP-15)."
+        )
+    return warnings

@@ -1,0 +1,128 @@
+"""What a configured GPU pool means in GPU facts: model, GPUs, MIG profile and capacity."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import get_args
+
+from gpu_facts import (
+    Capacity,
+    GpuModel,
+    PoolShape,
+    aks_mig_profile,
+    azure_vm_size,
+    ecs_instance_type,
+    gpu_model,
+    pool_capacity,
+)
+from gpu_facts.capacity import ACK_SHARING_MODES, DEVICE_PLUGIN_SHARING_MODES, SharingMode
+from gpu_facts.scheduling import ACK_GPU_SCHEDULE_VALUES
+from gpu_platform.settings import Cloud, GpuPoolSettings
+
+
+@dataclass(frozen=True, slots=True)
+class PoolFacts:
+    """A validated pool with the catalog facts resolved once."""
+
+    pool: GpuPoolSettings
+    """The pool's settings as validated."""
+    cloud: Cloud
+    gpu_model: GpuModel
+    gpus_per_node: int
+    nvme_disk_count: int
+    nvme_disk_gib: int
+    mig_profile: str | None
+    """NVIDIA MIG profile name (``1g.5gb``) or None."""
+    sharing: SharingMode | None
+    """Sharing as the capacity model and the components see it, per cloud."""
+    capacity: Capacity
+
+    @property
+    def name(self) -> str:
+        return self.pool.name
+
+    @property
+    def uses_device_plugin(self) -> bool:
+        """Whether the NVIDIA device plugin serves this pool (ACK sharing modes bring their own)."""
+        return self.sharing not in ACK_SHARING_MODES
+
+    @property
+    def is_shared(self) -> bool:
+        return self.sharing is not None
+
+    @property
+    def is_ack_mps(self) -> bool:
+        """Whether ACK's MPS sharing serves this pool (its pods need hostIPC)."""
+        return self.sharing == ACK_MPS_MODE
+
+
+ACK_MPS_MODE: SharingMode = "ackMps"
+"""ACK's MPS sharing mode, as the capacity model names it."""
+
+
+ACK_MODES: dict[str, SharingMode] = {
+    ACK_GPU_SCHEDULE_VALUES[mode]: mode
+    for mode in get_args(SharingMode)
+    if mode in ACK_SHARING_MODES
+}
+"""``sharing.mode`` on ACK -> ACK's sharing mode: the config takes the ``ack.node.gpu.schedule``
+label value (``mps``, ``cgpu``, ``share``)."""
+PLUGIN_MODES: dict[str, SharingMode] = {
+    mode: mode for mode in get_args(SharingMode) if mode in DEVICE_PLUGIN_SHARING_MODES
+}
+"""``sharing.mode`` values the NVIDIA device plugin serves, on every cloud but ACK."""
+
+
+def cloud_sharing(cloud: Cloud, pool: GpuPoolSettings) -> SharingMode | None:
+    """Map the one ``sharing.mode`` setting to what each cloud does with it."""
+    if pool.sharing is None:
+        return None
+    mode = pool.sharing.mode
+    if cloud == "alicloud":
+        return ACK_MODES.get(mode, "timeSlicing")
+    if mode in PLUGIN_MODES:
+        return PLUGIN_MODES[mode]
+    # Validation refuses ACK-only modes elsewhere; resolving one here is a bug.
+    raise ValueError(f"sharing mode {mode!r} exists only on cloud 'alicloud'")
+
+
+def resolve_pool(cloud: Cloud, pool: GpuPoolSettings) -> PoolFacts:
+    """Resolve a pool that passed validation (raises ``UnknownGpuFact`` on unknown names)."""
+    nvme_count = nvme_gib = 0
+    aks_mig = pool.mig.profile if pool.mig else None
+    if pool.vm_size is not None:
+        size = azure_vm_size(pool.vm_size)
+        model, gpus = gpu_model(size.gpu_model), size.gpu_count
+        nvme_count, nvme_gib = size.nvme_disk_count, size.nvme_disk_gib
+    else:
+        assert pool.instance_type is not None, "validation requires a machine type"
+        it = ecs_instance_type(pool.instance_type)
+        model, gpus = gpu_model(it.gpu_model), it.gpu_count
+    mig_profile = aks_mig_profile(model, aks_mig) if aks_mig else None
+    if pool.autoscale is not None:
+        min_nodes, max_nodes = pool.autoscale.min, pool.autoscale.max
+    else:
+        min_nodes = max_nodes = pool.count or 0
+    sharing = cloud_sharing(cloud, pool)
+    shape = PoolShape(
+        gpu_model=model,
+        gpus_per_node=gpus,
+        min_nodes=min_nodes,
+        max_nodes=max_nodes,
+        mig_profile=mig_profile,
+        mig_strategy=pool.mig.strategy if pool.mig else None,
+        sharing=sharing,
+        replicas=(pool.sharing.replicas or 1) if pool.sharing else 1,
+        rename_shared=pool.sharing.rename_by_default if pool.sharing else True,
+    )
+    return PoolFacts(
+        pool=pool,
+        cloud=cloud,
+        gpu_model=model,
+        gpus_per_node=gpus,
+        nvme_disk_count=nvme_count,
+        nvme_disk_gib=nvme_gib,
+        mig_profile=mig_profile,
+        sharing=sharing,
+        capacity=pool_capacity(shape),
+    )

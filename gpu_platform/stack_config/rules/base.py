@@ -1,0 +1,47 @@
+"""What every rule takes and returns: the config under check, and problems with key paths."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+
+from gpu_facts.device_plugin_chart import version_tuple
+from gpu_platform.plan.pools import PoolFacts
+from gpu_platform.settings import Cloud, GpuPoolSettings, PlatformSettings
+
+Problem = tuple[str, str]
+"""(key path as the user wrote it, message)"""
+
+
+@dataclass(frozen=True)
+class ConfigUnderCheck:
+    """The settings a rule judges.
+
+    ``pools`` pairs each GPU pool with its position in the user's list (the settings may hold
+    only the pools that passed structural validation, so paths still point at the right item).
+    ``sound_pools`` are the pools whose own rules passed, resolved against the catalog; rules
+    that look across pools (workloads, the GPU layer) judge those.
+    """
+
+    settings: PlatformSettings
+    pools: Sequence[tuple[int, GpuPoolSettings]]
+    sound_pools: Mapping[str, PoolFacts] = field(default_factory=dict)
+
+    @property
+    def cloud(self) -> Cloud:
+        return self.settings.cloud
+
+    def with_pools(self, pools: Sequence[tuple[int, GpuPoolSettings]]) -> ConfigUnderCheck:
+        return replace(self, pools=pools)
+
+
+Rule = Callable[[ConfigUnderCheck], Iterator[Problem]]
+"""Every rule: the config under check in, each problem it finds out."""
+
+
+def valid_version(version: str) -> bool:
+    try:
+        version_tuple(version)
+    except ValueError:
+        return False
+    return True

@@ -1,0 +1,76 @@
+"""Rules of the observability settings: the exporter chart, its values, the scrape path, the
+SLS logstores on ACK, Azure Managed Grafana."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from gpu_facts.azure_monitor import GRAFANA_NAME_PATTERN
+from gpu_platform.plan.metrics import exporter_problems
+from gpu_platform.plan.observability import grafana_name, logstore_name_problem
+
+from .base import ConfigUnderCheck, Problem, Rule
+
+
+def metrics(cfg: ConfigUnderCheck) -> Iterator[Problem]:
+    settings = cfg.settings.observability.metrics
+    at = "observability.metrics"
+    for key, message in exporter_problems(settings.exporter_version, settings.values):
+        yield f"{at}.{'exporterVersion' if key == 'version' else key}", message
+    if settings.scrape == "serviceMonitor" and cfg.cloud != "existing":
+        yield (
+            f"{at}.scrape",
+            "serviceMonitor is for an existing cluster running the Prometheus Operator; on "
+            f"cloud '{cfg.cloud}' leave it at auto (the cloud's managed Prometheus)",
+        )
+
+
+def ack_logs(cfg: ConfigUnderCheck) -> Iterator[Problem]:
+    """On ACK each collected namespace gets its own SLS logstore, named after it."""
+    logs = cfg.settings.observability.logs
+    if cfg.cloud != "alicloud" or not logs.enabled:
+        return
+    if logs.namespaces is not None:
+        named = [
+            (f"observability.logs.namespaces[{i}]", ns) for i, ns in enumerate(logs.namespaces)
+        ]
+    else:
+        named = [(f"workloads[{i}].name", w.name) for i, w in enumerate(cfg.settings.workloads)]
+    for at, namespace in named:
+        problem = logstore_name_problem(namespace)
+        if problem is not None:
+            yield at, f"container logs go to SLS: {problem}"
+
+
+def grafana(cfg: ConfigUnderCheck) -> Iterator[Problem]:
+    """Azure Managed Grafana reads the AKS cluster's Azure Monitor workspace."""
+    observability = cfg.settings.observability
+    if not observability.grafana.enabled:
+        return
+    at = "observability.grafana"
+    if cfg.cloud != "azure":
+        other = (
+            "ACK's Managed Service for Prometheus comes with its own Grafana"
+            if cfg.cloud == "alicloud"
+            else "point your Grafana at your Prometheus"
+        )
+        yield f"{at}.enabled", f"Azure Managed Grafana is for AKS, not cloud '{cfg.cloud}': {other}"
+        return
+    metrics = observability.metrics
+    if not metrics.enabled or metrics.scrape != "auto":
+        yield (
+            f"{at}.enabled",
+            "Grafana reads the Azure Monitor workspace, which exists only with "
+            "observability.metrics.enabled and scrape auto",
+        )
+    name = grafana_name(cfg.settings)
+    if not re.match(GRAFANA_NAME_PATTERN, name):
+        yield (
+            f"{at}.name",
+            f"{name!r} is not a Grafana workspace name (2 to 23 letters, digits and hyphens, "
+            "starting with a letter): set observability.grafana.name",
+        )
+
+
+RULES: tuple[Rule, ...] = (metrics, ack_logs, grafana)

@@ -1,0 +1,145 @@
+"""Command line of ``make verify``: check a live cluster against what the stack promised.
+
+Exit status: 0 every check passed, 1 a check failed, 2 the check could not run (bad stack
+config, no kubeconfig, API server unreachable, credentials rejected). Read-only.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import sys
+from pathlib import Path
+from typing import TextIO
+
+from gpu_platform.plan.platform import ResolvedPlatform
+from gpu_platform.stack_config import NAMESPACE, ConfigError, load_platform
+from gpu_platform.stack_config.files import project_name, read_stack_config
+
+from .cluster import ClusterError, ClusterReader, connect
+from .driver import StreamExecReader
+from .expectations import expectations
+from .exporter import ProxyMetricsReader
+from .progress import Progress
+from .render import as_json, table
+from .verify import verify
+
+EXIT_OK, EXIT_FAILED, EXIT_ERROR = 0, 1, 2
+
+
+class UsageError(Exception):
+    """The stack config cannot be found or read."""
+
+
+def load_stack(program: Path, stack: str, config_file: Path | None) -> ResolvedPlatform:
+    """The stack's validated config, read like ``pulumi`` reads ``Pulumi.<stack>.yaml``."""
+    path = config_file or program / f"Pulumi.{stack}.yaml"
+    if not path.is_file():
+        raise UsageError(f"no stack config at {path} (give --stack or --config)")
+    try:
+        project = project_name(program) if config_file is None else _project_or_default(program)
+        stack_config = read_stack_config(path, project)
+    except (OSError, ValueError, KeyError) as err:
+        raise UsageError(f"cannot read {path}: {err}") from None
+    raw: dict[str, object] = {}
+    for key, value in stack_config.config.items():
+        namespace, _, name = key.partition(":")
+        if namespace != NAMESPACE or not name:
+            continue
+        decoded: object = value
+        if value[:1] in ("{", "["):
+            # Undecodable JSON stays a string: the model then reports the wrong type with its path.
+            with contextlib.suppress(ValueError):
+                decoded = json.loads(value)
+        raw[name] = decoded
+    return load_platform(raw)
+
+
+def _project_or_default(program: Path) -> str:
+    try:
+        return project_name(program)
+    except FileNotFoundError:
+        return NAMESPACE
+
+
+def _positive(text: str) -> int:
+    try:
+        n = int(text)
+    except ValueError:
+        n = 0
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"must be a whole number of at least 1, not {text!r}")
+    return n
+
+
+def parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="python -m readiness",
+        description="Check a live cluster against the stack: GPU nodes, labels and taint, "
+        "device plugin, allocatable GPUs, driver version, namespace guardrails, the GPU "
+        "metrics exporter and its series. Read-only.",
+    )
+    p.add_argument("--stack", default="dev", help="stack name: reads Pulumi.<stack>.yaml")
+    p.add_argument("--config", type=Path, help="a stack config file instead of Pulumi.<stack>.yaml")
+    p.add_argument("--program", type=Path, default=Path.cwd(), help="project directory")
+    p.add_argument(
+        "--kubeconfig", type=Path, help="kubeconfig file (default: $KUBECONFIG, ~/.kube/config)"
+    )
+    p.add_argument("--context", help="kubeconfig context (default: the current context)")
+    p.add_argument("--format", choices=("table", "json"), default="table")
+    p.add_argument(
+        "--progress", action="store_true", help="progress on stderr even without a terminal"
+    )
+    p.add_argument(
+        "--skip-driver",
+        action="store_true",
+        help="do not exec nvidia-smi (no pods/exec permission)",
+    )
+    p.add_argument(
+        "--skip-metrics",
+        action="store_true",
+        help="do not read the GPU metrics exporter's /metrics (no pods/proxy permission)",
+    )
+    p.add_argument(
+        "--parallel",
+        type=_positive,
+        default=8,
+        help="nodes whose driver or metrics are read at once",
+    )
+    return p
+
+
+def main(
+    argv: list[str] | None = None, stdout: TextIO | None = None, stderr: TextIO | None = None
+) -> int:
+    out, err = stdout or sys.stdout, stderr or sys.stderr
+    args = parser().parse_args(argv)
+    try:
+        platform = load_stack(args.program, args.stack, args.config)
+        exp = expectations(platform)
+        api = connect(args.kubeconfig, args.context)
+        try:
+            reader = ClusterReader(api)
+            progress = Progress(err, enabled=args.progress or err.isatty())
+            read_driver = None if args.skip_driver else StreamExecReader(api)
+            read_metrics = None if args.skip_metrics else ProxyMetricsReader(reader)
+            report = verify(
+                reader, exp, read_driver, progress, args.parallel, read_metrics=read_metrics
+            )
+        finally:
+            api.close()
+    except (UsageError, ConfigError, ClusterError) as error:
+        err.write(f"verify: error: {error}\n")
+        return EXIT_ERROR
+    except KeyboardInterrupt:
+        err.write("verify: interrupted\n")
+        return 130
+    stack = args.stack if args.config is None else str(args.config)
+    if args.format == "json":
+        meta = {"stack": stack, "context": args.context, "server": reader.server}
+        out.write(as_json(report, meta))
+    else:
+        context = args.context or "current context"
+        out.write(table(report, f"verify {stack} on {reader.server} ({context})"))
+    return EXIT_OK if report.ok else EXIT_FAILED

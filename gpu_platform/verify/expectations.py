@@ -1,0 +1,158 @@
+"""What the stack promised, per GPU pool and workload namespace, in terms a live cluster shows.
+
+Derived from the validated stack config, ``gpu_facts`` and the same ``plan`` functions the
+components provision from (node labels, quota keys), so the check cannot drift from what was built.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+from gpu_facts.ack_components import MPS_CONTROL_CHART
+from gpu_facts.dcgm_exporter_chart import METRICS_PORT
+from gpu_facts.device_plugin_chart import CHART_NAME
+from gpu_facts.scheduling import GPU_NODE_TAINT, POOL_LABEL, Taint
+from gpu_platform.plan.metrics import NodeSeries, node_series
+from gpu_platform.plan.namespaces import gpu_quota as provisioned_gpu_quota
+from gpu_platform.plan.node_labels import node_labels
+from gpu_platform.plan.observability import metrics_plan
+from gpu_platform.plan.platform import ResolvedPlatform
+from gpu_platform.plan.pools import PoolFacts
+from gpu_platform.settings import WorkloadSettings
+
+
+class GpuDaemon(StrEnum):
+    """What serves the GPUs of a pool, named by the chart that installs it."""
+
+    DEVICE_PLUGIN = CHART_NAME
+    """The NVIDIA device plugin (ours or the GPU Operator's)."""
+    ACK_MPS_CONTROL = MPS_CONTROL_CHART
+    """ACK's MPS control daemon."""
+    NONE = "none"
+    """ACK cGPU/share: ACK's own closed components, which this tool does not inspect."""
+
+    @property
+    def report_name(self) -> str:
+        """How the report names it."""
+        return _DAEMON_TITLES[self]
+
+
+_DAEMON_TITLES = {
+    GpuDaemon.DEVICE_PLUGIN: "device plugin",
+    GpuDaemon.ACK_MPS_CONTROL: "ACK MPS control daemon",
+    GpuDaemon.NONE: "no inspected GPU daemon",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class PoolExpectation:
+    name: str
+    min_nodes: int
+    max_nodes: int
+    labels: dict[str, str]
+    """Node labels the pool's nodes must carry, with their values."""
+    taint: Taint
+    allocatable: dict[str, int]
+    """Allocatable GPU resources of every node (the capacity model)."""
+    daemon: GpuDaemon
+    gfd: bool
+    """Whether GFD labels must be present."""
+
+
+@dataclass(frozen=True, slots=True)
+class NamespaceExpectation:
+    name: str
+    gpu_quota: dict[str, int]
+    """``requests.<resource>`` -> hard limit of the namespace's GPU ResourceQuota."""
+    admission_action: str
+    """The validation action the admission binding must carry (``Deny``, ``Warn``, ``Audit``)."""
+
+
+@dataclass(frozen=True, slots=True)
+class ExporterExpectation:
+    """The GPU metrics exporter: where it runs, and what it shows on each node of each pool."""
+
+    title: str
+    """How the report names it: ``dcgm-exporter`` or ``GPU Operator's dcgm-exporter``."""
+    namespace: str
+    """Namespace of its DaemonSet (ours, or the GPU Operator's)."""
+    pools: dict[str, NodeSeries]
+    """The pools it watches (every GPU pool), with the series one node of each shows."""
+    port: int = METRICS_PORT
+
+
+@dataclass(frozen=True, slots=True)
+class Expectations:
+    pools: list[PoolExpectation]
+    namespaces: list[NamespaceExpectation]
+    plugin_namespace: str
+    """Namespace of the device plugin DaemonSet (ours, or the GPU Operator's)."""
+    min_driver_major: int
+    exporter: ExporterExpectation | None = None
+    exporter_skipped: str = ""
+    """Why the exporter is not checked, when ``exporter`` is None."""
+
+
+def _daemon(pf: PoolFacts) -> GpuDaemon:
+    if pf.uses_device_plugin:
+        return GpuDaemon.DEVICE_PLUGIN
+    return GpuDaemon.ACK_MPS_CONTROL if pf.is_ack_mps else GpuDaemon.NONE
+
+
+def pool_expectation(platform: ResolvedPlatform, pf: PoolFacts) -> PoolExpectation:
+    labels = node_labels(platform, pf)
+    labels.pop(POOL_LABEL, None)  # nodes are found by it
+    cfg = platform.settings
+    gfd_running = cfg.gpu_operator.enabled or (cfg.device_plugin.enabled and cfg.device_plugin.gfd)
+    return PoolExpectation(
+        name=pf.name,
+        min_nodes=pf.capacity.min_nodes,
+        max_nodes=pf.capacity.max_nodes,
+        labels=labels,
+        taint=GPU_NODE_TAINT,
+        allocatable=dict(pf.capacity.per_node),
+        daemon=_daemon(pf),
+        gfd=pf.uses_device_plugin and gfd_running,
+    )
+
+
+def gpu_quota(platform: ResolvedPlatform, workload: WorkloadSettings) -> dict[str, int]:
+    """The namespace's GPU quota as ResourceQuota ``hard`` keys, as the component writes it."""
+    hard = provisioned_gpu_quota(workload, platform.workload_pools(workload))
+    return {key: int(value) for key, value in hard.items()}
+
+
+def exporter_expectation(platform: ResolvedPlatform) -> tuple[ExporterExpectation | None, str]:
+    """The exporter the stack runs (ours, or the GPU Operator's), or why there is none."""
+    cfg = platform.settings
+    if metrics_plan(platform) is None:
+        return None, "observability.metrics.enabled is false: GPU metrics are not checked"
+    # Every GPU pool, ACK's shared ones included: one series per physical GPU there too.
+    watched = {pf.name: node_series(pf) for pf in platform.pools.values()}
+    if not watched:
+        return None, "no GPU pool: no dcgm-exporter to check"
+    if cfg.gpu_operator.enabled:
+        title, namespace = "GPU Operator's dcgm-exporter", cfg.gpu_operator.namespace
+    else:
+        title, namespace = "dcgm-exporter", cfg.observability.metrics.namespace
+    return ExporterExpectation(title, namespace, watched), ""
+
+
+def expectations(platform: ResolvedPlatform) -> Expectations:
+    cfg = platform.settings
+    plugin_ns = (
+        cfg.gpu_operator.namespace if cfg.gpu_operator.enabled else cfg.device_plugin.namespace
+    )
+    exporter, skipped = exporter_expectation(platform)
+    return Expectations(
+        pools=[pool_expectation(platform, pf) for pf in platform.pools.values()],
+        namespaces=[
+            NamespaceExpectation(wl.name, gpu_quota(platform, wl), cfg.admission.action)
+            for wl in cfg.workloads
+        ],
+        plugin_namespace=plugin_ns,
+        min_driver_major=cfg.driver_check.min_driver_major,
+        exporter=exporter,
+        exporter_skipped=skipped,
+    )

@@ -1,0 +1,404 @@
+"""The GPU metrics exporter on a live cluster (BP-05, BP-09): its pod Ready on every GPU node it
+watches; its ``/metrics`` (read through the API server's pod proxy) with one series per GPU or
+MIG instance the capacity model promises for the node; and every running GPU pod of a workload
+namespace on a series labelled with its pod and namespace, so its namespace's GPU use is seen
+(but for pods of ACK's GPU sharing, which the exporter cannot name: they are noted instead).
+
+The checks are pure functions of the snapshot and each node's page; reading the pages sits
+behind ``MetricsReader`` (the CLI: ``ProxyMetricsReader``), as exec sits behind ``DriverReader``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from concurrent.futures import ThreadPoolExecutor, as_completed
+from dataclasses import dataclass
+
+from gpu_facts.dcgm_exporter_chart import (
+    ENGINE_ACTIVE,
+    GPU_LABEL,
+    MIG_INSTANCE_LABEL,
+    MIG_PROFILE_LABEL,
+    NAMESPACE_LABEL,
+    NATIVE_RESOURCE,
+    NATIVE_RESOURCE_PREFIX,
+    POD_LABEL,
+    RESOURCE_NAMES_ENV,
+    RESOURCE_NAMES_FLAG,
+    UNATTRIBUTABLE_RESOURCES,
+    UTILIZATION,
+    UUID_LABEL,
+    attributable,
+    declared_names,
+    natively_attributed,
+)
+from gpu_facts.scheduling import NVIDIA_RESOURCE_DOMAIN, is_gpu_resource
+from gpu_platform.plan.metrics import NodeSeries
+
+from .checks import daemonset_status, ready_pod_on_node
+from .cluster import ClusterError, ClusterReader, Obj
+from .daemons import DaemonPods
+from .expectations import ExporterExpectation
+from .objects import entries, mapping, name_of, text
+from .progress import Progress
+from .prometheus_text import MetricsFormatError, Sample, samples
+from .results import CheckResult, outcome
+
+METRICS_PATH = "metrics"
+READ_METRICS = frozenset({UTILIZATION, ENGINE_ACTIVE})
+"""The series the checks read; the rest of a page is skipped past, line by line."""
+COLLECT_INTERVAL = "30 s"
+"""How often the exporter collects (its ``-c`` default): a pod younger than that may be absent."""
+
+
+@dataclass(frozen=True, slots=True)
+class MetricsTarget:
+    """The exporter pod of one node, and the port its ``/metrics`` is on."""
+
+    node: str
+    namespace: str
+    pod: str
+    port: int
+
+
+class MetricsReadError(Exception):
+    """The page could not be read."""
+
+
+MetricsReader = Callable[[MetricsTarget], str]
+"""Returns the exporter's ``/metrics`` page on the target; raises ``MetricsReadError``."""
+
+
+class ProxyMetricsReader:
+    """``/metrics`` through the API server's pod proxy: no route to the pod network needed,
+    and only ``get`` on ``pods/proxy`` in the exporter's namespace."""
+
+    def __init__(self, reader: ClusterReader) -> None:
+        self.reader = reader
+
+    def __call__(self, target: MetricsTarget) -> str:
+        try:
+            return self.reader.pod_proxy(target.namespace, target.pod, target.port, METRICS_PATH)
+        except ClusterError as err:
+            hint = (
+                f"; the verifying identity needs get on pods/proxy in {target.namespace} "
+                "(or run with --skip-metrics)"
+                if err.status == 403
+                else ""
+            )
+            raise MetricsReadError(f"reading /{METRICS_PATH} failed: {err}{hint}") from None
+
+
+@dataclass(frozen=True, slots=True)
+class Page:
+    """What one node's exporter showed: its samples, or why there are none."""
+
+    samples: tuple[Sample, ...] = ()
+    error: str | None = None
+
+
+def parse_page(text_: str) -> Page:
+    try:
+        return Page(tuple(samples(text_, READ_METRICS)))
+    except MetricsFormatError as err:
+        return Page(error=f"/{METRICS_PATH} is not in the Prometheus text format ({err})")
+
+
+def metrics_port(pod: Obj, default: int) -> int:
+    """The container port named ``metrics`` (the chart's), else ``default``."""
+    for container in entries(pod, "spec", "containers"):
+        for port in entries(container, "ports"):
+            number = port.get("containerPort")
+            if text(port, "name") == "metrics" and isinstance(number, int):
+                return number
+    return default
+
+
+def told_names(pod: Obj) -> frozenset[str]:
+    """The resource names the exporter pod is told: its flag, else its env var."""
+    for container in entries(pod, "spec", "containers"):
+        words = [w for key in ("command", "args") for w in container.get(key) or []]
+        for position, word in enumerate(words):
+            if isinstance(word, str) and word.startswith(RESOURCE_NAMES_FLAG + "="):
+                return declared_names(word.partition("=")[2])
+            if word == RESOURCE_NAMES_FLAG and position + 1 < len(words):
+                return declared_names(str(words[position + 1]))
+        for variable in entries(container, "env"):
+            if text(variable, "name") == RESOURCE_NAMES_ENV:
+                return declared_names(text(variable, "value"))
+    return frozenset()
+
+
+# --- the exporter on each node ------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class NodeWatch:
+    """One node the exporter must watch: its pool's series, its exporter row and pod."""
+
+    node: str
+    series: NodeSeries
+    row: CheckResult
+    pod: Obj | None
+
+
+def watched_nodes(
+    exp: ExporterExpectation, pool_nodes: dict[str, list[Obj]], sets: list[Obj], pods: DaemonPods
+) -> list[NodeWatch]:
+    """The exporter's pod on every node of the pools it watches, pool by pool."""
+    found = []
+    for pool, series in exp.pools.items():
+        for node in sorted(pool_nodes.get(pool, []), key=name_of):
+            row, pod = ready_pod_on_node("exporter", exp.title, sets, pods, node)
+            found.append(NodeWatch(name_of(node), series, row, pod))
+    return found
+
+
+def targets(exp: ExporterExpectation, watches: Iterable[NodeWatch]) -> list[MetricsTarget]:
+    return [
+        MetricsTarget(
+            w.node,
+            text(w.pod, "metadata", "namespace"),
+            name_of(w.pod),
+            metrics_port(w.pod, exp.port),
+        )
+        for w in watches
+        if w.pod is not None
+    ]
+
+
+def read_pages(
+    found: list[MetricsTarget], read: MetricsReader, parallel: int, progress: Progress
+) -> dict[str, Page]:
+    """Every node's page, ``parallel`` at a time; a node whose page could not be read gets
+    the reason."""
+
+    def one(target: MetricsTarget) -> Page:
+        try:
+            return parse_page(read(target))
+        except MetricsReadError as err:
+            return Page(error=f"{target.pod}: {err}")
+
+    pages: dict[str, Page] = {}
+    if not found:
+        return pages
+    with ThreadPoolExecutor(max_workers=max(1, parallel)) as pool:
+        futures = {pool.submit(one, target): target for target in found}
+        for done, future in enumerate(as_completed(futures), start=1):
+            target = futures[future]
+            pages[target.node] = future.result()
+            progress.update("metrics", done, len(found), target.node)
+    return pages
+
+
+def _many(count: int, what: str) -> str:
+    return f"{count} {what}" if count == 1 else f"{count} {what}s"
+
+
+def _expected(series: NodeSeries) -> str:
+    if series.mig_profile is not None:
+        return f"{_many(series.devices, f'MIG {series.mig_profile} instance')} in {series.metric}"
+    return f"{_many(series.devices, 'GPU')} in {series.metric}"
+
+
+def _gpu(sample: Sample) -> str:
+    return sample.labels.get(GPU_LABEL) or sample.labels.get(UUID_LABEL) or "?"
+
+
+def _absent(series: NodeSeries) -> str:
+    if series.metric == ENGINE_ACTIVE:
+        return (
+            f"no {series.metric} series: profiling metrics are off in the exporter's counters "
+            "file, or its pod lacks SYS_ADMIN (the chart's securityContext)"
+        )
+    return f"no {series.metric} series: the exporter's counters file leaves it out"
+
+
+def _count_note(found: int, wanted: int, what: str) -> str:
+    if found < wanted:
+        return (
+            f" ({wanted - found} of {wanted} {what} missing: a GPU lost from the node (see its "
+            "XID errors and nvidia-smi), a MIG layout not applied, or an exporter device filter)"
+        )
+    return (
+        f" ({found - wanted} more than the {wanted} the stack config promises: the node's VM "
+        "size or MIG layout is not the pool's)"
+    )
+
+
+def gpu_series(node: str, series: NodeSeries, page: Page | None, skipped: str) -> CheckResult:
+    """One series per GPU (whole or time-sliced) or per MIG instance of the pool's profile."""
+    subject, expected = f"node/{node}", _expected(series)
+    if skipped:
+        return CheckResult("gpu-series", subject, expected, skipped, "skip")
+    if page is None:
+        return outcome(
+            "gpu-series", subject, expected, "unknown: no ready exporter pod on the node", False
+        )
+    if page.error is not None:
+        return outcome("gpu-series", subject, expected, page.error, False)
+    shown = [s for s in page.samples if s.name == series.metric]
+    if not shown:
+        return outcome("gpu-series", subject, expected, _absent(series), False)
+    if series.mig_profile is None:
+        gpus = {_gpu(s) for s in shown}
+        found = _many(len(gpus), "GPU")
+        if len(gpus) != series.devices:
+            found += _count_note(len(gpus), series.devices, "GPUs")
+        return outcome("gpu-series", subject, expected, found, len(gpus) == series.devices)
+    instances: dict[str, set[tuple[str, str]]] = {}
+    for s in shown:
+        instance = s.labels.get(MIG_INSTANCE_LABEL)
+        profile = s.labels.get(MIG_PROFILE_LABEL) or "no MIG"
+        key = (_gpu(s), instance or "")
+        instances.setdefault(profile if instance else "no MIG", set()).add(key)
+    ours = len(instances.pop(series.mig_profile, set()))
+    found = _many(ours, f"MIG {series.mig_profile} instance")
+    if ours != series.devices:
+        found += _count_note(ours, series.devices, "instances")
+    if instances:
+        others = ", ".join(f"{len(keys)} {profile}" for profile, keys in sorted(instances.items()))
+        found += f"; also {others}: the GPUs' MIG layout is not the pool's"
+    return outcome("gpu-series", subject, expected, found, ours == series.devices and not instances)
+
+
+def exporter_rows(
+    exp: ExporterExpectation,
+    watches: list[NodeWatch],
+    pages: dict[str, Page],
+    sets: list[Obj],
+    skipped: str,
+) -> list[CheckResult]:
+    """Per node its exporter and series rows; then the DaemonSets."""
+    rows: list[CheckResult] = []
+    for watch in watches:
+        rows.append(watch.row)
+        rows.append(gpu_series(watch.node, watch.series, pages.get(watch.node), skipped))
+    rows += [daemonset_status(exp.title, ds) for ds in sets]
+    if not sets and not watches:
+        rows.append(
+            outcome(
+                "exporter",
+                f"namespace/{exp.namespace}",
+                f"{exp.title} DaemonSet",
+                f"no {exp.title} DaemonSet found",
+                False,
+            )
+        )
+    return rows
+
+
+# --- GPU pods on the exporter's series ----------------------------------------------------
+
+
+def pod_gpu_resources(pod: Obj) -> set[str]:
+    """The GPU resources any container of the pod asks for."""
+    names: set[str] = set()
+    for container in entries(pod, "spec", "initContainers") + entries(pod, "spec", "containers"):
+        for section in ("limits", "requests"):
+            names |= {r for r in mapping(container, "resources", section) if is_gpu_resource(r)}
+    return names
+
+
+def _why_absent(resources: set[str], told: frozenset[str]) -> str:
+    unknown = sorted(
+        r
+        for r in resources
+        if r.startswith(NVIDIA_RESOURCE_DOMAIN) and not natively_attributed(r) and r not in told
+    )
+    if unknown:
+        names = ",".join(sorted(told | set(unknown)))
+        listed = ", ".join(sorted(told)) or "none"
+        return (
+            f"the exporter is not told {', '.join(unknown)} (it attributes {NATIVE_RESOURCE}, "
+            f"{NATIVE_RESOURCE_PREFIX}* and {RESOURCE_NAMES_ENV}: {listed}); set "
+            f"{RESOURCE_NAMES_ENV}={names} (our DcgmExporter sets it from the pools of the "
+            "stack config)"
+        )
+    return (
+        f"the exporter knows its resources: the pod may have started less than one collection "
+        f"({COLLECT_INTERVAL}) ago, or the exporter cannot read the kubelet's pod-resources "
+        "socket; rerun, then see the exporter's log"
+    )
+
+
+def attributable_pod(pod: Obj) -> bool:
+    """Whether the exporter can name the pod on its GPU's series: not a pod of ACK's GPU sharing
+    (``aliyun.com/gpu-mem``), whose device IDs are not the GPUs'
+    (``gpu_facts.dcgm_exporter_chart.UNATTRIBUTABLE_RESOURCES``)."""
+    return any(attributable(r) for r in pod_gpu_resources(pod))
+
+
+def unnamed_pods_note(pods: list[str]) -> str:
+    """Why the pods of ACK's GPU sharing are not checked ("" when there are none)."""
+    if not pods:
+        return ""
+    return (
+        f"not checked: {', '.join(sorted(pods))} "
+        f"({', '.join(sorted(UNATTRIBUTABLE_RESOURCES))}): the exporter watches their GPUs but "
+        "cannot name the pods of ACK's GPU sharing, whose device IDs are not the GPUs' "
+        "(docs/observability.md)"
+    )
+
+
+def gpu_attribution(
+    namespace: str,
+    pods: list[Obj],
+    watches: dict[str, NodeWatch],
+    pages: dict[str, Page],
+    skipped: str,
+) -> CheckResult:
+    """Each running GPU pod of the namespace on a node the exporter watches is on a series
+    labelled with its pod and namespace; pods of ACK's GPU sharing are noted, not checked."""
+    subject = f"namespace/{namespace}"
+    expected = "each running GPU pod on a series with its pod and namespace"
+    running = [
+        pod
+        for pod in pods
+        if text(pod, "status", "phase") == "Running"
+        and text(pod, "spec", "nodeName") in watches
+        and pod_gpu_resources(pod)
+    ]
+    unnamed = [name_of(pod) for pod in running if not attributable_pod(pod)]
+    running = [pod for pod in running if attributable_pod(pod)]
+    unnamed_note = unnamed_pods_note(unnamed)
+    if not running:
+        found = (
+            unnamed_note or "no running GPU pod on the exporter's nodes: attribution not checked"
+        )
+        return CheckResult("gpu-attribution", subject, expected, found, "skip")
+    if skipped:
+        return CheckResult("gpu-attribution", subject, expected, skipped, "skip")
+    attributed, unread, missing = [], [], []
+    for pod in sorted(running, key=name_of):
+        node = text(pod, "spec", "nodeName")
+        page = pages.get(node)
+        if page is None or page.error is not None:
+            unread.append(name_of(pod))
+            continue
+        if any(
+            s.labels.get(POD_LABEL) == name_of(pod) and s.labels.get(NAMESPACE_LABEL) == namespace
+            for s in page.samples
+        ):
+            attributed.append(name_of(pod))
+            continue
+        exporter = watches[node].pod
+        told = told_names(exporter) if exporter is not None else frozenset()
+        resources = pod_gpu_resources(pod)
+        missing.append(
+            f"{name_of(pod)} on {node} ({', '.join(sorted(resources))}) is on no series: "
+            f"{_why_absent(resources, told)}"
+        )
+    if missing:
+        return outcome("gpu-attribution", subject, expected, "; ".join(missing), False)
+    if not attributed:
+        found = f"not checked: no metrics from the nodes of {', '.join(unread)}"
+        if unnamed_note:
+            found += f"; {unnamed_note}"
+        return CheckResult("gpu-attribution", subject, expected, found, "skip")
+    found = f"{len(attributed)} attributed: {', '.join(attributed)}"
+    if unread:
+        found += f" (not checked, no metrics from their nodes: {', '.join(unread)})"
+    if unnamed_note:
+        found += f"; {unnamed_note}"
+    return outcome("gpu-attribution", subject, expected, found, True)
