@@ -14,6 +14,7 @@ one that only re-exports, and ``__main__.py``, need none. ``components`` and
 from __future__ import annotations
 
 import ast
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -40,6 +41,7 @@ def _is_all(node: ast.Assign) -> bool:
     return any(isinstance(t, ast.Name) and t.id == "__all__" for t in node.targets)
 
 
+@cache
 def modules_and_test_files() -> dict[str, Path]:
     """Dotted module name -> the test file it must have."""
     wanted: dict[str, Path] = {}
