@@ -1,12 +1,10 @@
-"""plan/amd_pools.py through the stack config: what an AMD pool may be and what the AMD GPU layer
-needs, each refused with AKS's or AMD's rule; AMD pools serve the namespaces that list them."""
+"""plan.amd_pools: which pools are AMD's, what AKS refuses in one (relative to the pool), and
+AMD pools serve the namespaces that list them. The same rules through the stack config, with
+their key paths: tests/stack_config/rules/test_amd.py."""
 
 from __future__ import annotations
 
-import copy
 from typing import Any
-
-import pytest
 
 from gpu_platform.plan.amd_pools import (
     amd_pool_problems,
@@ -16,23 +14,8 @@ from gpu_platform.plan.amd_pools import (
     pool_vendor,
 )
 from gpu_platform.settings import GpuPoolSettings
-from gpu_platform.stack_config import ConfigError, load_platform
-from tests.conftest import stack_raw
-
-MI300X = "Standard_ND96isr_MI300X_v5"
-
-
-def amd_dev(change: Any = None) -> dict[str, Any]:
-    raw = copy.deepcopy(stack_raw("amd-dev"))
-    if change is not None:
-        change(raw)
-    return raw
-
-
-def problems(raw: dict[str, Any]) -> dict[str, str]:
-    with pytest.raises(ConfigError) as err:
-        load_platform(raw)
-    return dict(err.value.problems)
+from gpu_platform.stack_config import load_platform
+from tests.stack_config.rules.test_amd import MI300X, amd_dev
 
 
 def test_the_amd_stack_resolves_with_its_capacity() -> None:
