@@ -21,7 +21,7 @@ else; they keep everything else of ``restricted`` (non-root, no privilege, no ca
 RuntimeDefault seccomp). ``nvidia-smi`` talks to the driver through NVML, not CUDA, so the
 check is not an MPS client.
 
-AMD pools are checked from a third namespace (``<readiness.namespace>-amd``, Pod Security
+AMD pools are checked from a third namespace (``<driverCheck.namespace>-amd``, Pod Security
 ``baseline``): AMD's device nodes (``/dev/kfd``, ``/dev/dri/renderD*``) belong to root and the
 ``render`` group, whose GID differs between node images, so ``amd-smi`` opens them as root. The
 check keeps everything else of ``restricted`` (no capabilities at all, no privilege escalation,

@@ -1,1 +1,2 @@
-"""Node readiness checks: parsing what GPU tools print on a node."""
+"""``make verify`` (``python -m gpu_platform.verify``): a live cluster checked, read-only,
+against the stack config."""

@@ -1,4 +1,4 @@
-"""``python -m readiness``: verify a live cluster against the stack (``make verify``)."""
+"""``python -m gpu_platform.verify``: verify a live cluster against the stack (``make verify``)."""
 
 import sys
 

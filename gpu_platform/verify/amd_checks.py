@@ -1,5 +1,5 @@
 """The checks of an AMD GPU pool: compare its nodes and AMD's operands with what the stack
-promised. Pure functions of what was read (``readiness.amd_verify`` reads it).
+promised. Pure functions of what was read (``verify.amd_verify`` reads it).
 
 BP-05 on AMD nodes: the AMD taint, our labels, allocatable ``amd.com/gpu`` against the capacity
 model, AMD's device plugin Ready, the amdgpu driver the node labeller saw

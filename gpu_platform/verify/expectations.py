@@ -36,7 +36,7 @@ class GpuDaemon(StrEnum):
     NONE = "none"
     """ACK cGPU/share: ACK's own closed components, which this tool does not inspect."""
     AMD_DEVICE_PLUGIN = AMD_CHART_NAME
-    """AMD's device plugin, run by AMD's GPU Operator (checked by ``readiness.amd_checks``)."""
+    """AMD's device plugin, run by AMD's GPU Operator (checked by ``verify.amd_checks``)."""
 
     @property
     def report_name(self) -> str:
@@ -103,7 +103,7 @@ class Expectations:
     exporter_skipped: str = ""
     """Why the exporter is not checked, when ``exporter`` is None."""
     seeds: SeedExpectations = field(default_factory=SeedExpectations)
-    """What the seeds' own commands should show (``readiness/seed_checks.py``)."""
+    """What the seeds' own commands should show (``verify/seed_checks.py``)."""
 
 
 def _daemon(pf: PoolFacts) -> GpuDaemon:
@@ -147,7 +147,7 @@ def exporter_expectation(platform: ResolvedPlatform) -> tuple[ExporterExpectatio
     if metrics_plan(platform) is None:
         return None, "observability.metrics.enabled is false: GPU metrics are not checked"
     # Every NVIDIA GPU pool, ACK's shared ones included: one series per physical GPU there too.
-    # AMD pools have AMD's exporter (readiness.amd_checks).
+    # AMD pools have AMD's exporter (verify.amd_checks).
     watched = {pf.name: node_series(pf) for pf in nvidia_pools(platform.pools.values())}
     if not watched:
         amd = ", ".join(pf.name for pf in platform.pools.values() if pf.is_amd)
@@ -167,7 +167,7 @@ def expectations(platform: ResolvedPlatform) -> Expectations:
     )
     exporter, skipped = exporter_expectation(platform)
     return Expectations(
-        # AMD pools: readiness.amd_expectations.
+        # AMD pools: verify.amd_expectations.
         pools=[pool_expectation(platform, pf) for pf in nvidia_pools(platform.pools.values())],
         namespaces=[
             NamespaceExpectation(

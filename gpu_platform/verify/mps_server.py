@@ -4,7 +4,7 @@ Seed 003 confirms MPS with ``nvidia-smi`` showing ``nvidia-cuda-mps-server`` nex
 We run the same default table in the node's MPS control daemon pod (ACK's ``ack-mps-control``,
 or the NVIDIA device plugin's ``mps-control-daemon``): both run with the host's or the pod's
 shared PID namespace, so the server the daemon starts is named in the process list. What is
-parsed: the table's process list and each GPU's compute mode (``readiness.nvidia_smi``).
+parsed: the table's process list and each GPU's compute mode (``verify.nvidia_smi``).
 
 A server exists only once a client connected (``gpu_facts.mps``), so with no GPU pod on the node
 an absent server is what a healthy node shows; the daemon's mark on the GPUs is then the

@@ -7,7 +7,7 @@ Accepted inputs for :func:`parse_driver_version`:
 - `nvidia-smi --query-gpu=driver_version --format=csv,noheader` (one version per GPU).
 
 Failure output (driver not loaded, library mismatch, no devices) raises :class:`NvidiaSmiError`
-with the tool's own message, so a readiness check reports why, not just "parse error".
+with the tool's own message, so a check reports why, not just "parse error".
 """
 
 from __future__ import annotations
