@@ -29,10 +29,11 @@ from gpu_platform.plan.amd_gpu_operator import (
     exporter_pod_monitor_spec,
     operator_values,
 )
+from gpu_platform.plan.amd_pools import amd_layer_problems
 from gpu_platform.plan.gpu_rules import rule_groups
 from gpu_platform.plan.metrics import ScrapeMode
 from gpu_platform.plan.pools import PoolFacts
-from gpu_platform.settings import AmdGpuOperatorSettings
+from gpu_platform.settings import AmdGpuOperatorSettings, Cloud
 from gpu_platform.settings.base import DnsLabel
 
 from .errors import raise_if_any, shape_problems, validation_problems
@@ -42,7 +43,7 @@ from .gpu_workload_namespace import DENY_ALL_POLICY, deny_all_spec
 from .helm_release import pinned_release, system_namespace
 from .nvidia_device_plugin import API_SERVER_POLICY, api_server_egress_spec, namespace_policies
 from .outputs import known_after
-from .pool_args import DEFAULT_CLOUD, GpuPoolArgs, check_gpu_pools_args
+from .pool_args import CLOUDS, DEFAULT_CLOUD, GpuPoolArgs, check_gpu_pools_args
 from .type_tokens import type_token
 
 COMPONENT = "AmdGpuOperator"
@@ -165,7 +166,8 @@ def amd_operator_inputs(
     """The args as settings, the pools' facts and the scrape mode, or one
     ``InputPropertiesError`` naming every bad property."""
     raise_if_any(COMPONENT, name, shape_problems(args, AmdGpuOperatorArgs))
-    pools, problems = check_gpu_pools_args(args.get("cloud", DEFAULT_CLOUD), args["pools"], "pools")
+    cloud = args.get("cloud", DEFAULT_CLOUD)
+    pools, problems = check_gpu_pools_args(cloud, args["pools"], "pools")
     settings: AmdGpuOperatorSettings | None = None
     try:
         settings = AmdGpuOperatorSettings.model_validate(
@@ -180,8 +182,10 @@ def amd_operator_inputs(
     scrape = args.get("scrape")
     if scrape is not None and scrape not in OPERATOR_SCRAPE_MODES:
         problems.append(("scrape", f"one of {', '.join(OPERATOR_SCRAPE_MODES)}, not {scrape!r}"))
-    if settings is not None and settings.driver.enabled and settings.driver.image is None:
-        problems.append(("driver.image", "required while the operator installs the driver"))
+    if settings is not None and cloud in CLOUDS:
+        # What the layer needs of its settings: the rule the stack config asks too.
+        pool_settings = [pool.pool for pool in pools]
+        problems += amd_layer_problems(cast(Cloud, cloud), settings, pool_settings)
     if not problems and not any(pool.is_amd for pool in pools):
         problems.append(("pools", "no pool has an AMD size: nothing for AMD's operator to serve"))
     raise_if_any(COMPONENT, name, problems)

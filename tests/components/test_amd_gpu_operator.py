@@ -13,7 +13,9 @@ from gpu_facts import amd_gpu_operator as amd
 from gpu_facts.device_plugin_chart import unknown_value_paths
 from gpu_facts.network_policy import API_SERVER_PORTS, Endpoint, allows, is_deny_all
 from gpu_platform.components.amd_gpu_operator import AmdGpuOperator
+from gpu_platform.plan.amd_pools import amd_layer_problems
 from gpu_platform.plan.platform import ResolvedPlatform
+from gpu_platform.settings import AmdGpuOperatorSettings, GpuPoolSettings
 from gpu_platform.stack_config import load_platform
 from tests.components.incluster_args import amd_operator_args, paths
 from tests.conftest import by_type, one, run, run_once, stack_raw
@@ -247,6 +249,10 @@ def test_no_amd_pool_and_no_driver_image_are_refused() -> None:
     run(lambda: program({"pools": [mi300x]}))
     assert [paths(e) for e in errors] == [["pools"], ["driver.image"]]
     assert "no pool has an AMD size" in str(errors[0])
+    # The stack config's rule, with its message (plan.amd_pools).
+    pool = GpuPoolSettings.model_validate(mi300x)
+    [(_, message)] = amd_layer_problems("existing", AmdGpuOperatorSettings(), [pool])
+    assert message in str(errors[1])
 
 
 def test_children_are_named_after_and_parented_to_the_component() -> None:
