@@ -203,7 +203,16 @@ class ClusterReader:
 
         def bad(cause: str, partial: bool = False) -> None:
             self.bad_answers.append(
-                BadAnswer(what, resource, namespace, label_selector, expected, cause, partial)
+                BadAnswer(
+                    what,
+                    resource,
+                    namespace,
+                    label_selector,
+                    expected,
+                    cause,
+                    partial,
+                    field_selector=field_selector,
+                )
             )
 
         try:
@@ -294,13 +303,11 @@ class ClusterReader:
     def namespace(self, name: str) -> Obj | None:
         """The namespace, or None when it does not exist (or its answer is no object: then
         recorded in ``bad_answers``)."""
-        what = f"get namespace {name}"
         return self._found_or_none(
-            what,
+            f"get namespace {name}",
             "namespaces",
             self.core.read_namespace,
             expected="a Namespace",
-            scope=name,
             name=name,
         )
 
@@ -321,14 +328,13 @@ class ClusterReader:
         resource: str,
         method: Callable[..., Any],
         *,
+        name: str,
         expected: str = "an object",
-        scope: str | None = None,
-        **kwargs: Any,
     ) -> Obj | None:
-        """One object, or None when it does not exist (or its answer is no object: then
-        recorded in ``bad_answers``)."""
+        """One cluster-scoped object, or None when it does not exist (or its answer is no
+        object: then recorded in ``bad_answers``)."""
         try:
-            found = self._call(what, method, **kwargs)
+            found = self._call(what, method, name=name)
             if not isinstance(found, dict):
                 raise AnswerError(f"the answer is {shape(found)}, not an object")
         except ClusterError as err:
@@ -337,7 +343,9 @@ class ClusterReader:
             raise
         except AnswerError as err:
             self.bad_answers.append(
-                BadAnswer(what, resource, scope, "", f"{expected}: a JSON object", str(err))
+                BadAnswer(
+                    what, resource, None, "", f"{expected}: a JSON object", str(err), name=name
+                )
             )
             return None
         return found
