@@ -46,9 +46,10 @@ NODE_POD_CHECKS = frozenset({GPU_MEMORY, MPS_SERVER})
 """Seed rows read from a node's pods in all namespaces (``kubectl inspect cgpu``'s list)."""
 EXPORTER_CHECKS = frozenset({"exporter", "gpu-series", "gpu-attribution"})
 """Rows read from dcgm-exporter's DaemonSets and pods (attribution reads its pages)."""
-AMD_POD_CHECKS = frozenset({"gpu-daemon", "exporter", "gpu-series", AMD_ATTRIBUTION})
-"""AMD's rows read from its operand pods: the device plugin's and the exporter's (whose pages
-the series and attribution read). Its ``driver`` and ``gpu-health`` rows read node labels."""
+AMD_OPERAND_CHECKS = frozenset({"gpu-daemon", "exporter", "gpu-series", AMD_ATTRIBUTION})
+"""AMD's rows read from its operands' DaemonSets and pods: the device plugin's and the
+exporter's (whose pages the series and attribution read). Its ``driver`` and ``gpu-health`` rows
+read node labels."""
 NAMESPACE_LISTS = {
     "networkpolicies": "network-policy",
     "resourcequotas": "gpu-quota",
@@ -222,9 +223,9 @@ class Feeds:
         if bad.resource == "nodes":
             return self._pool_row(bad, row, (pool.pool.name for pool in amd.pools))
         if _plain_list(bad, "daemonsets", amd.namespace):
-            return row.check in AMD_POD_CHECKS or _in_daemonsets_of(bad, row, amd.namespace)
+            return row.check in AMD_OPERAND_CHECKS or _in_daemonsets_of(bad, row, amd.namespace)
         if _plain_list(bad, "pods", amd.namespace):
-            return row.check in AMD_POD_CHECKS
+            return row.check in AMD_OPERAND_CHECKS
         return (
             row.check == AMD_ATTRIBUTION
             and row.subject == f"namespace/{bad.namespace}"

@@ -6,7 +6,8 @@ the JSON the API server sent (camelCase keys), so the checks read exactly what
 ``kubectl get -o json`` shows. Transport and auth failures become one ``ClusterError`` line
 naming the cause (``causes.py``); every request has a deadline (``deadline.py``). A list whose
 answer is not a list (``answers.py``) is recorded in ``ClusterReader.bad_answers`` and reads as
-empty: the run reports it as one failing row instead of stopping.
+empty, an object read by name whose answer is no object as not found: the run reports it as one
+failing row instead of stopping (``bad_answers.py``).
 """
 
 from __future__ import annotations

@@ -464,57 +464,71 @@ OPERAND_POD_ROWS = [
 ]
 """AMD's rows read from its operands' pods: the device plugin's and the exporter's (whose page
 the series reads). The driver and GPU-health rows read node labels: still judged."""
+NO_PAGE = {
+    ("amd-gpu-attribution", "namespace/gpu-research"): [
+        "not checked: no metrics from the nodes of finetune-0",
+        "skip",
+    ]
+}
+"""No exporter pod, so no page: attribution is already a skip, with its own reason."""
+
+
+def _answered_with(
+    kubeconfig: Path, cluster: FakeCluster, raw: RawAnswer, what: str, *, kind: str, cause: str
+) -> tuple[Run, Run]:
+    """The healthy run, then the run with ``raw`` answered instead: it fails the one
+    ``api-answer`` row of ``what`` (a ``kind`` list), and nothing else."""
+    healthy = run_verify(kubeconfig)
+    cluster.raw.append(raw)
+    run = run_verify(kubeconfig)
+    assert (run.code, run.err) == (1, "")
+    assert run.failures() == [("api-answer", what)]
+    assert run.rows()[-1] == {
+        "check": "api-answer",
+        "subject": what,
+        "expected": f"a {kind}: a JSON object whose items are named objects",
+        "found": cause,
+        "status": "fail",
+    }
+    return healthy, run
 
 
 def test_a_pod_list_of_amds_namespace_that_is_no_list_skips_amds_operand_rows_only(
     amd_kubeconfig: Path, amd_cluster: FakeCluster
 ) -> None:
-    healthy = run_verify(amd_kubeconfig)
-    amd_cluster.raw.append(RawAnswer(rf"/api/v1/namespaces/{NS}/pods\?", {"items": "x"}))
-    start = len(amd_cluster.requests)
-    run = run_verify(amd_kubeconfig)
     what = f"list pods in {NS}"
-    assert (run.code, run.err) == (1, "")
-    assert run.failures() == [("api-answer", what)]
-    assert run.rows()[-1] == {
-        "check": "api-answer",
-        "subject": what,
-        "expected": "a PodList: a JSON object whose items are named objects",
-        "found": "its items are a string ('x'), not an array",
-        "status": "fail",
-    }
+    healthy, run = _answered_with(
+        amd_kubeconfig,
+        amd_cluster,
+        RawAnswer(rf"/api/v1/namespaces/{NS}/pods\?", {"items": "x"}),
+        what,
+        kind="PodList",
+        cause="its items are a string ('x'), not an array",
+    )
     # Exactly these rows differ from the healthy run: NVIDIA's gpu-daemon and driver rows, the
     # AMD DaemonSets' status, AMD's driver and GPU health are judged as before.
     assert rows_changed(healthy, run) == {
         **{row: _not_checked(what) for row in OPERAND_POD_ROWS},
-        # No exporter pod, so no page: already a skip, with its own reason.
-        ("amd-gpu-attribution", "namespace/gpu-research"): [
-            "not checked: no metrics from the nodes of finetune-0",
-            "skip",
-        ],
+        **NO_PAGE,
     }
     # No exporter pod found, so no AMD page read; NVIDIA's three still are.
-    proxied = [p for _, p in amd_cluster.requests[start:] if "/proxy/metrics" in p]
-    assert len(proxied) == 3
-    assert not [p for p in proxied if f"/namespaces/{NS}/" in p]
+    proxied = [p for _, p in amd_cluster.requests if "/proxy/metrics" in p]
+    assert len([p for p in proxied if f"/namespaces/{NS}/" in p]) == 2  # the healthy run's
+    assert len(proxied) == 2 + 3 + 3
 
 
 def test_a_daemonset_list_of_amds_namespace_that_is_no_list_skips_amds_operand_rows_only(
     amd_kubeconfig: Path, amd_cluster: FakeCluster
 ) -> None:
-    healthy = run_verify(amd_kubeconfig)
-    amd_cluster.raw.append(RawAnswer(rf"/apis/apps/v1/namespaces/{NS}/daemonsets\?", None))
-    run = run_verify(amd_kubeconfig)
     what = f"list daemonsets in {NS}"
-    assert (run.code, run.err) == (1, "")
-    assert run.failures() == [("api-answer", what)]
-    assert run.rows()[-1] == {
-        "check": "api-answer",
-        "subject": what,
-        "expected": "a DaemonSetList: a JSON object whose items are named objects",
-        "found": "the answer is null, not a list object",
-        "status": "fail",
-    }
+    healthy, run = _answered_with(
+        amd_kubeconfig,
+        amd_cluster,
+        RawAnswer(rf"/apis/apps/v1/namespaces/{NS}/daemonsets\?", None),
+        what,
+        kind="DaemonSetList",
+        cause="the answer is null, not a list object",
+    )
     # Not "the operator has not reconciled the pool's DeviceConfig": the operands' rows, their
     # DaemonSets' status included, are not judged on a list not read.
     assert rows_changed(healthy, run) == {
@@ -523,10 +537,7 @@ def test_a_daemonset_list_of_amds_namespace_that_is_no_list_skips_amds_operand_r
             ("daemonset", f"daemonset/{NS}/{name}"): _not_checked(what)
             for name in (PLUGIN, LABELLER, EXPORTER)
         },
-        ("amd-gpu-attribution", "namespace/gpu-research"): [
-            "not checked: no metrics from the nodes of finetune-0",
-            "skip",
-        ],
+        **NO_PAGE,
     }
 
 
