@@ -109,14 +109,17 @@ def time_to_schema(python: str, plugin_dir: Path, env: dict[str, str]) -> tuple[
     return elapsed, _children_cpu() - cpu_before, answer.schema
 
 
-def measure_provider_start(runs: int, python: str | None = None) -> ProviderStart:
-    """``runs`` provider processes after one unmeasured start (which writes bytecode)."""
+def measure_provider_start(
+    runs: int, python: str | None = None, *, warm_up: bool = True
+) -> ProviderStart:
+    """``runs`` provider processes, after one unmeasured start that writes their bytecode."""
     python = python or str(PROJECT_ROOT / ".venv" / "bin" / "python")
     plugin_dir = PROJECT_ROOT / "provider"
     reviewed = json.loads((plugin_dir / "schema.json").read_text())
     env = {k: v for k, v in os.environ.items() if not k.startswith("PYTHON")}
     result = ProviderStart()
-    time_to_schema(python, plugin_dir, env)
+    if warm_up:
+        time_to_schema(python, plugin_dir, env)
     load_before = os.getloadavg()[0]
     for _ in range(max(runs, 1)):
         wall, cpu, schema = time_to_schema(python, plugin_dir, env)
