@@ -77,7 +77,7 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--package-runs",
         type=_positive,
-        default=7,
+        default=5,
         help="process pairs for the component import, provider starts for GetSchema",
     )
     parser.add_argument(
