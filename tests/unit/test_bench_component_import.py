@@ -64,12 +64,23 @@ def test_floor_statement_imports_the_modules_and_runs_lazy_ones() -> None:
 def test_the_verdict_follows_the_cpu_ratio_and_the_exit_codes() -> None:
     budget = ImportBudget("import x", ["x"], [], [], Timing([1.0], [1.1]), Timing([1.0], [1.0]))
     assert budget.over_floor("cpu") == pytest.approx(1.1)
+    assert budget.paired_over_floor("cpu") == pytest.approx(1.1)
     assert budget.met
     budget.component.cpu_s[0] = 1.0 * BUDGET + 0.01
     assert not budget.met
     budget.component.cpu_s[0] = 1.0
     budget.exit_codes = (1, 0)
     assert not budget.met
+
+
+def test_the_paired_ratio_cancels_drift_between_pairs() -> None:
+    # The machine got busier for the second pair, and one pair was disturbed.
+    component = Timing([0.0] * 3, [0.5, 1.0, 1.1])
+    floor = Timing([0.0] * 3, [0.5, 1.0, 0.5])
+    budget = ImportBudget("import x", ["x"], [], [], component, floor)
+    assert budget.paired_over_floor("cpu") == pytest.approx(1.0)
+    assert budget.over_floor("cpu") == pytest.approx(2.0)
+    assert budget.met
 
 
 def test_one_pair_reports_our_own_import_against_its_floor() -> None:
@@ -81,7 +92,7 @@ def test_one_pair_reports_our_own_import_against_its_floor() -> None:
     for side in ("component", "floor"):
         assert len(doc[side]["cpu_s"]) == len(doc[side]["wall_s"]) == 1
         assert doc[side]["median_wall_s"] > 0
-    assert doc["over_floor_cpu"] > 0
+    assert doc["over_floor_cpu"] > 0 and doc["paired_over_floor_cpu"] > 0
     assert doc["own_import_s"] > 0
     assert doc["own_modules"] and all(m.startswith("gpu_facts") for m in doc["own_modules"])
     assert len(doc["load_before_after"]) == 2
