@@ -77,7 +77,7 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--package-runs",
         type=_positive,
-        default=5,
+        default=7,
         help="process pairs for the component import, provider starts for GetSchema",
     )
     parser.add_argument(

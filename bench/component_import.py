@@ -10,8 +10,10 @@ says which differ.
 Whole processes, timed in pairs (floor and component back to back, the order alternating so
 drift on a shared machine hits both alike), after one unmeasured run of each that writes
 their bytecode. The verdict is the median of the pairs' CPU-time ratios; the medians of wall
-and CPU time and their ratios are reported too. ``-X importtime`` of one more component process
-says where our own part of the time goes.
+and CPU time and their ratios are reported too. On a shared machine one process's CPU time
+varies by ±10%, as much as our part, so our part is also timed on its own: the statement
+inside a process that has imported the floor first (``ours_on_floor``). ``-X importtime`` of
+one more component process says where our own part of the time goes.
 """
 
 from __future__ import annotations
@@ -35,6 +37,17 @@ STATEMENTS = (
 OWN_MODULES_SHOWN = 8
 
 
+def on_floor_script(floor_code: str, statement: str) -> str:
+    """The floor, then ``statement`` timed in the same process: our own part, on its own (no
+    other process's noise in it), printed as ``<wall s> <CPU s>``."""
+    return (
+        f"{floor_code}import time\n"
+        "wall, cpu = time.perf_counter(), time.process_time()\n"
+        f"{statement}\n"
+        "print(time.perf_counter() - wall, time.process_time() - cpu)\n"
+    )
+
+
 def floor_statement(modules: list[str]) -> str:
     """Python that imports ``modules`` in order; touching each one runs a module the SDK only
     registered for lazy loading, as the component's import ran it."""
@@ -54,6 +67,8 @@ class ImportBudget:
     """Modules the floor loads and the statement did not (should be none)."""
     component: Timing = field(default_factory=Timing)
     floor: Timing = field(default_factory=Timing)
+    ours_on_floor: Timing = field(default_factory=Timing)
+    """The statement timed inside a process that imported the floor first: our part alone."""
     own_import_s: float = float("nan")
     """Self import time of our own modules (``-X importtime``, one process)."""
     own_modules: dict[str, float] = field(default_factory=dict)
@@ -94,6 +109,7 @@ class ImportBudget:
             "floor_packages": sorted({m.partition(".")[0] for m in self.floor_modules}),
             "floor_missing": self.floor_missing,
             "floor_extra": self.floor_extra,
+            "ours_on_floor": self.ours_on_floor.as_dict(),
             "own_import_s": self.own_import_s,
             "own_modules": self.own_modules,
         }
@@ -148,6 +164,13 @@ def measure_import_budget(statement: str, runs: int, python: str | None = None) 
             codes[slot] = codes[slot] or _timed_process(command, env, into).returncode
     result.exit_codes = (codes[0], codes[1])
     result.load = (load_before, os.getloadavg()[0])
+    on_floor = [python, "-c", on_floor_script(floor_code, statement)]
+    for _ in range(max(runs, 1)):
+        done = _run(on_floor, env)
+        if done.returncode == 0:
+            wall, cpu = (float(x) for x in done.stdout.split())
+            result.ours_on_floor.wall_s.append(wall)
+            result.ours_on_floor.cpu_s.append(cpu)
     traced = _run([python, "-X", "importtime", "-c", statement], env)
     result.own_import_s, result.own_modules = own_import_times(traced.stderr)
     return result
@@ -173,7 +196,9 @@ def report_lines(budgets: list[ImportBudget]) -> list[str]:
             f"    ratio (median of the pairs') {b.paired_over_floor('cpu'):.2f}× CPU, "
             f"{b.paired_over_floor('wall'):.2f}× wall: {verdict}; of the medians "
             f"{b.over_floor('cpu'):.2f}× CPU, {b.over_floor('wall'):.2f}× wall",
-            f"    our modules' own import time (-X importtime) {b.own_import_s:.3f} s",
+            f"    ours on top of the floor, in one process: {b.ours_on_floor.median('cpu'):.3f} s"
+            f" CPU (median of {b.ours_on_floor.runs}); our modules' self time in -X importtime"
+            f" {b.own_import_s:.3f} s",
         ]
         if b.floor_missing or b.floor_extra:
             lines.append(

@@ -93,6 +93,7 @@ def test_one_pair_reports_our_own_import_against_its_floor() -> None:
         assert len(doc[side]["cpu_s"]) == len(doc[side]["wall_s"]) == 1
         assert doc[side]["median_wall_s"] > 0
     assert doc["over_floor_cpu"] > 0 and doc["paired_over_floor_cpu"] > 0
+    assert len(doc["ours_on_floor"]["cpu_s"]) == 1 and doc["ours_on_floor"]["median_cpu_s"] > 0
     assert doc["own_import_s"] > 0
     assert doc["own_modules"] and all(m.startswith("gpu_facts") for m in doc["own_modules"])
     assert len(doc["load_before_after"]) == 2
