@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import os
 import sys
-from importlib.util import LazyLoader, find_spec, module_from_spec
 
 import pytest
 
@@ -22,6 +21,7 @@ from bench.component_import import (
     report_lines,
 )
 from bench.timing import Timing
+from tests.unit.test_bench_loaded_modules import lazy_stub
 
 
 def test_own_import_times_sum_our_modules_only() -> None:
@@ -44,13 +44,8 @@ def test_own_import_times_sum_our_modules_only() -> None:
 
 
 def test_floor_statement_imports_the_modules_and_runs_lazy_ones() -> None:
-    spec = find_spec("json.tool")
-    assert spec is not None and spec.loader is not None
-    spec.loader = LazyLoader(spec.loader)
-    lazy = module_from_spec(spec)
-    spec.loader.exec_module(lazy)
     saved = sys.modules.pop("json.tool", None)
-    sys.modules["json.tool"] = lazy
+    sys.modules["json.tool"] = lazy_stub("json.tool")
     try:
         exec(compile(floor_statement(["yaml.scanner", "json.tool"]), "<floor>", "exec"), {})
         assert "yaml.scanner" in sys.modules
