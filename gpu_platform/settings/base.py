@@ -66,4 +66,5 @@ class SettingsModel(BaseModel):
         frozen=True,
         alias_generator=to_camel,
         populate_by_name=True,
+        defer_build=True,
     )

@@ -43,23 +43,33 @@ class ContainerResourcesSettings(SettingsModel):
 
 
 class GpuComponentResourcesSettings(SettingsModel):
-    plugin: ContainerResourcesSettings = ContainerResourcesSettings(cpu="50m", memory="64Mi")
+    # Defaults built on first use (default_factory), not at import: an instance built here
+    # would build the model's validator in every process that imports the settings.
+    plugin: ContainerResourcesSettings = Field(
+        default_factory=lambda: ContainerResourcesSettings(cpu="50m", memory="64Mi")
+    )
     """The device plugin and GPU Feature Discovery containers (and the MPS control daemon's:
     chart 0.20 gives the three one ``resources`` value; its config-manager sidecars get none).
     No memory limit by default: an OOM kill of the plugin takes its GPUs off the node's
     allocatable, and the MPS daemon's container also holds the MPS server, whose restart
     crashes every MPS client on the node. The requests follow Kubernetes' former NVIDIA addon
     (50m CPU) and a resident size of about 25Mi reported for the plugin."""
-    nfd_master: ContainerResourcesSettings = ContainerResourcesSettings(
-        cpu="100m", memory="128Mi", memory_limit="4Gi"
+    nfd_master: ContainerResourcesSettings = Field(
+        default_factory=lambda: ContainerResourcesSettings(
+            cpu="100m", memory="128Mi", memory_limit="4Gi"
+        )
     )
     """NFD master (default: the NFD chart's own, node-feature-discovery 0.19.0 values.yaml)."""
-    nfd_worker: ContainerResourcesSettings = ContainerResourcesSettings(
-        cpu="5m", memory="64Mi", memory_limit="512Mi"
+    nfd_worker: ContainerResourcesSettings = Field(
+        default_factory=lambda: ContainerResourcesSettings(
+            cpu="5m", memory="64Mi", memory_limit="512Mi"
+        )
     )
     """NFD worker, one per GPU node (default: the NFD chart's own)."""
-    nfd_gc: ContainerResourcesSettings = ContainerResourcesSettings(
-        cpu="10m", memory="128Mi", memory_limit="1Gi"
+    nfd_gc: ContainerResourcesSettings = Field(
+        default_factory=lambda: ContainerResourcesSettings(
+            cpu="10m", memory="128Mi", memory_limit="1Gi"
+        )
     )
     """NFD garbage collector (default: the NFD chart's own)."""
 
