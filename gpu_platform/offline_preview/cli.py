@@ -150,7 +150,7 @@ def _seconds(text: str) -> float:
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="offline-preview", description=__doc__)
+    parser = argparse.ArgumentParser(prog="gpu-platform-preview", description=__doc__)
     parser.add_argument("--stack", default="dev", help="stack name: reads Pulumi.<stack>.yaml")
     parser.add_argument("--config", type=Path, help="a stack config file to use instead")
     parser.add_argument(

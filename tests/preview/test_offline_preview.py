@@ -260,3 +260,10 @@ def test_assets_are_recorded_in_their_wire_form_and_survive_json() -> None:
         {SIG_KEY: ASSET_SIG, "text": "a: 1"},
     ]
     assert markers(json.loads(json.dumps(to_wire(chart.inputs)))) == chart.inputs
+
+
+def test_the_help_names_the_command_as_installed(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as done:
+        main(["--help"])
+    assert done.value.code == 0
+    assert capsys.readouterr().out.startswith("usage: gpu-platform-preview ")
