@@ -139,6 +139,23 @@ def preview(
     return PreviewResult(run, violations)
 
 
+def no_stack_file_note(program_dir: Path, stack: str) -> str:
+    """A line for a failed run whose stack has no ``Pulumi.<stack>.yaml``: a misspelt
+    ``--stack`` reads as a stack without config, so the failure names a missing key, not the
+    name. Empty when the file is there (or the folder is no project)."""
+    try:
+        path = read_project(program_dir.resolve()).stack_file(stack)
+    except (InputFileError, OSError):
+        return ""
+    if path.is_file():
+        return ""
+    stacks = sorted(
+        f.name[len("Pulumi.") : -len(".yaml")] for f in path.parent.glob("Pulumi.*.yaml")
+    )
+    there = f"; the stacks there: {', '.join(stacks)} (--stack NAME)" if stacks else ""
+    return f"\nnote: stack {stack!r} has no config: there is no {path.name} in {path.parent}{there}"
+
+
 def _seconds(text: str) -> float:
     try:
         value = float(text)
@@ -192,6 +209,10 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_PROGRAM
 
 
+def _note(args: argparse.Namespace) -> str:
+    return "" if args.config else no_stack_file_note(args.program, args.stack)
+
+
 def _main(argv: list[str] | None) -> int:
     args = _parser().parse_args(argv)
 
@@ -219,10 +240,12 @@ def _main(argv: list[str] | None) -> int:
         print(f"error: {err}", file=sys.stderr)
         return EXIT_INPUT
     except (ConfigError, ChildConfigError) as err:
-        print(f"error: {err}", file=sys.stderr)
+        print(f"error: {err}{_note(args)}", file=sys.stderr)
         return EXIT_CONFIG
     except ChildFailure as err:
-        print(ProgramFailure(**err.failure).message(debug=args.debug), file=sys.stderr)
+        print(
+            ProgramFailure(**err.failure).message(debug=args.debug) + _note(args), file=sys.stderr
+        )
         return EXIT_PROGRAM
     except ProgramEnvError as err:
         print(f"error: the program's Python environment: {err}", file=sys.stderr)
@@ -233,7 +256,7 @@ def _main(argv: list[str] | None) -> int:
     except (Exception, ProgramTimedOut) as err:  # any program failure is reported, not raised
         unanswered = [i.token for i in monitor.invokes if not i.answered]
         failure = explain(err, args.program, unanswered)
-        print(failure.message(debug=args.debug), file=sys.stderr)
+        print(failure.message(debug=args.debug) + _note(args), file=sys.stderr)
         return EXIT_PROGRAM
     print(RENDERERS[args.format](result.run, result.violations))
     return result.exit_code

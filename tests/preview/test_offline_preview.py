@@ -300,3 +300,29 @@ def test_no_event_loop_is_left_open_for_the_interpreter_to_collect_at_exit() -> 
     )
     assert done.stdout.split() == ["0", "20"]
     assert "Exception ignored" not in done.stderr
+
+
+def test_a_stack_without_a_file_is_named_when_the_run_fails(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`--stack prd` reads as a stack without config: the failure (a required key missing)
+    ends with the file that is not there and the stacks that are."""
+    (tmp_path / "Pulumi.yaml").write_text("name: team\nruntime: python\n")
+    (tmp_path / "Pulumi.prod.yaml").write_text("config:\n  team:namespace: ml\n")
+    (tmp_path / "__main__.py").write_text(
+        "import pulumi\npulumi.export('ns', pulumi.Config().require('namespace'))\n"
+    )
+    assert main(["--program", str(tmp_path), "--stack", "prd"]) == EXIT_PROGRAM
+    assert capsys.readouterr().err.endswith(
+        f"note: stack 'prd' has no config: there is no Pulumi.prd.yaml in {tmp_path}; "
+        "the stacks there: prod (--stack NAME)\n"
+    )
+    assert main(["--program", str(tmp_path), "--stack", "prod"]) == EXIT_OK
+    assert "note:" not in capsys.readouterr().err
+
+
+def test_our_stack_misspelt_names_the_stacks_there(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["--stack", "prd"]) == EXIT_CONFIG
+    err = capsys.readouterr().err
+    assert err.startswith("error: invalid stack config (1 problem):\n  cloud: Field required\n")
+    assert "there is no Pulumi.prd.yaml" in err and "the stacks there: ack-dev, amd-dev," in err
