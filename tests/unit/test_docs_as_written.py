@@ -1,7 +1,10 @@
-"""Every ``python -m <module>`` the README, docs, examples, scripts and our own code tell a
-reader to run names a module that exists. The package move left ``python -m offline_preview``
-in the examples and ``python -m plan.gpu_rules`` in docs/observability.md, which fail as
-written; this keeps the next rename from doing the same."""
+"""The README and docs as a reader meets them.
+
+Every ``python -m <module>`` the README, docs, examples, scripts and our own code tell a reader
+to run names a module that exists: the package move left ``python -m offline_preview`` in the
+examples and ``python -m plan.gpu_rules`` in docs/observability.md, which failed as written.
+And no line says the same thing twice: merges left two versions of one table row side by side
+(docs/policies.md's driver-check and exporter rows, docs/architecture.md's layers)."""
 
 from __future__ import annotations
 
@@ -49,3 +52,22 @@ def test_each_python_m_names_a_module_that_exists(module: str) -> None:
     except ModuleNotFoundError:
         spec = None
     assert spec is not None, f"`python -m {module}` does not exist: {COMMANDS[module]}"
+
+
+REPEAT = 80
+"""Characters that, found twice in one line, are a merge's leftover rather than prose."""
+
+
+@pytest.mark.parametrize(
+    "doc",
+    ["README.md", *sorted(p.relative_to(ROOT).as_posix() for p in (ROOT / "docs").glob("*.md"))],
+)
+def test_no_line_says_the_same_thing_twice(doc: str) -> None:
+    repeated = []
+    for number, line in enumerate((ROOT / doc).read_text().splitlines(), 1):
+        for word in re.finditer(r"(?<=\s)\S", line):  # from each word on
+            chunk = line[word.start() : word.start() + REPEAT]
+            if len(chunk) == REPEAT and line.find(chunk, word.start() + 1) != -1:
+                repeated.append(f"{doc}:{number}: {chunk!r}")
+                break
+    assert repeated == []
