@@ -213,6 +213,16 @@ def _note(args: argparse.Namespace) -> str:
     return "" if args.config else no_stack_file_note(args.program, args.stack)
 
 
+CONFIG_ERRORS = ("ConfigMissingError:", "ConfigTypeError:")
+"""The SDK's errors for a config key the program reads (``Config().require``...)."""
+
+
+def _config_note(args: argparse.Namespace, failure: ProgramFailure) -> str:
+    """The note, for a program that failed on its config only: a program that does not read
+    config fails the same with or without a stack file."""
+    return _note(args) if failure.error.startswith(CONFIG_ERRORS) else ""
+
+
 def _main(argv: list[str] | None) -> int:
     args = _parser().parse_args(argv)
 
@@ -243,9 +253,8 @@ def _main(argv: list[str] | None) -> int:
         print(f"error: {err}{_note(args)}", file=sys.stderr)
         return EXIT_CONFIG
     except ChildFailure as err:
-        print(
-            ProgramFailure(**err.failure).message(debug=args.debug) + _note(args), file=sys.stderr
-        )
+        failed = ProgramFailure(**err.failure)
+        print(failed.message(debug=args.debug) + _config_note(args, failed), file=sys.stderr)
         return EXIT_PROGRAM
     except ProgramEnvError as err:
         print(f"error: the program's Python environment: {err}", file=sys.stderr)
@@ -256,7 +265,7 @@ def _main(argv: list[str] | None) -> int:
     except (Exception, ProgramTimedOut) as err:  # any program failure is reported, not raised
         unanswered = [i.token for i in monitor.invokes if not i.answered]
         failure = explain(err, args.program, unanswered)
-        print(failure.message(debug=args.debug) + _note(args), file=sys.stderr)
+        print(failure.message(debug=args.debug) + _config_note(args, failure), file=sys.stderr)
         return EXIT_PROGRAM
     print(RENDERERS[args.format](result.run, result.violations))
     return result.exit_code

@@ -326,3 +326,13 @@ def test_our_stack_misspelt_names_the_stacks_there(capsys: pytest.CaptureFixture
     err = capsys.readouterr().err
     assert err.startswith("error: invalid stack config (1 problem):\n  cloud: Field required\n")
     assert "there is no Pulumi.prd.yaml" in err and "the stacks there: ack-dev, amd-dev," in err
+
+
+def test_a_failure_that_is_not_about_config_gets_no_stack_note(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "Pulumi.yaml").write_text("name: team\nruntime: python\n")
+    (tmp_path / "__main__.py").write_text("raise ValueError('the program itself')\n")
+    assert main(["--program", str(tmp_path)]) == EXIT_PROGRAM
+    err = capsys.readouterr().err
+    assert "ValueError: the program itself" in err and "note:" not in err
