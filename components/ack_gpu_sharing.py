@@ -27,7 +27,7 @@ from gpu_facts.scheduling import ACK_GPU_SCHEDULE_VALUES
 from gpu_platform.plan.pools import PoolFacts
 from gpu_platform.settings import AckGpuSharingSettings
 
-from .errors import Problem, raise_if_any, validation_problems
+from .errors import Problem, raise_if_any, shape_problems, validation_problems
 from .pool_args import GpuPoolArgs, resolve_pool_args
 from .type_tokens import formerly, type_token
 
@@ -112,6 +112,7 @@ class AckGpuSharing(pulumi.ComponentResource):
     def __init__(
         self, name: str, args: AckGpuSharingArgs, opts: pulumi.ResourceOptions | None = None
     ) -> None:
+        raise_if_any("AckGpuSharing", name, shape_problems(args, AckGpuSharingArgs))
         components, pools, problems = sharing_inputs(args)
         wanted: list[tuple[str, str | None, bool]] = []
         if components is not None:

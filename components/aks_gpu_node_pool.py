@@ -31,7 +31,7 @@ from gpu_platform.plan.problems import under
 from gpu_platform.plan.zones import aks_zone_problems
 from gpu_platform.settings import SYSTEM_POOL_NAME, GpuPoolSettings
 
-from .errors import Problem, input_error, raise_if_any, validation_problems
+from .errors import Problem, input_error, raise_if_any, shape_problems, validation_problems
 from .node_hardening import (
     AKS_AUTOSCALED_IGNORE,
     REPLACED_ON_CHANGE,
@@ -168,6 +168,7 @@ class AksGpuNodePool(pulumi.ComponentResource):
     def __init__(
         self, name: str, args: AksGpuNodePoolArgs, opts: pulumi.ResourceOptions | None = None
     ) -> None:
+        raise_if_any("AksGpuNodePool", name, shape_problems(args, AksGpuNodePoolArgs))
         # Checked before registering anything: bad input changes nothing.
         pf = resolve_aks_pool(name, args)
         pool = pf.pool

@@ -1,7 +1,7 @@
-"""``python -m readiness``: verify a live cluster against the stack (``make verify``)."""
+"""``python -m gpu_platform.verify``: verify a live cluster against the stack (``make verify``)."""
 
 import sys
 
-from .cli import main
+from . import main
 
 sys.exit(main())

@@ -58,7 +58,7 @@ def test_records_and_alerts_are_well_formed(stack: str) -> None:
 def test_the_repo_file_is_the_generic_groups() -> None:
     generic = generic_groups(DEFAULT_NAMESPACE, amd=True)
     assert RULES_FILE.read_text() == render(generic), (
-        "observability/gpu-rules.yaml is stale: run `python -m plan.gpu_rules --write`"
+        "observability/gpu-rules.yaml is stale: run `python -m gpu_platform.plan.gpu_rules --write`"
     )
     assert yaml.safe_load(RULES_FILE.read_text())["groups"] == generic
 
@@ -101,7 +101,8 @@ def test_kube_state_metrics_names() -> None:
 
 def test_the_dashboard_file_is_current() -> None:
     assert DASHBOARD_FILE.read_text() == render_dashboard(), (
-        "observability/gpu-dashboard.json is stale: run `python -m plan.gpu_dashboard --write`"
+        "observability/gpu-dashboard.json is stale: run "
+        "`python -m gpu_platform.plan.gpu_dashboard --write`"
     )
 
 

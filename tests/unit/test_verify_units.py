@@ -4,11 +4,13 @@ label selectors, DaemonSet identification, the progress line and the table."""
 from __future__ import annotations
 
 import io
+import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+import gpu_platform.verify
 from gpu_facts.device_plugin_chart import CHART_NAME, NFD_NAME
 from gpu_facts.scheduling import GPU_PRESENT_LABEL, WORKLOAD_LABEL_PREFIX
 from gpu_platform.stack_config import load_platform
@@ -20,7 +22,7 @@ from gpu_platform.verify.checks import (
     network_policy,
     pool_checks,
 )
-from gpu_platform.verify.cli import load_stack
+from gpu_platform.verify.cli import load_stack, parser
 from gpu_platform.verify.daemons import (
     daemon_pods,
     exec_container,
@@ -499,3 +501,23 @@ def test_odd_namespace_objects_give_rows() -> None:
 def test_malformed_selector_is_a_selector_error(selector: Any) -> None:
     with pytest.raises(SelectorError):
         matches(selector, {"team": "a"})
+
+
+# --- the command -------------------------------------------------------------------------------
+
+
+def test_the_command_without_the_kubernetes_client_says_which_extra_it_needs(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # An install of gpu-platform without [verify]: `import kubernetes` fails.
+    monkeypatch.setitem(sys.modules, "kubernetes", None)
+    assert gpu_platform.verify.main() == 2
+    assert capsys.readouterr().err == gpu_platform.verify.MISSING_CLIENT
+    assert "pip install 'gpu-platform[verify]'" in gpu_platform.verify.MISSING_CLIENT
+
+
+def test_the_command_is_named_as_installed(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as done:
+        parser().parse_args(["--help"])
+    assert done.value.code == 0
+    assert capsys.readouterr().out.startswith("usage: gpu-platform-verify ")
