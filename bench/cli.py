@@ -15,7 +15,9 @@ import time
 from datetime import UTC, datetime
 from pathlib import Path
 
+from .component_import import measure_component_imports
 from .critical_path import stack_timings
+from .provider_start import measure_provider_start
 from .report import RESULTS_DIR, BenchResult, render_table, write_json
 from .scale import measure_cloud, measure_validation
 from .setup_time import fresh_setup, make_test
@@ -73,6 +75,20 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--no-startup", action="store_true", help="skip the start-up processes")
     parser.add_argument("--stack", default="dev", help="stack for the start-up preview")
     parser.add_argument(
+        "--package-runs",
+        type=_positive,
+        default=7,
+        help="process pairs for the component import, provider starts for GetSchema",
+    )
+    parser.add_argument(
+        "--no-package", action="store_true", help="skip the package's import and provider budgets"
+    )
+    parser.add_argument(
+        "--package-only",
+        action="store_true",
+        help="only the package's budgets: importing an AKS component, the provider's GetSchema",
+    )
+    parser.add_argument(
         "--setup",
         action="store_true",
         help="also time set-up and `make test` on fresh clones, uv off the PATH (slow)",
@@ -127,7 +143,8 @@ def main(argv: list[str] | None = None) -> int:
     def repeats_for(size: Size) -> int:
         return args.largest_repeats if size == sizes[-1] and len(sizes) > 1 else args.repeats
 
-    clouds = () if args.setup_only else args.cloud or CLOUDS
+    only = args.setup_only or args.package_only
+    clouds = () if only else args.cloud or CLOUDS
     for cloud in clouds:
         result.scale.append(
             measure_cloud(
@@ -138,7 +155,7 @@ def main(argv: list[str] | None = None) -> int:
         for cloud in clouds:
             _progress(f"{cloud}: config validation alone up to 1600 pools")
             result.validation.append(measure_validation(cloud))
-    if not (args.no_startup or args.setup_only):
+    if not (args.no_startup or only):
         _progress(f"start-up: {args.startup_runs} processes of each command")
         result.startup = measure_startup(args.startup_runs, args.stack)
     if args.setup or args.setup_only:
@@ -147,7 +164,12 @@ def main(argv: list[str] | None = None) -> int:
         result.setup = fresh_setup()
         _progress("set-up: make venv, then make test, on another fresh clone")
         result.setup.extend(make_test())
-    if not args.setup_only:
+    if args.package_only or not (args.no_package or args.setup_only):
+        _progress(f"package: {args.package_runs} pairs importing an AKS component and its SDKs")
+        result.component_imports = measure_component_imports(args.package_runs)
+        _progress(f"package: {args.package_runs} provider starts to a GetSchema answer")
+        result.provider_start = measure_provider_start(args.package_runs)
+    if not only:
         _progress("critical path: the dev and prod plans' dependency graphs")
         result.critical_paths = stack_timings()
     result.meta["duration_s"] = time.perf_counter() - started

@@ -9,7 +9,10 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from . import component_import, provider_start
+from .component_import import ImportBudget
 from .critical_path import PlanTiming, report_lines
+from .provider_start import ProviderStart
 from .scale import FLOORS, PHASES, CloudScale, ValidationScale
 from .setup_time import CommandTime
 from .startup import StartupResult
@@ -29,6 +32,8 @@ class BenchResult:
     startup: StartupResult | None = None
     setup: list[CommandTime] = field(default_factory=list)
     critical_paths: list[PlanTiming] = field(default_factory=list)
+    component_imports: list[ImportBudget] = field(default_factory=list)
+    provider_start: ProviderStart | None = None
 
     def targets(self) -> list[dict[str, Any]]:
         """The issue's targets, judged at the largest size of each measured cloud."""
@@ -80,6 +85,8 @@ class BenchResult:
             "startup": self.startup.as_dict() if self.startup else None,
             "setup": [c.as_dict() for c in self.setup],
             "critical_path": [t.as_dict() for t in self.critical_paths],
+            "component_imports": [b.as_dict() for b in self.component_imports],
+            "provider_start": self.provider_start.as_dict() if self.provider_start else None,
         }
 
 
@@ -190,6 +197,10 @@ def render_table(result: BenchResult) -> str:
                 f"{_num(c.cpu_s, 1):>7} s CPU  load {_num(before, 1)}→{_num(after, 1)}  "
                 f"exit {c.exit_code}  {c.note}"
             )
+    if result.component_imports:
+        lines += ["", *component_import.report_lines(result.component_imports)]
+    if result.provider_start is not None:
+        lines += ["", *provider_start.report_lines(result.provider_start)]
     if result.critical_paths:
         lines += ["", *report_lines(result.critical_paths)]
     lines.append(f"\nTotal bench time {_num(result.meta.get('duration_s', float('nan')), 1)} s")

@@ -15,6 +15,7 @@ import subprocess
 import sys
 import time
 from collections import defaultdict
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -137,18 +138,24 @@ def stack_cloud(stack: str, root: Path = PROJECT_ROOT) -> str | None:
     return str(cloud) if cloud is not None else None
 
 
-def parse_importtime(stderr: str) -> tuple[dict[str, ImportCost], float]:
-    """Per top-level package: modules imported and their own (self) import time, in seconds."""
-    costs: dict[str, ImportCost] = defaultdict(ImportCost)
-    total_us = 0
+def importtime_entries(stderr: str) -> Iterator[tuple[str, int]]:
+    """``(module, self import time in µs)`` for each module in ``-X importtime`` output."""
     for line in stderr.splitlines():
         if not line.startswith("import time:") or "self [us]" in line:
             continue
         self_us, _cumulative, name = (part.strip() for part in line[12:].split("|"))
+        yield name, int(self_us)
+
+
+def parse_importtime(stderr: str) -> tuple[dict[str, ImportCost], float]:
+    """Per top-level package: modules imported and their own (self) import time, in seconds."""
+    costs: dict[str, ImportCost] = defaultdict(ImportCost)
+    total_us = 0
+    for name, self_us in importtime_entries(stderr):
         cost = costs[name.split(".")[0]]
         cost.modules += 1
-        cost.self_s += int(self_us) / 1e6
-        total_us += int(self_us)
+        cost.self_s += self_us / 1e6
+        total_us += self_us
     return dict(costs), total_us / 1e6
 
 

@@ -21,7 +21,7 @@ from gpu_platform.plan.problems import under
 from gpu_platform.settings import CpuPoolSettings
 
 from .ack_gpu_node_pool import ACK_ZONES_BY_VSWITCH, management
-from .errors import Problem, raise_if_any
+from .errors import Problem, raise_if_any, shape_problems
 from .node_hardening import AckSystemDiskArgs, ack_system_disk
 from .pool_args import CpuPoolArgs, check_cpu_pool_args
 from .type_tokens import formerly, type_token
@@ -83,6 +83,7 @@ class AckCpuNodePool(pulumi.ComponentResource):
     def __init__(
         self, name: str, args: AckCpuNodePoolArgs, opts: pulumi.ResourceOptions | None = None
     ) -> None:
+        raise_if_any("AckCpuNodePool", name, shape_problems(args, AckCpuNodePoolArgs))
         pool, problems = check_cpu_pool_args(
             "alicloud", args["pool"], "pool", rules=ack_cpu_pool_problems
         )

@@ -20,7 +20,7 @@ from gpu_platform.plan.pools import PoolFacts
 from gpu_platform.plan.problems import under
 from gpu_platform.settings import GpuPoolSettings
 
-from .errors import Problem, raise_if_any
+from .errors import Problem, raise_if_any, shape_problems
 from .node_hardening import AckSystemDiskArgs, ack_system_disk
 from .pool_args import GpuPoolArgs, check_gpu_pool_args
 from .type_tokens import formerly, type_token
@@ -118,6 +118,7 @@ class AckGpuNodePool(pulumi.ComponentResource):
     def __init__(
         self, name: str, args: AckGpuNodePoolArgs, opts: pulumi.ResourceOptions | None = None
     ) -> None:
+        raise_if_any("AckGpuNodePool", name, shape_problems(args, AckGpuNodePoolArgs))
         pf, problems = check_ack_gpu_pool_args(args)
         disk, disk_problems = ack_system_disk(args.get("system_disk"), "system_disk")
         # Checked before registering anything: bad input changes nothing.

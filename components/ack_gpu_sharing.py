@@ -25,7 +25,7 @@ from gpu_platform.plan.ack_gpu_sharing import needs_ai_installer, needs_mps_cont
 from gpu_platform.plan.pools import PoolFacts
 from gpu_platform.settings import AckGpuSharingSettings
 
-from .errors import Problem, raise_if_any, validation_problems
+from .errors import Problem, raise_if_any, shape_problems, validation_problems
 from .pool_args import GpuPoolArgs, check_gpu_pools_args
 from .type_tokens import formerly, type_token
 
@@ -85,6 +85,7 @@ class AckGpuSharing(pulumi.ComponentResource):
     def __init__(
         self, name: str, args: AckGpuSharingArgs, opts: pulumi.ResourceOptions | None = None
     ) -> None:
+        raise_if_any("AckGpuSharing", name, shape_problems(args, AckGpuSharingArgs))
         components, pools, problems = check_ack_gpu_sharing_args(args)
         wanted: list[tuple[str, str | None, bool]] = []
         modes = [pf.sharing for pf in pools]

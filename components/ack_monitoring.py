@@ -41,7 +41,7 @@ from gpu_platform.plan.gpu_rules import ksm_resource, rule_groups
 from gpu_platform.plan.names import sls_project_problem
 from gpu_platform.plan.observability import logstore_name, logstore_name_problem
 
-from .errors import Problem, raise_if_any
+from .errors import Problem, raise_if_any, shape_problems
 from .pool_args import GpuPoolArgs, check_gpu_pools_args
 from .type_tokens import formerly, type_token
 
@@ -95,6 +95,7 @@ class AckMonitoring(pulumi.ComponentResource):
     def __init__(
         self, name: str, args: AckMonitoringArgs, opts: pulumi.ResourceOptions | None = None
     ) -> None:
+        raise_if_any("AckMonitoring", name, shape_problems(args, AckMonitoringArgs))
         problems = _problems(args)
         pools, pool_problems = check_gpu_pools_args("alicloud", args.get("pools") or [], "pools")
         raise_if_any(COMPONENT, name, problems + pool_problems)

@@ -19,7 +19,7 @@ from gpu_platform.plan.problems import under
 from gpu_platform.plan.zones import aks_zone_problems
 from gpu_platform.settings import CpuPoolSettings
 
-from .errors import Problem, raise_if_any
+from .errors import Problem, raise_if_any, shape_problems
 from .node_hardening import (
     AKS_AUTOSCALED_IGNORE,
     REPLACED_ON_CHANGE,
@@ -104,6 +104,7 @@ class AksCpuNodePool(pulumi.ComponentResource):
     def __init__(
         self, name: str, args: AksCpuNodePoolArgs, opts: pulumi.ResourceOptions | None = None
     ) -> None:
+        raise_if_any("AksCpuNodePool", name, shape_problems(args, AksCpuNodePoolArgs))
         # Checked before registering anything: bad input changes nothing.
         pool = check_aks_cpu_pool_args(name, args)
         super().__init__(

@@ -26,7 +26,7 @@ from gpu_platform.plan.problems import under
 from gpu_platform.plan.zones import aks_zone_problems
 from gpu_platform.settings import GpuPoolSettings
 
-from .errors import Problem, raise_if_any
+from .errors import Problem, raise_if_any, shape_problems
 from .node_hardening import (
     AKS_AUTOSCALED_IGNORE,
     REPLACED_ON_CHANGE,
@@ -127,6 +127,7 @@ class AksGpuNodePool(pulumi.ComponentResource):
     def __init__(
         self, name: str, args: AksGpuNodePoolArgs, opts: pulumi.ResourceOptions | None = None
     ) -> None:
+        raise_if_any("AksGpuNodePool", name, shape_problems(args, AksGpuNodePoolArgs))
         # Checked before registering anything: bad input changes nothing.
         pf = check_aks_gpu_pool_args(name, args)
         pool = pf.pool

@@ -26,7 +26,7 @@ from gpu_platform.plan.cloud_tags import azure_tag_problems
 from gpu_platform.plan.names import entra_object_id_problems
 from gpu_platform.plan.problems import under
 
-from .errors import Problem, raise_if_any
+from .errors import Problem, raise_if_any, shape_problems
 from .type_tokens import formerly, type_token
 
 COMPONENT = "AksGrafana"
@@ -60,6 +60,7 @@ class AksGrafana(pulumi.ComponentResource):
     def __init__(
         self, name: str, args: AksGrafanaArgs, opts: pulumi.ResourceOptions | None = None
     ) -> None:
+        raise_if_any("AksGrafana", name, shape_problems(args, AksGrafanaArgs))
         raise_if_any(COMPONENT, name, _problems(args))
         super().__init__(
             type_token("AksGrafana"), name, None, formerly("gpu-platform:azure:AksGrafana", opts)

@@ -41,7 +41,7 @@ from gpu_platform.plan.cloud_tags import azure_tag_problems
 from gpu_platform.plan.gpu_rules import rule_groups
 from gpu_platform.plan.problems import under
 
-from .errors import Problem, raise_if_any
+from .errors import Problem, raise_if_any, shape_problems
 from .pool_args import GpuPoolArgs, check_gpu_pools_args
 from .type_tokens import formerly, type_token
 
@@ -79,6 +79,9 @@ class AksMonitoringWorkspaces(pulumi.ComponentResource):
         args: AksMonitoringWorkspacesArgs,
         opts: pulumi.ResourceOptions | None = None,
     ) -> None:
+        raise_if_any(
+            "AksMonitoringWorkspaces", name, shape_problems(args, AksMonitoringWorkspacesArgs)
+        )
         retention = args.get("retention_days", MIN_RETENTION_DAYS)
         problems: list[Problem] = []
         if not MIN_RETENTION_DAYS <= retention <= MAX_RETENTION_DAYS:
@@ -169,6 +172,7 @@ class AksMonitoring(pulumi.ComponentResource):
     def __init__(
         self, name: str, args: AksMonitoringArgs, opts: pulumi.ResourceOptions | None = None
     ) -> None:
+        raise_if_any("AksMonitoring", name, shape_problems(args, AksMonitoringArgs))
         pools, problems = check_gpu_pools_args("azure", args.get("pools") or [], "pools")
         problems += under("tags", azure_tag_problems(args.get("tags") or {}))
         raise_if_any("AksMonitoring", name, problems)

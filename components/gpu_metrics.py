@@ -38,7 +38,7 @@ from gpu_platform.plan.metrics import (
 from gpu_platform.plan.observability import AZURE_MONITOR_SCRAPER_NAMESPACE
 from gpu_platform.plan.pools import PoolFacts
 
-from .errors import Problem, raise_if_any
+from .errors import Problem, raise_if_any, shape_problems
 from .gpu_workload_namespace import DENY_ALL_POLICY, NAMESPACE_NAME_LABEL, deny_all_spec
 from .helm_release import pinned_release, system_namespace
 from .pool_args import DEFAULT_CLOUD, GpuPoolArgs, check_gpu_pools_args
@@ -96,6 +96,7 @@ class DcgmExporter(pulumi.ComponentResource):
     def __init__(
         self, name: str, args: DcgmExporterArgs, opts: pulumi.ResourceOptions | None = None
     ) -> None:
+        raise_if_any("DcgmExporter", name, shape_problems(args, DcgmExporterArgs))
         pools, scrape, problems = check_dcgm_exporter_args(args)
         raise_if_any(COMPONENT, name, problems)
         super().__init__(

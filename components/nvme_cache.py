@@ -27,7 +27,7 @@ from gpu_facts.azure_storage import (
     NVME_CACHE_STORAGE_CLASS,
 )
 
-from .errors import Problem, raise_if_any
+from .errors import Problem, raise_if_any, shape_problems
 from .type_tokens import formerly, type_token
 
 ACSTOR_AUTO_UPGRADE = True
@@ -67,6 +67,7 @@ class NvmeCache(pulumi.ComponentResource):
     def __init__(
         self, name: str, args: NvmeCacheArgs, opts: pulumi.ResourceOptions | None = None
     ) -> None:
+        raise_if_any("NvmeCache", name, shape_problems(args, NvmeCacheArgs))
         problems: list[Problem] = []
         if not args["pools"]:
             problems.append(("pools", "name at least one pool with local NVMe disks"))

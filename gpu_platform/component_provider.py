@@ -16,21 +16,30 @@ Two things the SDK's own host does not do, and why this module wraps it:
   reaches the SDK wrapped in ``ComponentInitError`` and would leave as an UNKNOWN gRPC error
   with a Python stack; unwrapped, it reaches the caller as INVALID_ARGUMENT with each
   property path.
+- **The inputs are checked against the schema first** (:func:`wire_problems`). The SDK maps
+  them onto the args without looking: an unknown property is dropped, an object given as a
+  number or a secret becomes ``{}`` (then blamed on a required field inside it), an integer
+  known only after apply or a list where a string goes ends in a traceback. Every such input
+  is refused with its property path, all of them in one error, before anything is registered.
 """
 
 from __future__ import annotations
 
+import difflib
 import json
 import sys
 from collections.abc import Mapping
 from typing import Any
 
 import pulumi
+from pulumi.output import Unknown
 from pulumi.provider.experimental.component import ComponentProvider
 from pulumi.provider.provider import ConstructResult
 from pulumi.provider.server import ComponentInitError, main
+from pulumi.runtime.rpc import is_rpc_secret
 
 from . import __version__
+from .components.errors import Problem, input_error
 from .components.type_tokens import PACKAGE
 
 HOSTED_COMPONENTS = (
@@ -74,6 +83,104 @@ def whole_numbers_as_ints(value: Any) -> Any:
     return value
 
 
+_WIRE_TYPES: dict[str, tuple[str, tuple[type, ...]]] = {
+    "string": ("a string", (str,)),
+    "integer": ("a whole number", (int,)),
+    "number": ("a number", (int, float)),
+    "boolean": ("true or false", (bool,)),
+    "array": ("a list", (list, tuple)),
+    "object": ("a map", (Mapping,)),
+}
+"""Schema type -> (what the message calls it, the Python types the wire decodes it to)."""
+NOT_KNOWN = (
+    "takes a plain value, known when the program runs: not a secret and not another "
+    "resource's output (the component checks it before creating anything)"
+)
+
+
+def _shown(value: Any) -> str:
+    if isinstance(value, bool):
+        return f"got {str(value).lower()}"
+    if isinstance(value, int | float | str):
+        return f"got {value!r}"
+    return "got a list" if isinstance(value, list | tuple) else "got a map"
+
+
+def _is_type(value: Any, wire_type: str) -> bool:
+    _, types = _WIRE_TYPES[wire_type]
+    if isinstance(value, bool) and wire_type != "boolean":
+        return False
+    return isinstance(value, types)
+
+
+def _not_known(value: Any) -> bool:
+    return isinstance(value, pulumi.Output | Unknown) or is_rpc_secret(value)
+
+
+def wire_problems(
+    inputs: Mapping[str, Any],
+    properties: Mapping[str, Any],
+    required: list[str],
+    types: Mapping[str, Any],
+    path: str = "",
+) -> list[Problem]:
+    """What in ``inputs`` the schema (``properties``, ``required`` of a resource or type, the
+    schema's ``types``) does not allow: unknown and missing properties, wrong types, values not
+    known yet where the schema says ``plain``; each with its property path."""
+    problems: list[Problem] = []
+    for key, value in inputs.items():
+        where = f"{path}.{key}" if path else key
+        if key not in properties:
+            close = difflib.get_close_matches(key, properties, n=1)
+            hint = f"; did you mean {close[0]!r}?" if close else ""
+            problems.append((where, f"unknown property{hint}"))
+        elif value is not None:
+            problems += _value_problems(value, properties[key], types, where)
+    problems += [
+        (f"{path}.{key}" if path else key, "required")
+        for key in required
+        if inputs.get(key) is None
+    ]
+    return problems
+
+
+def _value_problems(
+    value: Any, spec: Mapping[str, Any], types: Mapping[str, Any], where: str
+) -> list[Problem]:
+    ref: str = spec.get("$ref", "")
+    if ref and not ref.startswith("#/types/"):
+        return []  # another package's resource or type, or pulumi.json#/Any: its own checks
+    if _not_known(value):
+        return [(where, NOT_KNOWN)] if spec.get("plain") else []
+    if ref:
+        declared = types[ref.removeprefix("#/types/")]
+        if not isinstance(value, Mapping):
+            return [(where, f"expected a map, {_shown(value)}")]
+        return wire_problems(
+            value, declared.get("properties", {}), declared.get("required", []), types, where
+        )
+    wire_type = spec.get("type", "")
+    if wire_type not in _WIRE_TYPES:
+        return []
+    if not _is_type(value, wire_type):
+        return [(where, f"expected {_WIRE_TYPES[wire_type][0]}, {_shown(value)}")]
+    if wire_type == "array" and "items" in spec:
+        return [
+            problem
+            for i, item in enumerate(value)
+            for problem in _value_problems(item, spec["items"], types, f"{where}[{i}]")
+        ]
+    if wire_type == "object" and "additionalProperties" in spec:
+        return [
+            problem
+            for key, item in value.items()
+            for problem in _value_problems(
+                item, spec["additionalProperties"], types, f"{where}.{key}"
+            )
+        ]
+    return []
+
+
 def hosted_classes() -> list[type[pulumi.ComponentResource]]:
     from . import components
 
@@ -86,6 +193,7 @@ class GpuPlatformProvider(ComponentProvider):
 
     def __init__(self) -> None:
         super().__init__(hosted_classes(), PACKAGE, None, __version__)
+        self._schema: dict[str, Any] = json.loads(self.schema or "{}")
 
     def construct(
         self,
@@ -94,8 +202,19 @@ class GpuPlatformProvider(ComponentProvider):
         inputs: pulumi.Inputs,
         options: pulumi.ResourceOptions | None = None,
     ) -> ConstructResult:
+        inputs = whole_numbers_as_ints(inputs)
+        resource = self._schema.get("resources", {}).get(resource_type)
+        if resource is not None:  # an unknown token: the SDK's own refusal says so
+            problems = wire_problems(
+                inputs,
+                resource.get("inputProperties", {}),
+                resource.get("requiredInputs", []),
+                self._schema.get("types", {}),
+            )
+            if problems:
+                raise input_error(resource_type.rsplit(":", 1)[-1], name, problems)
         try:
-            return super().construct(name, resource_type, whole_numbers_as_ints(inputs), options)
+            return super().construct(name, resource_type, inputs, options)
         except ComponentInitError as err:
             if isinstance(err.inner, pulumi.InputPropertiesError):
                 raise err.inner from None

@@ -77,8 +77,8 @@ def stack_raw(stack: str) -> dict[str, Any]:
 
 @run_once
 def stack_preview(stack: str) -> PreviewResult:
-    """``python -m offline_preview --stack <stack>`` as data: our program on the mock engine
-    with ``Pulumi.<stack>.yaml`` and the policy pack's verdicts. Run once per test process
+    """``python -m gpu_platform.offline_preview --stack <stack>`` as data: our program on the mock
+    engine with ``Pulumi.<stack>.yaml`` and the policy pack's verdicts. Run once per test process
     (``run_once``): tests that read a whole stack share it instead of each running it again."""
     from gpu_platform.offline_preview import (
         preview,

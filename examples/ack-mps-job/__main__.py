@@ -6,8 +6,8 @@ pool (``gpu-training`` on ``ack-dev``), and asks for GPU memory, not whole GPUs:
 namespace to reach the MPS control daemon (without ``hostIPC: true`` they fail to start);
 nothing else is relaxed: no privileged container, no ``NVIDIA_VISIBLE_DEVICES`` (BP-17).
 
-``python -m offline_preview --program examples/ack-mps-job`` runs it on the mock engine with
-the policy pack.
+``python -m gpu_platform.offline_preview --program examples/ack-mps-job`` runs it on the mock
+engine with the policy pack.
 """
 
 import pulumi

@@ -3,7 +3,7 @@
 Written the way a platform team writes it, with its own SDKs (requirements.txt): the offline
 preview installs them into a cached virtualenv and judges the program with our policy pack.
 
-    .venv/bin/python -m offline_preview --program examples/eks-gpu-team
+    .venv/bin/python -m gpu_platform.offline_preview --program examples/eks-gpu-team
 """
 
 import json

@@ -4,7 +4,7 @@ GKE installs the NVIDIA driver (``gpu_driver_installation_config``) and its own 
 taints GPU nodes ``nvidia.com/gpu=present:NoSchedule`` and adds the matching toleration to
 pods that ask for GPUs: the program deploys no device plugin and no toleration.
 
-    .venv/bin/python -m offline_preview --program examples/gke-gpu-team
+    .venv/bin/python -m gpu_platform.offline_preview --program examples/gke-gpu-team
 """
 
 import pulumi

@@ -139,6 +139,23 @@ def preview(
     return PreviewResult(run, violations)
 
 
+def no_stack_file_note(program_dir: Path, stack: str) -> str:
+    """A line for a failed run whose stack has no ``Pulumi.<stack>.yaml``: a misspelt
+    ``--stack`` reads as a stack without config, so the failure names a missing key, not the
+    name. Empty when the file is there (or the folder is no project)."""
+    try:
+        path = read_project(program_dir.resolve()).stack_file(stack)
+    except (InputFileError, OSError):
+        return ""
+    if path.is_file():
+        return ""
+    stacks = sorted(
+        f.name[len("Pulumi.") : -len(".yaml")] for f in path.parent.glob("Pulumi.*.yaml")
+    )
+    there = f"; the stacks there: {', '.join(stacks)} (--stack NAME)" if stacks else ""
+    return f"\nnote: stack {stack!r} has no config: there is no {path.name} in {path.parent}{there}"
+
+
 def _seconds(text: str) -> float:
     try:
         value = float(text)
@@ -150,7 +167,7 @@ def _seconds(text: str) -> float:
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="offline-preview", description=__doc__)
+    parser = argparse.ArgumentParser(prog="gpu-platform-preview", description=__doc__)
     parser.add_argument("--stack", default="dev", help="stack name: reads Pulumi.<stack>.yaml")
     parser.add_argument("--config", type=Path, help="a stack config file to use instead")
     parser.add_argument(
@@ -192,6 +209,20 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_PROGRAM
 
 
+def _note(args: argparse.Namespace) -> str:
+    return "" if args.config else no_stack_file_note(args.program, args.stack)
+
+
+CONFIG_ERRORS = ("ConfigMissingError:", "ConfigTypeError:")
+"""The SDK's errors for a config key the program reads (``Config().require``...)."""
+
+
+def _config_note(args: argparse.Namespace, failure: ProgramFailure) -> str:
+    """The note, for a program that failed on its config only: a program that does not read
+    config fails the same with or without a stack file."""
+    return _note(args) if failure.error.startswith(CONFIG_ERRORS) else ""
+
+
 def _main(argv: list[str] | None) -> int:
     args = _parser().parse_args(argv)
 
@@ -219,10 +250,11 @@ def _main(argv: list[str] | None) -> int:
         print(f"error: {err}", file=sys.stderr)
         return EXIT_INPUT
     except (ConfigError, ChildConfigError) as err:
-        print(f"error: {err}", file=sys.stderr)
+        print(f"error: {err}{_note(args)}", file=sys.stderr)
         return EXIT_CONFIG
     except ChildFailure as err:
-        print(ProgramFailure(**err.failure).message(debug=args.debug), file=sys.stderr)
+        failed = ProgramFailure(**err.failure)
+        print(failed.message(debug=args.debug) + _config_note(args, failed), file=sys.stderr)
         return EXIT_PROGRAM
     except ProgramEnvError as err:
         print(f"error: the program's Python environment: {err}", file=sys.stderr)
@@ -233,7 +265,7 @@ def _main(argv: list[str] | None) -> int:
     except (Exception, ProgramTimedOut) as err:  # any program failure is reported, not raised
         unanswered = [i.token for i in monitor.invokes if not i.answered]
         failure = explain(err, args.program, unanswered)
-        print(failure.message(debug=args.debug), file=sys.stderr)
+        print(failure.message(debug=args.debug) + _config_note(args, failure), file=sys.stderr)
         return EXIT_PROGRAM
     print(RENDERERS[args.format](result.run, result.violations))
     return result.exit_code

@@ -11,11 +11,13 @@ run, and an input built from it is recorded as ``Unknown``.
 from __future__ import annotations
 
 import asyncio
+import atexit
 import contextlib
 import functools
 import os
 import runpy
 import sys
+import weakref
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -147,7 +149,7 @@ class RecordingMonitor(mocks.MockMonitor):
             state = dict(user.get(type_token, {}))
             resource_id = str(state.pop("id", ""))  # empty: unknown, as in a preview
         answer = {"urn": urn, "id": resource_id, "state": state}
-        fields: dict[str, Any] = {"return": _sync_await(rpc.serialize_properties(answer, {}))}
+        fields: dict[str, Any] = {"return": _await_on_thread(rpc.serialize_properties(answer, {}))}
         return resource_pb2.ResourceInvokeResponse(**fields)
 
     def Invoke(self, request: Any) -> Any:  # noqa: N802 - gRPC method name
@@ -169,7 +171,7 @@ class RecordingMonitor(mocks.MockMonitor):
                 return resource_pb2.ResourceInvokeResponse(unknown=True)
             result = {}
         # ``return`` is a Python keyword: the field goes in through a mapping.
-        fields: dict[str, Any] = {"return": _sync_await(rpc.serialize_properties(result, {}))}
+        fields: dict[str, Any] = {"return": _await_on_thread(rpc.serialize_properties(result, {}))}
         return resource_pb2.ResourceInvokeResponse(
             failures=[provider_pb2.CheckFailure(property=p, reason=r) for p, r in failures or []],
             **fields,
@@ -188,7 +190,7 @@ class RecordingMonitor(mocks.MockMonitor):
         urn = self.make_urn(request.parent, request.type, request.name)
         resource_id = resource_id or request.id  # the ID the program read it by
         self.resources[urn] = mocks.MockMonitor.ResourceRegistration(urn, resource_id, state)
-        properties = _sync_await(rpc.serialize_properties(state, {}))
+        properties = _await_on_thread(rpc.serialize_properties(state, {}))
         response = resource_pb2.ReadResourceResponse(urn=urn, properties=properties)
         if "id" in resource_pb2.ReadResourceResponse.DESCRIPTOR.fields_by_name:
             response.id = resource_id  # else a preview's SDK takes the read's ID as unknown
@@ -221,7 +223,9 @@ class RecordingMonitor(mocks.MockMonitor):
             urn, resource_id or "", outputs
         )
         response = resource_pb2.RegisterResourceResponse(
-            urn=urn, id=resource_id or "", object=_sync_await(rpc.serialize_properties(outputs, {}))
+            urn=urn,
+            id=resource_id or "",
+            object=_await_on_thread(rpc.serialize_properties(outputs, {})),
         )
         self.recorded.append(
             RecordedResource(
@@ -299,9 +303,48 @@ async def _resolve(value: Any) -> Any:
     return resolved
 
 
+_LOOPS: weakref.WeakSet[asyncio.AbstractEventLoop] = weakref.WeakSet()
+"""The event loops the engine's threads await on, closed when the process exits."""
+
+
+@atexit.register
+def close_loops() -> None:
+    """Close the engine's event loops. Left open, the interpreter collects them at exit in any
+    order: one collected after its self-pipe socket prints "Exception ignored in ...
+    BaseEventLoop.__del__ ... Invalid file descriptor: -1", a traceback under the preview's
+    own output. A thread that awaits again afterwards gets a new loop."""
+    for loop in list(_LOOPS):
+        if not loop.is_running() and not loop.is_closed():
+            loop.close()
+
+
+def _thread_loop() -> asyncio.AbstractEventLoop:
+    """This thread's event loop (a new one where it has none, or only a closed one), which
+    ``close_loops`` closes at exit: what the SDK's ``_sync_await`` would make for the mock
+    monitor's worker threads, and never close."""
+    policy = asyncio.get_event_loop_policy()
+    try:
+        loop: asyncio.AbstractEventLoop | None = policy.get_event_loop()
+    except RuntimeError:  # a thread other than the main one, without a loop yet
+        loop = None
+    if loop is None or loop.is_closed():
+        loop = policy.new_event_loop()
+        policy.set_event_loop(loop)
+    _LOOPS.add(loop)
+    return loop
+
+
+def _await_on_thread(awaitable: Any) -> Any:
+    """``_sync_await`` on this thread's loop (``_thread_loop``)."""
+    _thread_loop()
+    return _sync_await(awaitable)
+
+
 @functools.cache
 def _event_loop() -> asyncio.AbstractEventLoop:
-    return asyncio.new_event_loop()
+    loop = asyncio.new_event_loop()
+    _LOOPS.add(loop)
+    return loop
 
 
 def _use_event_loop() -> None:
@@ -310,6 +353,8 @@ def _use_event_loop() -> None:
     The SDK calls ``asyncio.get_event_loop()``, which warns on Python 3.12 and 3.13 and fails
     on 3.14+ when no loop is set; Python 3.11 created one silently, as this does.
     """
+    if _event_loop().is_closed():  # by close_loops
+        _event_loop.cache_clear()
     asyncio.set_event_loop(_event_loop())
 
 

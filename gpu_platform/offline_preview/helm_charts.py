@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import hashlib
 import importlib
+import importlib.util
 import os
 import re
 import shutil
@@ -56,13 +57,28 @@ class ChartRenderError(Exception):
     """Helm failed to render the chart (bad values, a failing template): Helm's message."""
 
 
-def _install_helm_sdk(target: Path) -> None:
+def _installer() -> list[str] | None:
+    """What installs a package for this interpreter: the project's or the PATH's uv, the uv
+    this interpreter imports, else its pip. None in a virtualenv uv made (no pip) where uv is
+    not on the PATH: ``python -m pip`` would only say "No module named pip"."""
     uv = find_uv()
-    pip = (
-        [uv, "pip", "install", "-q", "--python", sys.executable]
-        if uv
-        else [sys.executable, "-m", "pip", "install", "-q", "--disable-pip-version-check"]
-    )
+    if uv:
+        return [uv, "pip", "install", "-q", "--python", sys.executable]
+    if importlib.util.find_spec("uv") is not None:
+        return [sys.executable, "-m", "uv", "pip", "install", "-q", "--python", sys.executable]
+    if importlib.util.find_spec("pip") is not None:
+        return [sys.executable, "-m", "pip", "install", "-q", "--disable-pip-version-check"]
+    return None
+
+
+def _install_helm_sdk(target: Path) -> None:
+    pip = _installer()
+    if pip is None:
+        raise ChartUnavailable(
+            f"Helm's SDK ({HELM_SDK}) is not installed, and nothing here can install it (no uv "
+            f"on the PATH, no pip in {sys.executable}): install it into this environment, "
+            f"`uv pip install --python {sys.executable} {HELM_SDK}`"
+        )
     print(
         f"offline preview: installing {HELM_SDK} (Helm's Go SDK, ~240 MB) into {target} "
         "(once, to render Helm charts)",

@@ -69,8 +69,20 @@ _GLOB = re.compile(r"(?:^|[^\\])[*?\[]")
 """The provider's test for a glob pattern (``isGlobPattern``)."""
 
 
+NO_COPY_FIX = (
+    "give the preview a local copy (a chart folder or .tgz as `chart`, or a folder of "
+    "<name>-<version>/ charts in $GPU_PLATFORM_CHARTS; a file next to the program), or run once "
+    "with network access (charts are then cached in ~/.cache/gpu-platform/charts)."
+)
+
+
 class Unavailable(Exception):
-    """The chart or manifest could not be had: the objects are not judged (advisory)."""
+    """The chart or manifest could not be had: the objects are not judged (advisory).
+    ``fix`` says what makes it available, when it is not a local copy or the network."""
+
+    def __init__(self, message: str, fix: str = NO_COPY_FIX) -> None:
+        super().__init__(message)
+        self.fix = fix
 
 
 class Broken(Exception):
@@ -211,7 +223,10 @@ def _chart(inputs: dict[str, Any], name: str, ctx: Context) -> Objects:
         if _text(renderer.get("command")):
             objects = post_render(objects, renderer["command"], _strings(renderer.get("args")))
     except ChartUnavailable as err:  # no Helm SDK to render with
-        raise Unavailable(f"Helm chart {ref.describe()} could not be rendered: {err}") from err
+        raise Unavailable(
+            f"Helm chart {ref.describe()} could not be rendered: {err}",
+            "install Helm's SDK as said, then preview again: the chart itself is here.",
+        ) from err
     except ChartRenderError as err:
         raise Broken(f"Helm chart {ref.describe()} does not render: {err}") from err
     return Objects(objects, _prefix(inputs, name), bool(inputs.get("skipAwait")), True, namespace)
@@ -356,11 +371,7 @@ def build_components(
                 _notice(
                     component,
                     "advisory",
-                    f"{err}. Its objects were not judged: no policy saw them. "
-                    "Fix: give the preview a local copy (a chart folder or .tgz as `chart`, "
-                    "or a folder of <name>-<version>/ charts in $GPU_PLATFORM_CHARTS; a file "
-                    "next to the program), or run once with network access (charts are then "
-                    "cached in ~/.cache/gpu-platform/charts).",
+                    f"{err}. Its objects were not judged: no policy saw them. Fix: {err.fix}",
                 )
             )
         except (Broken, ManifestError) as err:

@@ -1,9 +1,9 @@
 """The GPU dashboard (Grafana JSON) over the recording rules of ``plan.gpu_rules``.
 
 Built from the rules' own names, so a renamed rule cannot leave a panel empty; ``python -m
-plan.gpu_dashboard --write`` writes ``observability/gpu-dashboard.json`` (a test keeps it
-current). Import it into any Grafana with a Prometheus data source (Azure Managed Grafana reads
-the Azure Monitor workspace as one).
+gpu_platform.plan.gpu_dashboard --write`` writes ``observability/gpu-dashboard.json`` (a test
+keeps it current). Import it into any Grafana with a Prometheus data source (Azure Managed
+Grafana reads the Azure Monitor workspace as one).
 """
 
 from __future__ import annotations

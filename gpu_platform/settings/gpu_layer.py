@@ -44,6 +44,8 @@ class ContainerResourcesSettings(SettingsModel):
 
 
 class GpuComponentResourcesSettings(SettingsModel):
+    # Defaults built on first use (default_factory), not at import: an instance built here
+    # would build the model's validator in every process that imports the settings.
     plugin: ContainerResourcesSettings = Field(
         default_factory=lambda: ContainerResourcesSettings(cpu="50m", memory="64Mi")
     )

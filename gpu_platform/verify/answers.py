@@ -23,12 +23,12 @@ class AnswerError(Exception):
 
 @dataclass(frozen=True, slots=True)
 class BadAnswer:
-    """A list request whose answer could not be read; the run reports it as one row."""
+    """A list (or get) request whose answer could not be read; the run reports it as one row."""
 
     what: str
     """The request, as rows and errors name it: ``list pods in gpu-metrics``."""
     resource: str
-    """The resource listed (``nodes``, ``pods``...), or ``namespaces`` for a get."""
+    """The resource listed or got (``nodes``, ``pods``, ``namespaces``, ``storageclasses``...)."""
     namespace: str | None
     """Its namespace; None for cluster-scoped resources and lists across all namespaces."""
     selector: str
@@ -38,6 +38,10 @@ class BadAnswer:
     partial: bool = False
     """The list was read, less some items that name no object (left out); the rest is
     judged as usual."""
+    field_selector: str = ""
+    """The field selector of a list (``spec.nodeName=<node>``: a node's pods), ``""`` for none."""
+    name: str | None = None
+    """The object a get asked for; None for a list."""
 
 
 def shape(value: object) -> str:

@@ -90,7 +90,7 @@ def _seconds(text: str) -> float:
 
 def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
-        prog="python -m gpu_platform.verify",
+        prog="gpu-platform-verify",
         description="Check a live cluster against the stack: GPU nodes (NVIDIA and AMD), labels "
         "and taint, device plugin, allocatable GPUs, driver version, namespace guardrails, the "
         "GPU metrics exporters and their series, and the seeds' own checks (MIG devices, ACK "

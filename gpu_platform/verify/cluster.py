@@ -6,7 +6,8 @@ the JSON the API server sent (camelCase keys), so the checks read exactly what
 ``kubectl get -o json`` shows. Transport and auth failures become one ``ClusterError`` line
 naming the cause (``causes.py``); every request has a deadline (``deadline.py``). A list whose
 answer is not a list (``answers.py``) is recorded in ``ClusterReader.bad_answers`` and reads as
-empty: the run reports it as one failing row instead of stopping.
+empty, an object read by name whose answer is no object as not found: the run reports it as one
+failing row instead of stopping (``bad_answers.py``).
 """
 
 from __future__ import annotations
@@ -203,7 +204,16 @@ class ClusterReader:
 
         def bad(cause: str, partial: bool = False) -> None:
             self.bad_answers.append(
-                BadAnswer(what, resource, namespace, label_selector, expected, cause, partial)
+                BadAnswer(
+                    what,
+                    resource,
+                    namespace,
+                    label_selector,
+                    expected,
+                    cause,
+                    partial,
+                    field_selector=field_selector,
+                )
             )
 
         try:
@@ -294,13 +304,11 @@ class ClusterReader:
     def namespace(self, name: str) -> Obj | None:
         """The namespace, or None when it does not exist (or its answer is no object: then
         recorded in ``bad_answers``)."""
-        what = f"get namespace {name}"
         return self._found_or_none(
-            what,
+            f"get namespace {name}",
             "namespaces",
             self.core.read_namespace,
             expected="a Namespace",
-            scope=name,
             name=name,
         )
 
@@ -321,14 +329,13 @@ class ClusterReader:
         resource: str,
         method: Callable[..., Any],
         *,
+        name: str,
         expected: str = "an object",
-        scope: str | None = None,
-        **kwargs: Any,
     ) -> Obj | None:
-        """One object, or None when it does not exist (or its answer is no object: then
-        recorded in ``bad_answers``)."""
+        """One cluster-scoped object, or None when it does not exist (or its answer is no
+        object: then recorded in ``bad_answers``)."""
         try:
-            found = self._call(what, method, **kwargs)
+            found = self._call(what, method, name=name)
             if not isinstance(found, dict):
                 raise AnswerError(f"the answer is {shape(found)}, not an object")
         except ClusterError as err:
@@ -337,7 +344,9 @@ class ClusterReader:
             raise
         except AnswerError as err:
             self.bad_answers.append(
-                BadAnswer(what, resource, scope, "", f"{expected}: a JSON object", str(err))
+                BadAnswer(
+                    what, resource, None, "", f"{expected}: a JSON object", str(err), name=name
+                )
             )
             return None
         return found

@@ -90,10 +90,13 @@ def _capacity_on(node: str, capacities: list[Obj]) -> Obj | None:
 
 
 def _gib(quantity: str) -> Decimal | None:
+    """GiB in a quantity; None when it is none, or not a finite number (the client's parser
+    takes ``NaN`` and ``Infinity``, which Decimal refuses to compare)."""
     try:
-        return parse_quantity(quantity) / _GIB
-    except ValueError:
+        parsed = parse_quantity(quantity)
+    except (ValueError, ArithmeticError):
         return None
+    return parsed / _GIB if parsed.is_finite() else None
 
 
 def node_disks(node: Obj, disks: NvmeDisks, capacities: list[Obj]) -> CheckResult:

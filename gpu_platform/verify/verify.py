@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from .amd_expectations import AmdExpectation
 from .amd_verify import verify_amd
-from .bad_answers import with_bad_answers
+from .bad_answers import Feeds, with_bad_answers
 from .checks import daemonset_status, namespace_checks, pool_checks
 from .cluster import ClusterReader
 from .daemons import DaemonPods, daemon_pods, uid_of
@@ -179,8 +179,11 @@ def verify(
         )
     )
     progress.done()
-    rows = _with_driver_rows(results, drivers, exp.min_driver_major) + metrics + seeds + amd_rows
-    return Report(with_bad_answers(rows, reader.bad_answers, exp))
+    nvidia = _with_driver_rows(results, drivers, exp.min_driver_major) + metrics
+    # Each part's rows are matched with the lists that part read (bad_answers.Feeds).
+    feeds = Feeds.of(exp, snap, amd)
+    parts = [(nvidia, feeds.nvidia), (seeds, feeds.seeds), (amd_rows, feeds.amd_rows)]
+    return Report(with_bad_answers(parts, reader.bad_answers))
 
 
 def _with_driver_rows(

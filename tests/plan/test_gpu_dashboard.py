@@ -14,7 +14,8 @@ from gpu_platform.plan.gpu_rules import usage_rules
 
 def test_the_dashboard_file_is_current() -> None:
     assert DASHBOARD_FILE.read_text() == render(), (
-        "observability/gpu-dashboard.json is stale: run `python -m plan.gpu_dashboard --write`"
+        "observability/gpu-dashboard.json is stale: run "
+        "`python -m gpu_platform.plan.gpu_dashboard --write`"
     )
 
 

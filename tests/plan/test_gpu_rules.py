@@ -51,7 +51,7 @@ def test_records_and_alerts_are_well_formed(stack: str) -> None:
 def test_the_repo_file_is_the_generic_groups() -> None:
     generic = generic_groups(DEFAULT_NAMESPACE, amd=True)
     assert RULES_FILE.read_text() == render(generic), (
-        "observability/gpu-rules.yaml is stale: run `python -m plan.gpu_rules --write`"
+        "observability/gpu-rules.yaml is stale: run `python -m gpu_platform.plan.gpu_rules --write`"
     )
     assert yaml.safe_load(RULES_FILE.read_text())["groups"] == generic
 

@@ -7,8 +7,9 @@ Helm v4 Chart from a local folder with values, static manifests through the v1 a
 components, each bad and good: the chart and manifests are ours, in tests/fixtures/). The
 preview exits 0 or 1 on each, never 3.
 
-In process (``main``), not a subprocess: the same code path as ``python -m offline_preview
---program DIR --format json``, without a second interpreter start per case.
+In process (``main``), not a subprocess: the same code path as ``python -m
+gpu_platform.offline_preview --program DIR --format json``, without a second interpreter start per
+case.
 """
 
 from __future__ import annotations

@@ -222,3 +222,38 @@ def test_helm_sdk_installs_into_a_folder_a_fresh_interpreter_imports(tmp_path: P
         check=True,
     )  # fmt: skip
     assert done.stdout.strip() == HELM_SDK.split("==")[1]
+
+
+def test_without_uv_or_pip_the_helm_sdk_is_not_installed_and_the_reason_says_how(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A virtualenv uv made has no pip; with uv off the PATH, `python -m pip` only said "No
+    module named pip". Now nothing is run, and the reason gives the command that installs it."""
+    monkeypatch.setattr(helm_charts, "find_uv", lambda: None)
+    monkeypatch.setattr(helm_charts.importlib.util, "find_spec", lambda name: None)
+    with pytest.raises(ChartUnavailable) as err:
+        helm_charts._install_helm_sdk(tmp_path / "sdk")
+    assert f"uv pip install --python {sys.executable} {HELM_SDK}" in str(err.value)
+    assert "no uv on the PATH, no pip in" in str(err.value)
+    assert not (tmp_path / "sdk.partial").exists()
+
+
+@pytest.mark.parametrize(
+    ("uv", "importable", "expected"),
+    [
+        ("/x/uv", {"uv", "pip"}, ["/x/uv", "pip", "install"]),
+        (None, {"uv", "pip"}, [sys.executable, "-m", "uv", "pip", "install"]),
+        (None, {"pip"}, [sys.executable, "-m", "pip", "install"]),
+    ],
+)
+def test_the_installer_is_uv_first_then_pip(
+    monkeypatch: pytest.MonkeyPatch, uv: str | None, importable: set[str], expected: list[str]
+) -> None:
+    monkeypatch.setattr(helm_charts, "find_uv", lambda: uv)
+    monkeypatch.setattr(
+        helm_charts.importlib.util,
+        "find_spec",
+        lambda name: object() if name in importable else None,
+    )
+    installer = helm_charts._installer()
+    assert installer is not None and installer[: len(expected)] == expected

@@ -11,7 +11,7 @@ import pulumi
 import pulumi_kubernetes as k8s
 import pytest
 
-from gpu_platform.offline_preview import RecordedResource, Secret
+from gpu_platform.offline_preview import RecordedResource, Secret, helm_charts
 from gpu_platform.offline_preview.cli import EXIT_OK, main
 from gpu_platform.offline_preview.engine import ProgramRun, run_callable
 from gpu_platform.offline_preview.helm_charts import ChartStore
@@ -328,3 +328,23 @@ def test_nvidias_chart_through_a_v4_chart_is_judged_by_what_it_renders(tmp_path:
             f"{daemonset} runs in the shared namespace 'kube-system'",
         ),
     }
+
+
+def test_a_local_chart_without_helms_sdk_asks_for_the_sdk_not_a_copy(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def no_sdk() -> Any:
+        raise helm_charts.ChartUnavailable("Helm's SDK (x) is not installed: install it")
+
+    monkeypatch.setattr(helm_charts, "helm_sdk", no_sdk)
+
+    def program() -> None:
+        k8s.helm.v4.Chart("dp", chart=CHART, namespace="gpu")
+
+    _, notices = build(program, tmp_path)
+    message = notice_of(notices, "dp").message
+    assert "could not be rendered: Helm's SDK (x) is not installed: install it." in message
+    assert message.endswith(
+        "Fix: install Helm's SDK as said, then preview again: the chart itself is here."
+    )
+    assert "local copy" not in message

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import asyncio
 import json
+import subprocess
+import sys
 import textwrap
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -260,3 +262,77 @@ def test_assets_are_recorded_in_their_wire_form_and_survive_json() -> None:
         {SIG_KEY: ASSET_SIG, "text": "a: 1"},
     ]
     assert markers(json.loads(json.dumps(to_wire(chart.inputs)))) == chart.inputs
+
+
+def test_the_help_names_the_command_as_installed(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as done:
+        main(["--help"])
+    assert done.value.code == 0
+    assert capsys.readouterr().out.startswith("usage: gpu-platform-preview ")
+
+
+@pytest.mark.slow
+def test_no_event_loop_is_left_open_for_the_interpreter_to_collect_at_exit() -> None:
+    """The mock monitor's worker threads await on event loops of their own; left open, one
+    collected at exit after its socket printed "Exception ignored in ... BaseEventLoop.__del__
+    ... Invalid file descriptor: -1" under the preview's output (now and then). Closed by the
+    engine at exit; a run after that makes new ones."""
+    script = textwrap.dedent(
+        """
+        import asyncio, gc
+        import pulumi_kubernetes as k8s
+        from gpu_platform.offline_preview import engine
+
+        def program():
+            for i in range(20):
+                k8s.core.v1.Namespace(f"ns{i}")
+
+        engine.run_callable(program)
+        engine.close_loops()  # what atexit runs
+        gc.collect()
+        loops = [o for o in gc.get_objects() if isinstance(o, asyncio.BaseEventLoop)]
+        open_loops = sum(not loop.is_closed() for loop in loops)
+        print(open_loops, len(engine.run_callable(program).resources))
+        """
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, check=True, timeout=120
+    )
+    assert done.stdout.split() == ["0", "20"]
+    assert "Exception ignored" not in done.stderr
+
+
+def test_a_stack_without_a_file_is_named_when_the_run_fails(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`--stack prd` reads as a stack without config: the failure (a required key missing)
+    ends with the file that is not there and the stacks that are."""
+    (tmp_path / "Pulumi.yaml").write_text("name: team\nruntime: python\n")
+    (tmp_path / "Pulumi.prod.yaml").write_text("config:\n  team:namespace: ml\n")
+    (tmp_path / "__main__.py").write_text(
+        "import pulumi\npulumi.export('ns', pulumi.Config().require('namespace'))\n"
+    )
+    assert main(["--program", str(tmp_path), "--stack", "prd"]) == EXIT_PROGRAM
+    assert capsys.readouterr().err.endswith(
+        f"note: stack 'prd' has no config: there is no Pulumi.prd.yaml in {tmp_path}; "
+        "the stacks there: prod (--stack NAME)\n"
+    )
+    assert main(["--program", str(tmp_path), "--stack", "prod"]) == EXIT_OK
+    assert "note:" not in capsys.readouterr().err
+
+
+def test_our_stack_misspelt_names_the_stacks_there(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["--stack", "prd"]) == EXIT_CONFIG
+    err = capsys.readouterr().err
+    assert err.startswith("error: invalid stack config (1 problem):\n  cloud: Field required\n")
+    assert "there is no Pulumi.prd.yaml" in err and "the stacks there: ack-dev, amd-dev," in err
+
+
+def test_a_failure_that_is_not_about_config_gets_no_stack_note(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "Pulumi.yaml").write_text("name: team\nruntime: python\n")
+    (tmp_path / "__main__.py").write_text("raise ValueError('the program itself')\n")
+    assert main(["--program", str(tmp_path)]) == EXIT_PROGRAM
+    err = capsys.readouterr().err
+    assert "ValueError: the program itself" in err and "note:" not in err

@@ -12,13 +12,17 @@ from typing import Any
 import grpc
 import pytest
 from google.protobuf import json_format, struct_pb2
+from pulumi.output import Unknown
 from pulumi.runtime.proto import errors_pb2, provider_pb2, status_pb2
 
 from gpu_platform.component_provider import (
     HOSTED_COMPONENTS,
+    NOT_KNOWN,
     schema_text,
     whole_numbers_as_ints,
+    wire_problems,
 )
+from gpu_platform.offline_preview.wire import Secret
 
 from .grpc_engine import PROJECT, STACK, ProviderSession, provider_session
 from .wire_inputs import CHILD_TYPES, KUBERNETES_PROVIDER, WIRE_INPUTS
@@ -132,3 +136,134 @@ def test_whole_numbers_as_ints(value: Any, expected: Any) -> None:
     result = whole_numbers_as_ints(value)
     assert result == expected
     assert json.dumps(result) == json.dumps(expected)
+
+
+SECRET_SIG = {"4dabf18193072939515e22adb298388d": "1b47061264138c4ac30d75fd1eb44270"}
+UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9"  # the wire's unknown value
+
+
+def _secret(value: Any) -> dict[str, Any]:
+    return {**SECRET_SIG, "value": value}
+
+
+def _with(component: str, **changes: Any) -> dict[str, Any]:
+    inputs = json.loads(json.dumps(WIRE_INPUTS[component]))
+    for dotted, value in changes.items():
+        *parents, last = dotted.split("__")
+        target = inputs
+        for key in parents:
+            target = target[key]
+        target[last] = value
+    return inputs
+
+
+@pytest.mark.parametrize(
+    ("component", "inputs", "expected"),
+    [
+        # Dropped by the SDK's mapping before: a misspelt property changed nothing, silently.
+        (
+            "AksGpuNodePool",
+            _with("AksGpuNodePool", gpuOperater=True),
+            [("gpuOperater", "unknown property; did you mean 'gpuOperator'?")],
+        ),
+        (
+            "AksCluster",
+            _with("AksCluster", systemPool__bogus=1.0),
+            [("systemPool.bogus", "unknown property")],
+        ),
+        # An object given as a number or a secret became {}, blamed on a field inside it.
+        (
+            "AksGpuNodePool",
+            _with("AksGpuNodePool", pool=5.5),
+            [("pool", "expected a map, got 5.5")],
+        ),
+        (
+            "AksCluster",
+            _with("AksCluster", systemPool="large"),
+            [("systemPool", "expected a map, got 'large'")],
+        ),
+        (
+            "AksGpuNodePool",
+            _with("AksGpuNodePool", pool__vmSize=_secret("Standard_ND96asr_v4")),
+            [("pool", NOT_KNOWN)],
+        ),
+        # Tracebacks before: a list where a string goes, an integer known only after apply.
+        (
+            "AksGpuNodePool",
+            _with("AksGpuNodePool", clusterName=["a", 1.0]),
+            [("clusterName", "expected a string, got a list")],
+        ),
+        (
+            "AksGpuNodePool",
+            _with("AksGpuNodePool", pool__count=UNKNOWN),
+            [("pool.count", NOT_KNOWN)],
+        ),
+        (
+            "AckCluster",
+            _with("AckCluster", kubeconfigMinutes=[1.0]),
+            [("kubeconfigMinutes", "expected a whole number, got a list")],
+        ),
+        (
+            "AksMonitoring",
+            _with("AksMonitoring", logNamespaces=UNKNOWN),
+            [("logNamespaces", NOT_KNOWN)],
+        ),
+        ("AckGpuSharing", _with("AckGpuSharing", pools=_secret([])), [("pools", NOT_KNOWN)]),
+        # A wrong type the SDK blamed on the parent ("pool"), every problem at once.
+        (
+            "AksGpuNodePool",
+            _with("AksGpuNodePool", pool__count="two", pool__maxPods=True, resourceGroupName=None),
+            [
+                ("pool.count", "expected a whole number, got 'two'"),
+                ("pool.maxPods", "expected a whole number, got true"),
+                ("resourceGroupName", "required"),
+            ],
+        ),
+    ],
+)
+def test_inputs_the_schema_refuses_come_back_as_property_errors(
+    session: ProviderSession,
+    component: str,
+    inputs: dict[str, Any],
+    expected: list[tuple[str, str]],
+) -> None:
+    before = len(session.monitor.recorded)
+    with pytest.raises(grpc.RpcError) as err:
+        construct(session, component, inputs, "refused")
+    assert err.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+    assert sorted(property_errors(err.value)) == sorted(expected)
+    assert len(session.monitor.recorded) == before  # nothing registered
+
+
+def test_secrets_and_unknowns_pass_where_the_schema_takes_an_output(
+    session: ProviderSession,
+) -> None:
+    inputs = _with("AksGpuNodePool", clusterName=_secret("gpu-dev"), resourceGroupName=UNKNOWN)
+    construct(session, "AksGpuNodePool", inputs, "outputs")
+    (pool,) = [r for r in session.monitor.recorded if r.name == "outputs-pool"]
+    assert isinstance(pool.inputs["resourceName"], Secret)
+
+
+@pytest.mark.parametrize(
+    ("value", "spec", "expected"),
+    [
+        (1, {"type": "boolean"}, [("p", "expected true or false, got 1")]),
+        (True, {"type": "number"}, [("p", "expected a number, got true")]),
+        (2.5, {"type": "number"}, []),
+        (
+            {"a": 1},
+            {"type": "object", "additionalProperties": {"type": "string"}},
+            [("p.a", "expected a string, got 1")],
+        ),
+        (
+            [1, "x"],
+            {"type": "array", "items": {"type": "integer"}},
+            [("p[1]", "expected a whole number, got 'x'")],
+        ),
+        ("anything", {"$ref": "pulumi.json#/Any"}, []),
+        (Unknown(), {"type": "string"}, []),
+        (Unknown(), {"type": "string", "plain": True}, [("p", NOT_KNOWN)]),
+    ],
+)
+def test_wire_problems(value: Any, spec: dict[str, Any], expected: list[tuple[str, str]]) -> None:
+    assert wire_problems({"p": value}, {"p": spec}, [], {}) == expected

@@ -91,7 +91,7 @@ WIRE_INPUTS: dict[str, dict[str, Any]] = {
     "NvmeCache": {
         "clusterName": "gpu-dev",
         "resourceGroupName": RG,
-        "pools": [{**A100_MIG, "nvme": True}],
+        "pools": [A100_MIG["name"]],
         "kubernetesProvider": KUBERNETES_PROVIDER,
     },
     "AckCluster": {

@@ -486,6 +486,22 @@ class Run:
         return [(r["check"], r["subject"]) for r in self.rows() if r["status"] == "fail"]
 
 
+def rows_changed(healthy: Run, broken: Run, added: int = 1) -> dict[tuple[str, str], list[str]]:
+    """(check, subject) -> [found, status] of every row ``broken`` gives otherwise than
+    ``healthy``; its last ``added`` rows (its ``api-answer`` rows) are new, every other row is in
+    the same place."""
+    before, after = healthy.rows(), broken.rows()
+    kept = after[: len(after) - added]
+    assert [(r["check"], r["subject"]) for r in kept] == [
+        (r["check"], r["subject"]) for r in before
+    ]
+    return {
+        (row["check"], row["subject"]): [row["found"], row["status"]]
+        for old, row in zip(before, kept, strict=True)
+        if row != old
+    }
+
+
 def verify(
     kubeconfig: Path, *extra: str, fmt: str = "json", context: str = "lab", config: Path = STACK
 ) -> Run:

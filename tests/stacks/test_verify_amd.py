@@ -23,11 +23,13 @@ from tests.stacks.test_verify import (
     DATA,
     SERVER_LIFETIME,
     FakeCluster,
+    RawAnswer,
     Run,
     _FakeServer,
     _Handler,
     _loopback_without_proxy,  # noqa: F401  (autouse: loopback without HTTP proxy here too)
     _recorded,
+    rows_changed,
     verify,
     write_kubeconfig,
 )
@@ -446,6 +448,97 @@ def test_pool_short_of_nodes_fails(amd_kubeconfig: Path, amd_cluster: FakeCluste
     run = run_verify(amd_kubeconfig)
     assert run.failures() == [("node-count", "pool/mi300x")]
     assert run.row("node-count", "pool/mi300x")["found"] == "1 node"
+
+
+# --- answers that are not lists, in AMD's operator namespace -------------------------------
+
+
+def _not_checked(what: str) -> list[str]:
+    return [f"not checked: {what} gave no list", "skip"]
+
+
+OPERAND_POD_ROWS = [
+    (check, f"node/{node}")
+    for node in (MI0, MI1)
+    for check in ("gpu-daemon", "exporter", "gpu-series")
+]
+"""AMD's rows read from its operands' pods: the device plugin's and the exporter's (whose page
+the series reads). The driver and GPU-health rows read node labels: still judged."""
+NO_PAGE = {
+    ("amd-gpu-attribution", "namespace/gpu-research"): [
+        "not checked: no metrics from the nodes of finetune-0",
+        "skip",
+    ]
+}
+"""No exporter pod, so no page: attribution is already a skip, with its own reason."""
+
+
+def _answered_with(
+    kubeconfig: Path, cluster: FakeCluster, raw: RawAnswer, what: str, *, kind: str, cause: str
+) -> tuple[Run, Run]:
+    """The healthy run, then the run with ``raw`` answered instead: it fails the one
+    ``api-answer`` row of ``what`` (a ``kind`` list), and nothing else."""
+    healthy = run_verify(kubeconfig)
+    cluster.raw.append(raw)
+    run = run_verify(kubeconfig)
+    assert (run.code, run.err) == (1, "")
+    assert run.failures() == [("api-answer", what)]
+    assert run.rows()[-1] == {
+        "check": "api-answer",
+        "subject": what,
+        "expected": f"a {kind}: a JSON object whose items are named objects",
+        "found": cause,
+        "status": "fail",
+    }
+    return healthy, run
+
+
+def test_a_pod_list_of_amds_namespace_that_is_no_list_skips_amds_operand_rows_only(
+    amd_kubeconfig: Path, amd_cluster: FakeCluster
+) -> None:
+    what = f"list pods in {NS}"
+    healthy, run = _answered_with(
+        amd_kubeconfig,
+        amd_cluster,
+        RawAnswer(rf"/api/v1/namespaces/{NS}/pods\?", {"items": "x"}),
+        what,
+        kind="PodList",
+        cause="its items are a string ('x'), not an array",
+    )
+    # Exactly these rows differ from the healthy run: NVIDIA's gpu-daemon and driver rows, the
+    # AMD DaemonSets' status, AMD's driver and GPU health are judged as before.
+    assert rows_changed(healthy, run) == {
+        **{row: _not_checked(what) for row in OPERAND_POD_ROWS},
+        **NO_PAGE,
+    }
+    # No exporter pod found, so no AMD page read; NVIDIA's three still are.
+    proxied = [p for _, p in amd_cluster.requests if "/proxy/metrics" in p]
+    assert len([p for p in proxied if f"/namespaces/{NS}/" in p]) == 2  # the healthy run's
+    assert len(proxied) == 2 + 3 + 3
+
+
+def test_a_daemonset_list_of_amds_namespace_that_is_no_list_skips_amds_operand_rows_only(
+    amd_kubeconfig: Path, amd_cluster: FakeCluster
+) -> None:
+    what = f"list daemonsets in {NS}"
+    healthy, run = _answered_with(
+        amd_kubeconfig,
+        amd_cluster,
+        RawAnswer(rf"/apis/apps/v1/namespaces/{NS}/daemonsets\?", None),
+        what,
+        kind="DaemonSetList",
+        cause="the answer is null, not a list object",
+    )
+    # Not "the operator has not reconciled the pool's DeviceConfig": the operands' rows, their
+    # DaemonSets' status included, are not judged on a list not read.
+    assert rows_changed(healthy, run) == {
+        **{row: _not_checked(what) for row in OPERAND_POD_ROWS},
+        **{
+            ("daemonset", f"daemonset/{NS}/{name}"): _not_checked(what)
+            for name in (PLUGIN, LABELLER, EXPORTER)
+        },
+        **NO_PAGE,
+    }
 
 
 def test_an_nvidia_only_stack_reads_nothing_of_amd(

@@ -10,8 +10,11 @@ NVIDIA's, and each NVIDIA check it cannot run says why.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+import pytest
 
 from gpu_facts.aks_nodes import NODE_IMAGE_VERSION_LABEL
 from gpu_facts.azure_storage import LOCAL_NVME_TOPOLOGY_KEY
@@ -25,6 +28,7 @@ from tests.stacks.test_verify import (
     RawAnswer,
     Run,
     _loopback_without_proxy,  # noqa: F401  (autouse: loopback without a proxy)
+    rows_changed,
     verify,
 )
 from tests.stacks.test_verify_amd import MI0, MI1, NS
@@ -178,6 +182,82 @@ def test_amd_nodes_answered_with_no_list_leave_their_pool_rows_unjudged(
         assert run.row(check, "pool/mi300x")["status"] == "skip"
     assert run.row("node-count", "pool/mi300x")["found"].startswith("not checked: list nodes")
     assert not [r for r in run.rows() if r["subject"] in (f"node/{MI0}", f"node/{MI1}")]
+
+
+DISKS = [f"node/{node}" for node in (T4_0, MI0, MI1)]
+"""Every node of the NVMe pools, NVIDIA's and AMD's: their disks are judged from the list of
+capacities."""
+
+
+@dataclass(frozen=True)
+class StorageAnswer:
+    """A storage read answered with something else, and the rows read from it."""
+
+    match: str
+    body: object
+    what: str
+    cause: str
+    unjudged: list[tuple[str, str]]
+
+
+@pytest.mark.parametrize(
+    "case",
+    [
+        StorageAnswer(
+            f"storageclasses/{CLASS}$",
+            [],
+            f"get storageclass {CLASS}",
+            "the answer is a JSON array ([]), not an object",
+            [("nvme-cache", f"storageclass/{CLASS}")],
+        ),
+        StorageAnswer(
+            "csidrivers/localdisk.csi.acstor.io$",
+            b"<html>bad gateway</html>",
+            "get csidriver localdisk.csi.acstor.io",
+            "the answer is not JSON (Expecting value: line 1 column 1 (char 0))",
+            [("nvme-cache", "csidriver/localdisk.csi.acstor.io")],
+        ),
+        StorageAnswer(
+            "namespaces/kube-system/csistoragecapacities",
+            {"kind": "CSIStorageCapacityList", "items": 3},
+            "list csistoragecapacities in kube-system",
+            "its items are a number (3), not an array",
+            [("nvme-disks", subject) for subject in DISKS],
+        ),
+    ],
+    ids=["storageclass", "csidriver", "capacities"],
+)
+def test_a_storage_read_answered_with_no_object_skips_its_nvme_rows_only(
+    amd_kubeconfig: Path, amd_cluster: FakeCluster, case: StorageAnswer
+) -> None:
+    """Not "not found" or "no CSIStorageCapacity for the node": the rows read from the answer
+    are skipped, on NVIDIA's and AMD's NVMe nodes alike, and the request fails once."""
+    _as_aks_amd_cluster(amd_cluster)
+    healthy = verify(amd_kubeconfig, config=MIXED)
+    amd_cluster.raw.append(RawAnswer(case.match, case.body))
+    run = verify(amd_kubeconfig, config=MIXED)
+    assert (run.code, run.err) == (1, "")
+    assert run.failures() == [("api-answer", case.what)]
+    assert run.row("api-answer", case.what)["found"] == case.cause
+    gave = "no list" if case.what.startswith("list") else "no object"
+    assert rows_changed(healthy, run) == {
+        row: [f"not checked: {case.what} gave {gave}", "skip"] for row in case.unjudged
+    }
+
+
+def test_a_capacity_that_is_not_a_number_fails_its_node(
+    amd_kubeconfig: Path, amd_cluster: FakeCluster
+) -> None:
+    """The client's quantity parser takes NaN; the row says what the driver reported."""
+    _as_aks_amd_cluster(amd_cluster)
+    capacity = next(c for c in amd_cluster.items("csistoragecapacities") if MI1 in str(c))
+    capacity["capacity"] = "NaN"
+    run = verify(amd_kubeconfig, config=MIXED)
+    assert (run.code, run.err) == (1, "")
+    assert run.failures() == [("nvme-disks", f"node/{MI1}")]
+    assert run.row("nvme-disks", f"node/{MI1}")["found"] == (
+        "capacity NaN: the driver found no free NVMe space on the node"
+    )
 
 
 # --- a stack with AMD pools only ------------------------------------------------------------

@@ -25,9 +25,11 @@ from tests.stacks.test_verify import (
     T4_0,
     ExecAnswer,
     FakeCluster,
+    RawAnswer,
     Run,
     _as_ack_mps_cluster,
     _loopback_without_proxy,  # noqa: F401  (autouse: loopback without a proxy)
+    rows_changed,
     verify,
     verify_ack,
 )
@@ -281,6 +283,27 @@ def test_pods_across_namespaces_refused_names_the_permission(
     found = run.row("gpu-memory", f"node/{ACK_NODE}")["found"]
     assert found.startswith(f"not allowed to list pods on node {ACK_NODE} in all namespaces")
     assert found.endswith("; the verifying identity needs list on pods at the cluster scope")
+
+
+def test_a_nodes_pods_answered_with_no_list_skip_its_books_and_mps_server(
+    kubeconfig: Path, cluster: FakeCluster
+) -> None:
+    """Not an empty node (GPU memory all free, no MPS client): the rows read from the node's
+    pods are skipped; its GPU daemon and driver rows, read from the daemon's own list, are not."""
+    _as_ack_mps_cluster(cluster)
+    healthy = verify_ack(kubeconfig)
+    cluster.raw.append(RawAnswer(r"^/api/v1/pods\?.*spec.nodeName=", []))
+    run = verify_ack(kubeconfig)
+    what = f"list pods on node {ACK_NODE} in all namespaces"
+    assert (run.code, run.err) == (1, "")
+    assert run.failures() == [("api-answer", what)]
+    assert (
+        run.row("api-answer", what)["found"] == "the answer is a JSON array ([]), not a list object"
+    )
+    assert rows_changed(healthy, run) == {
+        (check, f"node/{ACK_NODE}"): [f"not checked: {what} gave no list", "skip"]
+        for check in ("gpu-memory", "mps-server")
+    }
 
 
 # --- AKS: the NVMe cache (BP-18) and node images (BP-06) ------------------------------------

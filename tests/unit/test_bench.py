@@ -14,11 +14,14 @@ import pytest
 
 import bench.cli
 from bench.cli import main
+from bench.component_import import STATEMENTS, ImportBudget
 from bench.critical_path import stack_timings
 from bench.floors import Registration, matched_floor, plain_floor, sdk_class
+from bench.provider_start import ProviderStart
 from bench.scale import measure_validation
 from bench.startup import parse_importtime
 from bench.synthetic import SIZES, BenchCloud, Size, synthetic_raw
+from bench.timing import Timing
 from gpu_platform.offline_preview import run_callable
 from gpu_platform.stack_config import load_platform
 from tests.conftest import stack_preview
@@ -107,7 +110,10 @@ def test_bench_smallest_size_writes_the_report(
 ) -> None:
     # Start-up of the byo stack: the same four processes as dev's, at half the CPU (no cloud
     # SDK, fewer resources); `make bench` measures dev.
+    # The package's budgets have their own tests (test_bench_component_import.py and
+    # test_bench_provider_start.py) and one below with their measurements faked.
     argv = ["--sizes", "1", "--repeats", "1", "--startup-runs", "1", "--stack", "byo"]
+    argv.append("--no-package")
     # The critical path reads dev's and prod's plans: the ones this test process may already
     # hold (tests.conftest.stack_preview) rather than two more previews.
     monkeypatch.setattr(bench.cli, "stack_timings", lambda: stack_timings(preview_of=stack_preview))
@@ -122,7 +128,10 @@ def test_bench_smallest_size_writes_the_report(
         "startup",
         "setup",
         "critical_path",
+        "component_imports",
+        "provider_start",
     }
+    assert doc["component_imports"] == [] and doc["provider_start"] is None
     assert [t["stack"] for t in doc["critical_path"]] == ["dev", "prod"]
     for timing in doc["critical_path"]:
         assert timing["at_floor"] is True
@@ -166,6 +175,36 @@ def test_bench_smallest_size_writes_the_report(
     assert "reg/floor" in out
     assert "Start-up" in out
     assert "critical path" in out
+
+
+def test_package_only_measures_the_package_budgets_alone(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    runs: list[int] = []
+
+    def imports(count: int) -> list[ImportBudget]:
+        runs.append(count)
+        return [
+            ImportBudget(s, ["pulumi"], [], [], Timing([0.6], [0.5]), Timing([0.5], [0.5]))
+            for s in STATEMENTS
+        ]
+
+    def provider(count: int) -> ProviderStart:
+        runs.append(count)
+        return ProviderStart(Timing([1.2], [1.1]), True, 21)
+
+    monkeypatch.setattr(bench.cli, "measure_component_imports", imports)
+    monkeypatch.setattr(bench.cli, "measure_provider_start", provider)
+    assert main(["--package-only", "--package-runs", "3", "--out", str(tmp_path)]) == 0
+    assert runs == [3, 3]
+    doc = json.loads((tmp_path / "latest.json").read_text())
+    assert doc["scale"] == [] and doc["startup"] is None and doc["critical_path"] == []
+    assert [b["statement"] for b in doc["component_imports"]] == list(STATEMENTS)
+    assert doc["component_imports"][0]["over_floor_cpu"] == pytest.approx(1.0)
+    assert doc["provider_start"]["met"] is True
+    out = capsys.readouterr().out
+    assert "Importing one AKS component" in out
+    assert "GetSchema" in out
 
 
 def test_validation_stress_reports_per_item_times() -> None:

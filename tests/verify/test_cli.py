@@ -42,3 +42,10 @@ def test_errors_are_one_line_and_exit_2(tmp_path: Path) -> None:
     assert code == EXIT_ERROR
     assert err.getvalue().startswith("verify: error: kubeconfig: no file at")
     assert err.getvalue().count("\n") == 1
+
+
+def test_the_command_is_named_as_installed(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as done:
+        parser().parse_args(["--help"])
+    assert done.value.code == 0
+    assert capsys.readouterr().out.startswith("usage: gpu-platform-verify ")

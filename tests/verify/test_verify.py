@@ -4,9 +4,13 @@ GPU daemon (verify.verify)."""
 from __future__ import annotations
 
 import io
+import sys
 from pathlib import Path
 from typing import cast
 
+import pytest
+
+import gpu_platform.verify
 from gpu_platform.verify.cluster import ClusterReader
 from gpu_platform.verify.driver import ExecError, ExecTarget
 from gpu_platform.verify.progress import Progress
@@ -55,3 +59,13 @@ def test_a_report_fails_on_any_failed_row() -> None:
     )
     assert not report.ok
     assert report.counts() == {"pass": 0, "fail": 1, "skip": 1, "warn": 0}
+
+
+def test_the_command_without_the_kubernetes_client_says_which_extra_it_needs(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # An install of gpu-platform without [verify]: `import kubernetes` fails.
+    monkeypatch.setitem(sys.modules, "kubernetes", None)
+    assert gpu_platform.verify.main() == 2
+    assert capsys.readouterr().err == gpu_platform.verify.MISSING_CLIENT
+    assert "pip install 'gpu-platform[verify]'" in gpu_platform.verify.MISSING_CLIENT
