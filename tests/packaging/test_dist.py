@@ -82,7 +82,11 @@ def test_both_distributions_build_at_one_version(dist: Path) -> None:
 
 def test_nothing_generic_lands_at_the_top_of_site_packages(dist: Path) -> None:
     assert top_level(wheel(dist, "gpu_platform")) == {"gpu_platform"}
-    assert top_level(wheel(dist, "gpu_platform_policies")) == {"gpu_facts", "gpu_policies"}
+    assert top_level(wheel(dist, "gpu_platform_policies")) == {
+        "gpu_facts",
+        "gpu_policies",
+        "gpu_policy_support",
+    }
     with zipfile.ZipFile(wheel(dist, "gpu_platform")) as whl:
         names = set(whl.namelist())
     # The components are real files in the wheel (the checkout's link is resolved).
