@@ -451,8 +451,10 @@ def test_each_pool_is_resolved_once_per_run(monkeypatch: pytest.MonkeyPatch) -> 
         validated.append(obj)
         return real_validate(obj, *args, **kwargs)
 
-    # Every module that imported the function by name gets the counting one.
-    for module in list(sys.modules.values()):
+    # Every module of ours that imported the function by name gets the counting one (only ours:
+    # an attribute lookup on the SDKs' lazy modules would import them).
+    ours = [m for name, m in sys.modules.items() if name.split(".")[0] == "gpu_platform"]
+    for module in ours:
         if getattr(module, "resolve_pool", None) is real_resolve:
             monkeypatch.setattr(module, "resolve_pool", resolve_pool)
     monkeypatch.setattr(GpuPoolSettings, "model_validate", model_validate)
