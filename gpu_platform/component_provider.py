@@ -228,7 +228,7 @@ def host(args: list[str] | None = None) -> None:
 
 def schema() -> dict[str, Any]:
     """The provider's schema, as ``GetSchema`` answers it."""
-    return json.loads(GpuPlatformProvider().schema or "{}")
+    return GpuPlatformProvider()._schema
 
 
 def schema_text() -> str:
