@@ -6,6 +6,8 @@ the very SDK class of each one the preview registered (``floors.matched_floor``)
 classes' own costs (azure-native's type aliases, typed outputs) are in the floor too. What the
 preview costs above a floor is ours: our modules' import (settings models, components, the
 pack), the config's validation, the components' work and the inputs they send, the pack's run.
+Each floor runs under the preview's collector policy (``offline_preview.collector``), so the
+cyclic collector's passes are billed alike.
 """
 
 from __future__ import annotations
@@ -39,27 +41,39 @@ print(json.dumps({
 }))
 """
 
-# The floor process: the same imports in the same order, then the registrations.
+# The floor process: the same imports in the same order, then the registrations, under the
+# collector policy the preview runs with (``offline_preview.cli.preview``), which covers the
+# program's imports there as it covers these here; it exits as the preview does.
 _FLOOR_SCRIPT = """
-import importlib, json, sys
-probe = json.loads(open(sys.argv[1]).read())
-for name in probe["modules"]:
-    parent, _, child = name.rpartition(".")
-    before = getattr(sys.modules.get(parent), child, None) if parent else None
-    try:
-        importlib.import_module(name)
-    except Exception:
-        continue  # a module its package imports its own way (the preview imported it)
-    if before is not None and not isinstance(before, type(sys)):
-        # The SDKs name a class like its module (k8s.core.v1.Namespace): keep the class.
-        setattr(sys.modules[parent], child, before)
-from gpu_platform.offline_preview.engine import run_callable
-from bench.floors import Registration, matched_floor, plain_floor
-registrations = [Registration(*r) for r in probe["registrations"]]
-if sys.argv[2] == "matched":
-    run_callable(lambda: matched_floor(registrations))
-else:
-    run_callable(lambda: plain_floor(len(registrations)))
+import importlib, json, os, sys
+from gpu_platform.offline_preview.collector import full_collections_deferred
+
+def floor():
+    probe = json.loads(open(sys.argv[1]).read())
+    for name in probe["modules"]:
+        parent, _, child = name.rpartition(".")
+        before = getattr(sys.modules.get(parent), child, None) if parent else None
+        try:
+            importlib.import_module(name)
+        except Exception:
+            continue  # a module its package imports its own way (the preview imported it)
+        if before is not None and not isinstance(before, type(sys)):
+            # The SDKs name a class like its module (k8s.core.v1.Namespace): keep the class.
+            setattr(sys.modules[parent], child, before)
+    from gpu_platform.offline_preview.engine import run_callable
+    from bench.floors import Registration, matched_floor, plain_floor
+    registrations = [Registration(*r) for r in probe["registrations"]]
+    if sys.argv[2] == "matched":
+        run_callable(lambda: matched_floor(registrations))
+    else:
+        run_callable(lambda: plain_floor(len(registrations)))
+
+with full_collections_deferred():
+    floor()
+# The preview ends with os._exit (offline_preview/__main__.py): no interpreter teardown, which
+# for this heap costs about a third of the process. The floor ends the same way.
+sys.stdout.flush()
+os._exit(0)
 """
 
 

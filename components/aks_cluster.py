@@ -27,6 +27,7 @@ from gpu_platform.plan.kubernetes_versions import kubernetes_version_problem
 from gpu_platform.settings import SYSTEM_POOL_NAME, AksClusterSettings, MaintenanceWindowSettings
 
 from .aks_monitoring import AksMonitoringWorkspaces
+from .azure_aliases import without_version_aliases
 from .errors import Problem, raise_if_any, validation_problems
 from .node_hardening import aks_node_inputs
 from .type_tokens import formerly, type_token
@@ -400,7 +401,10 @@ class AksCluster(pulumi.ComponentResource):
             name, cast(AksClusterArgs, {k: v for k, v in args.items() if k != "monitoring"})
         )
         super().__init__(
-            type_token("AksCluster"), name, None, formerly("gpu-platform:azure:AksCluster", opts)
+            type_token("AksCluster"),
+            name,
+            None,
+            formerly("gpu-platform:azure:AksCluster", without_version_aliases(opts)),
         )
         child = pulumi.ResourceOptions(parent=self)
 

@@ -19,6 +19,7 @@ from gpu_platform.plan.problems import under
 from gpu_platform.plan.zones import aks_zone_problems
 from gpu_platform.settings import CpuPoolSettings
 
+from .azure_aliases import without_version_aliases
 from .errors import Problem, raise_if_any, shape_problems
 from .node_hardening import (
     AKS_AUTOSCALED_IGNORE,
@@ -111,7 +112,7 @@ class AksCpuNodePool(pulumi.ComponentResource):
             type_token("AksCpuNodePool"),
             name,
             None,
-            formerly("gpu-platform:azure:AksCpuNodePool", opts),
+            formerly("gpu-platform:azure:AksCpuNodePool", without_version_aliases(opts)),
         )
 
         self.agent_pool = aks.AgentPool(

@@ -26,6 +26,7 @@ from gpu_platform.plan.problems import under
 from gpu_platform.plan.zones import aks_zone_problems
 from gpu_platform.settings import GpuPoolSettings
 
+from .azure_aliases import without_version_aliases
 from .errors import Problem, raise_if_any, shape_problems
 from .node_hardening import (
     AKS_AUTOSCALED_IGNORE,
@@ -135,7 +136,7 @@ class AksGpuNodePool(pulumi.ComponentResource):
             type_token("AksGpuNodePool"),
             name,
             None,
-            formerly("gpu-platform:azure:AksGpuNodePool", opts),
+            formerly("gpu-platform:azure:AksGpuNodePool", without_version_aliases(opts)),
         )
 
         self.agent_pool = aks.AgentPool(

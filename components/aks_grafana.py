@@ -26,6 +26,7 @@ from gpu_platform.plan.cloud_tags import azure_tag_problems
 from gpu_platform.plan.names import entra_object_id_problems
 from gpu_platform.plan.problems import under
 
+from .azure_aliases import without_version_aliases
 from .errors import Problem, raise_if_any, shape_problems
 from .type_tokens import formerly, type_token
 
@@ -63,7 +64,10 @@ class AksGrafana(pulumi.ComponentResource):
         raise_if_any("AksGrafana", name, shape_problems(args, AksGrafanaArgs))
         raise_if_any(COMPONENT, name, _problems(args))
         super().__init__(
-            type_token("AksGrafana"), name, None, formerly("gpu-platform:azure:AksGrafana", opts)
+            type_token("AksGrafana"),
+            name,
+            None,
+            formerly("gpu-platform:azure:AksGrafana", without_version_aliases(opts)),
         )
         child = pulumi.ResourceOptions(parent=self)
         grafana = dashboard.Grafana(

@@ -41,6 +41,7 @@ from gpu_platform.plan.cloud_tags import azure_tag_problems
 from gpu_platform.plan.gpu_rules import rule_groups
 from gpu_platform.plan.problems import under
 
+from .azure_aliases import without_version_aliases
 from .errors import Problem, raise_if_any, shape_problems
 from .pool_args import GpuPoolArgs, check_gpu_pools_args
 from .type_tokens import formerly, type_token
@@ -94,7 +95,7 @@ class AksMonitoringWorkspaces(pulumi.ComponentResource):
             type_token("AksMonitoringWorkspaces"),
             name,
             None,
-            formerly("gpu-platform:azure:AksMonitoringWorkspaces", opts),
+            formerly("gpu-platform:azure:AksMonitoringWorkspaces", without_version_aliases(opts)),
         )
         child = pulumi.ResourceOptions(parent=self)
         group, location, tags = args["resource_group_name"], args["location"], args.get("tags")
@@ -180,7 +181,7 @@ class AksMonitoring(pulumi.ComponentResource):
             type_token("AksMonitoring"),
             name,
             None,
-            formerly("gpu-platform:azure:AksMonitoring", opts),
+            formerly("gpu-platform:azure:AksMonitoring", without_version_aliases(opts)),
         )
         child = pulumi.ResourceOptions(parent=self)
         location, tags = args["location"], args.get("tags") or None

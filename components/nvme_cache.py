@@ -27,6 +27,7 @@ from gpu_facts.azure_storage import (
     NVME_CACHE_STORAGE_CLASS,
 )
 
+from .azure_aliases import without_version_aliases
 from .errors import Problem, raise_if_any, shape_problems
 from .type_tokens import formerly, type_token
 
@@ -73,7 +74,10 @@ class NvmeCache(pulumi.ComponentResource):
             problems.append(("pools", "name at least one pool with local NVMe disks"))
         raise_if_any("NvmeCache", name, problems)
         super().__init__(
-            type_token("NvmeCache"), name, None, formerly("gpu-platform:azure:NvmeCache", opts)
+            type_token("NvmeCache"),
+            name,
+            None,
+            formerly("gpu-platform:azure:NvmeCache", without_version_aliases(opts)),
         )
         extension = kc.Extension(
             f"{name}-acstor",
