@@ -3,8 +3,9 @@
 ``plain_floor`` registers plain Kubernetes objects: what any Pulumi program of that size pays.
 ``matched_floor`` registers one resource of the very SDK class for each resource our program
 registered (components as bare ComponentResources), with the fewest inputs the class
-accepts. Its gap to the plain floor is what the SDK classes cost by themselves, for example
-the type aliases azure-native attaches to every resource (one per past API version).
+accepts and without azure-native's API-version aliases, as our components create them
+(``components.azure_aliases``). Its gap to the plain floor is what the SDK classes cost by
+themselves: their typed outputs, the aliases they keep.
 """
 
 from __future__ import annotations
@@ -18,6 +19,8 @@ from typing import Any
 import pulumi
 import pulumi_kubernetes as k8s
 from pulumi.runtime import rpc
+
+from gpu_platform.components.azure_aliases import without_version_aliases
 
 # The SDKs' own message for a missing required argument, e.g. "Missing required property
 # 'resource_group_name'"; the matched floor fills such arguments with a placeholder.
@@ -73,7 +76,7 @@ def sdk_class(type_token: str) -> SdkClass | None:
     return getattr(importlib.import_module(info["fqn"]), class_name)
 
 
-def _construct(cls: SdkClass, name: str) -> None:
+def _construct(cls: SdkClass, name: str, opts: pulumi.ResourceOptions) -> None:
     """``cls(name)`` with placeholders for the arguments the class says are required.
 
     The SDK classes check required arguments before registering, so a refused attempt
@@ -82,7 +85,7 @@ def _construct(cls: SdkClass, name: str) -> None:
     kwargs: dict[str, str] = {}
     while True:
         try:
-            cls(name, **kwargs)
+            cls(name, opts=opts, **kwargs)
             return
         except TypeError as err:
             missing = _MISSING.search(str(err))
@@ -93,10 +96,11 @@ def _construct(cls: SdkClass, name: str) -> None:
 
 def matched_floor(registrations: Sequence[Registration]) -> None:
     """One registration per recorded one, with the same SDK class (or a bare component)."""
+    opts = without_version_aliases(None)
     for reg in registrations:
         cls = sdk_class(reg.type) if reg.custom else None
         if cls is not None:
-            _construct(cls, reg.name)
+            _construct(cls, reg.name, opts)
         elif reg.custom:
             # A type no loaded SDK claims: the cheapest custom resource stands in.
             k8s.core.v1.ConfigMap(reg.name, metadata=k8s.meta.v1.ObjectMetaArgs(name=reg.name))

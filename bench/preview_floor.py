@@ -1,9 +1,10 @@
 """The preview's floor: a process that imports exactly the third-party modules a stack's preview
-imports and registers as many resources on the same mock engine, with none of our code.
+imports and registers as many resources on the same mock engine, with none of our code but
+the policies the preview runs under (its collector's, azure-native's aliases).
 
 ``plain``: as many plain Kubernetes objects (``floors.plain_floor``). ``matched``: one resource of
 the very SDK class of each one the preview registered (``floors.matched_floor``), so the SDK
-classes' own costs (azure-native's type aliases, typed outputs) are in the floor too. What the
+classes' own costs (their typed outputs, the aliases they keep) are in the floor too. What the
 preview costs above a floor is ours: our modules' import (settings models, components, the
 pack), the config's validation, the components' work and the inputs they send, the pack's run.
 Each floor runs under the preview's collector policy (``offline_preview.collector``), so the

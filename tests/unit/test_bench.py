@@ -84,6 +84,8 @@ def test_matched_floor_replays_types_with_sdk_classes() -> None:
     pool = next(r for r in run.resources if r.type.endswith("AgentPool"))
     # Required arguments were filled with the placeholder, not left out.
     assert pool.inputs["resourceGroupName"] == "floor"
+    # As our components create it: none of azure-native's API-version aliases.
+    assert pool.aliases == []
     assert sdk_class("example:unknown:Thing") is None
 
 
