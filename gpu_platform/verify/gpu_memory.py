@@ -68,6 +68,8 @@ class Ledger:
 
     gpus: list[GpuBook]
     pending: GpuBook
+    total: int = 0
+    """The node's allocatable ``aliyun.com/gpu-mem`` (GiB), which the tool splits over its GPUs."""
     count_note: str = ""
     """What the node advertises as its GPU count, when that is not the instance type's."""
     count_wrong: bool = False
@@ -86,7 +88,9 @@ def ledger(node: Obj, pods: list[Obj], gpus: int) -> Ledger:
     elif count != gpus:
         note, wrong = f"{GPU_COUNT_RESOURCE} {count}, the instance type has {gpus}", True
     per_gpu = total // count if count > 0 else 0
-    books = {i: GpuBook(i, per_gpu) for i in range(count)}
+    # A count above the instance type's already fails the row; its books stop at the instance
+    # type's GPUs, so a nonsense count (10**12) cannot build that many.
+    books = {i: GpuBook(i, per_gpu) for i in range(min(count, gpus) if wrong else count)}
     pending = GpuBook(-1, 0)
     for pod in pods:
         asked = pod_gpu_mem(pod)
@@ -96,14 +100,14 @@ def ledger(node: Obj, pods: list[Obj], gpus: int) -> Ledger:
         book = pending if index is None else books.setdefault(index, GpuBook(index, 0))
         book.allocated += asked
         book.pods.append(f"{name_of(pod)} {asked}")
-    return Ledger([books[i] for i in sorted(books)], pending, note, wrong)
+    return Ledger([books[i] for i in sorted(books)], pending, total, note, wrong)
 
 
 def gpu_memory(node: Obj, pods: list[Obj], pool: SeedPool) -> CheckResult:
     """The node's row: ``GPU<i> allocated/total`` per GPU, pending, and the node's sum (GiB)."""
     subject = f"node/{name_of(node)}"
     book = ledger(node, pods, pool.gpus)
-    node_total = sum(gpu.total for gpu in book.gpus)
+    node_total = book.total
     if node_total <= 0:
         return outcome(
             CHECK,

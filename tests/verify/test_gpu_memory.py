@@ -1,4 +1,4 @@
-"""readiness.gpu_memory: ACK's per-GPU ``aliyun.com/gpu-mem`` books as ``kubectl inspect cgpu``
+"""verify.gpu_memory: ACK's per-GPU ``aliyun.com/gpu-mem`` books as ``kubectl inspect cgpu``
 keeps them (gpushare-device-plugin ``cmd/inspect``)."""
 
 from __future__ import annotations
@@ -88,6 +88,15 @@ def test_a_gpu_count_other_than_the_instance_types_fails() -> None:
     assert (row.status, row.found) == (
         "fail",
         "GPU0 0/44; node 0/44 GiB (aliyun.com/gpu-count 1, the instance type has 2)",
+    )
+
+
+def test_a_nonsense_gpu_count_fails_without_building_its_books() -> None:
+    row = gpu_memory(node(count=str(10**12)), [pod("a", 4, index="1")], TWO_A10)
+    assert (row.status, row.found) == (
+        "fail",
+        "GPU0 0/0, GPU1 4/0; node 4/44 GiB (GPU1 over by 4 (a 4): no such GPU on the node; "
+        "aliyun.com/gpu-count 1000000000000, the instance type has 2)",
     )
 
 
