@@ -26,7 +26,7 @@ from typing import Any
 import pulumi
 from pulumi.runtime import mocks, rpc, settings
 from pulumi.runtime.proto import provider_pb2, resource_pb2
-from pulumi.runtime.stack import run_pulumi_func
+from pulumi.runtime.stack import massage, run_pulumi_func
 from pulumi.runtime.sync_await import _sync_await
 
 from .cloud_outputs import computed_outputs, invoke_result
@@ -292,10 +292,23 @@ def _program_dir(directory: Path, main_dir: Path) -> Iterator[None]:
         sys.path[:] = old_path
 
 
+_RESOURCE_MARK = "@isPulumiResource"
+"""The SDK's mark on an exported resource in a preview (``massage``), for the engine's own use."""
+
+
+def _unmarked(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: _unmarked(v) for k, v in value.items() if k != _RESOURCE_MARK}
+    if isinstance(value, list):
+        return [_unmarked(v) for v in value]
+    return value
+
+
 async def _resolve(value: Any) -> Any:
-    """A stack output as the engine shows it: ``Unknown`` where a preview cannot know it."""
-    output = pulumi.Output.from_input(value)
-    resolved = markers(await output.future(with_unknowns=True))
+    """A stack output as the engine shows it: ``Unknown`` where a preview cannot know it, an
+    exported resource as its public outputs (the SDK's ``massage``, as the Stack registers)."""
+    output = pulumi.Output.from_input(massage(value, []))
+    resolved = _unmarked(markers(await output.future(with_unknowns=True)))
     if not await output.is_known() and not contains_unknown(resolved):
         resolved = UNKNOWN
     if await output.is_secret():

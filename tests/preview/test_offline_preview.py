@@ -336,3 +336,25 @@ def test_a_failure_that_is_not_about_config_gets_no_stack_note(
     assert main(["--program", str(tmp_path)]) == EXIT_PROGRAM
     err = capsys.readouterr().err
     assert "ValueError: the program itself" in err and "note:" not in err
+
+
+def test_an_exported_resource_shows_its_outputs(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """As the SDK's Stack registers it (``massage``): the resource's public outputs, not a
+    Python repr; a secret among them keeps the whole output secret."""
+    (tmp_path / "Pulumi.yaml").write_text("name: team\nruntime: python\n")
+    (tmp_path / "__main__.py").write_text(
+        "import pulumi\n"
+        "import pulumi_kubernetes as k8s\n"
+        "ns = k8s.core.v1.Namespace('ns', metadata={'name': 'ml'})\n"
+        "pulumi.export('ns', ns)\n"
+        "pulumi.export('both', {'ns': ns, 'token': pulumi.Output.secret('s3cret')})\n"
+    )
+    assert main(["--program", str(tmp_path), "--format", "json"]) == EXIT_OK
+    outputs = json.loads(capsys.readouterr().out)["outputs"]
+    ns = outputs["ns"]
+    assert ns["urn"].endswith("kubernetes:core/v1:Namespace::ns")
+    assert ns["metadata"]["name"] == "ml"
+    assert "@isPulumiResource" not in ns
+    assert "s3cret" not in json.dumps(outputs["both"])
