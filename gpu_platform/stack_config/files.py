@@ -11,9 +11,11 @@ back to the defaults without a word). Keys of other namespaces (``azure-native:l
 from __future__ import annotations
 
 import difflib
+import functools
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from importlib import metadata
 from pathlib import Path
 from typing import Any
 
@@ -36,7 +38,8 @@ STACK_FILE_KEYS = frozenset(
 """The top-level keys of ``Pulumi.<stack>.yaml`` (``ProjectStack`` in pulumi/pulumi
 sdk/go/common/workspace/project.go)."""
 NEAR_MISS = 0.85
-"""``difflib`` similarity from which a namespace is taken for a misspelling of the project's."""
+"""``difflib`` similarity from which a namespace is taken for a misspelling of the project's;
+a short name is also one edit (or two neighbours swapped) from it (``ml`` and ``lm``)."""
 
 
 @dataclass(frozen=True)
@@ -137,11 +140,7 @@ def _namespace_problems(
         namespace, colon, _ = key.partition(":")
         if not colon or namespace == project:
             continue
-        if (
-            namespace.lower() == project.lower()
-            or difflib.SequenceMatcher(None, namespace.lower(), project.lower()).ratio()
-            >= NEAR_MISS
-        ):
+        if _almost(namespace.lower(), project.lower()) and not _installed(namespace):
             fixed = f"{project}{key[len(namespace) :]}"
             problems.append(
                 FileProblem(
@@ -152,6 +151,39 @@ def _namespace_problems(
                 )
             )
     return problems
+
+
+def _almost(namespace: str, project: str) -> bool:
+    if namespace == project or _one_edit_apart(namespace, project):
+        return True
+    return difflib.SequenceMatcher(None, namespace, project).ratio() >= NEAR_MISS
+
+
+def _one_edit_apart(a: str, b: str) -> bool:
+    """One character added, dropped or changed, or two neighbours swapped."""
+    if abs(len(a) - len(b)) > 1:
+        return False
+    if len(a) == len(b):
+        diff = [i for i, (x, y) in enumerate(zip(a, b, strict=True)) if x != y]
+        return len(diff) == 1 or (
+            len(diff) == 2
+            and diff[1] == diff[0] + 1
+            and a[diff[0]] == b[diff[1]]
+            and a[diff[1]] == b[diff[0]]
+        )
+    short, long = sorted((a, b), key=len)
+    return any(long[:i] + long[i + 1 :] == short for i in range(len(long)))
+
+
+@functools.cache
+def _installed(namespace: str) -> bool:
+    """The namespace of a Pulumi provider SDK installed here (``kubernetes``:
+    pulumi-kubernetes): that provider's config, whatever the project is called."""
+    try:
+        metadata.distribution(f"pulumi-{namespace}")
+    except (metadata.PackageNotFoundError, ValueError):
+        return False
+    return True
 
 
 def read_stack_config(path: Path, project: str) -> StackConfig:

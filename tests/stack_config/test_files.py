@@ -72,6 +72,27 @@ def test_a_namespace_that_is_almost_the_projects_is_refused(tmp_path: Path, name
     ]
 
 
+@pytest.mark.parametrize("namespace", ["lm", "m", "mll", "nl"])
+def test_a_short_project_name_one_edit_away_is_refused(tmp_path: Path, namespace: str) -> None:
+    """Similarity alone misses short names (``lm`` is 0.5 like ``ml``)."""
+    path = stack(tmp_path, f"config:\n  ml:size: 1\n  {namespace}:size: 2\n")
+    (problem,) = refused(path, project="ml")
+    assert problem.message.startswith(f"'{namespace}:size': namespace '{namespace}' is almost")
+    assert problem.message.endswith("did you mean 'ml:size'?")
+
+
+@pytest.mark.parametrize("project", ["kubernete", "kubernets", "azure-natives"])
+def test_an_installed_provider_s_namespace_is_never_a_misspelling(
+    tmp_path: Path, project: str
+) -> None:
+    """``kubernetes:context`` is pulumi-kubernetes' config, whatever the project is called."""
+    path = stack(tmp_path, "config:\n  kubernetes:context: kind\n  azure-native:location: x\n")
+    assert read_stack_config(path, project).config == {
+        "kubernetes:context": "kind",
+        "azure-native:location": "x",
+    }
+
+
 @pytest.mark.parametrize(
     "key", ["aws:region", "gcp:project", "alicloud:region", "platform:x", "gpu:y", "pulumi:tags"]
 )
