@@ -6,7 +6,7 @@ program (``python provider <engine-address>``) and its ``__main__`` calls :func:
 schema is inferred from the components' typed args by Pulumi's analyzer
 (``pulumi.provider.experimental``); ``provider/schema.json`` is the reviewed copy.
 
-Two things the SDK's own host does not do, and why this module wraps it:
+What the SDK's own host does not do, and why this module wraps it:
 
 - **Numbers arrive as floats.** Over gRPC every number is a double; the SDK converts top-level
   integer properties only (and then keeps the float), never inside lists or maps. Our args are
@@ -16,6 +16,11 @@ Two things the SDK's own host does not do, and why this module wraps it:
   reaches the SDK wrapped in ``ComponentInitError`` and would leave as an UNKNOWN gRPC error
   with a Python stack; unwrapped, it reaches the caller as INVALID_ARGUMENT with each
   property path.
+- **A failed registration is logged once.** The SDK fails every output of a resource the
+  engine refused (four futures per property), awaits none of them once the Construct has
+  failed, and CPython logs "Future exception was never retrieved" with its traceback for each:
+  6,254 lines on stderr for one AgentPool. Each exception is logged once
+  (:class:`ReportedOnce`); the Construct's own error carries it to the caller.
 - **The inputs are checked against the schema first** (:func:`wire_problems`). The SDK maps
   them onto the args without looking: an unknown property is dropped, an object given as a
   number or a secret becomes ``{}`` (then blamed on a required field inside it), an integer
@@ -25,6 +30,8 @@ Two things the SDK's own host does not do, and why this module wraps it:
 
 from __future__ import annotations
 
+import asyncio
+import collections
 import difflib
 import json
 import sys
@@ -187,6 +194,25 @@ def hosted_classes() -> list[type[pulumi.ComponentResource]]:
     return [getattr(components, name) for name in HOSTED_COMPONENTS]
 
 
+class ReportedOnce:
+    """An event loop's exception handler that hands each exception to the default handler
+    once: its other unretrieved futures (the same failure) are dropped."""
+
+    RECENT = 32
+    """Exceptions remembered: one failed Construct raises one, held by all its futures."""
+
+    def __init__(self) -> None:
+        self._seen: collections.deque[BaseException] = collections.deque(maxlen=self.RECENT)
+
+    def __call__(self, loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
+        error = context.get("exception")
+        if error is not None:
+            if any(error is seen for seen in self._seen):
+                return
+            self._seen.append(error)
+        loop.default_exception_handler(context)
+
+
 class GpuPlatformProvider(ComponentProvider):
     """Pulumi's component provider for :data:`HOSTED_COMPONENTS`, with whole numbers as ints
     and component input errors as property-path errors (see the module docstring)."""
@@ -202,6 +228,9 @@ class GpuPlatformProvider(ComponentProvider):
         inputs: pulumi.Inputs,
         options: pulumi.ResourceOptions | None = None,
     ) -> ConstructResult:
+        loop = asyncio.get_running_loop()  # the SDK's server calls this from its loop
+        if not isinstance(loop.get_exception_handler(), ReportedOnce):
+            loop.set_exception_handler(ReportedOnce())
         inputs = whole_numbers_as_ints(inputs)
         resource = self._schema.get("resources", {}).get(resource_type)
         if resource is not None:  # an unknown token: the SDK's own refusal says so

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+import threading
 from collections.abc import Iterator
 from concurrent import futures
 from contextlib import contextmanager
@@ -49,6 +50,14 @@ MONITOR_METHODS = (
 
 
 class _Monitor(RecordingMonitor):
+    refused: frozenset[str] = frozenset()
+    """Names whose registration the engine refuses (as it refuses a duplicate URN)."""
+
+    def RegisterResource(self, request: Any) -> Any:
+        if request.name in self.refused:
+            raise RuntimeError(f"the engine refuses {request.name!r}")
+        return super().RegisterResource(request)
+
     def make_urn(self, parent: str, type_: str, name: str) -> str:
         # The SDK's mock builds URNs from this process's Pulumi settings, which a test that
         # only serves the monitor does not have: the request's project and stack are ours.
@@ -98,18 +107,24 @@ class ProviderSession:
     monitor_address: str
     engine: _Engine
     started_in: float
+    stderr: list[str]
+    """The provider's stderr lines so far."""
 
 
 @contextmanager
 def provider_session(
-    existing: dict[str, str], plugin_dir: Path = ROOT / "provider"
+    existing: dict[str, str],
+    plugin_dir: Path = ROOT / "provider",
+    refused: frozenset[str] = frozenset(),
 ) -> Iterator[ProviderSession]:
-    """Serve an engine and a monitor that already holds the ``existing`` resources (URN -> ID),
-    start the provider as Pulumi would, yield both ends."""
+    """Serve an engine and a monitor that already holds the ``existing`` resources (URN -> ID)
+    and refuses to register the ``refused`` names, start the provider as Pulumi would, yield
+    both ends."""
     import time
 
     server = grpc.server(futures.ThreadPoolExecutor(max_workers=8))
     monitor = _Monitor(PreviewMocks())
+    monitor.refused = refused
     for urn, resource_id in existing.items():
         # What the program registered before: a resource reference in the inputs is read
         # back (``pulumi:pulumi:getResource``) from the engine's state.
@@ -127,10 +142,22 @@ def provider_session(
         stderr=subprocess.PIPE,
         stdin=subprocess.DEVNULL,
     )
+    # The engine reads a plugin's stderr as it comes; a pipe nobody reads fills (64 KiB) and
+    # stops the provider at its next write.
+    stderr: list[str] = []
+    assert process.stderr is not None
+    drain = threading.Thread(
+        target=lambda: stderr.extend(line.decode() for line in process.stderr),  # type: ignore[union-attr]
+        daemon=True,
+    )
+    drain.start()
     try:
         assert process.stdout is not None
         provider_port = process.stdout.readline().decode().strip()
-        assert provider_port.isdigit(), process.stderr.read().decode() if process.stderr else ""
+        if not provider_port.isdigit():
+            process.wait(timeout=30)
+            drain.join(timeout=5)
+            raise AssertionError("".join(stderr))
         channel = grpc.insecure_channel(f"127.0.0.1:{provider_port}")
         grpc.channel_ready_future(channel).result(timeout=30)
         yield ProviderSession(
@@ -139,6 +166,7 @@ def provider_session(
             address,
             engine,
             time.monotonic() - start,
+            stderr,
         )
         channel.close()
     finally:

@@ -5,6 +5,7 @@ language's inputs (camelCase, numbers as doubles) under ``gpu-platform:index:<Cl
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -31,6 +32,7 @@ ROOT = Path(__file__).resolve().parents[2]
 REVIEWED_SCHEMA = ROOT / "provider" / "schema.json"
 
 pytestmark = pytest.mark.slow
+MAX_CONSTRUCTS_UNTIL_COLLECTED = 40
 
 
 @pytest.fixture(scope="module")
@@ -267,3 +269,28 @@ def test_secrets_and_unknowns_pass_where_the_schema_takes_an_output(
 )
 def test_wire_problems(value: Any, spec: dict[str, Any], expected: list[tuple[str, str]]) -> None:
     assert wire_problems({"p": value}, {"p": spec}, [], {}) == expected
+
+
+def test_a_construct_the_engine_fails_is_reported_once_and_the_provider_goes_on() -> None:
+    """An AgentPool the engine refuses fails its Construct; the SDK fails every output of it,
+    which CPython would log one traceback each (6,254 lines); it is logged once, and the
+    provider serves the next Constructs."""
+    pool = "refused-pool"
+    with provider_session(
+        {KUBERNETES_PROVIDER["urn"]: KUBERNETES_PROVIDER["id"]}, refused=frozenset({pool})
+    ) as running:
+        with pytest.raises(grpc.RpcError) as err:
+            construct(running, "AksGpuNodePool", WIRE_INPUTS["AksGpuNodePool"], "refused")
+        assert err.value.code() == grpc.StatusCode.UNKNOWN
+        assert f"the engine refuses {pool!r}" in (err.value.details() or "")
+        # CPython logs an unretrieved future when its cycle is collected: the Constructs
+        # after it allocate until that happens.
+        for i in range(MAX_CONSTRUCTS_UNTIL_COLLECTED):
+            construct(running, "AksGpuNodePool", WIRE_INPUTS["AksGpuNodePool"], f"after-{i}")
+            time.sleep(0.05)  # the engine's reader thread
+            if "never retrieved" in "".join(running.stderr):
+                break
+        construct(running, "AksGpuNodePool", WIRE_INPUTS["AksGpuNodePool"], "last")
+        time.sleep(0.2)
+        stderr = "".join(running.stderr)
+    assert stderr.count("exception was never retrieved") == 1, stderr[:2000]
