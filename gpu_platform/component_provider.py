@@ -213,6 +213,17 @@ class ReportedOnce:
         loop.default_exception_handler(context)
 
 
+def _report_once_on_this_loop() -> None:
+    """Install :class:`ReportedOnce` on the running loop (the SDK's server calls ``construct``
+    from it); nothing outside one."""
+    try:
+        loop = asyncio.get_running_loop()
+    except RuntimeError:
+        return
+    if not isinstance(loop.get_exception_handler(), ReportedOnce):
+        loop.set_exception_handler(ReportedOnce())
+
+
 class GpuPlatformProvider(ComponentProvider):
     """Pulumi's component provider for :data:`HOSTED_COMPONENTS`, with whole numbers as ints
     and component input errors as property-path errors (see the module docstring)."""
@@ -228,9 +239,7 @@ class GpuPlatformProvider(ComponentProvider):
         inputs: pulumi.Inputs,
         options: pulumi.ResourceOptions | None = None,
     ) -> ConstructResult:
-        loop = asyncio.get_running_loop()  # the SDK's server calls this from its loop
-        if not isinstance(loop.get_exception_handler(), ReportedOnce):
-            loop.set_exception_handler(ReportedOnce())
+        _report_once_on_this_loop()
         inputs = whole_numbers_as_ints(inputs)
         resource = self._schema.get("resources", {}).get(resource_type)
         if resource is not None:  # an unknown token: the SDK's own refusal says so
