@@ -10,7 +10,9 @@ AgentPools and a ManagedCluster (docs/performance.md).
 
 Only that pattern is dropped (an alias that sets nothing but a versioned form of the
 resource's own type); a former name, parent or project, and our components' former type
-tokens (``type_tokens.formerly``), are kept.
+tokens (``type_tokens.formerly``), are kept. The transformation reaches every descendant of an
+AKS component, a resource a program parents to one too: such a resource moving from a
+versioned module needs an alias that also names its former parent or name (which is kept).
 """
 
 from __future__ import annotations

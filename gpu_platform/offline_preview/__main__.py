@@ -2,10 +2,13 @@ import contextlib
 import os
 import sys
 
-try:
-    from .cli import main
+from .collector import full_collections_deferred
 
-    code = main()
+try:
+    with full_collections_deferred():  # the whole process, its imports too (see collector)
+        from .cli import main
+
+        code = main()
 except KeyboardInterrupt:  # Ctrl-C while the preview still loads
     code = 130
 with contextlib.suppress(OSError):

@@ -25,7 +25,6 @@ from gpu_platform.stack_config.files import (
 )
 from gpu_platform.stack_config.yaml_file import FileProblem, InputFileError
 
-from .collector import full_collections_deferred
 from .engine import PreviewMocks, ProgramRun, RecordingMonitor, run_program
 from .failure import ProgramFailure, explain
 from .kubernetes_components import build_components
@@ -82,7 +81,6 @@ def _stack_config(project: Project, stack: str, config_file: Path | None) -> Sta
     return read_stack_config(path, project.name) if path.exists() else None
 
 
-@full_collections_deferred()  # the program's heap is long-lived: see collector
 def preview(
     program_dir: Path = Path(),
     *,

@@ -30,6 +30,7 @@ from pulumi.runtime.stack import massage, run_pulumi_func
 from pulumi.runtime.sync_await import _sync_await
 
 from .cloud_outputs import computed_outputs, invoke_result
+from .collector import full_collections_deferred
 from .program_guard import DEFAULT_TIMEOUT, call_program, guarded
 from .user_mocks import UserMocks
 from .wire import UNKNOWN, Secret, Unknown, contains_unknown, from_struct, markers, reveal
@@ -433,6 +434,7 @@ def tree_order(resources: list[RecordedResource]) -> list[RecordedResource]:
     return ordered
 
 
+@full_collections_deferred()  # a program's heap is long-lived: see collector
 def run_program(
     program_dir: Path,
     *,

@@ -38,8 +38,10 @@ STACK_FILE_KEYS = frozenset(
 """The top-level keys of ``Pulumi.<stack>.yaml`` (``ProjectStack`` in pulumi/pulumi
 sdk/go/common/workspace/project.go)."""
 NEAR_MISS = 0.85
-"""``difflib`` similarity from which a namespace is taken for a misspelling of the project's;
-a short name is also one edit (or two neighbours swapped) from it (``ml`` and ``lm``)."""
+"""``difflib`` similarity from which a namespace is taken for a misspelling of the project's.
+Short names fall below it (``ml`` and ``lm`` are 0.5) and are let through: one edit makes
+another provider's namespace of a short name (``aks``, ``aws``), and refusing a valid stack
+costs more than missing a typo."""
 
 
 @dataclass(frozen=True)
@@ -154,31 +156,14 @@ def _namespace_problems(
 
 
 def _almost(namespace: str, project: str) -> bool:
-    if namespace == project or _one_edit_apart(namespace, project):
-        return True
     return difflib.SequenceMatcher(None, namespace, project).ratio() >= NEAR_MISS
-
-
-def _one_edit_apart(a: str, b: str) -> bool:
-    """One character added, dropped or changed, or two neighbours swapped."""
-    if abs(len(a) - len(b)) > 1:
-        return False
-    if len(a) == len(b):
-        diff = [i for i, (x, y) in enumerate(zip(a, b, strict=True)) if x != y]
-        return len(diff) == 1 or (
-            len(diff) == 2
-            and diff[1] == diff[0] + 1
-            and a[diff[0]] == b[diff[1]]
-            and a[diff[1]] == b[diff[0]]
-        )
-    short, long = sorted((a, b), key=len)
-    return any(long[:i] + long[i + 1 :] == short for i in range(len(long)))
 
 
 @functools.cache
 def _installed(namespace: str) -> bool:
-    """The namespace of a Pulumi provider SDK installed here (``kubernetes``:
-    pulumi-kubernetes): that provider's config, whatever the project is called."""
+    """The namespace of a Pulumi provider SDK installed in this interpreter (``kubernetes``:
+    pulumi-kubernetes): that provider's config, whatever the project is called. (A program
+    run in its own virtualenv may have others, which the similarity alone then judges.)"""
     try:
         metadata.distribution(f"pulumi-{namespace}")
     except (metadata.PackageNotFoundError, ValueError):

@@ -70,6 +70,8 @@ class Ledger:
     pending: GpuBook
     total: int = 0
     """The node's allocatable ``aliyun.com/gpu-mem`` (GiB), which the tool splits over its GPUs."""
+    count: int = 0
+    """The GPUs the tool splits it over: the node's advertised count, else the instance type's."""
     count_note: str = ""
     """What the node advertises as its GPU count, when that is not the instance type's."""
     count_wrong: bool = False
@@ -88,19 +90,22 @@ def ledger(node: Obj, pods: list[Obj], gpus: int) -> Ledger:
     elif count != gpus:
         note, wrong = f"{GPU_COUNT_RESOURCE} {count}, the instance type has {gpus}", True
     per_gpu = total // count if count > 0 else 0
-    # A count above the instance type's already fails the row; its books stop at the instance
-    # type's GPUs, so a nonsense count (10**12) cannot build that many.
-    books = {i: GpuBook(i, per_gpu) for i in range(min(count, gpus) if wrong else count)}
+    # Books for the instance type's GPUs up front, for any other a pod names: a nonsense count
+    # (10**12, which fails the row anyway) cannot build that many.
+    books = {i: GpuBook(i, per_gpu) for i in range(min(count, gpus))}
     pending = GpuBook(-1, 0)
     for pod in pods:
         asked = pod_gpu_mem(pod)
         if asked <= 0 or text(pod, "status", "phase") in _DONE:
             continue
         index = pod_gpu_index(pod)
-        book = pending if index is None else books.setdefault(index, GpuBook(index, 0))
+        if index is None:
+            book = pending
+        else:
+            book = books.setdefault(index, GpuBook(index, per_gpu if index < count else 0))
         book.allocated += asked
         book.pods.append(f"{name_of(pod)} {asked}")
-    return Ledger([books[i] for i in sorted(books)], pending, total, note, wrong)
+    return Ledger([books[i] for i in sorted(books)], pending, total, count, note, wrong)
 
 
 def gpu_memory(node: Obj, pods: list[Obj], pool: SeedPool) -> CheckResult:
@@ -123,7 +128,7 @@ def gpu_memory(node: Obj, pods: list[Obj], pool: SeedPool) -> CheckResult:
     found += f"; node {used}/{node_total} GiB"
     problems = [
         f"GPU{gpu.index} over by {gpu.allocated - gpu.total} ({', '.join(gpu.pods)})"
-        + ("" if gpu.total else ": no such GPU on the node")
+        + ("" if gpu.index < book.count else ": no such GPU on the node")
         for gpu in book.gpus
         if gpu.over
     ]

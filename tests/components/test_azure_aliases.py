@@ -6,10 +6,15 @@ from __future__ import annotations
 
 import pulumi
 import pulumi_azure_native as azure_native
+import pulumi_kubernetes as k8s
 import pytest
 
+from gpu_platform.component_provider import GpuPlatformProvider
 from gpu_platform.components.azure_aliases import is_version_alias, without_version_aliases
+from gpu_platform.components.nvme_cache import NvmeCache
+from gpu_platform.offline_preview import ProgramRun
 from tests.conftest import run, stack_preview
+from tests.provider.wire_inputs import WIRE_INPUTS
 
 AGENT_POOL = "azure-native:containerservice:AgentPool"
 DCR = "azure-native:monitor:DataCollectionRule"
@@ -98,3 +103,55 @@ def test_no_azure_resource_of_a_stack_carries_a_version_alias(stack: str) -> Non
         assert not [urn for urn in resource.aliases if f"azure-native:{module}/v" in urn], (
             resource.urn
         )
+
+
+AKS_COMPONENTS = (
+    "AksCluster",
+    "AksCpuNodePool",
+    "AksGpuNodePool",
+    "AksGrafana",
+    "AksMonitoring",
+    "AksMonitoringWorkspaces",
+)
+
+
+def _version_aliases(result: ProgramRun) -> dict[str, list[str]]:
+    found = {}
+    for resource in result.resources:
+        if resource.type.startswith("azure-native:"):
+            module = resource.type.split(":")[1]
+            versioned = [urn for urn in resource.aliases if f"azure-native:{module}/v" in urn]
+            if versioned:
+                found[resource.urn] = versioned
+    return found
+
+
+@pytest.mark.parametrize("component", AKS_COMPONENTS)
+def test_each_aks_component_on_its_own_creates_none(component: str) -> None:
+    """Built alone (as another language builds it, through the provider's mapping), not only
+    under the AksCluster of a stack."""
+    provider = GpuPlatformProvider()
+
+    def program() -> None:
+        provider.construct("alone", f"gpu-platform:index:{component}", WIRE_INPUTS[component])
+
+    result = run(program)
+    assert any(r.type.startswith("azure-native:") for r in result.resources)
+    assert _version_aliases(result) == {}
+
+
+def test_nvme_cache_creates_none() -> None:
+    def program() -> None:
+        NvmeCache(
+            "cache",
+            {
+                "cluster_name": "aks",
+                "resource_group_name": "rg",
+                "pools": ["a100"],
+                "kubernetes_provider": k8s.Provider("k8s", kubeconfig="{}"),
+            },
+        )
+
+    result = run(program)
+    assert any(r.type == "azure-native:kubernetesconfiguration:Extension" for r in result.resources)
+    assert _version_aliases(result) == {}

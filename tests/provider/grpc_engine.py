@@ -145,10 +145,10 @@ def provider_session(
     # The engine reads a plugin's stderr as it comes; a pipe nobody reads fills (64 KiB) and
     # stops the provider at its next write.
     stderr: list[str] = []
-    assert process.stderr is not None
+    pipe = process.stderr
+    assert pipe is not None
     drain = threading.Thread(
-        target=lambda: stderr.extend(line.decode() for line in process.stderr),  # type: ignore[union-attr]
-        daemon=True,
+        target=lambda: stderr.extend(line.decode() for line in pipe), daemon=True
     )
     drain.start()
     try:

@@ -19,7 +19,6 @@ from pulumi.runtime.proto import errors_pb2, provider_pb2, status_pb2
 from gpu_platform.component_provider import (
     HOSTED_COMPONENTS,
     NOT_KNOWN,
-    ReportedOnce,
     schema_text,
     whole_numbers_as_ints,
     wire_problems,
@@ -33,7 +32,7 @@ ROOT = Path(__file__).resolve().parents[2]
 REVIEWED_SCHEMA = ROOT / "provider" / "schema.json"
 
 pytestmark = pytest.mark.slow
-MAX_CONSTRUCTS_UNTIL_COLLECTED = 40
+MAX_CONSTRUCTS_UNTIL_COLLECTED = 300
 
 
 @pytest.fixture(scope="module")
@@ -285,7 +284,7 @@ def test_a_construct_the_engine_fails_is_reported_once_and_the_provider_goes_on(
         assert err.value.code() == grpc.StatusCode.UNKNOWN
         assert f"the engine refuses {pool!r}" in (err.value.details() or "")
         # CPython logs an unretrieved future when its cycle is collected: the Constructs
-        # after it allocate until that happens.
+        # after it allocate until that happens (about 40 on this one).
         for i in range(MAX_CONSTRUCTS_UNTIL_COLLECTED):
             construct(running, "AksGpuNodePool", WIRE_INPUTS["AksGpuNodePool"], f"after-{i}")
             time.sleep(0.05)  # the engine's reader thread
@@ -295,19 +294,3 @@ def test_a_construct_the_engine_fails_is_reported_once_and_the_provider_goes_on(
         time.sleep(0.2)
         stderr = "".join(running.stderr)
     assert stderr.count("exception was never retrieved") == 1, stderr[:2000]
-
-
-def test_each_exception_reaches_the_default_handler_once() -> None:
-    reported: list[dict[str, Any]] = []
-
-    class Loop:
-        def default_exception_handler(self, context: dict[str, Any]) -> None:
-            reported.append(context)
-
-    handler, loop = ReportedOnce(), Loop()
-    refused, other = RuntimeError("refused"), RuntimeError("refused")
-    message = "Future exception was never retrieved"
-    for error in (refused, refused, other, refused):
-        handler(loop, {"message": message, "exception": error})  # type: ignore[arg-type]
-    handler(loop, {"message": "Task was destroyed but it is pending!"})  # type: ignore[arg-type]
-    assert [c.get("exception") for c in reported] == [refused, other, None]

@@ -91,11 +91,21 @@ def test_a_gpu_count_other_than_the_instance_types_fails() -> None:
     )
 
 
+def test_a_gpu_count_above_the_instance_types_splits_as_the_tool_does() -> None:
+    """4 GPUs advertised on a 2-GPU type: ``kubectl inspect cgpu`` splits 44 GiB four ways."""
+    row = gpu_memory(node(count="4"), [pod("b", 10, index="3")], TWO_A10)
+    assert (row.status, row.found) == (
+        "fail",
+        "GPU0 0/11, GPU1 0/11, GPU3 10/11; node 10/44 GiB "
+        "(aliyun.com/gpu-count 4, the instance type has 2)",
+    )
+
+
 def test_a_nonsense_gpu_count_fails_without_building_its_books() -> None:
     row = gpu_memory(node(count=str(10**12)), [pod("a", 4, index="1")], TWO_A10)
     assert (row.status, row.found) == (
         "fail",
-        "GPU0 0/0, GPU1 4/0; node 4/44 GiB (GPU1 over by 4 (a 4): no such GPU on the node; "
+        "GPU0 0/0, GPU1 4/0; node 4/44 GiB (GPU1 over by 4 (a 4); "
         "aliyun.com/gpu-count 1000000000000, the instance type has 2)",
     )
 
