@@ -172,7 +172,8 @@ def render_table(result: BenchResult) -> str:
                 for kind, t in s.floor.floors.items()
             ),
             f"  (floors: the preview's {s.floor.modules} third-party modules imported, "
-            f"{s.floor.registrations} registrations, none of our code; target ≤ "
+            f"{s.floor.registrations} registrations, none of our code but the preview's "
+            f"collector and alias policies; exits as the preview does; target ≤ "
             f"{PREVIEW_OVER_FLOOR_TARGET}×)",
             f"  module import time     {_num(s.import_total_s, 3)} s in the preview process",
             f"  cloud SDKs imported    {sdks}; only the chosen cloud's: "
