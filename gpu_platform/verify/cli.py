@@ -14,7 +14,7 @@ import json
 import sys
 from functools import partial
 from pathlib import Path
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from gpu_platform.plan.platform import ResolvedPlatform
 from gpu_platform.stack_config import NAMESPACE, ConfigError, load_platform
@@ -28,7 +28,11 @@ from .expectations import expectations
 from .exporter import ProxyMetricsReader
 from .progress import Progress
 from .render import as_json, table
+from .seed_checks import ExecFactory
 from .verify import verify
+
+if TYPE_CHECKING:
+    from kubernetes import client
 
 EXIT_OK, EXIT_FAILED, EXIT_ERROR = 0, 1, 2
 
@@ -138,6 +142,17 @@ def parser() -> argparse.ArgumentParser:
     return p
 
 
+def exec_readers(
+    api: client.ApiClient, deadline: Deadline, skip: bool
+) -> tuple[StreamExecReader | None, ExecFactory | None]:
+    """``nvidia-smi``'s reader and the seed checks' reader per command, both held to the run's
+    deadline; none with ``--skip-driver``."""
+    if skip:
+        return None, None
+    run_in_pod = partial(StreamExecReader, api, deadline=deadline)
+    return run_in_pod(), run_in_pod
+
+
 def main(
     argv: list[str] | None = None, stdout: TextIO | None = None, stderr: TextIO | None = None
 ) -> int:
@@ -152,9 +167,8 @@ def main(
         try:
             reader = ClusterReader(api, deadline=deadline)
             progress = Progress(err, enabled=args.progress or err.isatty())
-            read_driver = None if args.skip_driver else StreamExecReader(api, deadline=deadline)
+            read_driver, run_in_pod = exec_readers(api, deadline, args.skip_driver)
             read_metrics = None if args.skip_metrics else ProxyMetricsReader(reader)
-            run_in_pod = None if args.skip_driver else partial(StreamExecReader, api)
             report = verify(
                 reader,
                 exp,

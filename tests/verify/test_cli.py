@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from gpu_platform.verify.cli import EXIT_ERROR, UsageError, load_stack, main, parser
+from gpu_platform.verify.cli import EXIT_ERROR, UsageError, exec_readers, load_stack, main, parser
+from gpu_platform.verify.deadline import Deadline
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -49,3 +50,14 @@ def test_the_command_is_named_as_installed(capsys: pytest.CaptureFixture[str]) -
         parser().parse_args(["--help"])
     assert done.value.code == 0
     assert capsys.readouterr().out.startswith("usage: gpu-platform-verify ")
+
+
+def test_every_exec_reader_is_held_to_the_runs_deadline() -> None:
+    """``nvidia-smi`` and the seed checks' commands (``nvidia-smi -L``, the MPS server's) alike:
+    none starts its own, fresh deadline."""
+    deadline = Deadline(30.0, 5.0)
+    read_driver, run_in_pod = exec_readers(object(), deadline, skip=False)  # type: ignore[arg-type]
+    assert read_driver is not None and run_in_pod is not None
+    assert read_driver.deadline is deadline
+    assert run_in_pod(("nvidia-smi", "-L")).deadline is deadline
+    assert exec_readers(object(), deadline, skip=True) == (None, None)  # type: ignore[arg-type]
