@@ -14,6 +14,7 @@ from gpu_facts.scheduling import (
     MPS_HOST_IPC_ALLOWED,
     MPS_HOST_IPC_LABEL,
     MPS_HOST_IPC_REQUIRED,
+    PLATFORM_LABEL_DOMAIN,
     WORKLOAD_TYPE_LABEL,
 )
 from gpu_platform.settings import WorkloadSettings
@@ -84,7 +85,7 @@ def gpu_quota(
 
 # --- Problems of one namespace's settings: logging keys, egress CIDRs, Pod Security on MPS
 
-RESERVED_LABEL_DOMAINS: tuple[str, ...] = (*KUBERNETES_LABEL_DOMAINS, "gpu-platform.io")
+RESERVED_LABEL_DOMAINS: tuple[str, ...] = (*KUBERNETES_LABEL_DOMAINS, PLATFORM_LABEL_DOMAIN)
 """Key domains that Kubernetes (Pod Security, metadata) and the platform set on namespaces."""
 
 

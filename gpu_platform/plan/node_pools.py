@@ -16,6 +16,7 @@ from gpu_facts.scheduling import (
 )
 from gpu_platform.settings import SYSTEM_POOL_NAME, AutoscaleSettings, Cloud
 
+from .kubernetes_values import in_domain
 from .problems import Problem
 
 CLOUDS_WITH_SYSTEM_POOL: frozenset[Cloud] = frozenset({"azure", "alicloud"})
@@ -54,12 +55,11 @@ def reserved_label_problems(
     (they would pull them onto a node without GPUs)."""
     for key in labels:
         at = f"labels.{key}"
-        domain = key.rpartition("/")[0]
-        if key in (GPU_POOL_LABELS if gpu_pool else {POOL_LABEL}) or domain.endswith(
-            PLATFORM_LABEL_DOMAIN
+        if key in (GPU_POOL_LABELS if gpu_pool else {POOL_LABEL}) or in_domain(
+            key, (PLATFORM_LABEL_DOMAIN,)
         ):
             yield at, SET_BY_THE_PLATFORM
-        elif cloud == "azure" and domain.endswith(AKS_LABEL_DOMAIN):
+        elif cloud == "azure" and in_domain(key, (AKS_LABEL_DOMAIN,)):
             yield at, AKS_RESERVES_ITS_DOMAIN
         elif not gpu_pool and (key.startswith(GPU_LABEL_PREFIX) or key == ACK_GPU_SCHEDULE_LABEL):
             yield at, GPU_COMPONENTS_SELECT_IT

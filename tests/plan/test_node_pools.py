@@ -61,3 +61,13 @@ def test_reserved_labels_of_gpu_and_cpu_pools() -> None:
         "labels.workload.gpu-platform.io/x": SET_BY_THE_PLATFORM,
         "labels.ack.node.gpu.schedule": GPU_COMPONENTS_SELECT_IT,
     }
+
+
+def test_a_domain_that_only_ends_like_a_reserved_one_is_the_teams() -> None:
+    """The domain or a subdomain of it, at a dot: ``notgpu-platform.io`` is another domain."""
+    labels = {"notgpu-platform.io/x": "1", "evilkubernetes.azure.com/y": "1"}
+    assert dict(reserved_label_problems("azure", labels, gpu_pool=True)) == {}
+    labels = {"sub.kubernetes.azure.com/y": "1"}
+    assert dict(reserved_label_problems("azure", labels, gpu_pool=True)) == {
+        "labels.sub.kubernetes.azure.com/y": AKS_RESERVES_ITS_DOMAIN
+    }
