@@ -29,6 +29,7 @@ from gpu_facts.scheduling import POOL_LABEL
 from gpu_facts.vendors import AMD
 from gpu_platform.settings import AmdGpuOperatorSettings
 
+from .amd_pools import amd_pools
 from .chart_values import system_tolerations, vendor_tolerations
 from .metrics import ScrapeMode, scrape_annotations, target_relabelings
 from .pools import PoolFacts
@@ -146,8 +147,7 @@ def device_configs(
     """DeviceConfig name -> spec, one per AMD pool."""
     return {
         device_config_name(pool): device_config_spec(pool, settings, scrape)
-        for pool in pools
-        if pool.is_amd
+        for pool in amd_pools(pools)
     }
 
 

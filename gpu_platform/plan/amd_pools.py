@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
 
-from gpu_facts import AZURE_VM_SIZES, UnknownGpuFact, azure_vm_size, gpu_model
+from gpu_facts import UnknownGpuFact, azure_vm_size, gpu_model
 from gpu_facts.aks_nodes import AKS_AMD_GPUS_SOURCE, AMD_POOL_OS_SKUS
 from gpu_facts.vendors import AMD, GpuVendor, vendor_named
 from gpu_platform.settings import AmdGpuOperatorSettings, Cloud, GpuPoolSettings, PlatformSettings
@@ -19,10 +19,6 @@ from .pools import PoolFacts
 
 Problem = tuple[str, str]
 """(key path relative to the pool or the settings section, message)"""
-
-AMD_AKS_SIZES = ", ".join(
-    sorted(n for n, s in AZURE_VM_SIZES.items() if gpu_model(s.gpu_model).vendor == AMD.name)
-)
 
 
 def pool_vendor(pool: GpuPoolSettings) -> GpuVendor | None:

@@ -46,8 +46,6 @@ shows it) throttles its clocks."""
 IDLE_WINDOW = "30m"
 
 
-_ATTRIBUTED = ATTRIBUTED
-_BY_WORKLOAD = BY_WORKLOAD
 _BY_POOL = by_pool(HOSTNAME_LABEL)
 
 
@@ -62,19 +60,19 @@ def dcgm_usage_rules() -> list[dict[str, Any]]:
     return [
         {
             "record": "namespace:dcgm_gpu_utilization:avg",
-            "expr": f"avg by (namespace) ({UTILIZATION}{_ATTRIBUTED})",
+            "expr": f"avg by (namespace) ({UTILIZATION}{ATTRIBUTED})",
         },
         {
             "record": "namespace:dcgm_gpu_memory_used_bytes:sum",
-            "expr": f"sum by (namespace) ({FRAMEBUFFER_USED}{_ATTRIBUTED}) * 1048576",
+            "expr": f"sum by (namespace) ({FRAMEBUFFER_USED}{ATTRIBUTED}) * 1048576",
         },
         {
             "record": "workload:dcgm_gpu_utilization:avg",
-            "expr": f"avg by (workload) ({UTILIZATION}{_ATTRIBUTED} {_BY_WORKLOAD})",
+            "expr": f"avg by (workload) ({UTILIZATION}{ATTRIBUTED} {BY_WORKLOAD})",
         },
         {
             "record": "workload:dcgm_gpu_memory_used_bytes:sum",
-            "expr": f"sum by (workload) ({FRAMEBUFFER_USED}{_ATTRIBUTED} {_BY_WORKLOAD}) * 1048576",
+            "expr": f"sum by (workload) ({FRAMEBUFFER_USED}{ATTRIBUTED} {BY_WORKLOAD}) * 1048576",
         },
         {
             "record": "pool:dcgm_gpu_utilization:avg",
@@ -88,7 +86,7 @@ def dcgm_usage_rules() -> list[dict[str, Any]]:
             "record": "namespace:dcgm_gpu_allocated_idle:count",
             "expr": (
                 f"count by (namespace) "
-                f"(max_over_time({UTILIZATION}{_ATTRIBUTED}[{IDLE_WINDOW}]) == 0)"
+                f"(max_over_time({UTILIZATION}{ATTRIBUTED}[{IDLE_WINDOW}]) == 0)"
             ),
         },
     ]

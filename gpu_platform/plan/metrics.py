@@ -26,6 +26,7 @@ from gpu_facts.dcgm_exporter_chart import (
 from gpu_facts.device_plugin_chart import at_least, unknown_value_paths
 from gpu_facts.scheduling import SHARED_SUFFIX
 
+from .amd_pools import nvidia_pools
 from .chart_values import gpu_node_affinity, gpu_tolerations, merge_values
 from .pools import PoolFacts
 
@@ -55,7 +56,7 @@ def exporter_pools(pools: Sequence[PoolFacts]) -> list[PoolFacts]:
     share) get it too; ACK's own exporter keeps off all of them (it tolerates no custom taint:
     ``gpu_facts.ack_components.ARMS_GPU_EXPORTER``): one exporter per GPU node. AMD pools get
     AMD's exporter from AMD's GPU Operator (``plan.amd_gpu_operator``): DCGM reads no AMD GPU."""
-    return [pool for pool in pools if not pool.is_amd]
+    return nvidia_pools(pools)
 
 
 def attributed_pools(pools: Sequence[PoolFacts]) -> list[PoolFacts]:
