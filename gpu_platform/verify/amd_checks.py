@@ -34,7 +34,7 @@ from .cluster import Obj
 from .daemons import DaemonPods
 from .exporter import Page, parse_page
 from .objects import labels_of, name_of
-from .results import CheckResult, outcome
+from .results import CheckResult, many, outcome
 
 READ_METRICS = frozenset({GFX_ACTIVITY, HEALTH})
 """The exporter's series these checks read."""
@@ -81,13 +81,9 @@ def gpu_health(node: Obj) -> CheckResult:
     return outcome("gpu-health", subject, expected, found, False)
 
 
-def _many(count: int, what: str) -> str:
-    return f"{count} {what}" if count == 1 else f"{count} {what}s"
-
-
 def amd_gpu_series(node: str, gpus: int, page: Page | None, skipped: str) -> CheckResult:
     """One ``gpu_gfx_activity`` series per GPU, and none reported unhealthy in ``gpu_health``."""
-    subject, expected = f"node/{node}", f"{_many(gpus, 'GPU')} in {GFX_ACTIVITY}"
+    subject, expected = f"node/{node}", f"{many(gpus, 'GPU')} in {GFX_ACTIVITY}"
     if skipped:
         return CheckResult("gpu-series", subject, expected, skipped, "skip")
     if page is None:
@@ -99,7 +95,7 @@ def amd_gpu_series(node: str, gpus: int, page: Page | None, skipped: str) -> Che
     if not shown:
         found = f"no {GFX_ACTIVITY} series: the exporter's config leaves it out"
         return outcome("gpu-series", subject, expected, found, False)
-    found = _many(len(shown), "GPU")
+    found = many(len(shown), "GPU")
     ok = len(shown) == gpus
     if len(shown) < gpus:
         found += (

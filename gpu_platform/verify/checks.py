@@ -17,25 +17,13 @@ from .cluster import Obj
 from .daemons import DaemonPods, exec_container, pod_problem, uid_of
 from .driver import ExecTarget
 from .expectations import GpuDaemon, NamespaceExpectation, PoolExpectation
-from .objects import count, entries, labels_of, mapping, name_of, text
-from .results import CheckResult, outcome
+from .objects import count, entries, labels_of, mapping, name_of, text, whole
+from .results import CheckResult, many, outcome
 from .selectors import SelectorError, matches
-
-
-def _quantity(value: object) -> int | None:
-    """Extended resources are whole numbers; anything else does not match the model."""
-    try:
-        return int(str(value))
-    except ValueError:
-        return None
 
 
 def _fmt(resources: Mapping[str, object]) -> str:
     return ", ".join(f"{k}: {v}" for k, v in sorted(resources.items())) or "none"
-
-
-def _nodes(n: int) -> str:
-    return f"{n} node" if n == 1 else f"{n} nodes"
 
 
 # --- pools and nodes ---------------------------------------------------------------------
@@ -43,11 +31,11 @@ def _nodes(n: int) -> str:
 
 def pool_size(pool: PoolExpectation, nodes: list[Obj]) -> CheckResult:
     if pool.min_nodes == pool.max_nodes:
-        expected = _nodes(pool.min_nodes)
+        expected = many(pool.min_nodes, "node")
     else:
         expected = f"{pool.min_nodes}–{pool.max_nodes} nodes"
     n = len(nodes)
-    found = _nodes(n) if n else "no node carries the pool label"
+    found = many(n, "node") if n else "no node carries the pool label"
     return outcome(
         "node-count", f"pool/{pool.name}", expected, found, pool.min_nodes <= n <= pool.max_nodes
     )
@@ -118,7 +106,7 @@ def allocatable(pool: PoolExpectation, node: Obj) -> CheckResult:
     for name, value in raw.items():
         if not is_gpu_resource(name):
             continue
-        n = _quantity(value)
+        n = whole(value)
         if n != 0:
             found[name] = n if n is not None else str(value)
     short = [
@@ -238,7 +226,7 @@ def gpu_quota(ns: NamespaceExpectation, quotas: list[Obj]) -> CheckResult:
                 key.startswith("requests.") and is_gpu_resource(key[9:])
             ):
                 continue
-            n = _quantity(value)
+            n = whole(value)
             current = effective.get(key)
             if n is None:
                 effective[key] = str(value)

@@ -42,7 +42,7 @@ from .expectations import ExporterExpectation
 from .objects import entries, mapping, name_of, text
 from .progress import Progress
 from .prometheus_text import MetricsFormatError, Sample, samples
-from .results import CheckResult, outcome
+from .results import CheckResult, many, outcome
 
 METRICS_PATH = "metrics"
 READ_METRICS = frozenset({UTILIZATION, ENGINE_ACTIVE})
@@ -196,14 +196,10 @@ def read_pages(
     return pages
 
 
-def _many(count: int, what: str) -> str:
-    return f"{count} {what}" if count == 1 else f"{count} {what}s"
-
-
 def _expected(series: NodeSeries) -> str:
     if series.mig_profile is not None:
-        return f"{_many(series.devices, f'MIG {series.mig_profile} instance')} in {series.metric}"
-    return f"{_many(series.devices, 'GPU')} in {series.metric}"
+        return f"{many(series.devices, f'MIG {series.mig_profile} instance')} in {series.metric}"
+    return f"{many(series.devices, 'GPU')} in {series.metric}"
 
 
 def _gpu(sample: Sample) -> str:
@@ -247,7 +243,7 @@ def gpu_series(node: str, series: NodeSeries, page: Page | None, skipped: str) -
         return outcome("gpu-series", subject, expected, _absent(series), False)
     if series.mig_profile is None:
         gpus = {_gpu(s) for s in shown}
-        found = _many(len(gpus), "GPU")
+        found = many(len(gpus), "GPU")
         if len(gpus) != series.devices:
             found += _count_note(len(gpus), series.devices, "GPUs")
         return outcome("gpu-series", subject, expected, found, len(gpus) == series.devices)
@@ -258,7 +254,7 @@ def gpu_series(node: str, series: NodeSeries, page: Page | None, skipped: str) -
         key = (_gpu(s), instance or "")
         instances.setdefault(profile if instance else "no MIG", set()).add(key)
     ours = len(instances.pop(series.mig_profile, set()))
-    found = _many(ours, f"MIG {series.mig_profile} instance")
+    found = many(ours, f"MIG {series.mig_profile} instance")
     if ours != series.devices:
         found += _count_note(ours, series.devices, "instances")
     if instances:

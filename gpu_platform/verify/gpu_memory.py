@@ -18,7 +18,7 @@ from gpu_facts.ack_components import GPU_COUNT_RESOURCE, GPU_MEM_INDEX_ANNOTATIO
 from gpu_facts.scheduling import ALIYUN_GPU_MEM
 
 from .cluster import Obj
-from .objects import entries, mapping, name_of, text
+from .objects import entries, mapping, name_of, text, whole
 from .results import CheckResult, many, outcome
 from .seed_expectations import SeedPool
 
@@ -27,17 +27,10 @@ EXPECTED = "allocated ≤ total GiB on every GPU (kubectl inspect cgpu)"
 _DONE = ("Succeeded", "Failed")
 
 
-def _whole(value: object) -> int | None:
-    try:
-        return int(str(value))
-    except ValueError:
-        return None
-
-
 def pod_gpu_mem(pod: Obj) -> int:
     """The pod's ``aliyun.com/gpu-mem``: the sum of its containers' limits, as the tool sums."""
     return sum(
-        _whole(mapping(c, "resources", "limits").get(ALIYUN_GPU_MEM)) or 0
+        whole(mapping(c, "resources", "limits").get(ALIYUN_GPU_MEM)) or 0
         for c in entries(pod, "spec", "containers")
     )
 
@@ -45,7 +38,7 @@ def pod_gpu_mem(pod: Obj) -> int:
 def pod_gpu_index(pod: Obj) -> int | None:
     """The GPU the scheduler extender booked the pod on; None: pending (no index, or one that is
     no whole number of at least 0, which the tool also counts as pending)."""
-    index = _whole(text(pod, "metadata", "annotations", GPU_MEM_INDEX_ANNOTATION))
+    index = whole(text(pod, "metadata", "annotations", GPU_MEM_INDEX_ANNOTATION))
     return index if index is not None and index >= 0 else None
 
 
@@ -82,8 +75,8 @@ def ledger(node: Obj, pods: list[Obj], gpus: int) -> Ledger:
     """Per-GPU books and the pending book of one node; ``gpus`` (the instance type's) stands in
     when the node advertises no GPU count."""
     allocatable = mapping(node, "status", "allocatable")
-    total = _whole(allocatable.get(ALIYUN_GPU_MEM)) or 0
-    count = _whole(allocatable.get(GPU_COUNT_RESOURCE))
+    total = whole(allocatable.get(ALIYUN_GPU_MEM)) or 0
+    count = whole(allocatable.get(GPU_COUNT_RESOURCE))
     note, wrong = "", False
     if count is None:
         note, count = f"no {GPU_COUNT_RESOURCE}: {many(gpus, 'GPU')} from the instance type", gpus

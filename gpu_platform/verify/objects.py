@@ -40,6 +40,15 @@ def count(obj: object, *path: str) -> int | None:
     return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
+def whole(value: object) -> int | None:
+    """A value written as a whole number (an extended resource, an index annotation), None
+    when it is not one."""
+    try:
+        return int(str(value))
+    except ValueError:
+        return None
+
+
 def name_of(obj: object) -> str:
     return text(obj, "metadata", "name") or "?"
 
