@@ -24,6 +24,8 @@ from gpu_facts.azure_storage import (
     ACSTOR_EXTENSION_TYPE,
     ACSTOR_NAMESPACE,
     LOCAL_NVME_PROVISIONER,
+    NVME_CACHE_BINDING_MODE,
+    NVME_CACHE_RECLAIM_POLICY,
     NVME_CACHE_STORAGE_CLASS,
 )
 
@@ -100,9 +102,8 @@ class NvmeCache(pulumi.ComponentResource):
                 annotations={EPHEMERAL_ANNOTATION: "true"},
             ),
             provisioner=LOCAL_NVME_PROVISIONER,
-            # The volume lives on one node's disks: bind where the pod lands, drop it after.
-            volume_binding_mode="WaitForFirstConsumer",
-            reclaim_policy="Delete",
+            volume_binding_mode=NVME_CACHE_BINDING_MODE,
+            reclaim_policy=NVME_CACHE_RECLAIM_POLICY,
             allow_volume_expansion=True,
             opts=pulumi.ResourceOptions(
                 parent=self, provider=args["kubernetes_provider"], depends_on=[extension]

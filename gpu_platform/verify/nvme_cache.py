@@ -22,6 +22,8 @@ from kubernetes.utils import parse_quantity
 from gpu_facts.azure_storage import (
     LOCAL_NVME_PROVISIONER,
     LOCAL_NVME_TOPOLOGY_KEY,
+    NVME_CACHE_BINDING_MODE,
+    NVME_CACHE_RECLAIM_POLICY,
     NVME_CACHE_STORAGE_CLASS,
 )
 
@@ -32,15 +34,16 @@ from .seed_expectations import NvmeDisks
 
 CHECK = "nvme-cache"
 DISKS_CHECK = "nvme-disks"
-BINDING_MODE = "WaitForFirstConsumer"
-RECLAIM_POLICY = "Delete"
 _GIB = 1024**3
 
 
 def storage_class(found: Obj | None) -> CheckResult:
     """Our StorageClass exists as the NvmeCache component made it."""
     subject = f"storageclass/{NVME_CACHE_STORAGE_CLASS}"
-    expected = f"provisioner {LOCAL_NVME_PROVISIONER}, {BINDING_MODE}, reclaim {RECLAIM_POLICY}"
+    expected = (
+        f"provisioner {LOCAL_NVME_PROVISIONER}, {NVME_CACHE_BINDING_MODE}, "
+        f"reclaim {NVME_CACHE_RECLAIM_POLICY}"
+    )
     if found is None:
         return outcome(CHECK, subject, expected, "not found: pods get no NVMe cache volume", False)
     have = {
@@ -50,8 +53,8 @@ def storage_class(found: Obj | None) -> CheckResult:
     }
     want = {
         "provisioner": LOCAL_NVME_PROVISIONER,
-        "volumeBindingMode": BINDING_MODE,
-        "reclaimPolicy": RECLAIM_POLICY,
+        "volumeBindingMode": NVME_CACHE_BINDING_MODE,
+        "reclaimPolicy": NVME_CACHE_RECLAIM_POLICY,
     }
     wrong = [f"{key} {have[key] or 'unset'}" for key in want if have[key] != want[key]]
     shown = f"provisioner {have['provisioner']}, {have['volumeBindingMode']}, "

@@ -48,6 +48,11 @@ managed OS disk (https://learn.microsoft.com/azure/aks/best-practices-storage-nv
 NVME_CACHE_STORAGE_CLASS = "gpu-nvme-cache-ephemeral"
 """The StorageClass of our NVMe cache (``components.nvme_cache.STORAGE_CLASS_NAME`` creates it;
 ``make verify`` looks for it)."""
+NVME_CACHE_BINDING_MODE = "WaitForFirstConsumer"
+NVME_CACHE_RECLAIM_POLICY = "Delete"
+"""The cache StorageClass binds where the pod lands and drops the volume after it (the volume
+lives on one node's disks; "Use Azure Container Storage with local NVMe", above): what
+``components.nvme_cache`` creates and ``make verify`` expects."""
 LOCAL_NVME_TOPOLOGY_KEY = "topology.localdisk.csi.acstor.io/node"
 """The driver's topology key (``TopologyKey`` in Azure/local-csi-driver
 ``internal/csi/core/lvm/lvm.go``): the kubelet labels a node with it, value the node's name, once
