@@ -22,22 +22,10 @@ from gpu_platform.components.amd_gpu_operator import operator_policies
 from gpu_platform.plan.amd_gpu_operator import device_configs, operator_values
 from gpu_platform.stack_config import load_platform
 from tests.conftest import run, stack_raw
+from tests.reference import reference
 
-ROOT = Path(__file__).resolve().parents[2]
-REFERENCE = next(
-    (p / "shared" / "reference" for p in ROOT.parents if (p / "shared" / "reference").is_dir()),
-    ROOT.parent / "shared" / "reference",
-)
-"""``../shared/reference`` next to the repository (or next to a parent folder of it, for a
-worktree one level deeper)."""
-CHART = REFERENCE / "amd-gpu-operator-v1.5.1"
 NAMESPACE = amd.DEFAULT_NAMESPACE
 POD_KINDS = {"DaemonSet", "Deployment", "StatefulSet", "Job", "CronJob", "Pod"}
-
-pytestmark = pytest.mark.skipif(
-    not (CHART / "Chart.yaml").is_file(),
-    reason=f"AMD GPU Operator chart v1.5.1 not found at {CHART} (read-only reference copy)",
-)
 
 
 def _platform() -> Any:
@@ -45,11 +33,17 @@ def _platform() -> Any:
 
 
 @pytest.fixture(scope="module")
-def rendered() -> list[dict[str, Any]]:
+def chart() -> Path:
+    """AMD's chart v1.5.1 from ``../shared/reference`` (skipped, saying so, where it is not)."""
+    return reference("amd-gpu-operator-v1.5.1")
+
+
+@pytest.fixture(scope="module")
+def rendered(chart: Path) -> list[dict[str, Any]]:
     from helm_python.chart import Chart
 
     values = operator_values(_platform().settings.amd_gpu_operator)
-    manifests = Chart.load(CHART).render(
+    manifests = Chart.load(chart).render(
         values=values, name=amd.RELEASE_NAME, namespace=NAMESPACE, is_install=True
     )
     return [
@@ -154,9 +148,9 @@ def _has_path(node: Any, path: str) -> bool:
     return True
 
 
-def test_every_value_we_set_is_a_chart_value() -> None:
-    values = yaml.safe_load((CHART / "values.yaml").read_text())
-    values["kmm"] |= yaml.safe_load((CHART / "charts" / "kmm" / "values.yaml").read_text())
+def test_every_value_we_set_is_a_chart_value(chart: Path) -> None:
+    values = yaml.safe_load((chart / "values.yaml").read_text())
+    values["kmm"] |= yaml.safe_load((chart / "charts" / "kmm" / "values.yaml").read_text())
     # Keys the chart templates read without a default in values.yaml.
     read_only_by_templates = {"draDriver.deviceClass.create"}
     for path in sorted(amd.KNOWN_VALUE_PATHS - read_only_by_templates):
@@ -172,8 +166,8 @@ def _schema_paths(schema: dict[str, Any], prefix: str = "") -> set[str]:
     return found
 
 
-def test_every_device_config_field_we_set_is_in_the_crd() -> None:
-    crd = yaml.safe_load((CHART / "crds" / "deviceconfig-crd.yaml").read_text())
+def test_every_device_config_field_we_set_is_in_the_crd(chart: Path) -> None:
+    crd = yaml.safe_load((chart / "crds" / "deviceconfig-crd.yaml").read_text())
     (version,) = crd["spec"]["versions"]
     assert (crd["spec"]["group"], version["name"]) == ("amd.com", "v1alpha1")
     spec = version["schema"]["openAPIV3Schema"]["properties"]["spec"]
