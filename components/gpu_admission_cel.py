@@ -12,9 +12,8 @@ from dataclasses import dataclass
 
 from gpu_facts.scheduling import (
     ALIYUN_GPU_MEM,
-    AMD_COMPUTE_PARTITIONS,
     AMD_GPU_PREFIX,
-    AMD_MEMORY_PARTITIONS,
+    AMD_PARTITION_PATTERN,
     AMD_TAINT_KEY,
     CUDA_IMAGE_REPOSITORY,
     GPU_TAINT_EFFECT,
@@ -56,12 +55,6 @@ def _quoted(value: str) -> str:
     return "'" + value.replace("\\", "\\\\").replace("'", "\\'") + "'"
 
 
-# AMD's partitions under the device plugin's mixed strategy: amd.com/<compute>_<memory>.
-AMD_PARTITION = (
-    rf"^amd\.com/({'|'.join(AMD_COMPUTE_PARTITIONS)})_({'|'.join(AMD_MEMORY_PARTITIONS)})$"
-)
-
-
 def is_nvidia_gpu_resource_cel(var: str) -> str:
     """CEL: the resource name in ``var`` hands out NVIDIA GPU capacity (ACK's gpu-mem too)."""
     return (
@@ -73,7 +66,8 @@ def is_nvidia_gpu_resource_cel(var: str) -> str:
 def is_amd_gpu_resource_cel(var: str) -> str:
     """CEL: the resource name in ``var`` hands out AMD GPU capacity (whole GPUs, partitions)."""
     return (
-        f"({var}.startsWith({_quoted(AMD_GPU_PREFIX)}) || {var}.matches({_quoted(AMD_PARTITION)}))"
+        f"({var}.startsWith({_quoted(AMD_GPU_PREFIX)})"
+        f" || {var}.matches({_quoted(AMD_PARTITION_PATTERN)}))"
     )
 
 

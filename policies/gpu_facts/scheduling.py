@@ -94,9 +94,11 @@ AMD_MEMORY_PARTITIONS: tuple[str, ...] = ("nps1", "nps2", "nps4")
 strategy, ``amd.com/<compute>_<memory>`` lowercased (ROCm/gpu-operator docs, "Migrating
 partitioned-GPU workloads from the device plugin to DRA"; the modes of the operator's default
 Device Config Manager profiles: SPX, DPX, QPX, CPX with NPS1, NPS2, NPS4)."""
-_AMD_PARTITION = re.compile(
+AMD_PARTITION_PATTERN = (
     rf"^amd\.com/({'|'.join(AMD_COMPUTE_PARTITIONS)})_({'|'.join(AMD_MEMORY_PARTITIONS)})$"
 )
+"""A partition's resource name, for the pack and the admission policy's CEL alike."""
+_AMD_PARTITION = re.compile(AMD_PARTITION_PATTERN)
 GFD_LABELS: tuple[str, ...] = ("nvidia.com/gpu.product", "nvidia.com/gpu.count")
 """Labels GPU Feature Discovery writes on every GPU node it inspected; without them GFD never
 ran there, and MPS and per-model scheduling silently fail."""
