@@ -55,7 +55,7 @@ from .kube_manifests import (
     type_token,
     with_skip_await,
 )
-from .kubernetes_types import CHART, CONFIG_FILE, CONFIG_GROUP
+from .kubernetes_types import CHART, CONFIG_FILE, CONFIG_GROUP, KINDS
 from .policy_runner import Violation
 from .user_mocks import UserMocks
 from .wire import ASSET_SIG, SECRET_SIG, SIG_KEY, contains_unknown, markers, reveal, unknown_paths
@@ -236,11 +236,6 @@ BUILDERS: dict[str, Callable[[dict[str, Any], str, Context], Objects]] = {
     CHART: _chart,
     CONFIG_FILE: _config_file,
     CONFIG_GROUP: _config_group,
-}
-KINDS = {
-    CHART: "Helm v4 Chart",
-    CONFIG_FILE: "yaml/v2 ConfigFile",
-    CONFIG_GROUP: "yaml/v2 ConfigGroup",
 }
 
 

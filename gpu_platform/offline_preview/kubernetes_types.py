@@ -4,4 +4,10 @@
 CHART = "kubernetes:helm.sh/v4:Chart"
 CONFIG_FILE = "kubernetes:yaml/v2:ConfigFile"
 CONFIG_GROUP = "kubernetes:yaml/v2:ConfigGroup"
-BUILT_OFFLINE = frozenset({CHART, CONFIG_FILE, CONFIG_GROUP})
+KINDS = {
+    CHART: "Helm v4 Chart",
+    CONFIG_FILE: "yaml/v2 ConfigFile",
+    CONFIG_GROUP: "yaml/v2 ConfigGroup",
+}
+"""Each component's type token and how a message names it."""
+BUILT_OFFLINE = frozenset(KINDS)
