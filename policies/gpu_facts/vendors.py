@@ -42,17 +42,11 @@ class GpuVendor:
     def taint_key(self) -> str:
         return self.taint.key
 
-    def owns(self, resource: str) -> bool:
-        """Whether ``resource`` hands out this vendor's GPUs."""
-        return resource_vendor(resource) is self
-
 
 NVIDIA = GpuVendor(NVIDIA_NAME, NVIDIA_GPU, GPU_NODE_TAINT, "nvidia-smi")
 AMD = GpuVendor(AMD_NAME, AMD_GPU, AMD_NODE_TAINT, "amd-smi")
 VENDORS: dict[str, GpuVendor] = {v.name: v for v in (NVIDIA, AMD)}
 """Every vendor the catalog's GPU models name."""
-SMI_TOOLS: frozenset[str] = frozenset(v.smi for v in VENDORS.values())
-TAINT_KEYS: frozenset[str] = frozenset(v.taint_key for v in VENDORS.values())
 
 
 def vendor_named(name: str) -> GpuVendor:
