@@ -324,6 +324,37 @@ def test_networking_the_cluster_cannot_use_is_refused() -> None:
     assert "pod vSwitches" in reasons(err)["vpc"]
 
 
+def test_the_clusters_own_rules_are_the_stack_configs() -> None:
+    """plan.ack_cluster: the edition, the CIDRs, the version under auto-upgrade, the window;
+    the same messages the stack config gives under ``cluster``."""
+    bad = settings(
+        clusterSpec="ack.enterprise",
+        kubernetesVersion="1.34",
+        maintenanceWindow=None,
+        vpc={
+            "cidr": "10.0.0.0/8",
+            "vswitches": [
+                {"zone": "cn-hangzhou-i", "cidr": "10.1.0.0/16"},
+                {"zone": "cn-hangzhou-j", "cidr": "10.1.128.0/17"},
+            ],
+            "podVswitches": [{"zone": "cn-hangzhou-i", "cidr": "192.168.0.0/16"}],
+        },
+        serviceCidr="10.2.0.0/16",
+    )
+    err = refused(lambda: AckCluster("plat", bad))
+    assert paths(err) == [
+        "clusterSpec",
+        "vpc.podVswitches[0].cidr",
+        "serviceCidr",
+        "vpc.vswitches[1].cidr",
+        "kubernetesVersion",
+        "maintenanceWindow",
+    ]
+    found = reasons(err)
+    assert found["serviceCidr"] == "overlaps the VPC CIDR 10.0.0.0/8"
+    assert found["vpc.vswitches[1].cidr"] == "10.1.128.0/17 overlaps vpc.vswitches[0].cidr"
+
+
 def test_system_pool_system_disk_from_config() -> None:
     pool = one(build(settings()), NODE_POOL).inputs
     assert {k: pool.get(k) for k in ("systemDiskCategory", "systemDiskSize")} == {

@@ -45,4 +45,10 @@ def test_the_cluster_relative_to_itself() -> None:
     fields: dict[str, Any] = {"name": "ack", "region": "cn-hangzhou", "vpc": {}}
     fields["nodeSystemDisk"] = {"kmsKeyId": "k"}
     found = list(ack_cluster_problems(AckClusterSettings.model_validate(fields)))
-    assert [path for path, _ in found] == ["vpc", "vpc", "nodeSystemDisk.kmsKeyId"]
+    # The default auto-upgrade channel with no maintenance window: the last one.
+    assert [path for path, _ in found] == [
+        "vpc",
+        "vpc",
+        "nodeSystemDisk.kmsKeyId",
+        "maintenanceWindow",
+    ]
