@@ -22,7 +22,7 @@ from typing import Any
 from pulumi_policy import EnforcementLevel, PolicyResource, Severity, StackValidationArgs
 
 from gpu_facts.scheduling import GPU_TAINT_EFFECT, GPU_TAINT_KEY, GPU_TAINT_VALUE, Taint
-from gpu_policy_support.node_pools import NodePool, admitted_pools, node_selector, stack_gpu_pools
+from gpu_policy_support.node_pools import NodePool, admitted_pools, stack_gpu_pools
 from gpu_policy_support.pod_runtimes import scheduling_spec
 from gpu_policy_support.pod_specs import (
     pod_gpu_resources,
@@ -102,7 +102,7 @@ def problem(spec: Mapping[str, Any], stack: GpuPools, config: Config) -> str | N
     tolerations = list(mappings(spec.get("tolerations")))
     value = str(config.get(REQUIRED_VALUE) or "")
     if stack.pools:
-        admitted = admitted_pools(stack.pools, node_selector(spec))
+        admitted = admitted_pools(stack.pools, spec)
         # The pools of the vendors whose GPUs it asks for (a pod asking amd.com/gpu lands on
         # AMD's nodes only); pools of no such vendor leave the question to the exposure policy.
         candidates = tuple(p for p in admitted if p.vendor.taint_key in keys) or admitted

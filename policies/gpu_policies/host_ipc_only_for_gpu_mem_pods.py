@@ -21,7 +21,7 @@ from typing import Any
 from pulumi_policy import EnforcementLevel, Severity, StackValidationArgs
 
 from gpu_facts.scheduling import ACK_GPU_SCHEDULE_LABEL, ACK_GPU_SCHEDULE_VALUES, ALIYUN_GPU_MEM
-from gpu_policy_support.node_pools import NodePool, admitted_pools, node_selector, stack_gpu_pools
+from gpu_policy_support.node_pools import NodePool, admitted_pools, stack_gpu_pools
 from gpu_policy_support.pod_specs import pod_gpu_resources
 from gpu_policy_support.policy_factory import (
     Config,
@@ -88,7 +88,7 @@ def problem(
         if not host_ipc:
             return None
         return f"sets hostIPC: true without asking for {ALIYUN_GPU_MEM}", None
-    candidates = admitted_pools(gpu_mem_pools, node_selector(spec))
+    candidates = admitted_pools(gpu_mem_pools, spec)
     if candidates and not any(p.labels[ACK_GPU_SCHEDULE_LABEL] == MPS for p in candidates):
         if not host_ipc:
             return None  # cGPU and share need no host IPC

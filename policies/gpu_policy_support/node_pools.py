@@ -32,6 +32,7 @@ from gpu_facts.models import AwsInstanceType, AzureVmSize, EcsInstanceType, GcpA
 from gpu_facts.scheduling import Taint
 from gpu_facts.vendors import NVIDIA, GpuVendor, vendor_named
 
+from .node_placement import node_placement
 from .props import is_true, items, mapping, mappings, path, text
 from .resource_types import (
     ACK_NODE_POOL,
@@ -353,17 +354,10 @@ def stack_gpu_pools(
                 yield pool, resource
 
 
-def admitted_pools(
-    pools: Sequence[NodePool], node_selector: Mapping[str, str]
-) -> tuple[NodePool, ...]:
-    """The pools a pod's nodeSelector admits; every pool when it admits none of them (its
-    labels may come from elsewhere, e.g. GPU Feature Discovery)."""
-    admitted = tuple(
-        p for p in pools if all(p.labels.get(k) == v for k, v in node_selector.items())
-    )
+def admitted_pools(pools: Sequence[NodePool], spec: Mapping[str, Any]) -> tuple[NodePool, ...]:
+    """The pools a pod spec's placement (nodeSelector and required node affinity,
+    ``node_placement``) admits; every pool when it admits none of them (its labels may come
+    from elsewhere, e.g. GPU Feature Discovery)."""
+    placement = node_placement(spec)
+    admitted = tuple(p for p in pools if placement.admits(p.labels))
     return admitted or tuple(pools)
-
-
-def node_selector(spec: Mapping[str, Any]) -> dict[str, str]:
-    """A pod spec's nodeSelector as plain strings."""
-    return {str(k): str(v) for k, v in mapping(spec.get("nodeSelector")).items()}

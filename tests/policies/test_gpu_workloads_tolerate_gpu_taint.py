@@ -130,6 +130,13 @@ def pod(tolerations: list[dict[str, Any]], **spec: Any) -> Res:
     return mutated("Deployment", lambda s: s.update(tolerations=tolerations, **spec))
 
 
+def affinity(key: str, value: str) -> dict[str, Any]:
+    """Required node affinity: ``key In [value]``."""
+    term = {"matchExpressions": [{"key": key, "operator": "In", "values": [value]}]}
+    required = {"nodeSelectorTerms": [term]}
+    return {"nodeAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": required}}
+
+
 AKS_PRESENT = Res(
     "azure-native:containerservice:AgentPool",
     "t4",
@@ -195,6 +202,25 @@ POOL_CASES = [
             AKS_PRESENT,
             *eks(taints=[EKS_TAINT_TRUE]),
             pod(EQUAL_TRUE, nodeSelector={"gpu-platform.io/pool": "t4"}),
+        ),
+        ("(pool t4)",),
+    ),
+    Case(
+        POLICY,
+        "required-node-affinity-picks-the-true-pool",
+        (
+            AKS_PRESENT,
+            *eks(taints=[EKS_TAINT_TRUE]),
+            pod(EQUAL_TRUE, affinity=affinity("workload", "gpu")),
+        ),
+    ),
+    Case(
+        POLICY,
+        "required-node-affinity-picks-the-present-pool",
+        (
+            AKS_PRESENT,
+            *eks(taints=[EKS_TAINT_TRUE]),
+            pod(EQUAL_TRUE, affinity=affinity("gpu-platform.io/pool", "t4")),
         ),
         ("(pool t4)",),
     ),
