@@ -16,14 +16,12 @@ from gpu_facts.amd_gpu_operator import (
     METRICS_PORT,
     NODE_LABELLER_SUFFIX,
 )
-from gpu_facts.scheduling import AMD_NODE_TAINT, POOL_LABEL
 from gpu_platform.plan.amd_gpu_operator import device_config_name
 from gpu_platform.plan.amd_pools import amd_pools
-from gpu_platform.plan.node_labels import node_labels
 from gpu_platform.plan.platform import ResolvedPlatform
 from gpu_platform.plan.pools import PoolFacts
 
-from .expectations import GpuDaemon, PoolExpectation
+from .expectations import PoolExpectation, pool_expectation
 
 DEVICE_PLUGIN_TITLE = "AMD device plugin"
 NODE_LABELLER_TITLE = "AMD node labeller"
@@ -73,19 +71,9 @@ class AmdExpectation:
 
 
 def amd_pool_expectation(platform: ResolvedPlatform, pf: PoolFacts) -> AmdPoolExpectation:
-    labels = node_labels(platform, pf)
-    labels.pop(POOL_LABEL, None)  # nodes are found by it
-    pool = PoolExpectation(
-        name=pf.name,
-        min_nodes=pf.capacity.min_nodes,
-        max_nodes=pf.capacity.max_nodes,
-        labels=labels,
-        taint=AMD_NODE_TAINT,
-        allocatable=dict(pf.capacity.per_node),
-        daemon=GpuDaemon.AMD_DEVICE_PLUGIN,
-        gfd=False,
+    return AmdPoolExpectation(
+        pool_expectation(platform, pf), device_config_name(pf), pf.gpus_per_node
     )
-    return AmdPoolExpectation(pool, device_config_name(pf), pf.gpus_per_node)
 
 
 def amd_expectation(platform: ResolvedPlatform) -> AmdExpectation | None:

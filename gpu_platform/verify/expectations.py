@@ -13,7 +13,7 @@ from gpu_facts.ack_components import MPS_CONTROL_CHART
 from gpu_facts.amd_gpu_operator import CHART_NAME as AMD_CHART_NAME
 from gpu_facts.dcgm_exporter_chart import METRICS_PORT
 from gpu_facts.device_plugin_chart import CHART_NAME
-from gpu_facts.scheduling import GPU_NODE_TAINT, POOL_LABEL, Taint
+from gpu_facts.scheduling import POOL_LABEL, Taint
 from gpu_platform.plan.amd_pools import nvidia_pools
 from gpu_platform.plan.metrics import NodeSeries, node_series
 from gpu_platform.plan.namespaces import gpu_quota as provisioned_gpu_quota
@@ -107,12 +107,16 @@ class Expectations:
 
 
 def _daemon(pf: PoolFacts) -> GpuDaemon:
+    if pf.is_amd:
+        return GpuDaemon.AMD_DEVICE_PLUGIN
     if pf.uses_device_plugin:
         return GpuDaemon.DEVICE_PLUGIN
     return GpuDaemon.ACK_MPS_CONTROL if pf.is_ack_mps else GpuDaemon.NONE
 
 
 def pool_expectation(platform: ResolvedPlatform, pf: PoolFacts) -> PoolExpectation:
+    """A GPU pool's nodes as the stack makes them, NVIDIA's or AMD's (its vendor's taint and
+    device plugin; GPU Feature Discovery on NVIDIA's device plugin only)."""
     labels = node_labels(platform, pf)
     labels.pop(POOL_LABEL, None)  # nodes are found by it
     cfg = platform.settings
@@ -122,7 +126,7 @@ def pool_expectation(platform: ResolvedPlatform, pf: PoolFacts) -> PoolExpectati
         min_nodes=pf.capacity.min_nodes,
         max_nodes=pf.capacity.max_nodes,
         labels=labels,
-        taint=GPU_NODE_TAINT,
+        taint=pf.vendor.taint,
         allocatable=dict(pf.capacity.per_node),
         daemon=_daemon(pf),
         gfd=pf.uses_device_plugin and gfd_running,
