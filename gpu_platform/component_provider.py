@@ -11,7 +11,8 @@ What the SDK's own host does not do, and why this module wraps it:
 - **Numbers arrive as floats.** Over gRPC every number is a double; the SDK converts top-level
   integer properties only (and then keeps the float), never inside lists or maps. Our args are
   strictly typed, so every whole-number float is made an ``int`` before a component sees it, at
-  any depth; a fractional value stays a float and is refused by the component's own check.
+  any depth; a fractional value stays a float, which the schema check below refuses where the
+  schema says integer.
 - **Bad input is an input error, not a traceback.** A component's ``InputPropertiesError``
   reaches the SDK wrapped in ``ComponentInitError`` and would leave as an UNKNOWN gRPC error
   with a Python stack; unwrapped, it reaches the caller as INVALID_ARGUMENT with each
@@ -45,32 +46,12 @@ from pulumi.provider.provider import ConstructResult
 from pulumi.provider.server import ComponentInitError, main
 from pulumi.runtime.rpc import is_rpc_secret
 
-from . import __version__
-from .components.errors import Problem, input_error
+from . import __version__, components
+from .components.errors import Problem, raise_if_any
 from .components.type_tokens import PACKAGE
 
-HOSTED_COMPONENTS = (
-    "AckCluster",
-    "AckCpuNodePool",
-    "AckGpuNodePool",
-    "AckGpuSharing",
-    "AckMonitoring",
-    "AksCluster",
-    "AksCpuNodePool",
-    "AksGpuNodePool",
-    "AksGrafana",
-    "AksMonitoring",
-    "AksMonitoringWorkspaces",
-    "AmdGpuOperator",
-    "CertManager",
-    "DcgmExporter",
-    "DriverCheck",
-    "ExistingCluster",
-    "GpuAdmissionPolicy",
-    "GpuWorkloadNamespace",
-    "NvidiaDevicePlugin",
-    "NvidiaGpuOperator",
-    "NvmeCache",
+HOSTED_COMPONENTS: tuple[str, ...] = tuple(
+    name for name in components.__all__ if not name.endswith("Args") and name != "GpuPlatform"
 )
 """Every component a platform engineer composes. Not ``GpuPlatform``: it is driven by our stack
 config (``Pulumi.<stack>.yaml``), which a program in another language does not have."""
@@ -189,8 +170,6 @@ def _value_problems(
 
 
 def hosted_classes() -> list[type[pulumi.ComponentResource]]:
-    from . import components
-
     return [getattr(components, name) for name in HOSTED_COMPONENTS]
 
 
@@ -249,8 +228,7 @@ class GpuPlatformProvider(ComponentProvider):
                 resource.get("requiredInputs", []),
                 self._schema.get("types", {}),
             )
-            if problems:
-                raise input_error(resource_type.rsplit(":", 1)[-1], name, problems)
+            raise_if_any(resource_type.rsplit(":", 1)[-1], name, problems)
         try:
             return super().construct(name, resource_type, inputs, options)
         except ComponentInitError as err:
