@@ -31,8 +31,7 @@ from gpu_facts.vendors import AMD
 from gpu_policy_support.driver_checks import (
     CHECK_KINDS,
     DRIVER_CHECK_TOOL,
-    check_selector,
-    checked_vendors,
+    driver_check,
 )
 from gpu_policy_support.node_pools import EKS_NODE_GROUP_LABEL, NodePool, node_count, node_pools
 from gpu_policy_support.pod_specs import kubernetes_kind, pod_spec
@@ -72,9 +71,9 @@ def _selectors(
             continue
         for resource in resources:
             spec = pod_spec(resource_type, resource.props)
-            selector = check_selector(spec) if spec is not None else None
-            if spec is not None and selector is not None:
-                yield selector, checked_vendors(spec)
+            check = driver_check(spec) if spec is not None else None
+            if check is not None:
+                yield check
 
 
 def minimum_nodes(pool: NodePool, props: Mapping[str, Any]) -> float | None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from gpu_facts.vendors import NVIDIA, VENDORS, GpuVendor
+from gpu_facts.vendors import NVIDIA, VENDORS
 
 from .pod_specs import containers, kubernetes_kind, pod_spec
 from .props import items, mapping, mappings
@@ -22,7 +22,7 @@ DRIVER_CHECK_TOOL = NVIDIA.smi
 CHECK_KINDS = frozenset({"Job", "CronJob"})
 
 
-def runs_tool(container: Mapping[str, Any], tool: str = DRIVER_CHECK_TOOL) -> bool:
+def runs_tool(container: Mapping[str, Any], tool: str) -> bool:
     return any(
         isinstance(word, str) and tool in word
         for key in ("command", "args")
@@ -44,18 +44,14 @@ def checked_vendors(spec: Mapping[str, Any]) -> frozenset[str]:
     return frozenset(found)
 
 
-def check_selector(
-    spec: Mapping[str, Any], vendor: GpuVendor | None = None
-) -> dict[str, str] | None:
-    """The nodeSelector of a pod spec that is a driver check (of ``vendor``'s driver, or of any
-    vendor's), else None."""
+def driver_check(spec: Mapping[str, Any]) -> tuple[dict[str, str], frozenset[str]] | None:
+    """A pod spec that is a driver check: its nodeSelector (the pool it checks) and the vendors
+    whose driver it checks; None for any other spec."""
     selector = {str(k): str(v) for k, v in mapping(spec.get("nodeSelector")).items()}
     if not selector:
         return None
     vendors = checked_vendors(spec)
-    if not vendors or (vendor is not None and vendor.name not in vendors):
-        return None
-    return selector
+    return (selector, vendors) if vendors else None
 
 
 def is_driver_check(resource_type: str, props: Mapping[str, Any]) -> bool:
@@ -63,4 +59,4 @@ def is_driver_check(resource_type: str, props: Mapping[str, Any]) -> bool:
     if kubernetes_kind(resource_type) not in CHECK_KINDS:
         return False
     spec = pod_spec(resource_type, props)
-    return spec is not None and check_selector(spec) is not None
+    return spec is not None and driver_check(spec) is not None
