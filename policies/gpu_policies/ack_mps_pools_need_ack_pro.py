@@ -9,6 +9,7 @@ from pulumi_policy import (
     StackValidationArgs,
 )
 
+from gpu_facts.ack_components import ACK_PRO_PREFIX
 from gpu_facts.scheduling import ACK_GPU_SCHEDULE_LABEL, ACK_GPU_SCHEDULE_VALUES
 from gpu_policy_support.node_pools import node_pools
 from gpu_policy_support.policy_factory import Config, PolicyInfo, Report, exempt_names, stack_policy
@@ -17,13 +18,12 @@ from gpu_policy_support.resource_types import ACK_MANAGED_CLUSTER, ACK_NODE_POOL
 from gpu_policy_support.stack_index import index_by_type
 
 MPS = ACK_GPU_SCHEDULE_VALUES["ackMps"]
-PRO_PREFIX = "ack.pro."
 
 INFO = PolicyInfo(
     name="ack-mps-pools-need-ack-pro",
     description=(
         f"Every ACK NodePool labelled {ACK_GPU_SCHEDULE_LABEL}={MPS} belongs to a "
-        f"ManagedKubernetes cluster whose clusterSpec is ACK Pro ({PRO_PREFIX}*): MPS GPU "
+        f"ManagedKubernetes cluster whose clusterSpec is ACK Pro ({ACK_PRO_PREFIX}*): MPS GPU "
         f"sharing needs ACK Pro."
     ),
     practices=("BP-16",),
@@ -59,7 +59,7 @@ def check(args: StackValidationArgs, config: Config, report: Report) -> None:
             if cluster is None:
                 continue  # the cluster is not in this stack: nothing to check it against
             spec = text(cluster.props.get("clusterSpec")) or "unset (ack.standard)"
-            if not spec.startswith(PRO_PREFIX):
+            if not spec.startswith(ACK_PRO_PREFIX):
                 report(
                     f"Node pool '{pool.name}' enables MPS ({ACK_GPU_SCHEDULE_LABEL}={MPS}) on "
                     f"cluster '{cluster.name}' with clusterSpec {spec}; MPS needs ACK Pro.",
