@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import copy
 from typing import Any
 
 import pulumi
@@ -31,7 +30,7 @@ NODE_POOL = "alicloud:cs/nodePool:NodePool"
 def pool_facts(name: str, **changes: Any) -> GpuPoolArgs:
     """The args of a pool of the ack-dev stack (checked by the config rules), with
     ``changes`` (YAML keys) applied."""
-    raw = copy.deepcopy(stack_raw("ack-dev"))
+    raw = stack_raw("ack-dev")
     for workload in raw["workloads"]:
         workload["gpuQuota"] = 1  # whatever resources the changed pools expose
     for pool in raw["gpuPools"]:

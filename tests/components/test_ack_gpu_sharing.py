@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import copy
 from typing import Any
 
 import pulumi
@@ -25,7 +24,7 @@ RELEASE = "kubernetes:helm.sh/v3:Release"
 
 
 def platform(mode: str | None = "mps", **pins: Any) -> Any:
-    raw = copy.deepcopy(stack_raw("ack-dev"))
+    raw = stack_raw("ack-dev")
     raw["ackGpuSharing"].update(pins)
     for workload in raw["workloads"]:
         workload["gpuQuota"] = 1

@@ -3,7 +3,6 @@ namespace's deny-all and what its pods need, the scrape objects, and bad input."
 
 from __future__ import annotations
 
-import copy
 from typing import Any
 
 import pulumi
@@ -32,7 +31,7 @@ AMD_TOLERATION = [{"key": "amd.com/gpu", "operator": "Exists", "effect": "NoSche
 
 
 def amd_platform() -> ResolvedPlatform:
-    return load_platform(copy.deepcopy(stack_raw("amd-dev")))
+    return load_platform(stack_raw("amd-dev"))
 
 
 @run_once

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import copy
 from typing import Any
 
 import pulumi
@@ -78,7 +77,7 @@ NFD_RESOURCES = {
 
 
 def platform(stack: str = "byo", mutate: Any = None) -> ResolvedPlatform:
-    raw = copy.deepcopy(stack_raw(stack))
+    raw = stack_raw(stack)
     if mutate is not None:
         mutate(raw)
     return load_platform(raw)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import copy
 import os
 import subprocess
 from pathlib import Path
@@ -157,7 +156,7 @@ def test_pool_name_is_quoted_in_the_script() -> None:
 
 
 def platform(stack: str = "byo", mutate: Any = None) -> ResolvedPlatform:
-    raw = copy.deepcopy(stack_raw(stack))
+    raw = stack_raw(stack)
     if mutate is not None:
         mutate(raw)
     return load_platform(raw)
@@ -735,7 +734,7 @@ def test_no_amd_namespace_without_an_amd_pool() -> None:
 
 
 def test_workload_cannot_take_the_amd_checks_namespace() -> None:
-    raw = copy.deepcopy(stack_raw("amd-dev"))
+    raw = stack_raw("amd-dev")
     raw["workloads"][0]["name"] = "gpu-readiness-amd"
     with pytest.raises(ConfigError, match="'gpu-readiness-amd' is the platform's own namespace"):
         load_platform(raw)

@@ -4,7 +4,6 @@ operands, which the operator creates at run time)."""
 
 from __future__ import annotations
 
-import copy
 from typing import Any
 
 import pulumi
@@ -36,7 +35,7 @@ PROBES = [(53, "UDP"), (53, "TCP"), (80, "TCP"), (443, "TCP"), (6443, "TCP"), (9
 
 
 def operator_platform() -> Any:
-    raw = copy.deepcopy(stack_raw("byo"))
+    raw = stack_raw("byo")
     raw["devicePlugin"] = {"enabled": False}
     raw["gpuOperator"] = {"enabled": True}
     return load_platform(raw)
@@ -94,7 +93,7 @@ def test_bad_scraper_namespaces_are_refused() -> None:
 
 
 def test_every_namespace_of_an_operator_platform_denies_all() -> None:
-    raw = copy.deepcopy(stack_raw("byo"))
+    raw = stack_raw("byo")
     raw["devicePlugin"] = {"enabled": False}
     raw["gpuOperator"] = {"enabled": True}
     raw.setdefault("observability", {}).setdefault("metrics", {})["scraperNamespaces"] = [

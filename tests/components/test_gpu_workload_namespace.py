@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Sequence
 from typing import Any
 
@@ -540,7 +539,7 @@ def test_bad_per_resource_quota_and_pool_are_named() -> None:
 
 
 def test_config_rules_report_workload_problems_with_their_paths() -> None:
-    raw = copy.deepcopy(stack_raw("byo"))
+    raw = stack_raw("byo")
     raw["workloads"][0]["logging"] = {"labels": {"workload": "x"}}
     raw["workloads"][1]["traffic"] = {"egressCidrs": ["10.1.2.3/16"]}
     with pytest.raises(ConfigError) as err:

@@ -3,7 +3,6 @@ with their key paths; default quotas and regional offers as warnings."""
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Callable
 from typing import Any
 
@@ -24,7 +23,7 @@ NEW_REGION = "(a region newer than the catalog: add it to policies/gpu_facts/reg
 
 
 def raw(stack: str, mutate: Callable[[Raw], object] = lambda r: None) -> Raw:
-    config = copy.deepcopy(stack_raw(stack))
+    config = stack_raw(stack)
     mutate(config)
     return config
 

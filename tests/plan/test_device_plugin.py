@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import copy
 from typing import Any
 
 import pytest
@@ -133,7 +132,7 @@ def test_render_is_the_yaml_the_plugin_reads_version_first() -> None:
 
 
 def test_config_map_has_the_default_and_one_config_per_pool() -> None:
-    platform = load_platform(copy.deepcopy(stack_raw("byo")))
+    platform = load_platform(stack_raw("byo"))
     configs = config_map(list(platform.pools.values()))
     assert set(configs) == {DEFAULT_CONFIG_NAME, "a100", "t4"}
     assert yaml.safe_load(configs[DEFAULT_CONFIG_NAME]) == {
@@ -163,7 +162,7 @@ def test_config_label_selects_the_pool_config() -> None:
 
 
 def test_ack_mps_pools_get_no_plugin_config() -> None:
-    platform = load_platform(copy.deepcopy(stack_raw("ack-dev")))
+    platform = load_platform(stack_raw("ack-dev"))
     ack_mps = [p for p in platform.pools.values() if p.sharing == "ackMps"]
     assert ack_mps, "the ack-dev stack has an ACK MPS pool"
     configs = config_map(list(platform.pools.values()))

@@ -3,8 +3,6 @@ the resource names it can attribute."""
 
 from __future__ import annotations
 
-import copy
-
 from gpu_facts.scheduling import GPU_NODE_TAINT
 from gpu_platform.plan.cpu_pools import cpu_node_labels
 from gpu_platform.plan.metrics import (
@@ -23,7 +21,7 @@ from tests.conftest import platform_of, stack_raw
 
 
 def _ack_with_every_sharing_mode() -> dict:
-    raw = copy.deepcopy(stack_raw("ack-dev"))
+    raw = stack_raw("ack-dev")
     mps = raw["gpuPools"][0]
     raw["gpuPools"] += [
         {**mps, "name": "a10cgpu", "sharing": {"mode": "cgpu"}},

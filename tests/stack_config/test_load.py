@@ -304,7 +304,7 @@ def test_platform_namespaces_in_use_are_distinct(
 ) -> None:
     from tests.conftest import stack_raw
 
-    raw = copy.deepcopy(stack_raw(stack))
+    raw = stack_raw(stack)
     raw.update(changes)
     with pytest.raises(ConfigError) as err:
         load_platform(raw)
@@ -468,7 +468,7 @@ def test_existing_cluster_names_the_key_when_the_file_vanished(tmp_path: Path) -
 def test_gpu_operator_is_refused_on_ack() -> None:
     from tests.conftest import stack_raw
 
-    raw = copy.deepcopy(stack_raw("ack-dev"))
+    raw = stack_raw("ack-dev")
     raw["devicePlugin"] = {"enabled": False}
     raw["gpuOperator"] = {"enabled": True}
     with pytest.raises(ConfigError) as err:
@@ -479,7 +479,7 @@ def test_gpu_operator_is_refused_on_ack() -> None:
 def test_ack_gpu_pool_named_like_the_system_pool_is_refused() -> None:
     from tests.conftest import stack_raw
 
-    raw = copy.deepcopy(stack_raw("ack-dev"))
+    raw = stack_raw("ack-dev")
     raw["gpuPools"][1]["name"] = "system"
     raw["workloads"] = [w for w in raw["workloads"] if w.get("pools") != ["t4"]]
     with pytest.raises(ConfigError) as err:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Callable
 from typing import Any
 
@@ -16,7 +15,7 @@ Raw = dict[str, Any]
 
 def subject(stack: str, mutate: Callable[[Raw], object] = lambda raw: None) -> ConfigUnderCheck:
     """The stack's config, changed by ``mutate``, its sound pools resolved."""
-    raw = copy.deepcopy(stack_raw(stack))
+    raw = stack_raw(stack)
     mutate(raw)
     settings = PlatformSettings.model_validate(raw)
     _, sound = check_and_resolve(settings)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Callable
 from typing import Any
 
@@ -20,7 +19,7 @@ Raw = dict[str, Any]
 
 
 def ack_dev() -> Raw:
-    return copy.deepcopy(stack_raw("ack-dev"))
+    return stack_raw("ack-dev")
 
 
 def problems_of(raw: Raw) -> list[tuple[str, str]]:

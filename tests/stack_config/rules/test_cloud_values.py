@@ -5,7 +5,6 @@ and message and nothing else reported."""
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -25,7 +24,7 @@ Mutation = Callable[[Raw], object]
 
 
 def raw(stack: str, mutate: Mutation = lambda r: None) -> Raw:
-    config = copy.deepcopy(stack_raw(stack))
+    config = stack_raw(stack)
     mutate(config)
     return config
 

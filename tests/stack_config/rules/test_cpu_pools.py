@@ -3,7 +3,6 @@ what a valid config means (``plan.aks_nodes``, ``plan.cpu_pools``)."""
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Callable
 from typing import Any
 
@@ -25,7 +24,7 @@ CPU: Raw = {"name": "general", "vmSize": "Standard_D4ds_v5", "autoscale": {"min"
 
 
 def raw(stack: str, mutate: Callable[[Raw], object] = lambda r: None) -> Raw:
-    config = copy.deepcopy(stack_raw(stack))
+    config = stack_raw(stack)
     mutate(config)
     return config
 

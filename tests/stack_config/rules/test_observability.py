@@ -3,7 +3,6 @@ work (an exporter chart too old, a value the chart lacks, a scrape path the clou
 
 from __future__ import annotations
 
-import copy
 from typing import Any
 
 import pytest
@@ -25,7 +24,7 @@ from tests.stack_config.rules.subjects import subject
 
 
 def with_observability(stack: str, observability: dict[str, Any]) -> dict[str, Any]:
-    raw = copy.deepcopy(stack_raw(stack))
+    raw = stack_raw(stack)
     raw["observability"] = observability
     return raw
 
@@ -121,7 +120,7 @@ def test_prometheus_operator_on_an_existing_cluster() -> None:
 
 
 def test_the_gpu_operator_brings_its_own_exporter() -> None:
-    raw = copy.deepcopy(stack_raw("byo"))
+    raw = stack_raw("byo")
     raw["devicePlugin"] = {"enabled": False}
     raw["gpuOperator"] = {"enabled": True}
     plan = metrics_plan(load_platform(raw))
@@ -258,7 +257,7 @@ def test_neighbours_of_refused_values_are_accepted(observability: dict[str, Any]
 
 
 def test_ack_workload_namespaces_too_long_for_a_logstore_are_refused_where_named() -> None:
-    raw = copy.deepcopy(stack_raw("ack-dev"))
+    raw = stack_raw("ack-dev")
     raw["workloads"][0]["name"] = "w" * 57
     found = [p for p, m in problems_of(raw) if "logstore" in m]
     assert found == ["workloads[0].name"]
