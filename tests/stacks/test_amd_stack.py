@@ -10,14 +10,14 @@ from typing import Any
 
 import pytest
 
-from gpu_platform.offline_preview import PreviewResult, RecordedResource
+from gpu_platform.offline_preview import PreviewResult
 from gpu_platform.offline_preview.cli import EXIT_OK
 from gpu_platform.offline_preview.graph import downstream, waits_for
 from gpu_platform.offline_preview.render import as_document
 from gpu_policy_support.node_placement import NodePlacement, node_placement
 from gpu_policy_support.node_pools import NodePool, node_pools
 from gpu_policy_support.tolerations import may_schedule
-from tests.conftest import by_type, stack_preview
+from tests.conftest import by_type, one, stack_preview
 
 pytestmark = pytest.mark.slow
 
@@ -135,7 +135,7 @@ def test_the_operator_waits_for_cert_manager_and_its_device_config_for_the_relea
     amd_dev: PreviewResult,
 ) -> None:
     graph, names = _named(amd_dev)
-    operator = _one(amd_dev.run.resources, "gpu-platform:index:AmdGpuOperator")
+    operator = one(amd_dev.run, "gpu-platform:index:AmdGpuOperator")
     operator_release = next(
         r for r in by_type(amd_dev.run, RELEASE) if r.inputs["chart"] == "gpu-operator-charts"
     )
@@ -150,8 +150,3 @@ def test_the_operator_waits_for_cert_manager_and_its_device_config_for_the_relea
     assert operator_release.urn in downstream(graph, manager_release.urn), names[
         operator_release.urn
     ]
-
-
-def _one(resources: Sequence[RecordedResource], type_: str) -> RecordedResource:
-    (found,) = [r for r in resources if r.type == type_]
-    return found

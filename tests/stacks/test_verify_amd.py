@@ -27,7 +27,6 @@ from tests.stacks.test_verify import (
     Run,
     _FakeServer,
     _Handler,
-    _loopback_without_proxy,  # noqa: F401  (autouse: loopback without HTTP proxy here too)
     _recorded,
     rows_changed,
     verify,

@@ -27,7 +27,6 @@ from tests.stacks.test_verify import (
     FakeCluster,
     RawAnswer,
     Run,
-    _loopback_without_proxy,  # noqa: F401  (autouse: loopback without a proxy)
     rows_changed,
     verify,
 )

@@ -28,7 +28,6 @@ from tests.stacks.test_verify import (
     RawAnswer,
     Run,
     _as_ack_mps_cluster,
-    _loopback_without_proxy,  # noqa: F401  (autouse: loopback without a proxy)
     rows_changed,
     verify,
     verify_ack,
