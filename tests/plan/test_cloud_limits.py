@@ -15,23 +15,11 @@ from gpu_facts.cloud_limits import (
 )
 from gpu_facts.regions import ALIBABA_REGIONS_SOURCE, AZURE_REGIONS_SOURCE, RegionalOffer
 from gpu_platform.plan.cloud_limits import cloud_limit_warnings, cluster_max_nodes
-from gpu_platform.stack_config import ConfigError, load_platform
-from tests.conftest import stack_raw
+from gpu_platform.stack_config import load_platform
+from tests.stack_config.rules.subjects import problems, raw
 
 Raw = dict[str, Any]
 NEW_REGION = "(a region newer than the catalog: add it to policies/gpu_facts/regions.py)"
-
-
-def raw(stack: str, mutate: Callable[[Raw], object] = lambda r: None) -> Raw:
-    config = stack_raw(stack)
-    mutate(config)
-    return config
-
-
-def problems(stack: str, mutate: Callable[[Raw], object]) -> list[tuple[str, str]]:
-    with pytest.raises(ConfigError) as err:
-        load_platform(raw(stack, mutate))
-    return err.value.problems
 
 
 def pool(stack: str, i: int, **changes: Any) -> Callable[[Raw], object]:

@@ -14,25 +14,13 @@ import pytest
 from gpu_platform.plan.aks_cluster import aks_cluster_value_problems
 from gpu_platform.plan.problems import under
 from gpu_platform.settings import AksClusterSettings
-from gpu_platform.stack_config import ConfigError, load_platform
+from gpu_platform.stack_config import load_platform
 from gpu_platform.stack_config.rules.cloud_values import cluster_values, driver_check_schedule
-from tests.conftest import ROOT, stack_raw
-from tests.stack_config.rules.subjects import subject
+from tests.conftest import ROOT
+from tests.stack_config.rules.subjects import problems, raw, subject
 
 Raw = dict[str, Any]
 Mutation = Callable[[Raw], object]
-
-
-def raw(stack: str, mutate: Mutation = lambda r: None) -> Raw:
-    config = stack_raw(stack)
-    mutate(config)
-    return config
-
-
-def problems(stack: str, mutate: Mutation) -> list[tuple[str, str]]:
-    with pytest.raises(ConfigError) as err:
-        load_platform(raw(stack, mutate))
-    return err.value.problems
 
 
 def cluster(**changes: Any) -> Mutation:

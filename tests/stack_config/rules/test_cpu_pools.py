@@ -14,25 +14,12 @@ from gpu_platform.plan.aks_nodes import aks_node, ephemeral_os_capacity_gib, os_
 from gpu_platform.plan.cpu_pools import cpu_pool_problems
 from gpu_platform.plan.problems import under
 from gpu_platform.settings import CpuPoolSettings, SystemPoolSettings
-from gpu_platform.stack_config import ConfigError, load_platform
+from gpu_platform.stack_config import load_platform
 from gpu_platform.stack_config.rules.cpu_pools import cpu_pools, system_pool
-from tests.conftest import stack_raw
-from tests.stack_config.rules.subjects import subject
+from tests.stack_config.rules.subjects import problems, raw, subject
 
 Raw = dict[str, Any]
 CPU: Raw = {"name": "general", "vmSize": "Standard_D4ds_v5", "autoscale": {"min": 1, "max": 3}}
-
-
-def raw(stack: str, mutate: Callable[[Raw], object] = lambda r: None) -> Raw:
-    config = stack_raw(stack)
-    mutate(config)
-    return config
-
-
-def problems(stack: str, mutate: Callable[[Raw], object]) -> list[tuple[str, str]]:
-    with pytest.raises(ConfigError) as err:
-        load_platform(raw(stack, mutate))
-    return err.value.problems
 
 
 def cpu(stack: str = "dev", **changes: Any) -> Callable[[Raw], object]:
