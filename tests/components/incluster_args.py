@@ -3,8 +3,6 @@
 
 from typing import Any, cast
 
-import pulumi
-
 from gpu_platform.components.amd_gpu_operator import AmdGpuOperatorArgs
 from gpu_platform.components.driver_check import DriverCheckArgs
 from gpu_platform.components.gpu_operator import NvidiaGpuOperatorArgs
@@ -46,11 +44,6 @@ def check_args(p: ResolvedPlatform, **fields: Any) -> DriverCheckArgs:
     """The stack's ``driverCheck`` settings, ``fields`` over them."""
     settings = p.settings.driver_check.model_dump(exclude_none=True)
     return {"pools": pools_args(p), "cloud": p.settings.cloud, **settings, **fields}  # type: ignore[typeddict-item]
-
-
-def paths(err: pulumi.InputPropertiesError) -> list[str]:
-    """The property paths an input error names, in its order."""
-    return [e["property_path"] for e in err.errors or []]
 
 
 def namespace_args(

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import pulumi
 import pytest
 
 from gpu_facts import amd_gpu_operator as amd
@@ -16,7 +15,8 @@ from gpu_platform.plan.amd_pools import amd_layer_problems
 from gpu_platform.plan.platform import ResolvedPlatform
 from gpu_platform.settings import AmdGpuOperatorSettings, GpuPoolSettings
 from gpu_platform.stack_config import load_platform
-from tests.components.incluster_args import amd_operator_args, paths
+from tests.components.incluster_args import amd_operator_args
+from tests.components.input_errors import paths, refused
 from tests.conftest import by_type, one, run, run_once, stack_raw
 
 DEVICE_CONFIG = "kubernetes:amd.com/v1alpha1:DeviceConfig"
@@ -208,7 +208,6 @@ def test_prometheus_operator_gets_a_pod_monitor_and_the_rules() -> None:
 
 
 def test_bad_args_name_every_property_and_register_nothing() -> None:
-    errors: list[pulumi.InputPropertiesError] = []
     args: Any = amd_operator_args(
         amd_platform(),
         scrape="carrier-pigeon",
@@ -216,36 +215,22 @@ def test_bad_args_name_every_property_and_register_nothing() -> None:
         scraper_namespaces=["Not_A_Namespace"],
         colour="red",
     )
-
-    def program() -> None:
-        try:
-            AmdGpuOperator("amd", args)
-        except pulumi.InputPropertiesError as err:
-            errors.append(err)
-
-    result = run(program)
-    assert result.resources == []
-    assert paths(errors[0]) == ["colour"]  # a wrong shape first, alone
+    err = refused(lambda: AmdGpuOperator("amd", args))
+    assert paths(err) == ["colour"]  # a wrong shape first, alone
     del args["colour"]
-    errors.clear()
-    result = run(program)
-    assert result.resources == []
-    assert paths(errors[0]) == ["driver.image", "scraperNamespaces[0]", "scrape"]
+    err = refused(lambda: AmdGpuOperator("amd", args))
+    assert paths(err) == ["driver.image", "scraperNamespaces[0]", "scrape"]
 
 
 def test_no_amd_pool_and_no_driver_image_are_refused() -> None:
-    errors: list[pulumi.InputPropertiesError] = []
     t4 = {"name": "t4", "vm_size": "Standard_NC4as_T4_v3", "count": 1}
     mi300x = {"name": "mi300x", "vm_size": "Standard_ND96isr_MI300X_v5", "count": 1}
-
-    def program(args: Any) -> None:
-        try:
-            AmdGpuOperator("amd", args)
-        except pulumi.InputPropertiesError as err:
-            errors.append(err)
-
-    run(lambda: program({"pools": [t4], "driver": {"image": "r.example/amd/kmod"}}))
-    run(lambda: program({"pools": [mi300x]}))
+    no_amd_pool: Any = {"pools": [t4], "driver": {"image": "r.example/amd/kmod"}}
+    no_image: Any = {"pools": [mi300x]}
+    errors = [
+        refused(lambda: AmdGpuOperator("amd", no_amd_pool)),
+        refused(lambda: AmdGpuOperator("amd", no_image)),
+    ]
     assert [paths(e) for e in errors] == [["pools"], ["driver.image"]]
     assert "no pool has an AMD size" in str(errors[0])
     # The stack config's rule, with its message (plan.amd_pools).

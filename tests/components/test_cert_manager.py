@@ -12,7 +12,7 @@ from gpu_facts.cert_manager_chart import KNOWN_VALUE_PATHS
 from gpu_facts.device_plugin_chart import unknown_value_paths
 from gpu_facts.network_policy import API_SERVER_PORTS, Endpoint, allows, is_deny_all
 from gpu_platform.components.cert_manager import CertManager, cert_manager_values
-from tests.components.incluster_args import paths
+from tests.components.input_errors import paths
 from tests.conftest import by_type, one, run
 
 RELEASE = "kubernetes:helm.sh/v3:Release"

@@ -37,7 +37,8 @@ from gpu_platform.plan.platform import ResolvedPlatform
 from gpu_platform.settings import DevicePluginSettings
 from gpu_platform.stack_config import ConfigError, load_platform
 from gpu_policies.registry import policies
-from tests.components.incluster_args import operator_args, paths, plugin_args, pools_args
+from tests.components.incluster_args import operator_args, plugin_args, pools_args
+from tests.components.input_errors import paths
 from tests.conftest import by_type, one, run, stack_raw
 
 RELEASE = "kubernetes:helm.sh/v3:Release"

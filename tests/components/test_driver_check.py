@@ -29,7 +29,8 @@ from gpu_platform.settings import DriverCheckSettings
 from gpu_platform.stack_config import ConfigError, load_platform
 from gpu_platform.verify.nvidia_smi import NvidiaSmiError, parse_driver_version
 from gpu_policies.registry import policies
-from tests.components.incluster_args import check_args, paths, pools_args
+from tests.components.incluster_args import check_args, pools_args
+from tests.components.input_errors import paths
 from tests.conftest import by_type, one, run, stack_raw
 from tests.k8s_schema import assert_valid_manifest, manifest_of
 

@@ -28,7 +28,8 @@ from gpu_platform.components.gpu_workload_namespace import GpuWorkloadNamespace
 from gpu_platform.offline_preview import ProgramRun
 from gpu_platform.offline_preview.engine import PreviewMocks, RecordingMonitor
 from gpu_platform.settings import WorkloadSettings
-from tests.components.incluster_args import namespace_args, paths
+from tests.components.incluster_args import namespace_args
+from tests.components.input_errors import paths
 from tests.components.test_gpu_workload_namespace import ACK_MPS, PLAIN
 from tests.conftest import one, run
 

@@ -18,7 +18,8 @@ from gpu_facts.network_policy import API_SERVER_PORTS, Endpoint, allows, is_deny
 from gpu_platform.components.gpu_operator import NvidiaGpuOperator
 from gpu_platform.components.platform import GpuPlatform
 from gpu_platform.stack_config import load_platform
-from tests.components.incluster_args import operator_args, paths
+from tests.components.incluster_args import operator_args
+from tests.components.input_errors import paths
 from tests.conftest import by_type, run, stack_raw
 
 NETWORK_POLICY = "kubernetes:networking.k8s.io/v1:NetworkPolicy"

@@ -24,7 +24,8 @@ from gpu_platform.plan.namespaces import (
 from gpu_platform.plan.pools import PoolFacts, resolve_pool
 from gpu_platform.settings import GpuPoolSettings, WorkloadSettings
 from gpu_platform.stack_config import ConfigError, load_platform
-from tests.components.incluster_args import namespace_args, paths
+from tests.components.incluster_args import namespace_args
+from tests.components.input_errors import paths
 from tests.conftest import by_type, one, run, stack_raw
 
 NAMESPACE = "kubernetes:core/v1:Namespace"
