@@ -26,6 +26,8 @@ from gpu_platform.offline_preview.cloud_outputs import (
 )
 from gpu_platform.settings import AksClusterSettings
 from gpu_platform.stack_config import ConfigError, load_platform
+from tests.components.input_errors import paths
+from tests.components.input_errors import refused as refused_by
 from tests.conftest import by_type, one, run, run_once, stack_raw
 
 MANAGED_CLUSTER = "azure-native:containerservice:ManagedCluster"
@@ -442,22 +444,7 @@ def test_minimal_args_get_the_hardened_defaults() -> None:
 
 def refused(args: Any) -> pulumi.InputPropertiesError:
     """The error AksCluster raises for ``args``, after checking it registered nothing."""
-    caught: list[pulumi.InputPropertiesError] = []
-
-    def program() -> None:
-        try:
-            AksCluster("bad", args)
-        except pulumi.InputPropertiesError as err:
-            caught.append(err)
-
-    result = run(program)
-    assert result.resources == []
-    [err] = caught
-    return err
-
-
-def paths(err: pulumi.InputPropertiesError) -> list[str]:
-    return [e["property_path"] for e in err.errors or []]
+    return refused_by(lambda: AksCluster("bad", args))
 
 
 def test_bad_args_name_every_bad_property_and_register_nothing() -> None:

@@ -32,6 +32,8 @@ from gpu_platform.plan.platform import ResolvedPlatform
 from gpu_platform.plan.pools import PoolFacts
 from gpu_platform.settings import DevicePluginSettings, GpuPoolSettings
 from gpu_platform.stack_config import ConfigError, load_platform
+from tests.components.input_errors import paths
+from tests.components.input_errors import refused as refused_by
 from tests.conftest import one, run, stack_raw
 
 AGENT_POOL = "azure-native:containerservice:AgentPool"
@@ -163,22 +165,7 @@ def test_mig_pool_outputs_capacity() -> None:
 
 def refused(args: AksGpuNodePoolArgs) -> pulumi.InputPropertiesError:
     """The error AksGpuNodePool raises for ``args``, after checking it registered nothing."""
-    caught: list[pulumi.InputPropertiesError] = []
-
-    def program() -> None:
-        try:
-            AksGpuNodePool("bad", args)
-        except pulumi.InputPropertiesError as err:
-            caught.append(err)
-
-    result = run(program)
-    assert result.resources == []
-    [err] = caught
-    return err
-
-
-def paths(err: pulumi.InputPropertiesError) -> list[str]:
-    return [e["property_path"] for e in err.errors or []]
+    return refused_by(lambda: AksGpuNodePool("bad", args))
 
 
 MIG_POOL: GpuPoolArgs = {
