@@ -16,9 +16,7 @@ from gpu_facts.vendors import AMD, GpuVendor, vendor_named
 from gpu_platform.settings import AmdGpuOperatorSettings, Cloud, GpuPoolSettings, PlatformSettings
 
 from .pools import PoolFacts
-
-Problem = tuple[str, str]
-"""(key path relative to the pool or the settings section, message)"""
+from .problems import Problem
 
 
 def pool_vendor(pool: GpuPoolSettings) -> GpuVendor | None:

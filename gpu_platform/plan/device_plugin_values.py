@@ -21,9 +21,7 @@ from gpu_facts.device_plugin_chart import (
 
 from .device_plugin import DEFAULT_CONFIG_NAME, config_name
 from .pools import PoolFacts
-
-Problem = tuple[str, str]
-"""(key path below ``devicePlugin.values``, message)"""
+from .problems import Problem
 
 
 def version_problems(version: str) -> list[Problem]:

@@ -15,9 +15,9 @@ from typing import Any
 from pydantic import ValidationError
 from pydantic_core import ErrorDetails
 
-from .known_keys import closest, known_keys, unknown_key_message
+from gpu_platform.plan.problems import Problem
 
-Problem = tuple[str, str]
+from .known_keys import closest, known_keys, unknown_key_message
 
 UNION_TAG = re.compile(r"^(constrained-\w+|(dict|list)\[.*\]|int|str|bool|float)$")
 """How pydantic names a union member in an error location; not a key the user wrote."""

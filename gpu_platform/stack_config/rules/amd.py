@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from gpu_platform.plan.amd_pools import amd_layer_problems, amd_pool_problems
+from gpu_platform.plan.problems import join_path
 from gpu_platform.settings import GpuPoolSettings
 
 from .base import ConfigUnderCheck, Problem, Rule
@@ -13,7 +14,7 @@ from .pools import per_pool
 
 def _pool_amd(cfg: ConfigUnderCheck, at: str, pool: GpuPoolSettings) -> Iterator[Problem]:
     for path, message in amd_pool_problems(cfg.cloud, pool):
-        yield f"{at}.{path}", message
+        yield join_path(at, path), message
 
 
 def amd_layer(cfg: ConfigUnderCheck) -> Iterator[Problem]:
@@ -21,7 +22,7 @@ def amd_layer(cfg: ConfigUnderCheck) -> Iterator[Problem]:
     settings = cfg.settings
     pools = [pool for _, pool in cfg.pools]
     for path, message in amd_layer_problems(cfg.cloud, settings.amd_gpu_operator, pools):
-        yield f"amdGpuOperator.{path}", message
+        yield join_path("amdGpuOperator", path), message
 
 
 POOL_RULES: tuple[Rule, ...] = (per_pool(_pool_amd),)

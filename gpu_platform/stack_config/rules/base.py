@@ -7,10 +7,8 @@ from dataclasses import dataclass, field, replace
 
 from gpu_facts.device_plugin_chart import version_tuple
 from gpu_platform.plan.pools import PoolFacts
+from gpu_platform.plan.problems import Problem
 from gpu_platform.settings import Cloud, GpuPoolSettings, PlatformSettings
-
-Problem = tuple[str, str]
-"""(key path as the user wrote it, message)"""
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,7 @@ from gpu_platform.plan.device_plugin_values import (
     value_problems,
     version_problems,
 )
-from gpu_platform.plan.problems import under
+from gpu_platform.plan.problems import join_path, under
 
 from .base import ConfigUnderCheck, Problem, Rule
 
@@ -96,7 +96,7 @@ def _gpu_layer(cfg: ConfigUnderCheck) -> Iterator[Problem]:
     # Our config names are known once every pool resolved; else skip the config.default check.
     names = our_config_names(cfg.sound_pools.values()) if cfg.all_pools_sound else None
     for path, message in value_problems(cfg.settings.device_plugin.values, names):
-        yield f"devicePlugin.values.{path}", message
+        yield join_path("devicePlugin.values", path), message
     if cfg.settings.gpu_operator.enabled:
         strategies = [p.mig.strategy for p in cfg.settings.gpu_pools if p.mig is not None]
         yield from under("gpuPools", one_mig_strategy_problems(strategies))
