@@ -11,7 +11,6 @@ behind ``MetricsReader`` (the CLI: ``ProxyMetricsReader``), as exec sits behind 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass
 
 from gpu_facts.dcgm_exporter_chart import (
@@ -40,7 +39,7 @@ from .cluster import ClusterError, ClusterReader, Obj
 from .daemons import DaemonPods
 from .expectations import ExporterExpectation
 from .objects import entries, mapping, name_of, text
-from .progress import Progress
+from .progress import Progress, run_each
 from .prometheus_text import MetricsFormatError, Sample, samples
 from .results import CheckResult, many, outcome
 
@@ -184,16 +183,8 @@ def read_pages(
         except MetricsReadError as err:
             return Page(error=f"{target.pod}: {err}")
 
-    pages: dict[str, Page] = {}
-    if not found:
-        return pages
-    with ThreadPoolExecutor(max_workers=max(1, parallel)) as pool:
-        futures = {pool.submit(one, target): target for target in found}
-        for done, future in enumerate(as_completed(futures), start=1):
-            target = futures[future]
-            pages[target.node] = future.result()
-            progress.update("metrics", done, len(found), target.node)
-    return pages
+    read_all = run_each(found, one, parallel, progress, phase="metrics", node_of=lambda t: t.node)
+    return {target.node: page for target, page in read_all}
 
 
 def _expected(series: NodeSeries) -> str:

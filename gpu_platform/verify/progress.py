@@ -6,7 +6,12 @@ is written at every tenth of the way, so logs stay short. Off otherwise.
 
 from __future__ import annotations
 
-from typing import TextIO
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor, as_completed
+from typing import TextIO, TypeVar
+
+T = TypeVar("T")
+R = TypeVar("R")
 
 
 class Progress:
@@ -39,3 +44,26 @@ class Progress:
             self.stream.write("\r" + " " * self._width + "\r")
             self.stream.flush()
             self._width = 0
+
+
+def run_each(
+    items: Sequence[T],
+    work: Callable[[T], R],
+    parallel: int,
+    progress: Progress,
+    *,
+    phase: str,
+    node_of: Callable[[T], str],
+) -> list[tuple[T, R]]:
+    """``work`` on every item, ``parallel`` at a time (the nodes' execs and pages): each item
+    with its result, in the order they finished, the progress line moved after each."""
+    finished: list[tuple[T, R]] = []
+    if not items:
+        return finished
+    with ThreadPoolExecutor(max_workers=max(1, parallel)) as pool:
+        futures = {pool.submit(work, item): item for item in items}
+        for done, future in enumerate(as_completed(futures), start=1):
+            item = futures[future]
+            finished.append((item, future.result()))
+            progress.update(phase, done, len(items), node_of(item))
+    return finished

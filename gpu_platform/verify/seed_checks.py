@@ -21,7 +21,6 @@ needed it, naming the permission, and the run goes on.
 from __future__ import annotations
 
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
 
@@ -47,7 +46,7 @@ from .node_image import node_image
 from .nvme_cache import CHECK as NVME_CACHE
 from .nvme_cache import DISKS_CHECK, csi_driver, node_disks, storage_class
 from .objects import name_of, text
-from .progress import Progress
+from .progress import Progress, run_each
 from .results import CheckResult, outcome
 from .seed_expectations import MpsDaemon, SeedExpectations, SeedPool
 from .snapshot import Snapshot
@@ -325,12 +324,15 @@ def _resolve(
     if jobs and run_in_pod is None:
         done = {id(j): CheckResult(j.check, j.subject, j.expected, NOT_RUN, "skip") for j in jobs}
     elif jobs and run_in_pod is not None:
-        with ThreadPoolExecutor(max_workers=max(1, parallel)) as pool:
-            futures = {pool.submit(_run, job, run_in_pod): job for job in jobs}
-            for count, future in enumerate(as_completed(futures), start=1):
-                job = futures[future]
-                done[id(job)] = future.result()
-                progress.update("nvidia-smi", count, len(jobs), job.target.node)
+        ran = run_each(
+            jobs,
+            lambda job: _run(job, run_in_pod),
+            parallel,
+            progress,
+            phase="nvidia-smi",
+            node_of=lambda job: job.target.node,
+        )
+        done = {id(job): result for job, result in ran}
     return [done[id(p)] if isinstance(p, _Exec) else p for p in pending]
 
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass
 
 from .amd_expectations import AmdExpectation
@@ -23,7 +22,7 @@ from .exporter import (
 )
 from .nvidia_smi import NvidiaSmiError, parse_driver_version
 from .objects import name_of, text
-from .progress import Progress
+from .progress import Progress, run_each
 from .results import STATUSES, CheckResult, failed, outcome
 from .seed_checks import ExecFactory, seed_checks
 from .snapshot import Snapshot, read_snapshot
@@ -60,16 +59,15 @@ def driver_check(target: ExecTarget, min_major: int, read: DriverReader) -> Chec
 def _driver_checks(
     targets: list[ExecTarget], min_major: int, read: DriverReader, parallel: int, progress: Progress
 ) -> dict[str, CheckResult]:
-    out: dict[str, CheckResult] = {}
-    if not targets:
-        return out
-    with ThreadPoolExecutor(max_workers=max(1, parallel)) as pool:
-        futures = {pool.submit(driver_check, t, min_major, read): t for t in targets}
-        for done, future in enumerate(as_completed(futures), start=1):
-            target = futures[future]
-            out[target.node] = future.result()
-            progress.update("driver", done, len(targets), target.node)
-    return out
+    checked = run_each(
+        targets,
+        lambda t: driver_check(t, min_major, read),
+        parallel,
+        progress,
+        phase="driver",
+        node_of=lambda t: t.node,
+    )
+    return {target.node: result for target, result in checked}
 
 
 def _metrics_checks(

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import io
 
-from gpu_platform.verify.progress import Progress
+from gpu_platform.verify.progress import Progress, run_each
 
 
 class _Terminal(io.StringIO):
@@ -40,3 +40,12 @@ def test_progress_off_writes_nothing() -> None:
     quiet = _Terminal()
     Progress(quiet, enabled=False).update("driver", 1, 1, "x")
     assert quiet.getvalue() == ""
+
+
+def test_run_each_gives_every_item_its_result_and_moves_the_line() -> None:
+    out = io.StringIO()
+    progress = Progress(out, enabled=True)
+    finished = run_each(["a", "bb", "ccc"], len, 2, progress, phase="driver", node_of=str.upper)
+    assert sorted(finished) == [("a", 1), ("bb", 2), ("ccc", 3)]
+    assert "verify: driver 3/3" in out.getvalue()
+    assert run_each([], len, 2, progress, phase="driver", node_of=str) == []
