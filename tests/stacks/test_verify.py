@@ -7,6 +7,7 @@ Scenarios are the healthy recording with one thing broken; nothing of ours is pa
 from __future__ import annotations
 
 import base64
+import contextlib
 import copy
 import hashlib
 import io
@@ -102,6 +103,8 @@ class FakeCluster:
     requests: list[tuple[str, str]] = field(default_factory=list)
     metrics: dict[str, str] = field(default_factory=dict)
     """Exporter pod -> its ``/metrics`` page, served through the pod proxy."""
+    metrics_ports: dict[str, str] = field(default_factory=dict)
+    """Exporter pod -> the port its page is on, where not dcgm-exporter's 9400."""
     proxy_errors: dict[str, tuple[int, str, str]] = field(default_factory=dict)
     """Exporter pod -> (code, reason, message) the pod proxy answers instead."""
     refusals: dict[str, str] = field(default_factory=dict)
@@ -315,7 +318,7 @@ class _Handler(BaseHTTPRequestHandler):
         if pod in cluster.proxy_errors:
             self._status(*cluster.proxy_errors[pod])
             return
-        if pod not in cluster.metrics or port != "9400":
+        if pod not in cluster.metrics or port != cluster.metrics_ports.get(pod, "9400"):
             message = f"error trying to reach service: dial tcp {pod}:{port}: connection refused"
             self._status(503, "ServiceUnavailable", message)
             return
@@ -423,6 +426,13 @@ def _loopback_without_proxy(monkeypatch: pytest.MonkeyPatch) -> None:
 @pytest.fixture
 def api_server(cluster: FakeCluster) -> Iterator[str]:
     """The fake API server's URL; stopped after the test, or after SERVER_LIFETIME at most."""
+    with serving(cluster) as url:
+        yield url
+
+
+@contextlib.contextmanager
+def serving(cluster: FakeCluster) -> Iterator[str]:
+    """``cluster`` served over HTTP for the block (SERVER_LIFETIME at most): its URL."""
     server = _FakeServer(cluster)
     thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05})
     thread.daemon = True

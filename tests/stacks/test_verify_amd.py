@@ -9,9 +9,7 @@ from __future__ import annotations
 
 import copy
 import json
-import threading
 from collections.abc import Iterator
-from http.server import ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 from urllib.parse import unquote
@@ -21,14 +19,12 @@ import pytest
 from gpu_facts.amd_gpu_operator import METRICS_PORT
 from tests.stacks.test_verify import (
     DATA,
-    SERVER_LIFETIME,
     FakeCluster,
     RawAnswer,
     Run,
-    _FakeServer,
-    _Handler,
     _recorded,
     rows_changed,
+    serving,
     verify,
     write_kubeconfig,
 )
@@ -45,33 +41,6 @@ PLUGIN, LABELLER, EXPORTER = (
 ADDED = ("nodes", "namespaces", "daemonsets", "pods", "networkpolicies", "resourcequotas")
 
 
-class _AmdHandler(_Handler):
-    """The fake API server, whose pod proxy also reaches AMD's exporters, on their own port."""
-
-    def _proxy(self, target: str) -> None:
-        pod, _, port = target.partition(":")
-        if not pod.startswith(EXPORTER):
-            super()._proxy(target)
-            return
-        page = self.server.cluster.metrics.get(pod)
-        if page is None or port != str(METRICS_PORT):
-            message = f"error trying to reach service: dial tcp {pod}:{port}: connection refused"
-            self._status(503, "ServiceUnavailable", message)
-            return
-        data = page.encode()
-        self.send_response(200)
-        self.send_header("Content-Type", "text/plain; version=0.0.4; charset=utf-8")
-        self.send_header("Content-Length", str(len(data)))
-        self.end_headers()
-        self.wfile.write(data)
-
-
-class _AmdServer(_FakeServer):
-    def __init__(self, cluster: FakeCluster) -> None:
-        ThreadingHTTPServer.__init__(self, ("127.0.0.1", 0), _AmdHandler)
-        self.cluster = cluster
-
-
 def _recorded_with_amd() -> FakeCluster:
     cluster = _recorded()
     for kind in ADDED:
@@ -80,6 +49,7 @@ def _recorded_with_amd() -> FakeCluster:
     for node in (MI0, MI1):
         exporter = amd_pod(cluster, node, EXPORTER)["metadata"]["name"]
         cluster.metrics[exporter] = (AMD_DATA / "metrics" / f"{node}.txt").read_text()
+        cluster.metrics_ports[exporter] = str(METRICS_PORT)
     return cluster
 
 
@@ -96,21 +66,8 @@ def amd_cluster() -> FakeCluster:
 
 @pytest.fixture
 def amd_kubeconfig(tmp_path: Path, amd_cluster: FakeCluster) -> Iterator[Path]:
-    server = _AmdServer(amd_cluster)
-    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05})
-    thread.daemon = True
-    thread.start()
-    deadline = threading.Timer(SERVER_LIFETIME, server.shutdown)
-    deadline.daemon = True
-    deadline.start()
-    try:
-        url = f"http://127.0.0.1:{server.server_address[1]}"
+    with serving(amd_cluster) as url:
         yield write_kubeconfig(tmp_path / "kubeconfig", url)
-    finally:
-        deadline.cancel()
-        server.shutdown()
-        server.server_close()
-        thread.join(timeout=5)
 
 
 def run_verify(kubeconfig: Path, *extra: str) -> Run:
