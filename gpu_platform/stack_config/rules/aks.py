@@ -7,6 +7,7 @@ from collections.abc import Iterator
 
 from gpu_platform.plan.aks_cluster import aks_cluster_problems
 from gpu_platform.plan.aks_nodes import os_disk_problems, surge_problems
+from gpu_platform.plan.gpu_pools import aks_surge_problems
 from gpu_platform.plan.problems import under
 from gpu_platform.settings import (
     AckClusterSettings,
@@ -35,8 +36,7 @@ def cluster(cfg: ConfigUnderCheck) -> Iterator[Problem]:
 
 
 def _pool_surge(cfg: ConfigUnderCheck, at: str, pool: GpuPoolSettings) -> Iterator[Problem]:
-    if cfg.cloud == "azure":
-        yield from under(at, surge_problems(pool.upgrade))
+    yield from under(at, aks_surge_problems(cfg.cloud, pool))
 
 
 def _pools_with_nodes(
