@@ -35,7 +35,7 @@ from .gpu_workload_namespace import DENY_ALL_POLICY, deny_all_spec
 from .helm_release import pinned_release, system_namespace
 from .nvidia_device_plugin import API_SERVER_POLICY, api_server_egress_spec, namespace_policies
 from .outputs import known_after
-from .pool_args import CLOUDS, DEFAULT_CLOUD
+from .pool_args import DEFAULT_CLOUD, cloud_problems
 from .type_tokens import type_token
 
 WEBHOOK_POLICY = "allow-webhook-ingress"
@@ -97,8 +97,7 @@ class CertManager(pulumi.ComponentResource):
     ) -> None:
         problems = shape_problems(args, CertManagerArgs)
         cloud = args.get("cloud", DEFAULT_CLOUD)
-        if cloud not in CLOUDS:
-            problems.append(("cloud", f"must be one of {', '.join(CLOUDS)}, not {cloud!r}"))
+        problems += cloud_problems(cloud)
         settings: CertManagerSettings | None = None
         try:
             settings = CertManagerSettings.model_validate(

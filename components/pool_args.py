@@ -228,13 +228,20 @@ DEFAULT_CLOUD = "existing"
 """``cloud`` of a component that takes pools, when unset: no cloud-specific sharing modes."""
 
 
+def cloud_problems(cloud: str) -> list[Problem]:
+    """A component's ``cloud`` arg: one of ours."""
+    return (
+        [] if cloud in CLOUDS else [("cloud", f"must be one of {', '.join(CLOUDS)}, not {cloud!r}")]
+    )
+
+
 def check_gpu_pools_args(
     cloud: str, pools: list[GpuPoolArgs], *path: str | int
 ) -> tuple[list[PoolFacts], list[Problem]]:
     """The ``cloud`` and ``pools`` args of a component that takes pools (``pools`` at ``path``):
     the pools' facts, or the problems with property paths (then the facts are incomplete)."""
-    if cloud not in CLOUDS:
-        return [], [("cloud", f"must be one of {', '.join(CLOUDS)}, not {cloud!r}")]
+    if problems := cloud_problems(cloud):
+        return [], problems
     facts: list[PoolFacts] = []
     problems: list[Problem] = []
     seen: set[str] = set()
