@@ -109,7 +109,7 @@ def preview(
     stack_config = _stack_config(project, stack, config_file)
     config = stack_config.config if stack_config else {}
     secret_keys = stack_config.secret_keys if stack_config else []
-    python = program_python(program_dir).python
+    python = program_python(program_dir, project).python
     if python is None:
         run = run_program(
             program_dir,

@@ -32,7 +32,7 @@ from pathlib import Path
 
 from packaging.requirements import InvalidRequirement, Requirement
 
-from gpu_platform.stack_config.files import PROJECT_FILES, read_project
+from gpu_platform.stack_config.files import PROJECT_FILES, Project, read_project
 
 from .cache import cache_dir, find_uv
 
@@ -56,11 +56,14 @@ def cache_root() -> Path:
     return cache_dir("venvs")
 
 
-def declared_virtualenv(program_dir: Path) -> Path | None:
-    """``runtime.options.virtualenv`` of the program's ``Pulumi.yaml``, resolved."""
-    if not any((program_dir / name).is_file() for name in PROJECT_FILES):
-        return None
-    venv = read_project(program_dir).options.get("virtualenv")
+def declared_virtualenv(program_dir: Path, project: Project | None = None) -> Path | None:
+    """``runtime.options.virtualenv`` of the program's ``Pulumi.yaml`` (``project``, when the
+    caller has read it already), resolved."""
+    if project is None:
+        if not any((program_dir / name).is_file() for name in PROJECT_FILES):
+            return None
+        project = read_project(program_dir)
+    venv = project.options.get("virtualenv")
     return (program_dir / str(venv)).resolve() if venv else None
 
 
@@ -162,10 +165,11 @@ def cached_venv(requirements: Path) -> Path:
     return venv
 
 
-def program_python(program_dir: Path) -> ProgramPython:
-    """The interpreter that runs ``program_dir`` (see the module docstring for the order)."""
+def program_python(program_dir: Path, project: Project | None = None) -> ProgramPython:
+    """The interpreter that runs ``program_dir`` (see the module docstring for the order);
+    ``project``: its ``Pulumi.yaml``, when the caller has read it already."""
     program_dir = program_dir.resolve()
-    venv = declared_virtualenv(program_dir)
+    venv = declared_virtualenv(program_dir, project)
     if venv is not None and _python_of(venv).exists():
         if _is_this_interpreter(venv):
             return ProgramPython(None, "this virtualenv (Pulumi.yaml runtime.options.virtualenv)")
