@@ -233,7 +233,8 @@ class ClusterReader:
             shown = ", ".join(str(i) for i in nameless[:5]) + (", ..." if len(nameless) > 5 else "")
             which = f"item {shown} has" if len(nameless) == 1 else f"items {shown} have"
             bad(f"{which} no metadata.name: left out, the others checked", partial=True)
-            return [item for i, item in enumerate(items) if i not in set(nameless)]
+            left_out = set(nameless)
+            return [item for i, item in enumerate(items) if i not in left_out]
         return items
 
     def nodes(self, label_selector: str) -> list[Obj]:
