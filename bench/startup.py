@@ -193,19 +193,21 @@ def measure_startup(repeats: int, stack: str = "dev", python: str | None = None)
         registrations=len(found["registrations"]),
         floors={kind: Timing() for kind in FLOOR_KINDS},
     )
+    found_file = probe_file(found)
     floors: dict[FloorKind, list[str]] = {
-        kind: floor_command(python, probe_file(found), kind) for kind in FLOOR_KINDS
+        kind: floor_command(python, found_file, kind) for kind in FLOOR_KINDS
     }
     import_pulumi, whole = Timing(), Timing()
     exit_code = 0
-    # Each command once per round, so the machine's drift touches them alike.
-    for _ in range(max(repeats, 1)):
-        _timed_process(baseline, env, import_pulumi)
-        exit_code = _timed_process(preview, env, whole).returncode
-        for kind, command in floors.items():
-            _check(_timed_process(command, env, floor.floors[kind]))
-    for command in floors.values():
-        Path(command[3]).unlink(missing_ok=True)
+    try:
+        # Each command once per round, so the machine's drift touches them alike.
+        for _ in range(max(repeats, 1)):
+            _timed_process(baseline, env, import_pulumi)
+            exit_code = _timed_process(preview, env, whole).returncode
+            for kind, command in floors.items():
+                _check(_timed_process(command, env, floor.floors[kind]))
+    finally:
+        found_file.unlink(missing_ok=True)
     traced = _run([python, "-X", "importtime", *preview[1:]], env)
     imports, total = parse_importtime(traced.stderr)
     wanted = {*CLOUD_SDKS.values(), *OTHER_PACKAGES}
