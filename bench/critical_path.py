@@ -19,16 +19,15 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from gpu_platform.components.type_tokens import type_token
 from gpu_platform.offline_preview.graph import waits_for
 
 if TYPE_CHECKING:
     from gpu_platform.offline_preview import PreviewResult
 
-POOL_PARENT_TYPES = frozenset(
-    {"gpu-platform:index:AksGpuNodePool", "gpu-platform:index:AckGpuNodePool"}
-)
+POOL_PARENT_TYPES = frozenset({type_token("AksGpuNodePool"), type_token("AckGpuNodePool")})
 """Components whose custom resources are the GPU pools themselves."""
-CHECK_PARENT_TYPE = "gpu-platform:index:DriverCheck"
+CHECK_PARENT_TYPE = type_token("DriverCheck")
 CHECK_TYPE = "kubernetes:batch/v1:Job"
 
 
