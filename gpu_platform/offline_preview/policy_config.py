@@ -103,6 +103,16 @@ def _entry_problems(key: str, value: object, policy: Any) -> list[tuple[str, str
     return problems
 
 
+def policy_properties(policy: Any, given: Mapping[str, Any]) -> dict[str, Any]:
+    """A policy's config as it runs: its schema's defaults, then the ``given`` entry of the
+    pack config (its enforcement level left out)."""
+    schema = policy.config_schema
+    properties = schema.properties if schema is not None else {}
+    config = {k: v["default"] for k, v in properties.items() if "default" in v}
+    config.update({k: v for k, v in given.items() if k != LEVEL_KEY})
+    return config
+
+
 def _schema_problems(policy: Any, given: Mapping[str, Any]) -> list[tuple[str, str]]:
     """The policy's properties, defaults filled in, against its config schema."""
     from jsonschema import Draft7Validator
@@ -110,8 +120,7 @@ def _schema_problems(policy: Any, given: Mapping[str, Any]) -> list[tuple[str, s
     schema = policy.config_schema
     if schema is None:
         return []
-    document = {k: v["default"] for k, v in schema.properties.items() if "default" in v}
-    document.update({k: v for k, v in given.items() if k != LEVEL_KEY})
+    document = policy_properties(policy, given)
     json_schema: dict[str, Any] = {"type": "object", "properties": schema.properties}
     if schema.required:
         json_schema["required"] = list(schema.required)

@@ -29,6 +29,7 @@ from pulumi_policy.proxy import UnknownValueError, unknown_checking_proxy
 
 from .engine import RecordedResource, reveal
 from .kubernetes_types import BUILT_OFFLINE
+from .policy_config import LEVEL_KEY, policy_properties
 
 Policy = ResourceValidationPolicy | StackValidationPolicy
 
@@ -67,20 +68,16 @@ def _settings(
 ) -> tuple[EnforcementLevel, dict[str, Any]]:
     """Enforcement level and config of one policy: schema defaults, then the pack config."""
     level = policy.enforcement_level or default_level
-    config: dict[str, Any] = {}
-    if policy.config_schema is not None:
-        for key, schema in policy.config_schema.properties.items():
-            if "default" in schema:
-                config[key] = schema["default"]
+    config = policy_properties(policy, {})
     for key in ("all", policy.name):
         entry = pack_config.get(key)
         if isinstance(entry, str):
             level = EnforcementLevel(entry)
         elif isinstance(entry, Mapping):
-            if "enforcementLevel" in entry:
-                level = EnforcementLevel(entry["enforcementLevel"])
+            if LEVEL_KEY in entry:
+                level = EnforcementLevel(entry[LEVEL_KEY])
             if key == policy.name:
-                config.update({k: v for k, v in entry.items() if k != "enforcementLevel"})
+                config = policy_properties(policy, entry)
     return level, config
 
 
