@@ -18,8 +18,15 @@ from .amd_expectations import AmdExpectation
 from .checks import pool_size
 from .cluster import ClusterReader, Obj
 from .daemons import daemon_pods
-from .exporter import MetricsReader, MetricsTarget, NodeWatch, gpu_attribution, read_pages
-from .objects import entries, name_of, text
+from .exporter import (
+    MetricsReader,
+    NodeWatch,
+    gpu_attribution,
+    metrics_port,
+    read_pages,
+    targets,
+)
+from .objects import name_of
 from .progress import Progress
 from .results import CheckResult
 
@@ -31,12 +38,7 @@ ATTRIBUTION_CHECK = "amd-gpu-attribution"
 
 def exporter_port(pod: Obj, default: int) -> int:
     """The exporter container's ``exporter-port``, else ``default``."""
-    for container in entries(pod, "spec", "containers"):
-        for port in entries(container, "ports"):
-            number = port.get("containerPort")
-            if text(port, "name") == METRICS_PORT_NAME and isinstance(number, int):
-                return number
-    return default
+    return metrics_port(pod, default, METRICS_PORT_NAME)
 
 
 def verify_amd(
@@ -72,16 +74,7 @@ def verify_amd(
             watches[name_of(node)] = NodeWatch(name_of(node), series, rows[-1], exporter)
 
     skipped = "not checked (--skip-metrics)" if read_metrics is None else ""
-    found = [
-        MetricsTarget(
-            watch.node,
-            text(watch.pod, "metadata", "namespace"),
-            name_of(watch.pod),
-            exporter_port(watch.pod, amd.port),
-        )
-        for watch in watches.values()
-        if watch.pod is not None
-    ]
+    found = targets(watches.values(), amd.port, METRICS_PORT_NAME)
     pages = (
         {}
         if read_metrics is None

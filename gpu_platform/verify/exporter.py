@@ -104,12 +104,13 @@ def parse_page(text_: str, names: frozenset[str] = READ_METRICS) -> Page:
         return Page(error=f"/{METRICS_PATH} is not in the Prometheus text format ({err})")
 
 
-def metrics_port(pod: Obj, default: int) -> int:
-    """The container port named ``metrics`` (the chart's), else ``default``."""
+def metrics_port(pod: Obj, default: int, name: str = "metrics") -> int:
+    """The container port named ``name`` (dcgm-exporter's chart says ``metrics``), else
+    ``default``."""
     for container in entries(pod, "spec", "containers"):
         for port in entries(container, "ports"):
             number = port.get("containerPort")
-            if text(port, "name") == "metrics" and isinstance(number, int):
+            if text(port, "name") == name and isinstance(number, int):
                 return number
     return default
 
@@ -154,13 +155,17 @@ def watched_nodes(
     return found
 
 
-def targets(exp: ExporterExpectation, watches: Iterable[NodeWatch]) -> list[MetricsTarget]:
+def targets(
+    watches: Iterable[NodeWatch], port: int, port_name: str = "metrics"
+) -> list[MetricsTarget]:
+    """Each watched node's exporter pod and the port its page is on (the one named
+    ``port_name``, else ``port``)."""
     return [
         MetricsTarget(
             w.node,
             text(w.pod, "metadata", "namespace"),
             name_of(w.pod),
-            metrics_port(w.pod, exp.port),
+            metrics_port(w.pod, port, port_name),
         )
         for w in watches
         if w.pod is not None

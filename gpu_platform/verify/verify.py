@@ -87,7 +87,7 @@ def _metrics_checks(
     pages = (
         {}
         if read_metrics is None
-        else read_pages(targets(exp.exporter, watches), read_metrics, parallel, progress)
+        else read_pages(targets(watches, exp.exporter.port), read_metrics, parallel, progress)
     )
     rows = exporter_rows(exp.exporter, watches, pages, snap.exporter_sets, skipped)
     by_node = {watch.node: watch for watch in watches}
