@@ -21,7 +21,7 @@ from pulumi_kubernetes.meta.v1 import (
     ObjectMetaArgs,
 )
 from pulumi_kubernetes.networking import v1 as net
-from pydantic import TypeAdapter, ValidationError
+from pydantic import ValidationError
 
 from gpu_facts import amd_gpu_operator as amd
 from gpu_platform.plan.amd_gpu_operator import (
@@ -34,11 +34,10 @@ from gpu_platform.plan.gpu_rules import rule_groups
 from gpu_platform.plan.metrics import ScrapeMode
 from gpu_platform.plan.pools import PoolFacts
 from gpu_platform.settings import AmdGpuOperatorSettings, Cloud
-from gpu_platform.settings.base import DnsLabel
 
 from .errors import raise_if_any, shape_problems, validation_problems
 from .gpu_metrics import AZURE_MONITOR_GROUP, OPERATOR_GROUP, scrape_policy_spec
-from .gpu_operator import downloads_egress_spec
+from .gpu_operator import downloads_egress_spec, scraper_namespace_problems
 from .gpu_workload_namespace import DENY_ALL_POLICY, deny_all_spec
 from .helm_release import pinned_release, system_namespace
 from .nvidia_device_plugin import API_SERVER_POLICY, api_server_egress_spec, namespace_policies
@@ -175,10 +174,7 @@ def amd_operator_inputs(
         )
     except ValidationError as err:
         problems += validation_problems(err)
-    try:
-        TypeAdapter(list[DnsLabel]).validate_python(args.get("scraper_namespaces", []))
-    except ValidationError as err:
-        problems += validation_problems(err, "scraper_namespaces")
+    problems += scraper_namespace_problems(args.get("scraper_namespaces", []))
     scrape = args.get("scrape")
     if scrape is not None and scrape not in OPERATOR_SCRAPE_MODES:
         problems.append(("scrape", f"one of {', '.join(OPERATOR_SCRAPE_MODES)}, not {scrape!r}"))

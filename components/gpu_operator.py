@@ -42,7 +42,7 @@ from gpu_platform.plan.problems import under
 from gpu_platform.settings import GpuComponentResourcesSettings, GpuOperatorSettings
 from gpu_platform.settings.base import DnsLabel
 
-from .errors import raise_if_any, shape_problems, validation_problems
+from .errors import Problem, raise_if_any, shape_problems, validation_problems
 from .gpu_metrics import scrape_policy_spec
 from .gpu_workload_namespace import DENY_ALL_POLICY, deny_all_spec, dns_egress_rule
 from .helm_release import pinned_release, system_namespace
@@ -190,6 +190,15 @@ def _namespaces() -> TypeAdapter[list[str]]:
     return TypeAdapter(list[DnsLabel])
 
 
+def scraper_namespace_problems(names: object) -> list[Problem]:
+    """An operator's ``scraper_namespaces``: namespace names, with their property paths."""
+    try:
+        _namespaces().validate_python(names)
+    except ValidationError as err:
+        return validation_problems(err, "scraper_namespaces")
+    return []
+
+
 def check_gpu_operator_args(
     name: str, args: NvidiaGpuOperatorArgs
 ) -> tuple[GpuOperatorSettings, list[PoolFacts]]:
@@ -206,10 +215,7 @@ def check_gpu_operator_args(
         )
     except ValidationError as err:
         problems += validation_problems(err)
-    try:
-        _namespaces().validate_python(args.get("scraper_namespaces", []))
-    except ValidationError as err:
-        problems += validation_problems(err, "scraper_namespaces")
+    problems += scraper_namespace_problems(args.get("scraper_namespaces", []))
     strategies = [mig_strategy(p) for p in pools if p.mig_profile is not None]
     problems += under("pools", one_mig_strategy_problems(strategies))
     raise_if_any("NvidiaGpuOperator", name, problems)
