@@ -40,7 +40,12 @@ from .gpu_metrics import AZURE_MONITOR_GROUP, OPERATOR_GROUP, scrape_policy_spec
 from .gpu_operator import downloads_egress_spec, scraper_namespace_problems
 from .gpu_workload_namespace import DENY_ALL_POLICY, deny_all_spec
 from .helm_release import pinned_release, system_namespace
-from .nvidia_device_plugin import API_SERVER_POLICY, api_server_egress_spec, namespace_policies
+from .nvidia_device_plugin import (
+    API_SERVER_POLICY,
+    api_server_egress_spec,
+    namespace_policies,
+    webhook_ingress_spec,
+)
 from .outputs import known_after
 from .pool_args import CLOUDS, DEFAULT_CLOUD, GpuPoolArgs, check_gpu_pools_args
 from .type_tokens import type_token
@@ -140,15 +145,7 @@ def operator_policies(
             ),
             amd.DRIVER_DOWNLOAD_PORTS,
         ),
-        KMM_WEBHOOK_POLICY: net.NetworkPolicySpecArgs(
-            pod_selector=LabelSelectorArgs(match_labels=dict(amd.KMM_WEBHOOK_LABELS)),
-            policy_types=["Ingress"],
-            ingress=[
-                net.NetworkPolicyIngressRuleArgs(
-                    ports=[net.NetworkPolicyPortArgs(protocol="TCP", port=amd.KMM_WEBHOOK_PORT)]
-                )
-            ],
-        ),
+        KMM_WEBHOOK_POLICY: webhook_ingress_spec(amd.KMM_WEBHOOK_LABELS, amd.KMM_WEBHOOK_PORT),
     }
     if scraper_namespaces:
         specs[SCRAPE_POLICY] = scrape_policy_spec(

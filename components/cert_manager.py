@@ -15,7 +15,6 @@ No ``from __future__ import annotations``: the component analyzer reads the args
 from typing import Any, NotRequired, TypedDict
 
 import pulumi
-from pulumi_kubernetes.meta.v1 import LabelSelectorArgs
 from pulumi_kubernetes.networking import v1 as net
 from pydantic import ValidationError
 
@@ -33,7 +32,12 @@ from gpu_platform.settings import CertManagerSettings
 from .errors import raise_if_any, shape_problems, validation_problems
 from .gpu_workload_namespace import DENY_ALL_POLICY, deny_all_spec
 from .helm_release import pinned_release, system_namespace
-from .nvidia_device_plugin import API_SERVER_POLICY, api_server_egress_spec, namespace_policies
+from .nvidia_device_plugin import (
+    API_SERVER_POLICY,
+    api_server_egress_spec,
+    namespace_policies,
+    webhook_ingress_spec,
+)
 from .outputs import known_after
 from .pool_args import DEFAULT_CLOUD, cloud_problems
 from .type_tokens import type_token
@@ -73,15 +77,7 @@ def cert_manager_policies(cloud: str) -> dict[str, net.NetworkPolicySpecArgs]:
     return {
         DENY_ALL_POLICY: deny_all_spec(),
         API_SERVER_POLICY: api_server_egress_spec(cloud, {}),
-        WEBHOOK_POLICY: net.NetworkPolicySpecArgs(
-            pod_selector=LabelSelectorArgs(match_labels=dict(WEBHOOK_LABELS)),
-            policy_types=["Ingress"],
-            ingress=[
-                net.NetworkPolicyIngressRuleArgs(
-                    ports=[net.NetworkPolicyPortArgs(protocol="TCP", port=WEBHOOK_PORT)]
-                )
-            ],
-        ),
+        WEBHOOK_POLICY: webhook_ingress_spec(WEBHOOK_LABELS, WEBHOOK_PORT),
     }
 
 

@@ -179,6 +179,20 @@ def api_server_egress_spec(
     )
 
 
+def webhook_ingress_spec(pods: Mapping[str, str], port: int) -> net.NetworkPolicySpecArgs:
+    """Ingress to a webhook server's pods (labelled ``pods``) on its port: the API server calls
+    it, and no peer names the API server (as for ``api_server_egress_spec``)."""
+    return net.NetworkPolicySpecArgs(
+        pod_selector=LabelSelectorArgs(match_labels=dict(pods)),
+        policy_types=["Ingress"],
+        ingress=[
+            net.NetworkPolicyIngressRuleArgs(
+                ports=[net.NetworkPolicyPortArgs(protocol="TCP", port=port)]
+            )
+        ],
+    )
+
+
 def namespace_policies(
     parent: pulumi.Resource,
     name: str,
