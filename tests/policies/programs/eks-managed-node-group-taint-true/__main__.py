@@ -1,5 +1,5 @@
-"""An EKS team's program built on pulumi-eks: a ``Cluster`` without its default node group and a
-GPU ``ManagedNodeGroup`` tainted ``nvidia.com/gpu=true:NoSchedule`` (the team's convention, not
+"""An EKS team's program built on pulumi-eks: a ``Cluster`` without its default node group, a CPU
+``ManagedNodeGroup`` for the pods that tolerate nothing, and a GPU ``ManagedNodeGroup`` tainted ``nvidia.com/gpu=true:NoSchedule`` (the team's convention, not
 the device plugin chart's ``present``), NVIDIA's dcgm-exporter and a training Deployment, both
 tolerating ``Equal "true"``.
 
@@ -31,6 +31,15 @@ class ManagedNodeGroup(pulumi.ComponentResource):
 
 
 cluster = Cluster("ml", skipDefaultNodeGroup=True, createOidcProvider=True)
+# Untainted nodes for what tolerates no GPU taint (CoreDNS, the exporter's own scrapers).
+ManagedNodeGroup(
+    "system",
+    cluster=cluster,
+    nodeGroupName="system",
+    instanceTypes=["m6i.large"],
+    amiType="AL2023_x86_64_STANDARD",
+    scalingConfig={"minSize": 2, "desiredSize": 2, "maxSize": 3},
+)
 ManagedNodeGroup(
     "gpu",
     cluster=cluster,
