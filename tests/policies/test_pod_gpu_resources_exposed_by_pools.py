@@ -8,7 +8,7 @@ from pulumi_policy.proxy import UNKNOWN_STRING_VALUE, UnknownValueError
 from gpu_facts.scheduling import AMD_GPU, GPU_PRESENT_LABEL, POOL_LABEL
 from gpu_platform.components.nvidia_device_plugin import gpu_node_affinity
 
-from .cloud_fixtures import eks, gke
+from .cloud_fixtures import eks, gke, karpenter
 from .harness import Case, Res, assert_case, policy_named, violations
 from .platform_fixtures import (
     MIG_1G,
@@ -414,4 +414,33 @@ EKS_GKE_CASES = [
 
 @pytest.mark.parametrize("case", EKS_GKE_CASES, ids=lambda c: c.id)
 def test_eks_and_gke_pools_expose_their_gpus(case: Case) -> None:
+    assert_case(case)
+
+
+# --- Karpenter NodePools (issue 30) ----------------------------------------------------------
+
+KARPENTER_CASES = [
+    # A catalogued GPU (AKS NAP's A100 size): judged as any pool of that size.
+    Case(
+        EXPOSED,
+        "karpenter-nap-whole-gpu",
+        (*karpenter("aks-nap"), plugin_release(), workload("nvidia.com/gpu")),
+    ),
+    Case(
+        EXPOSED,
+        "karpenter-nap-mig-not-exposed",
+        (*karpenter("aks-nap"), plugin_release(), workload("nvidia.com/mig-1g.10gb")),
+        ("the stack exposes nvidia.com/gpu (pool gpu)",),
+    ),
+    # GPU instances asked for by their labels only (Auto Mode): the names cannot be worked out.
+    Case(
+        EXPOSED,
+        "karpenter-gpu-by-labels-not-judged",
+        (*karpenter("eks-auto"), plugin_release(), workload("nvidia.com/mig-1g.10gb")),
+    ),
+]
+
+
+@pytest.mark.parametrize("case", KARPENTER_CASES, ids=lambda c: c.id)
+def test_karpenter_pools_expose_what_their_instances_have(case: Case) -> None:
     assert_case(case)

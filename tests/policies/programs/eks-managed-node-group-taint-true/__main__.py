@@ -1,7 +1,7 @@
 """An EKS team's program built on pulumi-eks: a ``Cluster`` without its default node group, a CPU
-``ManagedNodeGroup`` for the pods that tolerate nothing, and a GPU ``ManagedNodeGroup`` tainted ``nvidia.com/gpu=true:NoSchedule`` (the team's convention, not
-the device plugin chart's ``present``), NVIDIA's dcgm-exporter and a training Deployment, both
-tolerating ``Equal "true"``.
+``ManagedNodeGroup`` for the pods that tolerate nothing, and a GPU ``ManagedNodeGroup`` tainted
+``nvidia.com/gpu=true:NoSchedule`` (the team's convention, not the device plugin chart's
+``present``), NVIDIA's dcgm-exporter and a training Deployment, both tolerating ``Equal "true"``.
 
 pulumi-eks's components are *remote*: its plugin builds their children (the node group's
 ``aws:eks/nodeGroup:NodeGroup`` with the same taints), so offline their outputs are unknown.
