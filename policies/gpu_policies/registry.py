@@ -35,6 +35,7 @@ from . import (
     no_privileged_gpu_containers,
     node_os_upgrade_channel_set,
     nvme_cache_volumes_ephemeral,
+    operator_versions_known,
     pod_gpu_resources_exposed_by_pools,
     shared_gpus_renamed_and_single_request,
     single_device_plugin_owner,
@@ -111,6 +112,7 @@ MODULES: tuple[PolicyModule, ...] = (
     gpu_pools_have_metrics_exporter,
     gpu_metrics_exporter_resource_names,
     nvme_cache_volumes_ephemeral,
+    operator_versions_known,
 )
 """Every policy module of the pack, in registration order."""
 

@@ -4,10 +4,17 @@ own workloads and the operators' custom resources (``crd_fixtures``)."""
 from __future__ import annotations
 
 import copy
+from collections import defaultdict
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from .crd_fixtures import CLUSTER_SCOPED, CUSTOM_RESOURCES, Inexpressible, custom_resource
+from .crd_fixtures import (
+    CLUSTER_SCOPED,
+    CUSTOM_RESOURCES,
+    GPU_FREE,
+    Inexpressible,
+    custom_resource,
+)
 from .harness import Case, Res
 
 BUILTIN_KINDS: dict[str, str] = {
@@ -119,18 +126,55 @@ def in_init_container(change: Change) -> Change:
     return apply
 
 
-def pod_policy_cases(policy: str, violations: Iterable[tuple[str, Change, str]]) -> list[Case]:
+def without_gpus(spec: dict[str, Any]) -> None:
+    """The pod of a kind that asks for no GPU: its containers' GPU resources dropped."""
+    for c in spec.get("containers", []):
+        limits = c.get("resources", {}).get("limits", {})
+        for name in [n for n in limits if "/" in n]:
+            del limits[name]
+        c["resources"]["limits"].update(cpu="2", memory="4Gi")
+        c["resources"].pop("requests", None)
+
+
+NO_FIELD: defaultdict[str, set[str]] = defaultdict(set)
+"""Policy -> the kinds on which none of its violations can be written (``Inexpressible``: a
+NIMService has no ``securityContext``, a NIMCache no ``hostIPC``): filled by
+``pod_policy_cases``, read by the meta-test."""
+
+
+def pod_policy_cases(
+    policy: str,
+    violations: Iterable[tuple[str, Change, str]],
+    moot_on: frozenset[str] = frozenset(),
+    *,
+    gpu_only: bool = True,
+) -> list[Case]:
     """A pod policy's cases on every pod-bearing kind: the compliant workload passes, and each
     violation (id, change to the compliant pod spec, expected message fragment) fails, on every
-    kind that has a field for it."""
+    kind that has a field for it. A GPU-free kind (``GPU_FREE``) starts from the compliant pod
+    without its GPUs: a policy about GPU pods (``gpu_only``) passes each violation there, one
+    that judges every pod fails it. On a kind of ``moot_on`` the operator undoes the violations
+    (KAITO adds the GPU toleration): each is a passing case there, which is the point."""
     violations = list(violations)
     cases = []
     for kind in KINDS:
-        cases.append(Case(policy, f"{kind}-compliant", (wrap(kind, gpu_pod_spec()),)))
+        base: Change = without_gpus if kind in GPU_FREE else (lambda _: None)
+        cases.append(Case(policy, f"{kind}-compliant", (mutated(kind, base),)))
+        written = 0
         for case_id, change, fragment in violations:
+
+            def both(spec: dict[str, Any], change: Change = change, base: Change = base) -> None:
+                base(spec)
+                change(spec)
+
             try:
-                res = mutated(kind, change)
+                res = mutated(kind, both)
             except Inexpressible:
                 continue
-            cases.append(Case(policy, f"{kind}-{case_id}", (res,), (fragment,)))
+            written += 1
+            moot = kind in moot_on or (gpu_only and kind in GPU_FREE)
+            expected = () if moot else (fragment,)
+            cases.append(Case(policy, f"{kind}-{case_id}", (res,), expected))
+        if violations and not written:
+            NO_FIELD[policy].add(kind)
     return cases

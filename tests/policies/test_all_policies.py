@@ -21,9 +21,10 @@ from .cloud_fixtures import (
     ack_pool,
     aks_gpu_pool,
 )
+from .crd_fixtures import GPU_FREE
 from .harness import Case, Res, messages, policy_named, violations
 from .platform_fixtures import dev_like_stack
-from .pod_fixtures import KINDS, container, gpu_pod_spec, mutated, wrap
+from .pod_fixtures import KINDS, container, gpu_pod_spec, mutated, without_gpus, wrap
 from .stack_fixtures import governed
 
 POD_POLICIES = (
@@ -50,7 +51,7 @@ def test_every_kind_of_the_policies_is_covered() -> None:
 @pytest.mark.parametrize("kind", KINDS)
 def test_compliant_workload_passes_every_registered_policy(kind: str) -> None:
     """In its declared, governed namespace (the namespace policies judge the namespace)."""
-    res = wrap(kind, gpu_pod_spec())
+    res = mutated(kind, without_gpus) if kind in GPU_FREE else wrap(kind, gpu_pod_spec())
     for policy in policies():
         assert violations(policy, [res, *governed("gpu-training")]) == [], policy.name
 

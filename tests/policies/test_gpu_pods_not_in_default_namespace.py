@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from .crd_fixtures import CLUSTER_SCOPED
+from .crd_fixtures import CLUSTER_SCOPED, GPU_FREE
 from .harness import Case, assert_case
 from .pod_fixtures import (
     KINDS,
     Change,
     mutated,
     pod_policy_cases,
+    without_gpus,
 )
 
 POLICY = "gpu-pods-not-in-default-namespace"
@@ -22,6 +23,12 @@ VIOLATIONS: list[tuple[str, Change, str]] = []
 def _namespace_cases() -> list[Case]:
     return [
         Case(
+            POLICY,
+            f"{kind}-namespace-{namespace}",
+            (mutated(kind, without_gpus, namespace=namespace),),
+        )
+        if kind in GPU_FREE  # no GPU workload: any namespace will do
+        else Case(
             POLICY,
             f"{kind}-namespace-{namespace}",
             (mutated(kind, lambda s: None, namespace=namespace),),
