@@ -150,7 +150,14 @@ def _predictor(t: dict[str, Any]) -> dict[str, Any]:
     main, *others = pod.pop("containers")
     model = {k: v for k, v in main.items() if k != "name"}
     model.update(modelFormat={"name": "huggingface"}, args=["--model_id=meta-llama/Llama-3.1-8B"])
-    return {"minReplicas": 1, **pod, "model": model, **({"containers": others} if others else {})}
+    labels = {"labels": t["metadata"]["labels"]} if t["metadata"].get("labels") else {}
+    return {
+        "minReplicas": 1,
+        **labels,
+        **pod,
+        "model": model,
+        **({"containers": others} if others else {}),
+    }
 
 
 def _inference_service(t: dict[str, Any]) -> dict[str, Any]:
@@ -177,6 +184,7 @@ def _serving_runtime(t: dict[str, Any]) -> dict[str, Any]:
     return {
         "supportedModelFormats": [{"name": "vllm", "version": "1", "autoSelect": True}],
         "protocolVersions": ["v2"],
+        **({"labels": t["metadata"]["labels"]} if t["metadata"].get("labels") else {}),
         **t["spec"],
     }
 

@@ -56,18 +56,25 @@ def workload_name(kind: str) -> str:
     return f"trainer-{kind.lower().replace('.', '-')}"
 
 
-def wrap(kind: str, spec: dict[str, Any], namespace: str | None = "gpu-training") -> Res:
-    """``spec`` as the pod spec of a ``kind`` resource; a custom resource raises
+def wrap(
+    kind: str,
+    spec: dict[str, Any],
+    namespace: str | None = "gpu-training",
+    pod_labels: dict[str, str] | None = None,
+) -> Res:
+    """``spec`` as the pod spec of a ``kind`` resource, the pod labelled ``app: trainer``,
+    ``workload: training`` (BP-07) and ``pod_labels``; a custom resource raises
     ``Inexpressible`` when its kind has no field for part of the pod."""
     metadata: dict[str, Any] = {"name": workload_name(kind)}
     if namespace is not None and kind not in CLUSTER_SCOPED:
         metadata["namespace"] = namespace
-    labels = {"app": "trainer"}
+    labels = {"app": "trainer", "workload": "training", **(pod_labels or {})}
     template = {"metadata": {"labels": labels}, "spec": spec}
     if kind in CUSTOM_RESOURCES:
         return custom_resource(kind, template, metadata)
     props: dict[str, Any] = {"metadata": metadata}
     if kind == "Pod":
+        metadata["labels"] = labels
         props["spec"] = spec
     elif kind == "CronJob":
         props["spec"] = {"schedule": "0 * * * *", "jobTemplate": {"spec": {"template": template}}}
@@ -79,12 +86,15 @@ def wrap(kind: str, spec: dict[str, Any], namespace: str | None = "gpu-training"
 
 
 def mutated(
-    kind: str, change: Callable[[dict[str, Any]], None], namespace: str | None = "gpu-training"
+    kind: str,
+    change: Callable[[dict[str, Any]], None],
+    namespace: str | None = "gpu-training",
+    pod_labels: dict[str, str] | None = None,
 ) -> Res:
     """The compliant workload of ``kind`` with one change made to its pod spec."""
     spec = copy.deepcopy(gpu_pod_spec())
     change(spec)
-    return wrap(kind, spec, namespace)
+    return wrap(kind, spec, namespace, pod_labels)
 
 
 def container(spec: dict[str, Any]) -> dict[str, Any]:

@@ -7,20 +7,11 @@ import pytest
 
 from .harness import Case, Res, assert_case
 from .pod_fixtures import gpu_pod_spec, wrap
-from .stack_fixtures import many_namespaces_stack, walks_once
+from .stack_fixtures import many_namespaces_stack, operator_release, walks_once
 
 POLICY = "operator-versions-known"
 KAITO = "Workspace.kaito.sh"
 NIM = "NIMService.apps.nvidia.com"
-
-
-def operator_release(chart: str, version: str) -> Res:
-    """The operator installed by the stack, pinned."""
-    return Res(
-        "kubernetes:helm.sh/v3:Release",
-        chart,
-        {"chart": chart, "version": version, "namespace": "operators", "values": {}},
-    )
 
 
 def at_api_version(kind: str, api_version: str) -> Res:
