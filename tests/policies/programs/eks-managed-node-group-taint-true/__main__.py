@@ -85,7 +85,7 @@ k8s.core.v1.ResourceQuota(
     spec={"hard": {"requests.nvidia.com/gpu": "4"}},
     opts=opts,
 )
-labels = {"app": "trainer"}
+labels = {"app": "trainer", "workload": "training"}
 k8s.apps.v1.Deployment(
     "trainer",
     metadata={"name": "trainer", "namespace": NAMESPACE},
