@@ -54,15 +54,15 @@ INFO = PolicyInfo(
 
 def _channel(args: ResourceValidationArgs) -> tuple[str | None, str]:
     """The cluster's node OS channel, set or by default (None: neither), and how it came."""
-    resource_type = canonical_type(args.resource_type)
-    if resource_type == AZURE_CLUSTER:
+    if canonical_type(args.resource_type) == AZURE_CLUSTER:
         channel = text(args.props.get("nodeOsUpgradeChannel"))
         return channel or CLASSIC_NODE_OS_CHANNEL_DEFAULT, "" if channel else " (the default)"
     channel = text(path(args.props, "autoUpgradeProfile", "nodeOSUpgradeChannel"))
     if channel:
         return channel, ""
     api_version = aks_api_version(args.resource_type) or ""
-    return default_node_os_channel(api_version), f" (unset at API version {api_version})"
+    default = default_node_os_channel(api_version)
+    return default, f" (API version {api_version}'s default)"
 
 
 def check(args: ResourceValidationArgs, config: Config, report: Report) -> None:
@@ -70,14 +70,15 @@ def check(args: ResourceValidationArgs, config: Config, report: Report) -> None:
         return
     allowed = [str(c) for c in config.get(ALLOWED_CHANNELS) or ()]
     channel, how = _channel(args)
-    if channel not in allowed:
-        shown = (
-            f"'{channel}'"
-            if channel
-            else "no default before API version " + (NODE_IMAGE_DEFAULT_FROM_API_VERSION)
-        )
+    if channel is None:
         report(
-            f"AKS cluster '{args.name}' has nodeOSUpgradeChannel {shown}{how}; "
+            f"AKS cluster '{args.name}' sets no nodeOSUpgradeChannel, and API version "
+            f"{aks_api_version(args.resource_type)} has no default (NodeImage is the default "
+            f"from {NODE_IMAGE_DEFAULT_FROM_API_VERSION}); use one of {', '.join(allowed)}."
+        )
+    elif channel not in allowed:
+        report(
+            f"AKS cluster '{args.name}' has nodeOSUpgradeChannel '{channel}'{how}; "
             f"use one of {', '.join(allowed)}."
         )
 

@@ -39,15 +39,16 @@ CASES: list[Case] = [
         "unset-before-2023-06-01",
         at_api_version("2023-04-01", autoUpgradeProfile=None),
         (
-            "AKS cluster 'aks' has nodeOSUpgradeChannel no default before API version "
-            "2023-06-01 (unset at API version 2023-04-01)",
+            "AKS cluster 'aks' sets no nodeOSUpgradeChannel, and API version 2023-04-01 has no "
+            "default (NodeImage is the default from 2023-06-01); use one of NodeImage, "
+            "SecurityPatch.",
         ),
     ),
     Case(
         POLICY,
         "unset-at-a-preview-before-2023-06-01",
         at_api_version("2023-05-02-preview", autoUpgradeProfile={"upgradeChannel": "patch"}),
-        ("(unset at API version 2023-05-02-preview)",),
+        ("API version 2023-05-02-preview has no default",),
     ),
     Case(
         POLICY,
@@ -56,6 +57,13 @@ CASES: list[Case] = [
         ("'Unmanaged'",),
     ),
     Case(POLICY, "pulumi-azure-unset", (Res(AZURE_CLUSTER, "aks", classic_cluster()),)),
+    Case(
+        POLICY,
+        "default-not-allowed",
+        managed_cluster(autoUpgradeProfile=None),
+        ("has nodeOSUpgradeChannel 'NodeImage' (API version 2025-09-01's default)",),
+        config={"allowedChannels": ["SecurityPatch"]},
+    ),
     Case(
         POLICY,
         "pulumi-azure-none",
