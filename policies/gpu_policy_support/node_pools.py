@@ -231,42 +231,48 @@ def _aks_minimum(autoscaling: bool, minimum: Any, count: Any) -> float | None:
     return 1.0 if count is None else node_count(count)
 
 
-def _aks_pool(name: str, props: Mapping[str, Any], api_version: str | None = None) -> NodePool:
-    vm_size = text(props.get("vmSize"))
-    autoscaling = is_true(props.get("enableAutoScaling"))
-    return NodePool(
-        name=name,
-        cloud="azure",
-        machine_types=(vm_size,) if vm_size else (),
-        taints=aks_taints(props.get("nodeTaints")),
-        labels={str(k): str(v) for k, v in mapping(props.get("nodeLabels")).items()},
-        mig_profile=text(props.get("gpuInstanceProfile")),
-        autoscaling=autoscaling,
-        os_sku=text(props.get("osSKU")),
-        min_nodes=_aks_minimum(autoscaling, props.get("minCount"), props.get("count")),
-        api_version=api_version,
-    )
+@dataclass(frozen=True, slots=True)
+class AksFields:
+    """Where an AKS pool's fields are, per provider: azure-native's agent pool API names, or
+    pulumi-azure's (azurerm's, camelCase on the wire)."""
+
+    mig: str
+    os_sku: str
+    count: str
+    autoscaling: tuple[str, ...]
 
 
-def _classic_pool(
-    name: str, props: Mapping[str, Any], origin: PoolOrigin = "cloud", taints: Any = None
+AZURE_NATIVE_FIELDS = AksFields("gpuInstanceProfile", "osSKU", "count", ("enableAutoScaling",))
+PULUMI_AZURE_FIELDS = AksFields(
+    "gpuInstance", "osSku", "nodeCount", ("autoScalingEnabled", "enableAutoScaling")
+)
+"""pulumi-azure v6 renamed ``enable_auto_scaling`` to ``auto_scaling_enabled``: both are read."""
+
+
+def _aks_pool(
+    name: str,
+    props: Mapping[str, Any],
+    fields: AksFields = AZURE_NATIVE_FIELDS,
+    *,
+    api_version: str | None = None,
+    origin: PoolOrigin = "cloud",
+    taints: Any = None,
 ) -> NodePool:
-    """A pulumi-azure pool: a ``KubernetesClusterNodePool`` or a cluster's ``defaultNodePool``
-    (same fields, camelCase on the wire; ``enableAutoScaling`` before v6)."""
+    """An AKS pool: an azure-native ``AgentPool`` or ``agentPoolProfiles`` entry, a pulumi-azure
+    ``KubernetesClusterNodePool`` or ``defaultNodePool`` (``taints`` given: it has no field)."""
     vm_size = text(props.get("vmSize"))
-    autoscaling = is_true(props.get("autoScalingEnabled")) or is_true(
-        props.get("enableAutoScaling")
-    )
+    autoscaling = any(is_true(props.get(key)) for key in fields.autoscaling)
     return NodePool(
         name=name,
         cloud="azure",
         machine_types=(vm_size,) if vm_size else (),
         taints=aks_taints(props.get("nodeTaints") if taints is None else taints),
         labels={str(k): str(v) for k, v in mapping(props.get("nodeLabels")).items()},
-        mig_profile=text(props.get("gpuInstance")),
+        mig_profile=text(props.get(fields.mig)),
         autoscaling=autoscaling,
-        os_sku=text(props.get("osSku")),
-        min_nodes=_aks_minimum(autoscaling, props.get("minCount"), props.get("nodeCount")),
+        os_sku=text(props.get(fields.os_sku)),
+        min_nodes=_aks_minimum(autoscaling, props.get("minCount"), props.get(fields.count)),
+        api_version=api_version,
         origin=origin,
     )
 
@@ -281,7 +287,13 @@ def _classic_default_pool(name: str, props: Mapping[str, Any]) -> NodePool | Non
         [CLASSIC_CRITICAL_ADDONS_TAINT] if is_true(pool.get("onlyCriticalAddonsEnabled")) else []
     )
     pool_name = text(pool.get("name")) or "default"
-    return _classic_pool(f"{name}/defaultNodePool[{pool_name}]", pool, "aks-default-pool", critical)
+    return _aks_pool(
+        f"{name}/defaultNodePool[{pool_name}]",
+        pool,
+        PULUMI_AZURE_FIELDS,
+        origin="aks-default-pool",
+        taints=critical,
+    )
 
 
 def _ack_minimum(autoscaling: bool, props: Mapping[str, Any]) -> float | None:
@@ -518,14 +530,15 @@ def _karpenter_pool(name: str, props: Mapping[str, Any]) -> NodePool:
 
 
 def _agent_pools(resource_type: str, name: str, props: Mapping[str, Any]) -> Iterator[NodePool]:
-    yield _aks_pool(text(props.get("agentPoolName")) or name, props, aks_api_version(resource_type))
+    api_version = aks_api_version(resource_type)
+    yield _aks_pool(text(props.get("agentPoolName")) or name, props, api_version=api_version)
 
 
 def _managed_cluster(resource_type: str, name: str, props: Mapping[str, Any]) -> Iterator[NodePool]:
     api_version = aks_api_version(resource_type)
     for index, profile in enumerate(mappings(props.get("agentPoolProfiles"))):
         pool_name = text(profile.get("name")) or f"#{index}"
-        yield _aks_pool(f"{name}/agentPoolProfiles[{pool_name}]", profile, api_version)
+        yield _aks_pool(f"{name}/agentPoolProfiles[{pool_name}]", profile, api_version=api_version)
 
 
 def _classic_cluster(_: str, name: str, props: Mapping[str, Any]) -> Iterator[NodePool]:
@@ -551,7 +564,7 @@ _READERS: dict[str, Reader] = {
     AKS_AGENT_POOL: _agent_pools,
     AKS_MANAGED_CLUSTER: _managed_cluster,
     AZURE_NODE_POOL: lambda _, name, props: iter(
-        (_classic_pool(text(props.get("name")) or name, props),)
+        (_aks_pool(text(props.get("name")) or name, props, PULUMI_AZURE_FIELDS),)
     ),
     AZURE_CLUSTER: _classic_cluster,
     ACK_NODE_POOL: lambda _, name, props: iter(
