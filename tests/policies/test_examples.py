@@ -12,9 +12,8 @@ import pytest
 
 from gpu_platform.offline_preview import ProgramRun, preview, run_policies
 from gpu_platform.offline_preview.cli import EXIT_MANDATORY, EXIT_OK, main
-from gpu_platform.offline_preview.kubernetes_components import NOTICE
 from gpu_policies.registry import policies
-from tests.conftest import stack_preview
+from tests.conftest import chart_not_had, stack_preview
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "examples"
@@ -88,19 +87,9 @@ def test_our_stacks_pass_the_pack(stack: str) -> None:
     # rendered from the reference charts (NVIDIA's device plugin and dcgm-exporter, AMD's GPU
     # Operator) are clean too. The one notice left is a release whose chart is neither there
     # nor reachable (ACK's, cert-manager's): judged by its values, as under `pulumi preview`.
-    found = [(v.policy, v.message) for v in result.violations if not _not_had(v)]
+    found = [(v.policy, v.message) for v in result.violations if not chart_not_had(v)]
     assert found == []
     assert len(policies()) >= 22
-
-
-def _not_had(violation: Any) -> bool:
-    """The offline preview's advisory that a Helm v3 Release's chart could not be had."""
-    return (
-        violation.policy == NOTICE
-        and violation.enforcement == "advisory"
-        and violation.message.startswith("Helm v3 Release ")
-        and " could not be had: " in violation.message
-    )
 
 
 def _stack_run(stack: str) -> ProgramRun:
