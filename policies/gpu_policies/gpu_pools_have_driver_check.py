@@ -26,7 +26,7 @@ from collections.abc import Iterable, Iterator, Mapping
 
 from pulumi_policy import EnforcementLevel, PolicyResource, Severity, StackValidationArgs
 
-from gpu_facts.gcp_accelerators import GKE_NODE_POOL_LABEL
+from gpu_facts.gke.machine_types import GKE_NODE_POOL_LABEL
 from gpu_facts.karpenter import NODE_POOL_LABEL
 from gpu_facts.scheduling import AMD_TAINT_KEY, GPU_TAINT_EFFECT, GPU_TAINT_KEY, POOL_LABEL
 from gpu_facts.vendors import AMD

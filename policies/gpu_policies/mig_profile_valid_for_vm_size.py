@@ -7,7 +7,7 @@ from __future__ import annotations
 from pulumi_policy import EnforcementLevel, ResourceValidationArgs, Severity
 
 from gpu_facts import UnknownGpuFact, aks_mig_profile, gpu_model
-from gpu_facts.aks_api_versions import (
+from gpu_facts.aks.api_versions import (
     AZURE_NATIVE_DEFAULT_API_VERSION,
     MIG_MIN_API_VERSION,
     has_mig,

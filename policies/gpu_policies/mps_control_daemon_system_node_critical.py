@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from pulumi_policy import EnforcementLevel, Severity, StackValidationArgs
 
-from gpu_facts.mps import MPS_DAEMON_PRIORITY_CLASS
+from gpu_facts.nvidia.mps import MPS_DAEMON_PRIORITY_CLASS
 from gpu_policy_support.mps_daemons import own_mps_daemons
 from gpu_policy_support.policy_factory import Config, PolicyInfo, Report, stack_policy
 from gpu_policy_support.props import text

@@ -2,14 +2,14 @@
 
 A cluster that sets no channel gets its API version's default: ``NodeImage`` from API
 2023-06-01 (the version its azure-native token names; the default module's is 2025-09-01), and
-``NodeImage`` on pulumi-azure's ``KubernetesCluster`` (``gpu_facts.aks_api_versions``).
+``NodeImage`` on pulumi-azure's ``KubernetesCluster`` (``gpu_facts.aks.api_versions``).
 """
 
 from __future__ import annotations
 
 from pulumi_policy import EnforcementLevel, ResourceValidationArgs, Severity
 
-from gpu_facts.aks_api_versions import (
+from gpu_facts.aks.api_versions import (
     CLASSIC_NODE_OS_CHANNEL_DEFAULT,
     NODE_IMAGE_DEFAULT_FROM_API_VERSION,
     default_node_os_channel,

@@ -1,6 +1,6 @@
 """MPS control daemons a stack runs itself: pods whose container runs NVIDIA's control daemon
 (``nvidia-cuda-mps-control``, or the device plugin image as ``mps-control-daemon``) or that carry
-ACK's daemon label (``gpu_facts.mps``). A daemon a release of NVIDIA's device plugin chart or
+ACK's daemon label (``gpu_facts.nvidia.mps``). A daemon a release of NVIDIA's device plugin chart or
 ACK's ``ack-mps-control`` chart rendered belongs to that chart, which sets its priority."""
 
 from __future__ import annotations
@@ -9,9 +9,13 @@ from collections.abc import Iterator, Mapping
 
 from pulumi_policy import PolicyResource
 
-from gpu_facts.ack_components import MPS_CONTROL_CHART
-from gpu_facts.device_plugin_chart import CHART_NAME
-from gpu_facts.mps import ACK_MPS_DAEMON_LABEL, MPS_CONTROL_COMMAND, PLUGIN_MPS_DAEMON_COMMAND
+from gpu_facts.ack.addons import MPS_CONTROL_CHART
+from gpu_facts.nvidia.device_plugin_chart import CHART_NAME
+from gpu_facts.nvidia.mps import (
+    ACK_MPS_DAEMON_LABEL,
+    MPS_CONTROL_COMMAND,
+    PLUGIN_MPS_DAEMON_COMMAND,
+)
 
 from .device_plugin_daemonsets import rendered_by_chart
 from .pod_specs import PodSite, containers

@@ -36,8 +36,8 @@ from gpu_facts import (
     gcp_accelerator,
     gpu_model,
 )
-from gpu_facts.aks_api_versions import CLASSIC_CRITICAL_ADDONS_TAINT
-from gpu_facts.gcp_accelerators import GKE_ACCELERATOR_LABEL, GKE_NODE_POOL_LABEL
+from gpu_facts.aks.api_versions import CLASSIC_CRITICAL_ADDONS_TAINT
+from gpu_facts.gke.machine_types import GKE_ACCELERATOR_LABEL, GKE_NODE_POOL_LABEL
 from gpu_facts.karpenter import (
     GPU_COUNT_LABELS,
     GPU_MANUFACTURER_LABELS,
@@ -279,7 +279,7 @@ def _aks_pool(
 
 def _classic_default_pool(name: str, props: Mapping[str, Any]) -> NodePool | None:
     """A pulumi-azure cluster's ``defaultNodePool``: no ``nodeTaints`` field; only
-    ``onlyCriticalAddonsEnabled`` taints it (``gpu_facts.aks_api_versions``)."""
+    ``onlyCriticalAddonsEnabled`` taints it (``gpu_facts.aks.api_versions``)."""
     pool = mapping(props.get("defaultNodePool"))
     if not pool:
         return None

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from gpu_facts.aks_api_versions import AZURE_NATIVE_DEFAULT_API_VERSION
+from gpu_facts.aks.api_versions import AZURE_NATIVE_DEFAULT_API_VERSION
 from gpu_facts.karpenter import NODE_POOL_GROUP, NODE_POOL_KIND
 
 AKS_AGENT_POOL = "azure-native:containerservice:AgentPool"

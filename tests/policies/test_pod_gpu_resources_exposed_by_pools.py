@@ -8,7 +8,7 @@ import pytest
 from pulumi_policy.proxy import UNKNOWN_STRING_VALUE, UnknownValueError
 
 from gpu_facts.scheduling import AMD_GPU, GPU_PRESENT_LABEL, POOL_LABEL
-from gpu_platform.components.nvidia_device_plugin import gpu_node_affinity
+from gpu_platform.components.nvidia.device_plugin import gpu_node_affinity
 
 from .cloud_fixtures import eks, gke, karpenter
 from .crd_fixtures import GPU_FREE, NIM_KINDS, served_from_pvc
