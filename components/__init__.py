@@ -64,6 +64,7 @@ if TYPE_CHECKING:  # what the names below resolve to, for type checkers
         NvidiaDevicePlugin,
         NvidiaDevicePluginArgs,
     )
+    from .nvidia_dra_driver import NvidiaDraDriver, NvidiaDraDriverArgs
     from .nvme_cache import NvmeCache, NvmeCacheArgs
     from .platform import GpuPlatform
     from .pool_args import (
@@ -138,6 +139,8 @@ _WHERE = {
     "MigArgs": "pool_args",
     "NvidiaDevicePlugin": "nvidia_device_plugin",
     "NvidiaDevicePluginArgs": "nvidia_device_plugin",
+    "NvidiaDraDriver": "nvidia_dra_driver",
+    "NvidiaDraDriverArgs": "nvidia_dra_driver",
     "NvidiaGpuOperator": "gpu_operator",
     "NvidiaGpuOperatorArgs": "gpu_operator",
     "NvmeCache": "nvme_cache",
@@ -210,6 +213,8 @@ __all__ = [
     "MigArgs",
     "NvidiaDevicePlugin",
     "NvidiaDevicePluginArgs",
+    "NvidiaDraDriver",
+    "NvidiaDraDriverArgs",
     "NvidiaGpuOperator",
     "NvidiaGpuOperatorArgs",
     "NvmeCache",

@@ -14,7 +14,7 @@ from gpu_facts.aks_nodes import (
     OS_DISK_MIN_GIB,
 )
 from gpu_facts.azure_mig import AksMigProfile
-from gpu_facts.capacity import MigStrategy
+from gpu_facts.capacity import DEVICE_PLUGIN, Allocation, MigStrategy
 from gpu_facts.name_rules import AKS_POOL_NAME
 
 from .base import PositiveWhole, SettingsModel, WholeNumber, following
@@ -116,6 +116,10 @@ class GpuPoolSettings(AksNodeSettings):
     """Availability zones."""
     upgrade: UpgradeSettings = Field(default_factory=UpgradeSettings)
     """Node upgrade behaviour."""
+    allocation: Allocation = DEVICE_PLUGIN
+    """How pods get the pool's GPUs: ``devicePlugin`` (default: extended resources such as
+    ``nvidia.com/gpu``) or ``dra`` (ResourceClaims on NVIDIA's DeviceClasses through NVIDIA's DRA
+    driver; Kubernetes 1.34 or newer, NVIDIA GPUs, no ``sharing``: docs/dra.md)."""
 
 
 class CpuPoolSettings(AksNodeSettings):

@@ -164,3 +164,15 @@ def family_pattern(family: str) -> str:
 def names_family(product_name: str, family: str) -> bool:
     """Whether a device's ``productName`` names the GPU family (what verify compares)."""
     return re.search(family_pattern(family), product_name) is not None
+
+
+def is_device_class_name(name: str) -> bool:
+    """Whether a ``gpuQuota`` key names a DeviceClass (``gpu.nvidia.com``) rather than an
+    extended resource, which always has a domain prefix (``nvidia.com/gpu``)."""
+    return "/" not in name
+
+
+QUOTA_DEVICE_CLASSES_ANNOTATION = "gpu-platform.io/quota-device-classes"
+"""Namespace annotation the platform writes on every GPU workload namespace: the DeviceClasses
+its ResourceQuota caps, space-separated. The in-cluster admission policy refuses a claim (or
+claim template) there that names any other class: a class without a quota key is uncapped."""
