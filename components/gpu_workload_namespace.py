@@ -12,7 +12,7 @@ hand every container of the namespace GPUs; GPUs are asked for explicitly (BP-03
 On DRA pools GPUs come through claims: the namespace gets a ResourceClaimTemplate per GPU shape
 its pools offer (``plan.dra_claims``: a whole GPU of each family, each MIG profile), its quota
 caps every GPU DeviceClass of the cluster (``<class>.deviceclass.resource.k8s.io/devices``, 0 for
-the classes its pools do not publish), and an annotation names those classes for the admission
+the classes its pools do not publish), and a label per class names them for the admission
 policy, which refuses claims on any other (an uncapped) class.
 """
 
@@ -26,7 +26,7 @@ from pulumi_kubernetes.networking import v1 as net
 from pulumi_kubernetes.resource import v1 as dra
 from pydantic import TypeAdapter, ValidationError
 
-from gpu_facts.dra import QUOTA_DEVICE_CLASSES_ANNOTATION
+from gpu_facts.dra import QUOTA_DEVICE_CLASS_LABEL_VALUE, quota_device_class_label
 from gpu_facts.network_policy import NAMESPACE_NAME_LABEL
 from gpu_platform.plan.dra_claims import (
     ClaimShape,
@@ -297,10 +297,9 @@ class GpuWorkloadNamespace(pulumi.ComponentResource):
         # Validate before registering anything: bad input changes nothing.
         workload, pools = check_workload_namespace_args(name, args)
         claims_hard = claim_quota(workload, pools, args.get("cluster_device_classes", ()))
-        annotations = dict(workload.logging.annotations)
-        if claims_hard:
-            classes = " ".join(quota_device_classes(claims_hard))
-            annotations[QUOTA_DEVICE_CLASSES_ANNOTATION] = classes
+        labels = namespace_labels(workload, pools)
+        for device_class in quota_device_classes(claims_hard):
+            labels[quota_device_class_label(device_class)] = QUOTA_DEVICE_CLASS_LABEL_VALUE
         super().__init__(
             type_token("GpuWorkloadNamespace"),
             name,
@@ -311,8 +310,8 @@ class GpuWorkloadNamespace(pulumi.ComponentResource):
             f"{name}-namespace",
             metadata=ObjectMetaArgs(
                 name=workload.name,
-                labels=namespace_labels(workload, pools),
-                annotations=annotations or None,
+                labels=labels,
+                annotations=dict(workload.logging.annotations) or None,
             ),
             opts=pulumi.ResourceOptions(parent=self),
         )

@@ -172,7 +172,15 @@ def is_device_class_name(name: str) -> bool:
     return "/" not in name
 
 
-QUOTA_DEVICE_CLASSES_ANNOTATION = "gpu-platform.io/quota-device-classes"
-"""Namespace annotation the platform writes on every GPU workload namespace: the DeviceClasses
-its ResourceQuota caps, space-separated. The in-cluster admission policy refuses a claim (or
-claim template) there that names any other class: a class without a quota key is uncapped."""
+QUOTA_DEVICE_CLASS_LABEL_PREFIX = "device-class.gpu-platform.io/"
+"""Namespace labels the platform writes on a GPU workload namespace, one per DeviceClass its
+ResourceQuota caps: ``device-class.gpu-platform.io/<class>: capped``. The in-cluster admission
+policy refuses a claim (or claim template) there that names any other class: a class without a
+quota key is uncapped. (Labels, not one annotation listing them: CEL finds a label key exactly,
+with no string function beyond the CEL core.)"""
+QUOTA_DEVICE_CLASS_LABEL_VALUE = "capped"
+
+
+def quota_device_class_label(device_class: str) -> str:
+    """The namespace label that says its quota caps ``device_class``."""
+    return QUOTA_DEVICE_CLASS_LABEL_PREFIX + device_class
