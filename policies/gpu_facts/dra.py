@@ -122,6 +122,14 @@ NVIDIA_GPU_CLASS = "gpu.nvidia.com"
 """Whole NVIDIA GPUs (``type == 'gpu'``). Rendered as ``resource.k8s.io/v1`` the chart gives it
 ``extendedResourceName: nvidia.com/gpu`` (nvidia-dra), so with ``DRAExtendedResource`` on
 (beta in 1.36) a plain ``nvidia.com/gpu`` request may be served from a DRA node."""
+PLATFORM_EXTENDED_RESOURCE_CLASSES: dict[str, str] = {"gpu.nvidia.com": "nvidia.com/gpu"}
+"""The DeviceClasses that map a GPU resource and that the platform itself installs, on purpose:
+NVIDIA's driver chart renders ``gpu.nvidia.com`` with ``extendedResourceName: nvidia.com/gpu``
+as ``resource.k8s.io/v1`` (nvidia-dra ``templates/deviceclass-gpu.yaml``), so that on a DRA
+pool's nodes, which no device plugin serves, a plain ``nvidia.com/gpu`` request is served
+through DRA (gate ``DRAExtendedResource``, beta in 1.36). Any other class mapping a GPU
+resource takes such requests over cluster-wide: of two classes naming one resource, the newer
+wins (k8s-api ``DeviceClassSpec.ExtendedResourceName``)."""
 NVIDIA_MIG_CLASS = "mig.nvidia.com"
 """NVIDIA MIG devices (``type == 'mig'``), one per MIG device the GPUs are partitioned into."""
 NVIDIA_VFIO_CLASS = "vfio.gpu.nvidia.com"

@@ -14,6 +14,7 @@ from gpu_policy_support.policy_factory import PolicyInfo
 from . import (
     ack_mps_pools_need_ack_pro,
     cuda_images_pinned,
+    device_classes_map_no_gpu_resource,
     device_plugin_release_current_with_gfd,
     gpu_clusters_have_untainted_pool,
     gpu_limits_whole_numbers,
@@ -111,6 +112,8 @@ MODULES: tuple[PolicyModule, ...] = (
     gpu_pools_have_metrics_exporter,
     gpu_metrics_exporter_resource_names,
     nvme_cache_volumes_ephemeral,
+    # Dynamic Resource Allocation.
+    device_classes_map_no_gpu_resource,
 )
 """Every policy module of the pack, in registration order."""
 

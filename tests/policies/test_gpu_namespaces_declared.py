@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 from pulumi_policy.proxy import UNKNOWN_STRING_VALUE
 
-from .crd_fixtures import CLUSTER_SCOPED
+from .claim_fixtures import CLAIM_SHAPES, claim_workload
+from .crd_fixtures import CLUSTER_SCOPED, Inexpressible
 from .harness import Case, assert_case
 from .platform_fixtures import driver_check, many_workloads_stack, workload
 from .pod_fixtures import KINDS, workload_name
@@ -34,8 +35,28 @@ def _every_kind() -> list[Case]:
     return cases
 
 
+def _claims() -> list[Case]:
+    """Claim pods (DRA) of every kind and claim shape, in a declared and an undeclared
+    namespace."""
+    cases = []
+    for kind in KINDS:
+        if kind in CLUSTER_SCOPED:
+            continue
+        for shape in CLAIM_SHAPES:
+            try:
+                resources = claim_workload(kind, shape, namespace="team-a")
+            except Inexpressible:
+                continue
+            cases.append(
+                Case(POLICY, f"{kind}-claim-{shape}-declared", (*resources, *governed("team-a")))
+            )
+            cases.append(Case(POLICY, f"{kind}-claim-{shape}-undeclared", resources, (UNDECLARED,)))
+    return cases
+
+
 CASES: list[Case] = [
     *_every_kind(),
+    *_claims(),
     Case(
         POLICY,
         "declared-unlabelled",

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from .crd_fixtures import CLUSTER_SCOPED
+from .claim_fixtures import CLAIM_SHAPES, claim_policy_cases, claim_workload
+from .crd_fixtures import CLUSTER_SCOPED, Inexpressible
 from .harness import Case, assert_case
 from .pod_fixtures import (
     KINDS,
@@ -33,7 +34,28 @@ def _namespace_cases() -> list[Case]:
     ]
 
 
-CASES: list[Case] = [*pod_policy_cases(POLICY, VIOLATIONS), *_namespace_cases()]
+def _claim_cases() -> list[Case]:
+    """Claim pods in ``default`` (the claim there too), inline, by template, by name."""
+    cases = claim_policy_cases(POLICY, VIOLATIONS)
+    for kind in KINDS:
+        if kind in CLUSTER_SCOPED:
+            continue
+        for shape in CLAIM_SHAPES:
+            try:
+                resources = claim_workload(kind, shape, namespace="default")
+            except Inexpressible:
+                continue
+            cases.append(
+                Case(POLICY, f"{kind}-claim-{shape}-default", resources, ("'default' namespace",))
+            )
+    return cases
+
+
+CASES: list[Case] = [
+    *pod_policy_cases(POLICY, VIOLATIONS),
+    *_namespace_cases(),
+    *_claim_cases(),
+]
 """Every case of the policy, declared for the meta-test."""
 
 
