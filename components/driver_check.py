@@ -368,7 +368,7 @@ class DriverCheck(pulumi.ComponentResource):
                     ),
                 },
             )
-            after = [home_ns]
+            after: list[pulumi.Resource] = [home_ns]
             if pool.uses_dra:
                 after.append(
                     k8s.resource.v1.ResourceClaimTemplate(

@@ -67,7 +67,9 @@ def plugin_pod(node_name: str, ready: bool = True) -> dict[str, Any]:
     state = {"running": {}} if ready else {"waiting": {"reason": "CrashLoopBackOff"}}
     return {
         "metadata": _meta(
-            f"{KUBELET_PLUGIN_DAEMONSET}-{node_name[-4:]}", NS, ownerReferences=[owner]
+            f"{KUBELET_PLUGIN_DAEMONSET}-{POOLS[node_name]}-{node_name[-1]}",
+            NS,
+            ownerReferences=[owner],
         ),
         "spec": {
             "nodeName": node_name,
