@@ -107,7 +107,7 @@ def test_the_platform_installs_the_driver_beside_the_device_plugin(dra_dev: Any)
         r for r in by_type(dra_dev, RELEASE) if r.inputs["chart"] == "nvidia-device-plugin"
     )
     # The device plugin gets configs for its own pools only.
-    assert sorted(plugin.inputs["values"]["config"]["map"]) == ["a100mig", "t4"]
+    assert sorted(plugin.inputs["values"]["config"]["map"]) == ["a100mig", "plain-default", "t4"]
     pools = {
         r.inputs["agentPoolName"]: r.inputs.get("nodeLabels", {})
         for r in by_type(dra_dev, "azure-native:containerservice:AgentPool")
