@@ -16,6 +16,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from gpu_facts.aks_nodes import AKS_CDI_SOURCE, aks_runs_cdi
 from gpu_facts.capacity import DRA
 from gpu_facts.dra import AMD_DRA_DRIVER, DRA_GA_MINOR
+from gpu_facts.kubernetes_versions import ACK_VERSIONS
 from gpu_facts.vendors import AMD
 from gpu_platform.settings import Cloud, GpuPoolSettings, PlatformSettings
 
@@ -69,8 +70,18 @@ def dra_version_problems(
     if cloud == "existing" or not dra:
         return
     named = ", ".join(path for path, _ in dra)
+    if (
+        version is None
+        and cloud == "alicloud"
+        and minor_version(ACK_VERSIONS.newest) >= DRA_GA_MINOR
+    ):
+        return  # ACK creates the cluster on its newest version, which serves DRA
     if version is None:
-        yield at, f"required with DRA pools ({named}): {DRA_VERSION_RULE}; set {DRA_GA} or newer"
+        yield (
+            at,
+            f"required with DRA pools ({named}): {DRA_VERSION_RULE}, and AKS's default version "
+            f"may run a node image without CDI; set {DRA_GA} or newer",
+        )
         return
     minor = minor_version(version)
     if minor is None:
