@@ -10,6 +10,7 @@ from pulumi_policy import EnforcementLevel, Severity, StackValidationArgs
 from gpu_facts.dra import device_class_quota_key, quota_key_device_class
 from gpu_facts.scheduling import NVIDIA_GPU, is_gpu_resource
 from gpu_policy_support.claims import StackClaims, stack_claims
+from gpu_policy_support.driver_checks import is_driver_check
 from gpu_policy_support.pod_specs import namespace as namespace_of
 from gpu_policy_support.policy_factory import Config, PolicyInfo, Report, stack_policy
 from gpu_policy_support.props import mapping, path
@@ -77,10 +78,11 @@ def check(args: StackValidationArgs, config: Config, report: Report) -> None:
                 f"'<class>.deviceclass.resource.k8s.io/devices'){why}.",
                 namespace.urn,
             )
-    # Claims: each GPU class a pod claims needs its own key in the pod's namespace.
+    # Claims: each GPU class a pod claims needs its own key in the pod's namespace. Driver
+    # checks (BP-05 probes of a pool, not a workload) need none, as for the namespace's quota.
     for resource, site, demand in stack_gpu_pods(index, config, claims):
         where = workload_namespace(resource)
-        if where is None:
+        if where is None or is_driver_check(resource.resource_type, resource.props):
             continue
         missing = sorted(c for c in demand.classes if c not in capped[where])
         if missing:

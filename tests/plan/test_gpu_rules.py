@@ -16,7 +16,7 @@ from gpu_platform.plan.gpu_rules import (
 )
 from tests.conftest import platform_of, stack_raw
 
-STACKS = ["dev", "prod", "ack-dev", "byo", "amd-dev"]
+STACKS = ["dev", "prod", "ack-dev", "byo", "amd-dev", "dra-dev"]
 
 
 def _rules(stack: str) -> list[dict]:
