@@ -21,7 +21,7 @@ from gpu_facts.dra import (
     names_family,
 )
 
-from .checks import node_labels, node_ready, node_taint, ready_pod_on_node
+from .checks import effective_hard, node_labels, node_ready, node_taint, ready_pod_on_node
 from .cluster import Obj
 from .daemons import DaemonPods
 from .dra_expectations import DraExpectation, DraPoolExpectation
@@ -166,17 +166,7 @@ def claim_quota(namespace: str, keys: Mapping[str, int], quotas: list[Obj]) -> C
     """The namespace's quota caps each GPU DeviceClass as the stack says (the tightest hard
     limit per key is the effective one)."""
     expected = ", ".join(f"{k}: {v}" for k, v in sorted(keys.items()))
-    effective: dict[str, int | str] = {}
-    for quota in quotas:
-        for key, value in mapping(quota, "spec", "hard").items():
-            if key not in keys:
-                continue
-            n = whole(value)
-            current = effective.get(key)
-            if n is None:
-                effective[key] = str(value)
-            elif current is None or (isinstance(current, int) and n < current):
-                effective[key] = n
+    effective = effective_hard(quotas, lambda key: key in keys)
     missing = [k for k in sorted(keys) if k not in effective]
     found = ", ".join(f"{k}: {v}" for k, v in sorted(effective.items())) or "no claim quota"
     if missing:

@@ -13,7 +13,7 @@ shape policies see, with the claim they reference in each of its shapes:
 from __future__ import annotations
 
 import copy
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 from .crd_fixtures import CLUSTER_SCOPED, Inexpressible
@@ -131,3 +131,16 @@ def claim_policy_cases(
                     )
                 )
     return cases
+
+
+def every_claim_workload(namespace: str) -> Iterator[tuple[str, str, tuple[Res, ...]]]:
+    """(kind, claim shape, resources) of the compliant claim workload of every namespaced
+    kind and every shape, in ``namespace``."""
+    for kind in KINDS:
+        if kind in CLUSTER_SCOPED:
+            continue
+        for shape in CLAIM_SHAPES:
+            try:
+                yield kind, shape, claim_workload(kind, shape, namespace=namespace)
+            except Inexpressible:
+                continue

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from pulumi_policy.proxy import UNKNOWN_STRING_VALUE
 
-from .claim_fixtures import CLAIM_SHAPES, claim_workload
-from .crd_fixtures import CLUSTER_SCOPED, Inexpressible
+from .claim_fixtures import every_claim_workload
+from .crd_fixtures import CLUSTER_SCOPED
 from .harness import Case, assert_case
 from .platform_fixtures import driver_check, many_workloads_stack, workload
 from .pod_fixtures import KINDS, workload_name
@@ -39,18 +39,10 @@ def _claims() -> list[Case]:
     """Claim pods (DRA) of every kind and claim shape, in a declared and an undeclared
     namespace."""
     cases = []
-    for kind in KINDS:
-        if kind in CLUSTER_SCOPED:
-            continue
-        for shape in CLAIM_SHAPES:
-            try:
-                resources = claim_workload(kind, shape, namespace="team-a")
-            except Inexpressible:
-                continue
-            cases.append(
-                Case(POLICY, f"{kind}-claim-{shape}-declared", (*resources, *governed("team-a")))
-            )
-            cases.append(Case(POLICY, f"{kind}-claim-{shape}-undeclared", resources, (UNDECLARED,)))
+    for kind, shape, resources in every_claim_workload("team-a"):
+        declared = (*resources, *governed("team-a"))
+        cases.append(Case(POLICY, f"{kind}-claim-{shape}-declared", declared))
+        cases.append(Case(POLICY, f"{kind}-claim-{shape}-undeclared", resources, (UNDECLARED,)))
     return cases
 
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from .claim_fixtures import CLAIM_SHAPES, claim_policy_cases, claim_workload
-from .crd_fixtures import CLUSTER_SCOPED, Inexpressible
+from .claim_fixtures import claim_policy_cases, every_claim_workload
+from .crd_fixtures import CLUSTER_SCOPED
 from .harness import Case, assert_case
 from .pod_fixtures import (
     KINDS,
@@ -36,19 +36,13 @@ def _namespace_cases() -> list[Case]:
 
 def _claim_cases() -> list[Case]:
     """Claim pods in ``default`` (the claim there too), inline, by template, by name."""
-    cases = claim_policy_cases(POLICY, VIOLATIONS)
-    for kind in KINDS:
-        if kind in CLUSTER_SCOPED:
-            continue
-        for shape in CLAIM_SHAPES:
-            try:
-                resources = claim_workload(kind, shape, namespace="default")
-            except Inexpressible:
-                continue
-            cases.append(
-                Case(POLICY, f"{kind}-claim-{shape}-default", resources, ("'default' namespace",))
-            )
-    return cases
+    return [
+        *claim_policy_cases(POLICY, VIOLATIONS),
+        *(
+            Case(POLICY, f"{kind}-claim-{shape}-default", resources, ("'default' namespace",))
+            for kind, shape, resources in every_claim_workload("default")
+        ),
+    ]
 
 
 CASES: list[Case] = [
