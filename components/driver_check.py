@@ -63,6 +63,8 @@ def claim_template_name(pool: PoolFacts) -> str:
     """The ResourceClaimTemplate a DRA pool's check claims one device from: one device of the
     pool's shape (``plan.dra_claims.pool_shape``), in the check's namespace."""
     return f"{CHECK_APP}-{pool.name}"
+
+
 """``app.kubernetes.io/name`` of every check Job and CronJob."""
 NODE_POOL_ANNOTATION = "gpu-platform.io/node-pool"
 """On a check Job: the cloud node pool it checks (its ID makes the Job wait for that pool)."""
@@ -223,7 +225,11 @@ def job_spec(pool: PoolFacts, settings: DriverCheckSettings) -> k8s.batch.v1.Job
     # One device of the pool: its extended resource, or on a DRA pool a claim from its template.
     claims = None
     if pool.uses_dra:
-        claims = [k8s.core.v1.PodResourceClaimArgs(name=CLAIM, resource_claim_template_name=claim_template_name(pool))]
+        claims = [
+            k8s.core.v1.PodResourceClaimArgs(
+                name=CLAIM, resource_claim_template_name=claim_template_name(pool)
+            )
+        ]
     else:
         limits[gpu_resource(pool)] = "1"
     amd = pool.is_amd

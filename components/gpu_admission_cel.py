@@ -326,7 +326,8 @@ CLAIM_VARIABLES: tuple[CelVariable, ...] = (
 
 
 def _capped(device_class: str) -> str:
-    return f"({_quoted(QUOTA_DEVICE_CLASS_LABEL_PREFIX)} + {device_class}) in variables.namespaceLabels"
+    label = f"{_quoted(QUOTA_DEVICE_CLASS_LABEL_PREFIX)} + {device_class}"
+    return f"({label}) in variables.namespaceLabels"
 
 
 CLAIM_VALIDATIONS: tuple[CelValidation, ...] = (

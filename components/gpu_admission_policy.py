@@ -70,7 +70,9 @@ def _policy(
             match_constraints=admission.MatchResourcesArgs(
                 namespace_selector=_gpu_namespaces(), resource_rules=rules
             ),
-            variables=[admission.VariableArgs(name=v.name, expression=v.expression) for v in variables],
+            variables=[
+                admission.VariableArgs(name=v.name, expression=v.expression) for v in variables
+            ],
             validations=[
                 admission.ValidationArgs(expression=v.expression, message=v.message)
                 for v in validations

@@ -175,7 +175,8 @@ def check_workload_namespace_args(
     fields = {
         k: v
         for k, v in args.items()
-        if k not in (*QUOTA_ARGS, "pools", "cluster_gpu_resources", "cluster_device_classes", "cloud")
+        if k
+        not in (*QUOTA_ARGS, "pools", "cluster_gpu_resources", "cluster_device_classes", "cloud")
     }
     workload: WorkloadSettings | None = None
     try:

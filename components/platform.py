@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any, cast
 import pulumi
 import pulumi_kubernetes as k8s
 
+from gpu_platform.plan.dra_claims import cluster_device_classes
 from gpu_platform.plan.observability import (
     KSM_LABELS_ALLOWLIST,
     grafana_name,
@@ -22,7 +23,6 @@ from gpu_platform.plan.observability import (
     unattributed_gpu_pools,
     unattributed_warning,
 )
-from gpu_platform.plan.dra_claims import cluster_device_classes
 from gpu_platform.plan.platform import ResolvedPlatform, shared_gpu_warnings
 from gpu_platform.settings import AckClusterSettings, AksClusterSettings, ExistingClusterSettings
 from gpu_platform.stack_config import NAMESPACE
