@@ -61,6 +61,11 @@ def dra_pool_problems(cloud: Cloud, pool: GpuPoolSettings) -> Iterator[Problem]:
         yield "mig.strategy", f"{pool.mig.strategy!r} {MIG_STRATEGY_RULE}"
 
 
+def _ack_newest_serves_dra() -> bool:
+    newest = minor_version(ACK_VERSIONS.newest)
+    return newest is not None and newest >= DRA_GA_MINOR
+
+
 def dra_version_problems(
     cloud: str, version: str | None, dra: Sequence[tuple[str, GpuPoolSettings]], at: str
 ) -> Iterator[Problem]:
@@ -70,11 +75,7 @@ def dra_version_problems(
     if cloud == "existing" or not dra:
         return
     named = ", ".join(path for path, _ in dra)
-    if (
-        version is None
-        and cloud == "alicloud"
-        and minor_version(ACK_VERSIONS.newest) >= DRA_GA_MINOR
-    ):
+    if version is None and cloud == "alicloud" and _ack_newest_serves_dra():
         return  # ACK creates the cluster on its newest version, which serves DRA
     if version is None:
         yield (

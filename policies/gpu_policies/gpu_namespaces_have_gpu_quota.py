@@ -79,7 +79,7 @@ def check(args: StackValidationArgs, config: Config, report: Report) -> None:
                 namespace.urn,
             )
     # Claims: each GPU class a pod claims needs its own key in the pod's namespace. Driver
-    # checks (BP-05 probes of a pool, not a workload) need none, as for the namespace's quota.
+    # checks (probes of a pool, not a workload) need none, as for the namespace's quota.
     for resource, site, demand in stack_gpu_pods(index, config, claims):
         where = workload_namespace(resource)
         if where is None or is_driver_check(resource.resource_type, resource.props):
