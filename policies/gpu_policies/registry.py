@@ -16,6 +16,7 @@ from . import (
     cuda_images_pinned,
     device_classes_map_no_gpu_resource,
     device_plugin_release_current_with_gfd,
+    dra_driver_not_beside_device_plugin,
     gpu_clusters_have_untainted_pool,
     gpu_limits_whole_numbers,
     gpu_metrics_exporter_resource_names,
@@ -114,6 +115,7 @@ MODULES: tuple[PolicyModule, ...] = (
     nvme_cache_volumes_ephemeral,
     # Dynamic Resource Allocation.
     device_classes_map_no_gpu_resource,
+    dra_driver_not_beside_device_plugin,
 )
 """Every policy module of the pack, in registration order."""
 
