@@ -24,7 +24,7 @@ from gpu_platform.settings import DraDriverSettings
 from .errors import raise_if_any, shape_problems, validation_problems
 from .gpu_workload_namespace import DENY_ALL_POLICY, deny_all_spec
 from .helm_release import pinned_release, system_namespace
-from .nvidia_device_plugin import API_SERVER_POLICY, api_server_egress_spec, namespace_policies
+from .nvidia.device_plugin import API_SERVER_POLICY, api_server_egress_spec, namespace_policies
 from .outputs import known_after
 from .pool_args import DEFAULT_CLOUD, GpuPoolArgs, check_gpu_pools_args
 from .type_tokens import type_token

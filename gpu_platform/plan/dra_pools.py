@@ -5,7 +5,7 @@ one rule in one place, asked by the stack config, the pool components, ``NvidiaD
 A pool's own problems are relative to the pool (``allocation``, ``sharing``, ``mig.strategy``);
 what DRA needs of the cluster is relative to the config's root (``cluster.kubernetesVersion``,
 ``gpuOperator.enabled``). Sources: ``gpu_facts.dra`` (DRA GA in 1.34), the driver's chart
-(``gpu_facts.nvidia_dra_driver_chart``), AKS's node images (``gpu_facts.aks_nodes``: CDI) and
+(``gpu_facts.nvidia_dra_driver_chart``), AKS's node images (``gpu_facts.aks.nodes``: CDI) and
 ACK's "Schedule GPUs with DRA" guide (Kubernetes 1.34 or newer).
 """
 
@@ -13,14 +13,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
 
-from gpu_facts.aks_nodes import AKS_CDI_SOURCE, aks_runs_cdi
+from gpu_facts.aks.nodes import AKS_CDI_SOURCE, aks_runs_cdi
 from gpu_facts.capacity import DRA
 from gpu_facts.dra import AMD_DRA_DRIVER, DRA_GA_MINOR
 from gpu_facts.kubernetes_versions import ACK_VERSIONS
 from gpu_facts.vendors import AMD
 from gpu_platform.settings import Cloud, GpuPoolSettings, PlatformSettings
 
-from .amd_pools import pool_vendor
+from .amd.pools import pool_vendor
 from .kubernetes_versions import minor_version
 from .pools import PoolFacts
 from .problems import Problem, join_path

@@ -8,12 +8,12 @@ from typing import Annotated, Literal
 
 from pydantic import AfterValidator, Field, StrictBool, StrictInt, model_validator
 
-from gpu_facts.device_plugin_chart import (
+from gpu_facts.name_rules import DNS1123_LABEL
+from gpu_facts.nvidia.device_plugin_chart import (
     DEFAULT_NAMESPACE,
     DEFAULT_VERSION,
     GPU_OPERATOR_DEFAULT_NAMESPACE,
 )
-from gpu_facts.name_rules import DNS1123_LABEL
 from gpu_facts.nvidia_dra_driver_chart import DEFAULT_NAMESPACE as DRA_DEFAULT_NAMESPACE
 from gpu_facts.nvidia_dra_driver_chart import DEFAULT_VERSION as DRA_DEFAULT_VERSION
 

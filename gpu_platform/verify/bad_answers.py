@@ -19,11 +19,11 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, replace
 
-from gpu_facts.azure_storage import ACSTOR_NAMESPACE
+from gpu_facts.aks.storage import ACSTOR_NAMESPACE
 from gpu_facts.scheduling import POOL_LABEL
 
-from .amd_expectations import AmdExpectation
-from .amd_verify import ATTRIBUTION_CHECK as AMD_ATTRIBUTION
+from .amd.expectations import AmdExpectation
+from .amd.verify import ATTRIBUTION_CHECK as AMD_ATTRIBUTION
 from .answers import BadAnswer
 from .dra_checks import CLASS_CHECK, NO_PLUGIN_CHECK, PLUGIN_CHECK, QUOTA_CHECK, SLICES_CHECK
 from .dra_checks import DRIVER_CHECK as DRA_DRIVER_CHECK

@@ -13,13 +13,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
-from gpu_facts.device_plugin_chart import CHART_NAME, GFD_CHART_NAME, PLUGIN_IMAGE_NAME
 from gpu_facts.dra import (
     MIG_PROFILE_ATTRIBUTE,
     PRODUCT_NAME_ATTRIBUTE,
     TYPE_ATTRIBUTE,
     names_family,
 )
+from gpu_facts.nvidia.device_plugin_chart import CHART_NAME, GFD_CHART_NAME, PLUGIN_IMAGE_NAME
 
 from .checks import effective_hard, node_labels, node_ready, node_taint, ready_pod_on_node
 from .cluster import Obj

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 
 from gpu_facts.scheduling import ACK_GPU_SCHEDULE_LABEL, POOL_LABEL
 
-from .amd_expectations import AmdExpectation
+from .amd.expectations import AmdExpectation
 from .cluster import ClusterReader, Obj
 from .daemons import is_ack_daemon, is_device_plugin, is_exporter
 from .dra_expectations import DraExpectation

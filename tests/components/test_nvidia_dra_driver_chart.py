@@ -15,11 +15,11 @@ import pytest
 import yaml
 from helm_python.chart import Chart
 
-from gpu_facts.device_plugin_chart import DEFAULT_VERSION as PLUGIN_VERSION
-from gpu_facts.device_plugin_chart import RELEASE_NAME as PLUGIN_RELEASE
-from gpu_facts.device_plugin_chart import unknown_value_paths
 from gpu_facts.dra import NVIDIA_DRA_DRIVER, NVIDIA_GPU_CLASS, TYPE_ATTRIBUTE
 from gpu_facts.network_policy import API_SERVER_PORTS, Endpoint, allows, is_deny_all
+from gpu_facts.nvidia.device_plugin_chart import DEFAULT_VERSION as PLUGIN_VERSION
+from gpu_facts.nvidia.device_plugin_chart import RELEASE_NAME as PLUGIN_RELEASE
+from gpu_facts.nvidia.device_plugin_chart import unknown_value_paths
 from gpu_facts.nvidia_dra_driver_chart import (
     CHART_PODS,
     CONTROLLER_COMPONENT,
@@ -29,7 +29,7 @@ from gpu_facts.nvidia_dra_driver_chart import (
     RELEASE_NAME,
 )
 from gpu_facts.scheduling import GPU_TAINT_EFFECT, POOL_LABEL, Taint
-from gpu_platform.components.nvidia_device_plugin import chart_values as plugin_values
+from gpu_platform.components.nvidia.device_plugin import chart_values as plugin_values
 from gpu_platform.components.nvidia_dra_driver import NvidiaDraDriver
 from gpu_platform.plan.dra_driver import dra_driver_values
 from gpu_platform.plan.node_labels import node_labels

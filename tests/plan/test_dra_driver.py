@@ -3,7 +3,7 @@ tests/components/test_nvidia_dra_driver_chart.py)."""
 
 from __future__ import annotations
 
-from gpu_facts.device_plugin_chart import unknown_value_paths
+from gpu_facts.nvidia.device_plugin_chart import unknown_value_paths
 from gpu_facts.nvidia_dra_driver_chart import KNOWN_VALUE_PATHS
 from gpu_platform.plan.dra_driver import (
     controller_affinity,

@@ -107,7 +107,7 @@ def test_the_gpu_operator_is_refused_beside_dra_pools() -> None:
 
 
 def test_an_existing_clusters_version_is_its_own() -> None:
-    raw = stack_raw("byo")
+    raw = stack_raw("existing")
     raw["gpuPools"][0]["allocation"] = "dra"
     raw["gpuPools"][0].pop("mig", None)
     assert list(dra_cluster_problems(PlatformSettings.model_validate(raw))) == []

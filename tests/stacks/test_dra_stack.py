@@ -13,7 +13,7 @@ import pytest
 import yaml
 from helm_python.chart import Chart
 
-from gpu_facts.device_plugin_chart import DEFAULT_VERSION as PLUGIN_VERSION
+from gpu_facts.nvidia.device_plugin_chart import DEFAULT_VERSION as PLUGIN_VERSION
 from gpu_facts.nvidia_dra_driver_chart import DEFAULT_VERSION as DRA_VERSION
 from gpu_platform.offline_preview import PreviewResult
 from gpu_platform.offline_preview.cli import EXIT_OK
