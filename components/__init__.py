@@ -64,8 +64,8 @@ if TYPE_CHECKING:  # what the names below resolve to, for type checkers
         NvidiaDevicePlugin,
         NvidiaDevicePluginArgs,
     )
+    from .nvidia.dra_driver import NvidiaDraDriver, NvidiaDraDriverArgs
     from .nvidia.gpu_operator import NvidiaGpuOperator, NvidiaGpuOperatorArgs
-    from .nvidia_dra_driver import NvidiaDraDriver, NvidiaDraDriverArgs
     from .platform import GpuPlatform
     from .pool_args import (
         AutoscaleArgs,
@@ -139,8 +139,8 @@ _WHERE = {
     "MigArgs": "pool_args",
     "NvidiaDevicePlugin": "nvidia.device_plugin",
     "NvidiaDevicePluginArgs": "nvidia.device_plugin",
-    "NvidiaDraDriver": "nvidia_dra_driver",
-    "NvidiaDraDriverArgs": "nvidia_dra_driver",
+    "NvidiaDraDriver": "nvidia.dra_driver",
+    "NvidiaDraDriverArgs": "nvidia.dra_driver",
     "NvidiaGpuOperator": "nvidia.gpu_operator",
     "NvidiaGpuOperatorArgs": "nvidia.gpu_operator",
     "NvmeCache": "aks.nvme_cache",

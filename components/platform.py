@@ -515,7 +515,7 @@ class GpuPlatform(pulumi.ComponentResource):
         """NVIDIA's DRA driver when a pool has ``allocation: dra`` (docs/dra.md)."""
         if not any(pf.uses_dra for pf in self._platform.pools.values()):
             return None
-        from .nvidia_dra_driver import NvidiaDraDriver, NvidiaDraDriverArgs
+        from .nvidia.dra_driver import NvidiaDraDriver, NvidiaDraDriverArgs
 
         config = self._platform.settings
         args: NvidiaDraDriverArgs = {

@@ -5,7 +5,7 @@ one rule in one place, asked by the stack config, the pool components, ``NvidiaD
 A pool's own problems are relative to the pool (``allocation``, ``sharing``, ``mig.strategy``);
 what DRA needs of the cluster is relative to the config's root (``cluster.kubernetesVersion``,
 ``gpuOperator.enabled``). Sources: ``gpu_facts.dra`` (DRA GA in 1.34), the driver's chart
-(``gpu_facts.nvidia_dra_driver_chart``), AKS's node images (``gpu_facts.aks.nodes``: CDI) and
+(``gpu_facts.nvidia.dra_driver_chart``), AKS's node images (``gpu_facts.aks.nodes``: CDI) and
 ACK's "Schedule GPUs with DRA" guide (Kubernetes 1.34 or newer).
 """
 

@@ -14,8 +14,8 @@ from gpu_facts.nvidia.device_plugin_chart import (
     DEFAULT_VERSION,
     GPU_OPERATOR_DEFAULT_NAMESPACE,
 )
-from gpu_facts.nvidia_dra_driver_chart import DEFAULT_NAMESPACE as DRA_DEFAULT_NAMESPACE
-from gpu_facts.nvidia_dra_driver_chart import DEFAULT_VERSION as DRA_DEFAULT_VERSION
+from gpu_facts.nvidia.dra_driver_chart import DEFAULT_NAMESPACE as DRA_DEFAULT_NAMESPACE
+from gpu_facts.nvidia.dra_driver_chart import DEFAULT_VERSION as DRA_DEFAULT_VERSION
 
 from .base import DnsLabel, Quantity, SettingsModel, following, quantity_value
 

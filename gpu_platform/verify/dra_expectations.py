@@ -18,7 +18,7 @@ from gpu_facts.dra import (
     NVIDIA_DRA_DRIVER,
     gpu_family,
 )
-from gpu_facts.nvidia_dra_driver_chart import KUBELET_PLUGIN_DAEMONSET
+from gpu_facts.nvidia.dra_driver_chart import KUBELET_PLUGIN_DAEMONSET
 from gpu_platform.plan.dra_claims import claim_quota, cluster_device_classes
 from gpu_platform.plan.dra_pools import dra_pools
 from gpu_platform.plan.platform import ResolvedPlatform

@@ -13,7 +13,7 @@ from gpu_facts.ack.addons import MPS_CONTROL_CHART
 from gpu_facts.amd.gpu_operator import CHART_NAME as AMD_CHART_NAME
 from gpu_facts.nvidia.dcgm_exporter_chart import METRICS_PORT
 from gpu_facts.nvidia.device_plugin_chart import CHART_NAME
-from gpu_facts.nvidia_dra_driver_chart import CHART_NAME as DRA_CHART_NAME
+from gpu_facts.nvidia.dra_driver_chart import CHART_NAME as DRA_CHART_NAME
 from gpu_facts.scheduling import POOL_LABEL, Taint
 from gpu_platform.plan.amd.pools import nvidia_pools
 from gpu_platform.plan.metrics import NodeSeries, node_series

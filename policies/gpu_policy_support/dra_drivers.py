@@ -6,7 +6,7 @@ and required node affinity against a pool's labels, its ``tolerations`` against 
 taints. A release that sets no affinity keeps the chart's default, which matches labels NFD
 (or the GPU Operator) adds at run time: like the device plugin's default, it counts as running
 on every GPU pool it tolerates. Chart 25.12.0 tolerates nothing by default
-(``gpu_facts.nvidia_dra_driver_chart``; 0.4.x tolerates ``nvidia.com/gpu``), so a release that
+(``gpu_facts.nvidia.dra_driver_chart``; 0.4.x tolerates ``nvidia.com/gpu``), so a release that
 sets no tolerations runs on no tainted pool. A release whose ``resources.gpus.enabled`` is false
 runs no GPU plugin at all.
 """
@@ -19,7 +19,7 @@ from typing import Any
 
 from pulumi_policy import PolicyResource
 
-from gpu_facts.nvidia_dra_driver_chart import CHART_NAMES
+from gpu_facts.nvidia.dra_driver_chart import CHART_NAMES
 
 from .helm_releases import releases
 from .node_placement import ANYWHERE, NodePlacement, node_placement

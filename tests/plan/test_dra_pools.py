@@ -1,7 +1,7 @@
 """plan.dra_pools: what a DRA pool may not be (relative to the pool) and what DRA pools need of
 the cluster (from the config's root). The same rules through the stack config, with their key
 paths: tests/stack_config/rules/test_pools.py; through the components:
-tests/components/test_nvidia_dra_driver.py."""
+tests/components/nvidia/test_dra_driver.py."""
 
 from __future__ import annotations
 

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from gpu_platform.plan.dra_driver import dra_driver_values
+from gpu_platform.plan.nvidia.dra_driver import dra_driver_values
 
 from .harness import Case, Res, assert_case
 from .platform_fixtures import GPU_NODES_AFFINITY, aks_pool, plugin_release

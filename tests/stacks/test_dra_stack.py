@@ -14,7 +14,7 @@ import yaml
 from helm_python.chart import Chart
 
 from gpu_facts.nvidia.device_plugin_chart import DEFAULT_VERSION as PLUGIN_VERSION
-from gpu_facts.nvidia_dra_driver_chart import DEFAULT_VERSION as DRA_VERSION
+from gpu_facts.nvidia.dra_driver_chart import DEFAULT_VERSION as DRA_VERSION
 from gpu_platform.offline_preview import PreviewResult
 from gpu_platform.offline_preview.cli import EXIT_OK
 from gpu_policy_support.node_placement import node_placement

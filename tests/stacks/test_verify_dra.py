@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from gpu_facts.dra import NVIDIA_DRA_DRIVER, device_class_quota_key
-from gpu_facts.nvidia_dra_driver_chart import KUBELET_PLUGIN_DAEMONSET
+from gpu_facts.nvidia.dra_driver_chart import KUBELET_PLUGIN_DAEMONSET
 from tests.stacks.test_verify import (
     DATA,
     FakeCluster,

@@ -1,7 +1,7 @@
 """NvidiaDraDriver on the mock engine, and GpuPlatform's DRA layer: the pinned release in its
 privileged namespace with our values, refused where DRA cannot work (plan.dra_pools), and the
 pools around it (no device-plugin label on a DRA pool, a driver check that claims a device).
-The chart rendered with these values: tests/components/test_nvidia_dra_driver_chart.py."""
+The chart rendered with these values: tests/components/nvidia/test_dra_driver_chart.py."""
 
 from __future__ import annotations
 
@@ -10,12 +10,12 @@ from typing import Any
 import pulumi
 import pytest
 
-from gpu_facts.nvidia_dra_driver_chart import CHART_NAME, CHART_REPO, DEFAULT_VERSION
-from gpu_platform.components.nvidia_dra_driver import NO_DRA_POOL, NvidiaDraDriver
+from gpu_facts.nvidia.dra_driver_chart import CHART_NAME, CHART_REPO, DEFAULT_VERSION
+from gpu_platform.components.nvidia.dra_driver import NO_DRA_POOL, NvidiaDraDriver
 from gpu_platform.components.platform import GpuPlatform
 from gpu_platform.offline_preview.engine import PreviewMocks, RecordingMonitor
-from gpu_platform.plan.dra_driver import dra_driver_values
 from gpu_platform.plan.dra_pools import dra_pool_problems
+from gpu_platform.plan.nvidia.dra_driver import dra_driver_values
 from gpu_platform.plan.problems import under
 from gpu_platform.settings import GpuPoolSettings
 from gpu_platform.stack_config import load_platform

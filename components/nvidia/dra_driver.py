@@ -4,7 +4,8 @@ One Helm release of NVIDIA's chart (``nvidia-dra-driver-gpu``, pinned) in its ow
 kubelet plugin, which publishes each node's GPUs or MIG devices in ResourceSlices and prepares
 claimed devices, on exactly the DRA pools (their pool label) and tolerating their GPU taint; the
 ComputeDomain controller, when asked for, on CPU nodes; and the chart's DeviceClasses
-(``gpu.nvidia.com``, ``mig.nvidia.com``, ``vfio.gpu.nvidia.com``). Values: ``plan.dra_driver``.
+(``gpu.nvidia.com``, ``mig.nvidia.com``, ``vfio.gpu.nvidia.com``). Values:
+``plan.nvidia.dra_driver``.
 The device plugin never runs beside it: DRA pools carry none of the labels it needs
 (``plan.node_labels``). The namespace denies all traffic but the pods' one need, the API server.
 """
@@ -14,20 +15,20 @@ from typing import NotRequired, TypedDict
 import pulumi
 from pydantic import ValidationError
 
-from gpu_facts.nvidia_dra_driver_chart import CHART_NAME, CHART_REPO, INSTANCE_LABEL, RELEASE_NAME
-from gpu_platform.plan.dra_driver import dra_driver_values
+from gpu_facts.nvidia.dra_driver_chart import CHART_NAME, CHART_REPO, INSTANCE_LABEL, RELEASE_NAME
 from gpu_platform.plan.dra_pools import dra_pools, dra_version_problems, is_dra
+from gpu_platform.plan.nvidia.dra_driver import dra_driver_values
 from gpu_platform.plan.pools import PoolFacts
 from gpu_platform.plan.problems import Problem
 from gpu_platform.settings import DraDriverSettings
 
-from .errors import raise_if_any, shape_problems, validation_problems
-from .gpu_workload_namespace import DENY_ALL_POLICY, deny_all_spec
-from .helm_release import pinned_release, system_namespace
-from .nvidia.device_plugin import API_SERVER_POLICY, api_server_egress_spec, namespace_policies
-from .outputs import known_after
-from .pool_args import DEFAULT_CLOUD, GpuPoolArgs, check_gpu_pools_args
-from .type_tokens import type_token
+from ..errors import raise_if_any, shape_problems, validation_problems
+from ..gpu_workload_namespace import DENY_ALL_POLICY, deny_all_spec
+from ..helm_release import pinned_release, system_namespace
+from ..outputs import known_after
+from ..pool_args import DEFAULT_CLOUD, GpuPoolArgs, check_gpu_pools_args
+from ..type_tokens import type_token
+from .device_plugin import API_SERVER_POLICY, api_server_egress_spec, namespace_policies
 
 NO_DRA_POOL = "no pool has allocation 'dra': the driver's kubelet plugin would run nowhere"
 

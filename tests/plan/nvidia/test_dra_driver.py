@@ -1,11 +1,11 @@
-"""plan.dra_driver: the DRA chart's values place each pod (the chart rendered with them:
-tests/components/test_nvidia_dra_driver_chart.py)."""
+"""plan.nvidia.dra_driver: the DRA chart's values place each pod (the chart rendered with them:
+tests/components/nvidia/test_dra_driver_chart.py)."""
 
 from __future__ import annotations
 
 from gpu_facts.nvidia.device_plugin_chart import unknown_value_paths
-from gpu_facts.nvidia_dra_driver_chart import KNOWN_VALUE_PATHS
-from gpu_platform.plan.dra_driver import (
+from gpu_facts.nvidia.dra_driver_chart import KNOWN_VALUE_PATHS
+from gpu_platform.plan.nvidia.dra_driver import (
     controller_affinity,
     dra_driver_values,
     kubelet_plugin_affinity,

@@ -2,7 +2,7 @@
 controller (ComputeDomains only) on CPU nodes, the GPU side on.
 
 Read against the chart's ``values.yaml`` and templates (25.12.0,
-``gpu_facts.nvidia_dra_driver_chart``). Helm merges maps key by key and replaces lists, so the
+``gpu_facts.nvidia.dra_driver_chart``). Helm merges maps key by key and replaces lists, so the
 chart's default affinities (NFD labels for the kubelet plugin, control-plane nodes for the
 controller) are replaced by giving their ``nodeSelectorTerms`` lists, never by an empty map.
 """
@@ -13,14 +13,14 @@ from collections.abc import Sequence
 from typing import Any
 
 from gpu_facts.dra import RESOURCE_API_VERSION
-from gpu_facts.nvidia_dra_driver_chart import (
+from gpu_facts.nvidia.dra_driver_chart import (
     GPU_RESOURCES_OVERRIDE,
     HOST_DRIVER_ROOT,
     RESOURCE_API_VERSION_VALUE,
 )
 from gpu_facts.scheduling import GPU_PRESENT_LABEL, POOL_LABEL
 
-from .chart_values import gpu_tolerations, system_tolerations
+from ..chart_values import gpu_tolerations, system_tolerations
 
 
 def _required(*expressions: dict[str, Any]) -> dict[str, Any]:

@@ -2,7 +2,7 @@
 beside the device plugin chart rendered with the same stack's values: the kubelet plugin lands
 on exactly the DRA pools' nodes (tolerating their taint), the device plugin, GFD and NFD worker
 on none of them, the controller on CPU nodes only; the pods are the ones
-``gpu_facts.nvidia_dra_driver_chart`` lists, the DeviceClasses the ones ``gpu_facts.dra`` names,
+``gpu_facts.nvidia.dra_driver_chart`` lists, the DeviceClasses the ones ``gpu_facts.dra`` names,
 and the release's namespace lets each pod reach the API server and nothing else."""
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from gpu_facts.network_policy import API_SERVER_PORTS, Endpoint, allows, is_deny
 from gpu_facts.nvidia.device_plugin_chart import DEFAULT_VERSION as PLUGIN_VERSION
 from gpu_facts.nvidia.device_plugin_chart import RELEASE_NAME as PLUGIN_RELEASE
 from gpu_facts.nvidia.device_plugin_chart import unknown_value_paths
-from gpu_facts.nvidia_dra_driver_chart import (
+from gpu_facts.nvidia.dra_driver_chart import (
     CHART_PODS,
     CONTROLLER_COMPONENT,
     DEFAULT_VERSION,
@@ -30,9 +30,9 @@ from gpu_facts.nvidia_dra_driver_chart import (
 )
 from gpu_facts.scheduling import GPU_TAINT_EFFECT, POOL_LABEL, Taint
 from gpu_platform.components.nvidia.device_plugin import chart_values as plugin_values
-from gpu_platform.components.nvidia_dra_driver import NvidiaDraDriver
-from gpu_platform.plan.dra_driver import dra_driver_values
+from gpu_platform.components.nvidia.dra_driver import NvidiaDraDriver
 from gpu_platform.plan.node_labels import node_labels
+from gpu_platform.plan.nvidia.dra_driver import dra_driver_values
 from gpu_platform.plan.platform import ResolvedPlatform
 from gpu_platform.stack_config import load_platform
 from gpu_policy_support.node_placement import node_placement
