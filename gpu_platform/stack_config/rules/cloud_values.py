@@ -20,6 +20,7 @@ from gpu_platform.settings import (
     AksClusterSettings,
     CpuPoolSettings,
     GpuPoolSettings,
+    ManagedGpuPoolSettings,
 )
 
 from .base import ConfigUnderCheck, Problem, Rule
@@ -57,19 +58,14 @@ def pool_zones(cfg: ConfigUnderCheck) -> Iterator[Problem]:
     the stack creates. An existing cluster's nodes are where they are."""
     cluster = cfg.settings.cluster
     for at, pool in _pools(cfg):
-        if not pool.zones:
+        if not getattr(pool, "zones", None):  # an existing cluster's pools have none
             continue
+        assert isinstance(pool, ManagedGpuPoolSettings | CpuPoolSettings)
         if isinstance(cluster, AksClusterSettings):
             yield from under(f"{at}.zones", aks_zone_problems(pool.zones, cluster.location))
         elif isinstance(cluster, AckClusterSettings):
             switch_zones = [switch.zone for switch in cluster.vpc.vswitches]
             yield from under(f"{at}.zones", ack_pool_zone_problems(pool.zones, switch_zones))
-        elif isinstance(pool, GpuPoolSettings):  # CPU pools are refused on existing clusters
-            yield (
-                f"{at}.zones",
-                "an existing cluster's nodes are where they are: zones place the pools the "
-                "stack creates (AKS, ACK); remove zones",
-            )
 
 
 def driver_check_schedule(cfg: ConfigUnderCheck) -> Iterator[Problem]:

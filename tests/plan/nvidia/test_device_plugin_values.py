@@ -11,7 +11,7 @@ from gpu_platform.plan.nvidia.device_plugin_values import (
     version_problems,
 )
 from gpu_platform.plan.pools import resolve_pool
-from gpu_platform.settings import GpuPoolSettings
+from tests.pools import gpu_pool
 
 
 def test_version() -> None:
@@ -24,9 +24,7 @@ def test_version() -> None:
 def test_our_configs_are_the_default_and_each_plugin_pool() -> None:
     t4 = resolve_pool(
         "azure",
-        GpuPoolSettings.model_validate(
-            {"name": "t4", "vmSize": "Standard_NC4as_T4_v3", "count": 1}
-        ),
+        gpu_pool({"name": "t4", "vmSize": "Standard_NC4as_T4_v3", "count": 1}),
     )
     assert our_config_names([t4]) == ["plain-default", "t4"]
 
