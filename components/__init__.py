@@ -64,6 +64,7 @@ if TYPE_CHECKING:  # what the names below resolve to, for type checkers
         NvidiaDevicePlugin,
         NvidiaDevicePluginArgs,
     )
+    from .nvidia.dra_driver import NvidiaDraDriver, NvidiaDraDriverArgs
     from .nvidia.gpu_operator import NvidiaGpuOperator, NvidiaGpuOperatorArgs
     from .platform import GpuPlatform
     from .pool_args import (
@@ -173,6 +174,10 @@ _PUBLIC: dict[str, tuple[str, ...]] = {
         "GpuComponentResourcesArgs",
         "NvidiaDevicePlugin",
         "NvidiaDevicePluginArgs",
+    ),
+    "nvidia.dra_driver": (
+        "NvidiaDraDriver",
+        "NvidiaDraDriverArgs",
     ),
     "nvidia.gpu_operator": (
         "NvidiaGpuOperator",

@@ -129,6 +129,10 @@ class GpuPoolArgs(TypedDict):
     """Or the machine type of the cloud the cluster runs on, from its catalogue: an EKS instance
     type (``p5.48xlarge``), a GKE machine type (``a3-highgpu-8g``), an Azure VM size
     (``Standard_ND96asr_v4``) or an ECS instance type (``ecs.gn7i-c8g1.2xlarge``)."""
+    allocation: NotRequired[str]
+    """How pods get the pool's GPUs: ``devicePlugin`` (default: extended resources such as
+    ``nvidia.com/gpu``) or ``dra`` (ResourceClaims on NVIDIA's DeviceClasses through NVIDIA's DRA
+    driver; Kubernetes 1.34 or newer, NVIDIA GPUs, no ``sharing``: docs/dra.md)."""
 
 
 class CpuPoolArgs(TypedDict):

@@ -19,6 +19,7 @@ from gpu_facts.capacity import DEVICE_PLUGIN_SHARING_MODES as DEVICE_PLUGIN_MODE
 from gpu_platform.settings import Cloud, GpuPoolSettings
 
 from .clouds import cloud_plan
+from .dra_pools import dra_pool_problems
 from .node_pools import name_problems, reserved_label_problems, size_problems
 from .problems import Problem
 
@@ -91,4 +92,5 @@ def gpu_pool_problems(cloud: Cloud, pool: GpuPoolSettings) -> list[Problem]:
         *sharing_problems(cloud, pool),
         *label_problems(cloud, pool),
         *nvme_problems(cloud, pool),
+        *dra_pool_problems(cloud, pool),
     ]

@@ -9,7 +9,7 @@ from typing import Annotated, Literal
 from pydantic import Field, StrictBool, StrictInt
 
 from gpu_facts.aks.nodes import AKS_MAX_PODS, AKS_MIN_MAX_PODS, OS_DISK_MAX_GIB, OS_DISK_MIN_GIB
-from gpu_facts.capacity import MigStrategy
+from gpu_facts.capacity import DEVICE_PLUGIN, Allocation, MigStrategy
 from gpu_facts.name_rules import AKS_POOL_NAME
 
 from .base import PositiveWhole, SettingsModel, WholeNumber, following
@@ -103,6 +103,10 @@ class GpuPoolSettingsBase(SettingsModel):
     """GPU sharing (time-slicing or MPS); one trust domain per shared GPU."""
     labels: dict[str, str] = Field(default_factory=dict)
     """Extra node labels."""
+    allocation: Allocation = DEVICE_PLUGIN
+    """How pods get the pool's GPUs: ``devicePlugin`` (default: extended resources such as
+    ``nvidia.com/gpu``) or ``dra`` (ResourceClaims on NVIDIA's DeviceClasses through NVIDIA's DRA
+    driver; Kubernetes 1.34 or newer, NVIDIA GPUs, no ``sharing``: docs/dra.md)."""
 
 
 class ManagedGpuPoolSettings(GpuPoolSettingsBase):
