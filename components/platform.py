@@ -342,6 +342,7 @@ class GpuPlatform(pulumi.ComponentResource):
             ack_gpu_sharing_args(
                 self._platform.settings.ack_gpu_sharing,
                 [gpu_pool_args(pf) for pf in pool_facts],
+                settings.cluster_spec,
             ),
             pulumi.ResourceOptions(
                 parent=self, providers={"kubernetes": cluster.provider}, depends_on=[cluster]

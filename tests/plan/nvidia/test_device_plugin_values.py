@@ -3,8 +3,10 @@ component (plan.nvidia.device_plugin_values)."""
 
 from __future__ import annotations
 
+from gpu_facts.nvidia.device_plugin_chart import MPS_NEEDS_VERSION
 from gpu_platform.plan.nvidia.device_plugin_values import (
     config_problems,
+    mps_version_problems,
     our_config_names,
     unknown_key_problems,
     value_problems,
@@ -39,3 +41,10 @@ def test_values() -> None:
     # Without our names (a pool is invalid) the default is not judged.
     assert config_problems({"config": {"default": "nope"}}, None) == []
     assert [p for p, _ in value_problems({"x": 1, "config": []}, None)] == ["x", "config"]
+
+
+def test_mps_needs_a_chart_that_serves_it() -> None:
+    assert mps_version_problems("0.15.0", ["mps", None]) == [("version", MPS_NEEDS_VERSION)]
+    assert mps_version_problems("0.16.0", ["mps"]) == []
+    assert mps_version_problems("0.15.0", ["timeSlicing", "ackMps"]) == []  # ACK's MPS: its own
+    assert mps_version_problems("not-a-version", ["mps"]) == []  # version_problems says so
