@@ -38,7 +38,7 @@ from gpu_platform.plan.metrics import (
     reads_resource_slices,
     target_relabelings,
 )
-from gpu_platform.plan.observability import AZURE_MONITOR_SCRAPER_NAMESPACE
+from gpu_facts.aks.monitor import AZURE_MONITOR_SCRAPER_NAMESPACE
 from gpu_platform.plan.pools import PoolFacts
 from gpu_platform.plan.prometheus_rules import rule_groups
 

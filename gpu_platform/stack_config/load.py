@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 import pulumi
 from pydantic import ValidationError
 
-from gpu_platform.plan.clouds import CLOUD_PLANS
+from gpu_platform.plan.clouds import cloud_plans
 from gpu_platform.plan.platform import ResolvedPlatform, resolve_platform
 from gpu_platform.settings import GPU_POOL_SETTINGS, GpuPoolSettings, PlatformSettings
 
@@ -172,7 +172,7 @@ def _as_written(problems: list[Problem], renamed: Mapping[str, str]) -> list[Pro
 def _former_pool_keys(data: dict[str, object]) -> list[str]:
     """The GPU pools' keys of a former release read as today's (their cloud says which), in
     place; the warnings."""
-    plan = CLOUD_PLANS.get(str(data.get("cloud")))
+    plan = cloud_plans().get(str(data.get("cloud")))
     pools = data.get("gpuPools")
     if plan is None or not isinstance(pools, list):
         return []

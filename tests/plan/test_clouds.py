@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from gpu_platform.plan.clouds import CLOUD_PLANS, cloud_plan, pool_key_elsewhere, pool_plan
+from gpu_platform.plan.clouds import cloud_plans, cloud_plan, pool_key_elsewhere, pool_plan
 from gpu_platform.settings import CLUSTER_SETTINGS, GPU_POOL_SETTINGS
 from tests.pools import gpu_pool
 
 
 def test_every_cloud_of_the_settings_has_a_plan() -> None:
-    assert set(CLOUD_PLANS) == set(GPU_POOL_SETTINGS) == set(CLUSTER_SETTINGS)
-    for cloud, plan in CLOUD_PLANS.items():
+    assert set(cloud_plans()) == set(GPU_POOL_SETTINGS) == set(CLUSTER_SETTINGS)
+    for cloud, plan in cloud_plans().items():
         assert plan.cloud == cloud and plan.pool_model is GPU_POOL_SETTINGS[cloud]
 
 
@@ -31,7 +31,7 @@ def test_a_pool_model_says_its_cloud(raw: dict[str, object], cloud: str) -> None
 
 
 def test_only_the_clouds_that_create_nodes_have_a_system_pool() -> None:
-    assert {c for c, plan in CLOUD_PLANS.items() if plan.creates_nodes} == {"azure", "alicloud"}
+    assert {c for c, plan in cloud_plans().items() if plan.creates_nodes} == {"azure", "alicloud"}
 
 
 def test_another_clouds_key_is_named_with_its_cloud() -> None:

@@ -11,6 +11,7 @@ from collections.abc import Iterator
 from gpu_facts.kubernetes_syntax import RESERVED_LABEL_DOMAINS
 from gpu_platform.plan.ack.cluster import ack_cluster_value_problems
 from gpu_platform.plan.aks.cluster import aks_cluster_value_problems
+from gpu_platform.plan.clouds import cloud_plan
 from gpu_platform.plan.kubernetes_values import kubernetes_label_problems
 from gpu_platform.plan.problems import under
 from gpu_platform.plan.schedules import schedule_problem
@@ -48,7 +49,7 @@ def pool_labels(cfg: ConfigUnderCheck) -> Iterator[Problem]:
     """Node labels by Kubernetes' syntax; on the pools we create, not in Kubernetes' own
     domains (the kubelet refuses them). An existing cluster's nodes are labelled by hand, with
     whatever labels its operators use."""
-    reserved = RESERVED_LABEL_DOMAINS if cfg.cloud != "existing" else ()
+    reserved = RESERVED_LABEL_DOMAINS if cloud_plan(cfg.cloud).creates_nodes else ()
     for at, pool in _pools(cfg):
         yield from under(f"{at}.labels", kubernetes_label_problems(pool.labels, reserved))
 
