@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from gpu_platform.plan.clouds import cloud_plans, cloud_plan, pool_key_elsewhere, pool_plan
+from gpu_platform.plan.clouds import cloud_plan, cloud_plans, pool_key_elsewhere, pool_plan
 from gpu_platform.settings import CLUSTER_SETTINGS, GPU_POOL_SETTINGS
 from tests.pools import gpu_pool
 
