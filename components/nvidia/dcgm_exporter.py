@@ -23,6 +23,7 @@ from pulumi_kubernetes.meta.v1 import LabelSelectorArgs, ObjectMetaArgs
 from pulumi_kubernetes.networking import v1 as net
 
 from gpu_facts.ack.addons import ARMS_DISCOVERY_ANNOTATION, ARMS_NAMESPACE
+from gpu_facts.aks.monitor import AZURE_MONITOR_SCRAPER_NAMESPACE
 from gpu_facts.nvidia.dcgm_exporter_chart import (
     CHART_NAME,
     CHART_REPO,
@@ -38,7 +39,6 @@ from gpu_platform.plan.metrics import (
     reads_resource_slices,
     target_relabelings,
 )
-from gpu_platform.plan.observability import AZURE_MONITOR_SCRAPER_NAMESPACE
 from gpu_platform.plan.pools import PoolFacts
 from gpu_platform.plan.prometheus_rules import rule_groups
 

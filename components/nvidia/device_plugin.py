@@ -38,6 +38,7 @@ from gpu_platform.plan.chart_values import (
 from gpu_platform.plan.nvidia.device_plugin import DEFAULT_CONFIG_NAME, config_map
 from gpu_platform.plan.nvidia.device_plugin_values import (
     config_problems,
+    mps_version_problems,
     our_config_names,
     value_problems,
     version_problems,
@@ -273,6 +274,7 @@ def check_device_plugin_args(
         problems += validation_problems(err)
     if settings is not None:
         problems += version_problems(settings.version)
+        problems += mps_version_problems(settings.version, [pf.sharing for pf in pools])
     values = args.get("values", {})
     if isinstance(values, Mapping):  # else the settings said so
         # Without every pool the configs the chart gets are unknown: skip config.default.

@@ -112,7 +112,7 @@ def seed_pool(pf: PoolFacts) -> SeedPool:
         per_gpu = mig_instances_per_gpu(pf.gpu_model, pf.mig_profile)
         mig = MigLayout(pf.mig_profile, per_gpu, pf.gpus_per_node)
     nvme = None
-    if pf.pool.nvme and pf.nvme_disk_count:  # AKS only (stack_config.rules.pools)
+    if pf.nvme_cache and pf.nvme_disk_count:  # AKS only (stack_config.rules.pools)
         nvme = NvmeDisks(pf.nvme_disk_count, pf.nvme_disk_gib)
     return SeedPool(
         name=pf.name,
