@@ -115,11 +115,21 @@ class _Handler(BaseHTTPRequestHandler):
         self.server.count("write")
         self._status(405, "MethodNotAllowed", "the fleet cluster is read-only")
 
-    do_POST = do_PUT = do_PATCH = do_DELETE = _refuse
+    def do_POST(self) -> None:
+        self._refuse()
+
+    def do_PUT(self) -> None:
+        self._refuse()
+
+    def do_PATCH(self) -> None:
+        self._refuse()
+
+    def do_DELETE(self) -> None:
+        self._refuse()
 
     def do_GET(self) -> None:
         url = urlparse(self.path)
-        query = {k: v for k, v in parse_qs(url.query).items()}
+        query = parse_qs(url.query)
         parts = url.path.strip("/").split("/")
         # /api/v1/namespaces/<ns>/pods/<pod>/exec, .../pods/<pod:port>/proxy/metrics
         if len(parts) >= 7 and parts[2] == "namespaces" and parts[4] == "pods":
@@ -172,7 +182,9 @@ class _Handler(BaseHTTPRequestHandler):
         self.send_response(101, "Switching Protocols")
         self.send_header("Upgrade", "websocket")
         self.send_header("Connection", "Upgrade")
-        self.send_header("Sec-WebSocket-Accept", ws_accept(self.headers.get("Sec-WebSocket-Key", "")))
+        self.send_header(
+            "Sec-WebSocket-Accept", ws_accept(self.headers.get("Sec-WebSocket-Key", ""))
+        )
         self.send_header("Sec-WebSocket-Protocol", "v4.channel.k8s.io")
         self.end_headers()
         printed = self.server.data.execs(pod, command)
@@ -180,7 +192,7 @@ class _Handler(BaseHTTPRequestHandler):
             status = {
                 "status": "Failure",
                 "reason": "InternalError",
-                "message": f'exec: "{command.split()[0]}": executable file not found in $PATH',
+                "message": f'exec: "{command.split(maxsplit=1)[0]}": executable file not found in $PATH',
             }
         else:
             status = {"status": "Success"}

@@ -18,6 +18,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from gpu_platform.verify.pod_commands import MARK, commands_in
+
 from .fake_api_server import FleetData, Item, item
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -69,7 +71,12 @@ def fleet_pools(nodes: int) -> list[FleetPool]:
 
 def stack_yaml(pools: list[FleetPool]) -> str:
     """The fleet's stack config, in the shape of ``Pulumi.verify.yaml``."""
-    lines = ["config:", "  gpu-platform:cloud: existing", "  gpu-platform:cluster:", "    name: fleet"]
+    lines = [
+        "config:",
+        "  gpu-platform:cloud: existing",
+        "  gpu-platform:cluster:",
+        "    name: fleet",
+    ]
     lines.append("  gpu-platform:gpuPools:")
     for pool in pools:
         lines += [f"    - name: {pool.name}", f"      count: {pool.nodes}"]
@@ -125,7 +132,7 @@ class _Templates:
         self.system_node = _named(nodes, "aks-system-16180339-vmss000000")
         self.daemonsets = _recorded("daemonsets")
         self.node_pods = {
-            owner: [p for p in pods if p["metadata"]["ownerReferences"][0]["name"] == owner][0]
+            owner: next(p for p in pods if p["metadata"]["ownerReferences"][0]["name"] == owner)
             for owner in (
                 "nvidia-device-plugin",
                 "nvidia-device-plugin-gpu-feature-discovery",
@@ -136,8 +143,12 @@ class _Templates:
         self.mig_pod = _named(pods, "trainer-0")
         self.t4_pod = _named(pods, "server-6f9c8d7b5-x2k4p")
         self.namespace = _named(_recorded("namespaces"), "gpu-training")
-        self.policies = [p for p in _recorded("networkpolicies") if p["metadata"]["namespace"] == "gpu-training"]
-        self.quotas = [q for q in _recorded("resourcequotas") if q["metadata"]["namespace"] == "gpu-training"]
+        self.policies = [
+            p for p in _recorded("networkpolicies") if p["metadata"]["namespace"] == "gpu-training"
+        ]
+        self.quotas = [
+            q for q in _recorded("resourcequotas") if q["metadata"]["namespace"] == "gpu-training"
+        ]
         self.bindings = _recorded("validatingadmissionpolicybindings")
         exec_dir = RECORDED / "exec"
         self.mig_table = (exec_dir / "a100_mig_table.txt").read_text()
@@ -156,7 +167,9 @@ def _node(template: dict[str, Any], name: str, pool: FleetPool, n: int) -> dict[
     return node
 
 
-def _pod(template: dict[str, Any], name: str, namespace: str, node: str, uid: str) -> dict[str, Any]:
+def _pod(
+    template: dict[str, Any], name: str, namespace: str, node: str, uid: str
+) -> dict[str, Any]:
     pod = copy.deepcopy(template)
     meta = pod["metadata"]
     meta["name"], meta["namespace"], meta["uid"] = name, namespace, uid
@@ -164,13 +177,17 @@ def _pod(template: dict[str, Any], name: str, namespace: str, node: str, uid: st
     return pod
 
 
-def _workload_pods(t: _Templates, pool: FleetPool, node: str, per_node: int, n: int) -> list[dict[str, Any]]:
+def _workload_pods(
+    t: _Templates, pool: FleetPool, node: str, per_node: int, n: int
+) -> list[dict[str, Any]]:
     """The node's workload pods: every one on a MIG slice, or four on the shared T4 and the rest
     without a GPU."""
     pods = []
     for k in range(per_node):
         name = f"{'trainer' if pool.mig else 'server'}-{n}-{k}"
-        pod = _pod(t.mig_pod if pool.mig else t.t4_pod, name, pool.namespace, node, _uid(2, n * 1000 + k))
+        pod = _pod(
+            t.mig_pod if pool.mig else t.t4_pod, name, pool.namespace, node, _uid(2, n * 1000 + k)
+        )
         if not pool.mig and k >= T4_GPU_PODS:
             for container in pod["spec"]["containers"]:
                 for section in container["resources"].values():
@@ -227,63 +244,76 @@ def _t4_page(node: str, pods: list[str], namespace: str) -> str:
     return "\n".join(out) + "\n"
 
 
-def build_fleet(nodes: int, pods_per_node: int = 20) -> Fleet:
-    """A healthy fleet of ``nodes`` GPU nodes and what its fake API server answers."""
-    t = _Templates()
-    pools = fleet_pools(nodes)
-    items: dict[str, list[Item]] = {kind: [] for kind in ("nodes", "pods", "daemonsets")}
-    exporter_pages: dict[str, tuple[str, bool, list[str], str]] = {}
-    execs: dict[str, str] = {}
-    node_kinds: dict[str, bool] = {}
-    n = 0
-    for pool in pools:
-        for _ in range(pool.nodes):
-            n += 1
-            kind = "a100" if pool.mig else "t4"
-            name = f"aks-{kind}-{n // POOL_NODES:08d}-vmss{n:06d}"
-            node_kinds[name] = pool.mig
-            items["nodes"].append(item(_node(t.mig_node if pool.mig else t.t4_node, name, pool, n)))
-            for owner, template in t.node_pods.items():
-                namespace = template["metadata"]["namespace"]
-                pod_name = f"{owner}-{n:06d}"
-                pod = _pod(template, pod_name, namespace, name, _uid(3, n * 10 + len(pod_name)))
-                items["pods"].append(item(pod))
-                if owner == "nvidia-device-plugin":
-                    table = t.mig_table if pool.mig else t.t4_table
-                    execs[pod_name] = table
-                    if pool.mig:
-                        execs[f"{pod_name} -L"] = t.mig_list
-                elif owner == "dcgm-exporter":
-                    workload = _workload_pods(t, pool, name, pods_per_node, n)
-                    gpu_pods = [
-                        p["metadata"]["name"]
-                        for p in workload
-                        if pool.mig or "nvidia.com/gpu.shared" in str(p["spec"])
-                    ]
-                    exporter_pages[pod_name] = (name, pool.mig, gpu_pods, pool.namespace)
-                    items["pods"] += [item(p) for p in workload]
-    system = copy.deepcopy(t.system_node)
-    items["nodes"].append(item(system))
-    for ds in t.daemonsets:
-        ds = copy.deepcopy(ds)
-        if ds["metadata"]["name"] != "nvidia-device-plugin-mps-control-daemon":
-            status = ds["status"]
-            for key in ("currentNumberScheduled", "desiredNumberScheduled", "numberReady"):
-                status[key] = nodes
-            status["updatedNumberScheduled"] = status["numberAvailable"] = nodes
-        items["daemonsets"].append(item(ds))
-    namespaces: dict[str, bytes] = {}
-    items["networkpolicies"], items["resourcequotas"] = [], []
-    for pool in pools:
+class _Builder:
+    """The fleet's objects, pages and exec answers, node by node."""
+
+    def __init__(self, pods_per_node: int) -> None:
+        self.t = _Templates()
+        self.pods_per_node = pods_per_node
+        self.items: dict[str, list[Item]] = {kind: [] for kind in ("nodes", "pods", "daemonsets")}
+        self.pages: dict[str, tuple[str, bool, list[str], str]] = {}
+        """Exporter pod -> (node, MIG, the node's GPU pods, their namespace)."""
+        self.execs: dict[str, str] = {}
+        """``<pod>`` (nvidia-smi) or ``<pod> -L`` -> what it prints."""
+        self.namespaces: dict[str, bytes] = {}
+
+    def node(self, pool: FleetPool, n: int) -> str:
+        t = self.t
+        kind = "a100" if pool.mig else "t4"
+        name = f"aks-{kind}-{n // POOL_NODES:08d}-vmss{n:06d}"
+        self.items["nodes"].append(
+            item(_node(t.mig_node if pool.mig else t.t4_node, name, pool, n))
+        )
+        for owner, template in t.node_pods.items():
+            namespace = template["metadata"]["namespace"]
+            pod_name = f"{owner}-{n:06d}"
+            pod = _pod(template, pod_name, namespace, name, _uid(3, n * 10 + len(pod_name)))
+            self.items["pods"].append(item(pod))
+            if owner == "nvidia-device-plugin":
+                self.execs[pod_name] = t.mig_table if pool.mig else t.t4_table
+                if pool.mig:
+                    self.execs[f"{pod_name} -L"] = t.mig_list
+            elif owner == "dcgm-exporter":
+                workload = _workload_pods(t, pool, name, self.pods_per_node, n)
+                gpu_pods = [
+                    p["metadata"]["name"]
+                    for p in workload
+                    if pool.mig or "nvidia.com/gpu.shared" in str(p["spec"])
+                ]
+                self.pages[pod_name] = (name, pool.mig, gpu_pods, pool.namespace)
+                self.items["pods"] += [item(p) for p in workload]
+        return name
+
+    def cluster_wide(self, nodes: int) -> None:
+        """The system node, the DaemonSets (one pod per GPU node), the admission binding."""
+        self.items["nodes"].append(item(copy.deepcopy(self.t.system_node)))
+        for ds in self.t.daemonsets:
+            ds = copy.deepcopy(ds)
+            if ds["metadata"]["name"] != "nvidia-device-plugin-mps-control-daemon":
+                status = ds["status"]
+                for key in (
+                    "currentNumberScheduled",
+                    "desiredNumberScheduled",
+                    "numberReady",
+                    "updatedNumberScheduled",
+                    "numberAvailable",
+                ):
+                    status[key] = nodes
+            self.items["daemonsets"].append(item(ds))
+        self.items["validatingadmissionpolicybindings"] = [item(b) for b in self.t.bindings]
+
+    def namespace(self, pool: FleetPool) -> None:
+        """The pool's workload namespace with its deny-all NetworkPolicy and GPU quota."""
+        t = self.t
         namespace = copy.deepcopy(t.namespace)
-        namespace["metadata"]["name"] = pool.namespace
-        namespace["metadata"]["labels"]["kubernetes.io/metadata.name"] = pool.namespace
-        namespace["metadata"]["labels"]["workload"] = "training" if pool.mig else "inference"
-        namespaces[pool.namespace] = item(namespace).data
+        meta = namespace["metadata"]
+        meta["name"] = meta["labels"]["kubernetes.io/metadata.name"] = pool.namespace
+        meta["labels"]["workload"] = "training" if pool.mig else "inference"
+        self.namespaces[pool.namespace] = item(namespace).data
         for policy in t.policies:
             policy = copy.deepcopy(policy)
             policy["metadata"]["namespace"] = pool.namespace
-            items["networkpolicies"].append(item(policy))
+            self.items.setdefault("networkpolicies", []).append(item(policy))
         for quota in t.quotas:
             quota = copy.deepcopy(quota)
             quota["metadata"]["namespace"] = pool.namespace
@@ -291,19 +321,39 @@ def build_fleet(nodes: int, pods_per_node: int = 20) -> Fleet:
                 resource = "nvidia.com/mig-1g.5gb" if pool.mig else "nvidia.com/gpu.shared"
                 per = A100_GPUS * MIG_INSTANCES_PER_GPU if pool.mig else T4_GPU_PODS
                 quota["spec"]["hard"] = {f"requests.{resource}": str(pool.nodes * per)}
-            items["resourcequotas"].append(item(quota))
-    items["validatingadmissionpolicybindings"] = [item(b) for b in t.bindings]
+            self.items.setdefault("resourcequotas", []).append(item(quota))
 
-    def page(pod: str) -> str | None:
-        found = exporter_pages.get(pod)
+    def page(self, pod: str) -> str | None:
+        found = self.pages.get(pod)
         if found is None:
             return None
         node, mig, gpu_pods, namespace = found
         return (_mig_page if mig else _t4_page)(node, gpu_pods, namespace)
 
-    def run(pod: str, command: str) -> str | None:
-        return execs.get(pod if command == "nvidia-smi" else f"{pod} {command.removeprefix('nvidia-smi ')}")
+    def run(self, pod: str, command: str) -> str | None:
+        if command.startswith("sh -c "):  # verify's script of several commands
+            commands = commands_in(command.removeprefix("sh -c ")) or ()
+            parts = [self.run(pod, " ".join(c)) for c in commands]
+            if not parts or None in parts:
+                return None
+            return "".join(f"{part}{MARK}0\n" for part in parts)
+        if command == "nvidia-smi":
+            return self.execs.get(pod)
+        return self.execs.get(f"{pod} {command.removeprefix('nvidia-smi ')}")
 
-    data = FleetData(items, namespaces, page, run)
-    objects = sum(len(found) for found in items.values()) + len(namespaces)
+
+def build_fleet(nodes: int, pods_per_node: int = 20) -> Fleet:
+    """A healthy fleet of ``nodes`` GPU nodes and what its fake API server answers."""
+    build = _Builder(pods_per_node)
+    pools = fleet_pools(nodes)
+    node_kinds: dict[str, bool] = {}
+    n = 0
+    for pool in pools:
+        for _ in range(pool.nodes):
+            n += 1
+            node_kinds[build.node(pool, n)] = pool.mig
+        build.namespace(pool)
+    build.cluster_wide(nodes)
+    data = FleetData(build.items, build.namespaces, build.page, build.run)
+    objects = sum(len(found) for found in build.items.values()) + len(build.namespaces)
     return Fleet(nodes, pools, stack_yaml(pools), data, objects, node_kinds)

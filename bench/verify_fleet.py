@@ -15,6 +15,7 @@ The machine's load average is kept beside each figure: the API server shares the
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import subprocess
@@ -143,10 +144,8 @@ def measure_fleet(
                 load_before = os.getloadavg()[0]
                 code, out, err, wall, usage = _run_verify(argv, env)
                 rows: list[dict[str, str]] = []
-                try:
+                with contextlib.suppress(ValueError, KeyError):
                     rows = json.loads(out)["results"]
-                except (ValueError, KeyError):
-                    pass
                 result.runs.append(
                     FleetRun(
                         nodes=nodes,
@@ -214,7 +213,9 @@ def main(argv: list[str] | None = None) -> int:
     print("\n".join(render_fleet(result)))
     for run in result.runs:
         if run.exit_code not in (0,):
-            print(f"{run.nodes} {run.mode}: exit {run.exit_code}: {run.stderr_tail}", file=sys.stderr)
+            print(
+                f"{run.nodes} {run.mode}: exit {run.exit_code}: {run.stderr_tail}", file=sys.stderr
+            )
     return 0
 
 

@@ -30,7 +30,7 @@ from gpu_facts.azure_storage import NVME_CACHE_STORAGE_CLASS as STORAGE_CLASS
 from .checks import ready_pod_on_node
 from .cluster import ClusterError, ClusterReader, Obj
 from .daemons import DaemonPods, exec_container, is_mps_daemon_pod, pod_problem
-from .driver import DriverReader, ExecError, ExecTarget
+from .driver import ExecError, ExecFactory, ExecTarget
 from .expectations import Expectations
 from .exporter import pod_gpu_resources
 from .gpu_memory import CHECK as GPU_MEMORY
@@ -51,8 +51,6 @@ from .results import CheckResult, outcome
 from .seed_expectations import MpsDaemon, SeedExpectations, SeedPool
 from .snapshot import Snapshot
 
-ExecFactory = Callable[[tuple[str, ...]], DriverReader]
-"""Given a command, a reader that runs it in a pod (``partial(StreamExecReader, api)``)."""
 NOT_RUN = "not checked: no exec in pods (--skip-driver)"
 
 

@@ -10,7 +10,7 @@ from .bad_answers import Feeds, with_bad_answers
 from .checks import daemonset_status, namespace_checks, pool_checks
 from .cluster import ClusterReader
 from .daemons import DaemonPods, daemon_pods, uid_of
-from .driver import DriverReader, ExecError, ExecTarget
+from .driver import NVIDIA_SMI, DriverReader, ExecError, ExecTarget
 from .expectations import Expectations
 from .exporter import (
     MetricsReader,
@@ -20,8 +20,10 @@ from .exporter import (
     targets,
     watched_nodes,
 )
+from .mig_devices import LIST_GPUS
 from .nvidia_smi import NvidiaSmiError, parse_driver_version
 from .objects import name_of, text
+from .pod_commands import Command, SharedExecs
 from .progress import Progress, run_each
 from .results import STATUSES, CheckResult, failed, outcome
 from .seed_checks import ExecFactory, seed_checks
@@ -147,6 +149,10 @@ def verify(
             snap.bindings,
         )
 
+    if read_driver is not None and run_in_pod is not None:
+        # A MIG node's plugin pod answers nvidia-smi and nvidia-smi -L in one exec.
+        shared = SharedExecs(run_in_pod, _read_together(exp, snap, targets))
+        read_driver, run_in_pod = shared(NVIDIA_SMI), shared
     if read_driver is None:
         drivers = {
             t.node: CheckResult(
@@ -182,6 +188,20 @@ def verify(
     feeds = Feeds.of(exp, snap, amd)
     parts = [(nvidia, feeds.nvidia), (seeds, feeds.seeds), (amd_rows, feeds.amd_rows)]
     return Report(with_bad_answers(parts, reader.bad_answers))
+
+
+def _read_together(
+    exp: Expectations, snap: Snapshot, targets: list[ExecTarget]
+) -> dict[str, tuple[Command, ...]]:
+    """Pod -> the commands run in it together: the driver's and the MIG listing, in the plugin
+    pod of each MIG pool's node (``seed_checks`` lists the MIG devices in that same pod)."""
+    mig_nodes = {
+        name_of(node)
+        for pool in exp.seeds.nvidia_pools
+        if pool.mig is not None
+        for node in snap.pool_nodes.get(pool.name, [])
+    }
+    return {t.pod: (NVIDIA_SMI, LIST_GPUS) for t in targets if t.node in mig_nodes}
 
 
 def _with_driver_rows(

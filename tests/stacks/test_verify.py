@@ -34,6 +34,7 @@ from gpu_facts.device_plugin_chart import CHART_NAME, GFD_CHART_NAME, NFD_NAME
 from gpu_platform.verify.cli import main
 from gpu_platform.verify.cluster import ClusterReader, connect
 from gpu_platform.verify.driver import ExecTarget, StreamExecReader
+from gpu_platform.verify.pod_commands import MARK, commands_in
 
 ROOT = Path(__file__).resolve().parents[2]
 DATA = ROOT / "tests" / "data" / "verify"
@@ -348,6 +349,8 @@ class _Handler(BaseHTTPRequestHandler):
         self.end_headers()
         answers = self.server.cluster.exec_answers
         answer = answers.get(pod if command == "nvidia-smi" else (pod, command))
+        if command.startswith("sh -c "):  # several commands in one exec (verify.pod_commands)
+            answer = _script_answer(pod, command.removeprefix("sh -c "), answers)
         if answer is not None and answer.hang_up:
             self.wfile.flush()
             self.connection.shutdown(socket.SHUT_RDWR)
@@ -380,6 +383,23 @@ class _Handler(BaseHTTPRequestHandler):
         self.wfile.write(_ws_frame(struct.pack("!H", 1000), opcode=0x8))
         self.wfile.flush()
         self.close_connection = True
+
+
+def _script_answer(
+    pod: str, body: str, answers: dict[str | tuple[str, str], ExecAnswer]
+) -> ExecAnswer | None:
+    """What the shell prints for verify's script: each command's answer and its exit status
+    mark; None (the exec fails) when a command has no answer in the pod."""
+    commands = commands_in(body)
+    parts = [
+        answers.get(pod if c == ("nvidia-smi",) else (pod, " ".join(c))) for c in commands or ()
+    ]
+    if not commands or None in parts:
+        return None
+    if any(p.hang_up for p in parts if p is not None):
+        return ExecAnswer("", hang_up=True)
+    printed = "".join(f"{p.stdout}{MARK}{p.exit_code}\n" for p in parts if p is not None)
+    return ExecAnswer(printed)
 
 
 class _FakeServer(ThreadingHTTPServer):
@@ -618,14 +638,14 @@ def test_healthy_cluster_passes_every_check(kubeconfig: Path, cluster: FakeClust
 def test_verify_only_reads(kubeconfig: Path, cluster: FakeCluster) -> None:
     assert verify(kubeconfig).code == 0
     assert {method for method, _ in cluster.requests} == {"GET"}
-    execs = [path for _, path in cluster.requests if "/exec?" in path]
-    # nvidia-smi on every GPU node (the driver), nvidia-smi -L on the two MIG nodes.
-    assert len(execs) == 5
-    assert len([p for p in execs if "command=-L" in p]) == 2
+    execs = [unquote(path) for _, path in cluster.requests if "/exec?" in path]
+    # One exec per GPU node: nvidia-smi (the driver), and on the two MIG nodes nvidia-smi -L
+    # in the same exec (verify.pod_commands).
+    assert len(execs) == 3
+    assert len([p for p in execs if "command=sh&command=-c&command=nvidia-smi 2>&1" in p]) == 2
+    assert len([p for p in execs if "nvidia-smi -L 2>&1" in p]) == 2
     # nvidia-smi runs in the plugin container, not the config-manager sidecar.
-    assert all(
-        "command=nvidia-smi" in p and "container=nvidia-device-plugin-ctr" in p for p in execs
-    )
+    assert all("nvidia-smi" in p and "container=nvidia-device-plugin-ctr" in p for p in execs)
     # /metrics of each exporter pod, through the API server's pod proxy, on the chart's port.
     proxied = sorted(unquote(p) for _, p in cluster.requests if "/proxy/" in p)
     assert proxied == [
@@ -757,8 +777,9 @@ def test_plugin_pod_missing_on_a_node_fails(kubeconfig: Path, cluster: FakeClust
     assert run.row("driver", f"node/{T4_0}")["found"] == (
         "unknown: no ready GPU daemon pod on the node to run nvidia-smi in"
     )
-    execs = [path for _, path in cluster.requests if "/exec?" in path]
-    assert len(execs) == 4  # the driver and nvidia-smi -L on the two A100 nodes
+    execs = [unquote(path) for _, path in cluster.requests if "/exec?" in path]
+    # One exec on each A100 node: its driver and nvidia-smi -L together; none on the T4.
+    assert len(execs) == 2 and all("nvidia-smi -L 2>&1" in p for p in execs)
     assert not [path for path in execs if nfd_pod["metadata"]["name"] in path]
 
 

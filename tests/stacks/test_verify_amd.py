@@ -169,10 +169,10 @@ def test_verify_reads_the_amd_exporters_on_their_port_and_never_execs_on_amd_nod
 ) -> None:
     assert run_verify(amd_kubeconfig).code == 0
     assert {method for method, _ in amd_cluster.requests} == {"GET"}
-    execs = [path for _, path in amd_cluster.requests if "/exec?" in path]
-    driver = [path for path in execs if "command=-L" not in path]
-    assert len(driver) == 3  # nvidia-smi on the three NVIDIA nodes only
-    assert len(execs) - len(driver) == 2  # and nvidia-smi -L on the two MIG nodes (mig-devices)
+    execs = [unquote(path) for _, path in amd_cluster.requests if "/exec?" in path]
+    assert len(execs) == 3  # nvidia-smi on the three NVIDIA nodes only
+    # with nvidia-smi -L in the same exec on the two MIG nodes (mig-devices)
+    assert len([path for path in execs if "nvidia-smi -L 2>&1" in path]) == 2
     amd_pods = {
         amd_pod(amd_cluster, node, ds)["metadata"]["name"]
         for node in (MI0, MI1)
