@@ -192,7 +192,8 @@ class _Handler(BaseHTTPRequestHandler):
             status = {
                 "status": "Failure",
                 "reason": "InternalError",
-                "message": f'exec: "{command.split(maxsplit=1)[0]}": executable file not found in $PATH',
+                "message": f'exec: "{command.split(maxsplit=1)[0]}": executable file not found '
+                "in $PATH",
             }
         else:
             status = {"status": "Success"}

@@ -18,6 +18,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import resource
 import subprocess
 import sys
 import tempfile
@@ -58,6 +59,8 @@ class FleetRun:
     requests: dict[str, int]
     load_before: float
     load_after: float
+    server_cpu_s: float = 0.0
+    """CPU the fake API server (this process) spent answering the run."""
     stderr_tail: str = ""
 
     @property
@@ -142,7 +145,9 @@ def measure_fleet(
                 ]
                 server.requests.clear()
                 load_before = os.getloadavg()[0]
+                served = resource.getrusage(resource.RUSAGE_SELF)
                 code, out, err, wall, usage = _run_verify(argv, env)
+                served_after = resource.getrusage(resource.RUSAGE_SELF)
                 rows: list[dict[str, str]] = []
                 with contextlib.suppress(ValueError, KeyError):
                     rows = json.loads(out)["results"]
@@ -161,6 +166,10 @@ def measure_fleet(
                         load_before=load_before,
                         load_after=os.getloadavg()[0],
                         stderr_tail=err[-400:],
+                        server_cpu_s=served_after.ru_utime
+                        + served_after.ru_stime
+                        - served.ru_utime
+                        - served.ru_stime,
                     )
                 )
         del fleet
@@ -174,15 +183,15 @@ def render_fleet(result: FleetResult) -> list[str]:
         f"{PODS_PER_NODE} pods per node)",
         "",
         "| nodes | mode | objects | wall s | CPU s | wall ms/node | CPU ms/node | peak MB "
-        "| requests | rows (failed) | exit | load |",
-        "|---:|---|---:|---:|---:|---:|---:|---:|---:|---|---:|---|",
+        "| requests | rows (failed) | exit | server CPU s | load |",
+        "|---:|---|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|---|",
     ]
     for r in result.runs:
         lines.append(
             f"| {r.nodes:,} | {r.mode} | {r.objects:,} | {r.wall_s:.2f} | {r.cpu_s:.2f} "
             f"| {r.wall_ms_per_node:.2f} | {r.cpu_ms_per_node:.2f} | {r.max_rss_mb:.0f} "
             f"| {sum(r.requests.values()):,} | {r.rows:,} ({r.failed_rows}) | {r.exit_code} "
-            f"| {r.load_before:.1f} → {r.load_after:.1f} |"
+            f"| {r.server_cpu_s:.1f} | {r.load_before:.1f} → {r.load_after:.1f} |"
         )
     for mode in MODES:
         runs = [r for r in result.runs if r.mode == mode and r.nodes >= 1000]
