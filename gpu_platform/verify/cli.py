@@ -27,7 +27,7 @@ from .driver import StreamExecReader
 from .expectations import expectations
 from .exporter import ProxyMetricsReader
 from .progress import Progress
-from .render import as_json, table
+from .render import as_json, as_junit, as_markdown, table
 from .seed_checks import ExecFactory
 from .verify import verify
 
@@ -107,7 +107,13 @@ def parser() -> argparse.ArgumentParser:
         "--kubeconfig", type=Path, help="kubeconfig file (default: $KUBECONFIG, ~/.kube/config)"
     )
     p.add_argument("--context", help="kubeconfig context (default: the current context)")
-    p.add_argument("--format", choices=("table", "json"), default="table")
+    p.add_argument(
+        "--format",
+        choices=("table", "json", "junit", "markdown"),
+        default="table",
+        help="table for people, json for automation, junit for CI test results, markdown for a "
+        "pull-request comment",
+    )
     p.add_argument(
         "--progress", action="store_true", help="progress on stderr even without a terminal"
     )
@@ -188,10 +194,14 @@ def main(
         err.write("verify: interrupted\n")
         return 130
     stack = args.stack if args.config is None else str(args.config)
+    title = f"verify {stack} on {reader.server} ({args.context or 'current context'})"
     if args.format == "json":
         meta = {"stack": stack, "context": args.context, "server": reader.server}
         out.write(as_json(report, meta))
+    elif args.format == "junit":
+        out.write(as_junit(report, title))
+    elif args.format == "markdown":
+        out.write(as_markdown(report, title))
     else:
-        context = args.context or "current context"
-        out.write(table(report, f"verify {stack} on {reader.server} ({context})"))
+        out.write(table(report, title))
     return EXIT_OK if report.ok else EXIT_FAILED
