@@ -4,7 +4,6 @@ kubernetes.stream opens it (verify.driver)."""
 from __future__ import annotations
 
 import json
-
 from typing import Any
 from urllib.parse import parse_qsl, urlparse
 

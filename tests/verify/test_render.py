@@ -77,7 +77,7 @@ def test_junit_is_what_ci_systems_read(tmp_path: Path) -> None:
     assert isinstance(failure, Failure)
     assert failure.message == "no taints"
     assert failure.text == "expected: nvidia.com/gpu=present:NoSchedule\nfound: no taints"
-    (skip,) = list(suites["driver"])[0].result
+    (skip,) = next(iter(suites["driver"])).result
     assert isinstance(skip, Skipped) and skip.message == "not checked"
     (warned,) = list(suites["node-image"])
     assert (
