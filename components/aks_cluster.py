@@ -30,6 +30,7 @@ from .aks_monitoring import AksMonitoringWorkspaces
 from .azure_aliases import without_version_aliases
 from .errors import Problem, raise_if_any, validation_problems
 from .node_hardening import aks_node_inputs
+from .recorded_inputs import recorded_inputs
 from .type_tokens import formerly, type_token
 
 SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
@@ -403,7 +404,7 @@ class AksCluster(pulumi.ComponentResource):
         super().__init__(
             type_token("AksCluster"),
             name,
-            None,
+            recorded_inputs(args),
             formerly("gpu-platform:azure:AksCluster", without_version_aliases(opts)),
         )
         child = pulumi.ResourceOptions(parent=self)

@@ -15,6 +15,7 @@ from gpu_facts.scheduling import GPU_NAMESPACE_LABEL
 
 from .errors import raise_if_any, shape_problems
 from .gpu_admission_cel import VALIDATIONS, VARIABLES
+from .recorded_inputs import recorded_inputs
 from .type_tokens import formerly, type_token
 
 AdmissionAction = Literal["Deny", "Warn", "Audit"]
@@ -69,7 +70,7 @@ class GpuAdmissionPolicy(pulumi.ComponentResource):
         super().__init__(
             type_token("GpuAdmissionPolicy"),
             name,
-            None,
+            recorded_inputs(args),
             formerly("gpu-platform:workloads:GpuAdmissionPolicy", opts),
         )
 

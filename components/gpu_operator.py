@@ -56,6 +56,7 @@ from .nvidia_device_plugin import (
 )
 from .outputs import known_after
 from .pool_args import DEFAULT_CLOUD, GpuPoolArgs, check_gpu_pools_args
+from .recorded_inputs import recorded_inputs
 from .type_tokens import formerly, type_token
 
 DRIVER_DOWNLOADS_POLICY = "allow-driver-downloads"
@@ -240,7 +241,7 @@ class NvidiaGpuOperator(pulumi.ComponentResource):
         super().__init__(
             type_token("NvidiaGpuOperator"),
             name,
-            None,
+            recorded_inputs(args),
             formerly("gpu-platform:gpu:NvidiaGpuOperator", opts),
         )
         namespace = system_namespace(f"{name}-namespace", settings.namespace, self)

@@ -244,6 +244,9 @@ def gpu_quota(ns: NamespaceExpectation, quotas: list[Obj]) -> CheckResult:
 
 
 def admission_binding(ns: NamespaceExpectation, namespace: Obj, bindings: list[Obj]) -> CheckResult:
+    if not ns.admission_action:
+        why = "not checked: the plan registers no GpuAdmissionPolicy"
+        return CheckResult("admission-binding", f"namespace/{ns.name}", "-", why, "skip")
     expected = f"a ValidatingAdmissionPolicyBinding selecting it, action {ns.admission_action}"
     labels = labels_of(namespace)
     selecting, wrong_action = [], []

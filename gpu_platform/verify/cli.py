@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
+import subprocess
 import sys
 from functools import partial
 from pathlib import Path
@@ -26,6 +27,8 @@ from .deadline import REQUEST_TIMEOUT, RUN_TIMEOUT, Deadline
 from .driver import StreamExecReader
 from .expectations import expectations
 from .exporter import ProxyMetricsReader
+from .plan_expectations import plan_expectations
+from .plan_file import PlanError, PlannedResource, plan_resources, read_plan
 from .progress import Progress
 from .render import as_json, as_junit, as_markdown, table
 from .seed_checks import ExecFactory
@@ -63,6 +66,29 @@ def load_stack(program: Path, stack: str, config_file: Path | None) -> ResolvedP
                 decoded = json.loads(value)
         raw[name] = decoded
     return load_platform(raw)
+
+
+PREVIEW_TIMEOUT = 300
+"""Seconds the offline preview of a program may take (its own default)."""
+
+
+def load_plan(path: Path, err: TextIO) -> list[PlannedResource]:
+    """A plan file's resources, or a program folder's as the offline preview plans it (a
+    mandatory violation of the policy pack is said on stderr; the plan is still checked)."""
+    if not path.is_dir():
+        return read_plan(path)
+    command = [sys.executable, "-m", "gpu_platform.offline_preview", "--program", str(path)]
+    command += ["--format", "json", "--timeout", str(PREVIEW_TIMEOUT)]
+    done = subprocess.run(command, capture_output=True, text=True, check=False)
+    if done.returncode not in (0, 1):
+        why = done.stderr.strip().splitlines()[-1:] or [f"exit {done.returncode}"]
+        raise PlanError(f"the offline preview of {path} failed: {why[0]}")
+    if done.returncode == 1:
+        err.write(f"verify: the policy pack finds mandatory violations in {path}'s plan\n")
+    try:
+        return plan_resources(json.loads(done.stdout))
+    except ValueError as error:
+        raise PlanError(f"the offline preview of {path} printed no plan ({error})") from None
 
 
 def _project_or_default(program: Path) -> str:
@@ -103,6 +129,13 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--stack", default="dev", help="stack name: reads Pulumi.<stack>.yaml")
     p.add_argument("--config", type=Path, help="a stack config file instead of Pulumi.<stack>.yaml")
     p.add_argument("--program", type=Path, default=Path.cwd(), help="project directory")
+    p.add_argument(
+        "--plan",
+        type=Path,
+        help="verify what a program's plan promised instead of a stack config: the offline "
+        "preview's JSON (also pulumi preview --json, pulumi stack export), or a program's "
+        "folder, previewed offline first",
+    )
     p.add_argument(
         "--kubeconfig", type=Path, help="kubeconfig file (default: $KUBECONFIG, ~/.kube/config)"
     )
@@ -165,9 +198,12 @@ def main(
     out, err = stdout or sys.stdout, stderr or sys.stderr
     args = parser().parse_args(argv)
     try:
-        platform = load_stack(args.program, args.stack, args.config)
-        exp = expectations(platform)
-        amd = amd_expectation(platform)
+        if args.plan is not None:
+            exp, amd = plan_expectations(load_plan(args.plan, err))
+        else:
+            platform = load_stack(args.program, args.stack, args.config)
+            exp = expectations(platform)
+            amd = amd_expectation(platform)
         deadline = Deadline(args.timeout, args.request_timeout)
         api = connect(args.kubeconfig, args.context, deadline)
         try:
@@ -187,13 +223,15 @@ def main(
             )
         finally:
             api.close()
-    except (UsageError, ConfigError, ClusterError) as error:
+    except (UsageError, ConfigError, ClusterError, PlanError) as error:
         err.write(f"verify: error: {error}\n")
         return EXIT_ERROR
     except KeyboardInterrupt:
         err.write("verify: interrupted\n")
         return 130
     stack = args.stack if args.config is None else str(args.config)
+    if args.plan is not None:
+        stack = f"the plan of {args.plan}"
     title = f"verify {stack} on {reader.server} ({args.context or 'current context'})"
     if args.format == "json":
         meta = {"stack": stack, "context": args.context, "server": reader.server}

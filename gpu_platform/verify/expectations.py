@@ -73,7 +73,8 @@ class NamespaceExpectation:
     gpu_quota: dict[str, int]
     """``requests.<resource>`` -> hard limit of the namespace's GPU ResourceQuota."""
     admission_action: str
-    """The validation action the admission binding must carry (``Deny``, ``Warn``, ``Audit``)."""
+    """The validation action the admission binding must carry (``Deny``, ``Warn``, ``Audit``);
+    ``""``: nothing provisions an admission policy (a plan without ``GpuAdmissionPolicy``)."""
     amd_only: bool = False
     """Only AMD pools serve the namespace: dcgm-exporter's attribution (``gpu-attribution``)
     does not apply to it; AMD's exporter's does (``amd-gpu-attribution``)."""
@@ -117,10 +118,19 @@ def _daemon(pf: PoolFacts) -> GpuDaemon:
 def pool_expectation(platform: ResolvedPlatform, pf: PoolFacts) -> PoolExpectation:
     """A GPU pool's nodes as the stack makes them, NVIDIA's or AMD's (its vendor's taint and
     device plugin; GPU Feature Discovery on NVIDIA's device plugin only)."""
-    labels = node_labels(platform, pf)
-    labels.pop(POOL_LABEL, None)  # nodes are found by it
     cfg = platform.settings
     gfd_running = cfg.gpu_operator.enabled or (cfg.device_plugin.enabled and cfg.device_plugin.gfd)
+    return pool_nodes_expectation(pf, node_labels(platform, pf), gfd_running)
+
+
+def pool_nodes_expectation(
+    pf: PoolFacts, labels: dict[str, str], gfd_running: bool
+) -> PoolExpectation:
+    """A pool's nodes with the labels its pool component (or an existing cluster) gives them;
+    ``gfd_running``: GPU Feature Discovery labels the nodes NVIDIA's device plugin serves. The
+    stack config's path and a plan's (``plan_expectations``) both build pools here."""
+    labels = dict(labels)
+    labels.pop(POOL_LABEL, None)  # nodes are found by it
     return PoolExpectation(
         name=pf.name,
         min_nodes=pf.capacity.min_nodes,
@@ -133,16 +143,25 @@ def pool_expectation(platform: ResolvedPlatform, pf: PoolFacts) -> PoolExpectati
     )
 
 
+def namespace_gpu_quota(workload: WorkloadSettings, pools: list[PoolFacts]) -> dict[str, int]:
+    """The namespace's GPU quota as ResourceQuota ``hard`` keys, as the component writes it."""
+    hard = provisioned_gpu_quota(workload, pools)
+    return {key: int(value) for key, value in hard.items()}
+
+
+def only_amd(pools: list[PoolFacts]) -> bool:
+    """Whether every pool a namespace may use is an AMD pool (and it may use one)."""
+    return bool(pools) and all(pf.is_amd for pf in pools)
+
+
 def gpu_quota(platform: ResolvedPlatform, workload: WorkloadSettings) -> dict[str, int]:
     """The namespace's GPU quota as ResourceQuota ``hard`` keys, as the component writes it."""
-    hard = provisioned_gpu_quota(workload, platform.workload_pools(workload))
-    return {key: int(value) for key, value in hard.items()}
+    return namespace_gpu_quota(workload, platform.workload_pools(workload))
 
 
 def amd_only(platform: ResolvedPlatform, workload: WorkloadSettings) -> bool:
     """Whether every pool the namespace may use is an AMD pool (and it may use one)."""
-    pools = platform.workload_pools(workload)
-    return bool(pools) and all(pf.is_amd for pf in pools)
+    return only_amd(platform.workload_pools(workload))
 
 
 def exporter_expectation(platform: ResolvedPlatform) -> tuple[ExporterExpectation | None, str]:

@@ -247,7 +247,8 @@ def _mps(
 def _nvme(exp: Expectations, snap: Snapshot, reader: ClusterReader) -> list[Pending]:
     seeds = exp.seeds
     if not seeds.is_aks:
-        return [_skip(NVME_CACHE, f"not an AKS stack (cloud: {seeds.cloud}): no NVMe cache")]
+        why = seeds.not_aks or f"not an AKS stack (cloud: {seeds.cloud}): no NVMe cache"
+        return [_skip(NVME_CACHE, why)]
     pools = [pool for pool in seeds.pools if pool.nvme is not None]
     if not pools:
         return [_skip(NVME_CACHE, "no GPU pool sets nvme: true")]
@@ -288,7 +289,7 @@ def _nvme(exp: Expectations, snap: Snapshot, reader: ClusterReader) -> list[Pend
 def _node_images(exp: Expectations, snap: Snapshot, today: date) -> list[Pending]:
     seeds = exp.seeds
     if seeds.node_os_channel is None:
-        why = f"not an AKS stack (cloud: {seeds.cloud}): node images are AKS's"
+        why = seeds.not_aks or f"not an AKS stack (cloud: {seeds.cloud}): node images are AKS's"
         return [_skip(NODE_IMAGE, why)]
     channel = seeds.node_os_channel
     return [node_image(pool.name, _nodes(snap, pool.name), channel, today) for pool in seeds.pools]
