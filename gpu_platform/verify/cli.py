@@ -11,28 +11,34 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
+import signal
 import subprocess
 import sys
+import threading
 from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
+from gpu_facts.vendors import AMD, NVIDIA
 from gpu_platform.plan.platform import ResolvedPlatform
+from gpu_platform.settings import DriverCheckSettings
 from gpu_platform.stack_config import NAMESPACE, ConfigError, load_platform
 from gpu_platform.stack_config.files import project_name, read_stack_config
 
-from .amd_expectations import amd_expectation
+from .active import ProbePool, active_run
+from .amd_expectations import AmdExpectation, amd_expectation
 from .cluster import ClusterError, ClusterReader, connect
 from .deadline import REQUEST_TIMEOUT, RUN_TIMEOUT, Deadline
 from .driver import StreamExecReader
-from .expectations import expectations
+from .expectations import Expectations, expectations
 from .exporter import ProxyMetricsReader
 from .plan_expectations import plan_expectations
 from .plan_file import PlanError, PlannedResource, plan_resources, read_plan
 from .progress import Progress
 from .render import as_json, as_junit, as_markdown, table
+from .results import CheckResult
 from .seed_checks import ExecFactory
-from .verify import verify
+from .verify import Report, verify
 
 if TYPE_CHECKING:
     from kubernetes import client
@@ -66,6 +72,62 @@ def load_stack(program: Path, stack: str, config_file: Path | None) -> ResolvedP
                 decoded = json.loads(value)
         raw[name] = decoded
     return load_platform(raw)
+
+
+def _nodes_found(report: Report) -> dict[str, int]:
+    """Pool -> how many nodes its ``node-count`` row found."""
+    found = {}
+    for row in report.results:
+        words = row.found.split()
+        if row.check == "node-count" and words and words[0].isdigit():
+            found[row.subject.removeprefix("pool/")] = int(words[0])
+    return found
+
+
+def probe_rows(
+    reader: ClusterReader,
+    *,
+    deadline: Deadline,
+    exp: Expectations,
+    amd: AmdExpectation | None,
+    report: Report,
+    err: TextIO,
+) -> list[CheckResult]:
+    """``--active``: the probes of every GPU pool that has a node, then the cleanup's row."""
+    images = DriverCheckSettings()
+    nodes = _nodes_found(report)
+    pools = [
+        ProbePool(p.name, NVIDIA, sorted(p.allocatable)[0], images.image)
+        for p in exp.pools
+        if p.allocatable and nodes.get(p.name)
+    ]
+    pools += [
+        ProbePool(p.pool.name, AMD, sorted(p.pool.allocatable)[0], images.amd_image)
+        for p in (amd.pools if amd is not None else [])
+        if p.pool.allocatable and nodes.get(p.pool.name)
+    ]
+    if not pools:
+        why = "no GPU pool has a node to probe"
+        return [CheckResult("probe-gpu", "stack", "-", why, "skip")]
+
+    def say(line: str) -> None:
+        err.write(line + "\n")
+        err.flush()
+
+    previous = signal.getsignal(signal.SIGTERM)
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGTERM, _interrupted)  # SIGTERM cleans up as Ctrl-C does
+    try:
+        with active_run(reader, deadline, say) as (run, cleanup):
+            rows = run.probe(pools)
+        return rows + cleanup
+    finally:
+        if threading.current_thread() is threading.main_thread():
+            signal.signal(signal.SIGTERM, previous)
+
+
+def _interrupted(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
 
 
 PREVIEW_TIMEOUT = 300
@@ -161,6 +223,13 @@ def parser() -> argparse.ArgumentParser:
         help="do not read the GPU metrics exporters' /metrics (no pods/proxy permission)",
     )
     p.add_argument(
+        "--active",
+        action="store_true",
+        help="also run probe pods on each GPU pool, in a namespace this run creates and deletes "
+        "(a GPU pod must see its GPU, pods without one must see none); says on stderr what it "
+        "creates. Needs create and delete on namespaces and pods, get on pods/log",
+    )
+    p.add_argument(
         "--parallel",
         type=_positive,
         default=8,
@@ -221,6 +290,13 @@ def main(
                 run_in_pod=run_in_pod,
                 amd=amd,
             )
+            if args.active:
+                report = Report(
+                    report.results
+                    + probe_rows(
+                        reader, deadline=deadline, exp=exp, amd=amd, report=report, err=err
+                    )
+                )
         finally:
             api.close()
     except (UsageError, ConfigError, ClusterError, PlanError) as error:

@@ -406,8 +406,8 @@ class _FakeServer(ThreadingHTTPServer):
     daemon_threads = True
     request_queue_size = 64  # concurrent execs connect at once
 
-    def __init__(self, cluster: FakeCluster) -> None:
-        super().__init__(("127.0.0.1", 0), _Handler)
+    def __init__(self, cluster: FakeCluster, handler: type[_Handler] = _Handler) -> None:
+        super().__init__(("127.0.0.1", 0), handler)
         self.cluster = cluster
 
 
@@ -451,9 +451,9 @@ def api_server(cluster: FakeCluster) -> Iterator[str]:
 
 
 @contextlib.contextmanager
-def serving(cluster: FakeCluster) -> Iterator[str]:
+def serving(cluster: FakeCluster, handler: type[_Handler] = _Handler) -> Iterator[str]:
     """``cluster`` served over HTTP for the block (SERVER_LIFETIME at most): its URL."""
-    server = _FakeServer(cluster)
+    server = _FakeServer(cluster, handler)
     thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05})
     thread.daemon = True
     thread.start()

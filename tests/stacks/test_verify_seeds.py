@@ -8,8 +8,8 @@ from __future__ import annotations
 import copy
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from urllib.parse import unquote
 from typing import Any
+from urllib.parse import unquote
 
 import pytest
 
