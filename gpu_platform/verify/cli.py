@@ -28,6 +28,7 @@ from gpu_platform.stack_config.files import project_name, read_stack_config
 from .active import ProbePool, active_run
 from .amd_expectations import AmdExpectation, amd_expectation
 from .cluster import ClusterError, ClusterReader, connect
+from .conformance import conformance_rows
 from .deadline import REQUEST_TIMEOUT, RUN_TIMEOUT, Deadline
 from .driver import StreamExecReader
 from .expectations import Expectations, expectations
@@ -230,6 +231,12 @@ def parser() -> argparse.ArgumentParser:
         "creates. Needs create and delete on namespaces and pods, get on pods/log",
     )
     p.add_argument(
+        "--conformance",
+        action="store_true",
+        help="add one row per AI Conformance 1.36 requirement about accelerators, from the "
+        "rows that are its evidence (secure access needs --active)",
+    )
+    p.add_argument(
         "--parallel",
         type=_positive,
         default=8,
@@ -297,6 +304,8 @@ def main(
                         reader, deadline=deadline, exp=exp, amd=amd, report=report, err=err
                     )
                 )
+            if args.conformance:
+                report = Report(report.results + conformance_rows(report.results))
         finally:
             api.close()
     except (UsageError, ConfigError, ClusterError, PlanError) as error:

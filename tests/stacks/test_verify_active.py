@@ -279,3 +279,15 @@ def test_read_only_without_active(tmp_path: Path) -> None:
             ["--config", str(STACK), "--kubeconfig", str(kubeconfig)], stdout=out, stderr=err
         )
     assert code == 0 and cluster.writes == []
+
+
+def test_the_conformance_report_counts_the_probes(tmp_path: Path) -> None:
+    run = _verify(_active_cluster(), tmp_path, "--conformance")
+    assert run.code == 0, run.failures()
+    rows = {r["subject"]: r for r in run.rows() if r["check"] == "conformance"}
+    secure = rows["ai-conformance-1.36/secure_accelerator_access"]
+    assert secure["status"] == "pass"
+    assert secure["found"].startswith("6 of 6 rows pass; TestSecureAcceleratorAccess's three cases")
+    assert rows["ai-conformance-1.36/gpu_sharing"]["status"] == "pass"  # MIG and time-slicing
+    assert rows["ai-conformance-1.36/accelerator_metrics"]["status"] == "pass"
+    assert rows["ai-conformance-1.36/ai_inference"]["status"] == "skip"
