@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any
+from typing import Any, cast
 from urllib.parse import parse_qs, unquote, urlparse
 
 WS_GUID = "258EAFA5-E914-47DA-95CA-C5AB0DC85B11"
@@ -95,7 +95,10 @@ class FleetData:
 class _Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
     disable_nagle_algorithm = True
-    server: FleetServer
+
+    @property
+    def fleet(self) -> FleetServer:
+        return cast(FleetServer, self.server)
 
     def log_message(self, format: str, *args: Any) -> None:
         return
@@ -112,7 +115,7 @@ class _Handler(BaseHTTPRequestHandler):
         self._send(code, json.dumps({**body, "reason": reason, "code": code}).encode())
 
     def _refuse(self) -> None:
-        self.server.count("write")
+        self.fleet.count("write")
         self._status(405, "MethodNotAllowed", "the fleet cluster is read-only")
 
     def do_POST(self) -> None:
@@ -134,31 +137,31 @@ class _Handler(BaseHTTPRequestHandler):
         # /api/v1/namespaces/<ns>/pods/<pod>/exec, .../pods/<pod:port>/proxy/metrics
         if len(parts) >= 7 and parts[2] == "namespaces" and parts[4] == "pods":
             if parts[6] == "exec":
-                self.server.count("exec")
+                self.fleet.count("exec")
                 self._exec(unquote(parts[5]), " ".join(query.get("command", [])))
                 return
             if parts[6] == "proxy":
-                self.server.count("proxy")
+                self.fleet.count("proxy")
                 self._proxy(unquote(parts[5]).partition(":")[0])
                 return
         kind, namespace = _list_route(parts)
         if kind is not None:
-            self.server.count(f"list {kind}")
+            self.fleet.count(f"list {kind}")
             self._list(kind, namespace, {k: v[0] for k, v in query.items()})
             return
         if len(parts) == 4 and parts[:3] == ["api", "v1", "namespaces"]:
-            self.server.count("get namespace")
-            found = self.server.data.namespaces.get(parts[3])
+            self.fleet.count("get namespace")
+            found = self.fleet.data.namespaces.get(parts[3])
             if found is None:
                 self._status(404, "NotFound", f'namespaces "{parts[3]}" not found')
             else:
                 self._send(200, found)
             return
-        self.server.count("not found")
+        self.fleet.count("not found")
         self._status(404, "NotFound", f"the fleet cluster has no {url.path}")
 
     def _list(self, kind: str, namespace: str | None, query: dict[str, str]) -> None:
-        selected = self.server.selected(
+        selected = self.fleet.selected(
             kind, namespace, query.get("labelSelector", ""), query.get("fieldSelector", "")
         )
         start = int(query.get("continue", "0"))
@@ -172,7 +175,7 @@ class _Handler(BaseHTTPRequestHandler):
         self._send(200, head[:-1].encode() + b',"items":[' + b",".join(page) + b"]}")
 
     def _proxy(self, pod: str) -> None:
-        page = self.server.data.metrics(pod)
+        page = self.fleet.data.metrics(pod)
         if page is None:
             self._status(503, "ServiceUnavailable", f"no exporter answers in pod {pod}")
             return
@@ -187,7 +190,7 @@ class _Handler(BaseHTTPRequestHandler):
         )
         self.send_header("Sec-WebSocket-Protocol", "v4.channel.k8s.io")
         self.end_headers()
-        printed = self.server.data.execs(pod, command)
+        printed = self.fleet.data.execs(pod, command)
         if printed is None:
             status = {
                 "status": "Failure",

@@ -53,6 +53,7 @@ read node labels."""
 NAMESPACE_LISTS = {
     "networkpolicies": "network-policy",
     "resourcequotas": "gpu-quota",
+    "limitranges": "limit-range",
 }
 """A workload namespace's lists -> the row each is read for."""
 OBJECTS = {"storageclasses": "storageclass", "csidrivers": "csidriver"}

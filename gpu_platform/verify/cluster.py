@@ -38,6 +38,7 @@ LIST_KINDS = {
     "pods": "PodList",
     "networkpolicies": "NetworkPolicyList",
     "resourcequotas": "ResourceQuotaList",
+    "limitranges": "LimitRangeList",
     "validatingadmissionpolicybindings": "ValidatingAdmissionPolicyBindingList",
     "csistoragecapacities": "CSIStorageCapacityList",
 }
@@ -312,6 +313,14 @@ class ClusterReader:
             f"list resourcequotas in {namespace}",
             "resourcequotas",
             self._endpoint("/api/v1/namespaces/{namespace}/resourcequotas"),
+            namespace=namespace,
+        )
+
+    def limit_ranges(self, namespace: str) -> list[Obj]:
+        return self._list(
+            f"list limitranges in {namespace}",
+            "limitranges",
+            self._endpoint("/api/v1/namespaces/{namespace}/limitranges"),
             namespace=namespace,
         )
 

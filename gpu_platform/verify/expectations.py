@@ -75,6 +75,9 @@ class NamespaceExpectation:
     admission_action: str
     """The validation action the admission binding must carry (``Deny``, ``Warn``, ``Audit``);
     ``""``: nothing provisions an admission policy (a plan without ``GpuAdmissionPolicy``)."""
+    container_defaults: tuple[str, str] | None = None
+    """The LimitRange's container defaults (CPU, memory) the namespace must carry; None: not
+    checked."""
     amd_only: bool = False
     """Only AMD pools serve the namespace: dcgm-exporter's attribution (``gpu-attribution``)
     does not apply to it; AMD's exporter's does (``amd-gpu-attribution``)."""
@@ -194,7 +197,11 @@ def expectations(platform: ResolvedPlatform) -> Expectations:
         pools=[pool_expectation(platform, pf) for pf in nvidia_pools(platform.pools.values())],
         namespaces=[
             NamespaceExpectation(
-                wl.name, gpu_quota(platform, wl), cfg.admission.action, amd_only(platform, wl)
+                wl.name,
+                gpu_quota(platform, wl),
+                cfg.admission.action,
+                (wl.defaults.cpu, wl.defaults.memory),
+                amd_only(platform, wl),
             )
             for wl in cfg.workloads
         ],

@@ -148,13 +148,22 @@ def _namespaces(
         quota = args.get("gpu_quota", args.get("gpu_quota_per_resource", 0))
         try:
             workload = WorkloadSettings.model_validate(
-                {"name": args.get("name"), "type": args.get("type"), "gpu_quota": quota}
+                {
+                    "name": args.get("name"),
+                    "type": args.get("type"),
+                    "gpu_quota": quota,
+                    "defaults": args.get("defaults") or {},
+                }
             )
         except ValidationError as err:
             raise PlanError(f"{where}: {err.errors()[0]['msg']}") from None
         namespaces.append(
             NamespaceExpectation(
-                workload.name, namespace_gpu_quota(workload, listed), action, only_amd(listed)
+                workload.name,
+                namespace_gpu_quota(workload, listed),
+                action,
+                (workload.defaults.cpu, workload.defaults.memory),
+                only_amd(listed),
             )
         )
         their_pools[workload.name] = listed

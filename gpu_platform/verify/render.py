@@ -55,9 +55,9 @@ def as_junit(report: Report, suite: str) -> str:
     by_check: dict[str, list[CheckResult]] = {}
     for row in report.results:
         by_check.setdefault(row.check, []).append(row)
-    totals = dict.fromkeys(("tests", "failures", "errors", "skipped"), 0)
+    totals: dict[str, int] = dict.fromkeys(("tests", "failures", "errors", "skipped"), 0)
     for check, rows in by_check.items():
-        counts = {
+        counts: dict[str, int] = {
             "tests": len(rows),
             "failures": sum(1 for r in rows if r.status == "fail"),
             "errors": 0,
@@ -65,9 +65,8 @@ def as_junit(report: Report, suite: str) -> str:
         }
         for key, n in counts.items():
             totals[key] += n
-        element = ET.SubElement(
-            suites, "testsuite", name=check, **{k: str(v) for k, v in counts.items()}
-        )
+        attributes = {"name": check, **{k: str(v) for k, v in counts.items()}}
+        element = ET.SubElement(suites, "testsuite", attributes)
         for row in rows:
             case = ET.SubElement(element, "testcase", classname=check, name=row.subject)
             text = f"expected: {row.expected}\nfound: {row.found}"

@@ -147,6 +147,7 @@ def verify(
             snap.network_policies.get(ns.name, []),
             snap.quotas.get(ns.name, []),
             snap.bindings,
+            ranges=snap.limit_ranges.get(ns.name, []),
         )
 
     if read_driver is not None and run_in_pod is not None:

@@ -47,6 +47,7 @@ KINDS = (
     "pods",
     "networkpolicies",
     "resourcequotas",
+    "limitranges",
     "validatingadmissionpolicybindings",
 )
 STORAGE_KINDS = ("storageclasses", "csidrivers", "csistoragecapacities")
@@ -260,6 +261,7 @@ class _Handler(BaseHTTPRequestHandler):
                 "csistoragecapacities"
             ),
             r"/api/v1/namespaces/(?P<ns>[^/]+)/resourcequotas": "resourcequotas",
+            r"/api/v1/namespaces/(?P<ns>[^/]+)/limitranges": "limitranges",
             r"/apis/apps/v1/daemonsets": "daemonsets",
             r"/apis/apps/v1/namespaces/(?P<ns>[^/]+)/daemonsets": "daemonsets",
             r"/apis/networking.k8s.io/v1/namespaces/(?P<ns>[^/]+)/networkpolicies": (

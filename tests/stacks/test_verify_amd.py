@@ -38,7 +38,15 @@ PLUGIN, LABELLER, EXPORTER = (
     "mi300x-node-labeller",
     "mi300x-metrics-exporter",
 )
-ADDED = ("nodes", "namespaces", "daemonsets", "pods", "networkpolicies", "resourcequotas")
+ADDED = (
+    "nodes",
+    "namespaces",
+    "daemonsets",
+    "pods",
+    "networkpolicies",
+    "resourcequotas",
+    "limitranges",
+)
 
 
 def _recorded_with_amd() -> FakeCluster:
@@ -116,6 +124,7 @@ def test_healthy_mixed_cluster_passes_every_check(
     assert [(r["check"], r["subject"]) for r in amd_rows(run) if r["check"] != "gpu-quota"] == [
         ("network-policy", "namespace/gpu-research"),
         ("admission-binding", "namespace/gpu-research"),
+        ("limit-range", "namespace/gpu-research"),
         ("node-count", "pool/mi300x"),
         *[(check, f"node/{MI0}") for check in node_checks],
         *[(check, f"node/{MI1}") for check in node_checks],
