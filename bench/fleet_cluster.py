@@ -149,6 +149,9 @@ class _Templates:
         self.quotas = [
             q for q in _recorded("resourcequotas") if q["metadata"]["namespace"] == "gpu-training"
         ]
+        self.limit_ranges = [
+            r for r in _recorded("limitranges") if r["metadata"]["namespace"] == "gpu-training"
+        ]
         self.bindings = _recorded("validatingadmissionpolicybindings")
         exec_dir = RECORDED / "exec"
         self.mig_table = (exec_dir / "a100_mig_table.txt").read_text()
@@ -314,6 +317,10 @@ class _Builder:
             policy = copy.deepcopy(policy)
             policy["metadata"]["namespace"] = pool.namespace
             self.items.setdefault("networkpolicies", []).append(item(policy))
+        for limits in t.limit_ranges:
+            limits = copy.deepcopy(limits)
+            limits["metadata"]["namespace"] = pool.namespace
+            self.items.setdefault("limitranges", []).append(item(limits))
         for quota in t.quotas:
             quota = copy.deepcopy(quota)
             quota["metadata"]["namespace"] = pool.namespace
