@@ -181,6 +181,7 @@ def verify(
             known_pods=snap.workload_pods,
             parallel=parallel,
             progress=progress,
+            run_in_pod=run_in_pod,
         )
     )
     progress.done()

@@ -77,6 +77,8 @@ class ExecAnswer:
     exit_code: int = 0
     hang_up: bool = False
     """Drop the connection after the handshake, as a dying API server or proxy does."""
+    failure: str = ""
+    """The runtime's failure instead (no output): a program the image does not have."""
 
 
 @dataclass
@@ -379,6 +381,8 @@ class _Handler(BaseHTTPRequestHandler):
                         "causes": [{"reason": "ExitCode", "message": str(answer.exit_code)}]
                     },
                 }
+            if answer.failure:
+                status = {"metadata": {}, "status": "Failure", "message": answer.failure}
         if stdout:
             self.wfile.write(_ws_frame(b"\x01" + stdout.encode()))
         self.wfile.write(_ws_frame(b"\x03" + json.dumps(status).encode()))
