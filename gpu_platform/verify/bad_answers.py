@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, replace
 
+from gpu_facts.ack_components import LOG_CONFIG_NAMESPACE
 from gpu_facts.azure_storage import ACSTOR_NAMESPACE
 from gpu_facts.scheduling import POOL_LABEL
 
@@ -27,6 +28,7 @@ from .amd_verify import ATTRIBUTION_CHECK as AMD_ATTRIBUTION
 from .answers import BadAnswer
 from .expectations import Expectations, GpuDaemon, PoolExpectation
 from .gpu_memory import CHECK as GPU_MEMORY
+from .log_collection import CHECK as LOG_COLLECTION
 from .mig_devices import CHECK as MIG_DEVICES
 from .mps_server import CHECK as MPS_SERVER
 from .nvme_cache import CHECK as NVME_CACHE
@@ -213,6 +215,15 @@ class Feeds:
             row.check == MPS_SERVER
             and _plain_list(bad, "pods", exp.plugin_namespace)
             and self._on_nodes_of(row, plugin_mps)
+        )
+
+    def logs(self, bad: BadAnswer, row: CheckResult) -> bool:
+        """The log-collection rows: read from kube-system's DaemonSets (AKS) or log configs
+        (ACK)."""
+        return (
+            row.check == LOG_COLLECTION
+            and bad.resource in ("daemonsets", "aliyunlogconfigs")
+            and _plain_list(bad, bad.resource, LOG_CONFIG_NAMESPACE)
         )
 
     def amd_rows(self, bad: BadAnswer, row: CheckResult) -> bool:

@@ -39,6 +39,7 @@ LIST_KINDS = {
     "networkpolicies": "NetworkPolicyList",
     "resourcequotas": "ResourceQuotaList",
     "limitranges": "LimitRangeList",
+    "aliyunlogconfigs": "AliyunLogConfigList",
     "validatingadmissionpolicybindings": "ValidatingAdmissionPolicyBindingList",
     "csistoragecapacities": "CSIStorageCapacityList",
 }
@@ -321,6 +322,17 @@ class ClusterReader:
             f"list limitranges in {namespace}",
             "limitranges",
             self._endpoint("/api/v1/namespaces/{namespace}/limitranges"),
+            namespace=namespace,
+        )
+
+    def aliyun_log_configs(self, namespace: str) -> list[Obj]:
+        """ACK's ``AliyunLogConfig`` objects (``log.alibabacloud.com/v1alpha1``)."""
+        return self._list(
+            f"list aliyunlogconfigs in {namespace}",
+            "aliyunlogconfigs",
+            self._endpoint(
+                "/apis/log.alibabacloud.com/v1alpha1/namespaces/{namespace}/aliyunlogconfigs"
+            ),
             namespace=namespace,
         )
 

@@ -18,7 +18,7 @@ from gpu_platform.plan.amd_pools import nvidia_pools
 from gpu_platform.plan.metrics import NodeSeries, node_series
 from gpu_platform.plan.namespaces import gpu_quota as provisioned_gpu_quota
 from gpu_platform.plan.node_labels import node_labels
-from gpu_platform.plan.observability import metrics_plan
+from gpu_platform.plan.observability import log_namespaces, metrics_plan
 from gpu_platform.plan.platform import ResolvedPlatform
 from gpu_platform.plan.pools import PoolFacts
 from gpu_platform.settings import WorkloadSettings
@@ -97,6 +97,16 @@ class ExporterExpectation:
 
 
 @dataclass(frozen=True, slots=True)
+class LogExpectation:
+    """Whose container logs the cloud's pipeline collects (``verify/log_collection.py``)."""
+
+    cloud: str
+    """``azure`` or ``alicloud``: whose log pipeline collects them."""
+    namespaces: tuple[str, ...]
+    """The namespaces whose container logs are collected (AKS: none listed means all)."""
+
+
+@dataclass(frozen=True, slots=True)
 class Expectations:
     pools: list[PoolExpectation]
     namespaces: list[NamespaceExpectation]
@@ -108,6 +118,8 @@ class Expectations:
     """Why the exporter is not checked, when ``exporter`` is None."""
     seeds: SeedExpectations = field(default_factory=SeedExpectations)
     """What the seeds' own commands should show (``verify/seed_checks.py``)."""
+    logs: LogExpectation | None = None
+    """Whose container logs the cloud's pipeline collects (``verify/log_collection.py``)."""
 
 
 def _daemon(pf: PoolFacts) -> GpuDaemon:
@@ -210,4 +222,17 @@ def expectations(platform: ResolvedPlatform) -> Expectations:
         exporter=exporter,
         exporter_skipped=skipped,
         seeds=seed_expectations(platform),
+        logs=log_expectation(platform),
     )
+
+
+def log_expectation(platform: ResolvedPlatform) -> LogExpectation | None:
+    """The namespaces whose logs the stack collects: AKS's data collection rule (every one
+    when none is listed), ACK's one log config per namespace."""
+    cfg = platform.settings
+    namespaces = tuple(log_namespaces(platform))
+    if not cfg.observability.logs.enabled or cfg.cloud not in ("azure", "alicloud"):
+        return None
+    if cfg.cloud == "alicloud" and not namespaces:
+        return None
+    return LogExpectation(cfg.cloud, namespaces)

@@ -48,6 +48,7 @@ from .amd_expectations import AmdExpectation, amd_pool_of
 from .expectations import (
     Expectations,
     ExporterExpectation,
+    LogExpectation,
     NamespaceExpectation,
     namespace_gpu_quota,
     only_amd,
@@ -265,8 +266,20 @@ def plan_expectations(
         exporter=exporter,
         exporter_skipped=skipped,
         seeds=_seeds(found, pools, cloud),
+        logs=_logs(found),
     )
     return exp, _amd(found, pools, namespace_pools)
+
+
+def _logs(found: _Components) -> LogExpectation | None:
+    """AksMonitoring collects logs when it is given a Log Analytics workspace; AckMonitoring
+    unless ``logs: false``, into one log config per namespace."""
+    aks, ack = found.first("AksMonitoring"), found.first("AckMonitoring")
+    if aks is not None and "log_analytics_workspace_id" in aks:
+        return LogExpectation("azure", tuple(sorted(aks.get("log_namespaces") or [])))
+    if ack is not None and ack.get("logs", True) is not False and ack.get("log_namespaces"):
+        return LogExpectation("alicloud", tuple(sorted(ack["log_namespaces"])))
+    return None
 
 
 def _amd(

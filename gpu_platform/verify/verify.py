@@ -20,6 +20,7 @@ from .exporter import (
     targets,
     watched_nodes,
 )
+from .log_collection import log_rows
 from .mig_devices import LIST_GPUS
 from .nvidia_smi import NvidiaSmiError, parse_driver_version
 from .objects import name_of, text
@@ -186,9 +187,15 @@ def verify(
     )
     progress.done()
     nvidia = _with_driver_rows(results, drivers, exp.min_driver_major) + metrics
+    logs = log_rows(reader, exp.logs)
     # Each part's rows are matched with the lists that part read (bad_answers.Feeds).
     feeds = Feeds.of(exp, snap, amd)
-    parts = [(nvidia, feeds.nvidia), (seeds, feeds.seeds), (amd_rows, feeds.amd_rows)]
+    parts = [
+        (nvidia, feeds.nvidia),
+        (seeds, feeds.seeds),
+        (amd_rows, feeds.amd_rows),
+        (logs, feeds.logs),
+    ]
     return Report(with_bad_answers(parts, reader.bad_answers))
 
 

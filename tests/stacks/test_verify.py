@@ -49,6 +49,7 @@ KINDS = (
     "resourcequotas",
     "limitranges",
     "validatingadmissionpolicybindings",
+    "aliyunlogconfigs",
 )
 STORAGE_KINDS = ("storageclasses", "csidrivers", "csistoragecapacities")
 """storage.k8s.io objects the seed checks read; the recording has none (scenarios add them)."""
@@ -264,6 +265,9 @@ class _Handler(BaseHTTPRequestHandler):
             ),
             r"/api/v1/namespaces/(?P<ns>[^/]+)/resourcequotas": "resourcequotas",
             r"/api/v1/namespaces/(?P<ns>[^/]+)/limitranges": "limitranges",
+            r"/apis/log.alibabacloud.com/v1alpha1/namespaces/(?P<ns>[^/]+)/aliyunlogconfigs": (
+                "aliyunlogconfigs"
+            ),
             r"/apis/apps/v1/daemonsets": "daemonsets",
             r"/apis/apps/v1/namespaces/(?P<ns>[^/]+)/daemonsets": "daemonsets",
             r"/apis/networking.k8s.io/v1/namespaces/(?P<ns>[^/]+)/networkpolicies": (

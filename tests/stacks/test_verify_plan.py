@@ -79,6 +79,7 @@ def test_a_stacks_plan_promises_what_its_config_does(stack: str) -> None:
     assert from_plan.pools == from_config.pools
     assert from_plan.exporter == from_config.exporter
     assert from_plan.seeds == from_config.seeds
+    assert from_plan.logs == from_config.logs
     assert (from_plan.plugin_namespace, from_plan.min_driver_major) == (
         from_config.plugin_namespace,
         from_config.min_driver_major,
