@@ -80,9 +80,10 @@ class _ActiveHandler(_Handler):
             obj["spec"]["nodeName"] = "aks-t4-27182818-vmss000000"
             obj["metadata"]["ownerReferences"] = [{"kind": "Pod", "name": "-", "uid": "-"}]
             phase = "Pending" if cluster.unschedulable else "Succeeded"
-            obj["status"] = {"phase": phase}
+            status: dict[str, Any] = {"phase": phase}
+            obj["status"] = status
             if cluster.unschedulable:
-                obj["status"]["conditions"] = [
+                status["conditions"] = [
                     {
                         "type": "PodScheduled",
                         "status": "False",
