@@ -26,7 +26,7 @@ from gpu_platform.stack_config import NAMESPACE, ConfigError, load_platform
 from gpu_platform.stack_config.files import project_name, read_stack_config
 
 from .active import ProbePool, active_run
-from .amd_expectations import AmdExpectation, amd_expectation
+from .amd.expectations import AmdExpectation, amd_expectation
 from .cluster import ClusterError, ClusterReader, connect
 from .conformance import conformance_rows
 from .deadline import REQUEST_TIMEOUT, RUN_TIMEOUT, Deadline

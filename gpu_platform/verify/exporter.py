@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
-from gpu_facts.dcgm_exporter_chart import (
+from gpu_facts.nvidia.dcgm_exporter_chart import (
     ENGINE_ACTIVE,
     GPU_LABEL,
     MIG_INSTANCE_LABEL,

@@ -12,7 +12,7 @@ collected (the AKS guide's per-workload-type logging, BP-07).
 
 from __future__ import annotations
 
-from gpu_facts.ack_components import LOG_CONFIG_NAMESPACE
+from gpu_facts.ack.addons import LOG_CONFIG_NAMESPACE
 from gpu_platform.plan.observability import logstore_name
 
 from .checks import daemonset_status

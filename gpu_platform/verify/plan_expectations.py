@@ -9,7 +9,7 @@ functions: pools resolved by ``plan.pools.resolve_pool`` on their cloud, node la
 pool component's own function (``aks_node_labels`` with its ``workload_types``,
 ``ack_node_labels``; ``existing_node_labels`` for pools only in-cluster components name),
 quotas by ``plan.namespaces.gpu_quota``, exporter series by ``plan.metrics.node_series``,
-DeviceConfigs by ``plan.amd_gpu_operator``. The stack config's path builds its expectations
+DeviceConfigs by ``plan.amd.gpu_operator``. The stack config's path builds its expectations
 from the same functions, so for our own stacks the two give the same rows
 (``tests/stacks/test_verify_plan.py``).
 
@@ -27,9 +27,9 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from gpu_facts.dcgm_exporter_chart import METRICS_PORT
 from gpu_facts.lookup import UnknownGpuFact
-from gpu_platform.plan.amd_pools import amd_pools, nvidia_pools
+from gpu_facts.nvidia.dcgm_exporter_chart import METRICS_PORT
+from gpu_platform.plan.amd.pools import amd_pools, nvidia_pools
 from gpu_platform.plan.metrics import node_series
 from gpu_platform.plan.node_labels import ack_node_labels, aks_node_labels, existing_node_labels
 from gpu_platform.plan.pools import PoolFacts, resolve_pool
@@ -44,7 +44,7 @@ from gpu_platform.settings import (
     WorkloadSettings,
 )
 
-from .amd_expectations import AmdExpectation, amd_pool_of
+from .amd.expectations import AmdExpectation, amd_pool_of
 from .expectations import (
     Expectations,
     ExporterExpectation,

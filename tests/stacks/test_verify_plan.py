@@ -19,9 +19,9 @@ import yaml
 from google.protobuf import json_format, struct_pb2
 from pulumi.runtime.proto import provider_pb2
 
-from gpu_facts.aks_nodes import NODE_IMAGE_VERSION_LABEL
+from gpu_facts.aks.nodes import NODE_IMAGE_VERSION_LABEL
 from gpu_platform.offline_preview.render import as_json
-from gpu_platform.verify.amd_expectations import amd_expectation
+from gpu_platform.verify.amd.expectations import amd_expectation
 from gpu_platform.verify.cli import load_stack, main
 from gpu_platform.verify.expectations import expectations
 from gpu_platform.verify.plan_expectations import plan_expectations
@@ -45,7 +45,7 @@ STACKS = {
     "prod": None,
     "amd-dev": None,
     "ack-dev": None,
-    "byo": None,
+    "existing": None,
     "verify": DATA / "Pulumi.verify.yaml",
 }
 """Every stack of the repository, and the recorded cluster's."""
