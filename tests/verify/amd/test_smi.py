@@ -9,7 +9,7 @@ import pytest
 from gpu_platform.verify.amd.smi import AmdSmiError, amd_smi_driver, parse_driver
 from gpu_platform.verify.driver import ExecError, ExecTarget
 
-SMI = Path(__file__).resolve().parents[1] / "data" / "amd_smi"
+SMI = Path(__file__).resolve().parents[2] / "data" / "amd_smi"
 NODE = {"metadata": {"name": "mi-0", "labels": {"amd.com/gpu.driver-version": "6.12.12"}}}
 TARGET = ExecTarget("mi-0", "amd-gpu-operator", "plugin-x", None)
 
