@@ -180,8 +180,23 @@ def _gpu_memory(seeds: SeedExpectations, snap: Snapshot, node_pods: _NodePods) -
     return rows
 
 
+def _mps_daemon_pods(snap: Snapshot, plugin_namespace: str) -> dict[str, list[Obj]]:
+    """The device plugin's MPS control daemon pods by node, in one pass over the pods."""
+    by_node: dict[str, list[Obj]] = {}
+    for pod in snap.pods.get(plugin_namespace, []):
+        if is_mps_daemon_pod(pod):
+            by_node.setdefault(text(pod, "spec", "nodeName"), []).append(pod)
+    return by_node
+
+
 def _mps_daemon_pod(
-    pool: SeedPool, node: Obj, snap: Snapshot, pods: DaemonPods, plugin_namespace: str
+    pool: SeedPool,
+    node: Obj,
+    snap: Snapshot,
+    pods: DaemonPods,
+    plugin_namespace: str,
+    *,
+    mps_pods: dict[str, list[Obj]],
 ) -> tuple[Obj | None, CheckResult | None]:
     """The node's MPS control daemon pod when Ready, else the row that says why not."""
     subject = f"node/{name_of(node)}"
@@ -189,11 +204,7 @@ def _mps_daemon_pod(
         _, pod = ready_pod_on_node(MPS_SERVER, "", snap.pool_daemons.get(pool.name, []), pods, node)
         why = "not checked: no ready ACK MPS control daemon pod on the node (its gpu-daemon row)"
         return pod, None if pod is not None else _skip(MPS_SERVER, why, subject)
-    candidates = [
-        pod
-        for pod in snap.pods.get(plugin_namespace, [])
-        if is_mps_daemon_pod(pod) and text(pod, "spec", "nodeName") == name_of(node)
-    ]
+    candidates = mps_pods.get(name_of(node), [])
     ready = [pod for pod in candidates if pod_problem(pod) is None]
     if ready:
         return ready[0], None
@@ -219,10 +230,11 @@ def _mps(
 ) -> list[Pending]:
     rows: list[Pending] = []
     mps_pools = [pool for pool in exp.seeds.nvidia_pools if pool.mps is not None]
+    mps_pods = _mps_daemon_pods(snap, exp.plugin_namespace) if mps_pools else {}
     for pool in mps_pools:
         for node in _nodes(snap, pool.name):
             name = name_of(node)
-            pod, why_not = _mps_daemon_pod(pool, node, snap, pods, exp.plugin_namespace)
+            pod, why_not = _mps_daemon_pod(pool, node, snap, pods, exp.plugin_namespace, mps_pods)
             if pod is None:
                 assert why_not is not None
                 rows.append(why_not)
