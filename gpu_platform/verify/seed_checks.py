@@ -234,7 +234,9 @@ def _mps(
     for pool in mps_pools:
         for node in _nodes(snap, pool.name):
             name = name_of(node)
-            pod, why_not = _mps_daemon_pod(pool, node, snap, pods, exp.plugin_namespace, mps_pods)
+            pod, why_not = _mps_daemon_pod(
+                pool, node, snap, pods, exp.plugin_namespace, mps_pods=mps_pods
+            )
             if pod is None:
                 assert why_not is not None
                 rows.append(why_not)
