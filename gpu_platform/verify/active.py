@@ -34,6 +34,7 @@ from typing import Any
 
 from kubernetes.client.exceptions import ApiException
 
+from gpu_facts.dra import RESOURCE_API_VERSION
 from gpu_facts.scheduling import POOL_LABEL
 from gpu_facts.vendors import AMD, GpuVendor
 
@@ -55,6 +56,11 @@ DEVICES = {"nvidia": "/dev/nvidia[0-9]*", "amd": "/dev/dri/renderD*"}
 container on NVIDIA's runtime with the driver's libraries; the numbered nodes are the GPUs)."""
 TOOL = {"nvidia": "nvidia-smi -L", "amd": "amd-smi list"}
 DEVICE_PLUGIN_VARIANT = "device-plugin variant: the GPU asked for with resource limits"
+CLAIM_VARIANT = "DRA claim variant: the GPU asked for through a claim, as the official test does"
+CLAIM_TEMPLATE = "accelerator-claim-template"
+"""The official test's ResourceClaimTemplate: one request ``single-accelerator`` of exactly
+one device of the class."""
+CLAIM = "gpu"
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,6 +71,14 @@ class ProbePool:
     vendor: GpuVendor
     resource: str
     image: str
+    device_class: str | None = None
+    """A DRA pool's DeviceClass (``gpu.nvidia.com``): its probes ask through a claim."""
+
+    @property
+    def variant(self) -> str:
+        if self.device_class is not None:
+            return f"{CLAIM_VARIANT} ({self.device_class})"
+        return f"{DEVICE_PLUGIN_VARIANT} ({self.resource})"
 
 
 def probe_script(vendor: GpuVendor, tool: bool) -> str:
@@ -84,9 +98,36 @@ def _container(name: str, pool: ProbePool, gpu: bool, tool: bool) -> dict[str, A
             "capabilities": {"drop": ["ALL"]},
         },
     }
-    if gpu:
+    if gpu and pool.device_class is not None:
+        container["resources"] = {"claims": [{"name": CLAIM}]}
+    elif gpu:
         container["resources"] = {"limits": {pool.resource: "1"}}
     return container
+
+
+def claim_template(pool: ProbePool, namespace: str) -> Obj:
+    """The official test's ResourceClaimTemplate, on the pool's DeviceClass."""
+    return {
+        "apiVersion": RESOURCE_API_VERSION,
+        "kind": "ResourceClaimTemplate",
+        "metadata": {
+            "name": f"{pool.name}-{CLAIM_TEMPLATE}",
+            "namespace": namespace,
+            "labels": MANAGED_BY,
+        },
+        "spec": {
+            "spec": {
+                "devices": {
+                    "requests": [
+                        {
+                            "name": "single-accelerator",
+                            "exactly": {"deviceClassName": pool.device_class, "count": 1},
+                        }
+                    ]
+                }
+            }
+        },
+    }
 
 
 def probe_pods(pool: ProbePool, namespace: str) -> list[Obj]:
@@ -107,19 +148,15 @@ def probe_pods(pool: ProbePool, namespace: str) -> list[Obj]:
             _container("without-gpu", pool, gpu=False, tool=False),
         ],
     }
-    return [
-        {
-            "apiVersion": "v1",
-            "kind": "Pod",
-            "metadata": {
-                "name": f"{pool.name}-{shape}",
-                "namespace": namespace,
-                "labels": MANAGED_BY,
-            },
-            "spec": {**spec, "containers": containers},
-        }
-        for shape, containers in shapes.items()
-    ]
+    pods = []
+    for shape, containers in shapes.items():
+        pod_spec = {**spec, "containers": containers}
+        if any("claims" in c.get("resources", {}) for c in containers):
+            template = f"{pool.name}-{CLAIM_TEMPLATE}"
+            pod_spec["resourceClaims"] = [{"name": CLAIM, "resourceClaimTemplateName": template}]
+        metadata = {"name": f"{pool.name}-{shape}", "namespace": namespace, "labels": MANAGED_BY}
+        pods.append({"apiVersion": "v1", "kind": "Pod", "metadata": metadata, "spec": pod_spec})
+    return pods
 
 
 class ClusterWriter:
@@ -208,6 +245,13 @@ class ActiveRun:
             + ", ".join(text(p, "metadata", "name") for p in pods)
         )
         self.writer.create("/api/v1/namespaces", namespace)
+        for pool in pools:
+            if pool.device_class is not None:
+                path = (
+                    f"/apis/{RESOURCE_API_VERSION}/namespaces/{self.namespace}"
+                    "/resourceclaimtemplates"
+                )
+                self.writer.create(path, claim_template(pool, self.namespace))
         for pod in pods:
             self.writer.create(f"/api/v1/namespaces/{self.namespace}/pods", pod)
         finished = self._wait({text(p, "metadata", "name") for p in pods})
@@ -246,7 +290,7 @@ class ActiveRun:
             subject = f"pool/{pool.name}"
             devices = DEVICES["amd" if pool.vendor == AMD else "nvidia"]
             sees = "sees its" if wanted == FOUND else "sees no"
-            expected = f"{sees} GPU ({devices}); {DEVICE_PLUGIN_VARIANT} ({pool.resource})"
+            expected = f"{sees} GPU ({devices}); {pool.variant}"
             pod = finished.get(pod_name)
             if _phase(pod) not in ("Succeeded", "Failed"):
                 found = f"{pod_name} did not finish within {PROBE_TIMEOUT:g} s: {_why_pending(pod)}"

@@ -98,7 +98,7 @@ def probe_rows(
     images = DriverCheckSettings()
     nodes = _nodes_found(report)
     pools = [
-        ProbePool(p.name, NVIDIA, sorted(p.allocatable)[0], images.image)
+        ProbePool(p.name, NVIDIA, sorted(p.allocatable)[0], images.image, p.device_class)
         for p in exp.pools
         if p.allocatable and nodes.get(p.name)
     ]

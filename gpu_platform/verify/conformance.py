@@ -15,7 +15,7 @@ from collections.abc import Iterable
 
 from gpu_facts.ai_conformance import OFFICIAL_TEST, REQUIREMENTS, VERSION, Requirement
 
-from .active import DEVICE_PLUGIN_VARIANT
+from .active import CLAIM_VARIANT, DEVICE_PLUGIN_VARIANT
 from .results import CheckResult
 
 CHECK = "conformance"
@@ -63,7 +63,10 @@ def requirement_row(req: Requirement, results: list[CheckResult]) -> CheckResult
     failed = [r for r in evidence if r.status == "fail"]
     found = f"{len(evidence) - len(failed)} of {len(evidence)} rows pass"
     if req.id == "secure_accelerator_access":
-        found += f"; {OFFICIAL_TEST}'s three cases, {DEVICE_PLUGIN_VARIANT} (no DRA pool)"
+        variants = sorted(
+            {v for r in evidence for v in (CLAIM_VARIANT, DEVICE_PLUGIN_VARIANT) if v in r.expected}
+        )
+        found += f"; {OFFICIAL_TEST}'s three cases, {' and '.join(variants) or 'variant unknown'}"
     if failed:
         found += "; failing: " + ", ".join(f"{r.check} {r.subject}" for r in failed[:5])
         found += ", ..." if len(failed) > 5 else ""

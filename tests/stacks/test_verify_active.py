@@ -17,9 +17,19 @@ from typing import Any
 
 import pytest
 
+from gpu_facts.vendors import NVIDIA
 from gpu_platform.verify import active
-from gpu_platform.verify.active import FOUND, MISSING, NAMESPACE_PREFIX
+from gpu_platform.verify.active import (
+    CLAIM_VARIANT,
+    FOUND,
+    MISSING,
+    NAMESPACE_PREFIX,
+    ProbePool,
+    active_run,
+)
 from gpu_platform.verify.cli import main
+from gpu_platform.verify.cluster import ClusterReader, connect
+from gpu_platform.verify.deadline import Deadline
 from tests.stacks.test_verify import (
     STACK,
     TOKEN,
@@ -45,10 +55,12 @@ class ActiveCluster(FakeCluster):
     """A deleted namespace never goes away."""
     logs: dict[tuple[str, str], str] = field(default_factory=dict)
     writes: list[tuple[str, str]] = field(default_factory=list)
+    claim_templates: list[dict[str, Any]] = field(default_factory=list)
 
 
 def _printed(container: dict[str, Any], leaky: bool) -> str:
-    asks = bool(container.get("resources", {}).get("limits"))
+    resources = container.get("resources", {})
+    asks = bool(resources.get("limits") or resources.get("claims"))
     script = container["command"][-1]
     seen = FOUND if asks or leaky else MISSING
     return seen + "\n" + (SMI_LIST if "nvidia-smi -L" in script and asks else "")
@@ -75,6 +87,8 @@ class _ActiveHandler(_Handler):
         obj = self._body()
         if self.path == "/api/v1/namespaces":
             cluster.items("namespaces").append(obj)
+        elif self.path.endswith("/resourceclaimtemplates"):
+            cluster.claim_templates.append(obj)
         elif m := re.fullmatch(r"/api/v1/namespaces/([^/]+)/pods", self.path):
             obj["metadata"]["namespace"] = m.group(1)
             obj["spec"]["nodeName"] = "aks-t4-27182818-vmss000000"
@@ -292,3 +306,25 @@ def test_the_conformance_report_counts_the_probes(tmp_path: Path) -> None:
     assert rows["ai-conformance-1.36/gpu_sharing"]["status"] == "pass"  # MIG and time-slicing
     assert rows["ai-conformance-1.36/accelerator_metrics"]["status"] == "pass"
     assert rows["ai-conformance-1.36/ai_inference"]["status"] == "skip"
+
+
+def test_a_dra_pool_runs_the_claim_variant(tmp_path: Path) -> None:
+    """The official test's shape on a DRA pool: a ResourceClaimTemplate, the pods' claims."""
+    cluster = _active_cluster()
+    pool = ProbePool("h100", NVIDIA, "nvidia.com/gpu", "cuda@sha256:x", "gpu.nvidia.com")
+    lines: list[str] = []
+    with serving(cluster, _ActiveHandler) as url:
+        api = connect(write_kubeconfig(tmp_path / "kubeconfig", url), "lab")
+        with active_run(ClusterReader(api), Deadline(), lines.append) as (run, cleanup):
+            rows = run.probe([pool])
+        api.close()
+    assert [(r.check, r.status) for r in [*rows, *cleanup]] == [
+        ("probe-gpu", "pass"),
+        ("probe-no-gpu", "pass"),
+        ("probe-one-of-two", "pass"),
+        ("probe-cleanup", "pass"),
+    ]
+    assert rows[0].expected.endswith(f"{CLAIM_VARIANT} (gpu.nvidia.com)")
+    (template,) = cluster.claim_templates
+    assert template["metadata"]["name"] == "h100-accelerator-claim-template"
+    assert _probe_namespaces(cluster) == []

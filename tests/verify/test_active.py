@@ -4,7 +4,14 @@ probe's output is judged. The runs themselves: tests/stacks/test_verify_active.p
 from __future__ import annotations
 
 from gpu_facts.vendors import AMD, NVIDIA
-from gpu_platform.verify.active import FOUND, MISSING, ProbePool, probe_pods, probe_script
+from gpu_platform.verify.active import (
+    FOUND,
+    MISSING,
+    ProbePool,
+    claim_template,
+    probe_pods,
+    probe_script,
+)
 
 
 def test_three_probes_pinned_to_the_pool() -> None:
@@ -32,3 +39,21 @@ def test_what_a_probe_runs() -> None:
     )
     assert probe_script(AMD, tool=True).endswith("; amd-smi list")
     assert "/dev/dri/renderD*" in probe_script(AMD, tool=False)
+
+
+def test_a_dra_pool_asks_through_the_official_tests_claim() -> None:
+    pool = ProbePool("h100", NVIDIA, "nvidia.com/gpu", "cuda@sha256:x", "gpu.nvidia.com")
+    template = claim_template(pool, "ns")
+    assert template["apiVersion"] == "resource.k8s.io/v1"
+    assert template["spec"]["spec"]["devices"]["requests"] == [
+        {"name": "single-accelerator", "exactly": {"deviceClassName": "gpu.nvidia.com", "count": 1}}
+    ]
+    gpu, none, two = probe_pods(pool, "ns")
+    claims = [{"name": "gpu", "resourceClaimTemplateName": "h100-accelerator-claim-template"}]
+    assert gpu["spec"]["resourceClaims"] == claims and two["spec"]["resourceClaims"] == claims
+    assert "resourceClaims" not in none["spec"]
+    assert gpu["spec"]["containers"][0]["resources"] == {"claims": [{"name": "gpu"}]}
+    assert "resources" not in two["spec"]["containers"][1]
+    assert pool.variant.startswith("DRA claim variant") and pool.variant.endswith(
+        "(gpu.nvidia.com)"
+    )

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from gpu_facts.ai_conformance import REQUIREMENTS
+from gpu_platform.verify.active import DEVICE_PLUGIN_VARIANT
 from gpu_platform.verify.conformance import conformance_rows
 from gpu_platform.verify.results import CheckResult
 
@@ -36,7 +37,7 @@ def test_evidence_passes_fails_or_is_missing() -> None:
         _row("gpu-series", "fail", "node/b"),
         _row("exporter"),
         _row("mig-devices"),
-        _row("probe-no-gpu"),
+        CheckResult("probe-no-gpu", "pool/a", f"sees no GPU; {DEVICE_PLUGIN_VARIANT}", "f", "pass"),
     ]
     found = _by_id(conformance_rows(rows))
     assert found["driver_runtime_management"].status == "pass"
