@@ -8,6 +8,7 @@ stack-config run give the same rows on the recorded cluster.
 
 from __future__ import annotations
 
+import functools
 import io
 import json
 from datetime import UTC, datetime
@@ -169,11 +170,15 @@ def test_a_pool_the_cluster_lacks_fails_by_name(cluster: FakeCluster, tmp_path: 
     plan = tmp_path / "plan.json"
     with serving(cluster) as url:
         kubeconfig = write_kubeconfig(tmp_path / "kubeconfig", url)
-        plan.write_text(
-            json.dumps({"resources": _constructed_yaml_program()})
-        )  # the YAML program's t4 pool, which now has no node
+        plan.write_text(_yaml_program_plan())  # the YAML program's t4 pool: now without a node
         run = _verify_plan(kubeconfig, plan)
     assert run.row("node-count", "pool/t4")["found"] == "no node carries the pool label"
+
+
+@functools.cache
+def _yaml_program_plan() -> str:
+    """The plan of ``_constructed_yaml_program`` as JSON, built once per test process."""
+    return json.dumps({"resources": _constructed_yaml_program()})
 
 
 def _constructed_yaml_program() -> list[dict[str, Any]]:
@@ -224,7 +229,7 @@ def test_the_yaml_programs_plan_verifies(kubeconfig: Path, tmp_path: Path) -> No
     """examples/yaml-gpu-pool (time-sliced T4 pool, plugin, exporter) through the provider: the
     recorded cluster's T4 node is what it asks for."""
     plan = tmp_path / "plan.json"
-    plan.write_text(json.dumps({"resources": _constructed_yaml_program()}))
+    plan.write_text(_yaml_program_plan())
     run = _verify_plan(kubeconfig, plan)
     assert run.code == 0, run.failures()
     assert run.row("allocatable", f"node/{T4_0}")["found"] == "nvidia.com/gpu.shared: 4"
