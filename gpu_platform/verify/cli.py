@@ -30,6 +30,7 @@ from .amd.expectations import AmdExpectation, amd_expectation
 from .cluster import ClusterError, ClusterReader, connect
 from .conformance import conformance_rows
 from .deadline import REQUEST_TIMEOUT, RUN_TIMEOUT, Deadline
+from .dra_expectations import dra_expectation
 from .driver import StreamExecReader
 from .expectations import Expectations, expectations
 from .exporter import ProxyMetricsReader
@@ -296,6 +297,7 @@ def main(
                 read_metrics=read_metrics,
                 run_in_pod=run_in_pod,
                 amd=amd,
+                dra=dra_expectation(platform),
             )
             if args.active:
                 report = Report(

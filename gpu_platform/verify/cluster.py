@@ -42,6 +42,8 @@ LIST_KINDS = {
     "aliyunlogconfigs": "AliyunLogConfigList",
     "validatingadmissionpolicybindings": "ValidatingAdmissionPolicyBindingList",
     "csistoragecapacities": "CSIStorageCapacityList",
+    "resourceslices": "ResourceSliceList",
+    "deviceclasses": "DeviceClassList",
 }
 """What the API server answers a list of each resource with."""
 QUERY_NAMES = {
@@ -432,4 +434,22 @@ class ClusterReader:
             "csistoragecapacities",
             self._endpoint("/apis/storage.k8s.io/v1/namespaces/{namespace}/csistoragecapacities"),
             namespace=namespace,
+        )
+
+    # --- reads of the DRA checks (dra_verify.py) -----------------------------------------------
+
+    def resource_slices(self, driver: str) -> list[Obj]:
+        """Every ResourceSlice of one DRA driver (``resource.k8s.io/v1``, a ``spec.driver``
+        field selector)."""
+        return self._list(
+            f"list resourceslices of driver {driver}",
+            "resourceslices",
+            client.ResourceV1Api(self.api).list_resource_slice,
+            field_selector=f"spec.driver={driver}",
+        )
+
+    def device_classes(self) -> list[Obj]:
+        """Every DeviceClass (``resource.k8s.io/v1``)."""
+        return self._list(
+            "list deviceclasses", "deviceclasses", client.ResourceV1Api(self.api).list_device_class
         )
