@@ -30,7 +30,7 @@ from .amd.expectations import AmdExpectation, amd_expectation
 from .cluster import ClusterError, ClusterReader, connect
 from .conformance import conformance_rows
 from .deadline import REQUEST_TIMEOUT, RUN_TIMEOUT, Deadline
-from .dra_expectations import dra_expectation
+from .dra_expectations import DraExpectation, dra_expectation
 from .driver import StreamExecReader
 from .expectations import Expectations, expectations
 from .exporter import ProxyMetricsReader
@@ -92,6 +92,7 @@ def probe_rows(
     deadline: Deadline,
     exp: Expectations,
     amd: AmdExpectation | None,
+    dra: DraExpectation | None,
     report: Report,
     err: TextIO,
 ) -> list[CheckResult]:
@@ -99,9 +100,15 @@ def probe_rows(
     images = DriverCheckSettings()
     nodes = _nodes_found(report)
     pools = [
-        ProbePool(p.name, NVIDIA, sorted(p.allocatable)[0], images.image, p.device_class)
+        ProbePool(p.name, NVIDIA, sorted(p.allocatable)[0], images.image)
         for p in exp.pools
         if p.allocatable and nodes.get(p.name)
+    ]
+    # A DRA pool's GPUs are claimed from its DeviceClass: the official test's variant.
+    pools += [
+        ProbePool(p.pool.name, NVIDIA, p.device_class, images.image, p.device_class)
+        for p in (dra.pools if dra is not None else [])
+        if nodes.get(p.pool.name)
     ]
     pools += [
         ProbePool(p.pool.name, AMD, sorted(p.pool.allocatable)[0], images.amd_image)
@@ -276,11 +283,12 @@ def main(
     args = parser().parse_args(argv)
     try:
         if args.plan is not None:
-            exp, amd = plan_expectations(load_plan(args.plan, err))
+            exp, amd, dra = plan_expectations(load_plan(args.plan, err))
         else:
             platform = load_stack(args.program, args.stack, args.config)
             exp = expectations(platform)
             amd = amd_expectation(platform)
+            dra = dra_expectation(platform)
         deadline = Deadline(args.timeout, args.request_timeout)
         api = connect(args.kubeconfig, args.context, deadline)
         try:
@@ -297,13 +305,19 @@ def main(
                 read_metrics=read_metrics,
                 run_in_pod=run_in_pod,
                 amd=amd,
-                dra=dra_expectation(platform),
+                dra=dra,
             )
             if args.active:
                 report = Report(
                     report.results
                     + probe_rows(
-                        reader, deadline=deadline, exp=exp, amd=amd, report=report, err=err
+                        reader,
+                        deadline=deadline,
+                        exp=exp,
+                        amd=amd,
+                        dra=dra,
+                        report=report,
+                        err=err,
                     )
                 )
             if args.conformance:

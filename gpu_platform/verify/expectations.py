@@ -69,9 +69,6 @@ class PoolExpectation:
     daemon: GpuDaemon
     gfd: bool
     """Whether GFD labels must be present."""
-    device_class: str | None = None
-    """The DeviceClass a DRA pool's GPUs are claimed from (``--active`` then asks through a
-    claim, as AI Conformance's test does); None on device-plugin pools."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -30,6 +30,8 @@ from pydantic import ValidationError
 from gpu_facts.lookup import UnknownGpuFact
 from gpu_facts.nvidia.dcgm_exporter_chart import METRICS_PORT
 from gpu_platform.plan.amd.pools import amd_pools, nvidia_pools
+from gpu_platform.plan.dra_claims import claim_quota, cluster_device_classes
+from gpu_platform.plan.dra_pools import dra_pools
 from gpu_platform.plan.metrics import node_series
 from gpu_platform.plan.node_labels import ack_node_labels, aks_node_labels, existing_node_labels
 from gpu_platform.plan.pools import PoolFacts, resolve_pool
@@ -37,6 +39,7 @@ from gpu_platform.settings import (
     AksClusterSettings,
     AmdGpuOperatorSettings,
     DevicePluginSettings,
+    DraDriverSettings,
     DriverCheckSettings,
     GpuOperatorSettings,
     GpuPoolSettings,
@@ -45,6 +48,7 @@ from gpu_platform.settings import (
 )
 
 from .amd.expectations import AmdExpectation, amd_pool_of
+from .dra_expectations import DraExpectation, dra_pool_of
 from .expectations import (
     Expectations,
     ExporterExpectation,
@@ -60,7 +64,13 @@ from .seed_expectations import SeedExpectations, channel_applied, seed_pool
 TOKEN = "gpu-platform:index:"
 POOL_COMPONENTS = {"AksGpuNodePool": "azure", "AckGpuNodePool": "alicloud"}
 """Pool components and the cloud their pools are on."""
-IN_CLUSTER = ("NvidiaDevicePlugin", "NvidiaGpuOperator", "DcgmExporter", "AmdGpuOperator")
+IN_CLUSTER = (
+    "NvidiaDevicePlugin",
+    "NvidiaGpuOperator",
+    "NvidiaDraDriver",
+    "DcgmExporter",
+    "AmdGpuOperator",
+)
 CHECKED = (*POOL_COMPONENTS, *IN_CLUSTER, "GpuWorkloadNamespace", "DriverCheck")
 """The components whose args say what the cluster must show."""
 
@@ -78,6 +88,8 @@ def _args(inputs: dict[str, Any]) -> dict[str, Any]:
 @dataclass
 class _Components:
     by_type: dict[str, list[tuple[str, dict[str, Any]]]] = field(default_factory=dict)
+    workloads: dict[str, WorkloadSettings] = field(default_factory=dict)
+    """The workload namespaces' settings, as their components read their args."""
 
     def of(self, component: str) -> list[tuple[str, dict[str, Any]]]:
         return self.by_type.get(component, [])
@@ -143,6 +155,7 @@ def _namespaces(
     found: _Components, pools: _Pools, action: str
 ) -> tuple[list[NamespaceExpectation], dict[str, list[PoolFacts]]]:
     namespaces, their_pools = [], {}
+    found.workloads = {}
     for name, args in found.of("GpuWorkloadNamespace"):
         where = f"GpuWorkloadNamespace {name}"
         listed = pools.listed(args, where)
@@ -168,6 +181,7 @@ def _namespaces(
             )
         )
         their_pools[workload.name] = listed
+        found.workloads[workload.name] = workload
     return namespaces, their_pools
 
 
@@ -216,7 +230,7 @@ def _seeds(found: _Components, pools: _Pools, cloud: str) -> SeedExpectations:
 
 def plan_expectations(
     resources: Iterable[PlannedResource],
-) -> tuple[Expectations, AmdExpectation | None]:
+) -> tuple[Expectations, AmdExpectation | None, DraExpectation | None]:
     """What the cluster must show for the components of a plan; ``PlanError`` when it has
     none make verify checks."""
     found = _components(resources)
@@ -257,6 +271,7 @@ def plan_expectations(
         pools=[
             pool_nodes_expectation(pf, _labels(pools, pf), gfd_running)
             for pf in nvidia_pools(all_pools)
+            if not pf.uses_dra  # DRA pools: their own rows (verify.dra_verify)
         ],
         namespaces=namespaces,
         plugin_namespace=plugin_namespace,
@@ -268,7 +283,7 @@ def plan_expectations(
         seeds=_seeds(found, pools, cloud),
         logs=_logs(found),
     )
-    return exp, _amd(found, pools, namespace_pools)
+    return exp, _amd(found, pools, namespace_pools), _dra(found, pools, namespaces, exp)
 
 
 def _logs(found: _Components) -> LogExpectation | None:
@@ -280,6 +295,44 @@ def _logs(found: _Components) -> LogExpectation | None:
     if ack is not None and ack.get("logs", True) is not False and ack.get("log_namespaces"):
         return LogExpectation("alicloud", tuple(sorted(ack["log_namespaces"])))
     return None
+
+
+def _dra(
+    found: _Components,
+    pools: _Pools,
+    namespaces: list[NamespaceExpectation],
+    exp: Expectations,
+) -> DraExpectation | None:
+    """NVIDIA's DRA driver and the pools it serves (``allocation: dra``), with each
+    namespace's claim quota as ``GpuWorkloadNamespace`` writes it."""
+    driver = found.first("NvidiaDraDriver")
+    served = dra_pools(pools.facts.values())
+    if driver is None or not served:
+        return None
+    classes = cluster_device_classes(pools.facts.values())
+    listed = {ns: pools.listed(args, "GpuWorkloadNamespace") for ns, args in _named(found)}
+    quotas = {
+        ns.name: {
+            key: int(value)
+            for key, value in claim_quota(
+                found.workloads[ns.name], listed[ns.name], classes
+            ).items()
+        }
+        for ns in namespaces
+    }
+    return DraExpectation(
+        namespace=str(driver.get("namespace") or DraDriverSettings().namespace),
+        pools=[
+            dra_pool_of(pool_nodes_expectation(pf, _labels(pools, pf), False), pf) for pf in served
+        ],
+        min_driver_major=exp.min_driver_major,
+        claim_quotas=quotas,
+    )
+
+
+def _named(found: _Components) -> list[tuple[str, dict[str, Any]]]:
+    """Each workload namespace's name with its component's args."""
+    return [(str(args.get("name")), args) for _, args in found.of("GpuWorkloadNamespace")]
 
 
 def _amd(

@@ -8,6 +8,7 @@ stack-config run give the same rows on the recorded cluster.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import io
 import json
@@ -24,9 +25,11 @@ from gpu_facts.aks.nodes import NODE_IMAGE_VERSION_LABEL
 from gpu_platform.offline_preview.render import as_json
 from gpu_platform.verify.amd.expectations import amd_expectation
 from gpu_platform.verify.cli import load_stack, main
+from gpu_platform.verify.dra_expectations import dra_expectation
 from gpu_platform.verify.expectations import expectations
 from gpu_platform.verify.plan_expectations import plan_expectations
 from gpu_platform.verify.plan_file import plan_resources
+from gpu_platform.verify.seed_expectations import SeedExpectations
 from tests.conftest import stack_preview
 from tests.provider.grpc_engine import PROJECT, STACK, provider_session
 from tests.stacks.test_verify import (
@@ -47,6 +50,7 @@ STACKS = {
     "amd-dev": None,
     "ack-dev": None,
     "existing": None,
+    "dra-dev": None,
     "verify": DATA / "Pulumi.verify.yaml",
 }
 """Every stack of the repository, and the recorded cluster's."""
@@ -69,23 +73,36 @@ def _by_name(items: list[Any]) -> list[Any]:
     return sorted(items, key=lambda item: item.name)
 
 
+def _seeds_by_name(seeds: SeedExpectations) -> SeedExpectations:
+    return dataclasses.replace(seeds, pools=tuple(_by_name(list(seeds.pools))))
+
+
 @pytest.mark.parametrize("stack", sorted(STACKS))
 def test_a_stacks_plan_promises_what_its_config_does(stack: str) -> None:
     config = STACKS[stack]
     platform = load_stack(ROOT, stack, config)
     from_config, amd = expectations(platform), amd_expectation(platform)
-    from_plan, planned_amd = plan_expectations(plan_resources(_plan(stack, config)))
+    dra = dra_expectation(platform)
+    from_plan, planned_amd, planned_dra = plan_expectations(plan_resources(_plan(stack, config)))
     # The plan holds the namespaces in its own (sorted) order; everything else is equal.
     assert _by_name(from_plan.namespaces) == _by_name(from_config.namespaces)
     assert from_plan.pools == from_config.pools
     assert from_plan.exporter == from_config.exporter
-    assert from_plan.seeds == from_config.seeds
+    # The plan's pools in its order; the seeds' facts of each pool equal.
+    assert _seeds_by_name(from_plan.seeds) == _seeds_by_name(from_config.seeds)
     assert from_plan.logs == from_config.logs
     assert (from_plan.plugin_namespace, from_plan.min_driver_major) == (
         from_config.plugin_namespace,
         from_config.min_driver_major,
     )
     assert planned_amd == amd
+    if dra is None or planned_dra is None:
+        assert planned_dra == dra
+    else:  # the DRA pools in the plan's order
+        ordered = sorted(planned_dra.pools, key=lambda p: p.pool.name)
+        assert dataclasses.replace(planned_dra, pools=ordered) == dataclasses.replace(
+            dra, pools=sorted(dra.pools, key=lambda p: p.pool.name)
+        )
 
 
 def _rows(run: Run) -> list[tuple[str, str, str, str, str]]:

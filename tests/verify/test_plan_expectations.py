@@ -15,7 +15,7 @@ def _component(kind: str, resource: str, **inputs: object) -> PlannedResource:
 
 
 def test_a_provider_built_program_in_the_schemas_names() -> None:
-    exp, amd = plan_expectations(
+    exp, amd, _ = plan_expectations(
         [
             _component("AksGpuNodePool", "gpu", pool=T4, clusterName="c", workloadTypes=["x"]),
             _component("NvidiaDevicePlugin", "plugin", pools=[T4], cloud="azure", gfd=False),
@@ -37,7 +37,7 @@ def test_a_provider_built_program_in_the_schemas_names() -> None:
 
 
 def test_what_the_plan_does_not_register_is_not_expected() -> None:
-    exp, _ = plan_expectations(
+    exp, _, _ = plan_expectations(
         [
             _component("NvidiaDevicePlugin", "plugin", pools=[T4], cloud="azure"),
             _component(
