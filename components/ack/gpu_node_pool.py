@@ -23,6 +23,7 @@ from gpu_platform.settings import AckGpuPoolSettings
 from ..errors import Problem, raise_if_any, shape_problems
 from ..node_hardening import AckSystemDiskArgs, ack_system_disk
 from ..pool_args import GpuPoolArgs, check_gpu_pool_args
+from ..recorded_inputs import recorded_inputs
 from ..type_tokens import formerly, type_token
 
 # No ``from __future__ import annotations``: Pulumi's component analyzer reads these
@@ -127,7 +128,7 @@ class AckGpuNodePool(pulumi.ComponentResource):
         super().__init__(
             type_token("AckGpuNodePool"),
             name,
-            None,
+            recorded_inputs(args),
             formerly("gpu-platform:alicloud:AckGpuNodePool", opts),
         )
         pool = cs.NodePool(

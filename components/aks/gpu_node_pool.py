@@ -35,6 +35,7 @@ from ..node_hardening import (
     aks_upgrade_settings,
 )
 from ..pool_args import GpuPoolArgs, check_gpu_pool_args
+from ..recorded_inputs import recorded_inputs
 from ..type_tokens import formerly, type_token
 from .azure_aliases import without_version_aliases
 
@@ -138,7 +139,7 @@ class AksGpuNodePool(pulumi.ComponentResource):
         super().__init__(
             type_token("AksGpuNodePool"),
             name,
-            None,
+            recorded_inputs(args),
             formerly("gpu-platform:azure:AksGpuNodePool", without_version_aliases(opts)),
         )
 

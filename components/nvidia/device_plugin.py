@@ -51,6 +51,7 @@ from ..gpu_workload_namespace import DENY_ALL_POLICY, deny_all_spec
 from ..helm_release import pinned_release, system_namespace
 from ..outputs import known_after
 from ..pool_args import DEFAULT_CLOUD, GpuPoolArgs, check_gpu_pools_args
+from ..recorded_inputs import recorded_inputs
 from ..type_tokens import formerly, type_token
 
 API_SERVER_POLICY = "allow-api-server-egress"
@@ -304,7 +305,7 @@ class NvidiaDevicePlugin(pulumi.ComponentResource):
         super().__init__(
             type_token("NvidiaDevicePlugin"),
             name,
-            None,
+            recorded_inputs(args),
             formerly("gpu-platform:gpu:NvidiaDevicePlugin", opts),
         )
 
