@@ -121,6 +121,9 @@ class CloudPlan:
     """(key, nodes, limit) of each size of a pool past the cloud's limit per pool."""
     managed_metrics: ManagedMetrics | None = None
     """The cloud's managed Prometheus, scraping with ``scrape: auto``; None: the user's."""
+    log_pipeline: str | None = None
+    """What collects the workload namespaces' container logs (``plan.observability``:
+    ``CONTAINER_INSIGHTS``, ``SLS_LOG_CONFIGS``); None: the user's own."""
     logstore_name_problem: Callable[[str], str | None] | None = None
     """Where container logs go per namespace needs a name of its rule (ACK's SLS logstores)."""
     managed_grafana: bool = False
@@ -155,6 +158,7 @@ def cloud_plans() -> dict[str, CloudPlan]:
     from .aks import pools as aks
     from .existing import pools as existing
     from .existing.former_keys import former_pool_keys
+    from .observability import CONTAINER_INSIGHTS, SLS_LOG_CONFIGS
 
     return {
         "azure": CloudPlan(
@@ -178,6 +182,7 @@ def cloud_plans() -> dict[str, CloudPlan]:
                 "azureMonitor", AZURE_MONITOR_SCRAPER_NAMESPACE, azure_monitor=True
             ),
             managed_grafana=True,
+            log_pipeline=CONTAINER_INSIGHTS,
             dra_node_problems=aks.aks_dra_node_problems,
             node_labels=_aks_node_labels,
         ),
@@ -197,6 +202,7 @@ def cloud_plans() -> dict[str, CloudPlan]:
             pool_size_limits=ack.ack_pool_size_limits,
             managed_metrics=ManagedMetrics("armsPrometheus", ARMS_NAMESPACE, arms_prometheus=True),
             logstore_name_problem=ack.logstore_name_problem,
+            log_pipeline=SLS_LOG_CONFIGS,
             own_grafana="ACK's Managed Service for Prometheus comes with its own Grafana",
             gpu_operator_refusal=ack.GPU_OPERATOR_ON_ACK,
             dra_default_version_serves=ack.newest_version_serves_dra,

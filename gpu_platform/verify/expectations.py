@@ -16,10 +16,11 @@ from gpu_facts.nvidia.device_plugin_chart import CHART_NAME
 from gpu_facts.nvidia.dra_driver_chart import CHART_NAME as DRA_CHART_NAME
 from gpu_facts.scheduling import POOL_LABEL, Taint
 from gpu_platform.plan.amd.pools import nvidia_pools
+from gpu_platform.plan.clouds import cloud_plan
 from gpu_platform.plan.metrics import NodeSeries, node_series
 from gpu_platform.plan.namespaces import gpu_quota as provisioned_gpu_quota
 from gpu_platform.plan.node_labels import node_labels
-from gpu_platform.plan.observability import log_namespaces, metrics_plan
+from gpu_platform.plan.observability import SLS_LOG_CONFIGS, log_namespaces, metrics_plan
 from gpu_platform.plan.platform import ResolvedPlatform
 from gpu_platform.plan.pools import PoolFacts
 from gpu_platform.settings import WorkloadSettings
@@ -104,8 +105,9 @@ class ExporterExpectation:
 class LogExpectation:
     """Whose container logs the cloud's pipeline collects (``verify/log_collection.py``)."""
 
-    cloud: str
-    """``azure`` or ``alicloud``: whose log pipeline collects them."""
+    pipeline: str
+    """What collects them (``plan.observability``): ``CONTAINER_INSIGHTS`` (AKS),
+    ``SLS_LOG_CONFIGS`` (ACK)."""
     namespaces: tuple[str, ...]
     """The namespaces whose container logs are collected (AKS: none listed means all)."""
 
@@ -241,8 +243,9 @@ def log_expectation(platform: ResolvedPlatform) -> LogExpectation | None:
     when none is listed), ACK's one log config per namespace."""
     cfg = platform.settings
     namespaces = tuple(log_namespaces(platform))
-    if not cfg.observability.logs.enabled or cfg.cloud not in ("azure", "alicloud"):
+    pipeline = cloud_plan(cfg.cloud).log_pipeline
+    if not cfg.observability.logs.enabled or pipeline is None:
         return None
-    if cfg.cloud == "alicloud" and not namespaces:
+    if pipeline == SLS_LOG_CONFIGS and not namespaces:
         return None
-    return LogExpectation(cfg.cloud, namespaces)
+    return LogExpectation(pipeline, namespaces)

@@ -13,7 +13,7 @@ collected (the AKS guide's per-workload-type logging, BP-07).
 from __future__ import annotations
 
 from gpu_facts.ack.addons import LOG_CONFIG_NAMESPACE
-from gpu_platform.plan.observability import logstore_name
+from gpu_platform.plan.observability import SLS_LOG_CONFIGS, logstore_name
 
 from .checks import daemonset_status
 from .cluster import ClusterReader, Obj
@@ -82,4 +82,4 @@ def log_rows(reader: ClusterReader, logs: LogExpectation | None) -> list[CheckRe
     """The log-collection rows; none when the stack collects no container logs."""
     if logs is None:
         return []
-    return _aks(reader, logs) if logs.cloud == "azure" else _ack(reader, logs)
+    return _ack(reader, logs) if logs.pipeline == SLS_LOG_CONFIGS else _aks(reader, logs)

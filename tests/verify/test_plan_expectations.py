@@ -65,3 +65,16 @@ def test_nothing_to_verify_and_bad_pools_are_plan_errors() -> None:
         plan_expectations([PlannedResource("kubernetes:core/v1:Namespace", "ns", {})])
     with pytest.raises(PlanError, match="AksGpuNodePool gpu: pool vmSize"):
         plan_expectations([_component("AksGpuNodePool", "gpu", pool={"name": "t4", "vmSize": 3})])
+    with pytest.raises(PlanError, match="DcgmExporter m: cloud must be one of .*, not 'gcp'"):
+        plan_expectations([_component("DcgmExporter", "m", pools=[T4], cloud="gcp")])
+    with pytest.raises(
+        PlanError, match="AksGpuNodePool gpu: pool: an object was expected, not str"
+    ):
+        plan_expectations([_component("AksGpuNodePool", "gpu", pool="t4")])
+
+
+def test_an_existing_clusters_pool_in_a_former_releases_keys() -> None:
+    """Read as the components read it: ``vmSize`` on an existing cluster is ``machineType``."""
+    exp, _, _ = plan_expectations([_component("NvidiaDevicePlugin", "p", pools=[T4])])
+    (pool,) = exp.pools
+    assert (pool.name, pool.allocatable) == ("t4", {"nvidia.com/gpu": 1})
