@@ -321,7 +321,7 @@ def main(
                     )
                 )
             if args.conformance:
-                report = Report(report.results + conformance_rows(report.results))
+                report = Report(report.results + conformance_rows(report.results, exp.pools))
         finally:
             api.close()
     except (UsageError, ConfigError, ClusterError, PlanError) as error:
