@@ -38,7 +38,7 @@ from typing import Any
 from kubernetes.client.exceptions import ApiException
 
 from gpu_facts.dra import RESOURCE_API_VERSION
-from gpu_facts.scheduling import POOL_LABEL
+from gpu_facts.scheduling import NVIDIA_VISIBLE_DEVICES_ENV, POOL_LABEL
 from gpu_facts.vendors import AMD, GpuVendor
 
 from .cluster import ClusterError, ClusterReader, Obj
@@ -59,6 +59,13 @@ DEVICES = {"nvidia": "/dev/nvidia[0-9]*", "amd": "/dev/dri/renderD*"}
 """The device nodes a container sees when it has a GPU (``/dev/nvidiactl`` is there for any
 container on NVIDIA's runtime with the driver's libraries; the numbered nodes are the GPUs)."""
 TOOL = {"nvidia": "nvidia-smi -L", "amd": "amd-smi list"}
+UNASKED_GPU = (
+    f"the probe image, a CUDA image, sets {NVIDIA_VISIBLE_DEVICES_ENV}=all, and the node's NVIDIA "
+    "runtime hands every GPU to a container that names them so without asking the device "
+    "plugin: any such image can; see docs/verify.md#active-checks---active"
+)
+"""Why a container that asked for no GPU may see them on an NVIDIA node (NVIDIA container
+toolkit: ``accept-nvidia-visible-devices-envvar-when-unprivileged`` defaults to true)."""
 DEVICE_PLUGIN_VARIANT = "device-plugin variant: the GPU asked for with resource limits"
 CLAIM_VARIANT = "DRA claim variant: the GPU asked for through a claim, as the official test does"
 CLAIM_TEMPLATE = "accelerator-claim-template"
@@ -336,6 +343,8 @@ class ActiveRun:
                     False,
                     f"{tool} failed (exit {code if code is not None else '?'}): {found}",
                 )
+            if wanted == MISSING and not ok and pool.vendor != AMD and FOUND in printed:
+                found += f" ({UNASKED_GPU})"
             rows.append(outcome(check, subject, expected, found, ok))
         return rows
 

@@ -251,6 +251,7 @@ def test_a_pod_without_a_gpu_that_sees_one_fails(tmp_path: Path) -> None:
         ("probe-no-gpu", "pool/t4"),
         ("probe-one-of-two", "pool/t4"),
     }
+    assert run.row("probe-no-gpu", "pool/t4")["found"] == f"{FOUND} ({active.UNASKED_GPU})"
     assert _probe_namespaces(cluster) == []
 
 
