@@ -30,6 +30,7 @@ from gpu_platform.verify.active import (
 from gpu_platform.verify.cli import main
 from gpu_platform.verify.cluster import ClusterReader, connect
 from gpu_platform.verify.deadline import Deadline
+from gpu_platform.verify.results import CheckResult
 from tests.stacks.test_verify import (
     STACK,
     TOKEN,
@@ -202,6 +203,20 @@ def _verify(cluster: ActiveCluster, tmp_path: Path, *extra: str) -> Run:
     return Run(code, out.getvalue(), err.getvalue())
 
 
+def _probe(
+    cluster: ActiveCluster, tmp_path: Path, pool: ProbePool, deadline: Deadline
+) -> tuple[list[CheckResult], list[CheckResult], list[str]]:
+    """One pool probed on its own: its rows, the cleanup's, what the run said."""
+    lines: list[str] = []
+    with serving(cluster, _ActiveHandler) as url:
+        api = connect(write_kubeconfig(tmp_path / "kubeconfig", url), "lab")
+        reader = ClusterReader(api, deadline=deadline)
+        with active_run(reader, deadline, lines.append) as (run, cleanup):
+            rows = run.probe([pool])
+        api.close()
+    return rows, cleanup, lines
+
+
 def _probe_namespaces(cluster: ActiveCluster) -> list[str]:
     return [
         n["metadata"]["name"]
@@ -306,16 +321,8 @@ def test_the_cleanup_is_sent_after_the_runs_deadline(
     monkeypatch.setattr(active, "POLL", 0.1)
     cluster = _active_cluster(unschedulable=True)
     pool = ProbePool("t4", NVIDIA, "nvidia.com/gpu.shared", "cuda@sha256:x")
-    lines: list[str] = []
-    with serving(cluster, _ActiveHandler) as url:
-        api = connect(write_kubeconfig(tmp_path / "kubeconfig", url), "lab")
-        deadline = Deadline(run_seconds=1.0)
-        with active_run(ClusterReader(api, deadline=deadline), deadline, lines.append) as (
-            run,
-            cleanup,
-        ):
-            rows = run.probe([pool])
-        api.close()
+    deadline = Deadline(run_seconds=1.0)
+    rows, cleanup, lines = _probe(cluster, tmp_path, pool, deadline)
     assert deadline.remaining() < 0
     assert [(r.check, r.status) for r in rows] == [
         ("probe-gpu", "fail"),
@@ -385,12 +392,7 @@ def test_a_dra_pool_runs_the_claim_variant(tmp_path: Path) -> None:
     """The official test's shape on a DRA pool: a ResourceClaimTemplate, the pods' claims."""
     cluster = _active_cluster()
     pool = ProbePool("h100", NVIDIA, "nvidia.com/gpu", "cuda@sha256:x", "gpu.nvidia.com")
-    lines: list[str] = []
-    with serving(cluster, _ActiveHandler) as url:
-        api = connect(write_kubeconfig(tmp_path / "kubeconfig", url), "lab")
-        with active_run(ClusterReader(api), Deadline(), lines.append) as (run, cleanup):
-            rows = run.probe([pool])
-        api.close()
+    rows, cleanup, _ = _probe(cluster, tmp_path, pool, Deadline())
     assert [(r.check, r.status) for r in [*rows, *cleanup]] == [
         ("probe-gpu", "pass"),
         ("probe-no-gpu", "pass"),
