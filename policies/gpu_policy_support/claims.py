@@ -41,8 +41,8 @@ from .pod_specs import DEFAULT_NAMESPACE, pod_gpu_resources
 from .props import mapping, mappings, path, text
 from .tolerations import vendor_keys
 
-ClaimKey = tuple[str, str]
-"""(namespace, name) of a claim or template."""
+ClaimKey = tuple[str | None, str]
+"""(namespace, name) of a claim or template; the namespace None when unknown at preview."""
 
 
 def resource_kind(resource_type: str) -> str | None:
@@ -164,24 +164,24 @@ class StackClaims:
         known = GPU_DEVICE_CLASSES.get(device_class)
         return known.vendor if known is not None else None
 
-    def pod_claims(self, namespace: str, spec: Mapping[str, Any]) -> list[PodClaim]:
-        """Each of the pod's claims, resolved in its namespace where the program has it."""
+    def pod_claims(self, namespace: str | None, spec: Mapping[str, Any]) -> list[PodClaim]:
+        """Each of the pod's claims, resolved in its namespace where the program has it
+        (``resolve``)."""
         found = []
         for entry in mappings(spec.get("resourceClaims")):
             name = text(entry.get("name")) or ""
             template = text(entry.get("resourceClaimTemplateName"))
             if template is not None:
-                classes = self.templates.get((namespace, template))
+                classes = resolve(self.templates, namespace, template)
                 found.append(PodClaim(name, RESOURCE_CLAIM_TEMPLATE, template, classes))
                 continue
             claim = text(entry.get("resourceClaimName"))
             if claim is not None:
-                found.append(
-                    PodClaim(name, RESOURCE_CLAIM, claim, self.claims.get((namespace, claim)))
-                )
+                classes = resolve(self.claims, namespace, claim)
+                found.append(PodClaim(name, RESOURCE_CLAIM, claim, classes))
         return found
 
-    def gpu_claims(self, namespace: str, spec: Mapping[str, Any]) -> list[PodClaim]:
+    def gpu_claims(self, namespace: str | None, spec: Mapping[str, Any]) -> list[PodClaim]:
         """The pod's claims that ask for a GPU class."""
         return [
             claim
@@ -189,27 +189,34 @@ class StackClaims:
             if claim.classes and any(self.gpu_vendor(c) for c in claim.classes)
         ]
 
-    def pod_gpu_classes(self, namespace: str, spec: Mapping[str, Any]) -> dict[str, int]:
-        """GPU DeviceClass -> devices the pod's claims ask for (a shared claim counts once per
-        pod that names it, as each pod holds it)."""
-        found: dict[str, int] = defaultdict(int)
-        for claim in self.gpu_claims(namespace, spec):
-            for device_class, n in (claim.classes or {}).items():
-                if self.gpu_vendor(device_class) is not None:
-                    found[device_class] += n
-        return dict(found)
 
-    def pod_gpu_vendors(self, namespace: str, spec: Mapping[str, Any]) -> set[GpuVendor]:
-        """The vendors whose GPUs the pod claims."""
-        return {
-            vendor
-            for device_class in self.pod_gpu_classes(namespace, spec)
-            if (vendor := self.gpu_vendor(device_class)) is not None
-        }
+def resolve(
+    objects: Mapping[ClaimKey, dict[str, int]], namespace: str | None, name: str
+) -> dict[str, int] | None:
+    """The classes of the claim (or template) ``name`` a pod in ``namespace`` gets: the one in
+    its namespace. Where a namespace is unknown at preview (the pod's, or the object's: a
+    program that passes a Namespace's output), every object of that name it may be, with the
+    most devices any of them asks per class: a claim pod must not pass unseen because its
+    namespace is an output. None when the program has none."""
+    if namespace is not None and (namespace, name) in objects:
+        return objects[(namespace, name)]
+    found: dict[str, int] = {}
+    matched = False
+    for (where, named), classes in objects.items():
+        if named != name or (namespace is not None and where is not None):
+            continue
+        matched = True
+        for device_class, n in classes.items():
+            found[device_class] = max(found.get(device_class, 0), n)
+    return found if matched else None
 
 
-def _namespace(props: Mapping[str, Any]) -> str:
-    return text(path(props, "metadata", "namespace")) or DEFAULT_NAMESPACE
+def _namespace(props: Mapping[str, Any]) -> str | None:
+    """The object's namespace (unset: ``default``), None when unknown at preview."""
+    try:
+        return text(path(props, "metadata", "namespace")) or DEFAULT_NAMESPACE
+    except UnknownValueError:
+        return None
 
 
 def _name(resource: PolicyResource) -> str:
@@ -217,8 +224,9 @@ def _name(resource: PolicyResource) -> str:
 
 
 def stack_claims(index: Mapping[str, list[PolicyResource]]) -> StackClaims:
-    """The program's claims, templates and DeviceClasses. One whose name, namespace or requests
-    are unknown at preview is left out (a pod naming it stays unresolved)."""
+    """The program's claims, templates and DeviceClasses. One whose name or requests are
+    unknown at preview is left out (a pod naming it stays unresolved); one whose namespace is
+    unknown is kept under the namespace None (``resolve``)."""
     claims = StackClaims()
     for resource_type, resources in index.items():
         kind = resource_kind(resource_type)
@@ -280,11 +288,19 @@ class GpuDemand:
 def gpu_demand(
     spec: Mapping[str, Any], namespace: str | None, claims: StackClaims | None
 ) -> GpuDemand:
-    """The pod's GPU demand; claims only resolve with the program's ``claims`` and a known
-    namespace."""
+    """The pod's GPU demand; claims only resolve with the program's ``claims`` (in the pod's
+    namespace, or where it is unknown at preview, by name: ``resolve``). A shared claim counts
+    once per pod that names it, as each pod holds it."""
     resources = frozenset(pod_gpu_resources(spec))
-    if claims is None or namespace is None:
+    if claims is None:
         return GpuDemand(resources, (), {}, frozenset())
-    classes = claims.pod_gpu_classes(namespace, spec)
-    vendors = frozenset(claims.pod_gpu_vendors(namespace, spec))
-    return GpuDemand(resources, tuple(claims.gpu_claims(namespace, spec)), classes, vendors)
+    found = claims.gpu_claims(namespace, spec)
+    classes: dict[str, int] = defaultdict(int)
+    vendors: set[GpuVendor] = set()
+    for claim in found:
+        for device_class, n in (claim.classes or {}).items():
+            vendor = claims.gpu_vendor(device_class)
+            if vendor is not None:
+                classes[device_class] += n
+                vendors.add(vendor)
+    return GpuDemand(resources, tuple(found), dict(classes), frozenset(vendors))
