@@ -39,7 +39,12 @@ from pydantic import ValidationError
 
 from gpu_facts.scheduling import GPU_TAINT_EFFECT, POOL_LABEL
 from gpu_platform.plan.dra_claims import pool_shape
-from gpu_platform.plan.driver_checks import CHECK_DEADLINE_SECONDS, checked_pools, gpu_resource
+from gpu_platform.plan.driver_checks import (
+    CHECK_DEADLINE_SECONDS,
+    checked_pools,
+    gpu_resource,
+    min_driver_major,
+)
 from gpu_platform.plan.pools import PoolFacts
 from gpu_platform.plan.schedules import schedule_problem
 from gpu_platform.settings import DriverCheckSettings
@@ -238,7 +243,8 @@ def job_spec(pool: PoolFacts, settings: DriverCheckSettings) -> k8s.batch.v1.Job
         name, image, script = "amd-smi", settings.amd_image, amd_check_script(pool.name)
     else:
         name, image = "nvidia-smi", settings.image
-        script = check_script(pool.name, settings.min_driver_major, pool.mig_profile)
+        minimum = min_driver_major(pool, settings.min_driver_major)
+        script = check_script(pool.name, minimum, pool.mig_profile)
     return k8s.batch.v1.JobSpecArgs(
         backoff_limit=1,
         active_deadline_seconds=CHECK_DEADLINE_SECONDS,
