@@ -60,17 +60,9 @@ TYPE_TOKEN = type_token("DriverCheck")
 OLD_TYPE_TOKEN = "gpu-platform:gpu:DriverReadinessCheck"
 """The component's type token in 0.1.0, as ``DriverReadinessCheck`` (aliased)."""
 CHECK_APP = "gpu-driver-check"
+"""``app.kubernetes.io/name`` of every check Job and CronJob."""
 CLAIM = "gpu"
 """The pod's claim on a DRA pool's device (from ``claim_template_name``)."""
-
-
-def claim_template_name(pool: PoolFacts) -> str:
-    """The ResourceClaimTemplate a DRA pool's check claims one device from: one device of the
-    pool's shape (``plan.dra_claims.pool_shape``), in the check's namespace."""
-    return f"{CHECK_APP}-{pool.name}"
-
-
-"""``app.kubernetes.io/name`` of every check Job and CronJob."""
 NODE_POOL_ANNOTATION = "gpu-platform.io/node-pool"
 """On a check Job: the cloud node pool it checks (its ID makes the Job wait for that pool)."""
 NOBODY = 65534
@@ -78,6 +70,12 @@ SCRATCH = "/tmp"
 SCRATCH_VOLUME = k8s.core.v1.VolumeArgs(
     name="scratch", empty_dir=k8s.core.v1.EmptyDirVolumeSourceArgs()
 )
+
+
+def claim_template_name(pool: PoolFacts) -> str:
+    """The ResourceClaimTemplate a DRA pool's check claims one device from: one device of the
+    pool's shape (``plan.dra_claims.pool_shape``), in the check's namespace."""
+    return f"{CHECK_APP}-{pool.name}"
 
 
 class DriverCheckArgs(TypedDict):

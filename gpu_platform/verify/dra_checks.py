@@ -3,10 +3,10 @@
 Per node: its DRA kubelet plugin pod is Ready (``dra-plugin``); its ResourceSlices of NVIDIA's
 driver publish as many devices as the pool promises, of its GPU family and MIG profile
 (``resource-slices``); the driver version they report is new enough for the pool and NVIDIA's
-DRA driver (``driver``, read from the devices' ``driverVersion`` attribute: no exec); and no device-plugin pod runs there
-(``no-device-plugin``). For the cluster, each DeviceClass of the driver exists
-(``device-class``); per workload namespace, its quota caps every GPU DeviceClass as the stack
-says (``claim-quota``).
+DRA driver (``driver``, read from the devices' ``driverVersion`` attribute: no exec); and no
+device-plugin pod runs there (``no-device-plugin``). For the cluster, each DeviceClass of the
+driver exists (``device-class``); per workload namespace, its quota caps every GPU DeviceClass
+as the stack says (``claim-quota``).
 """
 
 from __future__ import annotations
