@@ -112,11 +112,11 @@ class DeviceClassInfo:
     name: str
     vendor: GpuVendor | None
     """The GPU vendor whose devices it selects, None for a class of no GPU driver."""
-    extended_resource_name: str | None
-    """``spec.extendedResourceName``: plain requests for this name may be served by the class."""
 
 
 def device_class_info(name: str, props: Mapping[str, Any]) -> DeviceClassInfo:
+    """A program's DeviceClass: its vendor by its selectors, else by its known name. (Its
+    ``extendedResourceName`` is device-classes-map-no-gpu-resource's, read there.)"""
     spec = mapping(props.get("spec"))
     expressions = [
         expression
@@ -125,7 +125,7 @@ def device_class_info(name: str, props: Mapping[str, Any]) -> DeviceClassInfo:
     ]
     known = GPU_DEVICE_CLASSES.get(name)
     vendor = selector_vendor(expressions) or (known.vendor if known is not None else None)
-    return DeviceClassInfo(name, vendor, text(spec.get("extendedResourceName")))
+    return DeviceClassInfo(name, vendor)
 
 
 @dataclass(frozen=True, slots=True)

@@ -177,3 +177,17 @@ def test_an_object_whose_namespace_is_unknown_resolves_by_name() -> None:
     # Its own namespace's object wins; else only the ones whose namespace is unknown.
     assert dict(gpu_demand(spec, "team-c", claims).classes) == {"mig.nvidia.com": 1}
     assert dict(gpu_demand(spec, "team-a", claims).classes) == {"gpu.nvidia.com": 2}
+
+
+def test_a_gpu_class_whose_mapping_is_unknown_still_hands_out_gpus() -> None:
+    """Only the selectors decide a program's class is a GPU class: an extendedResourceName
+    unknown at preview (another policy's concern) does not drop the class."""
+    device_class = {
+        "metadata": {"name": "h100-only"},
+        "spec": {
+            "selectors": [{"cel": {"expression": "device.driver == 'gpu.nvidia.com'"}}],
+            "extendedResourceName": UNKNOWN_STRING_VALUE,
+        },
+    }
+    claims = stack_claims(index_by_type([resource("DeviceClass", "h100-only", device_class)]))
+    assert claims.gpu_vendor("h100-only") is NVIDIA
