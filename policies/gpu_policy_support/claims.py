@@ -37,7 +37,7 @@ from gpu_facts.dra import (
 )
 from gpu_facts.vendors import GpuVendor
 
-from .pod_specs import DEFAULT_NAMESPACE, pod_gpu_resources
+from .pod_specs import known_namespace, pod_gpu_resources
 from .props import mapping, mappings, path, text
 from .tolerations import vendor_keys
 
@@ -211,14 +211,6 @@ def resolve(
     return found if matched else None
 
 
-def _namespace(props: Mapping[str, Any]) -> str | None:
-    """The object's namespace (unset: ``default``), None when unknown at preview."""
-    try:
-        return text(path(props, "metadata", "namespace")) or DEFAULT_NAMESPACE
-    except UnknownValueError:
-        return None
-
-
 def _name(resource: PolicyResource) -> str:
     return text(path(resource.props, "metadata", "name")) or resource.name
 
@@ -245,10 +237,12 @@ def _add(claims: StackClaims, kind: str, resource: PolicyResource) -> None:
     if kind == DEVICE_CLASS:
         claims.classes[name] = device_class_info(name, props)
     elif kind == RESOURCE_CLAIM:
-        claims.claims[(_namespace(props), name)] = requested_devices(path(props, "spec", "devices"))
+        claims.claims[(known_namespace(props), name)] = requested_devices(
+            path(props, "spec", "devices")
+        )
     else:
         devices = path(props, "spec", "spec", "devices")
-        claims.templates[(_namespace(props), name)] = requested_devices(devices)
+        claims.templates[(known_namespace(props), name)] = requested_devices(devices)
 
 
 @dataclass(frozen=True, slots=True)

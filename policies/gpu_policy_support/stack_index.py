@@ -12,14 +12,8 @@ from gpu_facts.scheduling import GPU_NAMESPACE_LABEL, WORKLOAD_TYPE_LABEL
 
 from .claims import GpuDemand, StackClaims, gpu_demand, stack_claims
 from .driver_checks import is_driver_check
-from .pod_specs import (
-    DEFAULT_NAMESPACE,
-    PodSite,
-    is_cluster_scoped,
-    pod_bearing,
-    pod_sites,
-)
-from .policy_factory import Config, exempt_names, exempt_namespaces, is_exempt, known_text
+from .pod_specs import PodSite, is_cluster_scoped, known_namespace, pod_bearing, pod_sites
+from .policy_factory import Config, exempt_names, exempt_namespaces, is_exempt
 from .props import mapping, path, text
 from .resource_types import NAMESPACE
 
@@ -49,8 +43,7 @@ def is_gpu_namespace(resource: PolicyResource) -> bool:
 def workload_namespace(resource: PolicyResource) -> str | None:
     """The namespace a workload's pods run in (unset: ``default``); None when it is unknown at
     preview."""
-    namespace, known = known_text(resource.props, "metadata", "namespace")
-    return (namespace or DEFAULT_NAMESPACE) if known else None
+    return known_namespace(resource.props)
 
 
 def site_demand(resource: PolicyResource, site: PodSite, claims: StackClaims) -> GpuDemand:
