@@ -15,7 +15,7 @@ from .driver_checks import is_driver_check
 from .pod_specs import PodSite, is_cluster_scoped, known_namespace, pod_bearing, pod_sites
 from .policy_factory import Config, exempt_names, exempt_namespaces, is_exempt
 from .props import mapping, path, text
-from .resource_types import NAMESPACE
+from .resource_types import NAMESPACE, canonical_type
 
 # BP-07: workload namespaces are labelled with their type (workload: training).
 WORKLOAD_LABEL = WORKLOAD_TYPE_LABEL
@@ -23,9 +23,11 @@ GPU_NAMESPACE_LABELS: tuple[str, ...] = (WORKLOAD_LABEL, GPU_NAMESPACE_LABEL)
 
 
 def index_by_type(resources: Iterable[PolicyResource]) -> dict[str, list[PolicyResource]]:
+    """Resources by type: the canonical type (``resource_types.canonical_type``), so an
+    azure-native AKS pool at an explicit API version is found where the default one is."""
     index: dict[str, list[PolicyResource]] = defaultdict(list)
     for resource in resources:
-        index[resource.resource_type].append(resource)
+        index[canonical_type(resource.resource_type)].append(resource)
     return index
 
 

@@ -8,7 +8,7 @@ from pulumi_policy.proxy import UNKNOWN_STRING_VALUE
 from gpu_platform.offline_preview import RecordedResource, run_policies
 
 from .claim_fixtures import claim_policy_cases, claim_workload, every_claim_workload
-from .crd_fixtures import CLUSTER_SCOPED
+from .crd_fixtures import CLUSTER_SCOPED, GPU_FREE
 from .harness import Case, assert_case, policy_named
 from .pod_fixtures import (
     KINDS,
@@ -16,6 +16,7 @@ from .pod_fixtures import (
     gpu_pod_spec,
     mutated,
     pod_policy_cases,
+    without_gpus,
     wrap,
 )
 
@@ -28,6 +29,12 @@ VIOLATIONS: list[tuple[str, Change, str]] = []
 def _namespace_cases() -> list[Case]:
     return [
         Case(
+            POLICY,
+            f"{kind}-namespace-{namespace}",
+            (mutated(kind, without_gpus, namespace=namespace),),
+        )
+        if kind in GPU_FREE  # no GPU workload: any namespace will do
+        else Case(
             POLICY,
             f"{kind}-namespace-{namespace}",
             (mutated(kind, lambda s: None, namespace=namespace),),
