@@ -37,6 +37,7 @@ from gpu_facts.dra import (
 )
 from gpu_facts.vendors import GpuVendor
 
+from .operator_pods import CREATED_CLAIM
 from .pod_specs import known_namespace, pod_gpu_resources
 from .props import mapping, mappings, path, text
 from .tolerations import vendor_keys
@@ -135,14 +136,17 @@ class PodClaim:
     name: str
     """The entry's name, which containers name in ``resources.claims``."""
     kind: str
-    """``ResourceClaim`` or ``ResourceClaimTemplate``."""
+    """``ResourceClaim``, ``ResourceClaimTemplate`` or ``operator_pods.CREATED_CLAIM``."""
     source: str
     """The claim's or template's name."""
     classes: dict[str, int] | None
     """DeviceClass -> devices; None when the program declares no such claim or template."""
 
     def describe(self) -> str:
-        """``template 'gpu-h100'`` or ``claim 'shared'``, for messages."""
+        """``template 'gpu-h100'``, ``claim 'shared'`` or ``the claim the operator creates``,
+        for messages."""
+        if self.kind == CREATED_CLAIM:
+            return "the claim the operator creates"
         what = "template" if self.kind == RESOURCE_CLAIM_TEMPLATE else "claim"
         return f"{what} '{self.source}'"
 
@@ -170,6 +174,10 @@ class StackClaims:
         found = []
         for entry in mappings(spec.get("resourceClaims")):
             name = text(entry.get("name")) or ""
+            created = entry.get(CREATED_CLAIM)
+            if created is not None:  # made from an operator's resource, beside the pod
+                found.append(PodClaim(name, CREATED_CLAIM, name, requested_devices(created)))
+                continue
             template = text(entry.get("resourceClaimTemplateName"))
             if template is not None:
                 classes = resolve(self.templates, namespace, template)
