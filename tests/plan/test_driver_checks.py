@@ -14,11 +14,11 @@ from gpu_platform.plan.driver_checks import (
     min_driver_major,
 )
 from gpu_platform.plan.pools import PoolFacts, resolve_pool
-from gpu_platform.settings import GpuPoolSettings
+from tests.pools import gpu_pool
 
 
 def facts(**fields: Any) -> PoolFacts:
-    return resolve_pool("azure", GpuPoolSettings.model_validate({"name": "p", **fields}))
+    return resolve_pool("azure", gpu_pool({"name": "p", **fields}))
 
 
 def test_pools_that_always_have_a_node_are_checked() -> None:
