@@ -65,11 +65,14 @@ class DraExpectation:
 
 
 def dra_pool_expectation(platform: ResolvedPlatform, pf: PoolFacts) -> DraPoolExpectation:
-    return dra_pool_of(pool_expectation(platform, pf), pf)
+    configured = platform.settings.driver_check.min_driver_major
+    return dra_pool_of(pool_expectation(platform, pf), pf, configured)
 
 
-def dra_pool_of(pool: PoolExpectation, pf: PoolFacts) -> DraPoolExpectation:
-    """A DRA pool's nodes and the devices each publishes (the stack's path and a plan's)."""
+def dra_pool_of(pool: PoolExpectation, pf: PoolFacts, min_major: int) -> DraPoolExpectation:
+    """A DRA pool's nodes and the devices each publishes (the stack's path and a plan's);
+    ``min_major`` is ``driverCheck.minDriverMajor``, raised to what NVIDIA's DRA driver needs
+    (``plan.driver_checks.min_driver_major``)."""
     ((device_class, devices),) = pf.capacity.devices.items()
     mig = pf.mig_profile is not None
     return DraPoolExpectation(
@@ -79,7 +82,7 @@ def dra_pool_of(pool: PoolExpectation, pf: PoolFacts) -> DraPoolExpectation:
         device_type=MIG_DEVICE_TYPE if mig else GPU_DEVICE_TYPE,
         family=gpu_family(pf.gpu_model.name),
         mig_profile=pf.mig_profile,
-        min_driver_major=min_driver_major(pf, platform.settings.driver_check.min_driver_major),
+        min_driver_major=min_driver_major(pf, min_major),
     )
 
 
