@@ -17,6 +17,10 @@ The provider's rules (pulumi-kubernetes ``provider/pkg/provider/yaml/v2/yaml.go`
   CustomResourceDefinition of its kind and for its Namespace, when those are in the same set
   (sigs.k8s.io/cli-utils ``object/graph``).
 
+Streams are read by the stack files' bounded reader (``stack_config.yaml_file``) within
+``MANIFEST_BOUNDS``: the same kinds of bounds, numbers that real manifests (a bundle of large
+CRDs) stay well inside. Every error names the file or URL, with the line and column.
+
 Pure: only PyYAML, so a program running in its own virtualenv can decode too.
 """
 
@@ -26,6 +30,8 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 import yaml
+
+from gpu_platform.stack_config.yaml_file import Bounds, InputFileError, load_yaml_stream
 
 DEPENDS_ON = "config.kubernetes.io/depends-on"
 SKIP_AWAIT = "pulumi.com/skipAwait"
@@ -77,22 +83,31 @@ CLUSTER_SCOPED: frozenset[tuple[str, str]] = frozenset(
 )
 
 
+MANIFEST_BOUNDS = Bounds(max_bytes=16 * 1024 * 1024, max_depth=128, max_values=1_000_000)
+"""One manifest stream (a file, a URL's answer, a chart's template, a values file): 16 MiB,
+128 levels, a million values with aliases expanded. The largest bundles of CRDs we know
+(kube-prometheus' ``bundle.yaml``, a few MB) are far inside; a 4 KB alias bomb is not."""
+
+
 class ManifestError(ValueError):
     """A manifest the provider would refuse, with the provider's reason."""
 
 
-def decode(text: str) -> list[dict[str, Any]]:
-    """Every object of a YAML or JSON stream, as ``kubernetes:yaml:decode`` answers."""
+def decode(text: str, source: str = "<manifest>") -> list[dict[str, Any]]:
+    """Every object of a YAML or JSON stream, as ``kubernetes:yaml:decode`` answers; errors
+    name ``source`` (the file, URL or template it came from)."""
     try:
-        documents = list(yaml.safe_load_all(text))
-    except yaml.YAMLError as err:
-        raise ManifestError(f"decoding YAML: {err}") from err
+        documents = load_yaml_stream(source, text, MANIFEST_BOUNDS)
+    except InputFileError as err:
+        raise ManifestError(f"decoding YAML: {err}") from None
     objects = []
     for document in documents:
         if document is None or document == {}:
             continue
         if not isinstance(document, dict):
-            raise ManifestError(f"decoding YAML: a document is not an object: {document!r:.80}")
+            raise ManifestError(
+                f"decoding YAML: {source}: a document is not an object: {document!r:.80}"
+            )
         objects.append(document)
     return objects
 
