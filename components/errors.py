@@ -2,6 +2,12 @@
 
 Raised before a component registers anything, so bad input changes nothing. The engine shows
 each ``property_path`` against the component's inputs (camelCase, as in its schema).
+
+The error is bounded, whatever the input: a value is quoted up to ``MAX_QUOTED`` characters,
+a path and a reason are cut at ``MAX_PATH`` and ``MAX_REASON``, and the first
+``MAX_PROBLEMS`` problems are listed (then how many more). Over gRPC the message and the
+paths travel in the status's metadata, which a huge value would overflow (RESOURCE_EXHAUSTED
+instead of the property path): a few KB at most reach the caller.
 """
 
 from collections.abc import Iterable, Mapping, Sequence
@@ -12,6 +18,23 @@ from pydantic.alias_generators import to_camel
 
 Problem = tuple[str, str]
 """(property path, reason)"""
+
+MAX_QUOTED = 60
+MAX_PATH = 120
+MAX_REASON = 240
+MAX_PROBLEMS = 10
+
+
+def shortened(text: str, limit: int = MAX_QUOTED) -> str:
+    """``text`` cut to ``limit`` characters, saying how long it was."""
+    if len(text) <= limit:
+        return text
+    return f"{text[:limit]}... ({len(text)} characters)"
+
+
+def quoted(value: object) -> str:
+    """``repr(value)``, at most ``MAX_QUOTED`` characters of it."""
+    return shortened(repr(value))
 
 
 def property_path(*parts: str | int) -> str:
@@ -38,11 +61,18 @@ def validation_problems(err: ValidationError, *prefix: str | int) -> list[Proble
 def input_error(
     component: str, name: str, problems: Sequence[Problem]
 ) -> pulumi.InputPropertiesError:
-    """The error for ``problems`` of the component ``component`` named ``name``."""
-    lines = "; ".join(f"{path}: {reason}" for path, reason in problems)
+    """The error for ``problems`` of the component ``component`` named ``name``, bounded
+    (see the module docstring)."""
+    shown = [
+        (shortened(path, MAX_PATH), shortened(reason, MAX_REASON))
+        for path, reason in problems[:MAX_PROBLEMS]
+    ]
+    lines = "; ".join(f"{path}: {reason}" for path, reason in shown)
+    if len(problems) > MAX_PROBLEMS:
+        lines += f"; and {len(problems) - MAX_PROBLEMS} more"
     return pulumi.InputPropertiesError(
-        f"{component} {name!r}: {lines}",
-        [{"property_path": path, "reason": reason} for path, reason in problems],
+        f"{component} {quoted(name)}: {lines}",
+        [{"property_path": path, "reason": reason} for path, reason in shown],
     )
 
 
