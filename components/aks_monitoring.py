@@ -37,6 +37,7 @@ from gpu_facts.azure_monitor import (
     iso_duration,
 )
 from gpu_facts.dcgm_exporter_chart import DEFAULT_NAMESPACE
+from gpu_platform.plan.observability import retention_days_problems
 from gpu_platform.plan.cloud_tags import azure_tag_problems
 from gpu_platform.plan.gpu_rules import rule_groups
 from gpu_platform.plan.problems import under
@@ -83,12 +84,9 @@ class AksMonitoringWorkspaces(pulumi.ComponentResource):
         raise_if_any(
             "AksMonitoringWorkspaces", name, shape_problems(args, AksMonitoringWorkspacesArgs)
         )
-        retention = args.get("retention_days", MIN_RETENTION_DAYS)
-        problems: list[Problem] = []
-        if not MIN_RETENTION_DAYS <= retention <= MAX_RETENTION_DAYS:
-            problems.append(
-                ("retentionDays", f"{MIN_RETENTION_DAYS} to {MAX_RETENTION_DAYS}, not {retention}")
-            )
+        retention = args.get("retention_days")
+        retention = MIN_RETENTION_DAYS if retention is None else retention
+        problems = under("retentionDays", retention_days_problems(retention))
         problems += under("tags", azure_tag_problems(args.get("tags") or {}))
         raise_if_any("AksMonitoringWorkspaces", name, problems)
         super().__init__(

@@ -59,7 +59,7 @@ from pulumi.runtime.proto import provider_pb2_grpc
 from pulumi.runtime.rpc import is_rpc_secret
 
 from . import __version__, components
-from .components.errors import Problem, quoted, raise_if_any, shortened
+from .components.errors import NOT_KNOWN, Problem, described, quoted, raise_if_any, shortened
 from .components.type_tokens import PACKAGE
 
 HOSTED_COMPONENTS: tuple[str, ...] = tuple(
@@ -92,18 +92,6 @@ _WIRE_TYPES: dict[str, tuple[str, tuple[type, ...]]] = {
     "object": ("a map", (Mapping,)),
 }
 """Schema type -> (what the message calls it, the Python types the wire decodes it to)."""
-NOT_KNOWN = (
-    "takes a plain value, known when the program runs: not a secret and not another "
-    "resource's output (the component checks it before creating anything)"
-)
-
-
-def _shown(value: Any) -> str:
-    if isinstance(value, bool):
-        return f"got {str(value).lower()}"
-    if isinstance(value, int | float | str):
-        return f"got {quoted(value)}"
-    return "got a list" if isinstance(value, list | tuple) else "got a map"
 
 
 def _is_type(value: Any, wire_type: str) -> bool:
@@ -155,7 +143,7 @@ def _value_problems(
     if ref:
         declared = types[ref.removeprefix("#/types/")]
         if not isinstance(value, Mapping):
-            return [(where, f"expected a map, {_shown(value)}")]
+            return [(where, f"expected a map, {described(value)}")]
         return wire_problems(
             value, declared.get("properties", {}), declared.get("required", []), types, where
         )
@@ -163,7 +151,7 @@ def _value_problems(
     if wire_type not in _WIRE_TYPES:
         return []
     if not _is_type(value, wire_type):
-        return [(where, f"expected {_WIRE_TYPES[wire_type][0]}, {_shown(value)}")]
+        return [(where, f"expected {_WIRE_TYPES[wire_type][0]}, {described(value)}")]
     if wire_type == "array" and "items" in spec:
         return [
             problem

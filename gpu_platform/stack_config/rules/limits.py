@@ -8,10 +8,8 @@ from collections.abc import Iterator
 
 from gpu_facts.cloud_limits import (
     ACK_BASIC_MAX_NODES_PER_CLUSTER,
-    ACK_MAX_AUTOSCALE_SIZE,
     AKS_MAX_NODES_PER_CLUSTER,
     AKS_MAX_NODES_PER_POOL,
-    Limit,
 )
 from gpu_facts.regions import (
     ALIBABA_REGIONS,
@@ -20,7 +18,12 @@ from gpu_facts.regions import (
     AZURE_REGIONS_SOURCE,
     azure_region_key,
 )
-from gpu_platform.plan.cloud_limits import cluster_max_nodes
+from gpu_platform.plan.cloud_limits import (
+    cluster_max_nodes,
+    pool_size_problems,
+    pool_sizes_past_limit,
+)
+from gpu_platform.plan.problems import under
 from gpu_platform.plan.zones import alibaba_zone_problem
 from gpu_platform.settings import (
     AckClusterSettings,
@@ -35,33 +38,10 @@ from .pools import per_pool
 ACK_BASIC_SPEC = "ack.standard"
 
 
-def _pool_sizes(
-    cloud: str, pool: GpuPoolSettings | CpuPoolSettings
-) -> list[tuple[str, int, Limit]]:
-    """(key, nodes, limit) of each size the cloud bounds per pool. AKS bounds a pool's count
-    and its autoscale range; ACK documents the range only for autoscaling, and a fixed count
-    is bounded by the cluster's limit."""
-    sizes: list[tuple[str, int, Limit]] = []
-    if cloud == "azure":
-        if pool.count is not None:
-            sizes.append(("count", pool.count, AKS_MAX_NODES_PER_POOL))
-        if pool.autoscale is not None:
-            sizes.append(("autoscale.max", pool.autoscale.max, AKS_MAX_NODES_PER_POOL))
-    elif cloud == "alicloud" and pool.autoscale is not None:
-        sizes.append(("autoscale.max", pool.autoscale.max, ACK_MAX_AUTOSCALE_SIZE))
-    return [size for size in sizes if size[1] > size[2].value]
-
-
 def _pool_limit(
     cfg: ConfigUnderCheck, at: str, pool: GpuPoolSettings | CpuPoolSettings
 ) -> Iterator[Problem]:
-    cloud = "AKS" if cfg.cloud == "azure" else "ACK"
-    for key, nodes, limit in _pool_sizes(cfg.cloud, pool):
-        yield (
-            f"{at}.{key}",
-            f"{nodes} nodes; {cloud} allows at most {limit.value} in one node pool "
-            f"({limit.source}): split it into several pools",
-        )
+    yield from under(at, pool_size_problems(cfg.cloud, pool))
 
 
 def cpu_pool_limits(cfg: ConfigUnderCheck) -> Iterator[Problem]:
@@ -89,7 +69,7 @@ def cluster_size(cfg: ConfigUnderCheck) -> Iterator[Problem]:
     else:
         return  # ACK Pro's node limit is a default quota: a warning (plan.cloud_limits)
     pools = [*cfg.settings.gpu_pools, *cfg.settings.cpu_pools]
-    if system_over or any(_pool_sizes(cfg.cloud, pool) for pool in pools):
+    if system_over or any(pool_sizes_past_limit(cfg.cloud, pool) for pool in pools):
         return  # a pool past its own limit is reported on that pool; fix it first
     total = cluster_max_nodes(cfg.settings)
     if total is not None and total > limit.value:
