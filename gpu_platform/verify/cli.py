@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, TextIO
 
 from gpu_platform.plan.platform import ResolvedPlatform
 from gpu_platform.stack_config import NAMESPACE, ConfigError, load_platform
-from gpu_platform.stack_config.files import project_name, read_stack_config
+from gpu_platform.stack_config.files import PROJECT_FILES, project_name, read_stack_config
 
 from .amd_expectations import amd_expectation
 from .cluster import ClusterError, ClusterReader, connect
@@ -47,7 +47,7 @@ def load_stack(program: Path, stack: str, config_file: Path | None) -> ResolvedP
     if not path.is_file():
         raise UsageError(f"no stack config at {path} (give --stack or --config)")
     try:
-        project = project_name(program) if config_file is None else _project_or_default(program)
+        project = project_name(program) if config_file is None else _config_project(path, program)
         stack_config = read_stack_config(path, project)
     except (OSError, ValueError, KeyError) as err:
         raise UsageError(f"cannot read {path}: {err}") from None
@@ -65,11 +65,13 @@ def load_stack(program: Path, stack: str, config_file: Path | None) -> ResolvedP
     return load_platform(raw)
 
 
-def _project_or_default(program: Path) -> str:
-    try:
-        return project_name(program)
-    except FileNotFoundError:
-        return NAMESPACE
+def _config_project(config_file: Path, program: Path) -> str:
+    """The project of a ``--config`` file: the ``Pulumi.yaml`` beside it, else the program's,
+    else ours (a stack file copied out of its checkout still reads from any folder)."""
+    for folder in (config_file.resolve().parent, program):
+        if any((folder / name).is_file() for name in PROJECT_FILES):
+            return project_name(folder)
+    return NAMESPACE
 
 
 def _positive(text: str) -> int:

@@ -43,6 +43,11 @@ DriverReader = Callable[[ExecTarget], str]
 """Runs ``nvidia-smi`` in the target and returns what it printed (stdout, then stderr)."""
 
 
+def unexpected_answer(err: Exception) -> str:
+    """A failed row's text for an answer no check expected (its error, shortened)."""
+    return f"an answer of an unexpected shape: {type(err).__name__}: {str(err)[:200]}"
+
+
 def _failure(status_json: str) -> str | None:
     """The error-channel ``Status``: None on success, else its message."""
     if not status_json:
@@ -51,6 +56,8 @@ def _failure(status_json: str) -> str | None:
         status = json.loads(status_json)
     except ValueError:
         return status_json.strip()
+    if not isinstance(status, dict):  # a bare string, a list, a number: say what it was
+        return str(status).strip()[:300] or "an empty status"
     if status.get("status") == "Success":
         return None
     return str(status.get("message") or status.get("reason") or status_json.strip())

@@ -10,7 +10,7 @@ from .bad_answers import Feeds, with_bad_answers
 from .checks import daemonset_status, namespace_checks, pool_checks
 from .cluster import ClusterReader
 from .daemons import DaemonPods, daemon_pods, uid_of
-from .driver import DriverReader, ExecError, ExecTarget
+from .driver import DriverReader, ExecError, ExecTarget, unexpected_answer
 from .expectations import Expectations
 from .exporter import (
     MetricsReader,
@@ -50,6 +50,8 @@ def driver_check(target: ExecTarget, min_major: int, read: DriverReader) -> Chec
         info = parse_driver_version(read(target))
     except (ExecError, NvidiaSmiError) as err:
         return outcome("driver", subject, expected, str(err), False)
+    except Exception as err:  # an answer of a shape nothing expected: this row fails, alone
+        return outcome("driver", subject, expected, unexpected_answer(err), False)
     found = f"{info.version} (nvidia-smi in {target.pod})"
     if not info.at_least(min_major):
         found = f"{info.version} is older than {min_major}: upgrade the node image or driver"
