@@ -97,7 +97,14 @@ def _download(
         raise _TooSlow(shown) from None
     except (OSError, ValueError) as err:
         reason = getattr(err, "reason", None) or getattr(err, "strerror", None) or err
+        if isinstance(reason, TimeoutError):  # urllib's URLError around a socket timeout
+            raise _TooSlow(shown) from None
         raise FetchError(f"{shown}: {redact_url(str(reason))}") from None
+
+
+def fetch_seconds() -> float:
+    """``FETCH_SECONDS``, read when a fetch starts."""
+    return FETCH_SECONDS
 
 
 def fetch(
@@ -106,11 +113,13 @@ def fetch(
     limit: int,
     doing: str,
     deadline: RunDeadline = NO_DEADLINE,
-    seconds: float = FETCH_SECONDS,
+    seconds: float | None = None,
 ) -> bytes:
-    """The body at ``url``, at most ``limit`` bytes, within ``seconds`` and the run's
-    ``deadline``. ``FetchError`` (``FetchTooLarge`` past the cap) names the URL without its
-    credentials; past the run's deadline, ``PreviewTimedOut`` says it was ``doing`` this."""
+    """The body at ``url``, at most ``limit`` bytes, within ``seconds`` (``FETCH_SECONDS``)
+    and the run's ``deadline``. ``FetchError`` (``FetchTooLarge`` past the cap) names the URL
+    without its credentials; past the run's deadline, ``PreviewTimedOut`` says it was
+    ``doing`` this."""
+    seconds = fetch_seconds() if seconds is None else seconds
     shown = redact_url(url)
     request = _request(url)
     allowed = deadline.allow(seconds)

@@ -23,7 +23,7 @@ on first use into ``~/.cache/gpu-platform/python/`` (``helm_sdk``).
 
 The chart is untrusted input, so Helm renders and pulls in a worker process
 (``helm_worker``) held to the run's deadline, to ``HELM_MEMORY_BYTES`` of memory and to
-``RENDER_MAX_BYTES`` of answer; a pull also to its fetch's deadline (``FETCH_SECONDS``). A
+``RENDER_MAX_BYTES`` of answer; a pull also to its fetch's deadline (``fetch.FETCH_SECONDS``). A
 chart archive is capped as Helm caps it, at ``MAX_CHART_BYTES`` decompressed, which Helm's
 loader enforces itself (and, in the Helm 4.2.3 the SDK embeds, 5 MiB per file of a chart
 folder); the same number caps the download of a ``.tgz`` given by URL. A repository URL's
@@ -58,7 +58,7 @@ from gpu_platform.stack_config.yaml_file import InputFileError, read_text
 
 from .cache import cache_dir, find_uv, isolated_install_env, offline_mode
 from .deadline import NO_DEADLINE, RunDeadline
-from .fetch import FETCH_SECONDS, FetchError, FetchTooLarge, fetch
+from .fetch import FetchError, FetchTooLarge, fetch, fetch_seconds
 from .kube_manifests import ManifestError, decode
 from .redact import redact_url, redact_urls
 
@@ -185,7 +185,7 @@ class HelmWorker:
             env={**os.environ, "GOTRACEBACK": "none"},
             start_new_session=True,
         )
-        self._stderr = bytearray()
+        self._stderr, self._stderr_head = bytearray(), bytearray()
         self._drain = threading.Thread(target=self._keep_stderr, daemon=True)
         self._drain.start()
 
@@ -204,19 +204,23 @@ class HelmWorker:
         return worker
 
     def _keep_stderr(self) -> None:
-        """The last 8 KB of what the worker wrote on stderr (Go's reason when it aborts)."""
+        """The first and last 4 KB of what the worker writes on stderr: Go's reason when it
+        aborts comes first, a stack after it."""
         stream = self.process.stderr
         assert stream is not None
         for chunk in iter(lambda: stream.read1(4096), b""):
+            if len(self._stderr_head) < 4096:
+                self._stderr_head += chunk[: 4096 - len(self._stderr_head)]
             self._stderr += chunk
-            del self._stderr[:-8192]
+            del self._stderr[:-4096]
 
     def stderr_tail(self) -> str:
+        """Why the worker ended: Go's ``fatal error`` line, else the last line it wrote."""
         self._drain.join(1.0)
-        lines = self._stderr.decode(errors="replace").strip().splitlines()
-        return next(
-            (line for line in lines if line.startswith("fatal error")), lines[-1] if lines else ""
-        )
+        text = (self._stderr_head + b"\n" + self._stderr).decode(errors="replace")
+        lines = [line for line in text.strip().splitlines() if line.strip()]
+        fatal = [line for line in lines if line.startswith("fatal error")]
+        return fatal[0] if fatal else (lines[-1] if lines else "")
 
     def stop(self) -> None:
         if HelmWorker._current is self:
@@ -264,8 +268,9 @@ class HelmWorker:
         if answer is not None:
             return answer
         tail = self.stderr_tail()
+        said = (self._stderr_head + self._stderr).decode(errors="replace")
         self.stop()
-        if "out of memory" in tail or "cannot allocate memory" in tail:
+        if "out of memory" in said or "cannot allocate memory" in said:
             raise ChartBoundExceeded(
                 f"Helm needed more than its memory bound of {HELM_MEMORY_BYTES // _MIB} MiB"
             )
@@ -460,11 +465,12 @@ class ChartStore:
             "password": ref.password,
         }
         doing = f"pulling Helm chart {ref.describe()}"
+        seconds = fetch_seconds()
         try:
-            answer = _helm(request, seconds=FETCH_SECONDS, deadline=deadline, doing=doing)
+            answer = _helm(request, seconds=seconds, deadline=deadline, doing=doing)
         except TimeoutError:
             raise ChartUnavailable(
-                f"pulling it did not finish within {FETCH_SECONDS:g} s (its deadline)"
+                f"pulling it did not finish within {seconds:g} s (its deadline)"
             ) from None
         except ChartBoundExceeded as err:
             raise ChartBoundExceeded(f"pulling it: {err}") from None
@@ -562,10 +568,10 @@ def post_render(
         status, out, err = run_bounded(
             [command, *args], stream, deadline.remaining(), RENDER_MAX_BYTES
         )
+    except TimeoutError:  # before OSError, of which it is one
+        raise deadline.expired(f"running {what}") from None
     except OSError as error:
         raise ChartRenderError(f"{what} could not run: {error}") from error
-    except TimeoutError:
-        raise deadline.expired(f"running {what}") from None
     except OutputTooLarge:
         raise ChartBoundExceeded(f"{what} wrote more than {RENDER_MAX_BYTES} bytes") from None
     if status != 0:

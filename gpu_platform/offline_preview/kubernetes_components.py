@@ -167,7 +167,7 @@ def _read(source: str, base: Path, ctx: Context) -> Text:
         except InputFileError as err:
             why = err.problems[0].message
             if why.startswith("larger than"):
-                raise Broken(f"reading {source}: {why}, the manifests' bound") from None
+                raise Broken(f"reading {source}: {why}") from None
             raise Unavailable(f"reading {source} failed: {why}") from None
         shown = source
     try:

@@ -22,7 +22,6 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from typing import Any
-from urllib.parse import parse_qsl
 
 REDACTED = "[redacted]"
 SECRET_TEXT = "[secret]"
@@ -31,7 +30,8 @@ MIN_SECRET_LENGTH = 4
 MIN_SECRET_LINE = 8
 """A line of a multi-line secret at least this long is searched for on its own."""
 
-_URL = re.compile(r"(?P<scheme>\b[a-zA-Z][a-zA-Z0-9+.-]*://)(?P<rest>[^\s'\"<>`]+)")
+_URL = re.compile(r"(?P<scheme>\b[a-zA-Z][a-zA-Z0-9+.-]*://)(?P<rest>[^\s'\"<>`]*[^\s'\"<>`.,;:)])")
+"""A URL in text, without the punctuation that ends a sentence or a clause after it."""
 _USERINFO_WITHOUT_SCHEME = re.compile(
     r"(?<![\w./:@%+~-])[\w.~%+-]+:[^\s/@:'\"`]+@(?=[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+)"
 )
@@ -47,14 +47,12 @@ SAS ``sig``, GCS ``X-Goog-Signature``), keys, passwords, OAuth codes."""
 
 
 def _redact_query(query: str) -> str:
-    pairs = parse_qsl(query, keep_blank_values=True)
-    if not pairs:
-        return query
-    if not any(_CREDENTIAL_PARAM.search(name) for name, _ in pairs):
-        return query
-    return "&".join(
-        f"{name}={REDACTED if _CREDENTIAL_PARAM.search(name) else value}" for name, value in pairs
-    )
+    """Each ``name=value`` of a query as it is, but a credential's value (idempotent)."""
+    parts = []
+    for part in query.split("&"):
+        name, eq, _ = part.partition("=")
+        parts.append(f"{name}={REDACTED}" if eq and _CREDENTIAL_PARAM.search(name) else part)
+    return "&".join(parts)
 
 
 def redact_url(url: str) -> str:

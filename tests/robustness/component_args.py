@@ -153,7 +153,9 @@ def _wrong_values(hint: Any) -> list[str]:
     return shapes
 
 
-def _walk(typed_dict: Any, value: dict[str, Any], path: tuple[str | int, ...]) -> Iterator[tuple[tuple[str | int, ...], Any, bool]]:
+def _walk(
+    typed_dict: Any, value: dict[str, Any], path: tuple[str | int, ...]
+) -> Iterator[tuple[tuple[str | int, ...], Any, bool]]:
     required_keys = typed_dict.__required_keys__
     for name, hint in _fields(typed_dict).items():
         if name not in value:
