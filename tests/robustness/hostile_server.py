@@ -4,6 +4,7 @@ the server does, or after ``MAX_SECONDS``), so a test that fails cannot hang the
 
 from __future__ import annotations
 
+import contextlib
 import http.server
 import threading
 import time
@@ -36,13 +37,10 @@ def _handler(served: Served) -> type[http.server.BaseHTTPRequestHandler]:
                 yield
                 served.stop.wait(pause)
 
-        def do_GET(self) -> None:  # noqa: N802 - http.server's name
+        def do_GET(self) -> None:
             served.authorizations.append(self.headers.get("Authorization", ""))
-            path = self.path.split("?", 1)[0]
-            try:
-                self._answer(path)
-            except OSError:
-                pass  # the client gave up: what the test wants
+            with contextlib.suppress(OSError):  # the client gave up: what the test wants
+                self._answer(self.path.split("?", 1)[0])
 
         def _answer(self, path: str) -> None:
             if "silent" in path:

@@ -40,8 +40,8 @@ class BadManifest:
 
 
 MANIFESTS = [
-    BadManifest("not UTF-8", POD.replace(b"name: p", b"name: \xff"), ":4:9: not UTF-8 text (byte 0xff)",
-                as_text=False),
+    BadManifest("not UTF-8", POD.replace(b"name: p", b"name: \xff"),
+                ":4:9: not UTF-8 text (byte 0xff)", as_text=False),
     BadManifest("a YAML error", b"kind: [\n", ":2:1: did not find expected node content"),
     BadManifest("an alias bomb", LAUGHS,
                 f":6:36: more than {MANIFEST_BOUNDS.max_values} values with aliases expanded"),
