@@ -41,7 +41,7 @@ from .policy_runner import PolicyError, Violation, run_policies
 from .program_env import ProgramEnvError, program_python
 from .program_guard import DEFAULT_TIMEOUT, ProgramTimedOut
 from .program_runner import ChildConfigError, ChildFailure, run_in
-from .redact import Redactor, secret_strings
+from .redact import Redactor, secret_pieces, secret_strings
 from .render import RENDERERS
 from .user_mocks import UserMocks, load_mocks
 from .wire import plain_strings, secret_values
@@ -120,12 +120,20 @@ def run_secrets(resources: list[RecordedResource], outputs: dict[str, Any]) -> s
 
 
 def _redacted(run: ProgramRun, violations: list[Violation], redactor: Redactor) -> PreviewResult:
+    """The plan and verdicts with every secret masked; a verdict on a resource that holds
+    secrets also with each piece of them masked (a policy may quote part of a value)."""
     resources = [
         replace(r, inputs=redactor.value(r.inputs), outputs=redactor.value(r.outputs))
         for r in run.resources
     ]
     outputs = redactor.value(run.outputs)
-    masked = [replace(v, message=redactor.text(v.message)) for v in violations]
+    by_urn = {r.urn: r for r in run.resources}
+    masked = []
+    for v in violations:
+        held = by_urn.get(v.urn or "")
+        secrets = run_secrets([held], {}) if held is not None else set()
+        about = redactor.with_secrets(secret_pieces(secrets)) if secrets else redactor
+        masked.append(replace(v, message=about.text(v.message)))
     return PreviewResult(ProgramRun(run.project, run.stack, resources, outputs), masked)
 
 

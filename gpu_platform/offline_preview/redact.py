@@ -12,7 +12,9 @@ The plan, the verdicts, notices and error messages go to CI logs and pull-reques
   appears in text we print, as the Pulumi CLI masks secret values in its output. Strings
   shorter than ``MIN_SECRET_LENGTH`` are left alone (``"1"`` would blank every digit), and a
   long multi-line secret (a kubeconfig) is matched line by line too, so a quoted line of it is
-  masked as well.
+  masked as well; and in what is said about the resource holding a secret (a policy's
+  message) each piece of it between delimiters (``secret_pieces``), so a policy that quotes
+  part of a secret image masks that part.
 
 Pure: the standard library only (a program's own virtualenv imports it too).
 """
@@ -76,6 +78,17 @@ def redact_urls(text: str) -> str:
     """Every URL in ``text`` redacted (``redact_url``), credentials without a scheme too."""
     text = _URL.sub(lambda m: redact_url(m.group(0)), text)
     return _USERINFO_WITHOUT_SCHEME.sub(f"{REDACTED}@", text)
+
+
+_PIECES = re.compile(r"[\s/:@?&=,;\"'`]+")
+MIN_SECRET_PIECE = 6
+"""A piece of a secret (between ``/``, ``:``, ``@``...) at least this long is searched for in
+what is said about the resource that holds it: a policy quoting part of a secret image."""
+
+
+def secret_pieces(secrets: set[str]) -> set[str]:
+    """The pieces of ``secrets`` a message may quote on its own (``MIN_SECRET_PIECE``)."""
+    return {p for s in secrets for p in _PIECES.split(s) if len(p) >= MIN_SECRET_PIECE}
 
 
 def secret_strings(value: Any) -> set[str]:
