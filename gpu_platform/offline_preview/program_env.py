@@ -234,11 +234,11 @@ def _requirement_names(requirements: Requirements) -> list[str]:
         text = line.text
         option, _, value = text.partition(" ")
         if option in ("-e", "--editable") or text.startswith((".", "/")):
-            local = _local_project(
-                line.file.parent
-                / (value if option.startswith("-") else text).strip().partition("[")[0]
-            )
-            if local is not None:
+            given = (value if option.startswith("-") else text).split(" --hash")[0].strip()
+            path = given.partition("[")[0]
+            if path.endswith(".whl"):  # the wheel's file name holds its distribution's name
+                names.append(Path(path).name.split("-", 1)[0])
+            elif (local := _local_project(line.file.parent / path)) is not None:
                 names.append(local[0])
             continue
         if text.startswith("-"):
