@@ -45,6 +45,15 @@ def shortened(text: str, limit: int = MAX_QUOTED) -> str:
     return f"{text[:limit]}... ({len(text)} characters)"
 
 
+def shortened_reason(text: str) -> str:
+    """A reason cut to ``MAX_REASON`` characters, keeping its start and its end: a rule that
+    quotes a huge value first still says why at the end."""
+    if len(text) <= MAX_REASON:
+        return text
+    keep = (MAX_REASON - 5) // 2
+    return f"{text[:keep]} ... {text[-keep:]}"
+
+
 def quoted(value: object) -> str:
     """``repr(value)``, at most ``MAX_QUOTED`` characters of it."""
     return shortened(repr(value))
@@ -77,7 +86,7 @@ def input_error(
     """The error for ``problems`` of the component ``component`` named ``name``, bounded
     (see the module docstring)."""
     shown = [
-        (shortened(path, MAX_PATH), shortened(reason, MAX_REASON))
+        (shortened(path, MAX_PATH), shortened_reason(reason))
         for path, reason in problems[:MAX_PROBLEMS]
     ]
     lines = "; ".join(f"{path}: {reason}" for path, reason in shown)
