@@ -57,7 +57,8 @@ def _failure(status_json: str) -> str | None:
     except ValueError:
         return status_json.strip()
     if not isinstance(status, dict):  # a bare string, a list, a number: say what it was
-        return str(status).strip()[:300] or "an empty status"
+        shown = status if isinstance(status, str) else json.dumps(status)
+        return shown.strip()[:300] or "an empty status"
     if status.get("status") == "Success":
         return None
     return str(status.get("message") or status.get("reason") or status_json.strip())
