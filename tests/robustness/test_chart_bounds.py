@@ -108,6 +108,10 @@ def test_a_render_past_a_bound_is_a_mandatory_notice_naming_it(
     assert f"Helm chart 'chart' (unpinned) does not render: {BOUND[case.name]}" in message
 
 
+CASES = [*PAST_THE_DEADLINE, *PAST_A_BOUND, HostileChart("a gzip bomb", "")]
+"""Every hostile chart here (the gzip bomb is built by its own test)."""
+
+
 def test_a_gzip_bomb_past_helms_own_cap_is_refused_by_helm(tmp_path: Path) -> None:
     """101 MiB of template in a 100 KB archive: Helm's loader stops at 100 MiB
     (``MaxDecompressedChartSize``), in the worker, before rendering anything."""

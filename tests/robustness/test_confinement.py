@@ -65,6 +65,10 @@ REDIRECTS = [
 ]  # fmt: skip
 
 
+CHECKS = ["never marked complete unverified", "--offline without hashes", "--offline with hashes"]
+"""The cases besides the redirects and bad files, one test each."""
+
+
 @pytest.fixture
 def program(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """A program folder whose requirements are one hand-made wheel beside them; the cache and

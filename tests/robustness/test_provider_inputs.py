@@ -63,6 +63,10 @@ INPUTS = [
 ]  # fmt: skip
 
 
+UNHOSTED = ["an unknown type", "an unknown type of a megabyte", "an invoke", "a call"]
+"""The requests for what it does not host, two tests."""
+
+
 @pytest.fixture(scope="module")
 def session() -> Iterator[ProviderSession]:
     with provider_session({KUBERNETES_PROVIDER["urn"]: KUBERNETES_PROVIDER["id"]}) as running:
