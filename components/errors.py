@@ -154,7 +154,9 @@ def _unwrapped(hint: Any) -> tuple[Any, bool, bool]:
         plain = [
             m
             for m in members
-            if not _is_output(m) and m is not type(None) and get_origin(m) is not Awaitable
+            if not _is_output(m)
+            and m is not type(None)
+            and get_origin(m) is not Awaitable
             and m is not Awaitable
         ]
         hint = plain[0] if len(plain) == 1 else Any

@@ -28,7 +28,6 @@ from gpu_facts.aks.monitor import (
     DCR_KIND,
     LOG_ANALYTICS_DESTINATION,
     LOG_ANALYTICS_SKU,
-    MAX_RETENTION_DAYS,
     MIN_RETENTION_DAYS,
     MONITORING_ACCOUNT,
     PROMETHEUS_DATA_SOURCE,
@@ -42,7 +41,7 @@ from gpu_platform.plan.observability import retention_days_problems
 from gpu_platform.plan.problems import under
 from gpu_platform.plan.prometheus_rules import rule_groups
 
-from ..errors import Problem, raise_if_any, shape_problems
+from ..errors import raise_if_any, shape_problems
 from ..pool_args import GpuPoolArgs, check_gpu_pools_args
 from ..type_tokens import formerly, type_token
 from .azure_aliases import without_version_aliases
