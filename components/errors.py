@@ -184,10 +184,10 @@ one error; ``type_problems`` judges only their shape."""
 
 @cache
 def _settings_fields(args_type: str) -> frozenset[str]:
-    from gpu_platform import settings  # lazily: the settings' models import pydantic's stack
+    import gpu_platform.settings as models  # lazily: they import pydantic's stack
 
     model = SETTINGS_OF.get(args_type)
-    return frozenset(getattr(settings, model).model_fields) if model else frozenset()
+    return frozenset(getattr(models, model).model_fields) if model else frozenset()
 
 
 def type_problems(

@@ -18,7 +18,7 @@ The provider's rules (pulumi-kubernetes ``provider/pkg/provider/yaml/v2/yaml.go`
   (sigs.k8s.io/cli-utils ``object/graph``).
 
 Streams are read by the stack files' bounded reader (``stack_config.yaml_file``) within
-``MANIFEST_BOUNDS``: the same kinds of bounds, numbers that real manifests (a bundle of large
+``MANIFEST_MAX_*``: the same kinds of bounds, numbers that real manifests (a bundle of large
 CRDs) stay well inside. Every error names the file or URL, with the line and column.
 
 Pure: only PyYAML, so a program running in its own virtualenv can decode too.
@@ -30,8 +30,6 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 import yaml
-
-from gpu_platform.stack_config.yaml_file import Bounds, InputFileError, load_yaml_stream
 
 DEPENDS_ON = "config.kubernetes.io/depends-on"
 SKIP_AWAIT = "pulumi.com/skipAwait"
@@ -83,10 +81,13 @@ CLUSTER_SCOPED: frozenset[tuple[str, str]] = frozenset(
 )
 
 
-MANIFEST_BOUNDS = Bounds(max_bytes=16 * 1024 * 1024, max_depth=128, max_values=1_000_000)
+MANIFEST_MAX_BYTES = 16 * 1024 * 1024
+MANIFEST_MAX_DEPTH = 128
+MANIFEST_MAX_VALUES = 1_000_000
 """One manifest stream (a file, a URL's answer, a chart's template, a values file): 16 MiB,
-128 levels, a million values with aliases expanded. The largest bundles of CRDs we know
-(kube-prometheus' ``bundle.yaml``, a few MB) are far inside; a 4 KB alias bomb is not."""
+128 levels, a million values with aliases expanded (the stack files' reader's ``Bounds``). The
+largest bundles of CRDs we know (kube-prometheus' ``bundle.yaml``, a few MB) are far inside;
+a 4 KB alias bomb is not."""
 
 
 class ManifestError(ValueError):
@@ -96,8 +97,13 @@ class ManifestError(ValueError):
 def decode(text: str, source: str = "<manifest>") -> list[dict[str, Any]]:
     """Every object of a YAML or JSON stream, as ``kubernetes:yaml:decode`` answers; errors
     name ``source`` (the file, URL or template it came from)."""
+    # Here, not at the top: the engine imports this module, and a program that decodes no
+    # manifest does not pay for the stack files' reader (the preview's floor: bench).
+    from gpu_platform.stack_config.yaml_file import Bounds, InputFileError, load_yaml_stream
+
+    bounds = Bounds(MANIFEST_MAX_BYTES, MANIFEST_MAX_DEPTH, MANIFEST_MAX_VALUES)
     try:
-        documents = load_yaml_stream(source, text, MANIFEST_BOUNDS)
+        documents = load_yaml_stream(source, text, bounds)
     except InputFileError as err:
         raise ManifestError(f"decoding YAML: {err}") from None
     objects = []

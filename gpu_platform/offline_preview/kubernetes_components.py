@@ -51,7 +51,7 @@ from .helm_charts import (
     render,
 )
 from .kube_manifests import (
-    MANIFEST_BOUNDS,
+    MANIFEST_MAX_BYTES,
     ManifestError,
     decode,
     dependencies,
@@ -148,8 +148,8 @@ class Text:
 
 def _read(source: str, base: Path, ctx: Context) -> Text:
     """A manifest file or URL's text, as the provider reads it: within the manifests' size
-    bound (``MANIFEST_BOUNDS``) and, for a URL, its fetch's deadline; UTF-8."""
-    limit = MANIFEST_BOUNDS.max_bytes
+    bound (``MANIFEST_MAX_BYTES``) and, for a URL, its fetch's deadline; UTF-8."""
+    limit = MANIFEST_MAX_BYTES
     if re.match(r"^[a-zA-Z][a-zA-Z0-9+.-]*://", source):
         shown = redact_url(source)
         try:

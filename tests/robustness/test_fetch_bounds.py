@@ -16,12 +16,14 @@ import pytest
 from gpu_platform.offline_preview import fetch as fetching
 from gpu_platform.offline_preview import helm_charts
 from gpu_platform.offline_preview.deadline import PreviewTimedOut, RunDeadline
-from gpu_platform.offline_preview.kube_manifests import MANIFEST_BOUNDS
+from gpu_platform.offline_preview.kube_manifests import (
+    MANIFEST_MAX_BYTES,
+)
 
 from .hostile_server import Served, hostile_server
 from .remote_components import build_one, one_notice
 
-CAP = MANIFEST_BOUNDS.max_bytes
+CAP = MANIFEST_MAX_BYTES
 FETCH_SECONDS = 1.0
 """Each fetch's own deadline here (60 s in a real run)."""
 

@@ -13,7 +13,11 @@ from pathlib import Path
 import pytest
 
 from gpu_platform.offline_preview.cli import EXIT_MANDATORY, main
-from gpu_platform.offline_preview.kube_manifests import MANIFEST_BOUNDS
+from gpu_platform.offline_preview.kube_manifests import (
+    MANIFEST_MAX_BYTES,
+    MANIFEST_MAX_DEPTH,
+    MANIFEST_MAX_VALUES,
+)
 from gpu_platform.offline_preview.wire import ASSET_SIG, SIG_KEY
 from tests.conftest import ROOT
 
@@ -26,7 +30,7 @@ LAUGHS = b"a: &a [x, x, x, x, x, x, x, x, x, x]\n" + b"".join(
 )
 """A "billion laughs": 10^9 values once its aliases are expanded, in under 1 KB."""
 DEEP = b"a: " + b"[" * 200 + b"]" * 200 + b"\n"
-LARGE = POD + b"# " + b"x" * MANIFEST_BOUNDS.max_bytes + b"\n"
+LARGE = POD + b"# " + b"x" * MANIFEST_MAX_BYTES + b"\n"
 
 
 @dataclass(frozen=True)
@@ -44,11 +48,11 @@ MANIFESTS = [
                 ":4:9: not UTF-8 text (byte 0xff)", as_text=False),
     BadManifest("a YAML error", b"kind: [\n", ":2:1: did not find expected node content"),
     BadManifest("an alias bomb", LAUGHS,
-                f":6:36: more than {MANIFEST_BOUNDS.max_values} values with aliases expanded"),
+                f":6:36: more than {MANIFEST_MAX_VALUES} values with aliases expanded"),
     BadManifest("nested 200 deep", DEEP,
-                f":1:{3 + MANIFEST_BOUNDS.max_depth}: nested deeper than "
-                f"{MANIFEST_BOUNDS.max_depth} levels"),
-    BadManifest("past the size bound", LARGE, f": larger than {MANIFEST_BOUNDS.max_bytes} bytes"),
+                f":1:{3 + MANIFEST_MAX_DEPTH}: nested deeper than "
+                f"{MANIFEST_MAX_DEPTH} levels"),
+    BadManifest("past the size bound", LARGE, f": larger than {MANIFEST_MAX_BYTES} bytes"),
     BadManifest("a python tag", b"kind: !!python/name:os.system x\n",
                 ":1:7: tag !!python/name:os.system is not allowed: plain YAML values only"),
     BadManifest("a list of documents", b"- a\n- b\n", ": a document is not an object: ['a', 'b']"),
