@@ -208,7 +208,8 @@ class HelmWorker:
         aborts comes first, a stack after it."""
         stream = self.process.stderr
         assert stream is not None
-        for chunk in iter(lambda: stream.read1(4096), b""):
+        fd = stream.fileno()
+        for chunk in iter(lambda: os.read(fd, 4096), b""):
             if len(self._stderr_head) < 4096:
                 self._stderr_head += chunk[: 4096 - len(self._stderr_head)]
             self._stderr += chunk
