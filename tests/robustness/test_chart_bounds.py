@@ -78,9 +78,10 @@ DOING = {
 def test_the_runs_deadline_ends_a_render_and_names_it(case: HostileChart, tmp_path: Path) -> None:
     _chart(tmp_path, case.template)
     with pytest.raises(PreviewTimedOut) as err:
-        build_one("chart", _inputs(case.post_renderer), tmp_path, deadline=RunDeadline(1.0))
+        build_one("chart", _inputs(case.post_renderer), tmp_path, deadline=RunDeadline(0.5))
     assert str(err.value) == (
-        "the preview did not finish within 1 s (--timeout SECONDS allows more): " + DOING[case.name]
+        "the preview did not finish within 0.5 s (--timeout SECONDS allows more): "
+        + DOING[case.name]
     )
 
 
@@ -136,7 +137,7 @@ def test_a_gzip_bomb_past_helms_own_cap_is_refused_by_helm(tmp_path: Path) -> No
 def test_after_a_killed_worker_the_next_chart_renders(tmp_path: Path) -> None:
     _chart(tmp_path, LOOP)
     with pytest.raises(PreviewTimedOut):
-        build_one("chart", _inputs(), tmp_path, deadline=RunDeadline(0.5))
+        build_one("chart", _inputs(), tmp_path, deadline=RunDeadline(0.3))
     (tmp_path / "chart" / "templates" / "t.yaml").write_text(
         "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: ok}\n"
     )

@@ -43,8 +43,8 @@ class Redirect:
 
 REDIRECTS = [
     Redirect("uv.toml target", {"uv.toml": '[pip]\ntarget = "{elsewhere}"\n'}, {}),
-    Redirect("uv.toml prefix and index",
-             {"uv.toml": '[pip]\nprefix = "{elsewhere}"\nindex-url = "http://127.0.0.1:9/"\n'},
+    Redirect("a parent folder's uv.toml: prefix and index",
+             {"../uv.toml": '[pip]\nprefix = "{elsewhere}"\nindex-url = "http://127.0.0.1:9/"\n'},
              {}),
     Redirect("pyproject [tool.uv.pip]",
              {"pyproject.toml": '[tool.uv.pip]\ntarget = "{elsewhere}"\n'}, {}),
@@ -88,28 +88,29 @@ def _installed_in(venv: Path) -> list[str]:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("redirect", REDIRECTS, ids=[r.name for r in REDIRECTS])
 def test_no_setting_redirects_the_install_out_of_the_cache(
-    redirect: Redirect,
     program: Path,
     tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
+    """Every redirect of ``REDIRECTS`` at once (one install: had uv or pip read any of them,
+    something would be elsewhere), each variable named on stderr."""
     elsewhere = tmp_path / "elsewhere"
     where = {"elsewhere": str(elsewhere), "program": str(program)}
-    for name, text in redirect.files.items():
-        (program / name).write_text(text.format(**where))
-    for name, value in redirect.env.items():
-        monkeypatch.setenv(name, value.format(**where))
+    for redirect in REDIRECTS:
+        for name, text in redirect.files.items():
+            with (program / name).open("a") as file:
+                file.write(text.format(**where))
+        for name, value in redirect.env.items():
+            monkeypatch.setenv(name, value.format(**where))
     venv = cached_venv(program / "requirements.txt")
     assert venv.parent == cache_root() == tmp_path / "cache" / "venvs"
     assert _installed_in(venv) == ["team_sdk-1.0.0.dist-info", "team_sdk.py"]
     assert (venv / COMPLETE).is_file()
     assert not elsewhere.exists()
-    err = capsys.readouterr().err
-    for name in redirect.named:
-        assert name in err.split("not read from the environment: ", 1)[1]
+    named = capsys.readouterr().err.split("not read from the environment: ", 1)[1]
+    assert [n for r in REDIRECTS for n in r.named if n not in named] == []
 
 
 @pytest.mark.slow

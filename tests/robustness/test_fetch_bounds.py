@@ -24,7 +24,7 @@ from .hostile_server import Served, hostile_server
 from .remote_components import build_one, one_notice
 
 CAP = MANIFEST_MAX_BYTES
-FETCH_SECONDS = 1.0
+FETCH_SECONDS = 0.5
 """Each fetch's own deadline here (60 s in a real run)."""
 
 
@@ -40,9 +40,9 @@ class HostileFetch:
 
 FETCHES = [
     HostileFetch("a silent server", "/silent", "advisory",
-                 "{url}/silent: no complete answer within 1 s (its deadline)"),
+                 "{url}/silent: no complete answer within 0.5 s (its deadline)"),
     HostileFetch("a drip-feeding server", "/drip", "advisory",
-                 "{url}/drip: no complete answer within 1 s (its deadline)"),
+                 "{url}/drip: no complete answer within 0.5 s (its deadline)"),
     HostileFetch("an answer without end", "/endless", "mandatory",
                  f"{{url}}/endless: more than its cap of {CAP} bytes"),
     HostileFetch("a size past the cap, announced", "/declared-huge", "mandatory",
@@ -57,7 +57,7 @@ CHARTS = [
     HostileFetch("a chart archive without end", "/endless.tgz", "mandatory",
                  "{url}/endless.tgz: more than its cap of 1048576 bytes (Helm's cap on a chart)"),
     HostileFetch("a silent chart repository", "/silent-repo", "advisory",
-                 "pulling it did not finish within 1 s (its deadline)"),
+                 "pulling it did not finish within 0.5 s (its deadline)"),
     HostileFetch("a repository index without end", "/endless-repo", "mandatory",
                  "pulling it: Helm needed more than its memory bound of 256 MiB"),
     HostileFetch("a repository with credentials", "//user:s3cr3t-pass@{host}/silent-repo",
@@ -135,8 +135,8 @@ def test_the_runs_deadline_ends_a_fetch_and_says_what_was_fetched(
 ) -> None:
     monkeypatch.setattr(fetching, "FETCH_SECONDS", 60.0)
     with pytest.raises(PreviewTimedOut) as err:
-        build_one("file", {"file": f"{server.url}/drip"}, tmp_path, deadline=RunDeadline(1.0))
+        build_one("file", {"file": f"{server.url}/drip"}, tmp_path, deadline=RunDeadline(0.5))
     assert str(err.value) == (
-        "the preview did not finish within 1 s (--timeout SECONDS allows more): yaml/v2 "
+        "the preview did not finish within 0.5 s (--timeout SECONDS allows more): yaml/v2 "
         f"ConfigFile 'c': fetching {server.url}/drip"
     )
