@@ -43,6 +43,7 @@ from .program_guard import DEFAULT_TIMEOUT, ProgramTimedOut
 from .program_runner import ChildConfigError, ChildFailure, run_in
 from .redact import Redactor, secret_pieces, secret_strings
 from .render import RENDERERS
+from .rendered_releases import render_releases
 from .user_mocks import UserMocks, load_mocks
 from .wire import plain_strings, secret_values
 
@@ -200,9 +201,12 @@ def preview(
             main=main,
             timeout=timeout,
         )
-    # The Kubernetes provider's remote components (Helm v4 Chart, yaml/v2), built as it would.
+    # The Kubernetes provider's remote components (Helm v4 Chart, yaml/v2), built as it would;
+    # Helm v3 Releases rendered too, for the pack only (beyond a real preview: reported so).
     run, notices = build_components(run, program_dir, mocks, deadline=deadline)
-    violations = [*notices, *run_policies(run.resources, pack, pack_config)]
+    rendered = render_releases(run, program_dir, mocks, deadline=deadline)
+    found = run_policies([*run.resources, *rendered.objects], pack, pack_config)
+    violations = [*notices, *rendered.notices, *rendered.attribute(found)]
     secrets = config_secrets(config, secret_keys) | run_secrets(run.resources, run.outputs)
     return _redacted(run, violations, Redactor(secrets))
 
