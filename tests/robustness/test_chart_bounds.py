@@ -17,6 +17,9 @@ import pytest
 
 from gpu_platform.offline_preview import helm_charts
 from gpu_platform.offline_preview.deadline import PreviewTimedOut, RunDeadline
+from gpu_platform.offline_preview.engine import ProgramRun, RecordedResource
+from gpu_platform.offline_preview.helm_charts import ChartStore
+from gpu_platform.offline_preview.rendered_releases import RELEASE, render_releases
 
 from .remote_components import build_one, one_notice
 
@@ -109,8 +112,14 @@ def test_a_render_past_a_bound_is_a_mandatory_notice_naming_it(
     assert f"Helm chart 'chart' (unpinned) does not render: {BOUND[case.name]}" in message
 
 
-CASES = [*PAST_THE_DEADLINE, *PAST_A_BOUND, HostileChart("a gzip bomb", "")]
-"""Every hostile chart here (the gzip bomb is built by its own test)."""
+CASES = [
+    *PAST_THE_DEADLINE,
+    *PAST_A_BOUND,
+    HostileChart("a gzip bomb", ""),
+    HostileChart("a Helm v3 Release that loops", LOOP),
+    HostileChart("a Helm v3 Release from a repository with credentials", ""),
+]
+"""Every hostile chart here (the last three are built by their own tests)."""
 
 
 def test_a_gzip_bomb_past_helms_own_cap_is_refused_by_helm(tmp_path: Path) -> None:
@@ -143,3 +152,29 @@ def test_after_a_killed_worker_the_next_chart_renders(tmp_path: Path) -> None:
     )
     run, notices = build_one("chart", _inputs(), tmp_path)
     assert (notices, [r.name for r in run.resources][1:]) == ([], ["c:team/ok"])
+
+
+def _release(inputs: dict[str, object]) -> ProgramRun:
+    release = RecordedResource(
+        urn=f"urn:pulumi:test::team::{RELEASE}::r",
+        type=RELEASE,
+        name="r",
+        custom=True,
+        parent=None,
+        inputs=inputs,
+    )
+    return ProgramRun("team", "test", [release], {})
+
+
+def test_a_helm_v3_release_renders_within_the_same_bounds(tmp_path: Path) -> None:
+    """The pack renders a v3 Release's chart too: the same deadline, the same fetch bounds and
+    masks as a v4 Chart's."""
+    _chart(tmp_path, LOOP)
+    store = ChartStore((), tmp_path / ".chart-cache", network=True)
+    with pytest.raises(PreviewTimedOut, match=r"rendering Helm chart chart \(release 'r'\)"):
+        render_releases(_release(_inputs()), tmp_path, None, store, RunDeadline(0.5))
+    remote = {"chart": "gpu", "version": "1.0.0",
+              "repositoryOpts": {"repo": "http://ci:s3cr3t-pass@127.0.0.1:9/charts"}}  # fmt: skip
+    (notice,) = render_releases(_release(remote), tmp_path, None, store).notices
+    assert "http://[redacted]@127.0.0.1:9/charts" in notice.message
+    assert "s3cr3t" not in notice.message
