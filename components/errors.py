@@ -186,8 +186,13 @@ one error; ``type_problems`` judges only their shape."""
 def _settings_fields(args_type: str) -> frozenset[str]:
     import gpu_platform.settings as models  # lazily: they import pydantic's stack
 
-    model = SETTINGS_OF.get(args_type)
-    return frozenset(getattr(models, model).model_fields) if model else frozenset()
+    name = SETTINGS_OF.get(args_type)
+    if name is None:
+        return frozenset()
+    model = getattr(models, name)
+    # A union of models (GPU pools: one model per cloud) validates the fields of each.
+    members = get_args(model) if isinstance(model, UnionType) else (model,)
+    return frozenset(field for member in members for field in member.model_fields)
 
 
 def type_problems(

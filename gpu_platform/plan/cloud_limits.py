@@ -10,13 +10,10 @@ from collections.abc import Mapping
 from gpu_facts import azure_vm_size
 from gpu_facts.ack.addons import ACK_PRO_PREFIX
 from gpu_facts.cloud_limits import (
-    ACK_MAX_AUTOSCALE_SIZE,
     ACK_PRO_DEFAULT_NODES_PER_CLUSTER,
     AKS_DEFAULT_NODES_PER_CLUSTER,
     AKS_FREE_TIER_RECOMMENDED_NODES,
     AKS_MAX_NODES_PER_CLUSTER,
-    AKS_MAX_NODES_PER_POOL,
-    Limit,
 )
 from gpu_facts.regions import (
     AZURE_VM_SIZE_REGIONS,
@@ -25,45 +22,31 @@ from gpu_facts.regions import (
     azure_region_key,
     not_offered_in,
 )
+from gpu_platform.plan.clouds import cloud_plan
 from gpu_platform.plan.problems import Problem
 from gpu_platform.settings import (
     AckClusterSettings,
+    AckGpuPoolSettings,
     AksClusterSettings,
+    AksGpuPoolSettings,
     CpuPoolSettings,
     GpuPoolSettings,
     PlatformSettings,
 )
 
 
-def pool_sizes_past_limit(
-    cloud: str, pool: GpuPoolSettings | CpuPoolSettings
-) -> list[tuple[str, int, Limit]]:
-    """(key, nodes, limit) of each size of the pool past the cloud's hard limit per pool. AKS
-    bounds a pool's count and its autoscale range; ACK documents the range only for
-    autoscaling, and a fixed count is bounded by the cluster's limit."""
-    sizes: list[tuple[str, int, Limit]] = []
-    if cloud == "azure":
-        if pool.count is not None:
-            sizes.append(("count", pool.count, AKS_MAX_NODES_PER_POOL))
-        if pool.autoscale is not None:
-            sizes.append(("autoscale.max", pool.autoscale.max, AKS_MAX_NODES_PER_POOL))
-    elif cloud == "alicloud" and pool.autoscale is not None:
-        sizes.append(("autoscale.max", pool.autoscale.max, ACK_MAX_AUTOSCALE_SIZE))
-    return [size for size in sizes if size[1] > size[2].value]
-
-
 def pool_size_problems(cloud: str, pool: GpuPoolSettings | CpuPoolSettings) -> list[Problem]:
-    """A pool (GPU or CPU) past its cloud's hard limit of nodes per pool, with the key
-    relative to the pool: the stack config puts it under ``gpuPools[i]``, the pool components
-    under ``pool``."""
-    name = "AKS" if cloud == "azure" else "ACK"
+    """A pool (GPU or CPU) past its cloud's hard limit of nodes per pool (the cloud's rule:
+    ``plan.clouds``), with the key relative to the pool: the stack config puts it under
+    ``gpuPools[i]``, the pool components under ``pool``."""
+    plan = cloud_plan(cloud)
     return [
         (
             key,
-            f"{nodes} nodes; {name} allows at most {limit.value} in one node pool "
+            f"{nodes} nodes; {plan.title} allows at most {limit.value} in one node pool "
             f"({limit.source}): split it into several pools",
         )
-        for key, nodes, limit in pool_sizes_past_limit(cloud, pool)
+        for key, nodes, limit in plan.pool_size_limits(pool)
     ]
 
 
@@ -110,7 +93,7 @@ def cloud_limit_warnings(
             )
         region = azure_region_key(cluster.location)
         for i, pool in enumerate(settings.gpu_pools):
-            if pool.vm_size is None:
+            if not isinstance(pool, AksGpuPoolSettings):
                 continue
             size = azure_vm_size(pool.vm_size).name
             offer = not_offered_in(azure_offers, size, region)
@@ -126,7 +109,7 @@ def cloud_limit_warnings(
                 f"of {quota.value} worker nodes; raise it in Quota Center first ({quota.source})"
             )
         for i, pool in enumerate(settings.gpu_pools):
-            if pool.instance_type is None:
+            if not isinstance(pool, AckGpuPoolSettings):
                 continue
             offer = not_offered_in(ecs_offers, pool.instance_type, cluster.region)
             if offer is not None:

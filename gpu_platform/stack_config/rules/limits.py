@@ -10,6 +10,7 @@ from gpu_facts.cloud_limits import (
     ACK_BASIC_MAX_NODES_PER_CLUSTER,
     AKS_MAX_NODES_PER_CLUSTER,
     AKS_MAX_NODES_PER_POOL,
+    Limit,
 )
 from gpu_facts.regions import (
     ALIBABA_REGIONS,
@@ -18,11 +19,8 @@ from gpu_facts.regions import (
     AZURE_REGIONS_SOURCE,
     azure_region_key,
 )
-from gpu_platform.plan.cloud_limits import (
-    cluster_max_nodes,
-    pool_size_problems,
-    pool_sizes_past_limit,
-)
+from gpu_platform.plan.cloud_limits import cluster_max_nodes, pool_size_problems
+from gpu_platform.plan.clouds import cloud_plan
 from gpu_platform.plan.problems import under
 from gpu_platform.plan.zones import alibaba_zone_problem
 from gpu_platform.settings import (
@@ -36,6 +34,14 @@ from .base import ConfigUnderCheck, Problem, Rule
 from .pools import per_pool
 
 ACK_BASIC_SPEC = "ack.standard"
+
+
+def _pool_sizes(
+    cloud: str, pool: GpuPoolSettings | CpuPoolSettings
+) -> list[tuple[str, int, Limit]]:
+    """(key, nodes, limit) of each size of the pool past the cloud's limit per pool (its rule:
+    ``plan.clouds``)."""
+    return cloud_plan(cloud).pool_size_limits(pool)
 
 
 def _pool_limit(
@@ -69,7 +75,7 @@ def cluster_size(cfg: ConfigUnderCheck) -> Iterator[Problem]:
     else:
         return  # ACK Pro's node limit is a default quota: a warning (plan.cloud_limits)
     pools = [*cfg.settings.gpu_pools, *cfg.settings.cpu_pools]
-    if system_over or any(pool_sizes_past_limit(cfg.cloud, pool) for pool in pools):
+    if system_over or any(_pool_sizes(cfg.cloud, pool) for pool in pools):
         return  # a pool past its own limit is reported on that pool; fix it first
     total = cluster_max_nodes(cfg.settings)
     if total is not None and total > limit.value:
