@@ -344,9 +344,11 @@ def _dra(
     return DraExpectation(
         namespace=str(driver.get("namespace") or DraDriverSettings().namespace),
         pools=[
-            dra_pool_of(pool_nodes_expectation(pf, _labels(pools, pf), False), pf) for pf in served
+            dra_pool_of(
+                pool_nodes_expectation(pf, _labels(pools, pf), False), pf, exp.min_driver_major
+            )
+            for pf in served
         ],
-        min_driver_major=exp.min_driver_major,
         claim_quotas=quotas,
     )
 
