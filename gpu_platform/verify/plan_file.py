@@ -33,6 +33,8 @@ COMPONENT_TYPES = "gpu-platform:"
 SECRET_SIG = "4dabf18193072939515e22adb298388d"
 """The key the engine marks a secret value with in state (``pulumi stack export``)."""
 SECRET = "[secret]"
+MAX_DEPTH = 64
+"""The deepest an input of our components may be nested (theirs are a few levels deep)."""
 
 
 class PlanError(Exception):
@@ -46,16 +48,23 @@ class PlannedResource:
     inputs: dict[str, Any]
 
 
-def plan_value(value: Any) -> Any:
-    """``value`` with every whole float an int and every secret ``[secret]``, at any depth."""
+class TooDeep(Exception):
+    """A value nested deeper than ``MAX_DEPTH``."""
+
+
+def plan_value(value: Any, depth: int = 0) -> Any:
+    """``value`` with every whole float an int and every secret ``[secret]``; ``TooDeep`` past
+    ``MAX_DEPTH`` levels."""
     if isinstance(value, float) and value.is_integer():
         return int(value)
+    if isinstance(value, dict | list) and depth >= MAX_DEPTH:
+        raise TooDeep
     if isinstance(value, dict):
         if SECRET_SIG in value:
             return SECRET
-        return {k: plan_value(v) for k, v in value.items()}
+        return {k: plan_value(v, depth + 1) for k, v in value.items()}
     if isinstance(value, list):
-        return [plan_value(v) for v in value]
+        return [plan_value(v, depth + 1) for v in value]
     return value
 
 
@@ -93,8 +102,10 @@ def plan_resources(doc: object) -> list[PlannedResource]:
         ours = entry["type"].startswith(COMPONENT_TYPES) and isinstance(inputs, dict)
         try:
             read = plan_value(inputs) if ours else {}
-        except RecursionError:
-            raise PlanError(f"{_name(entry)}: its inputs are nested too deeply") from None
+        except TooDeep:
+            raise PlanError(
+                f"{_name(entry)}: its inputs are nested deeper than {MAX_DEPTH} levels"
+            ) from None
         found.append(PlannedResource(entry["type"], _name(entry), read))
     return found
 
