@@ -89,8 +89,10 @@ KAITO_AZURE_SPOT_TOLERATION = {
 }
 KAITO_MIG_RESOURCE_PREFIX = "nvidia.com/mig-"
 """A ``resource.partition`` of mode ``mig`` with a profile asks for ``nvidia.com/mig-<profile>``
-(one slice: ``pkg/utils/common.go`` ``GetMIGGPUConfig``) and tolerates a taint of that key
-(``pkg/utils/mig/mig.go`` ``MIGResourceName``); else the pod asks ``nvidia.com/gpu``, requests =
+(one slice: ``pkg/utils/common.go`` ``GetMIGGPUConfig``) and, on the preset path only,
+tolerates a taint of that key (``pkg/utils/mig/mig.go`` ``MIGResourceName``;
+``GenerateInferencePodSpec``: a template gets ``defaultTolerations`` alone,
+``pkg/workspace/inference/template_inference.go``); else the pod asks ``nvidia.com/gpu``, requests =
 limits = the GPU count of ``resource.instanceType`` (with node auto-provisioning) or of the
 matching nodes' labels (bring your own nodes), or ``partition.count`` (mode ``accelerator``)."""
 KAITO_WORKSPACE_LABEL = "kaito.sh/workspace"

@@ -67,7 +67,9 @@ def _node_affinity(resource: Mapping[str, Any]) -> dict[str, Any] | None:
     return {"nodeAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": required}}
 
 
-def _kaito_tolerations(resource: Mapping[str, Any]) -> list[dict[str, str]]:
+def _kaito_preset_tolerations(resource: Mapping[str, Any]) -> list[dict[str, str]]:
+    """A preset pod's tolerations: KAITO's defaults, and a MIG partition's profile key (only the
+    preset path adds that one; a template gets the defaults alone)."""
     tolerations = [dict(t) for t in KAITO_TOLERATIONS]
     partition = mapping(resource.get("partition"))
     profile = text(partition.get("profile"))
@@ -93,7 +95,9 @@ def kaito_pod(
 ) -> OperatorPod:
     """The inference pod of a Workspace (``resource``, ``inference``): a preset gets KAITO's
     container with the GPUs of its nodes; a template is copied with its resources as written.
-    Either way the affinity is KAITO's and KAITO's tolerations are added."""
+    Either way the affinity is KAITO's and KAITO's default tolerations are added; a preset with
+    a MIG partition also tolerates its profile's key (``GenerateInferencePodSpec``; a template
+    gets ``defaultTolerations`` alone, ``template_inference.go``)."""
     template = inference.get("template")
     if isinstance(template, Mapping):
         spec = mapping(template.get("spec"))
@@ -106,7 +110,7 @@ def kaito_pod(
             {
                 "tolerations": lambda: [
                     *mappings(spec.get("tolerations")),
-                    *_kaito_tolerations(resource),
+                    *map(dict, KAITO_TOLERATIONS),
                 ],
                 "affinity": lambda: _node_affinity(resource),
             },
@@ -121,7 +125,7 @@ def kaito_pod(
         }
         pod: dict[str, Any] = {
             "containers": [container],
-            "tolerations": _kaito_tolerations(resource),
+            "tolerations": _kaito_preset_tolerations(resource),
         }
         affinity = _node_affinity(resource)
         if affinity is not None:

@@ -173,3 +173,12 @@ def test_a_nimcache_job_has_the_model_puller_and_no_gpu() -> None:
     assert container["resources"]["limits"] == {"cpu": "4", "memory": "16Gi"}
     assert container["env"] == [{"name": "NIM_LOG_LEVEL", "value": "INFO"}]
     assert pod_gpu_resources(pod.spec) == set()
+
+
+def test_a_template_with_a_mig_partition_gets_kaitos_default_tolerations_only() -> None:
+    """KAITO adds the MIG profile's toleration on the preset path alone: a template gets
+    ``defaultTolerations`` (``template_inference.go``), so its MIG taint is its own to tolerate."""
+    template = {"spec": {"containers": [{"name": "vllm"}]}}
+    resource = {"labelSelector": SELECTOR, "partition": {"mode": "mig", "profile": "1g.10gb"}}
+    pod = site(WORKSPACE, workspace(resource=resource, inference={"template": template}))
+    assert pod.spec["tolerations"] == list(KAITO_TOLERATIONS)
