@@ -179,12 +179,15 @@ def asks_for_gpu(resources: Mapping[str, Any]) -> bool:
 
 def _nim_resources(spec: Mapping[str, Any]) -> Mapping[str, Any]:
     """``spec.resources``, with the GPUs the operator adds to a NIMService served from a NIMCache
-    when neither it nor ``draResources`` asks for any."""
+    profile it names, when neither ``resources`` nor ``draResources`` asks for any
+    (``gpu_facts.operators.NIM_GPU_RESOURCE``)."""
     resources = mapping(spec.get("resources"))
+    cache = mapping(path(spec, "storage", "nimCache"))
     if (
         asks_for_gpu(resources)
         or items(spec.get("draResources"))
-        or not text(path(spec, "storage", "nimCache", "name"))
+        or not text(cache.get("name"))
+        or not text(cache.get("profile"))
     ):
         return resources
     tensor = path(spec, "multiNode", "parallelism", "tensor")

@@ -14,6 +14,8 @@ NIM_SERVICE = "kubernetes:apps.nvidia.com/v1alpha1:NIMService"
 NIM_PIPELINE = "kubernetes:apps.nvidia.com/v1alpha1:NIMPipeline"
 NIM_CACHE = "kubernetes:apps.nvidia.com/v1alpha1:NIMCache"
 SELECTOR = {"matchLabels": {"apps": "phi-4"}}
+PROFILE = "tensorrt_llm-a100-bf16-tp1-throughput"
+"""A NIM profile of an optimized NIM, as a NIMService names the one its NIMCache cached."""
 
 
 def site(type_: str, props: dict[str, Any]) -> PodSite:
@@ -97,7 +99,7 @@ def nim(**spec: Any) -> dict[str, Any]:
     base = {
         "image": {"repository": "nvcr.io/nim/meta/llama-3.1-8b-instruct", "tag": "1.3.3"},
         "authSecret": "ngc-api-secret",
-        "storage": {"nimCache": {"name": "llama"}},
+        "storage": {"nimCache": {"name": "llama", "profile": PROFILE}},
     }
     return {"metadata": {"name": "llama", "namespace": "nim"}, "spec": {**base, **spec}}
 
@@ -126,6 +128,14 @@ def test_the_operator_adds_no_gpu_when_the_spec_or_its_claims_say_how_many() -> 
     assert pod.spec["containers"][0]["resources"]["claims"] == [{"name": "dra-0"}]
     from_pvc = nim(storage={"pvc": {"name": "model"}})
     assert pod_gpu_resources(site(NIM_SERVICE, from_pvc).spec) == set()
+
+
+def test_the_operator_adds_no_gpu_for_a_nimcache_without_a_named_profile() -> None:
+    """v3.1.2 sets the model profile from ``storage.nimCache.profile`` alone and assigns GPUs
+    only with one: a cache without it (or with it empty) gets the pod no GPU."""
+    for cache in ({"name": "llama"}, {"name": "llama", "profile": ""}):
+        pod = site(NIM_SERVICE, nim(storage={"nimCache": cache}))
+        assert pod_gpu_resources(pod.spec) == set()
 
 
 def test_scheduling_fields_and_labels_are_copied_as_written() -> None:
