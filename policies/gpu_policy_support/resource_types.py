@@ -32,7 +32,8 @@ AZURE_CLUSTER = "azure:containerservice/kubernetesCluster:KubernetesCluster"
 ``nodeOsUpgradeChannel``, ``networkProfile`` and ``nodeProvisioningProfile``."""
 KARPENTER_NODE_POOL = f"kubernetes:{NODE_POOL_GROUP}/v1:{NODE_POOL_KIND}"
 """A Karpenter NodePool (EKS with Karpenter or Auto Mode, AKS node auto-provisioning), as a
-``CustomResource`` or an object a chart or manifest renders; any served version."""
+``CustomResource`` or an object a chart or manifest renders; any version (v1; Karpenter up to
+1.0 also served v1beta1)."""
 ACK_NODE_POOL = "alicloud:cs/nodePool:NodePool"
 ACK_MANAGED_CLUSTER = "alicloud:cs/managedKubernetes:ManagedKubernetes"
 ACK_ADDON = "alicloud:cs/kubernetesAddon:KubernetesAddon"
