@@ -113,7 +113,7 @@ def _train_job(t: dict[str, Any]) -> dict[str, Any]:
     main = spec["containers"][0]
     trainer = {
         "image": main["image"],
-        "command": ["torchrun", "/app/train.py"],
+        "command": main.get("command", ["torchrun", "/app/train.py"]),
         "numNodes": 2,
         **({"env": main["env"]} if "env" in main else {}),
         **({"resourcesPerNode": main["resources"]} if "resources" in main else {}),
