@@ -31,7 +31,7 @@ from typing import Any
 
 from .engine import PreviewMocks, ProgramRun, RecordedResource
 from .helm_charts import ChartStore
-from .kubernetes_components import Context, Objects, _chart, build_one
+from .kubernetes_components import Context, Objects, build_one, chart_objects
 from .policy_runner import Violation
 from .user_mocks import UserMocks
 
@@ -52,7 +52,7 @@ def _release(inputs: dict[str, Any], name: str, ctx: Context) -> Objects:
     postrender = inputs.get("postrender")
     if isinstance(postrender, str) and postrender:
         inputs = {**inputs, "postRenderer": {"command": postrender}}
-    return _chart(inputs, name, ctx, hooks=True)
+    return chart_objects(inputs, name, ctx, hooks=True)
 
 
 @dataclass(frozen=True)
