@@ -11,7 +11,6 @@ import pytest
 from pulumi_azure_native import containerservice as aks
 
 from gpu_facts.aks.mig import MIG_NO_AUTOSCALER
-from gpu_facts.aks.storage import ACSTOR_V1_EXTENSION_TYPE
 from gpu_facts.scheduling import (
     DEVICE_PLUGIN_CONFIG_LABEL,
     GPU_PRESENT_LABEL,
@@ -21,11 +20,6 @@ from gpu_facts.scheduling import (
 )
 from gpu_platform.components.aks.cluster import SYSTEM_POOL_TAINT
 from gpu_platform.components.aks.gpu_node_pool import AksGpuNodePool, AksGpuNodePoolArgs
-from gpu_platform.components.aks.nvme_cache import (
-    LOCAL_NVME_PROVISIONER,
-    STORAGE_CLASS_NAME,
-    NvmeCache,
-)
 from gpu_platform.components.nvidia.device_plugin import chart_values, gpu_node_affinity
 from gpu_platform.components.nvidia.gpu_operator import operator_values
 from gpu_platform.components.pool_args import GpuPoolArgs, gpu_pool_args
@@ -444,92 +438,6 @@ def nvme_platform() -> ResolvedPlatform:
         )
 
     return dev_platform(add_pool)
-
-
-def test_nvme_cache_installs_azure_container_storage_and_an_ephemeral_class() -> None:
-    def program() -> None:
-        provider = k8s.Provider("k8s", kubeconfig=pulumi.Output.secret("apiVersion: v1"))
-        cache = NvmeCache(
-            "plat-nvme",
-            {
-                "cluster_name": "gpu-dev",
-                "resource_group_name": "rg-gpu-dev",
-                "pools": ["a100nvme"],
-                "kubernetes_provider": provider,
-            },
-        )
-        pulumi.export("storageClass", cache.storage_class_name)
-
-    result = run(program)
-    extension = one(result, EXTENSION)
-    assert extension.inputs == {
-        "clusterName": "gpu-dev",
-        "clusterResourceName": "managedClusters",
-        "clusterRp": "Microsoft.ContainerService",
-        "resourceGroupName": "rg-gpu-dev",
-        "extensionName": "acstor",
-        # Azure Container Storage v2 (microsoft.azurecontainerstorage is v1, which has no
-        # localdisk.csi.acstor.io and no 2.x versions).
-        "extensionType": "microsoft.azurecontainerstoragev2",
-        "configurationSettings": {"enable-azure-container-storage": "true"},
-        # Microsoft supports no minor/patch pin for v2: no version, upgrades on.
-        "autoUpgradeMinorVersion": True,
-        "releaseTrain": "stable",
-        "scope": {"cluster": {"releaseNamespace": "kube-system"}},
-    }
-    assert extension.inputs["extensionType"] != ACSTOR_V1_EXTENSION_TYPE
-    storage_class = one(result, STORAGE_CLASS)
-    assert storage_class.inputs["metadata"]["name"] == STORAGE_CLASS_NAME
-    assert "ephemeral" in STORAGE_CLASS_NAME
-    assert storage_class.inputs["provisioner"] == LOCAL_NVME_PROVISIONER
-    assert storage_class.inputs["volumeBindingMode"] == "WaitForFirstConsumer"
-    assert storage_class.inputs["reclaimPolicy"] == "Delete"
-    assert extension.urn in storage_class.dependencies
-    component = one(result, "gpu-platform:index:NvmeCache")
-    assert extension.parent == component.urn and storage_class.parent == component.urn
-    assert result.outputs["storageClass"] == STORAGE_CLASS_NAME
-
-
-def test_nvme_cache_waits_for_the_node_pools() -> None:
-    def program() -> None:
-        provider = k8s_provider()
-        pool = AksGpuNodePool("plat-gpu-a100nvme", pool_args(nvme_platform().pools["a100nvme"]))
-        NvmeCache(
-            "plat-nvme",
-            {
-                "cluster_name": "gpu-dev",
-                "resource_group_name": "rg-gpu-dev",
-                "pools": ["a100nvme"],
-                "kubernetes_provider": provider,
-                "node_pools": [pool.agent_pool],
-            },
-        )
-
-    result = run(program)
-    assert one(result, AGENT_POOL).urn in one(result, EXTENSION).dependencies
-
-
-def test_nvme_cache_without_pools_is_refused_before_anything_is_registered() -> None:
-    caught: list[pulumi.InputPropertiesError] = []
-
-    def program() -> None:
-        try:
-            NvmeCache(
-                "bad",
-                {
-                    "cluster_name": "c",
-                    "resource_group_name": "rg",
-                    "pools": [],
-                    "kubernetes_provider": k8s_provider(),
-                },
-            )
-        except pulumi.InputPropertiesError as err:
-            caught.append(err)
-
-    result = run(program)
-    [err] = caught
-    assert paths(err) == ["pools"]
-    assert [r.type for r in result.resources] == ["pulumi:providers:kubernetes"]
 
 
 def k8s_provider() -> k8s.Provider:
