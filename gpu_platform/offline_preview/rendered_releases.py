@@ -29,6 +29,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from .deadline import NO_DEADLINE, RunDeadline
 from .engine import PreviewMocks, ProgramRun, RecordedResource
 from .helm_charts import ChartStore
 from .kubernetes_components import Context, Objects, build_one, chart_objects
@@ -99,8 +100,10 @@ def render_releases(
     program_dir: Path,
     user_mocks: UserMocks | None = None,
     store: ChartStore | None = None,
+    deadline: RunDeadline = NO_DEADLINE,
 ) -> RenderedReleases:
-    """Every v3 Release of ``run`` rendered, as objects for the pack (not for the plan)."""
+    """Every v3 Release of ``run`` rendered, as objects for the pack (not for the plan), within
+    the run's ``deadline`` (each fetch and render bounded as a v4 Chart's)."""
     store = store or ChartStore.from_env()
     at_hand = replace(store, network=False)  # for our components' releases (module docstring)
     mocks = PreviewMocks(user_mocks)
@@ -119,6 +122,7 @@ def render_releases(
             mocks=mocks,
             what=RELEASE_KIND,
             instead=JUDGED_INSTEAD,
+            deadline=deadline,
         )
         if notice is not None and not (ours and notice.enforcement == "advisory"):
             rendered.notices.append(notice)
