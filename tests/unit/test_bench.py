@@ -161,11 +161,16 @@ def test_bench_smallest_size_writes_the_report(
     assert "pulumi" in startup["imports"]
     floor = startup["floor"]
     assert floor["registrations"] >= 3 and floor["modules"] > 100
-    assert set(floor["floors"]) == {"plain", "matched"}
+    assert set(floor["floors"]) == {"plain", "matched", "replay"}
+    assert floor["replay_checked"] is True, "the replay registered exactly the preview's plan"
     for kind, timing in floor["floors"].items():
         assert len(timing["cpu_s"]) == 1 and timing["median_cpu_s"] > 0, kind
         assert floor["preview_over_floor"][kind]["cpu"] > 0, kind
-    assert {t["ratio"] for t in doc["targets"]} >= {"preview/plain floor", "preview/matched floor"}
+    assert {t["ratio"] for t in doc["targets"]} >= {
+        "preview/plain floor",
+        "preview/matched floor",
+        "preview/replay floor",
+    }
     assert set(startup["phases"]) == {
         "import_pulumi_s",
         "import_offline_preview_s",
