@@ -10,8 +10,10 @@ from pathlib import Path
 from typing import Any
 
 from . import component_import, provider_start
+from . import fleet as fleet_scale
 from .component_import import ImportBudget
 from .critical_path import PlanTiming, report_lines
+from .fleet import FleetScale
 from .provider_start import ProviderStart
 from .scale import FLOORS, PHASES, CloudScale, ValidationScale
 from .setup_time import CommandTime
@@ -36,6 +38,7 @@ class BenchResult:
     critical_paths: list[PlanTiming] = field(default_factory=list)
     component_imports: list[ImportBudget] = field(default_factory=list)
     provider_start: ProviderStart | None = None
+    fleet: FleetScale | None = None
 
     def targets(self) -> list[dict[str, Any]]:
         """The issue's targets, judged at the largest size of each measured cloud."""
@@ -79,6 +82,17 @@ class BenchResult:
                         "met": value <= target,
                     }
                 )
+        if self.fleet is not None and len(self.fleet.sizes) > 1:
+            rows.append(
+                {
+                    "cloud": "existing",
+                    "size": "fleet " + "/".join(str(run.resources) for run in self.fleet.sizes),
+                    "ratio": "per resource, largest/smallest",
+                    "value": self.fleet.flatness,
+                    "target": fleet_scale.FLAT_TARGET,
+                    "met": self.fleet.flatness <= fleet_scale.FLAT_TARGET,
+                }
+            )
         return rows
 
     def as_dict(self) -> dict[str, Any]:
@@ -92,6 +106,7 @@ class BenchResult:
             "critical_path": [t.as_dict() for t in self.critical_paths],
             "component_imports": [b.as_dict() for b in self.component_imports],
             "provider_start": self.provider_start.as_dict() if self.provider_start else None,
+            "fleet": self.fleet.as_dict() if self.fleet else None,
         }
 
 
@@ -193,6 +208,8 @@ def render_table(result: BenchResult) -> str:
             )
         for pkg, cost in sorted(s.imports.items(), key=lambda kv: -kv[1].self_s):
             lines.append(f"    {pkg:<22}{cost.modules:>5} modules {_num(cost.self_s, 3):>7} s")
+    if result.fleet is not None:
+        lines += ["", *fleet_scale.report_lines(result.fleet)]
     if result.setup:
         lines += [
             "",
