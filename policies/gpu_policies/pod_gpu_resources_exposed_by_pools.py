@@ -13,7 +13,7 @@ from collections import defaultdict
 
 from pulumi_policy import EnforcementLevel, Severity, StackValidationArgs
 
-from gpu_facts.device_plugin_chart import CHART_NAME
+from gpu_facts.nvidia.device_plugin_chart import CHART_NAME
 from gpu_facts.scheduling import (
     ALIYUN_GPU_MEM,
     AMD_GPU,
@@ -22,7 +22,7 @@ from gpu_facts.scheduling import (
     SHARED_SUFFIX,
 )
 from gpu_facts.vendors import AMD, NVIDIA, resource_vendor
-from gpu_policy_support.amd_device_configs import device_configs
+from gpu_policy_support.amd.device_configs import device_configs
 from gpu_policy_support.device_plugin_configs import release_configs
 from gpu_policy_support.exposed_gpu_resources import Exposure, amd_exposure, exposed_resources
 from gpu_policy_support.helm_releases import releases

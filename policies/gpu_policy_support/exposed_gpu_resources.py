@@ -29,7 +29,7 @@ from gpu_facts.scheduling import (
     SHARED_SUFFIX,
 )
 
-from .amd_device_configs import DeviceConfig
+from .amd.device_configs import DeviceConfig
 from .device_plugin_configs import PluginConfig, ReleaseConfigs
 from .node_pools import NodePool
 from .tolerations import may_schedule
