@@ -10,9 +10,9 @@ classes' own costs (their typed outputs, the aliases they keep) are in the floor
 checked identical to the preview's in an unmeasured run first. No Python program registering
 that plan can cost less. What the preview costs above a floor is ours: our modules' import
 (settings models, components, the pack), the config's validation, the components' work and the
-typed ``*Args`` classes they use, the pack's run. Each floor runs under the preview's collector
-policy (``offline_preview.collector``), so the cyclic collector's passes are billed alike, and
-ends with ``os._exit`` as the preview does.
+typed ``*Args`` classes they use, the pack's run. Each floor runs under the preview process's
+collector policy (``offline_preview.collector.off_until_exit``) and ends with ``os._exit`` as the
+preview does.
 """
 
 from __future__ import annotations
@@ -56,11 +56,11 @@ print(json.dumps({
 """
 
 # The floor process: the same imports in the same order, then the registrations, under the
-# collector policy the preview runs with (``offline_preview.cli.preview``), which covers the
-# program's imports there as it covers these here; it exits as the preview does.
+# collector policy of the preview's process (``offline_preview/__main__.py``: off from its
+# start, imports included); it exits as the preview does.
 _FLOOR_SCRIPT = """
 import importlib, json, os, sys
-from gpu_platform.offline_preview.collector import full_collections_deferred
+from gpu_platform.offline_preview.collector import off_until_exit
 
 def floor():
     probe = json.loads(open(sys.argv[1]).read())
@@ -86,8 +86,8 @@ def floor():
         return run_callable(lambda: matched_floor(registrations))
     return run_callable(lambda: plain_floor(len(registrations)))
 
-with full_collections_deferred():
-    run = floor()
+off_until_exit()  # as the preview's process does (offline_preview/__main__.py)
+run = floor()
 if sys.argv[3:] == ["--check"]:  # an unmeasured run: what the replay registered
     from bench.replay import plan_of
     print(json.dumps([plan_of(r) for r in run.resources]))
