@@ -2,7 +2,9 @@
 
 Built into Kubernetes from 1.30 (admissionregistration.k8s.io/v1): no controller to run. It
 checks Pods and the pod templates of the workload kinds in every namespace labelled
-``GPU_NAMESPACE_LABEL=true``; the CEL lives in ``gpu_admission_cel``.
+``GPU_NAMESPACE_LABEL=true``; a second policy (``<name>-claims``) checks the ResourceClaims
+and ResourceClaimTemplates there (DRA): each may name only the DeviceClasses the namespace's
+quota caps. The CEL lives in ``gpu_admission_cel``.
 """
 
 from typing import Literal, NotRequired, TypedDict, get_args
@@ -11,10 +13,18 @@ import pulumi
 from pulumi_kubernetes.admissionregistration import v1 as admission
 from pulumi_kubernetes.meta.v1 import LabelSelectorArgs, ObjectMetaArgs
 
+from gpu_facts.dra import RESOURCE_API_GROUP
 from gpu_facts.scheduling import GPU_NAMESPACE_LABEL
 
 from .errors import raise_if_any, shape_problems
-from .gpu_admission_cel import VALIDATIONS, VARIABLES
+from .gpu_admission_cel import (
+    CLAIM_VALIDATIONS,
+    CLAIM_VARIABLES,
+    VALIDATIONS,
+    VARIABLES,
+    CelValidation,
+    CelVariable,
+)
 from .type_tokens import formerly, type_token
 
 AdmissionAction = Literal["Deny", "Warn", "Audit"]
@@ -36,6 +46,63 @@ POD_SPEC_RESOURCES: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("apps", ("deployments", "statefulsets", "daemonsets", "replicasets")),
     ("batch", ("jobs", "cronjobs")),
 )
+CLAIM_RESOURCES: tuple[str, ...] = ("resourceclaims", "resourceclaimtemplates")
+CLAIM_API_VERSIONS: tuple[str, ...] = ("v1", "v1beta2", "v1beta1")
+"""``resource.k8s.io`` versions a claim can be written in (v1 from Kubernetes 1.34; the betas
+only where the cluster serves them)."""
+CLAIMS_SUFFIX = "-claims"
+
+
+def _policy(
+    resource_name: str,
+    policy_name: str,
+    rules: list[admission.NamedRuleWithOperationsArgs],
+    cel: tuple[tuple[CelVariable, ...], tuple[CelValidation, ...]],
+    parent: pulumi.Resource,
+) -> admission.ValidatingAdmissionPolicy:
+    variables, validations = cel
+    return admission.ValidatingAdmissionPolicy(
+        resource_name,
+        metadata=ObjectMetaArgs(name=policy_name),
+        spec=admission.ValidatingAdmissionPolicySpecArgs(
+            # An expression that cannot be evaluated refuses rather than lets through.
+            failure_policy="Fail",
+            match_constraints=admission.MatchResourcesArgs(
+                namespace_selector=_gpu_namespaces(), resource_rules=rules
+            ),
+            variables=[
+                admission.VariableArgs(name=v.name, expression=v.expression) for v in variables
+            ],
+            validations=[
+                admission.ValidationArgs(expression=v.expression, message=v.message)
+                for v in validations
+            ],
+        ),
+        opts=pulumi.ResourceOptions(parent=parent),
+    )
+
+
+def _gpu_namespaces() -> LabelSelectorArgs:
+    return LabelSelectorArgs(match_labels={GPU_NAMESPACE_LABEL: "true"})
+
+
+def _binding(
+    resource_name: str,
+    policy: admission.ValidatingAdmissionPolicy,
+    name: str,
+    actions: list[str],
+    parent: pulumi.Resource,
+) -> None:
+    admission.ValidatingAdmissionPolicyBinding(
+        resource_name,
+        metadata=ObjectMetaArgs(name=name),
+        spec=admission.ValidatingAdmissionPolicyBindingSpecArgs(
+            policy_name=policy.metadata.name,
+            validation_actions=actions,
+            match_resources=admission.MatchResourcesArgs(namespace_selector=_gpu_namespaces()),
+        ),
+        opts=pulumi.ResourceOptions(parent=parent),
+    )
 
 
 class GpuAdmissionPolicyArgs(TypedDict):
@@ -73,46 +140,35 @@ class GpuAdmissionPolicy(pulumi.ComponentResource):
             formerly("gpu-platform:workloads:GpuAdmissionPolicy", opts),
         )
 
-        gpu_namespaces = LabelSelectorArgs(match_labels={GPU_NAMESPACE_LABEL: "true"})
-        policy = admission.ValidatingAdmissionPolicy(
-            f"{name}-policy",
-            metadata=ObjectMetaArgs(name=policy_name),
-            spec=admission.ValidatingAdmissionPolicySpecArgs(
-                # An expression that cannot be evaluated refuses rather than lets through.
-                failure_policy="Fail",
-                match_constraints=admission.MatchResourcesArgs(
-                    namespace_selector=gpu_namespaces,
-                    resource_rules=[
-                        admission.NamedRuleWithOperationsArgs(
-                            api_groups=[group],
-                            api_versions=["v1"],
-                            resources=list(resources),
-                            operations=["CREATE", "UPDATE"],
-                        )
-                        for group, resources in POD_SPEC_RESOURCES
-                    ],
-                ),
-                variables=[
-                    admission.VariableArgs(name=v.name, expression=v.expression) for v in VARIABLES
-                ],
-                validations=[
-                    admission.ValidationArgs(expression=v.expression, message=v.message)
-                    for v in VALIDATIONS
-                ],
-            ),
-            opts=pulumi.ResourceOptions(parent=self),
+        pod_rules = [
+            admission.NamedRuleWithOperationsArgs(
+                api_groups=[group],
+                api_versions=["v1"],
+                resources=list(resources),
+                operations=["CREATE", "UPDATE"],
+            )
+            for group, resources in POD_SPEC_RESOURCES
+        ]
+        policy = _policy(f"{name}-policy", policy_name, pod_rules, (VARIABLES, VALIDATIONS), self)
+        claim_rules = [
+            admission.NamedRuleWithOperationsArgs(
+                api_groups=[RESOURCE_API_GROUP],
+                api_versions=list(CLAIM_API_VERSIONS),
+                resources=list(CLAIM_RESOURCES),
+                operations=["CREATE", "UPDATE"],
+            )
+        ]
+        claims_name = policy_name + CLAIMS_SUFFIX
+        claims = _policy(
+            f"{name}-claims-policy",
+            claims_name,
+            claim_rules,
+            (CLAIM_VARIABLES, CLAIM_VALIDATIONS),
+            self,
         )
         actions = VALIDATION_ACTIONS[action]
-        admission.ValidatingAdmissionPolicyBinding(
-            f"{name}-binding",
-            metadata=ObjectMetaArgs(name=policy_name),
-            spec=admission.ValidatingAdmissionPolicyBindingSpecArgs(
-                policy_name=policy.metadata.name,
-                validation_actions=actions,
-                match_resources=admission.MatchResourcesArgs(namespace_selector=gpu_namespaces),
-            ),
-            opts=pulumi.ResourceOptions(parent=self),
-        )
+        _binding(f"{name}-binding", policy, policy_name, actions, self)
+        _binding(f"{name}-claims-binding", claims, claims_name, actions, self)
 
         self.policy_name = policy.metadata.name
         self.validation_actions = pulumi.Output.from_input(actions)

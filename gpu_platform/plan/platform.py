@@ -111,10 +111,11 @@ def quota_warnings(platform: ResolvedPlatform) -> list[str]:
 
 
 def _offered(pools: list[PoolFacts]) -> dict[str, int]:
-    """What ``pools`` offer together at their largest sizes, by resource."""
+    """What ``pools`` offer together at their largest sizes, by resource (and DRA device
+    class)."""
     offered: dict[str, int] = {}
     for pf in pools:
-        for resource, n in pf.capacity.total.items():
+        for resource, n in (*pf.capacity.total.items(), *pf.capacity.total_devices.items()):
             offered[resource] = offered.get(resource, 0) + n
     return offered
 

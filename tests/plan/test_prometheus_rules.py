@@ -16,7 +16,7 @@ from gpu_platform.plan.prometheus_rules import (
 )
 from tests.conftest import platform_of, stack_raw
 
-STACKS = ["dev", "prod", "ack-dev", "existing", "amd-dev"]
+STACKS = ["dev", "prod", "ack-dev", "existing", "amd-dev", "dra-dev"]
 
 
 def _rules(stack: str) -> list[dict]:
