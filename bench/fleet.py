@@ -7,7 +7,8 @@ pull request's check runs it; a process of the same program with no team is meas
 them, and its cost (interpreter, imports, the pack's load) is taken off each size's before the
 cost per resource: ``(CPU(size) - CPU(empty)) / resources``. Flat within 15% from the smallest
 to the largest size means nothing grows faster than the fleet. Peak memory is the process's
-maximum resident set (``ru_maxrss``), and per resource above the empty program's.
+own high-water mark (``VmHWM``, which it reports as it exits), and per resource above the empty
+program's.
 """
 
 from __future__ import annotations
@@ -96,11 +97,31 @@ class FleetScale:
         }
 
 
+# ``python -m gpu_platform.offline_preview`` that reports its peak memory as it exits: the
+# high-water mark of its own address space (``VmHWM``). A child's ``ru_maxrss`` would start at
+# the bench process's size, which Linux carries into a forked child across its exec.
+_PREVIEW_WITH_PEAK = """
+import os, runpy, sys
+exit_ = os._exit
+def _exit(code):
+    with open("/proc/self/status") as status:
+        peak = next((line.split()[1] for line in status if line.startswith("VmHWM:")), "")
+    sys.stderr.write(f"\\n{PEAK_MARK}{peak}\\n")
+    sys.stderr.flush()
+    exit_(code)
+os._exit = _exit
+sys.argv[0] = "gpu_platform.offline_preview"
+runpy.run_module("gpu_platform.offline_preview", run_name="__main__", alter_sys=True)
+"""
+PEAK_MARK = "bench-fleet-peak-kb="
+
+
 def preview_command(python: str, config: Path) -> list[str]:
+    script = _PREVIEW_WITH_PEAK.replace("{PEAK_MARK}", PEAK_MARK)
     return [
         python,
-        "-m",
-        "gpu_platform.offline_preview",
+        "-c",
+        script,
         "--program",
         str(PROGRAM),
         "--config",
@@ -128,11 +149,12 @@ def _timed(command: list[str], cwd: Path, env: dict[str, str], into: FleetRun) -
     _, status, usage = os.wait4(process.pid, 0)
     into.timing.wall_s.append(time.perf_counter() - start)
     into.timing.cpu_s.append(usage.ru_utime + usage.ru_stime)
-    into.peak_rss_kb.append(usage.ru_maxrss)
     process.returncode = os.waitstatus_to_exitcode(status)
     assert process.stderr is not None
     errors = process.stderr.read().decode(errors="replace")
     process.stderr.close()
+    peaks = [line.removeprefix(PEAK_MARK) for line in errors.splitlines() if PEAK_MARK in line]
+    into.peak_rss_kb.append(int(peaks[-1]) if peaks and peaks[-1].isdigit() else 0)
     into.exit_codes.append(process.returncode)
     if process.returncode not in (0, 1):  # 1: the pack found mandatory violations
         raise RuntimeError(f"fleet preview failed ({process.returncode}): {errors[-2000:]}")

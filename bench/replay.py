@@ -163,6 +163,7 @@ def _order(registrations: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
 def replay(plan: ReplayPlan) -> None:
     """Register ``plan`` (a Pulumi program: run it on the engine, ``run_callable``)."""
     made: dict[str, pulumi.Resource] = {}
+    providers: dict[str, pulumi.ProviderResource] = {}
     for entry in _order(plan.registrations):
         inputs = markers(entry["inputs"])
         by_property = entry["property_dependencies"]
@@ -176,7 +177,7 @@ def replay(plan: ReplayPlan) -> None:
         provider_urn = entry["provider"].rpartition("::")[0]
         opts = pulumi.ResourceOptions(
             parent=made.get(entry["parent"] or ""),
-            provider=made.get(provider_urn),  # type: ignore[arg-type]  # a ProviderResource
+            provider=providers.get(provider_urn),
             depends_on=[made[u] for u in entry["dependencies"] if u not in implicit],
             protect=entry["protect"] or None,
             replace_on_changes=entry["replace_on_changes"] or None,
@@ -187,14 +188,14 @@ def replay(plan: ReplayPlan) -> None:
         )
         kind = entry["type"]
         if kind.startswith(PROVIDER_PREFIX):
-            made[entry["urn"]] = pulumi.ProviderResource(
+            provider = pulumi.ProviderResource(
                 kind.removeprefix(PROVIDER_PREFIX), entry["name"], props, opts
             )
+            made[entry["urn"]] = providers[entry["urn"]] = provider
         elif entry["custom"]:
             made[entry["urn"]] = pulumi.CustomResource(kind, entry["name"], props, opts)
         else:
-            component = pulumi.ComponentResource(kind, entry["name"], props, opts)
-            made[entry["urn"]] = component
+            made[entry["urn"]] = pulumi.ComponentResource(kind, entry["name"], props, opts)
     for urn, outputs in plan.registered_outputs.items():
         component = made.get(urn)  # the stack's own are its exports, below
         if isinstance(component, pulumi.ComponentResource):
