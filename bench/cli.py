@@ -17,13 +17,15 @@ from pathlib import Path
 
 from .component_import import measure_component_imports
 from .critical_path import stack_timings
-from .fleet import FLEET_SIZES, measure_fleet
+from .fleet import FLEET_SIZES as PREVIEW_FLEET_SIZES
+from .fleet import measure_fleet as measure_preview_fleet
 from .provider_start import measure_provider_start
 from .report import RESULTS_DIR, BenchResult, render_table, write_json
 from .scale import measure_cloud, measure_validation
 from .setup_time import fresh_setup, make_test
 from .startup import PROJECT_ROOT, measure_startup, stack_file
 from .synthetic import SIZES, BenchCloud, Size
+from .verify_fleet import FLEET_SIZES, measure_fleet
 
 CLOUDS: tuple[BenchCloud, ...] = ("existing", "azure")
 """Measured by default; ``--cloud alicloud`` adds ACK (it does not fit the five minutes too)."""
@@ -121,12 +123,20 @@ def _parser() -> argparse.ArgumentParser:
         action="append",
         metavar="RESOURCES",
         help="fleet sizes of the team program (repeatable; default "
-        f"{', '.join(str(n) for n in FLEET_SIZES)})",
+        f"{', '.join(str(n) for n in PREVIEW_FLEET_SIZES)})",
     )
     parser.add_argument(
         "--fleet-repeats", type=_positive, default=1, help="processes per fleet size"
     )
     parser.add_argument("--no-fleet", action="store_true", help="skip the fleet-scale previews")
+    parser.add_argument(
+        "--verify-sizes",
+        type=int,
+        nargs="*",
+        default=list(FLEET_SIZES),
+        help="GPU nodes of each make verify fleet run (20 pods per node); none: skip them",
+    )
+    parser.add_argument("--verify-only", action="store_true", help="only make verify at fleet size")
     parser.add_argument("--out", type=Path, default=RESULTS_DIR, help="folder of the JSON file")
     return parser
 
@@ -163,7 +173,7 @@ def main(argv: list[str] | None = None) -> int:
     def repeats_for(size: Size) -> int:
         return args.largest_repeats if size == sizes[-1] and len(sizes) > 1 else args.repeats
 
-    only = args.setup_only or args.package_only
+    only = args.setup_only or args.package_only or args.verify_only
     clouds = () if only else args.cloud or CLOUDS
     for cloud in clouds:
         result.scale.append(
@@ -180,8 +190,8 @@ def main(argv: list[str] | None = None) -> int:
         result.startup = measure_startup(args.startup_runs, args.stack)
     if not (args.no_fleet or only):
         result.meta["load_average_before_fleet"] = list(os.getloadavg())
-        result.fleet = measure_fleet(
-            args.fleet or FLEET_SIZES,
+        result.fleet = measure_preview_fleet(
+            args.fleet or PREVIEW_FLEET_SIZES,
             repeats=args.fleet_repeats,
             python=str(_venv_python()),
             progress=_progress,
@@ -192,11 +202,15 @@ def main(argv: list[str] | None = None) -> int:
         result.setup = fresh_setup()
         _progress("set-up: make venv, then make test, on another fresh clone")
         result.setup.extend(make_test())
-    if args.package_only or not (args.no_package or args.setup_only):
+    if args.package_only or not (args.no_package or args.setup_only or args.verify_only):
         _progress(f"package: {args.package_runs} pairs importing an AKS component and its SDKs")
         result.component_imports = measure_component_imports(args.package_runs)
         _progress(f"package: {args.package_runs} provider starts to a GetSchema answer")
         result.provider_start = measure_provider_start(args.package_runs)
+    if args.verify_sizes and (args.verify_only or not only):
+        _progress(f"make verify at fleet size: {', '.join(map(str, args.verify_sizes))} nodes")
+        result.meta["verify_load_average_at_start"] = list(os.getloadavg())
+        result.verify_fleet = measure_fleet(args.verify_sizes, progress=_progress)
     if not only:
         _progress("critical path: the dev and prod plans' dependency graphs")
         result.critical_paths = stack_timings()

@@ -24,3 +24,19 @@ def reference(name: str) -> Path:
     if not path.exists():
         pytest.skip(f"upstream {name} is not at {path} (the repository holds no upstream copy)")
     return path
+
+
+def reference_charts(folder: Path) -> Path | None:
+    """The reference charts as ``$GPU_PLATFORM_CHARTS`` wants them, ``<name>-<version>/`` (each a
+    link into ``REFERENCE``, named from its Chart.yaml), in ``folder``; None when there are none.
+    The offline preview then renders the Helm releases of our stacks that pin those charts."""
+    import yaml
+
+    made = False
+    for chart in sorted(REFERENCE.glob("*/Chart.yaml")):
+        meta = yaml.safe_load(chart.read_text())
+        link = folder / f"{meta['name']}-{str(meta['version']).removeprefix('v')}"
+        if not link.exists():
+            link.symlink_to(chart.parent, target_is_directory=True)
+        made = True
+    return folder if made else None

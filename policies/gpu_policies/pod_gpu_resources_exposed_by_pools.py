@@ -90,6 +90,8 @@ def check(args: StackValidationArgs, config: Config, report: Report) -> None:
         )
         if exposure.partitions_unknown:
             vendors[AMD.name] = False  # partition names cannot be judged at preview
+        if exposure.gpu_unknown:
+            vendors[pool.vendor.name] = False  # nor the names on a GPU the catalog lacks
         unserved.extend(exposure.unserved)
         for resource in sorted(exposure.resources):
             exposed[resource].append(pool.name)

@@ -117,6 +117,9 @@ class Exposure:
     """One note per release that runs no usable plugin on the pool, for messages."""
     partitions_unknown: bool = False
     """AMD: a plugin with ``mixed`` naming serves the pool; its partition names are unknown."""
+    gpu_unknown: bool = False
+    """A GPU pool whose GPU the catalog does not know (a Karpenter NodePool that asks for GPU
+    instances by their labels): what a device plugin names on it cannot be worked out."""
 
 
 def amd_exposure(pool: NodePool, configs: Sequence[DeviceConfig]) -> Exposure:
@@ -159,6 +162,9 @@ def exposed_resources(pool: NodePool, releases: Sequence[ReleaseConfigs]) -> Exp
         return exposure
     mode = ack_sharing_mode(pool)
     gpus = pool_gpus(pool)
+    if gpus is None and pool.gpu_requested:
+        exposure.gpu_unknown = True
+        return exposure
     if mode is not None and gpus is not None:
         shape = PoolShape(gpus[0], gpus[1], 1, 1, sharing=mode)
         exposure.resources |= set(pool_capacity(shape).per_node)

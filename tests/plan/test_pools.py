@@ -7,12 +7,14 @@ from typing import Any
 
 import pytest
 
-from gpu_platform.plan.pools import ACK_MODES, PLUGIN_MODES, cloud_sharing, resolve_pool
+from gpu_platform.plan.ack.pools import ACK_MODES
+from gpu_platform.plan.pools import PLUGIN_MODES, cloud_sharing, resolve_pool
 from gpu_platform.settings import GpuPoolSettings
+from tests.pools import gpu_pool
 
 
 def pool(**fields: Any) -> GpuPoolSettings:
-    return GpuPoolSettings.model_validate({"name": "p", "count": 2, **fields})
+    return gpu_pool({"name": "p", "count": 2, **fields})
 
 
 def test_a_mig_pool() -> None:

@@ -87,3 +87,7 @@ def role_definition_id(subscription_id: str, role: str) -> str:
     return (
         f"/subscriptions/{subscription_id}/providers/Microsoft.Authorization/roleDefinitions/{role}"
     )
+
+
+AZURE_MONITOR_SCRAPER_NAMESPACE = "kube-system"
+"""Where AKS runs the managed-Prometheus collector (``ama-metrics``)."""
