@@ -45,6 +45,7 @@ from gpu_platform.settings import (
     GpuOperatorSettings,
     MetricsSettings,
     WorkloadSettings,
+    gpu_pool_settings,
 )
 
 from .amd.expectations import AmdExpectation, amd_pool_of
@@ -128,7 +129,7 @@ class _Pools:
         if isinstance(pool, dict):
             pool, _ = plan.former_pool_keys(pool, "pool")
         try:
-            settings = plan.pool_model.model_validate(pool)
+            settings = gpu_pool_settings(plan.cloud, pool)
         except ValidationError as err:
             first = err.errors()[0]
             path = ".".join(str(p) for p in first["loc"])
@@ -337,9 +338,11 @@ def _dra(
     return DraExpectation(
         namespace=str(driver.get("namespace") or DraDriverSettings().namespace),
         pools=[
-            dra_pool_of(pool_nodes_expectation(pf, _labels(pools, pf), False), pf) for pf in served
+            dra_pool_of(
+                pool_nodes_expectation(pf, _labels(pools, pf), False), pf, exp.min_driver_major
+            )
+            for pf in served
         ],
-        min_driver_major=exp.min_driver_major,
         claim_quotas=quotas,
     )
 
