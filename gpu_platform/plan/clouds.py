@@ -51,19 +51,19 @@ def _none3(version: str, minor: tuple[int, int], pools: Any) -> Iterator[Problem
     return iter(())
 
 
-def _aks_node_labels(platform: Any, pool: Any) -> dict[str, str]:
+def _aks_node_labels(pool: Any, workload_types: Sequence[str]) -> dict[str, str]:
     from .node_labels import aks_node_labels
 
-    return aks_node_labels(pool, platform.pool_workload_types()[pool.name])
+    return aks_node_labels(pool, workload_types)
 
 
-def _ack_node_labels(platform: Any, pool: Any) -> dict[str, str]:
+def _ack_node_labels(pool: Any, workload_types: Sequence[str]) -> dict[str, str]:
     from .node_labels import ack_node_labels
 
     return ack_node_labels(pool)
 
 
-def _existing_node_labels(platform: Any, pool: Any) -> dict[str, str]:
+def _existing_node_labels(pool: Any, workload_types: Sequence[str]) -> dict[str, str]:
     from .node_labels import existing_node_labels
 
     return existing_node_labels(pool)
@@ -77,6 +77,17 @@ class ManagedMetrics:
     scraper_namespace: str
     azure_monitor: bool = False
     arms_prometheus: bool = False
+
+
+@dataclass(frozen=True)
+class ContainerLogs:
+    """How a cloud collects the container logs of the namespaces a stack names (BP-07)."""
+
+    collector: str
+    """Whose agent collects them (``make verify`` checks it by this name)."""
+    every_namespace_when_none_named: bool
+    """No namespace named means every namespace (AKS's data collection rule), not none (ACK's
+    one log config per namespace)."""
 
 
 def _as_written(pool: Mapping[str, Any], at: str) -> tuple[dict[str, Any], list[str]]:
@@ -121,9 +132,6 @@ class CloudPlan:
     """(key, nodes, limit) of each size of a pool past the cloud's limit per pool."""
     managed_metrics: ManagedMetrics | None = None
     """The cloud's managed Prometheus, scraping with ``scrape: auto``; None: the user's."""
-    log_pipeline: str | None = None
-    """What collects the workload namespaces' container logs (``plan.observability``:
-    ``CONTAINER_INSIGHTS``, ``SLS_LOG_CONFIGS``); None: the user's own."""
     logstore_name_problem: Callable[[str], str | None] | None = None
     """Where container logs go per namespace needs a name of its rule (ACK's SLS logstores)."""
     managed_grafana: bool = False
@@ -138,8 +146,14 @@ class CloudPlan:
         [str, tuple[int, int], Sequence[tuple[str, Any]]], Iterator[Problem]
     ] = _none3
     """What the cloud's nodes need to run DRA pools (AKS: CDI), paths under each pool's."""
-    node_labels: Callable[[Any, Any], dict[str, str]] = _existing_node_labels
-    """The labels the stack gives (or, on an existing cluster, expects on) a pool's nodes."""
+    node_labels: Callable[[Any, Sequence[str]], dict[str, str]] = _existing_node_labels
+    """The labels the stack gives (or, on an existing cluster, expects on) a pool's nodes,
+    from its facts and the workload types whose namespaces may use it."""
+    container_logs: ContainerLogs | None = None
+    """How the cloud collects container logs; None: the platform collects none there."""
+    node_image_checks: bool = False
+    """Whether the cluster's settings say what ``make verify`` checks of its nodes' images and
+    NVMe cache (AKS: the node OS upgrade channel)."""
     former_pool_keys: Callable[[Mapping[str, Any], str], tuple[dict[str, Any], list[str]]] = (
         _as_written
     )
@@ -155,10 +169,11 @@ def cloud_plans() -> dict[str, CloudPlan]:
     """Each cloud's plan, by the config's ``cloud``. Built on first use: the clouds' modules
     ask the layer's shared modules, which ask here."""
     from .ack import pools as ack
+    from .ack.observability import CONTAINER_LOGS as ACK_CONTAINER_LOGS
     from .aks import pools as aks
+    from .aks.observability import CONTAINER_LOGS as AKS_CONTAINER_LOGS
     from .existing import pools as existing
     from .existing.former_keys import former_pool_keys
-    from .observability import CONTAINER_INSIGHTS, SLS_LOG_CONFIGS
 
     return {
         "azure": CloudPlan(
@@ -182,9 +197,10 @@ def cloud_plans() -> dict[str, CloudPlan]:
                 "azureMonitor", AZURE_MONITOR_SCRAPER_NAMESPACE, azure_monitor=True
             ),
             managed_grafana=True,
-            log_pipeline=CONTAINER_INSIGHTS,
             dra_node_problems=aks.aks_dra_node_problems,
             node_labels=_aks_node_labels,
+            container_logs=AKS_CONTAINER_LOGS,
+            node_image_checks=True,
         ),
         "alicloud": CloudPlan(
             "alicloud",
@@ -202,11 +218,11 @@ def cloud_plans() -> dict[str, CloudPlan]:
             pool_size_limits=ack.ack_pool_size_limits,
             managed_metrics=ManagedMetrics("armsPrometheus", ARMS_NAMESPACE, arms_prometheus=True),
             logstore_name_problem=ack.logstore_name_problem,
-            log_pipeline=SLS_LOG_CONFIGS,
             own_grafana="ACK's Managed Service for Prometheus comes with its own Grafana",
             gpu_operator_refusal=ack.GPU_OPERATOR_ON_ACK,
             dra_default_version_serves=ack.newest_version_serves_dra,
             node_labels=_ack_node_labels,
+            container_logs=ACK_CONTAINER_LOGS,
         ),
         "existing": CloudPlan(
             "existing",

@@ -133,13 +133,6 @@ def log_namespaces(platform: ResolvedPlatform) -> list[str]:
     return sorted(w.name for w in platform.settings.workloads)
 
 
-CONTAINER_INSIGHTS = "container-insights"
-"""A log pipeline: AKS's monitoring add-on, the ``ama-logs`` agent on every node, with one data
-collection rule (an Azure resource) naming the namespaces."""
-SLS_LOG_CONFIGS = "sls-log-configs"
-"""A log pipeline: ACK's Simple Log Service, one ``AliyunLogConfig`` per namespace into its own
-logstore."""
-
 LOGSTORE_SUFFIX = "-stdout"
 
 

@@ -43,11 +43,18 @@ class ResolvedPlatform:
 
     @cached_property
     def _pool_workload_types(self) -> Mapping[str, list[str]]:
-        # One pass over the workloads, not one per pool.
+        # One pass over the workloads, not one per pool; the namespaces that list no pools
+        # share one set of open pools, which gets their types once.
         types: dict[str, set[str]] = {name: set() for name in self.pools}
+        unlisted: set[str] = set()
         for workload in self.settings.workloads:
+            if workload.pools is None:
+                unlisted.add(workload.type)
+                continue
             for pf in self.workload_pools(workload):
                 types[pf.name].add(workload.type)
+        for pf in self._open_pools:
+            types[pf.name].update(unlisted)
         return MappingProxyType({name: sorted(found) for name, found in types.items()})
 
     @cached_property
@@ -84,11 +91,13 @@ def resolve_platform(
 def quota_warnings(platform: ResolvedPlatform) -> list[str]:
     """A namespace quota above what its pools can ever offer: allowed, but worth a warning."""
     warnings = []
+    unlisted: dict[str, int] | None = None  # the open pools' sum: the same for every such namespace
     for i, wl in enumerate(platform.settings.workloads):
-        offered: dict[str, int] = {}
-        for pf in platform.workload_pools(wl):
-            for resource, n in (*pf.capacity.total.items(), *pf.capacity.total_devices.items()):
-                offered[resource] = offered.get(resource, 0) + n
+        if wl.pools is None:
+            unlisted = unlisted if unlisted is not None else _offered(platform.workload_pools(wl))
+            offered = unlisted
+        else:
+            offered = _offered(platform.workload_pools(wl))
         asked = (
             wl.gpu_quota if isinstance(wl.gpu_quota, dict) else dict.fromkeys(offered, wl.gpu_quota)
         )
@@ -101,13 +110,30 @@ def quota_warnings(platform: ResolvedPlatform) -> list[str]:
     return warnings
 
 
+def _offered(pools: list[PoolFacts]) -> dict[str, int]:
+    """What ``pools`` offer together at their largest sizes, by resource (and DRA device
+    class)."""
+    offered: dict[str, int] = {}
+    for pf in pools:
+        for resource, n in (*pf.capacity.total.items(), *pf.capacity.total_devices.items()):
+            offered[resource] = offered.get(resource, 0) + n
+    return offered
+
+
 def shared_pool_namespaces(platform: ResolvedPlatform) -> dict[str, list[str]]:
     """Per shared (time-sliced or MPS) pool, the workload namespaces allowed on it."""
     allowed: dict[str, list[str]] = {
         name: [] for name, pool in platform.pools.items() if pool.is_shared
     }
+    unlisted: list[PoolFacts] | None = None  # the open pools that are shared, found once
     for workload in platform.settings.workloads:
-        for pool in platform.workload_pools(workload):
+        if workload.pools is None:
+            if unlisted is None:
+                unlisted = [p for p in platform.workload_pools(workload) if p.name in allowed]
+            pools = unlisted
+        else:
+            pools = platform.workload_pools(workload)
+        for pool in pools:
             if pool.name in allowed:
                 allowed[pool.name].append(workload.name)
     return allowed

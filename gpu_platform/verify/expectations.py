@@ -16,11 +16,11 @@ from gpu_facts.nvidia.device_plugin_chart import CHART_NAME
 from gpu_facts.nvidia.dra_driver_chart import CHART_NAME as DRA_CHART_NAME
 from gpu_facts.scheduling import POOL_LABEL, Taint
 from gpu_platform.plan.amd.pools import nvidia_pools
-from gpu_platform.plan.clouds import cloud_plan
+from gpu_platform.plan.clouds import ContainerLogs, cloud_plan
 from gpu_platform.plan.metrics import NodeSeries, node_series
 from gpu_platform.plan.namespaces import gpu_quota as provisioned_gpu_quota
 from gpu_platform.plan.node_labels import node_labels
-from gpu_platform.plan.observability import SLS_LOG_CONFIGS, log_namespaces, metrics_plan
+from gpu_platform.plan.observability import log_namespaces, metrics_plan
 from gpu_platform.plan.platform import ResolvedPlatform
 from gpu_platform.plan.pools import PoolFacts
 from gpu_platform.settings import WorkloadSettings
@@ -107,9 +107,8 @@ class ExporterExpectation:
 class LogExpectation:
     """Whose container logs the cloud's pipeline collects (``verify/log_collection.py``)."""
 
-    pipeline: str
-    """What collects them (``plan.observability``): ``CONTAINER_INSIGHTS`` (AKS),
-    ``SLS_LOG_CONFIGS`` (ACK)."""
+    collector: ContainerLogs
+    """The cloud's pipeline that collects them (``plan.clouds``)."""
     namespaces: tuple[str, ...]
     """The namespaces whose container logs are collected (AKS: none listed means all)."""
 
@@ -246,9 +245,9 @@ def log_expectation(platform: ResolvedPlatform) -> LogExpectation | None:
     when none is listed), ACK's one log config per namespace."""
     cfg = platform.settings
     namespaces = tuple(log_namespaces(platform))
-    pipeline = cloud_plan(cfg.cloud).log_pipeline
-    if not cfg.observability.logs.enabled or pipeline is None:
+    collector = cloud_plan(cfg.cloud).container_logs
+    if not cfg.observability.logs.enabled or collector is None:
         return None
-    if pipeline == SLS_LOG_CONFIGS and not namespaces:
+    if not namespaces and not collector.every_namespace_when_none_named:
         return None
-    return LogExpectation(pipeline, namespaces)
+    return LogExpectation(collector, namespaces)

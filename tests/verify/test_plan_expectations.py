@@ -65,11 +65,9 @@ def test_nothing_to_verify_and_bad_pools_are_plan_errors() -> None:
         plan_expectations([PlannedResource("kubernetes:core/v1:Namespace", "ns", {})])
     with pytest.raises(PlanError, match="AksGpuNodePool gpu: pool vmSize"):
         plan_expectations([_component("AksGpuNodePool", "gpu", pool={"name": "t4", "vmSize": 3})])
-    with pytest.raises(PlanError, match=r"DcgmExporter m: cloud must be one of .*, not 'gcp'"):
+    with pytest.raises(PlanError, match="DcgmExporter m: cloud 'gcp' is none of azure, "):
         plan_expectations([_component("DcgmExporter", "m", pools=[T4], cloud="gcp")])
-    with pytest.raises(
-        PlanError, match="AksGpuNodePool gpu: pool: an object was expected, not str"
-    ):
+    with pytest.raises(PlanError, match="AksGpuNodePool gpu: pool : Input should be a valid dict"):
         plan_expectations([_component("AksGpuNodePool", "gpu", pool="t4")])
 
 
