@@ -49,6 +49,7 @@ if TYPE_CHECKING:  # what the names below resolve to, for type checkers
     from .gpu_admission_policy import GpuAdmissionPolicy, GpuAdmissionPolicyArgs
     from .gpu_metrics import DcgmExporter, DcgmExporterArgs
     from .gpu_operator import NvidiaGpuOperator, NvidiaGpuOperatorArgs
+    from .gpu_queues import GpuQueueNamespaceArgs, GpuQueues, GpuQueuesArgs, GpuQueueTypeArgs
     from .gpu_workload_namespace import (
         GpuWorkloadComputeQuotaArgs,
         GpuWorkloadContainerDefaultsArgs,
@@ -129,6 +130,10 @@ _WHERE = {
     "GpuComponentResourcesArgs": "nvidia_device_plugin",
     "GpuPlatform": "platform",
     "GpuPoolArgs": "pool_args",
+    "GpuQueueNamespaceArgs": "gpu_queues",
+    "GpuQueueTypeArgs": "gpu_queues",
+    "GpuQueues": "gpu_queues",
+    "GpuQueuesArgs": "gpu_queues",
     "GpuWorkloadComputeQuotaArgs": "gpu_workload_namespace",
     "GpuWorkloadContainerDefaultsArgs": "gpu_workload_namespace",
     "GpuWorkloadLoggingArgs": "gpu_workload_namespace",
@@ -201,6 +206,10 @@ __all__ = [
     "GpuComponentResourcesArgs",
     "GpuPlatform",
     "GpuPoolArgs",
+    "GpuQueueNamespaceArgs",
+    "GpuQueueTypeArgs",
+    "GpuQueues",
+    "GpuQueuesArgs",
     "GpuWorkloadComputeQuotaArgs",
     "GpuWorkloadContainerDefaultsArgs",
     "GpuWorkloadLoggingArgs",

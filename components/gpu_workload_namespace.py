@@ -19,6 +19,7 @@ from pulumi_kubernetes.meta.v1 import LabelSelectorArgs, ObjectMetaArgs
 from pulumi_kubernetes.networking import v1 as net
 from pydantic import TypeAdapter, ValidationError
 
+from gpu_facts.name_rules import DNS1123_LABEL
 from gpu_facts.network_policy import NAMESPACE_NAME_LABEL
 from gpu_platform.plan.namespaces import gpu_quota, namespace_labels, workload_problems
 from gpu_platform.plan.pools import PoolFacts
@@ -121,6 +122,9 @@ class GpuWorkloadNamespaceArgs(TypedDict):
     """Traffic allowed past the deny-all NetworkPolicy."""
     logging: NotRequired[GpuWorkloadLoggingArgs]
     """Log/audit labels and annotations."""
+    local_queue: NotRequired[str]
+    """The namespace's Kueue LocalQueue, when its GPU workloads are queued (``GpuQueues``):
+    the label ``gpu-platform.io/local-queue`` names it, which the admission policies read."""
 
 
 QUOTA_ARGS: dict[str, Any] = {
@@ -158,7 +162,7 @@ def check_workload_namespace_args(
     fields = {
         k: v
         for k, v in args.items()
-        if k not in (*QUOTA_ARGS, "pools", "cluster_gpu_resources", "cloud")
+        if k not in (*QUOTA_ARGS, "pools", "cluster_gpu_resources", "cloud", "local_queue")
     }
     workload: WorkloadSettings | None = None
     try:
@@ -167,6 +171,9 @@ def check_workload_namespace_args(
         problems += validation_problems(err)
     if workload is not None:
         problems += workload_problems(workload, pools)
+    local_queue = args.get("local_queue")
+    if local_queue is not None and (refusal := DNS1123_LABEL.refusal(local_queue)) is not None:
+        problems.append(("localQueue", refusal))
     raise_if_any("GpuWorkloadNamespace", name, problems)
     assert workload is not None
     return workload, pools
@@ -268,7 +275,7 @@ class GpuWorkloadNamespace(pulumi.ComponentResource):
             f"{name}-namespace",
             metadata=ObjectMetaArgs(
                 name=workload.name,
-                labels=namespace_labels(workload, pools),
+                labels=namespace_labels(workload, pools, args.get("local_queue")),
                 annotations=dict(workload.logging.annotations) or None,
             ),
             opts=pulumi.ResourceOptions(parent=self),

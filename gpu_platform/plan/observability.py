@@ -20,6 +20,9 @@ from .platform import ResolvedPlatform
 
 AZURE_MONITOR_SCRAPER_NAMESPACE = "kube-system"
 """Where AKS runs the managed-Prometheus collector (``ama-metrics``)."""
+AZURE_MONITOR_SERVICE_ACCOUNT = f"{AZURE_MONITOR_SCRAPER_NAMESPACE}/ama-metrics-serviceaccount"
+"""The collector's service account (Azure/prometheus-collector: its chart's
+``ama-metrics-serviceAccount.yaml``), the token it scrapes with."""
 KSM_LABELS_ALLOWLIST = f"namespaces=[{WORKLOAD_TYPE_LABEL}],nodes=[{POOL_LABEL}]"
 """kube-state-metrics labels the GPU rules join on: a namespace's workload type, a node's pool
 (``--metric-labels-allowlist``; AKS: ``azureMonitorProfile.metrics.kubeStateMetrics``)."""

@@ -48,6 +48,7 @@ from .pools import (
     SharingSettings,
     UpgradeSettings,
 )
+from .queues import QueuesSettings, QueueTypeSettings
 from .workloads import (
     ComputeQuotaSettings,
     ContainerDefaultsSettings,
@@ -97,6 +98,8 @@ __all__ = [
     "MigSettings",
     "ObservabilitySettings",
     "PlatformSettings",
+    "QueueTypeSettings",
+    "QueuesSettings",
     "ResourceGroupSettings",
     "SettingsModel",
     "SharingSettings",
