@@ -21,6 +21,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from gpu_facts.kueue import QUEUE_NAME_LABEL, QUEUE_NAMESPACE_LABEL
 from gpu_facts.scheduling import GPU_NAMESPACE_LABEL, MPS_HOST_IPC_LABEL, is_gpu_resource
 from gpu_platform.components.gpu_admission_cel import VALIDATIONS, VARIABLES, is_gpu_resource_cel
 from gpu_platform.components.gpu_admission_policy import GpuAdmissionPolicy
@@ -751,3 +752,50 @@ def test_policy_reads_what_the_namespaces_write() -> None:
     assert failed_messages(KINDS["Pod"](with_ipc), namespaces["gpu-plain"]) == [
         MESSAGE["host-ipc-mps-only"]
     ]
+
+
+# --- Queued workloads (Kueue): the toleration comes from the flavour at admission ------------
+
+
+def queued(obj: dict[str, Any], queue: str = "training") -> dict[str, Any]:
+    """``obj`` naming a LocalQueue where Kueue reads it (a CronJob's Jobs' template, a
+    ReplicaSet's pods)."""
+    obj = copy.deepcopy(obj)
+    if obj["kind"] == "CronJob":
+        meta = obj["spec"]["jobTemplate"].setdefault("metadata", {})
+    elif obj["kind"] == "ReplicaSet":
+        meta = obj["spec"]["template"]["metadata"]
+    else:
+        meta = obj.setdefault("metadata", {})
+    meta.setdefault("labels", {})[QUEUE_NAME_LABEL] = queue
+    return obj
+
+
+def queue_namespace() -> dict[str, Any]:
+    ns = namespace()
+    ns["metadata"]["labels"][QUEUE_NAMESPACE_LABEL] = "training"
+    return ns
+
+
+UNTOLERATED = edit(gpu_pod(), lambda s: s.pop("tolerations"))
+
+
+@pytest.mark.parametrize("kind", [k for k in KINDS if k != "DaemonSet"])
+def test_a_queued_workload_needs_no_toleration_kueue_adds_its_flavours(kind: str) -> None:
+    obj = KINDS[kind](copy.deepcopy(UNTOLERATED))
+    assert failed_messages(queued(obj), queue_namespace()) == []
+    # Not queued: no queue name, or a namespace without a LocalQueue.
+    assert failed_messages(obj, queue_namespace()) == [MESSAGE["gpu-toleration"]]
+    assert failed_messages(queued(obj), namespace()) == [MESSAGE["gpu-toleration"]]
+
+
+def test_a_daemonset_is_never_queued() -> None:
+    obj = queued(KINDS["DaemonSet"](copy.deepcopy(UNTOLERATED)))
+    obj["metadata"]["labels"] = {QUEUE_NAME_LABEL: "training"}
+    assert failed_messages(obj, queue_namespace()) == [MESSAGE["gpu-toleration"]]
+
+
+def test_queueing_excuses_nothing_else() -> None:
+    fraction = edit(UNTOLERATED, lambda s: limits(s).update({"nvidia.com/gpu": "0.5"}))
+    obj = queued(KINDS["Job"](fraction))
+    assert failed_messages(obj, queue_namespace()) == [MESSAGE["gpu-whole-number"]]
