@@ -14,14 +14,20 @@ A node of a pool advertises one extended resource; its count per node is:
   counts the marketed memory; the ACK device plugin reports whole GiB of what the driver
   sees, which can be a little less, so this figure is an upper bound.
 
+A pool whose GPUs are served through Dynamic Resource Allocation advertises no extended
+resource: its node publishes devices in ResourceSlices, counted per DeviceClass
+(``Capacity.devices``): ``gpu.nvidia.com`` = GPUs, or ``mig.nvidia.com`` = GPUs × instances
+per GPU (``gpu_facts.dra``).
+
 The total is per node × the most nodes the pool can have: what a quota can ever use.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Literal, get_args
 
+from .dra import NVIDIA_GPU_CLASS, NVIDIA_MIG_CLASS
 from .models import GpuModel
 from .scheduling import ALIYUN_GPU_MEM, NVIDIA_GPU, SHARED_SUFFIX, mig_resource
 from .vendors import NVIDIA, vendor_named
@@ -32,6 +38,11 @@ NO_MIG_STRATEGY = "none"
 MIG_STRATEGIES: tuple[str, ...] = (NO_MIG_STRATEGY, *get_args(MigStrategy))
 """Every ``migStrategy`` the device plugin accepts."""
 SharingMode = Literal["timeSlicing", "mps", "ackMps", "ackCgpu", "ackShare"]
+Allocation = Literal["devicePlugin", "dra"]
+"""How a pool's GPUs reach pods: a device plugin's extended resources (NVIDIA's, ACK's or AMD's),
+or Dynamic Resource Allocation (claims on DeviceClasses)."""
+DEVICE_PLUGIN: Allocation = "devicePlugin"
+DRA: Allocation = "dra"
 ACK_SHARING_MODES: frozenset[str] = frozenset({"ackMps", "ackCgpu", "ackShare"})
 """Sharing that ACK's own device plugin does, in GiB of GPU memory."""
 DEVICE_PLUGIN_SHARING_MODES: frozenset[str] = frozenset({"timeSlicing", "mps"})
@@ -70,6 +81,8 @@ class PoolShape:
     """Replicas per device for time-slicing and device-plugin MPS."""
     rename_shared: bool = True
     """Device-plugin ``renameByDefault``: shared resources get the ``.shared`` suffix."""
+    allocation: Allocation = DEVICE_PLUGIN
+    """Device plugin (extended resources) or DRA (devices per DeviceClass)."""
 
     def __post_init__(self) -> None:
         problems = _shape_problems(self)
@@ -96,6 +109,10 @@ def _shape_problems(shape: PoolShape) -> list[str]:
             f"{shape.gpu_model.name} is an {shape.gpu_model.vendor} GPU: MIG and GPU sharing are "
             "NVIDIA's (the model counts whole GPUs)"
         )
+    if shape.allocation == DRA and (
+        vendor_named(shape.gpu_model.vendor) is not NVIDIA or shape.sharing is not None
+    ):
+        problems.append("DRA pools are NVIDIA pools without device-plugin or ACK sharing")
     if (shape.mig_profile is None) != (shape.mig_strategy is None):
         problems.append("give a MIG profile and a MIG strategy together")
     if shape.mig_profile is not None:
@@ -122,6 +139,8 @@ class Capacity:
     """Fewest nodes of the pool."""
     max_nodes: int
     """Most nodes of the pool."""
+    devices: dict[str, int] = field(default_factory=dict)
+    """DRA pools: DeviceClass → devices one node publishes (``per_node`` is empty)."""
 
     def total_at(self, nodes: int) -> dict[str, int]:
         """What the pool offers with ``nodes`` nodes."""
@@ -132,6 +151,11 @@ class Capacity:
         """What the pool offers at its largest size (what a quota can ever use)."""
         return self.total_at(self.max_nodes)
 
+    @property
+    def total_devices(self) -> dict[str, int]:
+        """DRA pools: devices per DeviceClass at the pool's largest size."""
+        return {name: count * self.max_nodes for name, count in self.devices.items()}
+
     def as_output(self) -> dict[str, object]:
         """The ``gpuCapacity`` stack-output shape of one pool."""
         nodes: object = (
@@ -139,7 +163,12 @@ class Capacity:
             if self.min_nodes == self.max_nodes
             else {"min": self.min_nodes, "max": self.max_nodes}
         )
-        return {"perNode": dict(self.per_node), "nodes": nodes, "total": self.total}
+        shown: dict[str, object] = {"perNode": dict(self.per_node), "nodes": nodes}
+        shown["total"] = self.total
+        if self.devices:
+            shown["devicesPerNode"] = dict(self.devices)
+            shown["totalDevices"] = self.total_devices
+        return shown
 
 
 def mig_instances_per_gpu(model: GpuModel, profile: str) -> int:
@@ -160,6 +189,8 @@ def pool_capacity(shape: PoolShape) -> Capacity:
     if shape.sharing in ACK_SHARING_MODES:
         per_node = {ALIYUN_GPU_MEM: shape.gpu_model.memory_gib * gpus}
         return Capacity(per_node, shape.min_nodes, shape.max_nodes)
+    if shape.allocation == DRA:
+        return Capacity({}, shape.min_nodes, shape.max_nodes, dra_devices(shape))
     if shape.mig_profile is not None:
         devices = gpus * mig_instances_per_gpu(shape.gpu_model, shape.mig_profile)
         resource = mig_resource(shape.mig_profile) if shape.mig_strategy == "mixed" else NVIDIA_GPU
@@ -170,3 +201,14 @@ def pool_capacity(shape: PoolShape) -> Capacity:
         if shape.rename_shared:
             resource += SHARED_SUFFIX
     return Capacity({resource: devices}, shape.min_nodes, shape.max_nodes)
+
+
+def dra_devices(shape: PoolShape) -> dict[str, int]:
+    """What one node of a DRA pool publishes, per DeviceClass of NVIDIA's driver: its MIG
+    devices (``mig.nvidia.com``; a GPU in MIG mode publishes no ``gpu`` device: NVIDIA's
+    ``cmd/gpu-kubelet-plugin/nvlib.go`` ``enumerateGpusAndMigDevices``), else its GPUs
+    (``gpu.nvidia.com``)."""
+    if shape.mig_profile is not None:
+        per_gpu = mig_instances_per_gpu(shape.gpu_model, shape.mig_profile)
+        return {NVIDIA_MIG_CLASS: shape.gpus_per_node * per_gpu}
+    return {NVIDIA_GPU_CLASS: shape.gpus_per_node}
