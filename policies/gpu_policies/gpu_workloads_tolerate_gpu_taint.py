@@ -10,7 +10,9 @@ a stack without GPU pools (a team's workload program): the taint in the config
 (``requiredTaintValue``, shared with ``gpu-node-pools-tainted``). Pods of custom resources count
 as Deployments' do, with the tolerations and nodeSelector their runtime adds
 (``pod_runtimes``). GKE taints its GPU nodes and adds the toleration to GPU pods itself, so a
-pod that may land on a GKE pool needs none of its own.
+pod that may land on a GKE pool needs none of its own. A pod queued by Kueue to a ClusterQueue the
+program declares is judged as Kueue admits it to each flavour it may get: with the flavour's
+tolerations added and its nodeLabels in its nodeSelector (``gpu_policy_support.queues``).
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ from gpu_policy_support.pod_specs import (
 )
 from gpu_policy_support.policy_factory import Config, PolicyInfo, Report, stack_policy
 from gpu_policy_support.props import mappings
+from gpu_policy_support.queues import Queues, admitted_specs
 from gpu_policy_support.resource_types import GKE_CLUSTER
 from gpu_policy_support.stack_index import index_by_type, stack_pods
 from gpu_policy_support.tolerations import (
@@ -137,13 +140,22 @@ def fix(spec: Mapping[str, Any]) -> str:
 def check(args: StackValidationArgs, config: Config, report: Report) -> None:
     index = index_by_type(args.resources)
     stack = _gpu_pools(index)
+    queues = Queues.of(index)
     for resource, site in stack_pods(index, config):
-        if not pod_gpu_resources(site.spec):
+        resources = pod_gpu_resources(site.spec)
+        if not resources:
             continue
         spec = scheduling_spec(site, resource, index)  # with what its runtime adds
-        found = problem(spec, stack, config)
-        if found is not None:
-            report(f"{site.named(resource.name)} {found}.", resource.urn, fix=fix(spec))
+        # Queued: as Kueue admits it to each flavour it may get (its labels, its tolerations).
+        for admitted in admitted_specs(spec, resource, queues, resources):
+            found = problem(admitted.spec, stack, config)
+            if found is not None:
+                report(
+                    f"{site.named(resource.name)}{admitted.where()} {found}.",
+                    resource.urn,
+                    fix=fix(admitted.spec),
+                )
+                break
 
 
 POLICY = stack_policy(INFO, check)

@@ -13,6 +13,7 @@ from gpu_policy_support.policy_factory import PolicyInfo
 
 from . import (
     ack_mps_pools_need_ack_pro,
+    cluster_queue_quota_within_pools,
     cuda_images_pinned,
     device_plugin_release_current_with_gfd,
     gpu_clusters_have_untainted_pool,
@@ -25,6 +26,7 @@ from . import (
     gpu_pods_not_in_default_namespace,
     gpu_pools_have_driver_check,
     gpu_pools_have_metrics_exporter,
+    gpu_workloads_name_a_queue,
     gpu_workloads_tolerate_gpu_taint,
     host_ipc_only_for_gpu_mem_pods,
     mig_pools_no_autoscaling_no_azure_linux,
@@ -36,6 +38,7 @@ from . import (
     node_os_upgrade_channel_set,
     nvme_cache_volumes_ephemeral,
     pod_gpu_resources_exposed_by_pools,
+    resource_flavors_select_gpu_pools,
     shared_gpus_renamed_and_single_request,
     single_device_plugin_owner,
 )
@@ -111,6 +114,10 @@ MODULES: tuple[PolicyModule, ...] = (
     gpu_pools_have_metrics_exporter,
     gpu_metrics_exporter_resource_names,
     nvme_cache_volumes_ephemeral,
+    # Kueue's queues.
+    gpu_workloads_name_a_queue,
+    cluster_queue_quota_within_pools,
+    resource_flavors_select_gpu_pools,
 )
 """Every policy module of the pack, in registration order."""
 

@@ -76,6 +76,9 @@ class NodePool:
     """EKS: an AMI type (or pulumi-eks ``gpu: true``) whose nodes carry the NVIDIA driver."""
     min_nodes: float | None = None
     """EKS and GKE: the fewest nodes the pool can have, None when the props do not say."""
+    max_nodes: float | None = None
+    """AKS, ACK and EKS: the most nodes the pool can have (what a quota can ever use), None
+    when the props do not say (GKE counts per zone)."""
 
     @property
     def azure_size(self) -> AzureVmSize | None:
@@ -183,6 +186,12 @@ def _aks_pool(name: str, props: Mapping[str, Any]) -> NodePool:
         mig_profile=text(props.get("gpuInstanceProfile")),
         autoscaling=is_true(props.get("enableAutoScaling")),
         os_sku=text(props.get("osSKU")),
+        # AKS: maxCount when autoscaled, else count (1 when unset).
+        max_nodes=(
+            node_count(props.get("maxCount"))
+            if is_true(props.get("enableAutoScaling"))
+            else node_count(props.get("count", 1))
+        ),
     )
 
 
@@ -206,6 +215,11 @@ def _ack_pool(name: str, props: Mapping[str, Any]) -> NodePool:
         mig_profile=None,
         autoscaling=is_true(path(props, "scalingConfig", "enable")),
         os_sku=text(props.get("imageType")),
+        max_nodes=(
+            node_count(path(props, "scalingConfig", "maxSize"))
+            if is_true(path(props, "scalingConfig", "enable"))
+            else node_count(props.get("desiredSize", props.get("nodeCount")))
+        ),
     )
 
 
@@ -257,6 +271,7 @@ def _eks_pool(resource_type: str, name: str, props: Mapping[str, Any]) -> NodePo
         labels.setdefault(EKS_NODE_GROUP_LABEL, pool_name)  # EKS labels managed nodes only
     scaling = mapping(props.get("scalingConfig"))
     minimum = scaling.get("minSize") if scaling else props.get("minSize")
+    maximum = scaling.get("maxSize") if scaling else props.get("maxSize")
     return NodePool(
         name=pool_name,
         cloud="aws",
@@ -268,6 +283,7 @@ def _eks_pool(resource_type: str, name: str, props: Mapping[str, Any]) -> NodePo
         os_sku=ami_type,
         accelerated_image=ami_type in ACCELERATED_AMI_TYPES or is_true(props.get("gpu")),
         min_nodes=node_count(minimum),
+        max_nodes=node_count(maximum),
     )
 
 
