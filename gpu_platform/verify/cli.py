@@ -27,6 +27,7 @@ from .driver import StreamExecReader
 from .expectations import expectations
 from .exporter import ProxyMetricsReader
 from .progress import Progress
+from .queue_expectations import queue_expectation
 from .render import as_json, table
 from .seed_checks import ExecFactory
 from .verify import verify
@@ -97,8 +98,8 @@ def parser() -> argparse.ArgumentParser:
         prog="gpu-platform-verify",
         description="Check a live cluster against the stack: GPU nodes (NVIDIA and AMD), labels "
         "and taint, device plugin, allocatable GPUs, driver version, namespace guardrails, the "
-        "GPU metrics exporters and their series, and the seeds' own checks (MIG devices, ACK "
-        "GPU memory, MPS server, NVMe cache, node-image age). Read-only.",
+        "GPU metrics exporters and their series, the seeds' own checks (MIG devices, ACK "
+        "GPU memory, MPS server, NVMe cache, node-image age), and Kueue's queues. Read-only.",
     )
     p.add_argument("--stack", default="dev", help="stack name: reads Pulumi.<stack>.yaml")
     p.add_argument("--config", type=Path, help="a stack config file instead of Pulumi.<stack>.yaml")
@@ -162,6 +163,7 @@ def main(
         platform = load_stack(args.program, args.stack, args.config)
         exp = expectations(platform)
         amd = amd_expectation(platform)
+        queues = queue_expectation(platform)
         deadline = Deadline(args.timeout, args.request_timeout)
         api = connect(args.kubeconfig, args.context, deadline)
         try:
@@ -178,6 +180,7 @@ def main(
                 read_metrics=read_metrics,
                 run_in_pod=run_in_pod,
                 amd=amd,
+                queues=queues,
             )
         finally:
             api.close()

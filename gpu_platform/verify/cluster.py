@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -39,6 +40,10 @@ LIST_KINDS = {
     "resourcequotas": "ResourceQuotaList",
     "validatingadmissionpolicybindings": "ValidatingAdmissionPolicyBindingList",
     "csistoragecapacities": "CSIStorageCapacityList",
+    "deployments": "DeploymentList",
+    "resourceflavors": "ResourceFlavorList",
+    "clusterqueues": "ClusterQueueList",
+    "localqueues": "LocalQueueList",
 }
 """What the API server answers a list of each resource with."""
 PAGE_SIZE = 500
@@ -280,6 +285,32 @@ class ClusterReader:
             f"list resourcequotas in {namespace}",
             "resourcequotas",
             self.core.list_namespaced_resource_quota,
+            namespace=namespace,
+        )
+
+    def deployments(self, namespace: str) -> list[Obj]:
+        return self._list(
+            f"list deployments in {namespace}",
+            "deployments",
+            self.apps.list_namespaced_deployment,
+            namespace=namespace,
+        )
+
+    def custom_objects(
+        self, group: str, version: str, plural: str, namespace: str | None = None
+    ) -> list[Obj]:
+        """Objects of a custom resource (Kueue's queues), in one namespace or cluster-wide."""
+        custom = client.CustomObjectsApi(self.api)
+        if namespace is None:
+            return self._list(
+                f"list {plural}.{group}",
+                plural,
+                partial(custom.list_cluster_custom_object, group, version, plural),
+            )
+        return self._list(
+            f"list {plural}.{group} in {namespace}",
+            plural,
+            partial(custom.list_namespaced_custom_object, group, version, plural=plural),
             namespace=namespace,
         )
 

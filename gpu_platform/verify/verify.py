@@ -23,6 +23,8 @@ from .exporter import (
 from .nvidia_smi import NvidiaSmiError, parse_driver_version
 from .objects import name_of, text
 from .progress import Progress, run_each
+from .queue_expectations import QueueExpectation
+from .queue_verify import queue_reads, verify_queues
 from .results import STATUSES, CheckResult, failed, outcome
 from .seed_checks import ExecFactory, seed_checks
 from .snapshot import Snapshot, read_snapshot
@@ -110,11 +112,13 @@ def verify(
     read_metrics: MetricsReader | None = None,
     run_in_pod: ExecFactory | None = None,
     amd: AmdExpectation | None = None,
+    queues: QueueExpectation | None = None,
 ) -> Report:
     """Every check; ``read_driver=None`` skips the nvidia-smi step (no exec permission),
     ``read_metrics=None`` the exporters' ``/metrics`` (no pods/proxy permission),
     ``run_in_pod=None`` the seed checks that exec (``nvidia-smi -L``, the MPS server); ``amd``:
-    the stack's AMD pools, checked after NVIDIA's (``verify.amd_verify``)."""
+    the stack's AMD pools, checked after NVIDIA's (``verify.amd_verify``); ``queues``: the stack's
+    Kueue queues, checked last (``verify.queue_verify``)."""
     reads = 0
 
     def step(what: str) -> None:
@@ -176,11 +180,17 @@ def verify(
             progress=progress,
         )
     )
+    queue_rows = [] if queues is None else verify_queues(reader, queues, step, snap.pool_nodes)
     progress.done()
     nvidia = _with_driver_rows(results, drivers, exp.min_driver_major) + metrics
     # Each part's rows are matched with the lists that part read (bad_answers.Feeds).
     feeds = Feeds.of(exp, snap, amd)
-    parts = [(nvidia, feeds.nvidia), (seeds, feeds.seeds), (amd_rows, feeds.amd_rows)]
+    parts = [
+        (nvidia, feeds.nvidia),
+        (seeds, feeds.seeds),
+        (amd_rows, feeds.amd_rows),
+        (queue_rows, queue_reads(queues)),
+    ]
     return Report(with_bad_answers(parts, reader.bad_answers))
 
 

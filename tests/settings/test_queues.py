@@ -6,7 +6,8 @@ import pytest
 from pydantic import ValidationError
 
 from gpu_facts import kueue
-from gpu_platform.settings import PlatformSettings, QueuesSettings, QueueTypeSettings
+from gpu_platform.settings import PlatformSettings
+from gpu_platform.settings.queues import QueuesSettings, QueueTypeSettings
 from tests.conftest import stack_raw
 
 

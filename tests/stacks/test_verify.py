@@ -50,6 +50,9 @@ KINDS = (
 )
 STORAGE_KINDS = ("storageclasses", "csidrivers", "csistoragecapacities")
 """storage.k8s.io objects the seed checks read; the recording has none (scenarios add them)."""
+QUEUE_KINDS = ("deployments", "resourceflavors", "clusterqueues", "localqueues")
+"""Kueue's controller Deployment and queue objects the queue checks read; the recording has none
+(``test_verify_queues`` adds them)."""
 LIST_GPUS = "nvidia-smi -L"
 """The command ``mig-devices`` runs; exec answers for it are keyed ``(pod, LIST_GPUS)``."""
 TOKEN = "recorded-cluster-token"
@@ -111,6 +114,8 @@ class FakeCluster:
     """Path regex -> the message of a 403 the server answers there (RBAC the user lacks)."""
     raw: list[RawAnswer] = field(default_factory=list)
     """Answers that replace the recorded ones (the first that matches)."""
+    absent: list[str] = field(default_factory=list)
+    """Path regexes the server answers 404 (an API it does not serve: CRDs not installed)."""
     stopped: threading.Event = field(default_factory=threading.Event, compare=False)
     """Set when the test ends: a dripping answer stops."""
 
@@ -229,6 +234,9 @@ class _Handler(BaseHTTPRequestHandler):
             if re.fullmatch(pattern, path):
                 self._status(403, "Forbidden", message)
                 return
+        if any(re.search(pattern, path) for pattern in cluster.absent):
+            self._status(404, "NotFound", "the server could not find the requested resource")
+            return
         raw = next((r for r in cluster.raw if re.search(r.match, unquote(self.path))), None)
         if raw is not None:
             self._raw(raw)
@@ -267,6 +275,10 @@ class _Handler(BaseHTTPRequestHandler):
             r"/apis/admissionregistration.k8s.io/v1/validatingadmissionpolicybindings": (
                 "validatingadmissionpolicybindings"
             ),
+            r"/apis/apps/v1/namespaces/(?P<ns>[^/]+)/deployments": "deployments",
+            r"/apis/kueue.x-k8s.io/v1beta2/resourceflavors": "resourceflavors",
+            r"/apis/kueue.x-k8s.io/v1beta2/clusterqueues": "clusterqueues",
+            r"/apis/kueue.x-k8s.io/v1beta2/namespaces/(?P<ns>[^/]+)/localqueues": "localqueues",
         }
         for pattern, kind in routes.items():
             if m := re.fullmatch(pattern, path):
@@ -393,7 +405,7 @@ class _FakeServer(ThreadingHTTPServer):
 
 def _recorded() -> FakeCluster:
     lists = {kind: json.loads((DATA / f"{kind}.json").read_text()) for kind in KINDS}
-    for kind in STORAGE_KINDS:
+    for kind in (*STORAGE_KINDS, *QUEUE_KINDS):
         lists[kind] = {"kind": "List", "metadata": {"resourceVersion": "1"}, "items": []}
     a100 = (DATA / "exec" / "a100_mig_table.txt").read_text()
     t4 = (DATA / "exec" / "t4_table.txt").read_text()
