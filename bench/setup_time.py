@@ -119,8 +119,9 @@ def fresh_setup(python: str = "python3") -> list[CommandTime]:
 
 def make_test(python: str = "python3") -> list[CommandTime]:
     """`make test` in another fresh clone: its `make venv` first, timed on its own, then
-    `make test` (lint and every test, the type check among them) with the virtualenv installed
-    but nothing else: no bytecode of the SDKs, no caches. The budget is for the second."""
+    `make test` (lint and every test; the type check is `make typecheck`) with the virtualenv
+    installed but nothing else: no bytecode of the SDKs, no caches. The budget is for the
+    second."""
     env = _clean_env()
     with tempfile.TemporaryDirectory(prefix="bench-test-") as tmp:
         clone = fresh_clone(Path(tmp) / "clone")

@@ -50,3 +50,15 @@ def test_the_hooks_pass_on_a_clean_file_and_fail_on_a_bad_one(tmp_path: Path) ->
         for path, passes in ((good, True), (bad, False)):
             done = subprocess.run([*command, str(path)], cwd=ROOT, capture_output=True, check=False)
             assert (done.returncode == 0) is passes, (hook["id"], path.name)
+
+
+def test_ci_runs_the_type_check_that_make_test_leaves_out() -> None:
+    """`make test` deselects the type check (its budget on two cores cannot spare ~30 s of CPU);
+    `make typecheck` runs exactly that test, and CI runs both."""
+    guard = "tests/unit/test_typecheck_guard.py"
+    assert recipe("typecheck") == [f"$(PY) -m pytest {guard} -p no:xdist -m typecheck"]
+    assert recipe("tests") == ['$(PYTEST) -m "not typecheck"']
+    assert recipe("unit") == ['$(PYTEST) -m "not slow and not typecheck"']
+    ci = (ROOT / ".ci" / "run").read_text().splitlines()
+    steps = [line.split()[1] for line in ci if line.startswith("make ")]
+    assert steps == ["dist-check", "typecheck", "test"]
