@@ -185,7 +185,7 @@ def _queue_workloads(
                 (f"namespaces[{i}].gpuQuota", "give gpuQuota or gpuQuotaPerResource (one)")
             )
             raw["gpu_quota"] = 0
-        elif given == ["gpu_quota_per_resource"]:
+        elif "gpu_quota_per_resource" in ns:
             raw["gpu_quota"] = ns["gpu_quota_per_resource"]
         for j, pool in enumerate(ns.get("pools") or []):
             if pool not in pool_names:
@@ -207,7 +207,8 @@ def check_queues_args(
     pools, problems = check_gpu_pools_args(cloud, args["pools"], "pools")
     settings: QueuesSettings | None = None
     try:
-        settings = QueuesSettings.model_validate({k: args[k] for k in SETTINGS_FIELDS if k in args})  # type: ignore[literal-required]
+        given = {k: v for k, v in args.items() if k in SETTINGS_FIELDS}
+        settings = QueuesSettings.model_validate(given)
     except ValidationError as err:
         problems += validation_problems(err)
     workloads, found = _queue_workloads(args["namespaces"], {pf.name for pf in pools})

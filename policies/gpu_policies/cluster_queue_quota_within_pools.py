@@ -69,8 +69,11 @@ def check(args: StackValidationArgs, config: Config, report: Report) -> None:
         if not selected or any(p.max_nodes is None for p, _ in selected):
             continue
         holds = sum(
-            (Decimal(exposure.per_node.get(resource, 0)) * Decimal(str(pool.max_nodes)))
-            for pool, exposure in selected
+            (
+                Decimal(exposure.per_node.get(resource, 0)) * Decimal(str(pool.max_nodes))
+                for pool, exposure in selected
+            ),
+            Decimal(0),
         )
         total = sum((n for _, n in given), Decimal(0))
         if total <= holds:
