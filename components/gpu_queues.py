@@ -35,7 +35,12 @@ from gpu_platform.plan.observability import AZURE_MONITOR_SERVICE_ACCOUNT
 from gpu_platform.plan.pools import PoolFacts
 from gpu_platform.plan.queue_controller import controller_values, metrics_monitor_spec
 from gpu_platform.plan.queue_rules import QueueRules, queue_rule_groups
-from gpu_platform.plan.queues import QueuesPlan, queue_problems, queues_plan
+from gpu_platform.plan.queues import (
+    QueuesPlan,
+    device_class_mappings,
+    queue_problems,
+    queues_plan,
+)
 from gpu_platform.settings import QueuesSettings, WorkloadSettings
 
 from .errors import Problem, raise_if_any, shape_problems, validation_problems
@@ -268,7 +273,7 @@ class GpuQueues(pulumi.ComponentResource):
             version=settings.version,
             namespace=home,
             after=namespace,
-            values=controller_values(settings.version, kueue_scrape),
+            values=controller_values(settings.version, kueue_scrape, device_class_mappings(pools)),
             parent=self,
         )
         # Kueue's CRDs and webhooks come with the release.

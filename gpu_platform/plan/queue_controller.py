@@ -11,13 +11,15 @@ configuration (``gpu_facts.kueue`` holds the facts, with their sources).
   ``kube-system`` and Kueue's own goes through webhooks that fail closed, so a Kueue outage
   would stop Deployments and Jobs everywhere, the platform's own included.
 - ClusterQueues cover GPU resources only (``quotaCheckStrategy: IgnoreUndeclared``); the
-  ResourceQuota caps the rest.
+  ResourceQuota caps the rest. A DRA pool's devices are quota'd through
+  ``deviceClassMappings``.
 - Its per-ClusterQueue resource metrics on (``enableClusterQueueResources``): the rules read
   pending and admitted GPU quota from them.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import yaml
@@ -29,9 +31,13 @@ from .chart_values import system_tolerations
 from .metrics import ScrapeMode
 
 
-def manager_config(frameworks: tuple[str, ...] = kueue.FRAMEWORKS) -> dict[str, Any]:
+def manager_config(device_class_mappings: Sequence[Mapping[str, Any]] = ()) -> dict[str, Any]:
     """The manager's ``Configuration`` (``config.kueue.x-k8s.io/v1beta2``): the chart's ports
-    and leader election, and ours."""
+    and leader election, and ours; ``device_class_mappings``: DRA pools' DeviceClasses as quota
+    resources (``plan.queues.device_class_mappings``)."""
+    resources: dict[str, Any] = {"quotaCheckStrategy": kueue.IGNORE_UNDECLARED}
+    if device_class_mappings:
+        resources["deviceClassMappings"] = [dict(m) for m in device_class_mappings]
     return {
         "apiVersion": kueue.CONFIG_API_VERSION,
         "kind": "Configuration",
@@ -46,12 +52,16 @@ def manager_config(frameworks: tuple[str, ...] = kueue.FRAMEWORKS) -> dict[str, 
         "managedJobsNamespaceSelector": {
             "matchExpressions": [{"key": kueue.QUEUE_NAMESPACE_LABEL, "operator": "Exists"}]
         },
-        "integrations": {"frameworks": list(frameworks)},
-        "resources": {"quotaCheckStrategy": kueue.IGNORE_UNDECLARED},
+        "integrations": {"frameworks": list(kueue.FRAMEWORKS)},
+        "resources": resources,
     }
 
 
-def controller_values(version: str, scrape: ScrapeMode | None) -> dict[str, Any]:
+def controller_values(
+    version: str,
+    scrape: ScrapeMode | None,
+    device_class_mappings: Sequence[Mapping[str, Any]] = (),
+) -> dict[str, Any]:
     """The release's values: the released image of ``version``, system tolerations only, our
     manager configuration; the chart's own ServiceMonitor where the Prometheus Operator
     scrapes."""
@@ -68,7 +78,9 @@ def controller_values(version: str, scrape: ScrapeMode | None) -> dict[str, Any]
             },
         },
         "managerConfig": {
-            "controllerManagerConfigYaml": yaml.safe_dump(manager_config(), sort_keys=False)
+            "controllerManagerConfigYaml": yaml.safe_dump(
+                manager_config(device_class_mappings), sort_keys=False
+            )
         },
     }
     unknown = unknown_value_paths(values, kueue.KNOWN_VALUE_PATHS)

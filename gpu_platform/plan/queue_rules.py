@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from gpu_facts import kueue
+from gpu_facts.dra import GPU_DEVICE_CLASSES, device_class_quota_key
 from gpu_facts.scheduling import (
     ALIYUN_GPU_MEM,
     AMD_GPU_PREFIX,
@@ -25,13 +26,17 @@ from .rule_joins import alert
 
 DEFAULT_PENDING_MINUTES = 30
 """``queues.pendingAlertMinutes`` unset (the settings' default; the repository's rule file)."""
+_DRA_GPU_KEYS = "|".join(
+    device_class_quota_key(c).replace(".", "[.]") for c in sorted(GPU_DEVICE_CLASSES)
+)
 GPU_RESOURCE_MATCH = (
     f'resource=~"{NVIDIA_RESOURCE_DOMAIN.replace(".", "[.]")}.+'
     f"|{AMD_GPU_PREFIX.replace('.', '[.]')}.*|{ALIYUN_GPU_MEM.replace('.', '[.]')}"
-    f'|{AMD_PARTITION_PATTERN.strip("^$").replace(chr(92), chr(92) * 2)}"'
+    f'|{AMD_PARTITION_PATTERN.strip("^$").replace(chr(92), chr(92) * 2)}|{_DRA_GPU_KEYS}"'
 )
 """Kueue's ``resource`` label of a GPU resource (NVIDIA's and ACK's names, AMD's GPUs and
-partitions)."""
+partitions, and the quota resources of GPU DeviceClasses a DRA pool's devices are charged to:
+``plan.queues.queue_resources``)."""
 _Q = kueue.CLUSTER_QUEUE_LABEL
 
 

@@ -38,6 +38,7 @@ from typing import Any
 
 from gpu_facts import kueue
 from gpu_facts.device_plugin_chart import at_least
+from gpu_facts.dra import device_class_quota_key
 from gpu_facts.network_policy import NAMESPACE_NAME_LABEL
 from gpu_facts.scheduling import Taint
 from gpu_platform.settings import QueuesSettings, QueueTypeSettings, WorkloadSettings
@@ -64,6 +65,27 @@ def apportion(total: int, weights: Sequence[int]) -> list[int]:
     for i in order[:left]:
         shares[i] += 1
     return shares
+
+
+def queue_resources(pool: PoolFacts) -> dict[str, int]:
+    """What one node of the pool holds, by the resource a ClusterQueue quotas it under: the
+    extended resources its device plugin advertises, and on a DRA pool its devices per
+    DeviceClass as ``<class>.deviceclass.resource.k8s.io/devices`` (the ResourceQuota's key,
+    ``gpu_facts.dra``), which Kueue charges claims of that class to (``device_class_mappings``)."""
+    devices = {device_class_quota_key(c): n for c, n in pool.capacity.devices.items()}
+    return {**pool.capacity.per_node, **devices}
+
+
+def queue_totals(pool: PoolFacts) -> dict[str, int]:
+    """``queue_resources`` at the pool's largest size."""
+    return {r: n * pool.capacity.max_nodes for r, n in queue_resources(pool).items()}
+
+
+def device_class_mappings(pools: Iterable[PoolFacts]) -> list[dict[str, Any]]:
+    """Kueue's ``resources.deviceClassMappings``: each DeviceClass a DRA pool publishes, under
+    the resource name its ClusterQueues quota it as (``queue_resources``)."""
+    classes = sorted({c for pf in pools for c in pf.capacity.devices})
+    return [{"name": device_class_quota_key(c), "deviceClassNames": [c]} for c in classes]
 
 
 @dataclass(frozen=True, slots=True)
@@ -256,10 +278,10 @@ def type_demands(
     demands: dict[tuple[str, str, str], int] = defaultdict(int)
     for wl in workloads:
         allowed = workload_pools(wl, pools)
-        offered = sorted({r for pf in allowed for r in pf.capacity.per_node})
+        offered = sorted({r for pf in allowed for r in queue_resources(pf)})
         for resource in offered:
-            holders = [pf for pf in allowed if resource in pf.capacity.per_node]
-            sizes = [pf.capacity.total.get(resource, 0) for pf in holders]
+            holders = [pf for pf in allowed if resource in queue_resources(pf)]
+            sizes = [queue_totals(pf).get(resource, 0) for pf in holders]
             for pf, share in zip(holders, apportion(_asked(wl, resource), sizes), strict=True):
                 demands[(wl.type, pf.name, resource)] += share
     return demands
@@ -276,7 +298,7 @@ def nominal_quotas(
     nominal: dict[tuple[str, str, str], int] = {}
     warnings: list[str] = []
     for (pool, resource), asks in by_slot.items():
-        holds = pools[pool].capacity.total.get(resource, 0)
+        holds = queue_totals(pools[pool]).get(resource, 0)
         wanted = sum(asked for _, asked in asks)
         shares = (
             [asked for _, asked in asks]
@@ -301,7 +323,7 @@ def queues_plan(
 ) -> QueuesPlan:
     """The queue objects of a config that passed ``queue_problems``."""
     flavors = tuple(pool_flavor(pf) for pf in pools.values())
-    covered = tuple(sorted({r for pf in pools.values() for r in pf.capacity.per_node}))
+    covered = tuple(sorted({r for pf in pools.values() for r in queue_resources(pf)}))
     nominal, warnings = nominal_quotas(type_demands(workloads, pools), pools)
     types: dict[str, list[WorkloadSettings]] = {}
     for wl in workloads:
@@ -373,13 +395,22 @@ def queue_problems(
                 )
             )
     pool_list = list(pools)
-    resources = {r for pf in pool_list for r in pf.capacity.per_node}
+    resources = {r for pf in pool_list for r in queue_resources(pf)}
     if len(resources) > kueue.COVERED_RESOURCES_MAX:
         problems.append(
             (
                 "",
                 f"the pools expose {len(resources)} GPU resources; a ClusterQueue covers at "
                 f"most {kueue.COVERED_RESOURCES_MAX}",
+            )
+        )
+    mappings = device_class_mappings(pool_list)
+    if len(mappings) > kueue.DEVICE_CLASS_MAPPINGS_MAX:
+        problems.append(
+            (
+                "",
+                f"the DRA pools publish {len(mappings)} DeviceClasses; Kueue maps at most "
+                f"{kueue.DEVICE_CLASS_MAPPINGS_MAX}",
             )
         )
     if len(pool_list) > kueue.FLAVORS_MAX:

@@ -116,6 +116,13 @@ IGNORE_UNDECLARED = "IgnoreUndeclared"
 against its quota; the rest (CPU, memory) are not (``configuration_types.go``). The default,
 ``BlockUndeclared``, leaves a workload asking for an uncovered resource inadmissible."""
 
+DEVICE_CLASS_MAPPINGS_MAX = 16
+"""``resources.deviceClassMappings``: at most 16 (``pkg/config/validation.go``). Each maps the
+DeviceClasses it names to one quota resource, ``name``, a qualified resource name; Kueue charges
+a workload's ResourceClaimTemplate requests (``exactly.deviceClassName``, ``ExactCount``) to it.
+Beta and on since 0.18 (feature gate ``KueueDRAIntegration``); needs Kubernetes 1.34
+(``resource.k8s.io/v1``) (``site/content/en/docs/concepts/dynamic_resource_allocation.md``)."""
+
 FRAMEWORKS: tuple[str, ...] = (
     "batch/job",
     "kubeflow.org/mpijob",

@@ -9,6 +9,7 @@ import promql_parser
 import pytest
 
 from gpu_facts import kueue
+from gpu_facts.dra import GPU_DEVICE_CLASSES, quota_key_device_class
 from gpu_facts.scheduling import is_gpu_resource
 from gpu_platform.plan.queue_rules import (
     GPU_RESOURCE_MATCH,
@@ -61,9 +62,13 @@ def test_usage_is_recorded_per_cluster_queue_and_gpu_resource_from_kueues_metric
         "cpu",
         "memory",
         "example.com/fpga",
+        "gpu.nvidia.com.deviceclass.resource.k8s.io/devices",
+        "mig.nvidia.com.deviceclass.resource.k8s.io/devices",
+        "example.com.deviceclass.resource.k8s.io/devices",
     ],
 )
 def test_the_resource_filter_keeps_gpu_resources_only(resource: str) -> None:
     pattern = GPU_RESOURCE_MATCH.split("=~", 1)[1].strip('"').replace("\\\\", "\\")
     # Prometheus anchors label regexes at both ends.
-    assert bool(re.fullmatch(pattern, resource)) == is_gpu_resource(resource)
+    gpu_class = quota_key_device_class(resource) in GPU_DEVICE_CLASSES
+    assert bool(re.fullmatch(pattern, resource)) == (is_gpu_resource(resource) or gpu_class)

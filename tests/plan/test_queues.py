@@ -4,19 +4,24 @@ holds, LocalQueues, the sharing defaults, and what Kueue would refuse."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import pytest
 
-from gpu_facts import kueue
+from gpu_facts import PoolShape, kueue, pool_capacity
 from gpu_facts.scheduling import GPU_NODE_TAINT, POOL_LABEL
 from gpu_platform.plan.node_labels import node_labels
 from gpu_platform.plan.pools import pool_placement
+from gpu_platform.plan.queue_controller import manager_config
 from gpu_platform.plan.queues import (
     ClusterQueue,
     apportion,
+    device_class_mappings,
     pool_flavor,
     queue_problems,
+    queue_resources,
+    queue_totals,
     queues_plan,
     type_policy,
 )
@@ -258,3 +263,34 @@ def test_a_cluster_queue_takes_at_most_64_flavours() -> None:
     pool = _platform().pools["a100"]
     found = queue_problems(_settings(), [pool] * (kueue.FLAVORS_MAX + 1), _workloads())
     assert found == [("", "65 GPU pools; a ClusterQueue takes at most 64 flavours")]
+
+
+def _dra(pool: Any) -> Any:
+    """``pool`` served through DRA (issue 28 brings such pools to the config; the capacity model
+    has them): no extended resource, its devices per DeviceClass."""
+    capacity = pool.capacity
+    shape = PoolShape(
+        pool.gpu_model, pool.gpus_per_node, capacity.min_nodes, capacity.max_nodes, allocation="dra"
+    )
+    return replace(pool, capacity=pool_capacity(shape))
+
+
+def test_a_dra_pools_devices_are_quota_d_through_kueues_device_class_mapping() -> None:
+    platform = _platform()
+    pools = {**platform.pools, "a100": _dra(platform.pools["a100"])}
+    assert platform.settings.queues is not None
+    plan = queues_plan(platform.settings.queues, pools, platform.settings.workloads)
+    key = "gpu.nvidia.com.deviceclass.resource.k8s.io/devices"
+    assert key in _queue(plan, "training").covered
+    assert _queue(plan, "training").quotas["a100"] == {}  # asks nvidia.com/gpu, not devices
+    assert device_class_mappings(pools.values()) == [
+        {"name": key, "deviceClassNames": ["gpu.nvidia.com"]}
+    ]
+    assert queue_resources(pools["a100"]) == {key: 8}
+    assert queue_totals(pools["a100"]) == {key: 16}
+    # A namespace quota of one number covers the devices too.
+    unlisted = [w.model_copy(update={"gpu_quota": 6}) for w in platform.settings.workloads]
+    plan = queues_plan(platform.settings.queues, pools, unlisted)
+    assert _queue(plan, "training").quotas["a100"] == {key: 6}
+    mapping = manager_config(device_class_mappings(pools.values()))["resources"]
+    assert mapping["deviceClassMappings"] == [{"name": key, "deviceClassNames": ["gpu.nvidia.com"]}]
