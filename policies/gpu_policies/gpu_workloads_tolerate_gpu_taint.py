@@ -150,10 +150,17 @@ def check(args: StackValidationArgs, config: Config, report: Report) -> None:
         for admitted in admitted_specs(spec, resource, queues, resources):
             found = problem(admitted.spec, stack, config)
             if found is not None:
+                flavor = admitted.flavor
+                also = (
+                    f" Or add it to ResourceFlavor '{flavor.name}''s tolerations, which Kueue "
+                    "adds to the pods it admits there."
+                    if flavor is not None
+                    else ""
+                )
                 report(
                     f"{site.named(resource.name)}{admitted.where()} {found}.",
                     resource.urn,
-                    fix=fix(admitted.spec),
+                    fix=fix(admitted.spec) + also,
                 )
                 break
 

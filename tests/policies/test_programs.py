@@ -189,6 +189,27 @@ EXPECTED: dict[str, tuple[int, list[Verdict]]] = {
         ],
     ),
     # The PyTorchJob is clean; the JobSet's evaluator splits a GPU and picks it itself.
+    # Kueue's GPU examples: the queued LeaderWorkerSet and Job tolerate nothing, their flavour
+    # does (Kueue adds it): no verdict. The queue-less Deployment in the queued namespace, and
+    # the LeaderWorkerSet whose queue's flavour carries no toleration, are caught.
+    "kueue-gpu-examples": (
+        EXIT_MANDATORY,
+        [
+            ("gpu-workloads-tolerate-gpu-taint", "mandatory", "'unqueued' asks for nvidia.com/gpu"),
+            (
+                "gpu-workloads-tolerate-gpu-taint",
+                "mandatory",
+                "'llama-serve-bare' (spec.leaderWorkerTemplate.workerTemplate) (admitted by Kueue "
+                "to flavour 'gpu-l4-bare' of ClusterQueue 'serving-bare')",
+            ),
+            (
+                "gpu-workloads-name-a-queue",
+                "mandatory",
+                "'unqueued' asks for nvidia.com/gpu in namespace 'ml-serving', whose GPUs are "
+                "queued (LocalQueue 'serving', 'serving-bare'), but names no LocalQueue",
+            ),
+        ],
+    ),
     "training-job-crs": (
         EXIT_MANDATORY,
         [
