@@ -5,6 +5,7 @@ checks Pods and the pod templates of the workload kinds in every namespace label
 ``GPU_NAMESPACE_LABEL=true``; the CEL lives in ``gpu_admission_cel``.
 """
 
+from collections.abc import Sequence
 from typing import Literal, NotRequired, TypedDict, get_args
 
 import pulumi
@@ -14,7 +15,7 @@ from pulumi_kubernetes.meta.v1 import LabelSelectorArgs, ObjectMetaArgs
 from gpu_facts.scheduling import GPU_NAMESPACE_LABEL
 
 from .errors import raise_if_any, shape_problems
-from .gpu_admission_cel import VALIDATIONS, VARIABLES
+from .gpu_admission_cel import VALIDATIONS, VARIABLES, CelValidation, CelVariable
 from .type_tokens import formerly, type_token
 
 AdmissionAction = Literal["Deny", "Warn", "Audit"]
@@ -36,6 +37,51 @@ POD_SPEC_RESOURCES: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("apps", ("deployments", "statefulsets", "daemonsets", "replicasets")),
     ("batch", ("jobs", "cronjobs")),
 )
+
+
+def validating_policy(
+    parent: pulumi.Resource,
+    name: str,
+    *,
+    policy_name: str,
+    namespace_selector: LabelSelectorArgs,
+    resource_rules: Sequence[admission.NamedRuleWithOperationsArgs],
+    variables: Sequence[CelVariable],
+    validations: Sequence[CelValidation],
+    actions: list[str],
+) -> admission.ValidatingAdmissionPolicy:
+    """A ValidatingAdmissionPolicy (failing closed: an expression that cannot be evaluated
+    refuses rather than lets through) and its binding, both named ``policy_name``, on the
+    namespaces ``namespace_selector`` selects."""
+    policy = admission.ValidatingAdmissionPolicy(
+        f"{name}-policy",
+        metadata=ObjectMetaArgs(name=policy_name),
+        spec=admission.ValidatingAdmissionPolicySpecArgs(
+            failure_policy="Fail",
+            match_constraints=admission.MatchResourcesArgs(
+                namespace_selector=namespace_selector, resource_rules=list(resource_rules)
+            ),
+            variables=[
+                admission.VariableArgs(name=v.name, expression=v.expression) for v in variables
+            ],
+            validations=[
+                admission.ValidationArgs(expression=v.expression, message=v.message)
+                for v in validations
+            ],
+        ),
+        opts=pulumi.ResourceOptions(parent=parent),
+    )
+    admission.ValidatingAdmissionPolicyBinding(
+        f"{name}-binding",
+        metadata=ObjectMetaArgs(name=policy_name),
+        spec=admission.ValidatingAdmissionPolicyBindingSpecArgs(
+            policy_name=policy.metadata.name,
+            validation_actions=actions,
+            match_resources=admission.MatchResourcesArgs(namespace_selector=namespace_selector),
+        ),
+        opts=pulumi.ResourceOptions(parent=parent),
+    )
+    return policy
 
 
 class GpuAdmissionPolicyArgs(TypedDict):
@@ -74,46 +120,25 @@ class GpuAdmissionPolicy(pulumi.ComponentResource):
         )
 
         gpu_namespaces = LabelSelectorArgs(match_labels={GPU_NAMESPACE_LABEL: "true"})
-        policy = admission.ValidatingAdmissionPolicy(
-            f"{name}-policy",
-            metadata=ObjectMetaArgs(name=policy_name),
-            spec=admission.ValidatingAdmissionPolicySpecArgs(
-                # An expression that cannot be evaluated refuses rather than lets through.
-                failure_policy="Fail",
-                match_constraints=admission.MatchResourcesArgs(
-                    namespace_selector=gpu_namespaces,
-                    resource_rules=[
-                        admission.NamedRuleWithOperationsArgs(
-                            api_groups=[group],
-                            api_versions=["v1"],
-                            resources=list(resources),
-                            operations=["CREATE", "UPDATE"],
-                        )
-                        for group, resources in POD_SPEC_RESOURCES
-                    ],
-                ),
-                variables=[
-                    admission.VariableArgs(name=v.name, expression=v.expression) for v in VARIABLES
-                ],
-                validations=[
-                    admission.ValidationArgs(expression=v.expression, message=v.message)
-                    for v in VALIDATIONS
-                ],
-            ),
-            opts=pulumi.ResourceOptions(parent=self),
-        )
         actions = VALIDATION_ACTIONS[action]
-        admission.ValidatingAdmissionPolicyBinding(
-            f"{name}-binding",
-            metadata=ObjectMetaArgs(name=policy_name),
-            spec=admission.ValidatingAdmissionPolicyBindingSpecArgs(
-                policy_name=policy.metadata.name,
-                validation_actions=actions,
-                match_resources=admission.MatchResourcesArgs(namespace_selector=gpu_namespaces),
-            ),
-            opts=pulumi.ResourceOptions(parent=self),
+        policy = validating_policy(
+            self,
+            name,
+            policy_name=policy_name,
+            namespace_selector=gpu_namespaces,
+            resource_rules=[
+                admission.NamedRuleWithOperationsArgs(
+                    api_groups=[group],
+                    api_versions=["v1"],
+                    resources=list(resources),
+                    operations=["CREATE", "UPDATE"],
+                )
+                for group, resources in POD_SPEC_RESOURCES
+            ],
+            variables=VARIABLES,
+            validations=VALIDATIONS,
+            actions=actions,
         )
-
         self.policy_name = policy.metadata.name
         self.validation_actions = pulumi.Output.from_input(actions)
         self.register_outputs(

@@ -44,16 +44,15 @@ from gpu_platform.plan.queues import (
 from gpu_platform.settings import QueuesSettings, WorkloadSettings
 
 from .errors import Problem, raise_if_any, shape_problems, validation_problems
-from .gpu_admission_policy import VALIDATION_ACTIONS
+from .gpu_admission_policy import VALIDATION_ACTIONS, validating_policy
 from .gpu_metrics import AZURE_MONITOR_GROUP, OPERATOR_GROUP, scrape_policy_spec
 from .gpu_operator import scraper_namespace_problems
 from .gpu_queue_admission_cel import JUDGED_KINDS, VALIDATIONS, VARIABLES
 from .gpu_workload_namespace import DENY_ALL_POLICY, deny_all_spec
-from .helm_release import pinned_release, system_namespace
 from .nvidia_device_plugin import (
     API_SERVER_POLICY,
     api_server_egress_spec,
-    namespace_policies,
+    release_in_own_namespace,
     webhook_ingress_spec,
 )
 from .outputs import known_after
@@ -258,23 +257,17 @@ class GpuQueues(pulumi.ComponentResource):
             pulumi.log.warn(warning, self)
 
         home = settings.namespace
-        namespace = system_namespace(f"{name}-namespace", home, self, "restricted")
         scrapers = list(args.get("scraper_namespaces", [])) if kueue_scrape else []
-        namespace_policies(
+        namespace, release = release_in_own_namespace(
             self,
             name,
-            (home, namespace),
-            kueue_policies(args.get("cloud", DEFAULT_CLOUD), scrapers),
-        )
-        release = pinned_release(
-            f"{name}-release",
+            namespace=home,
+            pod_security="restricted",
+            policies=kueue_policies(args.get("cloud", DEFAULT_CLOUD), scrapers),
             chart=kueue.CHART_NAME,
             repo=kueue.CHART_REPO,
             version=settings.version,
-            namespace=home,
-            after=namespace,
             values=controller_values(settings.version, kueue_scrape, device_class_mappings(pools)),
-            parent=self,
         )
         # Kueue's CRDs and webhooks come with the release.
         after_release = pulumi.ResourceOptions(parent=self, depends_on=[release])
@@ -345,42 +338,23 @@ class GpuQueues(pulumi.ComponentResource):
                 LabelSelectorRequirementArgs(key=kueue.QUEUE_NAMESPACE_LABEL, operator="Exists")
             ]
         )
-        policy = admission.ValidatingAdmissionPolicy(
-            f"{name}-policy",
-            metadata=ObjectMetaArgs(name=POLICY_NAME),
-            spec=admission.ValidatingAdmissionPolicySpecArgs(
-                failure_policy="Fail",
-                match_constraints=admission.MatchResourcesArgs(
-                    namespace_selector=queued,
-                    resource_rules=[
-                        admission.NamedRuleWithOperationsArgs(
-                            api_groups=[group],
-                            api_versions=["*"],
-                            resources=sorted(resources),
-                            operations=["CREATE", "UPDATE"],
-                        )
-                        for group, resources in sorted(groups.items())
-                    ],
-                ),
-                variables=[
-                    admission.VariableArgs(name=v.name, expression=v.expression) for v in VARIABLES
-                ],
-                validations=[
-                    admission.ValidationArgs(expression=v.expression, message=v.message)
-                    for v in VALIDATIONS
-                ],
-            ),
-            opts=pulumi.ResourceOptions(parent=self),
-        )
-        admission.ValidatingAdmissionPolicyBinding(
-            f"{name}-binding",
-            metadata=ObjectMetaArgs(name=POLICY_NAME),
-            spec=admission.ValidatingAdmissionPolicyBindingSpecArgs(
-                policy_name=policy.metadata.name,
-                validation_actions=VALIDATION_ACTIONS[action],
-                match_resources=admission.MatchResourcesArgs(namespace_selector=queued),
-            ),
-            opts=pulumi.ResourceOptions(parent=self),
+        validating_policy(
+            self,
+            name,
+            policy_name=POLICY_NAME,
+            namespace_selector=queued,
+            resource_rules=[
+                admission.NamedRuleWithOperationsArgs(
+                    api_groups=[group],
+                    api_versions=["*"],
+                    resources=sorted(resources),
+                    operations=["CREATE", "UPDATE"],
+                )
+                for group, resources in sorted(groups.items())
+            ],
+            variables=VARIABLES,
+            validations=VALIDATIONS,
+            actions=VALIDATION_ACTIONS[action],
         )
 
     def _metrics(

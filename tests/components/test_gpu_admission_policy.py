@@ -29,6 +29,8 @@ from gpu_platform.components.gpu_workload_namespace import GpuWorkloadNamespace
 from gpu_platform.offline_preview import ProgramRun
 from gpu_platform.offline_preview.engine import PreviewMocks, RecordingMonitor
 from gpu_platform.settings import WorkloadSettings
+from tests.components.cel_policy import CompiledPolicy, compile_policy
+from tests.components.cel_policy import failed_messages as evaluate
 from tests.components.incluster_args import namespace_args
 from tests.components.input_errors import paths
 from tests.components.test_gpu_workload_namespace import ACK_MPS, PLAIN
@@ -41,17 +43,6 @@ COMPONENT = "gpu-platform:index:GpuAdmissionPolicy"
 # --- A CEL evaluator over the recorded policy ----------------------------------------------
 
 
-@dataclass
-class CompiledPolicy:
-    variables: list[tuple[str, celpy.Runner]]
-    validations: list[tuple[str, celpy.Runner]]
-    """(message, program)"""
-
-
-def _compile(env: celpy.Environment, expression: str) -> celpy.Runner:
-    return env.program(env.compile(expression))
-
-
 @cache
 def recorded_policy() -> dict[str, Any]:
     return one(run(lambda: GpuAdmissionPolicy("gpu", {})), POLICY).inputs
@@ -59,39 +50,12 @@ def recorded_policy() -> dict[str, Any]:
 
 @cache
 def compiled_policy() -> CompiledPolicy:
-    spec = recorded_policy()["spec"]
-    env = celpy.Environment()
-    return CompiledPolicy(
-        variables=[(v["name"], _compile(env, v["expression"])) for v in spec["variables"]],
-        validations=[(v["message"], _compile(env, v["expression"])) for v in spec["validations"]],
-    )
+    return compile_policy(recorded_policy()["spec"])
 
 
 def failed_messages(obj: dict[str, Any], namespace: dict[str, Any]) -> list[str]:
     """Messages of the validations ``obj`` fails; a CEL error fails the test outright."""
-    policy = compiled_policy()
-    activation: dict[str, Any] = {
-        "object": celpy.json_to_cel(obj),
-        "namespaceObject": celpy.json_to_cel(namespace),
-    }
-    variables: dict[str, Any] = {}
-    for name, program in policy.variables:
-        activation["variables"] = celpy.celtypes.MapType(
-            {celpy.celtypes.StringType(k): v for k, v in variables.items()}
-        )
-        value = program.evaluate(activation)
-        assert not isinstance(value, celpy.CELEvalError), f"variable {name}: {value}"
-        variables[name] = value
-    activation["variables"] = celpy.celtypes.MapType(
-        {celpy.celtypes.StringType(k): v for k, v in variables.items()}
-    )
-    failed = []
-    for message, program in policy.validations:
-        result = program.evaluate(activation)
-        assert isinstance(result, celpy.celtypes.BoolType), f"{message}: {result!r}"
-        if not result:
-            failed.append(message)
-    return failed
+    return evaluate(compiled_policy(), obj, namespace)
 
 
 MESSAGE = {v.key: v.message for v in VALIDATIONS}
@@ -622,7 +586,7 @@ RESOURCE_NAMES = st.one_of(
 @cache
 def _gpu_predicate() -> celpy.Runner:
     env = celpy.Environment()
-    return _compile(env, is_gpu_resource_cel("r"))
+    return env.program(env.compile(is_gpu_resource_cel("r")))
 
 
 @given(RESOURCE_NAMES)

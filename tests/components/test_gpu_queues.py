@@ -8,7 +8,6 @@ import copy
 from functools import cache
 from typing import Any
 
-import celpy
 import pytest
 
 from gpu_facts import kueue
@@ -23,6 +22,7 @@ from gpu_platform.components.gpu_queue_admission_cel import (
 from gpu_platform.components.gpu_queues import GpuQueues, GpuQueuesArgs
 from gpu_platform.plan.queue_controller import controller_values
 from gpu_platform.plan.queues import queues_plan
+from tests.components.cel_policy import CompiledPolicy, compile_policy, failed_messages
 from tests.components.incluster_args import pools_args
 from tests.components.input_errors import paths, reasons, refused
 from tests.conftest import by_type, one, platform_of, run, run_once, stack_raw
@@ -182,44 +182,16 @@ def test_the_map_collections_are_the_kubeflow_replica_specs() -> None:
 
 
 @cache
-def _compiled() -> tuple[list[tuple[str, Any]], list[tuple[str, Any]]]:
-    spec = one(queues(), POLICY).inputs["spec"]
-    env = celpy.Environment()
-    variables = [(v["name"], env.program(env.compile(v["expression"]))) for v in spec["variables"]]
-    validations = [
-        (v["message"], env.program(env.compile(v["expression"]))) for v in spec["validations"]
-    ]
-    return variables, validations
+def _compiled() -> CompiledPolicy:
+    return compile_policy(one(queues(), POLICY).inputs["spec"])
 
 
 def failed(obj: dict[str, Any], namespace_labels: dict[str, str] | None = None) -> list[str]:
     """Keys of the validations ``obj`` fails in a queued namespace; a CEL error fails the test."""
     labels = {QUEUE_NAMESPACE_LABEL: "training"} if namespace_labels is None else namespace_labels
     namespace = {"metadata": {"name": "gpu-training", "labels": labels}}
-    variables, validations = _compiled()
-    activation: dict[str, Any] = {
-        "object": celpy.json_to_cel(obj),
-        "namespaceObject": celpy.json_to_cel(namespace),
-    }
-    values: dict[str, Any] = {}
-    for name, program in variables:
-        activation["variables"] = celpy.celtypes.MapType(
-            {celpy.celtypes.StringType(k): v for k, v in values.items()}
-        )
-        value = program.evaluate(activation)
-        assert not isinstance(value, celpy.CELEvalError), f"variable {name}: {value}"
-        values[name] = value
-    activation["variables"] = celpy.celtypes.MapType(
-        {celpy.celtypes.StringType(k): v for k, v in values.items()}
-    )
     keys = {v.message: v.key for v in VALIDATIONS}
-    out = []
-    for message, program in validations:
-        result = program.evaluate(activation)
-        assert isinstance(result, celpy.celtypes.BoolType), f"{message}: {result!r}"
-        if not result:
-            out.append(keys[message])
-    return out
+    return [keys[m] for m in failed_messages(_compiled(), obj, namespace)]
 
 
 def workload(

@@ -26,7 +26,7 @@ from gpu_platform.plan.pools import pool_placement
 from gpu_platform.plan.queue_controller import controller_values, manager_config
 from gpu_platform.plan.queues import queues_plan
 from tests.conftest import platform_of, run, stack_raw
-from tests.reference import reference
+from tests.reference import has_path, reference, render_chart
 
 NAMESPACE = kueue.DEFAULT_NAMESPACE
 POD_KINDS = {"DaemonSet", "Deployment", "StatefulSet", "Job", "CronJob", "Pod"}
@@ -39,19 +39,7 @@ def chart() -> Path:
 
 
 def _render(chart: Path, values: dict[str, Any]) -> list[dict[str, Any]]:
-    from helm_python.chart import Chart
-
-    manifests = Chart.load(chart).render(
-        values=values, name=kueue.RELEASE_NAME, namespace=NAMESPACE, is_install=True
-    )
-    # Kueue's CRDs are 1.7 MB of YAML: libyaml's loader reads them ten times faster.
-    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-    return [
-        {**doc, "source": source.split("/", 1)[1]}
-        for source, text in manifests.items()
-        for doc in yaml.load_all(text, Loader=loader)
-        if doc
-    ]
+    return render_chart(chart, values, kueue.RELEASE_NAME, NAMESPACE)
 
 
 @pytest.fixture(scope="module")
@@ -175,18 +163,10 @@ def _policies(cloud: str, scrapers: list[str]) -> None:
         net.NetworkPolicy(name, metadata=ObjectMetaArgs(name=name, namespace=NAMESPACE), spec=spec)
 
 
-def _has_path(node: Any, path: str) -> bool:
-    for key in path.split("."):
-        if not isinstance(node, dict) or key not in node:
-            return False
-        node = node[key]
-    return True
-
-
 def test_every_value_we_set_is_a_chart_value(chart: Path) -> None:
     values = yaml.safe_load((chart / "values.yaml").read_text())
     for path in sorted(kueue.KNOWN_VALUE_PATHS):
-        assert _has_path(values, path), f"{path} is not in the chart's values.yaml"
+        assert has_path(values, path), f"{path} is not in the chart's values.yaml"
 
 
 def _crd(rendered: list[dict[str, Any]], plural: str) -> dict[str, Any]:

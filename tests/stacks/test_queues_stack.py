@@ -15,9 +15,9 @@ from gpu_platform.offline_preview.engine import RecordedResource
 from gpu_platform.offline_preview.policy_runner import run_policies
 from gpu_policies.registry import policies
 from gpu_policy_support.node_placement import node_placement
-from gpu_policy_support.node_pools import NodePool, node_pools
 from gpu_policy_support.tolerations import may_schedule, tolerates_taint
 from tests.conftest import by_type, one, platform_of, stack_preview, stack_raw
+from tests.stacks.test_amd_stack import gpu_pools
 
 pytestmark = pytest.mark.slow
 
@@ -33,15 +33,6 @@ def queues_dev() -> PreviewResult:
     return stack_preview(STACK)
 
 
-def pools(result: PreviewResult) -> dict[str, NodePool]:
-    """Every pool of the plan (the system pool inline in the cluster) by its AKS name."""
-    found: dict[str, NodePool] = {}
-    for resource in result.run.resources:
-        for pool in node_pools(resource.type, resource.name, resource.inputs):
-            found[pool.name.rsplit("[", 1)[-1].rstrip("]")] = pool
-    return found
-
-
 def test_previews_clean(queues_dev: PreviewResult) -> None:
     assert queues_dev.exit_code == EXIT_OK
     assert queues_dev.violations == []
@@ -55,7 +46,7 @@ def test_each_flavour_selects_and_tolerates_exactly_its_pools_nodes(
     """The flavour's nodeLabels are the pool's nodes' (and no other pool's), its nodeTaints are
     the pool's taints, and its tolerations tolerate exactly those: read from the recorded
     AgentPools, as the pool component registered them."""
-    every = pools(queues_dev)
+    every = gpu_pools(queues_dev)
     flavors = {
         r.inputs["metadata"]["name"]: r.inputs["spec"] for r in by_type(queues_dev.run, FLAVOR)
     }
@@ -76,7 +67,7 @@ def test_each_flavour_selects_and_tolerates_exactly_its_pools_nodes(
 def test_kueue_runs_on_cpu_nodes_only(queues_dev: PreviewResult) -> None:
     (kueue,) = [r.inputs for r in by_type(queues_dev.run, RELEASE) if r.inputs["name"] == "kueue"]
     tolerations = kueue["values"]["controllerManager"]["tolerations"]
-    landing = {n for n, p in pools(queues_dev).items() if may_schedule(tolerations, p.taints)}
+    landing = {n for n, p in gpu_pools(queues_dev).items() if may_schedule(tolerations, p.taints)}
     assert landing == {"system", "general"}
 
 
