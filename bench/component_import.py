@@ -32,7 +32,7 @@ BUDGET = 1.2
 """Component import / floor, whole processes (issue 20)."""
 STATEMENTS = (
     "from gpu_platform import AksGpuNodePool",
-    "from gpu_platform.components.aks_gpu_node_pool import AksGpuNodePool",
+    "from gpu_platform.components.aks.gpu_node_pool import AksGpuNodePool",
 )
 OWN_MODULES_SHOWN = 8
 

@@ -4,7 +4,7 @@
 ``matched_floor`` registers one resource of the very SDK class for each resource our program
 registered (components as bare ComponentResources), with the fewest inputs the class
 accepts and without azure-native's API-version aliases, as our components create them
-(``components.azure_aliases``). Its gap to the plain floor is what the SDK classes cost by
+(``components.aks.azure_aliases``). Its gap to the plain floor is what the SDK classes cost by
 themselves: their typed outputs, the aliases they keep.
 """
 
@@ -20,7 +20,7 @@ import pulumi
 import pulumi_kubernetes as k8s
 from pulumi.runtime import rpc
 
-from gpu_platform.components.azure_aliases import without_version_aliases
+from gpu_platform.components.aks.azure_aliases import without_version_aliases
 
 # The SDKs' own message for a missing required argument, e.g. "Missing required property
 # 'resource_group_name'"; the matched floor fills such arguments with a placeholder.

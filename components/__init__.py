@@ -2,7 +2,7 @@
 
 Every public component and its args type load lazily, from the module that defines them, so a
 program importing one ACK component never imports azure-native (nor an AKS one alicloud):
-``from gpu_platform.components import AksGpuNodePool`` imports ``aks_gpu_node_pool`` alone.
+``from gpu_platform.components import AksGpuNodePool`` imports ``aks.gpu_node_pool`` alone.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # what the names below resolve to, for type checkers
-    from .ack_cluster import (
+    from .ack.cluster import (
         AckCluster,
         AckClusterArgs,
         AckMaintenanceWindowArgs,
@@ -19,11 +19,11 @@ if TYPE_CHECKING:  # what the names below resolve to, for type checkers
         AckVpcArgs,
         AckVSwitchArgs,
     )
-    from .ack_cpu_node_pool import AckCpuNodePool, AckCpuNodePoolArgs
-    from .ack_gpu_node_pool import AckGpuNodePool, AckGpuNodePoolArgs
-    from .ack_gpu_sharing import AckGpuSharing, AckGpuSharingArgs
-    from .ack_monitoring import AckMonitoring, AckMonitoringArgs
-    from .aks_cluster import (
+    from .ack.cpu_node_pool import AckCpuNodePool, AckCpuNodePoolArgs
+    from .ack.gpu_node_pool import AckGpuNodePool, AckGpuNodePoolArgs
+    from .ack.gpu_sharing import AckGpuSharing, AckGpuSharingArgs
+    from .ack.monitoring import AckMonitoring, AckMonitoringArgs
+    from .aks.cluster import (
         AksApiServerArgs,
         AksCluster,
         AksClusterArgs,
@@ -33,22 +33,21 @@ if TYPE_CHECKING:  # what the names below resolve to, for type checkers
         AksResourceGroupArgs,
         AksSystemPoolArgs,
     )
-    from .aks_cpu_node_pool import AksCpuNodePool, AksCpuNodePoolArgs
-    from .aks_gpu_node_pool import AksGpuNodePool, AksGpuNodePoolArgs
-    from .aks_grafana import AksGrafana, AksGrafanaArgs
-    from .aks_monitoring import (
+    from .aks.cpu_node_pool import AksCpuNodePool, AksCpuNodePoolArgs
+    from .aks.gpu_node_pool import AksGpuNodePool, AksGpuNodePoolArgs
+    from .aks.grafana import AksGrafana, AksGrafanaArgs
+    from .aks.monitoring import (
         AksMonitoring,
         AksMonitoringArgs,
         AksMonitoringWorkspaces,
         AksMonitoringWorkspacesArgs,
     )
-    from .amd_gpu_operator import AmdDriverArgs, AmdGpuOperator, AmdGpuOperatorArgs, AmdImagesArgs
+    from .aks.nvme_cache import NvmeCache, NvmeCacheArgs
+    from .amd.gpu_operator import AmdDriverArgs, AmdGpuOperator, AmdGpuOperatorArgs, AmdImagesArgs
     from .cert_manager import CertManager, CertManagerArgs
     from .driver_check import DriverCheck, DriverCheckArgs
-    from .existing_cluster import ExistingCluster, ExistingClusterArgs
+    from .existing.cluster import ExistingCluster, ExistingClusterArgs
     from .gpu_admission_policy import GpuAdmissionPolicy, GpuAdmissionPolicyArgs
-    from .gpu_metrics import DcgmExporter, DcgmExporterArgs
-    from .gpu_operator import NvidiaGpuOperator, NvidiaGpuOperatorArgs
     from .gpu_queues import GpuQueueNamespaceArgs, GpuQueues, GpuQueuesArgs, GpuQueueTypeArgs
     from .gpu_workload_namespace import (
         GpuWorkloadComputeQuotaArgs,
@@ -59,13 +58,14 @@ if TYPE_CHECKING:  # what the names below resolve to, for type checkers
         GpuWorkloadTrafficArgs,
     )
     from .node_hardening import AckSystemDiskArgs
-    from .nvidia_device_plugin import (
+    from .nvidia.dcgm_exporter import DcgmExporter, DcgmExporterArgs
+    from .nvidia.device_plugin import (
         ContainerResourcesArgs,
         GpuComponentResourcesArgs,
         NvidiaDevicePlugin,
         NvidiaDevicePluginArgs,
     )
-    from .nvme_cache import NvmeCache, NvmeCacheArgs
+    from .nvidia.gpu_operator import NvidiaGpuOperator, NvidiaGpuOperatorArgs
     from .platform import GpuPlatform
     from .pool_args import (
         AutoscaleArgs,
@@ -77,57 +77,57 @@ if TYPE_CHECKING:  # what the names below resolve to, for type checkers
     )
 
 _WHERE = {
-    "AckCluster": "ack_cluster",
-    "AckClusterArgs": "ack_cluster",
-    "AckCpuNodePool": "ack_cpu_node_pool",
-    "AckCpuNodePoolArgs": "ack_cpu_node_pool",
-    "AckGpuNodePool": "ack_gpu_node_pool",
-    "AckGpuNodePoolArgs": "ack_gpu_node_pool",
-    "AckGpuSharing": "ack_gpu_sharing",
-    "AckGpuSharingArgs": "ack_gpu_sharing",
-    "AckMaintenanceWindowArgs": "ack_cluster",
-    "AckMonitoring": "ack_monitoring",
-    "AckMonitoringArgs": "ack_monitoring",
+    "AckCluster": "ack.cluster",
+    "AckClusterArgs": "ack.cluster",
+    "AckCpuNodePool": "ack.cpu_node_pool",
+    "AckCpuNodePoolArgs": "ack.cpu_node_pool",
+    "AckGpuNodePool": "ack.gpu_node_pool",
+    "AckGpuNodePoolArgs": "ack.gpu_node_pool",
+    "AckGpuSharing": "ack.gpu_sharing",
+    "AckGpuSharingArgs": "ack.gpu_sharing",
+    "AckMaintenanceWindowArgs": "ack.cluster",
+    "AckMonitoring": "ack.monitoring",
+    "AckMonitoringArgs": "ack.monitoring",
     "AckSystemDiskArgs": "node_hardening",
-    "AckSystemPoolArgs": "ack_cluster",
-    "AckVSwitchArgs": "ack_cluster",
-    "AckVpcArgs": "ack_cluster",
-    "AksApiServerArgs": "aks_cluster",
-    "AksCluster": "aks_cluster",
-    "AksClusterArgs": "aks_cluster",
-    "AksClusterMonitoringArgs": "aks_cluster",
-    "AksCpuNodePool": "aks_cpu_node_pool",
-    "AksCpuNodePoolArgs": "aks_cpu_node_pool",
-    "AksEntraIdArgs": "aks_cluster",
-    "AksGpuNodePool": "aks_gpu_node_pool",
-    "AksGpuNodePoolArgs": "aks_gpu_node_pool",
-    "AksGrafana": "aks_grafana",
-    "AksGrafanaArgs": "aks_grafana",
-    "AksMaintenanceWindowArgs": "aks_cluster",
-    "AksMonitoring": "aks_monitoring",
-    "AksMonitoringArgs": "aks_monitoring",
-    "AksMonitoringWorkspaces": "aks_monitoring",
-    "AksMonitoringWorkspacesArgs": "aks_monitoring",
-    "AksResourceGroupArgs": "aks_cluster",
-    "AksSystemPoolArgs": "aks_cluster",
-    "AmdDriverArgs": "amd_gpu_operator",
-    "AmdGpuOperator": "amd_gpu_operator",
-    "AmdGpuOperatorArgs": "amd_gpu_operator",
-    "AmdImagesArgs": "amd_gpu_operator",
+    "AckSystemPoolArgs": "ack.cluster",
+    "AckVSwitchArgs": "ack.cluster",
+    "AckVpcArgs": "ack.cluster",
+    "AksApiServerArgs": "aks.cluster",
+    "AksCluster": "aks.cluster",
+    "AksClusterArgs": "aks.cluster",
+    "AksClusterMonitoringArgs": "aks.cluster",
+    "AksCpuNodePool": "aks.cpu_node_pool",
+    "AksCpuNodePoolArgs": "aks.cpu_node_pool",
+    "AksEntraIdArgs": "aks.cluster",
+    "AksGpuNodePool": "aks.gpu_node_pool",
+    "AksGpuNodePoolArgs": "aks.gpu_node_pool",
+    "AksGrafana": "aks.grafana",
+    "AksGrafanaArgs": "aks.grafana",
+    "AksMaintenanceWindowArgs": "aks.cluster",
+    "AksMonitoring": "aks.monitoring",
+    "AksMonitoringArgs": "aks.monitoring",
+    "AksMonitoringWorkspaces": "aks.monitoring",
+    "AksMonitoringWorkspacesArgs": "aks.monitoring",
+    "AksResourceGroupArgs": "aks.cluster",
+    "AksSystemPoolArgs": "aks.cluster",
+    "AmdDriverArgs": "amd.gpu_operator",
+    "AmdGpuOperator": "amd.gpu_operator",
+    "AmdGpuOperatorArgs": "amd.gpu_operator",
+    "AmdImagesArgs": "amd.gpu_operator",
     "AutoscaleArgs": "pool_args",
     "CertManager": "cert_manager",
     "CertManagerArgs": "cert_manager",
-    "ContainerResourcesArgs": "nvidia_device_plugin",
+    "ContainerResourcesArgs": "nvidia.device_plugin",
     "CpuPoolArgs": "pool_args",
-    "DcgmExporter": "gpu_metrics",
-    "DcgmExporterArgs": "gpu_metrics",
+    "DcgmExporter": "nvidia.dcgm_exporter",
+    "DcgmExporterArgs": "nvidia.dcgm_exporter",
     "DriverCheck": "driver_check",
     "DriverCheckArgs": "driver_check",
-    "ExistingCluster": "existing_cluster",
-    "ExistingClusterArgs": "existing_cluster",
+    "ExistingCluster": "existing.cluster",
+    "ExistingClusterArgs": "existing.cluster",
     "GpuAdmissionPolicy": "gpu_admission_policy",
     "GpuAdmissionPolicyArgs": "gpu_admission_policy",
-    "GpuComponentResourcesArgs": "nvidia_device_plugin",
+    "GpuComponentResourcesArgs": "nvidia.device_plugin",
     "GpuPlatform": "platform",
     "GpuPoolArgs": "pool_args",
     "GpuQueueNamespaceArgs": "gpu_queues",
@@ -141,12 +141,12 @@ _WHERE = {
     "GpuWorkloadNamespaceArgs": "gpu_workload_namespace",
     "GpuWorkloadTrafficArgs": "gpu_workload_namespace",
     "MigArgs": "pool_args",
-    "NvidiaDevicePlugin": "nvidia_device_plugin",
-    "NvidiaDevicePluginArgs": "nvidia_device_plugin",
-    "NvidiaGpuOperator": "gpu_operator",
-    "NvidiaGpuOperatorArgs": "gpu_operator",
-    "NvmeCache": "nvme_cache",
-    "NvmeCacheArgs": "nvme_cache",
+    "NvidiaDevicePlugin": "nvidia.device_plugin",
+    "NvidiaDevicePluginArgs": "nvidia.device_plugin",
+    "NvidiaGpuOperator": "nvidia.gpu_operator",
+    "NvidiaGpuOperatorArgs": "nvidia.gpu_operator",
+    "NvmeCache": "aks.nvme_cache",
+    "NvmeCacheArgs": "aks.nvme_cache",
     "SharingArgs": "pool_args",
     "UpgradeArgs": "pool_args",
 }

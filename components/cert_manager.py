@@ -25,13 +25,13 @@ from gpu_facts.cert_manager_chart import (
     WEBHOOK_LABELS,
     WEBHOOK_PORT,
 )
-from gpu_facts.device_plugin_chart import unknown_value_paths
+from gpu_facts.nvidia.device_plugin_chart import unknown_value_paths
 from gpu_platform.plan.chart_values import system_tolerations
 from gpu_platform.settings import CertManagerSettings
 
 from .errors import raise_if_any, shape_problems, validation_problems
 from .gpu_workload_namespace import DENY_ALL_POLICY, deny_all_spec
-from .nvidia_device_plugin import (
+from .nvidia.device_plugin import (
     API_SERVER_POLICY,
     api_server_egress_spec,
     release_in_own_namespace,

@@ -1,7 +1,7 @@
 """Node inputs the pool components share: AKS agent pool hardening (pods per node, OS disk,
 encryption at host), sizing and upgrades, and ACK system disks. One place, so the system, GPU
-and CPU pools of a cluster cannot drift apart (their rules are ``plan.aks_nodes`` and
-``plan.ack_cluster``, which the stack config asks too).
+and CPU pools of a cluster cannot drift apart (their rules are ``plan.aks.nodes`` and
+``plan.ack.cluster``, which the stack config asks too).
 
 No ``from __future__ import annotations``: ``AckSystemDiskArgs`` is part of component args the
 component analyzer reads at run time.
@@ -11,9 +11,9 @@ from typing import TYPE_CHECKING, NotRequired, TypedDict
 
 from pydantic import ValidationError
 
-from gpu_facts.aks_nodes import CREATION_ONLY_POOL_PROPERTIES
-from gpu_platform.plan.ack_cluster import system_disk_problems
-from gpu_platform.plan.aks_nodes import aks_node
+from gpu_facts.aks.nodes import CREATION_ONLY_POOL_PROPERTIES
+from gpu_platform.plan.ack.cluster import system_disk_problems
+from gpu_platform.plan.aks.nodes import aks_node
 from gpu_platform.plan.problems import under
 from gpu_platform.settings import (
     AckSystemDiskSettings,

@@ -25,14 +25,14 @@ from gpu_platform.plan.queues import local_queue_name
 from gpu_platform.settings import AckClusterSettings, AksClusterSettings, ExistingClusterSettings
 from gpu_platform.stack_config import NAMESPACE
 
-from .existing_cluster import ExistingCluster as ExistingClusterComponent
+from .existing.cluster import ExistingCluster as ExistingClusterComponent
 
 if TYPE_CHECKING:  # the in-cluster components are imported where they are used
-    from .ack_cluster import AckCluster as AckClusterComponent
-    from .aks_cluster import AksCluster as AksClusterComponent
+    from .ack.cluster import AckCluster as AckClusterComponent
+    from .aks.cluster import AksCluster as AksClusterComponent
     from .driver_check import DriverCheckArgs
     from .gpu_workload_namespace import GpuWorkloadNamespaceArgs
-    from .nvidia_device_plugin import GpuComponentResourcesArgs
+    from .nvidia.device_plugin import GpuComponentResourcesArgs
 
 
 @dataclass
@@ -133,11 +133,11 @@ class GpuPlatform(pulumi.ComponentResource):
     def _azure(self, settings: AksClusterSettings) -> ClusterHandle:
         """AKS cluster, one AksGpuNodePool per GPU pool, one AksCpuNodePool per CPU pool, and
         the NVMe cache where asked."""
-        from .aks_cluster import AksCluster as AksClusterComponent
-        from .aks_cluster import aks_cluster_args
-        from .aks_cpu_node_pool import AksCpuNodePool
-        from .aks_gpu_node_pool import AksGpuNodePool
-        from .nvme_cache import NvmeCache
+        from .aks.cluster import AksCluster as AksClusterComponent
+        from .aks.cluster import aks_cluster_args
+        from .aks.cpu_node_pool import AksCpuNodePool
+        from .aks.gpu_node_pool import AksGpuNodePool
+        from .aks.nvme_cache import NvmeCache
         from .pool_args import cpu_pool_args, gpu_pool_args
 
         config = self._platform.settings
@@ -227,7 +227,7 @@ class GpuPlatform(pulumi.ComponentResource):
         self, settings: AksClusterSettings, cluster: AksClusterComponent, prometheus: bool
     ) -> None:
         """GPU rule groups and Prometheus collection, container logs and audit (AKS)."""
-        from .aks_monitoring import AksMonitoring, AksMonitoringArgs
+        from .aks.monitoring import AksMonitoring, AksMonitoringArgs
         from .pool_args import gpu_pool_args
 
         config = self._platform.settings
@@ -257,7 +257,7 @@ class GpuPlatform(pulumi.ComponentResource):
         self, settings: AksClusterSettings, cluster: AksClusterComponent
     ) -> pulumi.Output[str]:
         """Azure Managed Grafana on the cluster's Azure Monitor workspace (AKS)."""
-        from .aks_grafana import AksGrafana
+        from .aks.grafana import AksGrafana
 
         grafana = AksGrafana(
             f"{self._name}-grafana",
@@ -276,11 +276,11 @@ class GpuPlatform(pulumi.ComponentResource):
     def _alicloud(self, settings: AckClusterSettings) -> ClusterHandle:
         """ACK cluster, one AckGpuNodePool per GPU pool, one AckCpuNodePool per CPU pool, and
         ACK's GPU-sharing components."""
-        from .ack_cluster import AckCluster as AckClusterComponent
-        from .ack_cluster import ack_cluster_args
-        from .ack_cpu_node_pool import AckCpuNodePool
-        from .ack_gpu_node_pool import AckGpuNodePool
-        from .ack_gpu_sharing import AckGpuSharing, ack_gpu_sharing_args
+        from .ack.cluster import AckCluster as AckClusterComponent
+        from .ack.cluster import ack_cluster_args
+        from .ack.cpu_node_pool import AckCpuNodePool
+        from .ack.gpu_node_pool import AckGpuNodePool
+        from .ack.gpu_sharing import AckGpuSharing, ack_gpu_sharing_args
         from .node_hardening import AckSystemDiskArgs
         from .pool_args import cpu_pool_args, gpu_pool_args
 
@@ -368,7 +368,7 @@ class GpuPlatform(pulumi.ComponentResource):
     ) -> list[pulumi.Resource]:
         """Managed Prometheus with the GPU alerts, container logs to SLS (ACK); adds their
         stack outputs and returns what the in-cluster layer must wait for."""
-        from .ack_monitoring import AckMonitoring, AckMonitoringArgs
+        from .ack.monitoring import AckMonitoring, AckMonitoringArgs
         from .pool_args import gpu_pool_args
 
         config = self._platform.settings
@@ -405,7 +405,7 @@ class GpuPlatform(pulumi.ComponentResource):
         return [monitoring.prometheus_addon] if monitoring.prometheus_addon else []
 
     def _existing(self, settings: ExistingClusterSettings) -> ClusterHandle:
-        from .existing_cluster import ExistingClusterArgs
+        from .existing.cluster import ExistingClusterArgs
 
         args = ExistingClusterArgs(cluster_name=settings.name)
         secret_kubeconfig = pulumi.Config(NAMESPACE).get_secret("kubeconfig")
@@ -426,8 +426,8 @@ class GpuPlatform(pulumi.ComponentResource):
         """Device plugin with per-pool configs (or the GPU Operator), AMD's GPU Operator for AMD
         pools, and driver checks."""
         from .driver_check import DriverCheck, checked_pools
-        from .gpu_operator import NvidiaGpuOperator
-        from .nvidia_device_plugin import NvidiaDevicePlugin
+        from .nvidia.device_plugin import NvidiaDevicePlugin
+        from .nvidia.gpu_operator import NvidiaGpuOperator
         from .pool_args import gpu_pool_args
 
         config, pools = self._platform.settings, list(self._platform.pools.values())
@@ -516,7 +516,7 @@ class GpuPlatform(pulumi.ComponentResource):
         exporter is scraped like ours (docs/amd.md)."""
         if not any(pf.is_amd for pf in self._platform.pools.values()):
             return None
-        from .amd_gpu_operator import AmdGpuOperator, AmdGpuOperatorArgs
+        from .amd.gpu_operator import AmdGpuOperator, AmdGpuOperatorArgs
         from .cert_manager import CertManager
 
         config = self._platform.settings
@@ -560,7 +560,7 @@ class GpuPlatform(pulumi.ComponentResource):
 
     def _gpu_metrics(self, pool_args: list[Any], opts: pulumi.ResourceOptions) -> None:
         """NVIDIA's dcgm-exporter on the GPU nodes, scraped the way the cloud does it."""
-        from .gpu_metrics import DcgmExporter, DcgmExporterArgs
+        from .nvidia.dcgm_exporter import DcgmExporter, DcgmExporterArgs
 
         metrics = metrics_plan(self._platform)
         if metrics is None or not metrics.our_exporter:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from gpu_facts.device_plugin_chart import CRITICAL_ADDONS_TAINT_KEY
+from gpu_facts.nvidia.device_plugin_chart import CRITICAL_ADDONS_TAINT_KEY
 from gpu_facts.scheduling import (
     DEVICE_PLUGIN_CONFIG_LABEL,
     GPU_PRESENT_LABEL,

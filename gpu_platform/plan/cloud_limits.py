@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from gpu_facts import azure_vm_size
-from gpu_facts.ack_components import ACK_PRO_PREFIX
+from gpu_facts.ack.addons import ACK_PRO_PREFIX
 from gpu_facts.cloud_limits import (
     ACK_PRO_DEFAULT_NODES_PER_CLUSTER,
     AKS_DEFAULT_NODES_PER_CLUSTER,

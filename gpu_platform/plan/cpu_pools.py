@@ -9,8 +9,8 @@ import re
 from collections.abc import Iterator, Mapping
 
 from gpu_facts import AZURE_VM_SIZES
-from gpu_facts.alibaba_instance_types import has_gpus
-from gpu_facts.azure_vm_sizes import GPU_SIZE_PREFIX
+from gpu_facts.ack.machine_types import has_gpus
+from gpu_facts.aks.machine_types import GPU_SIZE_PREFIX
 from gpu_facts.scheduling import POOL_LABEL
 from gpu_platform.settings import Cloud, CpuPoolSettings
 

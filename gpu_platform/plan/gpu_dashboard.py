@@ -1,4 +1,4 @@
-"""The GPU dashboard (Grafana JSON) over the recording rules of ``plan.gpu_rules``.
+"""The GPU dashboard (Grafana JSON) over the recording rules of ``plan.prometheus_rules``.
 
 Built from the rules' own names, so a renamed rule cannot leave a panel empty; ``python -m
 gpu_platform.plan.gpu_dashboard --write`` writes ``observability/gpu-dashboard.json`` (a test
@@ -13,10 +13,10 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from gpu_facts import amd_metrics_exporter as amd
-from gpu_facts.dcgm_exporter_chart import HOSTNAME_LABEL, TEMPERATURE, XID_ERRORS
+from gpu_facts.amd import metrics_exporter as amd
+from gpu_facts.nvidia.dcgm_exporter_chart import HOSTNAME_LABEL, TEMPERATURE, XID_ERRORS
 
-from .gpu_rules import usage_rules
+from .prometheus_rules import usage_rules
 from .queue_rules import queue_usage_rules
 
 DASHBOARD_FILE = Path(__file__).resolve().parent.parent / "observability" / "gpu-dashboard.json"

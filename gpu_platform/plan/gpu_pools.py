@@ -20,11 +20,11 @@ from gpu_facts import (
     ecs_instance_type,
     gpu_model,
 )
-from gpu_facts.aks_nodes import is_azure_linux
-from gpu_facts.azure_mig import MIG_NO_AUTOSCALER, MIG_NOT_ON_AZURE_LINUX
+from gpu_facts.aks.mig import MIG_NO_AUTOSCALER, MIG_NOT_ON_AZURE_LINUX
+from gpu_facts.aks.nodes import is_azure_linux
 from gpu_platform.settings import Cloud, GpuPoolSettings
 
-from .aks_nodes import surge_problems
+from .aks.nodes import surge_problems
 from .node_pools import name_problems, reserved_label_problems, size_problems
 from .pools import ACK_MODES, PLUGIN_MODES
 from .problems import Problem

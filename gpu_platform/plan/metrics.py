@@ -2,7 +2,7 @@
 every GPU resource it can attribute is attributed to its pod, and how a scraper finds it.
 
 Pure: the ``DcgmExporter`` component renders these values into its Helm release, and the
-rules (``plan.gpu_rules``) read the same resource names.
+rules (``plan.prometheus_rules``) read the same resource names.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from gpu_facts.capacity import mig_instances_per_gpu
-from gpu_facts.dcgm_exporter_chart import (
+from gpu_facts.nvidia.dcgm_exporter_chart import (
     ENGINE_ACTIVE,
     KNOWN_VALUE_PATHS,
     METRICS_PORT,
@@ -23,10 +23,10 @@ from gpu_facts.dcgm_exporter_chart import (
     attributable,
     natively_attributed,
 )
-from gpu_facts.device_plugin_chart import at_least, unknown_value_paths
+from gpu_facts.nvidia.device_plugin_chart import at_least, unknown_value_paths
 from gpu_facts.scheduling import SHARED_SUFFIX
 
-from .amd_pools import nvidia_pools
+from .amd.pools import nvidia_pools
 from .chart_values import gpu_node_affinity, gpu_tolerations, merge_values
 from .pools import PoolFacts
 
@@ -41,7 +41,7 @@ SCRAPE_MODES: tuple[ScrapeMode, ...] = (
 the usual kubernetes-pods job), a ``monitoring.coreos.com`` ServiceMonitor (the Prometheus
 Operator), an ``azmonitoring.coreos.com`` PodMonitor (AKS managed Prometheus, which reads
 only that group), or a ``monitoring.coreos.com`` PodMonitor marked for ACK's managed Prometheus
-agent (``gpu_facts.ack_components.ARMS_DISCOVERY_ANNOTATION``)."""
+agent (``gpu_facts.ack.addons.ARMS_DISCOVERY_ANNOTATION``)."""
 DROPPED_TARGET_LABELS = "namespace|pod|container"
 """The target labels Prometheus would give every series after the exporter's own pod. The
 exporter's series carry the pod, namespace and container holding the GPU under these names:
@@ -54,15 +54,15 @@ def exporter_pools(pools: Sequence[PoolFacts]) -> list[PoolFacts]:
     """Pools whose nodes get our exporter: every NVIDIA GPU pool. DCGM reads the GPUs through the
     driver, whichever plugin advertises them, so pools ACK's own sharing serves (MPS, cGPU,
     share) get it too; ACK's own exporter keeps off all of them (it tolerates no custom taint:
-    ``gpu_facts.ack_components.ARMS_GPU_EXPORTER``): one exporter per GPU node. AMD pools get
-    AMD's exporter from AMD's GPU Operator (``plan.amd_gpu_operator``): DCGM reads no AMD GPU."""
+    ``gpu_facts.ack.addons.ARMS_GPU_EXPORTER``): one exporter per GPU node. AMD pools get
+    AMD's exporter from AMD's GPU Operator (``plan.amd.gpu_operator``): DCGM reads no AMD GPU."""
     return nvidia_pools(pools)
 
 
 def attributed_pools(pools: Sequence[PoolFacts]) -> list[PoolFacts]:
     """Pools whose pods the exporter names on their GPUs' series: those the NVIDIA device plugin
     serves. ACK's sharing hands out ``aliyun.com/gpu-mem``, whose pods it cannot name
-    (``gpu_facts.dcgm_exporter_chart.UNATTRIBUTABLE_RESOURCES``)."""
+    (``gpu_facts.nvidia.dcgm_exporter_chart.UNATTRIBUTABLE_RESOURCES``)."""
     return [pool for pool in pools if pool.uses_device_plugin]
 
 

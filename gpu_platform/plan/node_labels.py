@@ -15,7 +15,7 @@ from gpu_facts.scheduling import (
     WORKLOAD_LABEL_PREFIX,
 )
 
-from .device_plugin import config_label
+from .nvidia.device_plugin import config_label
 from .platform import ResolvedPlatform
 from .pools import PoolFacts, pool_placement
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 
-from gpu_facts.aks_nodes import AKS_LABEL_DOMAIN
+from gpu_facts.aks.nodes import AKS_LABEL_DOMAIN
 from gpu_facts.scheduling import (
     ACK_GPU_SCHEDULE_LABEL,
     DEVICE_PLUGIN_CONFIG_LABEL,

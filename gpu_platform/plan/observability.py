@@ -6,11 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from gpu_facts.ack_components import (
-    ARMS_NAMESPACE,
-    LOGSTORE_NAME_MAX,
-    LOGSTORE_NAME_MIN,
-)
+from gpu_facts.ack.addons import ARMS_NAMESPACE, LOGSTORE_NAME_MAX, LOGSTORE_NAME_MIN
 from gpu_facts.name_rules import DNS1123_LABEL
 from gpu_facts.scheduling import ALIYUN_GPU_MEM, POOL_LABEL, WORKLOAD_TYPE_LABEL
 from gpu_platform.settings import PlatformSettings
@@ -71,7 +67,7 @@ def metrics_plan(platform: ResolvedPlatform) -> MetricsPlan | None:
 
 def unattributed_gpu_pools(platform: ResolvedPlatform) -> list[str]:
     """Pools our exporter watches but whose pods it cannot name: ACK's own sharing serves them
-    (``aliyun.com/gpu-mem``; ``gpu_facts.dcgm_exporter_chart.UNATTRIBUTABLE_RESOURCES``)."""
+    (``aliyun.com/gpu-mem``; ``gpu_facts.nvidia.dcgm_exporter_chart.UNATTRIBUTABLE_RESOURCES``)."""
     plan = metrics_plan(platform)
     if plan is None or not plan.our_exporter:
         return []

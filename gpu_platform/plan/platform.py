@@ -15,7 +15,7 @@ from types import MappingProxyType
 from gpu_facts.capacity import SHARING_ISOLATION
 from gpu_platform.settings import PlatformSettings, WorkloadSettings
 
-from .aks_nodes import ephemeral_os_warnings
+from .aks.nodes import ephemeral_os_warnings
 from .cloud_limits import cloud_limit_warnings
 from .kubernetes_versions import kubernetes_version_warnings
 from .pools import PoolFacts, resolve_pool, workload_pools

@@ -25,7 +25,7 @@ from typing import Any
 import yaml
 
 from gpu_facts import kueue
-from gpu_facts.device_plugin_chart import unknown_value_paths
+from gpu_facts.nvidia.device_plugin_chart import unknown_value_paths
 
 from .chart_values import system_tolerations
 from .metrics import ScrapeMode

@@ -1,7 +1,7 @@
 """Prometheus rules over Kueue's own metrics (``gpu_facts.kueue``): GPU quota per ClusterQueue,
 what is admitted and what waits, and the alerts a queued cluster wants. The same groups join the
 GPU rules everywhere they go (Azure rule groups, ARMS alerts, a PrometheusRule, the repository's
-rule file: ``plan.gpu_rules``) when the stack has queues.
+rule file: ``plan.prometheus_rules``) when the stack has queues.
 
 Kueue's per-ClusterQueue resource metrics need ``metrics.enableClusterQueueResources``, which
 our install turns on (``plan.queue_controller``). They are filtered to GPU resources, so another

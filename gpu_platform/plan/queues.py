@@ -37,9 +37,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from gpu_facts import kueue
-from gpu_facts.device_plugin_chart import at_least
 from gpu_facts.dra import device_class_quota_key
 from gpu_facts.network_policy import NAMESPACE_NAME_LABEL
+from gpu_facts.nvidia.device_plugin_chart import at_least
 from gpu_facts.scheduling import Taint
 from gpu_platform.settings import QueuesSettings, QueueTypeSettings, WorkloadSettings
 

@@ -1,6 +1,6 @@
 """The kube-state-metrics names and joins every GPU rule shares, whichever exporter it reads:
-a namespace's workload type, a node's pool (``plan.gpu_rules`` for NVIDIA's dcgm-exporter,
-``plan.amd_gpu_rules`` for AMD's device-metrics-exporter)."""
+a namespace's workload type, a node's pool (``plan.prometheus_rules`` for NVIDIA's dcgm-exporter,
+``plan.amd.prometheus_rules`` for AMD's device-metrics-exporter)."""
 
 from __future__ import annotations
 

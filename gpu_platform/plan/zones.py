@@ -1,13 +1,13 @@
 """Availability zones per cloud and region: the zones AKS takes for a node pool and whether the
 region has any, the zone IDs of an Alibaba region, and which of a cluster's vSwitches place an
-ACK pool (``gpu_facts.regions``, ``gpu_facts.aks_nodes``)."""
+ACK pool (``gpu_facts.regions``, ``gpu_facts.aks.nodes``)."""
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
 
-from gpu_facts.aks_nodes import AKS_ZONES
+from gpu_facts.aks.nodes import AKS_ZONES
 from gpu_facts.regions import (
     ALIBABA_REGIONS,
     ALIBABA_ZONES,

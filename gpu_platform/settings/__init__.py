@@ -5,12 +5,7 @@ Python and camelCase in YAML; every model forbids unknown keys and documents eac
 Cross-field rules live in ``stack_config.rules``, what the settings mean in ``plan``.
 """
 
-from .amd_gpu import (
-    AmdDriverSettings,
-    AmdGpuOperatorSettings,
-    AmdImagesSettings,
-    CertManagerSettings,
-)
+from .amd import AmdDriverSettings, AmdGpuOperatorSettings, AmdImagesSettings, CertManagerSettings
 from .base import MIN_KUBERNETES, SYSTEM_POOL_NAME, Cloud, SettingsModel
 from .clusters import (
     AckClusterSettings,

@@ -6,7 +6,7 @@ from typing import Annotated, Literal
 
 from pydantic import Field, StrictBool, StrictInt
 
-from gpu_facts.ack_components import ACK_PRO_PREFIX
+from gpu_facts.ack.addons import ACK_PRO_PREFIX
 
 from .base import PositiveWhole, SettingsModel
 from .pools import AksNodeSettings

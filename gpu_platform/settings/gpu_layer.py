@@ -8,12 +8,12 @@ from typing import Annotated, Literal
 
 from pydantic import AfterValidator, Field, StrictBool, StrictInt, model_validator
 
-from gpu_facts.device_plugin_chart import (
+from gpu_facts.name_rules import DNS1123_LABEL
+from gpu_facts.nvidia.device_plugin_chart import (
     DEFAULT_NAMESPACE,
     DEFAULT_VERSION,
     GPU_OPERATOR_DEFAULT_NAMESPACE,
 )
-from gpu_facts.name_rules import DNS1123_LABEL
 
 from .base import DnsLabel, Quantity, SettingsModel, following, quantity_value
 

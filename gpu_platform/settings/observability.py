@@ -6,8 +6,8 @@ from typing import Annotated, Literal
 
 from pydantic import Field, StrictBool, StrictInt
 
-from gpu_facts.azure_monitor import MAX_RETENTION_DAYS, MIN_RETENTION_DAYS
-from gpu_facts.dcgm_exporter_chart import DEFAULT_NAMESPACE, DEFAULT_VERSION
+from gpu_facts.aks.monitor import MAX_RETENTION_DAYS, MIN_RETENTION_DAYS
+from gpu_facts.nvidia.dcgm_exporter_chart import DEFAULT_NAMESPACE, DEFAULT_VERSION
 
 from .base import DnsLabel, SettingsModel
 

@@ -6,7 +6,7 @@ from typing import Any
 
 from pydantic import Field, ValidationInfo, field_validator
 
-from .amd_gpu import AmdGpuOperatorSettings
+from .amd import AmdGpuOperatorSettings
 from .base import Cloud, SettingsModel
 from .clusters import (
     AckClusterSettings,

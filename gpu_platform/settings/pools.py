@@ -7,13 +7,8 @@ from typing import Annotated, Literal
 
 from pydantic import Field, StrictBool, StrictInt
 
-from gpu_facts.aks_nodes import (
-    AKS_MAX_PODS,
-    AKS_MIN_MAX_PODS,
-    OS_DISK_MAX_GIB,
-    OS_DISK_MIN_GIB,
-)
-from gpu_facts.azure_mig import AksMigProfile
+from gpu_facts.aks.mig import AksMigProfile
+from gpu_facts.aks.nodes import AKS_MAX_PODS, AKS_MIN_MAX_PODS, OS_DISK_MAX_GIB, OS_DISK_MIN_GIB
 from gpu_facts.capacity import MigStrategy
 from gpu_facts.name_rules import AKS_POOL_NAME
 
@@ -24,7 +19,7 @@ AksOsSku = Literal["Ubuntu", "Ubuntu2204", "AzureLinux", "AzureLinux3"]
 PoolName = Annotated[str, following(AKS_POOL_NAME)]
 DEFAULT_MAX_PODS = 110
 """Kubernetes' own default: AKS reserves kubelet memory per possible pod
-(``gpu_facts.aks_nodes.AKS_KUBE_RESERVED_MB_PER_POD``), and Azure CNI Overlay's default of 250
+(``gpu_facts.aks.nodes.AKS_KUBE_RESERVED_MB_PER_POD``), and Azure CNI Overlay's default of 250
 would reserve it for pods a GPU or system node never runs."""
 DEFAULT_OS_DISK_GIB = 128
 """OS disk size when a pool sets none: room for the GPU driver and CUDA images, and small

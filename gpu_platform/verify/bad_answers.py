@@ -19,11 +19,11 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, replace
 
-from gpu_facts.azure_storage import ACSTOR_NAMESPACE
+from gpu_facts.aks.storage import ACSTOR_NAMESPACE
 from gpu_facts.scheduling import POOL_LABEL
 
-from .amd_expectations import AmdExpectation
-from .amd_verify import ATTRIBUTION_CHECK as AMD_ATTRIBUTION
+from .amd.expectations import AmdExpectation
+from .amd.verify import ATTRIBUTION_CHECK as AMD_ATTRIBUTION
 from .answers import BadAnswer
 from .expectations import Expectations, GpuDaemon, PoolExpectation
 from .gpu_memory import CHECK as GPU_MEMORY

@@ -20,7 +20,7 @@ from gpu_platform.plan.platform import ResolvedPlatform
 from gpu_platform.stack_config import NAMESPACE, ConfigError, load_platform
 from gpu_platform.stack_config.files import project_name, read_stack_config
 
-from .amd_expectations import amd_expectation
+from .amd.expectations import amd_expectation
 from .cluster import ClusterError, ClusterReader, connect
 from .deadline import REQUEST_TIMEOUT, RUN_TIMEOUT, Deadline
 from .driver import StreamExecReader

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from gpu_facts.dcgm_exporter_chart import IMAGE_NAME as EXPORTER_NAME
-from gpu_facts.device_plugin_chart import (
+from gpu_facts.nvidia.dcgm_exporter_chart import IMAGE_NAME as EXPORTER_NAME
+from gpu_facts.nvidia.device_plugin_chart import (
     CHART_NAME,
     GFD_CHART_NAME,
     MPS_CONTROL_DAEMON_SUFFIX,

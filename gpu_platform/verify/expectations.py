@@ -9,12 +9,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import StrEnum
 
-from gpu_facts.ack_components import MPS_CONTROL_CHART
-from gpu_facts.amd_gpu_operator import CHART_NAME as AMD_CHART_NAME
-from gpu_facts.dcgm_exporter_chart import METRICS_PORT
-from gpu_facts.device_plugin_chart import CHART_NAME
+from gpu_facts.ack.addons import MPS_CONTROL_CHART
+from gpu_facts.amd.gpu_operator import CHART_NAME as AMD_CHART_NAME
+from gpu_facts.nvidia.dcgm_exporter_chart import METRICS_PORT
+from gpu_facts.nvidia.device_plugin_chart import CHART_NAME
 from gpu_facts.scheduling import POOL_LABEL, Taint
-from gpu_platform.plan.amd_pools import nvidia_pools
+from gpu_platform.plan.amd.pools import nvidia_pools
 from gpu_platform.plan.metrics import NodeSeries, node_series
 from gpu_platform.plan.namespaces import gpu_quota as provisioned_gpu_quota
 from gpu_platform.plan.node_labels import node_labels
@@ -36,7 +36,7 @@ class GpuDaemon(StrEnum):
     NONE = "none"
     """ACK cGPU/share: ACK's own closed components, which this tool does not inspect."""
     AMD_DEVICE_PLUGIN = AMD_CHART_NAME
-    """AMD's device plugin, run by AMD's GPU Operator (checked by ``verify.amd_checks``)."""
+    """AMD's device plugin, run by AMD's GPU Operator (checked by ``verify.amd.checks``)."""
 
     @property
     def report_name(self) -> str:
@@ -151,7 +151,7 @@ def exporter_expectation(platform: ResolvedPlatform) -> tuple[ExporterExpectatio
     if metrics_plan(platform) is None:
         return None, "observability.metrics.enabled is false: GPU metrics are not checked"
     # Every NVIDIA GPU pool, ACK's shared ones included: one series per physical GPU there too.
-    # AMD pools have AMD's exporter (verify.amd_checks).
+    # AMD pools have AMD's exporter (verify.amd.checks).
     watched = {pf.name: node_series(pf) for pf in nvidia_pools(platform.pools.values())}
     if not watched:
         amd = ", ".join(pf.name for pf in platform.pools.values() if pf.is_amd)
@@ -171,7 +171,7 @@ def expectations(platform: ResolvedPlatform) -> Expectations:
     )
     exporter, skipped = exporter_expectation(platform)
     return Expectations(
-        # AMD pools: verify.amd_expectations.
+        # AMD pools: verify.amd.expectations.
         pools=[pool_expectation(platform, pf) for pf in nvidia_pools(platform.pools.values())],
         namespaces=[
             NamespaceExpectation(

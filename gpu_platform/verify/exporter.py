@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
-from gpu_facts.dcgm_exporter_chart import (
+from gpu_facts.nvidia.dcgm_exporter_chart import (
     ENGINE_ACTIVE,
     GPU_LABEL,
     MIG_INSTANCE_LABEL,
@@ -322,7 +322,7 @@ def _why_absent(resources: set[str], told: frozenset[str]) -> str:
 def attributable_pod(pod: Obj) -> bool:
     """Whether the exporter can name the pod on its GPU's series: not a pod of ACK's GPU sharing
     (``aliyun.com/gpu-mem``), whose device IDs are not the GPUs'
-    (``gpu_facts.dcgm_exporter_chart.UNATTRIBUTABLE_RESOURCES``)."""
+    (``gpu_facts.nvidia.dcgm_exporter_chart.UNATTRIBUTABLE_RESOURCES``)."""
     return any(attributable(r) for r in pod_gpu_resources(pod))
 
 

@@ -1,7 +1,7 @@
 """ACK's GPU-memory ledger per GPU, as ``kubectl inspect cgpu`` shows it (seed 003, BP-16).
 
 The tool reads only the Kubernetes API (gpushare-device-plugin ``cmd/inspect``, the open-source
-``kubectl inspect gpushare`` it extends; names in ``gpu_facts.ack_components``): a shared node's
+``kubectl inspect gpushare`` it extends; names in ``gpu_facts.ack.addons``): a shared node's
 allocatable ``aliyun.com/gpu-mem`` split evenly over its ``aliyun.com/gpu-count`` GPUs is each
 GPU's total; every pod on the node that is not ``Succeeded`` or ``Failed`` adds its containers'
 ``aliyun.com/gpu-mem`` limits to the GPU its ``ALIYUN_COM_GPU_MEM_IDX`` annotation names, or to
@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from gpu_facts.ack_components import GPU_COUNT_RESOURCE, GPU_MEM_INDEX_ANNOTATION
+from gpu_facts.ack.addons import GPU_COUNT_RESOURCE, GPU_MEM_INDEX_ANNOTATION
 from gpu_facts.scheduling import ALIYUN_GPU_MEM
 
 from .cluster import Obj

@@ -6,15 +6,15 @@ or the NVIDIA device plugin's ``mps-control-daemon``): both run with the host's 
 shared PID namespace, so the server the daemon starts is named in the process list. What is
 parsed: the table's process list and each GPU's compute mode (``verify.nvidia_smi``).
 
-A server exists only once a client connected (``gpu_facts.mps``), so with no GPU pod on the node
-an absent server is what a healthy node shows; the daemon's mark on the GPUs is then the
+A server exists only once a client connected (``gpu_facts.nvidia.mps``), so with no GPU pod on the
+node an absent server is what a healthy node shows; the daemon's mark on the GPUs is then the
 ``EXCLUSIVE_PROCESS`` compute mode. Fails: a GPU pod (or an ``M+C`` client) on the node and no
 server; a GPU not in ``E. Process``; a table we cannot read.
 """
 
 from __future__ import annotations
 
-from gpu_facts.mps import EXCLUSIVE_PROCESS, MPS_CLIENT_TYPE, MPS_SERVER_PROCESS
+from gpu_facts.nvidia.mps import EXCLUSIVE_PROCESS, MPS_CLIENT_TYPE, MPS_SERVER_PROCESS
 
 from .nvidia_smi import GpuProcess, NvidiaSmiError, parse_compute_modes, parse_processes
 from .results import CheckResult, many, outcome

@@ -18,7 +18,7 @@ import re
 from collections import Counter
 from datetime import date
 
-from gpu_facts.aks_nodes import (
+from gpu_facts.aks.nodes import (
     AUTO_NODE_IMAGE_CHANNELS,
     NODE_IMAGE_MAX_AGE_DAYS,
     NODE_IMAGE_VERSION_LABEL,

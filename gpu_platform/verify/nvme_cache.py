@@ -1,7 +1,7 @@
 """The NVMe cache on AKS (seed 000, BP-18): Azure Container Storage's local NVMe driver, our
 StorageClass, and each NVMe pool node's disks in the driver's volume group.
 
-What the Kubernetes API shows (sources in ``gpu_facts.azure_storage``):
+What the Kubernetes API shows (sources in ``gpu_facts.aks.storage``):
 - our StorageClass, its provisioner, binding mode and reclaim policy;
 - the driver's ``CSIDriver`` object, which exists once the Azure Container Storage extension
   installed the driver (the extension itself is an Azure resource: ``az k8s-extension show``);
@@ -19,7 +19,7 @@ from decimal import Decimal
 
 from kubernetes.utils import parse_quantity
 
-from gpu_facts.azure_storage import (
+from gpu_facts.aks.storage import (
     LOCAL_NVME_PROVISIONER,
     LOCAL_NVME_TOPOLOGY_KEY,
     NVME_CACHE_BINDING_MODE,

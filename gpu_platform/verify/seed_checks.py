@@ -24,8 +24,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
 
-from gpu_facts.azure_storage import ACSTOR_NAMESPACE, LOCAL_NVME_PROVISIONER
-from gpu_facts.azure_storage import NVME_CACHE_STORAGE_CLASS as STORAGE_CLASS
+from gpu_facts.aks.storage import ACSTOR_NAMESPACE, LOCAL_NVME_PROVISIONER
+from gpu_facts.aks.storage import NVME_CACHE_STORAGE_CLASS as STORAGE_CLASS
 
 from .checks import ready_pod_on_node
 from .cluster import ClusterError, ClusterReader, Obj

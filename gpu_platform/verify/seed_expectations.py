@@ -14,10 +14,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
-from gpu_facts.ack_components import MPS_CONTROL_CHART
-from gpu_facts.aks_nodes import NODE_IMAGE_CLUSTER_CHANNEL
+from gpu_facts.ack.addons import MPS_CONTROL_CHART
+from gpu_facts.aks.nodes import NODE_IMAGE_CLUSTER_CHANNEL
 from gpu_facts.capacity import ACK_SHARING_MODES, mig_instances_per_gpu
-from gpu_facts.device_plugin_chart import MPS_CONTROL_DAEMON_SUFFIX
+from gpu_facts.nvidia.device_plugin_chart import MPS_CONTROL_DAEMON_SUFFIX
 from gpu_facts.vendors import NVIDIA, GpuVendor
 from gpu_platform.plan.platform import ResolvedPlatform
 from gpu_platform.plan.pools import PoolFacts
@@ -125,7 +125,7 @@ def seed_pool(pf: PoolFacts) -> SeedPool:
 
 def node_os_channel(cluster: AksClusterSettings) -> str:
     """The node OS channel AKS applies: the cluster channel ``node-image`` forces ``NodeImage``
-    (``gpu_facts.aks_nodes.NODE_IMAGE_CLUSTER_CHANNEL``)."""
+    (``gpu_facts.aks.nodes.NODE_IMAGE_CLUSTER_CHANNEL``)."""
     if cluster.upgrade_channel == NODE_IMAGE_CLUSTER_CHANNEL:
         return "NodeImage"
     return cluster.node_os_upgrade_channel

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 
 from gpu_facts.scheduling import ACK_GPU_SCHEDULE_LABEL, POOL_LABEL
 
-from .amd_expectations import AmdExpectation
+from .amd.expectations import AmdExpectation
 from .cluster import ClusterReader, Obj
 from .daemons import is_ack_daemon, is_device_plugin, is_exporter
 from .expectations import Expectations, GpuDaemon
@@ -42,7 +42,7 @@ def read_snapshot(
     reader: ClusterReader, exp: Expectations, step: Step, amd: AmdExpectation | None = None
 ) -> Snapshot:
     """What NVIDIA's checks and the seed checks read; of ``amd``'s pools only their nodes (AMD's
-    operands are read by ``amd_verify``)."""
+    operands are read by ``amd.verify``)."""
     snap = Snapshot()
     pools = [pool.name for pool in exp.pools]
     pools += [pool.pool.name for pool in amd.pools] if amd is not None else []

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .amd_expectations import AmdExpectation
-from .amd_verify import verify_amd
+from .amd.expectations import AmdExpectation
+from .amd.verify import verify_amd
 from .bad_answers import Feeds, with_bad_answers
 from .checks import daemonset_status, namespace_checks, pool_checks
 from .cluster import ClusterReader
@@ -117,7 +117,7 @@ def verify(
     """Every check; ``read_driver=None`` skips the nvidia-smi step (no exec permission),
     ``read_metrics=None`` the exporters' ``/metrics`` (no pods/proxy permission),
     ``run_in_pod=None`` the seed checks that exec (``nvidia-smi -L``, the MPS server); ``amd``:
-    the stack's AMD pools, checked after NVIDIA's (``verify.amd_verify``); ``queues``: the stack's
+    the stack's AMD pools, checked after NVIDIA's (``verify.amd.verify``); ``queues``: the stack's
     Kueue queues, checked last (``verify.queue_verify``)."""
     reads = 0
 

@@ -6,10 +6,9 @@ Shared by the Pulumi components, the stack-config validation and the CrossGuard 
 it lives inside the policy pack so that the pack still loads on its own.
 """
 
-from .alibaba_instance_types import ECS_INSTANCE_TYPES
-from .aws_instance_types import ACCELERATED_AMI_TYPES, AWS_INSTANCE_TYPES
-from .azure_mig import AKS_MIG_PROFILES, AKS_MIG_TO_NVIDIA
-from .azure_vm_sizes import AZURE_CPU_VM_SIZES, AZURE_VM_SIZES
+from .ack.machine_types import ECS_INSTANCE_TYPES
+from .aks.machine_types import AZURE_CPU_VM_SIZES, AZURE_VM_SIZES
+from .aks.mig import AKS_MIG_PROFILES, AKS_MIG_TO_NVIDIA
 from .capacity import (
     ACK_SHARING_MODES,
     DEVICE_PLUGIN_SHARING_MODES,
@@ -20,7 +19,8 @@ from .capacity import (
     mig_instances_per_gpu,
     pool_capacity,
 )
-from .gcp_accelerators import GCP_ACCELERATORS, GCP_GPU_MACHINE_TYPES
+from .eks.machine_types import ACCELERATED_AMI_TYPES, AWS_INSTANCE_TYPES
+from .gke.machine_types import GCP_ACCELERATORS, GCP_GPU_MACHINE_TYPES
 from .gpu_models import GPU_MODELS
 from .lookup import (
     UnknownGpuFact,

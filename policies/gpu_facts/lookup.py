@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from .alibaba_instance_types import ECS_INSTANCE_TYPES
-from .aws_instance_types import AWS_INSTANCE_TYPES
-from .azure_mig import AKS_MIG_TO_NVIDIA
-from .azure_vm_sizes import AZURE_CPU_VM_SIZES, AZURE_VM_SIZES
-from .gcp_accelerators import GCP_ACCELERATORS, GCP_GPU_MACHINE_TYPES
+from .ack.machine_types import ECS_INSTANCE_TYPES
+from .aks.machine_types import AZURE_CPU_VM_SIZES, AZURE_VM_SIZES
+from .aks.mig import AKS_MIG_TO_NVIDIA
+from .eks.machine_types import AWS_INSTANCE_TYPES
+from .gke.machine_types import GCP_ACCELERATORS, GCP_GPU_MACHINE_TYPES
 from .gpu_models import GPU_MODELS
 from .models import (
     AwsInstanceType,

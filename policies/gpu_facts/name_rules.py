@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from .aks_nodes import AKS_POOL_NAME_PATTERN
+from .aks.nodes import AKS_POOL_NAME_PATTERN
 
 
 @dataclass(frozen=True, slots=True)

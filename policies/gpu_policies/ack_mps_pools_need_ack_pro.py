@@ -9,7 +9,7 @@ from pulumi_policy import (
     StackValidationArgs,
 )
 
-from gpu_facts.ack_components import ACK_PRO_PREFIX
+from gpu_facts.ack.addons import ACK_PRO_PREFIX
 from gpu_facts.scheduling import ACK_GPU_SCHEDULE_LABEL, ACK_GPU_SCHEDULE_VALUES
 from gpu_policy_support.node_pools import node_pools
 from gpu_policy_support.policy_factory import Config, PolicyInfo, Report, exempt_names, stack_policy

@@ -11,7 +11,7 @@ from pulumi_policy import (
     StackValidationArgs,
 )
 
-from gpu_facts.device_plugin_chart import (
+from gpu_facts.nvidia.device_plugin_chart import (
     CHART_NAME,
     GFD_CHART_NAME,
     MIN_VERSION,

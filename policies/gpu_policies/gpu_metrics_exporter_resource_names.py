@@ -6,8 +6,9 @@ The exporter maps a GPU to the pod holding it through the kubelet's pod-resource
 ``nvidia.com/gpu.shared`` is otherwise invisible per pod: its GPUs' series carry no pod or
 namespace, and the per-namespace GPU use leaves those namespaces out. Only ``nvidia.com/``
 names are owed: ACK's ``aliyun.com/gpu-mem`` cannot be attributed whatever the exporter is told
-(its device IDs are not the GPUs': ``gpu_facts.dcgm_exporter_chart.UNATTRIBUTABLE_RESOURCES``),
-so an exporter on an ACK-shared pool owes nothing for it.
+(its device IDs are not the GPUs':
+``gpu_facts.nvidia.dcgm_exporter_chart.UNATTRIBUTABLE_RESOURCES``), so an exporter on an
+ACK-shared pool owes nothing for it.
 
 What a pool exposes comes from the capacity model through ``exposed_gpu_resources`` (its
 machine type, MIG profile and the device-plugin config its nodes select: the
@@ -23,14 +24,14 @@ from collections.abc import Mapping
 
 from pulumi_policy import EnforcementLevel, PolicyResource, Severity, StackValidationArgs
 
-from gpu_facts.dcgm_exporter_chart import (
+from gpu_facts.nvidia.dcgm_exporter_chart import (
     CHART_NAME,
     NATIVE_RESOURCE,
     NATIVE_RESOURCE_PREFIX,
     RESOURCE_NAMES_ENV,
 )
-from gpu_facts.device_plugin_chart import CHART_NAME as PLUGIN_CHART
-from gpu_facts.device_plugin_chart import GPU_OPERATOR_CHART_NAME
+from gpu_facts.nvidia.device_plugin_chart import CHART_NAME as PLUGIN_CHART
+from gpu_facts.nvidia.device_plugin_chart import GPU_OPERATOR_CHART_NAME
 from gpu_facts.scheduling import NVIDIA_RESOURCE_DOMAIN
 from gpu_policy_support.device_plugin_configs import (
     ReleaseConfigs,

@@ -25,7 +25,7 @@ from typing import Any
 
 from pulumi_policy import EnforcementLevel, PolicyResource, Severity, StackValidationArgs
 
-from gpu_facts.gcp_accelerators import GKE_NODE_POOL_LABEL
+from gpu_facts.gke.machine_types import GKE_NODE_POOL_LABEL
 from gpu_facts.scheduling import AMD_TAINT_KEY, GPU_TAINT_EFFECT, GPU_TAINT_KEY, POOL_LABEL
 from gpu_facts.vendors import AMD
 from gpu_policy_support.driver_checks import (

@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from pulumi_policy import EnforcementLevel, PolicyResource, Severity, StackValidationArgs
 
-from gpu_facts.ack_components import ARMS_PROMETHEUS_ADDON
-from gpu_facts.dcgm_exporter_chart import CHART_NAME
-from gpu_facts.gcp_accelerators import GKE_DCGM_COMPONENT
+from gpu_facts.ack.addons import ARMS_PROMETHEUS_ADDON
+from gpu_facts.gke.machine_types import GKE_DCGM_COMPONENT
+from gpu_facts.nvidia.dcgm_exporter_chart import CHART_NAME
 from gpu_facts.scheduling import GPU_TAINT_EFFECT, GPU_TAINT_KEY
 from gpu_facts.vendors import AMD
 from gpu_policy_support.metrics_exporters import (

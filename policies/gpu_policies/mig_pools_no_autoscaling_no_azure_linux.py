@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pulumi_policy import EnforcementLevel, ResourceValidationArgs, Severity
 
-from gpu_facts.aks_nodes import is_azure_linux
-from gpu_facts.azure_mig import MIG_NO_AUTOSCALER, MIG_NOT_ON_AZURE_LINUX
+from gpu_facts.aks.mig import MIG_NO_AUTOSCALER, MIG_NOT_ON_AZURE_LINUX
+from gpu_facts.aks.nodes import is_azure_linux
 from gpu_policy_support.node_pools import node_pools
 from gpu_policy_support.policy_factory import Config, PolicyInfo, Report, resource_policy
 

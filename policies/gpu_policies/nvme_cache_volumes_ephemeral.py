@@ -13,7 +13,7 @@ from typing import Any
 
 from pulumi_policy import EnforcementLevel, PolicyResource, Severity, StackValidationArgs
 
-from gpu_facts.azure_storage import LOCAL_NVME_PROVISIONER
+from gpu_facts.aks.storage import LOCAL_NVME_PROVISIONER
 from gpu_policy_support.pod_specs import kubernetes_kind
 from gpu_policy_support.policy_factory import Config, PolicyInfo, Report, is_exempt, stack_policy
 from gpu_policy_support.props import items, mapping, mappings, path, text

@@ -13,7 +13,7 @@ from collections import defaultdict
 
 from pulumi_policy import EnforcementLevel, Severity, StackValidationArgs
 
-from gpu_facts.device_plugin_chart import CHART_NAME
+from gpu_facts.nvidia.device_plugin_chart import CHART_NAME
 from gpu_facts.scheduling import (
     ALIYUN_GPU_MEM,
     AMD_GPU,

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from pulumi_policy import EnforcementLevel, Severity, StackValidationArgs
 
-from gpu_facts.device_plugin_chart import CHART_NAME
+from gpu_facts.nvidia.device_plugin_chart import CHART_NAME
 from gpu_facts.scheduling import SHARED_SUFFIX
 from gpu_policy_support.device_plugin_configs import PluginConfig, release_configs
 from gpu_policy_support.helm_releases import release_label, releases

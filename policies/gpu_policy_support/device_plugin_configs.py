@@ -19,7 +19,7 @@ import yaml
 from pulumi_policy import PolicyResource
 
 from gpu_facts.capacity import DEVICE_PLUGIN_SHARING_MODES, NO_MIG_STRATEGY
-from gpu_facts.device_plugin_chart import (
+from gpu_facts.nvidia.device_plugin_chart import (
     GPU_OPERATOR_DEFAULT_MIG_STRATEGY,
     IMPLICIT_DEFAULT_CONFIG,
 )

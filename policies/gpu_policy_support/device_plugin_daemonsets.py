@@ -18,7 +18,7 @@ from typing import Any
 
 from pulumi_policy import PolicyResource
 
-from gpu_facts.device_plugin_chart import (
+from gpu_facts.nvidia.device_plugin_chart import (
     CHART_NAME,
     GFD_COMMAND,
     GFD_IMAGE_NAME,

@@ -22,8 +22,8 @@ from gpu_facts import (
     pool_capacity,
 )
 from gpu_facts.capacity import MIG_STRATEGIES, NO_MIG_STRATEGY
-from gpu_facts.device_plugin_chart import CHART_NAME
 from gpu_facts.models import GpuModel
+from gpu_facts.nvidia.device_plugin_chart import CHART_NAME
 from gpu_facts.scheduling import (
     ACK_GPU_SCHEDULE_LABEL,
     ACK_GPU_SCHEDULE_VALUES,
@@ -33,7 +33,7 @@ from gpu_facts.scheduling import (
 )
 from gpu_facts.vendors import AMD, NVIDIA, resource_vendor
 
-from .amd_device_configs import DeviceConfig, device_configs
+from .amd.device_configs import DeviceConfig, device_configs
 from .device_plugin_configs import PluginConfig, ReleaseConfigs, release_configs
 from .helm_releases import releases
 from .node_pools import NodePool, stack_gpu_pools

@@ -8,7 +8,7 @@ from typing import Any
 
 from pulumi_policy import PolicyResource
 
-from gpu_facts.device_plugin_chart import CHART_NAME, GPU_OPERATOR_CHART_NAME
+from gpu_facts.nvidia.device_plugin_chart import CHART_NAME, GPU_OPERATOR_CHART_NAME
 
 from .props import is_false, mapping, path, text
 from .resource_types import HELM_RELEASES

@@ -11,7 +11,7 @@ and its ``nodeSelector`` / required node affinity admits the pool's labels (``no
 judged on the labels the pool declares, as for the device plugin release).
 
 AMD's GPUs have AMD's exporter instead: the device-metrics-exporter of AMD's GPU Operator, one
-per ``DeviceConfig`` with ``metricsExporter.enable`` (``amd_device_configs``), on the nodes its
+per ``DeviceConfig`` with ``metricsExporter.enable`` (``amd.device_configs``), on the nodes its
 selector picks and whose taints its tolerations cover. An exporter reads only its vendor's GPUs.
 
 Managed exporters come with a cluster setting and watch only their cloud's pools: ACK's managed
@@ -30,12 +30,9 @@ from typing import Any
 from pulumi_policy import PolicyResource
 from pulumi_policy.proxy import UnknownValueError
 
-from gpu_facts.ack_components import (
-    ARMS_GPU_EXPORTER,
-    ARMS_PROMETHEUS_ADDON,
-    ARMS_PROMETHEUS_CHART,
-)
-from gpu_facts.dcgm_exporter_chart import (
+from gpu_facts.ack.addons import ARMS_GPU_EXPORTER, ARMS_PROMETHEUS_ADDON, ARMS_PROMETHEUS_CHART
+from gpu_facts.gke.machine_types import GKE_DCGM_COMPONENT
+from gpu_facts.nvidia.dcgm_exporter_chart import (
     CHART_NAME,
     DEFAULT_TOLERATIONS,
     IMAGE_NAME,
@@ -44,16 +41,15 @@ from gpu_facts.dcgm_exporter_chart import (
     declared_names,
     natively_attributed,
 )
-from gpu_facts.device_plugin_chart import (
+from gpu_facts.nvidia.device_plugin_chart import (
     GPU_OPERATOR_CHART_NAME,
     GPU_OPERATOR_DAEMONSET_TOLERATIONS,
     GPU_OPERATOR_EXPORTER_DEPLOY_LABEL,
 )
-from gpu_facts.gcp_accelerators import GKE_DCGM_COMPONENT
 from gpu_facts.scheduling import GPU_NODE_TAINT, Taint
 from gpu_facts.vendors import AMD_NAME, NVIDIA_NAME
 
-from .amd_device_configs import device_configs
+from .amd.device_configs import device_configs
 from .device_plugin_daemonsets import raw_daemonsets
 from .helm_releases import release_label, releases
 from .images import repository_name, split_image

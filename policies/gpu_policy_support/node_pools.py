@@ -27,7 +27,7 @@ from gpu_facts import (
     gcp_accelerator,
     gpu_model,
 )
-from gpu_facts.gcp_accelerators import GKE_ACCELERATOR_LABEL, GKE_NODE_POOL_LABEL
+from gpu_facts.gke.machine_types import GKE_ACCELERATOR_LABEL, GKE_NODE_POOL_LABEL
 from gpu_facts.models import AwsInstanceType, AzureVmSize, EcsInstanceType, GcpAccelerator
 from gpu_facts.scheduling import Taint
 from gpu_facts.vendors import NVIDIA, GpuVendor, vendor_named

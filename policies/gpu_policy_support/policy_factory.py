@@ -24,8 +24,8 @@ from pulumi_policy import (
 )
 from pulumi_policy.proxy import UnknownValueError
 
-from gpu_facts.ack_components import ACK_SYSTEM_NAMESPACE
-from gpu_facts.device_plugin_chart import DEFAULT_NAMESPACE, GPU_OPERATOR_DEFAULT_NAMESPACE
+from gpu_facts.ack.addons import ACK_SYSTEM_NAMESPACE
+from gpu_facts.nvidia.device_plugin_chart import DEFAULT_NAMESPACE, GPU_OPERATOR_DEFAULT_NAMESPACE
 
 from .props import items, path, text
 

@@ -3,11 +3,11 @@
 
 from typing import Any, cast
 
-from gpu_platform.components.amd_gpu_operator import AmdGpuOperatorArgs
+from gpu_platform.components.amd.gpu_operator import AmdGpuOperatorArgs
 from gpu_platform.components.driver_check import DriverCheckArgs
-from gpu_platform.components.gpu_operator import NvidiaGpuOperatorArgs
 from gpu_platform.components.gpu_workload_namespace import GpuWorkloadNamespaceArgs
-from gpu_platform.components.nvidia_device_plugin import NvidiaDevicePluginArgs
+from gpu_platform.components.nvidia.device_plugin import NvidiaDevicePluginArgs
+from gpu_platform.components.nvidia.gpu_operator import NvidiaGpuOperatorArgs
 from gpu_platform.components.pool_args import GpuPoolArgs, gpu_pool_args
 from gpu_platform.plan.platform import ResolvedPlatform
 from gpu_platform.plan.pools import PoolFacts

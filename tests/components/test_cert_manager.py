@@ -9,8 +9,8 @@ import pulumi
 import pytest
 
 from gpu_facts.cert_manager_chart import KNOWN_VALUE_PATHS
-from gpu_facts.device_plugin_chart import unknown_value_paths
 from gpu_facts.network_policy import API_SERVER_PORTS, Endpoint, allows, is_deny_all
+from gpu_facts.nvidia.device_plugin_chart import unknown_value_paths
 from gpu_platform.components.cert_manager import CertManager, cert_manager_values
 from tests.components.input_errors import paths
 from tests.conftest import by_type, one, run

@@ -11,17 +11,17 @@ from typing import Any
 
 import pytest
 
-from gpu_platform.components.ack_cluster import AckCluster, ack_cluster_args
-from gpu_platform.components.ack_cpu_node_pool import AckCpuNodePool
-from gpu_platform.components.ack_gpu_node_pool import AckGpuNodePool
-from gpu_platform.components.ack_monitoring import AckMonitoring
-from gpu_platform.components.aks_cluster import AksCluster, aks_cluster_args
-from gpu_platform.components.aks_cpu_node_pool import AksCpuNodePool
-from gpu_platform.components.aks_gpu_node_pool import AksGpuNodePool
-from gpu_platform.components.aks_grafana import AksGrafana
-from gpu_platform.components.aks_monitoring import AksMonitoringWorkspaces
+from gpu_platform.components.ack.cluster import AckCluster, ack_cluster_args
+from gpu_platform.components.ack.cpu_node_pool import AckCpuNodePool
+from gpu_platform.components.ack.gpu_node_pool import AckGpuNodePool
+from gpu_platform.components.ack.monitoring import AckMonitoring
+from gpu_platform.components.aks.cluster import AksCluster, aks_cluster_args
+from gpu_platform.components.aks.cpu_node_pool import AksCpuNodePool
+from gpu_platform.components.aks.gpu_node_pool import AksGpuNodePool
+from gpu_platform.components.aks.grafana import AksGrafana
+from gpu_platform.components.aks.monitoring import AksMonitoringWorkspaces
 from gpu_platform.components.driver_check import DriverCheck
-from gpu_platform.components.existing_cluster import ExistingCluster
+from gpu_platform.components.existing.cluster import ExistingCluster
 from gpu_platform.components.platform import GpuPlatform
 from gpu_platform.components.pool_args import cpu_pool_args, gpu_pool_args
 from gpu_platform.settings import AckClusterSettings, AksClusterSettings
@@ -202,7 +202,7 @@ def test_ack_monitoring_log_project() -> None:
 
 
 def test_driver_check_schedule() -> None:
-    pools = [gpu_pool_args(pf) for pf in load_platform(stack_raw("byo")).pools.values()]
+    pools = [gpu_pool_args(pf) for pf in load_platform(stack_raw("existing")).pools.values()]
     for schedule in ("99 99 99 99 99", "a b c d e", "CRON_TZ=UTC 0 6 * * *"):
         err = refused(
             lambda schedule=schedule: DriverCheck("bad", {"pools": pools, "schedule": schedule})
@@ -214,7 +214,7 @@ def test_driver_check_schedule() -> None:
 def test_existing_cluster_kubeconfig_file(tmp_path: Path) -> None:
     pod = tmp_path / "pod.yaml"
     pod.write_text("kind: Pod\napiVersion: v1\n")
-    err = refused(lambda: ExistingCluster("byo", {"kubeconfig_path": str(pod)}))
+    err = refused(lambda: ExistingCluster("existing", {"kubeconfig_path": str(pod)}))
     assert paths(err) == ["kubeconfigPath"]
     good = tmp_path / "kubeconfig"
     good.write_text(
@@ -222,7 +222,9 @@ def test_existing_cluster_kubeconfig_file(tmp_path: Path) -> None:
         "users: [{name: u, user: {token: t}}]\n"
         "contexts: [{name: lab, context: {cluster: c, user: u}}]\n"
     )
-    err = refused(lambda: ExistingCluster("byo", {"kubeconfig_path": str(good), "context": "x"}))
+    err = refused(
+        lambda: ExistingCluster("existing", {"kubeconfig_path": str(good), "context": "x"})
+    )
     assert reasons(err) == {"context": f"no context 'x' in {str(good)!r}; its contexts: lab"}
 
 

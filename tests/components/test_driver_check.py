@@ -156,7 +156,7 @@ def test_pool_name_is_quoted_in_the_script() -> None:
 # --- Jobs on the mock engine ---------------------------------------------------------------
 
 
-def platform(stack: str = "byo", mutate: Any = None) -> ResolvedPlatform:
+def platform(stack: str = "existing", mutate: Any = None) -> ResolvedPlatform:
     raw = stack_raw(stack)
     if mutate is not None:
         mutate(raw)
@@ -406,7 +406,7 @@ def test_the_pack_is_clean_on_the_mps_checks() -> None:
 
 
 def test_no_mps_namespace_without_an_mps_pool() -> None:
-    for p in (platform("byo"), platform("dev")):
+    for p in (platform("existing"), platform("dev")):
         result = checks_run(p)
         assert set(namespaces_by_name(result)) == {"gpu-readiness"}
         assert all(
@@ -450,7 +450,7 @@ def test_workload_cannot_take_the_mps_checks_namespace() -> None:
 
 def test_fixed_pool_of_zero_nodes_gets_no_job() -> None:
     # Its Job could never schedule: `pulumi up` would wait out the timeout, then fail.
-    p = platform("byo", lambda raw: raw["gpuPools"][1].update(count=0))
+    p = platform("existing", lambda raw: raw["gpuPools"][1].update(count=0))
     assert p.pools["t4"].capacity.max_nodes == 0
     assert set(jobs_by_pool(checks_run(p))) == {"a100"}
 
@@ -460,7 +460,7 @@ def test_no_check_at_all_when_every_pool_is_fixed_at_zero() -> None:
         for pool in raw["gpuPools"]:
             pool["count"] = 0
 
-    assert checked_pools(list(platform("byo", no_nodes).pools.values())) == []
+    assert checked_pools(list(platform("existing", no_nodes).pools.values())) == []
 
 
 def test_autoscaled_pool_from_zero_gets_no_job() -> None:

@@ -263,8 +263,8 @@ def test_every_grant_is_its_own_named_policy() -> None:
 
 
 def test_training_and_inference_do_not_reach_each_other() -> None:
-    platform = load_platform(stack_raw("byo"))
-    result = run(lambda: GpuPlatform("byo", platform))
+    platform = load_platform(stack_raw("existing"))
+    result = run(lambda: GpuPlatform("existing", platform))
     peers = {
         r.inputs["metadata"]["namespace"]: r.inputs["spec"]
         for r in by_type(result, NETWORK_POLICY)
@@ -418,8 +418,8 @@ def test_children_are_named_parented_and_namespaced() -> None:
 
 
 def test_platform_builds_one_namespace_per_workload_and_one_admission_policy() -> None:
-    platform = load_platform(stack_raw("byo"))
-    result = run(lambda: GpuPlatform("byo", platform))
+    platform = load_platform(stack_raw("existing"))
+    result = run(lambda: GpuPlatform("existing", platform))
     namespaces = {
         r.inputs["metadata"]["name"]: r
         for r in by_type(result, NAMESPACE)
@@ -430,7 +430,7 @@ def test_platform_builds_one_namespace_per_workload_and_one_admission_policy() -
     quotas = {
         r.inputs["metadata"]["namespace"]: r.inputs["spec"]["hard"] for r in by_type(result, QUOTA)
     }
-    # byo: training may use the MIG pool only, inference the shared T4 pool only.
+    # existing: training may use the MIG pool only, inference the shared T4 pool only.
     assert quotas["gpu-training"]["requests.nvidia.com/mig-3g.20gb"] == "8"
     assert quotas["gpu-training"]["requests.nvidia.com/gpu.shared"] == "0"
     assert quotas["gpu-inference"]["requests.nvidia.com/gpu.shared"] == "16"
@@ -438,12 +438,12 @@ def test_platform_builds_one_namespace_per_workload_and_one_admission_policy() -
 
 
 def test_platform_exports_the_namespace_names() -> None:
-    platform = load_platform(stack_raw("byo"))
+    platform = load_platform(stack_raw("existing"))
 
     def program() -> None:
         import pulumi
 
-        pulumi.export("namespaces", GpuPlatform("byo", platform).namespaces)
+        pulumi.export("namespaces", GpuPlatform("existing", platform).namespaces)
 
     assert run(program).outputs["namespaces"] == ["gpu-training", "gpu-inference"]
 
@@ -547,7 +547,7 @@ def test_bad_per_resource_quota_and_pool_are_named() -> None:
 
 
 def test_config_rules_report_workload_problems_with_their_paths() -> None:
-    raw = stack_raw("byo")
+    raw = stack_raw("existing")
     raw["workloads"][0]["logging"] = {"labels": {"workload": "x"}}
     raw["workloads"][1]["traffic"] = {"egressCidrs": ["10.1.2.3/16"]}
     with pytest.raises(ConfigError) as err:

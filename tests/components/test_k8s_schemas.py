@@ -24,7 +24,7 @@ from tests.components.test_gpu_workload_namespace import (
 from tests.conftest import run, stack_preview
 from tests.k8s_schema import assert_valid_manifest, is_kubernetes_object, manifest_of
 
-STACKS = ["byo", "dev", "prod"]
+STACKS = ["existing", "dev", "prod"]
 OURS = ("gpu-platform:index:GpuWorkloadNamespace", "gpu-platform:index:GpuAdmissionPolicy")
 WORKLOAD_TYPES = {
     "kubernetes:core/v1:Namespace",

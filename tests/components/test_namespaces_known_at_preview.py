@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from pulumi.runtime import mocks, rpc
 
-from gpu_facts.ack_components import ACK_SYSTEM_NAMESPACE
+from gpu_facts.ack.addons import ACK_SYSTEM_NAMESPACE
 from gpu_platform.components.platform import GpuPlatform
 from gpu_platform.offline_preview import ProgramRun, RecordedResource
 from gpu_platform.offline_preview.engine import PreviewMocks, RecordingMonitor

@@ -39,7 +39,7 @@ def test_type_token() -> None:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("stack", ["dev", "prod", "ack-dev", "byo"])
+@pytest.mark.parametrize("stack", ["dev", "prod", "ack-dev", "existing"])
 def test_every_component_keeps_its_former_token_as_an_alias(stack: str) -> None:
     components = [
         r for r in stack_preview(stack).run.resources if r.type.startswith("gpu-platform:")

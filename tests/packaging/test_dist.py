@@ -90,7 +90,7 @@ def test_nothing_generic_lands_at_the_top_of_site_packages(dist: Path) -> None:
     with zipfile.ZipFile(wheel(dist, "gpu_platform")) as whl:
         names = set(whl.namelist())
     # The components are real files in the wheel (the checkout's link is resolved).
-    assert "gpu_platform/components/aks_gpu_node_pool.py" in names
+    assert "gpu_platform/components/aks/gpu_node_pool.py" in names
     assert "gpu_platform/observability/gpu-rules.yaml" in names
     assert not any(n.startswith(("gpu_platform/tests", "tests/", "bench/", "scan/")) for n in names)
 

@@ -21,8 +21,8 @@ from gpu_platform import components
 def public_classes() -> set[str]:
     """Component classes and their args types (TypedDicts named ``*Args``) in the package."""
     found = set()
-    for module in pkgutil.iter_modules(components.__path__):
-        loaded = import_module(f"gpu_platform.components.{module.name}")
+    for module in pkgutil.walk_packages(components.__path__, "gpu_platform.components."):
+        loaded = import_module(module.name)
         for name, value in vars(loaded).items():
             if getattr(value, "__module__", None) != loaded.__name__:
                 continue

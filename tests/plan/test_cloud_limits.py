@@ -32,7 +32,7 @@ def pool(stack: str, i: int, **changes: Any) -> Callable[[Raw], object]:
     return mutate
 
 
-@pytest.mark.parametrize("stack", ["dev", "prod", "ack-dev", "byo"])
+@pytest.mark.parametrize("stack", ["dev", "prod", "ack-dev", "existing"])
 def test_sample_stacks_stay_valid_without_limit_warnings(stack: str) -> None:
     platform = load_platform(raw(stack))
     assert cloud_limit_warnings(platform.settings) == []
@@ -263,7 +263,7 @@ def test_ack_pro_past_its_default_quota_is_warned_not_refused() -> None:
 
 
 def test_existing_clusters_have_no_size_limit_of_ours() -> None:
-    platform = load_platform(raw("byo", lambda r: r["gpuPools"][1].update(count=5000)))
+    platform = load_platform(raw("existing", lambda r: r["gpuPools"][1].update(count=5000)))
     assert cluster_max_nodes(platform.settings) is None
     assert platform.warnings == []
 

@@ -9,7 +9,7 @@ import re
 import promql_parser
 
 from gpu_platform.plan.gpu_dashboard import DASHBOARD_FILE, dashboard, render
-from gpu_platform.plan.gpu_rules import usage_rules
+from gpu_platform.plan.prometheus_rules import usage_rules
 from gpu_platform.plan.queue_rules import queue_usage_rules
 
 

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from gpu_facts.azure_mig import MIG_NO_AUTOSCALER, MIG_NOT_ON_AZURE_LINUX
+from gpu_facts.aks.mig import MIG_NO_AUTOSCALER, MIG_NOT_ON_AZURE_LINUX
 from gpu_platform.plan.gpu_pools import (
     MACHINE_REQUIRED,
     gpu_pool_problems,

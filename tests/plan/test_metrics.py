@@ -66,7 +66,7 @@ def test_the_exporter_lands_on_each_gpu_pools_nodes_and_on_no_cpu_or_system_node
 
 
 def test_off_ack_the_plugins_labels_alone_select_the_nodes() -> None:
-    for stack in ("dev", "prod", "byo"):
+    for stack in ("dev", "prod", "existing"):
         pools = list(platform_of(stack_raw(stack)).pools.values())
         assert ack_shared_pools(pools) == []
         assert attributed_pools(pools) == exporter_pools(pools)

@@ -47,7 +47,7 @@ def test_ack_labels_choose_one_device_plugin() -> None:
 
 
 def test_existing_nodes_are_expected_to_carry_the_plugins_labels() -> None:
-    platform = platform_of(stack_raw("byo"))
+    platform = platform_of(stack_raw("existing"))
     for pool in platform.pools.values():
         labels = existing_node_labels(pool)
         assert labels["gpu-platform.io/pool"] == pool.name

@@ -22,7 +22,7 @@ def test_each_cloud_scrapes_its_own_way() -> None:
 
 
 def test_metrics_off_means_no_plan() -> None:
-    raw = stack_raw("byo")
+    raw = stack_raw("existing")
     raw.setdefault("observability", {})["metrics"] = {"enabled": False}
     assert metrics_plan(platform_of(raw)) is None
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import yaml
 
 from gpu_facts import kueue
-from gpu_facts.device_plugin_chart import CRITICAL_ADDONS_TAINT_KEY
+from gpu_facts.nvidia.device_plugin_chart import CRITICAL_ADDONS_TAINT_KEY
 from gpu_platform.plan.queue_controller import (
     controller_values,
     manager_config,

@@ -259,9 +259,9 @@ COMPONENT_MUTATIONS = [
         _exporter_values(lambda values: values.pop("extraEnv")),
         "gpu-metrics-exporter-resource-names",
     ),
-    # byo declares no pool: the exporter is judged on every config of the plugin.
+    # existing declares no pool: the exporter is judged on every config of the plugin.
     (
-        "byo",
+        "existing",
         "kubernetes:helm.sh/v3:Release",
         _exporter_values(lambda values: values.pop("extraEnv")),
         "gpu-metrics-exporter-resource-names",

@@ -104,7 +104,7 @@ CASES: list[Case] = [
         ),
     ),
     # ACK's shared GPUs (aliyun.com/gpu-mem): the exporter runs there but cannot attribute
-    # that name whatever it is told (gpu_facts.dcgm_exporter_chart.UNATTRIBUTABLE_RESOURCES),
+    # that name whatever it is told (gpu_facts.nvidia.dcgm_exporter_chart.UNATTRIBUTABLE_RESOURCES),
     # so nothing is owed: neither by a DaemonSet nor by our release, selecting the pool.
     Case(
         NAMES,

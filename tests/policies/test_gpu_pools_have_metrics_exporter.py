@@ -349,7 +349,7 @@ CASES: list[Case] = [
         ("ACK's own GPU exporter (cluster add-on arms-prometheus) also does",),
     ),
     # ack-dev's MPS pool without our pool-label term: tainted, so ACK's exporter, which
-    # tolerates no custom taint, keeps off it too (gpu_facts.ack_components.ARMS_GPU_EXPORTER).
+    # tolerates no custom taint, keeps off it too (gpu_facts.ack.addons.ARMS_GPU_EXPORTER).
     Case(
         EXPORTER,
         "ack-tainted-mps-pool-with-arms",

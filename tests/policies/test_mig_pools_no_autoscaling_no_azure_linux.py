@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from gpu_facts.azure_mig import MIG_NO_AUTOSCALER, MIG_NOT_ON_AZURE_LINUX
+from gpu_facts.aks.mig import MIG_NO_AUTOSCALER, MIG_NOT_ON_AZURE_LINUX
 from gpu_platform.plan.gpu_pools import mig_problems
 from gpu_platform.settings import GpuPoolSettings
 

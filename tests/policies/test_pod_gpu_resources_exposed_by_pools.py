@@ -6,7 +6,7 @@ import pytest
 from pulumi_policy.proxy import UNKNOWN_STRING_VALUE, UnknownValueError
 
 from gpu_facts.scheduling import AMD_GPU, GPU_PRESENT_LABEL, POOL_LABEL
-from gpu_platform.components.nvidia_device_plugin import gpu_node_affinity
+from gpu_platform.components.nvidia.device_plugin import gpu_node_affinity
 
 from .cloud_fixtures import eks, gke
 from .harness import Case, Res, assert_case, policy_named, violations

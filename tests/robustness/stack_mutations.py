@@ -31,7 +31,7 @@ from gpu_platform.stack_config.known_keys import annotation_at, field_at, model_
 from gpu_platform.stack_config.load import NAMESPACE, raw_from_config
 
 ROOT = Path(__file__).resolve().parents[2]
-STACKS = ("dev", "prod", "ack-dev", "byo")
+STACKS = ("dev", "prod", "ack-dev", "existing")
 
 Path_ = tuple[str | int, ...]
 

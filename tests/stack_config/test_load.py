@@ -395,7 +395,7 @@ def test_device_plugin_values_problems_list_with_the_others() -> None:
     ],
 )
 def test_config_rules_and_component_agree_on_values(values: dict[str, Any]) -> None:
-    from gpu_platform.components.nvidia_device_plugin import DevicePluginValuesError, chart_values
+    from gpu_platform.components.nvidia.device_plugin import DevicePluginValuesError, chart_values
     from gpu_platform.settings import DevicePluginSettings
 
     raw = copy.deepcopy(BASE)
@@ -454,7 +454,7 @@ def test_readable_kubeconfig_path_is_accepted() -> None:
 
 
 def test_existing_cluster_names_the_key_when_the_file_vanished(tmp_path: Path) -> None:
-    from gpu_platform.components.existing_cluster import read_kubeconfig
+    from gpu_platform.components.existing.cluster import read_kubeconfig
 
     missing = str(tmp_path / "gone.yaml")
     # The config and the component check the file first; gone after that, the key is named.
@@ -493,7 +493,7 @@ def test_ack_gpu_pool_named_like_the_system_pool_is_refused() -> None:
 
 
 def test_config_choices_are_the_gpu_facts() -> None:
-    from gpu_facts.azure_mig import AKS_MIG_PROFILES
+    from gpu_facts.aks.mig import AKS_MIG_PROFILES
     from gpu_facts.capacity import ACK_SHARING_MODES, DEVICE_PLUGIN_SHARING_MODES
     from gpu_platform.plan.pools import ACK_MODES, PLUGIN_MODES
     from gpu_platform.settings import MigSettings, SharingSettings

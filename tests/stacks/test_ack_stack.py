@@ -17,7 +17,7 @@ from gpu_platform.stack_config import ConfigError
 from gpu_policy_support.node_placement import node_placement
 from gpu_policy_support.node_pools import node_pools
 from gpu_policy_support.tolerations import may_schedule
-from tests.components.test_ack_monitoring import T4_AND_MPS_ALERTS
+from tests.components.ack.test_monitoring import T4_AND_MPS_ALERTS
 from tests.conftest import ROOT, stack_preview
 
 pytestmark = pytest.mark.slow

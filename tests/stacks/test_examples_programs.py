@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from gpu_platform.components.nvidia_device_plugin import NvidiaDevicePluginArgs
+from gpu_platform.components.nvidia.device_plugin import NvidiaDevicePluginArgs
 from gpu_platform.offline_preview import PreviewResult, preview
 from gpu_platform.offline_preview.cli import EXIT_OK, main
 from tests.conftest import ROOT

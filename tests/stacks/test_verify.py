@@ -30,7 +30,7 @@ from urllib.parse import parse_qs, unquote, urlparse
 import pytest
 from kubernetes.client import ApiClient
 
-from gpu_facts.device_plugin_chart import CHART_NAME, GFD_CHART_NAME, NFD_NAME
+from gpu_facts.nvidia.device_plugin_chart import CHART_NAME, GFD_CHART_NAME, NFD_NAME
 from gpu_platform.verify.cli import main
 from gpu_platform.verify.cluster import ClusterReader, connect
 from gpu_platform.verify.driver import ExecTarget, StreamExecReader

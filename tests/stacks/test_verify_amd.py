@@ -16,7 +16,7 @@ from urllib.parse import unquote
 
 import pytest
 
-from gpu_facts.amd_gpu_operator import METRICS_PORT
+from gpu_facts.amd.gpu_operator import METRICS_PORT
 from tests.stacks.test_verify import (
     DATA,
     FakeCluster,

@@ -16,8 +16,8 @@ from typing import Any
 
 import pytest
 
-from gpu_facts.aks_nodes import NODE_IMAGE_VERSION_LABEL
-from gpu_facts.azure_storage import LOCAL_NVME_TOPOLOGY_KEY
+from gpu_facts.aks.nodes import NODE_IMAGE_VERSION_LABEL
+from gpu_facts.aks.storage import LOCAL_NVME_TOPOLOGY_KEY
 from gpu_facts.scheduling import WORKLOAD_LABEL_PREFIX
 from tests.stacks.test_verify import (
     A100_0,

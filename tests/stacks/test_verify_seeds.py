@@ -12,8 +12,8 @@ from typing import Any
 
 import pytest
 
-from gpu_facts.aks_nodes import NODE_IMAGE_VERSION_LABEL
-from gpu_facts.azure_storage import LOCAL_NVME_PROVISIONER, LOCAL_NVME_TOPOLOGY_KEY
+from gpu_facts.aks.nodes import NODE_IMAGE_VERSION_LABEL
+from gpu_facts.aks.storage import LOCAL_NVME_PROVISIONER, LOCAL_NVME_TOPOLOGY_KEY
 from tests.stacks.test_verify import (
     A100_0,
     A100_1,

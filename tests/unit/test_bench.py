@@ -110,11 +110,11 @@ def test_parse_importtime_groups_by_top_level_package() -> None:
 def test_bench_smallest_size_writes_the_report(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # Start-up of the byo stack: the same four processes as dev's, at half the CPU (no cloud
+    # Start-up of the existing stack: the same four processes as dev's, at half the CPU (no cloud
     # SDK, fewer resources); `make bench` measures dev.
     # The package's budgets have their own tests (test_bench_component_import.py and
     # test_bench_provider_start.py) and one below with their measurements faked.
-    argv = ["--sizes", "1", "--repeats", "1", "--startup-runs", "1", "--stack", "byo"]
+    argv = ["--sizes", "1", "--repeats", "1", "--startup-runs", "1", "--stack", "existing"]
     argv.append("--no-package")
     # The critical path reads dev's and prod's plans: the ones this test process may already
     # hold (tests.conftest.stack_preview) rather than two more previews.
@@ -154,7 +154,7 @@ def test_bench_smallest_size_writes_the_report(
         assert math.isfinite(point[key]) and point[key] > 0, key
     assert {t["ratio"] for t in doc["targets"]} >= {"register/floor", "policies/register"}
     startup = doc["startup"]
-    assert startup["stack"] == "byo"
+    assert startup["stack"] == "existing"
     assert startup["exit_code"] in (0, 1), "the preview process ran (1: mandatory violations)"
     assert startup["cloud_sdks_loaded"] == [], "an existing cluster needs no cloud SDK"
     assert isinstance(startup["only_chosen_cloud_sdk"], bool)

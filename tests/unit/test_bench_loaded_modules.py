@@ -25,7 +25,7 @@ def test_third_party_is_neither_the_standard_library_nor_ours() -> None:
         "gpu_platform.settings",
         "gpu_facts.models",
         "gpu_policies",
-        "components.aks_gpu_node_pool",
+        "components.aks.gpu_node_pool",
         "bench.loaded_modules",
         "__main__",
         "__editable___gpu_platform_0_2_0_finder",

@@ -2,7 +2,7 @@
 
 Every ``python -m <module>`` the README, docs, examples, scripts and our own code tell a reader
 to run names a module that exists: the package move left ``python -m offline_preview`` in the
-examples and ``python -m plan.gpu_rules`` in docs/observability.md, which failed as written.
+examples and ``python -m plan.prometheus_rules`` in docs/observability.md, which failed as written.
 And no line says the same thing twice: merges left two versions of one table row side by side
 (docs/policies.md's driver-check and exporter rows, docs/architecture.md's layers)."""
 

@@ -41,7 +41,7 @@ from gpu_facts import (
     pool_capacity,
     regions,
 )
-from gpu_facts.aws_instance_types import AWS_SPECS_PAGE
+from gpu_facts.eks.machine_types import AWS_SPECS_PAGE
 from gpu_facts.scheduling import amd_partition_resource, is_gpu_resource, mig_resource
 from gpu_facts.vendors import AMD, NVIDIA, VENDORS, resource_vendor
 from gpu_platform.settings import SystemPoolSettings
@@ -506,7 +506,7 @@ def test_docs_list_every_catalog_entry() -> None:
 # --- AWS and Google Cloud (EKS node groups, GKE node pools) -----------------------------------
 
 # Checked size by size against EC2's DescribeInstanceTypes answer as Karpenter's generated
-# reference prints it (instance-gpu-name / instance-gpu-count), see aws_instance_types.py.
+# reference prints it (instance-gpu-name / instance-gpu-count), see eks/machine_types.py.
 AWS_TYPES: dict[str, tuple[str, str, int]] = {
     "p5.48xlarge": ("p5", "H100-80GB", 8),
     "p5e.48xlarge": ("p5e", "H200-141GB", 8),

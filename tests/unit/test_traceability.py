@@ -28,7 +28,7 @@ def _rows() -> dict[str, list[str]]:
 @functools.cache  # parsed once for all rows
 def _component_classes() -> frozenset[str]:
     names: set[str] = set()
-    for path in (ROOT / "components").glob("*.py"):
+    for path in (ROOT / "components").rglob("*.py"):
         tree = ast.parse(path.read_text())
         names |= {node.name for node in tree.body if isinstance(node, ast.ClassDef)}
     return frozenset(names)

@@ -49,11 +49,11 @@ class Injection:
 
 INJECTIONS = (
     Injection(
-        "azure-native", "components/aks_gpu_node_pool.py", "aks.AgentPool(", "vm_size", "vm_sizee"
+        "azure-native", "components/aks/gpu_node_pool.py", "aks.AgentPool(", "vm_size", "vm_sizee"
     ),
     Injection(
         "alicloud",
-        "components/ack_gpu_node_pool.py",
+        "components/ack/gpu_node_pool.py",
         "cs.NodePool(",
         "instance_types",
         "instance_typo",

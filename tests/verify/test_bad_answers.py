@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from gpu_platform.verify.amd_expectations import amd_expectation
+from gpu_platform.verify.amd.expectations import amd_expectation
 from gpu_platform.verify.answers import BadAnswer
 from gpu_platform.verify.bad_answers import Feeds, Reads, with_bad_answers
 from gpu_platform.verify.cli import load_stack

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from gpu_facts.device_plugin_chart import CHART_NAME
+from gpu_facts.nvidia.device_plugin_chart import CHART_NAME
 from gpu_platform.verify.checks import (
     admission_binding,
     allocatable,

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from gpu_facts.device_plugin_chart import CHART_NAME, NFD_NAME
+from gpu_facts.nvidia.device_plugin_chart import CHART_NAME, NFD_NAME
 from gpu_platform.verify.checks import (
     pool_checks,
 )

@@ -91,7 +91,7 @@ def test_plugin_managed_outside_the_stack_means_no_gfd_label_check() -> None:
     assert pool.daemon is GpuDaemon.DEVICE_PLUGIN  # still served by an NVIDIA device plugin
 
 
-@pytest.mark.parametrize("stack", ["dev", "prod", "ack-dev", "byo"])
+@pytest.mark.parametrize("stack", ["dev", "prod", "ack-dev", "existing"])
 def test_every_project_stack_has_expectations(stack: str) -> None:
     """The stack files are tracked: a missing one is a failure, not a skip."""
     platform = load_stack(ROOT, stack, None)

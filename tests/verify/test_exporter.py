@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from gpu_facts.dcgm_exporter_chart import ENGINE_ACTIVE, UTILIZATION
+from gpu_facts.nvidia.dcgm_exporter_chart import ENGINE_ACTIVE, UTILIZATION
 from gpu_platform.plan.metrics import NodeSeries
 from gpu_platform.stack_config import load_platform
 from gpu_platform.verify.expectations import exporter_expectation
@@ -44,7 +44,7 @@ def test_dev_exporter_watches_the_mig_and_the_time_sliced_pool() -> None:
 
 
 def test_byo_mig3g_pool_shows_two_instances_per_gpu() -> None:
-    exporter, _ = exporter_expectation(load_platform(stack_raw("byo")))
+    exporter, _ = exporter_expectation(load_platform(stack_raw("existing")))
     assert exporter is not None
     assert exporter.pools["a100"] == NodeSeries(ENGINE_ACTIVE, 16, "3g.20gb")
 
@@ -60,7 +60,7 @@ def test_ack_shared_pools_are_watched_one_series_per_physical_gpu() -> None:
 
 
 def test_the_gpu_operators_exporter_when_it_owns_the_gpus() -> None:
-    raw = stack_raw("byo")
+    raw = stack_raw("existing")
     raw.update(
         gpuOperator={"enabled": True, "namespace": "nvidia-gpu"}, devicePlugin={"enabled": False}
     )

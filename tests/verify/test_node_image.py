@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from gpu_facts.aks_nodes import NODE_IMAGE_MAX_AGE_DAYS, NODE_IMAGE_VERSION_LABEL
+from gpu_facts.aks.nodes import NODE_IMAGE_MAX_AGE_DAYS, NODE_IMAGE_VERSION_LABEL
 from gpu_platform.verify.node_image import image_date, node_image
 
 TODAY = date(2026, 11, 20)

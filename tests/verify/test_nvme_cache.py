@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from gpu_facts.azure_storage import LOCAL_NVME_TOPOLOGY_KEY, NVME_CACHE_STORAGE_CLASS
+from gpu_facts.aks.storage import LOCAL_NVME_TOPOLOGY_KEY, NVME_CACHE_STORAGE_CLASS
 from gpu_platform.verify.nvme_cache import csi_driver, node_disks
 from gpu_platform.verify.seed_expectations import NvmeDisks
 
@@ -15,7 +15,7 @@ ND_H100_V5 = NvmeDisks(8, 3584)
 def test_the_storage_class_name_is_the_components() -> None:
     """One name: the component creates what make verify looks for (the component keeps its own
     constant; tests/components read it)."""
-    from gpu_platform.components.nvme_cache import STORAGE_CLASS_NAME
+    from gpu_platform.components.aks.nvme_cache import STORAGE_CLASS_NAME
 
     assert STORAGE_CLASS_NAME == NVME_CACHE_STORAGE_CLASS
 

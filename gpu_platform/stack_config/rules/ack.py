@@ -7,8 +7,8 @@ from collections.abc import Iterator
 
 from gpu_facts.capacity import ACK_SHARING_MODES
 from gpu_facts.scheduling import ACK_DEVICE_PLUGIN_DAEMONSET_SINCE, ACK_GPU_SCHEDULE_LABEL
-from gpu_platform.plan.ack_cluster import ack_cluster_problems
-from gpu_platform.plan.ack_gpu_sharing import pin_problems
+from gpu_platform.plan.ack.cluster import ack_cluster_problems
+from gpu_platform.plan.ack.gpu_sharing import pin_problems
 from gpu_platform.plan.kubernetes_versions import minor_version
 from gpu_platform.plan.pools import cloud_sharing
 from gpu_platform.plan.problems import join_path, under
@@ -18,7 +18,7 @@ from .base import ConfigUnderCheck, Problem, Rule
 
 
 def _ack_cluster(cfg: ConfigUnderCheck) -> Iterator[Problem]:
-    """ACK: the cluster's own rules (``plan.ack_cluster``, which the AckCluster component asks
+    """ACK: the cluster's own rules (``plan.ack.cluster``, which the AckCluster component asks
     too), its GPU pools' device plugin, pinned GPU-sharing components."""
     cluster = cfg.settings.cluster
     if not isinstance(cluster, AckClusterSettings):

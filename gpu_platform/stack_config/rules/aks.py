@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from gpu_platform.plan.aks_cluster import aks_cluster_problems
-from gpu_platform.plan.aks_nodes import os_disk_problems, surge_problems
+from gpu_platform.plan.aks.cluster import aks_cluster_problems
+from gpu_platform.plan.aks.nodes import os_disk_problems, surge_problems
 from gpu_platform.plan.gpu_pools import aks_surge_problems
 from gpu_platform.plan.problems import under
 from gpu_platform.settings import (
@@ -28,7 +28,7 @@ AKS_NODE_KEYS = {
 
 
 def cluster(cfg: ConfigUnderCheck) -> Iterator[Problem]:
-    """The AKS cluster's own settings and its system pool (``plan.aks_cluster``, which the
+    """The AKS cluster's own settings and its system pool (``plan.aks.cluster``, which the
     AksCluster component asks too)."""
     aks = cfg.settings.cluster
     if isinstance(aks, AksClusterSettings):
@@ -69,7 +69,7 @@ def node_hardening(cfg: ConfigUnderCheck) -> Iterator[Problem]:
         return
     for at, vm_size, node in _pools_with_nodes(cfg):
         if at == "cluster.systemPool":
-            continue  # judged with the cluster (plan.aks_cluster)
+            continue  # judged with the cluster (plan.aks.cluster)
         nvme = isinstance(node, GpuPoolSettings) and node.nvme
         yield from under(at, os_disk_problems(vm_size, node, nvme_cache=nvme))
     for i, cpu in enumerate(cfg.settings.cpu_pools):

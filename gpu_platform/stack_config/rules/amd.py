@@ -1,10 +1,10 @@
-"""Rules of AMD GPU pools and the AMD GPU layer; the rules themselves are ``plan.amd_pools``."""
+"""Rules of AMD GPU pools and the AMD GPU layer; the rules themselves are ``plan.amd.pools``."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 
-from gpu_platform.plan.amd_pools import amd_layer_problems, amd_pool_problems
+from gpu_platform.plan.amd.pools import amd_layer_problems, amd_pool_problems
 from gpu_platform.plan.problems import join_path
 from gpu_platform.settings import GpuPoolSettings
 

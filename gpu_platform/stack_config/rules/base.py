@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
-from gpu_facts.device_plugin_chart import version_tuple
+from gpu_facts.nvidia.device_plugin_chart import version_tuple
 from gpu_platform.plan.pools import PoolFacts
 from gpu_platform.plan.problems import Problem
 from gpu_platform.settings import Cloud, GpuPoolSettings, PlatformSettings

@@ -9,8 +9,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from gpu_facts.kubernetes_syntax import RESERVED_LABEL_DOMAINS
-from gpu_platform.plan.ack_cluster import ack_cluster_value_problems
-from gpu_platform.plan.aks_cluster import aks_cluster_value_problems
+from gpu_platform.plan.ack.cluster import ack_cluster_value_problems
+from gpu_platform.plan.aks.cluster import aks_cluster_value_problems
 from gpu_platform.plan.kubernetes_values import kubernetes_label_problems
 from gpu_platform.plan.problems import under
 from gpu_platform.plan.schedules import schedule_problem
@@ -27,7 +27,7 @@ from .base import ConfigUnderCheck, Problem, Rule
 
 def cluster_values(cfg: ConfigUnderCheck) -> Iterator[Problem]:
     """The cluster's name, resource group, audit log project, tags and IDs, by the cloud's
-    rules (``plan.aks_cluster``, ``plan.ack_cluster``: the cluster components ask the same)."""
+    rules (``plan.aks.cluster``, ``plan.ack.cluster``: the cluster components ask the same)."""
     cluster = cfg.settings.cluster
     if isinstance(cluster, AksClusterSettings):
         yield from under("cluster", aks_cluster_value_problems(cluster))

@@ -31,7 +31,7 @@ def cpu_pools(cfg: ConfigUnderCheck) -> Iterator[Problem]:
 
 def system_pool(cfg: ConfigUnderCheck) -> Iterator[Problem]:
     """ACK's system pool runs the add-ons: a machine type without GPUs (AKS's is judged with
-    its cluster, ``plan.aks_cluster``)."""
+    its cluster, ``plan.aks.cluster``)."""
     cluster = cfg.settings.cluster
     if isinstance(cluster, AckClusterSettings):
         problem = ecs_type_problem(cluster.system_pool.instance_type)

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 
-from gpu_platform.plan.amd_pools import amd_namespaces
-from gpu_platform.plan.device_plugin import one_mig_strategy_problems
-from gpu_platform.plan.device_plugin_values import (
+from gpu_platform.plan.amd.pools import amd_namespaces
+from gpu_platform.plan.nvidia.device_plugin import one_mig_strategy_problems
+from gpu_platform.plan.nvidia.device_plugin_values import (
     our_config_names,
     value_problems,
     version_problems,

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from gpu_facts.azure_monitor import GRAFANA_NAME_PATTERN
+from gpu_facts.aks.monitor import GRAFANA_NAME_PATTERN
 from gpu_platform.plan.metrics import exporter_problems
 from gpu_platform.plan.observability import grafana_name, logstore_name_problem
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Iterator
 
-from gpu_facts.ack_components import ACK_PRO_PREFIX
-from gpu_facts.device_plugin_chart import MIN_VERSION_MPS, at_least
+from gpu_facts.ack.addons import ACK_PRO_PREFIX
+from gpu_facts.nvidia.device_plugin_chart import MIN_VERSION_MPS, at_least
 from gpu_platform.plan.gpu_pools import (
     label_problems,
     machine_problems,

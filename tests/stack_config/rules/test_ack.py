@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from gpu_platform.plan.ack_cluster import EXISTING_NEED_VPC, ack_cluster_problems
+from gpu_platform.plan.ack.cluster import EXISTING_NEED_VPC, ack_cluster_problems
 from gpu_platform.plan.problems import under
 from gpu_platform.settings import AckClusterSettings
 from gpu_platform.stack_config import ConfigError, load_platform
@@ -226,7 +226,7 @@ def test_ack_shared_pools_alone_need_neither_the_nvidia_plugin_nor_1_32() -> Non
 
 
 def test_the_clusters_networking_and_disk_are_plans_under_cluster() -> None:
-    """The AckCluster component asks plan.ack_cluster too: the same messages."""
+    """The AckCluster component asks plan.ack.cluster too: the same messages."""
 
     def no_switches(raw: Raw) -> None:
         raw["cluster"]["vpc"] = {"vswitchIds": ["vsw-1"]}

@@ -1,10 +1,10 @@
-"""AKS rules of the stack config: the cluster (plan.aks_cluster, asked by the AksCluster
+"""AKS rules of the stack config: the cluster (plan.aks.cluster, asked by the AksCluster
 component too) and the node hardening of every pool (stack_config.rules.aks)."""
 
 from __future__ import annotations
 
-from gpu_platform.plan.aks_cluster import LOCKED_OUT, aks_cluster_problems
-from gpu_platform.plan.aks_nodes import SURGE_COUNT_OR_PERCENTAGE
+from gpu_platform.plan.aks.cluster import LOCKED_OUT, aks_cluster_problems
+from gpu_platform.plan.aks.nodes import SURGE_COUNT_OR_PERCENTAGE
 from gpu_platform.plan.problems import under
 from gpu_platform.settings import AksClusterSettings
 from gpu_platform.stack_config.rules.aks import POOL_RULES, cluster, node_hardening

@@ -1,5 +1,5 @@
 """Rules of AMD pools and the AMD GPU layer in the stack config (stack_config.rules.amd): each
-asks ``plan.amd_pools`` (the AKS pool component asks the same) under the config's paths."""
+asks ``plan.amd.pools`` (the AKS pool component asks the same) under the config's paths."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from gpu_platform.plan.amd_pools import amd_pool_problems
+from gpu_platform.plan.amd.pools import amd_pool_problems
 from gpu_platform.plan.problems import under
 from gpu_platform.stack_config import ConfigError, load_platform
 from gpu_platform.stack_config.rules.amd import POOL_RULES, amd_layer
@@ -78,7 +78,7 @@ def test_aks_needs_the_operator_to_install_the_driver() -> None:
 
 
 def test_an_existing_clusters_preinstalled_driver_may_be_kept() -> None:
-    raw = stack_raw("byo")
+    raw = stack_raw("existing")
     raw["gpuPools"].append({"name": "mi300x", "vmSize": MI300X, "count": 1})
     raw["amdGpuOperator"] = {"driver": {"enabled": False}}
     platform = load_platform(raw)

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from gpu_platform.plan.aks_cluster import aks_cluster_value_problems
+from gpu_platform.plan.aks.cluster import aks_cluster_value_problems
 from gpu_platform.plan.problems import under
 from gpu_platform.settings import AksClusterSettings
 from gpu_platform.stack_config import load_platform
@@ -65,7 +65,7 @@ CRON = (
 )
 
 
-@pytest.mark.parametrize("stack", ["dev", "prod", "ack-dev", "byo"])
+@pytest.mark.parametrize("stack", ["dev", "prod", "ack-dev", "existing"])
 def test_the_four_stacks_pass(stack: str) -> None:
     load_platform(raw(stack))
 
@@ -330,18 +330,18 @@ def test_ack_gpu_pool_zones_are_honoured_or_refused() -> None:
     ],
 )
 def test_the_driver_check_schedule_is_kubernetes_cron(schedule: str, why: str) -> None:
-    assert problems("byo", lambda r: r["driverCheck"].update(schedule=schedule)) == [
+    assert problems("existing", lambda r: r["driverCheck"].update(schedule=schedule)) == [
         ("driverCheck.schedule", f"{schedule!r} is not a cron schedule: {why}. {CRON}")
     ]
 
 
 @pytest.mark.parametrize("schedule", ["@hourly", "*/30 6-18 * * mon-fri", "0 6 1,15 jan-jun ?"])
 def test_kubernetes_schedules_are_taken(schedule: str) -> None:
-    load_platform(raw("byo", lambda r: r["driverCheck"].update(schedule=schedule)))
+    load_platform(raw("existing", lambda r: r["driverCheck"].update(schedule=schedule)))
 
 
 def test_a_time_zone_in_the_schedule_is_refused() -> None:
-    assert problems("byo", lambda r: r["driverCheck"].update(schedule="TZ=UTC 0 6 * * *")) == [
+    assert problems("existing", lambda r: r["driverCheck"].update(schedule="TZ=UTC 0 6 * * *")) == [
         (
             "driverCheck.schedule",
             "'TZ=UTC 0 6 * * *': Kubernetes refuses TZ= and CRON_TZ= in a CronJob's schedule "
@@ -353,14 +353,14 @@ def test_a_time_zone_in_the_schedule_is_refused() -> None:
 
 def test_the_kubeconfig_file_and_context(tmp_path: Path) -> None:
     good = ROOT / "tests" / "data" / "kubeconfig.yaml"
-    # byo names its context (onprem-a100), which the file has.
-    load_platform(raw("byo", cluster(kubeconfigPath=str(good))))
-    assert problems("byo", cluster(kubeconfigPath=str(good), context="lab")) == [
+    # existing names its context (onprem-a100), which the file has.
+    load_platform(raw("existing", cluster(kubeconfigPath=str(good))))
+    assert problems("existing", cluster(kubeconfigPath=str(good), context="lab")) == [
         ("cluster.context", f"no context 'lab' in {str(good)!r}; its contexts: onprem-a100")
     ]
     pod = tmp_path / "pod.yaml"
     pod.write_text("apiVersion: v1\nkind: Pod\nmetadata: {name: x}\n")
-    assert problems("byo", cluster(kubeconfigPath=str(pod))) == [
+    assert problems("existing", cluster(kubeconfigPath=str(pod))) == [
         (
             "cluster.kubeconfigPath",
             f"{str(pod)!r} is not a kubeconfig "
@@ -374,8 +374,8 @@ def test_existing_clusters_take_hand_set_kubernetes_labels_and_no_zones() -> Non
     def labels(r: Raw) -> None:
         r["gpuPools"][0]["labels"] = {"node-role.kubernetes.io/gpu": ""}
 
-    load_platform(raw("byo", labels))
-    assert problems("byo", lambda r: r["gpuPools"][0].update(zones=["1"])) == [
+    load_platform(raw("existing", labels))
+    assert problems("existing", lambda r: r["gpuPools"][0].update(zones=["1"])) == [
         (
             "gpuPools[0].zones",
             "an existing cluster's nodes are where they are: zones place the pools the stack "
@@ -385,7 +385,7 @@ def test_existing_clusters_take_hand_set_kubernetes_labels_and_no_zones() -> Non
 
 
 def test_the_cluster_rule_is_plans_under_cluster() -> None:
-    """The AksCluster component asks plan.aks_cluster too: the same messages."""
+    """The AksCluster component asks plan.aks.cluster too: the same messages."""
 
     def bad(r: Raw) -> None:
         r["cluster"].update(name="gpu_dev", tags={"a<b": "x"})

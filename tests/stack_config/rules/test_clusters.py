@@ -32,9 +32,9 @@ def test_an_existing_clusters_kubeconfig_file_must_be_readable(tmp_path: Path) -
         return lambda raw: raw["cluster"].update(kubeconfigPath=path)
 
     for path in (missing, str(binary)):
-        found = list(existing_kubeconfig(subject("byo", kubeconfig(path))))
+        found = list(existing_kubeconfig(subject("existing", kubeconfig(path))))
         assert found and found == under("cluster", kubeconfig_problems(path))
-    [(_, message)] = existing_kubeconfig(subject("byo", kubeconfig(str(binary))))
+    [(_, message)] = existing_kubeconfig(subject("existing", kubeconfig(str(binary))))
     assert "is not a text file" in message
     good = str(ROOT / "tests" / "data" / "kubeconfig.yaml")
-    assert list(existing_kubeconfig(subject("byo", kubeconfig(good)))) == []
+    assert list(existing_kubeconfig(subject("existing", kubeconfig(good)))) == []

@@ -1,5 +1,5 @@
 """Stack config of CPU pools and node hardening: every rule with its key path and message, and
-what a valid config means (``plan.aks_nodes``, ``plan.cpu_pools``)."""
+what a valid config means (``plan.aks.nodes``, ``plan.cpu_pools``)."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 
 from gpu_facts import AZURE_CPU_VM_SIZES, AZURE_VM_SIZES, azure_node_size
-from gpu_facts.aks_nodes import EPHEMERAL_OS_DISK_MAX_GIB
-from gpu_platform.plan.aks_nodes import aks_node, ephemeral_os_capacity_gib, os_disk_type
+from gpu_facts.aks.nodes import EPHEMERAL_OS_DISK_MAX_GIB
+from gpu_platform.plan.aks.nodes import aks_node, ephemeral_os_capacity_gib, os_disk_type
 from gpu_platform.plan.cpu_pools import cpu_pool_problems
 from gpu_platform.plan.problems import under
 from gpu_platform.settings import CpuPoolSettings, SystemPoolSettings
@@ -210,7 +210,7 @@ def test_ack_zones_pick_the_created_vswitches_only() -> None:
 
 
 def test_an_existing_cluster_takes_no_cpu_pools() -> None:
-    assert problems("byo", lambda r: r.update(cpuPools=[CPU])) == [
+    assert problems("existing", lambda r: r.update(cpuPools=[CPU])) == [
         (
             "cpuPools",
             "CPU pools are created on AKS and ACK; an existing cluster's nodes are its own "
@@ -331,7 +331,7 @@ def test_aks_node_settings_on_other_clouds_are_refused() -> None:
         ("gpuPools[0].maxPods", "AKS only (cloud 'azure'); on cloud 'alicloud' remove it"),
         ("gpuPools[1].osDiskSizeGb", "AKS only (cloud 'azure'); on cloud 'alicloud' remove it"),
     ]
-    assert problems("byo", lambda r: r["gpuPools"][0].update(maxPods=50)) == [
+    assert problems("existing", lambda r: r["gpuPools"][0].update(maxPods=50)) == [
         ("gpuPools[0].maxPods", "AKS only (cloud 'azure'); on cloud 'existing' remove it")
     ]
 
@@ -364,7 +364,7 @@ def test_explicit_ephemeral_on_an_uncatalogued_size_is_warned_not_refused() -> N
     assert platform.warnings == [
         "cpuPools[0].osDiskType: Ephemeral on Standard_E8ds_v5, whose cache and temp disks the "
         "catalog does not know; AKS refuses the pool if they cannot hold 128 GiB (add the size "
-        "to policies/gpu_facts/azure_vm_sizes.py to have it checked)"
+        "to policies/gpu_facts/aks/machine_types.py to have it checked)"
     ]
 
 

@@ -3,7 +3,7 @@ the platform's own namespaces (stack_config.rules.gpu_layer)."""
 
 from __future__ import annotations
 
-from gpu_platform.plan.device_plugin_values import version_problems
+from gpu_platform.plan.nvidia.device_plugin_values import version_problems
 from gpu_platform.plan.problems import under
 from gpu_platform.stack_config.rules.gpu_layer import RULES as GPU_LAYER_RULES
 from gpu_platform.stack_config.rules.gpu_layer import (

@@ -44,8 +44,8 @@ def test_metrics_are_on_by_default_and_fit_each_cloud() -> None:
         azure_monitor=True,
         prometheus_rules=False,
     )
-    byo = metrics_plan(load_platform(stack_raw("byo")))
-    assert byo == MetricsPlan(True, "annotations", (), False, False)
+    existing = metrics_plan(load_platform(stack_raw("existing")))
+    assert existing == MetricsPlan(True, "annotations", (), False, False)
 
 
 def test_ack_scrapes_through_its_managed_prometheus() -> None:
@@ -112,7 +112,7 @@ def test_prod_keeps_logs_longer_than_dev() -> None:
 
 def test_prometheus_operator_on_an_existing_cluster() -> None:
     raw = with_observability(
-        "byo", {"metrics": {"scrape": "serviceMonitor", "scraperNamespaces": ["monitoring"]}}
+        "existing", {"metrics": {"scrape": "serviceMonitor", "scraperNamespaces": ["monitoring"]}}
     )
     assert metrics_plan(load_platform(raw)) == MetricsPlan(
         True, "serviceMonitor", ("monitoring",), False, True
@@ -120,7 +120,7 @@ def test_prometheus_operator_on_an_existing_cluster() -> None:
 
 
 def test_the_gpu_operator_brings_its_own_exporter() -> None:
-    raw = stack_raw("byo")
+    raw = stack_raw("existing")
     raw["devicePlugin"] = {"enabled": False}
     raw["gpuOperator"] = {"enabled": True}
     plan = metrics_plan(load_platform(raw))
@@ -197,7 +197,7 @@ def test_rules_join_on_labels_kube_state_metrics_must_expose() -> None:
             "its own Grafana",
         ),
         (
-            "byo",
+            "existing",
             {"grafana": {"enabled": True}},
             "observability.grafana.enabled",
             "is for AKS",

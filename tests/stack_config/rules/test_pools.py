@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from gpu_facts.azure_mig import MIG_NO_AUTOSCALER
-from gpu_facts.device_plugin_chart import MIN_VERSION_MPS
+from gpu_facts.aks.mig import MIG_NO_AUTOSCALER
+from gpu_facts.nvidia.device_plugin_chart import MIN_VERSION_MPS
 from gpu_platform.plan.gpu_pools import gpu_pool_problems, mig_problems
 from gpu_platform.plan.problems import under
 from gpu_platform.stack_config.rules.pools import POOL_RULES, duplicate_names

@@ -1,0 +1,1 @@
+"""ACK (Alibaba Cloud Kubernetes): its components."""

@@ -1,0 +1,1 @@
+"""AMD GPUs: its components."""

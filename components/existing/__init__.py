@@ -1,0 +1,1 @@
+"""An existing cluster, reached with a kubeconfig: its components."""

@@ -1,0 +1,1 @@
+"""NVIDIA GPUs: its components."""

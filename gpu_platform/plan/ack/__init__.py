@@ -1,0 +1,1 @@
+"""ACK (Alibaba Cloud Kubernetes): what a valid config means there, each rule once."""

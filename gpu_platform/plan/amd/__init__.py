@@ -1,0 +1,1 @@
+"""AMD GPUs: what a valid config means there, each rule once."""

@@ -1,0 +1,1 @@
+"""NVIDIA GPUs: what a valid config means there, each rule once."""

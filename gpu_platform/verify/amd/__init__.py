@@ -1,0 +1,1 @@
+"""AMD GPUs: ``make verify`` on its pools."""

@@ -1,0 +1,1 @@
+"""AKS (Azure Kubernetes Service): its GPU facts, each with its source."""

@@ -1,0 +1,1 @@
+"""AMD GPUs: its GPU facts, each with its source."""

@@ -1,0 +1,1 @@
+"""EKS (Amazon Elastic Kubernetes Service): its GPU facts, each with its source."""

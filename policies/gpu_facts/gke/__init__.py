@@ -1,0 +1,1 @@
+"""GKE (Google Kubernetes Engine): its GPU facts, each with its source."""

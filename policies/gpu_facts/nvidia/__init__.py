@@ -1,0 +1,1 @@
+"""NVIDIA GPUs: its GPU facts, each with its source."""

@@ -1,0 +1,1 @@
+"""AMD GPUs: what the policies read of its resources."""

@@ -1,0 +1,1 @@
+"""Tests of the ack folder of components, laid out like the code."""

@@ -1,0 +1,1 @@
+"""Tests of the aks folder of components, laid out like the code."""

@@ -1,0 +1,1 @@
+"""Tests of the amd folder of components, laid out like the code."""

@@ -1,0 +1,1 @@
+"""Tests of the nvidia folder of components, laid out like the code."""

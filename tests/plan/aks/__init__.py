@@ -1,0 +1,1 @@
+"""Tests of the aks folder of plan, laid out like the code."""

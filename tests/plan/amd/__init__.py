@@ -1,0 +1,1 @@
+"""Tests of the amd folder of plan, laid out like the code."""

@@ -1,0 +1,1 @@
+"""Tests of the amd folder of verify, laid out like the code."""
