@@ -65,6 +65,7 @@ if TYPE_CHECKING:  # what the names below resolve to, for type checkers
         NvidiaDevicePlugin,
         NvidiaDevicePluginArgs,
     )
+    from .nvidia.dra_driver import NvidiaDraDriver, NvidiaDraDriverArgs
     from .nvidia.gpu_operator import NvidiaGpuOperator, NvidiaGpuOperatorArgs
     from .platform import GpuPlatform
     from .pool_args import (
@@ -143,6 +144,8 @@ _WHERE = {
     "MigArgs": "pool_args",
     "NvidiaDevicePlugin": "nvidia.device_plugin",
     "NvidiaDevicePluginArgs": "nvidia.device_plugin",
+    "NvidiaDraDriver": "nvidia.dra_driver",
+    "NvidiaDraDriverArgs": "nvidia.dra_driver",
     "NvidiaGpuOperator": "nvidia.gpu_operator",
     "NvidiaGpuOperatorArgs": "nvidia.gpu_operator",
     "NvmeCache": "aks.nvme_cache",
@@ -219,6 +222,8 @@ __all__ = [
     "MigArgs",
     "NvidiaDevicePlugin",
     "NvidiaDevicePluginArgs",
+    "NvidiaDraDriver",
+    "NvidiaDraDriverArgs",
     "NvidiaGpuOperator",
     "NvidiaGpuOperatorArgs",
     "NvmeCache",

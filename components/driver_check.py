@@ -38,13 +38,14 @@ from pulumi_kubernetes.networking import v1 as net
 from pydantic import ValidationError
 
 from gpu_facts.scheduling import GPU_TAINT_EFFECT, POOL_LABEL
+from gpu_platform.plan.dra_claims import pool_shape
 from gpu_platform.plan.driver_checks import CHECK_DEADLINE_SECONDS, checked_pools, gpu_resource
 from gpu_platform.plan.pools import PoolFacts
 from gpu_platform.plan.schedules import schedule_problem
 from gpu_platform.settings import DriverCheckSettings
 
 from .errors import Problem, property_path, raise_if_any, shape_problems, validation_problems
-from .gpu_workload_namespace import DENY_ALL_POLICY, deny_all_spec
+from .gpu_workload_namespace import DENY_ALL_POLICY, claim_template_spec, deny_all_spec
 from .helm_release import system_namespace
 from .outputs import known_after
 from .pool_args import DEFAULT_CLOUD, GpuPoolArgs, check_gpu_pools_args
@@ -54,6 +55,16 @@ TYPE_TOKEN = type_token("DriverCheck")
 OLD_TYPE_TOKEN = "gpu-platform:gpu:DriverReadinessCheck"
 """The component's type token in 0.1.0, as ``DriverReadinessCheck`` (aliased)."""
 CHECK_APP = "gpu-driver-check"
+CLAIM = "gpu"
+"""The pod's claim on a DRA pool's device (from ``claim_template_name``)."""
+
+
+def claim_template_name(pool: PoolFacts) -> str:
+    """The ResourceClaimTemplate a DRA pool's check claims one device from: one device of the
+    pool's shape (``plan.dra_claims.pool_shape``), in the check's namespace."""
+    return f"{CHECK_APP}-{pool.name}"
+
+
 """``app.kubernetes.io/name`` of every check Job and CronJob."""
 NODE_POOL_ANNOTATION = "gpu-platform.io/node-pool"
 """On a check Job: the cloud node pool it checks (its ID makes the Job wait for that pool)."""
@@ -128,10 +139,13 @@ def check_driver_check_args(
 
 
 def resource_problems(args: list[GpuPoolArgs], pools: list[PoolFacts]) -> list[Problem]:
-    """A check takes one unit of its pool's one GPU resource: a checked pool must have one."""
+    """A check takes one unit of its pool's one GPU resource: a checked pool must have one (a
+    DRA pool's check claims a device instead)."""
     index = {pool["name"]: i for i, pool in enumerate(args)}
     problems: list[Problem] = []
     for pool in checked_pools(pools):
+        if pool.uses_dra:
+            continue
         try:
             gpu_resource(pool)
         except ValueError as err:
@@ -207,7 +221,17 @@ def job_spec(pool: PoolFacts, settings: DriverCheckSettings) -> k8s.batch.v1.Job
     """The check Job's spec for one pool (with hostIPC on an ACK MPS pool, as root on an AMD
     pool: see the module)."""
     labels = {"app.kubernetes.io/name": CHECK_APP, POOL_LABEL: pool.name}
-    limits = {gpu_resource(pool): "1", "cpu": "100m", "memory": "64Mi"}
+    limits = {"cpu": "100m", "memory": "64Mi"}
+    # One device of the pool: its extended resource, or on a DRA pool a claim from its template.
+    claims = None
+    if pool.uses_dra:
+        claims = [
+            k8s.core.v1.PodResourceClaimArgs(
+                name=CLAIM, resource_claim_template_name=claim_template_name(pool)
+            )
+        ]
+    else:
+        limits[gpu_resource(pool)] = "1"
     amd = pool.is_amd
     user = 0 if amd else NOBODY
     if amd:
@@ -224,6 +248,7 @@ def job_spec(pool: PoolFacts, settings: DriverCheckSettings) -> k8s.batch.v1.Job
                 restart_policy="Never",
                 automount_service_account_token=False,
                 host_ipc=True if pool.is_ack_mps else None,
+                resource_claims=claims,
                 node_selector={POOL_LABEL: pool.name},
                 tolerations=[
                     k8s.core.v1.TolerationArgs(
@@ -251,7 +276,9 @@ def job_spec(pool: PoolFacts, settings: DriverCheckSettings) -> k8s.batch.v1.Job
                             else None
                         ),
                         resources=k8s.core.v1.ResourceRequirementsArgs(
-                            limits=limits, requests=dict(limits)
+                            limits=limits,
+                            requests=dict(limits),
+                            claims=[k8s.core.v1.ResourceClaimArgs(name=CLAIM)] if claims else None,
                         ),
                         security_context=k8s.core.v1.SecurityContextArgs(
                             privileged=False,
@@ -347,13 +374,25 @@ class DriverCheck(pulumi.ComponentResource):
                     ),
                 },
             )
+            after: list[pulumi.Resource] = [home_ns]
+            if pool.uses_dra:
+                after.append(
+                    k8s.resource.v1.ResourceClaimTemplate(
+                        f"{name}-{pool.name}-claim",
+                        metadata=k8s.meta.v1.ObjectMetaArgs(
+                            name=claim_template_name(pool), namespace=home_name
+                        ),
+                        spec=claim_template_spec(pool_shape(pool)),
+                        opts=pulumi.ResourceOptions(parent=self, depends_on=[home_ns]),
+                    )
+                )
             # A Job's template is immutable and its name fixed: replace by delete, then create.
             k8s.batch.v1.Job(
                 f"{name}-{pool.name}",
                 metadata=metadata,
                 spec=specs[pool.name],
                 opts=pulumi.ResourceOptions(
-                    parent=self, depends_on=[home_ns], delete_before_replace=True
+                    parent=self, depends_on=after, delete_before_replace=True
                 ),
             )
             if settings.schedule is not None:
@@ -371,7 +410,7 @@ class DriverCheck(pulumi.ComponentResource):
                         failed_jobs_history_limit=3,
                         job_template=k8s.batch.v1.JobTemplateSpecArgs(spec=specs[pool.name]),
                     ),
-                    opts=pulumi.ResourceOptions(parent=self, depends_on=[home_ns]),
+                    opts=pulumi.ResourceOptions(parent=self, depends_on=after),
                 )
             jobs[pool.name] = job_name
         self.namespace = known_after(settings.namespace, namespace)

@@ -10,6 +10,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from gpu_facts.dra import (
+    IMPLICIT_EXTENDED_RESOURCE_PREFIX,
+    QUOTA_DEVICE_CLASS_LABEL_PREFIX,
+)
 from gpu_facts.kueue import QUEUE_NAME_LABEL, QUEUE_NAMESPACE_LABEL
 from gpu_facts.scheduling import (
     ALIYUN_GPU_MEM,
@@ -22,6 +26,7 @@ from gpu_facts.scheduling import (
     GPU_TAINT_VALUE,
     MPS_HOST_IPC_LABEL,
     MPS_HOST_IPC_REQUIRED,
+    NO_GPU_VISIBLE_DEVICES_PATTERN,
     NVIDIA_GPU,
     NVIDIA_MIG_PREFIX,
     NVIDIA_VISIBLE_DEVICES_ENV,
@@ -163,6 +168,17 @@ VARIABLES: tuple[CelVariable, ...] = (
         f"variables.containers.filter(c, {asks_cel('c', is_gpu_resource_cel('r'))})",
     ),
     CelVariable("asksGpu", "size(variables.gpuContainers) > 0"),
+    # Claims (DRA): in a GPU namespace every claim is on a GPU DeviceClass its quota caps (the
+    # claims policy below refuses any other), so a pod with claims is a GPU pod.
+    CelVariable(
+        "claimsDevices",
+        "has(variables.spec.resourceClaims) && size(variables.spec.resourceClaims) > 0",
+    ),
+    CelVariable(
+        "claimContainers",
+        "variables.containers.filter(c, has(c.resources) && has(c.resources.claims)"
+        " && size(c.resources.claims) > 0)",
+    ),
     CelVariable(
         "asksNvidiaGpu",
         f"variables.gpuContainers.exists(c, {asks_cel('c', is_nvidia_gpu_resource_cel('r'))})",
@@ -197,12 +213,13 @@ VALIDATIONS: tuple[CelValidation, ...] = (
     CelValidation(
         "gpu-toleration",
         "BP-02",
-        "!variables.asksNvidiaGpu || variables.queued || (has(variables.spec.tolerations)"
+        "!(variables.asksNvidiaGpu || variables.claimsDevices) || variables.queued"
+        " || (has(variables.spec.tolerations)"
         f" && variables.spec.tolerations.exists(t, {_tolerates_gpu_taint('t')}))",
-        f"a pod that asks for a GPU must tolerate the GPU taint {GPU_TAINT_KEY}"
-        f"={GPU_TAINT_VALUE}:{GPU_TAINT_EFFECT} (e.g. key {GPU_TAINT_KEY}, operator Exists,"
-        f" effect {GPU_TAINT_EFFECT}), unless its namespace queues it ({QUEUE_NAME_LABEL}) and"
-        " Kueue adds it (BP-02)",
+        f"a pod that asks for a GPU (a GPU resource, or a ResourceClaim on a GPU DeviceClass)"
+        f" must tolerate the GPU taint {GPU_TAINT_KEY}={GPU_TAINT_VALUE}:{GPU_TAINT_EFFECT}"
+        f" (e.g. key {GPU_TAINT_KEY}, operator Exists, effect {GPU_TAINT_EFFECT}), unless its"
+        f" namespace queues it ({QUEUE_NAME_LABEL}) and Kueue adds it (BP-02)",
     ),
     CelValidation(
         "amd-gpu-toleration",
@@ -239,17 +256,31 @@ VALIDATIONS: tuple[CelValidation, ...] = (
         "no-visible-devices-env",
         "BP-17",
         "variables.containers.all(c, !has(c.env)"
-        f" || c.env.all(e, e.name != {_quoted(NVIDIA_VISIBLE_DEVICES_ENV)}))",
-        f"containers must not set {NVIDIA_VISIBLE_DEVICES_ENV}: it hands out GPUs behind the"
-        " scheduler's back (BP-17)",
+        f" || c.env.all(e, e.name != {_quoted(NVIDIA_VISIBLE_DEVICES_ENV)}"
+        " || (!has(e.valueFrom)"
+        f" && (has(e.value) ? e.value : '').matches({_quoted(NO_GPU_VISIBLE_DEVICES_PATTERN)}))))",
+        f"containers must not set {NVIDIA_VISIBLE_DEVICES_ENV} to GPUs (only void, none or"
+        " empty, which expose none): it hands out GPUs behind the scheduler's back (BP-17)",
     ),
     CelValidation(
         "no-privileged-gpu",
         "BP-17",
-        f"variables.gpuContainers.all(c, !has(c.securityContext)"
+        f"(variables.gpuContainers + variables.claimContainers).all(c, !has(c.securityContext)"
         f" || !{_flag('c.securityContext', 'privileged')})",
-        "containers that ask for a GPU must not be privileged: a privileged container sees"
-        " every GPU of the node (BP-17)",
+        "containers that ask for a GPU (a GPU resource or a claim) must not be privileged: a"
+        " privileged container sees every GPU of the node (BP-17)",
+    ),
+    CelValidation(
+        "no-implicit-device-class-resource",
+        "BP-09",
+        "variables.containers.all(c, !has(c.resources)"
+        " || ((!has(c.resources.limits) || c.resources.limits.all(r,"
+        f" !r.startsWith({_quoted(IMPLICIT_EXTENDED_RESOURCE_PREFIX)})))"
+        " && (!has(c.resources.requests) || c.resources.requests.all(r,"
+        f" !r.startsWith({_quoted(IMPLICIT_EXTENDED_RESOURCE_PREFIX)})))))",
+        f"ask for DRA devices through a ResourceClaim (the namespace's templates), not as"
+        f" {IMPLICIT_EXTENDED_RESOURCE_PREFIX}<class> resources, which its claim quota does not"
+        " cap (BP-09)",
     ),
     CelValidation(
         "cuda-image-pinned",
@@ -304,5 +335,47 @@ VALIDATIONS: tuple[CelValidation, ...] = (
         " && variables.containers.all(c, !has(c.ports)"
         " || c.ports.all(p, !has(p.hostPort) || p.hostPort == 0)))",
         "namespaces with the MPS hostIPC exception allow no hostPath volumes or hostPorts (BP-16)",
+    ),
+)
+
+
+# --- Claims: ResourceClaims and ResourceClaimTemplates in GPU namespaces (DRA) ------------
+
+CLAIM_VARIABLES: tuple[CelVariable, ...] = (
+    # A template holds the claim's spec one level down (spec.spec.devices).
+    CelVariable(
+        "requests",
+        "object.kind == 'ResourceClaimTemplate'"
+        " ? (has(object.spec.spec.devices) && has(object.spec.spec.devices.requests)"
+        " ? object.spec.spec.devices.requests : [])"
+        " : (has(object.spec.devices) && has(object.spec.devices.requests)"
+        " ? object.spec.devices.requests : [])",
+    ),
+    # The namespace's labels: one per class its quota caps (GpuWorkloadNamespace).
+    CelVariable(
+        "namespaceLabels",
+        "has(namespaceObject.metadata.labels) ? namespaceObject.metadata.labels : {}",
+    ),
+)
+
+
+def _capped(device_class: str) -> str:
+    label = f"{_quoted(QUOTA_DEVICE_CLASS_LABEL_PREFIX)} + {device_class}"
+    return f"({label}) in variables.namespaceLabels"
+
+
+CLAIM_VALIDATIONS: tuple[CelValidation, ...] = (
+    CelValidation(
+        "claim-quota-classes",
+        "BP-09",
+        # resource.k8s.io/v1 and v1beta2 (``exactly``, ``firstAvailable``) and v1beta1 (the
+        # class on the request itself).
+        "variables.requests.all(r,"
+        f" (!has(r.exactly) || {_capped('r.exactly.deviceClassName')})"
+        f" && (!has(r.firstAvailable) || r.firstAvailable.all(s, {_capped('s.deviceClassName')}))"
+        f" && (!has(r.deviceClassName) || {_capped('r.deviceClassName')}))",
+        "a claim in a GPU namespace may name only the DeviceClasses its ResourceQuota caps"
+        f" (labels {QUOTA_DEVICE_CLASS_LABEL_PREFIX}<class>): a class without a quota key is"
+        " uncapped (BP-09)",
     ),
 )

@@ -2,7 +2,9 @@
 
 Built into Kubernetes from 1.30 (admissionregistration.k8s.io/v1): no controller to run. It
 checks Pods and the pod templates of the workload kinds in every namespace labelled
-``GPU_NAMESPACE_LABEL=true``; the CEL lives in ``gpu_admission_cel``.
+``GPU_NAMESPACE_LABEL=true``; a second policy (``<name>-claims``) checks the ResourceClaims
+and ResourceClaimTemplates there (DRA): each may name only the DeviceClasses the namespace's
+quota caps. The CEL lives in ``gpu_admission_cel``.
 """
 
 from collections.abc import Sequence
@@ -12,10 +14,18 @@ import pulumi
 from pulumi_kubernetes.admissionregistration import v1 as admission
 from pulumi_kubernetes.meta.v1 import LabelSelectorArgs, ObjectMetaArgs
 
+from gpu_facts.dra import RESOURCE_API_GROUP
 from gpu_facts.scheduling import GPU_NAMESPACE_LABEL
 
 from .errors import raise_if_any, shape_problems
-from .gpu_admission_cel import VALIDATIONS, VARIABLES, CelValidation, CelVariable
+from .gpu_admission_cel import (
+    CLAIM_VALIDATIONS,
+    CLAIM_VARIABLES,
+    VALIDATIONS,
+    VARIABLES,
+    CelValidation,
+    CelVariable,
+)
 from .type_tokens import formerly, type_token
 
 AdmissionAction = Literal["Deny", "Warn", "Audit"]
@@ -37,6 +47,11 @@ POD_SPEC_RESOURCES: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("apps", ("deployments", "statefulsets", "daemonsets", "replicasets")),
     ("batch", ("jobs", "cronjobs")),
 )
+CLAIM_RESOURCES: tuple[str, ...] = ("resourceclaims", "resourceclaimtemplates")
+CLAIM_API_VERSIONS: tuple[str, ...] = ("v1", "v1beta2", "v1beta1")
+"""``resource.k8s.io`` versions a claim can be written in (v1 from Kubernetes 1.34; the betas
+only where the cluster serves them)."""
+CLAIMS_SUFFIX = "-claims"
 
 
 def validating_policy(
@@ -137,6 +152,23 @@ class GpuAdmissionPolicy(pulumi.ComponentResource):
             ],
             variables=VARIABLES,
             validations=VALIDATIONS,
+            actions=actions,
+        )
+        validating_policy(
+            self,
+            f"{name}-claims",
+            policy_name=policy_name + CLAIMS_SUFFIX,
+            namespace_selector=gpu_namespaces,
+            resource_rules=[
+                admission.NamedRuleWithOperationsArgs(
+                    api_groups=[RESOURCE_API_GROUP],
+                    api_versions=list(CLAIM_API_VERSIONS),
+                    resources=list(CLAIM_RESOURCES),
+                    operations=["CREATE", "UPDATE"],
+                )
+            ],
+            variables=CLAIM_VARIABLES,
+            validations=CLAIM_VALIDATIONS,
             actions=actions,
         )
         self.policy_name = policy.metadata.name

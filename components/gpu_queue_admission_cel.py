@@ -1,5 +1,6 @@
 """The CEL of the in-cluster queue admission policy: in a namespace whose GPUs are queued, a
-workload that asks for a GPU names its LocalQueue, or it would bypass the queue's quota.
+workload that asks for a GPU (a GPU resource, or a ResourceClaim: DRA) names its LocalQueue, or
+it would bypass the queue's quota.
 
 Plain data, like ``gpu_admission_cel`` (whose core-only CEL it shares), so tests evaluate every
 expression with a CEL implementation and ``GpuQueues`` hands the same strings to the
@@ -118,12 +119,19 @@ VARIABLES: tuple[CelVariable, ...] = (
         " && object.metadata.ownerReferences.exists(o, has(o.controller) && o.controller)",
     ),
     CelVariable("podSpecs", pod_specs_by_kind_cel()),
+    # A pod with claims (DRA) asks for GPUs: in a GPU namespace every claim is on a GPU
+    # DeviceClass its quota caps (GpuAdmissionPolicy's claims policy refuses any other).
     CelVariable(
         "asksGpu",
         "variables.podSpecs.exists(s, "
         + " || ".join(
-            f"(has(s.{field}) && s.{field}.exists(c, {asks_cel('c', _GPU)}))"
-            for field in ("containers", "initContainers")
+            [
+                *(
+                    f"(has(s.{field}) && s.{field}.exists(c, {asks_cel('c', _GPU)}))"
+                    for field in ("containers", "initContainers")
+                ),
+                "(has(s.resourceClaims) && size(s.resourceClaims) > 0)",
+            ]
         )
         + ")",
     ),
@@ -136,7 +144,8 @@ VALIDATIONS: tuple[CelValidation, ...] = (
         "!variables.asksGpu || object.kind == 'DaemonSet' || variables.controlled"
         " || variables.queueName != ''",
         f"in a namespace whose GPUs are queued (label {QUEUE_NAMESPACE_LABEL}), a workload that"
-        f" asks for a GPU names its LocalQueue in the label {QUEUE_NAME_LABEL} (a CronJob in"
+        " asks for a GPU (a GPU resource, or a ResourceClaim) names its LocalQueue in the label"
+        f" {QUEUE_NAME_LABEL} (a CronJob in"
         " spec.jobTemplate.metadata.labels): without it, it would bypass the queue's quota"
         " (BP-09)",
     ),

@@ -8,6 +8,12 @@ namespace's pools expose, NVIDIA's or AMD's (and pins every other GPU resource o
 that fit the quota. The LimitRange names no GPU resource, on purpose: a ``max`` without a
 ``default`` becomes the default limit (Kubernetes ``SetDefaults_LimitRangeItem``), which would
 hand every container of the namespace GPUs; GPUs are asked for explicitly (BP-03).
+
+On DRA pools GPUs come through claims: the namespace gets a ResourceClaimTemplate per GPU shape
+its pools offer (``plan.dra_claims``: a whole GPU of each family, each MIG profile), its quota
+caps every GPU DeviceClass of the cluster (``<class>.deviceclass.resource.k8s.io/devices``, 0 for
+the classes its pools do not publish), and a label per class names them for the admission
+policy, which refuses claims on any other (an uncapped) class.
 """
 
 from functools import cache
@@ -17,10 +23,18 @@ import pulumi
 from pulumi_kubernetes.core import v1 as core
 from pulumi_kubernetes.meta.v1 import LabelSelectorArgs, ObjectMetaArgs
 from pulumi_kubernetes.networking import v1 as net
+from pulumi_kubernetes.resource import v1 as dra
 from pydantic import TypeAdapter, ValidationError
 
+from gpu_facts.dra import QUOTA_DEVICE_CLASS_LABEL_VALUE, quota_device_class_label
 from gpu_facts.name_rules import DNS1123_LABEL
 from gpu_facts.network_policy import NAMESPACE_NAME_LABEL
+from gpu_platform.plan.dra_claims import (
+    ClaimShape,
+    claim_quota,
+    claim_shapes,
+    quota_device_classes,
+)
 from gpu_platform.plan.namespaces import gpu_quota, namespace_labels, workload_problems
 from gpu_platform.plan.pools import PoolFacts
 from gpu_platform.settings import WorkloadSettings
@@ -107,6 +121,9 @@ class GpuWorkloadNamespaceArgs(TypedDict):
     """Every GPU resource the cluster's pools expose; those the namespace may not use get a
     quota of 0, so it cannot take GPUs from a pool it was not given (a shared pool is one
     trust domain: BP-15)."""
+    cluster_device_classes: NotRequired[list[str]]
+    """Every GPU DeviceClass the cluster's DRA driver ships; those the namespace's DRA pools do
+    not publish get a quota of 0 (a class without a quota key would be uncapped)."""
     cloud: NotRequired[str]
     """Cloud of the pools: ``azure``, ``alicloud`` or ``existing`` (default): decides what a
     pool's ``sharing.mode`` means."""
@@ -162,7 +179,15 @@ def check_workload_namespace_args(
     fields = {
         k: v
         for k, v in args.items()
-        if k not in (*QUOTA_ARGS, "pools", "cluster_gpu_resources", "cloud", "local_queue")
+        if k
+        not in (
+            *QUOTA_ARGS,
+            "pools",
+            "cluster_gpu_resources",
+            "cluster_device_classes",
+            "cloud",
+            "local_queue",
+        )
     }
     workload: WorkloadSettings | None = None
     try:
@@ -250,6 +275,25 @@ def allow_policies(workload: WorkloadSettings) -> dict[str, net.NetworkPolicySpe
     return policies
 
 
+def claim_template_spec(shape: ClaimShape) -> dra.ResourceClaimTemplateSpecArgs:
+    """One device of the shape's class, picked by its selector."""
+    request = dra.ExactDeviceRequestArgs(
+        device_class_name=shape.device_class,
+        allocation_mode="ExactCount",
+        count=1,
+        selectors=[
+            dra.DeviceSelectorArgs(cel=dra.CELDeviceSelectorArgs(expression=shape.selector))
+        ],
+    )
+    return dra.ResourceClaimTemplateSpecArgs(
+        spec=dra.ResourceClaimSpecArgs(
+            devices=dra.DeviceClaimArgs(
+                requests=[dra.DeviceRequestArgs(name=shape.request, exactly=request)]
+            )
+        )
+    )
+
+
 class GpuWorkloadNamespace(pulumi.ComponentResource):
     """A GPU workload namespace: labels, deny-all traffic, GPU quota and container defaults."""
 
@@ -259,12 +303,18 @@ class GpuWorkloadNamespace(pulumi.ComponentResource):
     """The ResourceQuota's ``hard`` limits."""
     network_policies: pulumi.Output[list[str]]
     """Names of the NetworkPolicies, deny-all first."""
+    claim_templates: pulumi.Output[list[str]]
+    """Names of the ResourceClaimTemplates (one per GPU shape of its DRA pools)."""
 
     def __init__(
         self, name: str, args: GpuWorkloadNamespaceArgs, opts: pulumi.ResourceOptions | None = None
     ) -> None:
         # Validate before registering anything: bad input changes nothing.
         workload, pools = check_workload_namespace_args(name, args)
+        claims_hard = claim_quota(workload, pools, args.get("cluster_device_classes", ()))
+        labels = namespace_labels(workload, pools, args.get("local_queue"))
+        for device_class in quota_device_classes(claims_hard):
+            labels[quota_device_class_label(device_class)] = QUOTA_DEVICE_CLASS_LABEL_VALUE
         super().__init__(
             type_token("GpuWorkloadNamespace"),
             name,
@@ -275,7 +325,7 @@ class GpuWorkloadNamespace(pulumi.ComponentResource):
             f"{name}-namespace",
             metadata=ObjectMetaArgs(
                 name=workload.name,
-                labels=namespace_labels(workload, pools, args.get("local_queue")),
+                labels=labels,
                 annotations=dict(workload.logging.annotations) or None,
             ),
             opts=pulumi.ResourceOptions(parent=self),
@@ -295,6 +345,7 @@ class GpuWorkloadNamespace(pulumi.ComponentResource):
 
         hard = {
             **gpu_quota(workload, pools, args.get("cluster_gpu_resources", ())),
+            **claims_hard,
             "requests.cpu": workload.quota.cpu,
             "requests.memory": workload.quota.memory,
             "pods": str(workload.quota.pods),
@@ -319,13 +370,24 @@ class GpuWorkloadNamespace(pulumi.ComponentResource):
             opts=child,
         )
 
+        shapes = claim_shapes(pools)
+        for shape in shapes:
+            dra.ResourceClaimTemplate(
+                f"{name}-claim-{shape.name}",
+                metadata=meta(shape.name),
+                spec=claim_template_spec(shape),
+                opts=child,
+            )
+
         self.namespace = known_after(workload.name, ns)
         self.gpu_quota = pulumi.Output.from_input(hard)
         self.network_policies = pulumi.Output.from_input(list(policies))
+        self.claim_templates = pulumi.Output.from_input([shape.name for shape in shapes])
         self.register_outputs(
             {
                 "namespace": self.namespace,
                 "gpuQuota": self.gpu_quota,
                 "networkPolicies": self.network_policies,
+                "claimTemplates": self.claim_templates,
             }
         )

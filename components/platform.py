@@ -12,11 +12,14 @@ from typing import TYPE_CHECKING, Any, cast
 import pulumi
 import pulumi_kubernetes as k8s
 
+from gpu_platform.plan.dra_claims import cluster_device_classes
 from gpu_platform.plan.observability import (
     KSM_LABELS_ALLOWLIST,
     grafana_name,
     log_namespaces,
     metrics_plan,
+    unattributed_dra_pools,
+    unattributed_dra_warning,
     unattributed_gpu_pools,
     unattributed_warning,
 )
@@ -475,9 +478,10 @@ class GpuPlatform(pulumi.ComponentResource):
                 opts,
             )
         amd_owner = self._amd_gpu_layer(pool_args, opts)
+        dra_owner = self._dra_driver(pool_args, opts)
         if checked_pools(pools):
             # The checks need the GPU components (not the pools: each Job waits for its own).
-            owners = [o for o in (owner, amd_owner) if o is not None]
+            owners = [o for o in (owner, amd_owner, dra_owner) if o is not None]
             after_owner = pulumi.ResourceOptions(depends_on=[*owners, *cluster.gpu_owners])
             driver_check = config.driver_check
             check_args: DriverCheckArgs = {
@@ -508,6 +512,27 @@ class GpuPlatform(pulumi.ComponentResource):
         for message in warnings.values():
             pulumi.log.warn(message, self)
         self.shared_gpu_warnings = pulumi.Output.from_input(warnings)
+
+    def _dra_driver(
+        self, pool_args: list[Any], opts: pulumi.ResourceOptions
+    ) -> pulumi.Resource | None:
+        """NVIDIA's DRA driver when a pool has ``allocation: dra`` (docs/dra.md)."""
+        if not any(pf.uses_dra for pf in self._platform.pools.values()):
+            return None
+        from .nvidia.dra_driver import NvidiaDraDriver, NvidiaDraDriverArgs
+
+        config = self._platform.settings
+        args: NvidiaDraDriverArgs = {
+            "pools": pool_args,
+            "cloud": config.cloud,
+            "version": config.dra_driver.version,
+            "namespace": config.dra_driver.namespace,
+            "compute_domains": config.dra_driver.compute_domains,
+        }
+        version = getattr(config.cluster, "kubernetes_version", None)
+        if version is not None:
+            args["kubernetes_version"] = version
+        return NvidiaDraDriver(f"{self._name}-dra-driver", args, opts)
 
     def _amd_gpu_layer(
         self, pool_args: list[Any], opts: pulumi.ResourceOptions
@@ -580,6 +605,10 @@ class GpuPlatform(pulumi.ComponentResource):
         unattributed = unattributed_gpu_pools(self._platform)
         if unattributed:
             pulumi.log.warn(unattributed_warning(unattributed), self)
+        unattributed_dra = unattributed_dra_pools(self._platform)
+        if unattributed_dra:
+            warning = unattributed_dra_warning(unattributed_dra, settings.exporter_version)
+            pulumi.log.warn(warning, self)
         if not metrics.scraper_namespaces:
             pulumi.log.warn(
                 f"GPU metrics: the exporter's namespace {settings.namespace!r} denies all "
@@ -596,6 +625,7 @@ class GpuPlatform(pulumi.ComponentResource):
 
         platform = self._platform
         cluster_gpu = platform.cluster_gpu_resources
+        device_classes = cluster_device_classes(platform.pools.values())
         queued = platform.settings.queues is not None
         created: list[pulumi.Resource] = []
         for workload in platform.settings.workloads:
@@ -618,6 +648,7 @@ class GpuPlatform(pulumi.ComponentResource):
                             **quota,
                             "pools": pools,
                             "cluster_gpu_resources": cluster_gpu,
+                            "cluster_device_classes": device_classes,
                             "cloud": platform.settings.cloud,
                             **queue,
                         },

@@ -107,6 +107,10 @@ class GpuPoolArgs(TypedDict):
     os_disk_size_gb: NotRequired[int]
     """AKS: OS disk size in GiB, 30 to 2048 (default 128); an ephemeral disk must fit the size's
     cache or temp disk."""
+    allocation: NotRequired[str]
+    """How pods get the pool's GPUs: ``devicePlugin`` (default: extended resources such as
+    ``nvidia.com/gpu``) or ``dra`` (ResourceClaims on NVIDIA's DeviceClasses through NVIDIA's DRA
+    driver; Kubernetes 1.34 or newer, NVIDIA GPUs, no ``sharing``: docs/dra.md)."""
 
 
 class CpuPoolArgs(TypedDict):

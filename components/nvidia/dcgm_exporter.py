@@ -7,8 +7,10 @@ per-pod series on shared GPUs. On ACK's shared pools it measures the GPUs but ca
 pods holding ``aliyun.com/gpu-mem``
 (``gpu_facts.nvidia.dcgm_exporter_chart.UNATTRIBUTABLE_RESOURCES``).
 Its namespace denies all traffic but the scrape: ingress on the metrics port from the scraper's
-namespaces. No egress: with pod labels and DRA off (our values) the chart grants the exporter no API
-access (templates/clusterrole.yaml); it reads the kubelet's pod-resources socket on the node.
+namespaces. No egress, but to the API server when its DRA attribution is on (an exporter that
+reads ``resource.k8s.io/v1`` ResourceSlices, on DRA pools: ``plan.metrics.dra_attribution``):
+otherwise the chart grants it no API access (templates/clusterrole.yaml) and it reads the
+kubelet's pod-resources socket on the node.
 How the scraper finds it is the caller's choice (``plan.metrics.SCRAPE_MODES``); nothing that
 needs a CRD is created unless asked, so the release installs where the CRD does not exist.
 """
@@ -33,6 +35,7 @@ from gpu_platform.plan.metrics import (
     exporter_problems,
     exporter_values,
     exposed_resources,
+    reads_resource_slices,
     target_relabelings,
 )
 from gpu_platform.plan.observability import AZURE_MONITOR_SCRAPER_NAMESPACE
@@ -44,6 +47,7 @@ from ..gpu_workload_namespace import DENY_ALL_POLICY, NAMESPACE_NAME_LABEL, deny
 from ..helm_release import pinned_release, system_namespace
 from ..pool_args import DEFAULT_CLOUD, GpuPoolArgs, check_gpu_pools_args
 from ..type_tokens import formerly, type_token
+from .device_plugin import API_SERVER_POLICY, api_server_egress_spec
 
 COMPONENT = "DcgmExporter"
 AZURE_MONITOR_GROUP = "azmonitoring.coreos.com/v1"
@@ -126,12 +130,21 @@ class DcgmExporter(pulumi.ComponentResource):
                 spec=scrape_policy_spec(scrapers),
                 opts=after_ns,
             )
-        values = exporter_values(pools, scrape, args.get("values"))
+        version = args.get("version", DEFAULT_VERSION)
+        values = exporter_values(pools, scrape, args.get("values"), version)
+        if reads_resource_slices(values):
+            # DRA attribution reads the node's ResourceSlices (and pods) from the API server.
+            net.NetworkPolicy(
+                f"{name}-{API_SERVER_POLICY}",
+                metadata=meta(API_SERVER_POLICY),
+                spec=api_server_egress_spec(args.get("cloud", DEFAULT_CLOUD), EXPORTER_SELECTOR),
+                opts=after_ns,
+            )
         release = pinned_release(
             f"{name}-release",
             chart=CHART_NAME,
             repo=CHART_REPO,
-            version=args.get("version", DEFAULT_VERSION),
+            version=version,
             namespace=namespace,
             after=ns,
             values=values,

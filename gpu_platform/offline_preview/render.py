@@ -69,8 +69,13 @@ def _summary(run: ProgramRun, violations: list[Violation]) -> str:
 def _format_capacity(capacity: Any) -> list[str]:
     lines = []
     for pool, cap in capacity.items():
-        per_node = ", ".join(f"{k}: {v}" for k, v in cap["perNode"].items())
-        total = ", ".join(f"{k}: {v}" for k, v in cap["total"].items())
+        # A DRA pool's node publishes devices per DeviceClass instead of extended resources.
+        devices = "devicesPerNode" in cap
+        shown, totals = ("devicesPerNode", "totalDevices") if devices else ("perNode", "total")
+        per_node = ", ".join(f"{k}: {v}" for k, v in cap[shown].items())
+        total = ", ".join(f"{k}: {v}" for k, v in cap[totals].items())
+        if devices:
+            per_node, total = f"{per_node} (DRA devices)", f"{total} (DRA devices)"
         nodes = cap["nodes"]
         nodes_text = f"{nodes['min']}-{nodes['max']}" if isinstance(nodes, dict) else str(nodes)
         lines.append(f"    {pool}: {per_node} per node × {nodes_text} nodes = {total}")

@@ -25,6 +25,7 @@ from gpu_facts.aks.nodes import is_azure_linux
 from gpu_platform.settings import Cloud, GpuPoolSettings
 
 from .aks.nodes import surge_problems
+from .dra_pools import dra_pool_problems
 from .node_pools import name_problems, reserved_label_problems, size_problems
 from .pools import ACK_MODES, PLUGIN_MODES
 from .problems import Problem
@@ -152,4 +153,5 @@ def gpu_pool_problems(cloud: Cloud, pool: GpuPoolSettings) -> list[Problem]:
         *nvme_problems(cloud, pool),
         *label_problems(cloud, pool),
         *aks_surge_problems(cloud, pool),
+        *dra_pool_problems(cloud, pool),
     ]

@@ -13,6 +13,9 @@ from typing import Any, Literal
 
 from gpu_facts.capacity import mig_instances_per_gpu
 from gpu_facts.nvidia.dcgm_exporter_chart import (
+    DEFAULT_VERSION,
+    DRA_ATTRIBUTION_MIN_VERSION,
+    DRA_VALUE,
     ENGINE_ACTIVE,
     KNOWN_VALUE_PATHS,
     METRICS_PORT,
@@ -69,7 +72,21 @@ def attributed_pools(pools: Sequence[PoolFacts]) -> list[PoolFacts]:
 def ack_shared_pools(pools: Sequence[PoolFacts]) -> list[PoolFacts]:
     """Exporter pools ACK's own sharing serves: their nodes carry none of the NVIDIA plugin's
     labels, so the exporter selects them by our pool label."""
-    return [pool for pool in exporter_pools(pools) if not pool.uses_device_plugin]
+    return [
+        pool for pool in exporter_pools(pools) if not pool.uses_device_plugin and not pool.uses_dra
+    ]
+
+
+def dra_exporter_pools(pools: Sequence[PoolFacts]) -> list[PoolFacts]:
+    """Exporter pools NVIDIA's DRA driver serves: no device-plugin label either, so the exporter
+    selects them by our pool label too. Whether it names the pods holding their devices depends
+    on the exporter (``gpu_facts.nvidia.dcgm_exporter_chart.DRA_ATTRIBUTION``)."""
+    return [pool for pool in exporter_pools(pools) if pool.uses_dra]
+
+
+def pool_label_pools(pools: Sequence[PoolFacts]) -> list[str]:
+    """The exporter pools selected by our pool label: ACK's shared pools and DRA pools."""
+    return sorted(p.name for p in (*ack_shared_pools(pools), *dra_exporter_pools(pools)))
 
 
 def exposed_resources(pools: Sequence[PoolFacts]) -> list[str]:
@@ -134,15 +151,32 @@ def exporter_env(pools: Sequence[PoolFacts]) -> list[dict[str, str]]:
     return env
 
 
+def dra_attribution(pools: Sequence[PoolFacts], version: str) -> bool:
+    """Whether the exporter at chart ``version`` is told to name the pods holding DRA pools'
+    devices: only an exporter that reads ``resource.k8s.io/v1`` ResourceSlices can
+    (``gpu_facts.nvidia.dcgm_exporter_chart.DRA_ATTRIBUTION_MIN_VERSION``)."""
+    return bool(dra_exporter_pools(pools)) and at_least(version, DRA_ATTRIBUTION_MIN_VERSION)
+
+
+def reads_resource_slices(values: Mapping[str, Any]) -> bool:
+    """Whether chart values turn the exporter's DRA attribution on (it then reads the API)."""
+    dra = values.get(DRA_VALUE)
+    return isinstance(dra, Mapping) and dra.get("enabled") is True
+
+
 def exporter_values(
-    pools: Sequence[PoolFacts], scrape: ScrapeMode, user_values: Mapping[str, Any] | None = None
+    pools: Sequence[PoolFacts],
+    scrape: ScrapeMode,
+    user_values: Mapping[str, Any] | None = None,
+    version: str = DEFAULT_VERSION,
 ) -> dict[str, Any]:
     """The chart values: on exactly the GPU nodes (the device plugin's by its labels, ACK's shared
-    pools' by our pool label), told every resource name it can attribute, per-pod series on
-    shared GPUs, and the scrape discovery asked for. User values merge over ours, like Helm's."""
+    pools' and DRA pools' by our pool label), told every resource name it can attribute, per-pod
+    series on shared GPUs and (from an exporter that can) on DRA devices, and the scrape
+    discovery asked for. User values merge over ours, like Helm's."""
     ours: dict[str, Any] = {
         "tolerations": gpu_tolerations(),
-        "affinity": gpu_node_affinity([pool.name for pool in ack_shared_pools(pools)]),
+        "affinity": gpu_node_affinity(pool_label_pools(pools)),
         "priorityClassName": NODE_CRITICAL,
         "extraEnv": exporter_env(pools),
         "service": {"enable": True, "port": METRICS_PORT},
@@ -154,6 +188,8 @@ def exporter_values(
         ),
         "podAnnotations": scrape_annotations() if scrape == "annotations" else {},
     }
+    if dra_attribution(pools, version):
+        ours[DRA_VALUE] = {"enabled": True}
     return merge_values(ours, user_values or {})
 
 

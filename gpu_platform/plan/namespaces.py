@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from ipaddress import ip_network
 from typing import Literal
 
+from gpu_facts.dra import is_device_class_name
 from gpu_facts.kubernetes_syntax import RESERVED_LABEL_DOMAINS as KUBERNETES_LABEL_DOMAINS
 from gpu_facts.kueue import QUEUE_NAMESPACE_LABEL
 from gpu_facts.scheduling import (
@@ -84,7 +85,8 @@ def gpu_quota(
     else:
         # A per-resource map is explicit: resources it does not name get nothing.
         amounts = {r: workload.gpu_quota.get(r, 0) for r in offered}
-        amounts.update(workload.gpu_quota)
+        # Device-class keys are DRA's: plan.dra_claims caps them, not ``requests.``.
+        amounts.update({r: n for r, n in workload.gpu_quota.items() if not is_device_class_name(r)})
     for resource in cluster_gpu_resources:
         amounts.setdefault(resource, 0)
     return {f"requests.{r}": str(n) for r, n in sorted(amounts.items())}

@@ -32,6 +32,10 @@ def nvidia_plugin_labels(pool: PoolFacts) -> dict[str, str]:
     pools it serves, never on an AMD pool (AMD's operator selects those by our pool label)."""
     if pool.is_amd:
         return {}
+    if pool.uses_dra:
+        # No config label: the device plugin, GFD and the NFD worker require it, so they stay
+        # off the pool, and NVIDIA's DRA driver never runs beside a device plugin.
+        return {GPU_PRESENT_LABEL: "true"}
     # The per-pool device-plugin config is named after the pool.
     return {GPU_PRESENT_LABEL: "true", DEVICE_PLUGIN_CONFIG_LABEL: pool.name}
 
@@ -70,6 +74,11 @@ def ack_node_labels(pool: PoolFacts) -> dict[str, str]:
         # The NVIDIA device plugin has one named config per pool.
         labels[DEVICE_PLUGIN_CONFIG_LABEL] = pool.name
         # ...and ACK's own plugin stays off these nodes (ACK would label them ``default``).
+        labels[ACK_GPU_SCHEDULE_LABEL] = ACK_DEVICE_PLUGIN_OFF
+    elif pool.uses_dra:
+        # ACK's own plugin stays off (ACK's "Schedule GPUs with DRA" guide); our DRA driver's
+        # kubelet plugin selects the pool by its pool label.
+        labels[GPU_PRESENT_LABEL] = "true"
         labels[ACK_GPU_SCHEDULE_LABEL] = ACK_DEVICE_PLUGIN_OFF
     else:
         # ACK's sharing plugins and (for MPS) the MPS control daemon select on this label.

@@ -8,10 +8,18 @@ from dataclasses import dataclass
 
 from gpu_facts.ack.addons import ARMS_NAMESPACE, LOGSTORE_NAME_MAX, LOGSTORE_NAME_MIN
 from gpu_facts.name_rules import DNS1123_LABEL
+from gpu_facts.nvidia.dcgm_exporter_chart import DRA_ATTRIBUTION_MIN_VERSION
 from gpu_facts.scheduling import ALIYUN_GPU_MEM, POOL_LABEL, WORKLOAD_TYPE_LABEL
 from gpu_platform.settings import PlatformSettings
 
-from .metrics import ScrapeMode, ack_shared_pools, exporter_pools
+from .metrics import (
+    ScrapeMode,
+    ack_shared_pools,
+    dra_exporter_pools,
+    exporter_pools,
+    exporter_values,
+    reads_resource_slices,
+)
 from .platform import ResolvedPlatform
 
 AZURE_MONITOR_SCRAPER_NAMESPACE = "kube-system"
@@ -72,6 +80,30 @@ def unattributed_gpu_pools(platform: ResolvedPlatform) -> list[str]:
     if plan is None or not plan.our_exporter:
         return []
     return sorted(pf.name for pf in ack_shared_pools(list(platform.pools.values())))
+
+
+def unattributed_dra_pools(platform: ResolvedPlatform) -> list[str]:
+    """DRA pools our exporter watches but whose claimed devices it does not attribute to pods:
+    its version cannot read ``resource.k8s.io/v1`` ResourceSlices and the user's values do not
+    turn attribution on either (docs/dra.md, "Observability")."""
+    plan = metrics_plan(platform)
+    if plan is None or not plan.our_exporter:
+        return []
+    pools = list(platform.pools.values())
+    metrics = platform.settings.observability.metrics
+    values = exporter_values(pools, plan.scrape, metrics.values, metrics.exporter_version)
+    if reads_resource_slices(values):
+        return []
+    return sorted(pf.name for pf in dra_exporter_pools(pools))
+
+
+def unattributed_dra_warning(pools: list[str], version: str) -> str:
+    return (
+        f"GPU metrics: DRA pools {', '.join(pools)}: dcgm-exporter {version} exports each claimed "
+        f"GPU and MIG device, but names no pod holding one: it reads ResourceSlices as "
+        f"resource.k8s.io/v1beta1, which Kubernetes 1.34+ does not serve; from exporter "
+        f"{DRA_ATTRIBUTION_MIN_VERSION} the platform turns attribution on (docs/dra.md)"
+    )
 
 
 def unattributed_warning(pools: list[str]) -> str:

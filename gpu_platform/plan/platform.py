@@ -83,7 +83,7 @@ def quota_warnings(platform: ResolvedPlatform) -> list[str]:
     for i, wl in enumerate(platform.settings.workloads):
         offered: dict[str, int] = {}
         for pf in platform.workload_pools(wl):
-            for resource, n in pf.capacity.total.items():
+            for resource, n in (*pf.capacity.total.items(), *pf.capacity.total_devices.items()):
                 offered[resource] = offered.get(resource, 0) + n
         asked = (
             wl.gpu_quota if isinstance(wl.gpu_quota, dict) else dict.fromkeys(offered, wl.gpu_quota)

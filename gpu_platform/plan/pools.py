@@ -16,7 +16,12 @@ from gpu_facts import (
     gpu_model,
     pool_capacity,
 )
-from gpu_facts.capacity import ACK_SHARING_MODES, DEVICE_PLUGIN_SHARING_MODES, SharingMode
+from gpu_facts.capacity import (
+    ACK_SHARING_MODES,
+    DEVICE_PLUGIN_SHARING_MODES,
+    DRA,
+    SharingMode,
+)
 from gpu_facts.scheduling import ACK_GPU_SCHEDULE_VALUES, POOL_LABEL, Taint
 from gpu_facts.vendors import AMD, NVIDIA, GpuVendor, vendor_named
 from gpu_platform.settings import Cloud, GpuPoolSettings, WorkloadSettings
@@ -54,10 +59,16 @@ class PoolFacts:
         return self.vendor is AMD
 
     @property
+    def uses_dra(self) -> bool:
+        """Whether NVIDIA's DRA driver serves this pool's GPUs (``allocation: dra``): pods claim
+        them through ResourceClaims, no device plugin runs on its nodes."""
+        return self.pool.allocation == DRA
+
+    @property
     def uses_device_plugin(self) -> bool:
         """Whether the NVIDIA device plugin serves this pool (ACK sharing modes bring their own;
-        AMD pools AMD's operator)."""
-        return self.vendor is NVIDIA and self.sharing not in ACK_SHARING_MODES
+        AMD pools AMD's operator; DRA pools NVIDIA's DRA driver)."""
+        return self.vendor is NVIDIA and self.sharing not in ACK_SHARING_MODES and not self.uses_dra
 
     @property
     def is_shared(self) -> bool:
@@ -134,6 +145,7 @@ def resolve_pool(cloud: Cloud, pool: GpuPoolSettings) -> PoolFacts:
         sharing=sharing,
         replicas=(pool.sharing.replicas or 1) if pool.sharing else 1,
         rename_shared=pool.sharing.rename_by_default if pool.sharing else True,
+        allocation=pool.allocation,
     )
     return PoolFacts(
         pool=pool,

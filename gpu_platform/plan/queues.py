@@ -2,7 +2,7 @@
 (docs/queues.md).
 
 - One **ResourceFlavor per GPU pool**, named after it: its ``nodeLabels`` and ``tolerations``
-  (and ``nodeTaints``) are the pool's placement, ``node_labels.pool_placement``, the very
+  (and ``nodeTaints``) are the pool's placement, ``pools.pool_placement``, the very
   function the pool components label and taint the nodes with. Kueue writes the labels into an
   admitted pod's ``nodeSelector`` and appends the tolerations, so a queued pod lands on its
   flavour's pool and nowhere else.
@@ -37,7 +37,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from gpu_facts import kueue
-from gpu_facts.dra import device_class_quota_key
+from gpu_facts.dra import device_class_quota_key, quota_key_device_class
 from gpu_facts.network_policy import NAMESPACE_NAME_LABEL
 from gpu_facts.nvidia.device_plugin_chart import at_least
 from gpu_facts.scheduling import Taint
@@ -110,7 +110,7 @@ class Flavor:
 
 
 def pool_flavor(pool: PoolFacts) -> Flavor:
-    """The pool's flavour: its placement, from ``node_labels.pool_placement``."""
+    """The pool's flavour: its placement, from ``pools.pool_placement``."""
     placement = pool_placement(pool)
     return Flavor(
         name=pool.name,
@@ -265,9 +265,13 @@ def local_queue_name(workload: WorkloadSettings) -> str:
 
 
 def _asked(workload: WorkloadSettings, resource: str) -> int:
+    """The namespace's ``gpuQuota`` of a queue resource: one number for all, else its entry
+    (a DRA pool's devices are keyed by their DeviceClass there, as ``dra_claims.claim_quota``
+    reads it)."""
     if isinstance(workload.gpu_quota, int):
         return workload.gpu_quota
-    return workload.gpu_quota.get(resource, 0)
+    device_class = quota_key_device_class(resource)
+    return workload.gpu_quota.get(device_class or resource, 0)
 
 
 def type_demands(

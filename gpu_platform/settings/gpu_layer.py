@@ -14,6 +14,8 @@ from gpu_facts.nvidia.device_plugin_chart import (
     DEFAULT_VERSION,
     GPU_OPERATOR_DEFAULT_NAMESPACE,
 )
+from gpu_facts.nvidia.dra_driver_chart import DEFAULT_NAMESPACE as DRA_DEFAULT_NAMESPACE
+from gpu_facts.nvidia.dra_driver_chart import DEFAULT_VERSION as DRA_DEFAULT_VERSION
 
 from .base import DnsLabel, Quantity, SettingsModel, following, quantity_value
 
@@ -101,6 +103,21 @@ class GpuOperatorSettings(SettingsModel):
     resources: GpuComponentResourcesSettings = Field(default_factory=GpuComponentResourcesSettings)
     """Requests (and memory limits) of the operator's device plugin and GFD (``plugin``) and
     of its NFD pods."""
+
+
+class DraDriverSettings(SettingsModel):
+    """NVIDIA's DRA driver for GPUs (chart ``nvidia-dra-driver-gpu``), installed when a GPU pool
+    has ``allocation: dra``; its kubelet plugin runs on exactly those pools."""
+
+    version: str = DRA_DEFAULT_VERSION
+    """Chart version (pinned; default 25.12.0, the version the platform's values were read
+    against)."""
+    namespace: DnsLabel = DRA_DEFAULT_NAMESPACE
+    """Namespace of the release (Pod Security ``privileged``: the kubelet plugin is)."""
+    compute_domains: StrictBool = False
+    """Also run the ComputeDomain side (multi-node NVLink, IMEX; GB200-class systems): its
+    controller on CPU nodes and a second privileged container in each kubelet plugin. Off by
+    default: nothing the platform's pools offer needs it."""
 
 
 class AckGpuSharingSettings(SettingsModel):

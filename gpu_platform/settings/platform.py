@@ -18,6 +18,7 @@ from .gpu_layer import (
     AckGpuSharingSettings,
     AdmissionSettings,
     DevicePluginSettings,
+    DraDriverSettings,
     DriverCheckSettings,
     GpuOperatorSettings,
 )
@@ -48,6 +49,8 @@ class PlatformSettings(SettingsModel):
     """NVIDIA device plugin and GFD."""
     gpu_operator: GpuOperatorSettings = Field(default_factory=GpuOperatorSettings)
     """NVIDIA GPU Operator (alternative owner of drivers and the plugin)."""
+    dra_driver: DraDriverSettings = Field(default_factory=DraDriverSettings)
+    """NVIDIA's DRA driver, for GPU pools with ``allocation: dra``."""
     amd_gpu_operator: AmdGpuOperatorSettings = Field(default_factory=AmdGpuOperatorSettings)
     """AMD's GPU Operator, for GPU pools with an AMD size (driver, device plugin, exporter)."""
     ack_gpu_sharing: AckGpuSharingSettings = Field(default_factory=AckGpuSharingSettings)

@@ -9,7 +9,7 @@ from pydantic import Field, StrictBool, StrictInt
 
 from gpu_facts.aks.mig import AksMigProfile
 from gpu_facts.aks.nodes import AKS_MAX_PODS, AKS_MIN_MAX_PODS, OS_DISK_MAX_GIB, OS_DISK_MIN_GIB
-from gpu_facts.capacity import MigStrategy
+from gpu_facts.capacity import DEVICE_PLUGIN, Allocation, MigStrategy
 from gpu_facts.name_rules import AKS_POOL_NAME
 
 from .base import PositiveWhole, SettingsModel, WholeNumber, following
@@ -111,6 +111,10 @@ class GpuPoolSettings(AksNodeSettings):
     """Availability zones."""
     upgrade: UpgradeSettings = Field(default_factory=UpgradeSettings)
     """Node upgrade behaviour."""
+    allocation: Allocation = DEVICE_PLUGIN
+    """How pods get the pool's GPUs: ``devicePlugin`` (default: extended resources such as
+    ``nvidia.com/gpu``) or ``dra`` (ResourceClaims on NVIDIA's DeviceClasses through NVIDIA's DRA
+    driver; Kubernetes 1.34 or newer, NVIDIA GPUs, no ``sharing``: docs/dra.md)."""
 
 
 class CpuPoolSettings(AksNodeSettings):

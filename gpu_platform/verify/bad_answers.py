@@ -25,6 +25,9 @@ from gpu_facts.scheduling import POOL_LABEL
 from .amd.expectations import AmdExpectation
 from .amd.verify import ATTRIBUTION_CHECK as AMD_ATTRIBUTION
 from .answers import BadAnswer
+from .dra_checks import CLASS_CHECK, NO_PLUGIN_CHECK, PLUGIN_CHECK, QUOTA_CHECK, SLICES_CHECK
+from .dra_checks import DRIVER_CHECK as DRA_DRIVER_CHECK
+from .dra_expectations import DraExpectation
 from .expectations import Expectations, GpuDaemon, PoolExpectation
 from .gpu_memory import CHECK as GPU_MEMORY
 from .mig_devices import CHECK as MIG_DEVICES
@@ -98,9 +101,17 @@ class Feeds:
     daemon_namespaces: Mapping[str, frozenset[str]]
     """NVIDIA pool -> the namespaces of the DaemonSets serving its GPUs: its daemon pods were
     listed there."""
+    dra: DraExpectation | None = None
+    """The DRA pools and driver, when the stack has DRA pools."""
 
     @classmethod
-    def of(cls, exp: Expectations, snap: Snapshot, amd: AmdExpectation | None) -> Feeds:
+    def of(
+        cls,
+        exp: Expectations,
+        snap: Snapshot,
+        amd: AmdExpectation | None,
+        dra: DraExpectation | None = None,
+    ) -> Feeds:
         return cls(
             exp,
             amd,
@@ -109,6 +120,7 @@ class Feeds:
                 pool: frozenset(text(ds, "metadata", "namespace") for ds in sets)
                 for pool, sets in snap.pool_daemons.items()
             },
+            dra,
         )
 
     # --- shared by the parts ------------------------------------------------------------------
@@ -231,6 +243,27 @@ class Feeds:
             and row.subject == f"namespace/{bad.namespace}"
             and _plain_list(bad, "pods", bad.namespace)
         )
+
+    def dra_rows(self, bad: BadAnswer, row: CheckResult) -> bool:
+        """The DRA rows: its pools' nodes, the driver's DaemonSets, pods and ResourceSlices,
+        the DeviceClasses, each DRA node's pods, the workload namespaces' quotas."""
+        dra = self.dra
+        if dra is None:
+            return False
+        if bad.resource == "nodes":
+            return self._pool_row(bad, row, (pool.pool.name for pool in dra.pools))
+        if bad.resource == "resourceslices":
+            return row.check in (SLICES_CHECK, DRA_DRIVER_CHECK)
+        if bad.resource == "deviceclasses":
+            return row.check == CLASS_CHECK
+        if bad.resource == "resourcequotas":
+            return row.check == QUOTA_CHECK and row.subject == f"namespace/{bad.namespace}"
+        if bad.resource == "pods" and bad.field_selector:
+            node = _node(row)
+            return row.check == NO_PLUGIN_CHECK and bad.field_selector == f"spec.nodeName={node}"
+        if _plain_list(bad, "daemonsets", dra.namespace):
+            return row.check == PLUGIN_CHECK or _in_daemonsets_of(bad, row, dra.namespace)
+        return row.check == PLUGIN_CHECK and _plain_list(bad, "pods", dra.namespace)
 
 
 def with_bad_answers(

@@ -7,7 +7,7 @@ BP-16 (ACK MPS control daemon and ``aliyun.com/gpu-mem``), and the namespace gua
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 # The pack's definition of the guide's deny-all, so preview and verify agree on it.
 from gpu_facts.network_policy import is_deny_all
@@ -216,15 +216,13 @@ def network_policy(ns: NamespaceExpectation, policies: list[Obj]) -> CheckResult
     return outcome("network-policy", f"namespace/{ns.name}", expected, found, bool(deny))
 
 
-def gpu_quota(ns: NamespaceExpectation, quotas: list[Obj]) -> CheckResult:
-    expected = _fmt(ns.gpu_quota)
-    # Every quota applies, so the tightest hard limit per resource is the effective one.
+def effective_hard(quotas: list[Obj], counted: Callable[[str], bool]) -> dict[str, int | str]:
+    """The hard limits of the keys ``counted`` picks: every quota applies, so the tightest hard
+    limit per key is the effective one (a value that is no whole number is shown as it is)."""
     effective: dict[str, int | str] = {}
     for quota in quotas:
         for key, value in mapping(quota, "spec", "hard").items():
-            if key not in ns.gpu_quota and not (
-                key.startswith("requests.") and is_gpu_resource(key[9:])
-            ):
+            if not counted(key):
                 continue
             n = whole(value)
             current = effective.get(key)
@@ -232,6 +230,17 @@ def gpu_quota(ns: NamespaceExpectation, quotas: list[Obj]) -> CheckResult:
                 effective[key] = str(value)
             elif current is None or (isinstance(current, int) and n < current):
                 effective[key] = n
+    return effective
+
+
+def gpu_quota(ns: NamespaceExpectation, quotas: list[Obj]) -> CheckResult:
+    expected = _fmt(ns.gpu_quota)
+    effective = effective_hard(
+        quotas,
+        lambda key: (
+            key in ns.gpu_quota or (key.startswith("requests.") and is_gpu_resource(key[9:]))
+        ),
+    )
     ok = all(effective.get(k) == v for k, v in ns.gpu_quota.items())
     if not effective:
         found = "no ResourceQuota limits a GPU resource"

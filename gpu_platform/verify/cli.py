@@ -23,6 +23,7 @@ from gpu_platform.stack_config.files import project_name, read_stack_config
 from .amd.expectations import amd_expectation
 from .cluster import ClusterError, ClusterReader, connect
 from .deadline import REQUEST_TIMEOUT, RUN_TIMEOUT, Deadline
+from .dra_expectations import dra_expectation
 from .driver import StreamExecReader
 from .expectations import expectations
 from .exporter import ProxyMetricsReader
@@ -180,6 +181,7 @@ def main(
                 read_metrics=read_metrics,
                 run_in_pod=run_in_pod,
                 amd=amd,
+                dra=dra_expectation(platform),
                 queues=queues,
             )
         finally:

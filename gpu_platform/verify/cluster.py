@@ -44,6 +44,8 @@ LIST_KINDS = {
     "resourceflavors": "ResourceFlavorList",
     "clusterqueues": "ClusterQueueList",
     "localqueues": "LocalQueueList",
+    "resourceslices": "ResourceSliceList",
+    "deviceclasses": "DeviceClassList",
 }
 """What the API server answers a list of each resource with."""
 PAGE_SIZE = 500
@@ -405,4 +407,22 @@ class ClusterReader:
             "csistoragecapacities",
             storage.list_namespaced_csi_storage_capacity,
             namespace=namespace,
+        )
+
+    # --- reads of the DRA checks (dra_verify.py) -----------------------------------------------
+
+    def resource_slices(self, driver: str) -> list[Obj]:
+        """Every ResourceSlice of one DRA driver (``resource.k8s.io/v1``, a ``spec.driver``
+        field selector)."""
+        return self._list(
+            f"list resourceslices of driver {driver}",
+            "resourceslices",
+            client.ResourceV1Api(self.api).list_resource_slice,
+            field_selector=f"spec.driver={driver}",
+        )
+
+    def device_classes(self) -> list[Obj]:
+        """Every DeviceClass (``resource.k8s.io/v1``)."""
+        return self._list(
+            "list deviceclasses", "deviceclasses", client.ResourceV1Api(self.api).list_device_class
         )

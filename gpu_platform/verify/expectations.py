@@ -13,6 +13,7 @@ from gpu_facts.ack.addons import MPS_CONTROL_CHART
 from gpu_facts.amd.gpu_operator import CHART_NAME as AMD_CHART_NAME
 from gpu_facts.nvidia.dcgm_exporter_chart import METRICS_PORT
 from gpu_facts.nvidia.device_plugin_chart import CHART_NAME
+from gpu_facts.nvidia.dra_driver_chart import CHART_NAME as DRA_CHART_NAME
 from gpu_facts.scheduling import POOL_LABEL, Taint
 from gpu_platform.plan.amd.pools import nvidia_pools
 from gpu_platform.plan.metrics import NodeSeries, node_series
@@ -37,6 +38,8 @@ class GpuDaemon(StrEnum):
     """ACK cGPU/share: ACK's own closed components, which this tool does not inspect."""
     AMD_DEVICE_PLUGIN = AMD_CHART_NAME
     """AMD's device plugin, run by AMD's GPU Operator (checked by ``verify.amd.checks``)."""
+    DRA_KUBELET_PLUGIN = DRA_CHART_NAME
+    """NVIDIA's DRA driver's kubelet plugin (checked by ``verify.dra_checks``)."""
 
     @property
     def report_name(self) -> str:
@@ -49,6 +52,7 @@ _DAEMON_TITLES = {
     GpuDaemon.ACK_MPS_CONTROL: "ACK MPS control daemon",
     GpuDaemon.NONE: "no inspected GPU daemon",
     GpuDaemon.AMD_DEVICE_PLUGIN: "AMD device plugin",
+    GpuDaemon.DRA_KUBELET_PLUGIN: "DRA kubelet plugin",
 }
 
 
@@ -109,6 +113,8 @@ class Expectations:
 def _daemon(pf: PoolFacts) -> GpuDaemon:
     if pf.is_amd:
         return GpuDaemon.AMD_DEVICE_PLUGIN
+    if pf.uses_dra:
+        return GpuDaemon.DRA_KUBELET_PLUGIN
     if pf.uses_device_plugin:
         return GpuDaemon.DEVICE_PLUGIN
     return GpuDaemon.ACK_MPS_CONTROL if pf.is_ack_mps else GpuDaemon.NONE
@@ -171,8 +177,12 @@ def expectations(platform: ResolvedPlatform) -> Expectations:
     )
     exporter, skipped = exporter_expectation(platform)
     return Expectations(
-        # AMD pools: verify.amd.expectations.
-        pools=[pool_expectation(platform, pf) for pf in nvidia_pools(platform.pools.values())],
+        # AMD pools: verify.amd.expectations; DRA pools: verify.dra_expectations.
+        pools=[
+            pool_expectation(platform, pf)
+            for pf in nvidia_pools(platform.pools.values())
+            if not pf.uses_dra
+        ],
         namespaces=[
             NamespaceExpectation(
                 wl.name, gpu_quota(platform, wl), cfg.admission.action, amd_only(platform, wl)

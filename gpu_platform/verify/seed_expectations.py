@@ -106,7 +106,9 @@ def _mps(pf: PoolFacts) -> MpsDaemon | None:
 
 def seed_pool(pf: PoolFacts) -> SeedPool:
     mig = None
-    if pf.mig_profile is not None:
+    # A DRA pool's MIG devices are read from its ResourceSlices (verify.dra_checks): no device
+    # plugin pod runs there to run nvidia-smi -L in.
+    if pf.mig_profile is not None and not pf.uses_dra:
         per_gpu = mig_instances_per_gpu(pf.gpu_model, pf.mig_profile)
         mig = MigLayout(pf.mig_profile, per_gpu, pf.gpus_per_node)
     nvme = None

@@ -10,6 +10,7 @@ from gpu_facts.scheduling import ACK_GPU_SCHEDULE_LABEL, POOL_LABEL
 from .amd.expectations import AmdExpectation
 from .cluster import ClusterReader, Obj
 from .daemons import is_ack_daemon, is_device_plugin, is_exporter
+from .dra_expectations import DraExpectation
 from .expectations import Expectations, GpuDaemon
 from .objects import text
 from .selectors import equality
@@ -39,13 +40,18 @@ class Snapshot:
 
 
 def read_snapshot(
-    reader: ClusterReader, exp: Expectations, step: Step, amd: AmdExpectation | None = None
+    reader: ClusterReader,
+    exp: Expectations,
+    step: Step,
+    amd: AmdExpectation | None = None,
+    dra: DraExpectation | None = None,
 ) -> Snapshot:
-    """What NVIDIA's checks and the seed checks read; of ``amd``'s pools only their nodes (AMD's
-    operands are read by ``amd.verify``)."""
+    """What NVIDIA's checks and the seed checks read; of ``amd``'s and ``dra``'s pools only their
+    nodes (AMD's operands are read by ``amd_verify``, NVIDIA's DRA driver by ``dra_verify``)."""
     snap = Snapshot()
     pools = [pool.name for pool in exp.pools]
     pools += [pool.pool.name for pool in amd.pools] if amd is not None else []
+    pools += [pool.pool.name for pool in dra.pools] if dra is not None else []
     for pool in pools:
         step(f"nodes of pool {pool}")
         snap.pool_nodes[pool] = reader.nodes(equality({POOL_LABEL: pool}))

@@ -10,6 +10,8 @@ from .bad_answers import Feeds, with_bad_answers
 from .checks import daemonset_status, namespace_checks, pool_checks
 from .cluster import ClusterReader
 from .daemons import DaemonPods, daemon_pods, uid_of
+from .dra_expectations import DraExpectation
+from .dra_verify import verify_dra
 from .driver import DriverReader, ExecError, ExecTarget
 from .expectations import Expectations
 from .exporter import (
@@ -112,13 +114,15 @@ def verify(
     read_metrics: MetricsReader | None = None,
     run_in_pod: ExecFactory | None = None,
     amd: AmdExpectation | None = None,
+    dra: DraExpectation | None = None,
     queues: QueueExpectation | None = None,
 ) -> Report:
     """Every check; ``read_driver=None`` skips the nvidia-smi step (no exec permission),
     ``read_metrics=None`` the exporters' ``/metrics`` (no pods/proxy permission),
     ``run_in_pod=None`` the seed checks that exec (``nvidia-smi -L``, the MPS server); ``amd``:
-    the stack's AMD pools, checked after NVIDIA's (``verify.amd.verify``); ``queues``: the stack's
-    Kueue queues, checked last (``verify.queue_verify``)."""
+    the stack's AMD pools, checked after NVIDIA's (``verify.amd.verify``); ``dra``: its DRA
+    pools (``verify.dra_verify``); ``queues``: its Kueue queues, checked last
+    (``verify.queue_verify``)."""
     reads = 0
 
     def step(what: str) -> None:
@@ -126,7 +130,7 @@ def verify(
         reads += 1
         progress.update("read", reads, None, what)
 
-    snap = read_snapshot(reader, exp, step, amd)
+    snap = read_snapshot(reader, exp, step, amd, dra)
     results: list[CheckResult] = []
     targets: list[ExecTarget] = []
     reported: set[str] = set()
@@ -180,15 +184,24 @@ def verify(
             progress=progress,
         )
     )
+    dra_rows = (
+        []
+        if dra is None
+        else verify_dra(reader, dra, step, pool_nodes=snap.pool_nodes, quotas=snap.quotas)
+    )
+    progress.done()
+    nvidia = _with_driver_rows(results, drivers, exp.min_driver_major) + metrics
+    # Each part's rows are matched with the lists that part read (bad_answers.Feeds).
     queue_rows = [] if queues is None else verify_queues(reader, queues, step, snap.pool_nodes)
     progress.done()
     nvidia = _with_driver_rows(results, drivers, exp.min_driver_major) + metrics
     # Each part's rows are matched with the lists that part read (bad_answers.Feeds).
-    feeds = Feeds.of(exp, snap, amd)
+    feeds = Feeds.of(exp, snap, amd, dra)
     parts = [
         (nvidia, feeds.nvidia),
         (seeds, feeds.seeds),
         (amd_rows, feeds.amd_rows),
+        (dra_rows, feeds.dra_rows),
         (queue_rows, queue_reads(queues)),
     ]
     return Report(with_bad_answers(parts, reader.bad_answers))

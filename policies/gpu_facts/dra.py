@@ -122,6 +122,14 @@ NVIDIA_GPU_CLASS = "gpu.nvidia.com"
 """Whole NVIDIA GPUs (``type == 'gpu'``). Rendered as ``resource.k8s.io/v1`` the chart gives it
 ``extendedResourceName: nvidia.com/gpu`` (nvidia-dra), so with ``DRAExtendedResource`` on
 (beta in 1.36) a plain ``nvidia.com/gpu`` request may be served from a DRA node."""
+PLATFORM_EXTENDED_RESOURCE_CLASSES: dict[str, str] = {"gpu.nvidia.com": "nvidia.com/gpu"}
+"""The DeviceClasses that map a GPU resource and that the platform itself installs, on purpose:
+NVIDIA's driver chart renders ``gpu.nvidia.com`` with ``extendedResourceName: nvidia.com/gpu``
+as ``resource.k8s.io/v1`` (nvidia-dra ``templates/deviceclass-gpu.yaml``), so that on a DRA
+pool's nodes, which no device plugin serves, a plain ``nvidia.com/gpu`` request is served
+through DRA (gate ``DRAExtendedResource``, beta in 1.36). Any other class mapping a GPU
+resource takes such requests over cluster-wide: of two classes naming one resource, the newer
+wins (k8s-api ``DeviceClassSpec.ExtendedResourceName``)."""
 NVIDIA_MIG_CLASS = "mig.nvidia.com"
 """NVIDIA MIG devices (``type == 'mig'``), one per MIG device the GPUs are partitioned into."""
 NVIDIA_VFIO_CLASS = "vfio.gpu.nvidia.com"
@@ -164,3 +172,23 @@ def family_pattern(family: str) -> str:
 def names_family(product_name: str, family: str) -> bool:
     """Whether a device's ``productName`` names the GPU family (what verify compares)."""
     return re.search(family_pattern(family), product_name) is not None
+
+
+def is_device_class_name(name: str) -> bool:
+    """Whether a ``gpuQuota`` key names a DeviceClass (``gpu.nvidia.com``) rather than an
+    extended resource, which always has a domain prefix (``nvidia.com/gpu``)."""
+    return "/" not in name
+
+
+QUOTA_DEVICE_CLASS_LABEL_PREFIX = "device-class.gpu-platform.io/"
+"""Namespace labels the platform writes on a GPU workload namespace, one per DeviceClass its
+ResourceQuota caps: ``device-class.gpu-platform.io/<class>: capped``. The in-cluster admission
+policy refuses a claim (or claim template) there that names any other class: a class without a
+quota key is uncapped. (Labels, not one annotation listing them: CEL finds a label key exactly,
+with no string function beyond the CEL core.)"""
+QUOTA_DEVICE_CLASS_LABEL_VALUE = "capped"
+
+
+def quota_device_class_label(device_class: str) -> str:
+    """The namespace label that says its quota caps ``device_class``."""
+    return QUOTA_DEVICE_CLASS_LABEL_PREFIX + device_class

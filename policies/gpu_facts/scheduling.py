@@ -76,6 +76,21 @@ MPS_HOST_IPC_REQUIRED = "required"
 MPS_HOST_IPC_ALLOWED = "allowed"
 NVIDIA_VISIBLE_DEVICES_ENV = "NVIDIA_VISIBLE_DEVICES"
 """The env var that hands a container GPUs behind the scheduler's back (BP-17)."""
+NO_GPU_VISIBLE_DEVICES_PATTERN = r"^(none|void)?$|(^|,)void(,|$)"
+"""``NVIDIA_VISIBLE_DEVICES`` values that expose no GPU, so setting them is no violation: empty,
+``none`` (no GPU, driver libraries still injected), ``void`` (no GPU, the runtime acts like
+runc), or a list with ``void`` in it ("void anywhere in the list wins"). NVIDIA's own pods set
+``void`` (its DRA driver's chart; CDI specs). Source: NVIDIA/nvidia-container-toolkit v1.20.0
+``cmd/nvidia-container-runtime/README.md``, ``internal/config/image/{cuda_image,devices}.go``.
+The pack (Python ``re``) and the admission policy (CEL ``matches``, RE2) read this pattern."""
+_NO_GPU_VISIBLE_DEVICES = re.compile(NO_GPU_VISIBLE_DEVICES_PATTERN)
+
+
+def exposes_no_gpu(value: str) -> bool:
+    """Whether ``NVIDIA_VISIBLE_DEVICES=value`` exposes no GPU to the container."""
+    return _NO_GPU_VISIBLE_DEVICES.search(value) is not None
+
+
 CUDA_IMAGE_REPOSITORY = "cuda"
 """Last path segment of CUDA image repositories (nvidia/cuda, nvcr.io/nvidia/cuda) (BP-19)."""
 AMD_GPU_PREFIX = "amd.com/gpu"

@@ -12,6 +12,7 @@ from pulumi_policy import EnforcementLevel, Severity, StackValidationArgs
 
 from gpu_facts.network_policy import is_deny_all
 from gpu_facts.scheduling import NVIDIA_GPU
+from gpu_policy_support.claims import stack_claims
 from gpu_policy_support.pod_specs import DEFAULT_NAMESPACE
 from gpu_policy_support.pod_specs import namespace as namespace_of
 from gpu_policy_support.policy_factory import (
@@ -53,15 +54,16 @@ INFO = PolicyInfo(
 
 def check(args: StackValidationArgs, config: Config, report: Report) -> None:
     index = index_by_type(args.resources)
+    claims = stack_claims(index)
     declared = {object_name(ns) for ns in index[NAMESPACE]}
     denied = {namespace_of(np.props) for np in index[NETWORK_POLICY] if is_deny_all(np.props)}
     capped = {
         namespace_of(q.props)
         for q in index[RESOURCE_QUOTA]
-        if caps_gpu(path(q.props, "spec", "hard"))
+        if caps_gpu(path(q.props, "spec", "hard"), claims)
     }
     skip_namespaces, skip_names = exempt_namespaces(config), exempt_names(config)
-    for name, workloads in sorted(gpu_workload_namespaces(index).items()):
+    for name, workloads in sorted(gpu_workload_namespaces(index, claims).items()):
         if name in declared or name == DEFAULT_NAMESPACE or name in skip_namespaces:
             continue
         if name in skip_names or (name in denied and name in capped):

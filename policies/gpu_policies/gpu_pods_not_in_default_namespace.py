@@ -1,23 +1,23 @@
-"""GPU workloads run in their workload type's namespace, never in ``default``."""
+"""GPU workloads run in their workload type's namespace, never in ``default``.
+
+A stack policy: a pod that gets its GPU through a claim is a GPU pod only when the claim (a
+ResourceClaim or ResourceClaimTemplate of the program) is another resource of the stack.
+"""
 
 from __future__ import annotations
 
-from pulumi_policy import EnforcementLevel, ResourceValidationArgs, Severity
+from pulumi_policy import EnforcementLevel, Severity, StackValidationArgs
 
-from gpu_policy_support.pod_specs import (
-    DEFAULT_NAMESPACE,
-    gpu_pod_sites,
-    is_cluster_scoped,
-    namespace,
-)
-from gpu_policy_support.policy_factory import Config, PolicyInfo, Report, resource_policy
+from gpu_policy_support.pod_specs import DEFAULT_NAMESPACE, is_cluster_scoped
+from gpu_policy_support.policy_factory import Config, PolicyInfo, Report, stack_policy
+from gpu_policy_support.stack_index import index_by_type, stack_gpu_pods, workload_namespace
 
 INFO = PolicyInfo(
     name="gpu-pods-not-in-default-namespace",
     description=(
-        "Every pod-bearing resource that asks for a GPU resource sets metadata.namespace to a "
-        "workload namespace (gpu-training, gpu-inference...), not default or unset, so the "
-        "namespace's quota and deny-all NetworkPolicy apply."
+        "Every pod-bearing resource that asks for a GPU resource, or claims a GPU DeviceClass, "
+        "sets metadata.namespace to a workload namespace (gpu-training, gpu-inference...), not "
+        "default or unset, so the namespace's quota and deny-all NetworkPolicy apply."
     ),
     practices=("BP-07",),
     enforcement_level=EnforcementLevel.ADVISORY,
@@ -29,17 +29,20 @@ INFO = PolicyInfo(
 )
 
 
-def check(args: ResourceValidationArgs, config: Config, report: Report) -> None:
-    # A cluster-wide runtime's pods run in the namespace of what uses it.
-    if is_cluster_scoped(args.resource_type):
-        return
-    if not any(gpu_pod_sites(args.resource_type, args.props)):
-        return
-    if namespace(args.props) == DEFAULT_NAMESPACE:
-        report(
-            f"GPU workload '{args.name}' runs in the '{DEFAULT_NAMESPACE}' namespace; "
-            f"use a GPU workload namespace."
-        )
+def check(args: StackValidationArgs, config: Config, report: Report) -> None:
+    reported: set[str] = set()
+    for resource, _, _ in stack_gpu_pods(index_by_type(args.resources), config):
+        # A cluster-wide runtime's pods run in the namespace of what uses it.
+        if resource.urn in reported or is_cluster_scoped(resource.resource_type):
+            continue
+        # A namespace unknown at preview is not judged (it is not "unset").
+        if workload_namespace(resource) == DEFAULT_NAMESPACE:
+            reported.add(resource.urn)
+            report(
+                f"GPU workload '{resource.name}' runs in the '{DEFAULT_NAMESPACE}' namespace; "
+                f"use a GPU workload namespace.",
+                resource.urn,
+            )
 
 
-POLICY = resource_policy(INFO, check)
+POLICY = stack_policy(INFO, check)

@@ -13,10 +13,10 @@ from __future__ import annotations
 from pulumi_policy import EnforcementLevel, Severity, StackValidationArgs
 
 from gpu_facts.kueue import QUEUE_NAME_LABEL, QUEUE_NAMESPACE_LABEL
-from gpu_policy_support.pod_specs import is_cluster_scoped, pod_bearing, pod_gpu_resources
+from gpu_policy_support.pod_specs import is_cluster_scoped, pod_bearing
 from gpu_policy_support.policy_factory import Config, PolicyInfo, Report, known_text, stack_policy
 from gpu_policy_support.queues import Queues, queue_name, queueable
-from gpu_policy_support.stack_index import index_by_type, stack_pods
+from gpu_policy_support.stack_index import index_by_type, stack_gpu_pods
 
 INFO = PolicyInfo(
     name="gpu-workloads-name-a-queue",
@@ -43,14 +43,14 @@ def check(args: StackValidationArgs, config: Config, report: Report) -> None:
     if not queues.queued_namespaces:
         return
     judged: set[str] = set()
-    for resource, site in stack_pods(index, config):
+    for resource, site, demand in stack_gpu_pods(index, config):
         if resource.urn in judged or is_cluster_scoped(resource.resource_type):
             continue
-        asked = pod_gpu_resources(site.spec)
         namespace, known = known_text(resource.props, "metadata", "namespace")
         local = queues.queued_namespaces.get(namespace or "default") if known else None
-        if not asked or not local:
+        if not local:
             continue
+        asked = demand.describe()
         judged.add(resource.urn)
         kind = pod_bearing(resource.resource_type)
         label = kind.label if kind is not None else resource.resource_type
@@ -58,7 +58,7 @@ def check(args: StackValidationArgs, config: Config, report: Report) -> None:
         where = f"namespace '{namespace or 'default'}', whose GPUs are queued (LocalQueue {named})"
         if not queueable(resource.resource_type):
             report(
-                f"{site.named(resource.name)} asks for {', '.join(sorted(asked))} in {where}, "
+                f"{site.named(resource.name)} {asked} in {where}, "
                 f"but Kueue cannot queue a {label}: it would take GPUs past the queue's quota.",
                 resource.urn,
                 fix=(
@@ -68,7 +68,7 @@ def check(args: StackValidationArgs, config: Config, report: Report) -> None:
             )
         elif queue_name(resource.resource_type, resource.props) is None:
             report(
-                f"{site.named(resource.name)} asks for {', '.join(sorted(asked))} in {where}, "
+                f"{site.named(resource.name)} {asked} in {where}, "
                 f"but names no LocalQueue ({QUEUE_NAME_LABEL}): it would take GPUs past the "
                 "queue's quota, and the cluster's queue admission policy refuses it.",
                 resource.urn,

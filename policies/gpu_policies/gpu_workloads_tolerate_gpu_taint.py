@@ -24,21 +24,18 @@ from typing import Any
 from pulumi_policy import EnforcementLevel, PolicyResource, Severity, StackValidationArgs
 
 from gpu_facts.scheduling import GPU_TAINT_EFFECT, GPU_TAINT_KEY, GPU_TAINT_VALUE, Taint
+from gpu_policy_support.claims import GpuDemand
 from gpu_policy_support.node_pools import NodePool, admitted_pools, stack_gpu_pools
 from gpu_policy_support.pod_runtimes import scheduling_spec
-from gpu_policy_support.pod_specs import (
-    pod_gpu_resources,
-)
 from gpu_policy_support.policy_factory import Config, PolicyInfo, Report, stack_policy
 from gpu_policy_support.props import mappings
-from gpu_policy_support.queues import Queues, admitted_specs
+from gpu_policy_support.queues import Queues, admitted_specs, demand_resources
 from gpu_policy_support.resource_types import GKE_CLUSTER
-from gpu_policy_support.stack_index import index_by_type, stack_pods
+from gpu_policy_support.stack_index import index_by_type, stack_gpu_pods
 from gpu_policy_support.tolerations import (
     describe_tolerations,
     tolerates,
     tolerates_taint,
-    vendor_keys,
 )
 
 REQUIRED_VALUE = "requiredTaintValue"
@@ -47,7 +44,8 @@ REQUIRED_VALUE = "requiredTaintValue"
 INFO = PolicyInfo(
     name="gpu-workloads-tolerate-gpu-taint",
     description=(
-        f"Every pod-bearing resource that asks for a GPU resource tolerates the GPU taint of "
+        f"Every pod-bearing resource that asks for a GPU resource, or claims a GPU DeviceClass, "
+        f"tolerates the GPU taint of "
         f"the nodes it can run on ({GPU_TAINT_KEY} or the vendor's key, effect "
         f"{GPU_TAINT_EFFECT}; operator Exists, or Equal with the taint's value as the stack's "
         f"GPU pools set it), or it never schedules on a GPU node; on GKE the platform adds it."
@@ -98,10 +96,11 @@ def _gpu_pools(index: Mapping[str, list[PolicyResource]]) -> GpuPools:
     return GpuPools(pools, gke=bool(index.get(GKE_CLUSTER)))
 
 
-def problem(spec: Mapping[str, Any], stack: GpuPools, config: Config) -> str | None:
+def problem(
+    spec: Mapping[str, Any], stack: GpuPools, config: Config, demand: GpuDemand
+) -> str | None:
     """Why the pod does not tolerate its GPU nodes' taint, None when it does."""
-    resources = pod_gpu_resources(spec)
-    keys = vendor_keys(resources)
+    keys = demand.taint_keys
     tolerations = list(mappings(spec.get("tolerations")))
     value = str(config.get(REQUIRED_VALUE) or "")
     if stack.pools:
@@ -124,13 +123,13 @@ def problem(spec: Mapping[str, Any], stack: GpuPools, config: Config) -> str | N
             return None
         wanted = f"{GPU_TAINT_KEY}{'=' + value if value else ''}:{GPU_TAINT_EFFECT}"
     return (
-        f"asks for {', '.join(sorted(resources))} but does not tolerate the GPU taint of its "
+        f"{demand.describe()} but does not tolerate the GPU taint of its "
         f"nodes, {wanted}: it tolerates {describe_tolerations(tolerations)}"
     )
 
 
-def fix(spec: Mapping[str, Any]) -> str:
-    key = sorted(vendor_keys(pod_gpu_resources(spec)) - {GPU_TAINT_KEY}) or [GPU_TAINT_KEY]
+def fix(demand: GpuDemand) -> str:
+    key = sorted(demand.taint_keys - {GPU_TAINT_KEY}) or [GPU_TAINT_KEY]
     return (
         f"Add to the pod spec: tolerations: [{{key: {key[0]}, operator: Exists, effect: "
         f"{GPU_TAINT_EFFECT}}}] (or operator Equal with the taint's value)."
@@ -141,14 +140,11 @@ def check(args: StackValidationArgs, config: Config, report: Report) -> None:
     index = index_by_type(args.resources)
     stack = _gpu_pools(index)
     queues = Queues.of(index)
-    for resource, site in stack_pods(index, config):
-        resources = pod_gpu_resources(site.spec)
-        if not resources:
-            continue
+    for resource, site, demand in stack_gpu_pods(index, config):
         spec = scheduling_spec(site, resource, index)  # with what its runtime adds
         # Queued: as Kueue admits it to each flavour it may get (its labels, its tolerations).
-        for admitted in admitted_specs(spec, resource, queues, resources):
-            found = problem(admitted.spec, stack, config)
+        for admitted in admitted_specs(spec, resource, queues, demand_resources(demand)):
+            found = problem(admitted.spec, stack, config, demand)
             if found is not None:
                 flavor = admitted.flavor
                 also = (
@@ -160,7 +156,7 @@ def check(args: StackValidationArgs, config: Config, report: Report) -> None:
                 report(
                     f"{site.named(resource.name)}{admitted.where()} {found}.",
                     resource.urn,
-                    fix=fix(admitted.spec) + also,
+                    fix=fix(demand) + also,
                 )
                 break
 

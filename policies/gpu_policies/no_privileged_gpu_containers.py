@@ -1,18 +1,31 @@
-"""GPU pods run no privileged container, which would see every GPU of the node."""
+"""GPU pods run no privileged container, which would see every GPU of the node.
+
+A stack policy: a pod is a GPU pod when it asks for a GPU resource, or when a claim it
+references (a ResourceClaim or ResourceClaimTemplate of the program) asks for a GPU DeviceClass,
+and the claim is another resource of the stack (``gpu_policy_support.claims``).
+"""
 
 from __future__ import annotations
 
-from pulumi_policy import EnforcementLevel, ResourceValidationArgs, Severity
+from pulumi_policy import EnforcementLevel, Severity, StackValidationArgs
 
-from gpu_policy_support.pod_specs import containers, gpu_pod_sites
-from gpu_policy_support.policy_factory import Config, PolicyInfo, Report, resource_policy
+from gpu_policy_support.pod_specs import containers
+from gpu_policy_support.policy_factory import (
+    Config,
+    PolicyInfo,
+    Report,
+    stack_policy,
+    unknown_namespace_note,
+)
 from gpu_policy_support.props import is_true, path
+from gpu_policy_support.stack_index import index_by_type, stack_gpu_pods
 
 INFO = PolicyInfo(
     name="no-privileged-gpu-containers",
     description=(
-        "No container of a pod that asks for a GPU resource runs privileged: a privileged "
-        "container sees every GPU of the node and bypasses the scheduler's device ledger."
+        "No container of a pod that asks for a GPU resource, or claims a GPU DeviceClass, runs "
+        "privileged: a privileged container sees every GPU of the node and bypasses the "
+        "scheduler's device ledger."
     ),
     practices=("BP-17",),
     enforcement_level=EnforcementLevel.MANDATORY,
@@ -24,11 +37,15 @@ INFO = PolicyInfo(
 )
 
 
-def check(args: ResourceValidationArgs, config: Config, report: Report) -> None:
-    for site in gpu_pod_sites(args.resource_type, args.props):
+def check(args: StackValidationArgs, config: Config, report: Report) -> None:
+    for resource, site, _ in stack_gpu_pods(index_by_type(args.resources), config):
         for container in containers(site.spec):
             if is_true(path(container.spec, "securityContext", "privileged")):
-                report(f"GPU workload {site.named(args.name)} runs {container.label} privileged.")
+                report(
+                    f"GPU workload {site.named(resource.name)} runs {container.label} privileged.",
+                    resource.urn,
+                    note=unknown_namespace_note(resource.props, config),
+                )
 
 
-POLICY = resource_policy(INFO, check)
+POLICY = stack_policy(INFO, check)

@@ -15,7 +15,9 @@ from . import (
     ack_mps_pools_need_ack_pro,
     cluster_queue_quota_within_pools,
     cuda_images_pinned,
+    device_classes_map_no_gpu_resource,
     device_plugin_release_current_with_gfd,
+    dra_driver_not_beside_device_plugin,
     gpu_clusters_have_untainted_pool,
     gpu_limits_whole_numbers,
     gpu_metrics_exporter_resource_names,
@@ -118,6 +120,9 @@ MODULES: tuple[PolicyModule, ...] = (
     gpu_workloads_name_a_queue,
     cluster_queue_quota_within_pools,
     resource_flavors_select_gpu_pools,
+    # Dynamic Resource Allocation.
+    device_classes_map_no_gpu_resource,
+    dra_driver_not_beside_device_plugin,
 )
 """Every policy module of the pack, in registration order."""
 

@@ -45,9 +45,12 @@ Config = Mapping[str, Any]
 
 class Report(Protocol):
     """Reports one violation; the URN defaults to the resource being checked. The message
-    says what is wrong; ``fix`` what to change, else the policy's remediation steps."""
+    says what is wrong; ``fix`` what to change, else the policy's remediation steps; ``note``
+    what follows (a stack policy's ``unknown_namespace_note`` for the resource it blames)."""
 
-    def __call__(self, message: str, urn: str | None = None, *, fix: str | None = None) -> None: ...
+    def __call__(
+        self, message: str, urn: str | None = None, *, fix: str | None = None, note: str = ""
+    ) -> None: ...
 
 
 FIX_PREFIX = " Fix: "
@@ -58,11 +61,16 @@ ResourceCheck = Callable[[ResourceValidationArgs, Config, Report], None]
 StackCheck = Callable[[StackValidationArgs, Config, Report], None]
 
 
-def _reporter(info: PolicyInfo, report_violation: ReportViolation, note: str = "") -> Report:
-    """A Report that ends every message with its remediation (then ``note``, if any)."""
+def _reporter(
+    info: PolicyInfo, report_violation: ReportViolation, note_for_all: str = ""
+) -> Report:
+    """A Report that ends every message with its remediation (then ``note_for_all``, if any)."""
 
-    def report(message: str, urn: str | None = None, *, fix: str | None = None) -> None:
-        report_violation(f"{message}{FIX_PREFIX}{fix or info.remediation_steps}{note}", urn)
+    def report(
+        message: str, urn: str | None = None, *, fix: str | None = None, note: str = ""
+    ) -> None:
+        fixed = f"{message}{FIX_PREFIX}{fix or info.remediation_steps}"
+        report_violation(f"{fixed}{note}{note_for_all}", urn)
 
     return report
 

@@ -23,8 +23,10 @@ from typing import Any
 from pulumi_policy import PolicyResource
 
 from gpu_facts import kueue
+from gpu_facts.dra import GPU_DEVICE_CLASSES, device_class_quota_key, quota_key_device_class
 from gpu_facts.scheduling import Taint, is_gpu_resource
 
+from .claims import GpuDemand
 from .pod_shapes import Overlay
 from .pod_specs import kubernetes_kind, pod_bearing
 from .policy_factory import known_text
@@ -41,6 +43,20 @@ def kueue_kind(resource_type: str) -> str | None:
     if parts[1].rpartition("/")[0] != kueue.API_GROUP:
         return None
     return parts[2]
+
+
+def is_queue_gpu_resource(name: str) -> bool:
+    """A GPU resource as a ClusterQueue names it: an extended GPU resource, or a GPU
+    DeviceClass's devices under ``<class>.deviceclass.resource.k8s.io/devices`` (the name the
+    platform's Kueue configuration maps each DRA class to, ``deviceClassMappings``)."""
+    return is_gpu_resource(name) or quota_key_device_class(name) in GPU_DEVICE_CLASSES
+
+
+def demand_resources(demand: GpuDemand) -> list[str]:
+    """What a pod's GPU demand is charged to in a ClusterQueue: its GPU resources, and its
+    claims' DeviceClasses under their quota key."""
+    classes = (device_class_quota_key(c) for c in sorted(demand.classes))
+    return [*sorted(demand.resources), *classes]
 
 
 def quantity(value: Any) -> Decimal | None:
@@ -83,7 +99,9 @@ class ClusterQueue:
 
     def gpu_flavors(self) -> list[str]:
         """Flavours it gives quota of a GPU resource."""
-        return [f for f, resources in self.quotas.items() if any(map(is_gpu_resource, resources))]
+        return [
+            f for f, resources in self.quotas.items() if any(map(is_queue_gpu_resource, resources))
+        ]
 
 
 @dataclass(frozen=True, slots=True)
@@ -271,9 +289,11 @@ def admitted_specs(
     resources: Iterable[str],
 ) -> list[Admission]:
     """The pod of ``owner`` once per flavour Kueue may admit it to (one that holds every GPU
-    resource in ``resources`` for its ClusterQueue), with what the flavour adds; the pod as
-    written when ``owner`` names no queue the program declares. A queued pod no flavour can
-    take is judged as written (Kueue would leave it pending)."""
+    resource in ``resources``, ``demand_resources``, for its ClusterQueue), with what the
+    flavour adds; the pod as written when ``owner`` names no queue the program declares. A
+    queued pod no flavour can take is judged as written (Kueue would leave it pending). A
+    DeviceClass key the ClusterQueue covers nowhere is mapped under another name (Kueue's
+    configuration, which the pack does not read): it constrains no flavour."""
     name = queue_name(owner.resource_type, owner.props)
     namespace, known = known_text(owner.props, "metadata", "namespace")
     if name is None or not known:
@@ -283,7 +303,10 @@ def admitted_specs(
     if flavors is None:
         return [Admission(spec)]
     target = queues.local_queues[(ns, name)].cluster_queue
-    wanted = [r for r in resources if is_gpu_resource(r)]
+    covered = {r for quota in queues.cluster_queues[target].quotas.values() for r in quota}
+    wanted = [
+        r for r in resources if is_gpu_resource(r) or (is_queue_gpu_resource(r) and r in covered)
+    ]
     found = []
     for flavor in flavors:
         if not all(queues.may_hold(target, flavor.name, r) for r in wanted):
@@ -295,7 +318,7 @@ def admitted_specs(
 
 
 def gpu_resources_of(cluster_queue: ClusterQueue, flavor: str) -> list[str]:
-    return [r for r in cluster_queue.quotas.get(flavor, {}) if is_gpu_resource(r)]
+    return [r for r in cluster_queue.quotas.get(flavor, {}) if is_queue_gpu_resource(r)]
 
 
 def labels_match(selector: Mapping[str, str], labels: Mapping[str, str]) -> bool:

@@ -9,11 +9,11 @@ from pulumi_policy import PolicyResource
 
 from gpu_facts.scheduling import GPU_NAMESPACE_LABEL, WORKLOAD_TYPE_LABEL
 
+from .claims import GpuDemand, StackClaims, gpu_demand, stack_claims
 from .driver_checks import is_driver_check
 from .pod_specs import (
     DEFAULT_NAMESPACE,
     PodSite,
-    gpu_pod_sites,
     is_cluster_scoped,
     pod_bearing,
     pod_sites,
@@ -45,25 +45,41 @@ def is_gpu_namespace(resource: PolicyResource) -> bool:
     return any(label in labels for label in GPU_NAMESPACE_LABELS)
 
 
+def workload_namespace(resource: PolicyResource) -> str | None:
+    """The namespace a workload's pods run in (unset: ``default``); None when it is unknown at
+    preview."""
+    namespace, known = known_text(resource.props, "metadata", "namespace")
+    return (namespace or DEFAULT_NAMESPACE) if known else None
+
+
+def site_demand(resource: PolicyResource, site: PodSite, claims: StackClaims) -> GpuDemand:
+    """What GPUs one pod of a resource asks for: resources, or claims in its namespace."""
+    return gpu_demand(site.spec, workload_namespace(resource), claims)
+
+
 def gpu_workload_namespaces(
-    index: Mapping[str, list[PolicyResource]],
+    index: Mapping[str, list[PolicyResource]], claims: StackClaims | None = None
 ) -> dict[str, list[PolicyResource]]:
     """Namespace -> the GPU workloads the stack runs there: every pod-bearing resource that
-    asks for a GPU resource, except driver checks (BP-05 probes of a pool, not a workload
-    type) and cluster-wide runtimes (their pods run where they are used). A workload whose
-    namespace is unknown at preview is left out; unset means ``default``."""
+    asks for a GPU resource or claims a GPU DeviceClass (``claims``), except driver checks
+    (BP-05 probes of a pool, not a workload type) and cluster-wide runtimes (their pods run
+    where they are used). A workload whose namespace is unknown at preview is left out; unset
+    means ``default``."""
+    claims = stack_claims(index) if claims is None else claims
     found: dict[str, list[PolicyResource]] = defaultdict(list)
     for resource_type, resources in index.items():
         if pod_bearing(resource_type) is None or is_cluster_scoped(resource_type):
             continue
         for resource in resources:
-            if not any(gpu_pod_sites(resource_type, resource.props)):
+            namespace = workload_namespace(resource)
+            if namespace is None:
+                continue
+            sites = pod_sites(resource_type, resource.props)
+            if not any(gpu_demand(site.spec, namespace, claims) for site in sites):
                 continue
             if is_driver_check(resource_type, resource.props):
                 continue
-            namespace, known = known_text(resource.props, "metadata", "namespace")
-            if known:
-                found[namespace or DEFAULT_NAMESPACE].append(resource)
+            found[namespace].append(resource)
     return found
 
 
@@ -86,14 +102,28 @@ def workload_names(workloads: list[PolicyResource]) -> str:
     return ", ".join(f"'{w.name}'" for w in workloads[:3]) + (", ..." if len(workloads) > 3 else "")
 
 
+def stack_gpu_pods(
+    index: Mapping[str, list[PolicyResource]],
+    config: Config | None = None,
+    claims: StackClaims | None = None,
+) -> Iterator[tuple[PolicyResource, PodSite, GpuDemand]]:
+    """Every pod of the stack that asks for a GPU (a resource, or a claim on a GPU DeviceClass
+    the program declares), with its resource and its demand; without exempt resources."""
+    claims = stack_claims(index) if claims is None else claims
+    for resource, site in stack_pods(index, config):
+        demand = site_demand(resource, site, claims)
+        if demand:
+            yield resource, site, demand
+
+
 def checked_gpu_namespaces(
-    index: Mapping[str, list[PolicyResource]], config: Config
+    index: Mapping[str, list[PolicyResource]], config: Config, claims: StackClaims | None = None
 ) -> Iterator[tuple[str, PolicyResource, str]]:
     """The stack's GPU workload namespaces that are not exempt: (metadata.name, resource, why
     it is one). A declared Namespace is one when it carries a GPU namespace label or runs GPU
     workloads of the stack, labelled by us or not."""
     skip_namespaces, skip_names = exempt_namespaces(config), exempt_names(config)
-    running = gpu_workload_namespaces(index)
+    running = gpu_workload_namespaces(index, claims)
     for namespace in index[NAMESPACE]:
         name = object_name(namespace)
         if name in skip_namespaces or name in skip_names or namespace.name in skip_names:

@@ -7,6 +7,7 @@ from gpu_platform.components.amd.gpu_operator import AmdGpuOperatorArgs
 from gpu_platform.components.driver_check import DriverCheckArgs
 from gpu_platform.components.gpu_workload_namespace import GpuWorkloadNamespaceArgs
 from gpu_platform.components.nvidia.device_plugin import NvidiaDevicePluginArgs
+from gpu_platform.components.nvidia.dra_driver import NvidiaDraDriverArgs
 from gpu_platform.components.nvidia.gpu_operator import NvidiaGpuOperatorArgs
 from gpu_platform.components.pool_args import GpuPoolArgs, gpu_pool_args
 from gpu_platform.plan.platform import ResolvedPlatform
@@ -65,3 +66,11 @@ def namespace_args(
     if cluster is not None:
         fields["cluster_gpu_resources"] = cluster
     return cast(GpuWorkloadNamespaceArgs, fields)
+
+
+def dra_driver_args(p: ResolvedPlatform, **fields: Any) -> NvidiaDraDriverArgs:
+    """The stack's ``draDriver`` settings and cluster version, ``fields`` over them."""
+    settings = p.settings.dra_driver.model_dump()
+    version = getattr(p.settings.cluster, "kubernetes_version", None)
+    cluster = {"kubernetes_version": version} if version is not None else {}
+    return {"pools": pools_args(p), "cloud": p.settings.cloud, **settings, **cluster, **fields}  # type: ignore[typeddict-item]

@@ -376,7 +376,13 @@ def test_mps_namespace_is_privileged_and_outside_the_gpu_admission_policy() -> N
     ] == ("restricted")
     # The in-cluster admission policy selects GPU workload namespaces by label only; this one
     # carries neither that label nor the MPS hostIPC exception label.
-    policy = one(result, "kubernetes:admissionregistration.k8s.io/v1:ValidatingAdmissionPolicy")
+    (policy,) = [
+        r
+        for r in by_type(
+            result, "kubernetes:admissionregistration.k8s.io/v1:ValidatingAdmissionPolicy"
+        )
+        if not r.name.endswith("-claims-policy")
+    ]
     selector = policy.inputs["spec"]["matchConstraints"]["namespaceSelector"]
     assert set(selector) == {"matchLabels"}
     labels = mps.inputs["metadata"]["labels"]

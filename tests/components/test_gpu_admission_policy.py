@@ -21,20 +21,27 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from gpu_facts.dra import quota_device_class_label
 from gpu_facts.kueue import QUEUE_NAME_LABEL, QUEUE_NAMESPACE_LABEL
 from gpu_facts.scheduling import GPU_NAMESPACE_LABEL, MPS_HOST_IPC_LABEL, is_gpu_resource
-from gpu_platform.components.gpu_admission_cel import VALIDATIONS, VARIABLES, is_gpu_resource_cel
+from gpu_platform.components.gpu_admission_cel import (
+    CLAIM_VALIDATIONS,
+    CLAIM_VARIABLES,
+    VALIDATIONS,
+    VARIABLES,
+    is_gpu_resource_cel,
+)
 from gpu_platform.components.gpu_admission_policy import GpuAdmissionPolicy
 from gpu_platform.components.gpu_workload_namespace import GpuWorkloadNamespace
 from gpu_platform.offline_preview import ProgramRun
-from gpu_platform.offline_preview.engine import PreviewMocks, RecordingMonitor
+from gpu_platform.offline_preview.engine import PreviewMocks, RecordedResource, RecordingMonitor
 from gpu_platform.settings import WorkloadSettings
 from tests.components.cel_policy import CompiledPolicy, compile_policy
 from tests.components.cel_policy import failed_messages as evaluate
 from tests.components.incluster_args import namespace_args
 from tests.components.input_errors import paths
 from tests.components.test_gpu_workload_namespace import ACK_MPS, PLAIN
-from tests.conftest import one, run
+from tests.conftest import by_type, one, run
 
 POLICY = "kubernetes:admissionregistration.k8s.io/v1:ValidatingAdmissionPolicy"
 BINDING = "kubernetes:admissionregistration.k8s.io/v1:ValidatingAdmissionPolicyBinding"
@@ -43,19 +50,28 @@ COMPONENT = "gpu-platform:index:GpuAdmissionPolicy"
 # --- A CEL evaluator over the recorded policy ----------------------------------------------
 
 
-@cache
-def recorded_policy() -> dict[str, Any]:
-    return one(run(lambda: GpuAdmissionPolicy("gpu", {})), POLICY).inputs
+def named(result: ProgramRun, type_: str, name: str) -> RecordedResource:
+    (found,) = [r for r in by_type(result, type_) if r.name == name]
+    return found
 
 
 @cache
-def compiled_policy() -> CompiledPolicy:
-    return compile_policy(recorded_policy()["spec"])
+def recorded_policy(which: str = "gpu-policy") -> dict[str, Any]:
+    """The pod policy (``gpu-policy``) or the claims policy (``gpu-claims-policy``) as
+    recorded."""
+    return named(run(lambda: GpuAdmissionPolicy("gpu", {})), POLICY, which).inputs
 
 
-def failed_messages(obj: dict[str, Any], namespace: dict[str, Any]) -> list[str]:
+@cache
+def compiled_policy(which: str = "gpu-policy") -> CompiledPolicy:
+    return compile_policy(recorded_policy(which)["spec"])
+
+
+def failed_messages(
+    obj: dict[str, Any], namespace: dict[str, Any], which: str = "gpu-policy"
+) -> list[str]:
     """Messages of the validations ``obj`` fails; a CEL error fails the test outright."""
-    return evaluate(compiled_policy(), obj, namespace)
+    return evaluate(compiled_policy(which), obj, namespace)
 
 
 MESSAGE = {v.key: v.message for v in VALIDATIONS}
@@ -483,6 +499,79 @@ CASES: list[Case] = [
 ]
 
 
+def claim_pod() -> dict[str, Any]:
+    """A compliant pod that gets its GPU through a claim (DRA): the namespace's template, no
+    GPU resource, the GPU taint tolerated."""
+    return {
+        "containers": [
+            {"name": "train", "image": CUDA, "resources": {"claims": [{"name": "gpu"}]}}
+        ],
+        "resourceClaims": [{"name": "gpu", "resourceClaimTemplateName": "gpu-h100"}],
+        "tolerations": [GPU_TOLERATION],
+    }
+
+
+def visible_devices(value: str) -> Callable[[dict[str, Any]], Any]:
+    return lambda s: c0(s).update(env=[{"name": "NVIDIA_VISIBLE_DEVICES", "value": value}])
+
+
+CASES += [
+    Case("claim-pod", claim_pod()),
+    Case(
+        "claim-by-name",
+        edit(
+            claim_pod(),
+            lambda s: s.update(
+                resourceClaims=[{"name": "gpu", "resourceClaimName": "shared-h100"}]
+            ),
+        ),
+    ),
+    Case(
+        "claim-pod-without-toleration",
+        edit(claim_pod(), lambda s: s.pop("tolerations")),
+        ["gpu-toleration"],
+    ),
+    Case(
+        "privileged-claim-container",
+        edit(claim_pod(), lambda s: c0(s).update(securityContext={"privileged": True})),
+        ["no-privileged-gpu"],
+    ),
+    # Values that expose no GPU (the DRA driver's own pods set void) are no violation.
+    Case("visible-devices-void", edit(gpu_pod(), visible_devices("void"))),
+    Case("visible-devices-none", edit(gpu_pod(), visible_devices("none"))),
+    Case("visible-devices-empty", edit(cpu_pod(), visible_devices(""))),
+    Case("visible-devices-void-in-a-list", edit(gpu_pod(), visible_devices("0,void"))),
+    Case(
+        "visible-devices-one-gpu", edit(cpu_pod(), visible_devices("0")), ["no-visible-devices-env"]
+    ),
+    Case(
+        "visible-devices-from-a-config-map",
+        edit(
+            cpu_pod(),
+            lambda s: c0(s).update(
+                env=[
+                    {
+                        "name": "NVIDIA_VISIBLE_DEVICES",
+                        "valueFrom": {"configMapKeyRef": {"name": "gpus", "key": "ids"}},
+                    }
+                ]
+            ),
+        ),
+        ["no-visible-devices-env"],
+    ),
+    Case(
+        "implicit-device-class-resource",
+        edit(
+            cpu_pod(),
+            lambda s: c0(s).update(
+                resources={"limits": {"deviceclass.resource.kubernetes.io/gpu.nvidia.com": "1"}}
+            ),
+        ),
+        ["no-implicit-device-class-resource"],
+    ),
+]
+
+
 @pytest.mark.parametrize("kind", list(KINDS))
 @pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
 def test_cel_for_every_kind(case: Case, kind: str) -> None:
@@ -541,6 +630,8 @@ def test_every_validation_is_tested_both_ways() -> None:
         "mps-pod",
         "cuda-digest",
         "mps-namespace-cpu-pod",
+        "claim-pod",
+        "visible-devices-void",
     }
 
 
@@ -644,7 +735,7 @@ def test_policy_matches_pods_and_templates_in_gpu_namespaces() -> None:
 )
 def test_binding_action(action: str | None, expected: list[str]) -> None:
     result = policy_run(action)
-    binding = one(result, BINDING).inputs
+    binding = named(result, BINDING, "gpu-binding").inputs
     assert binding["metadata"] == {"name": "gpu-platform-gpu-workloads"}
     assert binding["spec"] == {
         "policyName": "gpu-platform-gpu-workloads",
@@ -653,12 +744,27 @@ def test_binding_action(action: str | None, expected: list[str]) -> None:
     }
     # Kubernetes refuses Deny together with Warn.
     assert not {"Deny", "Warn"} <= set(binding["spec"]["validationActions"])
-    # The binding names the policy through its output: created after it.
-    assert one(result, POLICY).urn in one(result, BINDING).dependencies
+    claims = named(result, BINDING, "gpu-claims-binding").inputs
+    assert claims["spec"] == {
+        **binding["spec"],
+        "policyName": "gpu-platform-gpu-workloads-claims",
+    }
+    # The bindings name the policies through their outputs: created after them.
     component = one(result, COMPONENT)
-    assert one(result, POLICY).parent == component.urn
-    assert one(result, BINDING).parent == component.urn
-    assert {r.name for r in result.resources} == {"gpu", "gpu-policy", "gpu-binding"}
+    for policy, bound in (
+        ("gpu-policy", "gpu-binding"),
+        ("gpu-claims-policy", "gpu-claims-binding"),
+    ):
+        assert named(result, POLICY, policy).urn in named(result, BINDING, bound).dependencies
+        assert named(result, POLICY, policy).parent == component.urn
+        assert named(result, BINDING, bound).parent == component.urn
+    assert {r.name for r in result.resources} == {
+        "gpu",
+        "gpu-policy",
+        "gpu-binding",
+        "gpu-claims-policy",
+        "gpu-claims-binding",
+    }
 
 
 def test_unknown_action_is_refused_before_anything_is_registered() -> None:
@@ -763,3 +869,155 @@ def test_queueing_excuses_nothing_else() -> None:
     fraction = edit(UNTOLERATED, lambda s: limits(s).update({"nvidia.com/gpu": "0.5"}))
     obj = queued(KINDS["Job"](fraction))
     assert failed_messages(obj, queue_namespace()) == [MESSAGE["gpu-whole-number"]]
+
+
+# --- Claims: the DeviceClasses a GPU namespace's quota caps ---------------------------------
+
+CLAIMS_POLICY = "gpu-claims-policy"
+CLAIM_MESSAGE = {v.key: v.message for v in CLAIM_VALIDATIONS}
+
+
+def dra_namespace(
+    classes: tuple[str, ...] = ("gpu.nvidia.com", "mig.nvidia.com", "vfio.gpu.nvidia.com"),
+) -> dict[str, Any]:
+    ns = namespace()
+    ns["metadata"]["labels"].update({quota_device_class_label(c): "capped" for c in classes})
+    return ns
+
+
+def claim(*classes: str, template: bool = False, version: str = "v1") -> dict[str, Any]:
+    """A claim (or template) with one request per class, in the shape of ``version``."""
+    if version == "v1beta1":
+        requests: list[dict[str, Any]] = [
+            {"name": f"r{i}", "deviceClassName": c} for i, c in enumerate(classes)
+        ]
+    else:
+        requests = [
+            {"name": f"r{i}", "exactly": {"deviceClassName": c}} for i, c in enumerate(classes)
+        ]
+    spec = {"devices": {"requests": requests}}
+    kind = "ResourceClaimTemplate" if template else "ResourceClaim"
+    return {
+        "apiVersion": f"resource.k8s.io/{version}",
+        "kind": kind,
+        "metadata": {"name": "c", "namespace": "gpu-training"},
+        "spec": {"spec": spec} if template else spec,
+    }
+
+
+def first_available(*classes: str) -> dict[str, Any]:
+    return {
+        "apiVersion": "resource.k8s.io/v1",
+        "kind": "ResourceClaim",
+        "spec": {
+            "devices": {
+                "requests": [
+                    {
+                        "name": "any",
+                        "firstAvailable": [
+                            {"name": f"s{i}", "deviceClassName": c} for i, c in enumerate(classes)
+                        ],
+                    }
+                ]
+            }
+        },
+    }
+
+
+CLAIM_CASES: list[tuple[str, dict[str, Any], dict[str, Any], list[str]]] = [
+    ("whole-gpu", claim("gpu.nvidia.com"), dra_namespace(), []),
+    ("template", claim("mig.nvidia.com", template=True), dra_namespace(), []),
+    ("v1beta1-shape", claim("gpu.nvidia.com", version="v1beta1"), dra_namespace(), []),
+    ("first-available", first_available("gpu.nvidia.com", "mig.nvidia.com"), dra_namespace(), []),
+    (
+        "no-devices",
+        {"apiVersion": "resource.k8s.io/v1", "kind": "ResourceClaim", "spec": {}},
+        dra_namespace(),
+        [],
+    ),
+    # A class the quota names no key for is uncapped: refused, whatever its shape.
+    ("uncapped-class", claim("my-gpus.example.com"), dra_namespace(), ["claim-quota-classes"]),
+    (
+        "uncapped-class-in-a-template",
+        claim("gpu.nvidia.com", "my-gpus.example.com", template=True),
+        dra_namespace(),
+        ["claim-quota-classes"],
+    ),
+    (
+        "uncapped-first-available",
+        first_available("gpu.nvidia.com", "my-gpus.example.com"),
+        dra_namespace(),
+        ["claim-quota-classes"],
+    ),
+    (
+        "uncapped-v1beta1",
+        claim("my-gpus.example.com", version="v1beta1"),
+        dra_namespace(),
+        ["claim-quota-classes"],
+    ),
+    # A class whose name contains a capped one is not it.
+    ("prefix-is-not-the-class", claim("gpu.nvidia"), dra_namespace(), ["claim-quota-classes"]),
+    # A namespace without DRA pools caps no class: every claim is refused.
+    (
+        "namespace-without-classes",
+        claim("gpu.nvidia.com"),
+        dra_namespace(()),
+        ["claim-quota-classes"],
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("case", "obj", "ns", "fails"), CLAIM_CASES, ids=[c[0] for c in CLAIM_CASES]
+)
+def test_claims_name_only_classes_the_quota_caps(
+    case: str, obj: dict[str, Any], ns: dict[str, Any], fails: list[str]
+) -> None:
+    failed = failed_messages(obj, ns, CLAIMS_POLICY)
+    assert failed == [CLAIM_MESSAGE[key] for key in fails]
+
+
+def test_every_claim_validation_is_tested_both_ways() -> None:
+    refused = {key for *_, fails in CLAIM_CASES for key in fails}
+    assert refused == set(CLAIM_MESSAGE)
+    assert any(not fails for *_, fails in CLAIM_CASES)
+
+
+def test_the_claims_policy_matches_claims_and_templates_in_gpu_namespaces() -> None:
+    spec = recorded_policy(CLAIMS_POLICY)["spec"]
+    assert spec["matchConstraints"] == {
+        "namespaceSelector": {"matchLabels": {GPU_NAMESPACE_LABEL: "true"}},
+        "resourceRules": [
+            {
+                "apiGroups": ["resource.k8s.io"],
+                "apiVersions": ["v1", "v1beta2", "v1beta1"],
+                "resources": ["resourceclaims", "resourceclaimtemplates"],
+                "operations": ["CREATE", "UPDATE"],
+            }
+        ],
+    }
+    assert spec["failurePolicy"] == "Fail"
+    assert [(v["name"], v["expression"]) for v in spec["variables"]] == [
+        (v.name, v.expression) for v in CLAIM_VARIABLES
+    ]
+    assert all("\n" not in v.message for v in CLAIM_VALIDATIONS)
+
+
+def test_the_namespace_names_the_classes_its_quota_caps() -> None:
+    """The labels the claims policy reads are the ones GpuWorkloadNamespace writes, naming
+    exactly the classes of its quota keys: its claims on them are admitted."""
+    from tests.components.test_gpu_workload_namespace import dra_namespace_run
+
+    labels, hard = dra_namespace_run()
+    classes = sorted(
+        key.removesuffix(".deviceclass.resource.k8s.io/devices")
+        for key in hard
+        if key.endswith(".deviceclass.resource.k8s.io/devices")
+    )
+    assert classes == ["gpu.nvidia.com", "mig.nvidia.com", "vfio.gpu.nvidia.com"]
+    assert {k: v for k, v in labels.items() if k.startswith("device-class.")} == {
+        quota_device_class_label(c): "capped" for c in classes
+    }
+    ns = {"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": "x", "labels": labels}}
+    assert failed_messages(claim(*classes), ns, CLAIMS_POLICY) == []
+    assert failed_messages(claim("other.example.com"), ns, CLAIMS_POLICY) != []

@@ -283,6 +283,20 @@ def test_gpus_in_init_containers_and_amd_gpus_count_too() -> None:
     assert failed(workload("JobSet.jobset.x-k8s.io", amd)) == ["gpu-queue-name"]
 
 
+@pytest.mark.parametrize("label", ["Job", "LeaderWorkerSet.leaderworkerset.x-k8s.io", "Pod"])
+def test_a_pod_that_claims_devices_is_a_gpu_workload(label: str) -> None:
+    """DRA: a claim in a GPU namespace is on a GPU DeviceClass (the claims policy refuses any
+    other), and Kueue charges it to the ClusterQueue through deviceClassMappings."""
+    claims = gpu_pod_spec()
+    claims["containers"][0]["resources"] = {"claims": [{"name": "gpu"}]}
+    claims["resourceClaims"] = [{"name": "gpu", "resourceClaimTemplateName": "gpu-a100"}]
+    assert failed(workload(label, claims)) == ["gpu-queue-name"]
+    assert failed(workload(label, claims, queue="training")) == []
+    claims["resourceClaims"] = []
+    claims["containers"][0]["resources"] = {}
+    assert failed(workload(label, claims)) == []
+
+
 def test_every_validation_is_seen_refusing() -> None:
     seen = set(failed(workload("Job"))) | set(failed(workload("DaemonSet")))
     assert seen == {v.key for v in VALIDATIONS}

@@ -590,3 +590,100 @@ def test_nvidia_namespace_pins_amd_gpus_at_zero() -> None:
         "requests.amd.com/gpu": "0",
         "requests.nvidia.com/gpu": "2",
     }
+
+
+# --- DRA pools: claim templates per shape, quotas on device classes ------------------------
+
+CLAIM_TEMPLATE = "kubernetes:resource.k8s.io/v1:ResourceClaimTemplate"
+H100_DRA = azure_pool(
+    name="h100dra",
+    vmSize="Standard_NC40ads_H100_v5",
+    autoscale={"min": 0, "max": 2},
+    allocation="dra",
+)
+A100_DRA_MIG = azure_pool(
+    name="a100dramig",
+    vmSize="Standard_ND96asr_v4",
+    count=1,
+    allocation="dra",
+    mig={"profile": "MIG1g"},
+)
+GPU_CLASSES = ["gpu.nvidia.com", "mig.nvidia.com", "vfio.gpu.nvidia.com"]
+
+
+def run_dra_namespace(wl: WorkloadSettings, pools: Sequence[PoolFacts]) -> ProgramRun:
+    args = namespace_args(wl, list(pools))
+    args["cluster_device_classes"] = GPU_CLASSES
+    return run(lambda: GpuWorkloadNamespace("train", args))
+
+
+def dra_namespace_run() -> tuple[dict[str, str], dict[str, str]]:
+    """A namespace on both DRA pools: its labels and quota (the admission tests read them)."""
+    result = run_dra_namespace(workload(gpuQuota=4), [H100_DRA, A100_DRA_MIG])
+    return labels(result), hard(result)
+
+
+def test_dra_namespace_gets_a_template_per_shape_and_quotas_per_class() -> None:
+    result = run_dra_namespace(
+        workload(gpuQuota={"gpu.nvidia.com": 2, "mig.nvidia.com": 28}), [H100_DRA, A100_DRA_MIG]
+    )
+    templates = {r.inputs["metadata"]["name"]: r.inputs for r in by_type(result, CLAIM_TEMPLATE)}
+    assert sorted(templates) == ["gpu-h100", "mig-1g-5gb"]
+    gpu = templates["gpu-h100"]
+    assert gpu["metadata"]["namespace"] == "gpu-training"
+    (request,) = gpu["spec"]["spec"]["devices"]["requests"]
+    assert request == {
+        "name": "gpu",
+        "exactly": {
+            "deviceClassName": "gpu.nvidia.com",
+            "allocationMode": "ExactCount",
+            "count": 1,
+            "selectors": [
+                {
+                    "cel": {
+                        "expression": "device.attributes['gpu.nvidia.com'].productName"
+                        ".matches('(^|[^A-Za-z0-9])H100([^A-Za-z0-9]|$)')"
+                    }
+                }
+            ],
+        },
+    }
+    (mig,) = templates["mig-1g-5gb"]["spec"]["spec"]["devices"]["requests"]
+    assert mig["exactly"]["deviceClassName"] == "mig.nvidia.com"
+    assert mig["exactly"]["selectors"] == [
+        {"cel": {"expression": "device.attributes['gpu.nvidia.com'].profile == '1g.5gb'"}}
+    ]
+    # The quota: the configured numbers, 0 for the class neither pool publishes; no
+    # extended-resource key for a DRA pool (its nodes advertise none).
+    assert {k: v for k, v in hard(result).items() if "nvidia" in k} == {
+        "gpu.nvidia.com.deviceclass.resource.k8s.io/devices": "2",
+        "mig.nvidia.com.deviceclass.resource.k8s.io/devices": "28",
+        "vfio.gpu.nvidia.com.deviceclass.resource.k8s.io/devices": "0",
+    }
+    assert {k: v for k, v in labels(result).items() if k.startswith("device-class.")} == {
+        "device-class.gpu-platform.io/gpu.nvidia.com": "capped",
+        "device-class.gpu-platform.io/mig.nvidia.com": "capped",
+        "device-class.gpu-platform.io/vfio.gpu.nvidia.com": "capped",
+    }
+
+
+def test_a_device_plugin_namespace_in_a_dra_cluster_claims_nothing() -> None:
+    result = run_dra_namespace(workload(gpuQuota=8), [PLAIN])
+    assert by_type(result, CLAIM_TEMPLATE) == []
+    quota = hard(result)
+    assert quota["requests.nvidia.com/gpu"] == "8"
+    for device_class in GPU_CLASSES:
+        assert quota[f"{device_class}.deviceclass.resource.k8s.io/devices"] == "0"
+
+
+def test_one_number_caps_every_class_the_pools_publish() -> None:
+    quota = hard(run_dra_namespace(workload(gpuQuota=3), [H100_DRA]))
+    assert quota["gpu.nvidia.com.deviceclass.resource.k8s.io/devices"] == "3"
+    assert quota["mig.nvidia.com.deviceclass.resource.k8s.io/devices"] == "0"
+
+
+def test_outside_a_dra_cluster_nothing_changes() -> None:
+    result = run_namespace(workload(gpuQuota=8), [PLAIN])
+    assert by_type(result, CLAIM_TEMPLATE) == []
+    assert not any("deviceclass" in key for key in hard(result))
+    assert not any(key.startswith("device-class.") for key in labels(result))

@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from gpu_facts.dra import DRA_GA_MINOR, NVIDIA_DRA_DRIVER
 from gpu_platform.components.gpu_admission_policy import GpuAdmissionPolicy
 from gpu_platform.components.gpu_workload_namespace import GpuWorkloadNamespace
 from gpu_platform.offline_preview import ProgramRun, RecordedResource
@@ -15,8 +16,10 @@ from gpu_platform.settings import MIN_KUBERNETES, WorkloadSettings
 from tests.components.incluster_args import namespace_args
 from tests.components.test_gpu_admission_policy import CASES, KINDS
 from tests.components.test_gpu_workload_namespace import (
+    A100_DRA_MIG,
     ACK_CGPU,
     ACK_MPS,
+    H100_DRA,
     MIG_MIXED,
     SHARED,
     ack_pool,
@@ -25,6 +28,7 @@ from tests.conftest import run, stack_preview
 from tests.k8s_schema import assert_valid_manifest, is_kubernetes_object, manifest_of
 
 STACKS = ["existing", "dev", "prod"]
+DRA_GA = "{}.{}".format(*DRA_GA_MINOR)
 OURS = ("gpu-platform:index:GpuWorkloadNamespace", "gpu-platform:index:GpuAdmissionPolicy")
 WORKLOAD_TYPES = {
     "kubernetes:core/v1:Namespace",
@@ -106,9 +110,28 @@ def test_every_namespace_option_is_schema_valid() -> None:
             )
 
     objects = [r for r in run(program).resources if is_kubernetes_object(r)]
-    assert len(objects) == 2 * 9 + 3 * 2
+    # Two namespaces of 9 objects, three admission components of two policies and bindings.
+    assert len(objects) == 2 * 9 + 3 * 4
     for resource in objects:
         assert_valid_manifest(manifest_of(resource))
+
+
+def test_a_dra_namespace_is_schema_valid_where_dra_is_served() -> None:
+    """A namespace on DRA pools (claim templates, quotas on device classes) against the schema
+    of the first Kubernetes that serves resource.k8s.io/v1."""
+    args = namespace_args(
+        WorkloadSettings.model_validate({"name": "gpu-dra", "type": "training", "gpuQuota": 4}),
+        [H100_DRA, A100_DRA_MIG],
+    )
+    args["cluster_device_classes"] = list(NVIDIA_DRA_DRIVER.device_classes)
+    objects = [
+        r
+        for r in run(lambda: GpuWorkloadNamespace("dra", args)).resources
+        if is_kubernetes_object(r)
+    ]
+    assert {r.type for r in objects} >= {"kubernetes:resource.k8s.io/v1:ResourceClaimTemplate"}
+    for resource in objects:
+        assert_valid_manifest(manifest_of(resource), version=DRA_GA)
 
 
 @pytest.mark.parametrize("kind", list(KINDS))
@@ -117,7 +140,9 @@ def test_admission_test_objects_are_real_kubernetes_objects(kind: str) -> None:
     for case in CASES:
         manifest = KINDS[kind](copy.deepcopy(case.spec))
         manifest.setdefault("metadata", {"name": f"case-{case.id}"})
-        assert_valid_manifest(manifest)
+        # Pods with claims: the shape of resource.k8s.io/v1, served from DRA's GA.
+        claims = "resourceClaims" in case.spec
+        assert_valid_manifest(manifest, version=DRA_GA if claims else MIN_KUBERNETES)
 
 
 # --- The helper itself -----------------------------------------------------------------------

@@ -17,7 +17,7 @@ from gpu_platform.plan.prometheus_rules import (
 from gpu_platform.plan.queue_rules import QueueRules
 from tests.conftest import platform_of, stack_raw
 
-STACKS = ["dev", "prod", "ack-dev", "existing", "amd-dev", "queues-dev"]
+STACKS = ["dev", "prod", "ack-dev", "existing", "amd-dev", "dra-dev", "queues-dev"]
 
 
 def _rules(stack: str) -> list[dict]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from pulumi_policy.proxy import UNKNOWN_STRING_VALUE
 
+from .claim_fixtures import every_claim_workload
 from .crd_fixtures import CLUSTER_SCOPED
 from .harness import Case, assert_case
 from .platform_fixtures import driver_check, many_workloads_stack, workload
@@ -34,8 +35,20 @@ def _every_kind() -> list[Case]:
     return cases
 
 
+def _claims() -> list[Case]:
+    """Claim pods (DRA) of every kind and claim shape, in a declared and an undeclared
+    namespace."""
+    cases = []
+    for kind, shape, resources in every_claim_workload("team-a"):
+        declared = (*resources, *governed("team-a"))
+        cases.append(Case(POLICY, f"{kind}-claim-{shape}-declared", declared))
+        cases.append(Case(POLICY, f"{kind}-claim-{shape}-undeclared", resources, (UNDECLARED,)))
+    return cases
+
+
 CASES: list[Case] = [
     *_every_kind(),
+    *_claims(),
     Case(
         POLICY,
         "declared-unlabelled",

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from .claim_fixtures import CLAIM_SHAPES, claim_workload
 from .harness import Case, assert_case, messages, policy_named, violations
 from .platform_fixtures import driver_check, workload
 from .stack_fixtures import (
@@ -51,6 +52,21 @@ CASES: list[Case] = [
         (NO_DENY,),
     ),
     Case(DENY, "allows-egress", (namespace("a"), deny_all("a", egress=[{}])), (NO_DENY,)),
+    # A namespace that runs claim pods (DRA) is a GPU namespace, labelled or not.
+    *[
+        Case(
+            DENY,
+            f"claim-{shape}-{'denied' if denied else 'open'}",
+            (
+                namespace("team-a", {}),
+                *((deny_all("team-a"),) if denied else ()),
+                *claim_workload("Deployment", shape, namespace="team-a"),
+            ),
+            () if denied else ("(it runs GPU workloads: ",),
+        )
+        for shape in CLAIM_SHAPES
+        for denied in (True, False)
+    ],
 ]
 """Every case of the policy, declared for the meta-test."""
 

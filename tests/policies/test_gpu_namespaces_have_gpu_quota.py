@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from .claim_fixtures import CLAIM_SHAPES, claim_workload
 from .harness import Case, assert_case, messages
 from .platform_fixtures import driver_check, workload
 from .stack_fixtures import (
@@ -15,6 +16,7 @@ from .stack_fixtures import (
 )
 
 QUOTA_POLICY = "gpu-namespaces-have-gpu-quota"
+GPU_CLASS_KEY = "gpu.nvidia.com.deviceclass.resource.k8s.io/devices"
 NO_QUOTA = "has no ResourceQuota on a GPU resource"
 
 CASES: list[Case] = [
@@ -40,6 +42,31 @@ CASES: list[Case] = [
         (NO_QUOTA,),
     ),
     Case(QUOTA_POLICY, "wrong-namespace", (namespace("a"), quota("b")), (NO_QUOTA,)),
+    Case(QUOTA_POLICY, "device-class-quota", (namespace("a"), quota("a", {GPU_CLASS_KEY: "4"}))),
+    Case(
+        QUOTA_POLICY,
+        "quota-on-no-gpu-class",
+        (namespace("a"), quota("a", {"nic.example.com.deviceclass.resource.k8s.io/devices": "4"})),
+        (NO_QUOTA,),
+    ),
+    # Claims (DRA): the namespace's quota must cap each GPU class its pods claim.
+    *[
+        Case(
+            QUOTA_POLICY,
+            f"claim-{shape}-{'capped' if capped else 'uncapped'}",
+            (
+                namespace("gpu-training"),
+                quota(
+                    "gpu-training",
+                    {"requests.nvidia.com/gpu": "8", **({GPU_CLASS_KEY: "2"} if capped else {})},
+                ),
+                *claim_workload("Deployment", shape),
+            ),
+            () if capped else ("claims gpu.nvidia.com",),
+        )
+        for shape in CLAIM_SHAPES
+        for capped in (True, False)
+    ],
 ]
 """Every case of the policy, declared for the meta-test."""
 
@@ -80,4 +107,17 @@ def test_namespaces_running_gpu_workloads_need_a_gpu_quota() -> None:
     assert (
         messages(Case(QUOTA_POLICY, "z", (namespace("gpu-readiness", {}), driver_check("t4"))))
         == []
+    )
+
+
+def test_a_claim_pod_without_quota_names_the_missing_key() -> None:
+    resources = (namespace("gpu-training"), quota("gpu-training"), *claim_workload("Job", "named"))
+    (message,) = messages(Case(QUOTA_POLICY, "x", resources))
+    assert (
+        "'trainer-job' claims gpu.nvidia.com (claim 'gpu-h100'), but no ResourceQuota of "
+        "namespace 'gpu-training' caps gpu.nvidia.com (spec.hard "
+        f"'{GPU_CLASS_KEY}')" in message
+    )
+    assert message.endswith(
+        f"Fix: Add '{GPU_CLASS_KEY}' to the namespace's ResourceQuota spec.hard, set to its share."
     )

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from .claim_fixtures import claim_policy_cases, every_claim_workload
 from .crd_fixtures import CLUSTER_SCOPED
 from .harness import Case, assert_case
 from .pod_fixtures import (
@@ -33,7 +34,22 @@ def _namespace_cases() -> list[Case]:
     ]
 
 
-CASES: list[Case] = [*pod_policy_cases(POLICY, VIOLATIONS), *_namespace_cases()]
+def _claim_cases() -> list[Case]:
+    """Claim pods in ``default`` (the claim there too), inline, by template, by name."""
+    return [
+        *claim_policy_cases(POLICY, VIOLATIONS),
+        *(
+            Case(POLICY, f"{kind}-claim-{shape}-default", resources, ("'default' namespace",))
+            for kind, shape, resources in every_claim_workload("default")
+        ),
+    ]
+
+
+CASES: list[Case] = [
+    *pod_policy_cases(POLICY, VIOLATIONS),
+    *_namespace_cases(),
+    *_claim_cases(),
+]
 """Every case of the policy, declared for the meta-test."""
 
 

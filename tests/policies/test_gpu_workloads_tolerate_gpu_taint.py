@@ -8,6 +8,7 @@ import pytest
 
 from gpu_facts.scheduling import GPU_TAINT
 
+from .claim_fixtures import claim_policy_cases, claim_workload
 from .cloud_fixtures import EKS_TAINT_TRUE, GKE_CLUSTER, eks, eks_self_managed, gke
 from .harness import Case, Res, assert_case, messages
 from .platform_fixtures import (
@@ -135,6 +136,8 @@ QUEUED_CASES: list[Case] = [
 
 CASES: list[Case] = [
     *pod_policy_cases(POLICY, VIOLATIONS),
+    # GPUs through claims (DRA): inline, by template, by name.
+    *claim_policy_cases(POLICY, VIOLATIONS[:1]),
     # AMD pools carry amd.com/gpu: AMD workloads tolerate that key, partitions included.
     Case(POLICY, "amd-pool-amd-toleration", (amd_pool(), amd_workload())),
     Case(POLICY, "amd-partition", (amd_pool(), amd_workload("amd.com/cpx_nps4"))),
@@ -345,3 +348,21 @@ def test_the_issues_leader_worker_set_queued_to_a_gpu_flavour_is_not_flagged() -
     assert messages(Case(POLICY, "lws", (T4_POOL, *queues(), lws))) == []
     # Without a GPU pool in the program (a team's workload program) too.
     assert messages(Case(POLICY, "lws-alone", (*queues(), lws))) == []
+
+
+def test_a_claim_pod_is_named_with_its_claim() -> None:
+    case = Case(POLICY, "x", claim_workload("Deployment", "named", set_spec("tolerations", [])))
+    (message,) = messages(case)
+    assert "claims gpu.nvidia.com (claim 'gpu-h100') but does not tolerate" in message
+
+
+def test_a_claim_on_no_gpu_class_needs_no_toleration() -> None:
+    resources = claim_workload(
+        "Deployment", "template", set_spec("tolerations", []), device_class="nic.example.com"
+    )
+    assert messages(Case(POLICY, "x", resources)) == []
+
+
+def test_a_claim_the_program_does_not_declare_is_not_judged() -> None:
+    workload, _ = claim_workload("Job", "template", set_spec("tolerations", []))
+    assert messages(Case(POLICY, "x", (workload,))) == []

@@ -257,6 +257,58 @@ EXPECTED: dict[str, tuple[int, list[Verdict]]] = {
             ),
         ],
     ),
+    # GPUs through claims (DRA), inline, by template and by name, in a Deployment, a Job and a
+    # RayCluster: team vision's are clean, team speech's get exactly these.
+    "dra-claims": (
+        EXIT_MANDATORY,
+        [
+            (
+                "gpu-workloads-tolerate-gpu-taint",
+                "mandatory",
+                "'speech-serve' claims gpu.nvidia.com (template 'one-gpu') but does not tolerate "
+                "the GPU taint of its nodes",
+            ),
+            (
+                "gpu-workloads-tolerate-gpu-taint",
+                "mandatory",
+                "'speech-ray:speech/ray' (spec.workerGroupSpecs[gpu-workers].template) claims "
+                "gpu.nvidia.com (template 'ray-gpu') but does not tolerate",
+            ),
+            (
+                "no-nvidia-visible-devices-env",
+                "mandatory",
+                "'speech-evaluate' containers[main] sets NVIDIA_VISIBLE_DEVICES in its env ('all')",
+            ),
+            (
+                "no-privileged-gpu-containers",
+                "mandatory",
+                "GPU workload 'speech-evaluate' runs containers[main] privileged",
+            ),
+            (
+                "gpu-namespaces-have-gpu-quota",
+                "advisory",
+                "'speech-serve' claims gpu.nvidia.com (template 'one-gpu'), but no ResourceQuota "
+                "of namespace 'speech' caps gpu.nvidia.com",
+            ),
+            (
+                "gpu-namespaces-have-gpu-quota",
+                "advisory",
+                "'speech-evaluate' claims mig.nvidia.com (claim 'shared-mig'), but no "
+                "ResourceQuota of namespace 'speech' caps mig.nvidia.com",
+            ),
+            (
+                "gpu-namespaces-have-gpu-quota",
+                "advisory",
+                "'speech-ray:speech/ray' (spec.workerGroupSpecs[gpu-workers].template) claims "
+                "gpu.nvidia.com (template 'ray-gpu'), but no ResourceQuota of namespace 'speech'",
+            ),
+            (
+                "device-classes-map-no-gpu-resource",
+                "mandatory",
+                "DeviceClass 'speech-gpus.example.com' maps the GPU resource nvidia.com/gpu",
+            ),
+        ],
+    ),
     # cGPU needs no host IPC; the MPS client without it is still reported.
     "ack-cgpu-and-mps-pools": (
         EXIT_MANDATORY,

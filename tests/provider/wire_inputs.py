@@ -28,6 +28,12 @@ A10_MPS: dict[str, Any] = {
     "autoscale": {"min": 0.0, "max": 2.0},
     "sharing": {"mode": "mps"},
 }
+H100_DRA: dict[str, Any] = {
+    "name": "h100dra",
+    "vmSize": "Standard_NC40ads_H100_v5",
+    "autoscale": {"min": 0.0, "max": 2.0},
+    "allocation": "dra",
+}
 MI300X: dict[str, Any] = {
     "name": "mi300x",
     "vmSize": "Standard_ND96isr_MI300X_v5",
@@ -128,6 +134,11 @@ WIRE_INPUTS: dict[str, dict[str, Any]] = {
     "ExistingCluster": {"kubeconfig": "apiVersion: v1\nkind: Config\n", "clusterName": "lab"},
     "NvidiaDevicePlugin": {"pools": [A100_MIG, T4_SHARED], "cloud": "azure"},
     "NvidiaGpuOperator": {"pools": [A100_MIG, T4_SHARED], "cloud": "azure"},
+    "NvidiaDraDriver": {
+        "pools": [A100_MIG, T4_SHARED, H100_DRA],
+        "cloud": "azure",
+        "kubernetesVersion": "1.36",
+    },
     "DriverCheck": {"pools": [A100_MIG, T4_SHARED], "cloud": "azure"},
     "DcgmExporter": {"pools": [A100_MIG, T4_SHARED], "cloud": "azure"},
     "GpuWorkloadNamespace": {
@@ -180,6 +191,7 @@ CHILD_TYPES: dict[str, set[str]] = {
     "ExistingCluster": {"pulumi:providers:kubernetes"},
     "NvidiaDevicePlugin": {"kubernetes:helm.sh/v3:Release"},
     "NvidiaGpuOperator": {"kubernetes:helm.sh/v3:Release"},
+    "NvidiaDraDriver": {"kubernetes:helm.sh/v3:Release", "kubernetes:core/v1:Namespace"},
     "DriverCheck": {"kubernetes:batch/v1:Job"},
     "DcgmExporter": {"kubernetes:helm.sh/v3:Release"},
     "GpuWorkloadNamespace": {"kubernetes:core/v1:Namespace", "kubernetes:core/v1:ResourceQuota"},

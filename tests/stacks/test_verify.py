@@ -53,6 +53,9 @@ STORAGE_KINDS = ("storageclasses", "csidrivers", "csistoragecapacities")
 QUEUE_KINDS = ("deployments", "resourceflavors", "clusterqueues", "localqueues")
 """Kueue's controller Deployment and queue objects the queue checks read; the recording has none
 (``test_verify_queues`` adds them)."""
+DRA_KINDS = ("resourceslices", "deviceclasses")
+"""resource.k8s.io objects the DRA checks read; the recording has none (test_verify_dra adds
+them)."""
 LIST_GPUS = "nvidia-smi -L"
 """The command ``mig-devices`` runs; exec answers for it are keyed ``(pod, LIST_GPUS)``."""
 TOKEN = "recorded-cluster-token"
@@ -152,7 +155,8 @@ def _selected(obj: dict[str, Any], selector: str, fields: str = "") -> bool:
             return False
     for term in filter(None, fields.split(",")):
         key, _, value = term.partition("=")
-        if key != "spec.nodeName" or (obj.get("spec") or {}).get("nodeName") != value:
+        field_name = key.removeprefix("spec.")
+        if key == field_name or (obj.get("spec") or {}).get(field_name) != value:
             return False
     return True
 
@@ -279,6 +283,8 @@ class _Handler(BaseHTTPRequestHandler):
             r"/apis/kueue.x-k8s.io/v1beta2/resourceflavors": "resourceflavors",
             r"/apis/kueue.x-k8s.io/v1beta2/clusterqueues": "clusterqueues",
             r"/apis/kueue.x-k8s.io/v1beta2/namespaces/(?P<ns>[^/]+)/localqueues": "localqueues",
+            r"/apis/resource.k8s.io/v1/resourceslices": "resourceslices",
+            r"/apis/resource.k8s.io/v1/deviceclasses": "deviceclasses",
         }
         for pattern, kind in routes.items():
             if m := re.fullmatch(pattern, path):
@@ -405,7 +411,7 @@ class _FakeServer(ThreadingHTTPServer):
 
 def _recorded() -> FakeCluster:
     lists = {kind: json.loads((DATA / f"{kind}.json").read_text()) for kind in KINDS}
-    for kind in (*STORAGE_KINDS, *QUEUE_KINDS):
+    for kind in (*STORAGE_KINDS, *QUEUE_KINDS, *DRA_KINDS):
         lists[kind] = {"kind": "List", "metadata": {"resourceVersion": "1"}, "items": []}
     a100 = (DATA / "exec" / "a100_mig_table.txt").read_text()
     t4 = (DATA / "exec" / "t4_table.txt").read_text()

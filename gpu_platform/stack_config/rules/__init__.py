@@ -46,6 +46,7 @@ RULES: tuple[Rule, ...] = (
     *cpu_pools.RULES,
     *cloud_values.RULES,
     pools.duplicate_names,
+    pools.dra_cluster,
     *gpu_layer.RULES,
     *amd.RULES,
     *workloads.RULES,

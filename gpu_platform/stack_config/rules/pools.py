@@ -7,6 +7,7 @@ from collections.abc import Callable, Iterator
 
 from gpu_facts.ack.addons import ACK_PRO_PREFIX
 from gpu_facts.nvidia.device_plugin_chart import MIN_VERSION_MPS, at_least
+from gpu_platform.plan.dra_pools import dra_cluster_problems, dra_pool_problems
 from gpu_platform.plan.gpu_pools import (
     label_problems,
     machine_problems,
@@ -68,6 +69,15 @@ def pool_labels(cfg: ConfigUnderCheck, at: str, pool: GpuPoolSettings) -> Iterat
     yield from under(at, label_problems(cfg.cloud, pool))
 
 
+def _pool_dra(cfg: ConfigUnderCheck, at: str, pool: GpuPoolSettings) -> Iterator[Problem]:
+    yield from under(at, dra_pool_problems(cfg.cloud, pool))
+
+
+def dra_cluster(cfg: ConfigUnderCheck) -> Iterator[Problem]:
+    """What DRA pools need of the cluster and the GPU layer (``plan.dra_pools``)."""
+    yield from dra_cluster_problems(cfg.settings)
+
+
 PoolCheck = Callable[[ConfigUnderCheck, str, GpuPoolSettings], Iterator[Problem]]
 """A check of one pool: the config, the pool's key path and its settings."""
 
@@ -100,6 +110,14 @@ def duplicate_names(cfg: ConfigUnderCheck) -> Iterator[Problem]:
 
 POOL_RULES: tuple[Rule, ...] = tuple(
     per_pool(check)
-    for check in (_pool_machine, _pool_size, _pool_mig, _pool_sharing, _pool_nvme, pool_labels)
+    for check in (
+        _pool_machine,
+        _pool_size,
+        _pool_mig,
+        _pool_sharing,
+        _pool_nvme,
+        pool_labels,
+        _pool_dra,
+    )
 )
 """Rules of one pool each: a pool they find no problem in is sound, and resolved."""

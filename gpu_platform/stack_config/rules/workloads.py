@@ -37,7 +37,10 @@ def _workloads(cfg: ConfigUnderCheck) -> Iterator[Problem]:
                     yield f"{at}.pools[{j}]", f"{pool!r} is a CPU pool; list GPU pools here"
                 else:
                     yield f"{at}.pools[{j}]", f"no GPU pool named {pool!r}"
-        offered = {r for pf in facts.values() for r in pf.capacity.per_node}
+        # Extended resources, and the DeviceClasses of DRA pools.
+        offered = {
+            r for pf in facts.values() for r in (*pf.capacity.per_node, *pf.capacity.devices)
+        }
         if isinstance(wl.gpu_quota, dict) and offered:
             for resource in wl.gpu_quota:
                 if resource not in offered:

@@ -127,3 +127,28 @@ def is_azure_linux(os_sku: str) -> bool:
 AKS_LABEL_DOMAIN = "kubernetes.azure.com"
 """The node label domain AKS reserves: it refuses a pool whose ``nodeLabels`` use it
 (https://learn.microsoft.com/azure/aks/use-labels, "Reserved system labels")."""
+
+
+AKS_CDI_SOURCE = (
+    "https://learn.microsoft.com/azure/aks/supported-kubernetes-versions (node images: AKS 1.36 "
+    "on Ubuntu 24.04 runs containerd 2.3.1, 1.34 and 1.35 on Ubuntu 22.04 containerd 1.7.29, "
+    "Azure Linux 3.0 on 1.35 containerd 2.0.0)"
+)
+"""Which AKS node images run a containerd that turns CDI on by default. containerd 2.0 enables
+CDI (``enable_cdi``) by default, 1.7 leaves it off, and AKS's 1.7 configuration does not turn it
+on (Azure/AgentBaker PRs #6014 and #6726, "enable CDI in containerd ... needed for DRA", are
+unmerged). NVIDIA's DRA driver hands devices to containers only through CDI (its
+``docs/prerequisites.md``)."""
+AKS_CDI_UBUNTU_MINOR = (1, 36)
+"""The first AKS minor whose Ubuntu node image runs containerd 2 (Ubuntu 24.04)."""
+AKS_CDI_AZURE_LINUX_MINOR = (1, 35)
+"""The first AKS minor whose Azure Linux 3 node image runs containerd 2."""
+
+
+def aks_runs_cdi(os_sku: str, minor: tuple[int, int]) -> bool:
+    """Whether AKS nodes of ``os_sku`` on Kubernetes ``minor`` run a containerd with CDI on
+    (``Ubuntu2204`` keeps Ubuntu 22.04 and its containerd 1.7 on every minor)."""
+    if os_sku.lower() == "ubuntu2204":
+        return False
+    first = AKS_CDI_AZURE_LINUX_MINOR if is_azure_linux(os_sku) else AKS_CDI_UBUNTU_MINOR
+    return minor >= first

@@ -101,6 +101,23 @@ UNCORRECTABLE_REMAPPED_ROWS = "DCGM_FI_DEV_UNCORRECTABLE_REMAPPED_ROWS"
 MIG_PROFILE_LABEL = "GPU_I_PROFILE"
 MIG_INSTANCE_LABEL = "GPU_I_ID"
 
+DRA_VALUE = "kubernetesDRA"
+"""``kubernetesDRA.enabled`` (values.yaml 4.8.2, default false): the chart sets
+``KUBERNETES_ENABLE_DRA=true``, mounts the ServiceAccount token and grants get/list/watch on
+pods and ``resource.k8s.io`` ResourceSlices (``templates/daemonset.yaml``,
+``templates/clusterrole.yaml``). The exporter then maps the devices the kubelet's pod-resources
+API reports for DRA claims, as (pool, device) names, to GPU or MIG UUIDs through the node's
+ResourceSlices, and labels their series with ``pod``, ``namespace``, ``container`` and ``dra_*``
+labels (NVIDIA/gpu-operator PRs #2697 and #2706; no pod UID label: NVIDIA/dcgm-exporter#718).
+It needs egress to the API server."""
+DRA_ATTRIBUTION_MIN_VERSION = "4.8.3"
+"""The first exporter said to read ResourceSlices as ``resource.k8s.io/v1`` (NVIDIA/dcgm-exporter
+#590, "Add support for K8s v1.34 resource.k8s.io/v1 DRA APIs": "fixed in the latest version
+4.6.0-4.8.3", a user's comment of 2026-07-14; the PRs #650 and #654 in the index are closed, so
+which change did it is unconfirmed). Earlier exporters read ``v1beta1``, which Kubernetes 1.34+
+does not serve by default: on those, the pinned 4.8.2 included, series of claimed devices name
+no pod. The platform turns DRA attribution on only from this version."""
+
 # The chart value paths we set, or let users set; each is in the chart's values.yaml (4.8.2).
 # Below a listed path with no listed children the value is opaque (a Kubernetes object);
 # ``device_plugin_chart.unknown_value_paths(values, KNOWN_VALUE_PATHS)`` finds the rest.
@@ -134,5 +151,7 @@ KNOWN_VALUE_PATHS: frozenset[str] = frozenset(
         "kubernetes.enablePodLabels",
         "kubernetes.enablePodUID",
         "kubernetes.podLabelAllowlistRegex",
+        DRA_VALUE,
+        f"{DRA_VALUE}.enabled",
     }
 )

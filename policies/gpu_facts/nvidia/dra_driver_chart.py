@@ -17,6 +17,11 @@ from dataclasses import dataclass
 from types import MappingProxyType
 
 CHART_NAME = "nvidia-dra-driver-gpu"
+NEW_CHART_NAME = "dra-driver-nvidia-gpu"
+"""The same driver's chart from 0.4.0 on (kubernetes-sigs/dra-driver-nvidia-gpu
+``deployments/helm/dra-driver-nvidia-gpu``, ``docs/install.md``): the pack knows a release by
+either name."""
+CHART_NAMES: tuple[str, ...] = ("nvidia-dra-driver-gpu", NEW_CHART_NAME)
 CHART_REPO = "https://helm.ngc.nvidia.com/nvidia"
 """NGC's Helm repository (the driver's README and install docs; the chart does not say)."""
 DEFAULT_VERSION = "25.12.0"
