@@ -122,6 +122,13 @@ DeviceClasses it names to one quota resource, ``name``, a qualified resource nam
 a workload's ResourceClaimTemplate requests (``exactly.deviceClassName``, ``ExactCount``) to it.
 Beta and on since 0.18 (feature gate ``KueueDRAIntegration``); needs Kubernetes 1.34
 (``resource.k8s.io/v1``) (``site/content/en/docs/concepts/dynamic_resource_allocation.md``)."""
+DRA_LIMITATIONS = (
+    "ResourceClaimTemplate references only (a pod naming a ResourceClaim is inadmissible)",
+    "exactly / ExactCount requests only (no firstAvailable, no allocationMode All)",
+    "no device constraints, no per-request config, no adminAccess",
+)
+"""What Kueue's DRA quota cannot queue (``dynamic_resource_allocation.md``, Limitations): such a
+workload is inadmissible and stays pending."""
 
 FRAMEWORKS: tuple[str, ...] = (
     "batch/job",
