@@ -3,11 +3,14 @@ runs shared by every test of a process (``run_once``, ``stack_preview``)."""
 
 from __future__ import annotations
 
+import atexit
 import copy
 import functools
 import gc
 import json
 import os
+import shutil
+import tempfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
@@ -20,11 +23,28 @@ from hypothesis import HealthCheck, settings
 from gpu_platform.offline_preview import ProgramRun, RecordedResource, run_callable
 from gpu_platform.plan.platform import ResolvedPlatform
 from gpu_platform.stack_config import load_platform
+from tests.reference import reference_charts
 
 if TYPE_CHECKING:
     from gpu_platform.offline_preview import PreviewResult
 
 ROOT = Path(__file__).resolve().parent.parent
+
+
+def _reference_charts() -> None:
+    """Helm releases the offline preview renders find the reference charts (``../shared/
+    reference``: NVIDIA's device plugin 0.20.0 and dcgm-exporter 4.8.2, the versions our stacks
+    pin) as a copy the user gives, ``$GPU_PLATFORM_CHARTS``, unless the run sets its own. Each
+    test process links them into a folder of its own, removed at exit."""
+    if os.environ.get("GPU_PLATFORM_CHARTS"):
+        return
+    folder = Path(tempfile.mkdtemp(prefix="gpu-platform-charts-"))
+    atexit.register(shutil.rmtree, folder, ignore_errors=True)
+    if reference_charts(folder) is not None:
+        os.environ["GPU_PLATFORM_CHARTS"] = str(folder)
+
+
+_reference_charts()
 
 # Hypothesis' default 200 ms deadline and its too_slow health check are timing asserts in
 # disguise: a loaded CI machine fails them with no bug. The default profile also
@@ -85,6 +105,18 @@ def stack_preview(stack: str) -> PreviewResult:
     )  # the pack's modules: only for tests that preview
 
     return preview(ROOT, stack=stack)
+
+
+def chart_not_had(violation: Any) -> bool:
+    """The offline preview's advisory that a Helm v3 Release's chart could not be had (neither
+    among the reference charts the tests give it nor reachable): the release is then judged by
+    its values alone, as under ``pulumi preview``. Our stacks' ACK and cert-manager charts."""
+    return (
+        violation.policy == "offline-preview"
+        and violation.enforcement == "advisory"
+        and violation.message.startswith("Helm v3 Release ")
+        and " could not be had: " in violation.message
+    )
 
 
 @pytest.fixture

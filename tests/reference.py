@@ -53,3 +53,19 @@ def has_path(node: Any, path: str) -> bool:
             return False
         node = node[key]
     return True
+
+
+def reference_charts(folder: Path) -> Path | None:
+    """The reference charts as ``$GPU_PLATFORM_CHARTS`` wants them, ``<name>-<version>/`` (each a
+    link into ``REFERENCE``, named from its Chart.yaml), in ``folder``; None when there are none.
+    The offline preview then renders the Helm releases of our stacks that pin those charts."""
+    import yaml
+
+    made = False
+    for chart in sorted(REFERENCE.glob("*/Chart.yaml")):
+        meta = yaml.safe_load(chart.read_text())
+        link = folder / f"{meta['name']}-{str(meta['version']).removeprefix('v')}"
+        if not link.exists():
+            link.symlink_to(chart.parent, target_is_directory=True)
+        made = True
+    return folder if made else None

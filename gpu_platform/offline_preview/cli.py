@@ -34,6 +34,7 @@ from .program_env import ProgramEnvError, program_python
 from .program_guard import DEFAULT_TIMEOUT, ProgramTimedOut
 from .program_runner import ChildConfigError, ChildFailure, run_in
 from .render import RENDERERS
+from .rendered_releases import render_releases
 from .user_mocks import UserMocks, load_mocks
 
 EXIT_OK, EXIT_MANDATORY, EXIT_CONFIG, EXIT_PROGRAM = 0, 1, 2, 3
@@ -133,9 +134,12 @@ def preview(
             main=main,
             timeout=timeout,
         )
-    # The Kubernetes provider's remote components (Helm v4 Chart, yaml/v2), built as it would.
+    # The Kubernetes provider's remote components (Helm v4 Chart, yaml/v2), built as it would;
+    # Helm v3 Releases rendered too, for the pack only (beyond a real preview: reported so).
     run, notices = build_components(run, program_dir, mocks)
-    violations = [*notices, *run_policies(run.resources, pack, pack_config)]
+    rendered = render_releases(run, program_dir, mocks)
+    found = run_policies([*run.resources, *rendered.objects], pack, pack_config)
+    violations = [*notices, *rendered.notices, *rendered.attribute(found)]
     return PreviewResult(run, violations)
 
 

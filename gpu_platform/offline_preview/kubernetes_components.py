@@ -30,7 +30,7 @@ from __future__ import annotations
 import glob
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -74,6 +74,12 @@ NO_COPY_FIX = (
     "<name>-<version>/ charts in $GPU_PLATFORM_CHARTS; a file next to the program), or run once "
     "with network access (charts are then cached in ~/.cache/gpu-platform/charts)."
 )
+
+
+CHART_INPUTS_JUDGED = (
+    "its own inputs were, as a Helm v3 Release's are (chart, version, namespace, values)"
+)
+"""What a Helm v4 Chart that could not be built is judged by instead of its objects."""
 
 
 class Unavailable(Exception):
@@ -185,7 +191,7 @@ def _asset_text(asset: Any, base: Path) -> str:
     return _read(str(asset.get("path") or asset.get("uri")), base)
 
 
-def _chart(inputs: dict[str, Any], name: str, ctx: Context) -> Objects:
+def _chart(inputs: dict[str, Any], name: str, ctx: Context, hooks: bool = False) -> Objects:
     chart = _text(inputs.get("chart"))
     if chart is None:
         raise Broken("the required input `chart` is not set")
@@ -218,6 +224,7 @@ def _chart(inputs: dict[str, Any], name: str, ctx: Context) -> Objects:
             namespace=namespace,
             values=values,
             include_crds=not inputs.get("skipCrds"),
+            include_hooks=hooks,
         )
         renderer = inputs.get("postRenderer") or {}
         if _text(renderer.get("command")):
@@ -319,9 +326,60 @@ def _default_namespace(component: RecordedResource, by_urn: dict[str, RecordedRe
     return namespace if isinstance(namespace, str) and namespace else "default"
 
 
-def _notice(component: RecordedResource, level: str, text: str) -> Violation:
-    what = f"{KINDS[component.type]} '{component.name}'"
+def _notice(
+    component: RecordedResource, level: str, text: str, kind: str | None = None
+) -> Violation:
+    what = f"{kind or KINDS[component.type]} '{component.name}'"
     return Violation(NOTICE, level, component.urn, f"{what}: {text}")
+
+
+def build_one(
+    component: RecordedResource,
+    builder: Callable[[dict[str, Any], str, Context], Objects],
+    *,
+    program_dir: Path,
+    by_urn: dict[str, RecordedResource],
+    store: ChartStore,
+    mocks: PreviewMocks,
+    what: str | None = None,
+    instead: str = "no policy saw them",
+) -> tuple[list[RecordedResource], Violation | None]:
+    """One component's children as the provider registers them, or the notice saying why it
+    has none (``what`` names the component in it, a Kubernetes component by default;
+    ``instead`` says what was judged in their place)."""
+    if contains_unknown(component.inputs):
+        return [], _notice(
+            component,
+            "advisory",
+            "inputs known only after apply ("
+            + ", ".join(unknown_paths(component.inputs))
+            + "), so the provider cannot build it during a preview, offline or not: "
+            f"its objects were not judged: {instead}.",
+            what,
+        )
+    namespace = _default_namespace(component, by_urn)
+    ctx = Context(program_dir, namespace, store)
+    inputs = reveal(component.inputs)
+    provider = component.provider if _KUBERNETES_PROVIDER in component.provider else ""
+    try:
+        made = builder(inputs, component.name, ctx)
+        objects = normalize(made.objects, made.namespace or namespace)
+        return _children(component, objects, made, provider, mocks), None
+    except Unavailable as err:
+        return [], _notice(
+            component,
+            "advisory",
+            f"{err}. Its objects were not judged: {instead}. Fix: {err.fix}",
+            what,
+        )
+    except (Broken, ManifestError) as err:
+        return [], _notice(
+            component,
+            "mandatory",
+            f"{err}. A real `pulumi preview` fails on it the same way; its objects "
+            f"were not judged: {instead}. Fix: correct the chart's values or the manifests.",
+            what,
+        )
 
 
 def build_components(
@@ -337,47 +395,33 @@ def build_components(
     by_urn = {r.urn: r for r in run.resources}
     added: list[RecordedResource] = []
     notices: list[Violation] = []
+    unbuilt: dict[str, RecordedResource] = {}
     for component in run.resources:
         builder = BUILDERS.get(component.type)
         if builder is None or not component.remote:
             continue
-        if contains_unknown(component.inputs):
-            notices.append(
-                _notice(
-                    component,
-                    "advisory",
-                    "inputs known only after apply ("
-                    + ", ".join(unknown_paths(component.inputs))
-                    + "), so the provider cannot build it during a preview, offline or not: "
-                    "its objects were not judged.",
+        instead = CHART_INPUTS_JUDGED if component.type == CHART else "no policy saw them"
+        made, notice = build_one(
+            component,
+            builder,
+            program_dir=program_dir,
+            by_urn=by_urn,
+            store=store,
+            mocks=mocks,
+            instead=instead,
+        )
+        added += made
+        if notice is not None:
+            notices.append(notice)
+            if component.type == CHART:
+                # Its own inputs are judged instead (chart, version, namespace, values), as a
+                # Helm v3 Release's are: stack policies see a component's outputs.
+                unbuilt[component.urn] = replace(
+                    component, outputs={**component.inputs, **component.outputs}
                 )
-            )
-            continue
-        namespace = _default_namespace(component, by_urn)
-        ctx = Context(program_dir, namespace, store)
-        inputs = reveal(component.inputs)
-        provider = component.provider if _KUBERNETES_PROVIDER in component.provider else ""
-        try:
-            made = builder(inputs, component.name, ctx)
-            objects = normalize(made.objects, made.namespace or namespace)
-            added += _children(component, objects, made, provider, mocks)
-        except Unavailable as err:
-            notices.append(
-                _notice(
-                    component,
-                    "advisory",
-                    f"{err}. Its objects were not judged: no policy saw them. Fix: {err.fix}",
-                )
-            )
-        except (Broken, ManifestError) as err:
-            notices.append(
-                _notice(
-                    component,
-                    "mandatory",
-                    f"{err}. A real `pulumi preview` fails on it the same way; its objects "
-                    "were not judged. Fix: correct the chart's values or the manifests.",
-                )
-            )
+    if unbuilt:
+        resources = [unbuilt.get(r.urn, r) for r in run.resources]
+        run = ProgramRun(run.project, run.stack, resources, run.outputs)
     if added:
         run = ProgramRun(run.project, run.stack, tree_order([*run.resources, *added]), run.outputs)
     return run, notices

@@ -1,6 +1,7 @@
-"""Where each pod-bearing kind keeps its pods: Kubernetes' own workloads and the operators'
-custom resources that carry pod templates (KubeRay, Kubeflow, JobSet, LeaderWorkerSet, KServe,
-Argo Workflows, Volcano, Knative).
+"""Where each pod-bearing kind keeps its pods: Kubernetes' own workloads, the operators' custom
+resources that carry pod templates (KubeRay, Kubeflow, JobSet, LeaderWorkerSet, KServe, Argo
+Workflows, Volcano, Knative), and those whose operator builds the pod from other fields (KAITO,
+NVIDIA's NIM operator).
 
 Each row names the API group and kind, the served versions, the paths to its pod templates
 and their shape, and where the path was read (repository file at a tag; for the operators
@@ -15,7 +16,20 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-PodShape = Literal["template", "podSpec", "inline", "argo", "trainJob"]
+from .operators import KAITO, NIM_OPERATOR, OperatorRelease
+
+PodShape = Literal[
+    "template",
+    "podSpec",
+    "inline",
+    "argo",
+    "trainJob",
+    "kaitoWorkspace",
+    "kaitoInferenceSet",
+    "nimService",
+    "nimPipeline",
+    "nimCache",
+]
 """How a path holds its pod:
 
 - ``template``: a PodTemplateSpec (``metadata`` and ``spec``; the pod spec is at ``.spec``).
@@ -29,6 +43,11 @@ PodShape = Literal["template", "podSpec", "inline", "argo", "trainJob"]
 - ``trainJob``: a Kubeflow Trainer v2 TrainJob: no template; its trainer pod is its runtime's,
   with ``spec.trainer`` (image, env, ``resourcesPerNode``) in the container ``node`` and
   ``spec.runtimePatches[*]`` applied to the pod (``TRAIN_JOB_PATCH_PATH``).
+- ``kaitoWorkspace`` / ``kaitoInferenceSet``: no pod but a node request (``resource``) and an
+  inference preset or pod template (``inference``), at the object's root (a Workspace has no
+  ``spec``) or under ``spec.template``; KAITO builds the pod (``gpu_facts.operators``).
+- ``nimService`` / ``nimPipeline`` / ``nimCache``: flattened pod fields under ``spec`` (each
+  service's ``spec`` of a NIMPipeline); NVIDIA's NIM operator builds the pod.
 """
 
 ANY = "*"
@@ -59,6 +78,12 @@ class PodBearingKind:
     cluster_scoped: bool = False
     """Cluster-scoped objects (cluster-wide runtimes and templates) have no namespace: their
     pods run in the namespace of the object that uses them."""
+    made_by: OperatorRelease | None = None
+    """The operator that builds the pods from fields that are no pod: they are judged as the
+    release in ``gpu_facts.operators`` builds them."""
+    gpu_free: bool = False
+    """Its pods never ask for a GPU: the type has no field that could (a NIMCache's download
+    Job has CPU and memory only)."""
 
     @property
     def builtin(self) -> bool:
@@ -90,6 +115,8 @@ _ARGO = (
 )
 _VOLCANO = "volcano-sh/apis pkg/apis/{} @v1.15.0 (f8d9adf)"
 _KNATIVE = "knative/serving pkg/apis/serving/v1/{}_types.go @knative-v1.23.0 (7ed4aa2)"
+_KAITO = f"{KAITO.source} api/v1beta1/{{}}_types.go; pods: gpu_facts.operators"
+_NIM = f"{NIM_OPERATOR.source} api/apps/v1alpha1/{{}}_types.go; pods: gpu_facts.operators"
 _TEMPLATE = ("spec", "template")
 
 _RAY_CLUSTER = ("headGroupSpec.template", "workerGroupSpecs.*.template")
@@ -335,6 +362,48 @@ POD_BEARING_KINDS: tuple[PodBearingKind, ...] = (
             _KNATIVE.format("{service,configuration,revision}"),
         )
         for kind in ("Service", "Configuration")
+    ),
+    # Operators that build the pods themselves: KAITO, NVIDIA's NIM operator.
+    PodBearingKind(
+        KAITO.api_group,
+        "Workspace",
+        ("v1beta1", "v1alpha1"),
+        (PodPath((), "kaitoWorkspace"),),
+        _KAITO.format("workspace"),
+        made_by=KAITO,
+    ),
+    PodBearingKind(
+        KAITO.api_group,
+        "InferenceSet",
+        ("v1beta1", "v1alpha1"),
+        _paths("spec", shape="kaitoInferenceSet"),
+        _KAITO.format("inferenceset"),
+        made_by=KAITO,
+    ),
+    PodBearingKind(
+        NIM_OPERATOR.api_group,
+        "NIMService",
+        ("v1alpha1",),
+        _paths("spec", shape="nimService"),
+        _NIM.format("nimservice"),
+        made_by=NIM_OPERATOR,
+    ),
+    PodBearingKind(
+        NIM_OPERATOR.api_group,
+        "NIMPipeline",
+        ("v1alpha1",),
+        _paths("spec", shape="nimPipeline"),
+        _NIM.format("nimpipeline"),
+        made_by=NIM_OPERATOR,
+    ),
+    PodBearingKind(
+        NIM_OPERATOR.api_group,
+        "NIMCache",
+        ("v1alpha1",),
+        _paths("spec", shape="nimCache"),
+        _NIM.format("nimcache"),
+        made_by=NIM_OPERATOR,
+        gpu_free=True,
     ),
 )
 

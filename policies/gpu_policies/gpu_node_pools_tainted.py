@@ -12,7 +12,7 @@ from gpu_facts.scheduling import (
     GPU_TAINT_KEY,
     GPU_TAINT_VALUE,
 )
-from gpu_policy_support.node_pools import gpu_node_pools
+from gpu_policy_support.node_pools import NodePool, gpu_node_pools
 from gpu_policy_support.policy_factory import Config, PolicyInfo, Report, resource_policy
 
 REQUIRED_VALUE = "requiredTaintValue"
@@ -20,10 +20,11 @@ REQUIRED_VALUE = "requiredTaintValue"
 INFO = PolicyInfo(
     name="gpu-node-pools-tainted",
     description=(
-        f"Every GPU node pool (AKS AgentPool or agentPoolProfiles entry, ACK NodePool, EKS node "
-        f"group) carries its vendor's GPU taint, {GPU_TAINT_KEY} ({AMD_TAINT_KEY} on AMD GPUs), "
-        f"with effect {GPU_TAINT_EFFECT}, so only pods that tolerate it land on GPU nodes; GKE "
-        f"taints its GPU nodes itself."
+        f"Every GPU node pool (AKS AgentPool or agentPoolProfiles entry at any API version, "
+        f"pulumi-azure KubernetesClusterNodePool or defaultNodePool, ACK NodePool, EKS node "
+        f"group, Karpenter NodePool) carries its vendor's GPU taint, {GPU_TAINT_KEY} "
+        f"({AMD_TAINT_KEY} on AMD GPUs), with effect {GPU_TAINT_EFFECT}, so only pods that "
+        f"tolerate it land on GPU nodes; GKE taints its GPU nodes itself."
     ),
     practices=("BP-01",),
     enforcement_level=EnforcementLevel.MANDATORY,
@@ -48,11 +49,22 @@ INFO = PolicyInfo(
 )
 
 
-def add_taint(cloud: str, value: str, key: str = GPU_TAINT_KEY) -> str:
-    """How to add the vendor's GPU taint on the pool's cloud."""
-    if cloud == "azure":
-        return f"Add '{key}={value}:{GPU_TAINT_EFFECT}' to the pool's nodeTaints."
-    effect = "NO_SCHEDULE" if cloud == "aws" else GPU_TAINT_EFFECT
+def add_taint(pool: NodePool, value: str, key: str = GPU_TAINT_KEY) -> str:
+    """How to add the vendor's GPU taint where the pool is declared."""
+    taint = f"{key}={value}:{GPU_TAINT_EFFECT}"
+    if pool.origin == "karpenter":
+        return (
+            f"Add {{key: {key}, value: {value}, effect: {GPU_TAINT_EFFECT}}} to the NodePool's "
+            "spec.template.spec.taints."
+        )
+    if pool.origin == "aks-default-pool":
+        return (
+            "pulumi-azure's default_node_pool takes no taints: give it a CPU VM size and put "
+            f"the GPUs in a KubernetesClusterNodePool with node_taints ['{taint}']."
+        )
+    if pool.cloud == "azure":
+        return f"Add '{taint}' to the pool's nodeTaints."
+    effect = "NO_SCHEDULE" if pool.cloud == "aws" else GPU_TAINT_EFFECT
     return f"Add a taint {{key: {key}, value: {value}, effect: {effect}}} to the pool."
 
 
@@ -69,7 +81,7 @@ def check(args: ResourceValidationArgs, config: Config, report: Report) -> None:
             report(
                 f"GPU node pool '{pool.name}' ({pool.describe}){whose} lacks the taint "
                 f"{key}:{GPU_TAINT_EFFECT} (taints: {found}).",
-                fix=add_taint(pool.cloud, required_value or GPU_TAINT_VALUE, key),
+                fix=add_taint(pool, required_value or GPU_TAINT_VALUE, key),
             )
         elif required_value and all(t.value != required_value for t in gpu_taints):
             report(

@@ -12,20 +12,22 @@ Why a pool that can be empty needs none, and what checks it instead: docs/device
 - fixed at zero: an AKS pool with ``count: 0`` and no autoscaling, or an ACK pool with
   ``desiredSize: "0"`` (or the deprecated ``nodeCount: 0``) and no enabled ``scalingConfig``;
 - autoscaled from zero: AKS ``enableAutoScaling`` with ``minCount: 0`` (an AgentPool or a
-  ManagedCluster's ``agentPoolProfiles`` entry), ACK ``scalingConfig.enable`` with
-  ``minSize: 0``; an autoscaled pool whose minimum is missing or not a number counts as one
-  that can be empty.
+  ManagedCluster's ``agentPoolProfiles`` entry; pulumi-azure ``autoScalingEnabled``), ACK
+  ``scalingConfig.enable`` with ``minSize: 0``; an autoscaled pool whose minimum is missing or
+  not a number counts as one that can be empty;
+- a Karpenter NodePool, which starts nodes for pending pods and removes them when empty,
+  unless it is a static NodePool (``spec.replicas``).
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterable, Iterator, Mapping
-from typing import Any
 
 from pulumi_policy import EnforcementLevel, PolicyResource, Severity, StackValidationArgs
 
 from gpu_facts.gke.machine_types import GKE_NODE_POOL_LABEL
+from gpu_facts.karpenter import NODE_POOL_LABEL
 from gpu_facts.scheduling import AMD_TAINT_KEY, GPU_TAINT_EFFECT, GPU_TAINT_KEY, POOL_LABEL
 from gpu_facts.vendors import AMD
 from gpu_policy_support.driver_checks import (
@@ -33,11 +35,10 @@ from gpu_policy_support.driver_checks import (
     DRIVER_CHECK_TOOL,
     driver_check,
 )
-from gpu_policy_support.node_pools import EKS_NODE_GROUP_LABEL, NodePool, node_count, node_pools
+from gpu_policy_support.node_pools import EKS_NODE_GROUP_LABEL, NodePool, gpu_node_pools
 from gpu_policy_support.pod_specs import kubernetes_kind, pod_spec
 from gpu_policy_support.policy_factory import Config, PolicyInfo, Report, exempt_names, stack_policy
-from gpu_policy_support.props import mappings, path
-from gpu_policy_support.resource_types import AKS_MANAGED_CLUSTER, GKE_CLUSTER, POOL_TYPES
+from gpu_policy_support.resource_types import POOL_TYPES
 from gpu_policy_support.stack_index import index_by_type
 
 INFO = PolicyInfo(
@@ -76,61 +77,24 @@ def _selectors(
                 yield check
 
 
-def minimum_nodes(pool: NodePool, props: Mapping[str, Any]) -> float | None:
-    """The fewest nodes the pool can have, None when the props do not say.
-
-    ``props`` are the pool's own (an AgentPool, a ManagedCluster's agentPoolProfiles entry or
-    a NodePool). Autoscaled: AKS ``minCount``, ACK ``scalingConfig.minSize``. Fixed: AKS
-    ``count`` (missing means AKS's default, 1), ACK ``desiredSize`` or the deprecated
-    ``nodeCount`` (0 only when every size given is 0). EKS and GKE pools carry their own
-    minimum (``scalingConfig.minSize`` / ``minSize``; GKE ``autoscaling.minNodeCount`` or
-    ``autoscaling.totalMinNodeCount``, else ``nodeCount``, else ``initialNodeCount``).
-    """
-    if pool.cloud in ("aws", "gcp"):
-        return pool.min_nodes
-    if pool.autoscaling:
-        minimum = (
-            props.get("minCount")
-            if pool.cloud == "azure"
-            else path(props, "scalingConfig", "minSize")
-        )
-        return node_count(minimum)
-    if pool.cloud == "azure":
-        count = props.get("count")
-        return 1.0 if count is None else node_count(count)
-    sizes = [node_count(props.get(key)) for key in ("desiredSize", "nodeCount")]
-    known = [size for size in sizes if size is not None]
-    if not known:
-        return None
-    return 0.0 if all(size == 0 for size in known) else max(known)
-
-
-def may_be_empty(pool: NodePool, props: Mapping[str, Any]) -> bool:
+def may_be_empty(pool: NodePool) -> bool:
     """Whether the pool can have no node (so it needs no check Job): fixed at zero, or
-    autoscaled with a minimum of 0 (or no readable minimum). A fixed pool whose size cannot
-    be read is taken as having nodes."""
-    minimum = minimum_nodes(pool, props)
+    autoscaled with a minimum of 0 (or no readable minimum); a Karpenter NodePool that is not
+    static. A fixed pool whose size cannot be read is taken as having nodes. The minimum is
+    the pool reader's (``NodePool.min_nodes``): AKS ``minCount`` or ``count`` (1 when unset),
+    pulumi-azure ``minCount`` or ``nodeCount``, ACK ``scalingConfig.minSize``, ``desiredSize``
+    or the deprecated ``nodeCount``, EKS ``scalingConfig.minSize`` / ``minSize``, GKE
+    ``autoscaling.minNodeCount`` / ``totalMinNodeCount`` / ``nodeCount`` /
+    ``initialNodeCount``, Karpenter ``spec.replicas``, else 0."""
+    minimum = pool.min_nodes
     if pool.autoscaling:
         return minimum is None or minimum < 1
     return minimum == 0
 
 
-def _pools_with_props(
-    resource_type: str, resource: PolicyResource
-) -> Iterator[tuple[NodePool, Mapping[str, Any]]]:
-    """The GPU pools a resource declares, each with the props that size it."""
-    pools = node_pools(resource_type, resource.name, resource.props)
-    pairs: Iterable[tuple[NodePool, Mapping[str, Any]]]
-    if resource_type == AKS_MANAGED_CLUSTER:
-        profiles = mappings(resource.props.get("agentPoolProfiles"))
-        pairs = zip(pools, profiles, strict=True)
-    elif resource_type == GKE_CLUSTER:
-        pairs = zip(pools, mappings(resource.props.get("nodePools")), strict=True)
-    else:
-        pairs = ((pool, resource.props) for pool in pools)
-    for pool, props in pairs:
-        if pool.is_gpu:
-            yield pool, props
+def _gpu_pools(resource: PolicyResource) -> Iterator[NodePool]:
+    """The GPU pools a resource declares."""
+    return gpu_node_pools(resource.resource_type, resource.name, resource.props)
 
 
 def label_index(pools: Iterable[NodePool]) -> dict[tuple[str, str], set[int]]:
@@ -156,6 +120,8 @@ def pool_selector(pool: NodePool) -> tuple[str, str]:
     own = pool.name.rsplit("[", 1)[-1].rstrip("]")
     if pool.cloud == "gcp":
         return GKE_NODE_POOL_LABEL, own
+    if pool.origin == "karpenter":
+        return NODE_POOL_LABEL, own
     if pool.cloud == "aws":
         return EKS_NODE_GROUP_LABEL, own
     return POOL_LABEL, own
@@ -167,8 +133,8 @@ def check(args: StackValidationArgs, config: Config, report: Report) -> None:
         (pool, resource)
         for resource_type in POOL_TYPES
         for resource in index.get(resource_type, ())
-        for pool, props in _pools_with_props(resource_type, resource)
-        if not may_be_empty(pool, props)
+        for pool in _gpu_pools(resource)
+        if not may_be_empty(pool)
     ]
     if not pools:
         return

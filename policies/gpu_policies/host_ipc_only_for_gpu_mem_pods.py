@@ -21,6 +21,7 @@ from typing import Any
 from pulumi_policy import EnforcementLevel, Severity, StackValidationArgs
 
 from gpu_facts.scheduling import ACK_GPU_SCHEDULE_LABEL, ACK_GPU_SCHEDULE_VALUES, ALIYUN_GPU_MEM
+from gpu_policy_support.mps_daemons import is_mps_daemon
 from gpu_policy_support.node_pools import NodePool, admitted_pools, stack_gpu_pools
 from gpu_policy_support.pod_specs import pod_gpu_resources
 from gpu_policy_support.policy_factory import (
@@ -115,6 +116,8 @@ def check(args: StackValidationArgs, config: Config, report: Report) -> None:
         if pool.labels.get(ACK_GPU_SCHEDULE_LABEL) in GPU_MEM_MODES
     ]
     for resource, site in stack_pods(index, config):
+        if is_mps_daemon(site):
+            continue  # the MPS control daemon itself runs with the host IPC namespace (seed 003)
         found = problem(site.spec, gpu_mem_pools, config)
         if found is not None:
             message, fix = found

@@ -10,7 +10,12 @@ from pulumi_policy import EnforcementLevel, ResourceValidationArgs, Severity
 
 from gpu_policy_support.policy_factory import Config, PolicyInfo, Report, resource_policy
 from gpu_policy_support.props import is_true, mappings, path, text
-from gpu_policy_support.resource_types import ACK_MANAGED_CLUSTER, AKS_MANAGED_CLUSTER
+from gpu_policy_support.resource_types import (
+    ACK_MANAGED_CLUSTER,
+    AKS_MANAGED_CLUSTER,
+    AZURE_CLUSTER,
+    canonical_type,
+)
 
 # ACK: Terway enforces NetworkPolicies when its addon config says so; Flannel never does.
 TERWAY_PREFIX = "terway"
@@ -19,8 +24,9 @@ TERWAY_NETWORK_POLICY = "NetworkPolicy"
 INFO = PolicyInfo(
     name="network-policy-engine-enabled",
     description=(
-        "Every AKS ManagedCluster sets networkProfile.networkPolicy to an engine (azure, calico "
-        "or cilium), and every ACK ManagedKubernetes installs Terway with NetworkPolicy on: "
+        "Every AKS ManagedCluster (any API version; pulumi-azure KubernetesCluster) sets "
+        "networkProfile.networkPolicy to an engine (azure, calico or cilium), and every ACK "
+        "ManagedKubernetes installs Terway with NetworkPolicy on: "
         "without an engine the GPU namespaces' deny-all NetworkPolicies are ignored."
     ),
     practices=("BP-08",),
@@ -65,9 +71,10 @@ def _check_ack(args: ResourceValidationArgs, report: Report) -> None:
 
 
 def check(args: ResourceValidationArgs, config: Config, report: Report) -> None:
-    if args.resource_type == AKS_MANAGED_CLUSTER:
+    resource_type = canonical_type(args.resource_type)
+    if resource_type in (AKS_MANAGED_CLUSTER, AZURE_CLUSTER):
         _check_aks(args, report)
-    elif args.resource_type == ACK_MANAGED_CLUSTER:
+    elif resource_type == ACK_MANAGED_CLUSTER:
         _check_ack(args, report)
 
 

@@ -126,6 +126,9 @@ class Exposure:
     """One note per release that runs no usable plugin on the pool, for messages."""
     partitions_unknown: bool = False
     """AMD: a plugin with ``mixed`` naming serves the pool; its partition names are unknown."""
+    gpu_unknown: bool = False
+    """A GPU pool whose GPU the catalog does not know (a Karpenter NodePool that asks for GPU
+    instances by their labels): what a device plugin names on it cannot be worked out."""
 
     def add(self, per_node: dict[str, int]) -> None:
         """Resources one node advertises, with their counts."""
@@ -179,6 +182,9 @@ def exposed_resources(pool: NodePool, releases: Sequence[ReleaseConfigs]) -> Exp
             exposure.per_node[NVIDIA_GPU] = gpus[1]
         return exposure
     mode = ack_sharing_mode(pool)
+    if gpus is None and pool.gpu_requested:
+        exposure.gpu_unknown = True
+        return exposure
     if mode is not None and gpus is not None:
         shape = PoolShape(gpus[0], gpus[1], 1, 1, sharing=mode)
         exposure.add(pool_capacity(shape).per_node)
@@ -255,6 +261,8 @@ def stack_exposure(index: Mapping[str, list[PolicyResource]]) -> StackExposure |
         )
         if exposure.partitions_unknown:
             vendors[AMD.name] = False  # partition names cannot be judged at preview
+        if exposure.gpu_unknown:
+            vendors[pool.vendor.name] = False  # nor the names on a GPU the catalog lacks
         exposures.append((pool, exposure))
     judged = frozenset(name for name, judge in vendors.items() if judge)
     return StackExposure(tuple(exposures), judged)

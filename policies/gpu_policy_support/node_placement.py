@@ -103,15 +103,18 @@ class NodePlacement:
 ANYWHERE = NodePlacement({}, None)
 
 
-def _term(term: Mapping[str, Any]) -> Term:
-    requirements = tuple(
-        Requirement(
-            text(expr.get("key")) or "",
-            text(expr.get("operator")) or "",
-            tuple(str(v) for v in items(expr.get("values"))),
-        )
-        for expr in mappings(term.get("matchExpressions"))
+def requirement(expr: Mapping[str, Any]) -> Requirement:
+    """One node-selector requirement (``{key, operator, values}``): a ``matchExpressions``
+    entry, or a Karpenter NodePool's ``requirements`` entry."""
+    return Requirement(
+        text(expr.get("key")) or "",
+        text(expr.get("operator")) or "",
+        tuple(str(v) for v in items(expr.get("values"))),
     )
+
+
+def _term(term: Mapping[str, Any]) -> Term:
+    requirements = tuple(requirement(expr) for expr in mappings(term.get("matchExpressions")))
     return Term(requirements, by_field=bool(items(term.get("matchFields"))))
 
 

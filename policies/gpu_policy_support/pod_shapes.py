@@ -302,7 +302,7 @@ def _argo_pod(
     return pod
 
 
-class _Lazy(Mapping[str, Any]):
+class Lazy(Mapping[str, Any]):
     """A mapping built on first read."""
 
     def __init__(self, build: Callable[[], Mapping[str, Any]]) -> None:
@@ -324,12 +324,21 @@ class _Lazy(Mapping[str, Any]):
         return len(self._value())
 
 
-def argo_pods(workflow: Mapping[str, Any]) -> Iterator[tuple[str, Mapping[str, Any]]]:
-    """Each template of an Argo WorkflowSpec that runs containers, named, with its pod spec."""
+def argo_pods(
+    workflow: Mapping[str, Any],
+) -> Iterator[tuple[str, Mapping[str, Any], Mapping[str, Any]]]:
+    """Each template of an Argo WorkflowSpec that runs containers, named, with its pod spec and
+    labels (the workflow's ``podMetadata`` under the template's ``metadata``)."""
     templates = list(mappings(workflow.get("templates")))
     callers = _callers(templates)
     for index, template in enumerate(templates):
         if not any(isinstance(template.get(key), Mapping) for key in _POD_TEMPLATE_KEYS):
             continue
         name = text(template.get("name")) or f"#{index}"
-        yield name, _Lazy(lambda t=template: _argo_pod(t, workflow, callers))
+        labels = Lazy(
+            lambda t=template: {
+                **mapping(path(workflow, "podMetadata", "labels")),
+                **mapping(path(t, "metadata", "labels")),
+            }
+        )
+        yield name, Lazy(lambda t=template: _argo_pod(t, workflow, callers)), labels

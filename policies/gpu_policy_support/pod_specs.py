@@ -17,6 +17,14 @@ from typing import Any
 from gpu_facts.pod_templates import PodBearingKind, PodPath, pod_bearing_kind
 from gpu_facts.scheduling import is_gpu_resource
 
+from .operator_pods import (
+    OperatorPod,
+    kaito_inference_set_pods,
+    kaito_workspace_pods,
+    nim_cache_pod,
+    nim_pipeline_pods,
+    nim_service_pod,
+)
 from .pod_shapes import RuntimeRef, argo_pods, inline_pod, train_job_pod
 from .props import mapping, mappings, path, text, walk
 
@@ -50,10 +58,31 @@ class PodSite:
     runtime: RuntimeRef | None = None
     """KServe predictors and TrainJobs: the runtime whose pod fields fill in the ones the
     resource leaves out."""
+    labels: Mapping[str, Any] | None = None
+    """The pod's labels as the program writes them (a template's ``metadata.labels``, a Pod's
+    own, a KServe component's ``labels``, a NIMService's ``spec.labels``); None where the kind
+    writes none or its operator sets them all."""
 
     def named(self, name: str) -> str:
         """How messages name the pod: ``'trainer'`` or ``'ray' (spec.workerGroupSpecs[gpu])``."""
         return f"'{name}' ({self.where})" if self.where else f"'{name}'"
+
+
+def _operator_pods(
+    shape: str, props: Mapping[str, Any], value: Mapping[str, Any]
+) -> Iterator[OperatorPod]:
+    """The pods an operator builds from ``value`` (``gpu_facts.operators``)."""
+    name = text(path(props, "metadata", "name")) or ""
+    if shape == "kaitoWorkspace":
+        yield from kaito_workspace_pods(value)
+    elif shape == "kaitoInferenceSet":
+        yield from kaito_inference_set_pods(name, value)
+    elif shape == "nimService":
+        yield nim_service_pod(name, value, "spec")
+    elif shape == "nimPipeline":
+        yield from nim_pipeline_pods(value)
+    elif shape == "nimCache":
+        yield nim_cache_pod(name, value)
 
 
 def _sites(kind: PodBearingKind, pod_path: PodPath, props: Mapping[str, Any]) -> Iterator[PodSite]:
@@ -62,18 +91,23 @@ def _sites(kind: PodBearingKind, pod_path: PodPath, props: Mapping[str, Any]) ->
             continue
         label = "" if kind.builtin else where
         if pod_path.shape == "template":
-            yield PodSite(label, mapping(value.get("spec")))
+            labels = mapping(path(value, "metadata", "labels"))
+            yield PodSite(label, mapping(value.get("spec")), labels=labels)
         elif pod_path.shape == "podSpec":
-            yield PodSite(label, value)
+            own = mapping(path(props, "metadata", "labels")) if kind.builtin else None
+            yield PodSite(label, value, labels=own)
         elif pod_path.shape == "inline":
             spec, runtime = inline_pod(value, predictor=where.endswith("predictor"))
-            yield PodSite(label, spec, runtime)
+            yield PodSite(label, spec, runtime, mapping(value.get("labels")))
         elif pod_path.shape == "trainJob":
             spec, runtime = train_job_pod(value)
             yield PodSite("spec.trainer", spec, runtime)
+        elif pod_path.shape == "argo":
+            for name, spec, labels in argo_pods(value):
+                yield PodSite(f"{where}.templates[{name}]", spec, labels=labels)
         else:
-            for name, spec in argo_pods(value):
-                yield PodSite(f"{where}.templates[{name}]", spec)
+            for pod in _operator_pods(pod_path.shape, props, value):
+                yield PodSite(pod.where, pod.spec, labels=pod.labels)
 
 
 def pod_sites(resource_type: str, props: Mapping[str, Any]) -> list[PodSite]:

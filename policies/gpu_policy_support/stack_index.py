@@ -20,7 +20,7 @@ from .pod_specs import (
 )
 from .policy_factory import Config, exempt_names, exempt_namespaces, is_exempt, known_text
 from .props import mapping, path, text
-from .resource_types import NAMESPACE
+from .resource_types import NAMESPACE, canonical_type
 
 # BP-07: workload namespaces are labelled with their type (workload: training).
 WORKLOAD_LABEL = WORKLOAD_TYPE_LABEL
@@ -28,9 +28,11 @@ GPU_NAMESPACE_LABELS: tuple[str, ...] = (WORKLOAD_LABEL, GPU_NAMESPACE_LABEL)
 
 
 def index_by_type(resources: Iterable[PolicyResource]) -> dict[str, list[PolicyResource]]:
+    """Resources by type: the canonical type (``resource_types.canonical_type``), so an
+    azure-native AKS pool at an explicit API version is found where the default one is."""
     index: dict[str, list[PolicyResource]] = defaultdict(list)
     for resource in resources:
-        index[resource.resource_type].append(resource)
+        index[canonical_type(resource.resource_type)].append(resource)
     return index
 
 

@@ -141,7 +141,7 @@ def _workflow(**spec: Any) -> dict[str, Any]:
 
 
 def pods(workflow: dict[str, Any]) -> dict[str, dict[str, Any]]:
-    return {name: dict(spec) for name, spec in argo_pods(workflow)}
+    return {name: dict(spec) for name, spec, _ in argo_pods(workflow)}
 
 
 def test_only_templates_that_run_containers_are_pods() -> None:

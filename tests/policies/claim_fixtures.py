@@ -103,9 +103,11 @@ def claim_policy_cases(
     policy: str,
     violations: Iterable[tuple[str, Change, str]],
     context: tuple[Res, ...] = (),
+    moot_on: frozenset[str] = frozenset(),
 ) -> list[Case]:
     """A pod policy's cases on claim pods of every pod-bearing kind and every claim shape: the
-    compliant workload passes, each violation fails (where the kind has a field for it).
+    compliant workload passes, each violation fails (where the kind has a field for it; on a
+    kind of ``moot_on`` the operator undoes it, and the case passes).
     ``context``: resources every case adds (the workload namespace's governance)."""
     violations = list(violations)
     cases = []
@@ -127,7 +129,7 @@ def claim_policy_cases(
                         policy,
                         f"{kind}-claim-{shape}-{case_id}",
                         (*context, *resources),
-                        (fragment,),
+                        () if kind in moot_on else (fragment,),
                     )
                 )
     return cases

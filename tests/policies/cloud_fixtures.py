@@ -193,3 +193,107 @@ def gke_props(**node_config: Any) -> dict[str, Any]:
 
 def gke(**node_config: Any) -> tuple[Res, ...]:
     return (Res(GKE_NODE_POOL, "t4", gke_props(**node_config)),)
+
+
+# --- Issue 30: the other ways teams write GPU pools ------------------------------------------
+
+
+def versioned(type_: str, api_version: str) -> str:
+    """azure-native's token at an explicit API version, as a local SDK writes it
+    (``pulumi package add azure-native containerservice 2025-08-01``)."""
+    module, kind = type_.rsplit(":", 1)
+    return f"{module}/v{api_version.replace('-', '')}:{kind}"
+
+
+AZURE_NODE_POOL = "azure:containerservice/kubernetesClusterNodePool:KubernetesClusterNodePool"
+AZURE_CLUSTER = "azure:containerservice/kubernetesCluster:KubernetesCluster"
+
+
+def classic_pool(**changes: Any) -> dict[str, Any]:
+    """A pulumi-azure ``KubernetesClusterNodePool`` of ND96asr_v4 (8x A100) with MIG1g, tainted
+    as BP-01 asks, in the wire shape (camelCase) pulumi-azure v6 sends."""
+    props: dict[str, Any] = {
+        "name": "a100mig1g",
+        "kubernetesClusterId": "/subscriptions/0/resourceGroups/rg/providers/aks",
+        "vmSize": "Standard_ND96asr_v4",
+        "nodeCount": 1,
+        "autoScalingEnabled": False,
+        "osSku": "Ubuntu",
+        "gpuInstance": "MIG1g",
+        "nodeTaints": ["nvidia.com/gpu=present:NoSchedule"],
+        "nodeLabels": {"gpu-platform.io/pool": "a100mig1g"},
+        "mode": "User",
+    }
+    props.update(changes)
+    return {k: v for k, v in props.items() if v is not None}
+
+
+def classic_cluster(**changes: Any) -> dict[str, Any]:
+    """A pulumi-azure ``KubernetesCluster`` with a CPU default pool and a network policy."""
+    props: dict[str, Any] = {
+        "resourceGroupName": "rg",
+        "dnsPrefix": "aks",
+        "defaultNodePool": {"name": "system", "vmSize": "Standard_D4s_v5", "nodeCount": 2},
+        "networkProfile": {"networkPlugin": "azure", "networkPolicy": "cilium"},
+        "identity": {"type": "SystemAssigned"},
+    }
+    props.update(changes)
+    return {k: v for k, v in props.items() if v is not None}
+
+
+KARPENTER_NODE_POOL = "kubernetes:karpenter.sh/v1:NodePool"
+KARPENTER_GPU_TAINT = {"key": "nvidia.com/gpu", "value": "present", "effect": "NoSchedule"}
+NODE_CLASSES: dict[str, dict[str, str]] = {
+    "eks": {"group": "karpenter.k8s.aws", "kind": "EC2NodeClass", "name": "gpu"},
+    "eks-auto": {"group": "eks.amazonaws.com", "kind": "NodeClass", "name": "default"},
+    "aks-nap": {"group": "karpenter.azure.com", "kind": "AKSNodeClass", "name": "gpu"},
+}
+"""Each Karpenter flavour's ``nodeClassRef``: Karpenter on EKS, EKS Auto Mode, AKS NAP."""
+KARPENTER_GPU_REQUIREMENTS: dict[str, list[dict[str, Any]]] = {
+    "eks": [
+        {"key": "karpenter.k8s.aws/instance-family", "operator": "In", "values": ["g5", "g6"]},
+        {"key": "karpenter.sh/capacity-type", "operator": "In", "values": ["on-demand"]},
+    ],
+    "eks-auto": [
+        {"key": "eks.amazonaws.com/instance-gpu-count", "operator": "Gt", "values": ["0"]},
+        {
+            "key": "eks.amazonaws.com/instance-gpu-manufacturer",
+            "operator": "In",
+            "values": ["nvidia"],
+        },
+    ],
+    "aks-nap": [
+        {
+            "key": "karpenter.azure.com/sku-name",
+            "operator": "In",
+            "values": ["Standard_NC24ads_A100_v4"],
+        },
+    ],
+}
+"""How each flavour's GPU NodePool asks for GPU instances: an EC2 family of the catalog, Auto
+Mode's GPU-count and manufacturer labels, an Azure VM size of the catalog."""
+
+
+def karpenter_pool(flavour: str = "eks", name: str = "gpu", **spec_changes: Any) -> dict[str, Any]:
+    """A Karpenter GPU NodePool (``karpenter.sh/v1``), tainted as BP-01 asks; ``taints`` and
+    ``startupTaints`` among ``spec_changes`` replace the template's."""
+    template_spec: dict[str, Any] = {
+        "nodeClassRef": NODE_CLASSES[flavour],
+        "requirements": KARPENTER_GPU_REQUIREMENTS[flavour],
+        "taints": [KARPENTER_GPU_TAINT],
+    }
+    template_spec.update(spec_changes)
+    template = {
+        "metadata": {"labels": {"gpu-platform.io/pool": name}},
+        "spec": {k: v for k, v in template_spec.items() if v is not None},
+    }
+    return {
+        "apiVersion": "karpenter.sh/v1",
+        "kind": "NodePool",
+        "metadata": {"name": name},
+        "spec": {"template": template, "limits": {"nvidia.com/gpu": 8}},
+    }
+
+
+def karpenter(flavour: str = "eks", **spec_changes: Any) -> tuple[Res, ...]:
+    return (Res(KARPENTER_NODE_POOL, f"{flavour}-gpu", karpenter_pool(flavour, **spec_changes)),)

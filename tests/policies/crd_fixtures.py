@@ -150,7 +150,14 @@ def _predictor(t: dict[str, Any]) -> dict[str, Any]:
     main, *others = pod.pop("containers")
     model = {k: v for k, v in main.items() if k != "name"}
     model.update(modelFormat={"name": "huggingface"}, args=["--model_id=meta-llama/Llama-3.1-8B"])
-    return {"minReplicas": 1, **pod, "model": model, **({"containers": others} if others else {})}
+    labels = {"labels": t["metadata"]["labels"]} if t["metadata"].get("labels") else {}
+    return {
+        "minReplicas": 1,
+        **labels,
+        **pod,
+        "model": model,
+        **({"containers": others} if others else {}),
+    }
 
 
 def _inference_service(t: dict[str, Any]) -> dict[str, Any]:
@@ -177,6 +184,7 @@ def _serving_runtime(t: dict[str, Any]) -> dict[str, Any]:
     return {
         "supportedModelFormats": [{"name": "vllm", "version": "1", "autoSelect": True}],
         "protocolVersions": ["v2"],
+        **({"labels": t["metadata"]["labels"]} if t["metadata"].get("labels") else {}),
         **t["spec"],
     }
 
@@ -212,6 +220,147 @@ def _volcano_tasks(t: dict[str, Any]) -> list[dict[str, Any]]:
         {"name": "ps", "replicas": 1, "template": _cpu()},
         {"name": "worker", "replicas": 2, "template": t},
     ]
+
+
+# --- Operators that build the pod themselves (gpu_facts.operators) ---------------------------
+
+KAITO_RESOURCE = {
+    "instanceType": "Standard_NC24ads_A100_v4",
+    "labelSelector": {"matchLabels": {"apps": "llm"}},
+}
+
+
+def _kaito_workspace(t: dict[str, Any]) -> dict[str, Any]:
+    """A Workspace with the pod as its inference template (KAITO adds its tolerations and
+    replaces the affinity); a Workspace has no ``spec``: these are root fields."""
+    return {"resource": dict(KAITO_RESOURCE), "inference": {"template": t}}
+
+
+def _kaito_inference_set(t: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "replicas": 2,
+        "labelSelector": {"matchLabels": {"apps": "llm"}},
+        "template": {
+            "resource": {"instanceType": KAITO_RESOURCE["instanceType"]},
+            "inference": {"template": t},
+        },
+    }
+
+
+_NIM_POD_FIELDS = {
+    "containers",
+    "initContainers",
+    "tolerations",
+    "nodeSelector",
+    "affinity",
+    "runtimeClassName",
+    "schedulerName",
+    "priorityClassName",
+}
+_NIM_CONTAINER_FIELDS = {"name", "image", "command", "args", "env"}
+
+
+def _nim_image(image: str) -> dict[str, str]:
+    repository, _, tag = (
+        image.rpartition(":") if ":" in image.rsplit("/", 1)[-1] else (image, "", "")
+    )
+    return {"repository": repository, "tag": tag} if tag else {"repository": repository}
+
+
+def _unprivileged(container: dict[str, Any]) -> dict[str, Any]:
+    """The container without a securityContext that only says what NIM's pods are anyway
+    (not privileged): the NIM kinds have no field for it."""
+    if container.get("securityContext") == {"privileged": False}:
+        return {k: v for k, v in container.items() if k != "securityContext"}
+    return container
+
+
+def _nim_container(container: dict[str, Any]) -> dict[str, Any]:
+    """An init or sidecar container as a NIMContainerSpec (no resources, no securityContext)."""
+    container = _unprivileged(container)
+    if set(container) - _NIM_CONTAINER_FIELDS:
+        raise Inexpressible("a NIM init or sidecar container has no resources or securityContext")
+    return {**container, "image": _nim_image(container["image"])}
+
+
+def nim_service_spec(t: dict[str, Any]) -> dict[str, Any]:
+    """A NIMService serving the pod's first container, its cache a NIMCache (so the operator adds
+    a GPU when the spec names none); its other containers are sidecars."""
+    pod = dict(t["spec"])
+    if set(pod) - _NIM_POD_FIELDS:
+        raise Inexpressible("a NIMService sets only these pod fields")
+    main, *others = pod.pop("containers")
+    main = _unprivileged(main)
+    if set(main) - {*_NIM_CONTAINER_FIELDS, "resources"}:
+        raise Inexpressible("the NIM container has no securityContext")
+    spec: dict[str, Any] = {
+        "image": _nim_image(main["image"]),
+        "authSecret": "ngc-api-secret",
+        "storage": {"nimCache": {"name": "llama-3-1-8b", "profile": ""}},
+        "expose": {"service": {"type": "ClusterIP", "port": 8000}},
+        "labels": dict(t["metadata"].get("labels") or {}),
+        **{k: v for k, v in main.items() if k in ("command", "args", "env", "resources")},
+    }
+    if others:
+        spec["sidecarContainers"] = [_nim_container(c) for c in others]
+    if "initContainers" in pod:
+        spec["initContainers"] = [_nim_container(c) for c in pod.pop("initContainers")]
+    return {**spec, **pod}
+
+
+NIM_KINDS = frozenset({"NIMService.apps.nvidia.com", "NIMPipeline.apps.nvidia.com"})
+"""Kinds whose GPU pod is a NIMService's (served from a NIMCache by default)."""
+
+
+def served_from_pvc(res: Res) -> Res:
+    """A NIM kind's workload with its model on a PVC instead of a NIMCache: the operator then
+    adds no GPU to what ``spec.resources`` asks for."""
+    specs = [res.props["spec"]]
+    if res.props["kind"] == "NIMPipeline":
+        specs = [service["spec"] for service in res.props["spec"]["services"]]
+    for spec in specs:
+        spec["storage"] = {"pvc": {"name": "llama-3-1-8b-model"}}
+    return res
+
+
+def _nim_pipeline(t: dict[str, Any]) -> dict[str, Any]:
+    embedder = {"name": "embedder", "enabled": False, "spec": nim_service_spec(_cpu_nim())}
+    return {"services": [embedder, {"name": "llm", "enabled": True, "spec": nim_service_spec(t)}]}
+
+
+def _cpu_nim() -> dict[str, Any]:
+    cpu = _cpu()
+    cpu["spec"]["containers"][0]["image"] = "nvcr.io/nim/nvidia/nv-embedqa-e5-v5:1.5.0"
+    return cpu
+
+
+def _nim_cache(t: dict[str, Any]) -> dict[str, Any]:
+    """A NIMCache whose download Job is the pod: its image the model puller, its env and CPU and
+    memory; a NIMCache has no field for GPUs, init containers' resources or security."""
+    pod = dict(t["spec"])
+    if set(pod) - {"containers", "tolerations", "nodeSelector", "runtimeClassName"}:
+        raise Inexpressible("a NIMCache sets only tolerations, nodeSelector and runtimeClassName")
+    (main,) = pod.pop("containers")
+    main = _unprivileged(main)
+    limits = (main.get("resources") or {}).get("limits") or {}
+    if set(main) - {"name", "image", "env", "resources"} or set(limits) - {"cpu", "memory"}:
+        raise Inexpressible("a NIMCache's Job has an image, env, CPU and memory only")
+    source = {
+        "ngc": {
+            "modelPuller": main["image"],
+            "pullSecret": "ngc-secret",
+            "authSecret": "ngc-api-secret",
+        }
+    }
+    spec: dict[str, Any] = {
+        "source": source,
+        "storage": {"pvc": {"create": True, "size": "50Gi", "volumeAccessMode": "ReadWriteOnce"}},
+        "resources": dict(limits),
+        **pod,
+    }
+    if "env" in main:
+        spec["env"] = main["env"]
+    return spec
 
 
 CUSTOM_RESOURCES: dict[str, tuple[str, Callable[[dict[str, Any]], dict[str, Any]]]] = {
@@ -324,6 +473,17 @@ CUSTOM_RESOURCES: dict[str, tuple[str, Callable[[dict[str, Any]], dict[str, Any]
         "kubernetes:serving.knative.dev/v1:Configuration",
         lambda t: {"template": t},
     ),
+    "Workspace.kaito.sh": ("kubernetes:kaito.sh/v1beta1:Workspace", _kaito_workspace),
+    "InferenceSet.kaito.sh": ("kubernetes:kaito.sh/v1beta1:InferenceSet", _kaito_inference_set),
+    "NIMService.apps.nvidia.com": (
+        "kubernetes:apps.nvidia.com/v1alpha1:NIMService",
+        nim_service_spec,
+    ),
+    "NIMPipeline.apps.nvidia.com": (
+        "kubernetes:apps.nvidia.com/v1alpha1:NIMPipeline",
+        _nim_pipeline,
+    ),
+    "NIMCache.apps.nvidia.com": ("kubernetes:apps.nvidia.com/v1alpha1:NIMCache", _nim_cache),
 }
 """Label -> (type token, builder of the object's spec from the GPU pod's template)."""
 
@@ -335,16 +495,23 @@ CLUSTER_SCOPED: frozenset[str] = frozenset(
     }
 )
 """Cluster-wide runtimes and templates: no namespace of their own."""
+ROOT_FIELDS: frozenset[str] = frozenset({"Workspace.kaito.sh"})
+"""Kinds whose fields sit at the object's root (a KAITO Workspace has no ``spec``)."""
+GPU_FREE: frozenset[str] = frozenset({"NIMCache.apps.nvidia.com"})
+"""Kinds whose pods never ask for a GPU (the type has no field for one)."""
+OPERATOR_TOLERATES: frozenset[str] = frozenset({"Workspace.kaito.sh", "InferenceSet.kaito.sh"})
+"""Kinds whose operator adds the NVIDIA GPU toleration to every pod (KAITO)."""
 
 
 def custom_resource(label: str, template: dict[str, Any], metadata: dict[str, Any]) -> Res:
     """The custom resource ``label`` with ``template`` as its GPU pod."""
     type_token, build = CUSTOM_RESOURCES[label]
     api_version = type_token.split(":")[1]
+    fields = build(template)
     props = {
         "apiVersion": api_version,
         "kind": label.split(".", maxsplit=1)[0],
         "metadata": metadata,
-        "spec": build(template),
+        **(fields if label in ROOT_FIELDS else {"spec": fields}),
     }
     return Res(type_token, metadata["name"], props)

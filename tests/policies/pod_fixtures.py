@@ -4,10 +4,17 @@ own workloads and the operators' custom resources (``crd_fixtures``)."""
 from __future__ import annotations
 
 import copy
+from collections import defaultdict
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from .crd_fixtures import CLUSTER_SCOPED, CUSTOM_RESOURCES, Inexpressible, custom_resource
+from .crd_fixtures import (
+    CLUSTER_SCOPED,
+    CUSTOM_RESOURCES,
+    GPU_FREE,
+    Inexpressible,
+    custom_resource,
+)
 from .harness import Case, Res
 
 BUILTIN_KINDS: dict[str, str] = {
@@ -49,18 +56,25 @@ def workload_name(kind: str) -> str:
     return f"trainer-{kind.lower().replace('.', '-')}"
 
 
-def wrap(kind: str, spec: dict[str, Any], namespace: str | None = "gpu-training") -> Res:
-    """``spec`` as the pod spec of a ``kind`` resource; a custom resource raises
+def wrap(
+    kind: str,
+    spec: dict[str, Any],
+    namespace: str | None = "gpu-training",
+    pod_labels: dict[str, str] | None = None,
+) -> Res:
+    """``spec`` as the pod spec of a ``kind`` resource, the pod labelled ``app: trainer``,
+    ``workload: training`` (BP-07) and ``pod_labels``; a custom resource raises
     ``Inexpressible`` when its kind has no field for part of the pod."""
     metadata: dict[str, Any] = {"name": workload_name(kind)}
     if namespace is not None and kind not in CLUSTER_SCOPED:
         metadata["namespace"] = namespace
-    labels = {"app": "trainer"}
+    labels = {"app": "trainer", "workload": "training", **(pod_labels or {})}
     template = {"metadata": {"labels": labels}, "spec": spec}
     if kind in CUSTOM_RESOURCES:
         return custom_resource(kind, template, metadata)
     props: dict[str, Any] = {"metadata": metadata}
     if kind == "Pod":
+        metadata["labels"] = labels
         props["spec"] = spec
     elif kind == "CronJob":
         props["spec"] = {"schedule": "0 * * * *", "jobTemplate": {"spec": {"template": template}}}
@@ -72,12 +86,15 @@ def wrap(kind: str, spec: dict[str, Any], namespace: str | None = "gpu-training"
 
 
 def mutated(
-    kind: str, change: Callable[[dict[str, Any]], None], namespace: str | None = "gpu-training"
+    kind: str,
+    change: Callable[[dict[str, Any]], None],
+    namespace: str | None = "gpu-training",
+    pod_labels: dict[str, str] | None = None,
 ) -> Res:
     """The compliant workload of ``kind`` with one change made to its pod spec."""
     spec = copy.deepcopy(gpu_pod_spec())
     change(spec)
-    return wrap(kind, spec, namespace)
+    return wrap(kind, spec, namespace, pod_labels)
 
 
 def container(spec: dict[str, Any]) -> dict[str, Any]:
@@ -119,18 +136,55 @@ def in_init_container(change: Change) -> Change:
     return apply
 
 
-def pod_policy_cases(policy: str, violations: Iterable[tuple[str, Change, str]]) -> list[Case]:
+def without_gpus(spec: dict[str, Any]) -> None:
+    """The pod of a kind that asks for no GPU: its containers' GPU resources dropped."""
+    for c in spec.get("containers", []):
+        limits = c.get("resources", {}).get("limits", {})
+        for name in [n for n in limits if "/" in n]:
+            del limits[name]
+        c["resources"]["limits"].update(cpu="2", memory="4Gi")
+        c["resources"].pop("requests", None)
+
+
+NO_FIELD: defaultdict[str, set[str]] = defaultdict(set)
+"""Policy -> the kinds on which none of its violations can be written (``Inexpressible``: a
+NIMService has no ``securityContext``, a NIMCache no ``hostIPC``): filled by
+``pod_policy_cases``, read by the meta-test."""
+
+
+def pod_policy_cases(
+    policy: str,
+    violations: Iterable[tuple[str, Change, str]],
+    moot_on: frozenset[str] = frozenset(),
+    *,
+    gpu_only: bool = True,
+) -> list[Case]:
     """A pod policy's cases on every pod-bearing kind: the compliant workload passes, and each
     violation (id, change to the compliant pod spec, expected message fragment) fails, on every
-    kind that has a field for it."""
+    kind that has a field for it. A GPU-free kind (``GPU_FREE``) starts from the compliant pod
+    without its GPUs: a policy about GPU pods (``gpu_only``) passes each violation there, one
+    that judges every pod fails it. On a kind of ``moot_on`` the operator undoes the violations
+    (KAITO adds the GPU toleration): each is a passing case there, which is the point."""
     violations = list(violations)
     cases = []
     for kind in KINDS:
-        cases.append(Case(policy, f"{kind}-compliant", (wrap(kind, gpu_pod_spec()),)))
+        base: Change = without_gpus if kind in GPU_FREE else (lambda _: None)
+        cases.append(Case(policy, f"{kind}-compliant", (mutated(kind, base),)))
+        written = 0
         for case_id, change, fragment in violations:
+
+            def both(spec: dict[str, Any], change: Change = change, base: Change = base) -> None:
+                base(spec)
+                change(spec)
+
             try:
-                res = mutated(kind, change)
+                res = mutated(kind, both)
             except Inexpressible:
                 continue
-            cases.append(Case(policy, f"{kind}-{case_id}", (res,), (fragment,)))
+            written += 1
+            moot = kind in moot_on or (gpu_only and kind in GPU_FREE)
+            expected = () if moot else (fragment,)
+            cases.append(Case(policy, f"{kind}-{case_id}", (res,), expected))
+        if violations and not written:
+            NO_FIELD[policy].add(kind)
     return cases

@@ -71,6 +71,13 @@ def release(
     )
 
 
+def operator_release(chart: str, version: str) -> Res:
+    """An operator installed by the stack from its chart, pinned (KAITO's ``workspace``,
+    NVIDIA's ``k8s-nim-operator``)."""
+    props = {"chart": chart, "version": version, "namespace": "operators", "values": {}}
+    return Res(RELEASE, chart, props)
+
+
 def ack(spec: str | None, mps: bool = True, depends: bool = True) -> tuple[Res, ...]:
     cluster_props: dict[str, Any] = {"name": "ack"}
     if spec is not None:

@@ -11,6 +11,7 @@ import pytest
 
 from gpu_facts.pod_templates import POD_BEARING_KINDS
 from gpu_policies.registry import policies
+from gpu_policy_support.pod_specs import pod_bearing
 
 from .cloud_fixtures import (
     ACK_NODE_POOL,
@@ -21,10 +22,11 @@ from .cloud_fixtures import (
     ack_pool,
     aks_gpu_pool,
 )
+from .crd_fixtures import GPU_FREE
 from .harness import Case, Res, messages, policy_named, violations
 from .platform_fixtures import dev_like_stack
-from .pod_fixtures import KINDS, container, gpu_pod_spec, mutated, wrap
-from .stack_fixtures import governed
+from .pod_fixtures import KINDS, container, gpu_pod_spec, mutated, without_gpus, wrap
+from .stack_fixtures import governed, operator_release
 
 POD_POLICIES = (
     "gpu-workloads-tolerate-gpu-taint",
@@ -50,9 +52,14 @@ def test_every_kind_of_the_policies_is_covered() -> None:
 @pytest.mark.parametrize("kind", KINDS)
 def test_compliant_workload_passes_every_registered_policy(kind: str) -> None:
     """In its declared, governed namespace (the namespace policies judge the namespace)."""
-    res = wrap(kind, gpu_pod_spec())
+    res = mutated(kind, without_gpus) if kind in GPU_FREE else wrap(kind, gpu_pod_spec())
+    bearing = pod_bearing(res.type)
+    made_by = bearing.made_by if bearing else None
+    # A stack with an operator's custom resources says which version of it runs.
+    operator = [operator_release(made_by.chart, made_by.version)] if made_by else []
     for policy in policies():
-        assert violations(policy, [res, *governed("gpu-training")]) == [], policy.name
+        found = violations(policy, [res, *operator, *governed("gpu-training")])
+        assert found == [], policy.name
 
 
 def test_policies_about_gpu_pods_skip_pods_without_gpus() -> None:

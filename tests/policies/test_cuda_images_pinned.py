@@ -34,7 +34,7 @@ VIOLATIONS: list[tuple[str, Change, str]] = [
     ("cuda-tag", set_container("image", "vllm/vllm-openai:cuda"), "its tag 'cuda' moves"),
 ]
 
-CASES: list[Case] = pod_policy_cases(POLICY, VIOLATIONS)
+CASES: list[Case] = pod_policy_cases(POLICY, VIOLATIONS, gpu_only=False)
 """Every case of the policy, declared for the meta-test."""
 
 

@@ -1,5 +1,5 @@
-"""gpu-clusters-have-untainted-pool: an AKS or ACK cluster with GPU pools has a pool that takes
-pods without tolerations."""
+"""gpu-clusters-have-untainted-pool: an AKS, ACK or EKS cluster with GPU pools (Karpenter
+NodePools and pulumi-azure pools included) has a pool that takes pods without tolerations."""
 
 from __future__ import annotations
 
@@ -10,13 +10,20 @@ import pytest
 from .cloud_fixtures import (
     ACK_NODE_POOL,
     AGENT_POOL,
+    AZURE_CLUSTER,
+    AZURE_NODE_POOL,
     MANAGED_CLUSTER,
     SYSTEM_PROFILE,
     ack_cluster,
     ack_pool,
     aks_gpu_pool,
+    classic_cluster,
+    classic_pool,
     cluster,
+    karpenter,
+    karpenter_pool,
     profile,
+    versioned,
 )
 from .harness import Case, Res, assert_case, policy_named, violations
 from .stack_fixtures import many_namespaces_stack, walks_once
@@ -144,6 +151,97 @@ CASES: list[Case] = [
             ACK_GPU,
         ),
         ("system: CriticalAddonsOnly=true:NoSchedule",),
+    ),
+    # Issue 30: the other ways to write clusters and pools.
+    Case(
+        UNTAINTED,
+        "versioned-cluster-gpu-pool-beside-tainted-system",
+        tuple(
+            Res(versioned(r.type, "2025-08-01"), r.name, r.props, r.depends_on)
+            for r in aks(GPU_POOL)
+        ),
+        ("GPU pools (a100) and no pool without NoSchedule or NoExecute taints",),
+    ),
+    Case(
+        UNTAINTED,
+        "pulumi-azure-cpu-default-pool",
+        (
+            Res(AZURE_CLUSTER, "aks", classic_cluster()),
+            Res(AZURE_NODE_POOL, "a100", classic_pool()),
+        ),
+    ),
+    Case(
+        UNTAINTED,
+        "pulumi-azure-critical-addons-default-pool",
+        (
+            Res(
+                AZURE_CLUSTER,
+                "aks",
+                classic_cluster(
+                    defaultNodePool={
+                        "name": "system",
+                        "vmSize": "Standard_D4s_v5",
+                        "onlyCriticalAddonsEnabled": True,
+                    }
+                ),
+            ),
+            Res(AZURE_NODE_POOL, "a100", classic_pool()),
+        ),
+        ("aks/defaultNodePool[system]: CriticalAddonsOnly=true:NoSchedule; a100mig1g:",),
+    ),
+    Case(
+        UNTAINTED,
+        "aks-nap-without-default-pools",
+        (
+            *aks(nodeProvisioningProfile={"mode": "Auto", "defaultNodePools": "None"}),
+            *karpenter("aks-nap"),
+        ),
+        ("GPU pools (gpu) and no pool without NoSchedule",),
+    ),
+    Case(
+        UNTAINTED,
+        "aks-nap-without-default-pools-cpu-node-pool",
+        (
+            *aks(nodeProvisioningProfile={"mode": "Auto", "defaultNodePools": "None"}),
+            *karpenter("aks-nap"),
+            Res(
+                "kubernetes:karpenter.sh/v1:NodePool",
+                "general",
+                karpenter_pool(
+                    "aks-nap",
+                    name="general",
+                    taints=None,
+                    requirements=[
+                        {"key": "karpenter.azure.com/sku-family", "operator": "In", "values": ["D"]}
+                    ],
+                ),
+            ),
+        ),
+    ),
+    Case(
+        UNTAINTED,
+        "eks-auto-mode-general-purpose",
+        (
+            Res(
+                "aws:eks/cluster:Cluster",
+                "eks",
+                {"computeConfig": {"enabled": True, "nodePools": ["system", "general-purpose"]}},
+            ),
+            *karpenter("eks-auto"),
+        ),
+    ),
+    Case(
+        UNTAINTED,
+        "eks-auto-mode-system-pool-only",
+        (
+            Res(
+                "aws:eks/cluster:Cluster",
+                "eks",
+                {"computeConfig": {"enabled": True, "nodePools": ["system"]}},
+            ),
+            *karpenter("eks-auto"),
+        ),
+        ("Cluster 'eks' has GPU pools (gpu)",),
     ),
 ]
 """Every case of the policy, declared for the meta-test."""

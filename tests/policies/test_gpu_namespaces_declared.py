@@ -6,10 +6,10 @@ import pytest
 from pulumi_policy.proxy import UNKNOWN_STRING_VALUE
 
 from .claim_fixtures import every_claim_workload
-from .crd_fixtures import CLUSTER_SCOPED
+from .crd_fixtures import CLUSTER_SCOPED, GPU_FREE
 from .harness import Case, assert_case
 from .platform_fixtures import driver_check, many_workloads_stack, workload
-from .pod_fixtures import KINDS, workload_name
+from .pod_fixtures import KINDS, mutated, without_gpus, workload_name
 from .stack_fixtures import deny_all, governed, namespace, quota, walks_once
 
 POLICY = "gpu-namespaces-declared"
@@ -19,6 +19,10 @@ UNDECLARED = "Namespace 'team-a' runs GPU workloads"
 def _every_kind() -> list[Case]:
     cases = []
     for kind in KINDS:
+        if kind in GPU_FREE:  # no GPU workload: its namespace is nobody's GPU namespace
+            res = mutated(kind, without_gpus, namespace="team-a")
+            cases.append(Case(POLICY, f"{kind}-no-gpu-workload", (res,)))
+            continue
         res = workload("nvidia.com/gpu", kind, "team-a")
         if kind in CLUSTER_SCOPED:  # no namespace: its pods run where it is used
             cases.append(Case(POLICY, f"{kind}-cluster-wide", (res,)))

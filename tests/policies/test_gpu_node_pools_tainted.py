@@ -1,10 +1,14 @@
-"""gpu-node-pools-tainted: AKS AgentPool, agentPoolProfiles and ACK NodePool GPU pools."""
+"""gpu-node-pools-tainted: AKS AgentPool (any API version), agentPoolProfiles, pulumi-azure node
+pools and default pools, ACK NodePool, EKS and GKE pools, and Karpenter NodePools."""
 
 from __future__ import annotations
 
 import pytest
 
 from .cloud_fixtures import (
+    AGENT_POOL,
+    AZURE_CLUSTER,
+    AZURE_NODE_POOL,
     EKS_AMD_TAINT,
     EKS_MANAGED,
     EKS_TAINT,
@@ -17,13 +21,18 @@ from .cloud_fixtures import (
     T4,
     ack,
     agent_pool,
+    aks_gpu_pool,
+    classic_cluster,
+    classic_pool,
     eks,
     eks_cluster,
     eks_self_managed,
     gke,
     gke_props,
     in_cluster,
+    karpenter,
     managed_cluster,
+    versioned,
 )
 from .harness import Case, Res, assert_case, messages
 
@@ -102,7 +111,7 @@ CASES: list[Case] = [
         (NO_TAINT,),
     ),
 ]
-"""Every case of the policy, declared for the meta-test."""
+"""Every case of the policy, declared for the meta-test (with ``POOL_SHAPE_CASES`` below)."""
 
 
 @pytest.mark.parametrize("case", CASES, ids=lambda c: c.id)
@@ -254,4 +263,132 @@ EKS_GKE_CASES = [
 
 @pytest.mark.parametrize("case", EKS_GKE_CASES, ids=lambda c: c.id)
 def test_eks_and_gke_gpu_pools(case: Case) -> None:
+    assert_case(case)
+
+
+# --- Issue 30: pulumi-azure, azure-native at any API version, Karpenter NodePools ----------
+
+AKS_NAP_NO_TAINT = (
+    "GPU node pool 'gpu' (Standard_NC24ads_A100_v4) lacks the taint nvidia.com/gpu:NoSchedule "
+    "(taints: none). Fix: Add {key: nvidia.com/gpu, value: present, effect: NoSchedule} to the "
+    "NodePool's spec.template.spec.taints."
+)
+POOL_SHAPE_CASES = [
+    Case(
+        POLICY,
+        "azure-native-versioned-tainted",
+        (Res(versioned(AGENT_POOL, "2025-08-01"), "a100", aks_gpu_pool()),),
+    ),
+    Case(
+        POLICY,
+        "azure-native-versioned-untainted",
+        (Res(versioned(AGENT_POOL, "2024-02-02-preview"), "a100", aks_gpu_pool(nodeTaints=None)),),
+        ("GPU node pool 'a100' (Standard_ND96asr_v4) lacks the taint",),
+    ),
+    Case(
+        POLICY,
+        "azure-native-versioned-cluster-profile-untainted",
+        tuple(
+            Res(versioned(r.type, "2023-04-01"), r.name, r.props) for r in in_cluster(nodeTaints=[])
+        ),
+        ("aks/agentPoolProfiles[a100]",),
+    ),
+    Case(POLICY, "pulumi-azure-pool-tainted", (Res(AZURE_NODE_POOL, "a100", classic_pool()),)),
+    Case(
+        POLICY,
+        "pulumi-azure-pool-untainted",
+        (Res(AZURE_NODE_POOL, "a100", classic_pool(nodeTaints=None)),),
+        (
+            "GPU node pool 'a100mig1g' (Standard_ND96asr_v4) lacks the taint "
+            "nvidia.com/gpu:NoSchedule (taints: none). Fix: Add "
+            "'nvidia.com/gpu=present:NoSchedule' to the pool's nodeTaints.",
+        ),
+    ),
+    Case(POLICY, "pulumi-azure-cpu-default-pool", (Res(AZURE_CLUSTER, "aks", classic_cluster()),)),
+    Case(
+        POLICY,
+        "pulumi-azure-gpu-default-pool",
+        (
+            Res(
+                AZURE_CLUSTER,
+                "aks",
+                classic_cluster(
+                    defaultNodePool={
+                        "name": "gpu",
+                        "vmSize": "Standard_NC4as_T4_v3",
+                        "onlyCriticalAddonsEnabled": True,
+                    }
+                ),
+            ),
+        ),
+        (
+            "GPU node pool 'aks/defaultNodePool[gpu]' (Standard_NC4as_T4_v3) lacks the taint "
+            "nvidia.com/gpu:NoSchedule (taints: CriticalAddonsOnly=true:NoSchedule). Fix: "
+            "pulumi-azure's default_node_pool takes no taints",
+        ),
+    ),
+    Case(POLICY, "karpenter-eks-tainted", karpenter("eks")),
+    Case(POLICY, "karpenter-eks-auto-mode-tainted", karpenter("eks-auto")),
+    Case(POLICY, "karpenter-aks-nap-tainted", karpenter("aks-nap")),
+    Case(
+        POLICY,
+        "karpenter-startup-taint",
+        karpenter(
+            "eks",
+            taints=None,
+            startupTaints=[{"key": "nvidia.com/gpu", "value": "present", "effect": "NoSchedule"}],
+        ),
+    ),
+    Case(
+        POLICY,
+        "karpenter-cpu-pool-untainted",
+        karpenter(
+            "eks",
+            taints=None,
+            requirements=[
+                {"key": "karpenter.k8s.aws/instance-category", "operator": "In", "values": ["m"]}
+            ],
+        ),
+    ),
+    Case(
+        POLICY,
+        "karpenter-eks-untainted",
+        karpenter("eks", taints=None),
+        ("GPU node pool 'gpu' (g5.12xlarge, g5.16xlarge, g5.24xlarge, ...) lacks the taint",),
+    ),
+    Case(
+        POLICY,
+        "karpenter-eks-auto-mode-untainted",
+        karpenter("eks-auto", taints=[{"key": "dedicated", "value": "ml", "effect": "NoSchedule"}]),
+        (
+            "GPU node pool 'gpu' (GPU instances) lacks the taint nvidia.com/gpu:NoSchedule "
+            "(taints: dedicated=ml:NoSchedule)",
+        ),
+    ),
+    Case(
+        POLICY,
+        "karpenter-aks-nap-untainted",
+        karpenter("aks-nap", taints=None),
+        (AKS_NAP_NO_TAINT,),
+    ),
+    Case(
+        POLICY,
+        "karpenter-amd-by-manufacturer",
+        karpenter(
+            "eks-auto",
+            requirements=[
+                {
+                    "key": "eks.amazonaws.com/instance-gpu-manufacturer",
+                    "operator": "In",
+                    "values": ["amd"],
+                }
+            ],
+        ),
+        ("(AMD GPUs) lacks the taint amd.com/gpu:NoSchedule",),
+    ),
+]
+
+
+@pytest.mark.parametrize("case", POOL_SHAPE_CASES, ids=lambda c: c.id)
+def test_every_way_to_write_a_gpu_pool(case: Case) -> None:
     assert_case(case)

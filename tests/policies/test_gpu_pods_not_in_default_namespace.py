@@ -5,13 +5,14 @@ from __future__ import annotations
 import pytest
 
 from .claim_fixtures import claim_policy_cases, every_claim_workload
-from .crd_fixtures import CLUSTER_SCOPED
+from .crd_fixtures import CLUSTER_SCOPED, GPU_FREE
 from .harness import Case, assert_case
 from .pod_fixtures import (
     KINDS,
     Change,
     mutated,
     pod_policy_cases,
+    without_gpus,
 )
 
 POLICY = "gpu-pods-not-in-default-namespace"
@@ -23,6 +24,12 @@ VIOLATIONS: list[tuple[str, Change, str]] = []
 def _namespace_cases() -> list[Case]:
     return [
         Case(
+            POLICY,
+            f"{kind}-namespace-{namespace}",
+            (mutated(kind, without_gpus, namespace=namespace),),
+        )
+        if kind in GPU_FREE  # no GPU workload: any namespace will do
+        else Case(
             POLICY,
             f"{kind}-namespace-{namespace}",
             (mutated(kind, lambda s: None, namespace=namespace),),

@@ -12,7 +12,18 @@ from pulumi_policy import PolicyResource
 from gpu_facts.scheduling import GPU_PRESENT_LABEL
 from gpu_policies import gpu_pools_have_driver_check
 
-from .cloud_fixtures import EKS_MANAGED, eks, eks_cluster, eks_self_managed, gke, gke_props
+from .cloud_fixtures import (
+    AZURE_NODE_POOL,
+    EKS_MANAGED,
+    classic_pool,
+    eks,
+    eks_cluster,
+    eks_self_managed,
+    gke,
+    gke_props,
+    karpenter,
+    karpenter_pool,
+)
 from .harness import Case, Res, assert_case, policy_named, violations
 from .platform_fixtures import (
     ACK_A10,
@@ -187,7 +198,7 @@ def test_walks_the_resources_once() -> None:
     walks_once(DRIVER, many_workloads_stack())
 
 
-POOLS_WITH_PROPS = gpu_pools_have_driver_check._pools_with_props
+GPU_POOLS = gpu_pools_have_driver_check._gpu_pools
 
 
 class CountingLabels(Mapping[str, str]):
@@ -213,11 +224,11 @@ def _label_reads(checks: int, monkeypatch: pytest.MonkeyPatch) -> tuple[Counter[
     """Label reads per pool, and violations, for 20 pools and ``checks`` driver checks."""
     reads: Counter[str] = Counter()
 
-    def counted(resource_type: str, resource: PolicyResource) -> Iterator[tuple[object, object]]:
-        for pool, props in POOLS_WITH_PROPS(resource_type, resource):
-            yield replace(pool, labels=CountingLabels(pool.name, pool.labels, reads)), props
+    def counted(resource: PolicyResource) -> Iterator[object]:
+        for pool in GPU_POOLS(resource):
+            yield replace(pool, labels=CountingLabels(pool.name, pool.labels, reads))
 
-    monkeypatch.setattr(gpu_pools_have_driver_check, "_pools_with_props", counted)
+    monkeypatch.setattr(gpu_pools_have_driver_check, "_gpu_pools", counted)
     pools = [aks_pool(f"p{i}") for i in range(20)]
     jobs = [driver_check(f"p{i % 20}") for i in range(checks)]
     jobs = [replace(job, name=f"{job.name}-{i}") for i, job in enumerate(jobs)]
@@ -336,4 +347,53 @@ EKS_GKE_CASES = [
 
 @pytest.mark.parametrize("case", EKS_GKE_CASES, ids=lambda c: c.id)
 def test_eks_and_gke_pools_need_their_check(case: Case) -> None:
+    assert_case(case)
+
+
+# --- Issue 30: pulumi-azure pools and Karpenter NodePools -------------------------------------
+
+POOL_SHAPE_CASES = [
+    Case(
+        DRIVER,
+        "pulumi-azure-node-count-1-unchecked",
+        (Res(AZURE_NODE_POOL, "a100", classic_pool()),),
+        ("GPU node pool 'a100mig1g' has no driver check",),
+    ),
+    Case(
+        DRIVER,
+        "pulumi-azure-node-count-1-checked",
+        (Res(AZURE_NODE_POOL, "a100", classic_pool()), driver_check("a100mig1g")),
+    ),
+    Case(
+        DRIVER,
+        "pulumi-azure-autoscaled-from-0",
+        (
+            Res(
+                AZURE_NODE_POOL,
+                "a100",
+                classic_pool(gpuInstance=None, autoScalingEnabled=True, minCount=0, maxCount=2),
+            ),
+        ),
+    ),
+    Case(DRIVER, "karpenter-grows-from-zero", karpenter("eks")),
+    Case(
+        DRIVER,
+        "karpenter-static-pool-unchecked",
+        (
+            Res(
+                "kubernetes:karpenter.sh/v1:NodePool",
+                "gpu",
+                {
+                    **karpenter_pool("aks-nap"),
+                    "spec": {**karpenter_pool("aks-nap")["spec"], "replicas": 2},
+                },
+            ),
+        ),
+        ("nodeSelector, e.g. karpenter.sh/nodepool: gpu",),
+    ),
+]
+
+
+@pytest.mark.parametrize("case", POOL_SHAPE_CASES, ids=lambda c: c.id)
+def test_pulumi_azure_and_karpenter_pools(case: Case) -> None:
     assert_case(case)

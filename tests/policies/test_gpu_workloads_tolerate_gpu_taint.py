@@ -10,6 +10,7 @@ from gpu_facts.scheduling import GPU_TAINT
 
 from .claim_fixtures import claim_policy_cases, claim_workload
 from .cloud_fixtures import EKS_TAINT_TRUE, GKE_CLUSTER, eks, eks_self_managed, gke
+from .crd_fixtures import OPERATOR_TOLERATES
 from .harness import Case, Res, assert_case, messages
 from .platform_fixtures import (
     T4_POOL,
@@ -63,6 +64,17 @@ VIOLATIONS: list[tuple[str, Change, str]] = [
 ]
 
 EXISTS = {"key": "nvidia.com/gpu", "operator": "Exists", "effect": "NoSchedule"}
+
+
+def operator_pod(kind: str, resource: str | None, tolerations: Any = ()) -> Res:
+    """``kind``'s GPU pod asking one unit of ``resource`` (None: no GPU resource written)."""
+
+    def change(spec: dict[str, Any]) -> None:
+        limits = {resource: 1} if resource else {"cpu": "4"}
+        container(spec)["resources"] = {"limits": limits}
+        spec["tolerations"] = list(tolerations)
+
+    return mutated(kind, change)
 
 
 def amd_workload(resource: str = "amd.com/gpu", tolerations: Any = None) -> Res:
@@ -135,9 +147,9 @@ QUEUED_CASES: list[Case] = [
 
 
 CASES: list[Case] = [
-    *pod_policy_cases(POLICY, VIOLATIONS),
+    *pod_policy_cases(POLICY, VIOLATIONS, moot_on=OPERATOR_TOLERATES),
     # GPUs through claims (DRA): inline, by template, by name.
-    *claim_policy_cases(POLICY, VIOLATIONS[:1]),
+    *claim_policy_cases(POLICY, VIOLATIONS[:1], moot_on=OPERATOR_TOLERATES),
     # AMD pools carry amd.com/gpu: AMD workloads tolerate that key, partitions included.
     Case(POLICY, "amd-pool-amd-toleration", (amd_pool(), amd_workload())),
     Case(POLICY, "amd-partition", (amd_pool(), amd_workload("amd.com/cpx_nps4"))),
@@ -162,6 +174,29 @@ CASES: list[Case] = [
         (amd_pool(), T4_POOL, workload("nvidia.com/gpu"), amd_workload()),
     ),
     *QUEUED_CASES,
+    # KAITO adds NVIDIA's toleration to every pod, and only NVIDIA's: a template that asks for
+    # AMD's GPUs still fails on an AMD pool.
+    *(
+        Case(
+            POLICY,
+            f"{kind}-amd-template",
+            (amd_pool(), operator_pod(kind, "amd.com/gpu")),
+            (
+                "does not tolerate the GPU taint of its nodes, amd.com/gpu=present:NoSchedule "
+                "(pool mi300x): it tolerates nvidia.com/gpu Exists NoSchedule; sku Equal "
+                '"gpu" NoSchedule',
+            ),
+        )
+        for kind in sorted(OPERATOR_TOLERATES)
+    ),
+    # A NIMService gets no toleration from its operator, and a GPU it does not ask for: one
+    # served from a NIMCache without the toleration fails however it writes its resources.
+    Case(
+        POLICY,
+        "nimservice-gpu-added-by-the-operator",
+        (operator_pod("NIMService.apps.nvidia.com", None, tolerations=[]),),
+        ("'trainer-nimservice-apps-nvidia-com' (spec) asks for nvidia.com/gpu but does not",),
+    ),
 ]
 """Every case of the policy, declared for the meta-test."""
 

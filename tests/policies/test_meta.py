@@ -16,9 +16,9 @@ from gpu_policies.registry import MODULES, REGISTERED, policies
 from gpu_policy_support.pod_specs import pod_bearing
 from gpu_policy_support.policy_factory import FIX_PREFIX
 
-from .crd_fixtures import CLUSTER_SCOPED
+from .crd_fixtures import CLUSTER_SCOPED, GPU_FREE
 from .harness import Case, assert_case, messages, violations
-from .pod_fixtures import KINDS, container, mutated
+from .pod_fixtures import KINDS, NO_FIELD, container, mutated, without_gpus
 
 SPEC_IDS = {f"BP-{i:02d}" for i in range(1, 21)}
 HERE = Path(__file__).resolve().parent
@@ -51,6 +51,20 @@ def is_pod_policy(module: ModuleType) -> bool:
     breaks every pod rule, in ``default`` and in a namespace the stack does not declare."""
     return any(
         violations(module.POLICY, [mutated("Deployment", _bad_everything, namespace=ns)])
+        for ns in ("default", "team-a")
+    )
+
+
+def judges_pods_without_gpus(module: ModuleType) -> bool:
+    """A pod policy that also judges pods asking for no GPU (the env var, CUDA tags): it must
+    fail on the kinds whose pods never ask for one (``GPU_FREE``) too."""
+
+    def bad_without_gpus(spec: dict[str, Any]) -> None:
+        _bad_everything(spec)
+        without_gpus(spec)
+
+    return any(
+        violations(module.POLICY, [mutated("Deployment", bad_without_gpus, namespace=ns)])
         for ns in ("default", "team-a")
     )
 
@@ -101,10 +115,15 @@ def test_each_file_tests_its_policy_both_ways(module_name: str) -> None:
     assert_case(passing[0])
     assert_case(failing[0])
     if is_pod_policy(module):
+        any_pod = judges_pods_without_gpus(module)
         for kind in KINDS:
             assert any(kind in kinds_of(c) for c in passing), f"{policy.name}: no passing {kind}"
             if policy.name in NAMESPACE_POLICIES and kind in CLUSTER_SCOPED:
                 continue
+            if kind in GPU_FREE and not any_pod:
+                continue  # its pods ask for no GPU: a rule about GPU pods never fails there
+            if kind in NO_FIELD[policy.name]:
+                continue  # the kind has no field to break the rule with
             assert any(kind in kinds_of(c) for c in failing), f"{policy.name}: no failing {kind}"
 
 

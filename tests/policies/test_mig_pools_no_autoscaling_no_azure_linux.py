@@ -9,11 +9,13 @@ from gpu_platform.plan.gpu_pools import mig_problems
 from gpu_platform.settings import GpuPoolSettings
 
 from .cloud_fixtures import (
+    AZURE_NODE_POOL,
     T4,
     agent_pool,
+    classic_pool,
     in_cluster,
 )
-from .harness import Case, assert_case, messages
+from .harness import Case, Res, assert_case, messages
 
 CASES: list[Case] = [
     # BP-12: MIG pools fixed size, not on Azure Linux.
@@ -48,6 +50,36 @@ CASES: list[Case] = [
         in_cluster(enableAutoScaling=True, osSKU="AzureLinux3"),
         (MIG_NO_AUTOSCALER, MIG_NOT_ON_AZURE_LINUX),
     ),
+    # pulumi-azure: gpuInstance, autoScalingEnabled (enableAutoScaling before v6), osSku.
+    Case(
+        "mig-pools-no-autoscaling-no-azure-linux",
+        "pulumi-azure-fixed-ubuntu",
+        (Res(AZURE_NODE_POOL, "a100", classic_pool()),),
+    ),
+    Case(
+        "mig-pools-no-autoscaling-no-azure-linux",
+        "pulumi-azure-autoscaled-azure-linux",
+        (
+            Res(
+                AZURE_NODE_POOL,
+                "a100",
+                classic_pool(autoScalingEnabled=True, minCount=1, maxCount=2, osSku="AzureLinux"),
+            ),
+        ),
+        (MIG_NO_AUTOSCALER, MIG_NOT_ON_AZURE_LINUX),
+    ),
+    Case(
+        "mig-pools-no-autoscaling-no-azure-linux",
+        "pulumi-azure-v5-enable-auto-scaling",
+        (
+            Res(
+                AZURE_NODE_POOL,
+                "a100",
+                classic_pool(autoScalingEnabled=None, enableAutoScaling=True),
+            ),
+        ),
+        (MIG_NO_AUTOSCALER,),
+    ),
 ]
 """Every case of the policy, declared for the meta-test."""
 
@@ -70,7 +102,7 @@ def test_the_pack_reports_the_rule_of_the_config_and_the_components() -> None:
         }
     )
     rule = dict(mig_problems("azure", pool))
-    found = messages(CASES[-1])
+    found = messages(next(c for c in CASES if c.id == "cluster-profile-both"))
     assert len(found) == 2
     assert rule["autoscale"] in found[0]
     assert rule["osSku"] in found[1]

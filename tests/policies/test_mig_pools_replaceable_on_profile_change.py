@@ -6,13 +6,16 @@ import pytest
 
 from .cloud_fixtures import (
     AGENT_POOL,
+    AZURE_NODE_POOL,
     NOT_REPLACEABLE,
     REPLACE,
     T4,
     ack,
     agent_pool,
     aks_gpu_pool,
+    classic_pool,
     managed_cluster,
+    versioned,
 )
 from .harness import Case, Res, assert_case
 
@@ -36,6 +39,25 @@ CASES: list[Case] = [
     ),
     Case(REPLACE, "no-name", agent_pool(agentPoolName=None), ("without agentPoolName",)),
     Case(REPLACE, "exempt-pool", agent_pool(), config={"exemptNames": ["a100"]}),
+    # A local SDK's AgentPool, and pulumi-azure's pool (gpu_instance forces a new pool too).
+    Case(
+        REPLACE,
+        "versioned-same-name",
+        (Res(versioned(AGENT_POOL, "2025-08-01"), "a100", aks_gpu_pool()),),
+        (f"'a100' (MIG1g) {NOT_REPLACEABLE}",),
+    ),
+    Case(REPLACE, "pulumi-azure-profile-in-name", (Res(AZURE_NODE_POOL, "a100", classic_pool()),)),
+    Case(
+        REPLACE,
+        "pulumi-azure-same-name",
+        (Res(AZURE_NODE_POOL, "a100", classic_pool(name="gpu")),),
+        (f"'gpu' (MIG1g) {NOT_REPLACEABLE}",),
+    ),
+    Case(
+        REPLACE,
+        "pulumi-azure-delete-before-replace",
+        (Res(AZURE_NODE_POOL, "a100", classic_pool(name="gpu"), delete_before_replace=True),),
+    ),
 ]
 """Every case of the policy, declared for the meta-test."""
 

@@ -19,7 +19,7 @@ VIOLATIONS: list[tuple[str, Change, str]] = [
     ("one-id", add_env("NVIDIA_VISIBLE_DEVICES", "0"), "NVIDIA_VISIBLE_DEVICES"),
 ]
 
-CASES: list[Case] = pod_policy_cases(POLICY, VIOLATIONS)
+CASES: list[Case] = pod_policy_cases(POLICY, VIOLATIONS, gpu_only=False)
 """Every case of the policy, declared for the meta-test."""
 
 

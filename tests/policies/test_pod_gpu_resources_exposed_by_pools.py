@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
 from pulumi_policy.proxy import UNKNOWN_STRING_VALUE, UnknownValueError
 
 from gpu_facts.scheduling import AMD_GPU, GPU_PRESENT_LABEL, POOL_LABEL
 from gpu_platform.components.nvidia.device_plugin import gpu_node_affinity
 
-from .cloud_fixtures import eks, gke
+from .cloud_fixtures import eks, gke, karpenter
+from .crd_fixtures import GPU_FREE, NIM_KINDS, served_from_pvc
 from .harness import Case, Res, assert_case, policy_named, violations
 from .platform_fixtures import (
     MIG_1G,
@@ -28,7 +31,7 @@ from .platform_fixtures import (
     t4_stack,
     workload,
 )
-from .pod_fixtures import KINDS
+from .pod_fixtures import KINDS, mutated, without_gpus
 from .stack_fixtures import walks_once
 
 EXPOSED = "pod-gpu-resources-exposed-by-pools"
@@ -50,16 +53,24 @@ OUR_AFFINITY_RELEASE = plugin_release(
 def _every_kind() -> list[Case]:
     cases = []
     for kind in KINDS:
+        if kind in GPU_FREE:  # asks for no GPU resource, so for none the pools lack
+            res = mutated(kind, without_gpus)
+            cases.append(Case(EXPOSED, f"{kind}-no-gpu", (*mig_stack(), res)))
+            continue
+        # A NIM served from its PVC: the operator adds no GPU to what it asks (below: one that is).
+        own: Callable[[Res], Res] = served_from_pvc if kind in NIM_KINDS else (lambda r: r)
         cases.append(
             Case(
-                EXPOSED, f"{kind}-exposed", (*mig_stack(), workload("nvidia.com/mig-1g.5gb", kind))
+                EXPOSED,
+                f"{kind}-exposed",
+                (*mig_stack(), own(workload("nvidia.com/mig-1g.5gb", kind))),
             )
         )
         cases.append(
             Case(
                 EXPOSED,
                 f"{kind}-not-exposed",
-                (*mig_stack(), workload("nvidia.com/mig-2g.10gb", kind)),
+                (*mig_stack(), own(workload("nvidia.com/mig-2g.10gb", kind))),
                 ("asks for nvidia.com/mig-2g.10gb, which no GPU pool",),
             )
         )
@@ -67,6 +78,18 @@ def _every_kind() -> list[Case]:
 
 
 CASES: list[Case] = [
+    # NVIDIA's NIM operator adds nvidia.com/gpu to a NIMService served from a NIMCache unless
+    # it asks for that very resource (a MIG profile does not count): on a pool of MIG only,
+    # the pod it makes never schedules.
+    *(
+        Case(
+            EXPOSED,
+            f"{kind}-served-from-a-nimcache-on-mig",
+            (*mig_stack(), workload("nvidia.com/mig-1g.5gb", kind)),
+            ("asks for nvidia.com/gpu, which no GPU pool of the stack exposes",),
+        )
+        for kind in sorted(NIM_KINDS)
+    ),
     Case(
         EXPOSED,
         "exempt-by-object-name",
@@ -414,4 +437,33 @@ EKS_GKE_CASES = [
 
 @pytest.mark.parametrize("case", EKS_GKE_CASES, ids=lambda c: c.id)
 def test_eks_and_gke_pools_expose_their_gpus(case: Case) -> None:
+    assert_case(case)
+
+
+# --- Karpenter NodePools (issue 30) ----------------------------------------------------------
+
+KARPENTER_CASES = [
+    # A catalogued GPU (AKS NAP's A100 size): judged as any pool of that size.
+    Case(
+        EXPOSED,
+        "karpenter-nap-whole-gpu",
+        (*karpenter("aks-nap"), plugin_release(), workload("nvidia.com/gpu")),
+    ),
+    Case(
+        EXPOSED,
+        "karpenter-nap-mig-not-exposed",
+        (*karpenter("aks-nap"), plugin_release(), workload("nvidia.com/mig-1g.10gb")),
+        ("the stack exposes nvidia.com/gpu (pool gpu)",),
+    ),
+    # GPU instances asked for by their labels only (Auto Mode): the names cannot be worked out.
+    Case(
+        EXPOSED,
+        "karpenter-gpu-by-labels-not-judged",
+        (*karpenter("eks-auto"), plugin_release(), workload("nvidia.com/mig-1g.10gb")),
+    ),
+]
+
+
+@pytest.mark.parametrize("case", KARPENTER_CASES, ids=lambda c: c.id)
+def test_karpenter_pools_expose_what_their_instances_have(case: Case) -> None:
     assert_case(case)

@@ -219,7 +219,10 @@ def test_what_cannot_be_had_is_an_advisory_notice_not_silence(tmp_path: Path) ->
         "Helm v4 Chart 'remote': Helm chart 'nvidia-device-plugin' 0.20.0 from "
         "https://nvidia.github.io/k8s-device-plugin could not be had: not in the cache"
     )
-    assert "Its objects were not judged: no policy saw them." in remote
+    assert (
+        "Its objects were not judged: its own inputs were, as a Helm v3 Release's are "
+        "(chart, version, namespace, values)." in remote
+    )
     assert "$GPU_PLATFORM_CHARTS" in remote
     assert (
         "no chart folder or archive './charts/nothing-here'"
@@ -229,7 +232,8 @@ def test_what_cannot_be_had_is_an_advisory_notice_not_silence(tmp_path: Path) ->
     assert "reading manifests/nothing-here.yml failed" in notice_of(notices, "gone").message
     assert notice_of(notices, "later").message == (
         "Helm v4 Chart 'later': inputs known only after apply (namespace), so the provider "
-        "cannot build it during a preview, offline or not: its objects were not judged."
+        "cannot build it during a preview, offline or not: its objects were not judged: its "
+        "own inputs were, as a Helm v3 Release's are (chart, version, namespace, values)."
     )
     assert not [r for r in run.resources if r.parent and "::later" in r.parent]
 

@@ -774,3 +774,30 @@ def test_amd_whole_gpus_only_in_the_capacity_model() -> None:
     assert pool_capacity(PoolShape(mi300x, 8, 1, 2)).per_node == {"amd.com/gpu": 8}
     with pytest.raises(ValueError, match="MIG and GPU sharing are NVIDIA's"):
         PoolShape(mi300x, 8, 1, 1, sharing="timeSlicing", replicas=2)
+
+
+def test_aks_api_versions_decide_mig_and_the_node_os_default() -> None:
+    """MIG needs API 2021-08-01 (seed 001); NodeImage is the default from 2023-06-01."""
+    from gpu_facts.aks.api_versions import default_node_os_channel, has_mig
+
+    assert [has_mig(v) for v in ("2021-07-01", "2021-08-01", "2021-11-01-preview")] == [
+        False,
+        True,
+        True,
+    ]
+    assert [
+        default_node_os_channel(v) for v in ("2023-05-02-preview", "2023-06-01", "2025-09-01")
+    ] == [None, "NodeImage", "NodeImage"]
+
+
+def test_karpenter_gpu_labels_name_each_provider() -> None:
+    """One GPU-count, -name and -manufacturer label per provider: Karpenter on EKS, EKS Auto
+    Mode, AKS NAP; each node class group maps to its cloud."""
+    from gpu_facts import karpenter
+
+    for labels in (
+        karpenter.GPU_COUNT_LABELS,
+        karpenter.GPU_NAME_LABELS,
+        karpenter.GPU_MANUFACTURER_LABELS,
+    ):
+        assert {label.split("/")[0] for label in labels} == set(karpenter.NODE_CLASS_CLOUDS)

@@ -20,3 +20,20 @@ MPS_CLIENT_TYPE = "M+C"
 """``nvidia-smi``'s process type of an MPS client (compute, through MPS)."""
 EXCLUSIVE_PROCESS = "E. Process"
 """How ``nvidia-smi``'s table shows the ``EXCLUSIVE_PROCESS`` compute mode an MPS GPU is in."""
+
+# --- The MPS control daemon a team runs itself (BP-16) ----------------------------------------
+
+MPS_CONTROL_COMMAND = "nvidia-cuda-mps-control"
+"""NVIDIA's MPS control daemon binary (``nvidia-cuda-mps-control -d`` starts it): a container
+that runs it is an MPS control daemon, whoever packaged it."""
+PLUGIN_MPS_DAEMON_COMMAND = "mps-control-daemon"
+"""The NVIDIA device plugin's own MPS daemon: the plugin image run as ``mps-control-daemon``
+(chart 0.20.0 ``templates/daemonset-mps-control-daemon.yml``), which starts the binary above."""
+ACK_MPS_DAEMON_LABEL = ("app.aliyun.com/name", "mps-control-daemon")
+"""The label of ACK's MPS control daemon pods: seed 003 checks them with ``kubectl get po -l
+app.aliyun.com/name=mps-control-daemon -A``."""
+MPS_DAEMON_PRIORITY_CLASS = "system-node-critical"
+"""Seed 003: the MPS control daemon pod uses ``priorityClassName: system-node-critical`` so the
+node does not evict it when resources run short; a daemon stopped or restarted makes its MPS
+clients fail (SPEC BP-16: never delete or restart it). NVIDIA's chart sets the same by default
+(``values.yaml`` ``priorityClassName``)."""

@@ -91,7 +91,7 @@ k8s.core.v1.ResourceQuota(
 
 
 def gpu_mem_server(name: str, pool: str) -> None:
-    labels = {"app": name}
+    labels = {"app": name, "workload": "inference"}
     k8s.apps.v1.Deployment(
         name,
         metadata={"name": name, "namespace": NAMESPACE},

@@ -24,7 +24,7 @@ k8s.core.v1.ResourceQuota(
     spec={"hard": {"requests.nvidia.com/gpu": "2"}},
     opts=opts,
 )
-labels = {"app": "llama"}
+labels = {"app": "llama", "workload": "inference"}
 k8s.apps.v1.Deployment(
     "llama",
     metadata={"name": "llama", "namespace": NAMESPACE},

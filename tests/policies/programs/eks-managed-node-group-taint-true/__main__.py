@@ -1,7 +1,7 @@
-"""An EKS team's program built on pulumi-eks: a ``Cluster`` without its default node group and a
-GPU ``ManagedNodeGroup`` tainted ``nvidia.com/gpu=true:NoSchedule`` (the team's convention, not
-the device plugin chart's ``present``), NVIDIA's dcgm-exporter and a training Deployment, both
-tolerating ``Equal "true"``.
+"""An EKS team's program built on pulumi-eks: a ``Cluster`` without its default node group, a CPU
+``ManagedNodeGroup`` for the pods that tolerate nothing, and a GPU ``ManagedNodeGroup`` tainted
+``nvidia.com/gpu=true:NoSchedule`` (the team's convention, not the device plugin chart's
+``present``), NVIDIA's dcgm-exporter and a training Deployment, both tolerating ``Equal "true"``.
 
 pulumi-eks's components are *remote*: its plugin builds their children (the node group's
 ``aws:eks/nodeGroup:NodeGroup`` with the same taints), so offline their outputs are unknown.
@@ -31,6 +31,15 @@ class ManagedNodeGroup(pulumi.ComponentResource):
 
 
 cluster = Cluster("ml", skipDefaultNodeGroup=True, createOidcProvider=True)
+# Untainted nodes for what tolerates no GPU taint (CoreDNS, the exporter's own scrapers).
+ManagedNodeGroup(
+    "system",
+    cluster=cluster,
+    nodeGroupName="system",
+    instanceTypes=["m6i.large"],
+    amiType="AL2023_x86_64_STANDARD",
+    scalingConfig={"minSize": 2, "desiredSize": 2, "maxSize": 3},
+)
 ManagedNodeGroup(
     "gpu",
     cluster=cluster,
@@ -76,7 +85,7 @@ k8s.core.v1.ResourceQuota(
     spec={"hard": {"requests.nvidia.com/gpu": "4"}},
     opts=opts,
 )
-labels = {"app": "trainer"}
+labels = {"app": "trainer", "workload": "training"}
 k8s.apps.v1.Deployment(
     "trainer",
     metadata={"name": "trainer", "namespace": NAMESPACE},

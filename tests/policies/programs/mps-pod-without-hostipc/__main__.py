@@ -28,6 +28,7 @@ k8s.batch.v1.Job(
     metadata={"name": "vector-add", "namespace": NAMESPACE},
     spec={
         "template": {
+            "metadata": {"labels": {"workload": "training"}},
             "spec": {
                 "restart_policy": "Never",
                 "tolerations": [
@@ -40,7 +41,7 @@ k8s.batch.v1.Job(
                         "resources": {"limits": {"aliyun.com/gpu-mem": "4"}},
                     }
                 ],
-            }
+            },
         }
     },
     opts=opts,

@@ -73,7 +73,10 @@ k8s.apiextensions.CustomResource(
                     "minReplicas": 1,
                     "maxReplicas": 4,
                     "rayStartParams": {},
-                    "template": {"metadata": {"labels": {"role": "worker"}}, "spec": worker_pod},
+                    "template": {
+                        "metadata": {"labels": {"role": "worker", "workload": "inference"}},
+                        "spec": worker_pod,
+                    },
                 }
             ],
         },

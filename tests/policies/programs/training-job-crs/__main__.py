@@ -35,6 +35,7 @@ k8s.core.v1.ResourceQuota(
 
 def trainer_pod(gpus: str) -> dict[str, object]:
     return {
+        "metadata": {"labels": {"workload": "training"}},
         "spec": {
             "tolerations": TOLERATE_GPU,
             "containers": [
@@ -45,7 +46,7 @@ def trainer_pod(gpus: str) -> dict[str, object]:
                     "resources": {"limits": {"nvidia.com/gpu": gpus}},
                 }
             ],
-        }
+        },
     }
 
 
@@ -65,6 +66,7 @@ k8s.apiextensions.CustomResource(
 )
 
 evaluator = {
+    "metadata": {"labels": {"workload": "training"}},
     "spec": {
         "restartPolicy": "Never",
         "tolerations": TOLERATE_GPU,
@@ -76,7 +78,7 @@ evaluator = {
                 "resources": {"limits": {"nvidia.com/gpu": "0.5"}},
             }
         ],
-    }
+    },
 }
 k8s.apiextensions.CustomResource(
     "checkpoint-eval",

@@ -51,7 +51,7 @@ k8s.core.v1.ResourceQuota(
     spec={"hard": {"requests.nvidia.com/gpu": "2"}},
     opts=opts,
 )
-labels = {"app": "embedder"}
+labels = {"app": "embedder", "workload": "inference"}
 k8s.apps.v1.Deployment(
     "embedder",
     metadata={"name": "embedder", "namespace": NAMESPACE},
