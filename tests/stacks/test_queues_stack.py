@@ -99,6 +99,7 @@ def _team_job(queue: str | None) -> RecordedResource:
         "metadata": {"name": "finetune", "namespace": "gpu-training", "labels": labels},
         "spec": {
             "template": {
+                "metadata": {"labels": {"workload": "training"}},
                 "spec": {
                     "restartPolicy": "Never",
                     "containers": [
@@ -108,7 +109,7 @@ def _team_job(queue: str | None) -> RecordedResource:
                             "resources": {"limits": {"nvidia.com/gpu": 4}},
                         }
                     ],
-                }
+                },
             }
         },
     }

@@ -87,7 +87,7 @@ queues("serving-bare", "gpu-l4-bare")
 
 def pod(name: str) -> dict[str, object]:
     return {
-        "metadata": {"labels": {"app": name}},
+        "metadata": {"labels": {"app": name, "workload": "inference"}},
         "spec": {"containers": [{"name": "vllm", "image": IMAGE, "resources": GPU}]},
     }
 
@@ -119,7 +119,12 @@ k8s.batch.v1.Job(
         "namespace": NAMESPACE,
         "labels": {"kueue.x-k8s.io/queue-name": "serving"},
     },
-    spec={"template": {"spec": {"restartPolicy": "Never", **pod("finetune")["spec"]}}},
+    spec={
+        "template": {
+            **pod("finetune"),
+            "spec": {"restartPolicy": "Never", **pod("finetune")["spec"]},
+        }
+    },
     opts=opts,
 )
 k8s.apps.v1.Deployment(
