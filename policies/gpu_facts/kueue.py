@@ -254,6 +254,15 @@ def queued_kind(group: str, kind: str) -> QueuedKind | None:
     return _QUEUED.get((group, kind))
 
 
+# --- pods that name their queue themselves (pkg/controller/jobs/pod/pod_webhook.go) ----------
+# The ``pod`` framework's webhook gates a pod that carries ``QUEUE_NAME_LABEL`` unless one of
+# its owners up the controller chain is a job Kueue already manages (one that names a queue:
+# ``jobframework.FindAncestorJobManagedByKueue``); a gated pod is its own workload. So the pods
+# an operator builds from a custom resource (``gpu_facts.operators``) are queued when the labels
+# the program gives them name the queue, whatever the objects the operator makes in between
+# carry: a NIMService's ``spec.labels`` (on its Deployment and pods), a KAITO inference
+# template's ``metadata.labels`` (on the pods only: KAITO's StatefulSet carries none).
+
 # --- what Kueue writes into an admitted workload's pods (pkg/podset/podset.go) ----------------
 # ``FromAssignment`` copies each assigned flavour's ``nodeLabels`` into the pod template's
 # ``nodeSelector`` (``Merge`` fails the admission when the template already has one of those

@@ -143,7 +143,7 @@ def check(args: StackValidationArgs, config: Config, report: Report) -> None:
     for resource, site, demand in stack_gpu_pods(index, config):
         spec = scheduling_spec(site, resource, index)  # with what its runtime adds
         # Queued: as Kueue admits it to each flavour it may get (its labels, its tolerations).
-        for admitted in admitted_specs(spec, resource, queues, demand_resources(demand)):
+        for admitted in admitted_specs(spec, resource, queues, demand_resources(demand), site):
             found = problem(admitted.spec, stack, config, demand)
             if found is not None:
                 flavor = admitted.flavor

@@ -2,7 +2,10 @@
 
 Kueue writes a flavour's ``nodeLabels`` into the ``nodeSelector`` of the pods it admits to it;
 labels no GPU pool's nodes carry leave every such pod Pending, with its quota taken. A flavour
-with no ``nodeLabels`` selects every node. Only the labels the program gives its pools count:
+with no ``nodeLabels`` selects every node. Pools are read however the program declares them
+(``gpu_policy_support.node_pools``: azure-native at any API version, pulumi-azure, Karpenter
+NodePools, whose nodes may carry any value a requirement allows). Only the labels the program
+gives its pools count:
 labels added at run time (GPU Feature Discovery's) are not known at preview, so a flavour that
 selects by one is reported (exempt it by name). Not judged: a stack without GPU pools.
 """
@@ -11,9 +14,9 @@ from __future__ import annotations
 
 from pulumi_policy import EnforcementLevel, Severity, StackValidationArgs
 
-from gpu_policy_support.node_pools import stack_gpu_pools
+from gpu_policy_support.node_pools import NodePool, stack_gpu_pools
 from gpu_policy_support.policy_factory import Config, PolicyInfo, Report, is_exempt, stack_policy
-from gpu_policy_support.queues import Queues, labels_match
+from gpu_policy_support.queues import Queues
 from gpu_policy_support.stack_index import index_by_type
 
 INFO = PolicyInfo(
@@ -33,6 +36,14 @@ INFO = PolicyInfo(
 )
 
 
+def _carried(pool: NodePool) -> str:
+    """A pool's labels for messages, and the values a Karpenter requirement lets its nodes
+    carry (``karpenter.k8s.aws/instance-gpu-name In [a10g, l4]``)."""
+    labels = [f"{k}={v}" for k, v in pool.labels.items()]
+    allowed = [str(r) for r in pool.requirements if r.operator == "In" and r.key not in pool.labels]
+    return ", ".join([*labels, *allowed]) or "none"
+
+
 def check(args: StackValidationArgs, config: Config, report: Report) -> None:
     index = index_by_type(args.resources)
     queues = Queues.of(index)
@@ -47,13 +58,10 @@ def check(args: StackValidationArgs, config: Config, report: Report) -> None:
         flavor = queues.flavors.get(name)
         if flavor is None or is_exempt(flavor.resource.name, flavor.resource.props, config):
             continue
-        if any(labels_match(flavor.node_labels, pool.labels) for pool in pools):
+        if any(pool.may_carry(flavor.node_labels) for pool in pools):
             continue
         labels = ", ".join(f"{k}={v}" for k, v in flavor.node_labels.items())
-        known = "; ".join(
-            f"{pool.name}: {', '.join(f'{k}={v}' for k, v in pool.labels.items()) or 'none'}"
-            for pool in pools
-        )
+        known = "; ".join(f"{pool.name}: {_carried(pool)}" for pool in pools)
         report(
             f"ResourceFlavor '{name}' (GPU quota in ClusterQueue '{queue}') selects nodes "
             f"labelled {labels}, which no GPU pool of the stack carries (pools' labels: {known}): "

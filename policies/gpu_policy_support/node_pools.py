@@ -119,6 +119,9 @@ class NodePool:
     """Karpenter: a requirement asks for GPU instances (a GPU count, name or manufacturer)."""
     requested_vendor: str | None = None
     """Karpenter: the GPU manufacturer its requirements allow, when that is one vendor."""
+    requirements: tuple[Requirement, ...] = ()
+    """Karpenter: the requirements every node it starts meets (one of several allowed values
+    is the label a node gets)."""
 
     @property
     def azure_size(self) -> AzureVmSize | None:
@@ -184,6 +187,21 @@ class NodePool:
             except (UnknownGpuFact, KeyError):
                 continue
         return NVIDIA
+
+    def may_carry(self, selector: Mapping[str, str]) -> bool:
+        """Whether some node of the pool carries every label of ``selector`` (a Kueue flavour's
+        ``nodeLabels``): the pool's labels, or a value its requirements allow a node's label
+        (Karpenter: ``instance-gpu-name In [a100, h100]`` lets a node carry ``a100``)."""
+        for key, value in selector.items():
+            if key in self.labels:
+                if self.labels[key] != value:
+                    return False
+                continue
+            on_key = [r for r in self.requirements if r.key == key]
+            allows = any(r.operator in ("In", "Exists", "Gt", "Lt") for r in on_key)
+            if not allows or not all(r.matches({key: value}) for r in on_key):
+                return False  # NotIn alone puts no such label on a node
+        return True
 
     @property
     def provider_taints_gpu_nodes(self) -> bool:
@@ -539,6 +557,7 @@ def _karpenter_pool(name: str, props: Mapping[str, Any]) -> NodePool:
         min_nodes=replicas if replicas is not None else 0.0,
         max_nodes=replicas,
         resource_limits=limits or None,
+        requirements=requirements,
         origin="karpenter",
         gpu_requested=any(_asks_for_gpus(r) for r in requirements),
         requested_vendor=makers.pop().upper() if len(makers) == 1 else None,

@@ -28,7 +28,7 @@ from gpu_facts.scheduling import Taint, is_gpu_resource
 
 from .claims import GpuDemand
 from .pod_shapes import Overlay
-from .pod_specs import kubernetes_kind, pod_bearing
+from .pod_specs import PodSite, kubernetes_kind, pod_bearing
 from .policy_factory import known_text
 from .props import mapping, mappings, path, text
 from .resource_types import NAMESPACE
@@ -220,9 +220,23 @@ class Queues:
         return False
 
 
-def queue_name(resource_type: str, props: Mapping[str, Any]) -> str | None:
+def operator_built(resource_type: str) -> bool:
+    """Whether an operator builds the pods of this type from fields that are no pod (KAITO, NVIDIA's
+    NIM operator: ``gpu_facts.operators``)."""
+    kind = pod_bearing(resource_type)
+    return kind is not None and kind.made_by is not None
+
+
+def queue_name(
+    resource_type: str, props: Mapping[str, Any], site: PodSite | None = None
+) -> str | None:
     """The LocalQueue a workload names (Kueue's label on the object; a CronJob's on its Jobs'
-    template, a ReplicaSet's on its pods'), None when it names none."""
+    template, a ReplicaSet's on its pods'), None when it names none. The pod ``site`` an operator
+    builds names it in the labels the program gives that pod (Kueue queues a pod by its own
+    label: ``gpu_facts.kueue``); a preset KAITO pod names none."""
+    if site is not None and operator_built(resource_type):
+        value = mapping(site.labels).get(kueue.QUEUE_NAME_LABEL)
+        return value if isinstance(value, str) and value else None
     kind = kubernetes_kind(resource_type)
     if kind == "CronJob":
         labels = mapping(path(props, "spec", "jobTemplate", "metadata", "labels"))
@@ -234,12 +248,15 @@ def queue_name(resource_type: str, props: Mapping[str, Any]) -> str | None:
     return value if isinstance(value, str) and value else None
 
 
-def queueable(resource_type: str) -> bool:
+def queueable(resource_type: str, site: PodSite | None = None) -> bool:
     """Whether Kueue queues a workload of this type (``gpu_facts.kueue.QUEUED_KINDS``; a
-    ReplicaSet through its pods)."""
+    ReplicaSet through its pods), or the pod ``site`` an operator builds: through its own label,
+    which a pod whose labels the operator sets all (a KAITO preset's) cannot carry."""
     kind = pod_bearing(resource_type)
     if kind is None:
         return False
+    if kind.made_by is not None:
+        return site is None or site.labels is not None
     if (kind.group, kind.kind) in (("apps", "ReplicaSet"), ("extensions", "ReplicaSet")):
         return True
     return (
@@ -287,14 +304,16 @@ def admitted_specs(
     owner: PolicyResource,
     queues: Queues,
     resources: Iterable[str],
+    site: PodSite | None = None,
 ) -> list[Admission]:
     """The pod of ``owner`` once per flavour Kueue may admit it to (one that holds every GPU
     resource in ``resources``, ``demand_resources``, for its ClusterQueue), with what the
     flavour adds; the pod as written when ``owner`` names no queue the program declares. A
     queued pod no flavour can take is judged as written (Kueue would leave it pending). A
     DeviceClass key the ClusterQueue covers nowhere is mapped under another name (Kueue's
-    configuration, which the pack does not read): it constrains no flavour."""
-    name = queue_name(owner.resource_type, owner.props)
+    configuration, which the pack does not read): it constrains no flavour. ``site``: the pod
+    of ``owner`` it is, for the queue an operator's pod names (``queue_name``)."""
+    name = queue_name(owner.resource_type, owner.props, site)
     namespace, known = known_text(owner.props, "metadata", "namespace")
     if name is None or not known:
         return [Admission(spec)]
@@ -319,9 +338,3 @@ def admitted_specs(
 
 def gpu_resources_of(cluster_queue: ClusterQueue, flavor: str) -> list[str]:
     return [r for r in cluster_queue.quotas.get(flavor, {}) if is_queue_gpu_resource(r)]
-
-
-def labels_match(selector: Mapping[str, str], labels: Mapping[str, str]) -> bool:
-    """Whether a node with ``labels`` carries every label of ``selector`` (a flavour's
-    ``nodeLabels``)."""
-    return all(labels.get(k) == v for k, v in selector.items())

@@ -9,9 +9,10 @@ import copy
 from typing import Any
 
 from gpu_facts.kueue import QUEUE_NAME_LABEL, QUEUE_NAMESPACE_LABEL
+from gpu_policy_support.queues import operator_built
 
 from .harness import Res
-from .pod_fixtures import GPU_TOLERATION, gpu_pod_spec, wrap
+from .pod_fixtures import GPU_TOLERATION, KINDS, gpu_pod_spec, wrap
 
 FLAVOR = "kubernetes:kueue.x-k8s.io/v1beta2:ResourceFlavor"
 CLUSTER_QUEUE = "kubernetes:kueue.x-k8s.io/v1beta2:ClusterQueue"
@@ -88,8 +89,12 @@ def untolerated_spec() -> dict[str, Any]:
 
 def queued(kind: str, spec: dict[str, Any] | None = None, queue: str | None = QUEUE) -> Res:
     """The workload of ``kind`` with the pod ``spec`` (default: a GPU pod that tolerates
-    nothing), naming ``queue`` where Kueue reads it."""
-    res = wrap(kind, copy.deepcopy(spec if spec is not None else untolerated_spec()))
+    nothing), naming ``queue`` where Kueue reads it (a pod an operator builds: in the labels
+    the program gives it)."""
+    spec = copy.deepcopy(spec if spec is not None else untolerated_spec())
+    if operator_built(KINDS[kind]):
+        return wrap(kind, spec, pod_labels={QUEUE_NAME_LABEL: queue} if queue else None)
+    res = wrap(kind, spec)
     props = copy.deepcopy(res.props)
     if queue is not None:
         if kind == "CronJob":
@@ -111,3 +116,11 @@ KUEUE_KINDS = (
     "Deployment",
 )
 """The kinds the issue names, every one tested both ways."""
+OPERATOR_KINDS = (
+    "Workspace.kaito.sh",
+    "InferenceSet.kaito.sh",
+    "NIMService.apps.nvidia.com",
+    "NIMPipeline.apps.nvidia.com",
+)
+"""Kinds whose operator builds GPU pods (``gpu_facts.operators``; a NIMCache's pod asks for no
+GPU): queued by the labels the program gives those pods."""

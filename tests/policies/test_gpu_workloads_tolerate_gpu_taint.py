@@ -10,7 +10,7 @@ from gpu_facts.scheduling import GPU_TAINT
 
 from .claim_fixtures import claim_policy_cases, claim_workload
 from .cloud_fixtures import EKS_TAINT_TRUE, GKE_CLUSTER, eks, eks_self_managed, gke
-from .crd_fixtures import OPERATOR_TOLERATES
+from .crd_fixtures import NIM_KINDS, OPERATOR_TOLERATES
 from .harness import Case, Res, assert_case, messages
 from .platform_fixtures import (
     T4_POOL,
@@ -122,6 +122,21 @@ QUEUED_CASES: list[Case] = [
             ("asks for nvidia.com/gpu but does not tolerate",),
         )
         for kind in KUEUE_KINDS
+    ),
+    # NVIDIA's NIM operator adds no toleration: a NIMService whose spec.labels name a queue gets
+    # its flavour's, as Kueue admits the pods; one that names none is judged as written.
+    *(
+        Case(POLICY, f"{kind}-queued-to-a-tolerating-flavour", (T4_POOL, *queues(), queued(kind)))
+        for kind in sorted(NIM_KINDS)
+    ),
+    *(
+        Case(
+            POLICY,
+            f"{kind}-not-queued-tolerates-nothing",
+            (T4_POOL, *queues(), queued(kind, queue=None)),
+            ("asks for nvidia.com/gpu but does not tolerate",),
+        )
+        for kind in sorted(NIM_KINDS)
     ),
     # A flavour's nodeLabels count for placement: the pod tolerates t4's taint, not a100's,
     # and its queue admits it to a100 only.
