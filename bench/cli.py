@@ -23,6 +23,7 @@ from .scale import measure_cloud, measure_validation
 from .setup_time import fresh_setup, make_test
 from .startup import PROJECT_ROOT, measure_startup, stack_file
 from .synthetic import SIZES, BenchCloud, Size
+from .verify_fleet import FLEET_SIZES, measure_fleet
 
 CLOUDS: tuple[BenchCloud, ...] = ("existing", "azure")
 """Measured by default; ``--cloud alicloud`` adds ACK (it does not fit the five minutes too)."""
@@ -108,6 +109,14 @@ def _parser() -> argparse.ArgumentParser:
         default="on",
         help="off: CPython's cyclic collector paused while each scale run is timed",
     )
+    parser.add_argument(
+        "--verify-sizes",
+        type=int,
+        nargs="*",
+        default=list(FLEET_SIZES),
+        help="GPU nodes of each make verify fleet run (20 pods per node); none: skip them",
+    )
+    parser.add_argument("--verify-only", action="store_true", help="only make verify at fleet size")
     parser.add_argument("--out", type=Path, default=RESULTS_DIR, help="folder of the JSON file")
     return parser
 
@@ -143,7 +152,7 @@ def main(argv: list[str] | None = None) -> int:
     def repeats_for(size: Size) -> int:
         return args.largest_repeats if size == sizes[-1] and len(sizes) > 1 else args.repeats
 
-    only = args.setup_only or args.package_only
+    only = args.setup_only or args.package_only or args.verify_only
     clouds = () if only else args.cloud or CLOUDS
     for cloud in clouds:
         result.scale.append(
@@ -164,11 +173,15 @@ def main(argv: list[str] | None = None) -> int:
         result.setup = fresh_setup()
         _progress("set-up: make venv, then make test, on another fresh clone")
         result.setup.extend(make_test())
-    if args.package_only or not (args.no_package or args.setup_only):
+    if args.package_only or not (args.no_package or args.setup_only or args.verify_only):
         _progress(f"package: {args.package_runs} pairs importing an AKS component and its SDKs")
         result.component_imports = measure_component_imports(args.package_runs)
         _progress(f"package: {args.package_runs} provider starts to a GetSchema answer")
         result.provider_start = measure_provider_start(args.package_runs)
+    if args.verify_sizes and (args.verify_only or not only):
+        _progress(f"make verify at fleet size: {', '.join(map(str, args.verify_sizes))} nodes")
+        result.meta["verify_load_average_at_start"] = list(os.getloadavg())
+        result.verify_fleet = measure_fleet(args.verify_sizes, progress=_progress)
     if not only:
         _progress("critical path: the dev and prod plans' dependency graphs")
         result.critical_paths = stack_timings()

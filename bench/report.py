@@ -16,6 +16,7 @@ from .provider_start import ProviderStart
 from .scale import FLOORS, PHASES, CloudScale, ValidationScale
 from .setup_time import CommandTime
 from .startup import StartupResult
+from .verify_fleet import FleetResult, render_fleet
 
 REGISTER_OVER_FLOOR_TARGET = 1.3
 PREVIEW_OVER_FLOOR_TARGET = 1.1
@@ -34,6 +35,7 @@ class BenchResult:
     critical_paths: list[PlanTiming] = field(default_factory=list)
     component_imports: list[ImportBudget] = field(default_factory=list)
     provider_start: ProviderStart | None = None
+    verify_fleet: FleetResult | None = None
 
     def targets(self) -> list[dict[str, Any]]:
         """The issue's targets, judged at the largest size of each measured cloud."""
@@ -87,6 +89,7 @@ class BenchResult:
             "critical_path": [t.as_dict() for t in self.critical_paths],
             "component_imports": [b.as_dict() for b in self.component_imports],
             "provider_start": self.provider_start.as_dict() if self.provider_start else None,
+            "verify_fleet": self.verify_fleet.as_json() if self.verify_fleet else None,
         }
 
 
@@ -205,6 +208,8 @@ def render_table(result: BenchResult) -> str:
     if result.critical_paths:
         lines += ["", *report_lines(result.critical_paths)]
     lines.append(f"\nTotal bench time {_num(result.meta.get('duration_s', float('nan')), 1)} s")
+    if result.verify_fleet is not None and result.verify_fleet.runs:
+        lines += ["", *render_fleet(result.verify_fleet)]
     return "\n".join(lines)
 
 

@@ -20,7 +20,7 @@ import yaml
 from gpu_facts import AKS_MIG_TO_NVIDIA, AZURE_VM_SIZES, ECS_INSTANCE_TYPES, GPU_MODELS
 from gpu_facts.vendors import NVIDIA_NAME
 from gpu_platform.plan.pools import resolve_pool
-from gpu_platform.settings import GpuPoolSettings
+from gpu_platform.settings import gpu_pool_settings
 
 BenchCloud = Literal["existing", "azure", "alicloud"]
 """``existing`` and ``azure`` pools use Azure VM sizes, ``alicloud`` pools ECS instance types."""
@@ -85,13 +85,18 @@ def synthetic_pool(cloud: BenchCloud, index: int) -> dict[str, Any]:
         return _ack_pool(index, shape)
     whole = _whole_gpu_sizes()
     pool: dict[str, Any] = {"name": f"gpu{index}"}
+    # An existing cluster's pool names the same machine in its own terms: machineType, and
+    # NVIDIA's MIG profile names.
+    machine = "vmSize" if cloud == "azure" else "machineType"
     if shape == "mig":
         mig = _mig_sizes()
         vm_size, profile = mig[index % len(mig)]
-        pool |= {"vmSize": vm_size, "count": 2, "mig": {"profile": profile, "strategy": "mixed"}}
+        if cloud != "azure":
+            profile = AKS_MIG_TO_NVIDIA[AZURE_VM_SIZES[vm_size].gpu_model][profile]
+        pool |= {machine: vm_size, "count": 2, "mig": {"profile": profile, "strategy": "mixed"}}
         return pool
     vm_size = whole[index % len(whole)]
-    pool["vmSize"] = vm_size
+    pool[machine] = vm_size
     if shape == "autoscale":
         pool["autoscale"] = {"min": 0, "max": 4}
     else:
@@ -143,8 +148,7 @@ def synthetic_raw(cloud: BenchCloud, size: Size) -> dict[str, Any]:
     pools = [synthetic_pool(cloud, i) for i in range(size.pools)]
     # The resource names each pool exposes, for per-resource quotas (resolved by our own code).
     exposed = [
-        sorted(resolve_pool(cloud, GpuPoolSettings.model_validate(p)).capacity.per_node)
-        for p in pools
+        sorted(resolve_pool(cloud, gpu_pool_settings(cloud, p)).capacity.per_node) for p in pools
     ]
     workloads = []
     for i in range(size.namespaces):

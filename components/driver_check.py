@@ -49,6 +49,7 @@ from .gpu_workload_namespace import DENY_ALL_POLICY, claim_template_spec, deny_a
 from .helm_release import system_namespace
 from .outputs import known_after
 from .pool_args import DEFAULT_CLOUD, GpuPoolArgs, check_gpu_pools_args
+from .recorded_inputs import recorded_inputs
 from .type_tokens import formerly, type_token
 
 TYPE_TOKEN = type_token("DriverCheck")
@@ -323,7 +324,12 @@ class DriverCheck(pulumi.ComponentResource):
         amd_name = settings.amd_namespace if any(pool.is_amd for pool in pools) else None
         # Named DriverReadinessCheck until the rename: the alias keeps deployed checks (and
         # their Jobs, whose URNs hold the parent's type) from being replaced.
-        super().__init__(TYPE_TOKEN, name, None, formerly(OLD_TYPE_TOKEN, opts))
+        super().__init__(
+            TYPE_TOKEN,
+            name,
+            recorded_inputs(args, leave_out=("node_pools",)),
+            formerly(OLD_TYPE_TOKEN, opts),
+        )
 
         namespace = system_namespace(f"{name}-namespace", settings.namespace, self, "restricted")
         # Only our MPS checks run here: Pod Security cannot allow hostIPC alone.

@@ -26,6 +26,7 @@ from .gpu_admission_cel import (
     CelValidation,
     CelVariable,
 )
+from .recorded_inputs import recorded_inputs
 from .type_tokens import formerly, type_token
 
 AdmissionAction = Literal["Deny", "Warn", "Audit"]
@@ -130,7 +131,7 @@ class GpuAdmissionPolicy(pulumi.ComponentResource):
         super().__init__(
             type_token("GpuAdmissionPolicy"),
             name,
-            None,
+            recorded_inputs(args),
             formerly("gpu-platform:workloads:GpuAdmissionPolicy", opts),
         )
 

@@ -30,8 +30,8 @@ from pulumi_kubernetes.rbac import v1 as rbac
 from pydantic import ValidationError
 
 from gpu_facts import kueue
+from gpu_facts.aks.monitor import AZURE_MONITOR_SERVICE_ACCOUNT
 from gpu_platform.plan.metrics import SCRAPE_MODES, ScrapeMode
-from gpu_platform.plan.observability import AZURE_MONITOR_SERVICE_ACCOUNT
 from gpu_platform.plan.pools import PoolFacts
 from gpu_platform.plan.queue_controller import controller_values, metrics_monitor_spec
 from gpu_platform.plan.queue_rules import QueueRules, queue_rule_groups

@@ -43,6 +43,7 @@ from gpu_platform.settings.base import WholeNumber
 from .errors import raise_if_any, shape_problems, validation_problems
 from .outputs import known_after
 from .pool_args import DEFAULT_CLOUD, GpuPoolArgs, check_gpu_pools_args
+from .recorded_inputs import recorded_inputs
 from .type_tokens import formerly, type_token
 
 DNS_NAMESPACE = "kube-system"
@@ -318,7 +319,7 @@ class GpuWorkloadNamespace(pulumi.ComponentResource):
         super().__init__(
             type_token("GpuWorkloadNamespace"),
             name,
-            None,
+            recorded_inputs(args),
             formerly("gpu-platform:workloads:GpuWorkloadNamespace", opts),
         )
         ns = core.Namespace(

@@ -24,8 +24,14 @@ from gpu_platform.plan.observability import (
     unattributed_warning,
 )
 from gpu_platform.plan.platform import ResolvedPlatform, shared_gpu_warnings
+from gpu_platform.plan.pools import PoolFacts
 from gpu_platform.plan.queues import local_queue_name
-from gpu_platform.settings import AckClusterSettings, AksClusterSettings, ExistingClusterSettings
+from gpu_platform.settings import (
+    AckClusterSettings,
+    AksClusterSettings,
+    ExistingClusterSettings,
+    ManagedGpuPoolSettings,
+)
 from gpu_platform.stack_config import NAMESPACE
 
 from .existing.cluster import ExistingCluster as ExistingClusterComponent
@@ -190,7 +196,7 @@ class GpuPlatform(pulumi.ComponentResource):
             )
             for pool in config.cpu_pools
         }
-        nvme_pools = [name for name, pf in self._platform.pools.items() if pf.pool.nvme]
+        nvme_pools = [name for name, pf in self._platform.pools.items() if pf.nvme_cache]
         if nvme_pools:
             NvmeCache(
                 f"{self._name}-nvme",
@@ -305,7 +311,7 @@ class GpuPlatform(pulumi.ComponentResource):
                 f"{self._name}-gpu-{pf.name}",
                 {
                     "cluster_id": cluster.cluster_id,
-                    "vswitch_ids": zone_vswitches(settings, switches, pf.pool.zones),
+                    "vswitch_ids": zone_vswitches(settings, switches, _zones(pf)),
                     # The zones became the vSwitches above.
                     "pool": gpu_pool_args(
                         replace(pf, pool=pf.pool.model_copy(update={"zones": []}))
@@ -340,6 +346,7 @@ class GpuPlatform(pulumi.ComponentResource):
             ack_gpu_sharing_args(
                 self._platform.settings.ack_gpu_sharing,
                 [gpu_pool_args(pf) for pf in pool_facts],
+                settings.cluster_spec,
             ),
             pulumi.ResourceOptions(
                 parent=self, providers={"kubernetes": cluster.provider}, depends_on=[cluster]
@@ -699,3 +706,8 @@ class GpuPlatform(pulumi.ComponentResource):
             args["scrape"] = metrics.scrape
             args["scraper_namespaces"] = list(metrics.scraper_namespaces)
         GpuQueues(f"{self._name}-queues", args, opts)
+
+
+def _zones(pf: PoolFacts) -> list[str]:
+    """The zones a pool the platform creates asks for."""
+    return pf.pool.zones if isinstance(pf.pool, ManagedGpuPoolSettings) else []

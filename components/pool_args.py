@@ -10,13 +10,15 @@ resolves GPU pools to their facts through ``plan.pools``.
 from collections.abc import Callable
 from typing import Any, NotRequired, TypedDict, cast, get_args
 
+import pulumi
 from pydantic import ValidationError
 
+from gpu_platform.plan.clouds import cloud_plan
 from gpu_platform.plan.cpu_pools import cpu_pool_problems
 from gpu_platform.plan.gpu_pools import gpu_pool_problems
 from gpu_platform.plan.pools import PoolFacts, resolve_pool
 from gpu_platform.plan.problems import under
-from gpu_platform.settings import Cloud, CpuPoolSettings, GpuPoolSettings
+from gpu_platform.settings import Cloud, CpuPoolSettings, gpu_pool_settings
 
 from .errors import Problem, property_path, validation_problems
 
@@ -34,8 +36,9 @@ class MigArgs(TypedDict):
     """MIG partitioning of every GPU of a pool."""
 
     profile: str
-    """GPU instance profile as AKS names it (``MIG1g``, ``MIG2g``, ``MIG3g``, ``MIG4g`` or
-    ``MIG7g``), applied to every GPU of the pool."""
+    """GPU instance profile of every GPU of the pool, as the pool's cloud names it: on AKS
+    ``MIG1g``, ``MIG2g``, ``MIG3g``, ``MIG4g`` or ``MIG7g``; on an existing cluster NVIDIA's name
+    (``1g.10gb``), any profile the GPU offers."""
     strategy: NotRequired[str]
     """Device-plugin MIG strategy: ``single`` exposes ``nvidia.com/gpu``, ``mixed`` (default)
     exposes ``nvidia.com/mig-<profile>``."""
@@ -69,15 +72,23 @@ class UpgradeArgs(TypedDict):
     """Wait after draining a node before upgrading the next one, 0 to 30 minutes (default 0)."""
 
 
+class NodeGpuArgs(TypedDict):
+    """The GPUs of each node of an existing cluster's pool."""
+
+    model: str
+    """GPU model as the catalogue names it (``gpu_facts.gpu_models``), e.g. ``A100-80GB``,
+    ``H100-80GB``, ``T4``, ``MI300X``."""
+    count: int
+    """GPUs per node, e.g. 8 on a DGX."""
+
+
 class GpuPoolArgs(TypedDict):
-    """A GPU node pool: machine type, size, MIG, sharing, labels."""
+    """A GPU node pool: its machines as its cloud describes them, size, MIG, sharing, labels.
+    Each cloud takes its own fields (``settings.aks``, ``settings.ack``, ``settings.existing``);
+    a field of another cloud is refused with its property path."""
 
     name: str
     """Pool name: lowercase letters and digits, at most 12 characters (the AKS limit)."""
-    vm_size: NotRequired[str]
-    """Azure VM size (``cloud: azure``, or ``existing`` to describe the nodes)."""
-    instance_type: NotRequired[str]
-    """Alibaba ECS instance type (``cloud: alicloud``, or ``existing``)."""
     count: NotRequired[int]
     """Fixed node count; give this or ``autoscale``."""
     autoscale: NotRequired[AutoscaleArgs]
@@ -88,11 +99,6 @@ class GpuPoolArgs(TypedDict):
     """GPU sharing (time-slicing or MPS); one trust domain per shared GPU."""
     labels: NotRequired[dict[str, str]]
     """Extra node labels."""
-    nvme: NotRequired[bool]
-    """Offer the VM's local NVMe disks as an ephemeral cache StorageClass (AKS)."""
-    os_sku: NotRequired[str]
-    """Node OS on AKS: ``Ubuntu`` (default), ``Ubuntu2204``, ``AzureLinux``, ``AzureLinux3``; MIG
-    needs Ubuntu."""
     zones: NotRequired[list[str]]
     """Availability zones."""
     upgrade: NotRequired[UpgradeArgs]
@@ -107,6 +113,22 @@ class GpuPoolArgs(TypedDict):
     os_disk_size_gb: NotRequired[int]
     """AKS: OS disk size in GiB, 30 to 2048 (default 128); an ephemeral disk must fit the size's
     cache or temp disk."""
+    vm_size: NotRequired[str]
+    """Azure VM size with GPUs, from the catalogue (``gpu_facts.aks.machine_types``)."""
+    nvme: NotRequired[bool]
+    """Offer the VM's local NVMe disks as an ephemeral cache StorageClass."""
+    os_sku: NotRequired[str]
+    """Node OS: ``Ubuntu`` (default), ``Ubuntu2204``, ``AzureLinux``, ``AzureLinux3``; MIG needs
+    Ubuntu."""
+    instance_type: NotRequired[str]
+    """Alibaba ECS instance type with GPUs (``gpu_facts.ack.machine_types``), e.g.
+    ``ecs.gn7i-c8g1.2xlarge``."""
+    gpu: NotRequired[NodeGpuArgs]
+    """What each node has: ``{model: A100-80GB, count: 8}`` (on-premises, a DGX, any cloud)."""
+    machine_type: NotRequired[str]
+    """Or the machine type of the cloud the cluster runs on, from its catalogue: an EKS instance
+    type (``p5.48xlarge``), a GKE machine type (``a3-highgpu-8g``), an Azure VM size
+    (``Standard_ND96asr_v4``) or an ECS instance type (``ecs.gn7i-c8g1.2xlarge``)."""
     allocation: NotRequired[str]
     """How pods get the pool's GPUs: ``devicePlugin`` (default: extended resources such as
     ``nvidia.com/gpu``) or ``dra`` (ResourceClaims on NVIDIA's DeviceClasses through NVIDIA's DRA
@@ -203,7 +225,7 @@ def check_gpu_pool_args(
     cloud: Cloud,
     args: GpuPoolArgs,
     *path: str | int,
-    rules: Callable[[GpuPoolSettings], list[Problem]] | None = None,
+    rules: Callable[[Any], list[Problem]] | None = None,
 ) -> tuple[PoolFacts | None, list[Problem]]:
     """GPU pool args checked against the settings schema and the rules of a GPU pool on
     ``cloud`` (``plan.gpu_pools``, which the stack config asks too; a component with more
@@ -214,8 +236,11 @@ def check_gpu_pool_args(
     if known is not None:
         settings = known.pool
     else:
+        read, former = cloud_plan(cloud).former_pool_keys(args, property_path(*path))
+        for warning in former:
+            pulumi.log.warn(warning)
         try:
-            settings = GpuPoolSettings.model_validate(args)
+            settings = gpu_pool_settings(cloud, read)
         except ValidationError as err:
             return None, validation_problems(err, *path)
     if rules is None:

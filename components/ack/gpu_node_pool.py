@@ -13,11 +13,12 @@ from gpu_platform.plan.kubernetes_values import kubernetes_label_problems
 from gpu_platform.plan.node_labels import ack_node_labels
 from gpu_platform.plan.pools import PoolFacts, pool_placement
 from gpu_platform.plan.problems import under
-from gpu_platform.settings import GpuPoolSettings
+from gpu_platform.settings import AckGpuPoolSettings
 
 from ..errors import Problem, raise_if_any, shape_problems
 from ..node_hardening import AckSystemDiskArgs, ack_system_disk
 from ..pool_args import GpuPoolArgs, check_gpu_pool_args
+from ..recorded_inputs import recorded_inputs
 from ..type_tokens import formerly, type_token
 
 # No ``from __future__ import annotations``: Pulumi's component analyzer reads these
@@ -47,7 +48,7 @@ class AckGpuNodePoolArgs(TypedDict):
     """System disk of every node: category, size, encryption."""
 
 
-def ack_gpu_pool_problems(pool: GpuPoolSettings) -> list[Problem]:
+def ack_gpu_pool_problems(pool: AckGpuPoolSettings) -> list[Problem]:
     """The rules of a GPU pool on ACK (``plan.gpu_pools`` on cloud ``alicloud``, which the stack
     config asks too), its labels by Kubernetes' syntax, and no zones (the vSwitches it is given
     place it); property paths under ``pool``."""
@@ -118,11 +119,11 @@ class AckGpuNodePool(pulumi.ComponentResource):
         disk, disk_problems = ack_system_disk(args.get("system_disk"), "system_disk")
         # Checked before registering anything: bad input changes nothing.
         raise_if_any("AckGpuNodePool", name, [*problems, *disk_problems])
-        assert pf is not None and pf.pool.instance_type is not None and disk is not None
+        assert pf is not None and isinstance(pf.pool, AckGpuPoolSettings) and disk is not None
         super().__init__(
             type_token("AckGpuNodePool"),
             name,
-            None,
+            recorded_inputs(args),
             formerly("gpu-platform:alicloud:AckGpuNodePool", opts),
         )
         pool = cs.NodePool(

@@ -21,7 +21,12 @@ from gpu_facts.ack.addons import (
     AI_INSTALLER_CHART,
     MPS_CONTROL_CHART,
 )
-from gpu_platform.plan.ack.gpu_sharing import needs_ai_installer, needs_mps_control, pin_problems
+from gpu_platform.plan.ack.gpu_sharing import (
+    ack_pro_problems,
+    needs_ai_installer,
+    needs_mps_control,
+    pin_problems,
+)
 from gpu_platform.plan.pools import PoolFacts
 from gpu_platform.settings import AckGpuSharingSettings
 
@@ -49,13 +54,17 @@ class AckGpuSharingArgs(TypedDict):
     unpinned chart would upgrade itself, and with it crash the running MPS clients)."""
     allow_mps_control_changes: NotRequired[bool]
     """Allow upgrading or removing ack-mps-control (disrupts running GPU apps: off-peak only)."""
+    cluster_spec: NotRequired[str]
+    """The cluster's edition (``clusterSpec``, e.g. ``ack.pro.small``) when known: ACK's own
+    sharing needs ACK Pro."""
 
 
 def ack_gpu_sharing_args(
-    settings: AckGpuSharingSettings, pools: list[GpuPoolArgs]
+    settings: AckGpuSharingSettings, pools: list[GpuPoolArgs], cluster_spec: str
 ) -> AckGpuSharingArgs:
-    """The stack's ``ackGpuSharing`` settings and pools as component args."""
-    return cast(AckGpuSharingArgs, {"pools": pools, **settings.model_dump(exclude_none=True)})
+    """The stack's ``ackGpuSharing`` settings, pools and cluster edition as component args."""
+    pins = settings.model_dump(exclude_none=True)
+    return cast(AckGpuSharingArgs, {"pools": pools, **pins, "cluster_spec": cluster_spec})
 
 
 def check_ack_gpu_sharing_args(
@@ -65,12 +74,15 @@ def check_ack_gpu_sharing_args(
     (``plan.ack.gpu_sharing``, which the stack config asks too), the pools resolved: the pins,
     the pools' facts and the problems with property paths."""
     pools, problems = check_gpu_pools_args("alicloud", args["pools"], "pools")
-    pins = {k: v for k, v in args.items() if k != "pools"}
+    modes = [pf.sharing for pf in pools]
+    if "cluster_spec" in args:  # the plan's rule, which the stack config asks too
+        problems += ack_pro_problems(args["cluster_spec"], modes)
+    pins = {k: v for k, v in args.items() if k not in ("pools", "cluster_spec")}
     try:
         components = AckGpuSharingSettings.model_validate(pins)
     except ValidationError as err:
         return None, pools, problems + validation_problems(err)
-    problems += pin_problems(components, [pf.sharing for pf in pools])
+    problems += pin_problems(components, modes)
     return components, pools, problems
 
 

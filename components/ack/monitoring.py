@@ -43,6 +43,7 @@ from gpu_platform.plan.prometheus_rules import ksm_resource, rule_groups
 
 from ..errors import Problem, raise_if_any, shape_problems
 from ..pool_args import GpuPoolArgs, check_gpu_pools_args
+from ..recorded_inputs import recorded_inputs
 from ..type_tokens import formerly, type_token
 
 COMPONENT = "AckMonitoring"
@@ -102,7 +103,7 @@ class AckMonitoring(pulumi.ComponentResource):
         super().__init__(
             type_token("AckMonitoring"),
             name,
-            None,
+            recorded_inputs(args, leave_out=("kubernetes_provider",)),
             formerly("gpu-platform:alicloud:AckMonitoring", opts),
         )
         cluster_id = args["cluster_id"]

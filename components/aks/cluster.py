@@ -28,6 +28,7 @@ from gpu_platform.settings import SYSTEM_POOL_NAME, AksClusterSettings, Maintena
 
 from ..errors import Problem, raise_if_any, validation_problems
 from ..node_hardening import aks_node_inputs
+from ..recorded_inputs import recorded_inputs
 from ..type_tokens import formerly, type_token
 from .azure_aliases import without_version_aliases
 from .monitoring import AksMonitoringWorkspaces
@@ -403,7 +404,7 @@ class AksCluster(pulumi.ComponentResource):
         super().__init__(
             type_token("AksCluster"),
             name,
-            None,
+            recorded_inputs(args),
             formerly("gpu-platform:azure:AksCluster", without_version_aliases(opts)),
         )
         child = pulumi.ResourceOptions(parent=self)

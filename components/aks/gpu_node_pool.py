@@ -24,7 +24,7 @@ from gpu_platform.plan.node_labels import aks_node_labels, autoscaler_tags
 from gpu_platform.plan.pools import PoolFacts, pool_placement
 from gpu_platform.plan.problems import under
 from gpu_platform.plan.zones import aks_zone_problems
-from gpu_platform.settings import GpuPoolSettings
+from gpu_platform.settings import AksGpuPoolSettings
 
 from ..errors import Problem, raise_if_any, shape_problems
 from ..node_hardening import (
@@ -35,6 +35,7 @@ from ..node_hardening import (
     aks_upgrade_settings,
 )
 from ..pool_args import GpuPoolArgs, check_gpu_pool_args
+from ..recorded_inputs import recorded_inputs
 from ..type_tokens import formerly, type_token
 from .azure_aliases import without_version_aliases
 
@@ -66,7 +67,7 @@ class AksGpuNodePoolArgs(TypedDict):
     register ``Microsoft.Compute/EncryptionAtHost`` (default false)."""
 
 
-def aks_pool_problems(pool: GpuPoolSettings) -> list[Problem]:
+def aks_pool_problems(pool: AksGpuPoolSettings) -> list[Problem]:
     """What AKS refuses, or what would break the pool, in a pool that fits the schema: the rules
     of a GPU pool on AKS (``plan.gpu_pools``: the stack config's rules say the same to a YAML
     user, under ``gpuPools[i]``), its labels by Kubernetes' syntax, its zones, what AKS refuses
@@ -87,7 +88,7 @@ def check_aks_gpu_pool_args(name: str, args: AksGpuNodePoolArgs) -> PoolFacts:
     """The pool's facts, or one ``InputPropertiesError`` naming every bad property."""
     facts, problems = check_gpu_pool_args("azure", args["pool"], "pool", rules=aks_pool_problems)
     raise_if_any("AksGpuNodePool", name, problems)
-    assert facts is not None  # no problems: resolved
+    assert facts is not None and isinstance(facts.pool, AksGpuPoolSettings)  # resolved on AKS
     return facts
 
 
@@ -99,17 +100,19 @@ def gpu_driver(pool: PoolFacts, gpu_operator: bool) -> str:
 def pool_outputs(pool: PoolFacts) -> dict[str, Any]:
     """Per-pool facts for stack outputs: what the scheduler will see on the nodes."""
     capacity = pool.capacity.as_output()
+    settings = pool.pool
+    assert isinstance(settings, AksGpuPoolSettings)
     return {
-        "vmSize": pool.pool.vm_size,
+        "vmSize": settings.vm_size,
         "gpuModel": pool.gpu_model.name,
         "gpusPerNode": pool.gpus_per_node,
         "nodes": capacity["nodes"],
         "migProfile": pool.mig_profile,
-        "aksGpuInstanceProfile": pool.pool.mig.profile if pool.pool.mig else None,
-        "migStrategy": pool.pool.mig.strategy if pool.pool.mig else None,
+        "aksGpuInstanceProfile": settings.mig.profile if settings.mig else None,
+        "migStrategy": settings.mig.strategy if settings.mig else None,
         "capacityPerNode": capacity["perNode"],
         "capacityTotal": capacity["total"],
-        "nvmeCache": pool.pool.nvme,
+        "nvmeCache": settings.nvme,
         "gpuVendor": pool.vendor.name,
     }
 
@@ -132,10 +135,11 @@ class AksGpuNodePool(pulumi.ComponentResource):
         # Checked before registering anything: bad input changes nothing.
         pf = check_aks_gpu_pool_args(name, args)
         pool = pf.pool
+        assert isinstance(pool, AksGpuPoolSettings)
         super().__init__(
             type_token("AksGpuNodePool"),
             name,
-            None,
+            recorded_inputs(args),
             formerly("gpu-platform:azure:AksGpuNodePool", without_version_aliases(opts)),
         )
 

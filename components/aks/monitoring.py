@@ -45,6 +45,7 @@ from gpu_platform.plan.queue_rules import QueueRules
 
 from ..errors import Problem, raise_if_any, shape_problems
 from ..pool_args import GpuPoolArgs, check_gpu_pools_args
+from ..recorded_inputs import recorded_inputs
 from ..type_tokens import formerly, type_token
 from .azure_aliases import without_version_aliases
 
@@ -187,7 +188,7 @@ class AksMonitoring(pulumi.ComponentResource):
         super().__init__(
             type_token("AksMonitoring"),
             name,
-            None,
+            recorded_inputs(args),
             formerly("gpu-platform:azure:AksMonitoring", without_version_aliases(opts)),
         )
         child = pulumi.ResourceOptions(parent=self)

@@ -47,6 +47,7 @@ from ..nvidia.device_plugin import (
 from ..nvidia.gpu_operator import downloads_egress_spec, scraper_namespace_problems
 from ..outputs import known_after
 from ..pool_args import CLOUDS, DEFAULT_CLOUD, GpuPoolArgs, check_gpu_pools_args
+from ..recorded_inputs import recorded_inputs
 from ..type_tokens import type_token
 
 COMPONENT = "AmdGpuOperator"
@@ -201,7 +202,7 @@ class AmdGpuOperator(pulumi.ComponentResource):
         settings, pools, scrape = amd_operator_inputs(name, args)
         values = operator_values(settings)
         configs = device_configs(pools, settings, scrape)
-        super().__init__(type_token("AmdGpuOperator"), name, None, opts)
+        super().__init__(type_token("AmdGpuOperator"), name, recorded_inputs(args), opts)
 
         home = settings.namespace
         scrapers = list(args.get("scraper_namespaces", [])) if scrape else []

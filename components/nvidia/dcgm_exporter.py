@@ -23,6 +23,7 @@ from pulumi_kubernetes.meta.v1 import LabelSelectorArgs, ObjectMetaArgs
 from pulumi_kubernetes.networking import v1 as net
 
 from gpu_facts.ack.addons import ARMS_DISCOVERY_ANNOTATION, ARMS_NAMESPACE
+from gpu_facts.aks.monitor import AZURE_MONITOR_SCRAPER_NAMESPACE
 from gpu_facts.nvidia.dcgm_exporter_chart import (
     CHART_NAME,
     CHART_REPO,
@@ -38,7 +39,6 @@ from gpu_platform.plan.metrics import (
     reads_resource_slices,
     target_relabelings,
 )
-from gpu_platform.plan.observability import AZURE_MONITOR_SCRAPER_NAMESPACE
 from gpu_platform.plan.pools import PoolFacts
 from gpu_platform.plan.prometheus_rules import rule_groups
 
@@ -46,6 +46,7 @@ from ..errors import Problem, raise_if_any, shape_problems
 from ..gpu_workload_namespace import DENY_ALL_POLICY, NAMESPACE_NAME_LABEL, deny_all_spec
 from ..helm_release import pinned_release, system_namespace
 from ..pool_args import DEFAULT_CLOUD, GpuPoolArgs, check_gpu_pools_args
+from ..recorded_inputs import recorded_inputs
 from ..type_tokens import formerly, type_token
 from .device_plugin import API_SERVER_POLICY, api_server_egress_spec
 
@@ -105,7 +106,10 @@ class DcgmExporter(pulumi.ComponentResource):
         pools, scrape, problems = check_dcgm_exporter_args(args)
         raise_if_any(COMPONENT, name, problems)
         super().__init__(
-            type_token("DcgmExporter"), name, None, formerly("gpu-platform:gpu:DcgmExporter", opts)
+            type_token("DcgmExporter"),
+            name,
+            recorded_inputs(args),
+            formerly("gpu-platform:gpu:DcgmExporter", opts),
         )
 
         namespace = args.get("namespace", DEFAULT_NAMESPACE)

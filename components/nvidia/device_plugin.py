@@ -39,6 +39,7 @@ from gpu_platform.plan.chart_values import (
 from gpu_platform.plan.nvidia.device_plugin import DEFAULT_CONFIG_NAME, config_map
 from gpu_platform.plan.nvidia.device_plugin_values import (
     config_problems,
+    mps_version_problems,
     our_config_names,
     value_problems,
     version_problems,
@@ -51,6 +52,7 @@ from ..gpu_workload_namespace import DENY_ALL_POLICY, deny_all_spec
 from ..helm_release import pinned_release, system_namespace
 from ..outputs import known_after
 from ..pool_args import DEFAULT_CLOUD, GpuPoolArgs, check_gpu_pools_args
+from ..recorded_inputs import recorded_inputs
 from ..type_tokens import formerly, type_token
 
 API_SERVER_POLICY = "allow-api-server-egress"
@@ -303,6 +305,7 @@ def check_device_plugin_args(
         problems += validation_problems(err)
     if settings is not None:
         problems += version_problems(settings.version)
+        problems += mps_version_problems(settings.version, [pf.sharing for pf in pools])
     values = args.get("values", {})
     if isinstance(values, Mapping):  # else the settings said so
         # Without every pool the configs the chart gets are unknown: skip config.default.
@@ -332,7 +335,7 @@ class NvidiaDevicePlugin(pulumi.ComponentResource):
         super().__init__(
             type_token("NvidiaDevicePlugin"),
             name,
-            None,
+            recorded_inputs(args),
             formerly("gpu-platform:gpu:NvidiaDevicePlugin", opts),
         )
 

@@ -27,6 +27,7 @@ from ..gpu_workload_namespace import DENY_ALL_POLICY, deny_all_spec
 from ..helm_release import pinned_release, system_namespace
 from ..outputs import known_after
 from ..pool_args import DEFAULT_CLOUD, GpuPoolArgs, check_gpu_pools_args
+from ..recorded_inputs import recorded_inputs
 from ..type_tokens import type_token
 from .device_plugin import API_SERVER_POLICY, api_server_egress_spec, namespace_policies
 
@@ -98,7 +99,7 @@ class NvidiaDraDriver(pulumi.ComponentResource):
         settings, pools = check_dra_driver_args(name, args)
         served = sorted(pf.name for pf in pools)
         values = dra_driver_values(served, settings.compute_domains)
-        super().__init__(type_token("NvidiaDraDriver"), name, None, opts)
+        super().__init__(type_token("NvidiaDraDriver"), name, recorded_inputs(args), opts)
         # The kubelet plugin runs privileged: Pod Security allows it here only.
         namespace = system_namespace(f"{name}-namespace", settings.namespace, self)
         # Deny all, then the one thing every pod of the chart needs: the API server (BP-08).

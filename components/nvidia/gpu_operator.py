@@ -47,6 +47,7 @@ from ..gpu_workload_namespace import DENY_ALL_POLICY, deny_all_spec, dns_egress_
 from ..helm_release import pinned_release, system_namespace
 from ..outputs import known_after
 from ..pool_args import DEFAULT_CLOUD, GpuPoolArgs, check_gpu_pools_args
+from ..recorded_inputs import recorded_inputs
 from ..type_tokens import formerly, type_token
 from .dcgm_exporter import scrape_policy_spec
 from .device_plugin import (
@@ -240,7 +241,7 @@ class NvidiaGpuOperator(pulumi.ComponentResource):
         super().__init__(
             type_token("NvidiaGpuOperator"),
             name,
-            None,
+            recorded_inputs(args),
             formerly("gpu-platform:gpu:NvidiaGpuOperator", opts),
         )
         namespace = system_namespace(f"{name}-namespace", settings.namespace, self)

@@ -24,7 +24,9 @@ from gpu_facts.regions import (
 )
 from gpu_platform.settings import (
     AckClusterSettings,
+    AckGpuPoolSettings,
     AksClusterSettings,
+    AksGpuPoolSettings,
     CpuPoolSettings,
     GpuPoolSettings,
     PlatformSettings,
@@ -74,7 +76,7 @@ def cloud_limit_warnings(
             )
         region = azure_region_key(cluster.location)
         for i, pool in enumerate(settings.gpu_pools):
-            if pool.vm_size is None:
+            if not isinstance(pool, AksGpuPoolSettings):
                 continue
             size = azure_vm_size(pool.vm_size).name
             offer = not_offered_in(azure_offers, size, region)
@@ -90,7 +92,7 @@ def cloud_limit_warnings(
                 f"of {quota.value} worker nodes; raise it in Quota Center first ({quota.source})"
             )
         for i, pool in enumerate(settings.gpu_pools):
-            if pool.instance_type is None:
+            if not isinstance(pool, AckGpuPoolSettings):
                 continue
             offer = not_offered_in(ecs_offers, pool.instance_type, cluster.region)
             if offer is not None:

@@ -14,6 +14,7 @@ from gpu_facts.aks.machine_types import GPU_SIZE_PREFIX
 from gpu_facts.scheduling import POOL_LABEL
 from gpu_platform.settings import Cloud, CpuPoolSettings
 
+from .clouds import cloud_plan
 from .node_pools import name_problems, reserved_label_problems, size_problems
 from .problems import Problem
 
@@ -44,21 +45,9 @@ def ecs_type_problem(instance_type: str) -> str | None:
 
 
 def machine_problems(cloud: Cloud, pool: CpuPoolSettings) -> Iterator[Problem]:
-    """The cloud's kind of machine type (AKS: a VM size, ACK: an ECS type), without GPUs."""
-    if cloud == "azure":
-        if pool.vm_size is None:
-            yield "vmSize", "required: an Azure VM size without GPUs, e.g. Standard_D4ds_v5"
-        elif (problem := azure_size_problem(pool.vm_size)) is not None:
-            yield "vmSize", problem
-        if pool.instance_type is not None:
-            yield "instanceType", "Alibaba instance types are for cloud 'alicloud'; use vmSize"
-    else:
-        if pool.instance_type is None:
-            yield "instanceType", "required: an ECS type without GPUs, e.g. ecs.g7.xlarge"
-        elif (problem := ecs_type_problem(pool.instance_type)) is not None:
-            yield "instanceType", problem
-        if pool.vm_size is not None:
-            yield "vmSize", "Azure VM sizes are for cloud 'azure'; use instanceType"
+    """The cloud's kind of machine type (AKS: a VM size, ACK: an ECS type), without GPUs: its
+    cloud's rule (``plan.clouds``)."""
+    yield from cloud_plan(cloud).cpu_machine_problems(pool)
 
 
 def cpu_pool_problems(cloud: Cloud, pool: CpuPoolSettings) -> list[Problem]:

@@ -13,17 +13,16 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
 
-from gpu_facts.aks.nodes import AKS_CDI_SOURCE, aks_runs_cdi
 from gpu_facts.capacity import DRA
 from gpu_facts.dra import AMD_DRA_DRIVER, DRA_GA_MINOR
-from gpu_facts.kubernetes_versions import ACK_VERSIONS
 from gpu_facts.vendors import AMD
 from gpu_platform.settings import Cloud, GpuPoolSettings, PlatformSettings
 
 from .amd.pools import pool_vendor
+from .clouds import cloud_plan
 from .kubernetes_versions import minor_version
 from .pools import PoolFacts
-from .problems import Problem, join_path
+from .problems import Problem
 
 DRA_GA = f"{DRA_GA_MINOR[0]}.{DRA_GA_MINOR[1]}"
 DRA_VERSION_RULE = (
@@ -61,22 +60,18 @@ def dra_pool_problems(cloud: Cloud, pool: GpuPoolSettings) -> Iterator[Problem]:
         yield "mig.strategy", f"{pool.mig.strategy!r} {MIG_STRATEGY_RULE}"
 
 
-def _ack_newest_serves_dra() -> bool:
-    newest = minor_version(ACK_VERSIONS.newest)
-    return newest is not None and newest >= DRA_GA_MINOR
-
-
 def dra_version_problems(
     cloud: str, version: str | None, dra: Sequence[tuple[str, GpuPoolSettings]], at: str
 ) -> Iterator[Problem]:
     """The version of a cluster we create (AKS, ACK; ``at`` is its key) that must run the DRA
     pools ``dra`` (each with its key); on AKS, a node image whose containerd hands CDI devices
     to containers. An existing cluster's version is its own (docs/dra.md says what it needs)."""
-    if cloud == "existing" or not dra:
+    plan = cloud_plan(cloud)
+    if not plan.creates_nodes or not dra:
         return
     named = ", ".join(path for path, _ in dra)
-    if version is None and cloud == "alicloud" and _ack_newest_serves_dra():
-        return  # ACK creates the cluster on its newest version, which serves DRA
+    if version is None and plan.dra_default_version_serves():
+        return  # the cloud creates the cluster on a version that serves DRA (ACK: its newest)
     if version is None:
         yield (
             at,
@@ -90,17 +85,7 @@ def dra_version_problems(
     if minor < DRA_GA_MINOR:
         yield at, f"{version} cannot run DRA pools ({named}): {DRA_VERSION_RULE}"
         return
-    if cloud != "azure":
-        return
-    for path, pool in dra:
-        if not aks_runs_cdi(pool.os_sku, minor):
-            yield (
-                join_path(path, "allocation"),
-                f"AKS {version} nodes of osSku {pool.os_sku} run containerd 1.7, which leaves "
-                "CDI off, and NVIDIA's DRA driver hands GPUs to containers only through CDI "
-                f"({AKS_CDI_SOURCE}): use Kubernetes 1.36 or newer, or (without MIG) osSku "
-                "AzureLinux3 on 1.35",
-            )
+    yield from plan.dra_node_problems(version, minor, dra)
 
 
 def dra_cluster_problems(settings: PlatformSettings) -> Iterator[Problem]:

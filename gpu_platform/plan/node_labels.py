@@ -15,6 +15,7 @@ from gpu_facts.scheduling import (
     WORKLOAD_LABEL_PREFIX,
 )
 
+from .clouds import cloud_plan
 from .nvidia.device_plugin import config_label
 from .platform import ResolvedPlatform
 from .pools import PoolFacts, pool_placement
@@ -99,9 +100,4 @@ def existing_node_labels(pool: PoolFacts) -> dict[str, str]:
 
 def node_labels(platform: ResolvedPlatform, pool: PoolFacts) -> dict[str, str]:
     """The labels the stack gives (or, on an existing cluster, expects on) a pool's nodes."""
-    cloud = platform.settings.cloud
-    if cloud == "azure":
-        return aks_node_labels(pool, platform.pool_workload_types()[pool.name])
-    if cloud == "alicloud":
-        return ack_node_labels(pool)
-    return existing_node_labels(pool)
+    return cloud_plan(platform.settings.cloud).node_labels(platform, pool)

@@ -16,11 +16,10 @@ from gpu_facts.scheduling import (
 )
 from gpu_platform.settings import SYSTEM_POOL_NAME, AutoscaleSettings, Cloud
 
+from .clouds import cloud_plan
 from .kubernetes_values import in_domain
 from .problems import Problem
 
-CLOUDS_WITH_SYSTEM_POOL: frozenset[Cloud] = frozenset({"azure", "alicloud"})
-"""Clouds where the platform creates the cluster and so its system pool."""
 SYSTEM_NAME_TAKEN = f"{SYSTEM_POOL_NAME!r} is the name of the cluster's system pool"
 SIZE_EXACTLY_ONE = "give exactly one of count or autoscale"
 AUTOSCALE_MIN_OVER_MAX = "must not exceed autoscale.max"
@@ -35,7 +34,7 @@ GPU_COMPONENTS_SELECT_IT = "GPU components select nodes by it; not on a CPU pool
 
 def name_problems(cloud: Cloud, name: str) -> Iterator[Problem]:
     """A pool must not take the name of the system pool the platform creates."""
-    if name == SYSTEM_POOL_NAME and cloud in CLOUDS_WITH_SYSTEM_POOL:
+    if name == SYSTEM_POOL_NAME and cloud_plan(cloud).creates_nodes:  # and so a system pool
         yield "name", SYSTEM_NAME_TAKEN
 
 
@@ -53,13 +52,14 @@ def reserved_label_problems(
     """Labels a pool must not carry: those the platform sets (and its whole label domain),
     AKS's reserved domain on AKS, and on a CPU pool the labels GPU components select nodes by
     (they would pull them onto a node without GPUs)."""
+    plan = cloud_plan(cloud)
     for key in labels:
         at = f"labels.{key}"
         if key in (GPU_POOL_LABELS if gpu_pool else {POOL_LABEL}) or in_domain(
             key, (PLATFORM_LABEL_DOMAIN,)
         ):
             yield at, SET_BY_THE_PLATFORM
-        elif cloud == "azure" and in_domain(key, (AKS_LABEL_DOMAIN,)):
-            yield at, AKS_RESERVES_ITS_DOMAIN
+        elif in_domain(key, reserved := plan.reserved_label_domains):
+            yield at, f"{plan.title} reserves the {' and '.join(reserved)} label domain"
         elif not gpu_pool and (key.startswith(GPU_LABEL_PREFIX) or key == ACK_GPU_SCHEDULE_LABEL):
             yield at, GPU_COMPONENTS_SELECT_IT

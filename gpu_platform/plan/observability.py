@@ -6,12 +6,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from gpu_facts.ack.addons import ARMS_NAMESPACE, LOGSTORE_NAME_MAX, LOGSTORE_NAME_MIN
+from gpu_facts.ack.addons import LOGSTORE_NAME_MAX, LOGSTORE_NAME_MIN
 from gpu_facts.name_rules import DNS1123_LABEL
 from gpu_facts.nvidia.dcgm_exporter_chart import DRA_ATTRIBUTION_MIN_VERSION
 from gpu_facts.scheduling import ALIYUN_GPU_MEM, POOL_LABEL, WORKLOAD_TYPE_LABEL
 from gpu_platform.settings import PlatformSettings
 
+from .clouds import cloud_plan
 from .metrics import (
     ScrapeMode,
     ack_shared_pools,
@@ -22,11 +23,6 @@ from .metrics import (
 )
 from .platform import ResolvedPlatform
 
-AZURE_MONITOR_SCRAPER_NAMESPACE = "kube-system"
-"""Where AKS runs the managed-Prometheus collector (``ama-metrics``)."""
-AZURE_MONITOR_SERVICE_ACCOUNT = f"{AZURE_MONITOR_SCRAPER_NAMESPACE}/ama-metrics-serviceaccount"
-"""The collector's service account (Azure/prometheus-collector: its chart's
-``ama-metrics-serviceAccount.yaml``), the token it scrapes with."""
 KSM_LABELS_ALLOWLIST = f"namespaces=[{WORKLOAD_TYPE_LABEL}],nodes=[{POOL_LABEL}]"
 """kube-state-metrics labels the GPU rules join on: a namespace's workload type, a node's pool
 (``--metric-labels-allowlist``; AKS: ``azureMonitorProfile.metrics.kubeStateMetrics``)."""
@@ -57,15 +53,17 @@ def metrics_plan(platform: ResolvedPlatform) -> MetricsPlan | None:
     pools = list(platform.pools.values())
     our_exporter = not settings.gpu_operator.enabled and bool(exporter_pools(pools))
     scrapers = list(metrics.scraper_namespaces)
-    if settings.cloud == "azure" and metrics.scrape == "auto":
-        if AZURE_MONITOR_SCRAPER_NAMESPACE not in scrapers:
-            scrapers.append(AZURE_MONITOR_SCRAPER_NAMESPACE)
-        return MetricsPlan(our_exporter, "azureMonitor", tuple(scrapers), True, False)
-    if settings.cloud == "alicloud" and metrics.scrape == "auto":
-        if ARMS_NAMESPACE not in scrapers:
-            scrapers.append(ARMS_NAMESPACE)
+    managed = cloud_plan(settings.cloud).managed_metrics
+    if managed is not None and metrics.scrape == "auto":  # the cloud's managed Prometheus
+        if managed.scraper_namespace not in scrapers:
+            scrapers.append(managed.scraper_namespace)
         return MetricsPlan(
-            our_exporter, "armsPrometheus", tuple(scrapers), False, False, arms_prometheus=True
+            our_exporter,
+            managed.scrape,
+            tuple(scrapers),
+            managed.azure_monitor,
+            False,
+            arms_prometheus=managed.arms_prometheus,
         )
     scrape: ScrapeMode = "serviceMonitor" if metrics.scrape == "serviceMonitor" else "annotations"
     return MetricsPlan(

@@ -6,25 +6,14 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import get_args
 
-from gpu_facts import (
-    Capacity,
-    GpuModel,
-    PoolShape,
-    aks_mig_profile,
-    azure_vm_size,
-    ecs_instance_type,
-    gpu_model,
-    pool_capacity,
-)
-from gpu_facts.capacity import (
-    ACK_SHARING_MODES,
-    DEVICE_PLUGIN_SHARING_MODES,
-    DRA,
-    SharingMode,
-)
-from gpu_facts.scheduling import ACK_GPU_SCHEDULE_VALUES, POOL_LABEL, Taint
+from gpu_facts import Capacity, GpuModel, PoolShape, pool_capacity
+from gpu_facts.capacity import ACK_SHARING_MODES, DEVICE_PLUGIN_SHARING_MODES, DRA, SharingMode
+from gpu_facts.scheduling import POOL_LABEL, Taint
 from gpu_facts.vendors import AMD, NVIDIA, GpuVendor, vendor_named
 from gpu_platform.settings import Cloud, GpuPoolSettings, WorkloadSettings
+
+from .ack.pools import ACK_MPS_MODE
+from .clouds import cloud_plan
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,6 +32,10 @@ class PoolFacts:
     sharing: SharingMode | None
     """Sharing as the capacity model and the components see it, per cloud."""
     capacity: Capacity
+    nvme_cache: bool = False
+    """Whether the pool offers its local NVMe disks as the ephemeral cache (AKS's ``nvme``)."""
+    virtual_function_gpus: bool = False
+    """Whether its GPUs are virtual functions (Azure VMs)."""
 
     @property
     def name(self) -> str:
@@ -87,17 +80,6 @@ class PoolFacts:
         return self.sharing == ACK_MPS_MODE
 
 
-ACK_MPS_MODE: SharingMode = "ackMps"
-"""ACK's MPS sharing mode, as the capacity model names it."""
-
-
-ACK_MODES: dict[str, SharingMode] = {
-    ACK_GPU_SCHEDULE_VALUES[mode]: mode
-    for mode in get_args(SharingMode)
-    if mode in ACK_SHARING_MODES
-}
-"""``sharing.mode`` on ACK -> ACK's sharing mode: the config takes the ``ack.node.gpu.schedule``
-label value (``mps``, ``cgpu``, ``share``)."""
 PLUGIN_MODES: dict[str, SharingMode] = {
     mode: mode for mode in get_args(SharingMode) if mode in DEVICE_PLUGIN_SHARING_MODES
 }
@@ -108,28 +90,16 @@ def cloud_sharing(cloud: Cloud, pool: GpuPoolSettings) -> SharingMode | None:
     """Map the one ``sharing.mode`` setting to what each cloud does with it."""
     if pool.sharing is None:
         return None
-    mode = pool.sharing.mode
-    if cloud == "alicloud":
-        return ACK_MODES.get(mode, "timeSlicing")
-    if mode in PLUGIN_MODES:
-        return PLUGIN_MODES[mode]
-    # Validation refuses ACK-only modes elsewhere; resolving one here is a bug.
-    raise ValueError(f"sharing mode {mode!r} exists only on cloud 'alicloud'")
+    return cloud_plan(cloud).sharing(pool.sharing.mode)
 
 
 def resolve_pool(cloud: Cloud, pool: GpuPoolSettings) -> PoolFacts:
-    """Resolve a pool that passed validation (raises ``UnknownGpuFact`` on unknown names)."""
-    nvme_count = nvme_gib = 0
-    aks_mig = pool.mig.profile if pool.mig else None
-    if pool.vm_size is not None:
-        size = azure_vm_size(pool.vm_size)
-        model, gpus = gpu_model(size.gpu_model), size.gpu_count
-        nvme_count, nvme_gib = size.nvme_disk_count, size.nvme_disk_gib
-    else:
-        assert pool.instance_type is not None, "validation requires a machine type"
-        it = ecs_instance_type(pool.instance_type)
-        model, gpus = gpu_model(it.gpu_model), it.gpu_count
-    mig_profile = aks_mig_profile(model, aks_mig) if aks_mig else None
+    """Resolve a pool that passed validation (raises ``UnknownGpuFact`` on unknown names): what
+    its nodes are comes from its cloud's plan (``plan.clouds``), the rest is the same anywhere."""
+    plan = cloud_plan(cloud)
+    machine = plan.machine(pool)
+    model = machine.gpu_model
+    mig_profile = plan.mig_profile(pool, model)
     if pool.autoscale is not None:
         min_nodes, max_nodes = pool.autoscale.min, pool.autoscale.max
     else:
@@ -137,7 +107,7 @@ def resolve_pool(cloud: Cloud, pool: GpuPoolSettings) -> PoolFacts:
     sharing = cloud_sharing(cloud, pool)
     shape = PoolShape(
         gpu_model=model,
-        gpus_per_node=gpus,
+        gpus_per_node=machine.gpus_per_node,
         min_nodes=min_nodes,
         max_nodes=max_nodes,
         mig_profile=mig_profile,
@@ -151,12 +121,14 @@ def resolve_pool(cloud: Cloud, pool: GpuPoolSettings) -> PoolFacts:
         pool=pool,
         cloud=cloud,
         gpu_model=model,
-        gpus_per_node=gpus,
-        nvme_disk_count=nvme_count,
-        nvme_disk_gib=nvme_gib,
+        gpus_per_node=machine.gpus_per_node,
+        nvme_disk_count=machine.nvme_disk_count,
+        nvme_disk_gib=machine.nvme_disk_gib,
         mig_profile=mig_profile,
         sharing=sharing,
         capacity=pool_capacity(shape),
+        nvme_cache=machine.nvme_cache,
+        virtual_function_gpus=machine.virtual_function_gpus,
     )
 
 

@@ -5,6 +5,8 @@ Python and camelCase in YAML; every model forbids unknown keys and documents eac
 Cross-field rules live in ``stack_config.rules``, what the settings mean in ``plan``.
 """
 
+from .ack import AckGpuPoolSettings
+from .aks import AksGpuPoolSettings
 from .amd import AmdDriverSettings, AmdGpuOperatorSettings, AmdImagesSettings, CertManagerSettings
 from .base import MIN_KUBERNETES, SYSTEM_POOL_NAME, Cloud, SettingsModel
 from .clusters import (
@@ -21,6 +23,7 @@ from .clusters import (
     ResourceGroupSettings,
     SystemPoolSettings,
 )
+from .existing import ExistingGpuPoolSettings, NodeGpuSettings
 from .gpu_layer import (
     AckGpuSharingSettings,
     AdmissionSettings,
@@ -32,14 +35,21 @@ from .gpu_layer import (
     GpuOperatorSettings,
 )
 from .observability import GrafanaSettings, LogsSettings, MetricsSettings, ObservabilitySettings
-from .platform import CLUSTER_SETTINGS, PlatformSettings
+from .platform import (
+    CLUSTER_SETTINGS,
+    GPU_POOL_SETTINGS,
+    GpuPoolSettings,
+    PlatformSettings,
+    gpu_pool_settings,
+)
 from .pools import (
     DEFAULT_MAX_PODS,
     DEFAULT_OS_DISK_GIB,
     AksNodeSettings,
     AutoscaleSettings,
     CpuPoolSettings,
-    GpuPoolSettings,
+    GpuPoolSettingsBase,
+    ManagedGpuPoolSettings,
     MigSettings,
     SharingSettings,
     UpgradeSettings,
@@ -57,15 +67,18 @@ __all__ = [
     "CLUSTER_SETTINGS",
     "DEFAULT_MAX_PODS",
     "DEFAULT_OS_DISK_GIB",
+    "GPU_POOL_SETTINGS",
     "MIN_KUBERNETES",
     "SYSTEM_POOL_NAME",
     "AckClusterSettings",
+    "AckGpuPoolSettings",
     "AckGpuSharingSettings",
     "AckSystemDiskSettings",
     "AckVSwitchSettings",
     "AckVpcSettings",
     "AdmissionSettings",
     "AksClusterSettings",
+    "AksGpuPoolSettings",
     "AksNodeSettings",
     "AmdDriverSettings",
     "AmdGpuOperatorSettings",
@@ -84,15 +97,19 @@ __all__ = [
     "DriverCheckSettings",
     "EntraIdSettings",
     "ExistingClusterSettings",
+    "ExistingGpuPoolSettings",
     "GpuComponentResourcesSettings",
     "GpuOperatorSettings",
     "GpuPoolSettings",
+    "GpuPoolSettingsBase",
     "GrafanaSettings",
     "LoggingSettings",
     "LogsSettings",
     "MaintenanceWindowSettings",
+    "ManagedGpuPoolSettings",
     "MetricsSettings",
     "MigSettings",
+    "NodeGpuSettings",
     "ObservabilitySettings",
     "PlatformSettings",
     "QueueTypeSettings",
@@ -104,4 +121,5 @@ __all__ = [
     "TrafficSettings",
     "UpgradeSettings",
     "WorkloadSettings",
+    "gpu_pool_settings",
 ]

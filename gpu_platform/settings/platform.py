@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 
-from pydantic import Field, ValidationInfo, field_validator
+from pydantic import Field, TypeAdapter, ValidationInfo, field_validator
 
+from .ack import AckGpuPoolSettings
+from .aks import AksGpuPoolSettings
 from .amd import AmdGpuOperatorSettings
 from .base import Cloud, SettingsModel
 from .clusters import (
@@ -14,6 +17,7 @@ from .clusters import (
     ClusterSettings,
     ExistingClusterSettings,
 )
+from .existing import ExistingGpuPoolSettings
 from .gpu_layer import (
     AckGpuSharingSettings,
     AdmissionSettings,
@@ -23,7 +27,7 @@ from .gpu_layer import (
     GpuOperatorSettings,
 )
 from .observability import ObservabilitySettings
-from .pools import CpuPoolSettings, GpuPoolSettings
+from .pools import CpuPoolSettings
 from .queues import QueuesSettings
 from .workloads import WorkloadSettings
 
@@ -33,6 +37,25 @@ CLUSTER_SETTINGS: dict[str, type[SettingsModel]] = {
     "existing": ExistingClusterSettings,
 }
 """The cluster model of each cloud."""
+
+GpuPoolSettings = AksGpuPoolSettings | AckGpuPoolSettings | ExistingGpuPoolSettings
+"""A GPU pool of one cloud; the top-level ``cloud`` key picks the model."""
+GPU_POOL_SETTINGS: dict[str, type[GpuPoolSettings]] = {
+    "azure": AksGpuPoolSettings,
+    "alicloud": AckGpuPoolSettings,
+    "existing": ExistingGpuPoolSettings,
+}
+"""The GPU pool model of each cloud."""
+
+
+@cache
+def _pool_list(model: type[GpuPoolSettings]) -> TypeAdapter[list[GpuPoolSettings]]:
+    return TypeAdapter(list[model])  # type: ignore[valid-type]
+
+
+def gpu_pool_settings(cloud: str, value: Any) -> GpuPoolSettings:
+    """``value`` validated as a GPU pool of ``cloud`` (raises pydantic's ``ValidationError``)."""
+    return GPU_POOL_SETTINGS[cloud].model_validate(value)
 
 
 class PlatformSettings(SettingsModel):
@@ -67,6 +90,15 @@ class PlatformSettings(SettingsModel):
     config still accepts that key)."""
     observability: ObservabilitySettings = Field(default_factory=ObservabilitySettings)
     """GPU metrics per workload, container logs and control-plane audit."""
+
+    @field_validator("gpu_pools", mode="before")
+    @classmethod
+    def _pools_of_cloud(cls, value: Any, info: ValidationInfo) -> Any:
+        """The cloud picks the GPU pools' model too (a bad cloud is reported once, there)."""
+        model = GPU_POOL_SETTINGS.get(info.data.get("cloud", ""))
+        if model is None or not isinstance(value, list):
+            return value
+        return _pool_list(model).validate_python(value)  # errors keep each pool's index
 
     @field_validator("cluster", mode="before")
     @classmethod

@@ -1,5 +1,6 @@
-"""Node pool settings: GPU pools (machine type, size, MIG, sharing, labels, upgrades), CPU pools,
-and the AKS node hardening every pool the platform creates shares."""
+"""Node pool settings every cloud shares: a GPU pool's name, size, MIG, sharing and labels (each
+cloud's GPU pool model adds its machines: ``aks``, ``ack``, ``existing``), CPU pools, and the AKS
+node hardening every AKS pool the platform creates shares."""
 
 from __future__ import annotations
 
@@ -7,7 +8,6 @@ from typing import Annotated, Literal
 
 from pydantic import Field, StrictBool, StrictInt
 
-from gpu_facts.aks.mig import AksMigProfile
 from gpu_facts.aks.nodes import AKS_MAX_PODS, AKS_MIN_MAX_PODS, OS_DISK_MAX_GIB, OS_DISK_MIN_GIB
 from gpu_facts.capacity import DEVICE_PLUGIN, Allocation, MigStrategy
 from gpu_facts.name_rules import AKS_POOL_NAME
@@ -35,9 +35,10 @@ class AutoscaleSettings(SettingsModel):
 
 
 class MigSettings(SettingsModel):
-    profile: AksMigProfile
-    """GPU instance profile as AKS names it (``MIG1g``, ``MIG2g``, ``MIG3g``, ``MIG4g`` or
-    ``MIG7g``), applied to every GPU of the pool."""
+    profile: str
+    """GPU instance profile of every GPU of the pool, as the pool's cloud names it: on AKS
+    ``MIG1g``, ``MIG2g``, ``MIG3g``, ``MIG4g`` or ``MIG7g``; on an existing cluster NVIDIA's name
+    (``1g.10gb``), any profile the GPU offers."""
     strategy: MigStrategy = "mixed"
     """Device-plugin MIG strategy: ``single`` exposes ``nvidia.com/gpu``, ``mixed`` (default)
     exposes ``nvidia.com/mig-<profile>``."""
@@ -85,13 +86,13 @@ class AksNodeSettings(SettingsModel):
     cache or temp disk."""
 
 
-class GpuPoolSettings(AksNodeSettings):
+class GpuPoolSettingsBase(SettingsModel):
+    """What a GPU pool says on every cloud: its name, size, MIG, sharing and labels. Each cloud's
+    pool adds how it describes its machines (``settings.aks``, ``settings.ack``,
+    ``settings.existing``); the top-level ``cloud`` picks the model."""
+
     name: PoolName
     """Pool name: lowercase letters and digits, at most 12 characters (the AKS limit)."""
-    vm_size: str | None = None
-    """Azure VM size (``cloud: azure``, or ``existing`` to describe the nodes)."""
-    instance_type: str | None = None
-    """Alibaba ECS instance type (``cloud: alicloud``, or ``existing``)."""
     count: WholeNumber | None = None
     """Fixed node count; give this or ``autoscale``."""
     autoscale: AutoscaleSettings | None = None
@@ -102,19 +103,20 @@ class GpuPoolSettings(AksNodeSettings):
     """GPU sharing (time-slicing or MPS); one trust domain per shared GPU."""
     labels: dict[str, str] = Field(default_factory=dict)
     """Extra node labels."""
-    nvme: StrictBool = False
-    """Offer the VM's local NVMe disks as an ephemeral cache StorageClass (AKS)."""
-    os_sku: AksOsSku = "Ubuntu"
-    """Node OS on AKS: ``Ubuntu`` (default), ``Ubuntu2204``, ``AzureLinux``, ``AzureLinux3``; MIG
-    needs Ubuntu."""
-    zones: list[str] = Field(default_factory=list)
-    """Availability zones."""
-    upgrade: UpgradeSettings = Field(default_factory=UpgradeSettings)
-    """Node upgrade behaviour."""
     allocation: Allocation = DEVICE_PLUGIN
     """How pods get the pool's GPUs: ``devicePlugin`` (default: extended resources such as
     ``nvidia.com/gpu``) or ``dra`` (ResourceClaims on NVIDIA's DeviceClasses through NVIDIA's DRA
     driver; Kubernetes 1.34 or newer, NVIDIA GPUs, no ``sharing``: docs/dra.md)."""
+
+
+class ManagedGpuPoolSettings(GpuPoolSettingsBase):
+    """A GPU pool whose nodes the platform creates (AKS, ACK): where they go and how they are
+    upgraded."""
+
+    zones: list[str] = Field(default_factory=list)
+    """Availability zones."""
+    upgrade: UpgradeSettings = Field(default_factory=UpgradeSettings)
+    """Node upgrade behaviour."""
 
 
 class CpuPoolSettings(AksNodeSettings):

@@ -15,7 +15,7 @@ from pydantic import BaseModel
 from pydantic.fields import FieldInfo
 
 from gpu_platform.settings import PlatformSettings
-from gpu_platform.settings.platform import CLUSTER_SETTINGS
+from gpu_platform.settings.platform import CLUSTER_SETTINGS, GPU_POOL_SETTINGS
 
 CLOSE_ENOUGH = 0.6
 """``difflib`` similarity from which a known key is offered as the one meant."""
@@ -40,11 +40,13 @@ def model_keys(model: type[BaseModel]) -> list[str]:
 
 
 def annotation_at(loc: Sequence[int | str], data: Mapping[str, object]) -> Any:
-    """The type the schema has at ``loc`` (keys of the whole config ``data``; the cluster's
-    model follows its cloud), or None when the schema has no one type there."""
+    """The type the schema has at ``loc`` (keys of the whole config ``data``; the cluster's and
+    the GPU pools' models follow the cloud), or None when the schema has no one type there."""
     current: Any = PlatformSettings
-    for part in loc:
-        if isinstance(part, int):
+    for i, part in enumerate(loc):
+        if isinstance(part, int) and tuple(loc[:i]) == ("gpuPools",):
+            current = GPU_POOL_SETTINGS.get(str(data.get("cloud")))
+        elif isinstance(part, int):
             current = _item_type(current)
         elif current is PlatformSettings and part == "cluster":
             current = CLUSTER_SETTINGS.get(str(data.get("cloud")))

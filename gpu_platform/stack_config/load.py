@@ -13,8 +13,9 @@ from dataclasses import dataclass, field
 import pulumi
 from pydantic import ValidationError
 
+from gpu_platform.plan.clouds import cloud_plans
 from gpu_platform.plan.platform import ResolvedPlatform, resolve_platform
-from gpu_platform.settings import GpuPoolSettings, PlatformSettings
+from gpu_platform.settings import GPU_POOL_SETTINGS, GpuPoolSettings, PlatformSettings
 
 from .known_keys import closest, unknown_key_message
 from .rules import Problem, check_and_resolve
@@ -123,10 +124,13 @@ def _in_parts(
     positions: list[int] = []
     refused_pools: list[int] = []
     raw_pools = data.get("gpuPools", [])
-    if isinstance(raw_pools, list):
+    pool_model = GPU_POOL_SETTINGS.get(str(data.get("cloud")))
+    if pool_model is None:
+        refused.add("gpu_pools")  # its model follows the cloud: not judged until that is right
+    elif isinstance(raw_pools, list):
         for i, item in enumerate(raw_pools):
             try:
-                pools.append(GpuPoolSettings.model_validate(item))
+                pools.append(pool_model.model_validate(item))
                 positions.append(i)
             except ValidationError:
                 refused_pools.append(i)
@@ -165,10 +169,29 @@ def _as_written(problems: list[Problem], renamed: Mapping[str, str]) -> list[Pro
     return out
 
 
+def _former_pool_keys(data: dict[str, object]) -> list[str]:
+    """The GPU pools' keys of a former release read as today's (their cloud says which), in
+    place; the warnings."""
+    plan = cloud_plans().get(str(data.get("cloud")))
+    pools = data.get("gpuPools")
+    if plan is None or not isinstance(pools, list):
+        return []
+    warnings: list[str] = []
+    read: list[object] = []
+    for i, pool in enumerate(pools):
+        if isinstance(pool, Mapping):
+            pool, found = plan.former_pool_keys(pool, f"gpuPools[{i}]")
+            warnings += found
+        read.append(pool)
+    data["gpuPools"] = read
+    return warnings
+
+
 def load_platform(raw: Mapping[str, object]) -> ResolvedPlatform:
     """Validate the ``gpu-platform:`` keys (without the namespace) and resolve them, or raise
     ``ConfigError`` naming every problem."""
     data, renamed, problems = _renamed_keys(raw)
+    former = _former_pool_keys(data)
     schema = _structural(data)
     found, resolved = check_and_resolve(
         schema.settings,
@@ -184,6 +207,7 @@ def load_platform(raw: Mapping[str, object]) -> ResolvedPlatform:
         f"{old}: is the old name of {new}: (read as {new}; rename the key)"
         for new, old in renamed.items()
     )
+    platform.warnings.extend(former)
     return platform
 
 

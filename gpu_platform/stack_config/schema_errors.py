@@ -15,6 +15,7 @@ from typing import Any
 from pydantic import ValidationError
 from pydantic_core import ErrorDetails
 
+from gpu_platform.plan.clouds import pool_key_elsewhere
 from gpu_platform.plan.problems import Problem
 
 from .known_keys import closest, known_keys, unknown_key_message
@@ -127,6 +128,8 @@ def schema_problems(err: ValidationError, data: Mapping[str, Any]) -> list[Probl
         elif error["type"] == "extra_forbidden":
             known = known_keys(keys[:-1], data)
             message = "unknown key" if known is None else unknown_key_message(str(keys[-1]), known)
+            if len(keys) == 3 and keys[0] == "gpuPools":  # another cloud's key?
+                message = pool_key_elsewhere(str(data.get("cloud")), str(keys[-1])) or message
         elif error["type"] == "value_error":
             message = message.removeprefix("Value error, ")
         elif error["type"] in ("int_type", "int_parsing", "int_from_float"):

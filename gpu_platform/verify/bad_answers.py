@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, replace
 
+from gpu_facts.ack.addons import LOG_CONFIG_NAMESPACE
 from gpu_facts.aks.storage import ACSTOR_NAMESPACE
 from gpu_facts.scheduling import POOL_LABEL
 
@@ -30,6 +31,7 @@ from .dra_checks import DRIVER_CHECK as DRA_DRIVER_CHECK
 from .dra_expectations import DraExpectation
 from .expectations import Expectations, GpuDaemon, PoolExpectation
 from .gpu_memory import CHECK as GPU_MEMORY
+from .log_collection import CHECK as LOG_COLLECTION
 from .mig_devices import CHECK as MIG_DEVICES
 from .mps_server import CHECK as MPS_SERVER
 from .nvme_cache import CHECK as NVME_CACHE
@@ -56,6 +58,7 @@ read node labels."""
 NAMESPACE_LISTS = {
     "networkpolicies": "network-policy",
     "resourcequotas": "gpu-quota",
+    "limitranges": "limit-range",
 }
 """A workload namespace's lists -> the row each is read for."""
 OBJECTS = {"storageclasses": "storageclass", "csidrivers": "csidriver"}
@@ -224,6 +227,15 @@ class Feeds:
             row.check == MPS_SERVER
             and _plain_list(bad, "pods", exp.plugin_namespace)
             and self._on_nodes_of(row, plugin_mps)
+        )
+
+    def logs(self, bad: BadAnswer, row: CheckResult) -> bool:
+        """The log-collection rows: read from kube-system's DaemonSets (AKS) or log configs
+        (ACK)."""
+        return (
+            row.check == LOG_COLLECTION
+            and bad.resource in ("daemonsets", "aliyunlogconfigs")
+            and _plain_list(bad, bad.resource, LOG_CONFIG_NAMESPACE)
         )
 
     def amd_rows(self, bad: BadAnswer, row: CheckResult) -> bool:

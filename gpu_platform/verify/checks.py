@@ -7,11 +7,12 @@ BP-16 (ACK MPS control daemon and ``aliyun.com/gpu-mem``), and the namespace gua
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 
 # The pack's definition of the guide's deny-all, so preview and verify agree on it.
 from gpu_facts.network_policy import is_deny_all
 from gpu_facts.scheduling import ALIYUN_GPU_MEM, GFD_LABELS, is_gpu_resource
+from gpu_platform.settings.base import quantity_value
 
 from .cluster import Obj
 from .daemons import DaemonPods, exec_container, pod_problem, uid_of
@@ -253,6 +254,9 @@ def gpu_quota(ns: NamespaceExpectation, quotas: list[Obj]) -> CheckResult:
 
 
 def admission_binding(ns: NamespaceExpectation, namespace: Obj, bindings: list[Obj]) -> CheckResult:
+    if not ns.admission_action:
+        why = "not checked: the plan registers no GpuAdmissionPolicy"
+        return CheckResult("admission-binding", f"namespace/{ns.name}", "-", why, "skip")
     expected = f"a ValidatingAdmissionPolicyBinding selecting it, action {ns.admission_action}"
     labels = labels_of(namespace)
     selecting, wrong_action = [], []
@@ -286,18 +290,76 @@ def admission_binding(ns: NamespaceExpectation, namespace: Obj, bindings: list[O
     return outcome("admission-binding", f"namespace/{ns.name}", expected, found, bool(selecting))
 
 
+def _same_quantity(found: object, wanted: str) -> bool:
+    try:
+        return quantity_value(str(found)) == quantity_value(wanted)
+    except (KeyError, ArithmeticError, ValueError):
+        return str(found) == wanted
+
+
+def limit_range(ns: NamespaceExpectation, ranges: list[Obj]) -> CheckResult:
+    """The configured container defaults in a ``Container`` item of a LimitRange, and no item
+    naming a GPU resource: a ``max`` without a ``default`` becomes every container's default
+    limit (Kubernetes ``SetDefaults_LimitRangeItem``), which would hand each container GPUs."""
+    assert ns.container_defaults is not None
+    cpu, memory = ns.container_defaults
+    subject = f"namespace/{ns.name}"
+    expected = (
+        f"a LimitRange giving containers cpu {cpu}, memory {memory} by default (request and "
+        "limit), naming no GPU resource"
+    )
+    gpu_items, matching, seen = [], [], []
+    for lr in ranges:
+        for item in entries(lr, "spec", "limits"):
+            named = {
+                r
+                for key in ("default", "defaultRequest", "max", "min", "maxLimitRequestRatio")
+                for r in mapping(item, key)
+                if is_gpu_resource(r)
+            }
+            if named:
+                gpu_items.append(f"{name_of(lr)} names {', '.join(sorted(named))}")
+            if text(item, "type") != "Container":
+                continue
+            default, request = mapping(item, "default"), mapping(item, "defaultRequest")
+            seen.append(f"{name_of(lr)}: default {_fmt(default)}; request {_fmt(request)}")
+            if all(
+                _same_quantity(section.get(key), want)
+                for section in (default, request)
+                for key, want in (("cpu", cpu), ("memory", memory))
+            ):
+                matching.append(name_of(lr))
+    if gpu_items:
+        found = "; ".join(gpu_items) + ": containers that ask for no GPU would get one by default"
+        return outcome("limit-range", subject, expected, found, False)
+    if matching:
+        return outcome("limit-range", subject, expected, ", ".join(matching), True)
+    found = (
+        "; ".join(seen)
+        if seen
+        else "no LimitRange with a Container item: containers without "
+        "requests get none, and the quota refuses them"
+    )
+    return outcome("limit-range", subject, expected, found, False)
+
+
 def namespace_checks(
     ns: NamespaceExpectation,
     namespace: Obj | None,
     policies: list[Obj],
     quotas: list[Obj],
     bindings: list[Obj],
+    *,
+    ranges: Sequence[Obj] = (),
 ) -> list[CheckResult]:
     if namespace is None:
         subject = f"namespace/{ns.name}"
         return [outcome("namespace", subject, "exists", "namespace not found", False)]
-    return [
+    rows = [
         network_policy(ns, policies),
         gpu_quota(ns, quotas),
         admission_binding(ns, namespace, bindings),
     ]
+    if ns.container_defaults is not None:
+        rows.append(limit_range(ns, list(ranges)))
+    return rows

@@ -11,27 +11,37 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
+import signal
+import subprocess
 import sys
+import threading
 from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
+from gpu_facts.vendors import AMD, NVIDIA
 from gpu_platform.plan.platform import ResolvedPlatform
+from gpu_platform.settings import DriverCheckSettings
 from gpu_platform.stack_config import NAMESPACE, ConfigError, load_platform
 from gpu_platform.stack_config.files import project_name, read_stack_config
 
-from .amd.expectations import amd_expectation
+from .active import ProbePool, active_run
+from .amd.expectations import AmdExpectation, amd_expectation
 from .cluster import ClusterError, ClusterReader, connect
+from .conformance import conformance_rows
 from .deadline import REQUEST_TIMEOUT, RUN_TIMEOUT, Deadline
-from .dra_expectations import dra_expectation
+from .dra_expectations import DraExpectation, dra_expectation
 from .driver import StreamExecReader
-from .expectations import expectations
+from .expectations import Expectations, expectations
 from .exporter import ProxyMetricsReader
+from .plan_expectations import plan_expectations
+from .plan_file import PlanError, PlannedResource, plan_resources, read_plan
 from .progress import Progress
 from .queue_expectations import queue_expectation
-from .render import as_json, table
+from .render import as_json, as_junit, as_markdown, table
+from .results import CheckResult
 from .seed_checks import ExecFactory
-from .verify import verify
+from .verify import Report, verify
 
 if TYPE_CHECKING:
     from kubernetes import client
@@ -65,6 +75,92 @@ def load_stack(program: Path, stack: str, config_file: Path | None) -> ResolvedP
                 decoded = json.loads(value)
         raw[name] = decoded
     return load_platform(raw)
+
+
+def _nodes_found(report: Report) -> dict[str, int]:
+    """Pool -> how many nodes its ``node-count`` row found."""
+    found = {}
+    for row in report.results:
+        words = row.found.split()
+        if row.check == "node-count" and words and words[0].isdigit():
+            found[row.subject.removeprefix("pool/")] = int(words[0])
+    return found
+
+
+def probe_rows(
+    reader: ClusterReader,
+    *,
+    deadline: Deadline,
+    exp: Expectations,
+    amd: AmdExpectation | None,
+    dra: DraExpectation | None,
+    report: Report,
+    err: TextIO,
+) -> list[CheckResult]:
+    """``--active``: the probes of every GPU pool that has a node, then the cleanup's row."""
+    images = DriverCheckSettings()
+    nodes = _nodes_found(report)
+    pools = [
+        ProbePool(p.name, NVIDIA, sorted(p.allocatable)[0], images.image)
+        for p in exp.pools
+        if p.allocatable and nodes.get(p.name)
+    ]
+    # A DRA pool's GPUs are claimed from its DeviceClass: the official test's variant.
+    pools += [
+        ProbePool(p.pool.name, NVIDIA, p.device_class, images.image, p.device_class)
+        for p in (dra.pools if dra is not None else [])
+        if nodes.get(p.pool.name)
+    ]
+    pools += [
+        ProbePool(p.pool.name, AMD, sorted(p.pool.allocatable)[0], images.amd_image)
+        for p in (amd.pools if amd is not None else [])
+        if p.pool.allocatable and nodes.get(p.pool.name)
+    ]
+    if not pools:
+        why = "no GPU pool has a node to probe"
+        return [CheckResult("probe-gpu", "stack", "-", why, "skip")]
+
+    def say(line: str) -> None:
+        err.write(line + "\n")
+        err.flush()
+
+    previous = signal.getsignal(signal.SIGTERM)
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGTERM, _interrupted)  # SIGTERM cleans up as Ctrl-C does
+    try:
+        with active_run(reader, deadline, say) as (run, cleanup):
+            rows = run.probe(pools)
+        return rows + cleanup
+    finally:
+        if threading.current_thread() is threading.main_thread():
+            signal.signal(signal.SIGTERM, previous)
+
+
+def _interrupted(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
+
+
+PREVIEW_TIMEOUT = 300
+"""Seconds the offline preview of a program may take (its own default)."""
+
+
+def load_plan(path: Path, err: TextIO) -> list[PlannedResource]:
+    """A plan file's resources, or a program folder's as the offline preview plans it (a
+    mandatory violation of the policy pack is said on stderr; the plan is still checked)."""
+    if not path.is_dir():
+        return read_plan(path)
+    command = [sys.executable, "-m", "gpu_platform.offline_preview", "--program", str(path)]
+    command += ["--format", "json", "--timeout", str(PREVIEW_TIMEOUT)]
+    done = subprocess.run(command, capture_output=True, text=True, check=False)
+    if done.returncode not in (0, 1):
+        why = done.stderr.strip().splitlines()[-1:] or [f"exit {done.returncode}"]
+        raise PlanError(f"the offline preview of {path} failed: {why[0]}")
+    if done.returncode == 1:
+        err.write(f"verify: the policy pack finds mandatory violations in {path}'s plan\n")
+    try:
+        return plan_resources(json.loads(done.stdout))
+    except ValueError as error:
+        raise PlanError(f"the offline preview of {path} printed no plan ({error})") from None
 
 
 def _project_or_default(program: Path) -> str:
@@ -106,10 +202,23 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--config", type=Path, help="a stack config file instead of Pulumi.<stack>.yaml")
     p.add_argument("--program", type=Path, default=Path.cwd(), help="project directory")
     p.add_argument(
+        "--plan",
+        type=Path,
+        help="verify what a program's plan promised instead of a stack config: the offline "
+        "preview's JSON (also pulumi preview --json, pulumi stack export), or a program's "
+        "folder, previewed offline first",
+    )
+    p.add_argument(
         "--kubeconfig", type=Path, help="kubeconfig file (default: $KUBECONFIG, ~/.kube/config)"
     )
     p.add_argument("--context", help="kubeconfig context (default: the current context)")
-    p.add_argument("--format", choices=("table", "json"), default="table")
+    p.add_argument(
+        "--format",
+        choices=("table", "json", "junit", "markdown"),
+        default="table",
+        help="table for people, json for automation, junit for CI test results, markdown for a "
+        "pull-request comment",
+    )
     p.add_argument(
         "--progress", action="store_true", help="progress on stderr even without a terminal"
     )
@@ -122,6 +231,19 @@ def parser() -> argparse.ArgumentParser:
         "--skip-metrics",
         action="store_true",
         help="do not read the GPU metrics exporters' /metrics (no pods/proxy permission)",
+    )
+    p.add_argument(
+        "--active",
+        action="store_true",
+        help="also run probe pods on each GPU pool, in a namespace this run creates and deletes "
+        "(a GPU pod must see its GPU, pods without one must see none); says on stderr what it "
+        "creates. Needs create and delete on namespaces and pods, get on pods/log",
+    )
+    p.add_argument(
+        "--conformance",
+        action="store_true",
+        help="add one row per AI Conformance 1.36 requirement about accelerators, from the "
+        "rows that are its evidence (secure access needs --active)",
     )
     p.add_argument(
         "--parallel",
@@ -161,10 +283,15 @@ def main(
     out, err = stdout or sys.stdout, stderr or sys.stderr
     args = parser().parse_args(argv)
     try:
-        platform = load_stack(args.program, args.stack, args.config)
-        exp = expectations(platform)
-        amd = amd_expectation(platform)
-        queues = queue_expectation(platform)
+        queues = None  # a plan's queues are not derived yet: the stack config's path checks them
+        if args.plan is not None:
+            exp, amd, dra = plan_expectations(load_plan(args.plan, err))
+        else:
+            platform = load_stack(args.program, args.stack, args.config)
+            exp = expectations(platform)
+            amd = amd_expectation(platform)
+            dra = dra_expectation(platform)
+            queues = queue_expectation(platform)
         deadline = Deadline(args.timeout, args.request_timeout)
         api = connect(args.kubeconfig, args.context, deadline)
         try:
@@ -181,22 +308,43 @@ def main(
                 read_metrics=read_metrics,
                 run_in_pod=run_in_pod,
                 amd=amd,
-                dra=dra_expectation(platform),
+                dra=dra,
                 queues=queues,
             )
+            if args.active:
+                report = Report(
+                    report.results
+                    + probe_rows(
+                        reader,
+                        deadline=deadline,
+                        exp=exp,
+                        amd=amd,
+                        dra=dra,
+                        report=report,
+                        err=err,
+                    )
+                )
+            if args.conformance:
+                report = Report(report.results + conformance_rows(report.results))
         finally:
             api.close()
-    except (UsageError, ConfigError, ClusterError) as error:
+    except (UsageError, ConfigError, ClusterError, PlanError) as error:
         err.write(f"verify: error: {error}\n")
         return EXIT_ERROR
     except KeyboardInterrupt:
         err.write("verify: interrupted\n")
         return 130
     stack = args.stack if args.config is None else str(args.config)
+    if args.plan is not None:
+        stack = f"the plan of {args.plan}"
+    title = f"verify {stack} on {reader.server} ({args.context or 'current context'})"
     if args.format == "json":
         meta = {"stack": stack, "context": args.context, "server": reader.server}
         out.write(as_json(report, meta))
+    elif args.format == "junit":
+        out.write(as_junit(report, title))
+    elif args.format == "markdown":
+        out.write(as_markdown(report, title))
     else:
-        context = args.context or "current context"
-        out.write(table(report, f"verify {stack} on {reader.server} ({context})"))
+        out.write(table(report, title))
     return EXIT_OK if report.ok else EXIT_FAILED

@@ -62,10 +62,15 @@ class DraExpectation:
 
 
 def dra_pool_expectation(platform: ResolvedPlatform, pf: PoolFacts) -> DraPoolExpectation:
+    return dra_pool_of(pool_expectation(platform, pf), pf)
+
+
+def dra_pool_of(pool: PoolExpectation, pf: PoolFacts) -> DraPoolExpectation:
+    """A DRA pool's nodes and the devices each publishes (the stack's path and a plan's)."""
     ((device_class, devices),) = pf.capacity.devices.items()
     mig = pf.mig_profile is not None
     return DraPoolExpectation(
-        pool=pool_expectation(platform, pf),
+        pool=pool,
         device_class=device_class,
         devices=devices,
         device_type=MIG_DEVICE_TYPE if mig else GPU_DEVICE_TYPE,

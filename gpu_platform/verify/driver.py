@@ -10,12 +10,19 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from dataclasses import dataclass
+from urllib.parse import quote
 
 import websocket
 from kubernetes import client
-from kubernetes.client.exceptions import ApiException
-from kubernetes.stream import stream
-from kubernetes.stream.ws_client import ERROR_CHANNEL, STDERR_CHANNEL, STDOUT_CHANNEL
+from kubernetes.stream.ws_client import (
+    ERROR_CHANNEL,
+    STDERR_CHANNEL,
+    STDOUT_CHANNEL,
+    V4_CHANNEL_PROTOCOL,
+    create_websocket,
+    get_websocket_url,
+)
+from websocket import ABNF
 
 from .deadline import Deadline, TimedOut, within
 
@@ -30,6 +37,14 @@ class ExecError(Exception):
     """The command could not be run in the pod, or ended without output."""
 
 
+class ExecTimeout(ExecError):
+    """The command gave no answer within its limit (a wedged driver can hang nvidia-smi)."""
+
+    def __init__(self, shown: str, limit: str) -> None:
+        super().__init__(f"{shown} gave no answer within {limit}")
+        self.limit = limit
+
+
 @dataclass(frozen=True, slots=True)
 class ExecTarget:
     node: str
@@ -41,6 +56,8 @@ class ExecTarget:
 
 DriverReader = Callable[[ExecTarget], str]
 """Runs ``nvidia-smi`` in the target and returns what it printed (stdout, then stderr)."""
+ExecFactory = Callable[[tuple[str, ...]], DriverReader]
+"""Given a command, a reader that runs it in a pod (``partial(StreamExecReader, api)``)."""
 
 
 def _failure(status_json: str) -> str | None:
@@ -54,19 +71,6 @@ def _failure(status_json: str) -> str | None:
     if status.get("status") == "Success":
         return None
     return str(status.get("message") or status.get("reason") or status_json.strip())
-
-
-def _own_client(shared: client.ApiClient) -> client.ApiClient:
-    """A client of its own for one exec, on the shared client's configuration and headers.
-
-    ``kubernetes.stream.stream`` swaps ``call_api`` on the client it is given for the length
-    of the call. On a client shared by worker threads, one exec can then restore the plain
-    HTTP ``call_api`` while another is mid-call, which sends that exec as an ordinary GET
-    and fails it with 400 (an intermittent "driver" failure on a healthy node).
-    """
-    own = client.ApiClient(shared.configuration, cookie=shared.cookie)
-    own.default_headers.update(shared.default_headers)  # User-Agent included
-    return own
 
 
 class StreamExecReader:
@@ -99,44 +103,58 @@ class StreamExecReader:
             raise ExecError(f"{shown} not run: {err}") from None
 
         def run() -> str:
-            with _own_client(self.api) as api:
-                return self._exec(client.CoreV1Api(api), target, allowed.seconds)
+            return self._exec(target, allowed.seconds)
 
         try:
             return within(allowed.seconds, run)
         except TimedOut:
-            raise ExecError(f"{shown} gave no answer within {allowed.limit}") from None
+            raise ExecTimeout(shown, allowed.limit) from None
 
-    def _exec(self, core: client.CoreV1Api, target: ExecTarget, seconds: float) -> str:
+    def _connect(self, target: ExecTarget) -> websocket.WebSocket:
+        """The exec websocket, opened as ``kubernetes.stream`` opens it (the client's TLS,
+        proxy and credentials), without the generated client's call machinery: nothing of the
+        shared ``ApiClient`` is changed, so worker threads may exec at once."""
+        path = f"/api/v1/namespaces/{quote(target.namespace)}/pods/{quote(target.pod)}/exec"
+        query = [("command", word) for word in self.command]
+        if target.container:
+            query.append(("container", target.container))
+        query += [("stderr", "true"), ("stdin", "false"), ("stdout", "true"), ("tty", "false")]
+        headers: dict[str, str] = {}
+        self.api.update_params_for_auth(headers, [], ["BearerToken"], path, "GET", None)
+        headers["sec-websocket-protocol"] = V4_CHANNEL_PROTOCOL
+        # Quoted as the generated client quotes a query (a space is %20, not +).
+        encoded = "&".join(f"{key}={quote(value)}" for key, value in query)
+        url = get_websocket_url(f"{self.api.configuration.host}{path}?{encoded}")
+        return create_websocket(self.api.configuration, url, headers)
+
+    def _exec(self, target: ExecTarget, seconds: float) -> str:
         try:
-            ws = stream(
-                core.connect_get_namespaced_pod_exec,
-                target.pod,
-                target.namespace,
-                command=self.command,
-                container=target.container,
-                stdin=False,
-                stdout=True,
-                stderr=True,
-                tty=False,
-                _preload_content=False,
-            )
-        except ApiException as err:
-            raise ExecError(
-                f"exec into {target.namespace}/{target.pod} failed: {err.reason}"
-            ) from None
+            ws = self._connect(target)
+        except Exception as err:  # what kubernetes.stream reports as the exec's failure
+            raise ExecError(f"exec into {target.namespace}/{target.pod} failed: {err}") from None
+        channels: dict[int, list[bytes]] = {STDOUT_CHANNEL: [], STDERR_CHANNEL: []}
+        error = b""
         try:
-            ws.run_forever(timeout=seconds)
-            if ws.is_open():
-                raise ExecError(f"{' '.join(self.command)} gave no answer in {seconds:g}s")
-            out = ws.read_channel(STDOUT_CHANNEL) + ws.read_channel(STDERR_CHANNEL)
-            failure = _failure(ws.read_channel(ERROR_CHANNEL))
+            ws.settimeout(seconds)
+            while True:
+                opcode, data = ws.recv_data()
+                if opcode == ABNF.OPCODE_CLOSE:
+                    break
+                if data and data[0] == ERROR_CHANNEL:
+                    error += data[1:]
+                elif data and data[0] in channels:
+                    channels[data[0]].append(data[1:])
+        except websocket.WebSocketTimeoutException:
+            raise ExecTimeout(" ".join(self.command), f"{seconds:g} s") from None
         except (websocket.WebSocketException, OSError) as err:
             raise ExecError(f"exec into {target.namespace}/{target.pod} broke off: {err}") from None
         finally:
             ws.close()
-        if failure and not out.strip():
+        out = b"".join(channels[STDOUT_CHANNEL] + channels[STDERR_CHANNEL])
+        text = out.decode("utf-8", errors="replace")
+        failure = _failure(error.decode("utf-8", errors="replace"))
+        if failure and not text.strip():
             raise ExecError(f"{' '.join(self.command)} failed in {target.pod}: {failure}")
         # A non-zero exit with output (nvidia-smi's own failure text) goes to the parser,
         # which reports the tool's message.
-        return str(out)
+        return text

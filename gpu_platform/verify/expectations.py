@@ -19,7 +19,7 @@ from gpu_platform.plan.amd.pools import nvidia_pools
 from gpu_platform.plan.metrics import NodeSeries, node_series
 from gpu_platform.plan.namespaces import gpu_quota as provisioned_gpu_quota
 from gpu_platform.plan.node_labels import node_labels
-from gpu_platform.plan.observability import metrics_plan
+from gpu_platform.plan.observability import log_namespaces, metrics_plan
 from gpu_platform.plan.platform import ResolvedPlatform
 from gpu_platform.plan.pools import PoolFacts
 from gpu_platform.settings import WorkloadSettings
@@ -77,7 +77,11 @@ class NamespaceExpectation:
     gpu_quota: dict[str, int]
     """``requests.<resource>`` -> hard limit of the namespace's GPU ResourceQuota."""
     admission_action: str
-    """The validation action the admission binding must carry (``Deny``, ``Warn``, ``Audit``)."""
+    """The validation action the admission binding must carry (``Deny``, ``Warn``, ``Audit``);
+    ``""``: nothing provisions an admission policy (a plan without ``GpuAdmissionPolicy``)."""
+    container_defaults: tuple[str, str] | None = None
+    """The LimitRange's container defaults (CPU, memory) the namespace must carry; None: not
+    checked."""
     amd_only: bool = False
     """Only AMD pools serve the namespace: dcgm-exporter's attribution (``gpu-attribution``)
     does not apply to it; AMD's exporter's does (``amd-gpu-attribution``)."""
@@ -97,6 +101,16 @@ class ExporterExpectation:
 
 
 @dataclass(frozen=True, slots=True)
+class LogExpectation:
+    """Whose container logs the cloud's pipeline collects (``verify/log_collection.py``)."""
+
+    cloud: str
+    """``azure`` or ``alicloud``: whose log pipeline collects them."""
+    namespaces: tuple[str, ...]
+    """The namespaces whose container logs are collected (AKS: none listed means all)."""
+
+
+@dataclass(frozen=True, slots=True)
 class Expectations:
     pools: list[PoolExpectation]
     namespaces: list[NamespaceExpectation]
@@ -108,6 +122,8 @@ class Expectations:
     """Why the exporter is not checked, when ``exporter`` is None."""
     seeds: SeedExpectations = field(default_factory=SeedExpectations)
     """What the seeds' own commands should show (``verify/seed_checks.py``)."""
+    logs: LogExpectation | None = None
+    """Whose container logs the cloud's pipeline collects (``verify/log_collection.py``)."""
 
 
 def _daemon(pf: PoolFacts) -> GpuDaemon:
@@ -123,10 +139,19 @@ def _daemon(pf: PoolFacts) -> GpuDaemon:
 def pool_expectation(platform: ResolvedPlatform, pf: PoolFacts) -> PoolExpectation:
     """A GPU pool's nodes as the stack makes them, NVIDIA's or AMD's (its vendor's taint and
     device plugin; GPU Feature Discovery on NVIDIA's device plugin only)."""
-    labels = node_labels(platform, pf)
-    labels.pop(POOL_LABEL, None)  # nodes are found by it
     cfg = platform.settings
     gfd_running = cfg.gpu_operator.enabled or (cfg.device_plugin.enabled and cfg.device_plugin.gfd)
+    return pool_nodes_expectation(pf, node_labels(platform, pf), gfd_running)
+
+
+def pool_nodes_expectation(
+    pf: PoolFacts, labels: dict[str, str], gfd_running: bool
+) -> PoolExpectation:
+    """A pool's nodes with the labels its pool component (or an existing cluster) gives them;
+    ``gfd_running``: GPU Feature Discovery labels the nodes NVIDIA's device plugin serves. The
+    stack config's path and a plan's (``plan_expectations``) both build pools here."""
+    labels = dict(labels)
+    labels.pop(POOL_LABEL, None)  # nodes are found by it
     return PoolExpectation(
         name=pf.name,
         min_nodes=pf.capacity.min_nodes,
@@ -139,16 +164,25 @@ def pool_expectation(platform: ResolvedPlatform, pf: PoolFacts) -> PoolExpectati
     )
 
 
+def namespace_gpu_quota(workload: WorkloadSettings, pools: list[PoolFacts]) -> dict[str, int]:
+    """The namespace's GPU quota as ResourceQuota ``hard`` keys, as the component writes it."""
+    hard = provisioned_gpu_quota(workload, pools)
+    return {key: int(value) for key, value in hard.items()}
+
+
+def only_amd(pools: list[PoolFacts]) -> bool:
+    """Whether every pool a namespace may use is an AMD pool (and it may use one)."""
+    return bool(pools) and all(pf.is_amd for pf in pools)
+
+
 def gpu_quota(platform: ResolvedPlatform, workload: WorkloadSettings) -> dict[str, int]:
     """The namespace's GPU quota as ResourceQuota ``hard`` keys, as the component writes it."""
-    hard = provisioned_gpu_quota(workload, platform.workload_pools(workload))
-    return {key: int(value) for key, value in hard.items()}
+    return namespace_gpu_quota(workload, platform.workload_pools(workload))
 
 
 def amd_only(platform: ResolvedPlatform, workload: WorkloadSettings) -> bool:
     """Whether every pool the namespace may use is an AMD pool (and it may use one)."""
-    pools = platform.workload_pools(workload)
-    return bool(pools) and all(pf.is_amd for pf in pools)
+    return only_amd(platform.workload_pools(workload))
 
 
 def exporter_expectation(platform: ResolvedPlatform) -> tuple[ExporterExpectation | None, str]:
@@ -185,7 +219,11 @@ def expectations(platform: ResolvedPlatform) -> Expectations:
         ],
         namespaces=[
             NamespaceExpectation(
-                wl.name, gpu_quota(platform, wl), cfg.admission.action, amd_only(platform, wl)
+                wl.name,
+                gpu_quota(platform, wl),
+                cfg.admission.action,
+                (wl.defaults.cpu, wl.defaults.memory),
+                amd_only(platform, wl),
             )
             for wl in cfg.workloads
         ],
@@ -194,4 +232,17 @@ def expectations(platform: ResolvedPlatform) -> Expectations:
         exporter=exporter,
         exporter_skipped=skipped,
         seeds=seed_expectations(platform),
+        logs=log_expectation(platform),
     )
+
+
+def log_expectation(platform: ResolvedPlatform) -> LogExpectation | None:
+    """The namespaces whose logs the stack collects: AKS's data collection rule (every one
+    when none is listed), ACK's one log config per namespace."""
+    cfg = platform.settings
+    namespaces = tuple(log_namespaces(platform))
+    if not cfg.observability.logs.enabled or cfg.cloud not in ("azure", "alicloud"):
+        return None
+    if cfg.cloud == "alicloud" and not namespaces:
+        return None
+    return LogExpectation(cfg.cloud, namespaces)

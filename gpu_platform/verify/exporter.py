@@ -319,13 +319,6 @@ def _why_absent(resources: set[str], told: frozenset[str]) -> str:
     )
 
 
-def attributable_pod(pod: Obj) -> bool:
-    """Whether the exporter can name the pod on its GPU's series: not a pod of ACK's GPU sharing
-    (``aliyun.com/gpu-mem``), whose device IDs are not the GPUs'
-    (``gpu_facts.nvidia.dcgm_exporter_chart.UNATTRIBUTABLE_RESOURCES``)."""
-    return any(attributable(r) for r in pod_gpu_resources(pod))
-
-
 def unnamed_pods_note(pods: list[str]) -> str:
     """Why the pods of ACK's GPU sharing are not checked ("" when there are none)."""
     if not pods:
@@ -338,6 +331,13 @@ def unnamed_pods_note(pods: list[str]) -> str:
     )
 
 
+def _on_series(page: Page) -> frozenset[tuple[str, str]]:
+    """The (pod, namespace) pairs a page's series are labelled with."""
+    return frozenset(
+        (s.labels.get(POD_LABEL, ""), s.labels.get(NAMESPACE_LABEL, "")) for s in page.samples
+    )
+
+
 def gpu_attribution(
     namespace: str,
     pods: list[Obj],
@@ -346,18 +346,26 @@ def gpu_attribution(
     skipped: str,
 ) -> CheckResult:
     """Each running GPU pod of the namespace on a node the exporter watches is on a series
-    labelled with its pod and namespace; pods of ACK's GPU sharing are noted, not checked."""
+    labelled with its pod and namespace; pods of ACK's GPU sharing are noted, not checked.
+
+    Each pod's GPU resources are worked out once, and each page's labelled pods once."""
     subject = f"namespace/{namespace}"
     expected = "each running GPU pod on a series with its pod and namespace"
-    running = [
-        pod
-        for pod in pods
-        if text(pod, "status", "phase") == "Running"
-        and text(pod, "spec", "nodeName") in watches
-        and pod_gpu_resources(pod)
-    ]
-    unnamed = [name_of(pod) for pod in running if not attributable_pod(pod)]
-    running = [pod for pod in running if attributable_pod(pod)]
+    running: list[tuple[Obj, set[str]]] = []
+    unnamed: list[str] = []
+    for pod in pods:
+        if (
+            text(pod, "status", "phase") != "Running"
+            or text(pod, "spec", "nodeName") not in watches
+        ):
+            continue
+        resources = pod_gpu_resources(pod)
+        if not resources:
+            continue
+        if any(attributable(r) for r in resources):
+            running.append((pod, resources))
+        else:
+            unnamed.append(name_of(pod))
     unnamed_note = unnamed_pods_note(unnamed)
     if not running:
         found = (
@@ -367,21 +375,20 @@ def gpu_attribution(
     if skipped:
         return CheckResult("gpu-attribution", subject, expected, skipped, "skip")
     attributed, unread, missing = [], [], []
-    for pod in sorted(running, key=name_of):
+    labelled: dict[str, frozenset[tuple[str, str]]] = {}
+    for pod, resources in sorted(running, key=lambda found: name_of(found[0])):
         node = text(pod, "spec", "nodeName")
         page = pages.get(node)
         if page is None or page.error is not None:
             unread.append(name_of(pod))
             continue
-        if any(
-            s.labels.get(POD_LABEL) == name_of(pod) and s.labels.get(NAMESPACE_LABEL) == namespace
-            for s in page.samples
-        ):
+        if node not in labelled:
+            labelled[node] = _on_series(page)
+        if (name_of(pod), namespace) in labelled[node]:
             attributed.append(name_of(pod))
             continue
         exporter = watches[node].pod
         told = told_names(exporter) if exporter is not None else frozenset()
-        resources = pod_gpu_resources(pod)
         missing.append(
             f"{name_of(pod)} on {node} ({', '.join(sorted(resources))}) is on no series: "
             f"{_why_absent(resources, told)}"

@@ -16,9 +16,16 @@ import re
 from collections.abc import Collection, Iterator
 from dataclasses import dataclass
 
+_NAME_TEXT, _VALUE_TEXT = r"[a-zA-Z_][a-zA-Z0-9_]*", r'[^"\\]*(?:\\[\\"n][^"\\]*)*'
 _NAME = re.compile(r"[a-zA-Z_:][a-zA-Z0-9_:]*")
-_LABEL_NAME = re.compile(r"[a-zA-Z_][a-zA-Z0-9_]*")
+_LABEL_NAME = re.compile(_NAME_TEXT)
 _ESCAPES = {"\\": "\\", '"': '"', "n": "\n"}
+_PAIR = re.compile(rf'[ \t]*({_NAME_TEXT})[ \t]*=[ \t]*"({_VALUE_TEXT})"[ \t]*')
+_ANY_PAIR = rf'[ \t]*{_NAME_TEXT}[ \t]*=[ \t]*"{_VALUE_TEXT}"[ \t]*'
+_LABEL_SET = re.compile(rf"\{{(?:{_ANY_PAIR},)*(?:{_ANY_PAIR})?[ \t]*\}}")
+"""A well-formed label set, ``{`` to ``}``: the common case, read at C speed with ``_PAIR``.
+Anything else is read by :func:`_labels_exactly`, which names what is wrong."""
+_UNESCAPE = re.compile(r"\\(.)")
 _SPECIAL_VALUES = {"nan": math.nan, "+inf": math.inf, "inf": math.inf, "-inf": -math.inf}
 
 
@@ -40,7 +47,27 @@ class Sample:
 
 
 def _labels(line: str, start: int, number: int) -> tuple[dict[str, str], int]:
-    """The label set opening at ``line[start] == "{"``, and the index after its ``}``."""
+    """The label set opening at ``line[start] == "{"``, and the index after its ``}``: with
+    regular expressions when it is well-formed (dcgm-exporter's pages are), else character by
+    character with the reason."""
+    found = _LABEL_SET.match(line, start)
+    if found is None:
+        return _labels_exactly(line, start, number)
+    pairs = _PAIR.findall(line, start + 1, found.end() - 1)
+    labels = {
+        name: _UNESCAPE.sub(_unescaped, value) if "\\" in value else value for name, value in pairs
+    }
+    if len(labels) != len(pairs):  # a label given twice
+        return _labels_exactly(line, start, number)
+    return labels, found.end()
+
+
+def _unescaped(escape: re.Match[str]) -> str:
+    return _ESCAPES[escape.group(1)]
+
+
+def _labels_exactly(line: str, start: int, number: int) -> tuple[dict[str, str], int]:
+    """:func:`_labels`, one character at a time: what is wrong with the label set, by name."""
     labels: dict[str, str] = {}
     at = start + 1
     while True:

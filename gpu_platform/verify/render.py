@@ -1,9 +1,12 @@
-"""The report as a table for people or JSON for automation."""
+"""The report as a table for people, JSON for automation, JUnit XML for CI systems' test
+results, or Markdown for a pull-request comment."""
 
 from __future__ import annotations
 
 import json
+from xml.etree import ElementTree as ET
 
+from .results import CheckResult
 from .verify import Report
 
 COLUMNS = ("check", "subject", "expected", "found", "status")
@@ -19,15 +22,18 @@ def table(report: Report, title: str) -> str:
     for row in rows:
         cells = [cell.ljust(widths[i]) for i, cell in enumerate(row[:-1])]
         lines.append("  ".join([*cells, row[-1]]).rstrip())
+    lines += ["", summary(report)]
+    return "\n".join(lines) + "\n"
+
+
+def summary(report: Report) -> str:
+    """``READY: 28 passed, 0 failed, 4 skipped`` (and the warnings, when there are any)."""
     counts = report.counts()
     verdict = "READY" if report.ok else "NOT READY"
-    summary = (
-        f"{verdict}: {counts['pass']} passed, {counts['fail']} failed, {counts['skip']} skipped"
-    )
+    line = f"{verdict}: {counts['pass']} passed, {counts['fail']} failed, {counts['skip']} skipped"
     if counts["warn"]:
-        summary += f", {counts['warn']} {'warning' if counts['warn'] == 1 else 'warnings'}"
-    lines += ["", summary]
-    return "\n".join(lines) + "\n"
+        line += f", {counts['warn']} {'warning' if counts['warn'] == 1 else 'warnings'}"
+    return line
 
 
 def as_json(report: Report, meta: dict[str, str | None]) -> str:
@@ -38,3 +44,73 @@ def as_json(report: Report, meta: dict[str, str | None]) -> str:
         "results": [r.as_dict() for r in report.results],
     }
     return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
+
+
+def as_junit(report: Report, suite: str) -> str:
+    """JUnit XML as CI systems read test results (Jenkins, GitLab, GitHub's test reporters):
+    one ``testsuite`` per check, one ``testcase`` per row (its subject the name), a failing row
+    a ``failure`` with the row's finding as its message, a ``skip`` row ``skipped``; a ``warn``
+    row passes with its finding in ``system-out``."""
+    suites = ET.Element("testsuites", name=suite)
+    by_check: dict[str, list[CheckResult]] = {}
+    for row in report.results:
+        by_check.setdefault(row.check, []).append(row)
+    totals: dict[str, int] = dict.fromkeys(("tests", "failures", "errors", "skipped"), 0)
+    for check, rows in by_check.items():
+        counts: dict[str, int] = {
+            "tests": len(rows),
+            "failures": sum(1 for r in rows if r.status == "fail"),
+            "errors": 0,
+            "skipped": sum(1 for r in rows if r.status == "skip"),
+        }
+        for key, n in counts.items():
+            totals[key] += n
+        attributes = {"name": check, **{k: str(v) for k, v in counts.items()}}
+        element = ET.SubElement(suites, "testsuite", attributes)
+        for row in rows:
+            case = ET.SubElement(element, "testcase", classname=check, name=row.subject)
+            text = f"expected: {row.expected}\nfound: {row.found}"
+            if row.status == "fail":
+                ET.SubElement(case, "failure", message=row.found, type="fail").text = text
+            elif row.status == "skip":
+                ET.SubElement(case, "skipped", message=row.found)
+            else:
+                ET.SubElement(case, "system-out").text = text
+    for key, n in totals.items():
+        suites.set(key, str(n))
+    ET.indent(suites)
+    return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(suites, "unicode") + "\n"
+
+
+_MARKDOWN_STATUS = {"pass": "✅ pass", "fail": "❌ FAIL", "skip": "⏭ skip", "warn": "⚠️ WARN"}
+
+
+def _cell(text: str) -> str:
+    return text.replace("|", "\\|").replace("\n", " ")
+
+
+def as_markdown(report: Report, title: str) -> str:
+    """A pull-request comment: the verdict, the failing and warning rows first, then every row
+    in a collapsed section."""
+    lines = [f"### {title}", "", f"**{summary(report)}**", ""]
+    header = ["| check | subject | expected | found | status |", "|---|---|---|---|---|"]
+
+    def rows(selected: list[CheckResult]) -> list[str]:
+        return [
+            f"| `{r.check}` | `{_cell(r.subject)}` | {_cell(r.expected)} | {_cell(r.found)} "
+            f"| {_MARKDOWN_STATUS[r.status]} |"
+            for r in selected
+        ]
+
+    attention = [r for r in report.results if r.status in ("fail", "warn")]
+    if attention:
+        lines += ["Needs attention:", "", *header, *rows(attention), ""]
+    lines += [
+        f"<details><summary>All {len(report.results)} rows</summary>",
+        "",
+        *header,
+        *rows(report.results),
+        "",
+        "</details>",
+    ]
+    return "\n".join(lines) + "\n"

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from typing import Literal, get_args
 
 Status = Literal["pass", "fail", "skip", "warn"]
@@ -22,7 +22,13 @@ class CheckResult:
     status: Status
 
     def as_dict(self) -> dict[str, str]:
-        return asdict(self)
+        return {
+            "check": self.check,
+            "subject": self.subject,
+            "expected": self.expected,
+            "found": self.found,
+            "status": self.status,
+        }
 
 
 def outcome(check: str, subject: str, expected: str, found: str, ok: bool) -> CheckResult:

@@ -30,7 +30,7 @@ from gpu_facts.aks.storage import NVME_CACHE_STORAGE_CLASS as STORAGE_CLASS
 from .checks import ready_pod_on_node
 from .cluster import ClusterError, ClusterReader, Obj
 from .daemons import DaemonPods, exec_container, is_mps_daemon_pod, pod_problem
-from .driver import DriverReader, ExecError, ExecTarget
+from .driver import ExecError, ExecFactory, ExecTarget
 from .expectations import Expectations
 from .exporter import pod_gpu_resources
 from .gpu_memory import CHECK as GPU_MEMORY
@@ -51,8 +51,6 @@ from .results import CheckResult, outcome
 from .seed_expectations import MpsDaemon, SeedExpectations, SeedPool
 from .snapshot import Snapshot
 
-ExecFactory = Callable[[tuple[str, ...]], DriverReader]
-"""Given a command, a reader that runs it in a pod (``partial(StreamExecReader, api)``)."""
 NOT_RUN = "not checked: no exec in pods (--skip-driver)"
 
 
@@ -182,8 +180,23 @@ def _gpu_memory(seeds: SeedExpectations, snap: Snapshot, node_pods: _NodePods) -
     return rows
 
 
+def _mps_daemon_pods(snap: Snapshot, plugin_namespace: str) -> dict[str, list[Obj]]:
+    """The device plugin's MPS control daemon pods by node, in one pass over the pods."""
+    by_node: dict[str, list[Obj]] = {}
+    for pod in snap.pods.get(plugin_namespace, []):
+        if is_mps_daemon_pod(pod):
+            by_node.setdefault(text(pod, "spec", "nodeName"), []).append(pod)
+    return by_node
+
+
 def _mps_daemon_pod(
-    pool: SeedPool, node: Obj, snap: Snapshot, pods: DaemonPods, plugin_namespace: str
+    pool: SeedPool,
+    node: Obj,
+    snap: Snapshot,
+    pods: DaemonPods,
+    plugin_namespace: str,
+    *,
+    mps_pods: dict[str, list[Obj]],
 ) -> tuple[Obj | None, CheckResult | None]:
     """The node's MPS control daemon pod when Ready, else the row that says why not."""
     subject = f"node/{name_of(node)}"
@@ -191,11 +204,7 @@ def _mps_daemon_pod(
         _, pod = ready_pod_on_node(MPS_SERVER, "", snap.pool_daemons.get(pool.name, []), pods, node)
         why = "not checked: no ready ACK MPS control daemon pod on the node (its gpu-daemon row)"
         return pod, None if pod is not None else _skip(MPS_SERVER, why, subject)
-    candidates = [
-        pod
-        for pod in snap.pods.get(plugin_namespace, [])
-        if is_mps_daemon_pod(pod) and text(pod, "spec", "nodeName") == name_of(node)
-    ]
+    candidates = mps_pods.get(name_of(node), [])
     ready = [pod for pod in candidates if pod_problem(pod) is None]
     if ready:
         return ready[0], None
@@ -221,10 +230,13 @@ def _mps(
 ) -> list[Pending]:
     rows: list[Pending] = []
     mps_pools = [pool for pool in exp.seeds.nvidia_pools if pool.mps is not None]
+    mps_pods = _mps_daemon_pods(snap, exp.plugin_namespace) if mps_pools else {}
     for pool in mps_pools:
         for node in _nodes(snap, pool.name):
             name = name_of(node)
-            pod, why_not = _mps_daemon_pod(pool, node, snap, pods, exp.plugin_namespace)
+            pod, why_not = _mps_daemon_pod(
+                pool, node, snap, pods, exp.plugin_namespace, mps_pods=mps_pods
+            )
             if pod is None:
                 assert why_not is not None
                 rows.append(why_not)
@@ -249,7 +261,8 @@ def _mps(
 def _nvme(exp: Expectations, snap: Snapshot, reader: ClusterReader) -> list[Pending]:
     seeds = exp.seeds
     if not seeds.is_aks:
-        return [_skip(NVME_CACHE, f"not an AKS stack (cloud: {seeds.cloud}): no NVMe cache")]
+        why = seeds.not_aks or f"not an AKS stack (cloud: {seeds.cloud}): no NVMe cache"
+        return [_skip(NVME_CACHE, why)]
     pools = [pool for pool in seeds.pools if pool.nvme is not None]
     if not pools:
         return [_skip(NVME_CACHE, "no GPU pool sets nvme: true")]
@@ -290,7 +303,7 @@ def _nvme(exp: Expectations, snap: Snapshot, reader: ClusterReader) -> list[Pend
 def _node_images(exp: Expectations, snap: Snapshot, today: date) -> list[Pending]:
     seeds = exp.seeds
     if seeds.node_os_channel is None:
-        why = f"not an AKS stack (cloud: {seeds.cloud}): node images are AKS's"
+        why = seeds.not_aks or f"not an AKS stack (cloud: {seeds.cloud}): node images are AKS's"
         return [_skip(NODE_IMAGE, why)]
     channel = seeds.node_os_channel
     return [node_image(pool.name, _nodes(snap, pool.name), channel, today) for pool in seeds.pools]

@@ -87,6 +87,9 @@ class SeedExpectations:
     pools: tuple[SeedPool, ...] = ()
     node_os_channel: str | None = None
     """AKS: the node OS upgrade channel in effect; None on other clouds."""
+    not_aks: str = ""
+    """Why the cloud's own checks (node images, the NVMe cache) do not run, when the reason is
+    not the cloud (a plan's AKS pools on a cluster it does not create)."""
 
     @property
     def is_aks(self) -> bool:
@@ -112,7 +115,7 @@ def seed_pool(pf: PoolFacts) -> SeedPool:
         per_gpu = mig_instances_per_gpu(pf.gpu_model, pf.mig_profile)
         mig = MigLayout(pf.mig_profile, per_gpu, pf.gpus_per_node)
     nvme = None
-    if pf.pool.nvme and pf.nvme_disk_count:  # AKS only (stack_config.rules.pools)
+    if pf.nvme_cache and pf.nvme_disk_count:  # AKS only (stack_config.rules.pools)
         nvme = NvmeDisks(pf.nvme_disk_count, pf.nvme_disk_gib)
     return SeedPool(
         name=pf.name,
@@ -128,9 +131,14 @@ def seed_pool(pf: PoolFacts) -> SeedPool:
 def node_os_channel(cluster: AksClusterSettings) -> str:
     """The node OS channel AKS applies: the cluster channel ``node-image`` forces ``NodeImage``
     (``gpu_facts.aks.nodes.NODE_IMAGE_CLUSTER_CHANNEL``)."""
-    if cluster.upgrade_channel == NODE_IMAGE_CLUSTER_CHANNEL:
+    return channel_applied(cluster.upgrade_channel, cluster.node_os_upgrade_channel)
+
+
+def channel_applied(upgrade_channel: str, node_os_upgrade_channel: str) -> str:
+    """:func:`node_os_channel` of the two channels an AKS cluster is given."""
+    if upgrade_channel == NODE_IMAGE_CLUSTER_CHANNEL:
         return "NodeImage"
-    return cluster.node_os_upgrade_channel
+    return node_os_upgrade_channel
 
 
 def seed_expectations(platform: ResolvedPlatform) -> SeedExpectations:

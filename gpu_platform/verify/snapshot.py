@@ -31,6 +31,8 @@ class Snapshot:
     namespaces: dict[str, Obj | None] = field(default_factory=dict)
     network_policies: dict[str, list[Obj]] = field(default_factory=dict)
     quotas: dict[str, list[Obj]] = field(default_factory=dict)
+    limit_ranges: dict[str, list[Obj]] = field(default_factory=dict)
+    """Workload namespace -> its LimitRanges, where the container defaults are checked."""
     bindings: list[Obj] = field(default_factory=list)
     exporter_sets: list[Obj] = field(default_factory=list)
     """The GPU metrics exporter's DaemonSets (its pods are in ``pods``)."""
@@ -92,6 +94,8 @@ def read_snapshot(
             continue
         snap.network_policies[wl.name] = reader.network_policies(wl.name)
         snap.quotas[wl.name] = reader.resource_quotas(wl.name)
+        if wl.container_defaults is not None:
+            snap.limit_ranges[wl.name] = reader.limit_ranges(wl.name)
     if exp.namespaces:
         step("admission policy bindings")
         snap.bindings = reader.admission_bindings()

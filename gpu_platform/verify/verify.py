@@ -12,7 +12,7 @@ from .cluster import ClusterReader
 from .daemons import DaemonPods, daemon_pods, uid_of
 from .dra_expectations import DraExpectation
 from .dra_verify import verify_dra
-from .driver import DriverReader, ExecError, ExecTarget
+from .driver import NVIDIA_SMI, DriverReader, ExecError, ExecTarget
 from .expectations import Expectations
 from .exporter import (
     MetricsReader,
@@ -22,8 +22,11 @@ from .exporter import (
     targets,
     watched_nodes,
 )
+from .log_collection import log_rows
+from .mig_devices import LIST_GPUS
 from .nvidia_smi import NvidiaSmiError, parse_driver_version
 from .objects import name_of, text
+from .pod_commands import Command, SharedExecs
 from .progress import Progress, run_each
 from .queue_expectations import QueueExpectation
 from .queue_verify import queue_reads, verify_queues
@@ -153,8 +156,13 @@ def verify(
             snap.network_policies.get(ns.name, []),
             snap.quotas.get(ns.name, []),
             snap.bindings,
+            ranges=snap.limit_ranges.get(ns.name, []),
         )
 
+    if read_driver is not None and run_in_pod is not None:
+        # A MIG node's plugin pod answers nvidia-smi and nvidia-smi -L in one exec.
+        shared = SharedExecs(run_in_pod, _read_together(exp, snap, targets))
+        read_driver, run_in_pod = shared(NVIDIA_SMI), shared
     if read_driver is None:
         drivers = {
             t.node: CheckResult(
@@ -182,6 +190,7 @@ def verify(
             known_pods=snap.workload_pods,
             parallel=parallel,
             progress=progress,
+            run_in_pod=run_in_pod,
         )
     )
     dra_rows = (
@@ -191,6 +200,7 @@ def verify(
     )
     progress.done()
     nvidia = _with_driver_rows(results, drivers, exp.min_driver_major) + metrics
+    logs = log_rows(reader, exp.logs)
     # Each part's rows are matched with the lists that part read (bad_answers.Feeds).
     queue_rows = [] if queues is None else verify_queues(reader, queues, step, snap.pool_nodes)
     progress.done()
@@ -201,10 +211,25 @@ def verify(
         (nvidia, feeds.nvidia),
         (seeds, feeds.seeds),
         (amd_rows, feeds.amd_rows),
+        (logs, feeds.logs),
         (dra_rows, feeds.dra_rows),
         (queue_rows, queue_reads(queues)),
     ]
     return Report(with_bad_answers(parts, reader.bad_answers))
+
+
+def _read_together(
+    exp: Expectations, snap: Snapshot, targets: list[ExecTarget]
+) -> dict[str, tuple[Command, ...]]:
+    """Pod -> the commands run in it together: the driver's and the MIG listing, in the plugin
+    pod of each MIG pool's node (``seed_checks`` lists the MIG devices in that same pod)."""
+    mig_nodes = {
+        name_of(node)
+        for pool in exp.seeds.nvidia_pools
+        if pool.mig is not None
+        for node in snap.pool_nodes.get(pool.name, [])
+    }
+    return {t.pod: (NVIDIA_SMI, LIST_GPUS) for t in targets if t.node in mig_nodes}
 
 
 def _with_driver_rows(

@@ -23,11 +23,13 @@ from .eks.machine_types import ACCELERATED_AMI_TYPES, AWS_INSTANCE_TYPES
 from .gke.machine_types import GCP_ACCELERATORS, GCP_GPU_MACHINE_TYPES
 from .gpu_models import GPU_MODELS
 from .lookup import (
+    CatalogueMachine,
     UnknownGpuFact,
     aks_mig_profile,
     aws_instance_type,
     azure_node_size,
     azure_vm_size,
+    catalogue_machine,
     ecs_instance_type,
     gcp_accelerator,
     gpu_model,
@@ -64,6 +66,7 @@ __all__ = [
     "AzureCpuVmSize",
     "AzureVmSize",
     "Capacity",
+    "CatalogueMachine",
     "EcsInstanceType",
     "GcpAccelerator",
     "GpuModel",
@@ -76,6 +79,7 @@ __all__ = [
     "aws_instance_type",
     "azure_node_size",
     "azure_vm_size",
+    "catalogue_machine",
     "ecs_instance_type",
     "gcp_accelerator",
     "gpu_model",

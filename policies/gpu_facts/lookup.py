@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from functools import cache
+
 from .ack.machine_types import ECS_INSTANCE_TYPES
 from .aks.machine_types import AZURE_CPU_VM_SIZES, AZURE_VM_SIZES
 from .aks.mig import AKS_MIG_TO_NVIDIA
@@ -102,3 +105,60 @@ def mig_profile(model: GpuModel, name: str) -> MigProfile:
         raise UnknownGpuFact(f"{model.name} GPUs do not support MIG")
     offered = ", ".join(p.name for p in model.mig_profiles)
     raise UnknownGpuFact(f"{model.name} has no MIG profile {name!r}; offered: {offered}")
+
+
+@dataclass(frozen=True, slots=True)
+class CatalogueMachine:
+    """A machine type of some cloud's catalogue, as an existing cluster's pool names it."""
+
+    name: str
+    """The name as its catalogue spells it."""
+    service: str
+    """The catalogue it is in: ``aks``, ``ack``, ``eks`` or ``gke``."""
+    gpu_model: str
+    gpu_count: int
+    nvme_disk_count: int = 0
+    nvme_disk_gib: int = 0
+
+
+@cache
+def catalogue_machines() -> dict[str, CatalogueMachine]:
+    """Every GPU machine type of every catalogue by name (the names never collide:
+    ``tests/unit/test_gpu_facts.py``); GKE's accelerator types are not machines."""
+    machines = [
+        *(
+            CatalogueMachine(
+                s.name, "aks", s.gpu_model, s.gpu_count, s.nvme_disk_count, s.nvme_disk_gib
+            )
+            for s in AZURE_VM_SIZES.values()
+        ),
+        *(
+            CatalogueMachine(t.name, "ack", t.gpu_model, t.gpu_count)
+            for t in ECS_INSTANCE_TYPES.values()
+        ),
+        *(
+            CatalogueMachine(t.name, "eks", t.gpu_model, t.gpu_count)
+            for t in AWS_INSTANCE_TYPES.values()
+        ),
+        *(
+            CatalogueMachine(m.name, "gke", m.gpu_model, m.gpu_count)
+            for m in GCP_GPU_MACHINE_TYPES.values()
+        ),
+    ]
+    return {m.name: m for m in machines}
+
+
+def catalogue_machine(name: str) -> CatalogueMachine:
+    """The machine type ``name`` of whichever cloud's catalogue has it (Azure's names in any
+    case, as Azure takes them)."""
+    machines = catalogue_machines()
+    found = machines.get(name)
+    if found is None and (size := _AZURE_BY_LOWER.get(name.lower())) is not None:
+        found = machines[size.name]
+    if found is None:
+        raise UnknownGpuFact(
+            f"unknown GPU machine type {name!r}: not an EKS instance type, GKE machine type, "
+            "Azure VM size or ECS instance type of the catalogue (docs/gpu-facts.md); or give "
+            "gpu: {model, count}"
+        )
+    return found

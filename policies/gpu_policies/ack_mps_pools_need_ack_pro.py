@@ -9,7 +9,7 @@ from pulumi_policy import (
     StackValidationArgs,
 )
 
-from gpu_facts.ack.addons import ACK_PRO_PREFIX
+from gpu_facts.ack.addons import ACK_PRO_PREFIX, needs_ack_pro
 from gpu_facts.scheduling import ACK_GPU_SCHEDULE_LABEL, ACK_GPU_SCHEDULE_VALUES
 from gpu_policy_support.node_pools import node_pools
 from gpu_policy_support.policy_factory import Config, PolicyInfo, Report, exempt_names, stack_policy
@@ -61,8 +61,8 @@ def check(args: StackValidationArgs, config: Config, report: Report) -> None:
             spec = text(cluster.props.get("clusterSpec")) or "unset (ack.standard)"
             if not spec.startswith(ACK_PRO_PREFIX):
                 report(
-                    f"Node pool '{pool.name}' enables MPS ({ACK_GPU_SCHEDULE_LABEL}={MPS}) on "
-                    f"cluster '{cluster.name}' with clusterSpec {spec}; MPS needs ACK Pro.",
+                    f"Node pool '{pool.name}' ({ACK_GPU_SCHEDULE_LABEL}={MPS}) on cluster "
+                    f"'{cluster.name}' (clusterSpec {spec}): {needs_ack_pro(MPS)}.",
                     resource.urn,
                 )
 

@@ -3,6 +3,7 @@
 
 from typing import Any, cast
 
+from gpu_facts import AKS_MIG_TO_NVIDIA, AZURE_VM_SIZES
 from gpu_platform.components.amd.gpu_operator import AmdGpuOperatorArgs
 from gpu_platform.components.driver_check import DriverCheckArgs
 from gpu_platform.components.gpu_workload_namespace import GpuWorkloadNamespaceArgs
@@ -20,16 +21,61 @@ def pools_args(pools: ResolvedPlatform | list[PoolFacts]) -> list[GpuPoolArgs]:
     return [gpu_pool_args(pf) for pf in facts]
 
 
+def pool_in(cloud: str, pf: PoolFacts) -> GpuPoolArgs:
+    """A resolved pool as another cloud's pool args: the same GPUs per node, MIG profile,
+    sharing and size, in that cloud's terms (an existing cluster's ``gpu``; an AKS size with
+    those GPUs)."""
+    if pf.cloud == cloud:
+        return gpu_pool_args(pf)
+    pool = pf.pool
+    args: dict[str, Any] = pool.model_dump(
+        exclude_none=True, include={"name", "count", "autoscale", "sharing", "labels"}
+    )
+    mig = pool.mig.model_dump() if pool.mig is not None else None
+    if cloud == "existing":
+        args["gpu"] = {"model": pf.gpu_model.name, "count": pf.gpus_per_node}
+        if mig is not None:
+            mig["profile"] = pf.mig_profile
+    else:
+        assert cloud == "azure", cloud
+        args["vm_size"] = next(
+            s.name
+            for s in AZURE_VM_SIZES.values()
+            if (s.gpu_model, s.gpu_count) == (pf.gpu_model.name, pf.gpus_per_node)
+            and (s.mig or mig is None)
+        )
+        if mig is not None:
+            table = AKS_MIG_TO_NVIDIA[pf.gpu_model.name]
+            mig["profile"] = next(aks for aks, nvidia in table.items() if nvidia == pf.mig_profile)
+    if mig is not None:
+        args["mig"] = mig
+    return cast(GpuPoolArgs, args)
+
+
+def pools_in(cloud: str, p: ResolvedPlatform) -> list[GpuPoolArgs]:
+    return [pool_in(cloud, pf) for pf in p.pools.values()]
+
+
 def plugin_args(p: ResolvedPlatform, **fields: Any) -> NvidiaDevicePluginArgs:
     """The stack's ``devicePlugin`` settings, ``fields`` over them."""
     settings = p.settings.device_plugin.model_dump(exclude={"enabled"})
-    return {"pools": pools_args(p), "cloud": p.settings.cloud, **settings, **fields}  # type: ignore[typeddict-item]
+    return {
+        "pools": pools_in(fields.get("cloud", p.settings.cloud), p),
+        "cloud": p.settings.cloud,
+        **settings,
+        **fields,
+    }  # type: ignore[typeddict-item]
 
 
 def operator_args(p: ResolvedPlatform, **fields: Any) -> NvidiaGpuOperatorArgs:
     """The stack's ``gpuOperator`` settings, ``fields`` over them."""
     settings = p.settings.gpu_operator.model_dump(exclude={"enabled"})
-    return {"pools": pools_args(p), "cloud": p.settings.cloud, **settings, **fields}  # type: ignore[typeddict-item]
+    return {
+        "pools": pools_in(fields.get("cloud", p.settings.cloud), p),
+        "cloud": p.settings.cloud,
+        **settings,
+        **fields,
+    }  # type: ignore[typeddict-item]
 
 
 def amd_operator_args(p: ResolvedPlatform, **fields: Any) -> AmdGpuOperatorArgs:
@@ -38,13 +84,23 @@ def amd_operator_args(p: ResolvedPlatform, **fields: Any) -> AmdGpuOperatorArgs:
     settings = p.settings.amd_gpu_operator.model_dump(
         exclude_none=True, include={"version", "namespace", "driver", "images"}
     )
-    return {"pools": pools_args(p), "cloud": p.settings.cloud, **settings, **fields}  # type: ignore[typeddict-item]
+    return {
+        "pools": pools_in(fields.get("cloud", p.settings.cloud), p),
+        "cloud": p.settings.cloud,
+        **settings,
+        **fields,
+    }  # type: ignore[typeddict-item]
 
 
 def check_args(p: ResolvedPlatform, **fields: Any) -> DriverCheckArgs:
     """The stack's ``driverCheck`` settings, ``fields`` over them."""
     settings = p.settings.driver_check.model_dump(exclude_none=True)
-    return {"pools": pools_args(p), "cloud": p.settings.cloud, **settings, **fields}  # type: ignore[typeddict-item]
+    return {
+        "pools": pools_in(fields.get("cloud", p.settings.cloud), p),
+        "cloud": p.settings.cloud,
+        **settings,
+        **fields,
+    }  # type: ignore[typeddict-item]
 
 
 def namespace_args(

@@ -22,11 +22,12 @@ from gpu_platform.plan.namespaces import (
     workload_problems,
 )
 from gpu_platform.plan.pools import PoolFacts, resolve_pool
-from gpu_platform.settings import GpuPoolSettings, WorkloadSettings
+from gpu_platform.settings import WorkloadSettings
 from gpu_platform.stack_config import ConfigError, load_platform
 from tests.components.incluster_args import namespace_args
 from tests.components.input_errors import paths
 from tests.conftest import by_type, one, run, stack_raw
+from tests.pools import gpu_pool
 
 NAMESPACE = "kubernetes:core/v1:Namespace"
 NETWORK_POLICY = "kubernetes:networking.k8s.io/v1:NetworkPolicy"
@@ -36,11 +37,11 @@ COMPONENT = "gpu-platform:index:GpuWorkloadNamespace"
 
 
 def azure_pool(**kwargs: Any) -> PoolFacts:
-    return resolve_pool("azure", GpuPoolSettings.model_validate(kwargs))
+    return resolve_pool("azure", gpu_pool(kwargs))
 
 
 def ack_pool(**kwargs: Any) -> PoolFacts:
-    return resolve_pool("alicloud", GpuPoolSettings.model_validate(kwargs))
+    return resolve_pool("alicloud", gpu_pool(kwargs))
 
 
 MIG_MIXED = azure_pool(

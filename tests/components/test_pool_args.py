@@ -18,6 +18,7 @@ from gpu_platform.components.pool_args import (
     CpuPoolArgs,
     GpuPoolArgs,
     MigArgs,
+    NodeGpuArgs,
     SharingArgs,
     UpgradeArgs,
     check_gpu_pool_args,
@@ -25,23 +26,32 @@ from gpu_platform.components.pool_args import (
 )
 from gpu_platform.plan.pools import resolve_pool
 from gpu_platform.settings import (
+    AckGpuPoolSettings,
+    AksGpuPoolSettings,
     AutoscaleSettings,
     CpuPoolSettings,
+    ExistingGpuPoolSettings,
     GpuPoolSettings,
     MigSettings,
+    NodeGpuSettings,
     SharingSettings,
     UpgradeSettings,
 )
+from tests.pools import gpu_pool
 
 ARGS_OF: dict[type[BaseModel], type] = {
-    GpuPoolSettings: GpuPoolArgs,
+    AksGpuPoolSettings: GpuPoolArgs,
+    AckGpuPoolSettings: GpuPoolArgs,
+    ExistingGpuPoolSettings: GpuPoolArgs,
+    NodeGpuSettings: NodeGpuArgs,
     CpuPoolSettings: CpuPoolArgs,
     AutoscaleSettings: AutoscaleArgs,
     MigSettings: MigArgs,
     SharingSettings: SharingArgs,
     UpgradeSettings: UpgradeArgs,
 }
-"""Each settings model of a pool and the args TypedDict that carries it to a component."""
+"""Each settings model of a pool and the args TypedDict that carries it to a component (every
+cloud's GPU pool model to the one ``GpuPoolArgs``: a component takes pools of any cloud)."""
 
 
 def attribute_docs(cls: type) -> dict[str, str]:
@@ -88,11 +98,17 @@ def test_args_agree_with_the_settings(settings: type[BaseModel]) -> None:
     args = ARGS_OF[settings]
     fields = settings.model_fields
     hints = get_type_hints(args)
-    assert set(hints) == set(fields), f"{args.__name__} and {settings.__name__} differ in fields"
+    # The models args carry: one model, or every cloud's pool model (the args are their union).
+    models = [model for model, carried in ARGS_OF.items() if carried is args]
+    every = {name for model in models for name in model.model_fields}
+    assert set(hints) == every, f"{args.__name__} and {settings.__name__} differ in fields"
     for name, field in fields.items():
         assert hints[name] == args_type(field.annotation), f"{args.__name__}.{name}: type"
         required = name in args.__required_keys__  # type: ignore[attr-defined]
-        assert required == field.is_required(), f"{args.__name__}.{name}: required"
+        everywhere = all(
+            name in m.model_fields and m.model_fields[name].is_required() for m in models
+        )
+        assert required == everywhere, f"{args.__name__}.{name}: required"
     settings_docs, args_docs = attribute_docs(settings), attribute_docs(args)
     for name in fields:
         assert args_docs.get(name) == settings_docs.get(name), f"{args.__name__}.{name}: doc"
@@ -102,14 +118,14 @@ def test_args_agree_with_the_settings(settings: type[BaseModel]) -> None:
 def test_a_docstring_that_drifts_fails() -> None:
     """The comparison is not vacuous: a changed docstring or type is told apart."""
 
-    class Drifted(GpuPoolSettings):
+    class Drifted(AksGpuPoolSettings):
         nvme: bool = False
         """Offer the NVMe disks."""
 
     assert attribute_docs(Drifted)["nvme"] != attribute_docs(GpuPoolArgs)["nvme"]
-    assert args_type(GpuPoolSettings.model_fields["count"].annotation) is int
-    assert args_type(GpuPoolSettings.model_fields["os_sku"].annotation) is str
-    assert args_type(GpuPoolSettings.model_fields["mig"].annotation) is MigArgs
+    assert args_type(AksGpuPoolSettings.model_fields["count"].annotation) is int
+    assert args_type(AksGpuPoolSettings.model_fields["os_sku"].annotation) is str
+    assert args_type(AksGpuPoolSettings.model_fields["mig"].annotation) is MigArgs
 
 
 # --- one resolution per pool -------------------------------------------------------------
@@ -130,7 +146,7 @@ def counted_resolutions(monkeypatch: pytest.MonkeyPatch) -> list[str]:
 
 
 def test_args_of_resolved_facts_are_not_resolved_again(monkeypatch: pytest.MonkeyPatch) -> None:
-    facts = resolve_pool("azure", GpuPoolSettings.model_validate(T4))
+    facts = resolve_pool("azure", gpu_pool(T4))
     calls = counted_resolutions(monkeypatch)
     args = gpu_pool_args(facts)
     assert dict(args) == facts.pool.model_dump(exclude_none=True)
@@ -142,7 +158,7 @@ def test_args_of_resolved_facts_are_not_resolved_again(monkeypatch: pytest.Monke
 def test_changed_args_and_another_cloud_are_checked_afresh(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    facts = resolve_pool("azure", GpuPoolSettings.model_validate(T4))
+    facts = resolve_pool("azure", gpu_pool(T4))
     calls = counted_resolutions(monkeypatch)
     args = gpu_pool_args(facts)
     args["count"] = 3
@@ -150,16 +166,15 @@ def test_changed_args_and_another_cloud_are_checked_afresh(
     assert problems == [] and changed is not None and changed.capacity.max_nodes == 3
     other, problems = check_gpu_pool_args("alicloud", gpu_pool_args(facts), "pool")
     assert other is None
-    assert ("pool.instanceType", "required: the machine type decides GPUs, MIG and NVMe") in (
-        problems
-    )
+    # Another cloud's pool model: the AKS fields are no fields of it.
+    assert ("pool.instanceType", "Field required") in problems
     assert calls == ["t4"]
 
 
 def test_carried_facts_still_meet_the_pool_rules() -> None:
     """Facts resolved without the rules (plan.pools.resolve_pool asks none) do not slip past
     a component: the rules run on the carried settings too."""
-    bad = resolve_pool("azure", GpuPoolSettings.model_validate({**T4, "name": "system"}))
+    bad = resolve_pool("azure", gpu_pool({**T4, "name": "system"}))
     facts, problems = check_gpu_pool_args("azure", gpu_pool_args(bad), "pool")
     assert facts is None
     assert problems == [("pool.name", "'system' is the name of the cluster's system pool")]

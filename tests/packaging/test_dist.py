@@ -111,6 +111,15 @@ def test_wheel_metadata(dist: Path) -> None:
     assert metadata(wheel(dist, "gpu_platform_policies"))["Version"] == [VERSION]
 
 
+@pytest.mark.parametrize("name", ["gpu_platform", "gpu_platform_policies"])
+def test_both_wheels_carry_the_apache_license(dist: Path, name: str) -> None:
+    meta = metadata(wheel(dist, name))
+    assert meta["License-Expression"] == ["Apache-2.0"]
+    with zipfile.ZipFile(wheel(dist, name)) as whl:
+        (text,) = [whl.read(n) for n in whl.namelist() if n.endswith(".dist-info/licenses/LICENSE")]
+    assert text == (ROOT / "LICENSE").read_bytes()
+
+
 def install(dist: Path, venv: Path, extra: str) -> Path:
     run(uv(), "venv", "-q", "-p", sys.executable, venv)
     python = venv / "bin" / "python"

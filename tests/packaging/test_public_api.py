@@ -70,3 +70,17 @@ def imported_sdks(statement: str) -> set[str]:
 )
 def test_a_component_imports_only_its_own_clouds_sdk(statement: str, sdks: set[str]) -> None:
     assert imported_sdks(statement) == sdks
+
+
+def test_the_type_checkers_imports_are_the_public_list() -> None:
+    """``components/__init__.py``'s imports for type checkers name what ``_PUBLIC`` names (the
+    one list ``__all__`` and the lazy look-up derive from), module by module."""
+    import ast
+    from pathlib import Path
+
+    tree = ast.parse(Path(components.__file__).read_text())
+    imported: dict[str, set[str]] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.level == 1 and node.module:
+            imported.setdefault(node.module, set()).update(a.name for a in node.names)
+    assert imported == {m: set(names) for m, names in components._PUBLIC.items()}

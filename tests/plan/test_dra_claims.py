@@ -13,11 +13,12 @@ from gpu_platform.plan.dra_claims import (
     quota_device_classes,
 )
 from gpu_platform.plan.pools import resolve_pool
-from gpu_platform.settings import GpuPoolSettings, WorkloadSettings
+from gpu_platform.settings import WorkloadSettings
+from tests.pools import gpu_pool
 
 
 def azure(**kwargs: Any) -> Any:
-    return resolve_pool("azure", GpuPoolSettings.model_validate(kwargs))
+    return resolve_pool("azure", gpu_pool(kwargs))
 
 
 H100 = azure(name="h100dra", vmSize="Standard_NC40ads_H100_v5", count=1, allocation="dra")

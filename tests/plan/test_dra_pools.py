@@ -19,12 +19,13 @@ from gpu_platform.plan.dra_pools import (
 from gpu_platform.settings import GpuPoolSettings, PlatformSettings
 from gpu_platform.stack_config import load_platform
 from tests.conftest import stack_raw
+from tests.pools import gpu_pool
 
 H100 = {"name": "h100dra", "vmSize": "Standard_NC40ads_H100_v5", "count": 1, "allocation": "dra"}
 
 
 def pool(**changes: Any) -> GpuPoolSettings:
-    return GpuPoolSettings.model_validate({**H100, **changes})
+    return gpu_pool({**H100, **changes})
 
 
 def test_a_device_plugin_pool_is_never_judged() -> None:
@@ -45,7 +46,10 @@ def test_what_a_dra_pool_may_not_be() -> None:
     assert "is the device plugin's" in dict(dra_pool_problems("azure", strategy))["mig.strategy"]
     amd = pool(name="mi300x", vmSize="Standard_ND96isr_MI300X_v5")
     assert dict(dra_pool_problems("azure", amd)) == {"allocation": AMD_RULE}
-    ack = pool(vmSize=None, instanceType="ecs.gn7i-c8g1.2xlarge", sharing={"mode": "cgpu"})
+    ack_raw = {k: v for k, v in H100.items() if k != "vmSize"}
+    ack = gpu_pool(
+        {**ack_raw, "instanceType": "ecs.gn7i-c8g1.2xlarge", "sharing": {"mode": "cgpu"}}
+    )
     assert "sharing" in dict(dra_pool_problems("alicloud", ack))
 
 

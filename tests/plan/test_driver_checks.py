@@ -9,11 +9,11 @@ import pytest
 
 from gpu_platform.plan.driver_checks import CHECK_DEADLINE_SECONDS, checked_pools, gpu_resource
 from gpu_platform.plan.pools import PoolFacts, resolve_pool
-from gpu_platform.settings import GpuPoolSettings
+from tests.pools import gpu_pool
 
 
 def facts(**fields: Any) -> PoolFacts:
-    return resolve_pool("azure", GpuPoolSettings.model_validate({"name": "p", **fields}))
+    return resolve_pool("azure", gpu_pool({"name": "p", **fields}))
 
 
 def test_pools_that_always_have_a_node_are_checked() -> None:

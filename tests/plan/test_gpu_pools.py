@@ -6,10 +6,11 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from pydantic import ValidationError
 
 from gpu_facts.aks.mig import MIG_NO_AUTOSCALER, MIG_NOT_ON_AZURE_LINUX
+from gpu_platform.plan.existing.pools import GPU_OR_MACHINE, NODES_REQUIRED
 from gpu_platform.plan.gpu_pools import (
-    MACHINE_REQUIRED,
     gpu_pool_problems,
     machine_problems,
     mig_problems,
@@ -17,38 +18,59 @@ from gpu_platform.plan.gpu_pools import (
     sharing_problems,
 )
 from gpu_platform.settings import Cloud, GpuPoolSettings
+from tests.pools import gpu_pool
 
 MIG = {"name": "mig", "vmSize": "Standard_ND96asr_v4", "count": 1, "mig": {"profile": "MIG1g"}}
 
 
 def pool(**fields: Any) -> GpuPoolSettings:
-    return GpuPoolSettings.model_validate({"name": "p", "count": 1, **fields})
+    return gpu_pool({"name": "p", "count": 1, **fields})
 
 
 @pytest.mark.parametrize(
     ("cloud", "fields", "expected"),
     [
         ("azure", {"vmSize": "Standard_NC4as_T4_v3"}, []),
-        ("azure", {}, [("vmSize", MACHINE_REQUIRED)]),
-        (
-            "azure",
-            {"instanceType": "ecs.gn7i-c8g1.2xlarge"},
-            [
-                ("vmSize", MACHINE_REQUIRED),
-                ("instanceType", "Alibaba instance types are for cloud 'alicloud'; use vmSize"),
-            ],
-        ),
-        ("alicloud", {}, [("instanceType", MACHINE_REQUIRED)]),
-        ("existing", {}, [("vmSize", MACHINE_REQUIRED)]),
+        ("alicloud", {"instanceType": "ecs.gn7i-c8g1.2xlarge"}, []),
+        ("existing", {"gpu": {"model": "H100-80GB", "count": 8}}, []),
+        ("existing", {"machineType": "p5.48xlarge"}, []),
+        ("existing", {"machineType": "a3-highgpu-8g"}, []),
+        ("existing", {}, [("gpu", NODES_REQUIRED)]),
         (
             "existing",
-            {"vmSize": "Standard_NC4as_T4_v3", "instanceType": "ecs.gn7i-c8g1.2xlarge"},
-            [("", "give vmSize or instanceType, not both")],
+            {"gpu": {"model": "T4", "count": 1}, "machineType": "g4dn.xlarge"},
+            [("", GPU_OR_MACHINE)],
         ),
     ],
 )
 def test_machine(cloud: Cloud, fields: dict[str, Any], expected: list) -> None:
-    assert list(machine_problems(cloud, pool(**fields))) == expected
+    assert list(machine_problems(cloud, gpu_pool({"name": "p", "count": 1, **fields}, cloud))) == (
+        expected
+    )
+
+
+@pytest.mark.parametrize(
+    ("cloud", "fields", "key"),
+    [
+        ("azure", {}, "vmSize"),
+        ("azure", {"vmSize": "Standard_NC4as_T4_v3", "instanceType": "ecs.g"}, "instanceType"),
+        ("alicloud", {}, "instanceType"),
+        ("alicloud", {"instanceType": "ecs.gn7i-c8g1.2xlarge", "vmSize": "x"}, "vmSize"),
+        ("existing", {"vmSize": "x", "machineType": "p5.48xlarge"}, "vmSize"),
+    ],
+)
+def test_each_cloud_takes_its_own_machine_field(cloud: Cloud, fields: dict, key: str) -> None:
+    # The model the cloud picks has the field it needs and none of another cloud's.
+    with pytest.raises(ValidationError) as err:
+        gpu_pool({"name": "p", "count": 1, **fields}, cloud)
+    assert key in {str(e["loc"][0]) for e in err.value.errors()}
+
+
+def test_an_unknown_gpu_or_machine_is_named_with_the_catalog() -> None:
+    [(path, message)] = machine_problems("existing", pool(gpu={"model": "B300", "count": 8}))
+    assert path == "gpu.model" and "known models: A10, A100-40GB" in message
+    [(path, message)] = machine_problems("existing", pool(machineType="p9.48xlarge"))
+    assert path == "machineType" and "not an EKS instance type, GKE machine type" in message
 
 
 def test_an_unknown_size_is_named_with_the_catalog() -> None:
@@ -72,11 +94,17 @@ def test_mig_fixed_size_on_ubuntu_and_a_profile_of_the_gpu() -> None:
     assert path == "mig"
 
 
-def test_an_ecs_type_on_an_existing_cluster_is_judged_by_its_gpu() -> None:
-    """The A10 has no MIG: refused here rather than when the pool is resolved."""
-    a10 = pool(instanceType="ecs.gn7i-c8g1.2xlarge", mig={"profile": "MIG1g"})
-    [(path, _)] = mig_problems("existing", a10)
-    assert path == "mig.profile"
+def test_an_existing_clusters_mig_is_nvidias_name_of_a_profile_its_gpu_offers() -> None:
+    """By the nodes' GPU, refused here rather than when the pool is resolved."""
+    a10 = pool(machineType="ecs.gn7i-c8g1.2xlarge", mig={"profile": "1g.5gb"})
+    [(path, message)] = mig_problems("existing", a10)
+    assert (path, message) == ("mig.profile", "A10 GPUs do not support MIG")
+    h100 = pool(gpu={"model": "H100-80GB", "count": 8}, mig={"profile": "1g.20gb"})
+    assert list(mig_problems("existing", h100)) == []  # not a profile AKS offers: NVIDIA's
+    [(path, message)] = mig_problems(
+        "existing", pool(machineType="p5.48xlarge", mig={"profile": "MIG1g"})
+    )
+    assert path == "mig.profile" and "has no MIG profile 'MIG1g'; offered: 1g.10gb" in message
 
 
 def test_sharing_modes_per_cloud() -> None:
@@ -99,7 +127,9 @@ def test_nvme_only_on_aks_sizes_with_nvme() -> None:
     assert list(nvme_problems("azure", pool(vmSize="Standard_NC40ads_H100_v5", nvme=True))) == []
     [(path, message)] = nvme_problems("azure", pool(vmSize="Standard_NC4as_T4_v3", nvme=True))
     assert path == "nvme" and message.startswith("Standard_NC4as_T4_v3 has no local NVMe")
-    assert list(nvme_problems("existing", pool(vmSize="Standard_NC40ads_H100_v5", nvme=True)))
+    # Elsewhere there is no nvme key at all: the schema refuses it.
+    with pytest.raises(ValidationError):
+        pool(machineType="Standard_NC40ads_H100_v5", nvme=True)
 
 
 def test_every_rule_in_the_configs_order() -> None:
@@ -117,5 +147,21 @@ def test_every_rule_in_the_configs_order() -> None:
         "labels.gpu-platform.io/pool",
         "upgrade.maxSurge",
     ]
-    # Surge is AKS's: elsewhere the pool upgrades in place.
-    assert "upgrade.maxSurge" not in dict(gpu_pool_problems("existing", bad))
+    # Surge is AKS's: ACK upgrades in place.
+    on_ack = pool(
+        **{
+            **bad.model_dump(
+                exclude={
+                    "vm_size",
+                    "nvme",
+                    "os_sku",
+                    "max_pods",
+                    "os_disk_type",
+                    "os_disk_size_gb",
+                },
+                by_alias=True,
+            ),
+            "instanceType": "ecs.gn7i-c8g1.2xlarge",
+        }
+    )
+    assert "upgrade.maxSurge" not in dict(gpu_pool_problems("alicloud", on_ack))

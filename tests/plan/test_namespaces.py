@@ -13,11 +13,12 @@ from gpu_platform.plan.namespaces import (
     workload_problems,
 )
 from gpu_platform.plan.pools import PoolFacts, resolve_pool
-from gpu_platform.settings import GpuPoolSettings, WorkloadSettings
+from gpu_platform.settings import WorkloadSettings
+from tests.pools import gpu_pool
 
 
 def facts(cloud: Any, **fields: Any) -> PoolFacts:
-    return resolve_pool(cloud, GpuPoolSettings.model_validate({"count": 1, **fields}))
+    return resolve_pool(cloud, gpu_pool({"count": 1, **fields}))
 
 
 T4 = facts("azure", name="t4", vmSize="Standard_NC4as_T4_v3")

@@ -8,8 +8,8 @@ from typing import Any
 import pytest
 
 from gpu_facts.scheduling import AMD_NODE_TAINT, GPU_NODE_TAINT, POOL_LABEL
+from gpu_platform.plan.ack.pools import ACK_MODES
 from gpu_platform.plan.pools import (
-    ACK_MODES,
     PLUGIN_MODES,
     cloud_sharing,
     pool_placement,
@@ -17,10 +17,11 @@ from gpu_platform.plan.pools import (
     workload_pools,
 )
 from gpu_platform.settings import GpuPoolSettings, WorkloadSettings
+from tests.pools import gpu_pool
 
 
 def pool(**fields: Any) -> GpuPoolSettings:
-    return GpuPoolSettings.model_validate({"name": "p", "count": 2, **fields})
+    return gpu_pool({"name": "p", "count": 2, **fields})
 
 
 def test_a_mig_pool() -> None:

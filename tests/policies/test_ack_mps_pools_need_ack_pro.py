@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from gpu_facts.ack.addons import needs_ack_pro
+
 from .harness import Case, Res, assert_case, policy_named, violations
 from .stack_fixtures import (
     ACK_CLUSTER,
@@ -19,13 +21,14 @@ CASES: list[Case] = [
     Case(MPS, "pro", ack("ack.pro.small")),
     Case(MPS, "standard-no-mps", ack("ack.standard", mps=False)),
     Case(MPS, "no-cluster-in-stack", ack("ack.standard")[1:]),
-    Case(MPS, "standard", ack("ack.standard"), ("MPS needs ACK Pro",)),
+    # The one message, from the plan rule's facts (gpu_facts.ack.addons.needs_ack_pro).
+    Case(MPS, "standard", ack("ack.standard"), (needs_ack_pro("mps"),)),
     Case(MPS, "spec-unset", ack(None), ("unset (ack.standard)",)),
     Case(
         MPS,
         "only-cluster-no-dependency",
         ack("ack.standard", depends=False),
-        ("MPS needs ACK Pro",),
+        (needs_ack_pro("mps"),),
     ),
 ]
 """Every case of the policy, declared for the meta-test."""

@@ -6,7 +6,7 @@ import pytest
 
 from gpu_facts.aks.mig import MIG_NO_AUTOSCALER, MIG_NOT_ON_AZURE_LINUX
 from gpu_platform.plan.gpu_pools import mig_problems
-from gpu_platform.settings import GpuPoolSettings
+from tests.pools import gpu_pool
 
 from .cloud_fixtures import (
     AZURE_NODE_POOL,
@@ -92,7 +92,7 @@ def test_case(case: Case) -> None:
 def test_the_pack_reports_the_rule_of_the_config_and_the_components() -> None:
     """One message per rule: what plan.gpu_pools says to the stack config and the pool
     components is what the pack says about a pool it reads from a program."""
-    pool = GpuPoolSettings.model_validate(
+    pool = gpu_pool(
         {
             "name": "a100",
             "vmSize": "Standard_ND96asr_v4",

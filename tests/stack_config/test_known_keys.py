@@ -6,7 +6,7 @@ from typing import Literal
 
 import pytest
 
-from gpu_platform.settings import GpuPoolSettings, ObservabilitySettings
+from gpu_platform.settings import AksGpuPoolSettings, ObservabilitySettings
 from gpu_platform.stack_config.known_keys import (
     annotation_at,
     closest,
@@ -35,6 +35,7 @@ def test_the_closest_known_key_is_named() -> None:
     [
         (["observability", "logs"], AZURE, "enabled"),
         (["gpuPools", 3], AZURE, "vmSize"),
+        (["gpuPools", 0], {"cloud": "existing"}, "machineType"),
         (["cluster"], AZURE, "resourceGroup"),
         (["cluster"], {"cloud": "alicloud"}, "clusterSpec"),
         (["cluster", "systemPool"], AZURE, "osDiskType"),
@@ -57,6 +58,6 @@ def test_fields_and_types_at_a_key_path() -> None:
     field = field_at(["gpuPools", 0, "mig", "strategy"], AZURE)
     assert field is not None and field.annotation == Literal["single", "mixed"]
     assert field_at(["gpuPools", 0], AZURE) is None
-    assert model_of(annotation_at(["gpuPools", 0], AZURE)) is GpuPoolSettings
+    assert model_of(annotation_at(["gpuPools", 0], AZURE)) is AksGpuPoolSettings  # by cloud
     assert model_of(annotation_at(["observability"], AZURE)) is ObservabilitySettings
     assert annotation_at(["gpuPools", 0, "labels"], AZURE) == dict[str, str]

@@ -110,7 +110,7 @@ def test_base_config_is_valid() -> None:
             "cluster.kubernetesVersion",
             "1.30 or newer",
         ),
-        (lambda r: r.update(cloud="alicloud"), "gpuPools[0].vmSize", "use instanceType"),
+        (lambda r: r.update(cloud="alicloud"), "gpuPools[0].vmSize", "AKS only (cloud 'azure')"),
         # The AKS system pool's name.
         (lambda r: r["gpuPools"][1].update(name="system"), "gpuPools[1].name", "system pool"),
         # devicePlugin.values: the component's own checks, with their paths.
@@ -495,10 +495,27 @@ def test_ack_gpu_pool_named_like_the_system_pool_is_refused() -> None:
 def test_config_choices_are_the_gpu_facts() -> None:
     from gpu_facts.aks.mig import AKS_MIG_PROFILES
     from gpu_facts.capacity import ACK_SHARING_MODES, DEVICE_PLUGIN_SHARING_MODES
-    from gpu_platform.plan.pools import ACK_MODES, PLUGIN_MODES
-    from gpu_platform.settings import MigSettings, SharingSettings
+    from gpu_platform.plan.ack.pools import ACK_MODES
+    from gpu_platform.plan.gpu_pools import mig_problems
+    from gpu_platform.plan.pools import PLUGIN_MODES
+    from gpu_platform.settings import SharingSettings
+    from tests.pools import gpu_pool
 
-    assert get_args(MigSettings.model_fields["profile"].annotation) == AKS_MIG_PROFILES
+    # AKS's MIG names are AKS's pools' rule (plan.aks.pools), which lists them when refusing.
+    message = dict(
+        mig_problems(
+            "azure",
+            gpu_pool(
+                {
+                    "name": "p",
+                    "count": 1,
+                    "vmSize": "Standard_ND96asr_v4",
+                    "mig": {"profile": "MIG5g"},
+                }
+            ),
+        )
+    )["mig.profile"]
+    assert all(profile in message for profile in AKS_MIG_PROFILES)
     assert set(ACK_MODES.values()) == ACK_SHARING_MODES
     assert set(PLUGIN_MODES.values()) == DEVICE_PLUGIN_SHARING_MODES
     # Every sharing.mode a user can write means something on ACK and/or to the device plugin.

@@ -439,21 +439,24 @@ def test_each_pool_is_resolved_once_per_run(monkeypatch: pytest.MonkeyPatch) -> 
 
     from gpu_platform.offline_preview import preview
     from gpu_platform.plan import pools as plan_pools
-    from gpu_platform.settings import GpuPoolSettings
+    from gpu_platform.settings import GPU_POOL_SETTINGS
     from tests.conftest import ROOT
 
     resolved: list[str] = []
     validated: list[object] = []
     real_resolve = plan_pools.resolve_pool
-    real_validate = GpuPoolSettings.model_validate
+    real_validates = {model: model.model_validate for model in GPU_POOL_SETTINGS.values()}
 
     def resolve_pool(cloud: Any, pool: Any) -> Any:
         resolved.append(pool.name)
         return real_resolve(cloud, pool)
 
-    def model_validate(obj: Any, *args: Any, **kwargs: Any) -> Any:
-        validated.append(obj)
-        return real_validate(obj, *args, **kwargs)
+    def counting(model: Any) -> Any:
+        def model_validate(obj: Any, *args: Any, **kwargs: Any) -> Any:
+            validated.append(obj)
+            return real_validates[model](obj, *args, **kwargs)
+
+        return model_validate
 
     # Every module of ours that imported the function by name gets the counting one (only ours:
     # an attribute lookup on the SDKs' lazy modules would import them).
@@ -461,7 +464,8 @@ def test_each_pool_is_resolved_once_per_run(monkeypatch: pytest.MonkeyPatch) -> 
     for module in ours:
         if getattr(module, "resolve_pool", None) is real_resolve:
             monkeypatch.setattr(module, "resolve_pool", resolve_pool)
-    monkeypatch.setattr(GpuPoolSettings, "model_validate", model_validate)
+    for model in GPU_POOL_SETTINGS.values():
+        monkeypatch.setattr(model, "model_validate", counting(model))
     result = preview(ROOT, stack="dev")
     assert result.exit_code == 0
     assert sorted(resolved) == sorted(result.run.outputs["gpuCapacity"])

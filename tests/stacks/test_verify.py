@@ -34,6 +34,7 @@ from gpu_facts.nvidia.device_plugin_chart import CHART_NAME, GFD_CHART_NAME, NFD
 from gpu_platform.verify.cli import main
 from gpu_platform.verify.cluster import ClusterReader, connect
 from gpu_platform.verify.driver import ExecTarget, StreamExecReader
+from gpu_platform.verify.pod_commands import MARK, commands_in
 
 ROOT = Path(__file__).resolve().parents[2]
 DATA = ROOT / "tests" / "data" / "verify"
@@ -46,7 +47,9 @@ KINDS = (
     "pods",
     "networkpolicies",
     "resourcequotas",
+    "limitranges",
     "validatingadmissionpolicybindings",
+    "aliyunlogconfigs",
 )
 STORAGE_KINDS = ("storageclasses", "csidrivers", "csistoragecapacities")
 """storage.k8s.io objects the seed checks read; the recording has none (scenarios add them)."""
@@ -81,6 +84,8 @@ class ExecAnswer:
     exit_code: int = 0
     hang_up: bool = False
     """Drop the connection after the handshake, as a dying API server or proxy does."""
+    failure: str = ""
+    """The runtime's failure instead (no output): a program the image does not have."""
 
 
 @dataclass
@@ -271,6 +276,10 @@ class _Handler(BaseHTTPRequestHandler):
                 "csistoragecapacities"
             ),
             r"/api/v1/namespaces/(?P<ns>[^/]+)/resourcequotas": "resourcequotas",
+            r"/api/v1/namespaces/(?P<ns>[^/]+)/limitranges": "limitranges",
+            r"/apis/log.alibabacloud.com/v1alpha1/namespaces/(?P<ns>[^/]+)/aliyunlogconfigs": (
+                "aliyunlogconfigs"
+            ),
             r"/apis/apps/v1/daemonsets": "daemonsets",
             r"/apis/apps/v1/namespaces/(?P<ns>[^/]+)/daemonsets": "daemonsets",
             r"/apis/networking.k8s.io/v1/namespaces/(?P<ns>[^/]+)/networkpolicies": (
@@ -366,6 +375,8 @@ class _Handler(BaseHTTPRequestHandler):
         self.end_headers()
         answers = self.server.cluster.exec_answers
         answer = answers.get(pod if command == "nvidia-smi" else (pod, command))
+        if command.startswith("sh -c "):  # several commands in one exec (verify.pod_commands)
+            answer = _script_answer(pod, command.removeprefix("sh -c "), answers)
         if answer is not None and answer.hang_up:
             self.wfile.flush()
             self.connection.shutdown(socket.SHUT_RDWR)
@@ -392,6 +403,8 @@ class _Handler(BaseHTTPRequestHandler):
                         "causes": [{"reason": "ExitCode", "message": str(answer.exit_code)}]
                     },
                 }
+            if answer.failure:
+                status = {"metadata": {}, "status": "Failure", "message": answer.failure}
         if stdout:
             self.wfile.write(_ws_frame(b"\x01" + stdout.encode()))
         self.wfile.write(_ws_frame(b"\x03" + json.dumps(status).encode()))
@@ -400,12 +413,29 @@ class _Handler(BaseHTTPRequestHandler):
         self.close_connection = True
 
 
+def _script_answer(
+    pod: str, body: str, answers: dict[str | tuple[str, str], ExecAnswer]
+) -> ExecAnswer | None:
+    """What the shell prints for verify's script: each command's answer and its exit status
+    mark; None (the exec fails) when a command has no answer in the pod."""
+    commands = commands_in(body)
+    parts = [
+        answers.get(pod if c == ("nvidia-smi",) else (pod, " ".join(c))) for c in commands or ()
+    ]
+    if not commands or None in parts:
+        return None
+    if any(p.hang_up for p in parts if p is not None):
+        return ExecAnswer("", hang_up=True)
+    printed = "".join(f"{p.stdout}{MARK}{p.exit_code}\n" for p in parts if p is not None)
+    return ExecAnswer(printed)
+
+
 class _FakeServer(ThreadingHTTPServer):
     daemon_threads = True
     request_queue_size = 64  # concurrent execs connect at once
 
-    def __init__(self, cluster: FakeCluster) -> None:
-        super().__init__(("127.0.0.1", 0), _Handler)
+    def __init__(self, cluster: FakeCluster, handler: type[_Handler] = _Handler) -> None:
+        super().__init__(("127.0.0.1", 0), handler)
         self.cluster = cluster
 
 
@@ -449,9 +479,9 @@ def api_server(cluster: FakeCluster) -> Iterator[str]:
 
 
 @contextlib.contextmanager
-def serving(cluster: FakeCluster) -> Iterator[str]:
+def serving(cluster: FakeCluster, handler: type[_Handler] = _Handler) -> Iterator[str]:
     """``cluster`` served over HTTP for the block (SERVER_LIFETIME at most): its URL."""
-    server = _FakeServer(cluster)
+    server = _FakeServer(cluster, handler)
     thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05})
     thread.daemon = True
     thread.start()
@@ -636,14 +666,14 @@ def test_healthy_cluster_passes_every_check(kubeconfig: Path, cluster: FakeClust
 def test_verify_only_reads(kubeconfig: Path, cluster: FakeCluster) -> None:
     assert verify(kubeconfig).code == 0
     assert {method for method, _ in cluster.requests} == {"GET"}
-    execs = [path for _, path in cluster.requests if "/exec?" in path]
-    # nvidia-smi on every GPU node (the driver), nvidia-smi -L on the two MIG nodes.
-    assert len(execs) == 5
-    assert len([p for p in execs if "command=-L" in p]) == 2
+    execs = [unquote(path) for _, path in cluster.requests if "/exec?" in path]
+    # One exec per GPU node: nvidia-smi (the driver), and on the two MIG nodes nvidia-smi -L
+    # in the same exec (verify.pod_commands).
+    assert len(execs) == 3
+    assert len([p for p in execs if "command=sh&command=-c&command=nvidia-smi 2>&1" in p]) == 2
+    assert len([p for p in execs if "nvidia-smi -L 2>&1" in p]) == 2
     # nvidia-smi runs in the plugin container, not the config-manager sidecar.
-    assert all(
-        "command=nvidia-smi" in p and "container=nvidia-device-plugin-ctr" in p for p in execs
-    )
+    assert all("nvidia-smi" in p and "container=nvidia-device-plugin-ctr" in p for p in execs)
     # /metrics of each exporter pod, through the API server's pod proxy, on the chart's port.
     proxied = sorted(unquote(p) for _, p in cluster.requests if "/proxy/" in p)
     assert proxied == [
@@ -775,8 +805,9 @@ def test_plugin_pod_missing_on_a_node_fails(kubeconfig: Path, cluster: FakeClust
     assert run.row("driver", f"node/{T4_0}")["found"] == (
         "unknown: no ready GPU daemon pod on the node to run nvidia-smi in"
     )
-    execs = [path for _, path in cluster.requests if "/exec?" in path]
-    assert len(execs) == 4  # the driver and nvidia-smi -L on the two A100 nodes
+    execs = [unquote(path) for _, path in cluster.requests if "/exec?" in path]
+    # One exec on each A100 node: its driver and nvidia-smi -L together; none on the T4.
+    assert len(execs) == 2 and all("nvidia-smi -L 2>&1" in p for p in execs)
     assert not [path for path in execs if nfd_pod["metadata"]["name"] in path]
 
 

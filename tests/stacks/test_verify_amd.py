@@ -19,6 +19,7 @@ import pytest
 from gpu_facts.amd.gpu_operator import METRICS_PORT
 from tests.stacks.test_verify import (
     DATA,
+    ExecAnswer,
     FakeCluster,
     RawAnswer,
     Run,
@@ -38,7 +39,15 @@ PLUGIN, LABELLER, EXPORTER = (
     "mi300x-node-labeller",
     "mi300x-metrics-exporter",
 )
-ADDED = ("nodes", "namespaces", "daemonsets", "pods", "networkpolicies", "resourcequotas")
+ADDED = (
+    "nodes",
+    "namespaces",
+    "daemonsets",
+    "pods",
+    "networkpolicies",
+    "resourcequotas",
+    "limitranges",
+)
 
 
 def _recorded_with_amd() -> FakeCluster:
@@ -50,7 +59,34 @@ def _recorded_with_amd() -> FakeCluster:
         exporter = amd_pod(cluster, node, EXPORTER)["metadata"]["name"]
         cluster.metrics[exporter] = (AMD_DATA / "metrics" / f"{node}.txt").read_text()
         cluster.metrics_ports[exporter] = str(METRICS_PORT)
+        # AMD's upstream plugin image has no amd-smi: the driver row falls back to the label.
+        plugin = amd_pod(cluster, node, PLUGIN)["metadata"]["name"]
+        cluster.exec_answers[(plugin, AMD_SMI)] = ExecAnswer("", failure=NO_AMD_SMI)
     return cluster
+
+
+AMD_SMI = "amd-smi static --driver"
+NO_AMD_SMI = (
+    "OCI runtime exec failed: exec failed: unable to start container process: exec: "
+    '"amd-smi": executable file not found in $PATH: unknown'
+)
+
+
+NO_AMD_SMI_POD = {
+    ("driver", f"node/{node}"): [
+        "amdgpu 6.12.12 (no ready AMD device plugin pod to run amd-smi in: read from the node "
+        "label)",
+        "pass",
+    ]
+    for node in (MI0, MI1)
+}
+"""AMD's driver rows when its plugin pods are not known."""
+
+
+def not_in_image(cluster: FakeCluster, node: str) -> str:
+    """The driver row's note where the plugin image has no amd-smi."""
+    plugin = amd_pod(cluster, node, PLUGIN)["metadata"]["name"]
+    return f" (amd-smi is not in {plugin}'s image: read from the node label)"
 
 
 def amd_pod(cluster: FakeCluster, node: str, daemonset: str) -> dict[str, Any]:
@@ -116,6 +152,7 @@ def test_healthy_mixed_cluster_passes_every_check(
     assert [(r["check"], r["subject"]) for r in amd_rows(run) if r["check"] != "gpu-quota"] == [
         ("network-policy", "namespace/gpu-research"),
         ("admission-binding", "namespace/gpu-research"),
+        ("limit-range", "namespace/gpu-research"),
         ("node-count", "pool/mi300x"),
         *[(check, f"node/{MI0}") for check in node_checks],
         *[(check, f"node/{MI1}") for check in node_checks],
@@ -139,7 +176,7 @@ def test_healthy_mixed_cluster_passes_every_check(
     )
     assert seen[("driver", f"node/{MI0}")] == (
         "amdgpu loaded (amd.com/gpu.driver-version set by the node labeller)",
-        "amdgpu 6.12.12",
+        "amdgpu 6.12.12" + not_in_image(amd_cluster, MI0),
     )
     assert seen[("gpu-health", f"node/{MI1}")] == (
         "no GPU marked unhealthy by the metrics exporter",
@@ -169,16 +206,18 @@ def test_verify_reads_the_amd_exporters_on_their_port_and_never_execs_on_amd_nod
 ) -> None:
     assert run_verify(amd_kubeconfig).code == 0
     assert {method for method, _ in amd_cluster.requests} == {"GET"}
-    execs = [path for _, path in amd_cluster.requests if "/exec?" in path]
-    driver = [path for path in execs if "command=-L" not in path]
-    assert len(driver) == 3  # nvidia-smi on the three NVIDIA nodes only
-    assert len(execs) - len(driver) == 2  # and nvidia-smi -L on the two MIG nodes (mig-devices)
-    amd_pods = {
-        amd_pod(amd_cluster, node, ds)["metadata"]["name"]
+    execs = [unquote(path) for _, path in amd_cluster.requests if "/exec?" in path]
+    nvidia = [path for path in execs if "/namespaces/nvidia-device-plugin/" in path]
+    assert len(nvidia) == 3  # nvidia-smi on the three NVIDIA nodes
+    # with nvidia-smi -L in the same exec on the two MIG nodes (mig-devices)
+    assert len([path for path in nvidia if "nvidia-smi -L 2>&1" in path]) == 2
+    # amd-smi in each AMD node's plugin pod, nothing else of AMD's
+    assert sorted(path for path in execs if path not in nvidia) == sorted(
+        f"/api/v1/namespaces/{NS}/pods/{amd_pod(amd_cluster, node, PLUGIN)['metadata']['name']}"
+        "/exec?command=amd-smi&command=static&command=--driver&stderr=true&stdin=false"
+        "&stdout=true&tty=false"
         for node in (MI0, MI1)
-        for ds in (PLUGIN, LABELLER, EXPORTER)
-    }
-    assert not [path for path in execs if any(pod in path for pod in amd_pods)]
+    )
     proxied = sorted(unquote(p) for _, p in amd_cluster.requests if f"/namespaces/{NS}/" in p)
     proxied = [p for p in proxied if "/proxy/" in p]
     assert proxied == sorted(
@@ -289,8 +328,39 @@ def test_no_driver_version_label_fails(amd_kubeconfig: Path, amd_cluster: FakeCl
     assert run.failures() == [("driver", f"node/{MI1}")]
     assert run.row("driver", f"node/{MI1}")["found"] == (
         "no amd.com/gpu.driver-version label: the node labeller has not run on this node "
-        "(see its DaemonSet)"
+        "(see its DaemonSet)" + not_in_image(amd_cluster, MI1)
     )
+
+
+def test_amd_smi_in_a_plugin_image_that_has_it(
+    amd_kubeconfig: Path, amd_cluster: FakeCluster
+) -> None:
+    """A site's own plugin image with amd-smi: the driver row is the tool's, not the label's."""
+    smi = Path(__file__).resolve().parents[1] / "data" / "amd_smi"
+    plugin = amd_pod(amd_cluster, MI0, PLUGIN)["metadata"]["name"]
+    amd_cluster.exec_answers[(plugin, AMD_SMI)] = ExecAnswer(
+        (smi / "static_driver.txt").read_text()
+    )
+    other = amd_pod(amd_cluster, MI1, PLUGIN)["metadata"]["name"]
+    amd_cluster.exec_answers[(other, AMD_SMI)] = ExecAnswer(
+        (smi / "static_driver_no_version.txt").read_text()
+    )
+    run = run_verify(amd_kubeconfig)
+    assert run.row("driver", f"node/{MI0}")["found"] == (
+        f"amdgpu 6.12.12 (amd-smi static --driver in {plugin})"
+    )
+    assert run.failures() == [("driver", f"node/{MI1}")]
+    assert run.row("driver", f"node/{MI1}")["found"] == (
+        f"amd-smi in {other}: amdgpu is loaded but reports no version (N/A)"
+    )
+
+
+def test_skip_driver_reads_amds_driver_from_its_label_only(
+    amd_kubeconfig: Path, amd_cluster: FakeCluster
+) -> None:
+    run = run_verify(amd_kubeconfig, "--skip-driver")
+    assert run.row("driver", f"node/{MI0}")["found"] == "amdgpu 6.12.12"
+    assert not [p for _, p in amd_cluster.requests if "/exec" in p and f"/namespaces/{NS}/" in p]
 
 
 def test_empty_driver_version_means_no_driver_loaded(
@@ -462,10 +532,12 @@ def test_a_pod_list_of_amds_namespace_that_is_no_list_skips_amds_operand_rows_on
         cause="its items are a string ('x'), not an array",
     )
     # Exactly these rows differ from the healthy run: NVIDIA's gpu-daemon and driver rows, the
-    # AMD DaemonSets' status, AMD's driver and GPU health are judged as before.
+    # AMD DaemonSets' status and GPU health are judged as before; AMD's driver from its label,
+    # with no plugin pod found to run amd-smi in.
     assert rows_changed(healthy, run) == {
         **{row: _not_checked(what) for row in OPERAND_POD_ROWS},
         **NO_PAGE,
+        **NO_AMD_SMI_POD,
     }
     # No exporter pod found, so no AMD page read; NVIDIA's three still are.
     proxied = [p for _, p in amd_cluster.requests if "/proxy/metrics" in p]
@@ -494,6 +566,7 @@ def test_a_daemonset_list_of_amds_namespace_that_is_no_list_skips_amds_operand_r
             for name in (PLUGIN, LABELLER, EXPORTER)
         },
         **NO_PAGE,
+        **NO_AMD_SMI_POD,
     }
 
 

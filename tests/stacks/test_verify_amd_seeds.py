@@ -120,13 +120,14 @@ def test_node_images_and_nvme_disks_cover_the_amd_pool(
         "image ≤ 35 days old (NodeImage channel)"
     )
     # NVIDIA's seed checks stay on NVIDIA's nodes: nvidia-smi -L on the MIG nodes only, and
-    # no exec at all in AMD's pods.
+    # no exec in AMD's pods but amd-smi in its plugin's (the driver row).
     assert [r["subject"] for r in run.rows() if r["check"] == "mig-devices"] == [
         f"node/{A100_0}",
         f"node/{A100_1}",
     ]
     assert run.row("mps-server", "stack")["found"] == "no MPS pool in the stack"
-    assert not [p for _, p in amd_cluster.requests if "/exec" in p and f"/namespaces/{NS}/" in p]
+    amd_execs = [p for _, p in amd_cluster.requests if "/exec" in p and f"/namespaces/{NS}/" in p]
+    assert all("command=amd-smi" in p for p in amd_execs) and len(amd_execs) == 2
     # Each pool's nodes are listed once, for its own checks and the seed checks alike.
     listed = [p for _, p in amd_cluster.requests if p.startswith("/api/v1/nodes?")]
     assert len(listed) == 3
@@ -298,13 +299,13 @@ def test_an_amd_only_stack_runs_clean_and_says_why_nvidias_checks_do_not_apply(
         ("nvme-disks", f"node/{MI1}", "pass"),
         ("node-image", "pool/mi300x", "pass"),
     ]
-    assert run.row("driver", f"node/{MI0}")["found"] == "amdgpu 6.12.12"
+    assert run.row("driver", f"node/{MI0}")["found"].startswith("amdgpu 6.12.12 (amd-smi is not")
     assert run.row("amd-gpu-attribution", "namespace/gpu-research")["status"] == "pass"
     assert run.row("gpu-quota", "namespace/gpu-research")["found"] == "requests.amd.com/gpu: 16"
     # Nothing of NVIDIA's is read: no device plugin or dcgm-exporter list, no nvidia-smi.
     paths = [p for _, p in amd_cluster.requests]
     assert not [p for p in paths if "nvidia-device-plugin" in p or "gpu-metrics" in p]
-    assert not [p for p in paths if "/exec" in p]
+    assert not [p for p in paths if "/exec" in p and "command=amd-smi" not in p]
 
 
 def test_an_amd_only_stack_reports_a_table_and_honours_the_skip_options(

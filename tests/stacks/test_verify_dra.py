@@ -152,6 +152,20 @@ def _recorded_with_dra() -> FakeCluster:
             "spec": {"podSelector": {}, "policyTypes": ["Ingress", "Egress"]},
         }
     )
+    cluster.items("limitranges").append(
+        {
+            "metadata": _meta("container-defaults", "gpu-dra"),
+            "spec": {
+                "limits": [
+                    {
+                        "type": "Container",
+                        "default": {"cpu": "500m", "memory": "1Gi"},
+                        "defaultRequest": {"cpu": "500m", "memory": "1Gi"},
+                    }
+                ]
+            },
+        }
+    )
     # Every workload namespace caps every GPU class: the device-plugin ones at 0.
     zero = dict.fromkeys(CLASSES, 0)
     cluster.items("resourcequotas").extend(

@@ -9,6 +9,7 @@ import copy
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
+from urllib.parse import unquote
 
 import pytest
 
@@ -83,8 +84,9 @@ def test_mig_layout_passes_on_every_mig_node(kubeconfig: Path, cluster: FakeClus
         (f"node/{A100_1}", "8 GPUs, 56 MIG 1g.5gb devices", "pass"),
     ]
     # Run where the driver check runs: the plugin container of each MIG node's plugin pod.
-    lists = [p for _, p in cluster.requests if "/exec?" in p and "command=-L" in p]
-    assert len(lists) == 2
+    # In the same exec as the driver's nvidia-smi (verify.pod_commands).
+    lists = [unquote(p) for _, p in cluster.requests if "/exec?" in p and "-L" in unquote(p)]
+    assert len(lists) == 2 and all("nvidia-smi -L 2>&1" in p for p in lists)
     assert all("container=nvidia-device-plugin-ctr" in p for p in lists)
 
 

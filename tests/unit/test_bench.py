@@ -115,7 +115,7 @@ def test_bench_smallest_size_writes_the_report(
     # The package's budgets have their own tests (test_bench_component_import.py and
     # test_bench_provider_start.py) and one below with their measurements faked.
     argv = ["--sizes", "1", "--repeats", "1", "--startup-runs", "1", "--stack", "existing"]
-    argv.append("--no-package")
+    argv += ["--no-package", "--verify-sizes"]  # make verify's fleet: test_bench_verify_fleet.py
     # The critical path reads dev's and prod's plans: the ones this test process may already
     # hold (tests.conftest.stack_preview) rather than two more previews.
     monkeypatch.setattr(bench.cli, "stack_timings", lambda: stack_timings(preview_of=stack_preview))
@@ -132,8 +132,10 @@ def test_bench_smallest_size_writes_the_report(
         "critical_path",
         "component_imports",
         "provider_start",
+        "verify_fleet",
     }
     assert doc["component_imports"] == [] and doc["provider_start"] is None
+    assert doc["verify_fleet"] is None
     assert [t["stack"] for t in doc["critical_path"]] == ["dev", "prod"]
     for timing in doc["critical_path"]:
         assert timing["at_floor"] is True

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import importlib.util
 import re
-import subprocess
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -22,15 +22,31 @@ NOT_OURS = {"pip", "uv", "venv", "ensurepip", "pytest", "build", "twine"}
 _COMMAND = re.compile(r"python3? -m ([A-Za-z_][\w.]*)")
 
 
+def _files() -> Iterator[Path]:
+    """The files there, read from the tree (no git: the suite runs from a source archive too),
+    leaving out what tools make (virtual environments, caches, builds) and links."""
+    for name in WHERE:
+        top = ROOT / name
+        paths = [top] if top.is_file() else sorted(top.rglob("*"))
+        for path in paths:
+            parts = path.relative_to(ROOT).parts
+            if any(
+                p.startswith(".")
+                or p in {"__pycache__", "node_modules", "dist", "build"}
+                or p.endswith(".egg-info")
+                for p in parts
+            ):
+                continue
+            if path.is_file() and not path.is_symlink():
+                yield path
+
+
 def _commands() -> dict[str, list[str]]:
-    """Module -> where it is named (``file:line``), in the files git tracks there."""
-    files = subprocess.run(
-        ["git", "ls-files", *WHERE], cwd=ROOT, capture_output=True, text=True, check=True
-    ).stdout.split()
+    """Module -> where it is named (``file:line``)."""
     found: dict[str, list[str]] = {}
-    for name in files:
-        path = ROOT / name
-        if path.is_symlink() or path.suffix not in {".md", ".py", ".sh", ".yaml", ".txt", ""}:
+    for path in _files():
+        name = path.relative_to(ROOT).as_posix()
+        if path.suffix not in {".md", ".py", ".sh", ".yaml", ".txt", ""}:
             continue
         for number, line in enumerate(path.read_text(errors="replace").splitlines(), 1):
             for module in _COMMAND.findall(line):

@@ -65,6 +65,9 @@ class RecordedReader:
     def resource_quotas(self, namespace: str) -> list[dict[str, Any]]:
         return self._list(f"resourcequotas {namespace}", "resourcequotas", namespace)
 
+    def limit_ranges(self, namespace: str) -> list[dict[str, Any]]:
+        return self._list(f"limitranges {namespace}", "limitranges", namespace)
+
     def admission_bindings(self) -> list[dict[str, Any]]:
         return self._list("bindings", "validatingadmissionpolicybindings")
 

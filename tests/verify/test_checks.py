@@ -13,6 +13,7 @@ from gpu_platform.verify.checks import (
     allocatable,
     daemonset_status,
     gpu_quota,
+    limit_range,
     network_policy,
     pool_checks,
 )
@@ -105,3 +106,41 @@ def test_odd_namespace_objects_give_rows() -> None:
     row = admission_binding(ns, namespace, [malformed])
     assert row.status == "fail"
     assert row.found == "b: label selector expression without a key: {'values': []}"
+
+
+def _limits(*items: dict[str, object]) -> dict[str, object]:
+    return {"metadata": {"name": "container-defaults"}, "spec": {"limits": list(items)}}
+
+
+def test_limit_range_with_the_configured_defaults() -> None:
+    ns = NamespaceExpectation("team", {}, "Deny", ("500m", "1Gi"))
+    fits = _limits(
+        {
+            "type": "Container",
+            "default": {"cpu": "0.5", "memory": "1Gi"},
+            "defaultRequest": {"cpu": "500m", "memory": "1024Mi"},
+        }
+    )
+    assert limit_range(ns, [fits]).status == "pass"
+    other = _limits({"type": "Container", "default": {"cpu": "1", "memory": "1Gi"}})
+    row = limit_range(ns, [other])
+    assert row.status == "fail" and row.found.startswith("container-defaults: default cpu: 1")
+    assert limit_range(ns, []).found.startswith("no LimitRange with a Container item")
+
+
+def test_a_limit_range_naming_a_gpu_fails() -> None:
+    ns = NamespaceExpectation("team", {}, "Deny", ("500m", "1Gi"))
+    gpu = _limits(
+        {
+            "type": "Container",
+            "default": {"cpu": "500m", "memory": "1Gi"},
+            "defaultRequest": {"cpu": "500m", "memory": "1Gi"},
+        },
+        {"type": "Container", "max": {"nvidia.com/gpu": "1"}},
+    )
+    row = limit_range(ns, [gpu])
+    assert row.status == "fail"
+    assert row.found == (
+        "container-defaults names nvidia.com/gpu: containers that ask for no GPU would get one "
+        "by default"
+    )

@@ -1,13 +1,17 @@
-"""nvidia-smi through the exec API: the error channel read, one client per exec
-(verify.driver)."""
+"""nvidia-smi through the exec API: the error channel read, the exec websocket opened as
+kubernetes.stream opens it (verify.driver)."""
 
 from __future__ import annotations
 
 import json
+from typing import Any
+from urllib.parse import parse_qsl, urlparse
 
+import pytest
 from kubernetes import client
 
-from gpu_platform.verify.driver import _failure, _own_client
+from gpu_platform.verify import driver
+from gpu_platform.verify.driver import ExecTarget, StreamExecReader, _failure
 
 
 def test_the_error_channel() -> None:
@@ -19,11 +23,40 @@ def test_the_error_channel() -> None:
     assert _failure(" not json \n") == "not json"
 
 
-def test_each_exec_gets_a_client_of_its_own_on_the_same_configuration() -> None:
-    shared = client.ApiClient(client.Configuration(host="https://api.example"))
-    shared.default_headers["User-Agent"] = "verify"
-    with _own_client(shared) as own:
-        assert own is not shared
-        assert own.configuration is shared.configuration
-        assert own.default_headers["User-Agent"] == "verify"
+def test_the_exec_websocket_carries_the_command_the_container_and_the_credentials(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    opened: list[tuple[str, dict[str, str]]] = []
+
+    def create_websocket(configuration: Any, url: str, headers: dict[str, str]) -> Any:
+        opened.append((url, headers))
+        raise ConnectionRefusedError("refused")
+
+    monkeypatch.setattr(driver, "create_websocket", create_websocket)
+    configuration = client.Configuration(host="https://api.example")
+    configuration.api_key = {"authorization": "token"}
+    configuration.api_key_prefix = {"authorization": "Bearer"}
+    shared = client.ApiClient(configuration)
+    reader = StreamExecReader(shared, ("nvidia-smi", "-L"))
+    target = ExecTarget("node-1", "nvidia-device-plugin", "plugin-abc", "nvidia-device-plugin-ctr")
+    with pytest.raises(driver.ExecError) as err:
+        reader(target)
+    assert str(err.value) == "exec into nvidia-device-plugin/plugin-abc failed: refused"
+    ((url, headers),) = opened
+    parsed = urlparse(url)
+    assert (parsed.scheme, parsed.netloc) == ("wss", "api.example")
+    assert parsed.path == "/api/v1/namespaces/nvidia-device-plugin/pods/plugin-abc/exec"
+    assert parse_qsl(parsed.query) == [
+        ("command", "nvidia-smi"),
+        ("command", "-L"),
+        ("container", "nvidia-device-plugin-ctr"),
+        ("stderr", "true"),
+        ("stdin", "false"),
+        ("stdout", "true"),
+        ("tty", "false"),
+    ]
+    assert headers == {
+        "authorization": "Bearer token",
+        "sec-websocket-protocol": "v4.channel.k8s.io",
+    }
     shared.close()

@@ -8,11 +8,13 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator
 
+from gpu_facts.ack.addons import ACK_PRO_PREFIX, needs_ack_pro
 from gpu_facts.capacity import ACK_SHARING_MODES
+from gpu_facts.scheduling import ACK_GPU_SCHEDULE_VALUES
 from gpu_platform.settings import AckGpuSharingSettings
 
-from ..pools import ACK_MPS_MODE
 from ..problems import Problem
+from .pools import ACK_MPS_MODE
 
 CHART_VERSION = re.compile(r"^\d+\.\d+\.\d+$")
 """A chart version as ACK's app catalog names it: x.y.z."""
@@ -46,3 +48,12 @@ def pin_problems(pins: AckGpuSharingSettings, modes: Iterable[str | None]) -> It
     ):
         if version is not None and not CHART_VERSION.match(version):
             yield key, f"not a chart version (x.y.z): {version!r}"
+
+
+def ack_pro_problems(cluster_spec: str, modes: Iterable[str | None]) -> Iterator[Problem]:
+    """ACK's own sharing (MPS, cGPU, share) needs ACK Pro: once per mode the pools use, relative
+    to the cluster (``clusterSpec``)."""
+    if cluster_spec.startswith(ACK_PRO_PREFIX):
+        return
+    for mode in sorted({m for m in modes if m in ACK_SHARING_MODES}):
+        yield "clusterSpec", needs_ack_pro(ACK_GPU_SCHEDULE_VALUES[mode])

@@ -109,7 +109,7 @@ def device_config_spec(
             driver_spec["image"] = driver.image
         if driver.image_registry_secret is not None:
             driver_spec["imageRegistrySecret"] = {"name": driver.image_registry_secret}
-        if pool.pool.vm_size is not None:  # an Azure VM: its GPUs are virtual functions
+        if pool.virtual_function_gpus:  # an Azure VM
             driver_spec["kernelModuleConfig"] = {"parameters": list(amd.VF_MODPROBE_PARAMETERS)}
     images = settings.images
     exporter: dict[str, Any] = {

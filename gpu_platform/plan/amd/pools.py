@@ -10,23 +10,21 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
 
-from gpu_facts import UnknownGpuFact, azure_vm_size, gpu_model
-from gpu_facts.aks.nodes import AKS_AMD_GPUS_SOURCE, AMD_POOL_OS_SKUS
+from gpu_facts import UnknownGpuFact
 from gpu_facts.vendors import AMD, GpuVendor, vendor_named
 from gpu_platform.settings import AmdGpuOperatorSettings, Cloud, GpuPoolSettings, PlatformSettings
 
+from ..clouds import cloud_plan, pool_plan
 from ..pools import PoolFacts
 from ..problems import Problem
 
 
 def pool_vendor(pool: GpuPoolSettings) -> GpuVendor | None:
-    """The vendor of a pool's GPUs by its VM size, None when the catalog does not know it (the
-    machine rule reports that). ECS types are NVIDIA's."""
-    if pool.vm_size is None:
-        return None
+    """The vendor of a pool's GPUs by what its cloud says the nodes are, None when the catalog
+    does not know it (the machine rule reports that)."""
     try:
-        return vendor_named(gpu_model(azure_vm_size(pool.vm_size).gpu_model).vendor)
-    except UnknownGpuFact:
+        return vendor_named(pool_plan(pool).machine(pool).gpu_model.vendor)
+    except (UnknownGpuFact, AssertionError):
         return None
 
 
@@ -39,16 +37,7 @@ def amd_pool_problems(cloud: Cloud, pool: GpuPoolSettings) -> list[Problem]:
     AMD size is refused by the MIG rules (no AMD size supports it)."""
     if not is_amd_pool(pool):
         return []
-    problems: list[Problem] = []
-    if cloud == "azure" and pool.os_sku not in AMD_POOL_OS_SKUS:
-        problems.append(
-            (
-                "osSku",
-                f'AKS does not support {pool.os_sku} with AMD GPUs ("AzureLinux and Windows are '
-                f'not yet supported with AMD GPU", {AKS_AMD_GPUS_SOURCE}); use '
-                f"{' or '.join(AMD_POOL_OS_SKUS)}",
-            )
-        )
+    problems: list[Problem] = list(cloud_plan(cloud).amd_pool_problems(pool))
     if pool.sharing is not None:
         problems.append(
             (
@@ -78,12 +67,7 @@ def amd_layer_problems(
     if not any(is_amd_pool(pool) for pool in pools):
         return
     driver = settings.driver
-    if cloud == "azure" and not driver.enabled:
-        yield (
-            "driver.enabled",
-            f"AKS creates AMD pools without a GPU driver (gpuProfile.driver None is enforced, "
-            f"{AKS_AMD_GPUS_SOURCE}): the operator must install it",
-        )
+    yield from cloud_plan(cloud).amd_layer_problems(settings)
     if driver.enabled and driver.image is None:
         yield (
             "driver.image",

@@ -15,6 +15,8 @@ from collections.abc import Collection, Iterable, Mapping
 from gpu_facts.nvidia.device_plugin_chart import (
     KNOWN_VALUE_PATHS,
     MIN_VERSION,
+    MIN_VERSION_MPS,
+    MPS_NEEDS_VERSION,
     at_least,
     unknown_value_paths,
 )
@@ -39,6 +41,19 @@ def version_problems(version: str) -> list[Problem]:
             )
         ]
     return []
+
+
+def mps_version_problems(version: str, modes: Iterable[str | None]) -> list[Problem]:
+    """MPS sharing on a chart older than the first that serves it (device plugin MPS); relative
+    to the device plugin's settings (``version``). A version that is none is
+    ``version_problems``'."""
+    if "mps" not in modes:
+        return []
+    try:
+        current = at_least(version, MIN_VERSION_MPS)
+    except ValueError:
+        return []
+    return [] if current else [("version", MPS_NEEDS_VERSION)]
 
 
 def our_config_names(pools: Iterable[PoolFacts]) -> list[str]:

@@ -7,17 +7,15 @@ from collections.abc import Iterator
 
 from gpu_platform.plan.aks.cluster import aks_cluster_problems
 from gpu_platform.plan.aks.nodes import os_disk_problems, surge_problems
-from gpu_platform.plan.gpu_pools import aks_surge_problems
 from gpu_platform.plan.problems import under
 from gpu_platform.settings import (
     AckClusterSettings,
     AksClusterSettings,
+    AksGpuPoolSettings,
     AksNodeSettings,
-    GpuPoolSettings,
 )
 
 from .base import ConfigUnderCheck, Problem, Rule
-from .pools import per_pool
 
 AKS_NODE_KEYS = {
     "max_pods": "maxPods",
@@ -35,10 +33,6 @@ def cluster(cfg: ConfigUnderCheck) -> Iterator[Problem]:
         yield from under("cluster", aks_cluster_problems(aks))
 
 
-def _pool_surge(cfg: ConfigUnderCheck, at: str, pool: GpuPoolSettings) -> Iterator[Problem]:
-    yield from under(at, aks_surge_problems(cfg.cloud, pool))
-
-
 def _pools_with_nodes(
     cfg: ConfigUnderCheck,
 ) -> Iterator[tuple[str, str | None, AksNodeSettings]]:
@@ -50,7 +44,8 @@ def _pools_with_nodes(
     elif isinstance(cluster_settings, AckClusterSettings):
         yield "cluster.systemPool", None, cluster_settings.system_pool
     for i, pool in cfg.pools:
-        yield f"gpuPools[{i}]", pool.vm_size, pool
+        if isinstance(pool, AksGpuPoolSettings):  # other clouds' GPU pools have no such keys
+            yield f"gpuPools[{i}]", pool.vm_size, pool
     for i, cpu in enumerate(cfg.settings.cpu_pools):
         yield f"cpuPools[{i}]", cpu.vm_size, cpu
 
@@ -70,11 +65,12 @@ def node_hardening(cfg: ConfigUnderCheck) -> Iterator[Problem]:
     for at, vm_size, node in _pools_with_nodes(cfg):
         if at == "cluster.systemPool":
             continue  # judged with the cluster (plan.aks.cluster)
-        nvme = isinstance(node, GpuPoolSettings) and node.nvme
+        nvme = isinstance(node, AksGpuPoolSettings) and node.nvme
         yield from under(at, os_disk_problems(vm_size, node, nvme_cache=nvme))
     for i, cpu in enumerate(cfg.settings.cpu_pools):
         yield from under(f"cpuPools[{i}]", surge_problems(cpu.upgrade))
 
 
-POOL_RULES: tuple[Rule, ...] = (per_pool(_pool_surge),)
+POOL_RULES: tuple[Rule, ...] = ()
+"""A GPU pool's surge is AKS's own pool rule (``plan.aks.pools``), asked with the others."""
 RULES: tuple[Rule, ...] = (cluster, node_hardening)

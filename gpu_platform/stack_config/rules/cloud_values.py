@@ -11,6 +11,7 @@ from collections.abc import Iterator
 from gpu_facts.kubernetes_syntax import RESERVED_LABEL_DOMAINS
 from gpu_platform.plan.ack.cluster import ack_cluster_value_problems
 from gpu_platform.plan.aks.cluster import aks_cluster_value_problems
+from gpu_platform.plan.clouds import cloud_plan
 from gpu_platform.plan.kubernetes_values import kubernetes_label_problems
 from gpu_platform.plan.problems import under
 from gpu_platform.plan.schedules import schedule_problem
@@ -20,6 +21,7 @@ from gpu_platform.settings import (
     AksClusterSettings,
     CpuPoolSettings,
     GpuPoolSettings,
+    ManagedGpuPoolSettings,
 )
 
 from .base import ConfigUnderCheck, Problem, Rule
@@ -47,7 +49,7 @@ def pool_labels(cfg: ConfigUnderCheck) -> Iterator[Problem]:
     """Node labels by Kubernetes' syntax; on the pools we create, not in Kubernetes' own
     domains (the kubelet refuses them). An existing cluster's nodes are labelled by hand, with
     whatever labels its operators use."""
-    reserved = RESERVED_LABEL_DOMAINS if cfg.cloud != "existing" else ()
+    reserved = RESERVED_LABEL_DOMAINS if cloud_plan(cfg.cloud).creates_nodes else ()
     for at, pool in _pools(cfg):
         yield from under(f"{at}.labels", kubernetes_label_problems(pool.labels, reserved))
 
@@ -57,19 +59,14 @@ def pool_zones(cfg: ConfigUnderCheck) -> Iterator[Problem]:
     the stack creates. An existing cluster's nodes are where they are."""
     cluster = cfg.settings.cluster
     for at, pool in _pools(cfg):
-        if not pool.zones:
+        if not getattr(pool, "zones", None):  # an existing cluster's pools have none
             continue
+        assert isinstance(pool, ManagedGpuPoolSettings | CpuPoolSettings)
         if isinstance(cluster, AksClusterSettings):
             yield from under(f"{at}.zones", aks_zone_problems(pool.zones, cluster.location))
         elif isinstance(cluster, AckClusterSettings):
             switch_zones = [switch.zone for switch in cluster.vpc.vswitches]
             yield from under(f"{at}.zones", ack_pool_zone_problems(pool.zones, switch_zones))
-        elif isinstance(pool, GpuPoolSettings):  # CPU pools are refused on existing clusters
-            yield (
-                f"{at}.zones",
-                "an existing cluster's nodes are where they are: zones place the pools the "
-                "stack creates (AKS, ACK); remove zones",
-            )
 
 
 def driver_check_schedule(cfg: ConfigUnderCheck) -> Iterator[Problem]:

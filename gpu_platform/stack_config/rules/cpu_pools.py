@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from gpu_platform.plan.clouds import cloud_plan
 from gpu_platform.plan.cpu_pools import cpu_pool_problems, ecs_type_problem
 from gpu_platform.plan.problems import under
 from gpu_platform.settings import AckClusterSettings
@@ -16,7 +17,7 @@ from .base import ConfigUnderCheck, Problem, Rule
 def cpu_pools(cfg: ConfigUnderCheck) -> Iterator[Problem]:
     """Every CPU pool on its own."""
     pools = cfg.settings.cpu_pools
-    if pools and cfg.cloud == "existing":
+    if pools and not cloud_plan(cfg.cloud).creates_nodes:
         yield (
             "cpuPools",
             "CPU pools are created on AKS and ACK; an existing cluster's nodes are its own "

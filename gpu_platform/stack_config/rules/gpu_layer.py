@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 
 from gpu_platform.plan.amd.pools import amd_namespaces
+from gpu_platform.plan.clouds import cloud_plan
 from gpu_platform.plan.nvidia.device_plugin import one_mig_strategy_problems
 from gpu_platform.plan.nvidia.device_plugin_values import (
     our_config_names,
@@ -129,12 +130,9 @@ def device_plugin(cfg: ConfigUnderCheck) -> Iterator[Problem]:
         # the plugin's chart (MPS and the GPU node labels depend on it).
         key = "devicePlugin.values.gfd.enabled" if plugin.gfd else "devicePlugin.gfd"
         yield key, "GPU Feature Discovery must stay on while the device plugin is enabled (BP-14)"
-    if operator.enabled and cfg.cloud == "alicloud":
-        yield (
-            "gpuOperator.enabled",
-            "not on ACK: ACK GPU nodes come with an NVIDIA driver, and the GPU Operator would "
-            "install a second one; use the device plugin (devicePlugin.enabled)",
-        )
+    refusal = cloud_plan(cfg.cloud).gpu_operator_refusal
+    if operator.enabled and refusal is not None:
+        yield "gpuOperator.enabled", refusal
 
 
 RULES: tuple[Rule, ...] = (device_plugin, _gpu_layer)

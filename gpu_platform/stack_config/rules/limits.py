@@ -8,7 +8,6 @@ from collections.abc import Iterator
 
 from gpu_facts.cloud_limits import (
     ACK_BASIC_MAX_NODES_PER_CLUSTER,
-    ACK_MAX_AUTOSCALE_SIZE,
     AKS_MAX_NODES_PER_CLUSTER,
     AKS_MAX_NODES_PER_POOL,
     Limit,
@@ -21,6 +20,7 @@ from gpu_facts.regions import (
     azure_region_key,
 )
 from gpu_platform.plan.cloud_limits import cluster_max_nodes
+from gpu_platform.plan.clouds import cloud_plan
 from gpu_platform.plan.zones import alibaba_zone_problem
 from gpu_platform.settings import (
     AckClusterSettings,
@@ -38,24 +38,15 @@ ACK_BASIC_SPEC = "ack.standard"
 def _pool_sizes(
     cloud: str, pool: GpuPoolSettings | CpuPoolSettings
 ) -> list[tuple[str, int, Limit]]:
-    """(key, nodes, limit) of each size the cloud bounds per pool. AKS bounds a pool's count
-    and its autoscale range; ACK documents the range only for autoscaling, and a fixed count
-    is bounded by the cluster's limit."""
-    sizes: list[tuple[str, int, Limit]] = []
-    if cloud == "azure":
-        if pool.count is not None:
-            sizes.append(("count", pool.count, AKS_MAX_NODES_PER_POOL))
-        if pool.autoscale is not None:
-            sizes.append(("autoscale.max", pool.autoscale.max, AKS_MAX_NODES_PER_POOL))
-    elif cloud == "alicloud" and pool.autoscale is not None:
-        sizes.append(("autoscale.max", pool.autoscale.max, ACK_MAX_AUTOSCALE_SIZE))
-    return [size for size in sizes if size[1] > size[2].value]
+    """(key, nodes, limit) of each size of the pool past the cloud's limit per pool (its rule:
+    ``plan.clouds``)."""
+    return cloud_plan(cloud).pool_size_limits(pool)
 
 
 def _pool_limit(
     cfg: ConfigUnderCheck, at: str, pool: GpuPoolSettings | CpuPoolSettings
 ) -> Iterator[Problem]:
-    cloud = "AKS" if cfg.cloud == "azure" else "ACK"
+    cloud = cloud_plan(cfg.cloud).title
     for key, nodes, limit in _pool_sizes(cfg.cloud, pool):
         yield (
             f"{at}.{key}",

@@ -7,8 +7,9 @@ import re
 from collections.abc import Iterator
 
 from gpu_facts.aks.monitor import GRAFANA_NAME_PATTERN
+from gpu_platform.plan.clouds import cloud_plan
 from gpu_platform.plan.metrics import exporter_problems
-from gpu_platform.plan.observability import grafana_name, logstore_name_problem
+from gpu_platform.plan.observability import grafana_name
 
 from .base import ConfigUnderCheck, Problem, Rule
 
@@ -18,7 +19,7 @@ def metrics(cfg: ConfigUnderCheck) -> Iterator[Problem]:
     at = "observability.metrics"
     for key, message in exporter_problems(settings.exporter_version, settings.values):
         yield f"{at}.{'exporterVersion' if key == 'version' else key}", message
-    if settings.scrape == "serviceMonitor" and cfg.cloud != "existing":
+    if settings.scrape == "serviceMonitor" and cloud_plan(cfg.cloud).managed_metrics is not None:
         yield (
             f"{at}.scrape",
             "serviceMonitor is for an existing cluster running the Prometheus Operator; on "
@@ -29,7 +30,8 @@ def metrics(cfg: ConfigUnderCheck) -> Iterator[Problem]:
 def ack_logs(cfg: ConfigUnderCheck) -> Iterator[Problem]:
     """On ACK each collected namespace gets its own SLS logstore, named after it."""
     logs = cfg.settings.observability.logs
-    if cfg.cloud != "alicloud" or not logs.enabled:
+    logstore_name_problem = cloud_plan(cfg.cloud).logstore_name_problem
+    if logstore_name_problem is None or not logs.enabled:
         return
     if logs.namespaces is not None:
         named = [
@@ -49,12 +51,9 @@ def grafana(cfg: ConfigUnderCheck) -> Iterator[Problem]:
     if not observability.grafana.enabled:
         return
     at = "observability.grafana"
-    if cfg.cloud != "azure":
-        other = (
-            "ACK's Managed Service for Prometheus comes with its own Grafana"
-            if cfg.cloud == "alicloud"
-            else "point your Grafana at your Prometheus"
-        )
+    plan = cloud_plan(cfg.cloud)
+    if not plan.managed_grafana:
+        other = plan.own_grafana
         yield f"{at}.enabled", f"Azure Managed Grafana is for AKS, not cloud '{cfg.cloud}': {other}"
         return
     metrics = observability.metrics

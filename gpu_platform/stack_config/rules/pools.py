@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Iterator
 
-from gpu_facts.ack.addons import ACK_PRO_PREFIX
-from gpu_facts.nvidia.device_plugin_chart import MIN_VERSION_MPS, at_least
+from gpu_platform.plan.ack.gpu_sharing import ack_pro_problems
+from gpu_platform.plan.clouds import cloud_plan
 from gpu_platform.plan.dra_pools import dra_cluster_problems, dra_pool_problems
 from gpu_platform.plan.gpu_pools import (
     label_problems,
@@ -16,11 +16,12 @@ from gpu_platform.plan.gpu_pools import (
     sharing_problems,
 )
 from gpu_platform.plan.node_pools import size_problems
-from gpu_platform.plan.pools import ACK_MODES
+from gpu_platform.plan.nvidia.device_plugin_values import mps_version_problems
+from gpu_platform.plan.pools import cloud_sharing
 from gpu_platform.plan.problems import under
 from gpu_platform.settings import AckClusterSettings, GpuPoolSettings
 
-from .base import ConfigUnderCheck, Problem, Rule, valid_version
+from .base import ConfigUnderCheck, Problem, Rule
 
 # Each check asks plan.gpu_pools (the components ask the same) and puts the paths under the
 # pool's place in the config.
@@ -39,25 +40,17 @@ def _pool_mig(cfg: ConfigUnderCheck, at: str, pool: GpuPoolSettings) -> Iterator
 
 
 def _pool_sharing(cfg: ConfigUnderCheck, at: str, pool: GpuPoolSettings) -> Iterator[Problem]:
-    """The pool's own sharing rules, then what sharing needs of the cluster: ACK Pro for ACK's
-    own modes, device plugin 0.15+ for MPS."""
+    """The pool's own sharing rules, then what sharing needs of the cluster (``plan``'s rules:
+    ACK Pro for ACK's own modes, the device plugin's version for MPS)."""
     yield from under(at, sharing_problems(cfg.cloud, pool))
-    if pool.sharing is None:
+    if pool.sharing is None or pool.sharing.mode not in cloud_plan(cfg.cloud).sharing_modes:
         return
-    mode = pool.sharing.mode
-    if cfg.cloud == "alicloud" and mode in ACK_MODES:
-        cluster = cfg.settings.cluster
-        if isinstance(cluster, AckClusterSettings) and not cluster.cluster_spec.startswith(
-            ACK_PRO_PREFIX
-        ):
-            yield (
-                "cluster.clusterSpec",
-                f"ACK GPU sharing ('{mode}') needs ACK Pro ({ACK_PRO_PREFIX}*)",
-            )
-        return
+    mode = cloud_sharing(cfg.cloud, pool)
+    cluster = cfg.settings.cluster
+    if isinstance(cluster, AckClusterSettings):
+        yield from under("cluster", ack_pro_problems(cluster.cluster_spec, [mode]))
     version = cfg.settings.device_plugin.version
-    if mode == "mps" and valid_version(version) and not at_least(version, MIN_VERSION_MPS):
-        yield "devicePlugin.version", f"MPS sharing needs device plugin {MIN_VERSION_MPS}+"
+    yield from under("devicePlugin", mps_version_problems(version, [mode]))
 
 
 def _pool_nvme(cfg: ConfigUnderCheck, at: str, pool: GpuPoolSettings) -> Iterator[Problem]:

@@ -71,9 +71,12 @@ class AmdExpectation:
 
 
 def amd_pool_expectation(platform: ResolvedPlatform, pf: PoolFacts) -> AmdPoolExpectation:
-    return AmdPoolExpectation(
-        pool_expectation(platform, pf), device_config_name(pf), pf.gpus_per_node
-    )
+    return amd_pool_of(pool_expectation(platform, pf), pf)
+
+
+def amd_pool_of(pool: PoolExpectation, pf: PoolFacts) -> AmdPoolExpectation:
+    """An AMD pool's nodes and its DeviceConfig (the one ``plan.amd.gpu_operator`` names)."""
+    return AmdPoolExpectation(pool, device_config_name(pf), pf.gpus_per_node)
 
 
 def amd_expectation(platform: ResolvedPlatform) -> AmdExpectation | None:

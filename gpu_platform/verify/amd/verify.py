@@ -13,20 +13,62 @@ from gpu_facts.amd.gpu_operator import METRICS_PORT_NAME
 from gpu_facts.amd.metrics_exporter import GFX_ACTIVITY
 from gpu_platform.plan.metrics import NodeSeries
 
-from ..checks import pool_size
+from ..checks import pool_size, ready_pod_on_node
 from ..cluster import ClusterReader, Obj
-from ..daemons import daemon_pods
+from ..daemons import DaemonPods, daemon_pods
+from ..driver import ExecFactory, ExecTarget
 from ..exporter import MetricsReader, NodeWatch, gpu_attribution, metrics_port, read_pages, targets
-from ..objects import name_of
-from ..progress import Progress
+from ..objects import name_of, text
+from ..progress import Progress, run_each
 from ..results import CheckResult
 from .checks import amd_gpu_series, amd_node_rows, operand_status, parse_amd_page
-from .expectations import AmdExpectation
+from .expectations import DEVICE_PLUGIN_TITLE, AmdExpectation
+from .smi import STATIC_DRIVER, amd_smi_driver
 
 Step = Callable[[str], None]
 
 ATTRIBUTION_CHECK = "amd-gpu-attribution"
 """Its own name: a namespace on NVIDIA and AMD pools has a row for each exporter."""
+
+
+def _amd_smi_rows(
+    amd: AmdExpectation,
+    nodes: Mapping[str, list[Obj]],
+    sets: dict[str, Obj],
+    pods: DaemonPods,
+    node_rows: dict[str, list[CheckResult]],
+    *,
+    run_in_pod: ExecFactory | None,
+    parallel: int,
+    progress: Progress,
+) -> None:
+    """Each node's ``driver`` row from ``amd-smi`` in its plugin pod where that runs
+    (``verify.amd.smi``), the label's otherwise; none is run without exec (``--skip-driver``)."""
+    if run_in_pod is None:
+        return
+    targets: list[tuple[Obj, ExecTarget | None]] = []
+    for pool in amd.pools:
+        plugin = [sets[pool.device_plugin]] if pool.device_plugin in sets else []
+        for node in nodes[pool.pool.name]:
+            _, pod = ready_pod_on_node("gpu-daemon", DEVICE_PLUGIN_TITLE, plugin, pods, node)
+            target = None
+            if pod is not None:
+                target = ExecTarget(
+                    name_of(node), text(pod, "metadata", "namespace"), name_of(pod), None
+                )
+            targets.append((node, target))
+    read = run_in_pod(STATIC_DRIVER)
+    done = run_each(
+        targets,
+        lambda found: amd_smi_driver(found[0], found[1], read),
+        parallel,
+        progress,
+        phase="amd-smi",
+        node_of=lambda found: name_of(found[0]),
+    )
+    for (node, _), row in done:
+        rows = node_rows[name_of(node)]
+        rows[[r.check for r in rows].index("driver")] = row
 
 
 def exporter_port(pod: Obj, default: int) -> int:
@@ -44,6 +86,7 @@ def verify_amd(
     known_pods: Mapping[str, list[Obj]],
     parallel: int,
     progress: Progress,
+    run_in_pod: ExecFactory | None = None,
 ) -> list[CheckResult]:
     """Every AMD row: per pool its size, per node its checks, its operand DaemonSets; then the
     GPU pods of the namespaces allowed on AMD pools. ``pool_nodes``: each pool's nodes, as the
@@ -66,6 +109,16 @@ def verify_amd(
             node_rows[name_of(node)] = rows
             watches[name_of(node)] = NodeWatch(name_of(node), series, rows[-1], exporter)
 
+    _amd_smi_rows(
+        amd,
+        nodes,
+        sets,
+        pods,
+        node_rows,
+        run_in_pod=run_in_pod,
+        parallel=parallel,
+        progress=progress,
+    )
     skipped = "not checked (--skip-metrics)" if read_metrics is None else ""
     found = targets(watches.values(), amd.port, METRICS_PORT_NAME)
     pages = (

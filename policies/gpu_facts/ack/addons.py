@@ -4,6 +4,15 @@ Service integrations (ACK documentation, docs/ack.md, docs/observability.md)."""
 from __future__ import annotations
 
 ACK_PRO_PREFIX = "ack.pro."
+
+
+def needs_ack_pro(mode: str) -> str:
+    """Why ACK's GPU sharing ``mode`` (the ``ack.node.gpu.schedule`` value) is refused on a
+    cluster that is not ACK Pro: the one message the stack config, the components and the pack
+    give."""
+    return f"ACK GPU sharing ('{mode}') needs ACK Pro ({ACK_PRO_PREFIX}*)"
+
+
 """``clusterSpec`` prefix of ACK Pro editions (``ack.pro.small``); MPS sharing needs Pro."""
 ACK_CHART_REPO = "https://aliacs-app-catalog.oss-cn-hangzhou.aliyuncs.com/charts-incubator/"
 """ACK's app catalog (Marketplace) Helm repository."""

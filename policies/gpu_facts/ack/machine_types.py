@@ -8,6 +8,8 @@ names. gn8v and gn8v-tee are left out: the page does not name their 96 GB GPU.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from ..models import EcsInstanceType
 
 _DOCS = (
@@ -36,110 +38,85 @@ def has_gpus(instance_type: str) -> bool:
     )
 
 
-def _family(
-    family: str, gpu_model: str, gpu_memory_gb: int, sizes: tuple[tuple[str, int], ...]
-) -> tuple[EcsInstanceType, ...]:
-    """Types of one family: (size suffix, GPUs); every GPU of a family has the same memory."""
-    return tuple(
-        EcsInstanceType(f"ecs.{family}{size}", family, gpu_model, gpus, gpu_memory_gb, _DOCS)
-        for size, gpus in sizes
+@dataclass(frozen=True, slots=True)
+class _Family:
+    """What every type of one ECS family shares: its GPU and that GPU's memory as listed."""
+
+    family: str
+    gpu_model: str
+    gpu_memory_gb: int
+
+
+def _type(family: _Family, name: str, *, gpu_count: int) -> EcsInstanceType:
+    """One instance type: one row with its name and GPUs, its family's facts from the family."""
+    return EcsInstanceType(
+        name=name,
+        family=family.family,
+        gpu_model=family.gpu_model,
+        gpu_count=gpu_count,
+        gpu_memory_gb=family.gpu_memory_gb,
+        source=_DOCS,
     )
 
+
+_GN8IS = _Family("gn8is", "L20", 48)
+_GN7E = _Family("gn7e", "A100-80GB", 80)
+_GN7I = _Family("gn7i", "A10", 24)
+_GN7 = _Family("gn7", "A100-40GB", 40)
+_GN6I = _Family("gn6i", "T4", 16)
+_GN6E = _Family("gn6e", "V100-32GB", 32)
+_GN6V = _Family("gn6v", "V100-16GB", 16)
 
 ECS_INSTANCE_TYPES: dict[str, EcsInstanceType] = {
     it.name: it
     for it in (
         # gn8is: NVIDIA L20 48GB.
-        *_family(
-            "gn8is",
-            "L20",
-            48,
-            (
-                (".2xlarge", 1),
-                (".4xlarge", 1),
-                ("-2x.8xlarge", 2),
-                ("-4x.16xlarge", 4),
-                ("-8x.32xlarge", 8),
-            ),
-        ),
+        _type(_GN8IS, "ecs.gn8is.2xlarge", gpu_count=1),
+        _type(_GN8IS, "ecs.gn8is.4xlarge", gpu_count=1),
+        _type(_GN8IS, "ecs.gn8is-2x.8xlarge", gpu_count=2),
+        _type(_GN8IS, "ecs.gn8is-4x.16xlarge", gpu_count=4),
+        _type(_GN8IS, "ecs.gn8is-8x.32xlarge", gpu_count=8),
         # gn7e: A100 80GB.
-        *_family(
-            "gn7e",
-            "A100-80GB",
-            80,
-            (
-                ("-c16g1.4xlarge", 1),
-                ("-c16g1.8xlarge", 2),
-                ("-c16g1.16xlarge", 4),
-                ("-c16g1.32xlarge", 8),
-            ),
-        ),
+        _type(_GN7E, "ecs.gn7e-c16g1.4xlarge", gpu_count=1),
+        _type(_GN7E, "ecs.gn7e-c16g1.8xlarge", gpu_count=2),
+        _type(_GN7E, "ecs.gn7e-c16g1.16xlarge", gpu_count=4),
+        _type(_GN7E, "ecs.gn7e-c16g1.32xlarge", gpu_count=8),
         # gn7i: NVIDIA A10 24GB.
-        *_family(
-            "gn7i",
-            "A10",
-            24,
-            (
-                ("-c8g1.2xlarge", 1),
-                ("-c16g1.4xlarge", 1),
-                ("-c32g1.8xlarge", 1),
-                ("-c32g1.16xlarge", 2),
-                ("-c32g1.32xlarge", 4),
-                ("-c48g1.12xlarge", 1),
-                ("-c56g1.14xlarge", 1),
-                ("-2x.8xlarge", 2),
-                ("-4x.8xlarge", 4),
-                ("-4x.16xlarge", 4),
-                ("-8x.32xlarge", 8),
-                ("-8x.16xlarge", 8),
-            ),
-        ),
+        _type(_GN7I, "ecs.gn7i-c8g1.2xlarge", gpu_count=1),
+        _type(_GN7I, "ecs.gn7i-c16g1.4xlarge", gpu_count=1),
+        _type(_GN7I, "ecs.gn7i-c32g1.8xlarge", gpu_count=1),
+        _type(_GN7I, "ecs.gn7i-c32g1.16xlarge", gpu_count=2),
+        _type(_GN7I, "ecs.gn7i-c32g1.32xlarge", gpu_count=4),
+        _type(_GN7I, "ecs.gn7i-c48g1.12xlarge", gpu_count=1),
+        _type(_GN7I, "ecs.gn7i-c56g1.14xlarge", gpu_count=1),
+        _type(_GN7I, "ecs.gn7i-2x.8xlarge", gpu_count=2),
+        _type(_GN7I, "ecs.gn7i-4x.8xlarge", gpu_count=4),
+        _type(_GN7I, "ecs.gn7i-4x.16xlarge", gpu_count=4),
+        _type(_GN7I, "ecs.gn7i-8x.32xlarge", gpu_count=8),
+        _type(_GN7I, "ecs.gn7i-8x.16xlarge", gpu_count=8),
         # gn7: A100 40GB.
-        *_family(
-            "gn7",
-            "A100-40GB",
-            40,
-            (("-c12g1.3xlarge", 1), ("-c13g1.13xlarge", 4), ("-c13g1.26xlarge", 8)),
-        ),
+        _type(_GN7, "ecs.gn7-c12g1.3xlarge", gpu_count=1),
+        _type(_GN7, "ecs.gn7-c13g1.13xlarge", gpu_count=4),
+        _type(_GN7, "ecs.gn7-c13g1.26xlarge", gpu_count=8),
         # gn6i: NVIDIA T4 16GB.
-        *_family(
-            "gn6i",
-            "T4",
-            16,
-            (
-                ("-c4g1.xlarge", 1),
-                ("-c8g1.2xlarge", 1),
-                ("-c16g1.4xlarge", 1),
-                ("-c24g1.6xlarge", 1),
-                ("-c40g1.10xlarge", 1),
-                ("-c24g1.12xlarge", 2),
-                ("-c24g1.24xlarge", 4),
-            ),
-        ),
+        _type(_GN6I, "ecs.gn6i-c4g1.xlarge", gpu_count=1),
+        _type(_GN6I, "ecs.gn6i-c8g1.2xlarge", gpu_count=1),
+        _type(_GN6I, "ecs.gn6i-c16g1.4xlarge", gpu_count=1),
+        _type(_GN6I, "ecs.gn6i-c24g1.6xlarge", gpu_count=1),
+        _type(_GN6I, "ecs.gn6i-c40g1.10xlarge", gpu_count=1),
+        _type(_GN6I, "ecs.gn6i-c24g1.12xlarge", gpu_count=2),
+        _type(_GN6I, "ecs.gn6i-c24g1.24xlarge", gpu_count=4),
         # gn6e: NVIDIA V100 32GB (SXM2).
-        *_family(
-            "gn6e",
-            "V100-32GB",
-            32,
-            (
-                ("-c12g1.3xlarge", 1),
-                ("-c12g1.6xlarge", 2),
-                ("-c12g1.12xlarge", 4),
-                ("-c12g1.24xlarge", 8),
-            ),
-        ),
+        _type(_GN6E, "ecs.gn6e-c12g1.3xlarge", gpu_count=1),
+        _type(_GN6E, "ecs.gn6e-c12g1.6xlarge", gpu_count=2),
+        _type(_GN6E, "ecs.gn6e-c12g1.12xlarge", gpu_count=4),
+        _type(_GN6E, "ecs.gn6e-c12g1.24xlarge", gpu_count=8),
         # gn6v: NVIDIA V100 16GB (SXM2).
-        *_family(
-            "gn6v",
-            "V100-16GB",
-            16,
-            (
-                ("-c8g1.2xlarge", 1),
-                ("-c8g1.4xlarge", 2),
-                ("-c8g1.8xlarge", 4),
-                ("-c8g1.16xlarge", 8),
-                ("-c10g1.20xlarge", 8),
-            ),
-        ),
+        _type(_GN6V, "ecs.gn6v-c8g1.2xlarge", gpu_count=1),
+        _type(_GN6V, "ecs.gn6v-c8g1.4xlarge", gpu_count=2),
+        _type(_GN6V, "ecs.gn6v-c8g1.8xlarge", gpu_count=4),
+        _type(_GN6V, "ecs.gn6v-c8g1.16xlarge", gpu_count=8),
+        _type(_GN6V, "ecs.gn6v-c10g1.20xlarge", gpu_count=8),
     )
 }
+"""ECS GPU types by name: one row per type (``_type``), its family's facts once above."""

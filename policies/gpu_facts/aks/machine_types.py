@@ -19,6 +19,8 @@ placement is for the v6 series onward, none of these).
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from ..models import AzureCpuVmSize, AzureVmSize
 
 _DOCS = "https://learn.microsoft.com/azure/virtual-machines/sizes/gpu-accelerated/"
@@ -31,140 +33,159 @@ GPU_SIZE_PREFIX = "Standard_N"
 "FPGA accelerated"): never a size for system or CPU pools."""
 
 
-def _series(
-    family: str,
-    page: str,
-    gpu_model: str,
-    sizes: tuple[tuple[str, int, int, int, int], ...],
+@dataclass(frozen=True, slots=True)
+class _Series:
+    """What every size of one series shares: its name, its Learn page, its GPU, MIG on AKS."""
+
+    family: str
+    page: str
+    gpu_model: str
+    mig: bool = False
+
+
+def _size(
+    series: _Series,
+    name: str,
     *,
-    mig: bool = False,
-) -> tuple[AzureVmSize, ...]:
-    """Sizes of one series: (name, GPUs, local NVMe disks, GiB per NVMe disk, temp disk GiB)."""
-    return tuple(
-        AzureVmSize(
-            name, family, gpu_model, gpus, disks, gib, mig, _DOCS + page, temp_disk_gib=temp
-        )
-        for name, gpus, disks, gib, temp in sizes
+    gpu_count: int,
+    temp_disk_gib: int,
+    nvme_disk_count: int = 0,
+    nvme_disk_gib: int = 0,
+    vcpus: int = 0,
+    memory_gib: int = 0,
+) -> AzureVmSize:
+    """One size: one row with its own facts by name, its series' facts from the series."""
+    return AzureVmSize(
+        name=name,
+        family=series.family,
+        gpu_model=series.gpu_model,
+        gpu_count=gpu_count,
+        nvme_disk_count=nvme_disk_count,
+        nvme_disk_gib=nvme_disk_gib,
+        mig=series.mig,
+        source=_DOCS + series.page,
+        temp_disk_gib=temp_disk_gib,
+        vcpus=vcpus,
+        memory_gib=memory_gib,
     )
 
+
+_ND_A100_V4 = _Series("ND A100 v4", "ndasra100v4-series", "A100-40GB", mig=True)
+_NDM_A100_V4 = _Series("NDm A100 v4", "ndma100v4-series", "A100-80GB", mig=True)
+_NC_A100_V4 = _Series("NC A100 v4", "nca100v4-series", "A100-80GB", mig=True)
+_NCADS_H100_V5 = _Series("NCads H100 v5", "ncadsh100v5-series", "H100-NVL-94GB", mig=True)
+_ND_H100_V5 = _Series("ND H100 v5", "ndh100v5-series", "H100-80GB", mig=True)
+_ND_H200_V5 = _Series("ND H200 v5", "nd-h200-v5-series", "H200-141GB", mig=True)
+_ND_MI300X_V5 = _Series("ND MI300X v5", "ndmi300xv5-series", "MI300X")
+_NCAST4_V3 = _Series("NCasT4_v3", "ncast4v3-series", "T4")
+_NCV3 = _Series("NCv3", "ncv3-series", "V100-16GB")
+_NDV2 = _Series("NDv2", "ndv2-series", "V100-32GB")
+_NVADSA10_V5 = _Series("NVadsA10 v5", "nvadsa10v5-series", "A10")
 
 AZURE_VM_SIZES: dict[str, AzureVmSize] = {
     size.name: size
     for size in (
         # ND A100 v4: 8x A100 40GB (320 GB). One 6,000 GiB temp disk, not listed as NVMe.
-        *_series(
-            "ND A100 v4",
-            "ndasra100v4-series",
-            "A100-40GB",
-            (("Standard_ND96asr_v4", 8, 0, 0, 6000),),
-            mig=True,
-        ),
+        _size(_ND_A100_V4, "Standard_ND96asr_v4", gpu_count=8, temp_disk_gib=6000),
         # NDm A100 v4: 8x A100 80GB. One 6,400 GiB temp disk, not listed as NVMe.
-        *_series(
-            "NDm A100 v4",
-            "ndma100v4-series",
-            "A100-80GB",
-            (("Standard_ND96amsr_A100_v4", 8, 0, 0, 6400),),
-            mig=True,
-        ),
+        _size(_NDM_A100_V4, "Standard_ND96amsr_A100_v4", gpu_count=8, temp_disk_gib=6400),
         # NC A100 v4: A100 80GB PCIe; "1 - 4 NVMe Disks, 960 GiB" (one per GPU); a 64 to
         # 256 GiB temp disk: too small for a 128 GiB ephemeral OS disk on the smallest size.
-        *_series(
-            "NC A100 v4",
-            "nca100v4-series",
-            "A100-80GB",
-            (
-                ("Standard_NC24ads_A100_v4", 1, 1, 960, 64),
-                ("Standard_NC48ads_A100_v4", 2, 2, 960, 128),
-                ("Standard_NC96ads_A100_v4", 4, 4, 960, 256),
-            ),
-            mig=True,
+        _size(
+            _NC_A100_V4,
+            "Standard_NC24ads_A100_v4",
+            gpu_count=1,
+            temp_disk_gib=64,
+            nvme_disk_count=1,
+            nvme_disk_gib=960,
+        ),
+        _size(
+            _NC_A100_V4,
+            "Standard_NC48ads_A100_v4",
+            gpu_count=2,
+            temp_disk_gib=128,
+            nvme_disk_count=2,
+            nvme_disk_gib=960,
+        ),
+        _size(
+            _NC_A100_V4,
+            "Standard_NC96ads_A100_v4",
+            gpu_count=4,
+            temp_disk_gib=256,
+            nvme_disk_count=4,
+            nvme_disk_gib=960,
         ),
         # NCads H100 v5: H100 NVL 94GB PCIe; one local NVMe disk of 3,576 / 7,152 GiB, which
         # the size page lists as its temp disk.
-        *_series(
-            "NCads H100 v5",
-            "ncadsh100v5-series",
-            "H100-NVL-94GB",
-            (
-                ("Standard_NC40ads_H100_v5", 1, 1, 3576, 3576),
-                ("Standard_NC80adis_H100_v5", 2, 1, 7152, 7152),
-            ),
-            mig=True,
+        _size(
+            _NCADS_H100_V5,
+            "Standard_NC40ads_H100_v5",
+            gpu_count=1,
+            temp_disk_gib=3576,
+            nvme_disk_count=1,
+            nvme_disk_gib=3576,
+        ),
+        _size(
+            _NCADS_H100_V5,
+            "Standard_NC80adis_H100_v5",
+            gpu_count=2,
+            temp_disk_gib=7152,
+            nvme_disk_count=1,
+            nvme_disk_gib=7152,
         ),
         # ND H100 v5: 8x H100 80GB (640 GB); 8 NVMe disks, 28 TiB in all (3,584 GiB each),
         # and a 1,024 GiB temp disk.
-        *_series(
-            "ND H100 v5",
-            "ndh100v5-series",
-            "H100-80GB",
-            (("Standard_ND96isr_H100_v5", 8, 8, 3584, 1024),),
-            mig=True,
+        _size(
+            _ND_H100_V5,
+            "Standard_ND96isr_H100_v5",
+            gpu_count=8,
+            temp_disk_gib=1024,
+            nvme_disk_count=8,
+            nvme_disk_gib=3584,
         ),
         # ND H200 v5: 8x H200 141GB (1,128 GB); 8 NVMe disks, 28 TiB in all, and a 1,024 GiB
         # temp disk.
-        *_series(
-            "ND H200 v5",
-            "nd-h200-v5-series",
-            "H200-141GB",
-            (("Standard_ND96isr_H200_v5", 8, 8, 3584, 1024),),
-            mig=True,
+        _size(
+            _ND_H200_V5,
+            "Standard_ND96isr_H200_v5",
+            gpu_count=8,
+            temp_disk_gib=1024,
+            nvme_disk_count=8,
+            nvme_disk_gib=3584,
         ),
         # ND MI300X v5: 96 vCPUs, 1,850 GiB, 8x AMD Instinct MI300X (192 GB each), a 1,000 GiB
         # temp disk and 8 NVMe disks, 28,000 GiB in all (3,500 GiB each) ("ND-MI300X-v5 sizes
         # series": host specifications and Local storage tab). The one AMD size AKS supports
         # (https://learn.microsoft.com/azure/aks/use-amd-gpus, "Limitations"). No MIG.
-        AzureVmSize(
+        _size(
+            _ND_MI300X_V5,
             "Standard_ND96isr_MI300X_v5",
-            "ND MI300X v5",
-            "MI300X",
-            8,
+            gpu_count=8,
+            temp_disk_gib=1000,
             nvme_disk_count=8,
             nvme_disk_gib=3500,
-            source=_DOCS + "ndmi300xv5-series",
-            temp_disk_gib=1000,
             vcpus=96,
             memory_gib=1850,
         ),
         # NCasT4_v3: T4 16GB.
-        *_series(
-            "NCasT4_v3",
-            "ncast4v3-series",
-            "T4",
-            (
-                ("Standard_NC4as_T4_v3", 1, 0, 0, 176),
-                ("Standard_NC8as_T4_v3", 1, 0, 0, 352),
-                ("Standard_NC16as_T4_v3", 1, 0, 0, 352),
-                ("Standard_NC64as_T4_v3", 4, 0, 0, 2816),
-            ),
-        ),
+        _size(_NCAST4_V3, "Standard_NC4as_T4_v3", gpu_count=1, temp_disk_gib=176),
+        _size(_NCAST4_V3, "Standard_NC8as_T4_v3", gpu_count=1, temp_disk_gib=352),
+        _size(_NCAST4_V3, "Standard_NC16as_T4_v3", gpu_count=1, temp_disk_gib=352),
+        _size(_NCAST4_V3, "Standard_NC64as_T4_v3", gpu_count=4, temp_disk_gib=2816),
         # NCv3: V100 16GB.
-        *_series(
-            "NCv3",
-            "ncv3-series",
-            "V100-16GB",
-            (
-                ("Standard_NC6s_v3", 1, 0, 0, 736),
-                ("Standard_NC12s_v3", 2, 0, 0, 1474),
-                ("Standard_NC24s_v3", 4, 0, 0, 2948),
-                ("Standard_NC24rs_v3", 4, 0, 0, 2948),
-            ),
-        ),
+        _size(_NCV3, "Standard_NC6s_v3", gpu_count=1, temp_disk_gib=736),
+        _size(_NCV3, "Standard_NC12s_v3", gpu_count=2, temp_disk_gib=1474),
+        _size(_NCV3, "Standard_NC24s_v3", gpu_count=4, temp_disk_gib=2948),
+        _size(_NCV3, "Standard_NC24rs_v3", gpu_count=4, temp_disk_gib=2948),
         # NDv2: 8x V100 32GB (256 GB).
-        *_series("NDv2", "ndv2-series", "V100-32GB", (("Standard_ND40rs_v2", 8, 0, 0, 2948),)),
+        _size(_NDV2, "Standard_ND40rs_v2", gpu_count=8, temp_disk_gib=2948),
         # NVadsA10 v5: only the whole-GPU sizes; the 1/6 to 1/2 sizes are vGPU slices.
-        *_series(
-            "NVadsA10 v5",
-            "nvadsa10v5-series",
-            "A10",
-            (
-                ("Standard_NV36ads_A10_v5", 1, 0, 0, 1440),
-                ("Standard_NV36adms_A10_v5", 1, 0, 0, 2880),
-                ("Standard_NV72ads_A10_v5", 2, 0, 0, 2880),
-            ),
-        ),
+        _size(_NVADSA10_V5, "Standard_NV36ads_A10_v5", gpu_count=1, temp_disk_gib=1440),
+        _size(_NVADSA10_V5, "Standard_NV36adms_A10_v5", gpu_count=1, temp_disk_gib=2880),
+        _size(_NVADSA10_V5, "Standard_NV72ads_A10_v5", gpu_count=2, temp_disk_gib=2880),
     )
 }
+"""Azure GPU sizes by name: one row per size (``_size``), its series' facts once above."""
 
 
 _GENERAL_PURPOSE = "https://learn.microsoft.com/azure/virtual-machines/sizes/general-purpose/"

@@ -87,3 +87,10 @@ def role_definition_id(subscription_id: str, role: str) -> str:
     return (
         f"/subscriptions/{subscription_id}/providers/Microsoft.Authorization/roleDefinitions/{role}"
     )
+
+
+AZURE_MONITOR_SCRAPER_NAMESPACE = "kube-system"
+"""Where AKS runs the managed-Prometheus collector (``ama-metrics``)."""
+AZURE_MONITOR_SERVICE_ACCOUNT = f"{AZURE_MONITOR_SCRAPER_NAMESPACE}/ama-metrics-serviceaccount"
+"""The collector's service account (Azure/prometheus-collector: its chart's
+``ama-metrics-serviceAccount.yaml``), the token it scrapes with."""

@@ -29,6 +29,8 @@ optimized accelerated AMIs" (https://docs.aws.amazon.com/eks/latest/userguide/ml
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from ..models import AwsInstanceType
 
 AWS_SPECS_PAGE = "https://docs.aws.amazon.com/ec2/latest/instancetypes/ac.html"
@@ -56,66 +58,94 @@ def family_source(family: str) -> str:
     return f"{_KARPENTER}#{family}-family"
 
 
-def _family(
-    family: str, gpu_model: str, sizes: tuple[tuple[str, int], ...], source: str = ""
-) -> tuple[AwsInstanceType, ...]:
-    """Types of one family: (size, GPUs); the source is the family's Karpenter section unless
-    given."""
-    source = source or family_source(family)
-    return tuple(
-        AwsInstanceType(f"{family}.{size}", family, gpu_model, gpus, source) for size, gpus in sizes
+@dataclass(frozen=True, slots=True)
+class _Family:
+    """What every type of one EC2 family shares: its GPU and the page that states it (the
+    family's Karpenter section unless given)."""
+
+    family: str
+    gpu_model: str
+    source: str = ""
+
+
+def _type(family: _Family, name: str, *, gpu_count: int) -> AwsInstanceType:
+    """One instance type: one row with its name and GPUs, its family's facts from the family."""
+    return AwsInstanceType(
+        name=name,
+        family=family.family,
+        gpu_model=family.gpu_model,
+        gpu_count=gpu_count,
+        source=family.source or family_source(family.family),
     )
 
 
-_G_SIZES_4_8 = (
-    ("xlarge", 1),
-    ("2xlarge", 1),
-    ("4xlarge", 1),
-    ("8xlarge", 1),
-    ("16xlarge", 1),
-    ("12xlarge", 4),
-    ("24xlarge", 4),
-    ("48xlarge", 8),
-)
-"""The g5, g6 and g6e size ladder: one GPU up to 16xlarge, then 4, 4 and 8."""
+_P5 = _Family("p5", "H100-80GB")
+_P5E = _Family("p5e", "H200-141GB")
+_P5EN = _Family("p5en", "H200-141GB")
+_P4D = _Family("p4d", "A100-40GB")
+_P4DE = _Family("p4de", "A100-80GB")
+_P3 = _Family("p3", "V100-16GB")
+_P3DN = _Family("p3dn", "V100-32GB")
+_G5 = _Family("g5", "A10G")
+_G6 = _Family("g6", "L4")
+_G6E = _Family("g6e", "L40S")
+_G4AD = _Family("g4ad", "Radeon-Pro-V520", AWS_SPECS_PAGE)
+_G4DN = _Family("g4dn", "T4")
 
 AWS_INSTANCE_TYPES: dict[str, AwsInstanceType] = {
     it.name: it
     for it in (
         # P5: H100 80GB; P5e / P5en: H200 141GB.
-        *_family("p5", "H100-80GB", (("48xlarge", 8),)),
-        *_family("p5e", "H200-141GB", (("48xlarge", 8),)),
-        *_family("p5en", "H200-141GB", (("48xlarge", 8),)),
+        _type(_P5, "p5.48xlarge", gpu_count=8),
+        _type(_P5E, "p5e.48xlarge", gpu_count=8),
+        _type(_P5EN, "p5en.48xlarge", gpu_count=8),
         # P4d: A100 40GB; P4de: A100 80GB.
-        *_family("p4d", "A100-40GB", (("24xlarge", 8),)),
-        *_family("p4de", "A100-80GB", (("24xlarge", 8),)),
+        _type(_P4D, "p4d.24xlarge", gpu_count=8),
+        _type(_P4DE, "p4de.24xlarge", gpu_count=8),
         # P3: V100 16GB; P3dn: V100 32GB.
-        *_family("p3", "V100-16GB", (("2xlarge", 1), ("8xlarge", 4), ("16xlarge", 8))),
-        *_family("p3dn", "V100-32GB", (("24xlarge", 8),)),
+        _type(_P3, "p3.2xlarge", gpu_count=1),
+        _type(_P3, "p3.8xlarge", gpu_count=4),
+        _type(_P3, "p3.16xlarge", gpu_count=8),
+        _type(_P3DN, "p3dn.24xlarge", gpu_count=8),
         # G5: A10G 24GB; G6: L4 24GB; G6e: L40S 48GB.
-        *_family("g5", "A10G", _G_SIZES_4_8),
-        *_family("g6", "L4", _G_SIZES_4_8),
-        *_family("g6e", "L40S", _G_SIZES_4_8),
+        _type(_G5, "g5.xlarge", gpu_count=1),
+        _type(_G5, "g5.2xlarge", gpu_count=1),
+        _type(_G5, "g5.4xlarge", gpu_count=1),
+        _type(_G5, "g5.8xlarge", gpu_count=1),
+        _type(_G5, "g5.16xlarge", gpu_count=1),
+        _type(_G5, "g5.12xlarge", gpu_count=4),
+        _type(_G5, "g5.24xlarge", gpu_count=4),
+        _type(_G5, "g5.48xlarge", gpu_count=8),
+        _type(_G6, "g6.xlarge", gpu_count=1),
+        _type(_G6, "g6.2xlarge", gpu_count=1),
+        _type(_G6, "g6.4xlarge", gpu_count=1),
+        _type(_G6, "g6.8xlarge", gpu_count=1),
+        _type(_G6, "g6.16xlarge", gpu_count=1),
+        _type(_G6, "g6.12xlarge", gpu_count=4),
+        _type(_G6, "g6.24xlarge", gpu_count=4),
+        _type(_G6, "g6.48xlarge", gpu_count=8),
+        _type(_G6E, "g6e.xlarge", gpu_count=1),
+        _type(_G6E, "g6e.2xlarge", gpu_count=1),
+        _type(_G6E, "g6e.4xlarge", gpu_count=1),
+        _type(_G6E, "g6e.8xlarge", gpu_count=1),
+        _type(_G6E, "g6e.16xlarge", gpu_count=1),
+        _type(_G6E, "g6e.12xlarge", gpu_count=4),
+        _type(_G6E, "g6e.24xlarge", gpu_count=4),
+        _type(_G6E, "g6e.48xlarge", gpu_count=8),
         # G4ad: AMD Radeon Pro V520 8GB (AWS's specifications page).
-        *_family(
-            "g4ad",
-            "Radeon-Pro-V520",
-            (("xlarge", 1), ("2xlarge", 1), ("4xlarge", 1), ("8xlarge", 2), ("16xlarge", 4)),
-            AWS_SPECS_PAGE,
-        ),
+        _type(_G4AD, "g4ad.xlarge", gpu_count=1),
+        _type(_G4AD, "g4ad.2xlarge", gpu_count=1),
+        _type(_G4AD, "g4ad.4xlarge", gpu_count=1),
+        _type(_G4AD, "g4ad.8xlarge", gpu_count=2),
+        _type(_G4AD, "g4ad.16xlarge", gpu_count=4),
         # G4dn: T4 16GB.
-        *_family(
-            "g4dn",
-            "T4",
-            (
-                ("xlarge", 1),
-                ("2xlarge", 1),
-                ("4xlarge", 1),
-                ("8xlarge", 1),
-                ("16xlarge", 1),
-                ("12xlarge", 4),
-                ("metal", 8),
-            ),
-        ),
+        _type(_G4DN, "g4dn.xlarge", gpu_count=1),
+        _type(_G4DN, "g4dn.2xlarge", gpu_count=1),
+        _type(_G4DN, "g4dn.4xlarge", gpu_count=1),
+        _type(_G4DN, "g4dn.8xlarge", gpu_count=1),
+        _type(_G4DN, "g4dn.16xlarge", gpu_count=1),
+        _type(_G4DN, "g4dn.12xlarge", gpu_count=4),
+        _type(_G4DN, "g4dn.metal", gpu_count=8),
     )
 }
+"""EC2 GPU types by name: one row per type (``_type``), its family's facts once above."""

@@ -60,30 +60,43 @@ GCP_ACCELERATORS: dict[str, GcpAccelerator] = {
 """GKE accelerator types."""
 
 
-def _machines(
-    prefix: str, gpu_model: str, sizes: tuple[tuple[str, int], ...]
-) -> tuple[GcpAccelerator, ...]:
-    return tuple(GcpAccelerator(f"{prefix}-{s}", gpu_model, n, _MACHINES) for s, n in sizes)
+def _machine(series: str, name: str, *, gpu_model: str, gpu_count: int) -> GcpAccelerator:
+    """One machine type: one row with its GPU and how many it comes with (``series`` checks the
+    name belongs to the series it is listed under)."""
+    assert name.startswith(f"{series}-"), name
+    return GcpAccelerator(name=name, gpu_model=gpu_model, gpu_count=gpu_count, source=_MACHINES)
 
 
 GCP_GPU_MACHINE_TYPES: dict[str, GcpAccelerator] = {
     m.name: m
     for m in (
         # A2 Standard: A100 40GB; A2 Ultra: A100 80GB.
-        *_machines("a2-highgpu", "A100-40GB", (("1g", 1), ("2g", 2), ("4g", 4), ("8g", 8))),
-        *_machines("a2-megagpu", "A100-40GB", (("16g", 16),)),
-        *_machines("a2-ultragpu", "A100-80GB", (("1g", 1), ("2g", 2), ("4g", 4), ("8g", 8))),
+        _machine("a2-highgpu", "a2-highgpu-1g", gpu_model="A100-40GB", gpu_count=1),
+        _machine("a2-highgpu", "a2-highgpu-2g", gpu_model="A100-40GB", gpu_count=2),
+        _machine("a2-highgpu", "a2-highgpu-4g", gpu_model="A100-40GB", gpu_count=4),
+        _machine("a2-highgpu", "a2-highgpu-8g", gpu_model="A100-40GB", gpu_count=8),
+        _machine("a2-megagpu", "a2-megagpu-16g", gpu_model="A100-40GB", gpu_count=16),
+        _machine("a2-ultragpu", "a2-ultragpu-1g", gpu_model="A100-80GB", gpu_count=1),
+        _machine("a2-ultragpu", "a2-ultragpu-2g", gpu_model="A100-80GB", gpu_count=2),
+        _machine("a2-ultragpu", "a2-ultragpu-4g", gpu_model="A100-80GB", gpu_count=4),
+        _machine("a2-ultragpu", "a2-ultragpu-8g", gpu_model="A100-80GB", gpu_count=8),
         # A3: H100 80GB; A3 Ultra: H200 141GB.
-        *_machines("a3-highgpu", "H100-80GB", (("1g", 1), ("2g", 2), ("4g", 4), ("8g", 8))),
-        *_machines("a3-megagpu", "H100-80GB", (("8g", 8),)),
-        *_machines("a3-edgegpu", "H100-80GB", (("8g", 8),)),
-        *_machines("a3-ultragpu", "H200-141GB", (("8g", 8),)),
+        _machine("a3-highgpu", "a3-highgpu-1g", gpu_model="H100-80GB", gpu_count=1),
+        _machine("a3-highgpu", "a3-highgpu-2g", gpu_model="H100-80GB", gpu_count=2),
+        _machine("a3-highgpu", "a3-highgpu-4g", gpu_model="H100-80GB", gpu_count=4),
+        _machine("a3-highgpu", "a3-highgpu-8g", gpu_model="H100-80GB", gpu_count=8),
+        _machine("a3-megagpu", "a3-megagpu-8g", gpu_model="H100-80GB", gpu_count=8),
+        _machine("a3-edgegpu", "a3-edgegpu-8g", gpu_model="H100-80GB", gpu_count=8),
+        _machine("a3-ultragpu", "a3-ultragpu-8g", gpu_model="H200-141GB", gpu_count=8),
         # G2: L4.
-        *_machines(
-            "g2-standard",
-            "L4",
-            (("4", 1), ("8", 1), ("12", 1), ("16", 1), ("32", 1), ("24", 2), ("48", 4), ("96", 8)),
-        ),
+        _machine("g2-standard", "g2-standard-4", gpu_model="L4", gpu_count=1),
+        _machine("g2-standard", "g2-standard-8", gpu_model="L4", gpu_count=1),
+        _machine("g2-standard", "g2-standard-12", gpu_model="L4", gpu_count=1),
+        _machine("g2-standard", "g2-standard-16", gpu_model="L4", gpu_count=1),
+        _machine("g2-standard", "g2-standard-32", gpu_model="L4", gpu_count=1),
+        _machine("g2-standard", "g2-standard-24", gpu_model="L4", gpu_count=2),
+        _machine("g2-standard", "g2-standard-48", gpu_model="L4", gpu_count=4),
+        _machine("g2-standard", "g2-standard-96", gpu_model="L4", gpu_count=8),
     )
 }
 """GCE machine types that come with GPUs (accelerator-optimized families)."""

@@ -13,6 +13,8 @@ DEFAULT_VERSION = "0.20.0"
 MIN_VERSION = "0.15.0"
 # 0.16.0 raises an error for MPS on MIG devices; below it the plugin silently misbehaves.
 MIN_VERSION_MPS = "0.16.0"
+MPS_NEEDS_VERSION = f"MPS sharing needs device plugin {MIN_VERSION_MPS}+"
+"""Why MPS sharing is refused on an older chart, wherever it is judged."""
 PLUGIN_IMAGE = "nvcr.io/nvidia/k8s-device-plugin"
 """The plugin's image (values.yaml ``image.repository``); GFD, the MPS control daemon and the
 config manager run from it too, told apart by their ``command`` (chart templates)."""

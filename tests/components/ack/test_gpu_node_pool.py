@@ -19,7 +19,6 @@ from gpu_platform.components.ack.gpu_node_pool import AckGpuNodePool
 from gpu_platform.components.nvidia.device_plugin import gpu_node_affinity
 from gpu_platform.components.pool_args import GpuPoolArgs, gpu_pool_args
 from gpu_platform.offline_preview import ProgramRun
-from gpu_platform.plan.gpu_pools import MACHINE_REQUIRED
 from gpu_platform.stack_config import ConfigError, load_platform
 from tests.components.input_errors import paths, reasons, refused
 from tests.conftest import one, run, stack_raw
@@ -120,8 +119,8 @@ def test_pool_without_instance_type_is_refused_before_anything_is_registered() -
             {"cluster_id": "c-123", "vswitch_ids": ["vsw-a"], "pool": bad},  # type: ignore[typeddict-item]
         )
     )
-    # The rule of a GPU pool on ACK, asked by the config too (plan.gpu_pools).
-    assert reasons(err) == {"pool.instanceType": MACHINE_REQUIRED}
+    # An ACK pool's model needs its machine (settings.ack), as the config's does.
+    assert reasons(err) == {"pool.instanceType": "Field required"}
     assert "AckGpuNodePool 'bad'" in str(err)
 
 

@@ -7,7 +7,12 @@ from typing import Any
 import pulumi
 import pytest
 
-from gpu_facts.ack.addons import ACK_CHART_REPO, AI_INSTALLER_CHART, MPS_CONTROL_CHART
+from gpu_facts.ack.addons import (
+    ACK_CHART_REPO,
+    AI_INSTALLER_CHART,
+    MPS_CONTROL_CHART,
+    needs_ack_pro,
+)
 from gpu_platform.components.ack.gpu_sharing import (
     AckGpuSharing,
     AckGpuSharingArgs,
@@ -16,6 +21,7 @@ from gpu_platform.components.ack.gpu_sharing import (
 from gpu_platform.components.pool_args import gpu_pool_args
 from gpu_platform.offline_preview import ProgramRun, RecordedResource
 from gpu_platform.plan.ack.gpu_sharing import MPS_CONTROL_UNPINNED
+from gpu_platform.settings import AckClusterSettings
 from gpu_platform.stack_config import load_platform
 from tests.components.input_errors import paths, reasons, refused
 from tests.conftest import by_type, one, run, stack_raw
@@ -41,7 +47,9 @@ def sharing_args(mode: str | None = "mps", **pins: Any) -> AckGpuSharingArgs:
     ``mode`` and ``pins`` (YAML keys)."""
     p = platform(mode, **pins)
     pools = [gpu_pool_args(pf) for pf in p.pools.values()]
-    return ack_gpu_sharing_args(p.settings.ack_gpu_sharing, pools)
+    cluster = p.settings.cluster
+    assert isinstance(cluster, AckClusterSettings)
+    return ack_gpu_sharing_args(p.settings.ack_gpu_sharing, pools, cluster.cluster_spec)
 
 
 def build(args: AckGpuSharingArgs) -> ProgramRun:
@@ -139,3 +147,12 @@ def test_releases_parented_to_the_component() -> None:
     for release in releases:
         assert release.parent == component.urn
         assert release.name.startswith("sharing-")
+
+
+def test_acks_own_sharing_without_ack_pro_is_refused_with_the_plans_message() -> None:
+    args = {**sharing_args("mps"), "cluster_spec": "ack.standard"}
+    err = refused(lambda: AckGpuSharing("sharing", args))  # type: ignore[arg-type]
+    # plan.ack.gpu_sharing.ack_pro_problems: the stack config (under cluster) and the pack say
+    # the same words.
+    assert reasons(err) == {"clusterSpec": needs_ack_pro("mps")}
+    build({**sharing_args("mps"), "cluster_spec": "ack.pro.small"})  # type: ignore[typeddict-item]

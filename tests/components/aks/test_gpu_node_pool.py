@@ -11,7 +11,6 @@ import pytest
 from pulumi_azure_native import containerservice as aks
 
 from gpu_facts.aks.mig import MIG_NO_AUTOSCALER
-from gpu_facts.aks.storage import ACSTOR_V1_EXTENSION_TYPE
 from gpu_facts.scheduling import (
     DEVICE_PLUGIN_CONFIG_LABEL,
     GPU_PRESENT_LABEL,
@@ -21,11 +20,6 @@ from gpu_facts.scheduling import (
 )
 from gpu_platform.components.aks.cluster import SYSTEM_POOL_TAINT
 from gpu_platform.components.aks.gpu_node_pool import AksGpuNodePool, AksGpuNodePoolArgs
-from gpu_platform.components.aks.nvme_cache import (
-    LOCAL_NVME_PROVISIONER,
-    STORAGE_CLASS_NAME,
-    NvmeCache,
-)
 from gpu_platform.components.nvidia.device_plugin import chart_values, gpu_node_affinity
 from gpu_platform.components.nvidia.gpu_operator import operator_values
 from gpu_platform.components.pool_args import GpuPoolArgs, gpu_pool_args
@@ -34,11 +28,12 @@ from gpu_platform.plan.gpu_pools import mig_problems
 from gpu_platform.plan.node_labels import aks_node_labels
 from gpu_platform.plan.platform import ResolvedPlatform
 from gpu_platform.plan.pools import PoolFacts
-from gpu_platform.settings import DevicePluginSettings, GpuPoolSettings
+from gpu_platform.settings import DevicePluginSettings
 from gpu_platform.stack_config import ConfigError, load_platform
 from tests.components.input_errors import paths
 from tests.components.input_errors import refused as refused_by
 from tests.conftest import one, run, stack_raw
+from tests.pools import gpu_pool
 
 AGENT_POOL = "azure-native:containerservice:AgentPool"
 EXTENSION = "azure-native:kubernetesconfiguration:Extension"
@@ -185,7 +180,7 @@ def test_mig_pool_that_autoscales_is_refused_before_anything_is_registered() -> 
     bad: GpuPoolArgs = {**MIG_POOL, "autoscale": {"min": 0, "max": 2}}
     del bad["count"]
     err = refused(pool_args(t4_pool(), pool=bad))
-    rule = dict(mig_problems("azure", GpuPoolSettings.model_validate(bad)))
+    rule = dict(mig_problems("azure", gpu_pool(bad)))
     assert {e["property_path"]: e["reason"] for e in err.errors or []} == {
         "pool.autoscale": rule["autoscale"]
     }
@@ -197,7 +192,7 @@ def test_azure_linux_mig_pool_is_refused_by_config_and_component() -> None:
         dev_platform(lambda r: r["gpuPools"][0].update(osSku="AzureLinux"))
     bad: GpuPoolArgs = {**MIG_POOL, "os_sku": "AzureLinux"}
     err = refused(pool_args(t4_pool(), pool=bad))
-    rule = dict(mig_problems("azure", GpuPoolSettings.model_validate(bad)))["osSku"]
+    rule = dict(mig_problems("azure", gpu_pool(bad)))["osSku"]
     assert {e["property_path"]: e["reason"] for e in err.errors or []} == {"pool.osSku": rule}
     assert ("gpuPools[0].osSku", rule) in config.value.problems
 
@@ -255,7 +250,6 @@ def test_pool_args_that_aks_would_refuse_are_named() -> None:
             pool={
                 "name": "system",
                 "vm_size": "Standard_NC4as_T4_v3",
-                "instance_type": "ecs.gn7i-c8g1.2xlarge",
                 "autoscale": {"min": 3, "max": 1},
                 "nvme": True,
                 "labels": {POOL_LABEL: "x", "kubernetes.azure.com/mode": "user", "team": "a"},
@@ -265,11 +259,10 @@ def test_pool_args_that_aks_would_refuse_are_named() -> None:
     )
     assert paths(err) == [
         "pool.name",
-        "pool.instanceType",
         "pool.autoscale.min",
-        "pool.nvme",
         f"pool.labels.{POOL_LABEL}",
         "pool.labels.kubernetes.azure.com/mode",
+        "pool.nvme",
         "pool.upgrade.maxSurge",
     ]
 
@@ -277,6 +270,7 @@ def test_pool_args_that_aks_would_refuse_are_named() -> None:
 def test_an_aks_pool_needs_a_vm_size() -> None:
     no_size: GpuPoolArgs = {"name": "t4", "count": 1}
     assert paths(refused(pool_args(t4_pool(), pool=no_size))) == ["pool.vmSize"]
+    # Another cloud's machine field is no field of an AKS pool.
     alibaba: GpuPoolArgs = {"name": "t4", "count": 1, "instance_type": "ecs.gn7i-c8g1.2xlarge"}
     assert paths(refused(pool_args(t4_pool(), pool=alibaba))) == [
         "pool.vmSize",
@@ -444,92 +438,6 @@ def nvme_platform() -> ResolvedPlatform:
         )
 
     return dev_platform(add_pool)
-
-
-def test_nvme_cache_installs_azure_container_storage_and_an_ephemeral_class() -> None:
-    def program() -> None:
-        provider = k8s.Provider("k8s", kubeconfig=pulumi.Output.secret("apiVersion: v1"))
-        cache = NvmeCache(
-            "plat-nvme",
-            {
-                "cluster_name": "gpu-dev",
-                "resource_group_name": "rg-gpu-dev",
-                "pools": ["a100nvme"],
-                "kubernetes_provider": provider,
-            },
-        )
-        pulumi.export("storageClass", cache.storage_class_name)
-
-    result = run(program)
-    extension = one(result, EXTENSION)
-    assert extension.inputs == {
-        "clusterName": "gpu-dev",
-        "clusterResourceName": "managedClusters",
-        "clusterRp": "Microsoft.ContainerService",
-        "resourceGroupName": "rg-gpu-dev",
-        "extensionName": "acstor",
-        # Azure Container Storage v2 (microsoft.azurecontainerstorage is v1, which has no
-        # localdisk.csi.acstor.io and no 2.x versions).
-        "extensionType": "microsoft.azurecontainerstoragev2",
-        "configurationSettings": {"enable-azure-container-storage": "true"},
-        # Microsoft supports no minor/patch pin for v2: no version, upgrades on.
-        "autoUpgradeMinorVersion": True,
-        "releaseTrain": "stable",
-        "scope": {"cluster": {"releaseNamespace": "kube-system"}},
-    }
-    assert extension.inputs["extensionType"] != ACSTOR_V1_EXTENSION_TYPE
-    storage_class = one(result, STORAGE_CLASS)
-    assert storage_class.inputs["metadata"]["name"] == STORAGE_CLASS_NAME
-    assert "ephemeral" in STORAGE_CLASS_NAME
-    assert storage_class.inputs["provisioner"] == LOCAL_NVME_PROVISIONER
-    assert storage_class.inputs["volumeBindingMode"] == "WaitForFirstConsumer"
-    assert storage_class.inputs["reclaimPolicy"] == "Delete"
-    assert extension.urn in storage_class.dependencies
-    component = one(result, "gpu-platform:index:NvmeCache")
-    assert extension.parent == component.urn and storage_class.parent == component.urn
-    assert result.outputs["storageClass"] == STORAGE_CLASS_NAME
-
-
-def test_nvme_cache_waits_for_the_node_pools() -> None:
-    def program() -> None:
-        provider = k8s_provider()
-        pool = AksGpuNodePool("plat-gpu-a100nvme", pool_args(nvme_platform().pools["a100nvme"]))
-        NvmeCache(
-            "plat-nvme",
-            {
-                "cluster_name": "gpu-dev",
-                "resource_group_name": "rg-gpu-dev",
-                "pools": ["a100nvme"],
-                "kubernetes_provider": provider,
-                "node_pools": [pool.agent_pool],
-            },
-        )
-
-    result = run(program)
-    assert one(result, AGENT_POOL).urn in one(result, EXTENSION).dependencies
-
-
-def test_nvme_cache_without_pools_is_refused_before_anything_is_registered() -> None:
-    caught: list[pulumi.InputPropertiesError] = []
-
-    def program() -> None:
-        try:
-            NvmeCache(
-                "bad",
-                {
-                    "cluster_name": "c",
-                    "resource_group_name": "rg",
-                    "pools": [],
-                    "kubernetes_provider": k8s_provider(),
-                },
-            )
-        except pulumi.InputPropertiesError as err:
-            caught.append(err)
-
-    result = run(program)
-    [err] = caught
-    assert paths(err) == ["pools"]
-    assert [r.type for r in result.resources] == ["pulumi:providers:kubernetes"]
 
 
 def k8s_provider() -> k8s.Provider:

@@ -13,11 +13,12 @@ from gpu_facts.nvidia.device_plugin_chart import unknown_value_paths
 from gpu_platform.components.amd.gpu_operator import AmdGpuOperator
 from gpu_platform.plan.amd.pools import amd_layer_problems
 from gpu_platform.plan.platform import ResolvedPlatform
-from gpu_platform.settings import AmdGpuOperatorSettings, GpuPoolSettings
+from gpu_platform.settings import AmdGpuOperatorSettings
 from gpu_platform.stack_config import load_platform
 from tests.components.incluster_args import amd_operator_args
 from tests.components.input_errors import paths, refused
 from tests.conftest import by_type, one, run, run_once, stack_raw
+from tests.pools import gpu_pool
 
 DEVICE_CONFIG = "kubernetes:amd.com/v1alpha1:DeviceConfig"
 RELEASE = "kubernetes:helm.sh/v3:Release"
@@ -140,8 +141,6 @@ def test_every_pod_reaches_the_api_server_and_no_more_unless_it_must(cloud: str)
     args = amd_operator_args(
         amd_platform(), cloud=cloud, scrape="annotations", scraper_namespaces=["kube-system"]
     )
-    if cloud == "existing":  # the NVMe cache is Azure's (plan.gpu_pools): not on these pools
-        args["pools"] = [{**pool, "nvme": False} for pool in args["pools"]]  # type: ignore[typeddict-item]
     found = [r.inputs for r in by_type(run(lambda: AmdGpuOperator("amd", args)), NETWORK_POLICY)]
     assert sum(is_deny_all(p) for p in found) == 1
     ports = API_SERVER_PORTS[cloud]
@@ -234,7 +233,7 @@ def test_no_amd_pool_and_no_driver_image_are_refused() -> None:
     assert [paths(e) for e in errors] == [["pools"], ["driver.image"]]
     assert "no pool has an AMD size" in str(errors[0])
     # The stack config's rule, with its message (plan.amd.pools).
-    pool = GpuPoolSettings.model_validate(mi300x)
+    pool = gpu_pool(mi300x)
     [(_, message)] = amd_layer_problems("existing", AmdGpuOperatorSettings(), [pool])
     assert message in str(errors[1])
 

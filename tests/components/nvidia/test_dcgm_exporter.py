@@ -257,7 +257,10 @@ def test_bad_args_name_every_property_and_register_nothing() -> None:
             DcgmExporter(
                 "metrics",
                 {
-                    "pools": [{"name": "x", "vm_size": "Standard_Nope", "count": 1}, {"name": "y"}],
+                    "pools": [
+                        {"name": "x", "machine_type": "Standard_Nope", "count": 1},
+                        {"name": "y"},
+                    ],
                     "scrape": "carrier-pigeon",
                     "version": "3.9.0",
                     "values": {"tolerationz": []},
@@ -269,8 +272,8 @@ def test_bad_args_name_every_property_and_register_nothing() -> None:
     result = run(program)
     assert result.resources == []
     assert [e["property_path"] for e in errors[0].errors] == [
-        "pools[0].vmSize",
-        "pools[1].vmSize",  # no machine type
+        "pools[0].machineType",
+        "pools[1].gpu",  # nothing says what the nodes have
         "pools[1]",  # no size
         "scrape",
         "version",

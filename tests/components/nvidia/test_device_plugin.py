@@ -16,6 +16,7 @@ from gpu_facts.nvidia.device_plugin_chart import (
     GPU_OPERATOR_CHART_REPO,
     GPU_OPERATOR_KNOWN_VALUE_PATHS,
     KNOWN_VALUE_PATHS,
+    MPS_NEEDS_VERSION,
     unknown_value_paths,
 )
 from gpu_platform.components.nvidia.device_plugin import (
@@ -668,3 +669,16 @@ def test_a_memory_limit_below_the_request_is_refused() -> None:
             )
         )
     assert paths(err.value) == ["resources.plugin.cpu"]
+
+
+def test_mps_on_a_chart_that_cannot_serve_it_is_refused_with_the_plans_message() -> None:
+    def mps(raw: dict[str, Any]) -> None:
+        raw["gpuPools"][1]["sharing"] = {"mode": "mps", "replicas": 2}
+
+    args = plugin_args(platform("existing", mps), version="0.15.0")
+    with pytest.raises(pulumi.InputPropertiesError) as err:
+        run(lambda: NvidiaDevicePlugin("dp", args))
+    # plan.nvidia.device_plugin_values.mps_version_problems: the stack config's words too.
+    assert [(e["property_path"], e["reason"]) for e in err.value.errors] == [
+        ("version", MPS_NEEDS_VERSION)
+    ]

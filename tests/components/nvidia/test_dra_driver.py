@@ -17,11 +17,11 @@ from gpu_platform.offline_preview.engine import PreviewMocks, RecordingMonitor
 from gpu_platform.plan.dra_pools import dra_pool_problems
 from gpu_platform.plan.nvidia.dra_driver import dra_driver_values
 from gpu_platform.plan.problems import under
-from gpu_platform.settings import GpuPoolSettings
 from gpu_platform.stack_config import load_platform
 from tests.components.incluster_args import dra_driver_args, pools_args
 from tests.components.input_errors import paths
 from tests.conftest import by_type, one, run, stack_raw
+from tests.pools import gpu_pool
 
 RELEASE = "kubernetes:helm.sh/v3:Release"
 NAMESPACE = "kubernetes:core/v1:Namespace"
@@ -50,7 +50,10 @@ def test_without_a_dra_pool_nothing_is_registered() -> None:
     p = load_platform(stack_raw("dev"))
     monitor = RecordingMonitor(PreviewMocks())
     with pytest.raises(pulumi.InputPropertiesError) as err:
-        run(lambda: NvidiaDraDriver("dra", {"pools": pools_args(p)}), monitor=monitor)
+        run(
+            lambda: NvidiaDraDriver("dra", {"pools": pools_args(p), "cloud": "azure"}),
+            monitor=monitor,
+        )
     assert err.value.message.endswith(f"pools: {NO_DRA_POOL}")
     assert monitor.recorded == []
 
@@ -82,7 +85,7 @@ def test_a_dra_pool_with_sharing_is_refused_with_plans_message() -> None:
     pools[2] = {**pools[2], "sharing": {"mode": "timeSlicing", "replicas": 2}}
     with pytest.raises(pulumi.InputPropertiesError) as err:
         run(lambda: NvidiaDraDriver("dra", {**dra_driver_args(p), "pools": pools}))
-    settings = GpuPoolSettings.model_validate(pools[2])
+    settings = gpu_pool(pools[2])
     (expected,) = under("pools[2]", dra_pool_problems("azure", settings))
     assert f"{expected[0]}: {expected[1]}" in err.value.message
 

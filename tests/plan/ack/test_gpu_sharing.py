@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from gpu_facts.ack.addons import needs_ack_pro
 from gpu_platform.plan.ack.gpu_sharing import (
     AI_INSTALLER_UNPINNED,
     MPS_CONTROL_UNPINNED,
+    ack_pro_problems,
     needs_ai_installer,
     needs_mps_control,
     pin_problems,
@@ -29,3 +31,13 @@ def test_pins() -> None:
     assert list(pin_problems(bad, ["ackMps"])) == [
         ("aiInstallerVersion", "not a chart version (x.y.z): 'latest'")
     ]
+
+
+def test_acks_own_sharing_needs_ack_pro_once_per_mode() -> None:
+    modes = ["ackMps", "ackMps", "ackCgpu", "timeSlicing", None]
+    assert list(ack_pro_problems("ack.standard", modes)) == [
+        ("clusterSpec", needs_ack_pro("cgpu")),
+        ("clusterSpec", needs_ack_pro("mps")),
+    ]
+    assert list(ack_pro_problems("ack.pro.small", modes)) == []
+    assert list(ack_pro_problems("ack.standard", ["timeSlicing"])) == []

@@ -13,7 +13,7 @@ from gpu_platform.plan.amd.pools import (
     nvidia_pools,
     pool_vendor,
 )
-from gpu_platform.settings import GpuPoolSettings
+from gpu_platform.settings import AksGpuPoolSettings
 from gpu_platform.stack_config import load_platform
 from tests.stack_config.rules.test_amd import MI300X, amd_dev
 
@@ -29,16 +29,18 @@ def test_the_amd_stack_resolves_with_its_capacity() -> None:
 
 
 def test_vendor_by_size() -> None:
-    assert pool_vendor(GpuPoolSettings(name="a", vmSize=MI300X, count=1)).name == "AMD"  # type: ignore[union-attr]
-    assert not is_amd_pool(GpuPoolSettings(name="t", vmSize="Standard_NC4as_T4_v3", count=1))
-    assert pool_vendor(GpuPoolSettings(name="x", vmSize="Standard_Nope", count=1)) is None
+    assert pool_vendor(AksGpuPoolSettings(name="a", vmSize=MI300X, count=1)).name == "AMD"  # type: ignore[union-attr]
+    assert not is_amd_pool(AksGpuPoolSettings(name="t", vmSize="Standard_NC4as_T4_v3", count=1))
+    assert pool_vendor(AksGpuPoolSettings(name="x", vmSize="Standard_Nope", count=1)) is None
 
 
 def test_amd_pool_problems_are_relative_to_the_pool() -> None:
-    pool = GpuPoolSettings(name="a", vmSize=MI300X, count=1, osSku="AzureLinux")
+    pool = AksGpuPoolSettings(name="a", vmSize=MI300X, count=1, osSku="AzureLinux")
     found = dict(amd_pool_problems("azure", pool))
     assert "AzureLinux and Windows are not yet supported with AMD GPU" in found["osSku"]
-    nvidia = GpuPoolSettings(name="t", vmSize="Standard_NC4as_T4_v3", count=1, osSku="AzureLinux")
+    nvidia = AksGpuPoolSettings(
+        name="t", vmSize="Standard_NC4as_T4_v3", count=1, osSku="AzureLinux"
+    )
     assert amd_pool_problems("azure", nvidia) == []
 
 

@@ -3,15 +3,17 @@ component (plan.nvidia.device_plugin_values)."""
 
 from __future__ import annotations
 
+from gpu_facts.nvidia.device_plugin_chart import MPS_NEEDS_VERSION
 from gpu_platform.plan.nvidia.device_plugin_values import (
     config_problems,
+    mps_version_problems,
     our_config_names,
     unknown_key_problems,
     value_problems,
     version_problems,
 )
 from gpu_platform.plan.pools import resolve_pool
-from gpu_platform.settings import GpuPoolSettings
+from tests.pools import gpu_pool
 
 
 def test_version() -> None:
@@ -24,9 +26,7 @@ def test_version() -> None:
 def test_our_configs_are_the_default_and_each_plugin_pool() -> None:
     t4 = resolve_pool(
         "azure",
-        GpuPoolSettings.model_validate(
-            {"name": "t4", "vmSize": "Standard_NC4as_T4_v3", "count": 1}
-        ),
+        gpu_pool({"name": "t4", "vmSize": "Standard_NC4as_T4_v3", "count": 1}),
     )
     assert our_config_names([t4]) == ["plain-default", "t4"]
 
@@ -41,3 +41,10 @@ def test_values() -> None:
     # Without our names (a pool is invalid) the default is not judged.
     assert config_problems({"config": {"default": "nope"}}, None) == []
     assert [p for p, _ in value_problems({"x": 1, "config": []}, None)] == ["x", "config"]
+
+
+def test_mps_needs_a_chart_that_serves_it() -> None:
+    assert mps_version_problems("0.15.0", ["mps", None]) == [("version", MPS_NEEDS_VERSION)]
+    assert mps_version_problems("0.16.0", ["mps"]) == []
+    assert mps_version_problems("0.15.0", ["timeSlicing", "ackMps"]) == []  # ACK's MPS: its own
+    assert mps_version_problems("not-a-version", ["mps"]) == []  # version_problems says so

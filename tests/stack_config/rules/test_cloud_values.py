@@ -378,8 +378,7 @@ def test_existing_clusters_take_hand_set_kubernetes_labels_and_no_zones() -> Non
     assert problems("existing", lambda r: r["gpuPools"][0].update(zones=["1"])) == [
         (
             "gpuPools[0].zones",
-            "an existing cluster's nodes are where they are: zones place the pools the stack "
-            "creates (AKS, ACK); remove zones",
+            "AKS and ACK only (cloud 'azure', 'alicloud'); on cloud 'existing' remove it",
         )
     ]
 

@@ -20,11 +20,10 @@ from gpu_platform.stack_config.rules.follow_on import (
     run_recorded,
     without_consequences,
 )
+from tests.pools import gpu_pool
 from tests.robustness.stack_mutations import raw_config
 
-POOL = GpuPoolSettings.model_validate(
-    {"name": "t4", "vmSize": "Standard_NC4as_T4_v3", "count": 1, "labels": {"a": "b"}}
-)
+POOL = gpu_pool({"name": "t4", "vmSize": "Standard_NC4as_T4_v3", "count": 1, "labels": {"a": "b"}})
 
 
 def test_a_recorded_model_logs_each_field_read_by_its_key_path() -> None:

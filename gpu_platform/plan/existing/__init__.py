@@ -1,0 +1,1 @@
+"""An existing cluster, reached with a kubeconfig: what a valid config means there."""

@@ -1,0 +1,1 @@
+"""Tests of the existing folder of plan, laid out like the code."""

@@ -1,0 +1,44 @@
+"""The one dispatch on cloud (plan.clouds): each cloud's plan, by name or by pool model."""
+
+from __future__ import annotations
+
+import pytest
+
+from gpu_platform.plan.clouds import cloud_plan, cloud_plans, pool_key_elsewhere, pool_plan
+from gpu_platform.settings import CLUSTER_SETTINGS, GPU_POOL_SETTINGS
+from tests.pools import gpu_pool
+
+
+def test_every_cloud_of_the_settings_has_a_plan() -> None:
+    assert set(cloud_plans()) == set(GPU_POOL_SETTINGS) == set(CLUSTER_SETTINGS)
+    for cloud, plan in cloud_plans().items():
+        assert plan.cloud == cloud and plan.pool_model is GPU_POOL_SETTINGS[cloud]
+
+
+@pytest.mark.parametrize(
+    ("raw", "cloud"),
+    [
+        ({"name": "a", "count": 1, "vmSize": "Standard_NC4as_T4_v3"}, "azure"),
+        ({"name": "a", "count": 1, "instanceType": "ecs.gn7i-c8g1.2xlarge"}, "alicloud"),
+        ({"name": "a", "count": 1, "machineType": "p5.48xlarge"}, "existing"),
+    ],
+)
+def test_a_pool_model_says_its_cloud(raw: dict[str, object], cloud: str) -> None:
+    pool = gpu_pool(raw)
+    assert pool_plan(pool) is cloud_plan(cloud)
+    machine = cloud_plan(cloud).machine(pool)
+    assert machine.gpus_per_node >= 1
+
+
+def test_only_the_clouds_that_create_nodes_have_a_system_pool() -> None:
+    assert {c for c, plan in cloud_plans().items() if plan.creates_nodes} == {"azure", "alicloud"}
+
+
+def test_another_clouds_key_is_named_with_its_cloud() -> None:
+    assert pool_key_elsewhere("alicloud", "vmSize") == (
+        "AKS only (cloud 'azure'); on cloud 'alicloud' remove it"
+    )
+    assert pool_key_elsewhere("existing", "zones") == (
+        "AKS and ACK only (cloud 'azure', 'alicloud'); on cloud 'existing' remove it"
+    )
+    assert pool_key_elsewhere("azure", "colour") is None
