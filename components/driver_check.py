@@ -39,7 +39,12 @@ from pydantic import ValidationError
 
 from gpu_facts.scheduling import GPU_TAINT_EFFECT, POOL_LABEL
 from gpu_platform.plan.dra_claims import pool_shape
-from gpu_platform.plan.driver_checks import CHECK_DEADLINE_SECONDS, checked_pools, gpu_resource
+from gpu_platform.plan.driver_checks import (
+    CHECK_DEADLINE_SECONDS,
+    checked_pools,
+    gpu_resource,
+    min_driver_major,
+)
 from gpu_platform.plan.pools import PoolFacts
 from gpu_platform.plan.schedules import schedule_problem
 from gpu_platform.settings import DriverCheckSettings
@@ -56,17 +61,9 @@ TYPE_TOKEN = type_token("DriverCheck")
 OLD_TYPE_TOKEN = "gpu-platform:gpu:DriverReadinessCheck"
 """The component's type token in 0.1.0, as ``DriverReadinessCheck`` (aliased)."""
 CHECK_APP = "gpu-driver-check"
+"""``app.kubernetes.io/name`` of every check Job and CronJob."""
 CLAIM = "gpu"
 """The pod's claim on a DRA pool's device (from ``claim_template_name``)."""
-
-
-def claim_template_name(pool: PoolFacts) -> str:
-    """The ResourceClaimTemplate a DRA pool's check claims one device from: one device of the
-    pool's shape (``plan.dra_claims.pool_shape``), in the check's namespace."""
-    return f"{CHECK_APP}-{pool.name}"
-
-
-"""``app.kubernetes.io/name`` of every check Job and CronJob."""
 NODE_POOL_ANNOTATION = "gpu-platform.io/node-pool"
 """On a check Job: the cloud node pool it checks (its ID makes the Job wait for that pool)."""
 NOBODY = 65534
@@ -74,6 +71,12 @@ SCRATCH = "/tmp"
 SCRATCH_VOLUME = k8s.core.v1.VolumeArgs(
     name="scratch", empty_dir=k8s.core.v1.EmptyDirVolumeSourceArgs()
 )
+
+
+def claim_template_name(pool: PoolFacts) -> str:
+    """The ResourceClaimTemplate a DRA pool's check claims one device from: one device of the
+    pool's shape (``plan.dra_claims.pool_shape``), in the check's namespace."""
+    return f"{CHECK_APP}-{pool.name}"
 
 
 class DriverCheckArgs(TypedDict):
@@ -239,7 +242,8 @@ def job_spec(pool: PoolFacts, settings: DriverCheckSettings) -> k8s.batch.v1.Job
         name, image, script = "amd-smi", settings.amd_image, amd_check_script(pool.name)
     else:
         name, image = "nvidia-smi", settings.image
-        script = check_script(pool.name, settings.min_driver_major, pool.mig_profile)
+        minimum = min_driver_major(pool, settings.min_driver_major)
+        script = check_script(pool.name, minimum, pool.mig_profile)
     return k8s.batch.v1.JobSpecArgs(
         backoff_limit=1,
         active_deadline_seconds=CHECK_DEADLINE_SECONDS,

@@ -52,6 +52,11 @@ CLAIM_RESOURCES: tuple[str, ...] = ("resourceclaims", "resourceclaimtemplates")
 CLAIM_API_VERSIONS: tuple[str, ...] = ("v1", "v1beta2", "v1beta1")
 """``resource.k8s.io`` versions a claim can be written in (v1 from Kubernetes 1.34; the betas
 only where the cluster serves them)."""
+CLAIM_OPERATIONS: tuple[str, ...] = ("CREATE",)
+"""A claim's and a template's spec is immutable (k8s-api ``resource/v1``), so only a create can
+name a class. Updates are left alone: the scheduler and the resourceclaim controller update
+claims to add and remove their finalizer (``resource.kubernetes.io/delete-protection``), and a
+claim admitted before its namespace's classes changed must still be allocated and deleted."""
 CLAIMS_SUFFIX = "-claims"
 
 
@@ -165,7 +170,7 @@ class GpuAdmissionPolicy(pulumi.ComponentResource):
                     api_groups=[RESOURCE_API_GROUP],
                     api_versions=list(CLAIM_API_VERSIONS),
                     resources=list(CLAIM_RESOURCES),
-                    operations=["CREATE", "UPDATE"],
+                    operations=list(CLAIM_OPERATIONS),
                 )
             ],
             variables=CLAIM_VARIABLES,

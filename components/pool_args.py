@@ -13,6 +13,7 @@ from typing import Any, NotRequired, TypedDict, cast, get_args
 import pulumi
 from pydantic import ValidationError
 
+from gpu_platform.plan.cloud_limits import pool_size_problems
 from gpu_platform.plan.clouds import cloud_plan
 from gpu_platform.plan.cpu_pools import cpu_pool_problems
 from gpu_platform.plan.gpu_pools import gpu_pool_problems
@@ -193,6 +194,7 @@ def check_cpu_pool_args(
         problems = under(property_path(*path), cpu_pool_problems(cloud, settings))
     else:
         problems = rules(settings)
+    problems += under(property_path(*path), pool_size_problems(cloud, settings))
     return (None if problems else settings), problems
 
 
@@ -247,6 +249,7 @@ def check_gpu_pool_args(
         problems = under(property_path(*path), gpu_pool_problems(cloud, settings))
     else:
         problems = rules(settings)
+    problems += under(property_path(*path), pool_size_problems(cloud, settings))
     if problems:
         return None, problems
     return (known or resolve_pool(cloud, settings)), []

@@ -27,27 +27,39 @@ What the SDK's own host does not do, and why this module wraps it:
   number or a secret becomes ``{}`` (then blamed on a required field inside it), an integer
   known only after apply or a list where a string goes ends in a traceback. Every such input
   is refused with its property path, all of them in one error, before anything is registered.
+- **What it answers is bounded, and never a stack.** A type it does not host is
+  INVALID_ARGUMENT naming it and the ones it hosts; a function or method (it has none) is
+  UNIMPLEMENTED naming the token; any other failure of a Construct is INTERNAL with its
+  message (the stack goes to the provider's log). A value is quoted only up to a short length
+  and an error lists its first problems (``components.errors.input_error``), so the status and
+  its details stay far below gRPC's metadata limit (8 KiB) and the property paths reach the
+  caller. The provider keeps serving after any of these.
 """
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import collections
+import contextlib
 import difflib
 import json
 import sys
 from collections.abc import Mapping
 from typing import Any
 
+import grpc
 import pulumi
 from pulumi.output import Unknown
 from pulumi.provider.experimental.component import ComponentProvider
 from pulumi.provider.provider import ConstructResult
-from pulumi.provider.server import ComponentInitError, main
+from pulumi.provider.server import ComponentInitError, ProviderServicer
+from pulumi.runtime._grpc_settings import _GRPC_CHANNEL_OPTIONS  # the SDK server's own
+from pulumi.runtime.proto import provider_pb2_grpc
 from pulumi.runtime.rpc import is_rpc_secret
 
 from . import __version__, components
-from .components.errors import Problem, raise_if_any
+from .components.errors import NOT_KNOWN, Problem, described, quoted, raise_if_any, shortened
 from .components.type_tokens import PACKAGE
 
 HOSTED_COMPONENTS: tuple[str, ...] = tuple(
@@ -80,18 +92,6 @@ _WIRE_TYPES: dict[str, tuple[str, tuple[type, ...]]] = {
     "object": ("a map", (Mapping,)),
 }
 """Schema type -> (what the message calls it, the Python types the wire decodes it to)."""
-NOT_KNOWN = (
-    "takes a plain value, known when the program runs: not a secret and not another "
-    "resource's output (the component checks it before creating anything)"
-)
-
-
-def _shown(value: Any) -> str:
-    if isinstance(value, bool):
-        return f"got {str(value).lower()}"
-    if isinstance(value, int | float | str):
-        return f"got {value!r}"
-    return "got a list" if isinstance(value, list | tuple) else "got a map"
 
 
 def _is_type(value: Any, wire_type: str) -> bool:
@@ -119,7 +119,7 @@ def wire_problems(
     for key, value in inputs.items():
         where = f"{path}.{key}" if path else key
         if key not in properties:
-            close = difflib.get_close_matches(key, properties, n=1)
+            close = difflib.get_close_matches(shortened(key), properties, n=1)
             hint = f"; did you mean {close[0]!r}?" if close else ""
             problems.append((where, f"unknown property{hint}"))
         elif value is not None:
@@ -143,7 +143,7 @@ def _value_problems(
     if ref:
         declared = types[ref.removeprefix("#/types/")]
         if not isinstance(value, Mapping):
-            return [(where, f"expected a map, {_shown(value)}")]
+            return [(where, f"expected a map, {described(value)}")]
         return wire_problems(
             value, declared.get("properties", {}), declared.get("required", []), types, where
         )
@@ -151,7 +151,7 @@ def _value_problems(
     if wire_type not in _WIRE_TYPES:
         return []
     if not _is_type(value, wire_type):
-        return [(where, f"expected {_WIRE_TYPES[wire_type][0]}, {_shown(value)}")]
+        return [(where, f"expected {_WIRE_TYPES[wire_type][0]}, {described(value)}")]
     if wire_type == "array" and "items" in spec:
         return [
             problem
@@ -237,9 +237,73 @@ class GpuPlatformProvider(ComponentProvider):
             raise
 
 
+class GuardedServicer(ProviderServicer):
+    """The SDK's servicer, answering what it would answer with a stack (an unknown type, a
+    function, a failure) with a clear status instead (see the module docstring)."""
+
+    def __init__(self, provider: GpuPlatformProvider, args: list[str], engine: str) -> None:
+        super().__init__(provider, args, engine)
+        self._hosted = set(provider._schema.get("resources", {}))
+
+    async def Construct(self, request: Any, context: Any) -> Any:  # noqa: N802 - gRPC name
+        if request.type not in self._hosted:
+            await context.abort(
+                grpc.StatusCode.INVALID_ARGUMENT,
+                f"{shortened(request.type)}: not a component this provider hosts; it hosts "
+                + ", ".join(sorted(t.rsplit(":", 1)[-1] for t in self._hosted)),
+            )
+        try:
+            return await super().Construct(request, context)
+        except grpc.aio.AbortError:
+            raise
+        except Exception as err:  # a failure that is not bad input: no stack to the caller
+            print(f"{request.type} {request.name!r}: {err}", file=sys.stderr)
+            first = str(err).split(":\n", 1)[0]
+        # Aborted outside the handler: the abort's own error would keep this one, its frames
+        # and the failed resource's futures alive (they are to be collected, and logged once).
+        await context.abort(
+            grpc.StatusCode.INTERNAL,
+            f"{shortened(request.type)} {quoted(request.name)}: {shortened(first, 500)}",
+        )
+        return None
+
+    async def _unimplemented(self, token: str, context: Any) -> Any:
+        await context.abort(
+            grpc.StatusCode.UNIMPLEMENTED,
+            f"{shortened(token)}: this provider has no functions or methods; it hosts "
+            "components only (construct them as resources)",
+        )
+
+    async def Invoke(self, request: Any, context: Any) -> Any:  # noqa: N802 - gRPC name
+        return await self._unimplemented(request.tok, context)
+
+    async def Call(self, request: Any, context: Any) -> Any:  # noqa: N802 - gRPC name
+        return await self._unimplemented(request.tok, context)
+
+
 def host(args: list[str] | None = None) -> None:
-    """Serve the provider: what ``provider/__main__.py`` runs, with the engine's arguments."""
-    main(GpuPlatformProvider(), sys.argv[1:] if args is None else args)
+    """Serve the provider: what ``provider/__main__.py`` runs, with the engine's arguments
+    (its address first), as the SDK's ``provider.server.main`` serves, through
+    :class:`GuardedServicer`."""
+    argv = sys.argv[1:] if args is None else args
+    parser = argparse.ArgumentParser(description="gpu-platform's Pulumi component provider")
+    parser.add_argument("engine", help="Pulumi engine address")
+    engine = parser.parse_known_args(argv)[0].engine
+    provider = GpuPlatformProvider()
+
+    async def serve() -> None:
+        server = grpc.aio.server(options=_GRPC_CHANNEL_OPTIONS)
+        provider_pb2_grpc.add_ResourceProviderServicer_to_server(
+            GuardedServicer(provider, argv, engine), server
+        )
+        port = server.add_insecure_port(address="127.0.0.1:0")
+        await server.start()
+        sys.stdout.buffer.write(f"{port}\n".encode())
+        sys.stdout.buffer.flush()
+        await server.wait_for_termination()
+
+    with contextlib.suppress(KeyboardInterrupt):
+        asyncio.run(serve())
 
 
 def schema() -> dict[str, Any]:

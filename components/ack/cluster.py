@@ -23,7 +23,7 @@ from gpu_platform.settings import (
     MaintenanceWindowSettings,
 )
 
-from ..errors import Problem, raise_if_any, validation_problems
+from ..errors import Problem, raise_if_any, validation_problems, value_type_problems
 from ..node_hardening import AckSystemDiskArgs, ack_system_disk_inputs
 from ..outputs import known_after
 from ..type_tokens import formerly, type_token
@@ -258,6 +258,7 @@ class AckCluster(pulumi.ComponentResource):
     def __init__(
         self, name: str, args: AckClusterArgs, opts: pulumi.ResourceOptions | None = None
     ) -> None:
+        raise_if_any("AckCluster", name, value_type_problems(args, AckClusterArgs))
         settings, problems = check_ack_cluster_args(args)
         # Checked before registering anything: bad input changes nothing.
         raise_if_any("AckCluster", name, problems)

@@ -24,9 +24,11 @@ from gpu_facts.aks.nodes import AZURE_POLICY_ADDON
 from gpu_facts.nvidia.device_plugin_chart import CRITICAL_ADDONS_TAINT_KEY
 from gpu_platform.plan.aks.cluster import aks_cluster_problems, aks_cluster_value_problems
 from gpu_platform.plan.kubernetes_versions import kubernetes_version_problem
+from gpu_platform.plan.observability import retention_days_problems
+from gpu_platform.plan.problems import under
 from gpu_platform.settings import SYSTEM_POOL_NAME, AksClusterSettings, MaintenanceWindowSettings
 
-from ..errors import Problem, raise_if_any, validation_problems
+from ..errors import Problem, raise_if_any, validation_problems, value_type_problems
 from ..node_hardening import aks_node_inputs
 from ..recorded_inputs import recorded_inputs
 from ..type_tokens import formerly, type_token
@@ -397,7 +399,12 @@ class AksCluster(pulumi.ComponentResource):
         opts: pulumi.ResourceOptions | None = None,
     ) -> None:
         # Checked before registering anything: bad input changes nothing.
+        raise_if_any("AksCluster", name, value_type_problems(args, AksClusterArgs))
         monitoring: AksClusterMonitoringArgs = args.get("monitoring") or {}
+        retention = monitoring.get("retention_days")
+        if retention is not None:
+            problems = under("monitoring.retentionDays", retention_days_problems(retention))
+            raise_if_any("AksCluster", name, problems)
         settings = check_aks_cluster_args(
             name, cast(AksClusterArgs, {k: v for k, v in args.items() if k != "monitoring"})
         )

@@ -28,7 +28,6 @@ from gpu_facts.aks.monitor import (
     DCR_KIND,
     LOG_ANALYTICS_DESTINATION,
     LOG_ANALYTICS_SKU,
-    MAX_RETENTION_DAYS,
     MIN_RETENTION_DAYS,
     MONITORING_ACCOUNT,
     PROMETHEUS_DATA_SOURCE,
@@ -39,11 +38,12 @@ from gpu_facts.amd.gpu_operator import DEFAULT_NAMESPACE as AMD_NAMESPACE
 from gpu_facts.kueue import DEFAULT_NAMESPACE as KUEUE_NAMESPACE
 from gpu_facts.nvidia.dcgm_exporter_chart import DEFAULT_NAMESPACE
 from gpu_platform.plan.cloud_tags import azure_tag_problems
+from gpu_platform.plan.observability import retention_days_problems
 from gpu_platform.plan.problems import under
 from gpu_platform.plan.prometheus_rules import rule_groups
 from gpu_platform.plan.queue_rules import QueueRules
 
-from ..errors import Problem, raise_if_any, shape_problems
+from ..errors import raise_if_any, shape_problems
 from ..pool_args import GpuPoolArgs, check_gpu_pools_args
 from ..recorded_inputs import recorded_inputs
 from ..type_tokens import formerly, type_token
@@ -86,12 +86,9 @@ class AksMonitoringWorkspaces(pulumi.ComponentResource):
         raise_if_any(
             "AksMonitoringWorkspaces", name, shape_problems(args, AksMonitoringWorkspacesArgs)
         )
-        retention = args.get("retention_days", MIN_RETENTION_DAYS)
-        problems: list[Problem] = []
-        if not MIN_RETENTION_DAYS <= retention <= MAX_RETENTION_DAYS:
-            problems.append(
-                ("retentionDays", f"{MIN_RETENTION_DAYS} to {MAX_RETENTION_DAYS}, not {retention}")
-            )
+        retention = args.get("retention_days")
+        retention = MIN_RETENTION_DAYS if retention is None else retention
+        problems = under("retentionDays", retention_days_problems(retention))
         problems += under("tags", azure_tag_problems(args.get("tags") or {}))
         raise_if_any("AksMonitoringWorkspaces", name, problems)
         super().__init__(

@@ -8,7 +8,7 @@ import pulumi_kubernetes as k8s
 
 from gpu_platform.plan.kubeconfigs import kubeconfig_problems
 
-from ..errors import Problem, property_path, raise_if_any
+from ..errors import Problem, raise_if_any, shape_problems
 from ..type_tokens import formerly, type_token
 
 # No ``from __future__ import annotations``: Pulumi's component analyzer reads these
@@ -30,20 +30,13 @@ class ExistingClusterArgs(TypedDict):
     """Kubeconfig context (default: the kubeconfig's current context)."""
 
 
-_TEXT_INPUTS = ("cluster_name", "kubeconfig_path", "context")
-
-
 def input_problems(args: ExistingClusterArgs) -> list[Problem]:
     """Unknown keys and non-text values, with their property paths, and a kubeconfig file
     client-go could not use with the chosen context (``plan.kubeconfigs``; ``kubeconfig`` may
     be an output, so only a file is checked)."""
-    known = ExistingClusterArgs.__annotations__
-    problems = [(property_path(k), "unknown property") for k in args if k not in known]
-    problems += [
-        (property_path(k), "must be a string")
-        for k in _TEXT_INPUTS
-        if k in args and not isinstance(args.get(k), str)
-    ]
+    problems = shape_problems(args, ExistingClusterArgs)
+    if problems:
+        return problems
     path, context = args.get("kubeconfig_path"), args.get("context")
     # The contents win over the path; only a file read here can be checked before deploying.
     if not problems and path and args.get("kubeconfig") is None:

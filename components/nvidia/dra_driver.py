@@ -17,7 +17,7 @@ from pydantic import ValidationError
 
 from gpu_facts.nvidia.dra_driver_chart import CHART_NAME, CHART_REPO, INSTANCE_LABEL, RELEASE_NAME
 from gpu_platform.plan.dra_pools import dra_pools, dra_version_problems, is_dra
-from gpu_platform.plan.nvidia.dra_driver import dra_driver_values
+from gpu_platform.plan.nvidia.dra_driver import dra_driver_values, version_problems
 from gpu_platform.plan.pools import PoolFacts
 from gpu_platform.plan.problems import Problem
 from gpu_platform.settings import DraDriverSettings
@@ -68,6 +68,8 @@ def check_dra_driver_args(
         )
     except ValidationError as err:
         problems += validation_problems(err)
+    if settings is not None:
+        problems += version_problems(settings.version)
     if not problems:
         problems += _dra_problems(cloud, args.get("kubernetes_version"), pools)
     raise_if_any("NvidiaDraDriver", name, problems)

@@ -5,14 +5,20 @@ Exit status: 0 no mandatory violation, 1 a mandatory violation, 2 bad input (the
 an input file, an option, a folder that is not a Pulumi Python program), 3 the program failed
 (its own error, an exit before it finished, past --timeout) or a policy could not judge it, 130
 interrupted (Ctrl-C).
+
+What it prints never holds a secret: secret values and URL credentials are masked in the plan,
+the verdicts and every message (``redact``).
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import json
+import os
 import sys
 import traceback
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -25,7 +31,9 @@ from gpu_platform.stack_config.files import (
 )
 from gpu_platform.stack_config.yaml_file import FileProblem, InputFileError
 
-from .engine import PreviewMocks, ProgramRun, RecordingMonitor, run_program
+from .cache import OFFLINE_ENV
+from .deadline import PreviewTimedOut, RunDeadline
+from .engine import PreviewMocks, ProgramRun, RecordedResource, RecordingMonitor, run_program
 from .failure import ProgramFailure, explain
 from .kubernetes_components import build_components
 from .policy_config import check_policy_config, read_policy_config
@@ -33,9 +41,11 @@ from .policy_runner import PolicyError, Violation, run_policies
 from .program_env import ProgramEnvError, program_python
 from .program_guard import DEFAULT_TIMEOUT, ProgramTimedOut
 from .program_runner import ChildConfigError, ChildFailure, run_in
+from .redact import Redactor, secret_pieces, secret_strings
 from .render import RENDERERS
 from .rendered_releases import render_releases
 from .user_mocks import UserMocks, load_mocks
+from .wire import plain_strings, secret_values
 
 EXIT_OK, EXIT_MANDATORY, EXIT_CONFIG, EXIT_PROGRAM = 0, 1, 2, 3
 EXIT_INTERRUPTED = 130
@@ -47,7 +57,10 @@ EXIT_INPUT = EXIT_CONFIG
 @dataclass
 class PreviewResult:
     run: ProgramRun
+    """What the program registered, with every secret of the run masked in its plain values
+    (``redact``): what the plan shows."""
     violations: list[Violation]
+    """The pack's verdicts and the engine's notices, secrets and URL credentials masked."""
 
     @property
     def exit_code(self) -> int:
@@ -73,6 +86,58 @@ def python_project(program_dir: Path) -> Project:
     return project
 
 
+SECRET_CONFIG_KEYS = ("kubeconfig",)
+"""Config keys whose values are credentials however they are given (plain included)."""
+
+
+def config_secrets(config: dict[str, str], secret_keys: list[str]) -> set[str]:
+    """The stack config's secret values (``secure:`` ones, and every ``*:kubeconfig``), with
+    the strings inside those that are JSON."""
+    found: set[str] = set()
+    for key, value in config.items():
+        if key in secret_keys or key.rpartition(":")[2] in SECRET_CONFIG_KEYS:
+            found.add(value)
+            with contextlib.suppress(ValueError):
+                found |= secret_strings(json.loads(value))
+    return found
+
+
+def run_secrets(resources: list[RecordedResource], outputs: dict[str, Any]) -> set[str]:
+    """Every string a run holds as a secret, in its resources' inputs and outputs and in the
+    stack's outputs. A secret that is text is one whole; of a secret map or list (the SDK makes
+    a whole structure secret when a part is), the strings that appear nowhere in plain text."""
+    values = [outputs, *(r.inputs for r in resources), *(r.outputs for r in resources)]
+    whole: set[str] = set()
+    inside: set[str] = set()
+    for value in values:
+        for secret in secret_values(value):
+            if isinstance(secret, str):
+                whole.add(secret)
+            else:
+                inside |= secret_strings(secret)
+    if inside:
+        inside -= {s for value in values for s in plain_strings(value)}
+    return whole | inside
+
+
+def _redacted(run: ProgramRun, violations: list[Violation], redactor: Redactor) -> PreviewResult:
+    """The plan and verdicts with every secret masked; a verdict on a resource that holds
+    secrets also with each piece of them masked (a policy may quote part of a value)."""
+    resources = [
+        replace(r, inputs=redactor.value(r.inputs), outputs=redactor.value(r.outputs))
+        for r in run.resources
+    ]
+    outputs = redactor.value(run.outputs)
+    by_urn = {r.urn: r for r in run.resources}
+    masked = []
+    for v in violations:
+        held = by_urn.get(v.urn or "")
+        secrets = run_secrets([held], {}) if held is not None else set()
+        about = redactor.with_secrets(secret_pieces(secrets)) if secrets else redactor
+        masked.append(replace(v, message=about.text(v.message)))
+    return PreviewResult(ProgramRun(run.project, run.stack, resources, outputs), masked)
+
+
 def _stack_config(project: Project, stack: str, config_file: Path | None) -> StackConfig | None:
     """The stack's config: ``config_file`` (which must exist), else ``Pulumi.<stack>.yaml``
     when there is one (a stack may have no config file)."""
@@ -94,7 +159,8 @@ def preview(
     pack_config_source: Path | str = "policy pack config",
 ) -> PreviewResult:
     """Run a program and the policy pack; raises bad input (``InputFileError``), the program's
-    own errors (``ConfigError``...) and ``ProgramTimedOut``.
+    own errors (``ConfigError``...) and ``ProgramTimedOut`` (``PreviewTimedOut`` past the
+    deadline after the program: ``timeout`` covers the program and everything built after it).
 
     A program that needs SDKs this interpreter lacks runs in its own virtualenv
     (``program_env``); its failures then arrive as ``ChildFailure``, already explained.
@@ -111,6 +177,7 @@ def preview(
     config = stack_config.config if stack_config else {}
     secret_keys = stack_config.secret_keys if stack_config else []
     python = program_python(program_dir, project).python
+    deadline = RunDeadline(timeout)  # from the program's start: it, then all built after it
     if python is None:
         run = run_program(
             program_dir,
@@ -136,11 +203,12 @@ def preview(
         )
     # The Kubernetes provider's remote components (Helm v4 Chart, yaml/v2), built as it would;
     # Helm v3 Releases rendered too, for the pack only (beyond a real preview: reported so).
-    run, notices = build_components(run, program_dir, mocks)
-    rendered = render_releases(run, program_dir, mocks)
+    run, notices = build_components(run, program_dir, mocks, deadline=deadline)
+    rendered = render_releases(run, program_dir, mocks, deadline=deadline)
     found = run_policies([*run.resources, *rendered.objects], pack, pack_config)
     violations = [*notices, *rendered.notices, *rendered.attribute(found)]
-    return PreviewResult(run, violations)
+    secrets = config_secrets(config, secret_keys) | run_secrets(run.resources, run.outputs)
+    return _redacted(run, violations, Redactor(secrets))
 
 
 def no_stack_file_note(program_dir: Path, stack: str) -> str:
@@ -194,6 +262,13 @@ def _parser() -> argparse.ArgumentParser:
         metavar="SECONDS",
         help=f"end a program that runs longer (default {DEFAULT_TIMEOUT:g})",
     )
+    parser.add_argument(
+        "--offline",
+        action="store_true",
+        help="CI mode: fetch nothing (charts and manifests from local copies and the cache "
+        "only), install requirements only from uv's cache and only when every one is pinned "
+        "by hash, unless their virtualenv is cached already",
+    )
     parser.add_argument("--debug", action="store_true", help="the traceback of a failed program")
     return parser
 
@@ -204,13 +279,42 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("\ninterrupted", file=sys.stderr)
         return EXIT_INTERRUPTED
-    except Exception as err:  # our own bug: never exit 1, which means a mandatory violation
+    except SystemExit:
+        raise  # argparse's exit 2 on a bad option
+    except BaseException as err:  # our own bug: never exit 1, which means a mandatory violation
         print(
             f"error: the offline preview itself failed: {type(err).__name__}: {err}\n"
             + "".join(traceback.format_exception(err)),
             file=sys.stderr,
         )
         return EXIT_PROGRAM
+
+
+class _FailureRedactor(Redactor):
+    """Masks what a failed run knew as secret: its config's secrets, and the secrets of what
+    it registered before it failed (read when a message is masked)."""
+
+    def __init__(self, config: set[str], monitor: RecordingMonitor) -> None:
+        super().__init__(config)
+        self._config, self._monitor = config, monitor
+
+    def text(self, text: str) -> str:
+        recorded = run_secrets(self._monitor.recorded, {})
+        return Redactor(self._config | recorded).text(text)
+
+
+def _failure_redactor(args: argparse.Namespace, monitor: RecordingMonitor) -> Redactor:
+    """What a failure message masks: the stack config's secrets (when it can be read) and
+    those of the resources the program registered."""
+    try:
+        project = read_project(args.program.resolve())
+        stack_config = _stack_config(project, args.stack, args.config)
+    except (InputFileError, OSError):
+        stack_config = None
+    config = (
+        config_secrets(stack_config.config, stack_config.secret_keys) if stack_config else set()
+    )
+    return _FailureRedactor(config, monitor)
 
 
 def _note(args: argparse.Namespace) -> str:
@@ -229,6 +333,8 @@ def _config_note(args: argparse.Namespace, failure: ProgramFailure) -> str:
 
 def _main(argv: list[str] | None) -> int:
     args = _parser().parse_args(argv)
+    if args.offline:
+        os.environ[OFFLINE_ENV] = "1"  # for every part of the run, the program's venv included
 
     from gpu_platform.stack_config import ConfigError
 
@@ -239,6 +345,7 @@ def _main(argv: list[str] | None) -> int:
         print(f"error: {err}", file=sys.stderr)
         return EXIT_INPUT
     monitor = RecordingMonitor(PreviewMocks(mocks))
+    redactor = _failure_redactor(args, monitor)
     try:
         result = preview(
             args.program,
@@ -258,18 +365,23 @@ def _main(argv: list[str] | None) -> int:
         return EXIT_CONFIG
     except ChildFailure as err:
         failed = ProgramFailure(**err.failure)
-        print(failed.message(debug=args.debug) + _config_note(args, failed), file=sys.stderr)
+        message = failed.message(debug=args.debug) + _config_note(args, failed)
+        print(redactor.text(message), file=sys.stderr)
         return EXIT_PROGRAM
     except ProgramEnvError as err:
         print(f"error: the program's Python environment: {err}", file=sys.stderr)
         return EXIT_PROGRAM
     except PolicyError as err:
-        print(f"error: {err}", file=sys.stderr)
+        print(f"error: {redactor.text(str(err))}", file=sys.stderr)
+        return EXIT_PROGRAM
+    except PreviewTimedOut as err:
+        print(f"error: {redactor.text(str(err))}", file=sys.stderr)
         return EXIT_PROGRAM
     except (Exception, ProgramTimedOut) as err:  # any program failure is reported, not raised
         unanswered = [i.token for i in monitor.invokes if not i.answered]
         failure = explain(err, args.program, unanswered)
-        print(failure.message(debug=args.debug) + _config_note(args, failure), file=sys.stderr)
+        message = failure.message(debug=args.debug) + _config_note(args, failure)
+        print(redactor.text(message), file=sys.stderr)
         return EXIT_PROGRAM
     print(RENDERERS[args.format](result.run, result.violations))
     return result.exit_code

@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 import pulumi
+from pulumi.output import Unknown as SdkUnknown
 from pulumi.runtime import mocks, rpc, settings
 from pulumi.runtime.proto import provider_pb2, resource_pb2
 from pulumi.runtime.stack import massage, run_pulumi_func
@@ -117,6 +118,22 @@ class PreviewMocks(pulumi.runtime.Mocks):
         return self.result(args) or {}, []  # the SDK iterates the failures
 
 
+KUBERNETES_PROVIDER = "pulumi:providers:kubernetes"
+
+
+def kubeconfig_kept_secret(props: dict[str, Any]) -> dict[str, Any]:
+    """A Kubernetes provider's ``kubeconfig`` as a secret, however the program gave it (a
+    plain config value, a file's text). pulumi-kubernetes does not mark it (its schema's
+    ``kubeconfig`` has no ``secret: true``: ``provider/pkg/gen/schema.go``), so a plain one
+    would show in the plan; it is a credential, so the offline engine records it secret."""
+    value = props.get("kubeconfig")
+    if value is None or isinstance(value, SdkUnknown) or value == rpc.UNKNOWN:
+        return props
+    if isinstance(value, dict) and value.get(rpc._special_sig_key) == rpc._special_secret_sig:
+        return props
+    return {**props, "kubeconfig": {rpc._special_sig_key: rpc._special_secret_sig, "value": value}}
+
+
 class RecordingMonitor(mocks.MockMonitor):
     """The SDK's mock monitor, keeping a record of every registration in order."""
 
@@ -204,6 +221,8 @@ class RecordingMonitor(mocks.MockMonitor):
         # The SDK's monitor would deserialize resource references into live SDK resources
         # on this worker thread (see wire.py); a provider gets their IDs instead.
         inputs = from_struct(request.object)
+        if request.type.startswith(KUBERNETES_PROVIDER):
+            inputs = kubeconfig_kept_secret(inputs)
         remote = bool(request.remote)
         resource_id: str | None
         if remote and isinstance(self.mocks, PreviewMocks):
@@ -236,7 +255,11 @@ class RecordingMonitor(mocks.MockMonitor):
                 custom=bool(request.custom),
                 parent=request.parent or None,
                 inputs=markers(inputs),
-                outputs=markers(dict(outputs)),
+                outputs=markers(
+                    kubeconfig_kept_secret(dict(outputs))
+                    if request.type.startswith(KUBERNETES_PROVIDER)
+                    else dict(outputs)
+                ),
                 remote=remote,
                 provider=request.provider,
                 protect=bool(request.protect),

@@ -18,7 +18,7 @@ from typing import Any
 import pulumi
 from pulumi import _types as sdk_types
 
-from .program_guard import ProgramExited, ProgramTimedOut
+from .program_guard import ProgramExited, ProgramRaised, ProgramTimedOut
 
 PROGRAM_ERROR = "program"
 ENGINE_LIMIT = "offline-engine-limit"
@@ -128,6 +128,15 @@ def _where(frames: list[tuple[Any, int]], program_dir: Path) -> str:
     return ""
 
 
+def _syntax_where(err: SyntaxError, program_dir: Path) -> str:
+    """``file:line: text`` of a syntax error in the program's own files."""
+    if not err.filename or not err.lineno:
+        return ""
+    path = Path(err.filename)
+    shown = path.relative_to(program_dir) if path.is_relative_to(program_dir) else path
+    return f"{shown}:{err.lineno}: {(err.text or '').strip()}"
+
+
 def _missing_sdk(err: BaseException) -> str:
     name = getattr(err, "name", None) or ""
     return name.split(".")[0] if isinstance(err, ModuleNotFoundError) else ""
@@ -182,10 +191,21 @@ def explain(
 ) -> ProgramFailure:
     """Classify ``err``, raised by the program run from ``program_dir``."""
     program_dir = program_dir.resolve()
+    error = f"{type(err).__name__}: {err}"
+    if isinstance(err, ProgramRaised):  # a BaseException of the program's: judged as it is
+        error, err = str(err), err.raised
     frames = [f for e in reversed(_chain(err)) for f in _frames(e.__traceback__)]
     text = "".join(traceback.format_exception(err))
-    error = f"{type(err).__name__}: {err}"
     where = _where(frames, program_dir)
+    if isinstance(err, SyntaxError) and not where:
+        where = _syntax_where(err, program_dir)
+        return ProgramFailure(
+            PROGRAM_ERROR,
+            error,
+            where,
+            remedy="fix the program at the line above",
+            traceback=text,
+        )
     if isinstance(err, ProgramExited | ProgramTimedOut):
         kind, remedy = (
             (

@@ -17,6 +17,10 @@ The provider's rules (pulumi-kubernetes ``provider/pkg/provider/yaml/v2/yaml.go`
   CustomResourceDefinition of its kind and for its Namespace, when those are in the same set
   (sigs.k8s.io/cli-utils ``object/graph``).
 
+Streams are read by the stack files' bounded reader (``stack_config.yaml_file``) within
+``MANIFEST_MAX_*``: the same kinds of bounds, numbers that real manifests (a bundle of large
+CRDs) stay well inside. Every error names the file or URL, with the line and column.
+
 Pure: only PyYAML, so a program running in its own virtualenv can decode too.
 """
 
@@ -77,22 +81,39 @@ CLUSTER_SCOPED: frozenset[tuple[str, str]] = frozenset(
 )
 
 
+MANIFEST_MAX_BYTES = 16 * 1024 * 1024
+MANIFEST_MAX_DEPTH = 128
+MANIFEST_MAX_VALUES = 1_000_000
+"""One manifest stream (a file, a URL's answer, a chart's template, a values file): 16 MiB,
+128 levels, a million values with aliases expanded (the stack files' reader's ``Bounds``). The
+largest bundles of CRDs we know (kube-prometheus' ``bundle.yaml``, a few MB) are far inside;
+a 4 KB alias bomb is not."""
+
+
 class ManifestError(ValueError):
     """A manifest the provider would refuse, with the provider's reason."""
 
 
-def decode(text: str) -> list[dict[str, Any]]:
-    """Every object of a YAML or JSON stream, as ``kubernetes:yaml:decode`` answers."""
+def decode(text: str, source: str = "<manifest>") -> list[dict[str, Any]]:
+    """Every object of a YAML or JSON stream, as ``kubernetes:yaml:decode`` answers; errors
+    name ``source`` (the file, URL or template it came from)."""
+    # Here, not at the top: the engine imports this module, and a program that decodes no
+    # manifest does not pay for the stack files' reader (the preview's floor: bench).
+    from gpu_platform.stack_config.yaml_file import Bounds, InputFileError, load_yaml_stream
+
+    bounds = Bounds(MANIFEST_MAX_BYTES, MANIFEST_MAX_DEPTH, MANIFEST_MAX_VALUES)
     try:
-        documents = list(yaml.safe_load_all(text))
-    except yaml.YAMLError as err:
-        raise ManifestError(f"decoding YAML: {err}") from err
+        documents = load_yaml_stream(source, text, bounds)
+    except InputFileError as err:
+        raise ManifestError(f"decoding YAML: {err}") from None
     objects = []
     for document in documents:
         if document is None or document == {}:
             continue
         if not isinstance(document, dict):
-            raise ManifestError(f"decoding YAML: a document is not an object: {document!r:.80}")
+            raise ManifestError(
+                f"decoding YAML: {source}: a document is not an object: {document!r:.80}"
+            )
         objects.append(document)
     return objects
 

@@ -36,7 +36,11 @@ from typing import Any
 
 from pulumi.runtime import mocks as pulumi_mocks
 
+from gpu_platform.stack_config.yaml_file import InputFileError, decode_text, read_bytes
+
+from .deadline import NO_DEADLINE, RunDeadline
 from .engine import PreviewMocks, ProgramRun, RecordedResource, tree_order
+from .fetch import FetchError, FetchTooLarge, fetch
 from .helm_charts import (
     ChartRef,
     ChartRenderError,
@@ -47,6 +51,7 @@ from .helm_charts import (
     render,
 )
 from .kube_manifests import (
+    MANIFEST_MAX_BYTES,
     ManifestError,
     decode,
     dependencies,
@@ -57,14 +62,24 @@ from .kube_manifests import (
 )
 from .kubernetes_types import CHART, CONFIG_FILE, CONFIG_GROUP, KINDS
 from .policy_runner import Violation
+from .redact import Redactor, redact_url, secret_strings
 from .user_mocks import UserMocks
-from .wire import ASSET_SIG, SECRET_SIG, SIG_KEY, contains_unknown, markers, reveal, unknown_paths
+from .wire import (
+    ASSET_SIG,
+    SECRET_SIG,
+    SIG_KEY,
+    contains_secret,
+    contains_unknown,
+    markers,
+    reveal,
+    secret_values,
+    unknown_paths,
+)
 
 NOTICE = "offline-preview"
 """The verdicts' policy name of the engine's own notices."""
 RESOURCE_POLICY = "helm.sh/resource-policy"
 _KUBERNETES_PROVIDER = "pulumi:providers:kubernetes"
-_FETCH_TIMEOUT_S = 30
 _GLOB = re.compile(r"(?:^|[^\\])[*?\[]")
 """The provider's test for a glob pattern (``isGlobPattern``)."""
 
@@ -114,6 +129,9 @@ class Context:
     program_dir: Path
     default_namespace: str
     store: ChartStore
+    deadline: RunDeadline = NO_DEADLINE
+    doing: str = ""
+    """What the component is, for a message past the deadline (``Helm v4 Chart 'x'``)."""
 
 
 def _text(value: Any) -> str | None:
@@ -126,37 +144,59 @@ def _prefix(inputs: dict[str, Any], name: str) -> str:
     return prefix if isinstance(prefix, str) else name
 
 
-def _read(source: str, base: Path) -> str:
-    """A manifest file or URL's text, as the provider reads it."""
+@dataclass(frozen=True)
+class Text:
+    """A manifest's text and where it came from (a file, a URL, the ``yaml`` input)."""
+
+    source: str
+    text: str
+
+
+def _read(source: str, base: Path, ctx: Context) -> Text:
+    """A manifest file or URL's text, as the provider reads it: within the manifests' size
+    bound (``MANIFEST_MAX_BYTES``) and, for a URL, its fetch's deadline; UTF-8."""
+    limit = MANIFEST_MAX_BYTES
     if re.match(r"^[a-zA-Z][a-zA-Z0-9+.-]*://", source):
-        import urllib.request  # only for a manifest given by URL: ~20 ms of imports
-
+        shown = redact_url(source)
         try:
-            with urllib.request.urlopen(source, timeout=_FETCH_TIMEOUT_S) as answer:
-                return answer.read().decode()
-        except (OSError, ValueError) as err:
-            raise Unavailable(f"fetching {source} failed: {err}") from err
+            data = fetch(
+                source, limit=limit, doing=f"{ctx.doing}: fetching {shown}", deadline=ctx.deadline
+            )
+        except FetchTooLarge as err:
+            raise Broken(f"fetching {err}") from None
+        except FetchError as err:
+            raise Unavailable(f"fetching {err}") from None
+    else:
+        path = base / source
+        try:
+            data = read_bytes(path, limit)
+        except InputFileError as err:
+            why = err.problems[0].message
+            if why.startswith("larger than"):
+                raise Broken(f"reading {source}: {why}") from None
+            raise Unavailable(f"reading {source} failed: {why}") from None
+        shown = source
     try:
-        return (base / source).read_text()
-    except OSError as err:
-        raise Unavailable(f"reading {source} failed: {err.strerror or err}") from err
+        return Text(shown, decode_text(shown, data))
+    except InputFileError as err:
+        raise Broken(str(err)) from None
 
 
-def _files(patterns: list[str], base: Path, globbing: bool) -> list[str]:
+def _files(patterns: list[str], base: Path, globbing: bool, ctx: Context) -> list[Text]:
     """Each file's text; with ``globbing``, a pattern stands for its matches, sorted."""
     texts = []
     for pattern in patterns:
         if globbing and _GLOB.search(pattern):
             for match in sorted(glob.glob(str(base / pattern))):
-                texts.append(_read(match, base))
+                texts.append(_read(match, base, ctx))
         else:
-            texts.append(_read(pattern, base))
+            texts.append(_read(pattern, base, ctx))
     return texts
 
 
-def _decode_all(texts: list[str]) -> list[dict[str, Any]]:
+def _decode_all(texts: list[Text]) -> list[dict[str, Any]]:
     try:
-        return [obj for text in texts for obj in decode(text)]
+        return [obj for text in texts for obj in decode(text.text, text.source)]
     except ManifestError as err:
         raise Broken(str(err)) from err
 
@@ -165,7 +205,7 @@ def _config_file(inputs: dict[str, Any], name: str, ctx: Context) -> Objects:
     file = _text(inputs.get("file"))
     if file is None:
         raise Broken("the required input `file` is not set")
-    objects = _decode_all(_files([file], ctx.program_dir, globbing=False))
+    objects = _decode_all(_files([file], ctx.program_dir, globbing=False, ctx=ctx))
     return Objects(objects, _prefix(inputs, name), bool(inputs.get("skipAwait")))
 
 
@@ -176,26 +216,37 @@ def _strings(value: Any) -> list[str]:
 
 
 def _config_group(inputs: dict[str, Any], name: str, ctx: Context) -> Objects:
-    texts = _files(_strings(inputs.get("files")), ctx.program_dir, globbing=True)
-    objects = _decode_all([*texts, *_strings(inputs.get("yaml"))])
+    texts = _files(_strings(inputs.get("files")), ctx.program_dir, globbing=True, ctx=ctx)
+    given = [Text(f"yaml[{i}]", text) for i, text in enumerate(_strings(inputs.get("yaml")))]
+    objects = _decode_all([*texts, *given])
     objects += [obj for obj in inputs.get("objs") or [] if isinstance(obj, dict)]
     return Objects(objects, _prefix(inputs, name), bool(inputs.get("skipAwait")))
 
 
-def _asset_text(asset: Any, base: Path) -> str:
+def _asset_text(asset: Any, index: int, ctx: Context) -> Text:
     """A ``valueYamlFiles`` entry (a file, string or remote asset)'s text."""
     if not isinstance(asset, dict) or asset.get(SIG_KEY) != ASSET_SIG:
-        raise Broken(f"a valueYamlFiles entry is not an asset: {asset!r:.80}")
+        raise Broken(f"valueYamlFiles[{index}] is not an asset: {asset!r:.80}")
     if "text" in asset:
-        return str(asset["text"])
-    return _read(str(asset.get("path") or asset.get("uri")), base)
+        return Text(f"valueYamlFiles[{index}]", str(asset["text"]))
+    return _read(str(asset.get("path") or asset.get("uri")), ctx.program_dir, ctx)
+
+
+def _map(inputs: dict[str, Any], key: str) -> dict[str, Any]:
+    """An input that must be a map (or absent), as the provider's schema types it."""
+    value = inputs.get(key)
+    if value is None:
+        return {}
+    if not isinstance(value, dict):
+        raise Broken(f"the input `{key}` must be a map, not {type(value).__name__}")
+    return value
 
 
 def _chart(inputs: dict[str, Any], name: str, ctx: Context, hooks: bool = False) -> Objects:
     chart = _text(inputs.get("chart"))
     if chart is None:
         raise Broken("the required input `chart` is not set")
-    repository = inputs.get("repositoryOpts") or {}
+    repository = _map(inputs, "repositoryOpts")
     ref = ChartRef(
         chart,
         _text(inputs.get("version")),
@@ -205,18 +256,22 @@ def _chart(inputs: dict[str, Any], name: str, ctx: Context, hooks: bool = False)
         bool(inputs.get("plainHttp")),
     )
     try:
-        path = ctx.store.locate(ref, ctx.program_dir)
+        path = ctx.store.locate(ref, ctx.program_dir, ctx.deadline)
     except ChartUnavailable as err:
         raise Unavailable(f"Helm chart {ref.describe()} could not be had: {err}") from err
+    except ChartRenderError as err:  # past a bound: Helm's cap on a chart, its memory
+        raise Broken(f"Helm chart {ref.describe()} could not be had: {err}") from err
     values: dict[str, Any] = {}
-    for asset in inputs.get("valueYamlFiles") or []:
+    for i, asset in enumerate(inputs.get("valueYamlFiles") or []):
+        given = _asset_text(asset, i, ctx)
         try:
-            loaded = decode(_asset_text(asset, ctx.program_dir))
+            loaded = decode(given.text, given.source)
         except ManifestError as err:
-            raise Broken(f"a valueYamlFiles entry: {err}") from err
+            raise Broken(f"valueYamlFiles[{i}]: {err}") from err
         values = merge_values(values, loaded[0] if loaded else {})
-    values = merge_values(values, inputs.get("values") or {})
+    values = merge_values(values, _map(inputs, "values"))
     namespace = _text(inputs.get("namespace")) or ctx.default_namespace
+    renderer = _map(inputs, "postRenderer")
     try:
         objects = render(
             path,
@@ -225,10 +280,11 @@ def _chart(inputs: dict[str, Any], name: str, ctx: Context, hooks: bool = False)
             values=values,
             include_crds=not inputs.get("skipCrds"),
             include_hooks=hooks,
+            deadline=ctx.deadline,
         )
-        renderer = inputs.get("postRenderer") or {}
-        if _text(renderer.get("command")):
-            objects = post_render(objects, renderer["command"], _strings(renderer.get("args")))
+        command = _text(renderer.get("command"))
+        if command:
+            objects = post_render(objects, command, _strings(renderer.get("args")), ctx.deadline)
     except ChartUnavailable as err:  # no Helm SDK to render with
         raise Unavailable(
             f"Helm chart {ref.describe()} could not be rendered: {err}",
@@ -259,15 +315,46 @@ def _engine_value(value: Any) -> Any:
     return value
 
 
-def _engine_object(obj: dict[str, Any]) -> dict[str, Any]:
+def _secret(value: Any) -> dict[str, Any]:
+    return {SIG_KEY: SECRET_SIG, "value": value}
+
+
+IDENTITY = ("apiVersion", "kind")
+"""What stays plain of an object made from secret inputs (with ``metadata.name`` and
+``.namespace``): its URN shows them anyway."""
+
+
+def _engine_object(obj: dict[str, Any], *, from_secrets: bool = False) -> dict[str, Any]:
     """The registration's inputs: the whole object; a Secret's data and stringData secret
-    (the provider marks them so raw YAML never leaks them)."""
+    (the provider marks them so raw YAML never leaks them).
+
+    ``from_secrets``: the component's inputs hold a secret (a chart's values, a ``yaml``
+    text). pulumi-kubernetes itself marks only a Secret's ``data`` and ``stringData``
+    (``provider/pkg/provider/yaml/v2/yaml.go``, ``register``, read at 94977969d); its Helm v4
+    Chart awaits its inputs with ``internals.UnsafeAwaitOutput`` (``helm/v4/chart.go``) and
+    drops their secretness, so a value rendered from a secret reaches the engine in plain text
+    (pulumi-kubernetes#999, #1353). This plan goes to CI logs: here every such object is
+    secret but for what its URN shows anyway (``IDENTITY``, ``metadata.name`` and
+    ``.namespace``). Policies still judge the values (``reveal``)."""
     inputs = _engine_value(obj)
     if obj.get("apiVersion") == "v1" and obj.get("kind") == "Secret":
         for key in ("data", "stringData"):
             if key in inputs:
-                inputs[key] = {SIG_KEY: SECRET_SIG, "value": inputs[key]}
+                inputs[key] = _secret(inputs[key])
+    if from_secrets:
+        for key, value in inputs.items():
+            if key == "metadata" and isinstance(value, dict):
+                inputs[key] = {
+                    k: v if k in ("name", "namespace") or _is_secret(v) else _secret(v)
+                    for k, v in value.items()
+                }
+            elif key not in IDENTITY and not _is_secret(value):
+                inputs[key] = _secret(value)
     return inputs
+
+
+def _is_secret(value: Any) -> bool:
+    return isinstance(value, dict) and value.get(SIG_KEY) == SECRET_SIG
 
 
 def child_urn(parent: str, type_: str, name: str) -> str:
@@ -295,8 +382,9 @@ def _children(
     if duplicates:
         raise Broken(f"two objects would both be registered as {duplicates[0].rsplit('::')[-1]}")
     children = []
+    from_secrets = contains_secret(component.inputs)
     for obj, name, urn, wait in zip(objects, names, urns, waits, strict=True):
-        inputs = _engine_object(obj)
+        inputs = _engine_object(obj, from_secrets=from_secrets)
         _, outputs = mocks.new_resource(
             pulumi_mocks.MockResourceArgs(type_token(obj), name, inputs, provider, custom=True)
         )
@@ -326,11 +414,18 @@ def _default_namespace(component: RecordedResource, by_urn: dict[str, RecordedRe
     return namespace if isinstance(namespace, str) and namespace else "default"
 
 
+def _what(component: RecordedResource, kind: str | None = None) -> str:
+    return f"{kind or KINDS[component.type]} '{component.name}'"
+
+
 def _notice(
     component: RecordedResource, level: str, text: str, kind: str | None = None
 ) -> Violation:
-    what = f"{kind or KINDS[component.type]} '{component.name}'"
-    return Violation(NOTICE, level, component.urn, f"{what}: {text}")
+    """A notice on ``component``; no secret of its inputs and no URL's credentials in it (a
+    Helm error may quote a value, a fetch error the URL)."""
+    redactor = Redactor(secret_strings(secret_values(component.inputs)))
+    message = redactor.text(f"{_what(component, kind)}: {text}")
+    return Violation(NOTICE, level, component.urn, message)
 
 
 def build_one(
@@ -343,10 +438,12 @@ def build_one(
     mocks: PreviewMocks,
     what: str | None = None,
     instead: str = "no policy saw them",
+    deadline: RunDeadline = NO_DEADLINE,
 ) -> tuple[list[RecordedResource], Violation | None]:
     """One component's children as the provider registers them, or the notice saying why it
     has none (``what`` names the component in it, a Kubernetes component by default;
-    ``instead`` says what was judged in their place)."""
+    ``instead`` says what was judged in their place); ``PreviewTimedOut`` past the run's
+    ``deadline``."""
     if contains_unknown(component.inputs):
         return [], _notice(
             component,
@@ -358,7 +455,8 @@ def build_one(
             what,
         )
     namespace = _default_namespace(component, by_urn)
-    ctx = Context(program_dir, namespace, store)
+    ctx = Context(program_dir, namespace, store, deadline, _what(component, what))
+    deadline.check(f"building {ctx.doing}")
     inputs = reveal(component.inputs)
     provider = component.provider if _KUBERNETES_PROVIDER in component.provider else ""
     try:
@@ -387,9 +485,10 @@ def build_components(
     program_dir: Path,
     user_mocks: UserMocks | None = None,
     store: ChartStore | None = None,
+    deadline: RunDeadline = NO_DEADLINE,
 ) -> tuple[ProgramRun, list[Violation]]:
     """``run`` with the children of every Kubernetes remote component, and the notices of
-    those that could not be built."""
+    those that could not be built; ``PreviewTimedOut`` past the run's ``deadline``."""
     store = store or ChartStore.from_env()
     mocks = PreviewMocks(user_mocks)
     by_urn = {r.urn: r for r in run.resources}
@@ -409,6 +508,7 @@ def build_components(
             store=store,
             mocks=mocks,
             instead=instead,
+            deadline=deadline,
         )
         added += made
         if notice is not None:

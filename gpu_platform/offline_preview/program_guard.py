@@ -8,6 +8,9 @@ While the program runs (``guarded``):
 - what it prints, from Python or from native code and subprocesses (file descriptor 1), goes to
   stderr: stdout carries only the preview's own document (``--format json`` stays JSON);
 - stdin is empty: reading it gets end-of-file at once (``input()`` raises ``EOFError``);
+- any exception it raises, a ``BaseException`` of its own included (``KeyboardInterrupt``
+  raised without Ctrl-C, ``asyncio.CancelledError``, a subclass), is the program's failure
+  (``ProgramRaised``), never the preview's crash;
 - after ``timeout`` seconds it is interrupted (``ProgramTimedOut``, exit status 3), and again
   every second should it catch that; a program that catches them all for ``HARD_STOP_AFTER``
   seconds ends the process (exit status 3). The clock needs the main thread (POSIX
@@ -59,6 +62,27 @@ class _HardExit(SystemExit):
     """``os._exit`` while a program runs."""
 
 
+class ProgramRaised(Exception):
+    """The program raised a ``BaseException`` that is not an ``Exception`` (nor an exit, nor
+    a real Ctrl-C): its failure, raised from the original."""
+
+    def __init__(self, raised: BaseException) -> None:
+        super().__init__(f"{type(raised).__name__}: {raised}")
+        self.raised = raised
+
+
+class _Interrupts:
+    """Whether Ctrl-C (SIGINT) really arrived while the program ran: a program that raises
+    ``KeyboardInterrupt`` itself has failed, it was not interrupted."""
+
+    seen = False
+
+    @classmethod
+    def handler(cls, signum: int, frame: Any) -> None:
+        cls.seen = True
+        signal.default_int_handler(signum, frame)
+
+
 def _exit_text(code: Any, hard: bool) -> str:
     return f"{'os._exit' if hard else 'sys.exit'}({code!r})" if code is not None else "sys.exit()"
 
@@ -69,11 +93,20 @@ def exited(err: SystemExit) -> ProgramExited:
 
 def call_program(program: Callable[[], Any]) -> Any:
     """Call ``program``; its ``SystemExit`` (``sys.exit``, ``os._exit`` under ``guarded``) is a
-    ``ProgramExited`` error like any other of the program's."""
+    ``ProgramExited`` error like any other of the program's, and any other ``BaseException``
+    but the deadline's and a real Ctrl-C is ``ProgramRaised``."""
     try:
         return program()
     except SystemExit as err:
         raise exited(err) from None
+    except (Exception, ProgramTimedOut):
+        raise
+    except KeyboardInterrupt as err:
+        if _Interrupts.seen:
+            raise
+        raise ProgramRaised(err) from err
+    except BaseException as err:
+        raise ProgramRaised(err) from err
 
 
 @contextlib.contextmanager
@@ -162,7 +195,29 @@ def _deadline(seconds: float | None) -> Iterator[None]:
 
 
 @contextlib.contextmanager
+def _interrupts_seen() -> Iterator[None]:
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    _Interrupts.seen = False
+    if signal.getsignal(signal.SIGINT) is not signal.default_int_handler:
+        yield  # Ctrl-C is handled elsewhere (or ignored): not ours to watch
+        return
+    previous = signal.signal(signal.SIGINT, _Interrupts.handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+@contextlib.contextmanager
 def guarded(timeout: float | None = DEFAULT_TIMEOUT) -> Iterator[None]:
     """Run a program under the guards above (``timeout`` None: no clock)."""
-    with _stdout_to_stderr(), _stdin_empty(), _os_exit_raises(), _deadline(timeout):
+    with (
+        _stdout_to_stderr(),
+        _stdin_empty(),
+        _os_exit_raises(),
+        _interrupts_seen(),
+        _deadline(timeout),
+    ):
         yield

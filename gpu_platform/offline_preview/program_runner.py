@@ -47,20 +47,35 @@ def _forward(stdout: str | bytes | None, stderr: str | bytes | None) -> None:
             sys.stderr.write(text if isinstance(text, str) else text.decode(errors="replace"))
 
 
-def _no_result(python: Path, status: int, stderr: str) -> dict[str, Any]:
+TRACEBACK_START = "Traceback (most recent call last):"
+
+
+def split_traceback(stderr: str) -> tuple[str, str]:
+    """``stderr`` without the traceback an interpreter printed as it died, and that
+    traceback (kept for ``--debug``)."""
+    at = stderr.rfind(TRACEBACK_START)
+    if at < 0 or (at > 0 and stderr[at - 1] != "\n"):
+        return stderr, ""
+    return stderr[:at], stderr[at:]
+
+
+def _no_result(python: Path, status: int, stderr: str, traceback: str = "") -> dict[str, Any]:
     """The child ended without a result: the program ended the interpreter (os._exit from
     native code, a signal), or the interpreter cannot run the preview's runner."""
-    if "No module named 'pulumi'" in stderr or "No module named 'gpu_platform" in stderr:
+    last = (traceback or stderr).strip().splitlines()[-1:] or [""]
+    if "No module named 'pulumi'" in last[0] or "No module named 'gpu_platform" in last[0]:
         return {
             "kind": "offline-engine-limit",
-            "error": f"{python} cannot run the program: {stderr.strip().splitlines()[-1]}",
+            "error": f"{python} cannot run the program: {last[0]}",
             "remedy": "check that this interpreter runs and has the pulumi package",
+            "traceback": traceback,
         }
     how = f"signal {-status}" if status < 0 else f"exit status {status}"
     return {
         "kind": "exited",
         "error": f"the program exited before it finished ({how}, in {python})",
         "remedy": "a Pulumi program ends by reaching the end of its __main__.py",
+        "traceback": traceback,
     }
 
 
@@ -68,7 +83,6 @@ def child_main(request_path: str, result_path: str) -> None:
     """In the program's interpreter: run it, write ``{"run": ...}`` or ``{"failure": ...}``."""
     from .engine import PreviewMocks, RecordingMonitor, run_program
     from .failure import explain
-    from .program_guard import ProgramTimedOut
     from .user_mocks import UserMocks
     from .wire import to_wire
 
@@ -101,7 +115,7 @@ def child_main(request_path: str, result_path: str) -> None:
                 ],
             }
         }
-    except (Exception, ProgramTimedOut) as err:  # reported to the parent, which prints it
+    except BaseException as err:  # any: reported to the parent, which prints it
         if type(err).__name__ == "ConfigError":
             result = {"config_error": str(err)}
         else:
@@ -167,12 +181,14 @@ def run_in(
         except subprocess.TimeoutExpired as err:
             _forward(err.stdout, err.stderr)
             raise ProgramTimedOut(timeout or 0) from None
-        # The program's own prints and logs go to our stderr: stdout is the plan's.
-        _forward(done.stdout, done.stderr)
+        # The program's own prints and logs go to our stderr: stdout is the plan's. A child
+        # that died without a result printed a traceback: that is for --debug.
+        printed, died = (done.stderr, "") if result.exists() else split_traceback(done.stderr)
+        _forward(done.stdout, printed)
         if not result.exists():
             if STOPPED_MARK in done.stderr:  # it caught every interruption: ended by the guard
                 raise ProgramTimedOut(timeout or 0)
-            raise ChildFailure(_no_result(python, done.returncode, done.stderr))
+            raise ChildFailure(_no_result(python, done.returncode, printed, died))
         answer = json.loads(result.read_text())
     if "config_error" in answer:
         raise ChildConfigError(answer["config_error"])

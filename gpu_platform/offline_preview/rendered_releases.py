@@ -21,6 +21,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from .deadline import NO_DEADLINE, RunDeadline
 from .engine import PreviewMocks, ProgramRun, RecordedResource
 from .helm_charts import ChartStore
 from .kubernetes_components import Context, Objects, _chart, build_one
@@ -76,8 +77,10 @@ def render_releases(
     program_dir: Path,
     user_mocks: UserMocks | None = None,
     store: ChartStore | None = None,
+    deadline: RunDeadline = NO_DEADLINE,
 ) -> RenderedReleases:
-    """Every v3 Release of ``run`` rendered, as objects for the pack (not for the plan)."""
+    """Every v3 Release of ``run`` rendered, as objects for the pack (not for the plan), within
+    the run's ``deadline`` (each fetch and render bounded as a v4 Chart's)."""
     store = store or ChartStore.from_env()
     mocks = PreviewMocks(user_mocks)
     by_urn = {r.urn: r for r in run.resources}
@@ -94,6 +97,7 @@ def render_releases(
             mocks=mocks,
             what=RELEASE_KIND,
             instead=JUDGED_INSTEAD,
+            deadline=deadline,
         )
         if notice is not None:
             rendered.notices.append(notice)

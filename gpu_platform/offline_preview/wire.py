@@ -131,6 +131,38 @@ def contains_unknown(value: Any) -> bool:
     return False
 
 
+def contains_secret(value: Any) -> bool:
+    if isinstance(value, Secret):
+        return True
+    if isinstance(value, dict):
+        return any(contains_secret(v) for v in value.values())
+    if isinstance(value, list):
+        return any(contains_secret(v) for v in value)
+    return False
+
+
+def secret_values(value: Any) -> list[Any]:
+    """The value of every ``Secret`` inside ``value``."""
+    if isinstance(value, Secret):
+        return [value.value]
+    if isinstance(value, dict):
+        return [s for v in value.values() for s in secret_values(v)]
+    if isinstance(value, list):
+        return [s for v in value for s in secret_values(v)]
+    return []
+
+
+def plain_strings(value: Any) -> list[str]:
+    """Every string inside ``value`` that is not inside a ``Secret``."""
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, dict):
+        return [s for v in value.values() for s in plain_strings(v)]
+    if isinstance(value, list):
+        return [s for v in value for s in plain_strings(v)]
+    return []
+
+
 def unknown_paths(value: Any, prefix: str = "") -> list[str]:
     """Dotted paths of every unknown in ``value`` (``spec.role``, ``subnets[0]``)."""
     if isinstance(value, Unknown):

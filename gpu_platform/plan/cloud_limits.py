@@ -22,6 +22,8 @@ from gpu_facts.regions import (
     azure_region_key,
     not_offered_in,
 )
+from gpu_platform.plan.clouds import cloud_plan
+from gpu_platform.plan.problems import Problem
 from gpu_platform.settings import (
     AckClusterSettings,
     AckGpuPoolSettings,
@@ -31,6 +33,21 @@ from gpu_platform.settings import (
     GpuPoolSettings,
     PlatformSettings,
 )
+
+
+def pool_size_problems(cloud: str, pool: GpuPoolSettings | CpuPoolSettings) -> list[Problem]:
+    """A pool (GPU or CPU) past its cloud's hard limit of nodes per pool (the cloud's rule:
+    ``plan.clouds``), with the key relative to the pool: the stack config puts it under
+    ``gpuPools[i]``, the pool components under ``pool``."""
+    plan = cloud_plan(cloud)
+    return [
+        (
+            key,
+            f"{nodes} nodes; {plan.title} allows at most {limit.value} in one node pool "
+            f"({limit.source}): split it into several pools",
+        )
+        for key, nodes, limit in plan.pool_size_limits(pool)
+    ]
 
 
 def pool_max_nodes(pool: GpuPoolSettings | CpuPoolSettings) -> int:

@@ -8,7 +8,7 @@ word of the device's ``productName``) or one MIG profile (``mig-1g-5gb``: class
 gives the classes the namespace's DRA pools publish (one number for all, or one per class
 name), 0 for every other GPU class the cluster's driver ships, so the namespace cannot claim
 from a pool it was not given. A class the quota has no key for would be uncapped: the admission
-policy refuses claims on one (``gpu_facts.dra.QUOTA_DEVICE_CLASSES_ANNOTATION``).
+policy refuses claims on one (the namespace's labels, ``gpu_facts.dra.quota_device_class_label``).
 """
 
 from __future__ import annotations
@@ -27,6 +27,7 @@ from gpu_facts.dra import (
     gpu_family,
     is_device_class_name,
     nvidia_attribute_cel,
+    quota_key_device_class,
 )
 from gpu_platform.settings import WorkloadSettings
 
@@ -107,6 +108,5 @@ def claim_quota(
 
 
 def quota_device_classes(quota: dict[str, str]) -> list[str]:
-    """The classes a namespace's claim quota caps (its annotation's value, as a list)."""
-    suffix = device_class_quota_key("")
-    return sorted(key[: -len(suffix)] for key in quota if key.endswith(suffix))
+    """The classes a namespace's claim quota caps (one namespace label each)."""
+    return sorted(c for key in quota if (c := quota_key_device_class(key)) is not None)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from gpu_facts.nvidia.dra_driver_chart import MIN_NVIDIA_DRIVER_MAJOR as DRA_MIN_DRIVER_MAJOR
+
 from .pools import PoolFacts
 
 CHECK_DEADLINE_SECONDS = 1800
@@ -23,3 +25,10 @@ def gpu_resource(pool: PoolFacts) -> str:
     if len(names) != 1:
         raise ValueError(f"pool {pool.name!r}: expected one GPU resource, found {names}")
     return names[0]
+
+
+def min_driver_major(pool: PoolFacts, configured: int) -> int:
+    """The oldest NVIDIA driver major a pool's nodes may run: ``driverCheck.minDriverMajor``,
+    and on a DRA pool at least the one NVIDIA's DRA driver allocates GPUs with (565: its
+    ``docs/prerequisites.md``, ``gpu_facts.nvidia.dra_driver_chart``)."""
+    return max(configured, DRA_MIN_DRIVER_MAJOR) if pool.uses_dra else configured

@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from gpu_facts.ack.addons import LOGSTORE_NAME_MAX, LOGSTORE_NAME_MIN
+from gpu_facts.aks.monitor import MAX_RETENTION_DAYS, MIN_RETENTION_DAYS
 from gpu_facts.name_rules import DNS1123_LABEL
 from gpu_facts.nvidia.dcgm_exporter_chart import DRA_ATTRIBUTION_MIN_VERSION
 from gpu_facts.scheduling import ALIYUN_GPU_MEM, POOL_LABEL, WORKLOAD_TYPE_LABEL
@@ -22,10 +23,22 @@ from .metrics import (
     reads_resource_slices,
 )
 from .platform import ResolvedPlatform
+from .problems import Problem
 
 KSM_LABELS_ALLOWLIST = f"namespaces=[{WORKLOAD_TYPE_LABEL}],nodes=[{POOL_LABEL}]"
 """kube-state-metrics labels the GPU rules join on: a namespace's workload type, a node's pool
 (``--metric-labels-allowlist``; AKS: ``azureMonitorProfile.metrics.kubeStateMetrics``)."""
+
+
+def retention_days_problems(days: object) -> list[Problem]:
+    """A Log Analytics workspace's retention (``retentionDays``): a whole number of days, from
+    ``MIN_RETENTION_DAYS`` to ``MAX_RETENTION_DAYS`` (the stack config's ``LogsSettings``
+    holds the same bounds); the path is the value's own (``""``)."""
+    if isinstance(days, bool) or not isinstance(days, int):
+        return [("", f"a whole number of days, not {str(days)[:40]!r}")]
+    if not MIN_RETENTION_DAYS <= days <= MAX_RETENTION_DAYS:
+        return [("", f"{MIN_RETENTION_DAYS} to {MAX_RETENTION_DAYS}, not {days}")]
+    return []
 
 
 @dataclass(frozen=True, slots=True)

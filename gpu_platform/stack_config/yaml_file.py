@@ -8,11 +8,17 @@ hold plain values (no ``!!python/...`` or other language tags; a date stays text
 bounds that no real config comes near: a size, a nesting depth (PyYAML composes recursively),
 and a number of values counted with every alias expanded (an alias "billion laughs" of a few KB
 expands to billions: refused as it is parsed, before anything is built).
+
+The same reader, with the same kinds of bounds (``Bounds``: size, depth, values with aliases
+expanded) and larger numbers, decodes the YAML streams of Kubernetes manifests and Helm values
+files in the offline preview (``load_yaml_stream``): many documents, keys as PyYAML keeps them.
+Only PyYAML and the standard library: a program's own virtualenv imports it too.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import contextlib
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -25,6 +31,19 @@ MAX_DEPTH = 64
 """Deepest nesting of mappings and lists: our stack files nest 7 deep."""
 MAX_VALUES = 100_000
 """Most values (scalars, mappings, lists) in a file, aliases counted as what they repeat."""
+
+
+@dataclass(frozen=True)
+class Bounds:
+    """What a YAML input may hold: its size, nesting and values with aliases expanded."""
+
+    max_bytes: int = MAX_BYTES
+    max_depth: int = MAX_DEPTH
+    max_values: int = MAX_VALUES
+
+
+STACK_FILE_BOUNDS = Bounds()
+"""Pulumi's project and stack files, ``--mocks``: a few KB in practice."""
 
 _CORE_TAGS = frozenset(
     f"tag:yaml.org,2002:{name}" for name in ("str", "int", "float", "bool", "null", "map", "seq")
@@ -89,7 +108,7 @@ def _problem(message: str, mark: Any) -> FileProblem:
     return FileProblem(message, line, column)
 
 
-def _text(path: Path, data: bytes) -> str:
+def _text(path: Path | str, data: bytes) -> str:
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as err:
@@ -118,9 +137,12 @@ def read_bytes(path: Path, limit: int = MAX_BYTES) -> bytes:
     return data
 
 
-def _scan(path: Path, text: str) -> None:
-    """Refuse, as the events stream by: a second document, non-core tags, nesting past
-    ``MAX_DEPTH``, more than ``MAX_VALUES`` values with aliases expanded."""
+def _scan(
+    path: Path | str, text: str, bounds: Bounds = STACK_FILE_BOUNDS, *, one_document: bool = True
+) -> None:
+    """Refuse, as the events stream by: a second document (``one_document``), non-core tags,
+    nesting past ``bounds.max_depth``, more than ``bounds.max_values`` values with aliases
+    expanded (counted over every document of a stream)."""
     sizes: dict[str, int] = {}  # anchor -> values under it, expanded
     open_: list[tuple[str | None, int]] = []  # (anchor, values so far) of each open collection
     total = documents = 0
@@ -128,10 +150,10 @@ def _scan(path: Path, text: str) -> None:
     def add(count: int, mark: Any) -> None:
         nonlocal total
         total += count
-        if total > MAX_VALUES:
+        if total > bounds.max_values:
             raise InputFileError(
                 path,
-                [_problem(f"more than {MAX_VALUES} values with aliases expanded", mark)],
+                [_problem(f"more than {bounds.max_values} values with aliases expanded", mark)],
             )
         if open_:
             anchor, so_far = open_[-1]
@@ -147,7 +169,7 @@ def _scan(path: Path, text: str) -> None:
             )
         if isinstance(event, yaml.DocumentStartEvent):
             documents += 1
-            if documents > 1:
+            if one_document and documents > 1:
                 raise InputFileError(
                     path, [_problem("a second YAML document: one document only", event.start_mark)]
                 )
@@ -158,9 +180,10 @@ def _scan(path: Path, text: str) -> None:
         elif isinstance(event, yaml.AliasEvent):
             add(sizes.get(event.anchor or "", 1), event.start_mark)
         elif isinstance(event, yaml.CollectionStartEvent):
-            if len(open_) >= MAX_DEPTH:
+            if len(open_) >= bounds.max_depth:
                 raise InputFileError(
-                    path, [_problem(f"nested deeper than {MAX_DEPTH} levels", event.start_mark)]
+                    path,
+                    [_problem(f"nested deeper than {bounds.max_depth} levels", event.start_mark)],
                 )
             add(1, event.start_mark)
             open_.append((event.anchor, 1))
@@ -218,9 +241,25 @@ def _char_at(text: str, mark: Any) -> str:
     return ""
 
 
+@contextlib.contextmanager
+def _refused_with_position(path: Path | str, text: str) -> Iterator[None]:
+    """PyYAML's errors as ``InputFileError`` at their line and column."""
+    try:
+        yield
+    except yaml.MarkedYAMLError as err:
+        mark = err.problem_mark or err.context_mark
+        message = str(err.problem or err.context or "not YAML")
+        if mark is not None and _char_at(text, mark) == "\t":
+            message = f"a tab: YAML indents with spaces, never tabs ({message})"
+        problem = _problem(message, mark) if mark is not None else FileProblem(message)
+        raise InputFileError(path, [problem]) from None
+    except yaml.YAMLError as err:
+        raise InputFileError(path, [FileProblem(f"not YAML: {err}")]) from None
+
+
 def load_yaml(path: Path, text: str) -> YamlDocument:
     """The one document of ``text`` (read from ``path``), or ``InputFileError``."""
-    try:
+    with _refused_with_position(path, text):
         _scan(path, text)
         loader = _Loader(text)
         try:
@@ -235,15 +274,23 @@ def load_yaml(path: Path, text: str) -> YamlDocument:
             return YamlDocument(loader.construct_document(node), keys, _at(node.start_mark))
         finally:
             loader.dispose()
-    except yaml.MarkedYAMLError as err:
-        mark = err.problem_mark or err.context_mark
-        message = str(err.problem or err.context or "not YAML")
-        if mark is not None and _char_at(text, mark) == "\t":
-            message = f"a tab: YAML indents with spaces, never tabs ({message})"
-        problem = _problem(message, mark) if mark is not None else FileProblem(message)
-        raise InputFileError(path, [problem]) from None
-    except yaml.YAMLError as err:
-        raise InputFileError(path, [FileProblem(f"not YAML: {err}")]) from None
+
+
+def load_yaml_stream(source: Path | str, text: str, bounds: Bounds) -> list[Any]:
+    """Every document of a YAML (or JSON) stream, within ``bounds`` (its size included), core
+    tags only and dates as text, as go-yaml decodes them into Kubernetes objects; or
+    ``InputFileError`` naming ``source`` (a file or URL) with the line and column."""
+    if len(text.encode()) > bounds.max_bytes:
+        raise InputFileError(source, [FileProblem(f"larger than {bounds.max_bytes} bytes")])
+    with _refused_with_position(source, text):
+        _scan(source, text, bounds, one_document=False)
+        return list(yaml.load_all(text, Loader=_Loader))
+
+
+def decode_text(source: Path | str, data: bytes) -> str:
+    """``data`` as UTF-8 text, or ``InputFileError`` naming ``source`` and the first byte
+    that is not."""
+    return _text(source, data)
 
 
 def read_yaml(path: Path) -> YamlDocument:

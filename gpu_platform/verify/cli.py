@@ -23,7 +23,7 @@ from gpu_facts.vendors import AMD, NVIDIA
 from gpu_platform.plan.platform import ResolvedPlatform
 from gpu_platform.settings import DriverCheckSettings
 from gpu_platform.stack_config import NAMESPACE, ConfigError, load_platform
-from gpu_platform.stack_config.files import project_name, read_stack_config
+from gpu_platform.stack_config.files import PROJECT_FILES, project_name, read_stack_config
 
 from .active import ProbePool, active_run
 from .amd.expectations import AmdExpectation, amd_expectation
@@ -59,7 +59,7 @@ def load_stack(program: Path, stack: str, config_file: Path | None) -> ResolvedP
     if not path.is_file():
         raise UsageError(f"no stack config at {path} (give --stack or --config)")
     try:
-        project = project_name(program) if config_file is None else _project_or_default(program)
+        project = project_name(program) if config_file is None else _config_project(path, program)
         stack_config = read_stack_config(path, project)
     except (OSError, ValueError, KeyError) as err:
         raise UsageError(f"cannot read {path}: {err}") from None
@@ -75,6 +75,15 @@ def load_stack(program: Path, stack: str, config_file: Path | None) -> ResolvedP
                 decoded = json.loads(value)
         raw[name] = decoded
     return load_platform(raw)
+
+
+def _config_project(config_file: Path, program: Path) -> str:
+    """The project of a ``--config`` file: the ``Pulumi.yaml`` beside it, else the program's,
+    else ours (a stack file copied out of its checkout still reads from any folder)."""
+    for folder in (config_file.resolve().parent, program):
+        if any((folder / name).is_file() for name in PROJECT_FILES):
+            return project_name(folder)
+    return NAMESPACE
 
 
 def _nodes_found(report: Report) -> dict[str, int]:
@@ -161,13 +170,6 @@ def load_plan(path: Path, err: TextIO) -> list[PlannedResource]:
         return plan_resources(json.loads(done.stdout))
     except ValueError as error:
         raise PlanError(f"the offline preview of {path} printed no plan ({error})") from None
-
-
-def _project_or_default(program: Path) -> str:
-    try:
-        return project_name(program)
-    except FileNotFoundError:
-        return NAMESPACE
 
 
 def _positive(text: str) -> int:

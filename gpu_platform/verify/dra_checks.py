@@ -2,11 +2,11 @@
 
 Per node: its DRA kubelet plugin pod is Ready (``dra-plugin``); its ResourceSlices of NVIDIA's
 driver publish as many devices as the pool promises, of its GPU family and MIG profile
-(``resource-slices``); the driver version they report is new enough (``driver``, read from the
-devices' ``driverVersion`` attribute: no exec); and no device-plugin pod runs there
-(``no-device-plugin``). For the cluster, each DeviceClass of the driver exists
-(``device-class``); per workload namespace, its quota caps every GPU DeviceClass as the stack
-says (``claim-quota``).
+(``resource-slices``); the driver version they report is new enough for the pool and NVIDIA's
+DRA driver (``driver``, read from the devices' ``driverVersion`` attribute: no exec); and no
+device-plugin pod runs there (``no-device-plugin``). For the cluster, each DeviceClass of the
+driver exists (``device-class``); per workload namespace, its quota caps every GPU DeviceClass
+as the stack says (``claim-quota``).
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from gpu_facts.nvidia.device_plugin_chart import CHART_NAME, GFD_CHART_NAME, PLU
 from .checks import effective_hard, node_labels, node_ready, node_taint, ready_pod_on_node
 from .cluster import Obj
 from .daemons import DaemonPods
-from .dra_expectations import DraExpectation, DraPoolExpectation
+from .dra_expectations import DraPoolExpectation
 from .objects import entries, mapping, name_of, text, whole
 from .results import CheckResult, many, outcome
 
@@ -136,7 +136,6 @@ def no_device_plugin(node: str, pods: list[Obj]) -> CheckResult:
 
 
 def dra_node_rows(
-    dra: DraExpectation,
     pool: DraPoolExpectation,
     node: Obj,
     *,
@@ -151,7 +150,7 @@ def dra_node_rows(
     row, _ = ready_pod_on_node(PLUGIN_CHECK, "DRA kubelet plugin", plugin, pods, node)
     rows.append(row)
     rows.append(resource_slices(pool, name, devices))
-    rows.append(slice_driver(dra.min_driver_major, name, devices))
+    rows.append(slice_driver(pool.min_driver_major, name, devices))
     rows.append(no_device_plugin(name, node_pods))
     return rows
 

@@ -21,6 +21,7 @@ from gpu_facts.dra import (
 from gpu_facts.nvidia.dra_driver_chart import KUBELET_PLUGIN_DAEMONSET
 from gpu_platform.plan.dra_claims import claim_quota, cluster_device_classes
 from gpu_platform.plan.dra_pools import dra_pools
+from gpu_platform.plan.driver_checks import min_driver_major
 from gpu_platform.plan.platform import ResolvedPlatform
 from gpu_platform.plan.pools import PoolFacts
 
@@ -40,6 +41,9 @@ class DraPoolExpectation:
     family: str
     """The GPU family their ``productName`` names (``A100``)."""
     mig_profile: str | None
+    min_driver_major: int
+    """The oldest NVIDIA driver major its devices may report (``plan.driver_checks``: 565 or
+    ``driverCheck.minDriverMajor``, the newer)."""
 
     def promise(self) -> str:
         """``56 mig devices, profile 1g.5gb, of an A100``."""
@@ -53,7 +57,6 @@ class DraExpectation:
     namespace: str
     """The driver's namespace: its kubelet plugin DaemonSet runs there."""
     pools: list[DraPoolExpectation]
-    min_driver_major: int
     device_classes: tuple[str, ...] = NVIDIA_DRA_DRIVER.device_classes
     driver: str = NVIDIA_DRA_DRIVER.name
     daemonset: str = KUBELET_PLUGIN_DAEMONSET
@@ -62,11 +65,14 @@ class DraExpectation:
 
 
 def dra_pool_expectation(platform: ResolvedPlatform, pf: PoolFacts) -> DraPoolExpectation:
-    return dra_pool_of(pool_expectation(platform, pf), pf)
+    configured = platform.settings.driver_check.min_driver_major
+    return dra_pool_of(pool_expectation(platform, pf), pf, configured)
 
 
-def dra_pool_of(pool: PoolExpectation, pf: PoolFacts) -> DraPoolExpectation:
-    """A DRA pool's nodes and the devices each publishes (the stack's path and a plan's)."""
+def dra_pool_of(pool: PoolExpectation, pf: PoolFacts, min_major: int) -> DraPoolExpectation:
+    """A DRA pool's nodes and the devices each publishes (the stack's path and a plan's);
+    ``min_major`` is ``driverCheck.minDriverMajor``, raised to what NVIDIA's DRA driver needs
+    (``plan.driver_checks.min_driver_major``)."""
     ((device_class, devices),) = pf.capacity.devices.items()
     mig = pf.mig_profile is not None
     return DraPoolExpectation(
@@ -76,6 +82,7 @@ def dra_pool_of(pool: PoolExpectation, pf: PoolFacts) -> DraPoolExpectation:
         device_type=MIG_DEVICE_TYPE if mig else GPU_DEVICE_TYPE,
         family=gpu_family(pf.gpu_model.name),
         mig_profile=pf.mig_profile,
+        min_driver_major=min_driver_major(pf, min_major),
     )
 
 
@@ -96,6 +103,5 @@ def dra_expectation(platform: ResolvedPlatform) -> DraExpectation | None:
     return DraExpectation(
         namespace=settings.dra_driver.namespace,
         pools=[dra_pool_expectation(platform, pf) for pf in pools],
-        min_driver_major=settings.driver_check.min_driver_major,
         claim_quotas=quotas,
     )

@@ -50,7 +50,6 @@ def verify_dra(
             step(f"pods on node {name}")
             devices = node_devices(slices, name, dra.driver)
             results += dra_node_rows(
-                dra,
                 pool,
                 node,
                 plugin=plugin,

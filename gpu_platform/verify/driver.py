@@ -60,6 +60,11 @@ ExecFactory = Callable[[tuple[str, ...]], DriverReader]
 """Given a command, a reader that runs it in a pod (``partial(StreamExecReader, api)``)."""
 
 
+def unexpected_answer(err: Exception) -> str:
+    """A failed row's text for an answer no check expected (its error, shortened)."""
+    return f"an answer of an unexpected shape: {type(err).__name__}: {str(err)[:200]}"
+
+
 def _failure(status_json: str) -> str | None:
     """The error-channel ``Status``: None on success, else its message."""
     if not status_json:
@@ -68,6 +73,9 @@ def _failure(status_json: str) -> str | None:
         status = json.loads(status_json)
     except ValueError:
         return status_json.strip()
+    if not isinstance(status, dict):  # a bare string, a list, a number: say what it was
+        shown = status if isinstance(status, str) else json.dumps(status)
+        return shown.strip()[:300] or "an empty status"
     if status.get("status") == "Success":
         return None
     return str(status.get("message") or status.get("reason") or status_json.strip())

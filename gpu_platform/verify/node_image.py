@@ -57,19 +57,31 @@ def node_image(pool: str, nodes: list[Obj], channel: str, today: date) -> CheckR
     if not nodes:
         return CheckResult(CHECK, subject, expected, "no node in the pool to read", "skip")
     versions = Counter(labels_of(node).get(NODE_IMAGE_VERSION_LABEL, "") for node in nodes)
-    shown, unreadable, oldest = [], [], 0
+    shown, unreadable, future, oldest = [], [], [], 0
     for version, count in sorted(versions.items()):
         on = f"on {many(count, 'node')}"
         built = image_date(version) if version else None
         if built is None:
             unreadable.append(f"{version or f'no {NODE_IMAGE_VERSION_LABEL} label'} {on}")
             continue
-        age = max(0, (today - built).days)
+        age = (today - built).days
+        if age < 0:  # a label (or this machine's clock) that is wrong: never "0 days old"
+            future.append(f"{version} (dated {built}, {many(-age, 'day')} after today) {on}")
+            continue
         oldest = max(oldest, age)
         shown.append(f"{version} ({many(age, 'day')} old) {on}")
-    found = "; ".join(shown + unreadable)
+    found = "; ".join(shown + unreadable + future)
     if unreadable:
         return outcome(CHECK, subject, expected, f"{found}: no image date to read", False)
+    if future:
+        return outcome(
+            CHECK,
+            subject,
+            expected,
+            f"{found}: an image cannot be built in the future; check the node's label and "
+            "this machine's clock",
+            False,
+        )
     if oldest <= NODE_IMAGE_MAX_AGE_DAYS:
         if not automatic:
             found += f"; no automatic channel: upgrade by hand ({MANUAL_UPGRADE})"

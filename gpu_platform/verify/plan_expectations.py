@@ -42,9 +42,9 @@ from gpu_platform.settings import (
     DraDriverSettings,
     DriverCheckSettings,
     GpuOperatorSettings,
-    GpuPoolSettings,
     MetricsSettings,
     WorkloadSettings,
+    gpu_pool_settings,
 )
 
 from .amd.expectations import AmdExpectation, amd_pool_of
@@ -119,7 +119,7 @@ class _Pools:
 
     def resolve(self, cloud: str, pool: object, where: str) -> PoolFacts:
         try:
-            settings = GpuPoolSettings.model_validate(pool)
+            settings = gpu_pool_settings(cloud, pool)
         except ValidationError as err:
             first = err.errors()[0]
             path = ".".join(str(p) for p in first["loc"])
@@ -323,9 +323,11 @@ def _dra(
     return DraExpectation(
         namespace=str(driver.get("namespace") or DraDriverSettings().namespace),
         pools=[
-            dra_pool_of(pool_nodes_expectation(pf, _labels(pools, pf), False), pf) for pf in served
+            dra_pool_of(
+                pool_nodes_expectation(pf, _labels(pools, pf), False), pf, exp.min_driver_major
+            )
+            for pf in served
         ],
-        min_driver_major=exp.min_driver_major,
         claim_quotas=quotas,
     )
 

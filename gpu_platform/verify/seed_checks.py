@@ -30,7 +30,7 @@ from gpu_facts.aks.storage import NVME_CACHE_STORAGE_CLASS as STORAGE_CLASS
 from .checks import ready_pod_on_node
 from .cluster import ClusterError, ClusterReader, Obj
 from .daemons import DaemonPods, exec_container, is_mps_daemon_pod, pod_problem
-from .driver import ExecError, ExecFactory, ExecTarget
+from .driver import ExecError, ExecFactory, ExecTarget, unexpected_answer
 from .expectations import Expectations
 from .exporter import pod_gpu_resources
 from .gpu_memory import CHECK as GPU_MEMORY
@@ -324,9 +324,11 @@ def _exec_hint(err: ExecError, target: ExecTarget) -> str:
 def _run(job: _Exec, make_reader: ExecFactory) -> CheckResult:
     try:
         printed = make_reader(job.command)(job.target)
+        return job.judge(printed)
     except ExecError as err:
         return outcome(job.check, job.subject, job.expected, _exec_hint(err, job.target), False)
-    return job.judge(printed)
+    except Exception as err:  # an answer of a shape nothing expected: this row fails, alone
+        return outcome(job.check, job.subject, job.expected, unexpected_answer(err), False)
 
 
 def _resolve(

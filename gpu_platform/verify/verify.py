@@ -12,7 +12,7 @@ from .cluster import ClusterReader
 from .daemons import DaemonPods, daemon_pods, uid_of
 from .dra_expectations import DraExpectation
 from .dra_verify import verify_dra
-from .driver import NVIDIA_SMI, DriverReader, ExecError, ExecTarget
+from .driver import NVIDIA_SMI, DriverReader, ExecError, ExecTarget, unexpected_answer
 from .expectations import Expectations
 from .exporter import (
     MetricsReader,
@@ -57,6 +57,8 @@ def driver_check(target: ExecTarget, min_major: int, read: DriverReader) -> Chec
         info = parse_driver_version(read(target))
     except (ExecError, NvidiaSmiError) as err:
         return outcome("driver", subject, expected, str(err), False)
+    except Exception as err:  # an answer of a shape nothing expected: this row fails, alone
+        return outcome("driver", subject, expected, unexpected_answer(err), False)
     found = f"{info.version} (nvidia-smi in {target.pod})"
     if not info.at_least(min_major):
         found = f"{info.version} is older than {min_major}: upgrade the node image or driver"

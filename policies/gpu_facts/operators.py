@@ -117,6 +117,10 @@ NIM_GPU_RESOURCE = "nvidia.com/gpu"
 limits = ``multiNode.parallelism.tensor``, else the cached profile's tensor parallelism, else 1.
 Its ``tolerations``, ``nodeSelector``, ``affinity``, ``runtimeClassName``, ``schedulerName`` and
 ``priorityClassName`` are copied as written; no toleration is added."""
+NIM_CLAIM_DEFAULT_DEVICE_CLASS = "gpu.nvidia.com"
+"""A ``draResources[].claimCreationSpec.devices[]`` entry's ``deviceClassName`` when unset
+(``count`` defaults to 1): the operator turns the spec into a ResourceClaimTemplate the pod
+claims (``api/apps/v1alpha1/dra_types.go`` ``DRADeviceSpec``, kubebuilder defaults)."""
 NIM_CACHE_CONTAINER = "nim-cache-ctr"
 """The NIMCache Job's container (``NIMCacheContainerName``): the source's ``modelPuller`` image
 with ``spec.env``, CPU and memory from ``spec.resources`` (no GPU field), ``spec.tolerations``

@@ -37,12 +37,13 @@ from gpu_facts.dra import (
 )
 from gpu_facts.vendors import GpuVendor
 
-from .pod_specs import DEFAULT_NAMESPACE, pod_gpu_resources
+from .operator_pods import CREATED_CLAIM
+from .pod_specs import known_namespace, pod_gpu_resources
 from .props import mapping, mappings, path, text
 from .tolerations import vendor_keys
 
-ClaimKey = tuple[str, str]
-"""(namespace, name) of a claim or template."""
+ClaimKey = tuple[str | None, str]
+"""(namespace, name) of a claim or template; the namespace None when unknown at preview."""
 
 
 def resource_kind(resource_type: str) -> str | None:
@@ -112,11 +113,11 @@ class DeviceClassInfo:
     name: str
     vendor: GpuVendor | None
     """The GPU vendor whose devices it selects, None for a class of no GPU driver."""
-    extended_resource_name: str | None
-    """``spec.extendedResourceName``: plain requests for this name may be served by the class."""
 
 
 def device_class_info(name: str, props: Mapping[str, Any]) -> DeviceClassInfo:
+    """A program's DeviceClass: its vendor by its selectors, else by its known name. (Its
+    ``extendedResourceName`` is device-classes-map-no-gpu-resource's, read there.)"""
     spec = mapping(props.get("spec"))
     expressions = [
         expression
@@ -125,7 +126,7 @@ def device_class_info(name: str, props: Mapping[str, Any]) -> DeviceClassInfo:
     ]
     known = GPU_DEVICE_CLASSES.get(name)
     vendor = selector_vendor(expressions) or (known.vendor if known is not None else None)
-    return DeviceClassInfo(name, vendor, text(spec.get("extendedResourceName")))
+    return DeviceClassInfo(name, vendor)
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,14 +136,17 @@ class PodClaim:
     name: str
     """The entry's name, which containers name in ``resources.claims``."""
     kind: str
-    """``ResourceClaim`` or ``ResourceClaimTemplate``."""
+    """``ResourceClaim``, ``ResourceClaimTemplate`` or ``operator_pods.CREATED_CLAIM``."""
     source: str
     """The claim's or template's name."""
     classes: dict[str, int] | None
     """DeviceClass -> devices; None when the program declares no such claim or template."""
 
     def describe(self) -> str:
-        """``template 'gpu-h100'`` or ``claim 'shared'``, for messages."""
+        """``template 'gpu-h100'``, ``claim 'shared'`` or ``the claim the operator creates``,
+        for messages."""
+        if self.kind == CREATED_CLAIM:
+            return "the claim the operator creates"
         what = "template" if self.kind == RESOURCE_CLAIM_TEMPLATE else "claim"
         return f"{what} '{self.source}'"
 
@@ -164,24 +168,28 @@ class StackClaims:
         known = GPU_DEVICE_CLASSES.get(device_class)
         return known.vendor if known is not None else None
 
-    def pod_claims(self, namespace: str, spec: Mapping[str, Any]) -> list[PodClaim]:
-        """Each of the pod's claims, resolved in its namespace where the program has it."""
+    def pod_claims(self, namespace: str | None, spec: Mapping[str, Any]) -> list[PodClaim]:
+        """Each of the pod's claims, resolved in its namespace where the program has it
+        (``resolve``)."""
         found = []
         for entry in mappings(spec.get("resourceClaims")):
             name = text(entry.get("name")) or ""
+            created = entry.get(CREATED_CLAIM)
+            if created is not None:  # made from an operator's resource, beside the pod
+                found.append(PodClaim(name, CREATED_CLAIM, name, requested_devices(created)))
+                continue
             template = text(entry.get("resourceClaimTemplateName"))
             if template is not None:
-                classes = self.templates.get((namespace, template))
+                classes = resolve(self.templates, namespace, template)
                 found.append(PodClaim(name, RESOURCE_CLAIM_TEMPLATE, template, classes))
                 continue
             claim = text(entry.get("resourceClaimName"))
             if claim is not None:
-                found.append(
-                    PodClaim(name, RESOURCE_CLAIM, claim, self.claims.get((namespace, claim)))
-                )
+                classes = resolve(self.claims, namespace, claim)
+                found.append(PodClaim(name, RESOURCE_CLAIM, claim, classes))
         return found
 
-    def gpu_claims(self, namespace: str, spec: Mapping[str, Any]) -> list[PodClaim]:
+    def gpu_claims(self, namespace: str | None, spec: Mapping[str, Any]) -> list[PodClaim]:
         """The pod's claims that ask for a GPU class."""
         return [
             claim
@@ -189,27 +197,26 @@ class StackClaims:
             if claim.classes and any(self.gpu_vendor(c) for c in claim.classes)
         ]
 
-    def pod_gpu_classes(self, namespace: str, spec: Mapping[str, Any]) -> dict[str, int]:
-        """GPU DeviceClass -> devices the pod's claims ask for (a shared claim counts once per
-        pod that names it, as each pod holds it)."""
-        found: dict[str, int] = defaultdict(int)
-        for claim in self.gpu_claims(namespace, spec):
-            for device_class, n in (claim.classes or {}).items():
-                if self.gpu_vendor(device_class) is not None:
-                    found[device_class] += n
-        return dict(found)
 
-    def pod_gpu_vendors(self, namespace: str, spec: Mapping[str, Any]) -> set[GpuVendor]:
-        """The vendors whose GPUs the pod claims."""
-        return {
-            vendor
-            for device_class in self.pod_gpu_classes(namespace, spec)
-            if (vendor := self.gpu_vendor(device_class)) is not None
-        }
-
-
-def _namespace(props: Mapping[str, Any]) -> str:
-    return text(path(props, "metadata", "namespace")) or DEFAULT_NAMESPACE
+def resolve(
+    objects: Mapping[ClaimKey, dict[str, int]], namespace: str | None, name: str
+) -> dict[str, int] | None:
+    """The classes of the claim (or template) ``name`` a pod in ``namespace`` gets: the one in
+    its namespace. Where a namespace is unknown at preview (the pod's, or the object's: a
+    program that passes a Namespace's output), every object of that name it may be, with the
+    most devices any of them asks per class: a claim pod must not pass unseen because its
+    namespace is an output. None when the program has none."""
+    if namespace is not None and (namespace, name) in objects:
+        return objects[(namespace, name)]
+    found: dict[str, int] = {}
+    matched = False
+    for (where, named), classes in objects.items():
+        if named != name or (namespace is not None and where is not None):
+            continue
+        matched = True
+        for device_class, n in classes.items():
+            found[device_class] = max(found.get(device_class, 0), n)
+    return found if matched else None
 
 
 def _name(resource: PolicyResource) -> str:
@@ -217,8 +224,9 @@ def _name(resource: PolicyResource) -> str:
 
 
 def stack_claims(index: Mapping[str, list[PolicyResource]]) -> StackClaims:
-    """The program's claims, templates and DeviceClasses. One whose name, namespace or requests
-    are unknown at preview is left out (a pod naming it stays unresolved)."""
+    """The program's claims, templates and DeviceClasses. One whose name or requests are
+    unknown at preview is left out (a pod naming it stays unresolved); one whose namespace is
+    unknown is kept under the namespace None (``resolve``)."""
     claims = StackClaims()
     for resource_type, resources in index.items():
         kind = resource_kind(resource_type)
@@ -237,10 +245,12 @@ def _add(claims: StackClaims, kind: str, resource: PolicyResource) -> None:
     if kind == DEVICE_CLASS:
         claims.classes[name] = device_class_info(name, props)
     elif kind == RESOURCE_CLAIM:
-        claims.claims[(_namespace(props), name)] = requested_devices(path(props, "spec", "devices"))
+        claims.claims[(known_namespace(props), name)] = requested_devices(
+            path(props, "spec", "devices")
+        )
     else:
         devices = path(props, "spec", "spec", "devices")
-        claims.templates[(_namespace(props), name)] = requested_devices(devices)
+        claims.templates[(known_namespace(props), name)] = requested_devices(devices)
 
 
 @dataclass(frozen=True, slots=True)
@@ -280,11 +290,19 @@ class GpuDemand:
 def gpu_demand(
     spec: Mapping[str, Any], namespace: str | None, claims: StackClaims | None
 ) -> GpuDemand:
-    """The pod's GPU demand; claims only resolve with the program's ``claims`` and a known
-    namespace."""
+    """The pod's GPU demand; claims only resolve with the program's ``claims`` (in the pod's
+    namespace, or where it is unknown at preview, by name: ``resolve``). A shared claim counts
+    once per pod that names it, as each pod holds it."""
     resources = frozenset(pod_gpu_resources(spec))
-    if claims is None or namespace is None:
+    if claims is None:
         return GpuDemand(resources, (), {}, frozenset())
-    classes = claims.pod_gpu_classes(namespace, spec)
-    vendors = frozenset(claims.pod_gpu_vendors(namespace, spec))
-    return GpuDemand(resources, tuple(claims.gpu_claims(namespace, spec)), classes, vendors)
+    found = claims.gpu_claims(namespace, spec)
+    classes: dict[str, int] = defaultdict(int)
+    vendors: set[GpuVendor] = set()
+    for claim in found:
+        for device_class, n in (claim.classes or {}).items():
+            vendor = claims.gpu_vendor(device_class)
+            if vendor is not None:
+                classes[device_class] += n
+                vendors.add(vendor)
+    return GpuDemand(resources, tuple(found), dict(classes), frozenset(vendors))

@@ -5,10 +5,11 @@ The kubelet plugin's pods land where ``values.kubeletPlugin`` places them: its `
 and required node affinity against a pool's labels, its ``tolerations`` against the pool's
 taints. A release that sets no affinity keeps the chart's default, which matches labels NFD
 (or the GPU Operator) adds at run time: like the device plugin's default, it counts as running
-on every GPU pool it tolerates. Chart 25.12.0 tolerates nothing by default
-(``gpu_facts.nvidia.dra_driver_chart``; 0.4.x tolerates ``nvidia.com/gpu``), so a release that
-sets no tolerations runs on no tainted pool. A release whose ``resources.gpus.enabled`` is false
-runs no GPU plugin at all.
+on every GPU pool it tolerates. A release that sets no tolerations keeps its chart's
+(``gpu_facts.nvidia.dra_driver_chart.DEFAULT_KUBELET_PLUGIN_TOLERATIONS``): none in 25.12.0, so
+it runs on no tainted pool; ``nvidia.com/gpu`` in the newer ``dra-driver-nvidia-gpu``, so it runs
+on every GPU pool so tainted. A release whose ``resources.gpus.enabled`` is false runs no GPU
+plugin at all.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from typing import Any
 
 from pulumi_policy import PolicyResource
 
-from gpu_facts.nvidia.dra_driver_chart import CHART_NAMES
+from gpu_facts.nvidia.dra_driver_chart import CHART_NAMES, DEFAULT_KUBELET_PLUGIN_TOLERATIONS
 
 from .helm_releases import releases
 from .node_placement import ANYWHERE, NodePlacement, node_placement
@@ -51,4 +52,9 @@ def dra_driver_releases(index: Mapping[str, list[PolicyResource]]) -> Iterator[D
             plugin = mapping(values.get("kubeletPlugin"))
             placed = "affinity" in plugin or "nodeSelector" in plugin
             placement = node_placement(plugin) if placed else ANYWHERE
-            yield DraDriverRelease(release, placement, tuple(mappings(plugin.get("tolerations"))))
+            tolerations = (
+                tuple(mappings(plugin.get("tolerations")))
+                if "tolerations" in plugin
+                else DEFAULT_KUBELET_PLUGIN_TOLERATIONS[chart]
+            )
+            yield DraDriverRelease(release, placement, tolerations)

@@ -18,6 +18,7 @@ from gpu_facts.operators import (
     KAITO_TOLERATIONS,
     KAITO_WORKSPACE_LABEL,
     NIM_CACHE_CONTAINER,
+    NIM_CLAIM_DEFAULT_DEVICE_CLASS,
     NIM_CONTAINER_SUFFIX,
     NIM_GPU_RESOURCE,
 )
@@ -191,9 +192,32 @@ def _nim_resources(spec: Mapping[str, Any]) -> Mapping[str, Any]:
     }
 
 
+CREATED_CLAIM = "createdClaim"
+"""In a pod the pack builds from an operator's resource, a ``resourceClaims`` entry's key for a
+claim the operator creates from the resource itself (NIM's ``claimCreationSpec``): its devices
+in a claim's ``spec.devices`` shape (``claims.requested_devices`` reads it). No pod of
+Kubernetes' own has it."""
+
+
+def _created_claim(creation: Mapping[str, Any]) -> dict[str, Any]:
+    """A ``claimCreationSpec`` as the devices of the template the operator makes of it: one
+    request per device, its class and count (NIM's defaults where unset)."""
+    requests = [
+        {
+            "name": text(device.get("name")) or f"device-{index}",
+            "deviceClassName": text(device.get("deviceClassName"))
+            or NIM_CLAIM_DEFAULT_DEVICE_CLASS,
+            "count": device.get("count", 1),
+        }
+        for index, device in enumerate(mappings(creation.get("devices")))
+    ]
+    return {"requests": requests}
+
+
 def _dra_claims(spec: Mapping[str, Any]) -> list[dict[str, Any]]:
     """``draResources`` as the pod's ``resourceClaims`` (named here by position; the operator
-    names them with hashes): a claim, a claim template, or the template it creates."""
+    names them with hashes): a claim, a claim template, or the template it creates from a
+    ``claimCreationSpec`` (``CREATED_CLAIM``)."""
     claims = []
     for index, resource in enumerate(mappings(spec.get("draResources"))):
         claim: dict[str, Any] = {"name": f"dra-{index}"}
@@ -201,6 +225,8 @@ def _dra_claims(spec: Mapping[str, Any]) -> list[dict[str, Any]]:
             claim["resourceClaimName"] = resource["resourceClaimName"]
         elif text(resource.get("resourceClaimTemplateName")):
             claim["resourceClaimTemplateName"] = resource["resourceClaimTemplateName"]
+        elif isinstance(creation := resource.get("claimCreationSpec"), Mapping):
+            claim[CREATED_CLAIM] = _created_claim(creation)
         claims.append(claim)
     return claims
 

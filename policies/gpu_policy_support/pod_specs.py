@@ -14,6 +14,8 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from pulumi_policy.proxy import UnknownValueError
+
 from gpu_facts.pod_templates import PodBearingKind, PodPath, pod_bearing_kind
 from gpu_facts.scheduling import is_gpu_resource
 
@@ -137,6 +139,14 @@ def is_cluster_scoped(resource_type: str) -> bool:
 def namespace(props: Mapping[str, Any]) -> str:
     """The object's namespace; Kubernetes puts an object without one in ``default``."""
     return text(path(props, "metadata", "namespace")) or DEFAULT_NAMESPACE
+
+
+def known_namespace(props: Mapping[str, Any]) -> str | None:
+    """``namespace``, or None when it is unknown at preview (a Namespace's output)."""
+    try:
+        return namespace(props)
+    except UnknownValueError:
+        return None
 
 
 @dataclass(frozen=True, slots=True)

@@ -3,22 +3,17 @@
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 
 from pulumi_policy import PolicyResource
+from pulumi_policy.proxy import UnknownValueError
 
 from gpu_facts.scheduling import GPU_NAMESPACE_LABEL, WORKLOAD_TYPE_LABEL
 
 from .claims import GpuDemand, StackClaims, gpu_demand, stack_claims
 from .driver_checks import is_driver_check
-from .pod_specs import (
-    DEFAULT_NAMESPACE,
-    PodSite,
-    is_cluster_scoped,
-    pod_bearing,
-    pod_sites,
-)
-from .policy_factory import Config, exempt_names, exempt_namespaces, is_exempt, known_text
+from .pod_specs import PodSite, is_cluster_scoped, known_namespace, pod_bearing, pod_sites
+from .policy_factory import Config, exempt_names, exempt_namespaces, is_exempt
 from .props import mapping, path, text
 from .resource_types import NAMESPACE, canonical_type
 
@@ -50,8 +45,7 @@ def is_gpu_namespace(resource: PolicyResource) -> bool:
 def workload_namespace(resource: PolicyResource) -> str | None:
     """The namespace a workload's pods run in (unset: ``default``); None when it is unknown at
     preview."""
-    namespace, known = known_text(resource.props, "metadata", "namespace")
-    return (namespace or DEFAULT_NAMESPACE) if known else None
+    return known_namespace(resource.props)
 
 
 def site_demand(resource: PolicyResource, site: PodSite, claims: StackClaims) -> GpuDemand:
@@ -85,23 +79,41 @@ def gpu_workload_namespaces(
     return found
 
 
-def stack_pods(
+def pod_resources(
     index: Mapping[str, list[PolicyResource]], config: Config | None = None
-) -> Iterator[tuple[PolicyResource, PodSite]]:
-    """Every pod of the stack's pod-bearing resources (a Deployment's one, a RayCluster's
-    head and workers), with its resource; without the resources ``config`` exempts."""
+) -> Iterator[tuple[str, PolicyResource]]:
+    """Every pod-bearing resource of the stack, with its type; without the resources ``config``
+    exempts."""
     for resource_type, resources in index.items():
         if pod_bearing(resource_type) is None:
             continue
         for resource in resources:
             if config is not None and is_exempt(resource.name, resource.props, config):
                 continue
-            for site in pod_sites(resource_type, resource.props):
-                yield resource, site
+            yield resource_type, resource
+
+
+def stack_pods(
+    index: Mapping[str, list[PolicyResource]], config: Config | None = None
+) -> Iterator[tuple[PolicyResource, PodSite]]:
+    """Every pod of the stack's pod-bearing resources (a Deployment's one, a RayCluster's
+    head and workers), with its resource; without the resources ``config`` exempts."""
+    for resource_type, resource in pod_resources(index, config):
+        for site in pod_sites(resource_type, resource.props):
+            yield resource, site
 
 
 def workload_names(workloads: list[PolicyResource]) -> str:
     return ", ".join(f"'{w.name}'" for w in workloads[:3]) + (", ..." if len(workloads) > 3 else "")
+
+
+def _gpu_pods_of(
+    resource_type: str, resource: PolicyResource, claims: StackClaims
+) -> Iterator[tuple[PodSite, GpuDemand]]:
+    for site in pod_sites(resource_type, resource.props):
+        demand = site_demand(resource, site, claims)
+        if demand:
+            yield site, demand
 
 
 def stack_gpu_pods(
@@ -112,10 +124,48 @@ def stack_gpu_pods(
     """Every pod of the stack that asks for a GPU (a resource, or a claim on a GPU DeviceClass
     the program declares), with its resource and its demand; without exempt resources."""
     claims = stack_claims(index) if claims is None else claims
-    for resource, site in stack_pods(index, config):
-        demand = site_demand(resource, site, claims)
-        if demand:
+    for resource_type, resource in pod_resources(index, config):
+        for site, demand in _gpu_pods_of(resource_type, resource, claims):
             yield resource, site, demand
+
+
+class UnknownInResources(UnknownValueError):
+    """Values unknown at preview kept a stack policy from judging some resources (it judged
+    the others): the analyzer reports the policy as not run during preview, advisory, as it
+    reports a resource policy that meets an unknown value, with the resources named."""
+
+    def __init__(self, unknown: Sequence[tuple[PolicyResource, UnknownValueError]]) -> None:
+        first = unknown[0][1]
+        super().__init__(first.unknown_type_sentinel, first.props)
+        self.resources = [resource for resource, _ in unknown]
+        self.message = (
+            f"{first.message} (in {workload_names(self.resources)}; the stack's other "
+            "resources were judged)"
+        )
+
+
+GpuPodJudge = Callable[[PolicyResource, PodSite, GpuDemand], None]
+"""Judges one GPU pod of a resource (and reports what it finds)."""
+
+
+def judge_gpu_pods(
+    index: Mapping[str, list[PolicyResource]], config: Config, judge: GpuPodJudge
+) -> None:
+    """``judge`` on every GPU pod of the stack (``stack_gpu_pods``), resource by resource, as a
+    resource policy would judge them: a resource with a value unknown at preview where the
+    judging reads (its namespace, a container's securityContext) is left out and the others
+    are still judged; then ``UnknownInResources`` names the left-out ones. One unknown value
+    never blinds the policy to the rest of the stack, nor passes its resource silently."""
+    claims = stack_claims(index)
+    unknown: list[tuple[PolicyResource, UnknownValueError]] = []
+    for resource_type, resource in pod_resources(index, config):
+        try:
+            for site, demand in _gpu_pods_of(resource_type, resource, claims):
+                judge(resource, site, demand)
+        except UnknownValueError as err:
+            unknown.append((resource, err))
+    if unknown:
+        raise UnknownInResources(unknown)
 
 
 def checked_gpu_namespaces(

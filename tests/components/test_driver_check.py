@@ -745,3 +745,24 @@ def test_workload_cannot_take_the_amd_checks_namespace() -> None:
     raw["workloads"][0]["name"] = "gpu-readiness-amd"
     with pytest.raises(ConfigError, match="'gpu-readiness-amd' is the platform's own namespace"):
         load_platform(raw)
+
+
+# --- DRA pools ------------------------------------------------------------------------------
+
+
+def test_a_dra_pool_check_claims_a_device_and_asks_for_the_dra_drivers_minimum() -> None:
+    """dra-dev's MIG DRA pool (one node) is checked like any pool, but claims its device from
+    its own template (tests/components/nvidia/test_dra_driver.py follows it through
+    GpuPlatform) and fails below driver 565, which NVIDIA's DRA driver needs, though
+    driverCheck's minimum is 535; the device-plugin pool keeps its resource and 535."""
+    jobs = jobs_by_pool(checks_run(platform("dra-dev")))
+    assert set(jobs) == {"a100mig", "a100dramig"}
+    dra = jobs["a100dramig"]["spec"]["template"]["spec"]
+    assert dra["resourceClaims"] == [
+        {"name": "gpu", "resourceClaimTemplateName": f"{CHECK_APP}-a100dramig"}
+    ]
+    assert "min_major=565" in dra["containers"][0]["command"][2]
+    plugin = jobs["a100mig"]["spec"]["template"]["spec"]
+    assert "resourceClaims" not in plugin
+    assert plugin["containers"][0]["resources"]["limits"]["nvidia.com/mig-1g.5gb"] == "1"
+    assert "min_major=535" in plugin["containers"][0]["command"][2]

@@ -992,7 +992,8 @@ def test_the_claims_policy_matches_claims_and_templates_in_gpu_namespaces() -> N
                 "apiGroups": ["resource.k8s.io"],
                 "apiVersions": ["v1", "v1beta2", "v1beta1"],
                 "resources": ["resourceclaims", "resourceclaimtemplates"],
-                "operations": ["CREATE", "UPDATE"],
+                # Specs are immutable: updates (finalizers) must not be refused.
+                "operations": ["CREATE"],
             }
         ],
     }

@@ -137,8 +137,57 @@ def test_pods_resolve_their_claims_in_their_namespace() -> None:
     assert demand and dict(demand.classes) == {"gpu.nvidia.com": 1}
     assert demand.taint_keys == {"nvidia.com/gpu"}
     assert demand.describe() == "claims gpu.nvidia.com (template 'one-gpu')"
-    # The same name in another namespace, or an unknown namespace, resolves to nothing.
+    # The same name in another namespace resolves to nothing.
     assert not gpu_demand(spec, "team-b", claims)
-    assert not gpu_demand(spec, None, claims)
     (claim,) = claims.pod_claims("team-b", spec)
     assert claim.classes is None
+    # A pod whose namespace is unknown at preview may be in any: it claims what any object of
+    # that name asks (a GPU pod must not pass unseen because its namespace is an output).
+    assert dict(gpu_demand(spec, None, claims).classes) == {"gpu.nvidia.com": 1}
+
+
+def test_an_object_whose_namespace_is_unknown_resolves_by_name() -> None:
+    """A program that passes a Namespace's output to both the template and the pod: both
+    namespaces unknown at preview, the pod still claims a GPU; a pod in a known namespace
+    without its own object of that name may be claiming it too. The most devices per class
+    any candidate asks is what counts."""
+
+    def template(namespace: str, device_class: str, count: int) -> dict[str, Any]:
+        request = {"name": "gpu", "exactly": {"deviceClassName": device_class, "count": count}}
+        return {
+            "metadata": {"name": "one-gpu", "namespace": namespace},
+            "spec": {"spec": {"devices": {"requests": [request]}}},
+        }
+
+    index = index_by_type(
+        [
+            resource(
+                "ResourceClaimTemplate", "a", template(UNKNOWN_STRING_VALUE, "gpu.nvidia.com", 2)
+            ),
+            resource("ResourceClaimTemplate", "b", template("team-b", "gpu.nvidia.com", 4)),
+            resource("ResourceClaimTemplate", "c", template("team-c", "mig.nvidia.com", 1)),
+        ]
+    )
+    claims = stack_claims(index)
+    spec = {"resourceClaims": [{"name": "gpu", "resourceClaimTemplateName": "one-gpu"}]}
+    assert dict(gpu_demand(spec, None, claims).classes) == {
+        "gpu.nvidia.com": 4,
+        "mig.nvidia.com": 1,
+    }
+    # Its own namespace's object wins; else only the ones whose namespace is unknown.
+    assert dict(gpu_demand(spec, "team-c", claims).classes) == {"mig.nvidia.com": 1}
+    assert dict(gpu_demand(spec, "team-a", claims).classes) == {"gpu.nvidia.com": 2}
+
+
+def test_a_gpu_class_whose_mapping_is_unknown_still_hands_out_gpus() -> None:
+    """Only the selectors decide a program's class is a GPU class: an extendedResourceName
+    unknown at preview (another policy's concern) does not drop the class."""
+    device_class = {
+        "metadata": {"name": "h100-only"},
+        "spec": {
+            "selectors": [{"cel": {"expression": "device.driver == 'gpu.nvidia.com'"}}],
+            "extendedResourceName": UNKNOWN_STRING_VALUE,
+        },
+    }
+    claims = stack_claims(index_by_type([resource("DeviceClass", "h100-only", device_class)]))
+    assert claims.gpu_vendor("h100-only") is NVIDIA

@@ -6,6 +6,8 @@ from __future__ import annotations
 from typing import Any
 
 from gpu_facts.operators import KAITO_TOLERATIONS
+from gpu_policy_support.claims import StackClaims, gpu_demand
+from gpu_policy_support.operator_pods import CREATED_CLAIM
 from gpu_policy_support.pod_specs import PodSite, pod_gpu_resources, pod_sites
 
 WORKSPACE = "kubernetes:kaito.sh/v1beta1:Workspace"
@@ -124,6 +126,31 @@ def test_the_operator_adds_no_gpu_when_the_spec_or_its_claims_say_how_many() -> 
     assert pod_gpu_resources(pod.spec) == set()
     assert pod.spec["resourceClaims"] == [{"name": "dra-0", "resourceClaimTemplateName": "one-gpu"}]
     assert pod.spec["containers"][0]["resources"]["claims"] == [{"name": "dra-0"}]
+    # Inline: the template the operator makes of claimCreationSpec, NIM's defaults filled in.
+    inline = {
+        "devices": [
+            {"name": "gpu"},
+            {"name": "mig", "deviceClassName": "mig.nvidia.com", "count": 2},
+        ]
+    }
+    pod = site(NIM_SERVICE, nim(draResources=[{"claimCreationSpec": inline}]))
+    assert pod_gpu_resources(pod.spec) == set()
+    assert pod.spec["resourceClaims"] == [
+        {
+            "name": "dra-0",
+            CREATED_CLAIM: {
+                "requests": [
+                    {"name": "gpu", "deviceClassName": "gpu.nvidia.com", "count": 1},
+                    {"name": "mig", "deviceClassName": "mig.nvidia.com", "count": 2},
+                ]
+            },
+        }
+    ]
+    demand = gpu_demand(pod.spec, "nim", StackClaims())
+    assert dict(demand.classes) == {"gpu.nvidia.com": 1, "mig.nvidia.com": 2}
+    assert demand.describe() == (
+        "claims gpu.nvidia.com, mig.nvidia.com (the claim the operator creates)"
+    )
     from_pvc = nim(storage={"pvc": {"name": "model"}})
     assert pod_gpu_resources(site(NIM_SERVICE, from_pvc).spec) == set()
 

@@ -7,7 +7,12 @@ from typing import Any
 
 import pytest
 
-from gpu_platform.plan.driver_checks import CHECK_DEADLINE_SECONDS, checked_pools, gpu_resource
+from gpu_platform.plan.driver_checks import (
+    CHECK_DEADLINE_SECONDS,
+    checked_pools,
+    gpu_resource,
+    min_driver_major,
+)
 from gpu_platform.plan.pools import PoolFacts, resolve_pool
 from tests.pools import gpu_pool
 
@@ -36,3 +41,12 @@ def test_a_pool_of_two_resources_has_no_one_resource() -> None:
     two = replace(pool, capacity=replace(pool.capacity, per_node={"a": 1, "b": 1}))
     with pytest.raises(ValueError, match="expected one GPU resource"):
         gpu_resource(two)
+
+
+def test_a_dra_pool_needs_the_driver_nvidias_dra_driver_needs() -> None:
+    """NVIDIA's DRA driver allocates GPUs from driver 565 on (its docs/prerequisites.md): a DRA
+    pool's minimum is that or driverCheck's, the newer; other pools keep driverCheck's."""
+    dra = facts(vmSize="Standard_NC40ads_H100_v5", count=1, allocation="dra")
+    plugin = facts(vmSize="Standard_NC40ads_H100_v5", count=1)
+    assert (min_driver_major(dra, 535), min_driver_major(dra, 570)) == (565, 570)
+    assert min_driver_major(plugin, 535) == 535

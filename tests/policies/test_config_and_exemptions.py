@@ -163,15 +163,42 @@ def test_an_unknown_namespace_is_judged_and_the_violation_says_why() -> None:
 
 
 def test_an_unknown_namespace_or_name_passes_a_clean_resource() -> None:
-    """No policy reports a clean resource, nor stops: the policy about the namespace itself
-    (gpu-pods-not-in-default-namespace, a stack policy since claims need the stack) leaves a
-    workload whose namespace is unknown at preview unjudged, rather than "can't run" for the
-    whole stack."""
+    """Only the policy about the namespace itself cannot judge it: the analyzer's advisory
+    "can't run policy", naming the workload (gpu-pods-not-in-default-namespace is a stack
+    policy, since claims need the stack, and judges each workload as a resource policy would:
+    it neither passes this one silently nor stops for the rest)."""
     for metadata in ({"namespace": UNKNOWN_STRING_VALUE}, {"name": UNKNOWN_STRING_VALUE}):
         res = mutated("Deployment", lambda s: None)
         res.props["metadata"].update(metadata)
         found = run_policies([recorded(res), *GOVERNED], policies())
-        assert found == [], found
+        cannot_run = (
+            [("gpu-pods-not-in-default-namespace", "advisory")] if "namespace" in metadata else []
+        )
+        assert [(v.policy, v.enforcement) for v in found] == cannot_run, found
+        assert all(v.message.startswith("can't run policy") for v in found)
+        assert all(f"'{res.name}'" in v.message for v in found)
+
+
+def test_one_unknown_value_does_not_stop_a_stack_pod_policy_for_the_rest() -> None:
+    """no-privileged-gpu-containers (mandatory) is a stack policy: a workload whose
+    securityContext is unknown at preview is left to the analyzer's advisory, naming it, and
+    every other workload is still judged, as when it was a resource policy."""
+    unknown = mutated(
+        "Deployment",
+        lambda s: container(s).__setitem__("securityContext", UNKNOWN_STRING_VALUE),
+    )
+    unknown = Res(unknown.type, "unknown-context", unknown.props)
+    found = run_policies(
+        [recorded(unknown), recorded(privileged()), *GOVERNED], [policy_named(PRIVILEGED)]
+    )
+    assert sorted((v.enforcement, v.urn is not None) for v in found) == [
+        ("advisory", False),
+        ("mandatory", True),
+    ]
+    judged, cannot_run = sorted(found, key=lambda v: v.enforcement, reverse=True)
+    assert judged.urn == privileged().urn
+    assert cannot_run.message.startswith("can't run policy during preview")
+    assert "'unknown-context'" in cannot_run.message
 
 
 def test_is_exempt_never_raises_on_unknown_metadata() -> None:

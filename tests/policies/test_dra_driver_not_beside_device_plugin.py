@@ -82,3 +82,13 @@ def test_a_kubelet_plugin_that_tolerates_nothing_runs_on_no_tainted_pool() -> No
     """Chart 25.12.0 tolerates nothing by default: without tolerations it serves no GPU pool."""
     untolerated = dra_release(kubeletPlugin={"affinity": {}})
     assert_case(Case(POLICY, "x", (DRA_POOL, plugin_release(), untolerated)))
+
+
+def test_the_newer_chart_tolerates_the_gpu_taint_by_default() -> None:
+    """dra-driver-nvidia-gpu (0.4.x) tolerates nvidia.com/gpu unless told otherwise: a release
+    of it that sets no tolerations and keeps the default affinity runs on every GPU pool, the
+    device plugin's t4 included; the older chart's runs on none."""
+    for chart, expect in (("dra-driver-nvidia-gpu", (BOTH,)), ("nvidia-dra-driver-gpu", ())):
+        release = dra_release(chart)
+        release.props["values"]["kubeletPlugin"] = {}
+        assert_case(Case(POLICY, chart, (aks_pool("t4"), DRA_POOL, OURS, release), expect))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from .claim_fixtures import CLAIM_SHAPES, claim_workload
+from .claim_fixtures import every_claim_workload
 from .harness import Case, assert_case, messages, policy_named, violations
 from .platform_fixtures import driver_check, workload
 from .stack_fixtures import (
@@ -52,19 +52,20 @@ CASES: list[Case] = [
         (NO_DENY,),
     ),
     Case(DENY, "allows-egress", (namespace("a"), deny_all("a", egress=[{}])), (NO_DENY,)),
-    # A namespace that runs claim pods (DRA) is a GPU namespace, labelled or not.
+    # A namespace that runs claim pods (DRA) is a GPU namespace, labelled or not: every
+    # pod-bearing kind and claim shape.
     *[
         Case(
             DENY,
-            f"claim-{shape}-{'denied' if denied else 'open'}",
+            f"{kind}-claim-{shape}-{'denied' if denied else 'open'}",
             (
                 namespace("team-a", {}),
                 *((deny_all("team-a"),) if denied else ()),
-                *claim_workload("Deployment", shape, namespace="team-a"),
+                *resources,
             ),
             () if denied else ("(it runs GPU workloads: ",),
         )
-        for shape in CLAIM_SHAPES
+        for kind, shape, resources in every_claim_workload("team-a")
         for denied in (True, False)
     ],
 ]

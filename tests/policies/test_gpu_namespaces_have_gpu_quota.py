@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from .claim_fixtures import CLAIM_SHAPES, claim_workload
+from .claim_fixtures import claim_workload, every_claim_workload
 from .harness import Case, assert_case, messages
 from .platform_fixtures import driver_check, workload
 from .stack_fixtures import (
@@ -49,22 +49,23 @@ CASES: list[Case] = [
         (namespace("a"), quota("a", {"nic.example.com.deviceclass.resource.k8s.io/devices": "4"})),
         (NO_QUOTA,),
     ),
-    # Claims (DRA): the namespace's quota must cap each GPU class its pods claim.
+    # Claims (DRA): the namespace's quota must cap each GPU class its pods claim, on every
+    # pod-bearing kind and claim shape.
     *[
         Case(
             QUOTA_POLICY,
-            f"claim-{shape}-{'capped' if capped else 'uncapped'}",
+            f"{kind}-claim-{shape}-{'capped' if capped else 'uncapped'}",
             (
                 namespace("gpu-training"),
                 quota(
                     "gpu-training",
                     {"requests.nvidia.com/gpu": "8", **({GPU_CLASS_KEY: "2"} if capped else {})},
                 ),
-                *claim_workload("Deployment", shape),
+                *resources,
             ),
             () if capped else ("claims gpu.nvidia.com",),
         )
-        for shape in CLAIM_SHAPES
+        for kind, shape, resources in every_claim_workload("gpu-training")
         for capped in (True, False)
     ],
 ]

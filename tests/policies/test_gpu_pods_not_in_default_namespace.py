@@ -3,16 +3,21 @@
 from __future__ import annotations
 
 import pytest
+from pulumi_policy.proxy import UNKNOWN_STRING_VALUE
 
-from .claim_fixtures import claim_policy_cases, every_claim_workload
+from gpu_platform.offline_preview import RecordedResource, run_policies
+
+from .claim_fixtures import claim_policy_cases, claim_workload, every_claim_workload
 from .crd_fixtures import CLUSTER_SCOPED, GPU_FREE
-from .harness import Case, assert_case
+from .harness import Case, assert_case, policy_named
 from .pod_fixtures import (
     KINDS,
     Change,
+    gpu_pod_spec,
     mutated,
     pod_policy_cases,
     without_gpus,
+    wrap,
 )
 
 POLICY = "gpu-pods-not-in-default-namespace"
@@ -63,3 +68,25 @@ CASES: list[Case] = [
 @pytest.mark.parametrize("case", CASES, ids=lambda c: c.id)
 def test_case(case: Case) -> None:
     assert_case(case)
+
+
+def test_a_workload_whose_namespace_is_unknown_is_not_passed() -> None:
+    """Namespaces unknown at preview (a Namespace's output) cannot be judged: the policy judges
+    the rest of the stack, then leaves the workload to the analyzer's "can't run policy"
+    (advisory), naming it, as it did as a resource policy; a claim pod too."""
+    in_default = wrap("Deployment", gpu_pod_spec(), "default")
+    for kind, resources in (
+        ("resource", (wrap("Job", gpu_pod_spec(), UNKNOWN_STRING_VALUE),)),
+        ("claim", claim_workload("Job", namespace=UNKNOWN_STRING_VALUE)),
+    ):
+        recorded = [
+            RecordedResource(r.urn, r.type, r.name, True, None, r.props, dict(r.props))
+            for r in (in_default, *resources)
+        ]
+        found = run_policies(recorded, [policy_named(POLICY)])
+        assert [(v.enforcement, v.urn) for v in found] == [
+            ("advisory", in_default.urn),
+            ("advisory", None),
+        ], kind
+        assert found[1].message.startswith("can't run policy during preview"), kind
+        assert f"'{resources[0].name}'" in found[1].message, kind

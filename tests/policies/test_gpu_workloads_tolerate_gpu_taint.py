@@ -77,6 +77,22 @@ def operator_pod(kind: str, resource: str | None, tolerations: Any = ()) -> Res:
     return mutated(kind, change)
 
 
+def nim_inline_claim(tolerations: list[dict[str, str]]) -> Res:
+    """A NIMService that claims one GPU inline: a device of the default class, no count."""
+    spec = {
+        "image": {"repository": "nvcr.io/nim/meta/llama-3.1-8b-instruct", "tag": "1.3.3"},
+        "authSecret": "ngc-api-secret",
+        "storage": {"pvc": {"name": "model"}},
+        "draResources": [{"claimCreationSpec": {"devices": [{"name": "gpu"}]}}],
+        "tolerations": tolerations,
+    }
+    return Res(
+        "kubernetes:apps.nvidia.com/v1alpha1:NIMService",
+        "llama",
+        {"metadata": {"name": "llama", "namespace": "gpu-inference"}, "spec": spec},
+    )
+
+
 def amd_workload(resource: str = "amd.com/gpu", tolerations: Any = None) -> Res:
     res = workload(resource)
     spec = res.props["spec"]["template"]["spec"]
@@ -203,6 +219,17 @@ CASES: list[Case] = [
             ),
         )
         for kind in sorted(OPERATOR_TOLERATES)
+    ),
+    # A NIMService claiming its GPU inline (draResources[].claimCreationSpec: the operator
+    # makes the template, class gpu.nvidia.com by default) is a GPU pod too.
+    *(
+        Case(
+            POLICY,
+            f"nimservice-inline-claim-{'tolerated' if tolerations else 'untolerated'}",
+            (nim_inline_claim(tolerations),),
+            () if tolerations else ("claims gpu.nvidia.com (the claim the operator creates)",),
+        )
+        for tolerations in ([EXISTS], [])
     ),
     # A NIMService gets no toleration from its operator, and a GPU it does not ask for: one
     # served from a NIMCache without the toleration fails however it writes its resources.

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import pytest
+from pulumi_policy.proxy import UNKNOWN_STRING_VALUE
 
 from .claim_fixtures import claim_policy_cases, claim_workload
-from .harness import Case, Res, assert_case, messages
+from .harness import Case, Res, assert_case, messages, policy_named, violations
 from .pod_fixtures import (
     Change,
     pod_policy_cases,
@@ -47,3 +48,18 @@ def test_a_program_device_class_of_a_gpu_driver_is_a_gpu_class() -> None:
             device_class="h100-only",
         )
         assert len(messages(Case(POLICY, driver, (device_class, *workload)))) == found
+
+
+def test_a_claim_pod_whose_namespace_is_an_output_is_still_judged() -> None:
+    """A program that passes a Namespace's output to the workload and its template: both
+    namespaces are unknown at preview, the claim still resolves by name, and the privileged
+    container is reported (mandatory), not passed unseen."""
+    resources = claim_workload(
+        "Deployment",
+        "template",
+        set_container("securityContext", {"privileged": True}),
+        namespace=UNKNOWN_STRING_VALUE,
+    )
+    found = violations(policy_named(POLICY), resources)
+    assert [urn for _, urn in found] == [resources[0].urn]
+    assert "runs containers[train] privileged" in found[0][0]

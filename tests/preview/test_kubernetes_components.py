@@ -340,7 +340,8 @@ def test_a_local_chart_without_helms_sdk_asks_for_the_sdk_not_a_copy(
     def no_sdk() -> Any:
         raise helm_charts.ChartUnavailable("Helm's SDK (x) is not installed: install it")
 
-    monkeypatch.setattr(helm_charts, "helm_sdk", no_sdk)
+    monkeypatch.setattr(helm_charts, "helm_sdk_dir", no_sdk)
+    monkeypatch.setattr(helm_charts.HelmWorker, "_current", None)  # a new worker would start
 
     def program() -> None:
         k8s.helm.v4.Chart("dp", chart=CHART, namespace="gpu")

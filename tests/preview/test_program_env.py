@@ -106,12 +106,9 @@ def test_requirements_install_once_into_a_cached_virtualenv(
     wheels = tmp_path / "wheels"
     wheels.mkdir()
     wheelhouse("pulumi", wheels)
-    for var, value in {
-        "UV_OFFLINE": "1",
-        "UV_CACHE_DIR": str(tmp_path / "uv-cache"),
-        "UV_FIND_LINKS": str(wheels),
-        "UV_NO_CONFIG": "1",
-    }.items():
+    # Where packages come from is the requirements' own say (`--find-links`): the install
+    # reads no uv or pip setting of the environment that says so.
+    for var, value in {"UV_OFFLINE": "1", "UV_CACHE_DIR": str(tmp_path / "uv-cache")}.items():
         monkeypatch.setenv(var, value)
     program = tmp_path / "team"
     program.mkdir()
@@ -124,7 +121,9 @@ def test_requirements_install_once_into_a_cached_virtualenv(
         program, "team_gpu_sdk", "1.0.0", {"team_gpu_sdk.py": b"GREETING = 'from the team venv'\n"}
     )
     pulumi_version = importlib.metadata.version("pulumi")
-    (program / "requirements.txt").write_text(f"pulumi=={pulumi_version}\n./{wheel.name}\n")
+    (program / "requirements.txt").write_text(
+        f"--find-links {wheels}\npulumi=={pulumi_version}\n./{wheel.name}\n"
+    )
     assert not requirements_satisfied(program / "requirements.txt")
 
     code, plan, err = _preview(capsys, "--program", str(program))

@@ -281,8 +281,9 @@ def test_a_construct_the_engine_fails_is_reported_once_and_the_provider_goes_on(
     ) as running:
         with pytest.raises(grpc.RpcError) as err:
             construct(running, "AksGpuNodePool", WIRE_INPUTS["AksGpuNodePool"], "refused")
-        assert err.value.code() == grpc.StatusCode.UNKNOWN
+        assert err.value.code() == grpc.StatusCode.INTERNAL
         assert f"the engine refuses {pool!r}" in (err.value.details() or "")
+        assert 'File "' not in (err.value.details() or "")  # no stack to the caller
         # CPython logs an unretrieved future when its cycle is collected: the Constructs
         # after it allocate until that happens (about 40 on this one).
         for i in range(MAX_CONSTRUCTS_UNTIL_COLLECTED):

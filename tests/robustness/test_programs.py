@@ -39,6 +39,8 @@ class Program:
     """The first line of stderr (the whole of it when the run is clean: what the program
     printed)."""
     project: str | None = PROJECT
+    files: tuple[tuple[str, str], ...] = ()
+    """Other files of the program's folder (name, text)."""
 
 
 PROGRAMS = [
@@ -66,6 +68,19 @@ PROGRAMS = [
             "name: required, the project's name", project="runtime: python\n"),
     Program("Pulumi.yaml that is a list", DECLARES, EXIT_CONFIG,
             "a project file is a mapping", project="- name\n"),
+    Program("a BaseException of its own", "class Boom(BaseException):\n    pass\n"
+            "raise Boom('kaboom')\n", EXIT_PROGRAM, "error: the program failed: Boom: kaboom"),
+    Program("KeyboardInterrupt without Ctrl-C", "raise KeyboardInterrupt\n", EXIT_PROGRAM,
+            "error: the program failed: KeyboardInterrupt: "),
+    Program("asyncio.CancelledError", "import asyncio\nraise asyncio.CancelledError('c')\n",
+            EXIT_PROGRAM, "error: the program failed: CancelledError: c"),
+    Program("GeneratorExit", "raise GeneratorExit\n", EXIT_PROGRAM,
+            "error: the program failed: GeneratorExit: "),
+    Program("a syntax error", "import pulumi\nx = (\n", EXIT_PROGRAM,
+            "error: the program failed: SyntaxError: '(' was never closed (__main__.py, line 2)"),
+    Program("an import error in its own module", "import helpers\n", EXIT_PROGRAM,
+            "error: the program failed: ImportError: cannot import name 'x' from 'y'",
+            files=(("helpers.py", "raise ImportError(\"cannot import name 'x' from 'y'\")\n"),)),
 ]  # fmt: skip
 
 
@@ -76,6 +91,8 @@ def folder(tmp_path: Path, program: Program) -> Path:
         (path / "Pulumi.yaml").write_text(program.project)
     if program.main is not None:
         (path / "__main__.py").write_text(program.main)
+    for name, text in program.files:
+        (path / name).write_text(text)
     return path
 
 
@@ -149,6 +166,10 @@ def test_the_guards_hold_for_a_program_in_its_own_virtualenv(tmp_path: Path) -> 
          "error: the program failed: EOFError: EOF when reading a line"),
         ("while True:\n    pass\n", EXIT_PROGRAM,
          "error: the program did not finish within 1 s (--timeout SECONDS allows more)"),
+        ("class Boom(BaseException):\n    pass\nraise Boom('kaboom')\n", EXIT_PROGRAM,
+         "error: the program failed: Boom: kaboom"),
+        ("import team_helpers_gone\n", EXIT_PROGRAM,
+         "error: the program failed: ModuleNotFoundError: No module named 'team_helpers_gone'"),
     ]  # fmt: skip
     for i, (source, status, expected) in enumerate(cases):
         program = tmp_path / f"team{i}"
@@ -166,3 +187,4 @@ def test_the_guards_hold_for_a_program_in_its_own_virtualenv(tmp_path: Path) -> 
             assert json.loads(done.stdout)["outputs"] == {"answer": 42}
         else:
             assert done.stderr.splitlines()[0] == expected, source
+            assert "Traceback" not in done.stderr, source  # only with --debug

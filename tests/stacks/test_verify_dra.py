@@ -335,12 +335,14 @@ def test_a_kubelet_plugin_not_ready_fails_its_node(
 
 
 def test_an_old_driver_fails(healthy: Run, dra_kubeconfig: Path, dra_cluster: FakeCluster) -> None:
+    """550 passes driverCheck.minDriverMajor (535) but not NVIDIA's DRA driver, which needs 565
+    to allocate GPUs."""
     for dev in _slice_of(dra_cluster, H0)["spec"]["devices"]:
-        dev["attributes"]["driverVersion"] = {"version": "470.256.02"}
+        dev["attributes"]["driverVersion"] = {"version": "550.54.15"}
     run = run_verify(dra_kubeconfig)
     assert rows_changed(healthy, run, added=0) == {
         ("driver", f"node/{H0}"): [
-            "470.256.02 is older than 535: upgrade the node image or driver",
+            "550.54.15 is older than 565: upgrade the node image or driver",
             "fail",
         ]
     }

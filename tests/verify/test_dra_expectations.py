@@ -29,6 +29,8 @@ def test_the_dra_pools_promise_their_devices() -> None:
     }
     assert (mig.device_type, mig.devices, mig.mig_profile) == ("mig", 56, "1g.5gb")
     assert mig.promise() == "56 mig devices, profile 1g.5gb, of an A100"
+    # NVIDIA's DRA driver allocates GPUs from driver 565 on: more than driverCheck's 535.
+    assert (h100.min_driver_major, mig.min_driver_major) == (565, 565)
     key = "{}.deviceclass.resource.k8s.io/devices".format
     assert dra.claim_quotas["gpu-dra"] == {
         key("gpu.nvidia.com"): 2,

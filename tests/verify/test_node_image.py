@@ -61,11 +61,14 @@ def test_a_fresh_image_without_a_channel_passes_and_says_how_to_upgrade() -> Non
     )
 
 
-def test_an_image_from_after_today_is_zero_days_old() -> None:
+def test_an_image_dated_after_today_is_a_finding() -> None:
+    """Not "0 days old": a label (or this machine's clock) is wrong, and the row says so."""
     row = node_image("p", nodes("AKSUbuntu-2204gen2containerd-202611.22.0"), "NodeImage", TODAY)
     assert (row.status, row.found) == (
-        "pass",
-        "AKSUbuntu-2204gen2containerd-202611.22.0 (0 days old) on 1 node",
+        "fail",
+        "AKSUbuntu-2204gen2containerd-202611.22.0 (dated 2026-11-22, 2 days after today) on "
+        "1 node: an image cannot be built in the future; check the node's label and this "
+        "machine's clock",
     )
 
 

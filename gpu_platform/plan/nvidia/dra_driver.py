@@ -13,14 +13,19 @@ from collections.abc import Sequence
 from typing import Any
 
 from gpu_facts.dra import RESOURCE_API_VERSION
+from gpu_facts.nvidia.device_plugin_chart import at_least
 from gpu_facts.nvidia.dra_driver_chart import (
+    CHART_NAME,
+    DEFAULT_VERSION,
     GPU_RESOURCES_OVERRIDE,
     HOST_DRIVER_ROOT,
+    NEW_CHART_NAME,
     RESOURCE_API_VERSION_VALUE,
 )
 from gpu_facts.scheduling import GPU_PRESENT_LABEL, POOL_LABEL
 
 from ..chart_values import gpu_tolerations, system_tolerations
+from ..problems import Problem
 
 
 def _required(*expressions: dict[str, Any]) -> dict[str, Any]:
@@ -66,3 +71,24 @@ def dra_driver_values(dra_pools: Sequence[str], compute_domains: bool) -> dict[s
             "tolerations": system_tolerations(),
         },
     }
+
+
+def version_problems(version: str) -> list[Problem]:
+    """A chart version the release cannot install with these values: not a version, or older
+    than the chart they were read against (``gpu_facts.nvidia.dra_driver_chart``); the driver's
+    0.4.x releases are another chart under another name. Relative to the driver's settings
+    (``version``)."""
+    try:
+        current = at_least(version, DEFAULT_VERSION)
+    except ValueError:
+        return [("version", f"not a version: {version!r}")]
+    if current:
+        return []
+    return [
+        (
+            "version",
+            f"{version} is older than {DEFAULT_VERSION}, the {CHART_NAME} chart the platform's "
+            f"values were read against (the driver's 0.4.x releases are the {NEW_CHART_NAME} "
+            "chart, not published under this name)",
+        )
+    ]

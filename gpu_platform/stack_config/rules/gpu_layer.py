@@ -13,6 +13,7 @@ from gpu_platform.plan.nvidia.device_plugin_values import (
     value_problems,
     version_problems,
 )
+from gpu_platform.plan.nvidia.dra_driver import version_problems as dra_version_problems
 from gpu_platform.plan.problems import join_path, under
 
 from .base import ConfigUnderCheck, Problem, Rule
@@ -38,6 +39,7 @@ def platform_namespaces(cfg: ConfigUnderCheck) -> list[tuple[str, str, bool]]:
         for key, settings in (
             ("devicePlugin", cfg.settings.device_plugin),
             ("gpuOperator", cfg.settings.gpu_operator),
+            ("draDriver", cfg.settings.dra_driver),
             ("driverCheck", cfg.settings.driver_check),
             ("observability.metrics", cfg.settings.observability.metrics),
         )
@@ -135,4 +137,9 @@ def device_plugin(cfg: ConfigUnderCheck) -> Iterator[Problem]:
         yield "gpuOperator.enabled", refusal
 
 
-RULES: tuple[Rule, ...] = (device_plugin, _gpu_layer)
+def dra_driver(cfg: ConfigUnderCheck) -> Iterator[Problem]:
+    """The DRA driver's chart version (``plan.nvidia.dra_driver``)."""
+    yield from under("draDriver", dra_version_problems(cfg.settings.dra_driver.version))
+
+
+RULES: tuple[Rule, ...] = (device_plugin, dra_driver, _gpu_layer)

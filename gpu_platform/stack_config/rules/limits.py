@@ -19,8 +19,9 @@ from gpu_facts.regions import (
     AZURE_REGIONS_SOURCE,
     azure_region_key,
 )
-from gpu_platform.plan.cloud_limits import cluster_max_nodes
+from gpu_platform.plan.cloud_limits import cluster_max_nodes, pool_size_problems
 from gpu_platform.plan.clouds import cloud_plan
+from gpu_platform.plan.problems import under
 from gpu_platform.plan.zones import alibaba_zone_problem
 from gpu_platform.settings import (
     AckClusterSettings,
@@ -46,13 +47,7 @@ def _pool_sizes(
 def _pool_limit(
     cfg: ConfigUnderCheck, at: str, pool: GpuPoolSettings | CpuPoolSettings
 ) -> Iterator[Problem]:
-    cloud = cloud_plan(cfg.cloud).title
-    for key, nodes, limit in _pool_sizes(cfg.cloud, pool):
-        yield (
-            f"{at}.{key}",
-            f"{nodes} nodes; {cloud} allows at most {limit.value} in one node pool "
-            f"({limit.source}): split it into several pools",
-        )
+    yield from under(at, pool_size_problems(cfg.cloud, pool))
 
 
 def cpu_pool_limits(cfg: ConfigUnderCheck) -> Iterator[Problem]:

@@ -22,6 +22,20 @@ NEW_CHART_NAME = "dra-driver-nvidia-gpu"
 ``deployments/helm/dra-driver-nvidia-gpu``, ``docs/install.md``): the pack knows a release by
 either name."""
 CHART_NAMES: tuple[str, ...] = ("nvidia-dra-driver-gpu", NEW_CHART_NAME)
+DEFAULT_KUBELET_PLUGIN_TOLERATIONS: Mapping[str, tuple[Mapping[str, str], ...]] = MappingProxyType(
+    {
+        CHART_NAME: (),
+        NEW_CHART_NAME: (
+            MappingProxyType(
+                {"key": "nvidia.com/gpu", "operator": "Exists", "effect": "NoSchedule"}
+            ),
+        ),
+    }
+)
+"""``kubeletPlugin.tolerations`` by default, per chart name: none in ``nvidia-dra-driver-gpu``
+25.12.0 (its ``values.yaml``), ``nvidia.com/gpu`` Exists NoSchedule in ``dra-driver-nvidia-gpu``
+(kubernetes-sigs/dra-driver-nvidia-gpu v0.4.1 and main, ``values.yaml``): a release of the newer
+chart that sets none runs on every tainted GPU node its affinity admits."""
 CHART_REPO = "https://helm.ngc.nvidia.com/nvidia"
 """NGC's Helm repository (the driver's README and install docs; the chart does not say)."""
 DEFAULT_VERSION = "25.12.0"

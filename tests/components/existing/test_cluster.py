@@ -61,6 +61,6 @@ def test_bad_args_name_every_property_path_and_register_nothing() -> None:
     err = refused(lambda: ExistingCluster("existing", bad))
     assert reasons(err) == {
         "kubeconfigFile": "unknown property",
-        "clusterName": "must be a string",
-        "context": "must be a string",
+        "clusterName": "expected a string, got 7",
+        "context": "expected a string, got a list",
     }

@@ -15,7 +15,7 @@ from gpu_platform.components.nvidia.dra_driver import NO_DRA_POOL, NvidiaDraDriv
 from gpu_platform.components.platform import GpuPlatform
 from gpu_platform.offline_preview.engine import PreviewMocks, RecordingMonitor
 from gpu_platform.plan.dra_pools import dra_pool_problems
-from gpu_platform.plan.nvidia.dra_driver import dra_driver_values
+from gpu_platform.plan.nvidia.dra_driver import dra_driver_values, version_problems
 from gpu_platform.plan.problems import under
 from gpu_platform.stack_config import load_platform
 from tests.components.incluster_args import dra_driver_args, pools_args
@@ -88,6 +88,20 @@ def test_a_dra_pool_with_sharing_is_refused_with_plans_message() -> None:
     settings = gpu_pool(pools[2])
     (expected,) = under("pools[2]", dra_pool_problems("azure", settings))
     assert f"{expected[0]}: {expected[1]}" in err.value.message
+
+
+def test_a_chart_version_of_another_chart_is_refused_with_plans_message() -> None:
+    p = load_platform(stack_raw("dra-dev"))
+    monitor = RecordingMonitor(PreviewMocks())
+    with pytest.raises(pulumi.InputPropertiesError) as err:
+        run(
+            lambda: NvidiaDraDriver("dra", {**dra_driver_args(p), "version": "0.4.1"}),
+            monitor=monitor,
+        )
+    ((path, message),) = version_problems("0.4.1")
+    assert paths(err.value) == [path]
+    assert message in err.value.message
+    assert monitor.recorded == []
 
 
 def platform_run(mutate: Any = None) -> Any:

@@ -9,6 +9,7 @@ from gpu_platform.plan.nvidia.dra_driver import (
     controller_affinity,
     dra_driver_values,
     kubelet_plugin_affinity,
+    version_problems,
 )
 
 
@@ -49,3 +50,14 @@ def test_the_controller_stays_on_cpu_nodes() -> None:
     assert values["controller"]["tolerations"] == [
         {"key": "CriticalAddonsOnly", "operator": "Exists"}
     ]
+
+
+def test_the_chart_version_is_one_the_values_were_read_against() -> None:
+    assert version_problems("25.12.0") == []
+    assert version_problems("25.12.1") == []
+    (old,) = version_problems("25.8.1")
+    assert old[0] == "version" and "older than 25.12.0" in old[1]
+    # The driver's 0.4.x releases are another chart: not found under this one's name.
+    (renamed,) = version_problems("0.4.1")
+    assert "dra-driver-nvidia-gpu" in renamed[1]
+    assert version_problems("latest") == [("version", "not a version: 'latest'")]

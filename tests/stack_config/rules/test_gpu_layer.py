@@ -4,10 +4,12 @@ the platform's own namespaces (stack_config.rules.gpu_layer)."""
 from __future__ import annotations
 
 from gpu_platform.plan.nvidia.device_plugin_values import version_problems
+from gpu_platform.plan.nvidia.dra_driver import version_problems as dra_version_problems
 from gpu_platform.plan.problems import under
 from gpu_platform.stack_config.rules.gpu_layer import RULES as GPU_LAYER_RULES
 from gpu_platform.stack_config.rules.gpu_layer import (
     device_plugin,
+    dra_driver,
     is_system_namespace,
     platform_namespaces,
 )
@@ -42,3 +44,24 @@ def test_platform_namespaces_are_distinct_and_not_kubernetes_own() -> None:
 
     found = [p for rule in GPU_LAYER_RULES for p in rule(subject("dev", clash))]
     assert [path for path, _ in found] == ["driverCheck.namespace"]
+
+
+def test_the_dra_drivers_version_is_judged_as_the_component_judges_it() -> None:
+    def renamed(raw: Raw) -> None:
+        raw["draDriver"] = {"version": "0.4.1"}
+
+    found = list(dra_driver(subject("dra-dev", renamed)))
+    assert found == under("draDriver", dra_version_problems("0.4.1")) != []
+    assert list(dra_driver(subject("dra-dev"))) == []
+
+
+def test_the_dra_drivers_namespace_is_the_platforms_own() -> None:
+    """Its Namespace is created like the others': two components creating one namespace would
+    collide at pulumi up."""
+    assert "draDriver.namespace" in [key for key, _, _ in platform_namespaces(subject("dev"))]
+
+    def clash(raw: Raw) -> None:
+        raw["draDriver"] = {"namespace": "nvidia-device-plugin"}
+
+    found = [p for rule in GPU_LAYER_RULES for p in rule(subject("dra-dev", clash))]
+    assert [path for path, _ in found] == ["draDriver.namespace"]

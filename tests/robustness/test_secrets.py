@@ -1,0 +1,149 @@
+"""Secrets stay secret in everything the preview shows: the JSON plan, the table, the Markdown
+comment, notices, policy messages and failures. Each hostile program puts a secret where it
+could leak (a chart's values, a repository or manifest URL's credentials, an image reference
+with a token, a kubeconfig given as plain config, an error message) and every format must
+show it masked, with the exit status the program earns anyway."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from gpu_platform.offline_preview.cli import EXIT_MANDATORY, EXIT_OK, EXIT_PROGRAM, main, preview
+from gpu_platform.offline_preview.redact import REDACTED, SECRET_TEXT
+from gpu_platform.offline_preview.render import RENDERERS
+
+SECRET = "s3cr3t-4f7a9c"
+KUBECONFIG = (
+    f"apiVersion: v1\nkind: Config\nusers:\n- name: ci\n  user:\n    token: {SECRET}-kube-token\n"
+)
+CHART = {
+    "Chart.yaml": "apiVersion: v2\nname: app\nversion: 0.1.0\n",
+    "templates/app.yaml": (
+        "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: app}\n"
+        "data: {token: {{ .Values.token | quote }}}\n"
+        "---\napiVersion: apps/v1\nkind: Deployment\nmetadata: {name: app}\nspec:\n"
+        "  selector: {matchLabels: {app: app}}\n  template:\n"
+        "    metadata: {labels: {app: app}}\n    spec:\n      containers:\n"
+        "      - name: app\n        image: registry.example.com/app:1.0\n"
+        "        env: [{name: TOKEN, value: {{ .Values.token | quote }}}]\n"
+    ),
+}
+HEAD = "import pulumi\nimport pulumi_kubernetes as k8s\n"
+
+
+@dataclass(frozen=True)
+class SecretLeak:
+    name: str
+    program: str
+    exit: int
+    shown: str
+    """What the JSON plan shows in the secret's place (``[secret]`` or ``[redacted]``)."""
+    stack_config: str = ""
+
+
+LEAKS = [
+    SecretLeak("a chart rendered from a secret value",
+               HEAD + f"k8s.helm.v4.Chart('app', chart='chart', namespace='team', "
+                      f"values={{'token': pulumi.Output.secret('{SECRET}')}})\n",
+               EXIT_OK, SECRET_TEXT),
+    SecretLeak("a repository URL's user and password",
+               HEAD + "k8s.helm.v4.Chart('app', chart='app', version='1.0.0', repository_opts="
+                      f"{{'repo': 'http://ci:{SECRET}@127.0.0.1:9/charts'}})\n",
+               EXIT_OK, REDACTED),
+    SecretLeak("a manifest URL's token",
+               HEAD + "k8s.yaml.v2.ConfigFile('m', file="
+                      f"'http://127.0.0.1:9/pod.yaml?access_token={SECRET}')\n",
+               EXIT_OK, REDACTED),
+    SecretLeak("an image reference carrying a token",
+               HEAD + "k8s.core.v1.Pod('p', metadata={'name': 'p', 'namespace': 'team'}, "
+                      "spec={'containers': [{'name': 'c', 'image': "
+                      f"'ci:{SECRET}@registry.example.com/nvidia/cuda:latest', 'resources': "
+                      "{'limits': {'nvidia.com/gpu': 1}}}]})\n",
+               EXIT_MANDATORY, REDACTED),
+    SecretLeak("a secret image a policy quotes",
+               HEAD + "k8s.core.v1.Pod('p', metadata={'name': 'p', 'namespace': 'team'}, "
+                      "spec={'containers': [{'name': 'c', 'image': pulumi.Output.secret("
+                      f"'registry.example.com/{SECRET}/cuda:latest'), 'resources': "
+                      "{'limits': {'nvidia.com/gpu': 1}}}]})\n",
+               EXIT_MANDATORY, SECRET_TEXT),
+    SecretLeak("a kubeconfig given as plain config",
+               HEAD + "cfg = pulumi.Config('kubernetes')\n"
+                      "k8s.Provider('k8s', kubeconfig=cfg.require('kubeconfig'))\n",
+               EXIT_OK, SECRET_TEXT,
+               stack_config=f"config:\n  kubernetes:kubeconfig: {json.dumps(KUBECONFIG)}\n"),
+]  # fmt: skip
+FORMATS = ["json", "table", "markdown"]
+
+
+def _program(folder: Path, leak: SecretLeak) -> Path:
+    (folder / "Pulumi.yaml").write_text("name: team\nruntime: python\n")
+    (folder / "__main__.py").write_text(leak.program)
+    if leak.stack_config:
+        (folder / "Pulumi.dev.yaml").write_text(leak.stack_config)
+    for path, text in CHART.items():
+        (folder / "chart" / path).parent.mkdir(parents=True, exist_ok=True)
+        (folder / "chart" / path).write_text(text)
+    return folder
+
+
+@pytest.mark.parametrize("leak", LEAKS, ids=[leak.name for leak in LEAKS])
+def test_no_format_shows_a_secret(
+    leak: SecretLeak,
+    tmp_path: Path,
+    capfd: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """One run, the three formats rendered from it (as ``main`` renders the one asked for)."""
+    monkeypatch.setenv("GPU_PLATFORM_CACHE", str(tmp_path / "cache"))
+    (tmp_path / "team").mkdir()
+    result = preview(_program(tmp_path / "team", leak), stack="dev")
+    err = capfd.readouterr().err
+    assert result.exit_code == leak.exit, err
+    for fmt in FORMATS:
+        out = RENDERERS[fmt](result.run, result.violations)
+        assert SECRET not in out + err, fmt
+        if fmt == "json":  # the format that shows inputs
+            assert leak.shown in out
+    assert not any(SECRET in str(p) for p in (tmp_path / "cache").rglob("*"))
+
+
+def test_a_charts_objects_made_from_a_secret_are_secret_in_the_plan(
+    tmp_path: Path, capfd: pytest.CaptureFixture[str]
+) -> None:
+    program = tmp_path / "team"
+    program.mkdir()
+    _program(program, LEAKS[0])
+    assert main(["--program", str(program), "--format", "json"]) == EXIT_OK
+    plan = json.loads(capfd.readouterr().out)
+    made = {r["type"].rsplit(":", 1)[1]: r["inputs"] for r in plan["resources"] if ":" in r["name"]}
+    assert made["ConfigMap"] == {
+        "apiVersion": "v1",
+        "kind": "ConfigMap",
+        "metadata": {"name": "app", "namespace": "team"},
+        "data": SECRET_TEXT,
+    }
+    assert made["Deployment"]["spec"] == SECRET_TEXT
+
+
+def test_a_failure_quoting_a_secret_shows_it_masked(
+    tmp_path: Path, capfd: pytest.CaptureFixture[str]
+) -> None:
+    leak = SecretLeak(
+        "an error message",
+        HEAD + "kubeconfig = pulumi.Config('kubernetes').require('kubeconfig')\n"
+        "raise ValueError('cannot use ' + kubeconfig.splitlines()[-1])\n",
+        EXIT_PROGRAM,
+        SECRET_TEXT,
+        stack_config=LEAKS[-1].stack_config,
+    )
+    program = tmp_path / "team"
+    program.mkdir()
+    _program(program, leak)
+    assert main(["--program", str(program), "--debug"]) == EXIT_PROGRAM
+    err = capfd.readouterr().err
+    assert SECRET not in err
+    assert f"error: the program failed: ValueError: cannot use     {SECRET_TEXT}\n" in err
