@@ -51,19 +51,19 @@ def _none3(version: str, minor: tuple[int, int], pools: Any) -> Iterator[Problem
     return iter(())
 
 
-def _aks_node_labels(platform: Any, pool: Any) -> dict[str, str]:
+def _aks_node_labels(pool: Any, workload_types: Sequence[str]) -> dict[str, str]:
     from .node_labels import aks_node_labels
 
-    return aks_node_labels(pool, platform.pool_workload_types()[pool.name])
+    return aks_node_labels(pool, workload_types)
 
 
-def _ack_node_labels(platform: Any, pool: Any) -> dict[str, str]:
+def _ack_node_labels(pool: Any, workload_types: Sequence[str]) -> dict[str, str]:
     from .node_labels import ack_node_labels
 
     return ack_node_labels(pool)
 
 
-def _existing_node_labels(platform: Any, pool: Any) -> dict[str, str]:
+def _existing_node_labels(pool: Any, workload_types: Sequence[str]) -> dict[str, str]:
     from .node_labels import existing_node_labels
 
     return existing_node_labels(pool)
@@ -77,6 +77,17 @@ class ManagedMetrics:
     scraper_namespace: str
     azure_monitor: bool = False
     arms_prometheus: bool = False
+
+
+@dataclass(frozen=True)
+class ContainerLogs:
+    """How a cloud collects the container logs of the namespaces a stack names (BP-07)."""
+
+    collector: str
+    """Whose agent collects them (``make verify`` checks it by this name)."""
+    every_namespace_when_none_named: bool
+    """No namespace named means every namespace (AKS's data collection rule), not none (ACK's
+    one log config per namespace)."""
 
 
 def _as_written(pool: Mapping[str, Any], at: str) -> tuple[dict[str, Any], list[str]]:
@@ -135,8 +146,14 @@ class CloudPlan:
         [str, tuple[int, int], Sequence[tuple[str, Any]]], Iterator[Problem]
     ] = _none3
     """What the cloud's nodes need to run DRA pools (AKS: CDI), paths under each pool's."""
-    node_labels: Callable[[Any, Any], dict[str, str]] = _existing_node_labels
-    """The labels the stack gives (or, on an existing cluster, expects on) a pool's nodes."""
+    node_labels: Callable[[Any, Sequence[str]], dict[str, str]] = _existing_node_labels
+    """The labels the stack gives (or, on an existing cluster, expects on) a pool's nodes,
+    from its facts and the workload types whose namespaces may use it."""
+    container_logs: ContainerLogs | None = None
+    """How the cloud collects container logs; None: the platform collects none there."""
+    node_image_checks: bool = False
+    """Whether the cluster's settings say what ``make verify`` checks of its nodes' images and
+    NVMe cache (AKS: the node OS upgrade channel)."""
     former_pool_keys: Callable[[Mapping[str, Any], str], tuple[dict[str, Any], list[str]]] = (
         _as_written
     )
@@ -152,7 +169,9 @@ def cloud_plans() -> dict[str, CloudPlan]:
     """Each cloud's plan, by the config's ``cloud``. Built on first use: the clouds' modules
     ask the layer's shared modules, which ask here."""
     from .ack import pools as ack
+    from .ack.observability import CONTAINER_LOGS as ACK_CONTAINER_LOGS
     from .aks import pools as aks
+    from .aks.observability import CONTAINER_LOGS as AKS_CONTAINER_LOGS
     from .existing import pools as existing
     from .existing.former_keys import former_pool_keys
 
@@ -180,6 +199,8 @@ def cloud_plans() -> dict[str, CloudPlan]:
             managed_grafana=True,
             dra_node_problems=aks.aks_dra_node_problems,
             node_labels=_aks_node_labels,
+            container_logs=AKS_CONTAINER_LOGS,
+            node_image_checks=True,
         ),
         "alicloud": CloudPlan(
             "alicloud",
@@ -201,6 +222,7 @@ def cloud_plans() -> dict[str, CloudPlan]:
             gpu_operator_refusal=ack.GPU_OPERATOR_ON_ACK,
             dra_default_version_serves=ack.newest_version_serves_dra,
             node_labels=_ack_node_labels,
+            container_logs=ACK_CONTAINER_LOGS,
         ),
         "existing": CloudPlan(
             "existing",

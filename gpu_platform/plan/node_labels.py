@@ -100,4 +100,5 @@ def existing_node_labels(pool: PoolFacts) -> dict[str, str]:
 
 def node_labels(platform: ResolvedPlatform, pool: PoolFacts) -> dict[str, str]:
     """The labels the stack gives (or, on an existing cluster, expects on) a pool's nodes."""
-    return cloud_plan(platform.settings.cloud).node_labels(platform, pool)
+    workload_types = platform.pool_workload_types()[pool.name]
+    return cloud_plan(platform.settings.cloud).node_labels(pool, workload_types)

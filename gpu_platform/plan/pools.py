@@ -132,12 +132,17 @@ def resolve_pool(cloud: Cloud, pool: GpuPoolSettings) -> PoolFacts:
     )
 
 
+def open_pools(pools: Mapping[str, PoolFacts]) -> list[PoolFacts]:
+    """The pools a namespace that lists none may use: not shared, not AMD
+    (``PoolFacts.open_to_unlisted_namespaces``)."""
+    return [pf for pf in pools.values() if pf.open_to_unlisted_namespaces]
+
+
 def workload_pools(workload: WorkloadSettings, pools: Mapping[str, PoolFacts]) -> list[PoolFacts]:
-    """The pools a workload namespace may use: the listed ones, else every pool open to unlisted
-    namespaces (not shared, not AMD: ``PoolFacts.open_to_unlisted_namespaces``)."""
+    """The pools a workload namespace may use: the listed ones, else the open ones."""
     if workload.pools is not None:
         return [pools[name] for name in workload.pools]
-    return [pf for pf in pools.values() if pf.open_to_unlisted_namespaces]
+    return open_pools(pools)
 
 
 @dataclass(frozen=True, slots=True)

@@ -16,6 +16,7 @@ from gpu_facts.nvidia.device_plugin_chart import CHART_NAME
 from gpu_facts.nvidia.dra_driver_chart import CHART_NAME as DRA_CHART_NAME
 from gpu_facts.scheduling import POOL_LABEL, Taint
 from gpu_platform.plan.amd.pools import nvidia_pools
+from gpu_platform.plan.clouds import ContainerLogs, cloud_plan
 from gpu_platform.plan.metrics import NodeSeries, node_series
 from gpu_platform.plan.namespaces import gpu_quota as provisioned_gpu_quota
 from gpu_platform.plan.node_labels import node_labels
@@ -104,8 +105,8 @@ class ExporterExpectation:
 class LogExpectation:
     """Whose container logs the cloud's pipeline collects (``verify/log_collection.py``)."""
 
-    cloud: str
-    """``azure`` or ``alicloud``: whose log pipeline collects them."""
+    collector: ContainerLogs
+    """The cloud's pipeline that collects them (``plan.clouds``)."""
     namespaces: tuple[str, ...]
     """The namespaces whose container logs are collected (AKS: none listed means all)."""
 
@@ -241,8 +242,9 @@ def log_expectation(platform: ResolvedPlatform) -> LogExpectation | None:
     when none is listed), ACK's one log config per namespace."""
     cfg = platform.settings
     namespaces = tuple(log_namespaces(platform))
-    if not cfg.observability.logs.enabled or cfg.cloud not in ("azure", "alicloud"):
+    collector = cloud_plan(cfg.cloud).container_logs
+    if not cfg.observability.logs.enabled or collector is None:
         return None
-    if cfg.cloud == "alicloud" and not namespaces:
+    if not namespaces and not collector.every_namespace_when_none_named:
         return None
-    return LogExpectation(cfg.cloud, namespaces)
+    return LogExpectation(collector, namespaces)

@@ -13,6 +13,8 @@ collected (the AKS guide's per-workload-type logging, BP-07).
 from __future__ import annotations
 
 from gpu_facts.ack.addons import LOG_CONFIG_NAMESPACE
+from gpu_platform.plan.ack.observability import CONTAINER_LOGS as ACK_LOGS
+from gpu_platform.plan.aks.observability import CONTAINER_LOGS as AKS_LOGS
 from gpu_platform.plan.observability import logstore_name
 
 from .checks import daemonset_status
@@ -78,8 +80,12 @@ def _ack(reader: ClusterReader, logs: LogExpectation) -> list[CheckResult]:
     return rows
 
 
+_ROWS = {AKS_LOGS.collector: _aks, ACK_LOGS.collector: _ack}
+"""The rows of each cloud's log pipeline (``plan.clouds.CloudPlan.container_logs``)."""
+
+
 def log_rows(reader: ClusterReader, logs: LogExpectation | None) -> list[CheckResult]:
     """The log-collection rows; none when the stack collects no container logs."""
     if logs is None:
         return []
-    return _aks(reader, logs) if logs.cloud == "azure" else _ack(reader, logs)
+    return _ROWS[logs.collector.collector](reader, logs)

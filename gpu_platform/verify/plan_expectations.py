@@ -30,10 +30,11 @@ from pydantic import ValidationError
 from gpu_facts.lookup import UnknownGpuFact
 from gpu_facts.nvidia.dcgm_exporter_chart import METRICS_PORT
 from gpu_platform.plan.amd.pools import amd_pools, nvidia_pools
+from gpu_platform.plan.clouds import cloud_plan, cloud_plans
 from gpu_platform.plan.dra_claims import claim_quota, cluster_device_classes
 from gpu_platform.plan.dra_pools import dra_pools
 from gpu_platform.plan.metrics import node_series
-from gpu_platform.plan.node_labels import ack_node_labels, aks_node_labels, existing_node_labels
+from gpu_platform.plan.node_labels import existing_node_labels
 from gpu_platform.plan.pools import PoolFacts, resolve_pool
 from gpu_platform.settings import (
     AksClusterSettings,
@@ -64,6 +65,8 @@ from .seed_expectations import SeedExpectations, channel_applied, seed_pool
 TOKEN = "gpu-platform:index:"
 POOL_COMPONENTS = {"AksGpuNodePool": "azure", "AckGpuNodePool": "alicloud"}
 """Pool components and the cloud their pools are on."""
+LOG_COMPONENTS = {"AksMonitoring": "azure", "AckMonitoring": "alicloud"}
+"""Monitoring components and the cloud whose log pipeline they set up."""
 IN_CLUSTER = (
     "NvidiaDevicePlugin",
     "NvidiaGpuOperator",
@@ -118,8 +121,15 @@ class _Pools:
         """Pool -> its pool component's cloud and workload types."""
 
     def resolve(self, cloud: str, pool: object, where: str) -> PoolFacts:
+        """``pool`` read as the pool components read it: a pool of ``cloud``'s model, the keys
+        of a former release under their names of today."""
+        if cloud not in cloud_plans():
+            raise PlanError(f"{where}: cloud {cloud!r} is none of {', '.join(cloud_plans())}")
+        plan = cloud_plan(cloud)
+        if isinstance(pool, dict):
+            pool, _ = plan.former_pool_keys(pool, "pool")
         try:
-            settings = gpu_pool_settings(cloud, pool)
+            settings = gpu_pool_settings(plan.cloud, pool)
         except ValidationError as err:
             first = err.errors()[0]
             path = ".".join(str(p) for p in first["loc"])
@@ -128,7 +138,7 @@ class _Pools:
         if known is not None and known.pool == settings:
             return known
         try:
-            facts = resolve_pool(cloud, settings)  # type: ignore[arg-type]
+            facts = resolve_pool(plan.cloud, settings)
         except UnknownGpuFact as err:
             raise PlanError(f"{where}: pool {settings.name}: {err}") from None
         self.facts.setdefault(settings.name, facts)
@@ -148,7 +158,7 @@ def _labels(pools: _Pools, pf: PoolFacts) -> dict[str, str]:
     if provisioned is None:
         return existing_node_labels(pf)
     cloud, workload_types = provisioned
-    return aks_node_labels(pf, workload_types) if cloud == "azure" else ack_node_labels(pf)
+    return cloud_plan(cloud).node_labels(pf, workload_types)
 
 
 def _namespaces(
@@ -220,7 +230,7 @@ def _seeds(found: _Components, pools: _Pools, cloud: str) -> SeedExpectations:
         )
         return SeedExpectations(cloud, tuple(map(seed_pool, pools.facts.values())), channel)
     not_aks = ""
-    if cloud == "azure":
+    if cloud_plan(cloud).node_image_checks:
         not_aks = (
             "the plan's AKS pools are on a cluster it does not create (no AksCluster): its node "
             "OS channel and NVMe cache are not in the plan"
@@ -291,10 +301,15 @@ def _logs(found: _Components) -> LogExpectation | None:
     unless ``logs: false``, into one log config per namespace."""
     aks, ack = found.first("AksMonitoring"), found.first("AckMonitoring")
     if aks is not None and "log_analytics_workspace_id" in aks:
-        return LogExpectation("azure", tuple(sorted(aks.get("log_namespaces") or [])))
+        return _collected("AksMonitoring", aks.get("log_namespaces") or [])
     if ack is not None and ack.get("logs", True) is not False and ack.get("log_namespaces"):
-        return LogExpectation("alicloud", tuple(sorted(ack["log_namespaces"])))
+        return _collected("AckMonitoring", ack["log_namespaces"])
     return None
+
+
+def _collected(component: str, namespaces: Iterable[str]) -> LogExpectation | None:
+    collector = cloud_plan(LOG_COMPONENTS[component]).container_logs
+    return None if collector is None else LogExpectation(collector, tuple(sorted(namespaces)))
 
 
 def _dra(

@@ -42,3 +42,11 @@ def test_another_clouds_key_is_named_with_its_cloud() -> None:
         "AKS and ACK only (cloud 'azure', 'alicloud'); on cloud 'existing' remove it"
     )
     assert pool_key_elsewhere("azure", "colour") is None
+
+
+def test_container_logs_and_node_image_checks_are_the_managed_clouds() -> None:
+    collectors = {c: plan.container_logs for c, plan in cloud_plans().items()}
+    assert collectors["existing"] is None  # the platform sets up no log pipeline there
+    managed = [logs for logs in collectors.values() if logs is not None]
+    assert len({logs.collector for logs in managed}) == len(managed) == 2
+    assert {c for c, plan in cloud_plans().items() if plan.node_image_checks} == {"azure"}

@@ -9,9 +9,11 @@ from typing import Any
 import pytest
 
 from gpu_facts.scheduling import GPU_PRESENT_LABEL, WORKLOAD_LABEL_PREFIX
+from gpu_platform.plan.ack.observability import CONTAINER_LOGS as ACK_LOGS
+from gpu_platform.plan.aks.observability import CONTAINER_LOGS as AKS_LOGS
 from gpu_platform.stack_config import load_platform
 from gpu_platform.verify.cli import load_stack
-from gpu_platform.verify.expectations import GpuDaemon, expectations
+from gpu_platform.verify.expectations import GpuDaemon, expectations, log_expectation
 from tests.conftest import stack_raw
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -112,3 +114,21 @@ def test_ack_mps_pool_expects_gpu_memory_and_the_mps_daemon() -> None:
     assert pool.allocatable == {"aliyun.com/gpu-mem": 24}  # one A10, 24 GiB
     assert pool.labels["ack.node.gpu.schedule"] == "mps"
     assert "nvidia.com/device-plugin.config" not in pool.labels
+
+
+@pytest.mark.parametrize(
+    ("stack", "collector", "without_namespaces"),
+    [("dev", AKS_LOGS, ()), ("ack-dev", ACK_LOGS, None), ("existing", None, None)],
+)
+def test_logs_are_expected_from_the_clouds_pipeline(
+    stack: str, collector: object, without_namespaces: tuple[str, ...] | None
+) -> None:
+    """AKS's rule collects every namespace when it names none; ACK's one log config per
+    namespace collects none then; an existing cluster's pipeline is not ours."""
+    raw = stack_raw(stack)
+    logs = log_expectation(load_platform(raw))
+    assert (logs and logs.collector) == collector
+    assert logs is None or logs.namespaces == ("gpu-inference", "gpu-training")
+    raw["observability"] = {"logs": {"namespaces": []}}
+    logs = log_expectation(load_platform(raw))
+    assert (None if logs is None else logs.namespaces) == without_namespaces

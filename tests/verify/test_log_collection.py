@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Any, cast
 
+from gpu_platform.plan.ack.observability import CONTAINER_LOGS as ACK_LOGS
+from gpu_platform.plan.aks.observability import CONTAINER_LOGS as AKS_LOGS
 from gpu_platform.verify.cluster import ClusterReader
 from gpu_platform.verify.expectations import LogExpectation
 from gpu_platform.verify.log_collection import log_rows
@@ -39,7 +41,7 @@ def _config(name: str, regex: str) -> dict[str, Any]:
 
 
 def test_aks_agent_ready_and_the_rules_namespaces_named() -> None:
-    logs = LogExpectation("azure", ("gpu-training",))
+    logs = LogExpectation(AKS_LOGS, ("gpu-training",))
     (row,) = log_rows(_read([_agent(4)], []), logs)
     assert (row.subject, row.status) == ("daemonset/kube-system/ama-logs", "pass")
     assert "its data collection rule collects gpu-training" in row.expected
@@ -49,7 +51,7 @@ def test_aks_agent_ready_and_the_rules_namespaces_named() -> None:
 
 
 def test_ack_one_log_config_per_namespace() -> None:
-    logs = LogExpectation("alicloud", ("a", "b", "c"))
+    logs = LogExpectation(ACK_LOGS, ("a", "b", "c"))
     rows = log_rows(_read([], [_config("a-stdout", "^a$"), _config("b-stdout", "^other$")]), logs)
     assert [(r.subject, r.status) for r in rows] == [
         ("namespace/a", "pass"),
