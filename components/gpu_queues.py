@@ -38,6 +38,7 @@ from gpu_platform.plan.queue_rules import QueueRules, queue_rule_groups
 from gpu_platform.plan.queues import (
     QueuesPlan,
     device_class_mappings,
+    queue_namespace,
     queue_problems,
     queues_plan,
 )
@@ -57,6 +58,7 @@ from .nvidia.device_plugin import (
 from .nvidia.gpu_operator import scraper_namespace_problems
 from .outputs import known_after
 from .pool_args import DEFAULT_CLOUD, GpuPoolArgs, check_gpu_pools_args
+from .recorded_inputs import recorded_inputs
 from .type_tokens import type_token
 
 COMPONENT = "GpuQueues"
@@ -182,15 +184,13 @@ def _queue_workloads(
     workloads: list[WorkloadSettings] = []
     problems: list[Problem] = []
     for i, ns in enumerate(namespaces):
-        raw: dict[str, Any] = {k: v for k, v in ns.items() if k != "gpu_quota_per_resource"}
+        raw = queue_namespace(ns)
         given = [k for k in ("gpu_quota", "gpu_quota_per_resource") if k in ns]
         if len(given) != 1:
             problems.append(
                 (f"namespaces[{i}].gpuQuota", "give gpuQuota or gpuQuotaPerResource (one)")
             )
             raw["gpu_quota"] = 0
-        elif "gpu_quota_per_resource" in ns:
-            raw["gpu_quota"] = ns["gpu_quota_per_resource"]
         for j, pool in enumerate(ns.get("pools") or []):
             if pool not in pool_names:
                 problems.append((f"namespaces[{i}].pools[{j}]", f"no pool named {pool!r}"))
@@ -252,7 +252,7 @@ class GpuQueues(pulumi.ComponentResource):
         plan = queues_plan(settings, {pf.name: pf for pf in pools}, workloads)
         scrape = cast(ScrapeMode | None, args.get("scrape"))
         kueue_scrape = scrape if scrape in ("azureMonitor", "serviceMonitor") else None
-        super().__init__(type_token(COMPONENT), name, None, opts)
+        super().__init__(type_token(COMPONENT), name, recorded_inputs(args), opts)
         for warning in plan.warnings:
             pulumi.log.warn(warning, self)
 

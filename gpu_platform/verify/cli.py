@@ -289,9 +289,8 @@ def main(
     out, err = stdout or sys.stdout, stderr or sys.stderr
     args = parser().parse_args(argv)
     try:
-        queues = None  # a plan's queues are not derived yet: the stack config's path checks them
         if args.plan is not None:
-            exp, amd, dra = plan_expectations(load_plan(args.plan, err))
+            exp, amd, dra, queues = plan_expectations(load_plan(args.plan, err))
         else:
             platform = load_stack(args.program, args.stack, args.config)
             exp = expectations(platform)

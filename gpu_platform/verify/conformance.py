@@ -18,6 +18,7 @@ from gpu_facts.ai_conformance import OFFICIAL_TEST, REQUIREMENTS, VERSION, Requi
 from .active import CLAIM_VARIANT, DEVICE_PLUGIN_VARIANT
 from .checks import resources_text
 from .expectations import PoolExpectation
+from .queue_checks import CLUSTER_QUEUE_CHECK, CONTROLLER_CHECK, FLAVOR_CHECK, LOCAL_QUEUE_CHECK
 from .results import CheckResult
 
 CHECK = "conformance"
@@ -29,18 +30,21 @@ EVIDENCE: dict[str, tuple[str, ...]] = {
     "driver_runtime_management": ("driver", "gpu-daemon", "gfd-labels", "dra-plugin"),
     "accelerator_metrics": ("exporter", "gpu-series"),
     "secure_accelerator_access": PROBES,
+    "gang_scheduling": (CONTROLLER_CHECK, FLAVOR_CHECK, CLUSTER_QUEUE_CHECK, LOCAL_QUEUE_CHECK),
 }
 """Requirement -> the checks whose rows are its evidence (``gpu_sharing``: the shared pools'
 rows, :func:`sharing_evidence`)."""
 NOT_CHECKED = {
     "virtualized_accelerator": "not applicable: no pool offers vGPU devices (the GPU catalog "
     "leaves out vGPU sizes: AKS's fractional NVadsA10 v5, ACK's vgn and sgn families)",
-    "gang_scheduling": "not checked: the stack has no queue rows yet (Kueue's checks, issue "
-    "29, count here once they are on main)",
     "cluster_autoscaling": "not checked: the KAR's test grows a pool with pending GPU pods; "
     "make verify does not scale pools (node-count shows each autoscaled pool in its range)",
     "pod_autoscaling": "not checked: make verify runs no HPA",
 }
+GANG = (
+    "Kueue admits a workload whole, all its pods' quota at once (docs/queues.md); KAR 0053's "
+    "all-or-nothing run is not exercised"
+)
 MIG_MEMORY = (
     "memory per MIG instance not read (dcgm-exporter may not show it: NVIDIA/dcgm-exporter "
     "#380, #512)"
@@ -72,6 +76,8 @@ def _found(req: Requirement, evidence: list[CheckResult]) -> tuple[str, bool]:
             {v for r in evidence for v in (CLAIM_VARIANT, DEVICE_PLUGIN_VARIANT) if v in r.expected}
         )
         found += f"; {OFFICIAL_TEST}'s three cases, {' and '.join(variants) or 'variant unknown'}"
+    if req.id == "gang_scheduling":
+        found += f"; {GANG}"
     if req.id == "accelerator_metrics" and any(
         r.check == "gpu-series" and " MIG " in r.expected for r in evidence
     ):
@@ -116,6 +122,8 @@ def requirement_row(
         if missing:
             why = f"not all of {OFFICIAL_TEST}'s three cases ran: no {', '.join(missing)} row"
             return CheckResult(CHECK, subject, expected, why, "fail")
+    if req.id == "gang_scheduling" and not evidence:
+        return skip("not checked: no queues to show (a stack's queues:, a plan's GpuQueues)")
     if not evidence:
         return skip("not checked: no evidence rows ran")
     found, ok = _found(req, evidence)

@@ -112,3 +112,23 @@ def test_metrics_say_that_mig_instances_memory_is_not_read() -> None:
         "1 of 1 rows pass; memory per MIG instance not read (dcgm-exporter may not show it: "
         "NVIDIA/dcgm-exporter #380, #512)"
     )
+
+
+def test_gang_scheduling_from_the_queue_rows() -> None:
+    rows = [
+        _row("kueue-controller", subject="deployment/kueue-system/kueue-controller-manager"),
+        _row("cluster-queue", subject="clusterqueue/training"),
+        _row("local-queue", "fail", "localqueue/gpu-training/training"),
+    ]
+    gang = _by_id(conformance_rows(rows, [WHOLE]))["gang_scheduling"]
+    assert (gang.status, gang.found) == (
+        "fail",
+        "2 of 3 rows pass; Kueue admits a workload whole, all its pods' quota at once "
+        "(docs/queues.md); KAR 0053's all-or-nothing run is not exercised; failing: "
+        "local-queue localqueue/gpu-training/training",
+    )
+    none = _by_id(conformance_rows([_row("driver")], [WHOLE]))["gang_scheduling"]
+    assert (none.status, none.found) == (
+        "skip",
+        "not checked: no queues to show (a stack's queues:, a plan's GpuQueues)",
+    )
