@@ -107,18 +107,6 @@ def stack_preview(stack: str) -> PreviewResult:
     return preview(ROOT, stack=stack)
 
 
-def chart_not_had(violation: Any) -> bool:
-    """The offline preview's advisory that a Helm v3 Release's chart could not be had (neither
-    among the reference charts the tests give it nor reachable): the release is then judged by
-    its values alone, as under ``pulumi preview``. Our stacks' ACK and cert-manager charts."""
-    return (
-        violation.policy == "offline-preview"
-        and violation.enforcement == "advisory"
-        and violation.message.startswith("Helm v3 Release ")
-        and " could not be had: " in violation.message
-    )
-
-
 @pytest.fixture
 def raw_config() -> Callable[[str], dict[str, Any]]:
     """A fresh, mutable copy of a stack's raw config."""

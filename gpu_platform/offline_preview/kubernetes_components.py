@@ -242,7 +242,8 @@ def _map(inputs: dict[str, Any], key: str) -> dict[str, Any]:
     return value
 
 
-def _chart(inputs: dict[str, Any], name: str, ctx: Context, hooks: bool = False) -> Objects:
+def chart_objects(inputs: dict[str, Any], name: str, ctx: Context, hooks: bool = False) -> Objects:
+    """A Helm v4 Chart's objects; ``hooks``: with its hooks, as a v3 Release installs them."""
     chart = _text(inputs.get("chart"))
     if chart is None:
         raise Broken("the required input `chart` is not set")
@@ -296,7 +297,7 @@ def _chart(inputs: dict[str, Any], name: str, ctx: Context, hooks: bool = False)
 
 
 BUILDERS: dict[str, Callable[[dict[str, Any], str, Context], Objects]] = {
-    CHART: _chart,
+    CHART: chart_objects,
     CONFIG_FILE: _config_file,
     CONFIG_GROUP: _config_group,
 }

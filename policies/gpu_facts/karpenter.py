@@ -21,12 +21,23 @@ KARPENTER = "kubernetes-sigs/karpenter v1.14.1 pkg/apis/v1/{nodepool,nodeclaim,l
 KARPENTER_AWS = "aws/karpenter-provider-aws v1.14.1 pkg/apis/v1/labels.go"
 EKS_AUTO_MODE = "https://docs.aws.amazon.com/eks/latest/userguide/create-node-pool.html"
 KARPENTER_AZURE = "Azure/karpenter-provider-azure v1.14.2 pkg/apis/v1beta1/labels.go"
+KARPENTER_CRD = "aws/karpenter-provider-aws v1.14.1 pkg/apis/crds/karpenter.sh_nodepools.yaml"
+"""The NodePool CRD as Karpenter v1.14.1 ships it (one served version, ``v1``)."""
 
 NODE_POOL_GROUP = "karpenter.sh"
 NODE_POOL_KIND = "NodePool"
-NODE_POOL_VERSIONS: tuple[str, ...] = ("v1", "v1beta1")
-"""Served versions (``KARPENTER``); v1beta1 NodePools hold taints, startup taints and
-requirements at the same paths."""
+NODE_POOL_TAINTS = "taints"
+"""Where a NodePool's template keeps the taints its nodes carry (``spec.template.spec``).
+``startupTaints`` beside them are not such taints: they "are expected to be removed
+automatically within a short period of time, typically by a DaemonSet that tolerates the taint
+... StartupTaints are ignored for provisioning purposes in that pods are not required to
+tolerate a StartupTaint in order to have nodes provisioned for them" (``KARPENTER_CRD``). A GPU
+taint there keeps no pod from bringing up a GPU node."""
+GPU_COUNT_FLOORS: dict[str, int] = {"Gt": 0, "Gte": 1}
+"""Requirement operators that bound a count from below, and the bound from which a GPU-count
+requirement admits only GPU instances (``Gt 0``, ``Gte 1``). A NodePool requirement's operator is
+one of In, NotIn, Exists, DoesNotExist, Gt, Lt and Karpenter's own Gte and Lte, each bound a
+single integer (``KARPENTER_CRD``)."""
 NODE_POOL_LABEL = "karpenter.sh/nodepool"
 """The label Karpenter puts on every node it starts: the NodePool's name (``KARPENTER``)."""
 INSTANCE_TYPE_LABEL = "node.kubernetes.io/instance-type"

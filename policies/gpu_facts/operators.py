@@ -89,8 +89,10 @@ KAITO_AZURE_SPOT_TOLERATION = {
 }
 KAITO_MIG_RESOURCE_PREFIX = "nvidia.com/mig-"
 """A ``resource.partition`` of mode ``mig`` with a profile asks for ``nvidia.com/mig-<profile>``
-(one slice: ``pkg/utils/common.go`` ``GetMIGGPUConfig``) and tolerates a taint of that key
-(``pkg/utils/mig/mig.go`` ``MIGResourceName``); else the pod asks ``nvidia.com/gpu``, requests =
+(one slice: ``pkg/utils/common.go`` ``GetMIGGPUConfig``) and, on the preset path only,
+tolerates a taint of that key (``pkg/utils/mig/mig.go`` ``MIGResourceName``;
+``GenerateInferencePodSpec``: a template gets ``defaultTolerations`` alone,
+``pkg/workspace/inference/template_inference.go``); else the pod asks ``nvidia.com/gpu``, requests =
 limits = the GPU count of ``resource.instanceType`` (with node auto-provisioning) or of the
 matching nodes' labels (bring your own nodes), or ``partition.count`` (mode ``accelerator``)."""
 KAITO_WORKSPACE_LABEL = "kaito.sh/workspace"
@@ -103,9 +105,14 @@ NIM_CONTAINER_SUFFIX = "-ctr"
 ``<spec.image.repository>:<spec.image.tag>`` (``GetImage``)."""
 NIM_GPU_RESOURCE = "nvidia.com/gpu"
 """What the standalone platform adds when ``spec.resources`` names no ``nvidia.com/gpu`` and
-``draResources`` is empty, for a NIMService served from a NIMCache of an optimized NIM
-(``internal/controller/platform/standalone/nimservice.go`` ``addGPUResources``): requests =
-limits = ``multiNode.parallelism.tensor``, else the cached profile's tensor parallelism, else 1.
+``draResources`` is empty, for a NIMService served from a NIMCache of an optimized NIM with its
+profile named (``spec.storage.nimCache.profile``: the reconciler sets the model profile from it
+alone, and assigns GPUs only when that profile is set, the NIMCache is an optimized NIM and the
+profile is among its cached ones; ``internal/controller/platform/standalone/nimservice.go``
+``renderAndSyncResources``, ``addGPUResources``): requests = limits =
+``multiNode.parallelism.tensor``, else the cached profile's tensor parallelism, else 1. Whether
+the NIMCache is an optimized NIM (an NGC source without ``modelEndpoint``) and has cached the
+profile is not on the NIMService: the pack takes a named profile as one.
 Its ``tolerations``, ``nodeSelector``, ``affinity``, ``runtimeClassName``, ``schedulerName`` and
 ``priorityClassName`` are copied as written; no toleration is added."""
 NIM_CLAIM_DEFAULT_DEVICE_CLASS = "gpu.nvidia.com"

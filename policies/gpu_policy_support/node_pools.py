@@ -31,6 +31,7 @@ from gpu_facts.aks.api_versions import CLASSIC_CRITICAL_ADDONS_TAINT
 from gpu_facts.eks.nodes import API_TAINT_EFFECTS, EKS_NODE_GROUP_LABEL
 from gpu_facts.gke.machine_types import GKE_ACCELERATOR_LABEL, GKE_NODE_POOL_LABEL
 from gpu_facts.karpenter import (
+    GPU_COUNT_FLOORS,
     GPU_COUNT_LABELS,
     GPU_MANUFACTURER_LABELS,
     GPU_NAME_LABELS,
@@ -38,6 +39,7 @@ from gpu_facts.karpenter import (
     MACHINE_TYPE_LABELS,
     NODE_CLASS_CLOUDS,
     NODE_POOL_LABEL,
+    NODE_POOL_TAINTS,
 )
 from gpu_facts.models import AzureVmSize
 from gpu_facts.scheduling import Taint
@@ -394,14 +396,16 @@ def _gke_pool(name: str, props: Mapping[str, Any], node_pool: str | None = None)
 
 
 def _asks_for_gpus(req: Requirement) -> bool:
-    """A requirement that admits only GPU instances: a positive GPU count, or a GPU name or
-    manufacturer (only GPU instances carry those labels)."""
+    """A requirement that admits only GPU instances: a positive GPU count (``In``, or a lower
+    bound, ``Gt`` or Karpenter's ``Gte``: ``GPU_COUNT_FLOORS``), or a GPU name or manufacturer
+    (only GPU instances carry those labels)."""
     if req.key in GPU_COUNT_LABELS:
         if req.operator == "Exists":
             return True
         counts = [node_count(v) for v in req.values]
-        if req.operator == "Gt":
-            return any(c is not None and c >= 0 for c in counts)
+        floor = GPU_COUNT_FLOORS.get(req.operator)
+        if floor is not None:
+            return any(c is not None and c >= floor for c in counts)
         return (
             req.operator == "In" and bool(counts) and all(c is not None and c > 0 for c in counts)
         )
@@ -436,8 +440,10 @@ def _families(requirements: Sequence[Requirement]) -> tuple[str, ...]:
 
 def _karpenter_pool(name: str, props: Mapping[str, Any]) -> NodePool:
     """A Karpenter NodePool: the machine types, GPUs and labels its requirements allow, the
-    ``taints`` and ``startupTaints`` of its template; it grows from zero nodes unless it is a
-    static pool (``spec.replicas``)."""
+    ``taints`` of its template; it grows from zero nodes unless it is a static pool
+    (``spec.replicas``). Its ``startupTaints`` are not the pool's taints: Karpenter expects them
+    removed soon after start and provisions for pods that do not tolerate them
+    (``gpu_facts.karpenter.NODE_POOL_TAINTS``)."""
     pool_name = text(path(props, "metadata", "name")) or name
     template = mapping(path(props, "spec", "template"))
     spec = mapping(template.get("spec"))
@@ -464,7 +470,7 @@ def _karpenter_pool(name: str, props: Mapping[str, Any]) -> NodePool:
         name=pool_name,
         cloud=_karpenter_cloud(props, requirements),
         machine_types=(*machine_types, *_families(requirements)),
-        taints=(*_taints(spec.get("taints")), *_taints(spec.get("startupTaints"))),
+        taints=_taints(spec.get(NODE_POOL_TAINTS)),
         labels=labels,
         mig_profile=None,
         autoscaling=replicas is None,

@@ -68,7 +68,9 @@ def _node_affinity(resource: Mapping[str, Any]) -> dict[str, Any] | None:
     return {"nodeAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": required}}
 
 
-def _kaito_tolerations(resource: Mapping[str, Any]) -> list[dict[str, str]]:
+def _kaito_preset_tolerations(resource: Mapping[str, Any]) -> list[dict[str, str]]:
+    """A preset pod's tolerations: KAITO's defaults, and a MIG partition's profile key (only the
+    preset path adds that one; a template gets the defaults alone)."""
     tolerations = [dict(t) for t in KAITO_TOLERATIONS]
     partition = mapping(resource.get("partition"))
     profile = text(partition.get("profile"))
@@ -94,7 +96,9 @@ def kaito_pod(
 ) -> OperatorPod:
     """The inference pod of a Workspace (``resource``, ``inference``): a preset gets KAITO's
     container with the GPUs of its nodes; a template is copied with its resources as written.
-    Either way the affinity is KAITO's and KAITO's tolerations are added."""
+    Either way the affinity is KAITO's and KAITO's default tolerations are added; a preset with
+    a MIG partition also tolerates its profile's key (``GenerateInferencePodSpec``; a template
+    gets ``defaultTolerations`` alone, ``template_inference.go``)."""
     template = inference.get("template")
     if isinstance(template, Mapping):
         spec = mapping(template.get("spec"))
@@ -107,7 +111,7 @@ def kaito_pod(
             {
                 "tolerations": lambda: [
                     *mappings(spec.get("tolerations")),
-                    *_kaito_tolerations(resource),
+                    *map(dict, KAITO_TOLERATIONS),
                 ],
                 "affinity": lambda: _node_affinity(resource),
             },
@@ -122,7 +126,7 @@ def kaito_pod(
         }
         pod: dict[str, Any] = {
             "containers": [container],
-            "tolerations": _kaito_tolerations(resource),
+            "tolerations": _kaito_preset_tolerations(resource),
         }
         affinity = _node_affinity(resource)
         if affinity is not None:
@@ -176,12 +180,15 @@ def asks_for_gpu(resources: Mapping[str, Any]) -> bool:
 
 def _nim_resources(spec: Mapping[str, Any]) -> Mapping[str, Any]:
     """``spec.resources``, with the GPUs the operator adds to a NIMService served from a NIMCache
-    when neither it nor ``draResources`` asks for any."""
+    profile it names, when neither ``resources`` nor ``draResources`` asks for any
+    (``gpu_facts.operators.NIM_GPU_RESOURCE``)."""
     resources = mapping(spec.get("resources"))
+    cache = mapping(path(spec, "storage", "nimCache"))
     if (
         asks_for_gpu(resources)
         or items(spec.get("draResources"))
-        or not text(path(spec, "storage", "nimCache", "name"))
+        or not text(cache.get("name"))
+        or not text(cache.get("profile"))
     ):
         return resources
     tensor = path(spec, "multiNode", "parallelism", "tensor")

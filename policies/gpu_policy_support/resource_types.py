@@ -26,13 +26,17 @@ version as the module's aliases list them (pulumi-azure-native 3.29.0 ``agent_po
 AZURE_NODE_POOL = "azure:containerservice/kubernetesClusterNodePool:KubernetesClusterNodePool"
 """pulumi-azure (classic, azurerm-based): an AKS node pool (``vmSize``, ``nodeTaints`` as
 ``key=value:Effect`` strings, ``nodeLabels``, ``gpuInstance``, ``autoScalingEnabled`` (before
-v6: ``enableAutoScaling``), ``minCount``, ``nodeCount``, ``osSku``; pulumi-azure v6.39.0)."""
+v6: ``enableAutoScaling``), ``minCount``, ``nodeCount``, ``osSku``; pulumi-azure v6.39.0).
+These wire names are the SDK's own (``@pulumi.getter(name=...)`` of ``KubernetesClusterNodePool``
+and ``KubernetesClusterDefaultNodePoolArgs``, read in pulumi-azure 6.40.1's wheel)."""
 AZURE_CLUSTER = "azure:containerservice/kubernetesCluster:KubernetesCluster"
-"""pulumi-azure (classic): an AKS cluster with its ``defaultNodePool`` (no taints of its own),
-``nodeOsUpgradeChannel``, ``networkProfile`` and ``nodeProvisioningProfile``."""
+"""pulumi-azure (classic): an AKS cluster with its ``defaultNodePool`` (no taints of its own;
+``onlyCriticalAddonsEnabled``), ``nodeOsUpgradeChannel``, ``networkProfile.networkPolicy`` and
+``nodeProvisioningProfile.{mode, defaultNodePools}`` (wire names as read there too)."""
 KARPENTER_NODE_POOL = f"kubernetes:{NODE_POOL_GROUP}/v1:{NODE_POOL_KIND}"
 """A Karpenter NodePool (EKS with Karpenter or Auto Mode, AKS node auto-provisioning), as a
-``CustomResource`` or an object a chart or manifest renders; any served version."""
+``CustomResource`` or an object a chart or manifest renders; any version (v1; Karpenter up to
+1.0 also served v1beta1)."""
 ACK_NODE_POOL = "alicloud:cs/nodePool:NodePool"
 ACK_MANAGED_CLUSTER = "alicloud:cs/managedKubernetes:ManagedKubernetes"
 ACK_ADDON = "alicloud:cs/kubernetesAddon:KubernetesAddon"

@@ -92,7 +92,9 @@ def test_a_karpenter_gpu_node_pool(
     assert (pool.autoscaling, pool.min_nodes) == (True, 0.0)
 
 
-def test_a_karpenter_pool_reads_startup_taints_and_one_value_requirements_as_labels() -> None:
+def test_a_karpenter_pool_leaves_out_startup_taints_and_labels_one_value_requirements() -> None:
+    """Karpenter removes startup taints soon after start and provisions for pods that do not
+    tolerate them: they are not the pool's taints (gpu_facts.karpenter.NODE_POOL_TAINTS)."""
     props = karpenter_pool(
         "eks",
         taints=[{"key": "team", "value": "ml", "effect": "NoSchedule"}],
@@ -103,7 +105,7 @@ def test_a_karpenter_pool_reads_startup_taints_and_one_value_requirements_as_lab
         ],
     )
     pool = one(KARPENTER_NODE_POOL, props)
-    assert pool.taints == (Taint("team", "ml", "NoSchedule"), GPU_TAINT)
+    assert pool.taints == (Taint("team", "ml", "NoSchedule"),)
     assert pool.labels["karpenter.k8s.aws/instance-gpu-name"] == "l4"
     assert "topology.kubernetes.io/zone" not in pool.labels
     assert pool.is_gpu
@@ -113,6 +115,16 @@ def test_a_karpenter_pool_reads_startup_taints_and_one_value_requirements_as_lab
     ("requirement", "gpu"),
     [
         ({"key": "karpenter.k8s.aws/instance-gpu-count", "operator": "Gt", "values": ["0"]}, True),
+        (
+            {"key": "karpenter.k8s.aws/instance-gpu-count", "operator": "Gt", "values": ["-1"]},
+            False,
+        ),
+        ({"key": "eks.amazonaws.com/instance-gpu-count", "operator": "Gte", "values": ["1"]}, True),
+        ({"key": "karpenter.azure.com/sku-gpu-count", "operator": "Gte", "values": ["0"]}, False),
+        (
+            {"key": "karpenter.k8s.aws/instance-gpu-count", "operator": "Lte", "values": ["8"]},
+            False,
+        ),
         (
             {"key": "karpenter.azure.com/sku-gpu-count", "operator": "In", "values": ["1", "2"]},
             True,

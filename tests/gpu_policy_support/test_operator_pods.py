@@ -16,6 +16,8 @@ NIM_SERVICE = "kubernetes:apps.nvidia.com/v1alpha1:NIMService"
 NIM_PIPELINE = "kubernetes:apps.nvidia.com/v1alpha1:NIMPipeline"
 NIM_CACHE = "kubernetes:apps.nvidia.com/v1alpha1:NIMCache"
 SELECTOR = {"matchLabels": {"apps": "phi-4"}}
+PROFILE = "tensorrt_llm-a100-bf16-tp1-throughput"
+"""A NIM profile of an optimized NIM, as a NIMService names the one its NIMCache cached."""
 
 
 def site(type_: str, props: dict[str, Any]) -> PodSite:
@@ -99,7 +101,7 @@ def nim(**spec: Any) -> dict[str, Any]:
     base = {
         "image": {"repository": "nvcr.io/nim/meta/llama-3.1-8b-instruct", "tag": "1.3.3"},
         "authSecret": "ngc-api-secret",
-        "storage": {"nimCache": {"name": "llama"}},
+        "storage": {"nimCache": {"name": "llama", "profile": PROFILE}},
     }
     return {"metadata": {"name": "llama", "namespace": "nim"}, "spec": {**base, **spec}}
 
@@ -155,6 +157,14 @@ def test_the_operator_adds_no_gpu_when_the_spec_or_its_claims_say_how_many() -> 
     assert pod_gpu_resources(site(NIM_SERVICE, from_pvc).spec) == set()
 
 
+def test_the_operator_adds_no_gpu_for_a_nimcache_without_a_named_profile() -> None:
+    """v3.1.2 sets the model profile from ``storage.nimCache.profile`` alone and assigns GPUs
+    only with one: a cache without it (or with it empty) gets the pod no GPU."""
+    for cache in ({"name": "llama"}, {"name": "llama", "profile": ""}):
+        pod = site(NIM_SERVICE, nim(storage={"nimCache": cache}))
+        assert pod_gpu_resources(pod.spec) == set()
+
+
 def test_scheduling_fields_and_labels_are_copied_as_written() -> None:
     toleration = {"key": "nvidia.com/gpu", "operator": "Exists", "effect": "NoSchedule"}
     props = nim(
@@ -200,3 +210,12 @@ def test_a_nimcache_job_has_the_model_puller_and_no_gpu() -> None:
     assert container["resources"]["limits"] == {"cpu": "4", "memory": "16Gi"}
     assert container["env"] == [{"name": "NIM_LOG_LEVEL", "value": "INFO"}]
     assert pod_gpu_resources(pod.spec) == set()
+
+
+def test_a_template_with_a_mig_partition_gets_kaitos_default_tolerations_only() -> None:
+    """KAITO adds the MIG profile's toleration on the preset path alone: a template gets
+    ``defaultTolerations`` (``template_inference.go``), so its MIG taint is its own to tolerate."""
+    template = {"spec": {"containers": [{"name": "vllm"}]}}
+    resource = {"labelSelector": SELECTOR, "partition": {"mode": "mig", "profile": "1g.10gb"}}
+    pod = site(WORKSPACE, workspace(resource=resource, inference={"template": template}))
+    assert pod.spec["tolerations"] == list(KAITO_TOLERATIONS)

@@ -3,6 +3,10 @@ version are indexed under one token; the API version stays readable from the tok
 
 from __future__ import annotations
 
+import importlib
+import re
+from pathlib import Path
+
 import pytest
 
 from gpu_policy_support.resource_types import (
@@ -62,3 +66,26 @@ def test_an_ack_node_pool_is_no_karpenter_node_pool() -> None:
     assert canonical_type("kubernetes:example.com/v1:NodePool") == (
         "kubernetes:example.com/v1:NodePool"
     )
+
+
+@pytest.mark.parametrize("kind", ["AgentPool", "ManagedCluster"])
+def test_every_api_version_azure_native_aliases_is_read(kind: str) -> None:
+    """The tokens a local SDK of any API version registers are the ones azure-native's default
+    module lists as its aliases (pulumi-azure-native 3.x, the installed SDK): each is indexed
+    as the default module's type, its version read back from it."""
+    module = "agent_pool" if kind == "AgentPool" else "managed_cluster"
+    source = importlib.import_module(f"pulumi_azure_native.containerservice.{module}").__file__
+    aliases = set(
+        re.findall(
+            rf"azure-native:containerservice/(v\d{{8}}\w*):{kind}\b", Path(str(source)).read_text()
+        )
+    )
+    assert len(aliases) > 50
+    for version in sorted(aliases):
+        token = f"azure-native:containerservice/{version}:{kind}"
+        date = version[1:9]
+        expected = f"{date[:4]}-{date[4:6]}-{date[6:]}" + version[9:].replace("preview", "-preview")
+        assert (canonical_type(token), aks_api_version(token)) == (
+            f"azure-native:containerservice:{kind}",
+            expected,
+        )

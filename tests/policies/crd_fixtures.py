@@ -113,7 +113,7 @@ def _train_job(t: dict[str, Any]) -> dict[str, Any]:
     main = spec["containers"][0]
     trainer = {
         "image": main["image"],
-        "command": ["torchrun", "/app/train.py"],
+        "command": main.get("command", ["torchrun", "/app/train.py"]),
         "numNodes": 2,
         **({"env": main["env"]} if "env" in main else {}),
         **({"resourcesPerNode": main["resources"]} if "resources" in main else {}),
@@ -258,6 +258,8 @@ _NIM_POD_FIELDS = {
     "priorityClassName",
 }
 _NIM_CONTAINER_FIELDS = {"name", "image", "command", "args", "env"}
+NIM_PROFILE = "tensorrt_llm-a100-bf16-tp1-throughput"
+"""The cached profile a NIMService names: with it, the operator adds the GPU."""
 
 
 def _nim_image(image: str) -> dict[str, str]:
@@ -284,8 +286,8 @@ def _nim_container(container: dict[str, Any]) -> dict[str, Any]:
 
 
 def nim_service_spec(t: dict[str, Any]) -> dict[str, Any]:
-    """A NIMService serving the pod's first container, its cache a NIMCache (so the operator adds
-    a GPU when the spec names none); its other containers are sidecars."""
+    """A NIMService serving the pod's first container from a NIMCache's profile (so the operator
+    adds a GPU when the spec names none); its other containers are sidecars."""
     pod = dict(t["spec"])
     if set(pod) - _NIM_POD_FIELDS:
         raise Inexpressible("a NIMService sets only these pod fields")
@@ -296,7 +298,7 @@ def nim_service_spec(t: dict[str, Any]) -> dict[str, Any]:
     spec: dict[str, Any] = {
         "image": _nim_image(main["image"]),
         "authSecret": "ngc-api-secret",
-        "storage": {"nimCache": {"name": "llama-3-1-8b", "profile": ""}},
+        "storage": {"nimCache": {"name": "llama-3-1-8b", "profile": NIM_PROFILE}},
         "expose": {"service": {"type": "ClusterIP", "port": 8000}},
         "labels": dict(t["metadata"].get("labels") or {}),
         **{k: v for k, v in main.items() if k in ("command", "args", "env", "resources")},

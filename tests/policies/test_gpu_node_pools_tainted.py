@@ -332,11 +332,46 @@ POOL_SHAPE_CASES = [
     Case(POLICY, "karpenter-aks-nap-tainted", karpenter("aks-nap")),
     Case(
         POLICY,
-        "karpenter-startup-taint",
+        "karpenter-startup-taint-only",
         karpenter(
             "eks",
             taints=None,
             startupTaints=[{"key": "nvidia.com/gpu", "value": "present", "effect": "NoSchedule"}],
+        ),
+        (
+            "GPU node pool 'gpu' (g5.12xlarge, g5.16xlarge, g5.24xlarge, ...) lacks the taint "
+            "nvidia.com/gpu:NoSchedule (taints: none). Fix: Add {key: nvidia.com/gpu, value: "
+            "present, effect: NoSchedule} to the NodePool's spec.template.spec.taints.",
+        ),
+    ),
+    Case(
+        POLICY,
+        "karpenter-gpu-count-gte-untainted",
+        karpenter(
+            "eks",
+            taints=None,
+            requirements=[
+                {
+                    "key": "karpenter.k8s.aws/instance-gpu-count",
+                    "operator": "Gte",
+                    "values": ["1"],
+                }
+            ],
+        ),
+        ("GPU node pool 'gpu' (GPU instances) lacks the taint nvidia.com/gpu:NoSchedule",),
+    ),
+    Case(
+        POLICY,
+        "karpenter-gpu-count-gte-tainted",
+        karpenter(
+            "eks",
+            requirements=[
+                {
+                    "key": "karpenter.k8s.aws/instance-gpu-count",
+                    "operator": "Gte",
+                    "values": ["1"],
+                }
+            ],
         ),
     ),
     Case(

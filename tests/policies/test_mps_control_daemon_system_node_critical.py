@@ -7,8 +7,9 @@ from typing import Any
 
 import pytest
 
+from .crd_fixtures import Inexpressible
 from .harness import Case, Res, assert_case
-from .pod_fixtures import mutated
+from .pod_fixtures import KINDS, container, mutated, pod_policy_cases
 from .stack_fixtures import DAEMON_SET, many_namespaces_stack, release, walks_once
 
 POLICY = "mps-control-daemon-system-node-critical"
@@ -52,7 +53,33 @@ def mps_daemon(
 
 PLUGIN_DAEMON = ("mps-control-daemon",)
 
+
+def runs_the_daemon(spec: dict[str, Any]) -> None:
+    container(spec)["command"] = ["nvidia-cuda-mps-control", "-d"]
+
+
+def runs_the_daemon_node_critical(spec: dict[str, Any]) -> None:
+    runs_the_daemon(spec)
+    spec["priorityClassName"] = "system-node-critical"
+
+
+def _every_kind() -> list[Case]:
+    """On every pod-bearing kind: its ordinary workload passes, its pod running the daemon
+    without the priority class fails, and with it passes (where the kind can set one)."""
+    cases = pod_policy_cases(
+        POLICY, [("own-daemon", runs_the_daemon, "not system-node-critical")], gpu_only=False
+    )
+    for kind in KINDS:
+        try:
+            critical = mutated(kind, runs_the_daemon_node_critical)
+        except Inexpressible:
+            continue
+        cases.append(Case(POLICY, f"{kind}-own-daemon-node-critical", (critical,)))
+    return cases
+
+
 CASES: list[Case] = [
+    *_every_kind(),
     Case(POLICY, "own-daemon-node-critical", (mps_daemon(),)),
     Case(POLICY, "no-daemon", (mutated("DaemonSet", lambda _: None),)),
     # A daemon a chart's release rendered: the chart sets its priority.

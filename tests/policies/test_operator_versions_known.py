@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import pytest
 
+from gpu_facts.pod_templates import POD_BEARING_KINDS
+
 from .harness import Case, Res, assert_case
-from .pod_fixtures import gpu_pod_spec, wrap
+from .pod_fixtures import gpu_pod_spec, mutated, without_gpus, wrap
 from .stack_fixtures import many_namespaces_stack, operator_release, walks_once
 
 POLICY = "operator-versions-known"
@@ -22,7 +24,25 @@ def at_api_version(kind: str, api_version: str) -> Res:
     )
 
 
+def _every_operator_kind() -> list[Case]:
+    """Each kind an operator builds pods from, both ways: its operator's version said (in the
+    config) and not."""
+    cases = []
+    for kind in POD_BEARING_KINDS:
+        if kind.made_by is None:
+            continue
+        res = (
+            mutated(kind.label, without_gpus) if kind.gpu_free else wrap(kind.label, gpu_pod_spec())
+        )
+        said = {"operatorVersions": {kind.made_by.key: kind.made_by.version}}
+        cases.append(Case(POLICY, f"{kind.label}-version-said", (res,), config=said))
+        not_said = f"the stack does not say which version of {kind.made_by.name} runs the cluster"
+        cases.append(Case(POLICY, f"{kind.label}-version-not-said", (res,), (not_said,)))
+    return cases
+
+
 CASES: list[Case] = [
+    *_every_operator_kind(),
     Case(
         POLICY,
         "kaito-installed-at-0.12",

@@ -329,7 +329,7 @@ EXPECTED: dict[str, tuple[int, list[Verdict]]] = {
             ),
         ],
     ),
-    # The NIMService asks for no GPU: served from a NIMCache, the operator adds one.
+    # The NIMService asks for no GPU: served a NIMCache profile it names, the operator adds one.
     "nim-service": (
         EXIT_MANDATORY,
         [

@@ -9,12 +9,18 @@ from pathlib import Path
 
 import pulumi
 import pulumi_kubernetes as k8s
+import pytest
 
+from gpu_platform.components.type_tokens import PACKAGE
 from gpu_platform.offline_preview import run_policies
 from gpu_platform.offline_preview.engine import ProgramRun, run_callable
-from gpu_platform.offline_preview.helm_charts import ChartStore
+from gpu_platform.offline_preview.helm_charts import ChartStore, ChartUnavailable
 from gpu_platform.offline_preview.kubernetes_components import NOTICE
-from gpu_platform.offline_preview.rendered_releases import RenderedReleases, render_releases
+from gpu_platform.offline_preview.rendered_releases import (
+    OWN_COMPONENTS,
+    RenderedReleases,
+    render_releases,
+)
 from gpu_policies.registry import policies
 from tests.conftest import ROOT, stack_preview
 from tests.reference import reference
@@ -147,3 +153,94 @@ def test_our_stacks_releases_render_from_the_reference_charts_and_pass(tmp_path:
     kinds = {r.type.rsplit(":", 1)[-1] for r in made.objects}
     assert "DaemonSet" in kinds
     assert made.attribute(run_policies([*run.resources, *made.objects], policies())) == []
+
+
+# --- Our own components' releases: rendered from a chart at hand, never pulled ----------------
+
+TEAM_REPO = "https://charts.gpu-team.invalid"
+
+
+class Wrapper(pulumi.ComponentResource):
+    """A component of ``token`` that installs the inference chart from a repository, pinned:
+    gpu-platform's own (``gpu-platform:index:...``) or a team's."""
+
+    def __init__(self, name: str, token: str) -> None:
+        super().__init__(token, name)
+        k8s.helm.v3.Release(
+            f"{name}-release",
+            chart="gpu-inference",
+            version="0.4.0",
+            namespace="llm",
+            repository_opts={"repo": TEAM_REPO},
+            values={"podLabels": {"workload": "inference"}},  # no GPU toleration
+            opts=pulumi.ResourceOptions(parent=self),
+        )
+        self.register_outputs({})
+
+
+@pytest.fixture
+def no_pulls(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Every chart the preview tries to pull, refused as offline (recorded, in order)."""
+    pulled: list[str] = []
+
+    def refuse(self: ChartStore, ref: object, chart_ref: str, *_: object) -> Path:
+        pulled.append(chart_ref)
+        raise ChartUnavailable("offline (the test's)")
+
+    monkeypatch.setattr(ChartStore, "_pull", refuse)
+    return pulled
+
+
+def wrapped(token: str, tmp_path: Path, *search: Path) -> tuple[ProgramRun, RenderedReleases]:
+    run = run_callable(lambda: Wrapper("inference", token))
+    store = ChartStore(search, tmp_path / "cache", network=True)
+    return run, render_releases(run, FIXTURES, None, store)
+
+
+def test_the_own_components_prefix_is_our_type_tokens() -> None:
+    assert f"{PACKAGE}:" == OWN_COMPONENTS
+
+
+def test_a_release_of_ours_without_its_chart_at_hand_is_not_pulled_nor_noticed(
+    tmp_path: Path, no_pulls: list[str]
+) -> None:
+    """The pack judges its values (the release policies); the tests render it from the
+    reference charts: offline, our stacks' previews stay clean and fetch nothing."""
+    _, made = wrapped("gpu-platform:index:InferenceServer", tmp_path)
+    assert (made.notices, made.objects, no_pulls) == ([], [], [])
+
+
+def test_a_release_of_ours_with_its_chart_at_hand_is_rendered_and_judged(
+    tmp_path: Path, no_pulls: list[str]
+) -> None:
+    charts = tmp_path / "charts"
+    charts.mkdir()
+    (charts / "gpu-inference-0.4.0").symlink_to(FIXTURES / INFERENCE, target_is_directory=True)
+    run, made = wrapped("gpu-platform:index:InferenceServer", tmp_path, charts)
+    (release,) = [r for r in run.resources if r.type == "kubernetes:helm.sh/v3:Release"]
+    assert made.notices == [] and no_pulls == []
+    assert {r.parent for r in made.objects} == {release.urn}
+    found = made.attribute(run_policies([*run.resources, *made.objects], policies()))
+    tolerate = [v for v in found if v.policy == "gpu-workloads-tolerate-gpu-taint"]
+    assert [(v.enforcement, v.urn) for v in tolerate] == [("mandatory", release.urn)]
+
+
+def test_a_teams_release_in_its_own_component_is_pulled_and_noticed_when_not_had(
+    tmp_path: Path, no_pulls: list[str]
+) -> None:
+    run, made = wrapped("team:index:InferenceServer", tmp_path)
+    (release,) = [r for r in run.resources if r.type == "kubernetes:helm.sh/v3:Release"]
+    assert no_pulls == ["gpu-inference"]
+    (notice,) = made.notices
+    assert (notice.policy, notice.enforcement, notice.urn) == (NOTICE, "advisory", release.urn)
+    assert "could not be had: offline (the test's)" in notice.message
+
+
+def test_the_dev_stack_previews_clean_and_fetches_nothing_without_its_charts(
+    tmp_path: Path, no_pulls: list[str]
+) -> None:
+    """``make preview STACK=dev`` on a machine without network or cached charts: the device
+    plugin's and dcgm-exporter's releases are judged by their values, with no notice."""
+    run = stack_preview("dev").run
+    made = render_releases(run, ROOT, None, ChartStore((), tmp_path / "cache", network=True))
+    assert (made.notices, made.objects, no_pulls) == ([], [], [])

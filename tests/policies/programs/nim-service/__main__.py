@@ -1,13 +1,13 @@
 """An inference team's NVIDIA NIM program: a ``NIMCache`` that downloads Llama 3.1 8B, a
-``NIMService`` that serves it from that cache, and a ``NIMPipeline`` of a retriever and a
+``NIMService`` that serves one of its profiles, and a ``NIMPipeline`` of a retriever and a
 reranker, in the team's governed namespace.
 
 NVIDIA's NIM operator makes a Deployment of each service. The NIMService names no GPU: served
-from an optimized NIM's cache, the operator gives it ``nvidia.com/gpu`` itself, and copies the
-service's tolerations as written, adding none. As first written neither the NIMService nor the
-pipeline's services tolerate the GPU taint; stack ``fixed`` (``tolerateGpuTaint: true``) adds
-it. The NIMCache's download Job asks for no GPU and needs none. The operator's version is the
-platform team's: ``policy-config.json`` names it.
+a named profile of an optimized NIM's cache, the operator gives it ``nvidia.com/gpu`` itself,
+and copies the service's tolerations as written, adding none. As first written neither the
+NIMService nor the pipeline's services tolerate the GPU taint; stack ``fixed``
+(``tolerateGpuTaint: true``) adds it. The NIMCache's download Job asks for no GPU and needs
+none. The operator's version is the platform team's: ``policy-config.json`` names it.
 """
 
 import pulumi
@@ -38,6 +38,8 @@ k8s.core.v1.ResourceQuota(
 )
 
 IMAGE = {"repository": "nvcr.io/nim/meta/llama-3.1-8b-instruct", "tag": "1.3.3"}
+PROFILE = "tensorrt_llm-a100-bf16-tp1-throughput"
+"""The cached profile the NIMService runs: named, the operator gives its pod the GPUs."""
 k8s.apiextensions.CustomResource(
     "llama-cache",
     api_version="apps.nvidia.com/v1alpha1",
@@ -69,7 +71,7 @@ def service(image: dict[str, str], cache: str | None) -> dict[str, object]:
         "tolerations": TOLERATIONS,
     }
     if cache:
-        spec["storage"] = {"nimCache": {"name": cache}}
+        spec["storage"] = {"nimCache": {"name": cache, "profile": PROFILE}}
     else:
         spec["storage"] = {"pvc": {"create": True, "size": "20Gi"}}
         spec["resources"] = {"limits": {"nvidia.com/gpu": 1}}
