@@ -18,7 +18,7 @@ def pool(**fields: Any) -> GpuPoolSettings:
 
 
 def test_a_mig_pool() -> None:
-    facts = resolve_pool("azure", pool(vmSize="Standard_ND96asr_v4", mig={"profile": "MIG1g"}))
+    facts = resolve_pool("aks", pool(vmSize="Standard_ND96asr_v4", mig={"profile": "MIG1g"}))
     assert (facts.gpu_model.name, facts.gpus_per_node, facts.mig_profile) == (
         "A100-40GB",
         8,
@@ -31,11 +31,9 @@ def test_a_mig_pool() -> None:
 
 def test_sharing_means_what_the_cloud_does_with_it() -> None:
     mps = pool(instanceType="ecs.gn7i-c8g1.2xlarge", sharing={"mode": "mps", "replicas": 2})
-    assert cloud_sharing("alicloud", mps) == "ackMps"
+    assert cloud_sharing("ack", mps) == "ackMps"
     assert cloud_sharing("existing", mps) == "mps"
-    ack = resolve_pool(
-        "alicloud", pool(instanceType="ecs.gn7i-c8g1.2xlarge", sharing={"mode": "mps"})
-    )
+    ack = resolve_pool("ack", pool(instanceType="ecs.gn7i-c8g1.2xlarge", sharing={"mode": "mps"}))
     assert ack.is_ack_mps and not ack.uses_device_plugin
     assert set(ACK_MODES) == {"mps", "cgpu", "share"} and set(PLUGIN_MODES) == {
         "timeSlicing",
@@ -44,13 +42,13 @@ def test_sharing_means_what_the_cloud_does_with_it() -> None:
 
 
 def test_an_ack_mode_off_ack_is_a_bug_the_rules_keep_out() -> None:
-    with pytest.raises(ValueError, match="only on cloud 'alicloud'"):
-        cloud_sharing("azure", pool(vmSize="Standard_NC4as_T4_v3", sharing={"mode": "cgpu"}))
+    with pytest.raises(ValueError, match="only on cloud 'ack'"):
+        cloud_sharing("aks", pool(vmSize="Standard_NC4as_T4_v3", sharing={"mode": "cgpu"}))
 
 
 def test_autoscaled_pools_offer_their_largest_size() -> None:
     facts = resolve_pool(
-        "azure",
+        "aks",
         pool(vmSize="Standard_NC4as_T4_v3", count=None, autoscale={"min": 0, "max": 3}),
     )
     assert (facts.capacity.min_nodes, facts.capacity.max_nodes) == (0, 3)

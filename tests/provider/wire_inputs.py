@@ -132,30 +132,30 @@ WIRE_INPUTS: dict[str, dict[str, Any]] = {
         "kubernetesProvider": KUBERNETES_PROVIDER,
     },
     "ExistingCluster": {"kubeconfig": "apiVersion: v1\nkind: Config\n", "clusterName": "lab"},
-    "NvidiaDevicePlugin": {"pools": [A100_MIG, T4_SHARED], "cloud": "azure"},
-    "NvidiaGpuOperator": {"pools": [A100_MIG, T4_SHARED], "cloud": "azure"},
+    "NvidiaDevicePlugin": {"pools": [A100_MIG, T4_SHARED], "cloud": "aks"},
+    "NvidiaGpuOperator": {"pools": [A100_MIG, T4_SHARED], "cloud": "aks"},
     "NvidiaDraDriver": {
         "pools": [A100_MIG, T4_SHARED, H100_DRA],
-        "cloud": "azure",
+        "cloud": "aks",
         "kubernetesVersion": "1.36",
     },
-    "DriverCheck": {"pools": [A100_MIG, T4_SHARED], "cloud": "azure"},
-    "DcgmExporter": {"pools": [A100_MIG, T4_SHARED], "cloud": "azure"},
+    "DriverCheck": {"pools": [A100_MIG, T4_SHARED], "cloud": "aks"},
+    "DcgmExporter": {"pools": [A100_MIG, T4_SHARED], "cloud": "aks"},
     "GpuWorkloadNamespace": {
         "name": "gpu-training",
         "type": "training",
         "pools": [A100_MIG, T4_SHARED],
-        "cloud": "azure",
+        "cloud": "aks",
         "gpuQuota": 8.0,
         "quota": {"cpu": "64", "memory": "512Gi", "pods": 100.0},
     },
     "GpuAdmissionPolicy": {"action": "Warn"},
     "AmdGpuOperator": {
         "pools": [MI300X],
-        "cloud": "azure",
+        "cloud": "aks",
         "driver": {"version": "6.4", "image": "gpuamddev.azurecr.io/amd/amdgpu-kmod"},
     },
-    "CertManager": {"cloud": "azure"},
+    "CertManager": {"cloud": "aks"},
 }
 """Component class -> its inputs on the wire."""
 
