@@ -17,6 +17,8 @@ from pathlib import Path
 
 from .component_import import measure_component_imports
 from .critical_path import stack_timings
+from .fleet import FLEET_SIZES as PREVIEW_FLEET_SIZES
+from .fleet import measure_fleet as measure_preview_fleet
 from .provider_start import measure_provider_start
 from .report import RESULTS_DIR, BenchResult, render_table, write_json
 from .scale import measure_cloud, measure_validation
@@ -38,6 +40,12 @@ def _git_commit() -> str:
         check=False,
     )
     return done.stdout.strip() or "unknown"
+
+
+def _venv_python() -> Path:
+    """The project's interpreter (the one `make preview` runs), else this one."""
+    python = PROJECT_ROOT / ".venv" / "bin" / "python"
+    return python if python.exists() else Path(sys.executable)
 
 
 def _progress(line: str) -> None:
@@ -110,6 +118,18 @@ def _parser() -> argparse.ArgumentParser:
         help="off: CPython's cyclic collector paused while each scale run is timed",
     )
     parser.add_argument(
+        "--fleet",
+        type=_positive,
+        action="append",
+        metavar="RESOURCES",
+        help="fleet sizes of the team program (repeatable; default "
+        f"{', '.join(str(n) for n in PREVIEW_FLEET_SIZES)})",
+    )
+    parser.add_argument(
+        "--fleet-repeats", type=_positive, default=1, help="processes per fleet size"
+    )
+    parser.add_argument("--no-fleet", action="store_true", help="skip the fleet-scale previews")
+    parser.add_argument(
         "--verify-sizes",
         type=int,
         nargs="*",
@@ -146,6 +166,7 @@ def main(argv: list[str] | None = None) -> int:
             "largest_repeats": args.largest_repeats,
             "clock": args.clock,
             "gc": args.gc,
+            "load_average_at_start": list(os.getloadavg()),
         }
     )
 
@@ -167,8 +188,16 @@ def main(argv: list[str] | None = None) -> int:
     if not (args.no_startup or only):
         _progress(f"start-up: {args.startup_runs} processes of each command")
         result.startup = measure_startup(args.startup_runs, args.stack)
+    if not (args.no_fleet or only):
+        result.meta["load_average_before_fleet"] = list(os.getloadavg())
+        result.fleet = measure_preview_fleet(
+            args.fleet or PREVIEW_FLEET_SIZES,
+            repeats=args.fleet_repeats,
+            python=str(_venv_python()),
+            progress=_progress,
+        )
+        result.meta["load_average_after_fleet"] = list(os.getloadavg())
     if args.setup or args.setup_only:
-        result.meta["load_average_at_start"] = list(os.getloadavg())
         _progress("set-up: a fresh clone's make venv, preview, lint, typecheck, unit")
         result.setup = fresh_setup()
         _progress("set-up: make venv, then make test, on another fresh clone")

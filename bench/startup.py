@@ -26,6 +26,7 @@ from .preview_floor import (
     FLOOR_KINDS,
     FloorKind,
     PreviewFloor,
+    check_replay,
     floor_command,
     probe,
     probe_file,
@@ -197,15 +198,24 @@ def measure_startup(repeats: int, stack: str = "dev", python: str | None = None)
     floors: dict[FloorKind, list[str]] = {
         kind: floor_command(python, found_file, kind) for kind in FLOOR_KINDS
     }
-    import_pulumi, whole = Timing(), Timing()
+    commands: list[tuple[list[str], Timing]] = [
+        (baseline, import_pulumi := Timing()),
+        (preview, whole := Timing()),
+        *((command, floor.floors[kind]) for kind, command in floors.items()),
+    ]
     exit_code = 0
     try:
-        # Each command once per round, so the machine's drift touches them alike.
-        for _ in range(max(repeats, 1)):
-            _timed_process(baseline, env, import_pulumi)
-            exit_code = _timed_process(preview, env, whole).returncode
-            for kind, command in floors.items():
-                _check(_timed_process(command, env, floor.floors[kind]))
+        check_replay(python, found_file, found, PROJECT_ROOT, env)
+        floor.replay_checked = True
+        # Each command once per round, the order reversed every other round, so the machine's
+        # drift and each position's luck touch them alike; ratios are taken round by round.
+        for round_ in range(max(repeats, 1)):
+            for command, into in commands if round_ % 2 == 0 else reversed(commands):
+                done = _timed_process(command, env, into)
+                if command is preview:
+                    exit_code = done.returncode
+                elif command is not baseline:
+                    _check(done)
     finally:
         found_file.unlink(missing_ok=True)
     traced = _run([python, "-X", "importtime", *preview[1:]], env)

@@ -2,13 +2,14 @@ import contextlib
 import os
 import sys
 
-from .collector import full_collections_deferred
+from .collector import off_until_exit
 
+# One preview, then os._exit: the collector stays off to the end (see collector).
+off_until_exit()
 try:
-    with full_collections_deferred():  # the whole process, its imports too (see collector)
-        from .cli import main
+    from .cli import main
 
-        code = main()
+    code = main()
 except KeyboardInterrupt:  # Ctrl-C while the preview still loads
     code = 130
 with contextlib.suppress(OSError):

@@ -17,9 +17,11 @@ a copy the user gives), then, when it names where it comes from, in the cache
 once. An unpinned chart is pulled every time (Helm takes the latest version). When none of
 that works, ``ChartUnavailable`` says why.
 
-Rendering uses Helm's Go SDK as a library (``helm-python-sdk``: no helm binary). It is ~240 MB,
-so it is not a runtime requirement: the dev install has it, and anywhere else it is installed
-on first use into ``~/.cache/gpu-platform/python/`` (``helm_sdk``).
+Rendering uses Helm's Go SDK as a library (``helm-python-sdk``: no helm binary). Its wheel
+unpacks to ~255 MB, three copies of one 85 MB native library, so it is not a runtime
+requirement: the dev install has it, and anywhere else it is installed on first use, once, into
+``~/.cache/gpu-platform/python/helm-python-sdk-<version>`` (``helm_sdk``), where the copies become
+links to one file: ~87 MB.
 
 The chart is untrusted input, so Helm renders and pulls in a worker process
 (``helm_worker``) held to the run's deadline, to ``HELM_MEMORY_BYTES`` of memory and to
@@ -118,7 +120,7 @@ def _install_helm_sdk(target: Path) -> None:
             f"`uv pip install --python {sys.executable} {HELM_SDK}`"
         )
     print(
-        f"offline preview: installing {HELM_SDK} (Helm's Go SDK, ~240 MB) into {target} "
+        f"offline preview: installing {HELM_SDK} (Helm's Go SDK, ~90 MB) into {target} "
         "(once, to render Helm charts)",
         file=sys.stderr,
     )
@@ -138,8 +140,31 @@ def _install_helm_sdk(target: Path) -> None:
             f"Helm's SDK ({HELM_SDK}) is not installed and installing it failed: "
             f"{done.stderr.strip()[-300:]}"
         )
+    _link_copies(partial / "helm_python" / "lib")
     shutil.rmtree(target, ignore_errors=True)
     partial.rename(target)
+
+
+def _link_copies(folder: Path) -> None:
+    """Each file in ``folder`` that repeats another byte for byte becomes a link to it.
+
+    The wheel carries the native library three times (``libhelm_c.so``, ``.so.0`` and
+    ``.so.0.2.2``: a zip has no symlinks), 85 MB each; the versioned name keeps the bytes and
+    the other two link to it, as a system install lays out a shared library."""
+    if not folder.is_dir():
+        return
+    kept: dict[tuple[int, str], Path] = {}
+    # The longest name first: libhelm_c.so.0.2.2 is the file, the shorter names link to it.
+    for path in sorted(folder.iterdir(), key=lambda p: (-len(p.name), p.name)):
+        if path.is_symlink() or not path.is_file():
+            continue
+        with path.open("rb") as handle:
+            key = (path.stat().st_size, hashlib.file_digest(handle, "sha256").hexdigest())
+        if key not in kept:
+            kept[key] = path
+            continue
+        path.unlink()
+        path.symlink_to(kept[key].name)
 
 
 def helm_sdk_dir() -> str:

@@ -18,7 +18,8 @@ from gpu_platform.settings import PlatformSettings, WorkloadSettings
 from .aks.nodes import ephemeral_os_warnings
 from .cloud_limits import cloud_limit_warnings
 from .kubernetes_versions import kubernetes_version_warnings
-from .pools import PoolFacts, resolve_pool
+from .pools import PoolFacts, open_pools, resolve_pool, workload_pools
+from .queues import queues_plan
 
 
 @dataclass(frozen=True)
@@ -30,11 +31,11 @@ class ResolvedPlatform:
     warnings: list[str] = field(default_factory=list)
 
     def workload_pools(self, workload: WorkloadSettings) -> list[PoolFacts]:
-        """The pools a workload namespace may use: the listed ones, else every pool open to
-        unlisted namespaces (not shared, not AMD: ``PoolFacts.open_to_unlisted_namespaces``)."""
-        if workload.pools is not None:
-            return [self.pools[name] for name in workload.pools]
-        return list(self._open_pools)
+        """The pools a workload namespace may use (``workload_pools``; the open ones found
+        once)."""
+        if workload.pools is None:
+            return list(self._open_pools)
+        return workload_pools(workload, self.pools)
 
     def pool_workload_types(self) -> Mapping[str, list[str]]:
         """Pool name -> the sorted workload types whose namespaces may use the pool (AKS
@@ -43,16 +44,23 @@ class ResolvedPlatform:
 
     @cached_property
     def _pool_workload_types(self) -> Mapping[str, list[str]]:
-        # One pass over the workloads, not one per pool.
+        # One pass over the workloads, not one per pool; the namespaces that list no pools
+        # share one set of open pools, which gets their types once.
         types: dict[str, set[str]] = {name: set() for name in self.pools}
+        unlisted: set[str] = set()
         for workload in self.settings.workloads:
+            if workload.pools is None:
+                unlisted.add(workload.type)
+                continue
             for pf in self.workload_pools(workload):
                 types[pf.name].add(workload.type)
+        for pf in self._open_pools:
+            types[pf.name].update(unlisted)
         return MappingProxyType({name: sorted(found) for name, found in types.items()})
 
     @cached_property
     def _open_pools(self) -> list[PoolFacts]:
-        return [pf for pf in self.pools.values() if pf.open_to_unlisted_namespaces]
+        return open_pools(self.pools)
 
     @property
     def cluster_gpu_resources(self) -> list[str]:
@@ -75,6 +83,8 @@ def resolve_platform(
         )
     platform = ResolvedPlatform(settings, pools)
     platform.warnings.extend(quota_warnings(platform))
+    if settings.queues is not None:
+        platform.warnings.extend(queues_plan(settings.queues, pools, settings.workloads).warnings)
     platform.warnings.extend(cloud_limit_warnings(settings))
     platform.warnings.extend(ephemeral_os_warnings(settings))
     platform.warnings.extend(kubernetes_version_warnings(settings))
@@ -84,11 +94,13 @@ def resolve_platform(
 def quota_warnings(platform: ResolvedPlatform) -> list[str]:
     """A namespace quota above what its pools can ever offer: allowed, but worth a warning."""
     warnings = []
+    unlisted: dict[str, int] | None = None  # the open pools' sum: the same for every such namespace
     for i, wl in enumerate(platform.settings.workloads):
-        offered: dict[str, int] = {}
-        for pf in platform.workload_pools(wl):
-            for resource, n in (*pf.capacity.total.items(), *pf.capacity.total_devices.items()):
-                offered[resource] = offered.get(resource, 0) + n
+        if wl.pools is None:
+            unlisted = unlisted if unlisted is not None else _offered(platform.workload_pools(wl))
+            offered = unlisted
+        else:
+            offered = _offered(platform.workload_pools(wl))
         asked = (
             wl.gpu_quota if isinstance(wl.gpu_quota, dict) else dict.fromkeys(offered, wl.gpu_quota)
         )
@@ -101,13 +113,30 @@ def quota_warnings(platform: ResolvedPlatform) -> list[str]:
     return warnings
 
 
+def _offered(pools: list[PoolFacts]) -> dict[str, int]:
+    """What ``pools`` offer together at their largest sizes, by resource (and DRA device
+    class)."""
+    offered: dict[str, int] = {}
+    for pf in pools:
+        for resource, n in (*pf.capacity.total.items(), *pf.capacity.total_devices.items()):
+            offered[resource] = offered.get(resource, 0) + n
+    return offered
+
+
 def shared_pool_namespaces(platform: ResolvedPlatform) -> dict[str, list[str]]:
     """Per shared (time-sliced or MPS) pool, the workload namespaces allowed on it."""
     allowed: dict[str, list[str]] = {
         name: [] for name, pool in platform.pools.items() if pool.is_shared
     }
+    unlisted: list[PoolFacts] | None = None  # the open pools that are shared, found once
     for workload in platform.settings.workloads:
-        for pool in platform.workload_pools(workload):
+        if workload.pools is None:
+            if unlisted is None:
+                unlisted = [p for p in platform.workload_pools(workload) if p.name in allowed]
+            pools = unlisted
+        else:
+            pools = platform.workload_pools(workload)
+        for pool in pools:
             if pool.name in allowed:
                 allowed[pool.name].append(workload.name)
     return allowed

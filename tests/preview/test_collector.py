@@ -1,9 +1,13 @@
-"""The preview's collector policy: full collections deferred while a program runs, the younger
-generations' untouched, the caller's thresholds back afterwards, even when the program fails."""
+"""The preview's collector policies: full collections deferred while a program runs, the younger
+generations' untouched, the caller's thresholds back afterwards, even when the program fails;
+and the preview's own process, which ends with os._exit, with the collector off."""
 
 from __future__ import annotations
 
 import gc
+import json
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -87,3 +91,39 @@ def test_a_program_runs_under_the_policy(tmp_path: Path, thresholds: tuple[int, 
     with pytest.raises(Exception, match="boom"):
         preview(program, stack="bad")
     assert gc.get_threshold() == thresholds
+
+
+ENABLED_PROGRAM = """\
+import gc
+import pulumi
+
+pulumi.export("collector_enabled", gc.isenabled())
+"""
+
+
+def test_the_preview_process_runs_with_the_collector_off(tmp_path: Path) -> None:
+    """`python -m gpu_platform.offline_preview` ends with os._exit after one preview: its
+    collector is off from the start (``off_until_exit``)."""
+    (tmp_path / "Pulumi.yaml").write_text("name: collector\nruntime: python\n")
+    (tmp_path / "__main__.py").write_text(ENABLED_PROGRAM)
+    command = [sys.executable, "-m", "gpu_platform.offline_preview", "--program", str(tmp_path)]
+    done = subprocess.run(
+        [*command, "--format", "json"],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert json.loads(done.stdout)["outputs"]["collector_enabled"] is False
+
+
+def test_off_until_exit_freezes_and_turns_the_collector_off() -> None:
+    code = (
+        "import gc; from gpu_platform.offline_preview.collector import off_until_exit; "
+        "off_until_exit(); print(gc.isenabled(), gc.get_freeze_count() > 0)"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60
+    )
+    assert done.stdout.split() == ["False", "True"]

@@ -211,17 +211,35 @@ def test_constraints_pin_the_helm_sdk_installed_on_first_use() -> None:
 @pytest.mark.slow
 def test_helm_sdk_installs_into_a_folder_a_fresh_interpreter_imports(tmp_path: Path) -> None:
     """Where the SDK is not installed (a runtime-only install), it is installed on first use,
-    from uv's cache when it holds the wheel."""
+    from uv's cache when it holds the wheel; the wheel's three copies of the native library
+    are one file and two links to it, and the library loads through them."""
     target = tmp_path / "python" / "helm-python-sdk"
     helm_charts._install_helm_sdk(target)
     done = subprocess.run(
         [sys.executable, "-I", "-c", "import sys; sys.path.append(sys.argv[1]); "
-         "import helm_python; print(helm_python.__version__)", str(target)],
+         "import helm_python; from helm_python import _native; "
+         "print(helm_python.__version__, _native.helm_c_version())", str(target)],
         capture_output=True,
         text=True,
         check=True,
     )  # fmt: skip
-    assert done.stdout.strip() == HELM_SDK.split("==")[1]
+    assert done.stdout.split()[0] == HELM_SDK.split("==")[1]
+    lib = target / "helm_python" / "lib"
+    files = [p.name for p in lib.iterdir() if not p.is_symlink()]
+    links = {p.name: p.readlink().as_posix() for p in lib.iterdir() if p.is_symlink()}
+    assert files == ["libhelm_c.so.0.2.2"]
+    assert links == {"libhelm_c.so": files[0], "libhelm_c.so.0": files[0]}
+
+
+def test_repeated_files_become_links_to_one(tmp_path: Path) -> None:
+    (tmp_path / "lib.so.1.0").write_bytes(b"native")
+    (tmp_path / "lib.so").write_bytes(b"native")
+    (tmp_path / "other.so").write_bytes(b"another")
+    helm_charts._link_copies(tmp_path)
+    assert (tmp_path / "lib.so").readlink().as_posix() == "lib.so.1.0"
+    assert not (tmp_path / "lib.so.1.0").is_symlink()
+    assert not (tmp_path / "other.so").is_symlink()
+    assert (tmp_path / "lib.so").read_bytes() == b"native"
 
 
 def test_without_uv_or_pip_the_helm_sdk_is_not_installed_and_the_reason_says_how(

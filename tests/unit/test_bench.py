@@ -116,6 +116,7 @@ def test_bench_smallest_size_writes_the_report(
     # test_bench_provider_start.py) and one below with their measurements faked.
     argv = ["--sizes", "1", "--repeats", "1", "--startup-runs", "1", "--stack", "existing"]
     argv += ["--no-package", "--verify-sizes"]  # make verify's fleet: test_bench_verify_fleet.py
+    argv.append("--no-fleet")  # the team program's fleet: test_bench_fleet.py
     # The critical path reads dev's and prod's plans: the ones this test process may already
     # hold (tests.conftest.stack_preview) rather than two more previews.
     monkeypatch.setattr(bench.cli, "stack_timings", lambda: stack_timings(preview_of=stack_preview))
@@ -132,6 +133,7 @@ def test_bench_smallest_size_writes_the_report(
         "critical_path",
         "component_imports",
         "provider_start",
+        "fleet",
         "verify_fleet",
     }
     assert doc["component_imports"] == [] and doc["provider_start"] is None
@@ -163,11 +165,16 @@ def test_bench_smallest_size_writes_the_report(
     assert "pulumi" in startup["imports"]
     floor = startup["floor"]
     assert floor["registrations"] >= 3 and floor["modules"] > 100
-    assert set(floor["floors"]) == {"plain", "matched"}
+    assert set(floor["floors"]) == {"plain", "matched", "replay"}
+    assert floor["replay_checked"] is True, "the replay registered exactly the preview's plan"
     for kind, timing in floor["floors"].items():
         assert len(timing["cpu_s"]) == 1 and timing["median_cpu_s"] > 0, kind
         assert floor["preview_over_floor"][kind]["cpu"] > 0, kind
-    assert {t["ratio"] for t in doc["targets"]} >= {"preview/plain floor", "preview/matched floor"}
+    assert {t["ratio"] for t in doc["targets"]} >= {
+        "preview/plain floor",
+        "preview/matched floor",
+        "preview/replay floor",
+    }
     assert set(startup["phases"]) == {
         "import_pulumi_s",
         "import_offline_preview_s",

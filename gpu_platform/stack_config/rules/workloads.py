@@ -19,6 +19,10 @@ def _workloads(cfg: ConfigUnderCheck) -> Iterator[Problem]:
         ns: (key, explicit)
         for key, ns, explicit in sorted(platform_namespaces(cfg), key=lambda item: item[2])
     }
+    # The pools' names and what they offer, built once, where the rule first reads them (a
+    # part the schema refused stops the rule there, as it did): linear in pools and namespaces.
+    names: dict[str, set[str]] = {}
+    offered: set[str] | None = None
     for i, wl in enumerate(cfg.settings.workloads):
         at = f"workloads[{i}]"
         if is_system_namespace(wl.name):
@@ -32,15 +36,15 @@ def _workloads(cfg: ConfigUnderCheck) -> Iterator[Problem]:
             else:
                 yield f"{at}.name", f"{wl.name!r} is the platform's own namespace ({key})"
         for j, pool in enumerate(wl.pools or ()):
-            if pool not in facts and pool not in {p.name for p in cfg.settings.gpu_pools}:
-                if pool in {p.name for p in cfg.settings.cpu_pools}:
+            if pool not in facts and pool not in _pool_names(cfg, "gpu", names):
+                if pool in _pool_names(cfg, "cpu", names):
                     yield f"{at}.pools[{j}]", f"{pool!r} is a CPU pool; list GPU pools here"
                 else:
                     yield f"{at}.pools[{j}]", f"no GPU pool named {pool!r}"
-        # Extended resources, and the DeviceClasses of DRA pools.
-        offered = {
-            r for pf in facts.values() for r in (*pf.capacity.per_node, *pf.capacity.devices)
-        }
+        if offered is None:  # extended resources, and the DeviceClasses of DRA pools
+            offered = {
+                r for pf in facts.values() for r in (*pf.capacity.per_node, *pf.capacity.devices)
+            }
         if isinstance(wl.gpu_quota, dict) and offered:
             for resource in wl.gpu_quota:
                 if resource not in offered:
@@ -50,13 +54,21 @@ def _workloads(cfg: ConfigUnderCheck) -> Iterator[Problem]:
                     )
 
 
+def _pool_names(cfg: ConfigUnderCheck, kind: str, found: dict[str, set[str]]) -> set[str]:
+    """The names of the ``kind`` ("gpu" or "cpu") pools, read once into ``found``."""
+    if kind not in found:
+        pools = cfg.settings.gpu_pools if kind == "gpu" else cfg.settings.cpu_pools
+        found[kind] = {p.name for p in pools}
+    return found[kind]
+
+
 def _workload_isolation(cfg: ConfigUnderCheck) -> Iterator[Problem]:
     facts = cfg.sound_pools
     # The same pools as ResolvedPlatform.workload_pools: the listed ones, else every open pool.
-    unlisted = [n for n, pf in facts.items() if pf.open_to_unlisted_namespaces]
+    unlisted = [pf for pf in facts.values() if pf.open_to_unlisted_namespaces]
     for i, wl in enumerate(cfg.settings.workloads):
-        names = wl.pools if wl.pools is not None else unlisted
-        yield from workload_problems(wl, [facts[n] for n in names if n in facts], f"workloads[{i}]")
+        pools = unlisted if wl.pools is None else [facts[n] for n in wl.pools if n in facts]
+        yield from workload_problems(wl, pools, f"workloads[{i}]")
 
 
 def duplicate_names(cfg: ConfigUnderCheck) -> Iterator[Problem]:
