@@ -57,7 +57,7 @@ from .nvidia.device_plugin import (
 )
 from .nvidia.gpu_operator import scraper_namespace_problems
 from .outputs import known_after
-from .pool_args import DEFAULT_CLOUD, GpuPoolArgs, check_gpu_pools_args
+from .pool_args import DEFAULT_CLOUD, GpuPoolArgs, check_gpu_pools_args, cloud_arg
 from .recorded_inputs import recorded_inputs
 from .type_tokens import type_token
 
@@ -126,7 +126,7 @@ class GpuQueuesArgs(TypedDict):
     namespaces: list[GpuQueueNamespaceArgs]
     """The workload namespaces: one LocalQueue each, one ClusterQueue per type."""
     cloud: NotRequired[str]
-    """``azure``, ``alicloud`` or ``existing`` (default): the API server's ports, the pools'
+    """``aks``, ``ack`` or ``existing`` (default): the API server's ports, the pools'
     sharing."""
     version: NotRequired[str]
     """Kueue chart version, 0.19.0 or newer (default 0.19.2)."""
@@ -207,8 +207,7 @@ def check_queues_args(
     """The args as queue settings, the pools' facts and the namespaces, or one
     ``InputPropertiesError`` naming every bad property."""
     raise_if_any(COMPONENT, name, shape_problems(args, GpuQueuesArgs))
-    cloud = args.get("cloud", DEFAULT_CLOUD)
-    pools, problems = check_gpu_pools_args(cloud, args["pools"], "pools")
+    pools, problems = check_gpu_pools_args(args.get("cloud", DEFAULT_CLOUD), args["pools"], "pools")
     settings: QueuesSettings | None = None
     try:
         given = {k: v for k, v in args.items() if k in SETTINGS_FIELDS}
@@ -263,7 +262,7 @@ class GpuQueues(pulumi.ComponentResource):
             name,
             namespace=home,
             pod_security="restricted",
-            policies=kueue_policies(args.get("cloud", DEFAULT_CLOUD), scrapers),
+            policies=kueue_policies(cloud_arg(args), scrapers),
             chart=kueue.CHART_NAME,
             repo=kueue.CHART_REPO,
             version=settings.version,

@@ -66,9 +66,9 @@ from .queue_expectations import QueueExpectation, queues_expectation
 from .seed_expectations import SeedExpectations, channel_applied, seed_pool
 
 TOKEN = "gpu-platform:index:"
-POOL_COMPONENTS = {"AksGpuNodePool": "azure", "AckGpuNodePool": "alicloud"}
+POOL_COMPONENTS = {"AksGpuNodePool": "aks", "AckGpuNodePool": "ack"}
 """Pool components and the cloud their pools are on."""
-LOG_COMPONENTS = {"AksMonitoring": "azure", "AckMonitoring": "alicloud"}
+LOG_COMPONENTS = {"AksMonitoring": "aks", "AckMonitoring": "ack"}
 """Monitoring components and the cloud whose log pipeline they set up."""
 IN_CLUSTER = (
     "NvidiaDevicePlugin",
@@ -278,7 +278,7 @@ def plan_expectations(resources: Iterable[PlannedResource]) -> PlanExpectations:
     clouds = {cloud for cloud, _ in pools.provisioned.values()}
     cloud = clouds.pop() if len(clouds) == 1 else "existing"
     if found.first("AksCluster") is not None:
-        cloud = "azure"
+        cloud = "aks"
 
     operator = found.first("NvidiaGpuOperator")
     plugin = found.first("NvidiaDevicePlugin")

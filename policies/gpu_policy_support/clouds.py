@@ -45,7 +45,7 @@ def _rows(lookup: Callable[[str], GpuMachine], names: Sequence[str]) -> MachineG
 
 
 def _aks_gpus(machine_types: Sequence[str], accelerators: Sequence[tuple[str, int]]) -> MachineGpus:
-    return _rows(azure_vm_size, machine_types[:1])  # an AKS pool has one VM size
+    return _rows(azure_vm_size, machine_types)
 
 
 def _ack_gpus(machine_types: Sequence[str], accelerators: Sequence[tuple[str, int]]) -> MachineGpus:
@@ -91,7 +91,10 @@ class PoolCloud:
     name: str
     """As the catalogues name it: ``aks``, ``ack``, ``eks``, ``gke`` (empty: not known)."""
     gpus: Callable[[Sequence[str], Sequence[tuple[str, int]]], MachineGpus] = _no_gpus
-    """The catalogue's rows of a pool's machine types (and accelerators), with GPUs per node."""
+    """The catalogue's rows of machine types (and accelerators), with GPUs per node."""
+    first_machine_type: bool = False
+    """A pool's GPUs are its first machine type's (an AKS pool has one VM size; a Karpenter
+    NodePool on AKS is read the same way)."""
     add_taint: Callable[[str, str, str], str] = _taint_in_list
     """How to add a taint (key, value, Kubernetes' effect) where the cloud declares a pool."""
     own_pool_label: str | None = None
@@ -107,7 +110,7 @@ class PoolCloud:
 POOL_CLOUDS: Mapping[str, PoolCloud] = {
     cloud.name: cloud
     for cloud in (
-        PoolCloud("aks", _aks_gpus, _aks_taint),
+        PoolCloud("aks", _aks_gpus, first_machine_type=True, add_taint=_aks_taint),
         PoolCloud(
             "ack",
             _ack_gpus,
@@ -117,7 +120,7 @@ POOL_CLOUDS: Mapping[str, PoolCloud] = {
                 f"{ARMS_PROMETHEUS_ADDON}) also does, as it tolerates no custom taint"
             ),
         ),
-        PoolCloud("eks", _eks_gpus, _eks_taint, own_pool_label=EKS_NODE_GROUP_LABEL),
+        PoolCloud("eks", _eks_gpus, add_taint=_eks_taint, own_pool_label=EKS_NODE_GROUP_LABEL),
         PoolCloud(
             "gke",
             _gke_gpus,

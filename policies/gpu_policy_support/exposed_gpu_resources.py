@@ -18,7 +18,6 @@ from gpu_facts import (
     SharingMode,
     UnknownGpuFact,
     aks_mig_profile,
-    azure_vm_size,
     gpu_model,
     pool_capacity,
 )
@@ -54,14 +53,7 @@ def pool_gpus(pool: NodePool) -> tuple[GpuModel, int] | None:
 def most_gpus_per_node(pool: NodePool) -> int | None:
     """The most GPUs one node of the pool can have, over every machine type it allows (an EKS
     node group or a Karpenter NodePool may allow several); None when the catalog knows none."""
-    counts = [t.gpu_count for t in (*pool.aws_types, *pool.ecs_types)]
-    counts += [count for _, count in pool.gcp_gpus]
-    for name in pool.machine_types if pool.cloud == "azure" else ():
-        try:
-            counts.append(azure_vm_size(name).gpu_count)
-        except UnknownGpuFact:
-            continue
-    return max(counts, default=None)
+    return max((count for _, count in pool.allowed_gpus), default=None)
 
 
 def ack_sharing_mode(pool: NodePool) -> SharingMode | None:

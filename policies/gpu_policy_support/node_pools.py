@@ -124,6 +124,12 @@ class NodePool:
     def gpus(self) -> MachineGpus:
         """The catalogue's rows of the pool's machine types (or accelerators) with GPUs, each
         with the GPUs one node has; empty when the catalogue knows none."""
+        types = self.machine_types[:1] if self.on.first_machine_type else self.machine_types
+        return self.on.gpus(types, self.accelerators)
+
+    @property
+    def allowed_gpus(self) -> MachineGpus:
+        """As ``gpus``, of every machine type the pool allows (a Karpenter NodePool's several)."""
         return self.on.gpus(self.machine_types, self.accelerators)
 
     @property

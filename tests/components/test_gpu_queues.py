@@ -39,7 +39,7 @@ def queue_args(**fields: Any) -> GpuQueuesArgs:
     return {  # type: ignore[typeddict-item, return-value]
         "pools": pools_args(platform),
         "namespaces": namespaces,
-        "cloud": "azure",
+        "cloud": "aks",
         **fields,
     }
 

@@ -18,8 +18,13 @@ def test_the_pack_names_clouds_as_the_catalogues_do() -> None:
 
 def test_each_cloud_reads_its_own_catalogue() -> None:
     aks, ack, eks, gke = (POOL_CLOUDS[c] for c in ("aks", "ack", "eks", "gke"))
-    (size, gpus), *_ = aks.gpus(("Standard_ND96asr_v4", "Standard_NC4as_T4_v3"), ())
-    assert (size.name, gpus) == ("Standard_ND96asr_v4", 8)  # an AKS pool has one VM size
+    rows = aks.gpus(("Standard_ND96asr_v4", "Standard_NC4as_T4_v3"), ())
+    assert [(r.name, n) for r, n in rows] == [
+        ("Standard_ND96asr_v4", 8),
+        ("Standard_NC4as_T4_v3", 1),
+    ]
+    # An AKS pool has one VM size: its GPUs are its first machine type's.
+    assert {c for c, p in POOL_CLOUDS.items() if p.first_machine_type} == {"aks"}
     assert [(r.name, n) for r, n in ack.gpus(("ecs.gn7i-c8g1.2xlarge", "ecs.g7.xlarge"), ())] == [
         ("ecs.gn7i-c8g1.2xlarge", 1)
     ]

@@ -20,8 +20,9 @@ PRODUCTION = (
     "policies/gpu_policies",
 )
 CLOUD_NAMES = frozenset({"azure", "alicloud", "existing", "aws", "gcp", "aks", "ack", "eks", "gke"})
-"""Every name a cloud goes by: the stack config's (``azure``...), the pack's provider clouds
-(``aws``, ``gcp``) and the services' (the folders)."""
+"""Every name a cloud goes by: today's, the folders' and the config's (``aks``, ``ack``, ``eks``,
+``gke``, ``existing``), the config's of 0.1 (``azure``, ``alicloud``) and the providers'
+(``aws``, ``gcp``)."""
 PER_CLOUD = frozenset({"aks", "ack", "existing", "eks", "gke"})
 DISPATCH = "gpu_platform/plan/clouds.py"
 PACK_DISPATCH = "policies/gpu_policy_support/clouds.py"

@@ -18,8 +18,8 @@ def test_a_provider_built_program_in_the_schemas_names() -> None:
     exp, amd, _, queues = plan_expectations(
         [
             _component("AksGpuNodePool", "gpu", pool=T4, clusterName="c", workloadTypes=["x"]),
-            _component("NvidiaDevicePlugin", "plugin", pools=[T4], cloud="azure", gfd=False),
-            _component("DcgmExporter", "metrics", pools=[T4], cloud="azure", namespace="m"),
+            _component("NvidiaDevicePlugin", "plugin", pools=[T4], cloud="aks", gfd=False),
+            _component("DcgmExporter", "metrics", pools=[T4], cloud="aks", namespace="m"),
         ]
     )
     (pool,) = exp.pools
@@ -33,13 +33,13 @@ def test_a_provider_built_program_in_the_schemas_names() -> None:
     assert pool.gfd is False
     assert exp.exporter is not None and exp.exporter.namespace == "m"
     assert exp.namespaces == [] and amd is None and queues is None
-    assert exp.seeds.cloud == "azure" and exp.seeds.node_os_channel is None
+    assert exp.seeds.cloud == "aks" and exp.seeds.node_os_channel is None
 
 
 def test_what_the_plan_does_not_register_is_not_expected() -> None:
     exp, _, _, _ = plan_expectations(
         [
-            _component("NvidiaDevicePlugin", "plugin", pools=[T4], cloud="azure"),
+            _component("NvidiaDevicePlugin", "plugin", pools=[T4], cloud="aks"),
             _component(
                 "GpuWorkloadNamespace", "ns", name="team", type="inference", pools=[T4], gpu_quota=2
             ),
@@ -65,7 +65,7 @@ def test_nothing_to_verify_and_bad_pools_are_plan_errors() -> None:
         plan_expectations([PlannedResource("kubernetes:core/v1:Namespace", "ns", {})])
     with pytest.raises(PlanError, match="AksGpuNodePool gpu: pool vmSize"):
         plan_expectations([_component("AksGpuNodePool", "gpu", pool={"name": "t4", "vmSize": 3})])
-    with pytest.raises(PlanError, match="DcgmExporter m: cloud 'gcp' is none of azure, "):
+    with pytest.raises(PlanError, match="DcgmExporter m: cloud 'gcp' is none of aks, "):
         plan_expectations([_component("DcgmExporter", "m", pools=[T4], cloud="gcp")])
     with pytest.raises(PlanError, match="AksGpuNodePool gpu: pool : Input should be a valid dict"):
         plan_expectations([_component("AksGpuNodePool", "gpu", pool="t4")])
@@ -86,7 +86,7 @@ def test_a_provider_built_gpu_queues_in_the_schemas_names() -> None:
                 "GpuQueues",
                 "queues",
                 pools=[T4],
-                cloud="azure",
+                cloud="aks",
                 cohort="lab",
                 namespaces=[
                     {
