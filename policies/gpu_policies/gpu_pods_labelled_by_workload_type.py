@@ -4,9 +4,10 @@ The guide's namespace example (seed 000, "separate workloads in a shared cluster
 pods in ``gpu-training`` labelled ``workload: training``. A namespace the stack declares with a
 ``workload`` label is such a workload namespace; each GPU pod written into it (of any
 pod-bearing kind, where the program writes the pod's labels: a template's ``metadata.labels``,
-a Pod's own, a KServe component's ``labels``, a NIMService's ``spec.labels``) carries the same
-label and value, so policies, dashboards and quotas that select by type find it. Pods whose
-labels their operator sets alone (a KAITO preset, a NIMCache's Job, a TrainJob's runtime pod)
+a Pod's own, a KServe component's ``labels``, a NIMService's ``spec.labels``), whether it asks
+for a GPU resource or claims a GPU DeviceClass (DRA), carries the same label and value, so
+policies, dashboards and quotas that select by type find it. Pods whose labels their operator
+sets alone (a KAITO preset, a NIMCache's Job, a TrainJob's runtime pod)
 are left out: the program has no field for them.
 """
 
@@ -15,11 +16,11 @@ from __future__ import annotations
 from pulumi_policy import EnforcementLevel, Severity, StackValidationArgs
 
 from gpu_facts.scheduling import WORKLOAD_TYPE_LABEL
-from gpu_policy_support.pod_specs import DEFAULT_NAMESPACE, pod_gpu_resources
+from gpu_policy_support.pod_specs import DEFAULT_NAMESPACE
 from gpu_policy_support.policy_factory import Config, PolicyInfo, Report, known_text, stack_policy
 from gpu_policy_support.props import mapping, path, text
 from gpu_policy_support.resource_types import NAMESPACE
-from gpu_policy_support.stack_index import index_by_type, object_name, stack_pods
+from gpu_policy_support.stack_index import index_by_type, object_name, stack_gpu_pods
 
 INFO = PolicyInfo(
     name="gpu-pods-labelled-by-workload-type",
@@ -52,8 +53,8 @@ def check(args: StackValidationArgs, config: Config, report: Report) -> None:
     }
     if not types:
         return
-    for resource, site in stack_pods(index, config):
-        if site.labels is None or not pod_gpu_resources(site.spec):
+    for resource, site, _ in stack_gpu_pods(index, config):
+        if site.labels is None:
             continue
         namespace, known = known_text(resource.props, "metadata", "namespace")
         workload_type = types.get(namespace or DEFAULT_NAMESPACE) if known else None

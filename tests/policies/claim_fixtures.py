@@ -79,13 +79,16 @@ def claim_workload(
     change: Change | None = None,
     namespace: str = "gpu-training",
     device_class: str = "gpu.nvidia.com",
+    *,
+    pod_labels: dict[str, str] | None = None,
 ) -> tuple[Res, ...]:
     """A workload of ``kind`` getting its GPU from a claim of ``shape``, with the claim (and,
-    inline, the manifest that renders both). Raises ``Inexpressible`` like ``wrap``."""
+    inline, the manifest that renders both); its pods labelled as ``wrap`` labels them, with
+    ``pod_labels``. Raises ``Inexpressible`` like ``wrap``."""
     spec = copy.deepcopy(claim_pod_spec(shape))
     if change is not None:
         change(spec)
-    workload = wrap(kind, spec, namespace)
+    workload = wrap(kind, spec, namespace, pod_labels)
     claim = claim_object(shape, namespace, device_class)
     if shape != "inline":
         return (workload, claim)

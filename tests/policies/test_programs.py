@@ -276,6 +276,25 @@ EXPECTED: dict[str, tuple[int, list[Verdict]]] = {
                 "mandatory",
                 "GPU workload 'speech-evaluate' runs containers[main] privileged",
             ),
+            # Claim pods are GPU pods for the workload-type label too.
+            (
+                "gpu-pods-labelled-by-workload-type",
+                "advisory",
+                "'speech-serve' runs GPU pods in the 'speech' namespace (workload: inference) "
+                "without the label workload: inference",
+            ),
+            (
+                "gpu-pods-labelled-by-workload-type",
+                "advisory",
+                "'speech-evaluate' runs GPU pods in the 'speech' namespace (workload: inference) "
+                "without the label workload: inference",
+            ),
+            (
+                "gpu-pods-labelled-by-workload-type",
+                "advisory",
+                "'speech-ray:speech/ray' (spec.workerGroupSpecs[gpu-workers].template) runs GPU "
+                "pods in the 'speech' namespace (workload: inference) without the label",
+            ),
             (
                 "gpu-namespaces-have-gpu-quota",
                 "advisory",
