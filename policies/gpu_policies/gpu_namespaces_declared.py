@@ -63,7 +63,8 @@ def check(args: StackValidationArgs, config: Config, report: Report) -> None:
         if caps_gpu(path(q.props, "spec", "hard"), claims)
     }
     skip_namespaces, skip_names = exempt_namespaces(config), exempt_names(config)
-    for name, workloads in sorted(gpu_workload_namespaces(index, claims).items()):
+    running = gpu_workload_namespaces(index, claims)
+    for name, workloads in sorted(running.items()):
         if name in declared or name == DEFAULT_NAMESPACE or name in skip_namespaces:
             continue
         if name in skip_names or (name in denied and name in capped):
@@ -82,6 +83,7 @@ def check(args: StackValidationArgs, config: Config, report: Report) -> None:
             f"here (the stack gives it no {' and no '.join(m[2:] for m in missing)}).",
             workloads[0].urn,
         )
+    running.raise_unknown()
 
 
 POLICY = stack_policy(INFO, check)
