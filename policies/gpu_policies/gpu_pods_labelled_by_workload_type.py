@@ -13,14 +13,21 @@ are left out: the program has no field for them.
 
 from __future__ import annotations
 
-from pulumi_policy import EnforcementLevel, Severity, StackValidationArgs
+from collections.abc import Mapping
+
+from pulumi_policy import EnforcementLevel, PolicyResource, Severity, StackValidationArgs
 
 from gpu_facts.scheduling import WORKLOAD_TYPE_LABEL
 from gpu_policy_support.pod_specs import DEFAULT_NAMESPACE
 from gpu_policy_support.policy_factory import Config, PolicyInfo, Report, known_text, stack_policy
 from gpu_policy_support.props import mapping, path, text
-from gpu_policy_support.resource_types import NAMESPACE
-from gpu_policy_support.stack_index import index_by_type, object_name, stack_gpu_pods
+from gpu_policy_support.stack_index import (
+    declared_namespaces,
+    index_by_type,
+    judged_apart,
+    raise_if_unknown,
+    stack_gpu_pods,
+)
 
 INFO = PolicyInfo(
     name="gpu-pods-labelled-by-workload-type",
@@ -46,13 +53,24 @@ def _labels(labels: object) -> str:
 
 def check(args: StackValidationArgs, config: Config, report: Report) -> None:
     index = index_by_type(args.resources)
+    named, unknown = declared_namespaces(index)
     types = {
-        object_name(ns): value
-        for ns in index[NAMESPACE]
+        name: value
+        for name, ns in named.items()
         if (value := text(path(ns.props, "metadata", "labels", WORKLOAD_TYPE_LABEL)))
     }
-    if not types:
-        return
+    # A workload type on a Namespace the API server names (known only after apply) matches no
+    # pod here: said after the others are judged.
+    judging = [lambda: _judge(index, config, types, report)] if types else []
+    judged_apart(*judging, lambda: raise_if_unknown(unknown))
+
+
+def _judge(
+    index: Mapping[str, list[PolicyResource]],
+    config: Config,
+    types: dict[str, str],
+    report: Report,
+) -> None:
     for resource, site, _ in stack_gpu_pods(index, config):
         if site.labels is None:
             continue

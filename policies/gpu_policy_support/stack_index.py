@@ -36,6 +36,21 @@ def object_name(resource: PolicyResource) -> str:
     return text(path(resource.props, "metadata", "name")) or resource.name
 
 
+def declared_namespaces(
+    index: Mapping[str, list[PolicyResource]],
+) -> tuple[dict[str, PolicyResource], list[tuple[PolicyResource, UnknownValueError]]]:
+    """The Namespaces the program declares, by name; apart, those whose name is known only
+    after apply (``generateName``: the API server names them), for ``UnknownInResources``."""
+    named: dict[str, PolicyResource] = {}
+    unknown: list[tuple[PolicyResource, UnknownValueError]] = []
+    for namespace in index[NAMESPACE]:
+        try:
+            named[object_name(namespace)] = namespace
+        except UnknownValueError as err:
+            unknown.append((namespace, err))
+    return named, unknown
+
+
 def is_gpu_namespace(resource: PolicyResource) -> bool:
     """A Namespace labelled as a GPU workload namespace."""
     labels = mapping(path(resource.props, "metadata", "labels"))
@@ -77,11 +92,12 @@ class GpuWorkloads(dict[str, list[PolicyResource]]):
         super().__init__()
         self.unknown: list[tuple[PolicyResource, UnknownValueError]] = []
 
-    def raise_unknown(self) -> None:
-        """``UnknownInResources`` naming the workloads left out, if any (call it once the
-        others are judged)."""
-        if self.unknown:
-            raise UnknownInResources(self.unknown)
+
+def raise_if_unknown(*unknown: Sequence[tuple[PolicyResource, UnknownValueError]]) -> None:
+    """``UnknownInResources`` naming the resources of ``unknown``, if any."""
+    found = [pair for pairs in unknown for pair in pairs]
+    if found:
+        raise UnknownInResources(found)
 
 
 def judged_apart(*parts: Callable[[], None]) -> None:
@@ -106,7 +122,7 @@ def gpu_workload_namespaces(
     (BP-05 probes of a pool, not a workload type) and cluster-wide runtimes (their pods run
     where they are used). A workload whose namespace is unknown at preview is left out; unset
     means ``default``. One whose GPU demand a value unknown at preview hides (a claim's name)
-    is left out too, and kept in ``unknown`` (``GpuWorkloads.raise_unknown``)."""
+    is left out too, and kept in ``unknown`` (for ``raise_if_unknown``)."""
     claims = stack_claims(index) if claims is None else claims
     found = GpuWorkloads()
     for resource_type, resources in index.items():
@@ -224,16 +240,16 @@ def checked_gpu_namespaces(
 ) -> Iterator[tuple[str, PolicyResource, str]]:
     """The stack's GPU workload namespaces that are not exempt: (metadata.name, resource, why
     it is one). A declared Namespace is one when it carries a GPU namespace label or runs GPU
-    workloads of the stack, labelled by us or not. Workloads a value unknown at preview kept
-    out are named (``UnknownInResources``) after the last namespace."""
+    workloads of the stack, labelled by us or not. Namespaces and workloads a value unknown at
+    preview kept out are named (``UnknownInResources``) after the last namespace."""
     skip_namespaces, skip_names = exempt_namespaces(config), exempt_names(config)
     running = gpu_workload_namespaces(index, claims)
-    for namespace in index[NAMESPACE]:
-        name = object_name(namespace)
+    named, unknown = declared_namespaces(index)
+    for name, namespace in named.items():
         if name in skip_namespaces or name in skip_names or namespace.name in skip_names:
             continue
         if is_gpu_namespace(namespace):
             yield name, namespace, ""
         elif name in running:
             yield name, namespace, f" (it runs GPU workloads: {workload_names(running[name])})"
-    running.raise_unknown()
+    raise_if_unknown(unknown, running.unknown)
