@@ -19,6 +19,8 @@ from .kube_manifests import decode
 from .provider_functions import provider_function_result
 
 _FAKE_SUBSCRIPTION = "00000000-0000-0000-0000-000000000000"
+V1_MANIFEST_TEXT = "the text a v1 yaml.ConfigFile or ConfigGroup decodes"
+"""What the v1 decode invoke's errors name: the SDK sends the text, not the file it read."""
 
 
 def fake_kubeconfig(cluster: str) -> str:
@@ -248,5 +250,5 @@ def invoke_result(token: str, args: dict[str, Any]) -> dict[str, Any] | None:
     if token == "kubernetes:yaml:decode":
         # What the Python-side v1 yaml.ConfigFile / ConfigGroup ask the provider: the objects
         # of a YAML stream, which the SDK then registers itself.
-        return {"result": decode(str(args.get("text") or ""))}
+        return {"result": decode(str(args.get("text") or ""), V1_MANIFEST_TEXT)}
     return provider_function_result(token, args)
