@@ -48,6 +48,7 @@ if TYPE_CHECKING:  # what the names below resolve to, for type checkers
     from .driver_check import DriverCheck, DriverCheckArgs
     from .existing.cluster import ExistingCluster, ExistingClusterArgs
     from .gpu_admission_policy import GpuAdmissionPolicy, GpuAdmissionPolicyArgs
+    from .gpu_queues import GpuQueueNamespaceArgs, GpuQueues, GpuQueuesArgs, GpuQueueTypeArgs
     from .gpu_workload_namespace import (
         GpuWorkloadComputeQuotaArgs,
         GpuWorkloadContainerDefaultsArgs,
@@ -155,6 +156,12 @@ _PUBLIC: dict[str, tuple[str, ...]] = {
     "gpu_admission_policy": (
         "GpuAdmissionPolicy",
         "GpuAdmissionPolicyArgs",
+    ),
+    "gpu_queues": (
+        "GpuQueueNamespaceArgs",
+        "GpuQueueTypeArgs",
+        "GpuQueues",
+        "GpuQueuesArgs",
     ),
     "gpu_workload_namespace": (
         "GpuWorkloadComputeQuotaArgs",

@@ -31,11 +31,10 @@ from gpu_platform.settings import CertManagerSettings
 
 from .errors import raise_if_any, shape_problems, validation_problems
 from .gpu_workload_namespace import DENY_ALL_POLICY, deny_all_spec
-from .helm_release import pinned_release, system_namespace
 from .nvidia.device_plugin import (
     API_SERVER_POLICY,
     api_server_egress_spec,
-    namespace_policies,
+    release_in_own_namespace,
     webhook_ingress_spec,
 )
 from .outputs import known_after
@@ -105,19 +104,16 @@ class CertManager(pulumi.ComponentResource):
         assert settings is not None
         super().__init__(type_token("CertManager"), name, None, opts)
 
-        namespace = system_namespace(f"{name}-namespace", settings.namespace, self, "restricted")
-        namespace_policies(
-            self, name, (settings.namespace, namespace), cert_manager_policies(cloud)
-        )
-        pinned_release(
-            f"{name}-release",
+        namespace, _ = release_in_own_namespace(
+            self,
+            name,
+            namespace=settings.namespace,
+            pod_security="restricted",
+            policies=cert_manager_policies(cloud),
             chart=CHART_NAME,
             repo=CHART_REPO,
             version=settings.version,
-            namespace=settings.namespace,
-            after=namespace,
             values=cert_manager_values(),
-            parent=self,
         )
         self.namespace = known_after(settings.namespace, namespace)
         self.register_outputs({"namespace": self.namespace})

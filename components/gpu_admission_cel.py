@@ -14,6 +14,7 @@ from gpu_facts.dra import (
     IMPLICIT_EXTENDED_RESOURCE_PREFIX,
     QUOTA_DEVICE_CLASS_LABEL_PREFIX,
 )
+from gpu_facts.kueue import QUEUE_NAME_LABEL, QUEUE_NAMESPACE_LABEL
 from gpu_facts.scheduling import (
     ALIYUN_GPU_MEM,
     AMD_GPU_PREFIX,
@@ -81,12 +82,35 @@ def is_gpu_resource_cel(var: str) -> str:
     return f"({is_nvidia_gpu_resource_cel(var)} || {is_amd_gpu_resource_cel(var)})"
 
 
-def _asks(container: str, resource_test: str) -> str:
+def asks_cel(container: str, resource_test: str) -> str:
     """CEL: the container names a resource matching ``resource_test`` (on ``r``)."""
     res = f"{container}.resources"
     return (
         f"has({res}) && ((has({res}.limits) && {res}.limits.exists(r, {resource_test}))"
         f" || (has({res}.requests) && {res}.requests.exists(r, {resource_test})))"
+    )
+
+
+def label_cel(metadata: str, key: str) -> str:
+    """CEL: the value of label ``key`` in the object metadata ``metadata``, '' when unset."""
+    labels, quoted = f"{metadata}.labels", _quoted(key)
+    return f"(has({labels}) && {quoted} in {labels} ? {labels}[{quoted}] : '')"
+
+
+def queue_name_cel() -> str:
+    """CEL: the LocalQueue the admitted object names (Kueue's queue label), '' when none: on the
+    object itself; a CronJob's on its Jobs' template, a ReplicaSet's on its pods' (a Deployment's
+    ReplicaSet carries the label Kueue's webhook copied into the template). A DaemonSet never has
+    one: Kueue does not queue DaemonSets (``gpu_facts.kueue.QUEUED_KINDS``)."""
+    job = "object.spec.jobTemplate"
+    template = "object.spec.template"
+    return (
+        "(object.kind == 'DaemonSet' ? ''"
+        f" : (object.kind == 'CronJob' ? (has({job}.metadata)"
+        f" ? {label_cel(f'{job}.metadata', QUEUE_NAME_LABEL)} : '')"
+        f" : (object.kind == 'ReplicaSet' ? (has({template}.metadata)"
+        f" ? {label_cel(f'{template}.metadata', QUEUE_NAME_LABEL)} : '')"
+        f" : {label_cel('object.metadata', QUEUE_NAME_LABEL)})))"
     )
 
 
@@ -141,7 +165,7 @@ VARIABLES: tuple[CelVariable, ...] = (
     ),
     CelVariable(
         "gpuContainers",
-        f"variables.containers.filter(c, {_asks('c', is_gpu_resource_cel('r'))})",
+        f"variables.containers.filter(c, {asks_cel('c', is_gpu_resource_cel('r'))})",
     ),
     CelVariable("asksGpu", "size(variables.gpuContainers) > 0"),
     # Claims (DRA): in a GPU namespace every claim is on a GPU DeviceClass its quota caps (the
@@ -157,15 +181,22 @@ VARIABLES: tuple[CelVariable, ...] = (
     ),
     CelVariable(
         "asksNvidiaGpu",
-        f"variables.gpuContainers.exists(c, {_asks('c', is_nvidia_gpu_resource_cel('r'))})",
+        f"variables.gpuContainers.exists(c, {asks_cel('c', is_nvidia_gpu_resource_cel('r'))})",
     ),
     CelVariable(
         "asksAmdGpu",
-        f"variables.gpuContainers.exists(c, {_asks('c', is_amd_gpu_resource_cel('r'))})",
+        f"variables.gpuContainers.exists(c, {asks_cel('c', is_amd_gpu_resource_cel('r'))})",
     ),
     CelVariable(
         "asksGpuMem",
-        f"variables.containers.exists(c, {_asks('c', f'r == {_quoted(ALIYUN_GPU_MEM)}')})",
+        f"variables.containers.exists(c, {asks_cel('c', f'r == {_quoted(ALIYUN_GPU_MEM)}')})",
+    ),
+    # Queued by Kueue (a namespace with a LocalQueue, an object naming a queue): Kueue adds its
+    # flavour's GPU toleration when it admits the workload (components/gpu_queues.py).
+    CelVariable(
+        "queued",
+        f"{label_cel('namespaceObject.metadata', QUEUE_NAMESPACE_LABEL)} != ''"
+        f" && {queue_name_cel()} != ''",
     ),
     CelVariable(
         "mpsHostIpc",
@@ -182,20 +213,23 @@ VALIDATIONS: tuple[CelValidation, ...] = (
     CelValidation(
         "gpu-toleration",
         "BP-02",
-        "!(variables.asksNvidiaGpu || variables.claimsDevices) || (has(variables.spec.tolerations)"
+        "!(variables.asksNvidiaGpu || variables.claimsDevices) || variables.queued"
+        " || (has(variables.spec.tolerations)"
         f" && variables.spec.tolerations.exists(t, {_tolerates_gpu_taint('t')}))",
         f"a pod that asks for a GPU (a GPU resource, or a ResourceClaim on a GPU DeviceClass)"
         f" must tolerate the GPU taint {GPU_TAINT_KEY}={GPU_TAINT_VALUE}:{GPU_TAINT_EFFECT}"
-        f" (e.g. key {GPU_TAINT_KEY}, operator Exists, effect {GPU_TAINT_EFFECT}) (BP-02)",
+        f" (e.g. key {GPU_TAINT_KEY}, operator Exists, effect {GPU_TAINT_EFFECT}), unless its"
+        f" namespace queues it ({QUEUE_NAME_LABEL}) and Kueue adds it (BP-02)",
     ),
     CelValidation(
         "amd-gpu-toleration",
         "BP-02",
-        "!variables.asksAmdGpu || (has(variables.spec.tolerations)"
+        "!variables.asksAmdGpu || variables.queued || (has(variables.spec.tolerations)"
         f" && variables.spec.tolerations.exists(t, {_tolerates_gpu_taint('t', AMD_TAINT_KEY)}))",
         f"a pod that asks for an AMD GPU must tolerate the AMD GPU taint {AMD_TAINT_KEY}"
         f"={GPU_TAINT_VALUE}:{GPU_TAINT_EFFECT} (e.g. key {AMD_TAINT_KEY}, operator Exists,"
-        f" effect {GPU_TAINT_EFFECT}) (BP-02)",
+        f" effect {GPU_TAINT_EFFECT}), unless its namespace queues it ({QUEUE_NAME_LABEL}) and"
+        " Kueue adds it (BP-02)",
     ),
     CelValidation(
         "gpu-limit",

@@ -7,6 +7,7 @@ and ResourceClaimTemplates there (DRA): each may name only the DeviceClasses the
 quota caps. The CEL lives in ``gpu_admission_cel``.
 """
 
+from collections.abc import Sequence
 from typing import Literal, NotRequired, TypedDict, get_args
 
 import pulumi
@@ -59,22 +60,27 @@ claim admitted before its namespace's classes changed must still be allocated an
 CLAIMS_SUFFIX = "-claims"
 
 
-def _policy(
-    resource_name: str,
-    policy_name: str,
-    rules: list[admission.NamedRuleWithOperationsArgs],
-    cel: tuple[tuple[CelVariable, ...], tuple[CelValidation, ...]],
+def validating_policy(
     parent: pulumi.Resource,
+    name: str,
+    *,
+    policy_name: str,
+    namespace_selector: LabelSelectorArgs,
+    resource_rules: Sequence[admission.NamedRuleWithOperationsArgs],
+    variables: Sequence[CelVariable],
+    validations: Sequence[CelValidation],
+    actions: list[str],
 ) -> admission.ValidatingAdmissionPolicy:
-    variables, validations = cel
-    return admission.ValidatingAdmissionPolicy(
-        resource_name,
+    """A ValidatingAdmissionPolicy (failing closed: an expression that cannot be evaluated
+    refuses rather than lets through) and its binding, both named ``policy_name``, on the
+    namespaces ``namespace_selector`` selects."""
+    policy = admission.ValidatingAdmissionPolicy(
+        f"{name}-policy",
         metadata=ObjectMetaArgs(name=policy_name),
         spec=admission.ValidatingAdmissionPolicySpecArgs(
-            # An expression that cannot be evaluated refuses rather than lets through.
             failure_policy="Fail",
             match_constraints=admission.MatchResourcesArgs(
-                namespace_selector=_gpu_namespaces(), resource_rules=rules
+                namespace_selector=namespace_selector, resource_rules=list(resource_rules)
             ),
             variables=[
                 admission.VariableArgs(name=v.name, expression=v.expression) for v in variables
@@ -86,29 +92,17 @@ def _policy(
         ),
         opts=pulumi.ResourceOptions(parent=parent),
     )
-
-
-def _gpu_namespaces() -> LabelSelectorArgs:
-    return LabelSelectorArgs(match_labels={GPU_NAMESPACE_LABEL: "true"})
-
-
-def _binding(
-    resource_name: str,
-    policy: admission.ValidatingAdmissionPolicy,
-    name: str,
-    actions: list[str],
-    parent: pulumi.Resource,
-) -> None:
     admission.ValidatingAdmissionPolicyBinding(
-        resource_name,
-        metadata=ObjectMetaArgs(name=name),
+        f"{name}-binding",
+        metadata=ObjectMetaArgs(name=policy_name),
         spec=admission.ValidatingAdmissionPolicyBindingSpecArgs(
             policy_name=policy.metadata.name,
             validation_actions=actions,
-            match_resources=admission.MatchResourcesArgs(namespace_selector=_gpu_namespaces()),
+            match_resources=admission.MatchResourcesArgs(namespace_selector=namespace_selector),
         ),
         opts=pulumi.ResourceOptions(parent=parent),
     )
+    return policy
 
 
 class GpuAdmissionPolicyArgs(TypedDict):
@@ -146,36 +140,43 @@ class GpuAdmissionPolicy(pulumi.ComponentResource):
             formerly("gpu-platform:workloads:GpuAdmissionPolicy", opts),
         )
 
-        pod_rules = [
-            admission.NamedRuleWithOperationsArgs(
-                api_groups=[group],
-                api_versions=["v1"],
-                resources=list(resources),
-                operations=["CREATE", "UPDATE"],
-            )
-            for group, resources in POD_SPEC_RESOURCES
-        ]
-        policy = _policy(f"{name}-policy", policy_name, pod_rules, (VARIABLES, VALIDATIONS), self)
-        claim_rules = [
-            admission.NamedRuleWithOperationsArgs(
-                api_groups=[RESOURCE_API_GROUP],
-                api_versions=list(CLAIM_API_VERSIONS),
-                resources=list(CLAIM_RESOURCES),
-                operations=list(CLAIM_OPERATIONS),
-            )
-        ]
-        claims_name = policy_name + CLAIMS_SUFFIX
-        claims = _policy(
-            f"{name}-claims-policy",
-            claims_name,
-            claim_rules,
-            (CLAIM_VARIABLES, CLAIM_VALIDATIONS),
-            self,
-        )
+        gpu_namespaces = LabelSelectorArgs(match_labels={GPU_NAMESPACE_LABEL: "true"})
         actions = VALIDATION_ACTIONS[action]
-        _binding(f"{name}-binding", policy, policy_name, actions, self)
-        _binding(f"{name}-claims-binding", claims, claims_name, actions, self)
-
+        policy = validating_policy(
+            self,
+            name,
+            policy_name=policy_name,
+            namespace_selector=gpu_namespaces,
+            resource_rules=[
+                admission.NamedRuleWithOperationsArgs(
+                    api_groups=[group],
+                    api_versions=["v1"],
+                    resources=list(resources),
+                    operations=["CREATE", "UPDATE"],
+                )
+                for group, resources in POD_SPEC_RESOURCES
+            ],
+            variables=VARIABLES,
+            validations=VALIDATIONS,
+            actions=actions,
+        )
+        validating_policy(
+            self,
+            f"{name}-claims",
+            policy_name=policy_name + CLAIMS_SUFFIX,
+            namespace_selector=gpu_namespaces,
+            resource_rules=[
+                admission.NamedRuleWithOperationsArgs(
+                    api_groups=[RESOURCE_API_GROUP],
+                    api_versions=list(CLAIM_API_VERSIONS),
+                    resources=list(CLAIM_RESOURCES),
+                    operations=list(CLAIM_OPERATIONS),
+                )
+            ],
+            variables=CLAIM_VARIABLES,
+            validations=CLAIM_VALIDATIONS,
+            actions=actions,
+        )
         self.policy_name = policy.metadata.name
         self.validation_actions = pulumi.Output.from_input(actions)
         self.register_outputs(

@@ -27,6 +27,7 @@ from pulumi_kubernetes.resource import v1 as dra
 from pydantic import TypeAdapter, ValidationError
 
 from gpu_facts.dra import QUOTA_DEVICE_CLASS_LABEL_VALUE, quota_device_class_label
+from gpu_facts.name_rules import DNS1123_LABEL
 from gpu_facts.network_policy import NAMESPACE_NAME_LABEL
 from gpu_platform.plan.dra_claims import (
     ClaimShape,
@@ -139,6 +140,9 @@ class GpuWorkloadNamespaceArgs(TypedDict):
     """Traffic allowed past the deny-all NetworkPolicy."""
     logging: NotRequired[GpuWorkloadLoggingArgs]
     """Log/audit labels and annotations."""
+    local_queue: NotRequired[str]
+    """The namespace's Kueue LocalQueue, when its GPU workloads are queued (``GpuQueues``):
+    the label ``gpu-platform.io/local-queue`` names it, which the admission policies read."""
 
 
 QUOTA_ARGS: dict[str, Any] = {
@@ -177,7 +181,14 @@ def check_workload_namespace_args(
         k: v
         for k, v in args.items()
         if k
-        not in (*QUOTA_ARGS, "pools", "cluster_gpu_resources", "cluster_device_classes", "cloud")
+        not in (
+            *QUOTA_ARGS,
+            "pools",
+            "cluster_gpu_resources",
+            "cluster_device_classes",
+            "cloud",
+            "local_queue",
+        )
     }
     workload: WorkloadSettings | None = None
     try:
@@ -186,6 +197,9 @@ def check_workload_namespace_args(
         problems += validation_problems(err)
     if workload is not None:
         problems += workload_problems(workload, pools)
+    local_queue = args.get("local_queue")
+    if local_queue is not None and (refusal := DNS1123_LABEL.refusal(local_queue)) is not None:
+        problems.append(("localQueue", refusal))
     raise_if_any("GpuWorkloadNamespace", name, problems)
     assert workload is not None
     return workload, pools
@@ -299,7 +313,7 @@ class GpuWorkloadNamespace(pulumi.ComponentResource):
         # Validate before registering anything: bad input changes nothing.
         workload, pools = check_workload_namespace_args(name, args)
         claims_hard = claim_quota(workload, pools, args.get("cluster_device_classes", ()))
-        labels = namespace_labels(workload, pools)
+        labels = namespace_labels(workload, pools, args.get("local_queue"))
         for device_class in quota_device_classes(claims_hard):
             labels[quota_device_class_label(device_class)] = QUOTA_DEVICE_CLASS_LABEL_VALUE
         super().__init__(

@@ -48,14 +48,17 @@ def pinned_release(
     parent: pulumi.Resource,
 ) -> k8s.helm.v3.Release:
     """A Helm release of ``chart`` at exactly ``version``, named like the chart, in
-    ``namespace`` (a plain name, known at preview), created after the Namespace ``after``."""
+    ``namespace`` (a plain name, known at preview), created after the Namespace ``after``.
+    ``repo`` is a chart repository's URL, or an OCI registry path (``oci://...``), which Helm
+    takes as part of the chart's reference."""
+    oci = repo.startswith("oci://")
     return k8s.helm.v3.Release(
         resource_name,
         k8s.helm.v3.ReleaseArgs(
             name=chart,
-            chart=chart,
+            chart=f"{repo}/{chart}" if oci else chart,
             version=version,
-            repository_opts=k8s.helm.v3.RepositoryOptsArgs(repo=repo),
+            repository_opts=None if oci else k8s.helm.v3.RepositoryOptsArgs(repo=repo),
             namespace=namespace,
             create_namespace=False,
             values=values,

@@ -25,6 +25,7 @@ from gpu_platform.plan.observability import (
 )
 from gpu_platform.plan.platform import ResolvedPlatform, shared_gpu_warnings
 from gpu_platform.plan.pools import PoolFacts
+from gpu_platform.plan.queues import local_queue_name
 from gpu_platform.settings import (
     AckClusterSettings,
     AksClusterSettings,
@@ -252,6 +253,9 @@ class GpuPlatform(pulumi.ComponentResource):
             "audit": logs.audit,
             "tags": dict(settings.tags),
         }
+        if config.queues is not None:
+            args["queue_pending_alert_minutes"] = config.queues.pending_alert_minutes
+            args["kueue_namespace"] = config.queues.namespace
         if prometheus:
             args["azure_monitor_workspace_id"] = cluster.azure_monitor_workspace_id
         if logs.enabled:
@@ -629,6 +633,8 @@ class GpuPlatform(pulumi.ComponentResource):
         platform = self._platform
         cluster_gpu = platform.cluster_gpu_resources
         device_classes = cluster_device_classes(platform.pools.values())
+        queued = platform.settings.queues is not None
+        created: list[pulumi.Resource] = []
         for workload in platform.settings.workloads:
             # The workload's own fields; ``pools`` becomes the pools themselves.
             fields = workload.model_dump(exclude_none=True, exclude={"pools", "gpu_quota"})
@@ -638,25 +644,68 @@ class GpuPlatform(pulumi.ComponentResource):
                 if isinstance(workload.gpu_quota, dict)
                 else {"gpu_quota": workload.gpu_quota}
             )
-            GpuWorkloadNamespace(
-                f"{self._name}-{workload.name}",
-                cast(
-                    "GpuWorkloadNamespaceArgs",
-                    {
-                        **fields,
-                        **quota,
-                        "pools": pools,
-                        "cluster_gpu_resources": cluster_gpu,
-                        "cluster_device_classes": device_classes,
-                        "cloud": platform.settings.cloud,
-                    },
-                ),
-                opts,
+            queue = {"local_queue": local_queue_name(workload)} if queued else {}
+            created.append(
+                GpuWorkloadNamespace(
+                    f"{self._name}-{workload.name}",
+                    cast(
+                        "GpuWorkloadNamespaceArgs",
+                        {
+                            **fields,
+                            **quota,
+                            "pools": pools,
+                            "cluster_gpu_resources": cluster_gpu,
+                            "cluster_device_classes": device_classes,
+                            "cloud": platform.settings.cloud,
+                            **queue,
+                        },
+                    ),
+                    opts,
+                )
             )
         GpuAdmissionPolicy(
             f"{self._name}-gpu-admission", {"action": platform.settings.admission.action}, opts
         )
+        if queued:
+            # The LocalQueues live in the workload namespaces.
+            self._queues(
+                pulumi.ResourceOptions.merge(opts, pulumi.ResourceOptions(depends_on=created))
+            )
         return [workload.name for workload in platform.settings.workloads]
+
+    def _queues(self, opts: pulumi.ResourceOptions) -> None:
+        """Kueue and the queues of the workload namespaces (docs/queues.md)."""
+        from .gpu_queues import GpuQueues, GpuQueuesArgs
+        from .pool_args import gpu_pool_args
+
+        platform = self._platform
+        settings = platform.settings.queues
+        assert settings is not None
+        namespaces = []
+        for workload in platform.settings.workloads:
+            entry: dict[str, Any] = {"name": workload.name, "type": workload.type}
+            if isinstance(workload.gpu_quota, dict):
+                entry["gpu_quota_per_resource"] = dict(workload.gpu_quota)
+            else:
+                entry["gpu_quota"] = workload.gpu_quota
+            if workload.pools is not None:
+                entry["pools"] = list(workload.pools)
+            namespaces.append(entry)
+        args = cast(
+            GpuQueuesArgs,
+            {
+                **settings.model_dump(exclude_none=True),
+                "pools": [gpu_pool_args(pf) for pf in platform.pools.values()],
+                "namespaces": namespaces,
+                "cloud": platform.settings.cloud,
+                "admission_action": platform.settings.admission.action,
+            },
+        )
+        metrics = metrics_plan(platform)
+        if metrics is not None:
+            args["scrape"] = metrics.scrape
+            args["scraper_namespaces"] = list(metrics.scraper_namespaces)
+        GpuQueues(f"{self._name}-queues", args, opts)
 
 
 def _zones(pf: PoolFacts) -> list[str]:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -24,6 +25,34 @@ def reference(name: str) -> Path:
     if not path.exists():
         pytest.skip(f"upstream {name} is not at {path} (the repository holds no upstream copy)")
     return path
+
+
+def render_chart(chart: Path, values: dict[str, Any], release: str, namespace: str) -> list[Any]:
+    """An upstream chart rendered for real with ``values`` (Helm's Go SDK, no helm binary): every
+    object, with ``source`` the template (relative to the chart) that made it."""
+    import yaml
+    from helm_python.chart import Chart
+
+    manifests = Chart.load(chart).render(
+        values=values, name=release, namespace=namespace, is_install=True
+    )
+    # Charts carry CRDs of megabytes: libyaml's loader reads them ten times faster.
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    return [
+        {**doc, "source": source.split("/", 1)[1]}
+        for source, text in manifests.items()
+        for doc in yaml.load_all(text, Loader=loader)
+        if doc
+    ]
+
+
+def has_path(node: Any, path: str) -> bool:
+    """Whether the dotted ``path`` (``controllerManager.tolerations``) is in a values mapping."""
+    for key in path.split("."):
+        if not isinstance(node, dict) or key not in node:
+            return False
+        node = node[key]
+    return True
 
 
 def reference_charts(folder: Path) -> Path | None:

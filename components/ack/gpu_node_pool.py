@@ -6,17 +6,12 @@ from typing import Any, NotRequired, TypedDict
 import pulumi
 from pulumi_alicloud import cs
 
-from gpu_facts.scheduling import (
-    ACK_GPU_SCHEDULE_VALUES,
-    GPU_TAINT_EFFECT,
-    GPU_TAINT_KEY,
-    GPU_TAINT_VALUE,
-)
+from gpu_facts.scheduling import ACK_GPU_SCHEDULE_VALUES
 from gpu_platform.plan.cloud_tags import ack_tag_problems
 from gpu_platform.plan.gpu_pools import gpu_pool_problems
 from gpu_platform.plan.kubernetes_values import kubernetes_label_problems
 from gpu_platform.plan.node_labels import ack_node_labels
-from gpu_platform.plan.pools import PoolFacts
+from gpu_platform.plan.pools import PoolFacts, pool_placement
 from gpu_platform.plan.problems import under
 from gpu_platform.settings import AckGpuPoolSettings
 
@@ -139,9 +134,8 @@ class AckGpuNodePool(pulumi.ComponentResource):
             vswitch_ids=args["vswitch_ids"],
             labels=[cs.NodePoolLabelArgs(key=k, value=v) for k, v in ack_node_labels(pf).items()],
             taints=[
-                cs.NodePoolTaintArgs(
-                    key=GPU_TAINT_KEY, value=GPU_TAINT_VALUE, effect=GPU_TAINT_EFFECT
-                )
+                cs.NodePoolTaintArgs(key=taint.key, value=taint.value, effect=taint.effect)
+                for taint in pool_placement(pf).taints
             ],
             scaling_config=scaling_config(pf),
             desired_size=None if pf.pool.autoscale else str(pf.pool.count or 0),

@@ -21,7 +21,7 @@ from gpu_platform.plan.amd.pools import amd_pool_problems
 from gpu_platform.plan.gpu_pools import gpu_pool_problems
 from gpu_platform.plan.kubernetes_values import kubernetes_label_problems
 from gpu_platform.plan.node_labels import aks_node_labels, autoscaler_tags
-from gpu_platform.plan.pools import PoolFacts
+from gpu_platform.plan.pools import PoolFacts, pool_placement
 from gpu_platform.plan.problems import under
 from gpu_platform.plan.zones import aks_zone_problems
 from gpu_platform.settings import AksGpuPoolSettings
@@ -159,7 +159,7 @@ class AksGpuNodePool(pulumi.ComponentResource):
                 encryption_at_host=args.get("encryption_at_host", False),
                 nvme_cache=pool.nvme,
             ),
-            node_taints=[str(pf.vendor.taint)],
+            node_taints=[str(taint) for taint in pool_placement(pf).taints],
             node_labels=aks_node_labels(pf, args.get("workload_types", [])),
             gpu_instance_profile=pool.mig.profile if pool.mig else None,
             # Exactly one driver owner: the AKS GPU image, or a GPU Operator (NVIDIA's when

@@ -35,11 +35,13 @@ from gpu_facts.aks.monitor import (
     iso_duration,
 )
 from gpu_facts.amd.gpu_operator import DEFAULT_NAMESPACE as AMD_NAMESPACE
+from gpu_facts.kueue import DEFAULT_NAMESPACE as KUEUE_NAMESPACE
 from gpu_facts.nvidia.dcgm_exporter_chart import DEFAULT_NAMESPACE
 from gpu_platform.plan.cloud_tags import azure_tag_problems
 from gpu_platform.plan.observability import retention_days_problems
 from gpu_platform.plan.problems import under
 from gpu_platform.plan.prometheus_rules import rule_groups
+from gpu_platform.plan.queue_rules import QueueRules
 
 from ..errors import raise_if_any, shape_problems
 from ..pool_args import GpuPoolArgs, check_gpu_pools_args
@@ -160,6 +162,11 @@ class AksMonitoringArgs(TypedDict):
     """Send the control-plane audit logs to Log Analytics (default true)."""
     tags: NotRequired[dict[str, str]]
     """Azure tags."""
+    queue_pending_alert_minutes: NotRequired[int]
+    """With Kueue's queues (``GpuQueues``): their rule groups too, alerting when a ClusterQueue's
+    GPU requests have been pending this long (docs/queues.md); unset: no queue rules."""
+    kueue_namespace: NotRequired[str]
+    """Namespace of Kueue's controller, for its down alert (default ``kueue-system``)."""
 
 
 class AksMonitoring(pulumi.ComponentResource):
@@ -232,7 +239,15 @@ class AksMonitoring(pulumi.ComponentResource):
             )
             namespace = args.get("exporter_namespace", DEFAULT_NAMESPACE)
             amd_namespace = args.get("amd_operator_namespace", AMD_NAMESPACE)
-            for group in rule_groups(pools, namespace, amd_namespace):
+            queues = (
+                QueueRules(
+                    args.get("kueue_namespace", KUEUE_NAMESPACE),
+                    args["queue_pending_alert_minutes"],
+                )
+                if "queue_pending_alert_minutes" in args
+                else None
+            )
+            for group in rule_groups(pools, namespace, amd_namespace, queues):
                 prometheus_rule_group(
                     f"{name}-{group['name']}",
                     group,

@@ -37,12 +37,11 @@ from gpu_platform.settings import AmdGpuOperatorSettings, Cloud
 
 from ..errors import raise_if_any, shape_problems, validation_problems
 from ..gpu_workload_namespace import DENY_ALL_POLICY, deny_all_spec
-from ..helm_release import pinned_release, system_namespace
 from ..nvidia.dcgm_exporter import AZURE_MONITOR_GROUP, OPERATOR_GROUP, scrape_policy_spec
 from ..nvidia.device_plugin import (
     API_SERVER_POLICY,
     api_server_egress_spec,
-    namespace_policies,
+    release_in_own_namespace,
     webhook_ingress_spec,
 )
 from ..nvidia.gpu_operator import downloads_egress_spec, scraper_namespace_problems
@@ -206,23 +205,17 @@ class AmdGpuOperator(pulumi.ComponentResource):
         super().__init__(type_token("AmdGpuOperator"), name, recorded_inputs(args), opts)
 
         home = settings.namespace
-        namespace = system_namespace(f"{name}-namespace", home, self)
         scrapers = list(args.get("scraper_namespaces", [])) if scrape else []
-        namespace_policies(
+        namespace, release = release_in_own_namespace(
             self,
             name,
-            (home, namespace),
-            operator_policies(args.get("cloud", DEFAULT_CLOUD), scrapers),
-        )
-        release = pinned_release(
-            f"{name}-release",
+            namespace=home,
+            pod_security="privileged",
+            policies=operator_policies(args.get("cloud", DEFAULT_CLOUD), scrapers),
             chart=amd.CHART_NAME,
             repo=amd.CHART_REPO,
             version=settings.version,
-            namespace=home,
-            after=namespace,
             values=values,
-            parent=self,
         )
         # The DeviceConfig CRD comes with the release.
         after_release = pulumi.ResourceOptions(parent=self, depends_on=[namespace, release])

@@ -7,9 +7,10 @@ all traffic but the chart's one need, egress to the API server (``api_server_egr
 """
 
 from collections.abc import Mapping
-from typing import Any, NotRequired, TypedDict
+from typing import Any, Literal, NotRequired, TypedDict
 
 import pulumi
+import pulumi_kubernetes as k8s
 from pulumi_kubernetes.meta.v1 import LabelSelectorArgs, ObjectMetaArgs
 from pulumi_kubernetes.networking import v1 as net
 from pydantic import ValidationError
@@ -211,6 +212,35 @@ def namespace_policies(
             spec=spec,
             opts=pulumi.ResourceOptions(parent=parent, depends_on=[created]),
         )
+
+
+def release_in_own_namespace(
+    parent: pulumi.Resource,
+    name: str,
+    *,
+    namespace: str,
+    pod_security: Literal["privileged", "baseline", "restricted"],
+    policies: dict[str, net.NetworkPolicySpecArgs],
+    chart: str,
+    repo: str,
+    version: str,
+    values: dict[str, Any],
+) -> tuple[k8s.core.v1.Namespace, k8s.helm.v3.Release]:
+    """A chart's namespace at ``pod_security``, its NetworkPolicies (``namespace_policies``) and
+    the pinned release in it: how the platform installs a system chart."""
+    created = system_namespace(f"{name}-namespace", namespace, parent, pod_security)
+    namespace_policies(parent, name, (namespace, created), policies)
+    release = pinned_release(
+        f"{name}-release",
+        chart=chart,
+        repo=repo,
+        version=version,
+        namespace=namespace,
+        after=created,
+        values=values,
+        parent=parent,
+    )
+    return created, release
 
 
 def chart_values(settings: DevicePluginSettings, pools: list[PoolFacts]) -> dict[str, Any]:

@@ -124,24 +124,32 @@ class Redactor:
     """Masks the secrets it knows, and credentials in URLs, in text and in plain values."""
 
     def __init__(self, secrets: Iterable[str] = ()) -> None:
+        self._secrets = list(secrets)
         needles: set[str] = set()
-        for secret in secrets:
+        lines: set[str] = set()
+        for secret in self._secrets:
             if len(secret) >= MIN_SECRET_LENGTH:
                 needles.add(secret)
             if "\n" in secret:
-                lines = (line.strip() for line in secret.splitlines())
-                needles.update(line for line in lines if len(line) >= MIN_SECRET_LINE)
-        # Longest first: a secret that contains another is masked whole.
-        self._needles = sorted(needles, key=len, reverse=True)
-        self._pattern = (
-            re.compile("|".join(re.escape(n) for n in self._needles)) if self._needles else None
+                stripped = (line.strip() for line in secret.splitlines())
+                lines.update(line for line in stripped if len(line) >= MIN_SECRET_LINE)
+        lines -= needles
+        # Longest first: a secret that contains another is masked whole. A line of a secret is
+        # masked only where no word goes on around it: a kubeconfig's ``kind: Config`` must not
+        # eat the start of another text's ``kind: Configuration``.
+        alternatives = sorted(
+            [(n, re.escape(n)) for n in needles]
+            + [(n, rf"(?<!\w){re.escape(n)}(?!\w)") for n in lines],
+            key=lambda pair: len(pair[0]),
+            reverse=True,
         )
+        self._pattern = re.compile("|".join(p for _, p in alternatives)) if alternatives else None
 
     def __bool__(self) -> bool:
         return self._pattern is not None
 
     def with_secrets(self, secrets: Iterable[str]) -> Redactor:
-        return Redactor([*self._needles, *secrets])
+        return Redactor([*self._secrets, *secrets])
 
     def text(self, text: str) -> str:
         """``text`` with every known secret masked and every URL redacted."""

@@ -17,6 +17,7 @@ from gpu_facts.amd import metrics_exporter as amd
 from gpu_facts.nvidia.dcgm_exporter_chart import HOSTNAME_LABEL, TEMPERATURE, XID_ERRORS
 
 from .prometheus_rules import usage_rules
+from .queue_rules import queue_usage_rules
 
 DASHBOARD_FILE = Path(__file__).resolve().parent.parent / "observability" / "gpu-dashboard.json"
 UID = "gpu-platform-gpus"
@@ -26,7 +27,8 @@ _HEIGHT = 8
 
 def _record(prefix: str) -> str:
     """The recording rule whose name starts with ``prefix`` (fails if the rules lost it)."""
-    (name,) = [r["record"] for r in usage_rules() if r["record"].startswith(prefix)]
+    records = [*usage_rules(), *queue_usage_rules()]
+    (name,) = [r["record"] for r in records if r["record"].startswith(prefix)]
     return name
 
 
@@ -101,6 +103,7 @@ def panels() -> list[dict[str, Any]]:
         ),
     ]
     specs += amd_panel_specs()
+    specs += queue_panel_specs()
     return [_panel(i, *spec) for i, spec in enumerate(specs)]
 
 
@@ -154,11 +157,49 @@ def amd_panel_specs() -> list[tuple[str, str, str, str]]:
     ]
 
 
+def queue_panel_specs() -> list[tuple[str, str, str, str]]:
+    """Kueue's queues (stacks with ``queues``): GPU quota per ClusterQueue, what is admitted,
+    borrowed and pending."""
+    by_queue = "{{cluster_queue}} {{resource}}"
+    return [
+        (
+            "GPUs admitted by ClusterQueue (workload type)",
+            _record("cluster_queue:kueue_gpu_admitted"),
+            by_queue,
+            "short",
+        ),
+        (
+            "GPU nominal quota by ClusterQueue",
+            _record("cluster_queue:kueue_gpu_nominal_quota"),
+            by_queue,
+            "short",
+        ),
+        (
+            "GPUs borrowed from the cohort by ClusterQueue",
+            _record("cluster_queue:kueue_gpu_borrowed"),
+            by_queue,
+            "short",
+        ),
+        (
+            "GPUs requested by pending workloads, by ClusterQueue",
+            _record("cluster_queue:kueue_gpu_pending"),
+            by_queue,
+            "short",
+        ),
+        (
+            "Pending workloads by ClusterQueue",
+            _record("cluster_queue:kueue_pending_workloads"),
+            "{{cluster_queue}} {{status}}",
+            "short",
+        ),
+    ]
+
+
 def dashboard() -> dict[str, Any]:
     return {
         "uid": UID,
         "title": "GPU platform: GPUs by workload",
-        "tags": ["gpu-platform", "gpu", "dcgm", "amd"],
+        "tags": ["gpu-platform", "gpu", "dcgm", "amd", "kueue"],
         "timezone": "utc",
         "schemaVersion": 39,
         "time": {"from": "now-24h", "to": "now"},

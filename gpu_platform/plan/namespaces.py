@@ -9,6 +9,7 @@ from typing import Literal
 
 from gpu_facts.dra import is_device_class_name
 from gpu_facts.kubernetes_syntax import RESERVED_LABEL_DOMAINS as KUBERNETES_LABEL_DOMAINS
+from gpu_facts.kueue import QUEUE_NAMESPACE_LABEL
 from gpu_facts.scheduling import (
     ALIYUN_GPU_MEM,
     GPU_NAMESPACE_LABEL,
@@ -49,8 +50,12 @@ def mps_host_ipc(pools: Sequence[PoolFacts]) -> str | None:
     return MPS_HOST_IPC_REQUIRED if len(mps) == len(gpu_mem) else MPS_HOST_IPC_ALLOWED
 
 
-def namespace_labels(workload: WorkloadSettings, pools: Sequence[PoolFacts]) -> dict[str, str]:
-    """Logging labels first, so ours win (the config rules refuse collisions anyway)."""
+def namespace_labels(
+    workload: WorkloadSettings, pools: Sequence[PoolFacts], local_queue: str | None = None
+) -> dict[str, str]:
+    """Logging labels first, so ours win (the config rules refuse collisions anyway);
+    ``local_queue``: the LocalQueue of a namespace whose GPU workloads are queued
+    (``plan.queues``)."""
     labels = dict(workload.logging.labels)
     labels[WORKLOAD_TYPE_LABEL] = workload.type
     labels[GPU_NAMESPACE_LABEL] = "true"
@@ -62,6 +67,8 @@ def namespace_labels(workload: WorkloadSettings, pools: Sequence[PoolFacts]) -> 
     exception = mps_host_ipc(pools)
     if exception is not None:
         labels[MPS_HOST_IPC_LABEL] = exception
+    if local_queue is not None:
+        labels[QUEUE_NAMESPACE_LABEL] = local_queue
     return labels
 
 

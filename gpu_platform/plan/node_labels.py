@@ -12,14 +12,13 @@ from gpu_facts.scheduling import (
     ACK_GPU_SCHEDULE_VALUES,
     DEVICE_PLUGIN_CONFIG_LABEL,
     GPU_PRESENT_LABEL,
-    POOL_LABEL,
     WORKLOAD_LABEL_PREFIX,
 )
 
 from .clouds import cloud_plan
 from .nvidia.device_plugin import config_label
 from .platform import ResolvedPlatform
-from .pools import PoolFacts
+from .pools import PoolFacts, pool_placement
 
 AUTOSCALER_RESOURCE_TAG = "k8s.io_cluster-autoscaler_node-template_resources_"
 """Prefix of the scale-set tags that tell the cluster autoscaler what the nodes of an empty
@@ -46,7 +45,7 @@ def aks_node_labels(pool: PoolFacts, workload_types: Sequence[str]) -> dict[str,
     """Labels of every node of an AKS GPU pool; ours win over user labels of the same key."""
     ours = {
         **nvidia_plugin_labels(pool),
-        POOL_LABEL: pool.name,
+        **pool_placement(pool).labels,
         **{f"{WORKLOAD_LABEL_PREFIX}{t}": "true" for t in sorted(set(workload_types))},
     }
     return {**pool.pool.labels, **ours}
@@ -68,7 +67,7 @@ def autoscaler_tags(pool: PoolFacts) -> dict[str, str]:
 
 def ack_node_labels(pool: PoolFacts) -> dict[str, str]:
     """Node labels of an ACK GPU pool; ours win over user labels with the same key."""
-    labels = {**pool.pool.labels, POOL_LABEL: pool.name}
+    labels = {**pool.pool.labels, **pool_placement(pool).labels}
     if pool.uses_device_plugin:
         # The NVIDIA device plugin, GFD and the NFD worker select on it: pools shared by ACK's
         # own plugin must not carry it, or two plugins would advertise the same GPUs.
@@ -91,7 +90,7 @@ def ack_node_labels(pool: PoolFacts) -> dict[str, str]:
 def existing_node_labels(pool: PoolFacts) -> dict[str, str]:
     """Labels an existing cluster's GPU nodes must carry (we do not create them): the ones the
     device plugin and the checks rely on, plus the configured extra labels."""
-    ours = {POOL_LABEL: pool.name}
+    ours = dict(pool_placement(pool).labels)
     if not pool.is_amd:
         ours[GPU_PRESENT_LABEL] = "true"
     if pool.uses_device_plugin:

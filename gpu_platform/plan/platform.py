@@ -18,7 +18,8 @@ from gpu_platform.settings import PlatformSettings, WorkloadSettings
 from .aks.nodes import ephemeral_os_warnings
 from .cloud_limits import cloud_limit_warnings
 from .kubernetes_versions import kubernetes_version_warnings
-from .pools import PoolFacts, resolve_pool
+from .pools import PoolFacts, open_pools, resolve_pool, workload_pools
+from .queues import queues_plan
 
 
 @dataclass(frozen=True)
@@ -30,11 +31,11 @@ class ResolvedPlatform:
     warnings: list[str] = field(default_factory=list)
 
     def workload_pools(self, workload: WorkloadSettings) -> list[PoolFacts]:
-        """The pools a workload namespace may use: the listed ones, else every pool open to
-        unlisted namespaces (not shared, not AMD: ``PoolFacts.open_to_unlisted_namespaces``)."""
-        if workload.pools is not None:
-            return [self.pools[name] for name in workload.pools]
-        return list(self._open_pools)
+        """The pools a workload namespace may use (``workload_pools``; the open ones found
+        once)."""
+        if workload.pools is None:
+            return list(self._open_pools)
+        return workload_pools(workload, self.pools)
 
     def pool_workload_types(self) -> Mapping[str, list[str]]:
         """Pool name -> the sorted workload types whose namespaces may use the pool (AKS
@@ -59,7 +60,7 @@ class ResolvedPlatform:
 
     @cached_property
     def _open_pools(self) -> list[PoolFacts]:
-        return [pf for pf in self.pools.values() if pf.open_to_unlisted_namespaces]
+        return open_pools(self.pools)
 
     @property
     def cluster_gpu_resources(self) -> list[str]:
@@ -82,6 +83,8 @@ def resolve_platform(
         )
     platform = ResolvedPlatform(settings, pools)
     platform.warnings.extend(quota_warnings(platform))
+    if settings.queues is not None:
+        platform.warnings.extend(queues_plan(settings.queues, pools, settings.workloads).warnings)
     platform.warnings.extend(cloud_limit_warnings(settings))
     platform.warnings.extend(ephemeral_os_warnings(settings))
     platform.warnings.extend(kubernetes_version_warnings(settings))

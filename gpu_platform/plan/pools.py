@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import get_args
 
 from gpu_facts import Capacity, GpuModel, PoolShape, pool_capacity
 from gpu_facts.capacity import ACK_SHARING_MODES, DEVICE_PLUGIN_SHARING_MODES, DRA, SharingMode
+from gpu_facts.scheduling import POOL_LABEL, Taint
 from gpu_facts.vendors import AMD, NVIDIA, GpuVendor, vendor_named
-from gpu_platform.settings import Cloud, GpuPoolSettings
+from gpu_platform.settings import Cloud, GpuPoolSettings, WorkloadSettings
 
 from .ack.pools import ACK_MPS_MODE
 from .clouds import cloud_plan
@@ -128,3 +130,39 @@ def resolve_pool(cloud: Cloud, pool: GpuPoolSettings) -> PoolFacts:
         nvme_cache=machine.nvme_cache,
         virtual_function_gpus=machine.virtual_function_gpus,
     )
+
+
+def open_pools(pools: Mapping[str, PoolFacts]) -> list[PoolFacts]:
+    """The pools a namespace that lists none may use: not shared, not AMD
+    (``PoolFacts.open_to_unlisted_namespaces``)."""
+    return [pf for pf in pools.values() if pf.open_to_unlisted_namespaces]
+
+
+def workload_pools(workload: WorkloadSettings, pools: Mapping[str, PoolFacts]) -> list[PoolFacts]:
+    """The pools a workload namespace may use: the listed ones, else the open ones."""
+    if workload.pools is not None:
+        return [pools[name] for name in workload.pools]
+    return open_pools(pools)
+
+
+@dataclass(frozen=True, slots=True)
+class PoolPlacement:
+    """What puts a pod on a GPU pool's nodes and keeps every other pod off them: the label that
+    names the pool, and the taints its nodes carry (BP-01). The pool components label and taint
+    the nodes with it; the pool's Kueue ResourceFlavor selects and tolerates the same
+    (``plan.queues``), so a queued pod lands exactly there."""
+
+    labels: Mapping[str, str]
+    taints: tuple[Taint, ...]
+
+    def tolerations(self) -> list[dict[str, str]]:
+        """A toleration of exactly each taint (``Equal`` on its key and value, its effect)."""
+        return [
+            {"key": t.key, "operator": "Equal", "value": t.value, "effect": t.effect}
+            for t in self.taints
+        ]
+
+
+def pool_placement(pool: PoolFacts) -> PoolPlacement:
+    """The pool's identifying label (ours, on every cloud) and its vendor's GPU taint."""
+    return PoolPlacement({POOL_LABEL: pool.name}, (pool.vendor.taint,))

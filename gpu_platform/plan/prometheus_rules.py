@@ -37,6 +37,7 @@ from gpu_facts.nvidia.dcgm_exporter_chart import (
 
 from .amd.prometheus_rules import amd_health_alerts, amd_usage_rules
 from .pools import PoolFacts
+from .queue_rules import QueueRules, queue_rule_groups
 from .rule_joins import ATTRIBUTED, BY_WORKLOAD, POOL, by_pool, ksm_resource
 from .rule_joins import alert as _alert
 
@@ -169,12 +170,16 @@ def capacity_alerts(pools: Sequence[PoolFacts]) -> list[dict[str, Any]]:
 
 
 def rule_groups(
-    pools: Sequence[PoolFacts], exporter_namespace: str, amd_namespace: str = AMD_NAMESPACE
+    pools: Sequence[PoolFacts],
+    exporter_namespace: str,
+    amd_namespace: str = AMD_NAMESPACE,
+    queues: QueueRules | None = None,
 ) -> list[dict[str, Any]]:
     """Every group for one platform: usage, health, and the stack's capacity promises. AMD's
-    rules come with AMD pools; ``amd_namespace``: where AMD's GPU Operator runs its exporter."""
+    rules come with AMD pools; ``amd_namespace``: where AMD's GPU Operator runs its exporter;
+    ``queues``: Kueue's rules (``plan.queue_rules``) for a stack with queues."""
     amd = any(pool.is_amd for pool in pools)
-    groups = generic_groups(exporter_namespace, amd_namespace, amd=amd)
+    groups = generic_groups(exporter_namespace, amd_namespace, amd=amd, queues=queues)
     capacity = capacity_alerts(pools)
     if capacity:
         groups.append({"name": "gpu-platform-gpu-capacity", "interval": "1m", "rules": capacity})
@@ -182,10 +187,14 @@ def rule_groups(
 
 
 def generic_groups(
-    exporter_namespace: str, amd_namespace: str = AMD_NAMESPACE, *, amd: bool = False
+    exporter_namespace: str,
+    amd_namespace: str = AMD_NAMESPACE,
+    *,
+    amd: bool = False,
+    queues: QueueRules | None = None,
 ) -> list[dict[str, Any]]:
-    """The groups that do not depend on the stack's pools; ``amd``: AMD's too (the repo's rules
-    file has them)."""
+    """The groups that do not depend on the stack's pools; ``amd``: AMD's too, ``queues``:
+    Kueue's (the repo's rules file has both)."""
     usage = [*dcgm_usage_rules(), *(amd_usage_rules() if amd else [])]
     health = [
         *health_alerts(exporter_namespace),
@@ -194,6 +203,7 @@ def generic_groups(
     return [
         {"name": "gpu-platform-gpu-usage", "interval": "1m", "rules": usage},
         {"name": "gpu-platform-gpu-health", "interval": "1m", "rules": health},
+        *(queue_rule_groups(queues) if queues is not None else []),
     ]
 
 
@@ -218,9 +228,10 @@ def render(groups: list[dict[str, Any]]) -> str:
 if __name__ == "__main__":
     from gpu_facts.nvidia.dcgm_exporter_chart import DEFAULT_NAMESPACE
 
-    text = render(generic_groups(DEFAULT_NAMESPACE, amd=True))
+    every = generic_groups(DEFAULT_NAMESPACE, amd=True, queues=QueueRules())
+    text = render(every)
     if sys.argv[1:] == ["--recording"]:  # ACK: the managed Prometheus' RecordingRule.yaml
-        text = render(recording_groups(generic_groups(DEFAULT_NAMESPACE, amd=True)))
+        text = render(recording_groups(every))
     if sys.argv[1:] == ["--write"]:
         RULES_FILE.parent.mkdir(exist_ok=True)
         RULES_FILE.write_text(text)

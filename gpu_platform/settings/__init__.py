@@ -54,6 +54,7 @@ from .pools import (
     SharingSettings,
     UpgradeSettings,
 )
+from .queues import QueuesSettings, QueueTypeSettings
 from .workloads import (
     ComputeQuotaSettings,
     ContainerDefaultsSettings,
@@ -111,6 +112,8 @@ __all__ = [
     "NodeGpuSettings",
     "ObservabilitySettings",
     "PlatformSettings",
+    "QueueTypeSettings",
+    "QueuesSettings",
     "ResourceGroupSettings",
     "SettingsModel",
     "SharingSettings",

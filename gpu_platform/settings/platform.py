@@ -28,6 +28,7 @@ from .gpu_layer import (
 )
 from .observability import ObservabilitySettings
 from .pools import CpuPoolSettings
+from .queues import QueuesSettings
 from .workloads import WorkloadSettings
 
 CLUSTER_SETTINGS: dict[str, type[SettingsModel]] = {
@@ -81,6 +82,9 @@ class PlatformSettings(SettingsModel):
     """GPU workload namespaces."""
     admission: AdmissionSettings = Field(default_factory=AdmissionSettings)
     """In-cluster admission policy."""
+    queues: QueuesSettings | None = None
+    """Kueue queues per workload type, sharing GPUs in a cohort; unset: no queues, the
+    ResourceQuotas alone (``queues: {}`` takes the documented defaults: docs/queues.md)."""
     driver_check: DriverCheckSettings = Field(default_factory=DriverCheckSettings)
     """The driver check of every GPU pool after deployment (``readiness`` before; the stack
     config still accepts that key)."""

@@ -37,6 +37,7 @@ from .exporter import ProxyMetricsReader
 from .plan_expectations import plan_expectations
 from .plan_file import PlanError, PlannedResource, plan_resources, read_plan
 from .progress import Progress
+from .queue_expectations import queue_expectation
 from .render import as_json, as_junit, as_markdown, table
 from .results import CheckResult
 from .seed_checks import ExecFactory
@@ -196,8 +197,8 @@ def parser() -> argparse.ArgumentParser:
         prog="gpu-platform-verify",
         description="Check a live cluster against the stack: GPU nodes (NVIDIA and AMD), labels "
         "and taint, device plugin, allocatable GPUs, driver version, namespace guardrails, the "
-        "GPU metrics exporters and their series, and the seeds' own checks (MIG devices, ACK "
-        "GPU memory, MPS server, NVMe cache, node-image age). Read-only.",
+        "GPU metrics exporters and their series, the seeds' own checks (MIG devices, ACK "
+        "GPU memory, MPS server, NVMe cache, node-image age), and Kueue's queues. Read-only.",
     )
     p.add_argument("--stack", default="dev", help="stack name: reads Pulumi.<stack>.yaml")
     p.add_argument("--config", type=Path, help="a stack config file instead of Pulumi.<stack>.yaml")
@@ -284,6 +285,7 @@ def main(
     out, err = stdout or sys.stdout, stderr or sys.stderr
     args = parser().parse_args(argv)
     try:
+        queues = None  # a plan's queues are not derived yet: the stack config's path checks them
         if args.plan is not None:
             exp, amd, dra = plan_expectations(load_plan(args.plan, err))
         else:
@@ -291,6 +293,7 @@ def main(
             exp = expectations(platform)
             amd = amd_expectation(platform)
             dra = dra_expectation(platform)
+            queues = queue_expectation(platform)
         deadline = Deadline(args.timeout, args.request_timeout)
         api = connect(args.kubeconfig, args.context, deadline)
         try:
@@ -308,6 +311,7 @@ def main(
                 run_in_pod=run_in_pod,
                 amd=amd,
                 dra=dra,
+                queues=queues,
             )
             if args.active:
                 report = Report(

@@ -42,6 +42,10 @@ LIST_KINDS = {
     "aliyunlogconfigs": "AliyunLogConfigList",
     "validatingadmissionpolicybindings": "ValidatingAdmissionPolicyBindingList",
     "csistoragecapacities": "CSIStorageCapacityList",
+    "deployments": "DeploymentList",
+    "resourceflavors": "ResourceFlavorList",
+    "clusterqueues": "ClusterQueueList",
+    "localqueues": "LocalQueueList",
     "resourceslices": "ResourceSliceList",
     "deviceclasses": "DeviceClassList",
 }
@@ -335,6 +339,31 @@ class ClusterReader:
             self._endpoint(
                 "/apis/log.alibabacloud.com/v1alpha1/namespaces/{namespace}/aliyunlogconfigs"
             ),
+            namespace=namespace,
+        )
+
+    def deployments(self, namespace: str) -> list[Obj]:
+        return self._list(
+            f"list deployments in {namespace}",
+            "deployments",
+            self._endpoint("/apis/apps/v1/namespaces/{namespace}/deployments"),
+            namespace=namespace,
+        )
+
+    def custom_objects(
+        self, group: str, version: str, plural: str, namespace: str | None = None
+    ) -> list[Obj]:
+        """Objects of a custom resource (Kueue's queues), in one namespace or cluster-wide."""
+        if namespace is None:
+            return self._list(
+                f"list {plural}.{group}",
+                plural,
+                self._endpoint(f"/apis/{group}/{version}/{plural}"),
+            )
+        return self._list(
+            f"list {plural}.{group} in {namespace}",
+            plural,
+            self._endpoint(f"/apis/{group}/{version}/namespaces/{{namespace}}/{plural}"),
             namespace=namespace,
         )
 

@@ -28,6 +28,8 @@ from .nvidia_smi import NvidiaSmiError, parse_driver_version
 from .objects import name_of, text
 from .pod_commands import Command, SharedExecs
 from .progress import Progress, run_each
+from .queue_expectations import QueueExpectation
+from .queue_verify import queue_reads, verify_queues
 from .results import STATUSES, CheckResult, failed, outcome
 from .seed_checks import ExecFactory, seed_checks
 from .snapshot import Snapshot, read_snapshot
@@ -118,12 +120,14 @@ def verify(
     run_in_pod: ExecFactory | None = None,
     amd: AmdExpectation | None = None,
     dra: DraExpectation | None = None,
+    queues: QueueExpectation | None = None,
 ) -> Report:
     """Every check; ``read_driver=None`` skips the nvidia-smi step (no exec permission),
     ``read_metrics=None`` the exporters' ``/metrics`` (no pods/proxy permission),
     ``run_in_pod=None`` the seed checks that exec (``nvidia-smi -L``, the MPS server); ``amd``:
     the stack's AMD pools, checked after NVIDIA's (``verify.amd.verify``); ``dra``: its DRA
-    pools, checked last (``verify.dra_verify``)."""
+    pools (``verify.dra_verify``); ``queues``: its Kueue queues, checked last
+    (``verify.queue_verify``)."""
     reads = 0
 
     def step(what: str) -> None:
@@ -200,6 +204,10 @@ def verify(
     nvidia = _with_driver_rows(results, drivers, exp.min_driver_major) + metrics
     logs = log_rows(reader, exp.logs)
     # Each part's rows are matched with the lists that part read (bad_answers.Feeds).
+    queue_rows = [] if queues is None else verify_queues(reader, queues, step, snap.pool_nodes)
+    progress.done()
+    nvidia = _with_driver_rows(results, drivers, exp.min_driver_major) + metrics
+    # Each part's rows are matched with the lists that part read (bad_answers.Feeds).
     feeds = Feeds.of(exp, snap, amd, dra)
     parts = [
         (nvidia, feeds.nvidia),
@@ -207,6 +215,7 @@ def verify(
         (amd_rows, feeds.amd_rows),
         (logs, feeds.logs),
         (dra_rows, feeds.dra_rows),
+        (queue_rows, queue_reads(queues)),
     ]
     return Report(with_bad_answers(parts, reader.bad_answers))
 

@@ -37,6 +37,8 @@ class OperatorRelease:
     """The chart that installs the operator; its releases' version is the operator's."""
     held_versions: str
     """The version prefix these facts hold for (a release's patch versions share them)."""
+    pod_labels: str
+    """Where the program writes the labels the operator gives the pods it builds."""
 
     def holds_for(self, version: str) -> bool:
         return version.removeprefix("v").startswith(self.held_versions)
@@ -51,9 +53,13 @@ KAITO = OperatorRelease(
     kinds=("Workspace", "InferenceSet"),
     chart="workspace",
     held_versions="0.12.",
+    pod_labels="the inference template's metadata.labels",
 )
 """KAITO's chart is ``charts/kaito/workspace`` (name ``workspace``, version = app version 0.12.0
-at the tag). AKS's AI toolchain operator add-on installs KAITO too, at AKS's version."""
+at the tag). AKS's AI toolchain operator add-on installs KAITO too, at AKS's version. A
+template's labels reach the pods, not KAITO's StatefulSet; a preset's pods carry KAITO's labels
+only (``pkg/workspace/manifests/manifests.go`` ``GenerateManifestWithPodTemplate``,
+``GenerateStatefulSetManifest``)."""
 
 NIM_OPERATOR = OperatorRelease(
     key="nim-operator",
@@ -64,8 +70,11 @@ NIM_OPERATOR = OperatorRelease(
     kinds=("NIMService", "NIMPipeline", "NIMCache"),
     chart="k8s-nim-operator",
     held_versions="3.",
+    pod_labels="spec.labels (a NIMPipeline: each service's spec.labels)",
 )
-"""The chart ``deployments/helm/k8s-nim-operator`` keeps its release branch's version on patch
+"""``spec.labels`` go on the Deployment (or LeaderWorkerSet) and its pods
+(``api/apps/v1alpha1/nimservice_types.go`` ``GetServiceLabels``, ``manifests/deployment.yaml``).
+The chart ``deployments/helm/k8s-nim-operator`` keeps its release branch's version on patch
 and minor tags (3.0.0, image tag ``release-3.0``, at v3.1.2): a release names only the 3.x line
 the facts hold for."""
 

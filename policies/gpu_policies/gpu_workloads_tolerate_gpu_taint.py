@@ -10,7 +10,9 @@ a stack without GPU pools (a team's workload program): the taint in the config
 (``requiredTaintValue``, shared with ``gpu-node-pools-tainted``). Pods of custom resources count
 as Deployments' do, with the tolerations and nodeSelector their runtime adds
 (``pod_runtimes``). GKE taints its GPU nodes and adds the toleration to GPU pods itself, so a
-pod that may land on a GKE pool needs none of its own.
+pod that may land on a GKE pool needs none of its own. A pod queued by Kueue to a ClusterQueue the
+program declares is judged as Kueue admits it to each flavour it may get: with the flavour's
+tolerations added and its nodeLabels in its nodeSelector (``gpu_policy_support.queues``).
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ from gpu_policy_support.pod_runtimes import scheduling_spec
 from gpu_policy_support.pod_specs import PodSite
 from gpu_policy_support.policy_factory import Config, PolicyInfo, Report, stack_policy
 from gpu_policy_support.props import mappings
+from gpu_policy_support.queues import Queues, admitted_specs, demand_resources
 from gpu_policy_support.resource_types import GKE_CLUSTER
 from gpu_policy_support.stack_index import index_by_type, judge_gpu_pods
 from gpu_policy_support.tolerations import (
@@ -137,12 +140,27 @@ def fix(demand: GpuDemand) -> str:
 def check(args: StackValidationArgs, config: Config, report: Report) -> None:
     index = index_by_type(args.resources)
     stack = _gpu_pools(index)
+    queues = Queues.of(index)
 
     def judge(resource: PolicyResource, site: PodSite, demand: GpuDemand) -> None:
         spec = scheduling_spec(site, resource, index)  # with what its runtime adds
-        found = problem(spec, stack, config, demand)
-        if found is not None:
-            report(f"{site.named(resource.name)} {found}.", resource.urn, fix=fix(demand))
+        # Queued: as Kueue admits it to each flavour it may get (its labels, its tolerations).
+        for admitted in admitted_specs(spec, resource, queues, demand_resources(demand), site):
+            found = problem(admitted.spec, stack, config, demand)
+            if found is not None:
+                flavor = admitted.flavor
+                also = (
+                    f" Or add it to ResourceFlavor '{flavor.name}''s tolerations, which Kueue "
+                    "adds to the pods it admits there."
+                    if flavor is not None
+                    else ""
+                )
+                report(
+                    f"{site.named(resource.name)}{admitted.where()} {found}.",
+                    resource.urn,
+                    fix=fix(demand) + also,
+                )
+                break
 
     # Resource by resource: a value unknown at preview in one workload (its tolerations, a
     # claim's name) leaves that one to the analyzer's advisory, never the rest of the stack.

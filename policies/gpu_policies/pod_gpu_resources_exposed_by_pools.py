@@ -21,12 +21,7 @@ from gpu_facts.scheduling import (
     NVIDIA_MIG_PREFIX,
     SHARED_SUFFIX,
 )
-from gpu_facts.vendors import AMD, NVIDIA, resource_vendor
-from gpu_policy_support.amd.device_configs import device_configs
-from gpu_policy_support.device_plugin_configs import release_configs
-from gpu_policy_support.exposed_gpu_resources import Exposure, amd_exposure, exposed_resources
-from gpu_policy_support.helm_releases import releases
-from gpu_policy_support.node_pools import NodePool, stack_gpu_pools
+from gpu_policy_support.exposed_gpu_resources import stack_exposure
 from gpu_policy_support.pod_specs import (
     pod_gpu_resources,
 )
@@ -54,12 +49,6 @@ INFO = PolicyInfo(
 )
 
 
-def judged(resource: str, vendors: frozenset[str]) -> bool:
-    """Resources the pools' model decides, of the vendors whose components the stack shows."""
-    vendor = resource_vendor(resource)
-    return vendor is not None and vendor.name in vendors
-
-
 def _summary(exposed: dict[str, list[str]]) -> str:
     if not exposed:
         return "no GPU resource"
@@ -68,38 +57,21 @@ def _summary(exposed: dict[str, list[str]]) -> str:
 
 def check(args: StackValidationArgs, config: Config, report: Report) -> None:
     index = index_by_type(args.resources)
-    pools: list[NodePool] = [pool for pool, _ in stack_gpu_pools(index)]
-    plugins = [release_configs(release) for release in releases(index, CHART_NAME)]
-    configs = list(device_configs(index))
-    # A workload stack alone, or configs in an external ConfigMap, cannot be judged; GKE pools
-    # need no release (GKE runs the plugin). A vendor's pools without its plugin in the stack
-    # (installed elsewhere) leave that vendor's resources unjudged.
-    if not pools or any(plugin.external for plugin in plugins):
+    # A workload stack alone, or configs in an external ConfigMap, cannot be judged; a vendor's
+    # pools without its plugin in the stack (installed elsewhere) leave its resources unjudged.
+    stack = stack_exposure(index)
+    if stack is None:
         return
-    nvidia_pools = [p for p in pools if p.vendor is NVIDIA and not p.provider_taints_gpu_nodes]
-    amd_pools = [p for p in pools if p.vendor is AMD]
-    vendors = {
-        NVIDIA.name: bool(plugins) or not nvidia_pools,
-        AMD.name: bool(configs) or not amd_pools,
-    }
     exposed: dict[str, list[str]] = defaultdict(list)
     unserved: list[str] = []
-    for pool in pools:
-        exposure: Exposure = (
-            amd_exposure(pool, configs) if pool.vendor is AMD else exposed_resources(pool, plugins)
-        )
-        if exposure.partitions_unknown:
-            vendors[AMD.name] = False  # partition names cannot be judged at preview
-        if exposure.gpu_unknown:
-            vendors[pool.vendor.name] = False  # nor the names on a GPU the catalog lacks
+    for pool, exposure in stack.pools:
         unserved.extend(exposure.unserved)
         for resource in sorted(exposure.resources):
             exposed[resource].append(pool.name)
-    judged_vendors = frozenset(name for name, judge in vendors.items() if judge)
     why = "".join(f"; {note}" for note in unserved)
     for workload, site in stack_pods(index, config):
         asked = pod_gpu_resources(site.spec)
-        missing = sorted(r for r in asked if judged(r, judged_vendors) and r not in exposed)
+        missing = sorted(r for r in asked if stack.judged(r) and r not in exposed)
         if missing:
             report(
                 f"{site.named(workload.name)} asks for {', '.join(missing)}, which no GPU pool "

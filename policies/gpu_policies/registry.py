@@ -13,6 +13,7 @@ from gpu_policy_support.policy_factory import PolicyInfo
 
 from . import (
     ack_mps_pools_need_ack_pro,
+    cluster_queue_quota_within_pools,
     cuda_images_pinned,
     device_classes_map_no_gpu_resource,
     device_plugin_release_current_with_gfd,
@@ -28,6 +29,7 @@ from . import (
     gpu_pods_not_in_default_namespace,
     gpu_pools_have_driver_check,
     gpu_pools_have_metrics_exporter,
+    gpu_workloads_name_a_queue,
     gpu_workloads_tolerate_gpu_taint,
     host_ipc_only_for_gpu_mem_pods,
     mig_pools_no_autoscaling_no_azure_linux,
@@ -41,6 +43,7 @@ from . import (
     nvme_cache_volumes_ephemeral,
     operator_versions_known,
     pod_gpu_resources_exposed_by_pools,
+    resource_flavors_select_gpu_pools,
     shared_gpus_renamed_and_single_request,
     single_device_plugin_owner,
 )
@@ -119,6 +122,10 @@ MODULES: tuple[PolicyModule, ...] = (
     gpu_metrics_exporter_resource_names,
     nvme_cache_volumes_ephemeral,
     operator_versions_known,
+    # Kueue's queues.
+    gpu_workloads_name_a_queue,
+    cluster_queue_quota_within_pools,
+    resource_flavors_select_gpu_pools,
     # Dynamic Resource Allocation.
     device_classes_map_no_gpu_resource,
     dra_driver_not_beside_device_plugin,

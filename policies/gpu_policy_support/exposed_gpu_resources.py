@@ -5,9 +5,11 @@ AMD pools, from the DeviceConfigs of AMD's GPU Operator that run AMD's device pl
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import cast
+
+from pulumi_policy import PolicyResource
 
 from gpu_facts import (
     ACK_SHARING_MODES,
@@ -16,11 +18,13 @@ from gpu_facts import (
     SharingMode,
     UnknownGpuFact,
     aks_mig_profile,
+    azure_vm_size,
     gpu_model,
     pool_capacity,
 )
 from gpu_facts.capacity import MIG_STRATEGIES, NO_MIG_STRATEGY
 from gpu_facts.models import GpuModel
+from gpu_facts.nvidia.device_plugin_chart import CHART_NAME
 from gpu_facts.scheduling import (
     ACK_GPU_SCHEDULE_LABEL,
     ACK_GPU_SCHEDULE_VALUES,
@@ -28,10 +32,12 @@ from gpu_facts.scheduling import (
     NVIDIA_GPU,
     SHARED_SUFFIX,
 )
+from gpu_facts.vendors import AMD, NVIDIA, resource_vendor
 
-from .amd.device_configs import DeviceConfig
-from .device_plugin_configs import PluginConfig, ReleaseConfigs
-from .node_pools import NodePool
+from .amd.device_configs import DeviceConfig, device_configs
+from .device_plugin_configs import PluginConfig, ReleaseConfigs, release_configs
+from .helm_releases import releases
+from .node_pools import NodePool, stack_gpu_pools
 from .tolerations import may_schedule
 
 
@@ -55,6 +61,19 @@ def pool_gpus(pool: NodePool) -> tuple[GpuModel, int] | None:
     return None
 
 
+def most_gpus_per_node(pool: NodePool) -> int | None:
+    """The most GPUs one node of the pool can have, over every machine type it allows (an EKS
+    node group or a Karpenter NodePool may allow several); None when the catalog knows none."""
+    counts = [t.gpu_count for t in (*pool.aws_types, *pool.ecs_types)]
+    counts += [count for _, count in pool.gcp_gpus]
+    for name in pool.machine_types if pool.cloud == "azure" else ():
+        try:
+            counts.append(azure_vm_size(name).gpu_count)
+        except UnknownGpuFact:
+            continue
+    return max(counts, default=None)
+
+
 def ack_sharing_mode(pool: NodePool) -> SharingMode | None:
     """The ACK GPU-sharing mode its ``ack.node.gpu.schedule`` label turns on, if any."""
     value = pool.labels.get(ACK_GPU_SCHEDULE_LABEL)
@@ -66,12 +85,13 @@ def ack_sharing_mode(pool: NodePool) -> SharingMode | None:
     return None
 
 
-def plugin_resources(pool: NodePool, config: PluginConfig) -> set[str]:
-    """What the NVIDIA device plugin advertises on the pool's nodes with ``config``; nothing
-    when the plugin cannot run with it (bad config, unknown MIG profile, MPS on MIG)."""
+def plugin_capacity(pool: NodePool, config: PluginConfig) -> dict[str, int]:
+    """What the NVIDIA device plugin advertises on one of the pool's nodes with ``config``, and
+    how many of each (the capacity model); nothing when the plugin cannot run with it (bad
+    config, unknown MIG profile, MPS on MIG)."""
     gpus = pool_gpus(pool)
     if gpus is None or config.error is not None or config.mig_strategy not in MIG_STRATEGIES:
-        return set()
+        return {}
     model, count = gpus
     profile: str | None = None
     strategy: MigStrategy | None = None
@@ -79,18 +99,19 @@ def plugin_resources(pool: NodePool, config: PluginConfig) -> set[str]:
         try:
             profile = aks_mig_profile(model, pool.mig_profile)
         except UnknownGpuFact:
-            return set()
+            return {}
         strategy = "mixed" if config.mig_strategy == "mixed" else "single"
         if config.sharing == "mps":
-            return set()  # the plugin (0.16+) refuses MPS on MIG devices and does not start
+            return {}  # the plugin (0.16+) refuses MPS on MIG devices and does not start
     try:
         # Node counts do not change resource names: one node stands for the pool.
-        (base,) = pool_capacity(PoolShape(model, count, 1, 1, profile, strategy)).per_node
+        whole = pool_capacity(PoolShape(model, count, 1, 1, profile, strategy)).per_node
+        ((base, devices),) = whole.items()
         shared = next((r for r in config.resources if r.name == base and r.replicas >= 1), None)
         if config.sharing is None or shared is None:
-            return {base}
+            return dict(whole)
         if shared.rename:
-            return {shared.rename}
+            return {shared.rename: devices * shared.replicas}
         sharing: SharingMode = "mps" if config.sharing == "mps" else "timeSlicing"
         shape = PoolShape(
             model,
@@ -103,9 +124,9 @@ def plugin_resources(pool: NodePool, config: PluginConfig) -> set[str]:
             replicas=shared.replicas,
             rename_shared=config.rename_by_default,
         )
-        return set(pool_capacity(shape).per_node)
+        return dict(pool_capacity(shape).per_node)
     except ValueError:
-        return set()
+        return {}
 
 
 @dataclass(slots=True)
@@ -113,6 +134,8 @@ class Exposure:
     """What one pool advertises, and why a device plugin release serves it nothing."""
 
     resources: set[str] = field(default_factory=set)
+    per_node: dict[str, int] = field(default_factory=dict)
+    """How many of each resource one node advertises, where the model knows it."""
     unserved: list[str] = field(default_factory=list)
     """One note per release that runs no usable plugin on the pool, for messages."""
     partitions_unknown: bool = False
@@ -120,6 +143,12 @@ class Exposure:
     gpu_unknown: bool = False
     """A GPU pool whose GPU the catalog does not know (a Karpenter NodePool that asks for GPU
     instances by their labels): what a device plugin names on it cannot be worked out."""
+
+    def add(self, per_node: dict[str, int]) -> None:
+        """Resources one node advertises, with their counts."""
+        self.resources |= set(per_node)
+        for resource, count in per_node.items():
+            self.per_node[resource] = max(count, self.per_node.get(resource, 0))
 
 
 def amd_exposure(pool: NodePool, configs: Sequence[DeviceConfig]) -> Exposure:
@@ -142,6 +171,9 @@ def amd_exposure(pool: NodePool, configs: Sequence[DeviceConfig]) -> Exposure:
             exposure.partitions_unknown = True
         else:
             exposure.resources.add(resource)
+            gpus = pool_gpus(pool)
+            if gpus is not None:
+                exposure.per_node[resource] = gpus[1]
     if not exposure.resources and not exposure.partitions_unknown and not exposure.unserved:
         exposure.unserved.append(f"no DeviceConfig of AMD's GPU Operator selects pool {pool.name}")
     return exposure
@@ -157,17 +189,19 @@ def exposed_resources(pool: NodePool, releases: Sequence[ReleaseConfigs]) -> Exp
     partitions and time-shared GPUs all as ``nvidia.com/gpu`` (GKE "Run GPUs in GKE Standard
     node pools"; "Running multi-instance GPUs")."""
     exposure = Exposure()
+    gpus = pool_gpus(pool)
     if pool.provider_taints_gpu_nodes:
         exposure.resources.add(NVIDIA_GPU)
+        if gpus is not None:
+            exposure.per_node[NVIDIA_GPU] = gpus[1]
         return exposure
     mode = ack_sharing_mode(pool)
-    gpus = pool_gpus(pool)
     if gpus is None and pool.gpu_requested:
         exposure.gpu_unknown = True
         return exposure
     if mode is not None and gpus is not None:
         shape = PoolShape(gpus[0], gpus[1], 1, 1, sharing=mode)
-        exposure.resources |= set(pool_capacity(shape).per_node)
+        exposure.add(pool_capacity(shape).per_node)
         if DEVICE_PLUGIN_CONFIG_LABEL not in pool.labels:
             return exposure
     for release in releases:
@@ -187,7 +221,7 @@ def exposed_resources(pool: NodePool, releases: Sequence[ReleaseConfigs]) -> Exp
             continue
         config = release.for_node(pool.labels)
         if config is not None:
-            exposure.resources |= plugin_resources(pool, config)
+            exposure.add(plugin_capacity(pool, config))
     return exposure
 
 
@@ -202,3 +236,47 @@ def shared_names(config: PluginConfig) -> set[str]:
         for entry in config.resources
         if entry.name and entry.replicas >= 1
     }
+
+
+@dataclass(frozen=True)
+class StackExposure:
+    """What each GPU pool of a stack advertises, and which vendors' resources that decides."""
+
+    pools: tuple[tuple[NodePool, Exposure], ...]
+    judged_vendors: frozenset[str]
+    """Vendors whose device plugin the stack shows (or that have no pool needing one): their
+    resources are exposed only where a pool's exposure says. Another vendor's plugin runs
+    outside the stack: the pack cannot say what its pools expose."""
+
+    def judged(self, resource: str) -> bool:
+        vendor = resource_vendor(resource)
+        return vendor is not None and vendor.name in self.judged_vendors
+
+
+def stack_exposure(index: Mapping[str, list[PolicyResource]]) -> StackExposure | None:
+    """Every GPU pool's exposure from the stack's device plugin releases and AMD DeviceConfigs;
+    None when the stack cannot be judged: no GPU pools (a workload stack alone), or plugin
+    configs in an external ConfigMap. GKE pools need no release (GKE runs the plugin)."""
+    pools: list[NodePool] = [pool for pool, _ in stack_gpu_pools(index)]
+    plugins = [release_configs(release) for release in releases(index, CHART_NAME)]
+    configs = list(device_configs(index))
+    if not pools or any(plugin.external for plugin in plugins):
+        return None
+    nvidia_pools = [p for p in pools if p.vendor is NVIDIA and not p.provider_taints_gpu_nodes]
+    amd_pools = [p for p in pools if p.vendor is AMD]
+    vendors = {
+        NVIDIA.name: bool(plugins) or not nvidia_pools,
+        AMD.name: bool(configs) or not amd_pools,
+    }
+    exposures = []
+    for pool in pools:
+        exposure = (
+            amd_exposure(pool, configs) if pool.vendor is AMD else exposed_resources(pool, plugins)
+        )
+        if exposure.partitions_unknown:
+            vendors[AMD.name] = False  # partition names cannot be judged at preview
+        if exposure.gpu_unknown:
+            vendors[pool.vendor.name] = False  # nor the names on a GPU the catalog lacks
+        exposures.append((pool, exposure))
+    judged = frozenset(name for name, judge in vendors.items() if judge)
+    return StackExposure(tuple(exposures), judged)

@@ -107,6 +107,13 @@ class NodePool:
     min_nodes: float | None = None
     """The fewest nodes the pool can have, None when the props do not say (an autoscaled AKS
     pool without ``minCount``)."""
+    max_nodes: float | None = None
+    """The most nodes the pool can have (what a quota can ever use): AKS, ACK, EKS and a static
+    Karpenter NodePool (``spec.replicas``); None when the props do not say (GKE counts per
+    zone, a Karpenter NodePool grows as pods need)."""
+    resource_limits: Mapping[str, float] | None = None
+    """Karpenter: ``spec.limits``, the most of each resource the pool's nodes hold together
+    (``nvidia.com/gpu: 8``)."""
     api_version: str | None = None
     """azure-native AKS pools: the API version their token is written against."""
     origin: PoolOrigin = "cloud"
@@ -114,6 +121,9 @@ class NodePool:
     """Karpenter: a requirement asks for GPU instances (a GPU count, name or manufacturer)."""
     requested_vendor: str | None = None
     """Karpenter: the GPU manufacturer its requirements allow, when that is one vendor."""
+    requirements: tuple[Requirement, ...] = ()
+    """Karpenter: the requirements every node it starts meets (one of several allowed values
+    is the label a node gets)."""
 
     @property
     def azure_size(self) -> AzureVmSize | None:
@@ -180,6 +190,21 @@ class NodePool:
                 continue
         return NVIDIA
 
+    def may_carry(self, selector: Mapping[str, str]) -> bool:
+        """Whether some node of the pool carries every label of ``selector`` (a Kueue flavour's
+        ``nodeLabels``): the pool's labels, or a value its requirements allow a node's label
+        (Karpenter: ``instance-gpu-name In [a100, h100]`` lets a node carry ``a100``)."""
+        for key, value in selector.items():
+            if key in self.labels:
+                if self.labels[key] != value:
+                    return False
+                continue
+            on_key = [r for r in self.requirements if r.key == key]
+            allows = any(r.operator in ("In", "Exists", "Gt", "Lt") for r in on_key)
+            if not allows or not all(r.matches({key: value}) for r in on_key):
+                return False  # NotIn alone puts no such label on a node
+        return True
+
     @property
     def provider_taints_gpu_nodes(self) -> bool:
         """GKE taints GPU nodes and tolerates GPU pods itself: no taint of ours is needed."""
@@ -226,10 +251,11 @@ def aks_taints(value: Any) -> tuple[Taint, ...]:
     return tuple(t for t in taints if t is not None)
 
 
-def _aks_minimum(autoscaling: bool, minimum: Any, count: Any) -> float | None:
-    """Autoscaled: its minimum; fixed: its count (AKS creates 1 node when none is given)."""
+def _aks_nodes(autoscaling: bool, bound: Any, count: Any) -> float | None:
+    """Autoscaled: its bound (``minCount`` or ``maxCount``); fixed: its count (AKS creates 1
+    node when none is given)."""
     if autoscaling:
-        return node_count(minimum)
+        return node_count(bound)
     return 1.0 if count is None else node_count(count)
 
 
@@ -273,7 +299,8 @@ def _aks_pool(
         mig_profile=text(props.get(fields.mig)),
         autoscaling=autoscaling,
         os_sku=text(props.get(fields.os_sku)),
-        min_nodes=_aks_minimum(autoscaling, props.get("minCount"), props.get(fields.count)),
+        min_nodes=_aks_nodes(autoscaling, props.get("minCount"), props.get(fields.count)),
+        max_nodes=_aks_nodes(autoscaling, props.get("maxCount"), props.get(fields.count)),
         api_version=api_version,
         origin=origin,
     )
@@ -298,11 +325,11 @@ def _classic_default_pool(name: str, props: Mapping[str, Any]) -> NodePool | Non
     )
 
 
-def _ack_minimum(autoscaling: bool, props: Mapping[str, Any]) -> float | None:
-    """Autoscaled: ``scalingConfig.minSize``; fixed: ``desiredSize`` or the deprecated
-    ``nodeCount`` (0 only when every size given is 0)."""
+def _ack_nodes(autoscaling: bool, props: Mapping[str, Any], bound: str) -> float | None:
+    """Autoscaled: ``scalingConfig.<bound>`` (``minSize`` or ``maxSize``); fixed:
+    ``desiredSize`` or the deprecated ``nodeCount`` (0 only when every size given is 0)."""
     if autoscaling:
-        return node_count(path(props, "scalingConfig", "minSize"))
+        return node_count(path(props, "scalingConfig", bound))
     sizes = [node_count(props.get(key)) for key in ("desiredSize", "nodeCount")]
     known = [size for size in sizes if size is not None]
     if not known:
@@ -331,7 +358,8 @@ def _ack_pool(name: str, props: Mapping[str, Any]) -> NodePool:
         mig_profile=None,
         autoscaling=autoscaling,
         os_sku=text(props.get("imageType")),
-        min_nodes=_ack_minimum(autoscaling, props),
+        min_nodes=_ack_nodes(autoscaling, props, "minSize"),
+        max_nodes=_ack_nodes(autoscaling, props, "maxSize"),
     )
 
 
@@ -383,6 +411,7 @@ def _eks_pool(resource_type: str, name: str, props: Mapping[str, Any]) -> NodePo
         labels.setdefault(EKS_NODE_GROUP_LABEL, pool_name)  # EKS labels managed nodes only
     scaling = mapping(props.get("scalingConfig"))
     minimum = scaling.get("minSize") if scaling else props.get("minSize")
+    maximum = scaling.get("maxSize") if scaling else props.get("maxSize")
     return NodePool(
         name=pool_name,
         cloud="aws",
@@ -394,6 +423,7 @@ def _eks_pool(resource_type: str, name: str, props: Mapping[str, Any]) -> NodePo
         os_sku=ami_type,
         accelerated_image=ami_type in ACCELERATED_AMI_TYPES or is_true(props.get("gpu")),
         min_nodes=node_count(minimum),
+        max_nodes=node_count(maximum),
     )
 
 
@@ -491,9 +521,9 @@ def _families(requirements: Sequence[Requirement]) -> tuple[str, ...]:
 def _karpenter_pool(name: str, props: Mapping[str, Any]) -> NodePool:
     """A Karpenter NodePool: the machine types, GPUs and labels its requirements allow, the
     ``taints`` of its template; it grows from zero nodes unless it is a static pool
-    (``spec.replicas``). Its ``startupTaints`` are not the pool's taints: Karpenter expects them
-    removed soon after start and provisions for pods that do not tolerate them
-    (``gpu_facts.karpenter.NODE_POOL_TAINTS``)."""
+    (``spec.replicas``), up to its ``spec.limits``. Its ``startupTaints`` are not the pool's
+    taints: Karpenter expects them removed soon after start and provisions for pods that do not
+    tolerate them (``gpu_facts.karpenter.NODE_POOL_TAINTS``)."""
     pool_name = text(path(props, "metadata", "name")) or name
     template = mapping(path(props, "spec", "template"))
     spec = mapping(template.get("spec"))
@@ -516,6 +546,11 @@ def _karpenter_pool(name: str, props: Mapping[str, Any]) -> NodePool:
         for v in r.values
     }
     replicas = node_count(path(props, "spec", "replicas"))
+    limits = {
+        str(resource): amount
+        for resource, value in mapping(path(props, "spec", "limits")).items()
+        if (amount := node_count(value)) is not None  # "1000Gi" of memory: not a GPU count
+    }
     return NodePool(
         name=pool_name,
         cloud=_karpenter_cloud(props, requirements),
@@ -526,6 +561,9 @@ def _karpenter_pool(name: str, props: Mapping[str, Any]) -> NodePool:
         autoscaling=replicas is None,
         os_sku=None,
         min_nodes=replicas if replicas is not None else 0.0,
+        max_nodes=replicas,
+        resource_limits=limits or None,
+        requirements=requirements,
         origin="karpenter",
         gpu_requested=any(_asks_for_gpus(r) for r in requirements),
         requested_vendor=makers.pop().upper() if len(makers) == 1 else None,

@@ -22,6 +22,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from gpu_facts.dra import quota_device_class_label
+from gpu_facts.kueue import QUEUE_NAME_LABEL, QUEUE_NAMESPACE_LABEL
 from gpu_facts.scheduling import GPU_NAMESPACE_LABEL, MPS_HOST_IPC_LABEL, is_gpu_resource
 from gpu_platform.components.gpu_admission_cel import (
     CLAIM_VALIDATIONS,
@@ -35,6 +36,8 @@ from gpu_platform.components.gpu_workload_namespace import GpuWorkloadNamespace
 from gpu_platform.offline_preview import ProgramRun
 from gpu_platform.offline_preview.engine import PreviewMocks, RecordedResource, RecordingMonitor
 from gpu_platform.settings import WorkloadSettings
+from tests.components.cel_policy import CompiledPolicy, compile_policy
+from tests.components.cel_policy import failed_messages as evaluate
 from tests.components.incluster_args import namespace_args
 from tests.components.input_errors import paths
 from tests.components.test_gpu_workload_namespace import ACK_MPS, PLAIN
@@ -45,17 +48,6 @@ BINDING = "kubernetes:admissionregistration.k8s.io/v1:ValidatingAdmissionPolicyB
 COMPONENT = "gpu-platform:index:GpuAdmissionPolicy"
 
 # --- A CEL evaluator over the recorded policy ----------------------------------------------
-
-
-@dataclass
-class CompiledPolicy:
-    variables: list[tuple[str, celpy.Runner]]
-    validations: list[tuple[str, celpy.Runner]]
-    """(message, program)"""
-
-
-def _compile(env: celpy.Environment, expression: str) -> celpy.Runner:
-    return env.program(env.compile(expression))
 
 
 def named(result: ProgramRun, type_: str, name: str) -> RecordedResource:
@@ -72,41 +64,14 @@ def recorded_policy(which: str = "gpu-policy") -> dict[str, Any]:
 
 @cache
 def compiled_policy(which: str = "gpu-policy") -> CompiledPolicy:
-    spec = recorded_policy(which)["spec"]
-    env = celpy.Environment()
-    return CompiledPolicy(
-        variables=[(v["name"], _compile(env, v["expression"])) for v in spec["variables"]],
-        validations=[(v["message"], _compile(env, v["expression"])) for v in spec["validations"]],
-    )
+    return compile_policy(recorded_policy(which)["spec"])
 
 
 def failed_messages(
     obj: dict[str, Any], namespace: dict[str, Any], which: str = "gpu-policy"
 ) -> list[str]:
     """Messages of the validations ``obj`` fails; a CEL error fails the test outright."""
-    policy = compiled_policy(which)
-    activation: dict[str, Any] = {
-        "object": celpy.json_to_cel(obj),
-        "namespaceObject": celpy.json_to_cel(namespace),
-    }
-    variables: dict[str, Any] = {}
-    for name, program in policy.variables:
-        activation["variables"] = celpy.celtypes.MapType(
-            {celpy.celtypes.StringType(k): v for k, v in variables.items()}
-        )
-        value = program.evaluate(activation)
-        assert not isinstance(value, celpy.CELEvalError), f"variable {name}: {value}"
-        variables[name] = value
-    activation["variables"] = celpy.celtypes.MapType(
-        {celpy.celtypes.StringType(k): v for k, v in variables.items()}
-    )
-    failed = []
-    for message, program in policy.validations:
-        result = program.evaluate(activation)
-        assert isinstance(result, celpy.celtypes.BoolType), f"{message}: {result!r}"
-        if not result:
-            failed.append(message)
-    return failed
+    return evaluate(compiled_policy(which), obj, namespace)
 
 
 MESSAGE = {v.key: v.message for v in VALIDATIONS}
@@ -712,7 +677,7 @@ RESOURCE_NAMES = st.one_of(
 @cache
 def _gpu_predicate() -> celpy.Runner:
     env = celpy.Environment()
-    return _compile(env, is_gpu_resource_cel("r"))
+    return env.program(env.compile(is_gpu_resource_cel("r")))
 
 
 @given(RESOURCE_NAMES)
@@ -857,6 +822,53 @@ def test_policy_reads_what_the_namespaces_write() -> None:
     assert failed_messages(KINDS["Pod"](with_ipc), namespaces["gpu-plain"]) == [
         MESSAGE["host-ipc-mps-only"]
     ]
+
+
+# --- Queued workloads (Kueue): the toleration comes from the flavour at admission ------------
+
+
+def queued(obj: dict[str, Any], queue: str = "training") -> dict[str, Any]:
+    """``obj`` naming a LocalQueue where Kueue reads it (a CronJob's Jobs' template, a
+    ReplicaSet's pods)."""
+    obj = copy.deepcopy(obj)
+    if obj["kind"] == "CronJob":
+        meta = obj["spec"]["jobTemplate"].setdefault("metadata", {})
+    elif obj["kind"] == "ReplicaSet":
+        meta = obj["spec"]["template"]["metadata"]
+    else:
+        meta = obj.setdefault("metadata", {})
+    meta.setdefault("labels", {})[QUEUE_NAME_LABEL] = queue
+    return obj
+
+
+def queue_namespace() -> dict[str, Any]:
+    ns = namespace()
+    ns["metadata"]["labels"][QUEUE_NAMESPACE_LABEL] = "training"
+    return ns
+
+
+UNTOLERATED = edit(gpu_pod(), lambda s: s.pop("tolerations"))
+
+
+@pytest.mark.parametrize("kind", [k for k in KINDS if k != "DaemonSet"])
+def test_a_queued_workload_needs_no_toleration_kueue_adds_its_flavours(kind: str) -> None:
+    obj = KINDS[kind](copy.deepcopy(UNTOLERATED))
+    assert failed_messages(queued(obj), queue_namespace()) == []
+    # Not queued: no queue name, or a namespace without a LocalQueue.
+    assert failed_messages(obj, queue_namespace()) == [MESSAGE["gpu-toleration"]]
+    assert failed_messages(queued(obj), namespace()) == [MESSAGE["gpu-toleration"]]
+
+
+def test_a_daemonset_is_never_queued() -> None:
+    obj = queued(KINDS["DaemonSet"](copy.deepcopy(UNTOLERATED)))
+    obj["metadata"]["labels"] = {QUEUE_NAME_LABEL: "training"}
+    assert failed_messages(obj, queue_namespace()) == [MESSAGE["gpu-toleration"]]
+
+
+def test_queueing_excuses_nothing_else() -> None:
+    fraction = edit(UNTOLERATED, lambda s: limits(s).update({"nvidia.com/gpu": "0.5"}))
+    obj = queued(KINDS["Job"](fraction))
+    assert failed_messages(obj, queue_namespace()) == [MESSAGE["gpu-whole-number"]]
 
 
 # --- Claims: the DeviceClasses a GPU namespace's quota caps ---------------------------------

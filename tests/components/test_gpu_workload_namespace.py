@@ -126,6 +126,12 @@ def test_training_namespace_labels_are_exact() -> None:
     assert "annotations" not in one(result, NAMESPACE).inputs["metadata"]
 
 
+def test_a_queued_namespace_names_its_local_queue() -> None:
+    args = {**namespace_args(workload(), [MIG_MIXED]), "local_queue": "training"}
+    result = run(lambda: GpuWorkloadNamespace("train", args))  # type: ignore[arg-type]
+    assert labels(result)["gpu-platform.io/local-queue"] == "training"
+
+
 def test_inference_is_restricted_and_config_wins() -> None:
     inference = workload(name="gpu-inference", type="inference")
     assert labels(run_namespace(inference, [PLAIN])) == {
@@ -518,6 +524,7 @@ def test_bad_input_raises_and_registers_nothing(
         ({"traffic": {"egress_cidrs": ["10.0.0.1/8"], "dns": "yes"}}, ["traffic.dns"]),
         ({"cloud": "gcp"}, ["cloud"]),
         ({"workload": {}}, ["workload"]),  # the old shape: refused, not ignored
+        ({"local_queue": "Training Queue"}, ["localQueue"]),
     ],
 )
 def test_bad_args_name_every_bad_property(change: dict[str, Any], expected: list[str]) -> None:

@@ -1,5 +1,5 @@
 """node_pools: each way a program declares nodes, read as one NodePool (GPU-ness, vendor, taints,
-labels, minimum nodes, API version)."""
+labels, minimum and most nodes, limits, API version)."""
 
 from __future__ import annotations
 
@@ -160,3 +160,66 @@ def test_a_karpenter_pool_of_amd_gpus_is_amds() -> None:
         ],
     )
     assert one(KARPENTER_NODE_POOL, props).vendor.taint_key == "amd.com/gpu"
+
+
+def test_the_most_nodes_of_each_way_to_declare_a_pool() -> None:
+    """What a queue's quota can ever use: AKS's maxCount or count (azure-native at any API
+    version, pulumi-azure's nodeCount, a default pool's), a static Karpenter pool's replicas."""
+    assert one(versioned(AGENT_POOL, "2021-07-01"), aks_gpu_pool()).max_nodes == 2.0
+    scaled = aks_gpu_pool(enableAutoScaling=True, minCount=1, maxCount=5, count=None)
+    assert one(AGENT_POOL, scaled).max_nodes == 5.0
+    assert one(AZURE_NODE_POOL, classic_pool(nodeCount=3)).max_nodes == 3.0
+    classic = classic_pool(autoScalingEnabled=True, minCount=0, maxCount=4, nodeCount=None)
+    assert one(AZURE_NODE_POOL, classic).max_nodes == 4.0
+    assert one(AZURE_CLUSTER, classic_cluster(), "aks").max_nodes == 2.0
+    static = karpenter_pool("aks-nap")
+    static["spec"]["replicas"] = 3
+    assert one(KARPENTER_NODE_POOL, static).max_nodes == 3.0
+
+
+def test_a_karpenter_pool_grows_up_to_its_limits() -> None:
+    """No node count: spec.limits bound it (numbers only; a memory quantity is no GPU count)."""
+    props = karpenter_pool("eks")
+    props["spec"]["limits"] = {"nvidia.com/gpu": "16", "cpu": 1000, "memory": "1000Gi"}
+    pool = one(KARPENTER_NODE_POOL, props)
+    assert pool.max_nodes is None
+    assert pool.resource_limits == {"nvidia.com/gpu": 16.0, "cpu": 1000.0}
+
+
+@pytest.mark.parametrize(
+    ("selector", "carried"),
+    [
+        ({"karpenter.sh/nodepool": "gpu"}, True),
+        ({"karpenter.k8s.aws/instance-gpu-name": "l4"}, True),
+        ({"karpenter.k8s.aws/instance-gpu-name": "a100"}, False),
+        ({"karpenter.sh/capacity-type": "spot"}, False),  # In [on-demand]: a label, another value
+        ({"topology.kubernetes.io/zone": "b"}, False),  # NotIn alone puts no label on a node
+        ({"karpenter.k8s.aws/instance-gpu-count": "4"}, True),  # Gt 0
+        ({"team": "ml"}, False),
+        ({}, True),
+    ],
+)
+def test_the_labels_some_node_of_a_karpenter_pool_may_carry(
+    selector: dict[str, str], carried: bool
+) -> None:
+    props = karpenter_pool(
+        "eks",
+        requirements=[
+            {"key": "karpenter.k8s.aws/instance-family", "operator": "In", "values": ["g5", "g6"]},
+            {"key": "karpenter.sh/capacity-type", "operator": "In", "values": ["on-demand"]},
+            {
+                "key": "karpenter.k8s.aws/instance-gpu-name",
+                "operator": "In",
+                "values": ["a10g", "l4"],
+            },
+            {"key": "karpenter.k8s.aws/instance-gpu-count", "operator": "Gt", "values": ["0"]},
+            {"key": "topology.kubernetes.io/zone", "operator": "NotIn", "values": ["a"]},
+        ],
+    )
+    assert one(KARPENTER_NODE_POOL, props).may_carry(selector) is carried
+
+
+def test_a_cloud_pool_carries_its_labels_only() -> None:
+    pool = one(AZURE_NODE_POOL, classic_pool())
+    assert pool.may_carry({"gpu-platform.io/pool": "a100mig1g"})
+    assert not pool.may_carry({"gpu-platform.io/pool": "t4"})

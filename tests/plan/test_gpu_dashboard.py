@@ -10,6 +10,7 @@ import promql_parser
 
 from gpu_platform.plan.gpu_dashboard import DASHBOARD_FILE, dashboard, render
 from gpu_platform.plan.prometheus_rules import usage_rules
+from gpu_platform.plan.queue_rules import queue_usage_rules
 
 
 def test_the_dashboard_file_is_current() -> None:
@@ -20,7 +21,7 @@ def test_the_dashboard_file_is_current() -> None:
 
 
 def test_every_panel_queries_valid_promql_over_our_rules_or_exporter_metrics() -> None:
-    recorded = {r["record"] for r in usage_rules()}
+    recorded = {r["record"] for r in [*usage_rules(), *queue_usage_rules()]}
     panels = json.loads(DASHBOARD_FILE.read_text())["panels"]
     assert len({p["id"] for p in panels}) == len(panels)
     for panel in panels:
@@ -39,3 +40,10 @@ def test_each_panel_reads_a_recording_rule_by_its_own_name() -> None:
     recorded = {r["record"] for r in usage_rules()}
     exprs = [panel["targets"][0]["expr"] for panel in board["panels"]]
     assert {e for e in exprs if e in recorded}, "no panel shows a recording rule as it is"
+
+
+def test_the_queues_have_their_panels_over_the_queue_rules() -> None:
+    """Kueue's view: admitted, nominal, borrowed and pending GPUs per ClusterQueue."""
+    queue_records = {r["record"] for r in queue_usage_rules()}
+    exprs = {panel["targets"][0]["expr"] for panel in dashboard()["panels"]}
+    assert queue_records <= exprs

@@ -68,3 +68,9 @@ def test_problems_relative_to_the_namespace_or_under_a_path() -> None:
     assert [p for p, _ in workload_problems(bad, [MPS], "workloads[2]")] == [
         f"workloads[2].{path}" for path in relative
     ]
+
+
+def test_a_queued_namespace_names_its_local_queue() -> None:
+    assert "gpu-platform.io/local-queue" not in namespace_labels(workload(), [T4])
+    labels = namespace_labels(workload(), [T4], local_queue="training")
+    assert labels["gpu-platform.io/local-queue"] == "training"

@@ -7,9 +7,16 @@ from typing import Any
 
 import pytest
 
+from gpu_facts.scheduling import AMD_NODE_TAINT, GPU_NODE_TAINT, POOL_LABEL
 from gpu_platform.plan.ack.pools import ACK_MODES
-from gpu_platform.plan.pools import PLUGIN_MODES, cloud_sharing, resolve_pool
-from gpu_platform.settings import GpuPoolSettings
+from gpu_platform.plan.pools import (
+    PLUGIN_MODES,
+    cloud_sharing,
+    pool_placement,
+    resolve_pool,
+    workload_pools,
+)
+from gpu_platform.settings import GpuPoolSettings, WorkloadSettings
 from tests.pools import gpu_pool
 
 
@@ -55,3 +62,28 @@ def test_autoscaled_pools_offer_their_largest_size() -> None:
     )
     assert (facts.capacity.min_nodes, facts.capacity.max_nodes) == (0, 3)
     assert facts.capacity.total == {"nvidia.com/gpu": 3}
+
+
+def test_a_pools_placement_is_its_pool_label_and_its_vendors_taint() -> None:
+    nvidia = pool_placement(resolve_pool("azure", pool(vmSize="Standard_ND96asr_v4")))
+    assert nvidia.labels == {POOL_LABEL: "p"} and nvidia.taints == (GPU_NODE_TAINT,)
+    assert nvidia.tolerations() == [
+        {"key": "nvidia.com/gpu", "operator": "Equal", "value": "present", "effect": "NoSchedule"}
+    ]
+    amd = pool_placement(resolve_pool("azure", pool(vmSize="Standard_ND96isr_MI300X_v5")))
+    assert amd.taints == (AMD_NODE_TAINT,)
+
+
+def test_a_namespace_may_use_its_listed_pools_else_every_pool_open_to_all() -> None:
+    whole = resolve_pool("azure", pool(name="a100", vmSize="Standard_ND96asr_v4"))
+    shared = resolve_pool(
+        "azure",
+        pool(
+            name="t4", vmSize="Standard_NC4as_T4_v3", sharing={"mode": "timeSlicing", "replicas": 4}
+        ),
+    )
+    pools = {"a100": whole, "t4": shared}
+    unlisted = WorkloadSettings(name="a", type="training", gpu_quota=1)
+    listed = WorkloadSettings(name="b", type="training", gpu_quota=1, pools=["t4"])
+    assert workload_pools(unlisted, pools) == [whole]
+    assert workload_pools(listed, pools) == [shared]

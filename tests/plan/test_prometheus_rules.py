@@ -14,14 +14,20 @@ from gpu_platform.plan.prometheus_rules import (
     render,
     rule_groups,
 )
+from gpu_platform.plan.queue_rules import QueueRules
 from tests.conftest import platform_of, stack_raw
 
-STACKS = ["dev", "prod", "ack-dev", "existing", "amd-dev", "dra-dev"]
+STACKS = ["dev", "prod", "ack-dev", "existing", "amd-dev", "dra-dev", "queues-dev"]
 
 
 def _rules(stack: str) -> list[dict]:
     platform = platform_of(stack_raw(stack))
-    groups = rule_groups(list(platform.pools.values()), DEFAULT_NAMESPACE)
+    queues = platform.settings.queues
+    groups = rule_groups(
+        list(platform.pools.values()),
+        DEFAULT_NAMESPACE,
+        queues=QueueRules(queues.namespace, queues.pending_alert_minutes) if queues else None,
+    )
     return [rule for group in groups for rule in group["rules"]]
 
 
@@ -49,7 +55,7 @@ def test_records_and_alerts_are_well_formed(stack: str) -> None:
 
 
 def test_the_repo_file_is_the_generic_groups() -> None:
-    generic = generic_groups(DEFAULT_NAMESPACE, amd=True)
+    generic = generic_groups(DEFAULT_NAMESPACE, amd=True, queues=QueueRules())
     assert RULES_FILE.read_text() == render(generic), (
         "observability/gpu-rules.yaml is stale: run "
         "`python -m gpu_platform.plan.prometheus_rules --write`"

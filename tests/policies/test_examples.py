@@ -178,8 +178,32 @@ def _set(key: str, value: Any) -> Callable[[dict[str, Any]], None]:
     return lambda props: props.__setitem__(key, value)
 
 
+def _flavor_labels(props: dict[str, Any]) -> None:
+    props["spec"]["nodeLabels"] = {"gpu-platform.io/pool": "a100-gone"}
+
+
+def _double_quota(props: dict[str, Any]) -> None:
+    for group in props["spec"]["resourceGroups"]:
+        for flavor in group["flavors"]:
+            for resource in flavor["resources"]:
+                resource["nominalQuota"] *= 2
+
+
 # (stack, resource type, one change to what our components produce, the policy that catches it)
 COMPONENT_MUTATIONS = [
+    # queues-dev: a flavour that selects no pool; quotas twice what the pools hold.
+    (
+        "queues-dev",
+        "kubernetes:kueue.x-k8s.io/v1beta2:ResourceFlavor",
+        _flavor_labels,
+        "resource-flavors-select-gpu-pools",
+    ),
+    (
+        "queues-dev",
+        "kubernetes:kueue.x-k8s.io/v1beta2:ClusterQueue",
+        _double_quota,
+        "cluster-queue-quota-within-pools",
+    ),
     (
         "dev",
         "azure-native:containerservice:AgentPool",

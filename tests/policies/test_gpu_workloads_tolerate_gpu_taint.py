@@ -10,9 +10,16 @@ from gpu_facts.scheduling import GPU_TAINT
 
 from .claim_fixtures import claim_policy_cases, claim_workload, run_recorded, unknown_claim_name
 from .cloud_fixtures import EKS_TAINT_TRUE, GKE_CLUSTER, eks, eks_self_managed, gke
-from .crd_fixtures import OPERATOR_TOLERATES
+from .crd_fixtures import NIM_KINDS, OPERATOR_TOLERATES
 from .harness import Case, Res, assert_case, messages
-from .platform_fixtures import T4_POOL, amd_pool, amd_tolerations, many_workloads_stack, workload
+from .platform_fixtures import (
+    T4_POOL,
+    aks_pool,
+    amd_pool,
+    amd_tolerations,
+    many_workloads_stack,
+    workload,
+)
 from .pod_fixtures import (
     Change,
     container,
@@ -21,6 +28,14 @@ from .pod_fixtures import (
     pod_policy_cases,
     set_spec,
     wrap,
+)
+from .queue_fixtures import (
+    KUEUE_KINDS,
+    cluster_queue,
+    flavor,
+    local_queue,
+    queued,
+    queues,
 )
 from .stack_fixtures import walks_once
 
@@ -85,6 +100,83 @@ def amd_workload(resource: str = "amd.com/gpu", tolerations: Any = None) -> Res:
     return res
 
 
+# Queued by Kueue (Kueue's GPU examples): the flavour adds the toleration at admission.
+QUEUED = "(admitted by Kueue to flavour 't4' of ClusterQueue 'training') asks for nvidia.com/gpu"
+TRUE_TAINTED = Res(
+    "azure-native:containerservice:AgentPool",
+    "pool-a100",
+    {
+        **aks_pool("a100").props,
+        "nodeTaints": ["nvidia.com/gpu=true:NoSchedule"],
+    },
+)
+PRESENT_ONLY = {
+    **gpu_pod_spec(),
+    "tolerations": [
+        {"key": "nvidia.com/gpu", "operator": "Equal", "value": "present", "effect": "NoSchedule"}
+    ],
+}
+QUEUED_CASES: list[Case] = [
+    *(
+        Case(POLICY, f"{kind}-queued-to-a-tolerating-flavour", (T4_POOL, *queues(), queued(kind)))
+        for kind in KUEUE_KINDS
+    ),
+    *(
+        Case(
+            POLICY,
+            f"{kind}-queued-to-a-flavour-without-the-toleration",
+            (T4_POOL, flavor(tolerations=[]), cluster_queue(), local_queue(), queued(kind)),
+            (QUEUED,),
+        )
+        for kind in KUEUE_KINDS
+    ),
+    *(
+        Case(
+            POLICY,
+            f"{kind}-queued-to-a-queue-the-program-lacks",
+            (T4_POOL, queued(kind)),
+            ("asks for nvidia.com/gpu but does not tolerate",),
+        )
+        for kind in KUEUE_KINDS
+    ),
+    # NVIDIA's NIM operator adds no toleration: a NIMService whose spec.labels name a queue gets
+    # its flavour's, as Kueue admits the pods; one that names none is judged as written.
+    *(
+        Case(POLICY, f"{kind}-queued-to-a-tolerating-flavour", (T4_POOL, *queues(), queued(kind)))
+        for kind in sorted(NIM_KINDS)
+    ),
+    *(
+        Case(
+            POLICY,
+            f"{kind}-not-queued-tolerates-nothing",
+            (T4_POOL, *queues(), queued(kind, queue=None)),
+            ("asks for nvidia.com/gpu but does not tolerate",),
+        )
+        for kind in sorted(NIM_KINDS)
+    ),
+    # A flavour's nodeLabels count for placement: the pod tolerates t4's taint, not a100's,
+    # and its queue admits it to a100 only.
+    Case(
+        POLICY,
+        "flavour-places-the-pod-on-a-pool-it-does-not-tolerate",
+        (
+            T4_POOL,
+            TRUE_TAINTED,
+            flavor("a100", tolerations=[]),
+            cluster_queue(quotas={"a100": {"nvidia.com/gpu": 8}}),
+            local_queue(),
+            queued("Job", PRESENT_ONLY),
+        ),
+        ("nvidia.com/gpu=true:NoSchedule (pool a100)",),
+    ),
+    Case(
+        POLICY,
+        "unqueued-the-same-pod-may-land-on-the-pool-it-tolerates",
+        (T4_POOL, TRUE_TAINTED, queued("Job", PRESENT_ONLY, queue=None)),
+    ),
+]
+
+
 CASES: list[Case] = [
     *pod_policy_cases(POLICY, VIOLATIONS, moot_on=OPERATOR_TOLERATES),
     # GPUs through claims (DRA): inline, by template, by name.
@@ -112,6 +204,7 @@ CASES: list[Case] = [
         "mixed-stack-each-pod-tolerates-its-vendor",
         (amd_pool(), T4_POOL, workload("nvidia.com/gpu"), amd_workload()),
     ),
+    *QUEUED_CASES,
     # KAITO adds NVIDIA's toleration to every pod, and only NVIDIA's: a template that asks for
     # AMD's GPUs still fails on an AMD pool.
     *(
@@ -322,6 +415,16 @@ def test_message_ends_with_the_toleration_to_add() -> None:
 
 def test_walks_the_resources_once() -> None:
     walks_once(POLICY, many_workloads_stack())
+
+
+def test_the_issues_leader_worker_set_queued_to_a_gpu_flavour_is_not_flagged() -> None:
+    """Kueue's GPU example: a LeaderWorkerSet queued to a flavour carrying nvidia.com/gpu's
+    toleration, its pods tolerating nothing themselves."""
+    lws = queued("LeaderWorkerSet.leaderworkerset.x-k8s.io")
+    assert "tolerations" not in lws.props["spec"]["leaderWorkerTemplate"]["workerTemplate"]["spec"]
+    assert messages(Case(POLICY, "lws", (T4_POOL, *queues(), lws))) == []
+    # Without a GPU pool in the program (a team's workload program) too.
+    assert messages(Case(POLICY, "lws-alone", (*queues(), lws))) == []
 
 
 def test_a_claim_pod_is_named_with_its_claim() -> None:

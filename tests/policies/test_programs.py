@@ -222,6 +222,86 @@ EXPECTED: dict[str, tuple[int, list[Verdict]]] = {
         ],
     ),
     # The PyTorchJob is clean; the JobSet's evaluator splits a GPU and picks it itself.
+    # Kueue's GPU examples: the queued LeaderWorkerSet and Job tolerate nothing, their flavour
+    # does (Kueue adds it): no verdict. The queue-less Deployment in the queued namespace, and
+    # the LeaderWorkerSet whose queue's flavour carries no toleration, are caught.
+    "kueue-gpu-examples": (
+        EXIT_MANDATORY,
+        [
+            ("gpu-workloads-tolerate-gpu-taint", "mandatory", "'unqueued' asks for nvidia.com/gpu"),
+            (
+                "gpu-workloads-tolerate-gpu-taint",
+                "mandatory",
+                "'llama-serve-bare' (spec.leaderWorkerTemplate.workerTemplate) (admitted by Kueue "
+                "to flavour 'gpu-l4-bare' of ClusterQueue 'serving-bare')",
+            ),
+            (
+                "gpu-workloads-name-a-queue",
+                "mandatory",
+                "'unqueued' asks for nvidia.com/gpu in namespace 'ml-serving', whose GPUs are "
+                "queued (LocalQueue 'serving', 'serving-bare'), but names no LocalQueue",
+            ),
+        ],
+    ),
+    # Kueue over a Karpenter NodePool, with GPU work of issue 30's shapes in the queued
+    # namespace: the flavours judged against the NodePool (its GPU limit, the GPU names its
+    # requirements allow); the NIMService, the KAITO preset and the rendered chart's Deployment
+    # each named as what names no queue (NIM and the chart tolerate nothing either).
+    "kueue-every-shape": (
+        EXIT_MANDATORY,
+        [
+            (
+                "gpu-workloads-tolerate-gpu-taint",
+                "mandatory",
+                "'llama' (spec) asks for nvidia.com/gpu but does not tolerate",
+            ),
+            (
+                "gpu-workloads-tolerate-gpu-taint",
+                "mandatory",
+                "From the rendered Helm v3 Release 'embedder' (Deployment 'embedder:serving/"
+                "embedder'",
+            ),
+            ("operator-versions-known", "advisory", "NVIDIA NIM operator"),
+            ("operator-versions-known", "advisory", "KAITO"),
+            (
+                "gpu-workloads-name-a-queue",
+                "mandatory",
+                "'llama' (spec) asks for nvidia.com/gpu in namespace 'serving', whose GPUs are "
+                "queued (LocalQueue 'serving'), but names no LocalQueue (kueue.x-k8s.io/queue-name)"
+                ": it would take GPUs past the queue's quota. Fix: Add the label kueue.x-k8s.io/"
+                "queue-name: serving to spec.labels",
+            ),
+            (
+                "gpu-workloads-name-a-queue",
+                "mandatory",
+                "'qwen' (spec.template.inference.preset) asks for nvidia.com/gpu in namespace "
+                "'serving', whose GPUs are queued (LocalQueue 'serving'), but KAITO gives these "
+                "pods its own labels only",
+            ),
+            (
+                "gpu-workloads-name-a-queue",
+                "mandatory",
+                "From the rendered Helm v3 Release 'embedder' (Deployment 'embedder:serving/"
+                "embedder', which `pulumi up` will install; a real preview does not show it): "
+                "'embedder:serving/embedder' asks for nvidia.com/gpu in namespace 'serving', whose "
+                "GPUs are queued (LocalQueue 'serving'), but names no LocalQueue",
+            ),
+            (
+                "cluster-queue-quota-within-pools",
+                "advisory",
+                "ClusterQueues 'serving' 16 promise 16 nvidia.com/gpu on flavour 'a10g', whose "
+                "pools ('gpu') hold 8 at their largest",
+            ),
+            (
+                "resource-flavors-select-gpu-pools",
+                "advisory",
+                "ResourceFlavor 'h100' (GPU quota in ClusterQueue 'serving') selects nodes "
+                "labelled karpenter.k8s.aws/instance-gpu-name=h100, which no GPU pool of the stack "
+                "carries (pools' labels: gpu: karpenter.sh/nodepool=gpu, karpenter.k8s.aws/"
+                "instance-family In [g5, g6], karpenter.k8s.aws/instance-gpu-name In [a10g, l4])",
+            ),
+        ],
+    ),
     "training-job-crs": (
         EXIT_MANDATORY,
         [
@@ -577,8 +657,12 @@ FIXED: dict[str, list[Verdict]] = {
     "unreachable-chart-inputs": [("offline-preview", "advisory", "could not be had")],
     "mps-control-daemon": [],
     "workload-type-labels": [],
+    # Queued within the pool: Kueue's flavour tolerates the taint for the NIMService and the
+    # chart's Deployment, which tolerate nothing themselves.
+    "kueue-every-shape": [],
 }
-"""Issue 30's programs as their ``fixed`` stacks write them: what a correct pack leaves."""
+"""Issue 30's programs (and the queues over their shapes) as their ``fixed`` stacks write them:
+what a correct pack leaves."""
 
 
 @pytest.mark.parametrize("program", sorted(FIXED))

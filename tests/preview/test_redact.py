@@ -41,3 +41,17 @@ def test_a_redactor_masks_secrets_whole_by_line_and_by_piece() -> None:
     assert redactor.value({"a": ["s3cr3t-value!"], "b": 1}) == {"a": ["[secret]!"], "b": 1}
     pieces = secret_pieces({"registry.example.com/s3cr3t-team/cuda:latest"})
     assert "s3cr3t-team" in pieces and "latest" in pieces and "cuda" not in pieces
+
+
+def test_a_line_of_a_secret_is_masked_only_as_a_whole_line_of_text() -> None:
+    """A kubeconfig's structural line must not eat the start of a longer word elsewhere (Kueue's
+    manager config is ``kind: Configuration``); the line itself, quoted, is still masked."""
+    kubeconfig = "apiVersion: v1\nkind: Config\nusers:\n- user:\n    token: abcdefgh12345\n"
+    redactor = Redactor([kubeconfig])
+    config = "apiVersion: config.kueue.x-k8s.io/v1beta2\nkind: Configuration\n"
+    assert redactor.text(config) == config
+    assert redactor.value({"values": config}) == {"values": config}
+    assert redactor.text("quoted: 'kind: Config'") == "quoted: '[secret]'"
+    assert redactor.with_secrets(["s3cr3t-piece"]).text(config + " s3cr3t-piece") == (
+        config + " [secret]"
+    )

@@ -156,6 +156,22 @@ WIRE_INPUTS: dict[str, dict[str, Any]] = {
         "driver": {"version": "6.4", "image": "gpuamddev.azurecr.io/amd/amdgpu-kmod"},
     },
     "CertManager": {"cloud": "azure"},
+    "GpuQueues": {
+        "pools": [A100_MIG, T4_SHARED],
+        "namespaces": [
+            {"name": "gpu-training", "type": "training", "gpuQuota": 8.0},
+            {
+                "name": "gpu-inference",
+                "type": "inference",
+                "gpuQuotaPerResource": {"nvidia.com/gpu.shared": 4.0},
+                "pools": [T4_SHARED["name"]],
+            },
+        ],
+        "cloud": "azure",
+        "types": {"inference": {"lendingLimitPercent": 50.0}},
+        "scrape": "azureMonitor",
+        "scraperNamespaces": ["kube-system"],
+    },
 }
 """Component class -> its inputs on the wire."""
 
@@ -182,5 +198,11 @@ CHILD_TYPES: dict[str, set[str]] = {
     "GpuAdmissionPolicy": {"kubernetes:admissionregistration.k8s.io/v1:ValidatingAdmissionPolicy"},
     "AmdGpuOperator": {"kubernetes:helm.sh/v3:Release", "kubernetes:amd.com/v1alpha1:DeviceConfig"},
     "CertManager": {"kubernetes:helm.sh/v3:Release"},
+    "GpuQueues": {
+        "kubernetes:helm.sh/v3:Release",
+        "kubernetes:kueue.x-k8s.io/v1beta2:ResourceFlavor",
+        "kubernetes:kueue.x-k8s.io/v1beta2:ClusterQueue",
+        "kubernetes:kueue.x-k8s.io/v1beta2:LocalQueue",
+    },
 }
 """Component class -> child resource types its construction must register (at least)."""

@@ -76,6 +76,9 @@ def _python(value: Any, hint: Any) -> Any:
     if isinstance(value, list):
         item = typing.get_args(hint)[0] if typing.get_origin(hint) in (list, Sequence) else Any
         return [_python(v, item) for v in value]
+    if isinstance(value, dict):  # a map's values too: dict[str, int] takes 4, not 4.0
+        item = typing.get_args(hint)[1] if typing.get_origin(hint) in (dict, Mapping) else Any
+        return {k: _python(v, item) for k, v in value.items()}
     if isinstance(value, float) and value.is_integer():
         return int(value)
     return value

@@ -53,6 +53,9 @@ KINDS = (
 )
 STORAGE_KINDS = ("storageclasses", "csidrivers", "csistoragecapacities")
 """storage.k8s.io objects the seed checks read; the recording has none (scenarios add them)."""
+QUEUE_KINDS = ("deployments", "resourceflavors", "clusterqueues", "localqueues")
+"""Kueue's controller Deployment and queue objects the queue checks read; the recording has none
+(``test_verify_queues`` adds them)."""
 DRA_KINDS = ("resourceslices", "deviceclasses")
 """resource.k8s.io objects the DRA checks read; the recording has none (test_verify_dra adds
 them)."""
@@ -119,6 +122,8 @@ class FakeCluster:
     """Path regex -> the message of a 403 the server answers there (RBAC the user lacks)."""
     raw: list[RawAnswer] = field(default_factory=list)
     """Answers that replace the recorded ones (the first that matches)."""
+    absent: list[str] = field(default_factory=list)
+    """Path regexes the server answers 404 (an API it does not serve: CRDs not installed)."""
     stopped: threading.Event = field(default_factory=threading.Event, compare=False)
     """Set when the test ends: a dripping answer stops."""
 
@@ -238,6 +243,9 @@ class _Handler(BaseHTTPRequestHandler):
             if re.fullmatch(pattern, path):
                 self._status(403, "Forbidden", message)
                 return
+        if any(re.search(pattern, path) for pattern in cluster.absent):
+            self._status(404, "NotFound", "the server could not find the requested resource")
+            return
         raw = next((r for r in cluster.raw if re.search(r.match, unquote(self.path))), None)
         if raw is not None:
             self._raw(raw)
@@ -280,6 +288,10 @@ class _Handler(BaseHTTPRequestHandler):
             r"/apis/admissionregistration.k8s.io/v1/validatingadmissionpolicybindings": (
                 "validatingadmissionpolicybindings"
             ),
+            r"/apis/apps/v1/namespaces/(?P<ns>[^/]+)/deployments": "deployments",
+            r"/apis/kueue.x-k8s.io/v1beta2/resourceflavors": "resourceflavors",
+            r"/apis/kueue.x-k8s.io/v1beta2/clusterqueues": "clusterqueues",
+            r"/apis/kueue.x-k8s.io/v1beta2/namespaces/(?P<ns>[^/]+)/localqueues": "localqueues",
             r"/apis/resource.k8s.io/v1/resourceslices": "resourceslices",
             r"/apis/resource.k8s.io/v1/deviceclasses": "deviceclasses",
         }
@@ -429,7 +441,7 @@ class _FakeServer(ThreadingHTTPServer):
 
 def _recorded() -> FakeCluster:
     lists = {kind: json.loads((DATA / f"{kind}.json").read_text()) for kind in KINDS}
-    for kind in (*STORAGE_KINDS, *DRA_KINDS):
+    for kind in (*STORAGE_KINDS, *QUEUE_KINDS, *DRA_KINDS):
         lists[kind] = {"kind": "List", "metadata": {"resourceVersion": "1"}, "items": []}
     a100 = (DATA / "exec" / "a100_mig_table.txt").read_text()
     t4 = (DATA / "exec" / "t4_table.txt").read_text()

@@ -22,6 +22,7 @@ from . import (
     limits,
     observability,
     pools,
+    queues,
     workloads,
 )
 from .base import ConfigUnderCheck, Problem, Rule
@@ -50,6 +51,7 @@ RULES: tuple[Rule, ...] = (
     *amd.RULES,
     *workloads.RULES,
     *observability.RULES,
+    *queues.RULES,
 )
 """Rules of the whole config; those that look across pools judge the sound ones."""
 

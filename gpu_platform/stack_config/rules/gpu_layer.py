@@ -49,6 +49,11 @@ def platform_namespaces(cfg: ConfigUnderCheck) -> list[tuple[str, str, bool]]:
         ("driverCheck.namespace", cfg.settings.driver_check.mps_namespace, check_explicit)
     )
     namespaces += amd_namespaces(cfg.settings)
+    queues = cfg.settings.queues
+    if queues is not None:
+        namespaces.append(
+            ("queues.namespace", queues.namespace, "namespace" in queues.model_fields_set)
+        )
     return namespaces
 
 

@@ -91,3 +91,6 @@ def role_definition_id(subscription_id: str, role: str) -> str:
 
 AZURE_MONITOR_SCRAPER_NAMESPACE = "kube-system"
 """Where AKS runs the managed-Prometheus collector (``ama-metrics``)."""
+AZURE_MONITOR_SERVICE_ACCOUNT = f"{AZURE_MONITOR_SCRAPER_NAMESPACE}/ama-metrics-serviceaccount"
+"""The collector's service account (Azure/prometheus-collector: its chart's
+``ama-metrics-serviceAccount.yaml``), the token it scrapes with."""

@@ -22,7 +22,7 @@ from gpu_platform.components.amd.gpu_operator import operator_policies
 from gpu_platform.plan.amd.gpu_operator import device_configs, operator_values
 from gpu_platform.stack_config import load_platform
 from tests.conftest import run, stack_raw
-from tests.reference import reference
+from tests.reference import has_path, reference, render_chart
 
 NAMESPACE = amd.DEFAULT_NAMESPACE
 POD_KINDS = {"DaemonSet", "Deployment", "StatefulSet", "Job", "CronJob", "Pod"}
@@ -40,18 +40,8 @@ def chart() -> Path:
 
 @pytest.fixture(scope="module")
 def rendered(chart: Path) -> list[dict[str, Any]]:
-    from helm_python.chart import Chart
-
     values = operator_values(_platform().settings.amd_gpu_operator)
-    manifests = Chart.load(chart).render(
-        values=values, name=amd.RELEASE_NAME, namespace=NAMESPACE, is_install=True
-    )
-    return [
-        {**doc, "source": source.split("/", 1)[1]}
-        for source, text in manifests.items()
-        for doc in yaml.safe_load_all(text)
-        if doc
-    ]
+    return render_chart(chart, values, amd.RELEASE_NAME, NAMESPACE)
 
 
 def pod_spec(obj: dict[str, Any]) -> dict[str, Any]:
@@ -140,21 +130,13 @@ def _policies(cloud: str) -> None:
         net.NetworkPolicy(name, metadata=ObjectMetaArgs(name=name, namespace=NAMESPACE), spec=spec)
 
 
-def _has_path(node: Any, path: str) -> bool:
-    for key in path.split("."):
-        if not isinstance(node, dict) or key not in node:
-            return False
-        node = node[key]
-    return True
-
-
 def test_every_value_we_set_is_a_chart_value(chart: Path) -> None:
     values = yaml.safe_load((chart / "values.yaml").read_text())
     values["kmm"] |= yaml.safe_load((chart / "charts" / "kmm" / "values.yaml").read_text())
     # Keys the chart templates read without a default in values.yaml.
     read_only_by_templates = {"draDriver.deviceClass.create"}
     for path in sorted(amd.KNOWN_VALUE_PATHS - read_only_by_templates):
-        assert _has_path(values, path), f"{path} is not in the chart's values.yaml"
+        assert has_path(values, path), f"{path} is not in the chart's values.yaml"
 
 
 def _schema_paths(schema: dict[str, Any], prefix: str = "") -> set[str]:

@@ -1,0 +1,116 @@
+"""Kueue's ClusterQueues promise no more GPUs than the program's pools hold.
+
+Per ResourceFlavor and GPU resource, the nominal quotas of every ClusterQueue add up to at most
+what the GPU pools the flavour selects (by its ``nodeLabels``) hold at their largest: what a
+node advertises per GPU as the capacity model counts it (the device plugin's config, MIG,
+sharing), times the most GPUs the pool can have: its largest machine type's GPUs times its most
+nodes, or a Karpenter NodePool's ``spec.limits`` on its vendor's GPUs, whichever is less. Past
+that, Kueue admits workloads whose pods then wait for GPUs that do not exist, and the quotas no
+longer say who gets what. Not judged: a stack without GPU pools, a flavour that selects no pool
+(``resource-flavors-select-gpu-pools`` says so), a pool whose size or advertised resources the
+program does not show (GKE's per-zone counts, a Karpenter NodePool without a GPU limit or
+replicas), quotas the pack cannot read as numbers.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from decimal import Decimal
+
+from pulumi_policy import EnforcementLevel, Severity, StackValidationArgs
+
+from gpu_facts.scheduling import is_gpu_resource
+from gpu_policy_support.exposed_gpu_resources import (
+    Exposure,
+    most_gpus_per_node,
+    pool_gpus,
+    stack_exposure,
+)
+from gpu_policy_support.node_pools import NodePool
+from gpu_policy_support.policy_factory import Config, PolicyInfo, Report, stack_policy
+from gpu_policy_support.queues import Queues
+from gpu_policy_support.stack_index import index_by_type
+
+INFO = PolicyInfo(
+    name="cluster-queue-quota-within-pools",
+    description=(
+        "Per Kueue ResourceFlavor and GPU resource, the ClusterQueues' nominal quotas add up to "
+        "no more than the GPU pools the flavour selects hold at their largest, so every "
+        "admitted workload can be scheduled."
+    ),
+    practices=("BP-09",),
+    enforcement_level=EnforcementLevel.ADVISORY,
+    severity=Severity.MEDIUM,
+    remediation_steps=(
+        "Lower the ClusterQueues' nominalQuota for the flavour and resource to what its pools "
+        "hold (let the queues borrow the rest in their cohort), or grow the pools."
+    ),
+)
+
+
+def _number(value: Decimal) -> str:
+    return str(int(value)) if value == value.to_integral_value() else str(value)
+
+
+def holds(pool: NodePool, exposure: Exposure, resource: str) -> Decimal | None:
+    """The most of ``resource`` the pool's nodes advertise together: 0 when they advertise none;
+    None when the pool's size, or what a node advertises, is unknown."""
+    if resource not in exposure.resources:
+        return Decimal(0)
+    per_node, gpus, most = (
+        exposure.per_node.get(resource),
+        pool_gpus(pool),
+        most_gpus_per_node(pool),
+    )
+    if per_node is None or gpus is None or most is None:
+        return None
+    bounds = []
+    if pool.max_nodes is not None:
+        bounds.append(Decimal(str(pool.max_nodes)) * most)
+    limit = (pool.resource_limits or {}).get(pool.vendor.gpu_resource)
+    if limit is not None:  # Karpenter counts a node's GPUs as its machine type has them
+        bounds.append(Decimal(str(limit)))
+    return Decimal(per_node) * min(bounds) / gpus[1] if bounds else None
+
+
+def check(args: StackValidationArgs, config: Config, report: Report) -> None:
+    index = index_by_type(args.resources)
+    queues = Queues.of(index)
+    if not queues.cluster_queues:
+        return
+    stack = stack_exposure(index)
+    if stack is None:
+        return
+    promised: dict[tuple[str, str], list[tuple[str, Decimal]]] = defaultdict(list)
+    for queue in queues.cluster_queues.values():
+        for flavor, resources in queue.quotas.items():
+            for resource, quota in resources.items():
+                if is_gpu_resource(resource) and quota.nominal:
+                    promised[(flavor, resource)].append((queue.name, quota.nominal))
+    for (name, resource), given in sorted(promised.items()):
+        flavor = queues.flavors.get(name)
+        if flavor is None or not stack.judged(resource):
+            continue
+        selected = [
+            (pool, exposure) for pool, exposure in stack.pools if pool.may_carry(flavor.node_labels)
+        ]
+        each = [holds(pool, exposure, resource) for pool, exposure in selected]
+        if not selected or None in each:
+            continue
+        held = sum((n for n in each if n is not None), Decimal(0))
+        total = sum((n for _, n in given), Decimal(0))
+        if total <= held:
+            continue
+        queues_named = ", ".join(f"'{q}' {_number(n)}" for q, n in given)
+        pools_named = ", ".join(f"'{p.name}'" for p, _ in selected)
+        first = queues.cluster_queues[given[0][0]]
+        report(
+            f"ClusterQueues {queues_named} promise {_number(total)} {resource} on flavour "
+            f"'{name}', whose pools ({pools_named}) hold {_number(held)} at their largest: "
+            "admitted workloads "
+            "would wait for GPUs that do not exist.",
+            first.resource.urn,
+        )
+
+
+POLICY = stack_policy(INFO, check)
