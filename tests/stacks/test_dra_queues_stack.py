@@ -102,7 +102,7 @@ def _claim_job(queue: str | None) -> RecordedResource:
                             "resources": {"claims": [{"name": "gpu"}]},
                         }
                     ],
-                }
+                },
             }
         },
     }
