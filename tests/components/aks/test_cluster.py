@@ -95,7 +95,7 @@ def test_identity_entra_id_and_workload_identity() -> None:
     }
     assert inputs["disableLocalAccounts"] is True
     assert inputs["oidcIssuerProfile"] == {"enabled": True}
-    # The hardened cluster turns Defender on; the rest of the security profile is in the hardening tests.
+    # Hardened: Defender on; the rest of the security profile is in the hardening tests.
     assert inputs["securityProfile"]["workloadIdentity"] == {"enabled": True}
 
 
