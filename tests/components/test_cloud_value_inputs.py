@@ -26,8 +26,8 @@ from gpu_platform.components.platform import GpuPlatform
 from gpu_platform.components.pool_args import cpu_pool_args, gpu_pool_args
 from gpu_platform.settings import AckClusterSettings, AksClusterSettings
 from gpu_platform.stack_config import load_platform
-from tests.components.input_errors import paths, reasons, refused
 from tests.components import platforms
+from tests.components.input_errors import paths, reasons, refused
 from tests.conftest import run
 
 TAGS_51 = {f"t{i}": "x" for i in range(51)}
@@ -203,7 +203,10 @@ def test_ack_monitoring_log_project() -> None:
 
 
 def test_driver_check_schedule() -> None:
-    pools = [gpu_pool_args(pf) for pf in load_platform(platforms.existing_mig_and_time_slicing()).pools.values()]
+    pools = [
+        gpu_pool_args(pf)
+        for pf in load_platform(platforms.existing_mig_and_time_slicing()).pools.values()
+    ]
     for schedule in ("99 99 99 99 99", "a b c d e", "CRON_TZ=UTC 0 6 * * *"):
         err = refused(
             lambda schedule=schedule: DriverCheck("bad", {"pools": pools, "schedule": schedule})

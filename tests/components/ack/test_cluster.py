@@ -21,8 +21,8 @@ from gpu_platform.components.ack.cluster import (
 from gpu_platform.offline_preview import ProgramRun, Secret, engine
 from gpu_platform.offline_preview.cloud_outputs import fake_kubeconfig
 from gpu_platform.settings import AckClusterSettings
-from tests.components.input_errors import paths, reasons, refused
 from tests.components import platforms
+from tests.components.input_errors import paths, reasons, refused
 from tests.conftest import by_type, one, run
 
 MANAGED = "alicloud:cs/managedKubernetes:ManagedKubernetes"

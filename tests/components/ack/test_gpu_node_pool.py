@@ -20,8 +20,8 @@ from gpu_platform.components.nvidia.device_plugin import gpu_node_affinity
 from gpu_platform.components.pool_args import GpuPoolArgs, gpu_pool_args
 from gpu_platform.offline_preview import ProgramRun
 from gpu_platform.stack_config import ConfigError, load_platform
-from tests.components.input_errors import paths, reasons, refused
 from tests.components import platforms
+from tests.components.input_errors import paths, reasons, refused
 from tests.conftest import one, run
 
 NODE_POOL = "alicloud:cs/nodePool:NodePool"

@@ -23,8 +23,8 @@ from gpu_platform.offline_preview import ProgramRun, RecordedResource
 from gpu_platform.plan.ack.gpu_sharing import MPS_CONTROL_UNPINNED
 from gpu_platform.settings import AckClusterSettings
 from gpu_platform.stack_config import load_platform
-from tests.components.input_errors import paths, reasons, refused
 from tests.components import platforms
+from tests.components.input_errors import paths, reasons, refused
 from tests.conftest import by_type, one, run
 
 RELEASE = "kubernetes:helm.sh/v3:Release"

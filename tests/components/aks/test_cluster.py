@@ -26,9 +26,9 @@ from gpu_platform.offline_preview.cloud_outputs import (
 )
 from gpu_platform.settings import AksClusterSettings
 from gpu_platform.stack_config import ConfigError, load_platform
+from tests.components import platforms
 from tests.components.input_errors import paths
 from tests.components.input_errors import refused as refused_by
-from tests.components import platforms
 from tests.conftest import by_type, one, run, run_once
 
 MANAGED_CLUSTER = "azure-native:containerservice:ManagedCluster"

@@ -12,8 +12,8 @@ from gpu_platform.components.aks.cpu_node_pool import AksCpuNodePool, AksCpuNode
 from gpu_platform.components.pool_args import CpuPoolArgs, cpu_pool_args
 from gpu_platform.offline_preview import ProgramRun
 from gpu_platform.stack_config import load_platform
-from tests.components.input_errors import paths, reasons, refused
 from tests.components import platforms
+from tests.components.input_errors import paths, reasons, refused
 from tests.conftest import one, run
 
 AGENT_POOL = "azure-native:containerservice:AgentPool"

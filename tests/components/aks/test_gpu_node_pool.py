@@ -30,9 +30,9 @@ from gpu_platform.plan.platform import ResolvedPlatform
 from gpu_platform.plan.pools import PoolFacts
 from gpu_platform.settings import DevicePluginSettings
 from gpu_platform.stack_config import ConfigError, load_platform
+from tests.components import platforms
 from tests.components.input_errors import paths
 from tests.components.input_errors import refused as refused_by
-from tests.components import platforms
 from tests.conftest import one, run
 from tests.pools import gpu_pool
 
