@@ -85,7 +85,7 @@ def aks_mig_and_time_slicing() -> dict[str, Any]:
     """An AKS platform serving GPUs through NVIDIA's device plugin two ways: one node of 8x
     A100 40GB split into MIG 1g.5gb instances (mixed strategy, 56 per node) for training, and
     T4s time-sliced 4 ways for inference (reachable from a ``gateway`` namespace), with a CPU
-    pool beside them and admission in Warn."""
+    pool beside them."""
     return {
         "cloud": "aks",
         "cluster": aks_public_cluster(),
@@ -102,7 +102,6 @@ def aks_mig_and_time_slicing() -> dict[str, Any]:
             _t4_pool(sharing={"mode": "timeSlicing", "replicas": 4}),
         ],
         "cpuPools": [_general_cpu_pool()],
-        "devicePlugin": {"version": "0.20.0", "gfd": True},
         "workloads": [
             {
                 "name": "gpu-training",
@@ -119,7 +118,6 @@ def aks_mig_and_time_slicing() -> dict[str, Any]:
                 "traffic": {"ingressNamespaces": ["gateway"]},
             },
         ],
-        "admission": {"action": "Warn"},
     }
 
 
@@ -338,7 +336,6 @@ def ack_mps_and_whole_gpus() -> dict[str, Any]:
             "mpsControlVersion": "0.2.0",
             "allowMpsControlChanges": False,
         },
-        "devicePlugin": {"version": "0.20.0", "gfd": True},
         "workloads": [
             {
                 "name": "gpu-training",
@@ -384,6 +381,5 @@ def existing_mig_and_time_slicing() -> dict[str, Any]:
             {"name": "gpu-training", "type": "training", "gpuQuota": 8},
             {"name": "gpu-inference", "type": "inference", "gpuQuota": 16, "pools": ["t4"]},
         ],
-        "devicePlugin": {"version": "0.20.0", "gfd": True},
-        "driverCheck": {"minDriverMajor": 535, "schedule": "0 6 * * *"},
+        "driverCheck": {"schedule": "0 6 * * *"},
     }

@@ -632,9 +632,11 @@ def test_bad_operator_args_name_every_bad_property() -> None:
 
 def test_resources_come_from_settings_and_reach_both_charts() -> None:
     def sized(raw: dict[str, Any]) -> None:
-        raw["devicePlugin"]["resources"] = {
-            "plugin": {"cpu": "20m", "memory": "40Mi", "memoryLimit": "200Mi"},
-            "nfdWorker": {"cpu": "10m", "memory": "32Mi"},
+        raw["devicePlugin"] = {
+            "resources": {
+                "plugin": {"cpu": "20m", "memory": "40Mi", "memoryLimit": "200Mi"},
+                "nfdWorker": {"cpu": "10m", "memory": "32Mi"},
+            }
         }
 
     p = platform(mutate=sized)
@@ -657,8 +659,8 @@ def test_resources_come_from_settings_and_reach_both_charts() -> None:
 
 def test_a_memory_limit_below_the_request_is_refused() -> None:
     def bad(raw: dict[str, Any]) -> None:
-        raw["devicePlugin"]["resources"] = {
-            "nfdGc": {"cpu": "1", "memory": "1Gi", "memoryLimit": "1G"}
+        raw["devicePlugin"] = {
+            "resources": {"nfdGc": {"cpu": "1", "memory": "1Gi", "memoryLimit": "1G"}}
         }
 
     with pytest.raises(

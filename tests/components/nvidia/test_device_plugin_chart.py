@@ -140,9 +140,11 @@ def test_each_pod_reaches_the_api_server_and_nothing_else(cloud: str) -> None:
 
 def test_the_resources_reach_the_rendered_containers() -> None:
     raw = platforms.existing_mig_and_time_slicing()
-    raw["devicePlugin"]["resources"] = {
-        "plugin": {"cpu": "20m", "memory": "40Mi", "memoryLimit": "200Mi"},
-        "nfdGc": {"cpu": "7m", "memory": "30Mi"},
+    raw["devicePlugin"] = {
+        "resources": {
+            "plugin": {"cpu": "20m", "memory": "40Mi", "memoryLimit": "200Mi"},
+            "nfdGc": {"cpu": "7m", "memory": "30Mi"},
+        }
     }
     p = load_platform(raw)
     expected = {
