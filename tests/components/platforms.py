@@ -16,8 +16,8 @@ from typing import Any
 
 def aks_public_cluster() -> dict[str, Any]:
     """An AKS cluster for development: its API server public but limited to one documentation
-    range (RFC 5737), local accounts kept, Free tier, two ephemeral-disk system nodes, a
-    Saturday maintenance window."""
+    range (RFC 5737), Entra ID with Azure RBAC but local accounts kept (the defaults), Free
+    tier, two ephemeral-disk system nodes, a Saturday maintenance window."""
     return {
         "name": "gpu-dev",
         "location": "westeurope",
@@ -25,7 +25,6 @@ def aks_public_cluster() -> dict[str, Any]:
         "kubernetesVersion": "1.35",
         "skuTier": "Free",
         "systemPool": {"vmSize": "Standard_D4ds_v5", "count": 2, "osDiskType": "Ephemeral"},
-        "entraId": {"enabled": True, "azureRbac": True},
         "apiServer": {"authorizedIpRanges": ["203.0.113.0/24"]},
         "maintenanceWindow": {"day": "Saturday", "startHour": 2, "durationHours": 6},
     }
@@ -84,8 +83,7 @@ def _t4_pool(**fields: Any) -> dict[str, Any]:
 def aks_mig_and_time_slicing() -> dict[str, Any]:
     """An AKS platform serving GPUs through NVIDIA's device plugin two ways: one node of 8x
     A100 40GB split into MIG 1g.5gb instances (mixed strategy, 56 per node) for training, and
-    T4s time-sliced 4 ways for inference (reachable from a ``gateway`` namespace), with a CPU
-    pool beside them."""
+    T4s time-sliced 4 ways for inference, with a CPU pool beside them."""
     return {
         "cloud": "aks",
         "cluster": aks_public_cluster(),
@@ -108,14 +106,12 @@ def aks_mig_and_time_slicing() -> dict[str, Any]:
                 "type": "training",
                 "gpuQuota": {"nvidia.com/mig-1g.5gb": 56},
                 "pools": ["a100mig"],
-                "traffic": {"egressCidrs": ["10.20.0.0/16"]},
             },
             {
                 "name": "gpu-inference",
                 "type": "inference",
                 "gpuQuota": {"nvidia.com/gpu.shared": 8},
                 "pools": ["t4"],
-                "traffic": {"ingressNamespaces": ["gateway"]},
             },
         ],
     }
