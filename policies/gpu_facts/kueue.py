@@ -213,12 +213,22 @@ class QueuedKind:
     """Plural name (what an admission policy's rules match)."""
     framework: str
     """The ``integrations.frameworks`` entry that turns it on (CronJob: its Jobs')."""
+    pods_by_template: bool = False
+    """Its pods are queued one by one, each its own workload, when only its pod template names
+    the queue (the object itself naming none): the object's webhook then leaves it alone, and
+    the ``pod`` framework's gates each pod by its own label, no Kueue-managed owner above it
+    (``pkg/controller/jobs/{deployment,statefulset}/*_webhook.go``,
+    ``pkg/controller/jobs/pod/pod_webhook.go``, ``jobframework.FindAncestorJobManagedByKueue``).
+    Said of the kinds whose pods serve independently (a chart often exposes only
+    ``podLabels``); a StatefulSet named on the object is admitted whole instead. A Job's pods
+    would be queued one by one too, which breaks its all-or-nothing admission: a Job names its
+    queue on itself."""
 
 
 QUEUED_KINDS: tuple[QueuedKind, ...] = (
     QueuedKind("core", "Pod", "pods", "pod"),
-    QueuedKind("apps", "Deployment", "deployments", "deployment"),
-    QueuedKind("apps", "StatefulSet", "statefulsets", "statefulset"),
+    QueuedKind("apps", "Deployment", "deployments", "deployment", pods_by_template=True),
+    QueuedKind("apps", "StatefulSet", "statefulsets", "statefulset", pods_by_template=True),
     QueuedKind("batch", "Job", "jobs", "batch/job"),
     QueuedKind("batch", "CronJob", "cronjobs", "batch/job"),
     QueuedKind("jobset.x-k8s.io", "JobSet", "jobsets", "jobset.x-k8s.io/jobset"),

@@ -231,20 +231,35 @@ def queue_name(
     resource_type: str, props: Mapping[str, Any], site: PodSite | None = None
 ) -> str | None:
     """The LocalQueue a workload names (Kueue's label on the object; a CronJob's on its Jobs'
-    template, a ReplicaSet's on its pods'), None when it names none. The pod ``site`` an operator
-    builds names it in the labels the program gives that pod (Kueue queues a pod by its own
-    label: ``gpu_facts.kueue``); a preset KAITO pod names none."""
+    template, a ReplicaSet's on its pods'; a Deployment's or StatefulSet's on itself, else on
+    its pods', which Kueue then queues one by one: ``QueuedKind.pods_by_template``), None when
+    it names none. The pod ``site`` an operator builds names it in the labels the program gives
+    that pod (Kueue queues a pod by its own label: ``gpu_facts.kueue``); a preset KAITO pod names
+    none."""
     if site is not None and operator_built(resource_type):
-        value = mapping(site.labels).get(kueue.QUEUE_NAME_LABEL)
-        return value if isinstance(value, str) and value else None
+        return _named(site.labels)
     kind = kubernetes_kind(resource_type)
     if kind == "CronJob":
-        labels = mapping(path(props, "spec", "jobTemplate", "metadata", "labels"))
-    elif kind == "ReplicaSet":
-        labels = mapping(path(props, "spec", "template", "metadata", "labels"))
-    else:
-        labels = mapping(path(props, "metadata", "labels"))
-    value = labels.get(kueue.QUEUE_NAME_LABEL)
+        return _named(path(props, "spec", "jobTemplate", "metadata", "labels"))
+    pods = path(props, "spec", "template", "metadata", "labels")
+    if kind == "ReplicaSet":
+        return _named(pods)
+    own = _named(path(props, "metadata", "labels"))
+    queued = _queued_kind(resource_type)
+    if own is None and queued is not None and queued.pods_by_template:
+        return _named(pods)
+    return own
+
+
+def _queued_kind(resource_type: str) -> kueue.QueuedKind | None:
+    kind = pod_bearing(resource_type)
+    if kind is None:
+        return None
+    return kueue.queued_kind("apps" if kind.group == "extensions" else kind.group, kind.kind)
+
+
+def _named(labels: Any) -> str | None:
+    value = mapping(labels).get(kueue.QUEUE_NAME_LABEL)
     return value if isinstance(value, str) and value else None
 
 
@@ -259,10 +274,7 @@ def queueable(resource_type: str, site: PodSite | None = None) -> bool:
         return site is None or site.labels is not None
     if (kind.group, kind.kind) in (("apps", "ReplicaSet"), ("extensions", "ReplicaSet")):
         return True
-    return (
-        kueue.queued_kind("apps" if kind.group == "extensions" else kind.group, kind.kind)
-        is not None
-    )
+    return _queued_kind(resource_type) is not None
 
 
 def _admitted(spec: Mapping[str, Any], flavor: Flavor) -> Mapping[str, Any] | None:

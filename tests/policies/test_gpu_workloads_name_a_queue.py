@@ -15,6 +15,7 @@ from .queue_fixtures import (
     OPERATOR_KINDS,
     local_queue,
     queued,
+    queued_by_pods,
     queued_namespace,
     queues,
 )
@@ -56,6 +57,21 @@ CASES: list[Case] = [
             (NO_QUEUE,),
         )
         for kind in QUEUE_KINDS
+    ),
+    # Only the pod template names the queue (a chart exposing podLabels): Kueue queues a
+    # Deployment's or StatefulSet's pods one by one. A Job's would lose all-or-nothing admission:
+    # a Job names its queue on itself.
+    *(
+        Case(
+            POLICY, f"{kind}-pods-name-the-queue", (*queues(), queued_by_pods(kind, gpu_pod_spec()))
+        )
+        for kind in ("Deployment", "StatefulSet")
+    ),
+    Case(
+        POLICY,
+        "job-pods-alone-name-the-queue",
+        (*queues(), queued_by_pods("Job", gpu_pod_spec())),
+        (NO_QUEUE,),
     ),
     # Queued by the namespace's label alone (the LocalQueue made by the platform's stack).
     Case(

@@ -35,6 +35,7 @@ from .queue_fixtures import (
     flavor,
     local_queue,
     queued,
+    queued_by_pods,
     queues,
 )
 from .stack_fixtures import walks_once
@@ -138,6 +139,24 @@ QUEUED_CASES: list[Case] = [
             ("asks for nvidia.com/gpu but does not tolerate",),
         )
         for kind in KUEUE_KINDS
+    ),
+    # A Deployment whose pods alone name the queue: Kueue admits each pod to a flavour.
+    Case(
+        POLICY,
+        "deployment-pods-queued-to-a-tolerating-flavour",
+        (T4_POOL, *queues(), queued_by_pods("Deployment")),
+    ),
+    Case(
+        POLICY,
+        "deployment-pods-queued-to-a-flavour-without-the-toleration",
+        (
+            T4_POOL,
+            flavor(tolerations=[]),
+            cluster_queue(),
+            local_queue(),
+            queued_by_pods("Deployment"),
+        ),
+        (QUEUED,),
     ),
     # NVIDIA's NIM operator adds no toleration: a NIMService whose spec.labels name a queue gets
     # its flavour's, as Kueue admits the pods; one that names none is judged as written.
