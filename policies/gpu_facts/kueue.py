@@ -181,6 +181,18 @@ QUEUE_NAME_LABEL = "kueue.x-k8s.io/queue-name"
 """How a job names its LocalQueue: a label on the top-level object
 (``pkg/controller/constants/constants.go`` ``QueueLabel``); the annotation of the same key was
 removed in v0.15. A CronJob's Jobs take it from ``spec.jobTemplate.metadata.labels``."""
+DEFAULT_LOCAL_QUEUE = "default"
+"""LocalQueue defaulting: a workload that names no queue, in a namespace Kueue manages
+(``managedJobsNamespaceSelector``) that holds a LocalQueue of this name, gets
+``QUEUE_NAME_LABEL: default`` from Kueue's mutating webhook, every job kind's and the ``pod``
+framework's alike, unless an owner up its chain is a job Kueue manages
+(``pkg/controller/jobframework/defaults.go``
+``ApplyDefaultLocalQueueWithManagedJobsNamespaceSelector``,
+``pkg/controller/jobs/pod/pod_webhook.go``, ``constants.DefaultLocalQueueName``). Its feature gate
+``LocalQueueDefaulting`` was alpha in 0.10, beta and on in 0.12, GA and locked on in 0.17, and is
+gone in 0.19: always on (``pkg/features/kube_features.go`` at v0.18.6 and v0.19.2). Mutating
+webhooks run before validating admission policies, so those see the label; a CronJob is not
+mutated, its Jobs are."""
 QUEUE_NAMESPACE_LABEL = f"{PLATFORM_LABEL_DOMAIN}/local-queue"
 """Ours: a workload namespace whose GPU workloads are queued carries it, its value the name of
 the namespace's LocalQueue. The in-cluster admission policy and the policy pack read it, and it

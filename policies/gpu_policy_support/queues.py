@@ -188,6 +188,26 @@ class Queues:
                     named.append(queue)
         return queues
 
+    def queue_of(
+        self, resource_type: str, props: Mapping[str, Any], site: PodSite | None = None
+    ) -> str | None:
+        """The LocalQueue a workload is queued to: the one it names (``queue_name``), else the
+        namespace's LocalQueue named ``default``, which Kueue names for a workload of a kind it
+        queues, or for the objects an operator makes (``gpu_facts.kueue.DEFAULT_LOCAL_QUEUE``).
+        None when neither: a DaemonSet's pods, and kinds without a Kueue integration, are not
+        read as defaulted (Kueue would gate their pods one by one, pinned to nodes as they
+        are)."""
+        named = queue_name(resource_type, props, site)
+        if named is not None:
+            return named
+        namespace, known = known_text(props, "metadata", "namespace")
+        local = self.queued_namespaces.get(namespace or "default", []) if known else []
+        if kueue.DEFAULT_LOCAL_QUEUE in local and (
+            queueable(resource_type, site) or operator_built(resource_type)
+        ):
+            return kueue.DEFAULT_LOCAL_QUEUE
+        return None
+
     def flavors_of(self, namespace: str, queue: str) -> list[Flavor] | None:
         """The flavours a workload naming ``queue`` in ``namespace`` may be admitted to, None
         when the program does not declare its LocalQueue, its ClusterQueue or a flavour of it."""
@@ -324,8 +344,8 @@ def admitted_specs(
     queued pod no flavour can take is judged as written (Kueue would leave it pending). A
     DeviceClass key the ClusterQueue covers nowhere is mapped under another name (Kueue's
     configuration, which the pack does not read): it constrains no flavour. ``site``: the pod
-    of ``owner`` it is, for the queue an operator's pod names (``queue_name``)."""
-    name = queue_name(owner.resource_type, owner.props, site)
+    of ``owner`` it is, for the queue an operator's pod names (``Queues.queue_of``)."""
+    name = queues.queue_of(owner.resource_type, owner.props, site)
     namespace, known = known_text(owner.props, "metadata", "namespace")
     if name is None or not known:
         return [Admission(spec)]

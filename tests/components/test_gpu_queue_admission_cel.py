@@ -146,6 +146,15 @@ def test_a_deployment_may_name_its_queue_on_its_pods(label: str) -> None:
     assert failed(job) == ["gpu-queue-name"]
 
 
+def test_a_cronjobs_jobs_get_a_local_queue_named_default() -> None:
+    """Kueue names the namespace's LocalQueue 'default' for a Job that names none (every other
+    kind arrives with the label: its webhook mutates before validation); a CronJob is not
+    mutated, its Jobs are."""
+    cron = workload("CronJob")
+    assert failed(cron, {QUEUE_NAMESPACE_LABEL: "default"}) == []
+    assert failed(cron) == ["gpu-queue-name"]
+
+
 def test_gpus_in_init_containers_and_amd_gpus_count_too() -> None:
     init = gpu_pod_spec()
     init["initContainers"] = init.pop("containers")

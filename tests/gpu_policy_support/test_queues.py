@@ -148,3 +148,16 @@ def test_a_flavour_whose_labels_the_pods_selector_contradicts_cannot_take_it() -
 def test_an_unqueued_or_unknown_queue_pod_is_judged_as_written() -> None:
     assert [a.flavor for a in _admissions(queued("Job", queue=None), *queues())] == [None]
     assert [a.flavor for a in _admissions(queued("Job"))] == [None]
+
+
+def test_a_local_queue_named_default_is_the_queue_of_a_workload_that_names_none() -> None:
+    """LocalQueue defaulting (always on from Kueue 0.19): the namespace's ``default`` queue for
+    a kind Kueue queues; a DaemonSet is not read as defaulted; a named queue wins."""
+    job, daemonset = queued("Job", queue=None), queued("DaemonSet", queue=None)
+    defaulting = read(local_queue(name="default"))
+    assert defaulting.queue_of(job.type, job.props) == "default"
+    assert defaulting.queue_of(daemonset.type, daemonset.props) is None
+    named = queued("Job", queue="training")
+    assert defaulting.queue_of(named.type, named.props) == "training"
+    assert read(local_queue()).queue_of(job.type, job.props) is None
+    assert read(queued_namespace(queue="default")).queue_of(job.type, job.props) == "default"

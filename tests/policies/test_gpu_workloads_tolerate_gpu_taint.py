@@ -158,6 +158,25 @@ QUEUED_CASES: list[Case] = [
         ),
         (QUEUED,),
     ),
+    # LocalQueue defaulting: a Job naming no queue in a namespace whose LocalQueue is 'default'
+    # is admitted to that queue's flavours.
+    Case(
+        POLICY,
+        "defaulted-to-a-tolerating-flavour",
+        (T4_POOL, *queues()[:2], local_queue(name="default"), queued("Job", queue=None)),
+    ),
+    Case(
+        POLICY,
+        "defaulted-to-a-flavour-without-the-toleration",
+        (
+            T4_POOL,
+            flavor(tolerations=[]),
+            cluster_queue(),
+            local_queue(name="default"),
+            queued("Job", queue=None),
+        ),
+        (QUEUED,),
+    ),
     # NVIDIA's NIM operator adds no toleration: a NIMService whose spec.labels name a queue gets
     # its flavour's, as Kueue admits the pods; one that names none is judged as written.
     *(
