@@ -122,13 +122,26 @@ DeviceClasses it names to one quota resource, ``name``, a qualified resource nam
 a workload's ResourceClaimTemplate requests (``exactly.deviceClassName``, ``ExactCount``) to it.
 Beta and on since 0.18 (feature gate ``KueueDRAIntegration``); needs Kubernetes 1.34
 (``resource.k8s.io/v1``) (``site/content/en/docs/concepts/dynamic_resource_allocation.md``)."""
-DRA_LIMITATIONS = (
-    "ResourceClaimTemplate references only (a pod naming a ResourceClaim is inadmissible)",
-    "exactly / ExactCount requests only (no firstAvailable, no allocationMode All)",
-    "no device constraints, no per-request config, no adminAccess",
+DRA_CLAIM_BY_NAME_REFUSED = "use of resource claims is not supported"
+"""A queued workload whose pods name a ResourceClaim (``resourceClaimName``) is inadmissible and
+stays pending: "KueueDRAIntegration feature does not support use of resource claims"
+(``pkg/controller/core/workload_controller.go``, ``workload.HasResourceClaim``)."""
+DRA_TEMPLATE_REQUESTS_REFUSED: Mapping[str, str] = MappingProxyType(
+    {
+        "firstAvailable": "FirstAvailable device selection is not supported",
+        "adminAccess": "AdminAccess is not supported",
+        "allocationMode": "only allocationMode ExactCount is supported",
+    }
 )
-"""What Kueue's DRA quota cannot queue (``dynamic_resource_allocation.md``, Limitations): such a
-workload is inadmissible and stays pending."""
+"""What in a ResourceClaimTemplate's request leaves the queued workload inadmissible (pending),
+with Kueue's words: a ``firstAvailable`` request, ``adminAccess: true``, an ``allocationMode``
+other than ``ExactCount`` (``All``) (``pkg/dra/claims.go`` ``countDevicesPerClass``), as is a
+DeviceClass its configuration does not map (``deviceClassMappings``). Device ``constraints``
+and per-request ``config``, which the docs list as unsupported
+(``dynamic_resource_allocation.md``, Limitations), are not refused: the requests' counts are
+charged and the workload is admitted, the constraints and config left to the scheduler."""
+EXACT_COUNT = "ExactCount"
+"""``allocationMode``'s default (``resource.k8s.io``), the one Kueue charges."""
 
 FRAMEWORKS: tuple[str, ...] = (
     "batch/job",

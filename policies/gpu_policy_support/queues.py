@@ -21,16 +21,23 @@ from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from pulumi_policy import PolicyResource
+from pulumi_policy.proxy import UnknownValueError
 
 from gpu_facts import kueue
-from gpu_facts.dra import GPU_DEVICE_CLASSES, device_class_quota_key, quota_key_device_class
+from gpu_facts.dra import (
+    GPU_DEVICE_CLASSES,
+    RESOURCE_CLAIM_TEMPLATE,
+    device_class_quota_key,
+    quota_key_device_class,
+)
 from gpu_facts.scheduling import Taint, is_gpu_resource
 
-from .claims import GpuDemand
+from .claims import ClaimKey, GpuDemand, resource_kind
+from .operator_pods import CREATED_CLAIM
 from .pod_shapes import Overlay
-from .pod_specs import PodSite, kubernetes_kind, pod_bearing
+from .pod_specs import PodSite, known_namespace, kubernetes_kind, pod_bearing
 from .policy_factory import known_text
-from .props import mapping, mappings, path, text
+from .props import is_true, items, mapping, mappings, path, text
 from .resource_types import NAMESPACE
 
 
@@ -370,3 +377,71 @@ def admitted_specs(
 
 def gpu_resources_of(cluster_queue: ClusterQueue, flavor: str) -> list[str]:
     return [r for r in cluster_queue.quotas.get(flavor, {}) if is_queue_gpu_resource(r)]
+
+
+# --- claims Kueue cannot admit (gpu_facts.kueue.DRA_TEMPLATE_REQUESTS_REFUSED) ----------------
+
+
+def kueue_refusals(devices: Any) -> list[str]:
+    """Why Kueue leaves a workload inadmissible for a claim template's ``devices``, one reason
+    per request it refuses (``firstAvailable``, ``adminAccess``, ``allocationMode`` other than
+    ``ExactCount``), in every shape: ``exactly`` (v1, v1beta2), the request itself (v1beta1)."""
+    reasons = []
+    for index, request in enumerate(mappings(mapping(devices).get("requests"))):
+        exact = mapping(request.get("exactly")) or request
+        if items(request.get("firstAvailable")):
+            refused = "firstAvailable"
+        elif is_true(exact.get("adminAccess")):
+            refused = "adminAccess"
+        elif (text(exact.get("allocationMode")) or kueue.EXACT_COUNT) != kueue.EXACT_COUNT:
+            refused = "allocationMode"
+        else:
+            continue
+        name = text(request.get("name")) or f"#{index}"
+        reasons.append(f"request '{name}': {kueue.DRA_TEMPLATE_REQUESTS_REFUSED[refused]}")
+    return reasons
+
+
+def template_refusals(index: Mapping[str, list[PolicyResource]]) -> dict[ClaimKey, list[str]]:
+    """The program's ResourceClaimTemplates (any version) with what Kueue refuses in each
+    (``kueue_refusals``); one whose name or devices are unknown at preview is left out."""
+    found: dict[ClaimKey, list[str]] = {}
+    for resource_type, resources in index.items():
+        if resource_kind(resource_type) != RESOURCE_CLAIM_TEMPLATE:
+            continue
+        for resource in resources:
+            try:
+                props = resource.props
+                name = text(path(props, "metadata", "name")) or resource.name
+                devices = path(props, "spec", "spec", "devices")
+                found[(known_namespace(props), name)] = kueue_refusals(devices)
+            except UnknownValueError:
+                continue
+    return found
+
+
+def claim_refusals(
+    spec: Mapping[str, Any], namespace: str | None, templates: Mapping[ClaimKey, list[str]]
+) -> list[str]:
+    """Why Kueue would leave the queued pod ``spec``'s workload pending for its claims: a
+    ResourceClaim named, a template (of ``template_refusals``, in the pod's namespace; any of
+    that name where a namespace is unknown at preview) or a claim an operator creates whose
+    requests Kueue refuses. Empty when it admits them (as far as the program shows)."""
+    reasons: list[str] = []
+    for entry in mappings(spec.get("resourceClaims")):
+        claim = text(entry.get("resourceClaimName"))
+        template = text(entry.get("resourceClaimTemplateName"))
+        created = entry.get(CREATED_CLAIM)
+        if claim is not None:
+            reasons.append(f"ResourceClaim '{claim}': {kueue.DRA_CLAIM_BY_NAME_REFUSED}")
+        elif template is not None:
+            found = {
+                reason
+                for (where, name), refused in templates.items()
+                if name == template and (where == namespace or None in (where, namespace))
+                for reason in refused
+            }
+            reasons += [f"template '{template}' {reason}" for reason in sorted(found)]
+        elif created is not None:
+            reasons += [f"the claim its operator creates, {r}" for r in kueue_refusals(created)]
+    return reasons
