@@ -34,7 +34,7 @@ from .preview_floor import (
 from .timing import Timing, ratio
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
-CLOUD_SDKS: dict[str, str] = {"azure": "pulumi_azure_native", "alicloud": "pulumi_alicloud"}
+CLOUD_SDKS: dict[str, str] = {"aks": "pulumi_azure_native", "ack": "pulumi_alicloud"}
 """The top-level package of each cloud's Pulumi SDK (``existing`` needs neither)."""
 OTHER_PACKAGES = ("pulumi", "pulumi_kubernetes", "pulumi_policy", "pydantic", "grpc", "yaml")
 """Packages whose import cost the report breaks out as well."""

@@ -22,8 +22,8 @@ from gpu_facts.vendors import NVIDIA_NAME
 from gpu_platform.plan.pools import resolve_pool
 from gpu_platform.settings import gpu_pool_settings
 
-BenchCloud = Literal["existing", "azure", "alicloud"]
-"""``existing`` and ``azure`` pools use Azure VM sizes, ``alicloud`` pools ECS instance types."""
+BenchCloud = Literal["existing", "aks", "ack"]
+"""``existing`` and ``aks`` pools use Azure VM sizes, ``ack`` pools ECS instance types."""
 
 SHAPES = ("fixed", "autoscale", "mig", "timeSlicing")
 
@@ -81,17 +81,17 @@ def _ack_pool(index: int, shape: str) -> dict[str, Any]:
 def synthetic_pool(cloud: BenchCloud, index: int) -> dict[str, Any]:
     """The raw config of pool ``index``: its shape and machine type cycle deterministically."""
     shape = SHAPES[index % len(SHAPES)]
-    if cloud == "alicloud":
+    if cloud == "ack":
         return _ack_pool(index, shape)
     whole = _whole_gpu_sizes()
     pool: dict[str, Any] = {"name": f"gpu{index}"}
     # An existing cluster's pool names the same machine in its own terms: machineType, and
     # NVIDIA's MIG profile names.
-    machine = "vmSize" if cloud == "azure" else "machineType"
+    machine = "vmSize" if cloud == "aks" else "machineType"
     if shape == "mig":
         mig = _mig_sizes()
         vm_size, profile = mig[index % len(mig)]
-        if cloud != "azure":
+        if cloud != "aks":
             profile = AKS_MIG_TO_NVIDIA[AZURE_VM_SIZES[vm_size].gpu_model][profile]
         pool |= {machine: vm_size, "count": 2, "mig": {"profile": profile, "strategy": "mixed"}}
         return pool
@@ -103,14 +103,14 @@ def synthetic_pool(cloud: BenchCloud, index: int) -> dict[str, Any]:
         pool["count"] = 2
     if shape == "timeSlicing":
         pool["sharing"] = {"mode": "timeSlicing", "replicas": 4}
-    if cloud == "azure" and AZURE_VM_SIZES[vm_size].has_nvme:
+    if cloud == "aks" and AZURE_VM_SIZES[vm_size].has_nvme:
         pool["nvme"] = True
     pool["labels"] = {"team": f"team{index % 7}"}
     return pool
 
 
 def _cluster(cloud: BenchCloud) -> dict[str, Any]:
-    if cloud == "alicloud":
+    if cloud == "ack":
         return {
             "name": "bench-ack",
             "region": "cn-hangzhou",
@@ -120,7 +120,7 @@ def _cluster(cloud: BenchCloud) -> dict[str, Any]:
             },
             "maintenanceWindow": {"day": "Saturday", "startHour": 18},
         }
-    if cloud == "azure":
+    if cloud == "aks":
         return {
             "name": "bench-aks",
             "location": "westeurope",
@@ -171,6 +171,6 @@ def synthetic_raw(cloud: BenchCloud, size: Size) -> dict[str, Any]:
             workload["traffic"]["ingressNamespaces"] = ["gateway"]
         workloads.append(workload)
     raw = {"cloud": cloud, "cluster": _cluster(cloud), "gpuPools": pools, "workloads": workloads}
-    if cloud == "alicloud":
+    if cloud == "ack":
         raw["ackGpuSharing"] = _ack_sharing_pins()
     return raw

@@ -38,7 +38,7 @@ from .nvidia.device_plugin import (
     webhook_ingress_spec,
 )
 from .outputs import known_after
-from .pool_args import DEFAULT_CLOUD, cloud_problems
+from .pool_args import DEFAULT_CLOUD, cloud_arg, cloud_problems
 from .type_tokens import type_token
 
 WEBHOOK_POLICY = "allow-webhook-ingress"
@@ -52,7 +52,7 @@ class CertManagerArgs(TypedDict):
     namespace: NotRequired[str]
     """Namespace of the release (default ``cert-manager``)."""
     cloud: NotRequired[str]
-    """``azure``, ``alicloud`` or ``existing`` (default): the API server's ports."""
+    """``aks``, ``ack`` or ``existing`` (default): the API server's ports."""
 
 
 def cert_manager_values() -> dict[str, Any]:
@@ -91,8 +91,8 @@ class CertManager(pulumi.ComponentResource):
         self, name: str, args: CertManagerArgs, opts: pulumi.ResourceOptions | None = None
     ) -> None:
         problems = shape_problems(args, CertManagerArgs)
-        cloud = args.get("cloud", DEFAULT_CLOUD)
-        problems += cloud_problems(cloud)
+        problems += cloud_problems(args.get("cloud", DEFAULT_CLOUD))
+        cloud = cloud_arg(args)
         settings: CertManagerSettings | None = None
         try:
             settings = CertManagerSettings.model_validate(

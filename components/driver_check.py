@@ -86,7 +86,7 @@ class DriverCheckArgs(TypedDict):
     """GPU pools of the cluster; each that always has a node (``count`` or ``autoscale.min``
     at least 1) gets one check Job (and CronJob)."""
     cloud: NotRequired[str]
-    """Cloud of the pools: ``azure``, ``alicloud`` or ``existing`` (default): decides what a
+    """Cloud of the pools: ``aks``, ``ack`` or ``existing`` (default): decides what a
     pool's ``sharing.mode`` means (ACK MPS pools are checked from their own namespace)."""
     min_driver_major: NotRequired[int]
     """Lowest acceptable NVIDIA driver major version, 400 or more (default 535)."""
@@ -114,8 +114,7 @@ def check_driver_check_args(
     naming every bad property."""
     # A wrong shape (an unknown or missing property) makes the rest meaningless.
     raise_if_any("DriverCheck", name, shape_problems(args, DriverCheckArgs))
-    cloud = args.get("cloud", DEFAULT_CLOUD)
-    pools, problems = check_gpu_pools_args(cloud, args["pools"], "pools")
+    pools, problems = check_gpu_pools_args(args.get("cloud", DEFAULT_CLOUD), args["pools"], "pools")
     settings: DriverCheckSettings | None = None
     try:
         settings = DriverCheckSettings.model_validate(

@@ -38,6 +38,7 @@ from gpu_platform.plan.queue_rules import QueueRules, queue_rule_groups
 from gpu_platform.plan.queues import (
     QueuesPlan,
     device_class_mappings,
+    queue_namespace,
     queue_problems,
     queues_plan,
 )
@@ -56,7 +57,8 @@ from .nvidia.device_plugin import (
 )
 from .nvidia.gpu_operator import scraper_namespace_problems
 from .outputs import known_after
-from .pool_args import DEFAULT_CLOUD, GpuPoolArgs, check_gpu_pools_args
+from .pool_args import DEFAULT_CLOUD, GpuPoolArgs, check_gpu_pools_args, cloud_arg
+from .recorded_inputs import recorded_inputs
 from .type_tokens import type_token
 
 COMPONENT = "GpuQueues"
@@ -124,7 +126,7 @@ class GpuQueuesArgs(TypedDict):
     namespaces: list[GpuQueueNamespaceArgs]
     """The workload namespaces: one LocalQueue each, one ClusterQueue per type."""
     cloud: NotRequired[str]
-    """``azure``, ``alicloud`` or ``existing`` (default): the API server's ports, the pools'
+    """``aks``, ``ack`` or ``existing`` (default): the API server's ports, the pools'
     sharing."""
     version: NotRequired[str]
     """Kueue chart version, 0.19.0 or newer (default 0.19.2)."""
@@ -182,15 +184,13 @@ def _queue_workloads(
     workloads: list[WorkloadSettings] = []
     problems: list[Problem] = []
     for i, ns in enumerate(namespaces):
-        raw: dict[str, Any] = {k: v for k, v in ns.items() if k != "gpu_quota_per_resource"}
+        raw = queue_namespace(ns)
         given = [k for k in ("gpu_quota", "gpu_quota_per_resource") if k in ns]
         if len(given) != 1:
             problems.append(
                 (f"namespaces[{i}].gpuQuota", "give gpuQuota or gpuQuotaPerResource (one)")
             )
             raw["gpu_quota"] = 0
-        elif "gpu_quota_per_resource" in ns:
-            raw["gpu_quota"] = ns["gpu_quota_per_resource"]
         for j, pool in enumerate(ns.get("pools") or []):
             if pool not in pool_names:
                 problems.append((f"namespaces[{i}].pools[{j}]", f"no pool named {pool!r}"))
@@ -207,8 +207,7 @@ def check_queues_args(
     """The args as queue settings, the pools' facts and the namespaces, or one
     ``InputPropertiesError`` naming every bad property."""
     raise_if_any(COMPONENT, name, shape_problems(args, GpuQueuesArgs))
-    cloud = args.get("cloud", DEFAULT_CLOUD)
-    pools, problems = check_gpu_pools_args(cloud, args["pools"], "pools")
+    pools, problems = check_gpu_pools_args(args.get("cloud", DEFAULT_CLOUD), args["pools"], "pools")
     settings: QueuesSettings | None = None
     try:
         given = {k: v for k, v in args.items() if k in SETTINGS_FIELDS}
@@ -252,7 +251,7 @@ class GpuQueues(pulumi.ComponentResource):
         plan = queues_plan(settings, {pf.name: pf for pf in pools}, workloads)
         scrape = cast(ScrapeMode | None, args.get("scrape"))
         kueue_scrape = scrape if scrape in ("azureMonitor", "serviceMonitor") else None
-        super().__init__(type_token(COMPONENT), name, None, opts)
+        super().__init__(type_token(COMPONENT), name, recorded_inputs(args), opts)
         for warning in plan.warnings:
             pulumi.log.warn(warning, self)
 
@@ -263,7 +262,7 @@ class GpuQueues(pulumi.ComponentResource):
             name,
             namespace=home,
             pod_security="restricted",
-            policies=kueue_policies(args.get("cloud", DEFAULT_CLOUD), scrapers),
+            policies=kueue_policies(cloud_arg(args), scrapers),
             chart=kueue.CHART_NAME,
             repo=kueue.CHART_REPO,
             version=settings.version,

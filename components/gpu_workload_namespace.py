@@ -126,7 +126,7 @@ class GpuWorkloadNamespaceArgs(TypedDict):
     """Every GPU DeviceClass the cluster's DRA driver ships; those the namespace's DRA pools do
     not publish get a quota of 0 (a class without a quota key would be uncapped)."""
     cloud: NotRequired[str]
-    """Cloud of the pools: ``azure``, ``alicloud`` or ``existing`` (default): decides what a
+    """Cloud of the pools: ``aks``, ``ack`` or ``existing`` (default): decides what a
     pool's ``sharing.mode`` means."""
     pod_security: NotRequired[str]
     """Pod Security ``enforce`` level: ``privileged``, ``baseline`` or ``restricted``; unset:

@@ -7,7 +7,7 @@ component checks its pool args against them and the rules of ``plan`` (``check_*
 resolves GPU pools to their facts through ``plan.pools``.
 """
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any, NotRequired, TypedDict, cast, get_args
 
 import pulumi
@@ -19,7 +19,7 @@ from gpu_platform.plan.cpu_pools import cpu_pool_problems
 from gpu_platform.plan.gpu_pools import gpu_pool_problems
 from gpu_platform.plan.pools import PoolFacts, resolve_pool
 from gpu_platform.plan.problems import under
-from gpu_platform.settings import Cloud, CpuPoolSettings, gpu_pool_settings
+from gpu_platform.settings import FORMER_CLOUD_NAMES, Cloud, CpuPoolSettings, gpu_pool_settings
 
 from .errors import Problem, property_path, validation_problems
 
@@ -143,9 +143,9 @@ class CpuPoolArgs(TypedDict):
     """Pool name: lowercase letters and digits, at most 12 characters, unique across GPU and CPU
     pools."""
     vm_size: NotRequired[str]
-    """Azure VM size without GPUs (``cloud: azure``), e.g. ``Standard_D4ds_v5``."""
+    """Azure VM size without GPUs (``cloud: aks``), e.g. ``Standard_D4ds_v5``."""
     instance_type: NotRequired[str]
-    """Alibaba ECS instance type without GPUs (``cloud: alicloud``), e.g. ``ecs.g7.xlarge``."""
+    """Alibaba ECS instance type without GPUs (``cloud: ack``), e.g. ``ecs.g7.xlarge``."""
     count: NotRequired[int]
     """Fixed node count; give this or ``autoscale``."""
     autoscale: NotRequired[AutoscaleArgs]
@@ -260,8 +260,19 @@ DEFAULT_CLOUD = "existing"
 """``cloud`` of a component that takes pools, when unset: no cloud-specific sharing modes."""
 
 
+def cloud_arg(args: Mapping[str, Any]) -> str:
+    """A component's ``cloud`` arg (``DEFAULT_CLOUD`` when unset), a name of a former release
+    (``azure``) read as today's (``cloud_problems`` warns of it)."""
+    cloud = args.get("cloud", DEFAULT_CLOUD)
+    return FORMER_CLOUD_NAMES.get(cloud, cloud) if isinstance(cloud, str) else cloud
+
+
 def cloud_problems(cloud: str) -> list[Problem]:
-    """A component's ``cloud`` arg: one of ours."""
+    """A component's ``cloud`` arg: one of ours (a former name is read with a warning)."""
+    if isinstance(cloud, str) and cloud in FORMER_CLOUD_NAMES:
+        new = FORMER_CLOUD_NAMES[cloud]
+        pulumi.log.warn(f"cloud: {cloud} is the old name of {new} (read as {new}; pass {new})")
+        return []
     return (
         [] if cloud in CLOUDS else [("cloud", f"must be one of {', '.join(CLOUDS)}, not {cloud!r}")]
     )
@@ -274,6 +285,7 @@ def check_gpu_pools_args(
     the pools' facts, or the problems with property paths (then the facts are incomplete)."""
     if problems := cloud_problems(cloud):
         return [], problems
+    cloud = FORMER_CLOUD_NAMES.get(cloud, cloud)
     facts: list[PoolFacts] = []
     problems: list[Problem] = []
     seen: set[str] = set()

@@ -11,9 +11,9 @@ from gpu_platform.settings import GpuPoolSettings, gpu_pool_settings
 def cloud_of(raw: Mapping[str, Any]) -> str:
     """``vmSize``: AKS; ``instanceType``: ACK; anything else an existing cluster's pool."""
     if {"vmSize", "vm_size"} & raw.keys():
-        return "azure"
+        return "aks"
     if {"instanceType", "instance_type"} & raw.keys():
-        return "alicloud"
+        return "ack"
     return "existing"
 
 

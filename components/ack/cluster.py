@@ -153,7 +153,7 @@ def check_ack_cluster_args(
         return None, validation_problems(err)
     problems = list(ack_cluster_value_problems(settings))
     version = settings.kubernetes_version
-    if version is not None and (version_problem := kubernetes_version_problem("alicloud", version)):
+    if version is not None and (version_problem := kubernetes_version_problem("ack", version)):
         problems.append(("kubernetesVersion", version_problem))
     network = settings.vpc
     # No region here (the provider's): the zones of every vSwitch are judged as one region's.

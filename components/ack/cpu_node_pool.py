@@ -53,7 +53,7 @@ def ack_cpu_pool_problems(pool: CpuPoolSettings) -> list[Problem]:
     the schema: the rules of a CPU pool on ACK (``plan.cpu_pools``; the stack config's rules
     say the same under ``cpuPools[i]``), labels by Kubernetes' syntax, and no zones (the
     vSwitches it is given place it)."""
-    problems = under("pool", cpu_pool_problems("alicloud", pool))
+    problems = under("pool", cpu_pool_problems("ack", pool))
     if pool.zones:
         problems.append(("pool.zones", ACK_ZONES_BY_VSWITCH))
     problems += under("pool.labels", kubernetes_label_problems(pool.labels))
@@ -85,7 +85,7 @@ class AckCpuNodePool(pulumi.ComponentResource):
     ) -> None:
         raise_if_any("AckCpuNodePool", name, shape_problems(args, AckCpuNodePoolArgs))
         pool, problems = check_cpu_pool_args(
-            "alicloud", args["pool"], "pool", rules=ack_cpu_pool_problems
+            "ack", args["pool"], "pool", rules=ack_cpu_pool_problems
         )
         disk, disk_problems = ack_system_disk(args.get("system_disk"), "system_disk")
         problems += under("tags", ack_tag_problems(args.get("tags") or {}))

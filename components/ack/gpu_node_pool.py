@@ -49,13 +49,13 @@ class AckGpuNodePoolArgs(TypedDict):
 
 
 def ack_gpu_pool_problems(pool: AckGpuPoolSettings) -> list[Problem]:
-    """The rules of a GPU pool on ACK (``plan.gpu_pools`` on cloud ``alicloud``, which the stack
+    """The rules of a GPU pool on ACK (``plan.gpu_pools`` on cloud ``ack``, which the stack
     config asks too), its labels by Kubernetes' syntax, and no zones (the vSwitches it is given
     place it); property paths under ``pool``."""
     problems = under(
         "pool",
         [
-            *gpu_pool_problems("alicloud", pool),
+            *gpu_pool_problems("ack", pool),
             *under("labels", kubernetes_label_problems(pool.labels)),
         ],
     )
@@ -67,9 +67,7 @@ def ack_gpu_pool_problems(pool: AckGpuPoolSettings) -> list[Problem]:
 def check_ack_gpu_pool_args(args: AckGpuNodePoolArgs) -> tuple[PoolFacts | None, list[Problem]]:
     """The pool args and tags checked, the pool resolved for ACK: the pool's facts, or None and
     the problems with property paths."""
-    pf, problems = check_gpu_pool_args(
-        "alicloud", args["pool"], "pool", rules=ack_gpu_pool_problems
-    )
+    pf, problems = check_gpu_pool_args("ack", args["pool"], "pool", rules=ack_gpu_pool_problems)
     problems += under("tags", ack_tag_problems(args.get("tags") or {}))
     return (None if problems else pf), problems
 

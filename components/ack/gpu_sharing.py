@@ -73,7 +73,7 @@ def check_ack_gpu_sharing_args(
     """The args checked against the settings schema and the pins the pools need
     (``plan.ack.gpu_sharing``, which the stack config asks too), the pools resolved: the pins,
     the pools' facts and the problems with property paths."""
-    pools, problems = check_gpu_pools_args("alicloud", args["pools"], "pools")
+    pools, problems = check_gpu_pools_args("ack", args["pools"], "pools")
     modes = [pf.sharing for pf in pools]
     if "cluster_spec" in args:  # the plan's rule, which the stack config asks too
         problems += ack_pro_problems(args["cluster_spec"], modes)

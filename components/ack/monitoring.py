@@ -98,7 +98,7 @@ class AckMonitoring(pulumi.ComponentResource):
     ) -> None:
         raise_if_any("AckMonitoring", name, shape_problems(args, AckMonitoringArgs))
         problems = _problems(args)
-        pools, pool_problems = check_gpu_pools_args("alicloud", args.get("pools") or [], "pools")
+        pools, pool_problems = check_gpu_pools_args("ack", args.get("pools") or [], "pools")
         raise_if_any(COMPONENT, name, problems + pool_problems)
         super().__init__(
             type_token("AckMonitoring"),

@@ -199,7 +199,7 @@ def cluster_problems(settings: AksClusterSettings) -> list[Problem]:
     the stack config's rules say the same under ``cluster``)."""
     problems = [*aks_cluster_value_problems(settings)]
     version = settings.kubernetes_version
-    if version is not None and (version_problem := kubernetes_version_problem("azure", version)):
+    if version is not None and (version_problem := kubernetes_version_problem("aks", version)):
         problems.append(("kubernetesVersion", version_problem))
     return [*problems, *aks_cluster_problems(settings)]
 

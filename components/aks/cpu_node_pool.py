@@ -61,7 +61,7 @@ def aks_cpu_pool_problems(pool: CpuPoolSettings) -> list[Problem]:
     return under(
         "pool",
         [
-            *cpu_pool_problems("azure", pool),
+            *cpu_pool_problems("aks", pool),
             *under("labels", kubernetes_label_problems(pool.labels)),
             *under("zones", aks_zone_problems(pool.zones)),
             *surge_problems(pool.upgrade),
@@ -73,7 +73,7 @@ def aks_cpu_pool_problems(pool: CpuPoolSettings) -> list[Problem]:
 def check_aks_cpu_pool_args(name: str, args: AksCpuNodePoolArgs) -> CpuPoolSettings:
     """The pool's settings, or one ``InputPropertiesError`` naming every bad property."""
     settings, problems = check_cpu_pool_args(
-        "azure", args["pool"], "pool", rules=aks_cpu_pool_problems
+        "aks", args["pool"], "pool", rules=aks_cpu_pool_problems
     )
     raise_if_any("AksCpuNodePool", name, problems)
     assert settings is not None  # no problems: validated

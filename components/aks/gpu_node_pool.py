@@ -75,10 +75,10 @@ def aks_pool_problems(pool: AksGpuPoolSettings) -> list[Problem]:
     return under(
         "pool",
         [
-            *gpu_pool_problems("azure", pool),
+            *gpu_pool_problems("aks", pool),
             *under("labels", kubernetes_label_problems(pool.labels)),
             *under("zones", aks_zone_problems(pool.zones)),
-            *amd_pool_problems("azure", pool),
+            *amd_pool_problems("aks", pool),
             *os_disk_problems(pool.vm_size, pool, nvme_cache=pool.nvme),
         ],
     )
@@ -86,7 +86,7 @@ def aks_pool_problems(pool: AksGpuPoolSettings) -> list[Problem]:
 
 def check_aks_gpu_pool_args(name: str, args: AksGpuNodePoolArgs) -> PoolFacts:
     """The pool's facts, or one ``InputPropertiesError`` naming every bad property."""
-    facts, problems = check_gpu_pool_args("azure", args["pool"], "pool", rules=aks_pool_problems)
+    facts, problems = check_gpu_pool_args("aks", args["pool"], "pool", rules=aks_pool_problems)
     raise_if_any("AksGpuNodePool", name, problems)
     assert facts is not None and isinstance(facts.pool, AksGpuPoolSettings)  # resolved on AKS
     return facts

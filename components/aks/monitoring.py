@@ -179,7 +179,7 @@ class AksMonitoring(pulumi.ComponentResource):
         self, name: str, args: AksMonitoringArgs, opts: pulumi.ResourceOptions | None = None
     ) -> None:
         raise_if_any("AksMonitoring", name, shape_problems(args, AksMonitoringArgs))
-        pools, problems = check_gpu_pools_args("azure", args.get("pools") or [], "pools")
+        pools, problems = check_gpu_pools_args("aks", args.get("pools") or [], "pools")
         problems += under("tags", azure_tag_problems(args.get("tags") or {}))
         raise_if_any("AksMonitoring", name, problems)
         super().__init__(

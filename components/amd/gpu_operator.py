@@ -46,7 +46,7 @@ from ..nvidia.device_plugin import (
 )
 from ..nvidia.gpu_operator import downloads_egress_spec, scraper_namespace_problems
 from ..outputs import known_after
-from ..pool_args import CLOUDS, DEFAULT_CLOUD, GpuPoolArgs, check_gpu_pools_args
+from ..pool_args import CLOUDS, DEFAULT_CLOUD, GpuPoolArgs, check_gpu_pools_args, cloud_arg
 from ..recorded_inputs import recorded_inputs
 from ..type_tokens import type_token
 
@@ -97,7 +97,7 @@ class AmdGpuOperatorArgs(TypedDict):
     pools: list[GpuPoolArgs]
     """The cluster's GPU pools; each AMD one (by its VM size) gets a DeviceConfig."""
     cloud: NotRequired[str]
-    """``azure`` or ``existing`` (default): the API server's ports."""
+    """``aks`` or ``existing`` (default): the API server's ports."""
     version: NotRequired[str]
     """Chart version (default ``v1.5.1``)."""
     namespace: NotRequired[str]
@@ -162,8 +162,8 @@ def amd_operator_inputs(
     """The args as settings, the pools' facts and the scrape mode, or one
     ``InputPropertiesError`` naming every bad property."""
     raise_if_any(COMPONENT, name, shape_problems(args, AmdGpuOperatorArgs))
-    cloud = args.get("cloud", DEFAULT_CLOUD)
-    pools, problems = check_gpu_pools_args(cloud, args["pools"], "pools")
+    pools, problems = check_gpu_pools_args(args.get("cloud", DEFAULT_CLOUD), args["pools"], "pools")
+    cloud = cloud_arg(args)
     settings: AmdGpuOperatorSettings | None = None
     try:
         settings = AmdGpuOperatorSettings.model_validate(
@@ -211,7 +211,7 @@ class AmdGpuOperator(pulumi.ComponentResource):
             name,
             namespace=home,
             pod_security="privileged",
-            policies=operator_policies(args.get("cloud", DEFAULT_CLOUD), scrapers),
+            policies=operator_policies(cloud_arg(args), scrapers),
             chart=amd.CHART_NAME,
             repo=amd.CHART_REPO,
             version=settings.version,

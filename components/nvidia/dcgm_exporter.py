@@ -45,7 +45,7 @@ from gpu_platform.plan.prometheus_rules import rule_groups
 from ..errors import Problem, raise_if_any, shape_problems
 from ..gpu_workload_namespace import DENY_ALL_POLICY, NAMESPACE_NAME_LABEL, deny_all_spec
 from ..helm_release import pinned_release, system_namespace
-from ..pool_args import DEFAULT_CLOUD, GpuPoolArgs, check_gpu_pools_args
+from ..pool_args import DEFAULT_CLOUD, GpuPoolArgs, check_gpu_pools_args, cloud_arg
 from ..recorded_inputs import recorded_inputs
 from ..type_tokens import formerly, type_token
 from .device_plugin import API_SERVER_POLICY, api_server_egress_spec
@@ -71,7 +71,7 @@ class DcgmExporterArgs(TypedDict):
     """The cluster's GPU pools: every one gets the exporter, which is told every resource name
     the NVIDIA device plugin's pools expose (ACK's ``aliyun.com/gpu-mem`` it cannot attribute)."""
     cloud: NotRequired[str]
-    """``azure``, ``alicloud`` or ``existing`` (default): how a pool's sharing mode is read."""
+    """``aks``, ``ack`` or ``existing`` (default): how a pool's sharing mode is read."""
     version: NotRequired[str]
     """Chart version, 4.0.0 or newer (default 4.8.2)."""
     namespace: NotRequired[str]
@@ -141,7 +141,7 @@ class DcgmExporter(pulumi.ComponentResource):
             net.NetworkPolicy(
                 f"{name}-{API_SERVER_POLICY}",
                 metadata=meta(API_SERVER_POLICY),
-                spec=api_server_egress_spec(args.get("cloud", DEFAULT_CLOUD), EXPORTER_SELECTOR),
+                spec=api_server_egress_spec(cloud_arg(args), EXPORTER_SELECTOR),
                 opts=after_ns,
             )
         release = pinned_release(

@@ -51,7 +51,7 @@ from ..errors import raise_if_any, shape_problems, validation_problems
 from ..gpu_workload_namespace import DENY_ALL_POLICY, deny_all_spec
 from ..helm_release import pinned_release, system_namespace
 from ..outputs import known_after
-from ..pool_args import DEFAULT_CLOUD, GpuPoolArgs, check_gpu_pools_args
+from ..pool_args import DEFAULT_CLOUD, GpuPoolArgs, check_gpu_pools_args, cloud_arg
 from ..recorded_inputs import recorded_inputs
 from ..type_tokens import formerly, type_token
 
@@ -92,7 +92,7 @@ class NvidiaDevicePluginArgs(TypedDict):
     """GPU pools of the cluster; those the plugin serves (all but ACK-shared ones) get a named
     config and a config label."""
     cloud: NotRequired[str]
-    """Cloud of the pools: ``azure``, ``alicloud`` or ``existing`` (default): decides what a
+    """Cloud of the pools: ``aks``, ``ack`` or ``existing`` (default): decides what a
     pool's ``sharing.mode`` means."""
     version: NotRequired[str]
     """Chart version, 0.15.0 or newer (default: the version the platform is tested with)."""
@@ -288,8 +288,9 @@ def check_device_plugin_args(
     property."""
     # A wrong shape (an unknown or missing property) makes the rest meaningless.
     raise_if_any("NvidiaDevicePlugin", name, shape_problems(args, NvidiaDevicePluginArgs))
-    cloud = args.get("cloud", DEFAULT_CLOUD)
-    pools, pool_problems = check_gpu_pools_args(cloud, args["pools"], "pools")
+    pools, pool_problems = check_gpu_pools_args(
+        args.get("cloud", DEFAULT_CLOUD), args["pools"], "pools"
+    )
     problems = list(pool_problems)
     settings: DevicePluginSettings | None = None
     try:
@@ -349,7 +350,7 @@ class NvidiaDevicePlugin(pulumi.ComponentResource):
             (settings.namespace, namespace),
             {
                 DENY_ALL_POLICY: deny_all_spec(),
-                API_SERVER_POLICY: api_server_egress_spec(args.get("cloud", DEFAULT_CLOUD)),
+                API_SERVER_POLICY: api_server_egress_spec(cloud_arg(args)),
             },
         )
         release = pinned_release(

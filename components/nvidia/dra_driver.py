@@ -26,7 +26,7 @@ from ..errors import raise_if_any, shape_problems, validation_problems
 from ..gpu_workload_namespace import DENY_ALL_POLICY, deny_all_spec
 from ..helm_release import pinned_release, system_namespace
 from ..outputs import known_after
-from ..pool_args import DEFAULT_CLOUD, GpuPoolArgs, check_gpu_pools_args
+from ..pool_args import DEFAULT_CLOUD, GpuPoolArgs, check_gpu_pools_args, cloud_arg
 from ..recorded_inputs import recorded_inputs
 from ..type_tokens import type_token
 from .device_plugin import API_SERVER_POLICY, api_server_egress_spec, namespace_policies
@@ -41,7 +41,7 @@ class NvidiaDraDriverArgs(TypedDict):
     """GPU pools of the cluster; the kubelet plugin runs on those with ``allocation: dra`` (at
     least one), and on no other."""
     cloud: NotRequired[str]
-    """Cloud of the pools: ``azure``, ``alicloud`` or ``existing`` (default)."""
+    """Cloud of the pools: ``aks``, ``ack`` or ``existing`` (default)."""
     kubernetes_version: NotRequired[str]
     """The cluster's Kubernetes version, when the platform creates it (AKS, ACK): checked
     against what DRA needs (1.34 or newer; on AKS a node image with CDI on)."""
@@ -59,8 +59,8 @@ def check_dra_driver_args(
     """The args as settings and the DRA pools' facts, or one ``InputPropertiesError`` naming
     every bad property."""
     raise_if_any("NvidiaDraDriver", name, shape_problems(args, NvidiaDraDriverArgs))
-    cloud = args.get("cloud", DEFAULT_CLOUD)
-    pools, problems = check_gpu_pools_args(cloud, args["pools"], "pools")
+    pools, problems = check_gpu_pools_args(args.get("cloud", DEFAULT_CLOUD), args["pools"], "pools")
+    cloud = cloud_arg(args)
     settings: DraDriverSettings | None = None
     try:
         settings = DraDriverSettings.model_validate(
@@ -112,7 +112,7 @@ class NvidiaDraDriver(pulumi.ComponentResource):
             {
                 DENY_ALL_POLICY: deny_all_spec(),
                 API_SERVER_POLICY: api_server_egress_spec(
-                    args.get("cloud", DEFAULT_CLOUD), {INSTANCE_LABEL: RELEASE_NAME}
+                    cloud_arg(args), {INSTANCE_LABEL: RELEASE_NAME}
                 ),
             },
         )

@@ -46,7 +46,7 @@ from ..errors import Problem, raise_if_any, shape_problems, validation_problems
 from ..gpu_workload_namespace import DENY_ALL_POLICY, deny_all_spec, dns_egress_rule
 from ..helm_release import pinned_release, system_namespace
 from ..outputs import known_after
-from ..pool_args import DEFAULT_CLOUD, GpuPoolArgs, check_gpu_pools_args
+from ..pool_args import DEFAULT_CLOUD, GpuPoolArgs, check_gpu_pools_args, cloud_arg
 from ..recorded_inputs import recorded_inputs
 from ..type_tokens import formerly, type_token
 from .dcgm_exporter import scrape_policy_spec
@@ -72,7 +72,7 @@ class NvidiaGpuOperatorArgs(TypedDict):
     """GPU pools of the cluster; those the device plugin serves get a named config. Every MIG
     pool must use one ``mig.strategy`` (the operator sets one for the cluster)."""
     cloud: NotRequired[str]
-    """Cloud of the pools: ``azure``, ``alicloud`` or ``existing`` (default): decides what a
+    """Cloud of the pools: ``aks``, ``ack`` or ``existing`` (default): decides what a
     pool's ``sharing.mode`` means."""
     version: NotRequired[str]
     """GPU Operator chart version (default: the version the platform is tested with)."""
@@ -249,9 +249,7 @@ class NvidiaGpuOperator(pulumi.ComponentResource):
             self,
             name,
             (settings.namespace, namespace),
-            operator_policies(
-                args.get("cloud", DEFAULT_CLOUD), list(args.get("scraper_namespaces", []))
-            ),
+            operator_policies(cloud_arg(args), list(args.get("scraper_namespaces", []))),
         )
         pinned_release(
             f"{name}-release",

@@ -97,10 +97,10 @@ gpu_pool = AksGpuNodePool(
 # DaemonSets reach the GPU nodes as they join, and a pool that fails to create leaves them in place.
 in_cluster = pulumi.ResourceOptions(providers={"kubernetes": provider})
 # One config per pool, selected by the node label the pool carries; GFD from the same chart.
-NvidiaDevicePlugin("device-plugin", {"pools": [pool], "cloud": "azure", "gfd": True}, in_cluster)
+NvidiaDevicePlugin("device-plugin", {"pools": [pool], "cloud": "aks", "gfd": True}, in_cluster)
 # GPU metrics on the pool's nodes, every GPU attributed to its pod (prometheus.io annotations;
 # let your Prometheus' namespace in with ``scraper_namespaces``).
-DcgmExporter("gpu-metrics", {"pools": [pool], "cloud": "azure"}, in_cluster)
+DcgmExporter("gpu-metrics", {"pools": [pool], "cloud": "aks"}, in_cluster)
 
 pulumi.export("clusterName", cluster_name)
 pulumi.export("gpuPool", gpu_pool.facts)

@@ -98,7 +98,7 @@ def _plugin_sharing(mode: str) -> SharingMode:
     """The NVIDIA device plugin's modes, named as the config names them."""
     if mode not in DEVICE_PLUGIN_SHARING_MODES:
         # Validation refuses ACK-only modes elsewhere; resolving one here is a bug.
-        raise ValueError(f"sharing mode {mode!r} exists only on cloud 'alicloud'")
+        raise ValueError(f"sharing mode {mode!r} exists only on cloud 'ack'")
     return mode  # type: ignore[return-value]
 
 
@@ -176,8 +176,8 @@ def cloud_plans() -> dict[str, CloudPlan]:
     from .existing.former_keys import former_pool_keys
 
     return {
-        "azure": CloudPlan(
-            "azure",
+        "aks": CloudPlan(
+            "aks",
             "AKS",
             AksGpuPoolSettings,
             aks.aks_machine,
@@ -202,8 +202,8 @@ def cloud_plans() -> dict[str, CloudPlan]:
             container_logs=AKS_CONTAINER_LOGS,
             node_image_checks=True,
         ),
-        "alicloud": CloudPlan(
-            "alicloud",
+        "ack": CloudPlan(
+            "ack",
             "ACK",
             AckGpuPoolSettings,
             ack.ack_machine,

@@ -60,7 +60,7 @@ def sharing_problems(cloud: Cloud, pool: GpuPoolSettings) -> Iterator[Problem]:
     plan = cloud_plan(cloud)
     mode = pool.sharing.mode
     if mode not in plan.sharing_modes:
-        yield "sharing.mode", f"'{mode}' is an ACK sharing mode (cloud 'alicloud')"
+        yield "sharing.mode", f"'{mode}' is an ACK sharing mode (cloud 'ack')"
     shared_memory = (
         plan.sharing(mode) not in DEVICE_PLUGIN_MODES if mode in plan.sharing_modes else False
     )

@@ -17,7 +17,7 @@ import re
 from gpu_facts.kubernetes_versions import ACK_VERSIONS, AKS_VERSIONS, SupportedVersions
 from gpu_platform.settings import MIN_KUBERNETES, PlatformSettings
 
-CLOUD_VERSIONS: dict[str, SupportedVersions] = {"azure": AKS_VERSIONS, "alicloud": ACK_VERSIONS}
+CLOUD_VERSIONS: dict[str, SupportedVersions] = {"aks": AKS_VERSIONS, "ack": ACK_VERSIONS}
 """The version facts of each cloud whose clusters we create (an existing cluster has its own)."""
 PLATFORM_FLOOR_REASON = (
     "ValidatingAdmissionPolicy, which the admission policy uses, is GA from 1.30"

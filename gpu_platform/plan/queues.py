@@ -320,6 +320,17 @@ def nominal_quotas(
     return nominal, warnings
 
 
+def queue_namespace(namespace: Mapping[str, Any]) -> dict[str, Any]:
+    """One queued namespace as ``GpuQueues`` takes it (``name``, ``type``, ``gpu_quota`` or
+    ``gpu_quota_per_resource``, ``pools``) in the shape ``WorkloadSettings`` reads: a quota per
+    resource under ``gpu_quota``, as the stack config writes it. The component and ``make verify
+    --plan`` read its namespaces so."""
+    raw = {key: value for key, value in namespace.items() if key != "gpu_quota_per_resource"}
+    if "gpu_quota_per_resource" in namespace:
+        raw["gpu_quota"] = namespace["gpu_quota_per_resource"]
+    return raw
+
+
 def queues_plan(
     settings: QueuesSettings,
     pools: Mapping[str, PoolFacts],

@@ -8,7 +8,7 @@ Cross-field rules live in ``stack_config.rules``, what the settings mean in ``pl
 from .ack import AckGpuPoolSettings
 from .aks import AksGpuPoolSettings
 from .amd import AmdDriverSettings, AmdGpuOperatorSettings, AmdImagesSettings, CertManagerSettings
-from .base import MIN_KUBERNETES, SYSTEM_POOL_NAME, Cloud, SettingsModel
+from .base import FORMER_CLOUD_NAMES, MIN_KUBERNETES, SYSTEM_POOL_NAME, Cloud, SettingsModel
 from .clusters import (
     AckClusterSettings,
     AckSystemDiskSettings,
@@ -67,6 +67,7 @@ __all__ = [
     "CLUSTER_SETTINGS",
     "DEFAULT_MAX_PODS",
     "DEFAULT_OS_DISK_GIB",
+    "FORMER_CLOUD_NAMES",
     "GPU_POOL_SETTINGS",
     "MIN_KUBERNETES",
     "SYSTEM_POOL_NAME",

@@ -7,7 +7,7 @@ from .pools import ManagedGpuPoolSettings
 
 
 class AckGpuPoolSettings(ManagedGpuPoolSettings):
-    """A GPU pool of an ACK cluster (``cloud: alicloud``)."""
+    """A GPU pool of an ACK cluster (``cloud: ack``)."""
 
     instance_type: str
     """Alibaba ECS instance type with GPUs (``gpu_facts.ack.machine_types``), e.g.

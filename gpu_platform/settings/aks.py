@@ -9,7 +9,7 @@ from .pools import AksNodeSettings, AksOsSku, ManagedGpuPoolSettings
 
 
 class AksGpuPoolSettings(AksNodeSettings, ManagedGpuPoolSettings):
-    """A GPU pool of an AKS cluster (``cloud: azure``)."""
+    """A GPU pool of an AKS cluster (``cloud: aks``)."""
 
     vm_size: str
     """Azure VM size with GPUs, from the catalogue (``gpu_facts.aks.machine_types``)."""

@@ -10,7 +10,11 @@ from pydantic.alias_generators import to_camel
 
 from gpu_facts.name_rules import DNS1123_LABEL, NameRule
 
-Cloud = Literal["azure", "alicloud", "existing"]
+Cloud = Literal["aks", "ack", "existing"]
+"""Where the cluster lives, named as every layer's per-cloud folder is: AKS, ACK Pro, or a cluster
+the platform does not create."""
+FORMER_CLOUD_NAMES: dict[str, Cloud] = {"azure": "aks", "alicloud": "ack"}
+"""The names of 0.1 (``cloud: azure``), still read as today's with a warning in 0.2."""
 WholeNumber = Annotated[StrictInt, Field(ge=0)]
 PositiveWhole = Annotated[StrictInt, Field(ge=1)]
 

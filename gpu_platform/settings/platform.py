@@ -32,8 +32,8 @@ from .queues import QueuesSettings
 from .workloads import WorkloadSettings
 
 CLUSTER_SETTINGS: dict[str, type[SettingsModel]] = {
-    "azure": AksClusterSettings,
-    "alicloud": AckClusterSettings,
+    "aks": AksClusterSettings,
+    "ack": AckClusterSettings,
     "existing": ExistingClusterSettings,
 }
 """The cluster model of each cloud."""
@@ -41,8 +41,8 @@ CLUSTER_SETTINGS: dict[str, type[SettingsModel]] = {
 GpuPoolSettings = AksGpuPoolSettings | AckGpuPoolSettings | ExistingGpuPoolSettings
 """A GPU pool of one cloud; the top-level ``cloud`` key picks the model."""
 GPU_POOL_SETTINGS: dict[str, type[GpuPoolSettings]] = {
-    "azure": AksGpuPoolSettings,
-    "alicloud": AckGpuPoolSettings,
+    "aks": AksGpuPoolSettings,
+    "ack": AckGpuPoolSettings,
     "existing": ExistingGpuPoolSettings,
 }
 """The GPU pool model of each cloud."""
@@ -77,7 +77,7 @@ class PlatformSettings(SettingsModel):
     amd_gpu_operator: AmdGpuOperatorSettings = Field(default_factory=AmdGpuOperatorSettings)
     """AMD's GPU Operator, for GPU pools with an AMD size (driver, device plugin, exporter)."""
     ack_gpu_sharing: AckGpuSharingSettings = Field(default_factory=AckGpuSharingSettings)
-    """ACK GPU sharing components (alicloud)."""
+    """ACK GPU sharing components (cloud ack)."""
     workloads: list[WorkloadSettings] = Field(default_factory=list)
     """GPU workload namespaces."""
     admission: AdmissionSettings = Field(default_factory=AdmissionSettings)
@@ -107,6 +107,6 @@ class PlatformSettings(SettingsModel):
         model = CLUSTER_SETTINGS.get(info.data.get("cloud", ""))
         if model is None:
             raise ValueError(
-                "cluster settings follow cloud: set cloud to one of azure, alicloud, existing"
+                "cluster settings follow cloud: set cloud to one of aks, ack, existing"
             )
         return model.model_validate(value)

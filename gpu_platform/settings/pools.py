@@ -124,9 +124,9 @@ class CpuPoolSettings(AksNodeSettings):
     """Pool name: lowercase letters and digits, at most 12 characters, unique across GPU and CPU
     pools."""
     vm_size: str | None = None
-    """Azure VM size without GPUs (``cloud: azure``), e.g. ``Standard_D4ds_v5``."""
+    """Azure VM size without GPUs (``cloud: aks``), e.g. ``Standard_D4ds_v5``."""
     instance_type: str | None = None
-    """Alibaba ECS instance type without GPUs (``cloud: alicloud``), e.g. ``ecs.g7.xlarge``."""
+    """Alibaba ECS instance type without GPUs (``cloud: ack``), e.g. ``ecs.g7.xlarge``."""
     count: WholeNumber | None = None
     """Fixed node count; give this or ``autoscale``."""
     autoscale: AutoscaleSettings | None = None

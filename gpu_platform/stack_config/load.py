@@ -15,7 +15,12 @@ from pydantic import ValidationError
 
 from gpu_platform.plan.clouds import cloud_plans
 from gpu_platform.plan.platform import ResolvedPlatform, resolve_platform
-from gpu_platform.settings import GPU_POOL_SETTINGS, GpuPoolSettings, PlatformSettings
+from gpu_platform.settings import (
+    FORMER_CLOUD_NAMES,
+    GPU_POOL_SETTINGS,
+    GpuPoolSettings,
+    PlatformSettings,
+)
 
 from .known_keys import closest, unknown_key_message
 from .rules import Problem, check_and_resolve
@@ -169,6 +174,17 @@ def _as_written(problems: list[Problem], renamed: Mapping[str, str]) -> list[Pro
     return out
 
 
+def _former_cloud_name(data: dict[str, object]) -> list[str]:
+    """``cloud`` by its name of a former release (``azure``) read as today's, in place; the
+    warning."""
+    cloud = data.get("cloud")
+    new = FORMER_CLOUD_NAMES.get(cloud) if isinstance(cloud, str) else None
+    if new is None:
+        return []
+    data["cloud"] = new
+    return [f"cloud: {cloud} is the old name of {new} (read as {new}; write cloud: {new})"]
+
+
 def _former_pool_keys(data: dict[str, object]) -> list[str]:
     """The GPU pools' keys of a former release read as today's (their cloud says which), in
     place; the warnings."""
@@ -191,7 +207,7 @@ def load_platform(raw: Mapping[str, object]) -> ResolvedPlatform:
     """Validate the ``gpu-platform:`` keys (without the namespace) and resolve them, or raise
     ``ConfigError`` naming every problem."""
     data, renamed, problems = _renamed_keys(raw)
-    former = _former_pool_keys(data)
+    former = _former_cloud_name(data) + _former_pool_keys(data)
     schema = _structural(data)
     found, resolved = check_and_resolve(
         schema.settings,

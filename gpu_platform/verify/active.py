@@ -18,8 +18,11 @@ with the vendor's resource limits, and the rows say which variant ran. Each pod 
 ``RESULT: ACCELERATOR_FOUND`` or ``RESULT: ACCELERATOR_MISSING`` as the official test does.
 
 The namespace is deleted on every way out (a failed probe, the run's deadline, Ctrl-C or
-SIGTERM): deleting it deletes the pods. A namespace still there after ``CLEANUP_TIMEOUT`` is a
-failing ``probe-cleanup`` row naming the command that removes it.
+SIGTERM): deleting it deletes the pods. The cleanup has a deadline of its own
+(``CLEANUP_TIMEOUT``), so it is sent even when the run's has passed. A namespace still there
+after it is a failing ``probe-cleanup`` row naming the command that removes it, and stderr says
+so too (a run that stops with an error prints no rows). Each pod's ``activeDeadlineSeconds``
+ends it even then.
 """
 
 from __future__ import annotations
@@ -35,7 +38,7 @@ from typing import Any
 from kubernetes.client.exceptions import ApiException
 
 from gpu_facts.dra import RESOURCE_API_VERSION
-from gpu_facts.scheduling import POOL_LABEL
+from gpu_facts.scheduling import NVIDIA_VISIBLE_DEVICES_ENV, POOL_LABEL
 from gpu_facts.vendors import AMD, GpuVendor
 
 from .cluster import ClusterError, ClusterReader, Obj
@@ -48,13 +51,21 @@ MANAGED_BY = {"app.kubernetes.io/managed-by": "gpu-platform-verify"}
 PROBE_TIMEOUT = 180.0
 """Seconds a probe pod may take to pull its image, run and finish."""
 CLEANUP_TIMEOUT = 60.0
-"""Seconds the namespace may take to be gone once deleted."""
+"""Seconds the cleanup may take, its deletion sent and the namespace gone: its own deadline,
+not what is left of the run's."""
 POLL = 2.0
 FOUND, MISSING = "RESULT: ACCELERATOR_FOUND", "RESULT: ACCELERATOR_MISSING"
 DEVICES = {"nvidia": "/dev/nvidia[0-9]*", "amd": "/dev/dri/renderD*"}
 """The device nodes a container sees when it has a GPU (``/dev/nvidiactl`` is there for any
 container on NVIDIA's runtime with the driver's libraries; the numbered nodes are the GPUs)."""
 TOOL = {"nvidia": "nvidia-smi -L", "amd": "amd-smi list"}
+UNASKED_GPU = (
+    f"the probe image, a CUDA image, sets {NVIDIA_VISIBLE_DEVICES_ENV}=all, and the node's NVIDIA "
+    "runtime hands every GPU to a container that names them so without asking the device "
+    "plugin: any such image can; see docs/verify.md#active-checks---active"
+)
+"""Why a container that asked for no GPU may see them on an NVIDIA node (NVIDIA container
+toolkit: ``accept-nvidia-visible-devices-envvar-when-unprivileged`` defaults to true)."""
 DEVICE_PLUGIN_VARIANT = "device-plugin variant: the GPU asked for with resource limits"
 CLAIM_VARIANT = "DRA claim variant: the GPU asked for through a claim, as the official test does"
 CLAIM_TEMPLATE = "accelerator-claim-template"
@@ -166,6 +177,11 @@ class ClusterWriter:
         self.reader = reader
         self.api = reader.api
 
+    def within(self, seconds: float) -> ClusterWriter:
+        """The same writer under a deadline of its own, ``seconds`` from now (the cleanup's)."""
+        deadline = Deadline(seconds, self.reader.deadline.request_seconds)
+        return ClusterWriter(ClusterReader(self.api, deadline=deadline))
+
     def _call(self, method: str, path: str, body: Obj | None = None, **query: str) -> bytes:
         def send(**_: Any) -> Any:
             request = self.api.param_serialize(
@@ -212,6 +228,14 @@ def _phase(pod: Obj | None) -> str:
     return text(pod, "status", "phase") or "Pending"
 
 
+def _exit_code(pod: Obj | None, container: str) -> int | None:
+    for status in entries(pod, "status", "containerStatuses"):
+        code = mapping(status, "state", "terminated").get("exitCode")
+        if text(status, "name") == container and isinstance(code, int):
+            return code
+    return None
+
+
 def _why_pending(pod: Obj | None) -> str:
     for condition in entries(pod, "status", "conditions"):
         if text(condition, "status") == "False" and text(condition, "message"):
@@ -231,6 +255,7 @@ class ActiveRun:
         self.deadline = deadline
         self.say = say
         self.namespace = NAMESPACE_PREFIX + secrets.token_hex(3)
+        self.waited = PROBE_TIMEOUT
 
     def probe(self, pools: list[ProbePool]) -> list[CheckResult]:
         """Create every probe, wait for each, judge what it printed."""
@@ -264,9 +289,13 @@ class ActiveRun:
         """Each pod once it finished, or as it was at its deadline."""
         last: dict[str, Obj | None] = dict.fromkeys(names)
         pending = set(names)
-        until = time.monotonic() + min(PROBE_TIMEOUT, max(self.deadline.remaining(), 0))
+        # The probes' own limit, or what is left of the run: no read is sent past it.
+        self.waited = min(PROBE_TIMEOUT, max(self.deadline.remaining(), 0))
+        until = time.monotonic() + self.waited
         while pending:
             for name in sorted(pending):
+                if time.monotonic() >= until:
+                    break
                 pod = self.writer.get(f"/api/v1/namespaces/{self.namespace}/pods/{name}")
                 last[name] = pod
                 if _phase(pod) in ("Succeeded", "Failed"):
@@ -293,7 +322,7 @@ class ActiveRun:
             expected = f"{sees} GPU ({devices}); {pool.variant}"
             pod = finished.get(pod_name)
             if _phase(pod) not in ("Succeeded", "Failed"):
-                found = f"{pod_name} did not finish within {PROBE_TIMEOUT:g} s: {_why_pending(pod)}"
+                found = f"{pod_name} did not finish within {self.waited:.3g} s: {_why_pending(pod)}"
                 rows.append(outcome(check, subject, expected, found, False))
                 continue
             printed = self._printed(pod_name, container)
@@ -306,6 +335,16 @@ class ActiveRun:
                     continue
             ok = wanted in printed and (FOUND if wanted == MISSING else MISSING) not in printed
             found = printed.strip().replace("\n", "; ")[:400] or "printed nothing"
+            if check == "probe-gpu" and _phase(pod) != "Succeeded":
+                # The script ends with the vendor's tool: its exit status is the pod's.
+                code = _exit_code(pod, container)
+                tool = TOOL["amd" if pool.vendor == AMD else "nvidia"]
+                ok, found = (
+                    False,
+                    f"{tool} failed (exit {code if code is not None else '?'}): {found}",
+                )
+            if wanted == MISSING and not ok and pool.vendor != AMD and FOUND in printed:
+                found += f" ({UNASKED_GPU})"
             rows.append(outcome(check, subject, expected, found, ok))
         return rows
 
@@ -314,19 +353,26 @@ class ActiveRun:
         subject = f"namespace/{self.namespace}"
         expected = "deleted, with its probe pods"
         path = f"/api/v1/namespaces/{self.namespace}"
+        writer = self.writer.within(CLEANUP_TIMEOUT)
         try:
-            self.writer.delete(path)
-            until = time.monotonic() + CLEANUP_TIMEOUT
-            while self.writer.get(path) is not None:
-                if time.monotonic() >= until:
+            writer.delete(path)
+            while writer.get(path) is not None:
+                if writer.reader.deadline.remaining() <= POLL:
                     raise TimeoutError
                 time.sleep(POLL)
+        except KeyboardInterrupt:
+            self._not_deleted("interrupted while deleting it")
+            raise
         except (ClusterError, TimeoutError) as err:
-            why = str(err) or f"still there after {CLEANUP_TIMEOUT:g} s"
-            found = f"{why}; remove it: kubectl delete namespace {self.namespace}"
+            found = self._not_deleted(str(err) or f"still there after {CLEANUP_TIMEOUT:g} s")
             return outcome("probe-cleanup", subject, expected, found, False)
         self.say(f"verify --active: namespace {self.namespace} deleted")
         return outcome("probe-cleanup", subject, expected, "deleted", True)
+
+    def _not_deleted(self, why: str) -> str:
+        found = f"{why}; remove it: kubectl delete namespace {self.namespace}"
+        self.say(f"verify --active: namespace {self.namespace} NOT deleted: {found}")
+        return found
 
 
 @contextmanager

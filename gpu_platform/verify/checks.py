@@ -23,7 +23,8 @@ from .results import CheckResult, many, outcome
 from .selectors import SelectorError, matches
 
 
-def _fmt(resources: Mapping[str, object]) -> str:
+def resources_text(resources: Mapping[str, object]) -> str:
+    """``a: 1, b: 2`` (``none``): how rows show resources; the allocatable row's expected."""
     return ", ".join(f"{k}: {v}" for k, v in sorted(resources.items())) or "none"
 
 
@@ -116,12 +117,14 @@ def allocatable(pool: PoolExpectation, node: Obj) -> CheckResult:
         if not _count_matches(r, found.get(r, 0), n)
     ]
     ok = not short and set(found) == set(pool.allocatable)
-    shown = _fmt(found)
+    shown = resources_text(found)
     if not ok:
         extra = sorted(set(found) - set(pool.allocatable))
         notes = short + [f"unexpected {r}" for r in extra]
         shown = f"{shown} ({'; '.join(notes)})"
-    return outcome("allocatable", f"node/{name_of(node)}", _fmt(pool.allocatable), shown, ok)
+    return outcome(
+        "allocatable", f"node/{name_of(node)}", resources_text(pool.allocatable), shown, ok
+    )
 
 
 def ready_pod_on_node(
@@ -235,7 +238,7 @@ def effective_hard(quotas: list[Obj], counted: Callable[[str], bool]) -> dict[st
 
 
 def gpu_quota(ns: NamespaceExpectation, quotas: list[Obj]) -> CheckResult:
-    expected = _fmt(ns.gpu_quota)
+    expected = resources_text(ns.gpu_quota)
     effective = effective_hard(
         quotas,
         lambda key: (
@@ -246,7 +249,7 @@ def gpu_quota(ns: NamespaceExpectation, quotas: list[Obj]) -> CheckResult:
     if not effective:
         found = "no ResourceQuota limits a GPU resource"
     else:
-        found = _fmt(effective)
+        found = resources_text(effective)
         missing = [k for k in ns.gpu_quota if k not in effective]
         if missing:
             found += f" (missing {', '.join(missing)})"
@@ -322,7 +325,8 @@ def limit_range(ns: NamespaceExpectation, ranges: list[Obj]) -> CheckResult:
             if text(item, "type") != "Container":
                 continue
             default, request = mapping(item, "default"), mapping(item, "defaultRequest")
-            seen.append(f"{name_of(lr)}: default {_fmt(default)}; request {_fmt(request)}")
+            shown = f"default {resources_text(default)}; request {resources_text(request)}"
+            seen.append(f"{name_of(lr)}: {shown}")
             if all(
                 _same_quantity(section.get(key), want)
                 for section in (default, request)

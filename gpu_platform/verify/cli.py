@@ -35,7 +35,7 @@ from .driver import StreamExecReader
 from .expectations import Expectations, expectations
 from .exporter import ProxyMetricsReader
 from .plan_expectations import plan_expectations
-from .plan_file import PlanError, PlannedResource, plan_resources, read_plan
+from .plan_file import PlanError, PlannedResource, plan_document, read_plan
 from .progress import Progress
 from .queue_expectations import queue_expectation
 from .render import as_json, as_junit, as_markdown, table
@@ -160,16 +160,20 @@ def load_plan(path: Path, err: TextIO) -> list[PlannedResource]:
         return read_plan(path)
     command = [sys.executable, "-m", "gpu_platform.offline_preview", "--program", str(path)]
     command += ["--format", "json", "--timeout", str(PREVIEW_TIMEOUT)]
-    done = subprocess.run(command, capture_output=True, text=True, check=False)
+    try:
+        done = subprocess.run(
+            command, capture_output=True, text=True, check=False, timeout=PREVIEW_TIMEOUT + 30
+        )
+    except subprocess.TimeoutExpired:
+        raise PlanError(
+            f"the offline preview of {path} did not end within {PREVIEW_TIMEOUT + 30} s"
+        ) from None
     if done.returncode not in (0, 1):
         why = done.stderr.strip().splitlines()[-1:] or [f"exit {done.returncode}"]
         raise PlanError(f"the offline preview of {path} failed: {why[0]}")
     if done.returncode == 1:
         err.write(f"verify: the policy pack finds mandatory violations in {path}'s plan\n")
-    try:
-        return plan_resources(json.loads(done.stdout))
-    except ValueError as error:
-        raise PlanError(f"the offline preview of {path} printed no plan ({error})") from None
+    return plan_document(done.stdout, f"the offline preview of {path}'s plan")
 
 
 def _positive(text: str) -> int:
@@ -285,9 +289,8 @@ def main(
     out, err = stdout or sys.stdout, stderr or sys.stderr
     args = parser().parse_args(argv)
     try:
-        queues = None  # a plan's queues are not derived yet: the stack config's path checks them
         if args.plan is not None:
-            exp, amd, dra = plan_expectations(load_plan(args.plan, err))
+            exp, amd, dra, queues = plan_expectations(load_plan(args.plan, err))
         else:
             platform = load_stack(args.program, args.stack, args.config)
             exp = expectations(platform)
@@ -327,7 +330,7 @@ def main(
                     )
                 )
             if args.conformance:
-                report = Report(report.results + conformance_rows(report.results))
+                report = Report(report.results + conformance_rows(report.results, exp.pools))
         finally:
             api.close()
     except (UsageError, ConfigError, ClusterError, PlanError) as error:

@@ -70,6 +70,8 @@ class PoolExpectation:
     daemon: GpuDaemon
     gfd: bool
     """Whether GFD labels must be present."""
+    shares: bool = False
+    """Its GPUs are shared: MIG slices, time-slicing or MPS replicas, ACK's GPU sharing."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -162,6 +164,7 @@ def pool_nodes_expectation(
         allocatable=dict(pf.capacity.per_node),
         daemon=_daemon(pf),
         gfd=pf.uses_device_plugin and gfd_running,
+        shares=pf.is_shared or pf.mig_profile is not None,
     )
 
 

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from gpu_facts.nvidia.dcgm_exporter_chart import (
     ENGINE_ACTIVE,
+    FRAMEBUFFER_USED,
     GPU_LABEL,
     MIG_INSTANCE_LABEL,
     MIG_PROFILE_LABEL,
@@ -46,6 +47,11 @@ from .results import CheckResult, many, outcome
 METRICS_PATH = "metrics"
 READ_METRICS = frozenset({UTILIZATION, ENGINE_ACTIVE})
 """The series the checks read; the rest of a page is skipped past, line by line."""
+MEMORY = FRAMEBUFFER_USED
+"""Each whole GPU's memory in use (AI Conformance's ``accelerator_metrics`` asks for
+utilisation and memory per accelerator). Not asked of MIG instances: dcgm-exporter leaves
+``DCGM_FI_DEV_FB_*`` out for the GPU instances of some GPUs (NVIDIA/dcgm-exporter issues #380
+and #512, H100), and decoding 56 more series per MIG node would double its page's cost."""
 COLLECT_INTERVAL = "30 s"
 """How often the exporter collects (its ``-c`` default): a pod younger than that may be absent."""
 
@@ -58,6 +64,8 @@ class MetricsTarget:
     namespace: str
     pod: str
     port: int
+    names: frozenset[str] = READ_METRICS
+    """The series the node's checks read from the page."""
 
 
 class MetricsReadError(Exception):
@@ -155,17 +163,29 @@ def watched_nodes(
     return found
 
 
+def series_read(watch: NodeWatch) -> frozenset[str]:
+    """What ``gpu_series`` reads of a node's page: its pool's series, and on whole GPUs their
+    memory."""
+    if watch.series.mig_profile is None:
+        return frozenset({watch.series.metric, MEMORY})
+    return frozenset({watch.series.metric})
+
+
 def targets(
-    watches: Iterable[NodeWatch], port: int, port_name: str = "metrics"
+    watches: Iterable[NodeWatch],
+    port: int,
+    port_name: str = "metrics",
+    names: Callable[[NodeWatch], frozenset[str]] = series_read,
 ) -> list[MetricsTarget]:
-    """Each watched node's exporter pod and the port its page is on (the one named
-    ``port_name``, else ``port``)."""
+    """Each watched node's exporter pod, the port its page is on (the one named
+    ``port_name``, else ``port``) and the series its checks read (``names``)."""
     return [
         MetricsTarget(
             w.node,
             text(w.pod, "metadata", "namespace"),
             name_of(w.pod),
             metrics_port(w.pod, port, port_name),
+            names(w),
         )
         for w in watches
         if w.pod is not None
@@ -177,14 +197,13 @@ def read_pages(
     read: MetricsReader,
     parallel: int,
     progress: Progress,
-    parse: Callable[[str], Page] = parse_page,
 ) -> dict[str, Page]:
-    """Every node's page, ``parallel`` at a time, read by ``parse`` (the series an exporter's
-    checks look at); a node whose page could not be read gets the reason."""
+    """Every node's page, ``parallel`` at a time, with the series its checks read; a node whose
+    page could not be read gets the reason."""
 
     def one(target: MetricsTarget) -> Page:
         try:
-            return parse(read(target))
+            return parse_page(read(target), target.names)
         except MetricsReadError as err:
             return Page(error=f"{target.pod}: {err}")
 
@@ -195,7 +214,7 @@ def read_pages(
 def _expected(series: NodeSeries) -> str:
     if series.mig_profile is not None:
         return f"{many(series.devices, f'MIG {series.mig_profile} instance')} in {series.metric}"
-    return f"{many(series.devices, 'GPU')} in {series.metric}"
+    return f"{many(series.devices, 'GPU')} in {series.metric} and {MEMORY}"
 
 
 def _gpu(sample: Sample) -> str:
@@ -242,7 +261,14 @@ def gpu_series(node: str, series: NodeSeries, page: Page | None, skipped: str) -
         found = many(len(gpus), "GPU")
         if len(gpus) != series.devices:
             found += _count_note(len(gpus), series.devices, "GPUs")
-        return outcome("gpu-series", subject, expected, found, len(gpus) == series.devices)
+        without = sorted(gpus - {_gpu(s) for s in page.samples if s.name == MEMORY})
+        if without:
+            found += (
+                f"; no {MEMORY} series of GPU {', '.join(without)}: the exporter's counters "
+                "file leaves out the memory in use"
+            )
+        ok = len(gpus) == series.devices and not without
+        return outcome("gpu-series", subject, expected, found, ok)
     instances: dict[str, set[tuple[str, str]]] = {}
     for s in shown:
         instance = s.labels.get(MIG_INSTANCE_LABEL)

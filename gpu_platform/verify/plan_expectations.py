@@ -23,7 +23,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from pydantic import ValidationError
 
@@ -36,6 +36,7 @@ from gpu_platform.plan.dra_pools import dra_pools
 from gpu_platform.plan.metrics import node_series
 from gpu_platform.plan.node_labels import existing_node_labels
 from gpu_platform.plan.pools import PoolFacts, resolve_pool
+from gpu_platform.plan.queues import queue_namespace
 from gpu_platform.settings import (
     AksClusterSettings,
     AmdGpuOperatorSettings,
@@ -44,6 +45,7 @@ from gpu_platform.settings import (
     DriverCheckSettings,
     GpuOperatorSettings,
     MetricsSettings,
+    QueuesSettings,
     WorkloadSettings,
     gpu_pool_settings,
 )
@@ -60,12 +62,13 @@ from .expectations import (
     pool_nodes_expectation,
 )
 from .plan_file import PlanError, PlannedResource
+from .queue_expectations import QueueExpectation, queues_expectation
 from .seed_expectations import SeedExpectations, channel_applied, seed_pool
 
 TOKEN = "gpu-platform:index:"
-POOL_COMPONENTS = {"AksGpuNodePool": "azure", "AckGpuNodePool": "alicloud"}
+POOL_COMPONENTS = {"AksGpuNodePool": "aks", "AckGpuNodePool": "ack"}
 """Pool components and the cloud their pools are on."""
-LOG_COMPONENTS = {"AksMonitoring": "azure", "AckMonitoring": "alicloud"}
+LOG_COMPONENTS = {"AksMonitoring": "aks", "AckMonitoring": "ack"}
 """Monitoring components and the cloud whose log pipeline they set up."""
 IN_CLUSTER = (
     "NvidiaDevicePlugin",
@@ -74,7 +77,13 @@ IN_CLUSTER = (
     "DcgmExporter",
     "AmdGpuOperator",
 )
-CHECKED = (*POOL_COMPONENTS, *IN_CLUSTER, "GpuWorkloadNamespace", "DriverCheck")
+CHECKED = (
+    *POOL_COMPONENTS,
+    *IN_CLUSTER,
+    "GpuWorkloadNamespace",
+    "DriverCheck",
+    "GpuQueues",
+)
 """The components whose args say what the cluster must show."""
 
 
@@ -238,9 +247,16 @@ def _seeds(found: _Components, pools: _Pools, cloud: str) -> SeedExpectations:
     return SeedExpectations(cloud, tuple(map(seed_pool, pools.facts.values())), None, not_aks)
 
 
-def plan_expectations(
-    resources: Iterable[PlannedResource],
-) -> tuple[Expectations, AmdExpectation | None, DraExpectation | None]:
+class PlanExpectations(NamedTuple):
+    """What a plan's components promise: the rows of every check, AMD's, DRA's, the queues'."""
+
+    exp: Expectations
+    amd: AmdExpectation | None
+    dra: DraExpectation | None
+    queues: QueueExpectation | None
+
+
+def plan_expectations(resources: Iterable[PlannedResource]) -> PlanExpectations:
     """What the cluster must show for the components of a plan; ``PlanError`` when it has
     none make verify checks."""
     found = _components(resources)
@@ -256,13 +272,13 @@ def plan_expectations(
             facts = pools.resolve(cloud, args.get("pool"), f"{component} {name}")
             types = args.get("workload_types")
             pools.provisioned[facts.name] = (cloud, list(types) if isinstance(types, list) else [])
-    for component in (*IN_CLUSTER, "DriverCheck", "GpuWorkloadNamespace"):
+    for component in (*IN_CLUSTER, "DriverCheck", "GpuWorkloadNamespace", "GpuQueues"):
         for name, args in found.of(component):
             pools.listed(args, f"{component} {name}")
     clouds = {cloud for cloud, _ in pools.provisioned.values()}
     cloud = clouds.pop() if len(clouds) == 1 else "existing"
     if found.first("AksCluster") is not None:
-        cloud = "azure"
+        cloud = "aks"
 
     operator = found.first("NvidiaGpuOperator")
     plugin = found.first("NvidiaDevicePlugin")
@@ -293,7 +309,38 @@ def plan_expectations(
         seeds=_seeds(found, pools, cloud),
         logs=_logs(found),
     )
-    return exp, _amd(found, pools, namespace_pools), _dra(found, pools, namespaces, exp)
+    return PlanExpectations(
+        exp,
+        _amd(found, pools, namespace_pools),
+        _dra(found, pools, namespaces, exp),
+        _queues(found, pools),
+    )
+
+
+def _queues(found: _Components, pools: _Pools) -> QueueExpectation | None:
+    """``GpuQueues``' flavours, ClusterQueues and LocalQueues, from its args as the component
+    reads them (``plan.queues.queue_namespace``), through the stack path's builder."""
+    entries = found.of("GpuQueues")
+    if not entries:
+        return None
+    name, args = entries[0]
+    where = f"GpuQueues {name}"
+    listed = pools.listed(args, where)
+    given = args.get("namespaces")
+    try:
+        settings = QueuesSettings.model_validate(
+            {key: value for key, value in args.items() if key in QueuesSettings.model_fields}
+        )
+        workloads = [
+            WorkloadSettings.model_validate(queue_namespace(_args(namespace)))
+            for namespace in (given if isinstance(given, list) else [])
+            if isinstance(namespace, dict)
+        ]
+    except ValidationError as err:
+        first = err.errors()[0]
+        path = ".".join(str(p) for p in first["loc"])
+        raise PlanError(f"{where}: {path}: {first['msg']}") from None
+    return queues_expectation(settings, {pf.name: pf for pf in listed}, workloads)
 
 
 def _logs(found: _Components) -> LogExpectation | None:

@@ -8,11 +8,14 @@ drift from what was built.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from gpu_facts import kueue
 from gpu_platform.plan.platform import ResolvedPlatform
+from gpu_platform.plan.pools import PoolFacts
 from gpu_platform.plan.queues import queues_plan
+from gpu_platform.settings import QueuesSettings, WorkloadSettings
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,7 +56,16 @@ def queue_expectation(platform: ResolvedPlatform) -> QueueExpectation | None:
     settings = platform.settings.queues
     if settings is None:
         return None
-    plan = queues_plan(settings, platform.pools, platform.settings.workloads)
+    return queues_expectation(settings, platform.pools, platform.settings.workloads)
+
+
+def queues_expectation(
+    settings: QueuesSettings, pools: Mapping[str, PoolFacts], workloads: Sequence[WorkloadSettings]
+) -> QueueExpectation:
+    """What ``GpuQueues`` builds of ``settings`` for these pools and namespaces, as a live
+    cluster shows it: the stack config's path and a plan's (``plan_expectations``) both ask
+    here."""
+    plan = queues_plan(settings, pools, workloads)
     return QueueExpectation(
         namespace=settings.namespace,
         flavors=[

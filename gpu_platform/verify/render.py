@@ -11,11 +11,22 @@ from .verify import Report
 
 COLUMNS = ("check", "subject", "expected", "found", "status")
 STATUS_TEXT = {"pass": "ok", "fail": "FAIL", "skip": "skip", "warn": "WARN"}
+_CONTROLS = dict.fromkeys(
+    (*range(0x09), 0x0B, 0x0C, *range(0x0E, 0x20), *range(0x7F, 0xA0), 0xFFFE, 0xFFFF), "\ufffd"
+)
+
+
+def printable(text: str) -> str:
+    """``text`` with control characters as U+FFFD: what a pod printed or an API server said can
+    hold any, and would reach a terminal as escape sequences or make the JUnit XML unreadable
+    (XML 1.0 allows none but tab and line ends)."""
+    return text.translate(_CONTROLS)
 
 
 def table(report: Report, title: str) -> str:
     rows = [tuple(c.upper() for c in COLUMNS)] + [
-        (r.check, r.subject, r.expected, r.found, STATUS_TEXT[r.status]) for r in report.results
+        (r.check, *map(printable, (r.subject, r.expected, r.found)), STATUS_TEXT[r.status])
+        for r in report.results
     ]
     widths = [max(len(row[i]) for row in rows) for i in range(len(COLUMNS) - 1)]
     lines = [title, ""]
@@ -68,12 +79,13 @@ def as_junit(report: Report, suite: str) -> str:
         attributes = {"name": check, **{k: str(v) for k, v in counts.items()}}
         element = ET.SubElement(suites, "testsuite", attributes)
         for row in rows:
-            case = ET.SubElement(element, "testcase", classname=check, name=row.subject)
-            text = f"expected: {row.expected}\nfound: {row.found}"
+            name, found = printable(row.subject), printable(row.found)
+            case = ET.SubElement(element, "testcase", classname=check, name=name)
+            text = f"expected: {printable(row.expected)}\nfound: {found}"
             if row.status == "fail":
-                ET.SubElement(case, "failure", message=row.found, type="fail").text = text
+                ET.SubElement(case, "failure", message=found, type="fail").text = text
             elif row.status == "skip":
-                ET.SubElement(case, "skipped", message=row.found)
+                ET.SubElement(case, "skipped", message=found)
             else:
                 ET.SubElement(case, "system-out").text = text
     for key, n in totals.items():
@@ -86,7 +98,10 @@ _MARKDOWN_STATUS = {"pass": "✅ pass", "fail": "❌ FAIL", "skip": "⏭ skip", 
 
 
 def _cell(text: str) -> str:
-    return text.replace("|", "\\|").replace("\n", " ")
+    """A table cell: one line, its pipes escaped, and no HTML (a found value is the cluster's
+    text, and the comment sits inside our ``<details>``)."""
+    cell = printable(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    return cell.replace("|", "\\|").replace("\n", " ")
 
 
 def as_markdown(report: Report, title: str) -> str:

@@ -48,9 +48,9 @@ INSTANCE_TYPE_LABEL = "node.kubernetes.io/instance-type"
 """The well-known label of the machine type (an EC2 instance type, an Azure VM size)."""
 
 NODE_CLASS_CLOUDS: dict[str, str] = {
-    "karpenter.k8s.aws": "aws",
-    "eks.amazonaws.com": "aws",
-    "karpenter.azure.com": "azure",
+    "karpenter.k8s.aws": "eks",
+    "eks.amazonaws.com": "eks",
+    "karpenter.azure.com": "aks",
 }
 """``nodeClassRef.group`` -> cloud: ``EC2NodeClass`` (Karpenter on EKS, ``KARPENTER_AWS``),
 ``NodeClass`` (EKS Auto Mode, ``EKS_AUTO_MODE``), ``AKSNodeClass`` (AKS NAP,

@@ -46,8 +46,8 @@ NAMESPACE_NAME_LABEL = "kubernetes.io/metadata.name"
 """Set by Kubernetes on every namespace (how a policy selects a namespace by its name)."""
 
 API_SERVER_PORTS: Mapping[str, tuple[int, ...]] = {
-    "azure": (443,),
-    "alicloud": (6443,),
+    "aks": (443,),
+    "ack": (6443,),
     "existing": (443, 6443),
 }
 """TCP ports of the API server's endpoints as a pod's packets reach them, by cloud.

@@ -67,11 +67,11 @@ class ClusterKind:
 
 
 CLUSTER_KINDS: tuple[ClusterKind, ...] = (
-    ClusterKind(AKS_MANAGED_CLUSTER, (AKS_AGENT_POOL,), "azure", _auto_provisioned),
-    ClusterKind(AZURE_CLUSTER, (AZURE_NODE_POOL,), "azure", _auto_provisioned),
-    ClusterKind(ACK_MANAGED_CLUSTER, (ACK_NODE_POOL,), "alicloud"),
-    ClusterKind(EKS_CLUSTER, (EKS_NODE_GROUP,), "aws", _auto_mode_general_pool),
-    ClusterKind(PULUMI_EKS_CLUSTER, (EKS_NODE_GROUP, *sorted(PULUMI_EKS_NODE_GROUPS)), "aws"),
+    ClusterKind(AKS_MANAGED_CLUSTER, (AKS_AGENT_POOL,), "aks", _auto_provisioned),
+    ClusterKind(AZURE_CLUSTER, (AZURE_NODE_POOL,), "aks", _auto_provisioned),
+    ClusterKind(ACK_MANAGED_CLUSTER, (ACK_NODE_POOL,), "ack"),
+    ClusterKind(EKS_CLUSTER, (EKS_NODE_GROUP,), "eks", _auto_mode_general_pool),
+    ClusterKind(PULUMI_EKS_CLUSTER, (EKS_NODE_GROUP, *sorted(PULUMI_EKS_NODE_GROUPS)), "eks"),
 )
 """The clusters whose nodes come only from the pools programs declare (and their platform's)."""
 

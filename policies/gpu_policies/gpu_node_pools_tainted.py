@@ -62,10 +62,7 @@ def add_taint(pool: NodePool, value: str, key: str = GPU_TAINT_KEY) -> str:
             "pulumi-azure's default_node_pool takes no taints: give it a CPU VM size and put "
             f"the GPUs in a KubernetesClusterNodePool with node_taints ['{taint}']."
         )
-    if pool.cloud == "azure":
-        return f"Add '{taint}' to the pool's nodeTaints."
-    effect = "NO_SCHEDULE" if pool.cloud == "aws" else GPU_TAINT_EFFECT
-    return f"Add a taint {{key: {key}, value: {value}, effect: {effect}}} to the pool."
+    return pool.on.add_taint(key, value, GPU_TAINT_EFFECT)
 
 
 def check(args: ResourceValidationArgs, config: Config, report: Report) -> None:

@@ -26,7 +26,6 @@ from collections.abc import Iterable, Iterator, Mapping
 
 from pulumi_policy import EnforcementLevel, PolicyResource, Severity, StackValidationArgs
 
-from gpu_facts.gke.machine_types import GKE_NODE_POOL_LABEL
 from gpu_facts.karpenter import NODE_POOL_LABEL
 from gpu_facts.scheduling import AMD_TAINT_KEY, GPU_TAINT_EFFECT, GPU_TAINT_KEY, POOL_LABEL
 from gpu_facts.vendors import AMD
@@ -35,7 +34,7 @@ from gpu_policy_support.driver_checks import (
     DRIVER_CHECK_TOOL,
     driver_check,
 )
-from gpu_policy_support.node_pools import EKS_NODE_GROUP_LABEL, NodePool, gpu_node_pools
+from gpu_policy_support.node_pools import NodePool, gpu_node_pools
 from gpu_policy_support.pod_specs import kubernetes_kind, pod_spec
 from gpu_policy_support.policy_factory import Config, PolicyInfo, Report, exempt_names, stack_policy
 from gpu_policy_support.resource_types import POOL_TYPES
@@ -118,13 +117,9 @@ def pool_selector(pool: NodePool) -> tuple[str, str]:
     label where it puts one (GKE, EKS), else ours. (Read from the name, not the labels, so a
     report reads no pool's labels again.)"""
     own = pool.name.rsplit("[", 1)[-1].rstrip("]")
-    if pool.cloud == "gcp":
-        return GKE_NODE_POOL_LABEL, own
-    if pool.origin == "karpenter":
+    if pool.origin == "karpenter":  # (Karpenter runs on EKS and AKS, not GKE)
         return NODE_POOL_LABEL, own
-    if pool.cloud == "aws":
-        return EKS_NODE_GROUP_LABEL, own
-    return POOL_LABEL, own
+    return pool.on.own_pool_label or POOL_LABEL, own
 
 
 def check(args: StackValidationArgs, config: Config, report: Report) -> None:

@@ -67,16 +67,7 @@ def fix(pool: NodePool) -> str:
             f"labels match and whose metricsExporter.tolerations are [{tolerate}]; or exempt "
             "the pool by name when an exporter outside the stack watches it."
         )
-    managed = {
-        "alicloud": (
-            f"; on an untainted pool, ACK's own GPU exporter (cluster add-on "
-            f"{ARMS_PROMETHEUS_ADDON}) also does, as it tolerates no custom taint"
-        ),
-        "gcp": (
-            "; or turn on GKE's managed DCGM metrics (the cluster's "
-            f"monitoringConfig.enableComponents with {GKE_DCGM_COMPONENT})"
-        ),
-    }.get(pool.cloud, "")
+    managed = f"; {pool.on.managed_exporter}" if pool.on.managed_exporter else ""
     return (
         f"Run NVIDIA's {CHART_NAME} on the pool (our DcgmExporter, or the {CHART_NAME} chart) with "
         f"tolerations: [{tolerate}] and a nodeSelector / node affinity the pool's labels match"

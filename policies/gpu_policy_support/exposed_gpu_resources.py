@@ -18,7 +18,6 @@ from gpu_facts import (
     SharingMode,
     UnknownGpuFact,
     aks_mig_profile,
-    azure_vm_size,
     gpu_model,
     pool_capacity,
 )
@@ -26,7 +25,6 @@ from gpu_facts.capacity import DRA, MIG_STRATEGIES, NO_MIG_STRATEGY
 from gpu_facts.models import GpuModel
 from gpu_facts.nvidia.device_plugin_chart import CHART_NAME
 from gpu_facts.scheduling import (
-    ACK_GPU_SCHEDULE_LABEL,
     ACK_GPU_SCHEDULE_VALUES,
     DEVICE_PLUGIN_CONFIG_LABEL,
     NVIDIA_GPU,
@@ -43,35 +41,19 @@ from .tolerations import may_schedule
 
 def pool_gpus(pool: NodePool) -> tuple[GpuModel, int] | None:
     """The GPU model and GPUs per node of a pool, None when the catalog does not know it."""
-    size = pool.azure_size
+    if not pool.gpus:
+        return None
+    row, count = pool.gpus[0]
     try:
-        if size is not None:
-            return gpu_model(size.gpu_model), size.gpu_count
-        if pool.ecs_types:
-            first = pool.ecs_types[0]
-            return gpu_model(first.gpu_model), first.gpu_count
-        if pool.aws_types:
-            aws = pool.aws_types[0]
-            return gpu_model(aws.gpu_model), aws.gpu_count
-        if pool.gcp_gpus:
-            gcp, count = pool.gcp_gpus[0]
-            return gpu_model(gcp.gpu_model), count
+        return gpu_model(row.gpu_model), count
     except UnknownGpuFact:
         return None
-    return None
 
 
 def most_gpus_per_node(pool: NodePool) -> int | None:
     """The most GPUs one node of the pool can have, over every machine type it allows (an EKS
     node group or a Karpenter NodePool may allow several); None when the catalog knows none."""
-    counts = [t.gpu_count for t in (*pool.aws_types, *pool.ecs_types)]
-    counts += [count for _, count in pool.gcp_gpus]
-    for name in pool.machine_types if pool.cloud == "azure" else ():
-        try:
-            counts.append(azure_vm_size(name).gpu_count)
-        except UnknownGpuFact:
-            continue
-    return max(counts, default=None)
+    return max((count for _, count in pool.allowed_gpus), default=None)
 
 
 def dra_devices_per_node(pool: NodePool) -> dict[str, int] | None:
@@ -95,8 +77,9 @@ def dra_devices_per_node(pool: NodePool) -> dict[str, int] | None:
 
 def ack_sharing_mode(pool: NodePool) -> SharingMode | None:
     """The ACK GPU-sharing mode its ``ack.node.gpu.schedule`` label turns on, if any."""
-    value = pool.labels.get(ACK_GPU_SCHEDULE_LABEL)
-    if pool.cloud != "alicloud" or value is None:
+    label = pool.on.sharing_label
+    value = None if label is None else pool.labels.get(label)
+    if value is None:
         return None
     for mode, label in ACK_GPU_SCHEDULE_VALUES.items():
         if label == value and mode in ACK_SHARING_MODES:

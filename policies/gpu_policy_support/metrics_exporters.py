@@ -84,7 +84,7 @@ class Exporter:
     names_at: str
     """Where that is set, for fixes: ``the release's values.extraEnv``."""
     cloud: str | None = None
-    """A managed exporter watches only its cloud's pools (``alicloud``, ``gcp``)."""
+    """A managed exporter watches only its cloud's pools (``ack``, ``gke``: ``clouds``)."""
     vendor: str = NVIDIA_NAME
     """The vendor whose GPUs it reads (``NVIDIA``: DCGM; ``AMD``: AMD's exporter)."""
 
@@ -272,15 +272,15 @@ def managed_exporters(index: Mapping[str, list[PolicyResource]]) -> list[Exporte
                 addon.get("disabled")
             ):
                 label = f"{ack}, add-on {ARMS_PROMETHEUS_ADDON} of '{cluster.name}')"
-                found.append(_managed(cluster, label, "alicloud", ()))
+                found.append(_managed(cluster, label, "ack", ()))
     for addon in index.get(ACK_ADDON, ()):
         if text(addon.props.get("name")) == ARMS_PROMETHEUS_ADDON:
-            found.append(_managed(addon, f"{ack}, add-on '{addon.name}')", "alicloud", ()))
+            found.append(_managed(addon, f"{ack}, add-on '{addon.name}')", "ack", ()))
     for release in releases(index, ARMS_PROMETHEUS_CHART):
-        found.append(_managed(release, f"{ack}, release {release_label(release)})", "alicloud", ()))
+        found.append(_managed(release, f"{ack}, release {release_label(release)})", "ack", ()))
     for cluster in index.get(GKE_CLUSTER, ()):
         components = items(path(cluster.props, "monitoringConfig", "enableComponents"))
         if GKE_DCGM_COMPONENT in components:
             label = f"GKE's managed DCGM metrics of '{cluster.name}'"
-            found.append(_managed(cluster, label, "gcp", ({"operator": "Exists"},)))
+            found.append(_managed(cluster, label, "gke", ({"operator": "Exists"},)))
     return found

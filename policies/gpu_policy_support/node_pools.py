@@ -26,17 +26,9 @@ from typing import Any, Literal
 
 from pulumi_policy import PolicyResource
 
-from gpu_facts import (
-    ACCELERATED_AMI_TYPES,
-    AWS_INSTANCE_TYPES,
-    UnknownGpuFact,
-    aws_instance_type,
-    azure_vm_size,
-    ecs_instance_type,
-    gcp_accelerator,
-    gpu_model,
-)
+from gpu_facts import ACCELERATED_AMI_TYPES, AWS_INSTANCE_TYPES, UnknownGpuFact, gpu_model
 from gpu_facts.aks.api_versions import CLASSIC_CRITICAL_ADDONS_TAINT
+from gpu_facts.eks.nodes import API_TAINT_EFFECTS, EKS_NODE_GROUP_LABEL
 from gpu_facts.gke.machine_types import GKE_ACCELERATOR_LABEL, GKE_NODE_POOL_LABEL
 from gpu_facts.karpenter import (
     GPU_COUNT_FLOORS,
@@ -50,10 +42,11 @@ from gpu_facts.karpenter import (
     NODE_POOL_LABEL,
     NODE_POOL_TAINTS,
 )
-from gpu_facts.models import AwsInstanceType, AzureVmSize, EcsInstanceType, GcpAccelerator
+from gpu_facts.models import AzureVmSize
 from gpu_facts.scheduling import Taint
 from gpu_facts.vendors import NVIDIA, GpuVendor, vendor_named
 
+from .clouds import MachineGpus, PoolCloud, pool_cloud
 from .node_placement import Requirement, node_placement, requirement
 from .props import is_true, items, mapping, mappings, path, text
 from .resource_types import (
@@ -74,11 +67,8 @@ from .resource_types import (
     canonical_type,
 )
 
-EKS_NODE_GROUP_LABEL = "eks.amazonaws.com/nodegroup"
-"""Label EKS puts on the nodes of a managed node group: the node group's name."""
 # EKS's API spells taint effects in capitals (so does GKE's): NO_SCHEDULE is NoSchedule.
-_EFFECTS = {"NO_SCHEDULE": "NoSchedule", "NO_EXECUTE": "NoExecute"}
-_EFFECTS["PREFER_NO_SCHEDULE"] = "PreferNoSchedule"
+_EFFECTS = {api: kubernetes for kubernetes, api in API_TAINT_EFFECTS.items()}
 
 PoolOrigin = Literal["cloud", "karpenter", "aks-default-pool"]
 """What declares the pool: a cloud's node-pool API; a Karpenter NodePool (Kubernetes taints, on
@@ -92,7 +82,7 @@ class NodePool:
     name: str
     """How messages name the pool: ``gpu`` or ``aks/agentPoolProfiles[gpu]``."""
     cloud: str
-    """``azure``, ``alicloud``, ``aws`` or ``gcp``."""
+    """``aks``, ``ack``, ``eks`` or ``gke`` (``clouds``); empty when nothing says."""
     machine_types: tuple[str, ...]
     taints: tuple[Taint, ...]
     labels: Mapping[str, str]
@@ -127,50 +117,27 @@ class NodePool:
     is the label a node gets)."""
 
     @property
+    def on(self) -> PoolCloud:
+        """What the pack knows of the pool's cloud (``clouds``: the pack's one dispatch)."""
+        return pool_cloud(self.cloud)
+
+    @property
+    def gpus(self) -> MachineGpus:
+        """The catalogue's rows of the pool's machine types (or accelerators) with GPUs, each
+        with the GPUs one node has; empty when the catalogue knows none."""
+        types = self.machine_types[:1] if self.on.first_machine_type else self.machine_types
+        return self.on.gpus(types, self.accelerators)
+
+    @property
+    def allowed_gpus(self) -> MachineGpus:
+        """As ``gpus``, of every machine type the pool allows (a Karpenter NodePool's several)."""
+        return self.on.gpus(self.machine_types, self.accelerators)
+
+    @property
     def azure_size(self) -> AzureVmSize | None:
         """The GPU VM size of an AKS pool, None when the size has no GPU in the catalog."""
-        if self.cloud != "azure" or not self.machine_types:
-            return None
-        try:
-            return azure_vm_size(self.machine_types[0])
-        except UnknownGpuFact:
-            return None
-
-    @property
-    def ecs_types(self) -> tuple[EcsInstanceType, ...]:
-        """The GPU instance types of an ACK pool."""
-        found = []
-        for name in self.machine_types if self.cloud == "alicloud" else ():
-            try:
-                found.append(ecs_instance_type(name))
-            except UnknownGpuFact:
-                continue
-        return tuple(found)
-
-    @property
-    def aws_types(self) -> tuple[AwsInstanceType, ...]:
-        """The GPU instance types of an EKS node group."""
-        found = []
-        for name in self.machine_types if self.cloud == "aws" else ():
-            try:
-                found.append(aws_instance_type(name))
-            except UnknownGpuFact:
-                continue
-        return tuple(found)
-
-    @property
-    def gcp_gpus(self) -> tuple[tuple[GcpAccelerator, int], ...]:
-        """A GKE pool's GPUs: each accelerator type or GPU machine type, with GPUs per node."""
-        if self.cloud != "gcp":
-            return ()
-        found = []
-        for name, count in (*self.accelerators, *((m, 0) for m in self.machine_types)):
-            try:
-                gpu = gcp_accelerator(name)
-            except UnknownGpuFact:
-                continue
-            found.append((gpu, count or gpu.gpu_count))
-        return tuple(found)
+        rows = self.gpus
+        return rows[0][0] if rows and isinstance(rows[0][0], AzureVmSize) else None
 
     @property
     def vendor(self) -> GpuVendor:
@@ -180,13 +147,9 @@ class NodePool:
                 return vendor_named(self.requested_vendor)
             except KeyError:
                 pass
-        names = [
-            *((self.azure_size.gpu_model,) if self.azure_size is not None else ()),
-            *(t.gpu_model for t in self.aws_types),
-        ]
-        for name in names:
+        for row, _ in self.gpus:
             try:
-                return vendor_named(gpu_model(name).vendor)
+                return vendor_named(gpu_model(row.gpu_model).vendor)
             except (UnknownGpuFact, KeyError):
                 continue
         return NVIDIA
@@ -209,18 +172,11 @@ class NodePool:
     @property
     def provider_taints_gpu_nodes(self) -> bool:
         """GKE taints GPU nodes and tolerates GPU pods itself: no taint of ours is needed."""
-        return self.cloud == "gcp"
+        return self.on.taints_gpu_nodes
 
     @property
     def is_gpu(self) -> bool:
-        return (
-            self.azure_size is not None
-            or bool(self.ecs_types)
-            or bool(self.aws_types)
-            or bool(self.gcp_gpus)
-            or self.accelerated_image
-            or self.gpu_requested
-        )
+        return bool(self.gpus) or self.accelerated_image or self.gpu_requested
 
     @property
     def describe(self) -> str:
@@ -293,7 +249,7 @@ def _aks_pool(
     autoscaling = any(is_true(props.get(key)) for key in fields.autoscaling)
     return NodePool(
         name=name,
-        cloud="azure",
+        cloud="aks",
         machine_types=(vm_size,) if vm_size else (),
         taints=aks_taints(props.get("nodeTaints") if taints is None else taints),
         labels={str(k): str(v) for k, v in mapping(props.get("nodeLabels")).items()},
@@ -342,7 +298,7 @@ def _ack_pool(name: str, props: Mapping[str, Any]) -> NodePool:
     autoscaling = is_true(path(props, "scalingConfig", "enable"))
     return NodePool(
         name=name,
-        cloud="alicloud",
+        cloud="ack",
         machine_types=tuple(t for t in items(props.get("instanceTypes")) if isinstance(t, str)),
         taints=tuple(
             Taint(
@@ -415,7 +371,7 @@ def _eks_pool(resource_type: str, name: str, props: Mapping[str, Any]) -> NodePo
     maximum = scaling.get("maxSize") if scaling else props.get("maxSize")
     return NodePool(
         name=pool_name,
-        cloud="aws",
+        cloud="eks",
         machine_types=tuple(types),
         taints=_taints(props.get("taints")),
         labels=labels,
@@ -461,7 +417,7 @@ def _gke_pool(name: str, props: Mapping[str, Any], node_pool: str | None = None)
             minimum = props.get("initialNodeCount")
     return NodePool(
         name=name,
-        cloud="gcp",
+        cloud="gke",
         machine_types=(machine_type,) if machine_type else (),
         taints=_taints(node_config.get("taints")),
         labels=labels,

@@ -37,7 +37,7 @@ def pool_in(cloud: str, pf: PoolFacts) -> GpuPoolArgs:
         if mig is not None:
             mig["profile"] = pf.mig_profile
     else:
-        assert cloud == "azure", cloud
+        assert cloud == "aks", cloud
         args["vm_size"] = next(
             s.name
             for s in AZURE_VM_SIZES.values()

@@ -22,7 +22,7 @@ SYSTEM = [{"key": "CriticalAddonsOnly", "operator": "Exists"}]
 
 
 def manager(**args: Any) -> Any:
-    return run(lambda: CertManager("cm", {"cloud": "azure", **args}))  # type: ignore[typeddict-item]
+    return run(lambda: CertManager("cm", {"cloud": "aks", **args}))  # type: ignore[typeddict-item]
 
 
 def test_release_is_pinned_with_its_crds_on_the_system_nodes() -> None:
@@ -59,7 +59,7 @@ API_SERVER = Endpoint(ip="198.51.100.10")
 STRANGER = Endpoint(namespace="gpu-training", labels={"app": "trainer"})
 
 
-@pytest.mark.parametrize("cloud", ["azure", "existing"])
+@pytest.mark.parametrize("cloud", ["aks", "existing"])
 def test_only_the_api_server_both_ways(cloud: str) -> None:
     found = [r.inputs for r in by_type(manager(cloud=cloud), NETWORK_POLICY)]
     assert sum(is_deny_all(p) for p in found) == 1

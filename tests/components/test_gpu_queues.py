@@ -39,7 +39,7 @@ def queue_args(**fields: Any) -> GpuQueuesArgs:
     return {  # type: ignore[typeddict-item, return-value]
         "pools": pools_args(platform),
         "namespaces": namespaces,
-        "cloud": "azure",
+        "cloud": "aks",
         **fields,
     }
 
@@ -195,3 +195,12 @@ def test_a_namespace_gives_one_quota() -> None:
     args["namespaces"][0]["gpu_quota"] = 2  # beside its per-resource map
     err = refused(lambda: GpuQueues("q", args))
     assert paths(err) == ["namespaces[0].gpuQuota"]
+
+
+def test_its_args_are_its_recorded_inputs() -> None:
+    """What make verify --plan reads of it (components/recorded_inputs.py)."""
+    (component,) = [r for r in queues().resources if r.type == "gpu-platform:index:GpuQueues"]
+    assert set(component.inputs) == {"pools", "namespaces", "cloud"}
+    assert [ns["name"] for ns in component.inputs["namespaces"]] == [
+        ns["name"] for ns in queue_args()["namespaces"]
+    ]

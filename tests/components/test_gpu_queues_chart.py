@@ -140,12 +140,12 @@ def test_the_charts_service_monitor_scrapes_the_metrics_service(
 
 
 def test_our_policies_let_the_controller_work(rendered: list[dict[str, Any]]) -> None:
-    result = run(lambda: _policies("azure", ["kube-system"]))
+    result = run(lambda: _policies("aks", ["kube-system"]))
     policies = [r.inputs for r in result.resources if r.type.endswith("NetworkPolicy")]
     labels = _controller(rendered)["spec"]["template"]["metadata"]["labels"]
     pod = Endpoint(namespace=NAMESPACE, labels=labels)
     api_server = Endpoint(ip="198.51.100.10")
-    for port in API_SERVER_PORTS["azure"]:
+    for port in API_SERVER_PORTS["aks"]:
         assert allows(policies, pod, "Egress", api_server, port=port)
     for port in (kueue.WEBHOOK_PORT, kueue.VISIBILITY_PORT):
         assert allows(policies, pod, "Ingress", api_server, port=port)

@@ -37,11 +37,11 @@ COMPONENT = "gpu-platform:index:GpuWorkloadNamespace"
 
 
 def azure_pool(**kwargs: Any) -> PoolFacts:
-    return resolve_pool("azure", gpu_pool(kwargs))
+    return resolve_pool("aks", gpu_pool(kwargs))
 
 
 def ack_pool(**kwargs: Any) -> PoolFacts:
-    return resolve_pool("alicloud", gpu_pool(kwargs))
+    return resolve_pool("ack", gpu_pool(kwargs))
 
 
 MIG_MIXED = azure_pool(

@@ -97,7 +97,7 @@ def test_every_namespace_option_is_schema_valid() -> None:
                 full,
                 [ACK_MPS, ACK_CGPU, ACK_WHOLE],
                 ["nvidia.com/mig-1g.5gb", "nvidia.com/gpu.shared"],
-                cloud="alicloud",
+                cloud="ack",
             ),
         )
         GpuWorkloadNamespace(

@@ -7,7 +7,7 @@ import ast
 import inspect
 import textwrap
 import types
-from typing import Annotated, Any, Literal, Union, get_args, get_origin, get_type_hints
+from typing import Annotated, Any, Literal, Union, cast, get_args, get_origin, get_type_hints
 
 import pytest
 from pydantic import BaseModel
@@ -22,10 +22,13 @@ from gpu_platform.components.pool_args import (
     SharingArgs,
     UpgradeArgs,
     check_gpu_pool_args,
+    check_gpu_pools_args,
+    cloud_arg,
     gpu_pool_args,
 )
 from gpu_platform.plan.pools import resolve_pool
 from gpu_platform.settings import (
+    FORMER_CLOUD_NAMES,
     AckGpuPoolSettings,
     AksGpuPoolSettings,
     AutoscaleSettings,
@@ -146,25 +149,25 @@ def counted_resolutions(monkeypatch: pytest.MonkeyPatch) -> list[str]:
 
 
 def test_args_of_resolved_facts_are_not_resolved_again(monkeypatch: pytest.MonkeyPatch) -> None:
-    facts = resolve_pool("azure", gpu_pool(T4))
+    facts = resolve_pool("aks", gpu_pool(T4))
     calls = counted_resolutions(monkeypatch)
     args = gpu_pool_args(facts)
     assert dict(args) == facts.pool.model_dump(exclude_none=True)
     for _ in range(3):
-        assert check_gpu_pool_args("azure", args, "pool") == (facts, [])
+        assert check_gpu_pool_args("aks", args, "pool") == (facts, [])
     assert calls == []
 
 
 def test_changed_args_and_another_cloud_are_checked_afresh(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    facts = resolve_pool("azure", gpu_pool(T4))
+    facts = resolve_pool("aks", gpu_pool(T4))
     calls = counted_resolutions(monkeypatch)
     args = gpu_pool_args(facts)
     args["count"] = 3
-    changed, problems = check_gpu_pool_args("azure", args, "pool")
+    changed, problems = check_gpu_pool_args("aks", args, "pool")
     assert problems == [] and changed is not None and changed.capacity.max_nodes == 3
-    other, problems = check_gpu_pool_args("alicloud", gpu_pool_args(facts), "pool")
+    other, problems = check_gpu_pool_args("ack", gpu_pool_args(facts), "pool")
     assert other is None
     # Another cloud's pool model: the AKS fields are no fields of it.
     assert ("pool.instanceType", "Field required") in problems
@@ -174,7 +177,24 @@ def test_changed_args_and_another_cloud_are_checked_afresh(
 def test_carried_facts_still_meet_the_pool_rules() -> None:
     """Facts resolved without the rules (plan.pools.resolve_pool asks none) do not slip past
     a component: the rules run on the carried settings too."""
-    bad = resolve_pool("azure", gpu_pool({**T4, "name": "system"}))
-    facts, problems = check_gpu_pool_args("azure", gpu_pool_args(bad), "pool")
+    bad = resolve_pool("aks", gpu_pool({**T4, "name": "system"}))
+    facts, problems = check_gpu_pool_args("aks", gpu_pool_args(bad), "pool")
     assert facts is None
     assert problems == [("pool.name", "'system' is the name of the cluster's system pool")]
+
+
+@pytest.mark.parametrize(("former", "today"), sorted(FORMER_CLOUD_NAMES.items()))
+def test_a_former_cloud_name_is_read_as_todays_with_a_warning(
+    former: str, today: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A component's ``cloud`` of 0.1 (``azure``, ``alicloud``) still works for one release."""
+    warned: list[str] = []
+    monkeypatch.setattr(pool_args.pulumi.log, "warn", lambda message, *_: warned.append(message))
+    pool = {**T4, "instanceType": "ecs.gn6i-c4g1.xlarge"} if today == "ack" else T4
+    if today == "ack":
+        del pool["vmSize"]
+    args = [cast(GpuPoolArgs, gpu_pool(pool).model_dump(exclude_none=True))]
+    assert check_gpu_pools_args(former, args, "pools") == check_gpu_pools_args(today, args, "pools")
+    assert warned == [f"cloud: {former} is the old name of {today} (read as {today}; pass {today})"]
+    assert cloud_arg({"cloud": former}) == cloud_arg({"cloud": today}) == today
+    assert cloud_arg({}) == "existing"

@@ -76,9 +76,9 @@ def test_a_pulumi_azure_default_pool_takes_only_the_critical_addons_taint() -> N
 @pytest.mark.parametrize(
     ("flavour", "cloud", "machine_types"),
     [
-        ("eks", "aws", ("g5.12xlarge", "g5.16xlarge")),
-        ("eks-auto", "aws", ()),
-        ("aks-nap", "azure", ("Standard_NC24ads_A100_v4",)),
+        ("eks", "eks", ("g5.12xlarge", "g5.16xlarge")),
+        ("eks-auto", "eks", ()),
+        ("aks-nap", "aks", ("Standard_NC24ads_A100_v4",)),
     ],
 )
 def test_a_karpenter_gpu_node_pool(

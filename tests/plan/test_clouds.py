@@ -18,8 +18,8 @@ def test_every_cloud_of_the_settings_has_a_plan() -> None:
 @pytest.mark.parametrize(
     ("raw", "cloud"),
     [
-        ({"name": "a", "count": 1, "vmSize": "Standard_NC4as_T4_v3"}, "azure"),
-        ({"name": "a", "count": 1, "instanceType": "ecs.gn7i-c8g1.2xlarge"}, "alicloud"),
+        ({"name": "a", "count": 1, "vmSize": "Standard_NC4as_T4_v3"}, "aks"),
+        ({"name": "a", "count": 1, "instanceType": "ecs.gn7i-c8g1.2xlarge"}, "ack"),
         ({"name": "a", "count": 1, "machineType": "p5.48xlarge"}, "existing"),
     ],
 )
@@ -31,17 +31,17 @@ def test_a_pool_model_says_its_cloud(raw: dict[str, object], cloud: str) -> None
 
 
 def test_only_the_clouds_that_create_nodes_have_a_system_pool() -> None:
-    assert {c for c, plan in cloud_plans().items() if plan.creates_nodes} == {"azure", "alicloud"}
+    assert {c for c, plan in cloud_plans().items() if plan.creates_nodes} == {"aks", "ack"}
 
 
 def test_another_clouds_key_is_named_with_its_cloud() -> None:
-    assert pool_key_elsewhere("alicloud", "vmSize") == (
-        "AKS only (cloud 'azure'); on cloud 'alicloud' remove it"
+    assert pool_key_elsewhere("ack", "vmSize") == (
+        "AKS only (cloud 'aks'); on cloud 'ack' remove it"
     )
     assert pool_key_elsewhere("existing", "zones") == (
-        "AKS and ACK only (cloud 'azure', 'alicloud'); on cloud 'existing' remove it"
+        "AKS and ACK only (cloud 'aks', 'ack'); on cloud 'existing' remove it"
     )
-    assert pool_key_elsewhere("azure", "colour") is None
+    assert pool_key_elsewhere("aks", "colour") is None
 
 
 def test_container_logs_and_node_image_checks_are_the_managed_clouds() -> None:
@@ -49,4 +49,4 @@ def test_container_logs_and_node_image_checks_are_the_managed_clouds() -> None:
     assert collectors["existing"] is None  # the platform sets up no log pipeline there
     managed = [logs for logs in collectors.values() if logs is not None]
     assert len({logs.collector for logs in managed}) == len(managed) == 2
-    assert {c for c, plan in cloud_plans().items() if plan.node_image_checks} == {"azure"}
+    assert {c for c, plan in cloud_plans().items() if plan.node_image_checks} == {"aks"}

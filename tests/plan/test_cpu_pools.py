@@ -30,11 +30,11 @@ def test_sizes_and_types_without_gpus() -> None:
 
 
 def test_the_clouds_kind_of_machine_type_first() -> None:
-    assert [p for p, _ in machine_problems("azure", pool(instanceType="ecs.g7.xlarge"))] == [
+    assert [p for p, _ in machine_problems("aks", pool(instanceType="ecs.g7.xlarge"))] == [
         "vmSize",
         "instanceType",
     ]
-    assert [p for p, _ in machine_problems("alicloud", pool(vmSize="Standard_D4ds_v5"))] == [
+    assert [p for p, _ in machine_problems("ack", pool(vmSize="Standard_D4ds_v5"))] == [
         "instanceType",
         "vmSize",
     ]
@@ -48,7 +48,7 @@ def test_every_rule_of_a_cpu_pool() -> None:
         labels={"nvidia.com/gpu.present": "true"},
         zones=["4"],
     )
-    assert [path for path, _ in cpu_pool_problems("azure", bad)] == [
+    assert [path for path, _ in cpu_pool_problems("aks", bad)] == [
         "name",
         "vmSize",
         "",
@@ -56,7 +56,7 @@ def test_every_rule_of_a_cpu_pool() -> None:
     ]
     # Zones are judged where the region or the vSwitches are known (plan.zones), not here.
     ack = pool(instanceType="ecs.g7.xlarge", zones=["cn-hangzhou-x"])
-    assert cpu_pool_problems("alicloud", ack) == []
+    assert cpu_pool_problems("ack", ack) == []
 
 
 def test_a_cpu_pools_nodes_carry_its_name() -> None:

@@ -18,7 +18,7 @@ from tests.pools import gpu_pool
 
 
 def azure(**kwargs: Any) -> Any:
-    return resolve_pool("azure", gpu_pool(kwargs))
+    return resolve_pool("aks", gpu_pool(kwargs))
 
 
 H100 = azure(name="h100dra", vmSize="Standard_NC40ads_H100_v5", count=1, allocation="dra")

@@ -30,27 +30,27 @@ def pool(**changes: Any) -> GpuPoolSettings:
 
 def test_a_device_plugin_pool_is_never_judged() -> None:
     shared = pool(allocation="devicePlugin", sharing={"mode": "timeSlicing", "replicas": 2})
-    assert list(dra_pool_problems("azure", shared)) == []
+    assert list(dra_pool_problems("aks", shared)) == []
 
 
 def test_a_plain_dra_pool_and_a_mig_dra_pool_pass() -> None:
-    assert list(dra_pool_problems("azure", pool())) == []
+    assert list(dra_pool_problems("aks", pool())) == []
     mig = pool(vmSize="Standard_ND96asr_v4", mig={"profile": "MIG1g"})
-    assert list(dra_pool_problems("azure", mig)) == []
+    assert list(dra_pool_problems("aks", mig)) == []
 
 
 def test_what_a_dra_pool_may_not_be() -> None:
-    shared = dict(dra_pool_problems("azure", pool(sharing={"mode": "mps", "replicas": 2})))
+    shared = dict(dra_pool_problems("aks", pool(sharing={"mode": "mps", "replicas": 2})))
     assert "'mps' is device-plugin (or ACK) sharing" in shared["sharing"]
     strategy = pool(vmSize="Standard_ND96asr_v4", mig={"profile": "MIG1g", "strategy": "single"})
-    assert "is the device plugin's" in dict(dra_pool_problems("azure", strategy))["mig.strategy"]
+    assert "is the device plugin's" in dict(dra_pool_problems("aks", strategy))["mig.strategy"]
     amd = pool(name="mi300x", vmSize="Standard_ND96isr_MI300X_v5")
-    assert dict(dra_pool_problems("azure", amd)) == {"allocation": AMD_RULE}
+    assert dict(dra_pool_problems("aks", amd)) == {"allocation": AMD_RULE}
     ack_raw = {k: v for k, v in H100.items() if k != "vmSize"}
     ack = gpu_pool(
         {**ack_raw, "instanceType": "ecs.gn7i-c8g1.2xlarge", "sharing": {"mode": "cgpu"}}
     )
-    assert "sharing" in dict(dra_pool_problems("alicloud", ack))
+    assert "sharing" in dict(dra_pool_problems("ack", ack))
 
 
 def settings(stack: str = "dra-dev", **cluster: Any) -> PlatformSettings:

@@ -18,7 +18,7 @@ from tests.pools import gpu_pool
 
 
 def facts(**fields: Any) -> PoolFacts:
-    return resolve_pool("azure", gpu_pool({"name": "p", **fields}))
+    return resolve_pool("aks", gpu_pool({"name": "p", **fields}))
 
 
 def test_pools_that_always_have_a_node_are_checked() -> None:

@@ -30,8 +30,8 @@ def pool(**fields: Any) -> GpuPoolSettings:
 @pytest.mark.parametrize(
     ("cloud", "fields", "expected"),
     [
-        ("azure", {"vmSize": "Standard_NC4as_T4_v3"}, []),
-        ("alicloud", {"instanceType": "ecs.gn7i-c8g1.2xlarge"}, []),
+        ("aks", {"vmSize": "Standard_NC4as_T4_v3"}, []),
+        ("ack", {"instanceType": "ecs.gn7i-c8g1.2xlarge"}, []),
         ("existing", {"gpu": {"model": "H100-80GB", "count": 8}}, []),
         ("existing", {"machineType": "p5.48xlarge"}, []),
         ("existing", {"machineType": "a3-highgpu-8g"}, []),
@@ -52,10 +52,10 @@ def test_machine(cloud: Cloud, fields: dict[str, Any], expected: list) -> None:
 @pytest.mark.parametrize(
     ("cloud", "fields", "key"),
     [
-        ("azure", {}, "vmSize"),
-        ("azure", {"vmSize": "Standard_NC4as_T4_v3", "instanceType": "ecs.g"}, "instanceType"),
-        ("alicloud", {}, "instanceType"),
-        ("alicloud", {"instanceType": "ecs.gn7i-c8g1.2xlarge", "vmSize": "x"}, "vmSize"),
+        ("aks", {}, "vmSize"),
+        ("aks", {"vmSize": "Standard_NC4as_T4_v3", "instanceType": "ecs.g"}, "instanceType"),
+        ("ack", {}, "instanceType"),
+        ("ack", {"instanceType": "ecs.gn7i-c8g1.2xlarge", "vmSize": "x"}, "vmSize"),
         ("existing", {"vmSize": "x", "machineType": "p5.48xlarge"}, "vmSize"),
     ],
 )
@@ -74,22 +74,22 @@ def test_an_unknown_gpu_or_machine_is_named_with_the_catalog() -> None:
 
 
 def test_an_unknown_size_is_named_with_the_catalog() -> None:
-    [(path, message)] = machine_problems("azure", pool(vmSize="Standard_D4s_v5"))
+    [(path, message)] = machine_problems("aks", pool(vmSize="Standard_D4s_v5"))
     assert path == "vmSize"
     assert message.endswith("(a GPU pool needs a size with GPUs)")
 
 
 def test_mig_fixed_size_on_ubuntu_and_a_profile_of_the_gpu() -> None:
-    assert list(mig_problems("azure", pool(**MIG))) == []
+    assert list(mig_problems("aks", pool(**MIG))) == []
     autoscaled = pool(**{**MIG, "count": None, "autoscale": {"min": 0, "max": 2}})
-    assert list(mig_problems("azure", autoscaled)) == [("autoscale", MIG_NO_AUTOSCALER)]
+    assert list(mig_problems("aks", autoscaled)) == [("autoscale", MIG_NO_AUTOSCALER)]
     azure_linux = pool(**MIG, osSku="AzureLinux3")
-    assert list(mig_problems("azure", azure_linux)) == [("osSku", MIG_NOT_ON_AZURE_LINUX)]
+    assert list(mig_problems("aks", azure_linux)) == [("osSku", MIG_NOT_ON_AZURE_LINUX)]
     t4 = pool(vmSize="Standard_NC4as_T4_v3", mig={"profile": "MIG1g"})
-    [(path, message)] = mig_problems("azure", t4)
+    [(path, message)] = mig_problems("aks", t4)
     assert path == "mig.profile" and "does not support MIG" in message
     [(path, _)] = mig_problems(
-        "alicloud", pool(instanceType="ecs.gn7i-c8g1.2xlarge", mig={"profile": "MIG1g"})
+        "ack", pool(instanceType="ecs.gn7i-c8g1.2xlarge", mig={"profile": "MIG1g"})
     )
     assert path == "mig"
 
@@ -109,23 +109,23 @@ def test_an_existing_clusters_mig_is_nvidias_name_of_a_profile_its_gpu_offers() 
 
 def test_sharing_modes_per_cloud() -> None:
     timesliced = pool(vmSize="Standard_NC4as_T4_v3", sharing={"mode": "timeSlicing"})
-    assert list(sharing_problems("azure", timesliced)) == [
+    assert list(sharing_problems("aks", timesliced)) == [
         ("sharing.replicas", "required for timeSlicing: how many pods share one GPU")
     ]
     cgpu = pool(vmSize="Standard_NC4as_T4_v3", sharing={"mode": "cgpu"})
-    assert next(iter(sharing_problems("azure", cgpu))) == (
+    assert next(iter(sharing_problems("aks", cgpu))) == (
         "sharing.mode",
-        "'cgpu' is an ACK sharing mode (cloud 'alicloud')",
+        "'cgpu' is an ACK sharing mode (cloud 'ack')",
     )
     ack = pool(instanceType="ecs.gn7i-c8g1.2xlarge", sharing={"mode": "mps", "replicas": 2})
-    assert list(sharing_problems("alicloud", ack)) == [
+    assert list(sharing_problems("ack", ack)) == [
         ("sharing.replicas", "ACK sharing splits GPU memory: pods ask aliyun.com/gpu-mem")
     ]
 
 
 def test_nvme_only_on_aks_sizes_with_nvme() -> None:
-    assert list(nvme_problems("azure", pool(vmSize="Standard_NC40ads_H100_v5", nvme=True))) == []
-    [(path, message)] = nvme_problems("azure", pool(vmSize="Standard_NC4as_T4_v3", nvme=True))
+    assert list(nvme_problems("aks", pool(vmSize="Standard_NC40ads_H100_v5", nvme=True))) == []
+    [(path, message)] = nvme_problems("aks", pool(vmSize="Standard_NC4as_T4_v3", nvme=True))
     assert path == "nvme" and message.startswith("Standard_NC4as_T4_v3 has no local NVMe")
     # Elsewhere there is no nvme key at all: the schema refuses it.
     with pytest.raises(ValidationError):
@@ -140,7 +140,7 @@ def test_every_rule_in_the_configs_order() -> None:
         labels={"gpu-platform.io/pool": "x"},
         upgrade={"maxSurge": "0"},
     )
-    assert [path for path, _ in gpu_pool_problems("azure", bad)] == [
+    assert [path for path, _ in gpu_pool_problems("aks", bad)] == [
         "name",
         "",
         "autoscale.min",
@@ -164,4 +164,4 @@ def test_every_rule_in_the_configs_order() -> None:
             "instanceType": "ecs.gn7i-c8g1.2xlarge",
         }
     )
-    assert "upgrade.maxSurge" not in dict(gpu_pool_problems("alicloud", on_ack))
+    assert "upgrade.maxSurge" not in dict(gpu_pool_problems("ack", on_ack))

@@ -21,11 +21,9 @@ def facts(cloud: Any, **fields: Any) -> PoolFacts:
     return resolve_pool(cloud, gpu_pool({"count": 1, **fields}))
 
 
-T4 = facts("azure", name="t4", vmSize="Standard_NC4as_T4_v3")
-MPS = facts("alicloud", name="mps", instanceType="ecs.gn7i-c8g1.2xlarge", sharing={"mode": "mps"})
-CGPU = facts(
-    "alicloud", name="cgpu", instanceType="ecs.gn7i-c8g1.2xlarge", sharing={"mode": "cgpu"}
-)
+T4 = facts("aks", name="t4", vmSize="Standard_NC4as_T4_v3")
+MPS = facts("ack", name="mps", instanceType="ecs.gn7i-c8g1.2xlarge", sharing={"mode": "mps"})
+CGPU = facts("ack", name="cgpu", instanceType="ecs.gn7i-c8g1.2xlarge", sharing={"mode": "cgpu"})
 
 
 def workload(**fields: Any) -> WorkloadSettings:

@@ -19,10 +19,10 @@ from gpu_platform.settings import AutoscaleSettings
 
 
 def test_the_system_pools_name_is_taken_where_the_platform_creates_the_cluster() -> None:
-    assert list(name_problems("azure", "system")) == [("name", SYSTEM_NAME_TAKEN)]
-    assert list(name_problems("alicloud", "system")) == [("name", SYSTEM_NAME_TAKEN)]
+    assert list(name_problems("aks", "system")) == [("name", SYSTEM_NAME_TAKEN)]
+    assert list(name_problems("ack", "system")) == [("name", SYSTEM_NAME_TAKEN)]
     assert list(name_problems("existing", "system")) == []
-    assert list(name_problems("azure", "t4")) == []
+    assert list(name_problems("aks", "t4")) == []
 
 
 @pytest.mark.parametrize(
@@ -51,12 +51,12 @@ def test_reserved_labels_of_gpu_and_cpu_pools() -> None:
         "ack.node.gpu.schedule": "mps",
         "team": "a",
     }
-    assert dict(reserved_label_problems("azure", labels, gpu_pool=True)) == {
+    assert dict(reserved_label_problems("aks", labels, gpu_pool=True)) == {
         "labels.nvidia.com/gpu.present": SET_BY_THE_PLATFORM,
         "labels.workload.gpu-platform.io/x": SET_BY_THE_PLATFORM,
         "labels.kubernetes.azure.com/mode": AKS_RESERVES_ITS_DOMAIN,
     }
-    assert dict(reserved_label_problems("alicloud", labels, gpu_pool=False)) == {
+    assert dict(reserved_label_problems("ack", labels, gpu_pool=False)) == {
         "labels.nvidia.com/gpu.present": GPU_COMPONENTS_SELECT_IT,
         "labels.workload.gpu-platform.io/x": SET_BY_THE_PLATFORM,
         "labels.ack.node.gpu.schedule": GPU_COMPONENTS_SELECT_IT,
@@ -66,8 +66,8 @@ def test_reserved_labels_of_gpu_and_cpu_pools() -> None:
 def test_a_domain_that_only_ends_like_a_reserved_one_is_the_teams() -> None:
     """The domain or a subdomain of it, at a dot: ``notgpu-platform.io`` is another domain."""
     labels = {"notgpu-platform.io/x": "1", "evilkubernetes.azure.com/y": "1"}
-    assert dict(reserved_label_problems("azure", labels, gpu_pool=True)) == {}
+    assert dict(reserved_label_problems("aks", labels, gpu_pool=True)) == {}
     labels = {"sub.kubernetes.azure.com/y": "1"}
-    assert dict(reserved_label_problems("azure", labels, gpu_pool=True)) == {
+    assert dict(reserved_label_problems("aks", labels, gpu_pool=True)) == {
         "labels.sub.kubernetes.azure.com/y": AKS_RESERVES_ITS_DOMAIN
     }

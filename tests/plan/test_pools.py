@@ -25,7 +25,7 @@ def pool(**fields: Any) -> GpuPoolSettings:
 
 
 def test_a_mig_pool() -> None:
-    facts = resolve_pool("azure", pool(vmSize="Standard_ND96asr_v4", mig={"profile": "MIG1g"}))
+    facts = resolve_pool("aks", pool(vmSize="Standard_ND96asr_v4", mig={"profile": "MIG1g"}))
     assert (facts.gpu_model.name, facts.gpus_per_node, facts.mig_profile) == (
         "A100-40GB",
         8,
@@ -38,11 +38,9 @@ def test_a_mig_pool() -> None:
 
 def test_sharing_means_what_the_cloud_does_with_it() -> None:
     mps = pool(instanceType="ecs.gn7i-c8g1.2xlarge", sharing={"mode": "mps", "replicas": 2})
-    assert cloud_sharing("alicloud", mps) == "ackMps"
+    assert cloud_sharing("ack", mps) == "ackMps"
     assert cloud_sharing("existing", mps) == "mps"
-    ack = resolve_pool(
-        "alicloud", pool(instanceType="ecs.gn7i-c8g1.2xlarge", sharing={"mode": "mps"})
-    )
+    ack = resolve_pool("ack", pool(instanceType="ecs.gn7i-c8g1.2xlarge", sharing={"mode": "mps"}))
     assert ack.is_ack_mps and not ack.uses_device_plugin
     assert set(ACK_MODES) == {"mps", "cgpu", "share"} and set(PLUGIN_MODES) == {
         "timeSlicing",
@@ -51,13 +49,13 @@ def test_sharing_means_what_the_cloud_does_with_it() -> None:
 
 
 def test_an_ack_mode_off_ack_is_a_bug_the_rules_keep_out() -> None:
-    with pytest.raises(ValueError, match="only on cloud 'alicloud'"):
-        cloud_sharing("azure", pool(vmSize="Standard_NC4as_T4_v3", sharing={"mode": "cgpu"}))
+    with pytest.raises(ValueError, match="only on cloud 'ack'"):
+        cloud_sharing("aks", pool(vmSize="Standard_NC4as_T4_v3", sharing={"mode": "cgpu"}))
 
 
 def test_autoscaled_pools_offer_their_largest_size() -> None:
     facts = resolve_pool(
-        "azure",
+        "aks",
         pool(vmSize="Standard_NC4as_T4_v3", count=None, autoscale={"min": 0, "max": 3}),
     )
     assert (facts.capacity.min_nodes, facts.capacity.max_nodes) == (0, 3)
@@ -65,19 +63,19 @@ def test_autoscaled_pools_offer_their_largest_size() -> None:
 
 
 def test_a_pools_placement_is_its_pool_label_and_its_vendors_taint() -> None:
-    nvidia = pool_placement(resolve_pool("azure", pool(vmSize="Standard_ND96asr_v4")))
+    nvidia = pool_placement(resolve_pool("aks", pool(vmSize="Standard_ND96asr_v4")))
     assert nvidia.labels == {POOL_LABEL: "p"} and nvidia.taints == (GPU_NODE_TAINT,)
     assert nvidia.tolerations() == [
         {"key": "nvidia.com/gpu", "operator": "Equal", "value": "present", "effect": "NoSchedule"}
     ]
-    amd = pool_placement(resolve_pool("azure", pool(vmSize="Standard_ND96isr_MI300X_v5")))
+    amd = pool_placement(resolve_pool("aks", pool(vmSize="Standard_ND96isr_MI300X_v5")))
     assert amd.taints == (AMD_NODE_TAINT,)
 
 
 def test_a_namespace_may_use_its_listed_pools_else_every_pool_open_to_all() -> None:
-    whole = resolve_pool("azure", pool(name="a100", vmSize="Standard_ND96asr_v4"))
+    whole = resolve_pool("aks", pool(name="a100", vmSize="Standard_ND96asr_v4"))
     shared = resolve_pool(
-        "azure",
+        "aks",
         pool(
             name="t4", vmSize="Standard_NC4as_T4_v3", sharing={"mode": "timeSlicing", "replicas": 4}
         ),

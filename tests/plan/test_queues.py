@@ -19,6 +19,7 @@ from gpu_platform.plan.queues import (
     apportion,
     device_class_mappings,
     pool_flavor,
+    queue_namespace,
     queue_problems,
     queue_resources,
     queue_totals,
@@ -294,3 +295,22 @@ def test_a_dra_pools_devices_are_quota_d_through_kueues_device_class_mapping() -
     assert _queue(plan, "training").quotas["a100"] == {key: 6}
     mapping = manager_config(device_class_mappings(pools.values()))["resources"]
     assert mapping["deviceClassMappings"] == [{"name": key, "deviceClassNames": ["gpu.nvidia.com"]}]
+
+
+def test_a_queued_namespace_reads_as_a_workloads_settings() -> None:
+    """GpuQueues' namespace args, as the component and make verify --plan read them."""
+    per_resource = {
+        "name": "a",
+        "type": "training",
+        "gpu_quota_per_resource": {"nvidia.com/gpu": 2},
+    }
+    assert queue_namespace(per_resource) == {
+        "name": "a",
+        "type": "training",
+        "gpu_quota": {"nvidia.com/gpu": 2},
+    }
+    whole = {"name": "b", "type": "inference", "gpu_quota": 4, "pools": ["t4"]}
+    assert queue_namespace(whole) == whole
+    assert WorkloadSettings.model_validate(queue_namespace(per_resource)).gpu_quota == {
+        "nvidia.com/gpu": 2
+    }

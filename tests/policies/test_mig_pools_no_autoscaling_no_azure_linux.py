@@ -101,7 +101,7 @@ def test_the_pack_reports_the_rule_of_the_config_and_the_components() -> None:
             "osSku": "AzureLinux",
         }
     )
-    rule = dict(mig_problems("azure", pool))
+    rule = dict(mig_problems("aks", pool))
     found = messages(next(c for c in CASES if c.id == "cluster-profile-both"))
     assert len(found) == 2
     assert rule["autoscale"] in found[0]

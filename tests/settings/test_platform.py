@@ -12,21 +12,21 @@ from gpu_platform.settings.platform import CLUSTER_SETTINGS, PlatformSettings
 def test_the_cloud_picks_the_cluster_model() -> None:
     azure = PlatformSettings.model_validate(
         {
-            "cloud": "azure",
+            "cloud": "aks",
             "cluster": {"name": "a", "location": "westeurope", "resourceGroup": {"name": "rg"}},
         }
     )
     assert isinstance(azure.cluster, AksClusterSettings)
     ack = PlatformSettings.model_validate(
-        {"cloud": "alicloud", "cluster": {"name": "a", "region": "cn-hangzhou"}}
+        {"cloud": "ack", "cluster": {"name": "a", "region": "cn-hangzhou"}}
     )
     assert isinstance(ack.cluster, AckClusterSettings)
-    assert set(CLUSTER_SETTINGS) == {"azure", "alicloud", "existing"}
+    assert set(CLUSTER_SETTINGS) == {"aks", "ack", "existing"}
 
 
 def test_cluster_keys_of_another_cloud_are_refused() -> None:
     with pytest.raises(ValidationError, match="location"):
-        PlatformSettings.model_validate({"cloud": "azure", "cluster": {"name": "a", "region": "x"}})
+        PlatformSettings.model_validate({"cloud": "aks", "cluster": {"name": "a", "region": "x"}})
 
 
 def test_the_driver_check_key() -> None:

@@ -36,14 +36,14 @@ def test_values_reach_the_program_as_text_or_json(tmp_path: Path) -> None:
     path = stack(
         tmp_path,
         "secretsprovider: passphrase\nencryptionsalt: v1:abc\nconfig:\n"
-        "  gpu-platform:cloud: azure\n  gpu-platform:gpuPools: [{name: a}]\n"
+        "  gpu-platform:cloud: aks\n  gpu-platform:gpuPools: [{name: a}]\n"
         "  azure-native:location: westeurope\n  kubernetes:context: kind\n"
         "  pulumi:tags: {team: ml}\n  count: 3\n"
         "  gpu-platform:kubeconfig:\n    secure: AAABAGVuY3J5cHRlZA==\n",
     )
     loaded = read_stack_config(path, "gpu-platform")
     assert loaded.config == {
-        "gpu-platform:cloud": "azure",
+        "gpu-platform:cloud": "aks",
         "gpu-platform:gpuPools": '[{"name": "a"}]',
         "azure-native:location": "westeurope",
         "kubernetes:context": "kind",
@@ -59,7 +59,7 @@ def test_values_reach_the_program_as_text_or_json(tmp_path: Path) -> None:
 )
 def test_a_namespace_that_is_almost_the_projects_is_refused(tmp_path: Path, namespace: str) -> None:
     path = stack(
-        tmp_path, f"config:\n  gpu-platform:cloud: azure\n  {namespace}:observability: {{}}\n"
+        tmp_path, f"config:\n  gpu-platform:cloud: aks\n  {namespace}:observability: {{}}\n"
     )
     assert refused(path) == [
         FileProblem(
@@ -100,7 +100,7 @@ def test_other_namespaces_are_the_providers(tmp_path: Path, key: str) -> None:
 
 
 def test_a_stack_file_key_pulumi_does_not_know_is_refused(tmp_path: Path) -> None:
-    path = stack(tmp_path, "confg:\n  gpu-platform:cloud: azure\nsecretprovider: x\n")
+    path = stack(tmp_path, "confg:\n  gpu-platform:cloud: aks\nsecretprovider: x\n")
     assert refused(path) == [
         FileProblem("unknown key 'confg' of a stack file; did you mean 'config'?", 1, 1),
         FileProblem(
@@ -210,14 +210,14 @@ def test_stack_config_as_the_program_receives_it(tmp_path: Path) -> None:
     stack = tmp_path / "Pulumi.dev.yaml"
     stack.write_text(
         "config:\n"
-        "  gpu-platform:cloud: azure\n"
+        "  gpu-platform:cloud: aks\n"
         "  workloads: [{name: a}]\n"
         "  aws:region: eu-west-1\n"
         "  gpu-platform:kubeconfig:\n"
         "    secure: AAABAK\n"
     )
     read = read_stack_config(stack, "gpu-platform")
-    assert read.config["gpu-platform:cloud"] == "azure"
+    assert read.config["gpu-platform:cloud"] == "aks"
     # Keys without a namespace are the project's; structured values arrive as JSON.
     assert json.loads(read.config["gpu-platform:workloads"]) == [{"name": "a"}]
     assert read.config["aws:region"] == "eu-west-1"

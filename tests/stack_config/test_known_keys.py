@@ -16,7 +16,7 @@ from gpu_platform.stack_config.known_keys import (
     unknown_key_message,
 )
 
-AZURE = {"cloud": "azure"}
+AZURE = {"cloud": "aks"}
 
 
 def test_the_closest_known_key_is_named() -> None:
@@ -37,7 +37,7 @@ def test_the_closest_known_key_is_named() -> None:
         (["gpuPools", 3], AZURE, "vmSize"),
         (["gpuPools", 0], {"cloud": "existing"}, "machineType"),
         (["cluster"], AZURE, "resourceGroup"),
-        (["cluster"], {"cloud": "alicloud"}, "clusterSpec"),
+        (["cluster"], {"cloud": "ack"}, "clusterSpec"),
         (["cluster", "systemPool"], AZURE, "osDiskType"),
     ],
 )

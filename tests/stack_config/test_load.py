@@ -9,12 +9,12 @@ from typing import Any, get_args
 import pulumi
 import pytest
 
-from gpu_platform.settings import ExistingClusterSettings
+from gpu_platform.settings import FORMER_CLOUD_NAMES, ExistingClusterSettings
 from gpu_platform.stack_config.load import ConfigError, load_platform
 from tests.conftest import ROOT
 
 BASE: dict[str, Any] = {
-    "cloud": "azure",
+    "cloud": "aks",
     "cluster": {"name": "aks", "location": "westeurope", "resourceGroup": {"name": "rg"}},
     "gpuPools": [
         {"name": "mig", "vmSize": "Standard_ND96asr_v4", "count": 1, "mig": {"profile": "MIG1g"}},
@@ -44,7 +44,7 @@ def test_base_config_is_valid() -> None:
     [
         (lambda r: r.update(bogus=1), "bogus", "unknown key"),
         (lambda r: r["cluster"].update(colour="red"), "cluster.colour", "unknown key"),
-        (lambda r: r.update(cloud="gcp"), "cloud", "azure"),
+        (lambda r: r.update(cloud="gcp"), "cloud", "aks"),
         (
             lambda r: r["gpuPools"][1].update(count=2),
             "gpuPools[1]",
@@ -110,7 +110,7 @@ def test_base_config_is_valid() -> None:
             "cluster.kubernetesVersion",
             "1.30 or newer",
         ),
-        (lambda r: r.update(cloud="alicloud"), "gpuPools[0].vmSize", "AKS only (cloud 'azure')"),
+        (lambda r: r.update(cloud="ack"), "gpuPools[0].vmSize", "AKS only (cloud 'aks')"),
         # The AKS system pool's name.
         (lambda r: r["gpuPools"][1].update(name="system"), "gpuPools[1].name", "system pool"),
         # devicePlugin.values: the component's own checks, with their paths.
@@ -203,7 +203,7 @@ def test_one_error_lists_every_problem() -> None:
         "devicePlugin.version",
     } <= paths
     with pytest.raises(ConfigError) as err:
-        load_platform({"cloud": "azure"})
+        load_platform({"cloud": "aks"})
     assert str(err.value).startswith("invalid stack config")
 
 
@@ -504,7 +504,7 @@ def test_config_choices_are_the_gpu_facts() -> None:
     # AKS's MIG names are AKS's pools' rule (plan.aks.pools), which lists them when refusing.
     message = dict(
         mig_problems(
-            "azure",
+            "aks",
             gpu_pool(
                 {
                     "name": "p",
@@ -537,3 +537,19 @@ def test_the_old_readiness_key_is_read_as_driver_check_with_a_warning() -> None:
     assert [path for path, _ in found] == ["readiness.minDriverMajor"]
     both = problems(lambda r: r.update(readiness={}, driverCheck={}))
     assert both == [("readiness", "the old name of driverCheck; give only driverCheck")]
+
+
+@pytest.mark.parametrize(("former", "today"), sorted(FORMER_CLOUD_NAMES.items()))
+def test_a_former_cloud_name_is_read_as_todays_with_a_warning(former: str, today: str) -> None:
+    """0.1's ``cloud: azure`` and ``alicloud`` are read as ``aks`` and ``ack`` for one release."""
+    from tests.conftest import stack_raw
+
+    stack = {"aks": "dev", "ack": "ack-dev"}[today]
+    raw = stack_raw(stack)
+    raw["cloud"] = former
+    platform = load_platform(raw)
+    assert platform.settings == load_platform(stack_raw(stack)).settings
+    assert (
+        f"cloud: {former} is the old name of {today} (read as {today}; write cloud: {today})"
+        in (platform.warnings)
+    )

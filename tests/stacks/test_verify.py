@@ -650,7 +650,10 @@ def test_healthy_cluster_passes_every_check(kubeconfig: Path, cluster: FakeClust
     }
     # Time-slicing: 4 replicas of the one T4, which the exporter shows once.
     t4 = run.row("gpu-series", f"node/{T4_0}")
-    assert (t4["expected"], t4["found"]) == ("1 GPU in DCGM_FI_DEV_GPU_UTIL", "1 GPU")
+    assert (t4["expected"], t4["found"]) == (
+        "1 GPU in DCGM_FI_DEV_GPU_UTIL and DCGM_FI_DEV_FB_USED",
+        "1 GPU",
+    )
     assert run.row("gpu-attribution", "namespace/gpu-training")["found"] == (
         f"1 attributed: {TRAINER}"  # the finished prep-data Job pod is not asked for
     )
@@ -1418,6 +1421,9 @@ ACK_A10_PAGE = (
     "# TYPE DCGM_FI_DEV_GPU_UTIL gauge\n"
     'DCGM_FI_DEV_GPU_UTIL{gpu="0",UUID="GPU-5c1e0a77-2b1f-4c2e-9d7a-0a10a10a10a1",'
     f'device="nvidia0",modelName="NVIDIA A10",hostname="{ACK_NODE}"}} 37\n'
+    "# TYPE DCGM_FI_DEV_FB_USED gauge\n"
+    'DCGM_FI_DEV_FB_USED{gpu="0",UUID="GPU-5c1e0a77-2b1f-4c2e-9d7a-0a10a10a10a1",'
+    f'device="nvidia0",modelName="NVIDIA A10",hostname="{ACK_NODE}"}} 8192\n'
 )
 
 

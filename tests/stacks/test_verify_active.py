@@ -30,6 +30,7 @@ from gpu_platform.verify.active import (
 from gpu_platform.verify.cli import main
 from gpu_platform.verify.cluster import ClusterReader, connect
 from gpu_platform.verify.deadline import Deadline
+from gpu_platform.verify.results import CheckResult
 from tests.stacks.test_verify import (
     STACK,
     TOKEN,
@@ -43,6 +44,10 @@ from tests.stacks.test_verify import (
 
 pytestmark = pytest.mark.slow
 SMI_LIST = "GPU 0: Tesla T4 (UUID: GPU-9917c7a3-3df2-585c-beed-22b5fe81c8af)\n"
+SMI_FAILED = (
+    "NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver. Make sure "
+    "that the latest NVIDIA driver is installed and running."
+)
 
 
 @dataclass
@@ -53,6 +58,10 @@ class ActiveCluster(FakeCluster):
     """Probe pods stay Pending."""
     stuck: bool = False
     """A deleted namespace never goes away."""
+    tool_fails: bool = False
+    """The vendor's tool fails in the GPU probe (its pod ``Failed``, exit 9)."""
+    pods_refused: bool = False
+    """Creating a pod is forbidden (403)."""
     logs: dict[tuple[str, str], str] = field(default_factory=dict)
     writes: list[tuple[str, str]] = field(default_factory=list)
     claim_templates: list[dict[str, Any]] = field(default_factory=list)
@@ -89,6 +98,9 @@ class _ActiveHandler(_Handler):
             cluster.items("namespaces").append(obj)
         elif self.path.endswith("/resourceclaimtemplates"):
             cluster.claim_templates.append(obj)
+        elif cluster.pods_refused and self.path.endswith("/pods"):
+            self._status(403, "Forbidden", 'pods is forbidden: User "ci" cannot create pods')
+            return
         elif m := re.fullmatch(r"/api/v1/namespaces/([^/]+)/pods", self.path):
             obj["metadata"]["namespace"] = m.group(1)
             obj["spec"]["nodeName"] = "aks-t4-27182818-vmss000000"
@@ -107,6 +119,13 @@ class _ActiveHandler(_Handler):
                 ]
             for container in obj["spec"]["containers"]:
                 printed = _printed(container, cluster.leaky)
+                if cluster.tool_fails and "nvidia-smi -L" in container["command"][-1]:
+                    printed = f"{FOUND}\n{SMI_FAILED}\n"
+                    status["phase"] = "Failed"
+                    terminated = {"exitCode": 9, "reason": "Error"}
+                    status["containerStatuses"] = [
+                        {"name": container["name"], "state": {"terminated": terminated}}
+                    ]
                 cluster.logs[(obj["metadata"]["name"], container["name"])] = printed
             cluster.items("pods").append(obj)
         else:
@@ -184,6 +203,20 @@ def _verify(cluster: ActiveCluster, tmp_path: Path, *extra: str) -> Run:
     return Run(code, out.getvalue(), err.getvalue())
 
 
+def _probe(
+    cluster: ActiveCluster, tmp_path: Path, pool: ProbePool, deadline: Deadline
+) -> tuple[list[CheckResult], list[CheckResult], list[str]]:
+    """One pool probed on its own: its rows, the cleanup's, what the run said."""
+    lines: list[str] = []
+    with serving(cluster, _ActiveHandler) as url:
+        api = connect(write_kubeconfig(tmp_path / "kubeconfig", url), "lab")
+        reader = ClusterReader(api, deadline=deadline)
+        with active_run(reader, deadline, lines.append) as (run, cleanup):
+            rows = run.probe([pool])
+        api.close()
+    return rows, cleanup, lines
+
+
 def _probe_namespaces(cluster: ActiveCluster) -> list[str]:
     return [
         n["metadata"]["name"]
@@ -233,6 +266,7 @@ def test_a_pod_without_a_gpu_that_sees_one_fails(tmp_path: Path) -> None:
         ("probe-no-gpu", "pool/t4"),
         ("probe-one-of-two", "pool/t4"),
     }
+    assert run.row("probe-no-gpu", "pool/t4")["found"] == f"{FOUND} ({active.UNASKED_GPU})"
     assert _probe_namespaces(cluster) == []
 
 
@@ -265,6 +299,52 @@ def test_a_cleanup_that_fails_is_a_failed_row(
     assert row["found"] == (
         f"still there after 0.3 s; remove it: kubectl delete namespace {namespace}"
     )
+
+
+def test_a_gpu_probe_whose_tool_fails_fails(tmp_path: Path) -> None:
+    """Seeing a device node is not enough: the vendor's tool must run (its exit status is the
+    pod's)."""
+    run = _verify(_active_cluster(tool_fails=True), tmp_path)
+    assert run.code == 1
+    failed = {f for f in run.failures() if f[0].startswith("probe-")}
+    assert failed == {("probe-gpu", "pool/a100"), ("probe-gpu", "pool/t4")}
+    assert run.row("probe-gpu", "pool/t4")["found"] == (
+        f"nvidia-smi -L failed (exit 9): {FOUND}; {SMI_FAILED}"
+    )
+
+
+def test_the_cleanup_is_sent_after_the_runs_deadline(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Probes that wait out the run's deadline: the namespace is still deleted, under the
+    cleanup's own deadline."""
+    monkeypatch.setattr(active, "POLL", 0.1)
+    cluster = _active_cluster(unschedulable=True)
+    pool = ProbePool("t4", NVIDIA, "nvidia.com/gpu.shared", "cuda@sha256:x")
+    deadline = Deadline(run_seconds=1.0)
+    rows, cleanup, lines = _probe(cluster, tmp_path, pool, deadline)
+    assert deadline.remaining() < 0
+    assert [(r.check, r.status) for r in rows] == [
+        ("probe-gpu", "fail"),
+        ("probe-no-gpu", "fail"),
+        ("probe-one-of-two", "fail"),
+    ]
+    assert [(r.check, r.status) for r in cleanup] == [("probe-cleanup", "pass")]
+    assert lines[-1].endswith(" deleted")
+    assert _probe_namespaces(cluster) == []
+
+
+def test_a_run_that_stops_with_an_error_says_what_it_cleaned_up(tmp_path: Path) -> None:
+    """An error ends the run without rows (exit 2); stderr still says the namespace went."""
+    cluster = _active_cluster(pods_refused=True)
+    run = _verify(cluster, tmp_path)
+    assert run.code == 2
+    *_, cleaned, error = run.err.splitlines()
+    assert re.fullmatch(
+        r"verify --active: namespace gpu-platform-verify-[0-9a-f]{6} deleted", cleaned
+    )
+    assert error.startswith("verify: error: not allowed to post /api/v1/namespaces/")
+    assert _probe_namespaces(cluster) == []
 
 
 def test_an_interrupted_run_still_removes_its_probes(
@@ -312,12 +392,7 @@ def test_a_dra_pool_runs_the_claim_variant(tmp_path: Path) -> None:
     """The official test's shape on a DRA pool: a ResourceClaimTemplate, the pods' claims."""
     cluster = _active_cluster()
     pool = ProbePool("h100", NVIDIA, "nvidia.com/gpu", "cuda@sha256:x", "gpu.nvidia.com")
-    lines: list[str] = []
-    with serving(cluster, _ActiveHandler) as url:
-        api = connect(write_kubeconfig(tmp_path / "kubeconfig", url), "lab")
-        with active_run(ClusterReader(api), Deadline(), lines.append) as (run, cleanup):
-            rows = run.probe([pool])
-        api.close()
+    rows, cleanup, _ = _probe(cluster, tmp_path, pool, Deadline())
     assert [(r.check, r.status) for r in [*rows, *cleanup]] == [
         ("probe-gpu", "pass"),
         ("probe-no-gpu", "pass"),

@@ -29,6 +29,7 @@ from gpu_platform.verify.dra_expectations import dra_expectation
 from gpu_platform.verify.expectations import expectations
 from gpu_platform.verify.plan_expectations import plan_expectations
 from gpu_platform.verify.plan_file import plan_resources
+from gpu_platform.verify.queue_expectations import queue_expectation
 from gpu_platform.verify.seed_expectations import SeedExpectations
 from tests.conftest import stack_preview
 from tests.provider.grpc_engine import PROJECT, STACK, provider_session
@@ -42,6 +43,7 @@ from tests.stacks.test_verify import (
     verify,
     write_kubeconfig,
 )
+from tests.stacks.test_verify_queues import _recorded_with_queues
 
 ROOT = Path(__file__).resolve().parents[2]
 STACKS = {
@@ -51,7 +53,9 @@ STACKS = {
     "ack-dev": None,
     "existing": None,
     "dra-dev": None,
+    "queues-dev": None,
     "verify": DATA / "Pulumi.verify.yaml",
+    "verify-queues": DATA / "Pulumi.verify-queues.yaml",
 }
 """Every stack of the repository, and the recorded cluster's."""
 
@@ -83,7 +87,9 @@ def test_a_stacks_plan_promises_what_its_config_does(stack: str) -> None:
     platform = load_stack(ROOT, stack, config)
     from_config, amd = expectations(platform), amd_expectation(platform)
     dra = dra_expectation(platform)
-    from_plan, planned_amd, planned_dra = plan_expectations(plan_resources(_plan(stack, config)))
+    from_plan, planned_amd, planned_dra, planned_queues = plan_expectations(
+        plan_resources(_plan(stack, config))
+    )
     # The plan holds the namespaces in its own (sorted) order; everything else is equal.
     assert _by_name(from_plan.namespaces) == _by_name(from_config.namespaces)
     assert from_plan.pools == from_config.pools
@@ -96,6 +102,8 @@ def test_a_stacks_plan_promises_what_its_config_does(stack: str) -> None:
         from_config.min_driver_major,
     )
     assert planned_amd == amd
+    assert planned_queues == queue_expectation(platform)
+    assert (planned_queues is None) == (stack not in ("queues-dev", "verify-queues"))
     if dra is None or planned_dra is None:
         assert planned_dra == dra
     else:  # the DRA pools in the plan's order
@@ -272,3 +280,31 @@ def test_junit_of_a_plan_run(kubeconfig: Path, tmp_path: Path) -> None:
     assert run.code == 0
     assert run.out.startswith('<?xml version="1.0" encoding="UTF-8"?>\n<testsuites ')
     assert 'failures="0"' in run.out.splitlines()[1]
+
+
+@pytest.mark.parametrize("stack", ["queues-dev", "verify-queues"])
+def test_a_stack_with_queues_gives_the_same_rows_by_plan_and_by_config(
+    stack: str, tmp_path: Path
+) -> None:
+    """On the recorded cluster with Kueue (healthy for verify-queues; queues-dev's own pools
+    and quotas differ from it): the two paths give the same rows, queue rows and the
+    conformance row they are the evidence of included."""
+    config = STACKS[stack]
+    plan = tmp_path / "plan.json"
+    plan.write_text(json.dumps(_plan(stack, config)))
+    extra = ("--skip-driver", "--skip-metrics", "--conformance")
+    with serving(_recorded_with_queues()) as url:
+        kubeconfig = write_kubeconfig(tmp_path / "kubeconfig", url)
+        by_plan = _verify_plan(kubeconfig, plan, *extra)
+        by_config = verify(kubeconfig, *extra, config=config or ROOT / f"Pulumi.{stack}.yaml")
+    assert by_plan.code == by_config.code
+    assert _rows(by_plan) == _rows(by_config)
+    queue_checks = {"kueue-controller", "resource-flavor", "cluster-queue", "local-queue"}
+    assert {r["check"] for r in by_plan.rows()} >= queue_checks
+    gang = by_plan.row("conformance", "ai-conformance-1.36/gang_scheduling")
+    if stack == "verify-queues":
+        assert by_plan.code == 0, by_plan.failures()
+        assert gang["status"] == "pass"
+        assert gang["found"].startswith("7 of 7 rows pass; Kueue admits a workload whole")
+    else:
+        assert gang["status"] == "fail"

@@ -27,7 +27,7 @@ from gpu_platform.stack_config import load_platform
 from tests.conftest import stack_preview
 
 
-@pytest.mark.parametrize("cloud", ["existing", "azure", "alicloud"])
+@pytest.mark.parametrize("cloud", ["existing", "aks", "ack"])
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: s.label)
 def test_synthetic_platforms_are_valid_and_sized(cloud: BenchCloud, size: Size) -> None:
     platform = load_platform(synthetic_raw(cloud, size))
@@ -38,7 +38,7 @@ def test_synthetic_platforms_are_valid_and_sized(cloud: BenchCloud, size: Size) 
         # Every pool shape is present: whole GPUs, MIG (AKS) or ACK's MPS, time-slicing.
         sharing = {p.sharing for p in platform.pools.values()}
         migs = {p.mig_profile is not None for p in platform.pools.values()}
-        if cloud == "alicloud":
+        if cloud == "ack":
             assert sharing == {None, "ackMps", "timeSlicing"}
             assert migs == {False}
         else:
@@ -144,7 +144,7 @@ def test_bench_smallest_size_writes_the_report(
         assert timing["critical_minutes"] == timing["unavoidable_minutes"]
     assert doc["validation"] == [], "the validation stress runs only with every size"
     assert doc["meta"]["sizes"] == ["1p/2ns"]
-    assert [c["cloud"] for c in doc["scale"]] == ["existing", "azure"]
+    assert [c["cloud"] for c in doc["scale"]] == ["existing", "aks"]
     existing = doc["scale"][0]
     assert existing["unavailable"] is None
     (point,) = existing["points"]

@@ -20,8 +20,10 @@ json_values = st.recursive(
     | st.sampled_from(
         [
             "",
-            "azure",
+            "aks",
             "existing",
+            "ack",
+            "azure",
             "alicloud",
             "MIG1g",
             "MIG9g",

@@ -277,7 +277,7 @@ def test_mig_profile_lookup_refusals() -> None:
 # --- Config validation refuses what the catalog does not know, listing the choices ----------
 
 ACK_BASE: dict[str, Any] = {
-    "cloud": "alicloud",
+    "cloud": "ack",
     "cluster": {
         "name": "ack",
         "region": "cn-hangzhou",

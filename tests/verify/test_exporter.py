@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from gpu_facts.nvidia.dcgm_exporter_chart import ENGINE_ACTIVE, UTILIZATION
+from gpu_facts.nvidia.dcgm_exporter_chart import ENGINE_ACTIVE, FRAMEBUFFER_USED, UTILIZATION
 from gpu_platform.plan.metrics import NodeSeries
 from gpu_platform.stack_config import load_platform
 from gpu_platform.verify.expectations import exporter_expectation
@@ -19,6 +19,7 @@ from gpu_platform.verify.exporter import (
     metrics_port,
     parse_page,
     pod_gpu_resources,
+    series_read,
     told_names,
 )
 from gpu_platform.verify.prometheus_text import Sample
@@ -112,8 +113,20 @@ def _util(**labels: str) -> Sample:
     return Sample(UTILIZATION, labels, 1.0)
 
 
+def _memory(**labels: str) -> Sample:
+    return Sample(FRAMEBUFFER_USED, labels, 512.0)
+
+
 def test_gpus_are_told_apart_by_index_else_uuid() -> None:
-    page = Page((_util(UUID="GPU-a"), _util(UUID="GPU-b"), _util(UUID="GPU-a", pod="p")))
+    page = Page(
+        (
+            _util(UUID="GPU-a"),
+            _util(UUID="GPU-b"),
+            _util(UUID="GPU-a", pod="p"),
+            _memory(UUID="GPU-a"),
+            _memory(UUID="GPU-b"),
+        )
+    )
     two = NodeSeries(UTILIZATION, 2, None)
     assert gpu_series("n", two, page, "").found == "2 GPUs"
     row = gpu_series("n", T4, page, "")
@@ -122,6 +135,26 @@ def test_gpus_are_told_apart_by_index_else_uuid() -> None:
         "2 GPUs (1 more than the 1 the stack config promises: the node's VM size or MIG layout "
         "is not the pool's)"
     )
+
+
+def test_each_whole_gpu_shows_its_memory_too() -> None:
+    """AI Conformance's accelerator metrics: utilisation and memory per accelerator."""
+    page = Page((_util(gpu="0"), _util(gpu="1"), _memory(gpu="0")))
+    row = gpu_series("n", NodeSeries(UTILIZATION, 2, None), page, "")
+    assert row.expected == "2 GPUs in DCGM_FI_DEV_GPU_UTIL and DCGM_FI_DEV_FB_USED"
+    assert (row.status, row.found) == (
+        "fail",
+        "2 GPUs; no DCGM_FI_DEV_FB_USED series of GPU 1: the exporter's counters file leaves "
+        "out the memory in use",
+    )
+
+
+def test_a_page_is_decoded_for_the_series_its_node_is_judged_by() -> None:
+    """Memory on whole GPUs only: per MIG instance dcgm-exporter may not show it."""
+    watch = NodeWatch("n", T4, CheckResult("exporter", "node/n", "", "", "pass"), {})
+    assert series_read(watch) == {UTILIZATION, FRAMEBUFFER_USED}
+    mig = NodeWatch("m", NodeSeries(ENGINE_ACTIVE, 7, "1g.5gb"), watch.row, {})
+    assert series_read(mig) == {ENGINE_ACTIVE}
 
 
 def test_a_broken_page_is_one_failing_row() -> None:

@@ -104,6 +104,21 @@ def test_markdown_puts_what_needs_attention_first() -> None:
     attention = lines[start : start + 2]
     assert attention == [
         "| `taint` | `node/a` | nvidia.com/gpu=present:NoSchedule | no taints | ❌ FAIL |",
-        "| `node-image` | `pool/a` | ≤ 35 days old | a \\| b < 60 days | ⚠️ WARN |",
+        "| `node-image` | `pool/a` | ≤ 35 days old | a \\| b &lt; 60 days | ⚠️ WARN |",
     ]
     assert "<details><summary>All 4 rows</summary>" in lines
+
+
+def test_what_the_cluster_printed_cannot_break_the_output(tmp_path: Path) -> None:
+    """A probe's log or an API server's message can hold control characters and markup: the
+    table shows no escape sequence, the JUnit XML stays readable, the comment stays ours."""
+    printed = "RESULT: \x1b[31mACCELERATOR_FOUND\x00\x07</details><img src=x>"
+    report = Report([CheckResult("probe-no-gpu", "pool/t4", "sees no GPU", printed, "fail")])
+    assert "\x1b" not in table(report, "verify") and "\x00" not in table(report, "verify")
+    path = tmp_path / "verify.xml"
+    path.write_text(as_junit(report, "verify"))
+    (case,) = next(iter(JUnitXml.fromfile(str(path))))
+    (failure,) = case.result
+    assert failure.message == "RESULT: \ufffd[31mACCELERATOR_FOUND\ufffd\ufffd</details><img src=x>"
+    row = as_markdown(report, "verify").splitlines()[8]
+    assert row.endswith("&lt;/details&gt;&lt;img src=x&gt; | ❌ FAIL |")

@@ -34,7 +34,7 @@ def test_any_other_failure_stops_the_run(status: int | None) -> None:
 
 
 def test_nvidia_only_checks_say_which_pool_they_miss_on_a_stack_with_nvidia_pools() -> None:
-    seeds = SeedExpectations("azure", (SeedPool("t4", 1), MI300X), "NodeImage")
+    seeds = SeedExpectations("aks", (SeedPool("t4", 1), MI300X), "NodeImage")
     row = _not_applicable(MIG_DEVICES, seeds, "MIG pool")
     assert (row.check, row.subject, row.found, row.status) == (
         MIG_DEVICES,
@@ -48,7 +48,7 @@ def test_nvidia_only_checks_say_which_pool_they_miss_on_a_stack_with_nvidia_pool
 def test_nvidia_only_checks_say_they_are_nvidias_on_a_stack_without_nvidia_pools(
     check: str,
 ) -> None:
-    seeds = SeedExpectations("azure", (MI300X, SeedPool("mi300b", 8, vendor=AMD)), "NodeImage")
+    seeds = SeedExpectations("aks", (MI300X, SeedPool("mi300b", 8, vendor=AMD)), "NodeImage")
     assert seeds.nvidia_pools == ()
     row = _not_applicable(check, seeds, "unused")
     assert row.status == "skip"

@@ -35,7 +35,7 @@ def test_dev_stack_mig_pool_and_node_image_channel() -> None:
 def test_ack_mps_pool_keeps_gpu_memory_books_and_runs_acks_daemon() -> None:
     seeds = seed_expectations(load_stack(ROOT, "x", VERIFY / "Pulumi.verify-ack.yaml"))
     assert seeds.pools == (SeedPool("a10mps", 1, gpu_mem_ledger=True, mps=MpsDaemon.ACK),)
-    assert (seeds.cloud, seeds.node_os_channel, seeds.is_aks) == ("alicloud", None, False)
+    assert (seeds.cloud, seeds.node_os_channel, seeds.is_aks) == ("ack", None, False)
 
 
 def test_nvme_pool_and_device_plugin_mps(tmp_path: Path) -> None:

@@ -29,7 +29,7 @@ ACK_MODES: dict[str, SharingMode] = {
 }
 """``sharing.mode`` on ACK -> ACK's sharing mode: the config takes the ``ack.node.gpu.schedule``
 label value (``mps``, ``cgpu``, ``share``)."""
-NO_MIG_ON_ACK = "MIG pools are supported on AKS (cloud 'azure') and existing clusters"
+NO_MIG_ON_ACK = "MIG pools are supported on AKS (cloud 'aks') and existing clusters"
 
 
 def ack_machine(pool: AckGpuPoolSettings) -> PoolMachine:
@@ -71,7 +71,7 @@ def ack_cpu_machine_problems(pool: CpuPoolSettings) -> Iterator[Problem]:
     elif (problem := ecs_type_problem(pool.instance_type)) is not None:
         yield "instanceType", problem
     if pool.vm_size is not None:
-        yield "vmSize", "Azure VM sizes are for cloud 'azure'; use instanceType"
+        yield "vmSize", "Azure VM sizes are for cloud 'aks'; use instanceType"
 
 
 def ack_pool_size_limits(

@@ -109,7 +109,7 @@ def aks_cpu_machine_problems(pool: CpuPoolSettings) -> Iterator[Problem]:
     elif (problem := azure_size_problem(pool.vm_size)) is not None:
         yield "vmSize", problem
     if pool.instance_type is not None:
-        yield "instanceType", "Alibaba instance types are for cloud 'alicloud'; use vmSize"
+        yield "instanceType", "Alibaba instance types are for cloud 'ack'; use vmSize"
 
 
 def aks_pool_size_limits(

@@ -27,7 +27,7 @@ def _ack_cluster(cfg: ConfigUnderCheck) -> Iterator[Problem]:
     for path, message in ack_cluster_problems(cluster, "cluster"):
         yield join_path("cluster", path), message
     yield from _ack_gpu_pools(cfg, cluster)
-    modes = [cloud_sharing("alicloud", pool) for pool in cfg.settings.gpu_pools]
+    modes = [cloud_sharing("ack", pool) for pool in cfg.settings.gpu_pools]
     yield from under("ackGpuSharing", pin_problems(cfg.settings.ack_gpu_sharing, modes))
 
 
@@ -41,7 +41,7 @@ def _ack_gpu_pools(cfg: ConfigUnderCheck, cluster: AckClusterSettings) -> Iterat
                 f"gpuPools[{i}].labels.{ACK_GPU_SCHEDULE_LABEL}",
                 "set by the platform from sharing.mode; remove it",
             )
-        if cloud_sharing("alicloud", pool) not in ACK_SHARING_MODES:
+        if cloud_sharing("ack", pool) not in ACK_SHARING_MODES:
             plugin_pools.append(pool.name)
     if not plugin_pools:
         return

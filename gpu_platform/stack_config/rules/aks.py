@@ -54,12 +54,12 @@ def node_hardening(cfg: ConfigUnderCheck) -> Iterator[Problem]:
     """AKS: an ephemeral OS disk fits the size's cache or temp disk, CPU pools surge (the
     system pool's own rules are the cluster's). Elsewhere the AKS node settings mean nothing:
     refused."""
-    if cfg.cloud != "azure":
+    if cfg.cloud != "aks":
         for at, _, node in _pools_with_nodes(cfg):
             for field in sorted(node.model_fields_set & AKS_NODE_KEYS.keys()):
                 yield (
                     f"{at}.{AKS_NODE_KEYS[field]}",
-                    f"AKS only (cloud 'azure'); on cloud '{cfg.cloud}' remove it",
+                    f"AKS only (cloud 'aks'); on cloud '{cfg.cloud}' remove it",
                 )
         return
     for at, vm_size, node in _pools_with_nodes(cfg):

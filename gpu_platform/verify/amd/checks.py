@@ -31,17 +31,13 @@ from ..checks import (
 )
 from ..cluster import Obj
 from ..daemons import DaemonPods
-from ..exporter import Page, parse_page
+from ..exporter import Page
 from ..objects import labels_of, name_of
 from ..results import CheckResult, many, outcome
 from .expectations import DEVICE_PLUGIN_TITLE, EXPORTER_TITLE, AmdPoolExpectation
 
 READ_METRICS = frozenset({GFX_ACTIVITY, HEALTH})
 """The exporter's series these checks read."""
-
-
-def parse_amd_page(text_: str) -> Page:
-    return parse_page(text_, READ_METRICS)
 
 
 def driver_version(node: Obj) -> CheckResult:

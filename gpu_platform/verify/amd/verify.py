@@ -21,7 +21,7 @@ from ..exporter import MetricsReader, NodeWatch, gpu_attribution, metrics_port, 
 from ..objects import name_of, text
 from ..progress import Progress, run_each
 from ..results import CheckResult
-from .checks import amd_gpu_series, amd_node_rows, operand_status, parse_amd_page
+from .checks import READ_METRICS, amd_gpu_series, amd_node_rows, operand_status
 from .expectations import DEVICE_PLUGIN_TITLE, AmdExpectation
 from .smi import STATIC_DRIVER, amd_smi_driver
 
@@ -120,12 +120,8 @@ def verify_amd(
         progress=progress,
     )
     skipped = "not checked (--skip-metrics)" if read_metrics is None else ""
-    found = targets(watches.values(), amd.port, METRICS_PORT_NAME)
-    pages = (
-        {}
-        if read_metrics is None
-        else read_pages(found, read_metrics, parallel, progress, parse=parse_amd_page)
-    )
+    found = targets(watches.values(), amd.port, METRICS_PORT_NAME, lambda _: READ_METRICS)
+    pages = {} if read_metrics is None else read_pages(found, read_metrics, parallel, progress)
 
     results: list[CheckResult] = []
     for pool in amd.pools:

@@ -180,7 +180,7 @@ def test_mig_pool_that_autoscales_is_refused_before_anything_is_registered() -> 
     bad: GpuPoolArgs = {**MIG_POOL, "autoscale": {"min": 0, "max": 2}}
     del bad["count"]
     err = refused(pool_args(t4_pool(), pool=bad))
-    rule = dict(mig_problems("azure", gpu_pool(bad)))
+    rule = dict(mig_problems("aks", gpu_pool(bad)))
     assert {e["property_path"]: e["reason"] for e in err.errors or []} == {
         "pool.autoscale": rule["autoscale"]
     }
@@ -192,7 +192,7 @@ def test_azure_linux_mig_pool_is_refused_by_config_and_component() -> None:
         dev_platform(lambda r: r["gpuPools"][0].update(osSku="AzureLinux"))
     bad: GpuPoolArgs = {**MIG_POOL, "os_sku": "AzureLinux"}
     err = refused(pool_args(t4_pool(), pool=bad))
-    rule = dict(mig_problems("azure", gpu_pool(bad)))["osSku"]
+    rule = dict(mig_problems("aks", gpu_pool(bad)))["osSku"]
     assert {e["property_path"]: e["reason"] for e in err.errors or []} == {"pool.osSku": rule}
     assert ("gpuPools[0].osSku", rule) in config.value.problems
 

@@ -136,7 +136,7 @@ WEB = ((80, "TCP"), (443, "TCP"))
 PROBES = [(53, "UDP"), (53, "TCP"), (80, "TCP"), (443, "TCP"), (5000, "TCP"), (9443, "TCP")]
 
 
-@pytest.mark.parametrize("cloud", ["existing", "azure"])
+@pytest.mark.parametrize("cloud", ["existing", "aks"])
 def test_every_pod_reaches_the_api_server_and_no_more_unless_it_must(cloud: str) -> None:
     args = amd_operator_args(
         amd_platform(), cloud=cloud, scrape="annotations", scraper_namespaces=["kube-system"]

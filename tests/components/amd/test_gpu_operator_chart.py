@@ -96,13 +96,13 @@ def test_every_pod_stays_on_the_system_nodes_with_pinned_images(
 def test_our_policies_let_every_pod_reach_the_api_server_and_the_webhook_be_called(
     rendered: list[dict[str, Any]],
 ) -> None:
-    result = run(lambda: _policies("azure"))
+    result = run(lambda: _policies("aks"))
     policies = [r.inputs for r in result.resources if r.type.endswith("NetworkPolicy")]
     api_server = Endpoint(ip="198.51.100.10")
     for obj in pods(rendered):
         labels = obj["spec"]["template"].get("metadata", {}).get("labels") or {}
         pod = Endpoint(namespace=NAMESPACE, labels=labels)
-        for port in API_SERVER_PORTS["azure"]:
+        for port in API_SERVER_PORTS["aks"]:
             assert allows(policies, pod, "Egress", api_server, port=port), obj["metadata"]["name"]
     (webhook,) = [
         o for o in pods(rendered) if o["metadata"]["name"] == f"{amd.KMM_FULLNAME}-webhook-server"

@@ -33,6 +33,9 @@ def test_kubeconfig_contents_stay_secret() -> None:
     assert provider.inputs["context"] == "kind-gpu"
     assert isinstance(result.outputs["kubeconfig"], Secret)
     assert result.outputs["clusterName"] == "kind"
+    # The one component with a credential among its args records none of them
+    # (components/recorded_inputs.py): the plan and the state never hold the kubeconfig there.
+    assert one(result, "gpu-platform:index:ExistingCluster").inputs == {}
 
 
 def test_kubeconfig_file_is_read_and_kept_secret() -> None:

@@ -53,7 +53,7 @@ KEEPS_POD_ATTRIBUTION = {
 
 
 def exporter(**args: Any) -> ProgramRun:
-    full: DcgmExporterArgs = {"pools": [A100_MIG, T4_SHARED], "cloud": "azure", **args}
+    full: DcgmExporterArgs = {"pools": [A100_MIG, T4_SHARED], "cloud": "aks", **args}
     return run(lambda: DcgmExporter("metrics", full))
 
 
@@ -120,7 +120,7 @@ ACK_T4: GpuPoolArgs = {"name": "t4", "instance_type": "ecs.gn6i-c4g1.xlarge", "c
 
 def test_ack_mps_pools_get_our_exporter_which_names_no_aliyun_pods() -> None:
     def program() -> None:
-        component = DcgmExporter("metrics", {"pools": [A10_MPS, ACK_T4], "cloud": "alicloud"})
+        component = DcgmExporter("metrics", {"pools": [A10_MPS, ACK_T4], "cloud": "ack"})
         pulumi.export("resourceNames", component.resource_names)
 
     result = run(program)
@@ -300,7 +300,7 @@ def test_every_known_value_path_is_in_the_charts_values_yaml() -> None:
 def test_our_stacks_pools_map_onto_the_exporter() -> None:
     platform = platform_of(stack_raw("dev"))
     pools = [gpu_pool_args(pf) for pf in platform.pools.values()]
-    result = run(lambda: DcgmExporter("metrics", {"pools": pools, "cloud": "azure"}))
+    result = run(lambda: DcgmExporter("metrics", {"pools": pools, "cloud": "aks"}))
     env = {e["name"]: e["value"] for e in values(result)["extraEnv"]}
     assert env["NVIDIA_RESOURCE_NAMES"] == "nvidia.com/gpu.shared"
 

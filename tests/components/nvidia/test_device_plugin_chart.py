@@ -23,7 +23,7 @@ from tests.reference import reference
 CHART_NAME = f"nvidia-device-plugin-{DEFAULT_VERSION}"
 """NVIDIA's chart at our pinned version, read from ../shared/reference (never copied here)."""
 POD_KINDS = {"DaemonSet", "Deployment", "StatefulSet", "Job", "CronJob", "Pod"}
-STACK_OF_CLOUD = {"azure": "dev", "alicloud": "ack-dev", "existing": "existing"}
+STACK_OF_CLOUD = {"aks": "dev", "ack": "ack-dev", "existing": "existing"}
 
 
 def platform(cloud: str) -> ResolvedPlatform:
@@ -54,7 +54,7 @@ def pod_template(obj: dict[str, Any]) -> dict[str, Any]:
 
 @pytest.fixture(scope="module")
 def rendered() -> list[dict[str, Any]]:
-    return render(platform("azure"))
+    return render(platform("aks"))
 
 
 def test_the_chart_facts_list_every_pod_the_release_runs(rendered: list[dict[str, Any]]) -> None:

@@ -51,7 +51,7 @@ def test_without_a_dra_pool_nothing_is_registered() -> None:
     monitor = RecordingMonitor(PreviewMocks())
     with pytest.raises(pulumi.InputPropertiesError) as err:
         run(
-            lambda: NvidiaDraDriver("dra", {"pools": pools_args(p), "cloud": "azure"}),
+            lambda: NvidiaDraDriver("dra", {"pools": pools_args(p), "cloud": "aks"}),
             monitor=monitor,
         )
     assert err.value.message.endswith(f"pools: {NO_DRA_POOL}")
@@ -86,7 +86,7 @@ def test_a_dra_pool_with_sharing_is_refused_with_plans_message() -> None:
     with pytest.raises(pulumi.InputPropertiesError) as err:
         run(lambda: NvidiaDraDriver("dra", {**dra_driver_args(p), "pools": pools}))
     settings = gpu_pool(pools[2])
-    (expected,) = under("pools[2]", dra_pool_problems("azure", settings))
+    (expected,) = under("pools[2]", dra_pool_problems("aks", settings))
     assert f"{expected[0]}: {expected[1]}" in err.value.message
 
 

@@ -210,7 +210,7 @@ def test_each_pod_reaches_the_api_server_and_nothing_else() -> None:
     result = run(lambda: NvidiaDraDriver("dra", dra_driver_args(p)))
     policies = [r.inputs for r in by_type(result, "kubernetes:networking.k8s.io/v1:NetworkPolicy")]
     assert sum(is_deny_all(policy) for policy in policies) == 1
-    namespace, ports = p.settings.dra_driver.namespace, API_SERVER_PORTS["azure"]
+    namespace, ports = p.settings.dra_driver.namespace, API_SERVER_PORTS["aks"]
     pods = [
         Endpoint(namespace=namespace, labels=o["spec"]["template"]["metadata"]["labels"])
         for o in render(p)

@@ -50,7 +50,7 @@ def policies(cloud: str = "existing", scrapers: list[str] | None = None) -> list
     return [r.inputs for r in by_type(result, NETWORK_POLICY)]
 
 
-@pytest.mark.parametrize("cloud", ["existing", "azure"])
+@pytest.mark.parametrize("cloud", ["existing", "aks"])
 def test_every_pod_reaches_the_api_server_and_no_more_unless_it_must(cloud: str) -> None:
     found = policies(cloud, ["monitoring"])
     assert sum(is_deny_all(p) for p in found) == 1
@@ -83,7 +83,7 @@ def test_api_server_ports_follow_the_cloud() -> None:
         return [int(port["port"]) for port in policy["spec"]["egress"][0]["ports"]]
 
     assert ports(policies("existing")) == [443, 6443]
-    assert ports(policies("azure")) == [443]
+    assert ports(policies("aks")) == [443]
 
 
 def test_bad_scraper_namespaces_are_refused() -> None:

@@ -7,5 +7,5 @@ from gpu_platform.plan.clouds import cloud_plan
 
 
 def test_ack_collects_only_the_namespaces_it_has_a_log_config_for() -> None:
-    assert cloud_plan("alicloud").container_logs is CONTAINER_LOGS
+    assert cloud_plan("ack").container_logs is CONTAINER_LOGS
     assert not CONTAINER_LOGS.every_namespace_when_none_named

@@ -7,5 +7,5 @@ from gpu_platform.plan.clouds import cloud_plan
 
 
 def test_aks_collects_every_namespace_when_its_rule_names_none() -> None:
-    assert cloud_plan("azure").container_logs is CONTAINER_LOGS
+    assert cloud_plan("aks").container_logs is CONTAINER_LOGS
     assert CONTAINER_LOGS.every_namespace_when_none_named

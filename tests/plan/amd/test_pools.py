@@ -36,12 +36,12 @@ def test_vendor_by_size() -> None:
 
 def test_amd_pool_problems_are_relative_to_the_pool() -> None:
     pool = AksGpuPoolSettings(name="a", vmSize=MI300X, count=1, osSku="AzureLinux")
-    found = dict(amd_pool_problems("azure", pool))
+    found = dict(amd_pool_problems("aks", pool))
     assert "AzureLinux and Windows are not yet supported with AMD GPU" in found["osSku"]
     nvidia = AksGpuPoolSettings(
         name="t", vmSize="Standard_NC4as_T4_v3", count=1, osSku="AzureLinux"
     )
-    assert amd_pool_problems("azure", nvidia) == []
+    assert amd_pool_problems("aks", nvidia) == []
 
 
 def test_amd_pools_serve_only_the_namespaces_that_list_them() -> None:

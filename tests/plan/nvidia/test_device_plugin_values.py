@@ -25,7 +25,7 @@ def test_version() -> None:
 
 def test_our_configs_are_the_default_and_each_plugin_pool() -> None:
     t4 = resolve_pool(
-        "azure",
+        "aks",
         gpu_pool({"name": "t4", "vmSize": "Standard_NC4as_T4_v3", "count": 1}),
     )
     assert our_config_names([t4]) == ["plain-default", "t4"]

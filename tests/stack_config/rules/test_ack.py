@@ -158,7 +158,7 @@ CASES: list[tuple[str, Callable[[Raw], object], str, str]] = [
         "Azure VM size on ACK",
         lambda r: r["gpuPools"][1].update(vmSize="Standard_NC4as_T4_v3"),
         "gpuPools[1].vmSize",
-        "AKS only (cloud 'azure'); on cloud 'alicloud' remove it",
+        "AKS only (cloud 'aks'); on cloud 'ack' remove it",
     ),
     (
         "instance type not in the catalog",

@@ -49,5 +49,5 @@ def test_aks_node_settings_elsewhere_are_refused() -> None:
     with pytest.raises(ConfigError) as err:
         load_platform(raw("ack-dev", max_pods))
     assert err.value.problems == [
-        ("gpuPools[0].maxPods", "AKS only (cloud 'azure'); on cloud 'alicloud' remove it")
+        ("gpuPools[0].maxPods", "AKS only (cloud 'aks'); on cloud 'ack' remove it")
     ]

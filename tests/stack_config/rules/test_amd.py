@@ -114,5 +114,5 @@ def test_the_amd_layers_namespaces_are_its_own(change: Any, key: str) -> None:
 def test_the_pool_rule_is_plans_under_the_pools_place() -> None:
     cfg = subject("amd-dev", lambda r: _pool(r).update(osSku="AzureLinux"))
     found = [p for rule in POOL_RULES for p in rule(cfg.with_pools(cfg.pools[:1]))]
-    assert found and found == under("gpuPools[0]", amd_pool_problems("azure", cfg.pools[0][1]))
+    assert found and found == under("gpuPools[0]", amd_pool_problems("aks", cfg.pools[0][1]))
     assert list(amd_layer(subject("amd-dev"))) == []

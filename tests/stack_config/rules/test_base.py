@@ -8,7 +8,7 @@ from tests.stack_config.rules.subjects import subject
 
 def test_the_config_under_check() -> None:
     cfg = subject("dev")
-    assert cfg.cloud == "azure"
+    assert cfg.cloud == "aks"
     first = cfg.with_pools(cfg.pools[:1])
     assert isinstance(first, ConfigUnderCheck)
     assert first.pools == cfg.pools[:1] and first.settings is cfg.settings

@@ -378,7 +378,7 @@ def test_existing_clusters_take_hand_set_kubernetes_labels_and_no_zones() -> Non
     assert problems("existing", lambda r: r["gpuPools"][0].update(zones=["1"])) == [
         (
             "gpuPools[0].zones",
-            "AKS and ACK only (cloud 'azure', 'alicloud'); on cloud 'existing' remove it",
+            "AKS and ACK only (cloud 'aks', 'ack'); on cloud 'existing' remove it",
         )
     ]
 

@@ -17,7 +17,7 @@ def test_kubernetes_version_from_1_30() -> None:
     def old(raw: Raw) -> None:
         raw["cluster"]["kubernetesVersion"] = "1.29"
 
-    problem = kubernetes_version_problem("azure", "1.29")
+    problem = kubernetes_version_problem("aks", "1.29")
     assert problem is not None and "must be 1.30 or newer" in problem
     assert list(kubernetes_version(subject("dev", old))) == [("cluster.kubernetesVersion", problem)]
     assert list(kubernetes_version(subject("dev"))) == []

@@ -88,7 +88,7 @@ def test_each_sample_stack_has_one_autoscaled_cpu_pool(stack: str) -> None:
             [
                 (
                     "cpuPools[0].instanceType",
-                    "Alibaba instance types are for cloud 'alicloud'; use vmSize",
+                    "Alibaba instance types are for cloud 'ack'; use vmSize",
                 )
             ],
         ),
@@ -181,7 +181,7 @@ def test_each_sample_stack_has_one_autoscaled_cpu_pool(stack: str) -> None:
         (
             "ack-dev",
             {"maxPods": 50},
-            [("cpuPools[0].maxPods", "AKS only (cloud 'azure'); on cloud 'alicloud' remove it")],
+            [("cpuPools[0].maxPods", "AKS only (cloud 'aks'); on cloud 'ack' remove it")],
         ),
     ],
 )
@@ -326,15 +326,15 @@ def test_aks_node_settings_on_other_clouds_are_refused() -> None:
     # The GPU pools' model on ACK has no such keys (the schema says so), the system pool's
     # has (a rule says so).
     assert problems("ack-dev", set_them) == [
-        ("gpuPools[0].maxPods", "AKS only (cloud 'azure'); on cloud 'alicloud' remove it"),
-        ("gpuPools[1].osDiskSizeGb", "AKS only (cloud 'azure'); on cloud 'alicloud' remove it"),
+        ("gpuPools[0].maxPods", "AKS only (cloud 'aks'); on cloud 'ack' remove it"),
+        ("gpuPools[1].osDiskSizeGb", "AKS only (cloud 'aks'); on cloud 'ack' remove it"),
         (
             "cluster.systemPool.osDiskType",
-            "AKS only (cloud 'azure'); on cloud 'alicloud' remove it",
+            "AKS only (cloud 'aks'); on cloud 'ack' remove it",
         ),
     ]
     assert problems("existing", lambda r: r["gpuPools"][0].update(maxPods=50)) == [
-        ("gpuPools[0].maxPods", "AKS only (cloud 'azure'); on cloud 'existing' remove it")
+        ("gpuPools[0].maxPods", "AKS only (cloud 'aks'); on cloud 'existing' remove it")
     ]
 
 
@@ -443,5 +443,5 @@ def test_the_cpu_pool_rule_is_plans_under_the_pools_place() -> None:
 
     cfg = subject("dev", bad)
     found = list(cpu_pools(cfg))
-    assert found == under("cpuPools[0]", cpu_pool_problems("azure", cfg.settings.cpu_pools[0]))
+    assert found == under("cpuPools[0]", cpu_pool_problems("aks", cfg.settings.cpu_pools[0]))
     assert list(system_pool(subject("dev"))) == []

@@ -42,7 +42,7 @@ def test_a_recorded_model_logs_each_field_read_by_its_key_path() -> None:
 
 
 def test_a_refused_part_cannot_be_read() -> None:
-    settings = PlatformSettings.model_construct(cloud="azure", gpu_pools=[POOL])  # type: ignore[call-arg]
+    settings = PlatformSettings.model_construct(cloud="aks", gpu_pools=[POOL])  # type: ignore[call-arg]
     log = ReadLog()
     view = cast(
         PlatformSettings,
@@ -167,7 +167,7 @@ def test_an_invalid_ack_edition_is_not_also_not_ack_pro_nor_a_quota_no_pool_offe
 def test_an_invalid_cloud_is_not_also_an_invalid_cluster() -> None:
     raw = raw_config("prod")
     raw["cloud"] = "gcp"
-    assert load(raw) == [("cloud", "Input should be 'azure', 'alicloud' or 'existing'")]
+    assert load(raw) == [("cloud", "Input should be 'aks', 'ack' or 'existing'")]
 
 
 def test_problems_of_different_keys_are_all_reported() -> None:
@@ -189,4 +189,4 @@ def test_a_valid_config_is_checked_without_recording(monkeypatch: pytest.MonkeyP
         raise AssertionError("recorded a valid config")
 
     monkeypatch.setattr(Recorded, "__init__", no_recording)
-    assert load_platform(copy.deepcopy(raw_config("prod"))).settings.cloud == "azure"
+    assert load_platform(copy.deepcopy(raw_config("prod"))).settings.cloud == "aks"

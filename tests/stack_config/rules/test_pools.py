@@ -25,8 +25,8 @@ def test_the_config_says_what_plan_says_under_the_pools_place() -> None:
     cfg = subject("dev", autoscaled_mig)
     found = [p for rule in POOL_RULES for p in rule(cfg)]
     pool = cfg.settings.gpu_pools[0]
-    assert found == under("gpuPools[0]", gpu_pool_problems("azure", pool))
-    rule = dict(mig_problems("azure", pool))
+    assert found == under("gpuPools[0]", gpu_pool_problems("aks", pool))
+    rule = dict(mig_problems("aks", pool))
     assert ("gpuPools[0].autoscale", rule["autoscale"]) in found
     assert rule["autoscale"] == MIG_NO_AUTOSCALER
 
@@ -56,7 +56,7 @@ def test_dra_rules_are_plans_under_the_configs_paths() -> None:
 
     cfg = subject("dra-dev", shared_dra)
     found = [p for rule in POOL_RULES for p in rule(cfg)]
-    expected = under("gpuPools[2]", dra_pool_problems("azure", cfg.settings.gpu_pools[2]))
+    expected = under("gpuPools[2]", dra_pool_problems("aks", cfg.settings.gpu_pools[2]))
     assert expected and all(problem in found for problem in expected)
     assert expected[0][0] == "gpuPools[2].sharing"
 

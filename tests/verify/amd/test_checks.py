@@ -9,12 +9,12 @@ import pytest
 
 from gpu_facts.amd.metrics_exporter import unhealthy_gpus
 from gpu_platform.verify.amd.checks import (
+    READ_METRICS,
     amd_gpu_series,
     driver_version,
     gpu_health,
-    parse_amd_page,
 )
-from gpu_platform.verify.exporter import Page
+from gpu_platform.verify.exporter import Page, parse_page
 
 
 def _node(labels: dict[str, str]) -> dict[str, Any]:
@@ -49,7 +49,7 @@ def _page(gpus: int, health: dict[int, int] | None = None) -> Page:
     lines = [f'gpu_gfx_activity{{gpu_id="{g}",pod="",namespace=""}} 0' for g in range(gpus)]
     lines += [f'gpu_health{{gpu_id="{g}"}} {v}' for g, v in (health or {}).items()]
     lines.append('gpu_junction_temperature{gpu_id="0"} 40')  # not read
-    return parse_amd_page("\n".join(lines) + "\n")
+    return parse_page("\n".join(lines) + "\n", READ_METRICS)
 
 
 def test_the_page_keeps_only_the_series_the_checks_read() -> None:

@@ -24,6 +24,6 @@ gpu = AksGpuNodePool(
     },
 )
 in_cluster = pulumi.ResourceOptions(provider=k8s.Provider("cluster"))
-NvidiaDevicePlugin("plugin", {"pools": [pool], "cloud": "azure"}, in_cluster)
-DcgmExporter("metrics", {"pools": [pool], "cloud": "azure"}, in_cluster)
+NvidiaDevicePlugin("plugin", {"pools": [pool], "cloud": "aks"}, in_cluster)
+DcgmExporter("metrics", {"pools": [pool], "cloud": "aks"}, in_cluster)
 pulumi.export("poolName", gpu.pool_name)
