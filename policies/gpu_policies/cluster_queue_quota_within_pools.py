@@ -7,12 +7,15 @@ sharing), times the most GPUs the pool can have: its largest machine type's GPUs
 nodes, or a Karpenter NodePool's ``spec.limits`` on its vendor's GPUs, whichever is less. A GPU
 DeviceClass's devices (``<class>.deviceclass.resource.k8s.io/devices``, the quota resource
 Kueue's ``deviceClassMappings`` charge claims to) count what NVIDIA's DRA driver publishes on
-the pools its GPU kubelet plugin serves, by the same capacity model. Past
+the pools its GPU kubelet plugin serves, by the same capacity model: a pool's GPUs as
+``gpu.nvidia.com``, or its MIG devices as ``mig.nvidia.com`` (a GPU in MIG mode publishes no
+``gpu`` device); none on a pool no release's plugin serves. Past
 that, Kueue admits workloads whose pods then wait for GPUs that do not exist, and the quotas no
 longer say who gets what. Not judged: a stack without GPU pools, a flavour that selects no pool
 (``resource-flavors-select-gpu-pools`` says so), a pool whose size or advertised resources the
 program does not show (GKE's per-zone counts, a Karpenter NodePool without a GPU limit or
-replicas), quotas the pack cannot read as numbers.
+replicas), quotas the pack cannot read as numbers; a DeviceClass quota where NVIDIA's DRA driver
+runs outside the program, or of a class the model does not count (AMD's, VFIO passthrough).
 """
 
 from __future__ import annotations
@@ -22,8 +25,8 @@ from decimal import Decimal
 
 from pulumi_policy import EnforcementLevel, Severity, StackValidationArgs
 
-from gpu_facts.dra import GPU_DEVICE_CLASSES, quota_key_device_class
-from gpu_facts.vendors import NVIDIA
+from gpu_facts.capacity import DRA_COUNTED_CLASSES
+from gpu_facts.dra import quota_key_device_class
 from gpu_policy_support.dra_drivers import DraDriverRelease, dra_driver_releases
 from gpu_policy_support.exposed_gpu_resources import (
     Exposure,
@@ -124,9 +127,8 @@ def check(args: StackValidationArgs, config: Config, report: Report) -> None:
                 continue
             each = [holds(pool, exposure, resource) for pool, exposure in selected]
         else:  # a DeviceClass's devices (deviceClassMappings): what the DRA driver publishes
-            known = GPU_DEVICE_CLASSES.get(device_class)
-            if not drivers or known is None or known.vendor is not NVIDIA:
-                continue  # the driver runs outside the program, or is not one the pack reads
+            if not drivers or device_class not in DRA_COUNTED_CLASSES:
+                continue  # the driver runs outside the program, or not one the model counts
             each = [devices_held(pool, drivers, device_class) for pool, _ in selected]
         if not selected or None in each:
             continue
