@@ -5,8 +5,8 @@ Kueue admits a workload to a flavour of its ClusterQueue, then writes the flavou
 ``nodeLabels`` into the pods' ``nodeSelector`` and appends its ``tolerations``
 (``gpu_facts.kueue``). So a queued pod that tolerates nothing may still tolerate its nodes'
 GPU taint, and land only on its flavour's pool: ``admitted_specs`` gives the pod once per
-flavour it can be admitted to, with what that flavour adds, for the policies to judge as
-they judge any pod. A queue the program does not declare (the platform's, made by another
+flavour it can be admitted to (``eligible``: as Kueue's flavour assigner matches a pod
+to a flavour), with what that flavour adds, for the policies to judge as they judge any pod. A queue the program does not declare (the platform's, made by another
 stack) adds nothing the pack can see: its pods are judged as written.
 
 Objects are matched on their API group and kind, whatever the version (``v1beta2``, or
@@ -33,12 +33,14 @@ from gpu_facts.dra import (
 from gpu_facts.scheduling import Taint, is_gpu_resource
 
 from .claims import ClaimKey, GpuDemand, resource_kind
+from .node_placement import NodePlacement, Term, node_placement
 from .operator_pods import CREATED_CLAIM
 from .pod_shapes import Overlay
 from .pod_specs import PodSite, known_namespace, kubernetes_kind, pod_bearing
 from .policy_factory import known_text
 from .props import is_true, items, mapping, mappings, path, text
 from .resource_types import NAMESPACE
+from .tolerations import may_schedule
 
 
 def kueue_kind(resource_type: str) -> str | None:
@@ -304,12 +306,40 @@ def queueable(resource_type: str, site: PodSite | None = None) -> bool:
     return _queued_kind(resource_type) is not None
 
 
+def _flavor_selector(spec: Mapping[str, Any], keys: frozenset[str]) -> NodePlacement:
+    """The pod's nodeSelector and required node affinity cut down to ``keys``, the flavour's
+    own label keys, as Kueue matches a flavour (``flavorassigner.go`` ``flavorSelector``): a
+    term left without a requirement matches every flavour, and so does the affinity."""
+    placement = node_placement(spec)
+    selector = {k: v for k, v in placement.node_selector.items() if k in keys}
+    if placement.terms is None:
+        return NodePlacement(selector, None)
+    terms: list[Term] = []
+    for term in placement.terms:
+        kept = tuple(r for r in term.requirements if r.key in keys)
+        if not kept:
+            return NodePlacement(selector, None)
+        terms.append(Term(kept, by_field=False))
+    return NodePlacement(selector, tuple(terms) or None)
+
+
+def eligible(spec: Mapping[str, Any], flavor: Flavor) -> bool:
+    """Whether Kueue 0.19.2 may assign ``flavor`` to the pod (``flavorassigner.go``
+    ``checkFlavorForPodSets``): the pod's tolerations with the flavour's tolerate its
+    ``nodeTaints`` (NoSchedule, NoExecute), and its placement on the flavour's label keys
+    admits the flavour's ``nodeLabels``."""
+    tolerations = [*mappings(spec.get("tolerations")), *flavor.tolerations]
+    if not may_schedule(tolerations, flavor.node_taints):
+        return False
+    return _flavor_selector(spec, frozenset(flavor.node_labels)).admits(flavor.node_labels)
+
+
 def _admitted(spec: Mapping[str, Any], flavor: Flavor) -> Mapping[str, Any] | None:
-    """``spec`` as Kueue admits it to ``flavor``, None when Kueue cannot (the pod's own
-    nodeSelector gives one of the flavour's labels another value)."""
-    own = {str(k): str(v) for k, v in mapping(spec.get("nodeSelector")).items()}
-    if any(own.get(k, v) != v for k, v in flavor.node_labels.items()):
+    """``spec`` as Kueue admits it to ``flavor``, None when Kueue cannot (``eligible``; its
+    nodeSelector giving one of the flavour's labels another value fails that too)."""
+    if not eligible(spec, flavor):
         return None
+    own = {str(k): str(v) for k, v in mapping(spec.get("nodeSelector")).items()}
     held = list(mappings(spec.get("tolerations")))
     added = [t for t in flavor.tolerations if dict(t) not in [dict(h) for h in held]]
     return Overlay(
