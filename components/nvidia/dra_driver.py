@@ -28,8 +28,8 @@ from ..helm_release import pinned_release, system_namespace
 from ..outputs import known_after
 from ..pool_args import DEFAULT_CLOUD, GpuPoolArgs, check_gpu_pools_args, cloud_arg
 from ..recorded_inputs import recorded_inputs
+from ..system_charts import API_SERVER_POLICY, api_server_egress_spec, namespace_policies
 from ..type_tokens import type_token
-from .device_plugin import API_SERVER_POLICY, api_server_egress_spec, namespace_policies
 
 NO_DRA_POOL = "no pool has allocation 'dra': the driver's kubelet plugin would run nowhere"
 

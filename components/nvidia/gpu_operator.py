@@ -48,16 +48,10 @@ from ..helm_release import pinned_release, system_namespace
 from ..outputs import known_after
 from ..pool_args import DEFAULT_CLOUD, GpuPoolArgs, check_gpu_pools_args, cloud_arg
 from ..recorded_inputs import recorded_inputs
+from ..system_charts import API_SERVER_POLICY, api_server_egress_spec, namespace_policies
 from ..type_tokens import formerly, type_token
 from .dcgm_exporter import scrape_policy_spec
-from .device_plugin import (
-    API_SERVER_POLICY,
-    NODE_CRITICAL,
-    GpuComponentResourcesArgs,
-    api_server_egress_spec,
-    namespace_policies,
-    nfd_values,
-)
+from .device_plugin import NODE_CRITICAL, GpuComponentResourcesArgs, nfd_values
 
 DRIVER_DOWNLOADS_POLICY = "allow-driver-downloads"
 SCRAPE_POLICY = "allow-scrape"
