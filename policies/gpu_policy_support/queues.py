@@ -5,9 +5,10 @@ Kueue admits a workload to a flavour of its ClusterQueue, then writes the flavou
 ``nodeLabels`` into the pods' ``nodeSelector`` and appends its ``tolerations``
 (``gpu_facts.kueue``). So a queued pod that tolerates nothing may still tolerate its nodes'
 GPU taint, and land only on its flavour's pool: ``admitted_specs`` gives the pod once per
-flavour it can be admitted to (``eligible``: as Kueue's flavour assigner matches a pod
-to a flavour), with what that flavour adds, for the policies to judge as they judge any pod. A queue the program does not declare (the platform's, made by another
-stack) adds nothing the pack can see: its pods are judged as written.
+flavour it can be admitted to (``eligible``: as Kueue's flavour assigner matches a pod to a
+flavour), with what that flavour adds, for the policies to judge as they judge any pod. A
+queue the program does not declare (the platform's, made by another stack) adds nothing the
+pack can see: its pods are judged as written.
 
 Objects are matched on their API group and kind, whatever the version (``v1beta2``, or
 ``v1beta1`` whose ClusterQueue names its cohort ``cohort``).
