@@ -45,11 +45,10 @@ from gpu_platform.settings import DevicePluginSettings, GpuComponentResourcesSet
 
 from ..errors import raise_if_any, shape_problems, validation_problems
 from ..gpu_workload_namespace import DENY_ALL_POLICY, deny_all_spec
-from ..helm_release import pinned_release, system_namespace
 from ..outputs import known_after
 from ..pool_args import DEFAULT_CLOUD, GpuPoolArgs, check_gpu_pools_args, cloud_arg
 from ..recorded_inputs import recorded_inputs
-from ..system_charts import API_SERVER_POLICY, api_server_egress_spec, namespace_policies
+from ..system_charts import API_SERVER_POLICY, api_server_egress_spec, release_in_own_namespace
 from ..type_tokens import formerly, type_token
 
 NODE_CRITICAL = "system-node-critical"
@@ -245,30 +244,24 @@ class NvidiaDevicePlugin(pulumi.ComponentResource):
             formerly("gpu-platform:gpu:NvidiaDevicePlugin", opts),
         )
 
-        # The plugin, GFD and the MPS daemon run privileged: PSA must allow it here only.
-        namespace = system_namespace(f"{name}-namespace", settings.namespace, self)
-        # Deny all, then the one thing every pod of the chart needs: the API server (BP-08
-        # for our own privileged namespace too).
-        namespace_policies(
+        # The plugin, GFD and the MPS daemon run privileged: PSA must allow it here only. Deny
+        # all, then the one thing every pod of the chart needs: the API server (BP-08 for our
+        # own privileged namespace too).
+        namespace, release = release_in_own_namespace(
             self,
             name,
-            (settings.namespace, namespace),
-            {
+            namespace=settings.namespace,
+            pod_security="privileged",
+            policies={
                 DENY_ALL_POLICY: deny_all_spec(),
                 API_SERVER_POLICY: api_server_egress_spec(
                     cloud_arg(args), {INSTANCE_LABEL: RELEASE_NAME}
                 ),
             },
-        )
-        release = pinned_release(
-            f"{name}-release",
             chart=CHART_NAME,
             repo=CHART_REPO,
             version=settings.version,
-            namespace=settings.namespace,
-            after=namespace,
             values=values,
-            parent=self,
         )
         self.namespace = known_after(settings.namespace, namespace)
         self.release_name = release.name.apply(lambda n: n or CHART_NAME)
