@@ -68,6 +68,20 @@ def _general_cpu_pool(**fields: Any) -> dict[str, Any]:
     }
 
 
+def _a100_mig_pool(**fields: Any) -> dict[str, Any]:
+    """An AKS pool of one node of 8x A100 40GB, each split into 7 MIG 1g.5gb instances (mixed
+    strategy) for NVIDIA's device plugin."""
+    return {
+        "name": "a100mig",
+        "vmSize": "Standard_ND96asr_v4",
+        "count": 1,
+        "osDiskType": "Ephemeral",
+        "maxPods": 110,
+        "mig": {"profile": "MIG1g", "strategy": "mixed"},
+        **fields,
+    }
+
+
 def _t4_pool(**fields: Any) -> dict[str, Any]:
     """An AKS pool of one T4 per node, autoscaled from zero."""
     return {
@@ -80,6 +94,12 @@ def _t4_pool(**fields: Any) -> dict[str, Any]:
     }
 
 
+def _workload(type_: str, gpu_quota: Any, pools: list[str] | None = None) -> dict[str, Any]:
+    """A workload namespace ``gpu-<type>`` with its GPU quota, on ``pools`` (or on every pool)."""
+    workload = {"name": f"gpu-{type_}", "type": type_, "gpuQuota": gpu_quota}
+    return workload if pools is None else {**workload, "pools": pools}
+
+
 def aks_mig_and_time_slicing() -> dict[str, Any]:
     """An AKS platform serving GPUs through NVIDIA's device plugin two ways: one node of 8x
     A100 40GB split into MIG 1g.5gb instances (mixed strategy, 56 per node) for training, and
@@ -88,31 +108,15 @@ def aks_mig_and_time_slicing() -> dict[str, Any]:
         "cloud": "aks",
         "cluster": aks_public_cluster(),
         "gpuPools": [
-            {
-                "name": "a100mig",
-                "vmSize": "Standard_ND96asr_v4",
-                "count": 1,
-                "osDiskType": "Ephemeral",
-                "maxPods": 110,
-                "mig": {"profile": "MIG1g", "strategy": "mixed"},
-                "upgrade": {"maxSurge": "1", "drainTimeoutMinutes": 120, "nodeSoakMinutes": 5},
-            },
+            _a100_mig_pool(
+                upgrade={"maxSurge": "1", "drainTimeoutMinutes": 120, "nodeSoakMinutes": 5}
+            ),
             _t4_pool(sharing={"mode": "timeSlicing", "replicas": 4}),
         ],
         "cpuPools": [_general_cpu_pool()],
         "workloads": [
-            {
-                "name": "gpu-training",
-                "type": "training",
-                "gpuQuota": {"nvidia.com/mig-1g.5gb": 56},
-                "pools": ["a100mig"],
-            },
-            {
-                "name": "gpu-inference",
-                "type": "inference",
-                "gpuQuota": {"nvidia.com/gpu.shared": 8},
-                "pools": ["t4"],
-            },
+            _workload("training", {"nvidia.com/mig-1g.5gb": 56}, ["a100mig"]),
+            _workload("inference", {"nvidia.com/gpu.shared": 8}, ["t4"]),
         ],
     }
 
@@ -155,18 +159,8 @@ def aks_amd_and_nvidia() -> dict[str, Any]:
             },
         },
         "workloads": [
-            {
-                "name": "gpu-training",
-                "type": "training",
-                "gpuQuota": {"amd.com/gpu": 8},
-                "pools": ["mi300x"],
-            },
-            {
-                "name": "gpu-inference",
-                "type": "inference",
-                "gpuQuota": {"nvidia.com/gpu": 2},
-                "pools": ["t4"],
-            },
+            _workload("training", {"amd.com/gpu": 8}, ["mi300x"]),
+            _workload("inference", {"nvidia.com/gpu": 2}, ["t4"]),
         ],
     }
 
@@ -189,18 +183,10 @@ def aks_queued() -> dict[str, Any]:
             _t4_pool(sharing={"mode": "timeSlicing", "replicas": 4}),
         ],
         "workloads": [
-            {
-                "name": "gpu-training",
-                "type": "training",
-                "gpuQuota": {"nvidia.com/gpu": 12},
-                "pools": ["a100"],
-            },
-            {
-                "name": "gpu-inference",
-                "type": "inference",
-                "gpuQuota": {"nvidia.com/gpu": 4, "nvidia.com/gpu.shared": 12},
-                "pools": ["a100", "t4"],
-            },
+            _workload("training", {"nvidia.com/gpu": 12}, ["a100"]),
+            _workload(
+                "inference", {"nvidia.com/gpu": 4, "nvidia.com/gpu.shared": 12}, ["a100", "t4"]
+            ),
         ],
         "queues": {},
     }
@@ -215,14 +201,7 @@ def aks_dra_and_device_plugin() -> dict[str, Any]:
         "cloud": "aks",
         "cluster": {**aks_public_cluster(), "kubernetesVersion": "1.36"},
         "gpuPools": [
-            {
-                "name": "a100mig",
-                "vmSize": "Standard_ND96asr_v4",
-                "count": 1,
-                "osDiskType": "Ephemeral",
-                "maxPods": 110,
-                "mig": {"profile": "MIG1g", "strategy": "mixed"},
-            },
+            _a100_mig_pool(),
             _t4_pool(
                 autoscale={"min": 0, "max": 2}, sharing={"mode": "timeSlicing", "replicas": 4}
             ),
@@ -246,24 +225,11 @@ def aks_dra_and_device_plugin() -> dict[str, Any]:
         ],
         "draDriver": {"version": "25.12.0"},
         "workloads": [
-            {
-                "name": "gpu-training",
-                "type": "training",
-                "gpuQuota": {"nvidia.com/mig-1g.5gb": 56},
-                "pools": ["a100mig"],
-            },
-            {
-                "name": "gpu-inference",
-                "type": "inference",
-                "gpuQuota": {"nvidia.com/gpu.shared": 8},
-                "pools": ["t4"],
-            },
-            {
-                "name": "gpu-dra",
-                "type": "dra",
-                "gpuQuota": {"gpu.nvidia.com": 2, "mig.nvidia.com": 28},
-                "pools": ["h100dra", "a100dramig"],
-            },
+            _workload("training", {"nvidia.com/mig-1g.5gb": 56}, ["a100mig"]),
+            _workload("inference", {"nvidia.com/gpu.shared": 8}, ["t4"]),
+            _workload(
+                "dra", {"gpu.nvidia.com": 2, "mig.nvidia.com": 28}, ["h100dra", "a100dramig"]
+            ),
         ],
     }
 
@@ -333,18 +299,8 @@ def ack_mps_and_whole_gpus() -> dict[str, Any]:
             "allowMpsControlChanges": False,
         },
         "workloads": [
-            {
-                "name": "gpu-training",
-                "type": "training",
-                "gpuQuota": {"aliyun.com/gpu-mem": 48},
-                "pools": ["a10mps"],
-            },
-            {
-                "name": "gpu-inference",
-                "type": "inference",
-                "gpuQuota": {"nvidia.com/gpu": 3},
-                "pools": ["t4"],
-            },
+            _workload("training", {"aliyun.com/gpu-mem": 48}, ["a10mps"]),
+            _workload("inference", {"nvidia.com/gpu": 3}, ["t4"]),
         ],
     }
 
@@ -374,8 +330,8 @@ def existing_mig_and_time_slicing() -> dict[str, Any]:
             },
         ],
         "workloads": [
-            {"name": "gpu-training", "type": "training", "gpuQuota": 8},
-            {"name": "gpu-inference", "type": "inference", "gpuQuota": 16, "pools": ["t4"]},
+            _workload("training", 8),
+            _workload("inference", 16, ["t4"]),
         ],
         "driverCheck": {"schedule": "0 6 * * *"},
     }
