@@ -4,6 +4,7 @@ sets itself. Paths are relative to the pool (``plan.problems``)."""
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterator, Mapping
 
 from gpu_facts.aks.nodes import AKS_LABEL_DOMAIN
@@ -14,7 +15,7 @@ from gpu_facts.scheduling import (
     PLATFORM_LABEL_DOMAIN,
     POOL_LABEL,
 )
-from gpu_platform.settings import SYSTEM_POOL_NAME, AutoscaleSettings, Cloud
+from gpu_platform.settings import SYSTEM_POOL_NAME, AutoscaleSettings, Cloud, PlatformSettings
 
 from .clouds import cloud_plan
 from .kubernetes_values import in_domain
@@ -63,3 +64,19 @@ def reserved_label_problems(
             yield at, f"{plan.title} reserves the {' and '.join(reserved)} label domain"
         elif not gpu_pool and (key.startswith(GPU_LABEL_PREFIX) or key == ACK_GPU_SCHEDULE_LABEL):
             yield at, GPU_COMPONENTS_SELECT_IT
+
+
+def pool_name_problems(settings: PlatformSettings) -> Iterator[Problem]:
+    """Pool names are unique across GPU and CPU pools: AKS and ACK name pools per cluster
+    (paths from the config's root)."""
+    gpu = Counter(p.name for p in settings.gpu_pools)
+    for name, n in gpu.items():
+        if n > 1:
+            yield "gpuPools", f"duplicate name {name!r}"
+    cpu = Counter(p.name for p in settings.cpu_pools)
+    for i, pool in enumerate(settings.cpu_pools):
+        if pool.name in gpu:
+            yield f"cpuPools[{i}].name", f"{pool.name!r} is also the name of a GPU pool"
+    for name, n in cpu.items():
+        if n > 1:
+            yield "cpuPools", f"duplicate name {name!r}"

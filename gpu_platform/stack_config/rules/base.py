@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 from gpu_facts.nvidia.device_plugin_chart import version_tuple
 from gpu_platform.plan.pools import PoolFacts
-from gpu_platform.plan.problems import Problem
+from gpu_platform.plan.problems import Problem, join_path
 from gpu_platform.settings import Cloud, GpuPoolSettings, PlatformSettings
 
 
@@ -37,7 +37,16 @@ class ConfigUnderCheck:
 
 
 Rule = Callable[[ConfigUnderCheck], Iterator[Problem]]
-"""Every rule: the config under check in, each problem it finds out."""
+"""Every rule: the config under check in, each problem it finds out. A rule is an adapter: it
+asks a ``plan`` rule, which holds the judgement and the message, and puts the paths under the
+config's (``tests/stack_config/rules/test_rules.py`` holds every rule to it)."""
+
+
+def placed(prefix: str, problems: Iterable[Problem]) -> Iterator[Problem]:
+    """``problems`` with their paths under ``prefix``, one at a time (not ``plan.problems.under``'s
+    list): ``follow_on`` records what the rule had read when it found each."""
+    for path, message in problems:
+        yield join_path(prefix, path), message
 
 
 def valid_version(version: str) -> bool:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Callable, Iterator
 
 from gpu_platform.plan.ack.gpu_sharing import ack_pro_problems
@@ -15,7 +14,7 @@ from gpu_platform.plan.gpu_pools import (
     nvme_problems,
     sharing_problems,
 )
-from gpu_platform.plan.node_pools import size_problems
+from gpu_platform.plan.node_pools import pool_name_problems, size_problems
 from gpu_platform.plan.nvidia.device_plugin_values import mps_version_problems
 from gpu_platform.plan.pools import cloud_sharing
 from gpu_platform.plan.problems import under
@@ -87,18 +86,8 @@ def per_pool(pool_check: PoolCheck) -> Rule:
 
 
 def duplicate_names(cfg: ConfigUnderCheck) -> Iterator[Problem]:
-    """Pool names are unique across GPU and CPU pools: AKS and ACK name pools per cluster."""
-    gpu = Counter(p.name for p in cfg.settings.gpu_pools)
-    for name, n in gpu.items():
-        if n > 1:
-            yield "gpuPools", f"duplicate name {name!r}"
-    cpu = Counter(p.name for p in cfg.settings.cpu_pools)
-    for i, pool in enumerate(cfg.settings.cpu_pools):
-        if pool.name in gpu:
-            yield f"cpuPools[{i}].name", f"{pool.name!r} is also the name of a GPU pool"
-    for name, n in cpu.items():
-        if n > 1:
-            yield "cpuPools", f"duplicate name {name!r}"
+    """Pool names are unique across GPU and CPU pools."""
+    yield from pool_name_problems(cfg.settings)
 
 
 POOL_RULES: tuple[Rule, ...] = tuple(
