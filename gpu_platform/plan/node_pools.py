@@ -8,6 +8,7 @@ from collections import Counter
 from collections.abc import Iterator, Mapping
 
 from gpu_facts.aks.nodes import AKS_LABEL_DOMAIN
+from gpu_facts.kubernetes_syntax import RESERVED_LABEL_DOMAINS
 from gpu_facts.scheduling import (
     ACK_GPU_SCHEDULE_LABEL,
     DEVICE_PLUGIN_CONFIG_LABEL,
@@ -18,8 +19,8 @@ from gpu_facts.scheduling import (
 from gpu_platform.settings import SYSTEM_POOL_NAME, AutoscaleSettings, Cloud, PlatformSettings
 
 from .clouds import cloud_plan
-from .kubernetes_values import in_domain
-from .problems import Problem
+from .kubernetes_values import in_domain, kubernetes_label_problems
+from .problems import Problem, under
 
 SYSTEM_NAME_TAKEN = f"{SYSTEM_POOL_NAME!r} is the name of the cluster's system pool"
 SIZE_EXACTLY_ONE = "give exactly one of count or autoscale"
@@ -80,3 +81,11 @@ def pool_name_problems(settings: PlatformSettings) -> Iterator[Problem]:
     for name, n in cpu.items():
         if n > 1:
             yield "cpuPools", f"duplicate name {name!r}"
+
+
+def label_syntax_problems(cloud: Cloud, labels: Mapping[str, str]) -> list[Problem]:
+    """A GPU or CPU pool's node labels by Kubernetes' syntax, relative to the pool; on the pools
+    we create, not in Kubernetes' own domains (the kubelet refuses them). An existing cluster's
+    nodes are labelled by hand, with whatever labels its operators use."""
+    reserved = RESERVED_LABEL_DOMAINS if cloud_plan(cloud).creates_nodes else ()
+    return under("labels", kubernetes_label_problems(labels, reserved))

@@ -22,9 +22,16 @@ from gpu_facts.regions import (
     alibaba_zone_prefix,
     azure_region_key,
 )
-from gpu_platform.settings import AckClusterSettings, AksClusterSettings, ClusterSettings
+from gpu_platform.settings import (
+    AckClusterSettings,
+    AksClusterSettings,
+    ClusterSettings,
+    CpuPoolSettings,
+    GpuPoolSettings,
+    ManagedGpuPoolSettings,
+)
 
-from .problems import Problem
+from .problems import Problem, under
 
 
 def _listed_twice(zones: Sequence[str]) -> Iterable[tuple[int, str]]:
@@ -176,3 +183,19 @@ def region_problems(cluster: ClusterSettings) -> Iterator[Problem]:
                 problem = alibaba_zone_problem(switch.zone, cluster.region)
                 if problem is not None:
                     yield f"vpc.{field}[{i}].zone", problem
+
+
+def pool_zone_problems(
+    cluster: ClusterSettings, pool: GpuPoolSettings | CpuPoolSettings
+) -> list[Problem]:
+    """A GPU or CPU pool's zones on its cluster, relative to the pool. AKS: zones 1 to 3, in a
+    region that has zones. ACK: zones pick among the node vSwitches the stack creates. An
+    existing cluster's nodes are where they are (its pools have no zones)."""
+    if not isinstance(pool, ManagedGpuPoolSettings | CpuPoolSettings) or not pool.zones:
+        return []
+    if isinstance(cluster, AksClusterSettings):
+        return under("zones", aks_zone_problems(pool.zones, cluster.location))
+    if isinstance(cluster, AckClusterSettings):
+        switch_zones = [switch.zone for switch in cluster.vpc.vswitches]
+        return under("zones", ack_pool_zone_problems(pool.zones, switch_zones))
+    return []

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 
-from gpu_platform.plan.ack.gpu_sharing import ack_pro_problems
-from gpu_platform.plan.clouds import cloud_plan
 from gpu_platform.plan.dra_pools import dra_cluster_problems, dra_pool_problems
 from gpu_platform.plan.gpu_pools import (
+    cluster_sharing_problems,
     label_problems,
     machine_problems,
     mig_problems,
@@ -15,10 +14,8 @@ from gpu_platform.plan.gpu_pools import (
     sharing_problems,
 )
 from gpu_platform.plan.node_pools import pool_name_problems, size_problems
-from gpu_platform.plan.nvidia.device_plugin_values import mps_version_problems
-from gpu_platform.plan.pools import cloud_sharing
 from gpu_platform.plan.problems import under
-from gpu_platform.settings import AckClusterSettings, GpuPoolSettings
+from gpu_platform.settings import GpuPoolSettings
 
 from .base import ConfigUnderCheck, Problem, Rule
 
@@ -39,17 +36,10 @@ def _pool_mig(cfg: ConfigUnderCheck, at: str, pool: GpuPoolSettings) -> Iterator
 
 
 def _pool_sharing(cfg: ConfigUnderCheck, at: str, pool: GpuPoolSettings) -> Iterator[Problem]:
-    """The pool's own sharing rules, then what sharing needs of the cluster (``plan``'s rules:
-    ACK Pro for ACK's own modes, the device plugin's version for MPS)."""
+    """The pool's own sharing rules, then what sharing needs of the cluster (ACK Pro for ACK's
+    own modes, the device plugin's version for MPS)."""
     yield from under(at, sharing_problems(cfg.cloud, pool))
-    if pool.sharing is None or pool.sharing.mode not in cloud_plan(cfg.cloud).sharing_modes:
-        return
-    mode = cloud_sharing(cfg.cloud, pool)
-    cluster = cfg.settings.cluster
-    if isinstance(cluster, AckClusterSettings):
-        yield from under("cluster", ack_pro_problems(cluster.cluster_spec, [mode]))
-    version = cfg.settings.device_plugin.version
-    yield from under("devicePlugin", mps_version_problems(version, [mode]))
+    yield from cluster_sharing_problems(cfg.settings, pool)
 
 
 def _pool_nvme(cfg: ConfigUnderCheck, at: str, pool: GpuPoolSettings) -> Iterator[Problem]:
@@ -81,7 +71,8 @@ def per_pool(pool_check: PoolCheck) -> Rule:
         for i, pool in cfg.pools:
             yield from pool_check(cfg, f"gpuPools[{i}]", pool)
 
-    rule.__name__ = pool_check.__name__.lstrip("_")
+    rule.__name__ = rule.__qualname__ = pool_check.__name__.lstrip("_")
+    rule.__module__ = pool_check.__module__  # named where its check is
     return rule
 
 
