@@ -73,7 +73,7 @@ def holds(pool: NodePool, exposure: Exposure, resource: str) -> Decimal | None:
     return Decimal(per_node) * min(bounds) / gpus[1] if bounds else None
 
 
-def check(args: StackValidationArgs, config: Config, report: Report) -> None:
+def validate(args: StackValidationArgs, config: Config, report: Report) -> None:
     index = index_by_type(args.resources)
     queues = Queues.of(index)
     if not queues.cluster_queues:
@@ -113,4 +113,4 @@ def check(args: StackValidationArgs, config: Config, report: Report) -> None:
         )
 
 
-POLICY = stack_policy(INFO, check)
+POLICY = stack_policy(INFO, validate)

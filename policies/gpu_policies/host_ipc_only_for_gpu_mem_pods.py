@@ -108,7 +108,7 @@ def problem(
     )
 
 
-def check(args: StackValidationArgs, config: Config, report: Report) -> None:
+def validate(args: StackValidationArgs, config: Config, report: Report) -> None:
     index = index_by_type(args.resources)
     gpu_mem_pools = [
         pool
@@ -124,4 +124,4 @@ def check(args: StackValidationArgs, config: Config, report: Report) -> None:
             report(f"{site.named(resource.name)} {message}.", resource.urn, fix=fix)
 
 
-POLICY = stack_policy(INFO, check)
+POLICY = stack_policy(INFO, validate)

@@ -26,7 +26,7 @@ INFO = PolicyInfo(
 )
 
 
-def check(args: ResourceValidationArgs, config: Config, report: Report) -> None:
+def validate(args: ResourceValidationArgs, config: Config, report: Report) -> None:
     for pool in node_pools(args.resource_type, args.name, args.props):
         if pool.mig_profile is None:
             continue
@@ -43,4 +43,4 @@ def check(args: ResourceValidationArgs, config: Config, report: Report) -> None:
             )
 
 
-POLICY = resource_policy(INFO, check)
+POLICY = resource_policy(INFO, validate)

@@ -12,10 +12,10 @@ from gpu_platform.plan.pools import cloud_sharing
 from gpu_platform.plan.problems import join_path, under
 from gpu_platform.settings import AckClusterSettings
 
-from .base import ConfigUnderCheck, Problem, Rule
+from .base import ConfigUnderRules, Problem, Rule
 
 
-def _ack_cluster(cfg: ConfigUnderCheck) -> Iterator[Problem]:
+def _ack_cluster(cfg: ConfigUnderRules) -> Iterator[Problem]:
     """ACK: the cluster's own rules (``plan.ack.cluster``, which the AckCluster component asks
     too), its GPU pools' device plugin, pinned GPU-sharing components."""
     cluster = cfg.settings.cluster

@@ -10,10 +10,10 @@ from gpu_platform.plan.aks.nodes import node_hardening_problems
 from gpu_platform.plan.problems import under
 from gpu_platform.settings import AksClusterSettings
 
-from .base import ConfigUnderCheck, Problem, Rule
+from .base import ConfigUnderRules, Problem, Rule
 
 
-def cluster(cfg: ConfigUnderCheck) -> Iterator[Problem]:
+def cluster(cfg: ConfigUnderRules) -> Iterator[Problem]:
     """The AKS cluster's own settings and its system pool (``plan.aks.cluster``, which the
     AksCluster component asks too)."""
     aks = cfg.settings.cluster
@@ -21,7 +21,7 @@ def cluster(cfg: ConfigUnderCheck) -> Iterator[Problem]:
         yield from under("cluster", aks_cluster_problems(aks))
 
 
-def node_hardening(cfg: ConfigUnderCheck) -> Iterator[Problem]:
+def node_hardening(cfg: ConfigUnderRules) -> Iterator[Problem]:
     """An ephemeral OS disk that fits, CPU pools' surge; AKS node settings refused elsewhere."""
     yield from node_hardening_problems(cfg.settings, cfg.pools)
 

@@ -1,4 +1,4 @@
-"""What every rule takes and returns: the config under check, and problems with key paths."""
+"""What every rule takes and returns: the config under the rules, and problems with key paths."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from gpu_platform.settings import Cloud, GpuPoolSettings, PlatformSettings
 
 
 @dataclass(frozen=True)
-class ConfigUnderCheck:
+class ConfigUnderRules:
     """The settings a rule judges.
 
     ``pools`` pairs each GPU pool with its position in the user's list (the settings may hold
@@ -32,12 +32,12 @@ class ConfigUnderCheck:
     def cloud(self) -> Cloud:
         return self.settings.cloud
 
-    def with_pools(self, pools: Sequence[tuple[int, GpuPoolSettings]]) -> ConfigUnderCheck:
+    def with_pools(self, pools: Sequence[tuple[int, GpuPoolSettings]]) -> ConfigUnderRules:
         return replace(self, pools=pools)
 
 
-Rule = Callable[[ConfigUnderCheck], Iterator[Problem]]
-"""Every rule: the config under check in, each problem it finds out. A rule is an adapter: it
+Rule = Callable[[ConfigUnderRules], Iterator[Problem]]
+"""Every rule: the config under the rules in, each problem it finds out. A rule is an adapter: it
 asks a ``plan`` rule, which holds the judgement and the message, and puts the paths under the
 config's (``tests/stack_config/rules/test_rules.py`` holds every rule to it)."""
 

@@ -21,10 +21,10 @@ from gpu_platform.settings import (
     GpuPoolSettings,
 )
 
-from .base import ConfigUnderCheck, Problem, Rule
+from .base import ConfigUnderRules, Problem, Rule
 
 
-def cluster_values(cfg: ConfigUnderCheck) -> Iterator[Problem]:
+def cluster_values(cfg: ConfigUnderRules) -> Iterator[Problem]:
     """The cluster's name, resource group, audit log project, tags and IDs, by the cloud's
     rules (``plan.aks.cluster``, ``plan.ack.cluster``: the cluster components ask the same)."""
     cluster = cfg.settings.cluster
@@ -34,7 +34,7 @@ def cluster_values(cfg: ConfigUnderCheck) -> Iterator[Problem]:
         yield from under("cluster", ack_cluster_value_problems(cluster))
 
 
-def _pools(cfg: ConfigUnderCheck) -> Iterator[tuple[str, GpuPoolSettings | CpuPoolSettings]]:
+def _pools(cfg: ConfigUnderRules) -> Iterator[tuple[str, GpuPoolSettings | CpuPoolSettings]]:
     """(key path, settings) of every GPU and CPU pool."""
     for i, pool in cfg.pools:
         yield f"gpuPools[{i}]", pool
@@ -42,19 +42,19 @@ def _pools(cfg: ConfigUnderCheck) -> Iterator[tuple[str, GpuPoolSettings | CpuPo
         yield f"cpuPools[{i}]", cpu
 
 
-def pool_labels(cfg: ConfigUnderCheck) -> Iterator[Problem]:
+def pool_labels(cfg: ConfigUnderRules) -> Iterator[Problem]:
     """Node labels by Kubernetes' syntax (``plan.node_pools.label_syntax_problems``)."""
     for at, pool in _pools(cfg):
         yield from under(at, label_syntax_problems(cfg.cloud, pool.labels))
 
 
-def pool_zones(cfg: ConfigUnderCheck) -> Iterator[Problem]:
+def pool_zones(cfg: ConfigUnderRules) -> Iterator[Problem]:
     """Zones the cloud takes for each pool (``plan.zones.pool_zone_problems``)."""
     for at, pool in _pools(cfg):
         yield from under(at, pool_zone_problems(cfg.settings.cluster, pool))
 
 
-def driver_check_schedule(cfg: ConfigUnderCheck) -> Iterator[Problem]:
+def driver_check_schedule(cfg: ConfigUnderRules) -> Iterator[Problem]:
     schedule = cfg.settings.driver_check.schedule
     if schedule is not None and (problem := schedule_problem(schedule)) is not None:
         yield "driverCheck.schedule", problem

@@ -9,16 +9,16 @@ from collections.abc import Iterator
 from gpu_platform.plan.cpu_pools import cpu_pools_problems, ecs_type_problem
 from gpu_platform.settings import AckClusterSettings
 
-from .base import ConfigUnderCheck, Problem, Rule, placed
+from .base import ConfigUnderRules, Problem, Rule, placed
 
 
-def cpu_pools(cfg: ConfigUnderCheck) -> Iterator[Problem]:
+def cpu_pools(cfg: ConfigUnderRules) -> Iterator[Problem]:
     """Every CPU pool on its own: name, machine type, size and reserved labels, as the
     components ask them."""
     yield from placed("cpuPools", cpu_pools_problems(cfg.cloud, cfg.settings.cpu_pools))
 
 
-def system_pool(cfg: ConfigUnderCheck) -> Iterator[Problem]:
+def system_pool(cfg: ConfigUnderRules) -> Iterator[Problem]:
     """ACK's system pool runs the add-ons: a machine type without GPUs (AKS's is judged with
     its cluster, ``plan.aks.cluster``)."""
     cluster = cfg.settings.cluster

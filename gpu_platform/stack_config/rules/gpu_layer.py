@@ -10,20 +10,20 @@ from gpu_platform.plan.gpu_layer import device_plugin_problems, gpu_layer_proble
 from gpu_platform.plan.nvidia.dra_driver import version_problems as dra_version_problems
 from gpu_platform.plan.problems import under
 
-from .base import ConfigUnderCheck, Problem, Rule
+from .base import ConfigUnderRules, Problem, Rule
 
 
-def device_plugin(cfg: ConfigUnderCheck) -> Iterator[Problem]:
+def device_plugin(cfg: ConfigUnderRules) -> Iterator[Problem]:
     """Chart version and GFD of the device plugin; one owner of the GPUs."""
     yield from device_plugin_problems(cfg.settings)
 
 
-def dra_driver(cfg: ConfigUnderCheck) -> Iterator[Problem]:
+def dra_driver(cfg: ConfigUnderRules) -> Iterator[Problem]:
     """The DRA driver's chart version."""
     yield from under("draDriver", dra_version_problems(cfg.settings.dra_driver.version))
 
 
-def gpu_layer(cfg: ConfigUnderCheck) -> Iterator[Problem]:
+def gpu_layer(cfg: ConfigUnderRules) -> Iterator[Problem]:
     """Device-plugin chart values, what one GPU Operator release can serve, the namespaces."""
     yield from gpu_layer_problems(cfg.settings, cfg.sound_pools, cfg.all_pools_sound)
 

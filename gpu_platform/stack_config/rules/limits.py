@@ -10,27 +10,27 @@ from gpu_platform.plan.problems import under
 from gpu_platform.plan.zones import region_problems
 from gpu_platform.settings import CpuPoolSettings, GpuPoolSettings
 
-from .base import ConfigUnderCheck, Problem, Rule, placed
+from .base import ConfigUnderRules, Problem, Rule, placed
 from .pools import per_pool
 
 
 def _pool_limit(
-    cfg: ConfigUnderCheck, at: str, pool: GpuPoolSettings | CpuPoolSettings
+    cfg: ConfigUnderRules, at: str, pool: GpuPoolSettings | CpuPoolSettings
 ) -> Iterator[Problem]:
     yield from under(at, pool_size_problems(cfg.cloud, pool))
 
 
-def cpu_pool_limits(cfg: ConfigUnderCheck) -> Iterator[Problem]:
+def cpu_pool_limits(cfg: ConfigUnderRules) -> Iterator[Problem]:
     for i, pool in enumerate(cfg.settings.cpu_pools):
         yield from _pool_limit(cfg, f"cpuPools[{i}]", pool)
 
 
-def cluster_size(cfg: ConfigUnderCheck) -> Iterator[Problem]:
+def cluster_size(cfg: ConfigUnderRules) -> Iterator[Problem]:
     """The system pool and every pool at their largest fit the cluster's hard limit."""
     yield from cluster_size_problems(cfg.settings)
 
 
-def region(cfg: ConfigUnderCheck) -> Iterator[Problem]:
+def region(cfg: ConfigUnderRules) -> Iterator[Problem]:
     """The cluster's region is one the cloud has, and ACK vSwitch zones are in it."""
     yield from placed("cluster", region_problems(cfg.settings.cluster))
 

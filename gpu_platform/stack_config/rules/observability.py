@@ -7,19 +7,19 @@ from collections.abc import Iterator
 
 from gpu_platform.plan.observability import grafana_problems, log_store_problems, metrics_problems
 
-from .base import ConfigUnderCheck, Problem, Rule
+from .base import ConfigUnderRules, Problem, Rule
 
 
-def metrics(cfg: ConfigUnderCheck) -> Iterator[Problem]:
+def metrics(cfg: ConfigUnderRules) -> Iterator[Problem]:
     yield from metrics_problems(cfg.settings)
 
 
-def ack_logs(cfg: ConfigUnderCheck) -> Iterator[Problem]:
+def ack_logs(cfg: ConfigUnderRules) -> Iterator[Problem]:
     """On ACK each collected namespace gets its own SLS logstore, named after it."""
     yield from log_store_problems(cfg.settings)
 
 
-def grafana(cfg: ConfigUnderCheck) -> Iterator[Problem]:
+def grafana(cfg: ConfigUnderRules) -> Iterator[Problem]:
     yield from grafana_problems(cfg.settings)
 
 

@@ -11,19 +11,19 @@ from gpu_platform.plan.namespaces import (
     workload_name_problems,
 )
 
-from .base import ConfigUnderCheck, Problem, Rule
+from .base import ConfigUnderRules, Problem, Rule
 
 
-def duplicate_names(cfg: ConfigUnderCheck) -> Iterator[Problem]:
+def duplicate_names(cfg: ConfigUnderRules) -> Iterator[Problem]:
     yield from workload_duplicate_problems(cfg.settings)
 
 
-def workloads(cfg: ConfigUnderCheck) -> Iterator[Problem]:
+def workloads(cfg: ConfigUnderRules) -> Iterator[Problem]:
     # Claims of what no pool has read the pools missing from sound_pools (follow_on).
     yield from workload_name_problems(cfg.settings, cfg.sound_pools)
 
 
-def workload_isolation(cfg: ConfigUnderCheck) -> Iterator[Problem]:
+def workload_isolation(cfg: ConfigUnderRules) -> Iterator[Problem]:
     yield from workload_isolation_problems(cfg.settings, cfg.sound_pools)
 
 

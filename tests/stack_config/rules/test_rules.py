@@ -12,18 +12,18 @@ from typing import Any
 import pytest
 
 from gpu_platform.settings import PlatformSettings
-from gpu_platform.stack_config.rules import POOL_RULES, RULES, check, check_and_resolve
-from gpu_platform.stack_config.rules.base import ConfigUnderCheck, Problem, Rule
+from gpu_platform.stack_config.rules import POOL_RULES, RULES, validate, validate_and_resolve
+from gpu_platform.stack_config.rules.base import ConfigUnderRules, Problem, Rule
 from tests.conftest import ROOT
 from tests.stack_config.rules.subjects import Mutation, Raw, subject
 
 
 def test_a_valid_stack_has_no_problem_and_every_pool_resolved() -> None:
     cfg = subject("dev")
-    problems, sound = check_and_resolve(cfg.settings)
+    problems, sound = validate_and_resolve(cfg.settings)
     assert problems == []
     assert list(sound) == [p.name for p in cfg.settings.gpu_pools]
-    assert check(cfg.settings) == []
+    assert validate(cfg.settings) == []
 
 
 def test_a_pool_with_problems_is_not_resolved_and_paths_keep_its_place() -> None:
@@ -32,7 +32,7 @@ def test_a_pool_with_problems_is_not_resolved_and_paths_keep_its_place() -> None
 
     settings = subject("dev", break_second).settings
     only_second = settings.model_copy(update={"gpu_pools": settings.gpu_pools[1:]})
-    problems, sound = check_and_resolve(only_second, [1])
+    problems, sound = validate_and_resolve(only_second, [1])
     assert [path for path, _ in problems][:1] == ["gpuPools[1].vmSize"]
     assert sound == {}
 
@@ -41,7 +41,7 @@ def test_each_problem_once() -> None:
     settings = PlatformSettings.model_validate(
         {"cloud": "existing", "cluster": {}, "gpuPools": [{"name": "a"}, {"name": "a"}]}
     )
-    problems = check(settings)
+    problems = validate(settings)
     assert len(problems) == len(set(problems))
     assert ("gpuPools", "duplicate name 'a'") in problems
 
@@ -154,7 +154,7 @@ def _messages_out_of(value: object, into: set[str]) -> None:
             _messages_out_of(item, into)
 
 
-def _asked(rule: Rule, cfg: ConfigUnderCheck) -> tuple[list[Problem], set[str]]:
+def _asked(rule: Rule, cfg: ConfigUnderRules) -> tuple[list[Problem], set[str]]:
     """What ``rule`` finds in ``cfg``, and every message that left a ``plan`` (or ``gpu_facts``)
     function meanwhile: a profiler sees each return and each yield. ``plan.problems`` only moves
     paths (``under``, ``join_path``), so what passes through it is not counted."""
