@@ -49,16 +49,16 @@ from .gpu_admission_policy import VALIDATION_ACTIONS, validating_policy
 from .gpu_queue_admission_cel import JUDGED_KINDS, VALIDATIONS, VARIABLES
 from .gpu_workload_namespace import DENY_ALL_POLICY, deny_all_spec
 from .nvidia.dcgm_exporter import AZURE_MONITOR_GROUP, OPERATOR_GROUP, scrape_policy_spec
-from .nvidia.device_plugin import (
+from .nvidia.gpu_operator import scraper_namespace_problems
+from .outputs import known_after
+from .pool_args import DEFAULT_CLOUD, GpuPoolArgs, cloud_arg, validate_gpu_pools_args
+from .recorded_inputs import recorded_inputs
+from .system_charts import (
     API_SERVER_POLICY,
     api_server_egress_spec,
     release_in_own_namespace,
     webhook_ingress_spec,
 )
-from .nvidia.gpu_operator import scraper_namespace_problems
-from .outputs import known_after
-from .pool_args import DEFAULT_CLOUD, GpuPoolArgs, cloud_arg, validate_gpu_pools_args
-from .recorded_inputs import recorded_inputs
 from .type_tokens import type_token
 
 COMPONENT = "GpuQueues"

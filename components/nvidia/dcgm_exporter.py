@@ -47,8 +47,8 @@ from ..gpu_workload_namespace import DENY_ALL_POLICY, NAMESPACE_NAME_LABEL, deny
 from ..helm_release import pinned_release, system_namespace
 from ..pool_args import DEFAULT_CLOUD, GpuPoolArgs, cloud_arg, validate_gpu_pools_args
 from ..recorded_inputs import recorded_inputs
+from ..system_charts import API_SERVER_POLICY, api_server_egress_spec
 from ..type_tokens import formerly, type_token
-from .device_plugin import API_SERVER_POLICY, api_server_egress_spec
 
 COMPONENT = "DcgmExporter"
 AZURE_MONITOR_GROUP = "azmonitoring.coreos.com/v1"

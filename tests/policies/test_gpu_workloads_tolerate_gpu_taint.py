@@ -8,7 +8,7 @@ import pytest
 
 from gpu_facts.scheduling import GPU_TAINT
 
-from .claim_fixtures import claim_policy_cases, claim_workload
+from .claim_fixtures import claim_policy_cases, claim_workload, run_recorded, unknown_claim_name
 from .cloud_fixtures import EKS_TAINT_TRUE, GKE_CLUSTER, eks, eks_self_managed, gke
 from .crd_fixtures import NIM_KINDS, OPERATOR_TOLERATES
 from .harness import Case, Res, assert_case, messages
@@ -443,3 +443,18 @@ def test_a_claim_on_no_gpu_class_needs_no_toleration() -> None:
 def test_a_claim_the_program_does_not_declare_is_not_judged() -> None:
     workload, _ = claim_workload("Job", "template", set_spec("tolerations", []))
     assert messages(Case(POLICY, "x", (workload,))) == []
+
+
+def test_one_unknown_claim_does_not_blind_the_policy_to_the_stack() -> None:
+    """A workload whose claim names an auto-named template (known only after apply) cannot be
+    judged, and the analyzer's advisory names it; every other GPU workload still is: a Job that
+    tolerates nothing fails the preview (it passed when the unknown stopped the whole policy)."""
+    unknown = claim_workload("Deployment", change=unknown_claim_name)
+    untolerated = mutated("Job", set_spec("tolerations", []))
+    found = run_recorded(POLICY, (*unknown, untolerated))
+    assert [(v.enforcement, v.urn) for v in found] == [
+        ("mandatory", untolerated.urn),
+        ("advisory", None),
+    ]
+    assert found[1].message.startswith("can't run policy during preview")
+    assert f"'{unknown[0].name}'" in found[1].message
