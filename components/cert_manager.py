@@ -31,14 +31,14 @@ from gpu_platform.settings import CertManagerSettings
 
 from .errors import raise_if_any, shape_problems, validation_problems
 from .gpu_workload_namespace import DENY_ALL_POLICY, deny_all_spec
-from .nvidia.device_plugin import (
+from .outputs import known_after
+from .pool_args import DEFAULT_CLOUD, cloud_arg, cloud_problems
+from .system_charts import (
     API_SERVER_POLICY,
     api_server_egress_spec,
     release_in_own_namespace,
     webhook_ingress_spec,
 )
-from .outputs import known_after
-from .pool_args import DEFAULT_CLOUD, cloud_arg, cloud_problems
 from .type_tokens import type_token
 
 WEBHOOK_POLICY = "allow-webhook-ingress"

@@ -14,7 +14,12 @@ from gpu_facts.dra import (
     IMPLICIT_EXTENDED_RESOURCE_PREFIX,
     QUOTA_DEVICE_CLASS_LABEL_PREFIX,
 )
-from gpu_facts.kueue import QUEUE_NAME_LABEL, QUEUE_NAMESPACE_LABEL
+from gpu_facts.kueue import (
+    DEFAULT_LOCAL_QUEUE,
+    QUEUE_NAME_LABEL,
+    QUEUE_NAMESPACE_LABEL,
+    QUEUED_KINDS,
+)
 from gpu_facts.scheduling import (
     ALIYUN_GPU_MEM,
     AMD_GPU_PREFIX,
@@ -100,17 +105,31 @@ def label_cel(metadata: str, key: str) -> str:
 def queue_name_cel() -> str:
     """CEL: the LocalQueue the admitted object names (Kueue's queue label), '' when none: on the
     object itself; a CronJob's on its Jobs' template, a ReplicaSet's on its pods' (a Deployment's
-    ReplicaSet carries the label Kueue's webhook copied into the template). A DaemonSet never has
-    one: Kueue does not queue DaemonSets (``gpu_facts.kueue.QUEUED_KINDS``)."""
+    ReplicaSet carries the label Kueue's webhook copied into the template); a Deployment's or
+    StatefulSet's on itself, else on its pods', which Kueue then queues one by one
+    (``QueuedKind.pods_by_template``); a CronJob's Jobs get the namespace's LocalQueue when it is
+    named ``default`` (every other kind has the label by then: Kueue's webhook adds it before
+    validation). A DaemonSet never has one: Kueue does not queue DaemonSets
+    (``gpu_facts.kueue.QUEUED_KINDS``)."""
     job = "object.spec.jobTemplate"
     template = "object.spec.template"
+    jobs = f"(has({job}.metadata) ? {label_cel(f'{job}.metadata', QUEUE_NAME_LABEL)} : '')"
+    # Kueue names the namespace's LocalQueue 'default' for a Job that names none; a CronJob,
+    # which it does not mutate, gets it on its Jobs (gpu_facts.kueue.DEFAULT_LOCAL_QUEUE).
+    defaulted = (
+        f"({label_cel('namespaceObject.metadata', QUEUE_NAMESPACE_LABEL)}"
+        f" == {_quoted(DEFAULT_LOCAL_QUEUE)} ? {_quoted(DEFAULT_LOCAL_QUEUE)} : '')"
+    )
+    own = label_cel("object.metadata", QUEUE_NAME_LABEL)
+    pods = (
+        f"(has({template}.metadata) ? {label_cel(f'{template}.metadata', QUEUE_NAME_LABEL)} : '')"
+    )
+    by_pods = " || ".join(f"object.kind == '{k.kind}'" for k in QUEUED_KINDS if k.pods_by_template)
     return (
         "(object.kind == 'DaemonSet' ? ''"
-        f" : (object.kind == 'CronJob' ? (has({job}.metadata)"
-        f" ? {label_cel(f'{job}.metadata', QUEUE_NAME_LABEL)} : '')"
-        f" : (object.kind == 'ReplicaSet' ? (has({template}.metadata)"
-        f" ? {label_cel(f'{template}.metadata', QUEUE_NAME_LABEL)} : '')"
-        f" : {label_cel('object.metadata', QUEUE_NAME_LABEL)})))"
+        f" : (object.kind == 'CronJob' ? ({jobs} != '' ? {jobs} : {defaulted})"
+        f" : (object.kind == 'ReplicaSet' ? {pods}"
+        f" : (({by_pods}) && {own} == '' ? {pods} : {own}))))"
     )
 
 

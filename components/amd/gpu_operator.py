@@ -38,16 +38,16 @@ from gpu_platform.settings import AmdGpuOperatorSettings, Cloud
 from ..errors import raise_if_any, shape_problems, validation_problems
 from ..gpu_workload_namespace import DENY_ALL_POLICY, deny_all_spec
 from ..nvidia.dcgm_exporter import AZURE_MONITOR_GROUP, OPERATOR_GROUP, scrape_policy_spec
-from ..nvidia.device_plugin import (
+from ..nvidia.gpu_operator import downloads_egress_spec, scraper_namespace_problems
+from ..outputs import known_after
+from ..pool_args import CLOUDS, DEFAULT_CLOUD, GpuPoolArgs, cloud_arg, validate_gpu_pools_args
+from ..recorded_inputs import recorded_inputs
+from ..system_charts import (
     API_SERVER_POLICY,
     api_server_egress_spec,
     release_in_own_namespace,
     webhook_ingress_spec,
 )
-from ..nvidia.gpu_operator import downloads_egress_spec, scraper_namespace_problems
-from ..outputs import known_after
-from ..pool_args import CLOUDS, DEFAULT_CLOUD, GpuPoolArgs, check_gpu_pools_args, cloud_arg
-from ..recorded_inputs import recorded_inputs
 from ..type_tokens import type_token
 
 COMPONENT = "AmdGpuOperator"
@@ -162,7 +162,9 @@ def amd_operator_inputs(
     """The args as settings, the pools' facts and the scrape mode, or one
     ``InputPropertiesError`` naming every bad property."""
     raise_if_any(COMPONENT, name, shape_problems(args, AmdGpuOperatorArgs))
-    pools, problems = check_gpu_pools_args(args.get("cloud", DEFAULT_CLOUD), args["pools"], "pools")
+    pools, problems = validate_gpu_pools_args(
+        args.get("cloud", DEFAULT_CLOUD), args["pools"], "pools"
+    )
     cloud = cloud_arg(args)
     settings: AmdGpuOperatorSettings | None = None
     try:

@@ -7,15 +7,11 @@ all traffic but the chart's one need, egress to the API server (``api_server_egr
 """
 
 from collections.abc import Mapping
-from typing import Any, Literal, NotRequired, TypedDict
+from typing import Any, NotRequired, TypedDict
 
 import pulumi
-import pulumi_kubernetes as k8s
-from pulumi_kubernetes.meta.v1 import LabelSelectorArgs, ObjectMetaArgs
-from pulumi_kubernetes.networking import v1 as net
 from pydantic import ValidationError
 
-from gpu_facts.network_policy import API_SERVER_PORTS
 from gpu_facts.nvidia.device_plugin_chart import (
     CHART_NAME,
     CHART_REPO,
@@ -49,13 +45,12 @@ from gpu_platform.settings import DevicePluginSettings, GpuComponentResourcesSet
 
 from ..errors import raise_if_any, shape_problems, validation_problems
 from ..gpu_workload_namespace import DENY_ALL_POLICY, deny_all_spec
-from ..helm_release import pinned_release, system_namespace
 from ..outputs import known_after
-from ..pool_args import DEFAULT_CLOUD, GpuPoolArgs, check_gpu_pools_args, cloud_arg
+from ..pool_args import DEFAULT_CLOUD, GpuPoolArgs, cloud_arg, validate_gpu_pools_args
 from ..recorded_inputs import recorded_inputs
+from ..system_charts import API_SERVER_POLICY, api_server_egress_spec, release_in_own_namespace
 from ..type_tokens import formerly, type_token
 
-API_SERVER_POLICY = "allow-api-server-egress"
 NODE_CRITICAL = "system-node-critical"
 """Priority class of per-node add-ons: the kubelet evicts them last."""
 
@@ -152,97 +147,6 @@ def nfd_worker_tolerations() -> list[dict[str, str]]:
     ]
 
 
-def api_server_egress_spec(
-    cloud: str, pods: dict[str, str] | None = None
-) -> net.NetworkPolicySpecArgs:
-    """Egress of the pods labelled ``pods`` (default: every pod of our release) to the API
-    server.
-
-    Each pod of the chart needs exactly that (``gpu_facts.nvidia.device_plugin_chart.CHART_PODS``).
-    A managed cluster's API server is no pod and its address is not ours to know, so the rule
-    names its ports (``API_SERVER_PORTS``) and no peer: the one form every engine we support
-    reads the same way. An ``ipBlock`` would not do: Cilium gives the API server the
-    ``kube-apiserver`` identity, which no CIDR rule matches, and Cilium's own entity is no
-    Kubernetes NetworkPolicy. The cost: those ports are open to any address, not only the API
-    server's.
-    """
-    return net.NetworkPolicySpecArgs(
-        pod_selector=LabelSelectorArgs(
-            match_labels={INSTANCE_LABEL: RELEASE_NAME} if pods is None else pods
-        ),
-        policy_types=["Egress"],
-        egress=[
-            net.NetworkPolicyEgressRuleArgs(
-                ports=[
-                    net.NetworkPolicyPortArgs(protocol="TCP", port=port)
-                    for port in API_SERVER_PORTS[cloud]
-                ]
-            )
-        ],
-    )
-
-
-def webhook_ingress_spec(pods: Mapping[str, str], port: int) -> net.NetworkPolicySpecArgs:
-    """Ingress to a webhook server's pods (labelled ``pods``) on its port: the API server calls
-    it, and no peer names the API server (as for ``api_server_egress_spec``)."""
-    return net.NetworkPolicySpecArgs(
-        pod_selector=LabelSelectorArgs(match_labels=dict(pods)),
-        policy_types=["Ingress"],
-        ingress=[
-            net.NetworkPolicyIngressRuleArgs(
-                ports=[net.NetworkPolicyPortArgs(protocol="TCP", port=port)]
-            )
-        ],
-    )
-
-
-def namespace_policies(
-    parent: pulumi.Resource,
-    name: str,
-    namespace: tuple[str, pulumi.Resource],
-    specs: dict[str, net.NetworkPolicySpecArgs],
-) -> None:
-    """One NetworkPolicy per spec, named by its key, in the namespace (its name, and the
-    Namespace resource they wait for)."""
-    namespace_name, created = namespace
-    for policy, spec in specs.items():
-        net.NetworkPolicy(
-            f"{name}-{policy}",
-            metadata=ObjectMetaArgs(name=policy, namespace=namespace_name),
-            spec=spec,
-            opts=pulumi.ResourceOptions(parent=parent, depends_on=[created]),
-        )
-
-
-def release_in_own_namespace(
-    parent: pulumi.Resource,
-    name: str,
-    *,
-    namespace: str,
-    pod_security: Literal["privileged", "baseline", "restricted"],
-    policies: dict[str, net.NetworkPolicySpecArgs],
-    chart: str,
-    repo: str,
-    version: str,
-    values: dict[str, Any],
-) -> tuple[k8s.core.v1.Namespace, k8s.helm.v3.Release]:
-    """A chart's namespace at ``pod_security``, its NetworkPolicies (``namespace_policies``) and
-    the pinned release in it: how the platform installs a system chart."""
-    created = system_namespace(f"{name}-namespace", namespace, parent, pod_security)
-    namespace_policies(parent, name, (namespace, created), policies)
-    release = pinned_release(
-        f"{name}-release",
-        chart=chart,
-        repo=repo,
-        version=version,
-        namespace=namespace,
-        after=created,
-        values=values,
-        parent=parent,
-    )
-    return created, release
-
-
 def chart_values(settings: DevicePluginSettings, pools: list[PoolFacts]) -> dict[str, Any]:
     """The release's values: ours, then the user's ``devicePlugin.values`` merged over them.
 
@@ -281,14 +185,14 @@ def chart_values(settings: DevicePluginSettings, pools: list[PoolFacts]) -> dict
     return merge_values(ours, settings.values)
 
 
-def check_device_plugin_args(
+def validate_device_plugin_args(
     name: str, args: NvidiaDevicePluginArgs
 ) -> tuple[DevicePluginSettings, list[PoolFacts]]:
     """The args as settings and pool facts, or one ``InputPropertiesError`` naming every bad
     property."""
     # A wrong shape (an unknown or missing property) makes the rest meaningless.
     raise_if_any("NvidiaDevicePlugin", name, shape_problems(args, NvidiaDevicePluginArgs))
-    pools, pool_problems = check_gpu_pools_args(
+    pools, pool_problems = validate_gpu_pools_args(
         args.get("cloud", DEFAULT_CLOUD), args["pools"], "pools"
     )
     problems = list(pool_problems)
@@ -331,7 +235,7 @@ class NvidiaDevicePlugin(pulumi.ComponentResource):
         self, name: str, args: NvidiaDevicePluginArgs, opts: pulumi.ResourceOptions | None = None
     ) -> None:
         # Validate before registering anything: bad input changes nothing.
-        settings, pools = check_device_plugin_args(name, args)
+        settings, pools = validate_device_plugin_args(name, args)
         values = chart_values(settings, pools)
         super().__init__(
             type_token("NvidiaDevicePlugin"),
@@ -340,28 +244,24 @@ class NvidiaDevicePlugin(pulumi.ComponentResource):
             formerly("gpu-platform:gpu:NvidiaDevicePlugin", opts),
         )
 
-        # The plugin, GFD and the MPS daemon run privileged: PSA must allow it here only.
-        namespace = system_namespace(f"{name}-namespace", settings.namespace, self)
-        # Deny all, then the one thing every pod of the chart needs: the API server (BP-08
-        # for our own privileged namespace too).
-        namespace_policies(
+        # The plugin, GFD and the MPS daemon run privileged: PSA must allow it here only. Deny
+        # all, then the one thing every pod of the chart needs: the API server (BP-08 for our
+        # own privileged namespace too).
+        namespace, release = release_in_own_namespace(
             self,
             name,
-            (settings.namespace, namespace),
-            {
+            namespace=settings.namespace,
+            pod_security="privileged",
+            policies={
                 DENY_ALL_POLICY: deny_all_spec(),
-                API_SERVER_POLICY: api_server_egress_spec(cloud_arg(args)),
+                API_SERVER_POLICY: api_server_egress_spec(
+                    cloud_arg(args), {INSTANCE_LABEL: RELEASE_NAME}
+                ),
             },
-        )
-        release = pinned_release(
-            f"{name}-release",
             chart=CHART_NAME,
             repo=CHART_REPO,
             version=settings.version,
-            namespace=settings.namespace,
-            after=namespace,
             values=values,
-            parent=self,
         )
         self.namespace = known_after(settings.namespace, namespace)
         self.release_name = release.name.apply(lambda n: n or CHART_NAME)

@@ -24,12 +24,11 @@ from gpu_platform.settings import DraDriverSettings
 
 from ..errors import raise_if_any, shape_problems, validation_problems
 from ..gpu_workload_namespace import DENY_ALL_POLICY, deny_all_spec
-from ..helm_release import pinned_release, system_namespace
 from ..outputs import known_after
-from ..pool_args import DEFAULT_CLOUD, GpuPoolArgs, check_gpu_pools_args, cloud_arg
+from ..pool_args import DEFAULT_CLOUD, GpuPoolArgs, cloud_arg, validate_gpu_pools_args
 from ..recorded_inputs import recorded_inputs
+from ..system_charts import API_SERVER_POLICY, api_server_egress_spec, release_in_own_namespace
 from ..type_tokens import type_token
-from .device_plugin import API_SERVER_POLICY, api_server_egress_spec, namespace_policies
 
 NO_DRA_POOL = "no pool has allocation 'dra': the driver's kubelet plugin would run nowhere"
 
@@ -53,13 +52,15 @@ class NvidiaDraDriverArgs(TypedDict):
     """Also run the ComputeDomain side (multi-node NVLink; default false)."""
 
 
-def check_dra_driver_args(
+def validate_dra_driver_args(
     name: str, args: NvidiaDraDriverArgs
 ) -> tuple[DraDriverSettings, list[PoolFacts]]:
     """The args as settings and the DRA pools' facts, or one ``InputPropertiesError`` naming
     every bad property."""
     raise_if_any("NvidiaDraDriver", name, shape_problems(args, NvidiaDraDriverArgs))
-    pools, problems = check_gpu_pools_args(args.get("cloud", DEFAULT_CLOUD), args["pools"], "pools")
+    pools, problems = validate_gpu_pools_args(
+        args.get("cloud", DEFAULT_CLOUD), args["pools"], "pools"
+    )
     cloud = cloud_arg(args)
     settings: DraDriverSettings | None = None
     try:
@@ -98,33 +99,27 @@ class NvidiaDraDriver(pulumi.ComponentResource):
         self, name: str, args: NvidiaDraDriverArgs, opts: pulumi.ResourceOptions | None = None
     ) -> None:
         # Validate before registering anything: bad input changes nothing.
-        settings, pools = check_dra_driver_args(name, args)
+        settings, pools = validate_dra_driver_args(name, args)
         served = sorted(pf.name for pf in pools)
         values = dra_driver_values(served, settings.compute_domains)
         super().__init__(type_token("NvidiaDraDriver"), name, recorded_inputs(args), opts)
-        # The kubelet plugin runs privileged: Pod Security allows it here only.
-        namespace = system_namespace(f"{name}-namespace", settings.namespace, self)
-        # Deny all, then the one thing every pod of the chart needs: the API server (BP-08).
-        namespace_policies(
+        # The kubelet plugin runs privileged: Pod Security allows it here only. Deny all, then
+        # the one thing every pod of the chart needs: the API server (BP-08).
+        namespace, release = release_in_own_namespace(
             self,
             name,
-            (settings.namespace, namespace),
-            {
+            namespace=settings.namespace,
+            pod_security="privileged",
+            policies={
                 DENY_ALL_POLICY: deny_all_spec(),
                 API_SERVER_POLICY: api_server_egress_spec(
                     cloud_arg(args), {INSTANCE_LABEL: RELEASE_NAME}
                 ),
             },
-        )
-        release = pinned_release(
-            f"{name}-release",
             chart=CHART_NAME,
             repo=CHART_REPO,
             version=settings.version,
-            namespace=settings.namespace,
-            after=namespace,
             values=values,
-            parent=self,
         )
         self.namespace = known_after(settings.namespace, namespace)
         self.release_name = release.name.apply(lambda n: n or CHART_NAME)

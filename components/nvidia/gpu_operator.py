@@ -44,20 +44,13 @@ from gpu_platform.settings.base import DnsLabel
 
 from ..errors import Problem, raise_if_any, shape_problems, validation_problems
 from ..gpu_workload_namespace import DENY_ALL_POLICY, deny_all_spec, dns_egress_rule
-from ..helm_release import pinned_release, system_namespace
 from ..outputs import known_after
-from ..pool_args import DEFAULT_CLOUD, GpuPoolArgs, check_gpu_pools_args, cloud_arg
+from ..pool_args import DEFAULT_CLOUD, GpuPoolArgs, cloud_arg, validate_gpu_pools_args
 from ..recorded_inputs import recorded_inputs
+from ..system_charts import API_SERVER_POLICY, api_server_egress_spec, release_in_own_namespace
 from ..type_tokens import formerly, type_token
 from .dcgm_exporter import scrape_policy_spec
-from .device_plugin import (
-    API_SERVER_POLICY,
-    NODE_CRITICAL,
-    GpuComponentResourcesArgs,
-    api_server_egress_spec,
-    namespace_policies,
-    nfd_values,
-)
+from .device_plugin import NODE_CRITICAL, GpuComponentResourcesArgs, nfd_values
 
 DRIVER_DOWNLOADS_POLICY = "allow-driver-downloads"
 SCRAPE_POLICY = "allow-scrape"
@@ -200,14 +193,16 @@ def scraper_namespace_problems(names: object) -> list[Problem]:
     return []
 
 
-def check_gpu_operator_args(
+def validate_gpu_operator_args(
     name: str, args: NvidiaGpuOperatorArgs
 ) -> tuple[GpuOperatorSettings, list[PoolFacts]]:
     """The args as settings and pool facts, or one ``InputPropertiesError`` naming every bad
     property."""
     # A wrong shape (an unknown or missing property) makes the rest meaningless.
     raise_if_any("NvidiaGpuOperator", name, shape_problems(args, NvidiaGpuOperatorArgs))
-    pools, problems = check_gpu_pools_args(args.get("cloud", DEFAULT_CLOUD), args["pools"], "pools")
+    pools, problems = validate_gpu_pools_args(
+        args.get("cloud", DEFAULT_CLOUD), args["pools"], "pools"
+    )
     settings: GpuOperatorSettings | None = None
     try:
         # ``enabled`` is the platform's decision, not an arg: leave it at its default.
@@ -236,7 +231,7 @@ class NvidiaGpuOperator(pulumi.ComponentResource):
         self, name: str, args: NvidiaGpuOperatorArgs, opts: pulumi.ResourceOptions | None = None
     ) -> None:
         # Validate before registering anything: bad input changes nothing.
-        settings, pools = check_gpu_operator_args(name, args)
+        settings, pools = validate_gpu_operator_args(name, args)
         values = operator_values(pools, settings.resources)
         super().__init__(
             type_token("NvidiaGpuOperator"),
@@ -244,22 +239,16 @@ class NvidiaGpuOperator(pulumi.ComponentResource):
             recorded_inputs(args),
             formerly("gpu-platform:gpu:NvidiaGpuOperator", opts),
         )
-        namespace = system_namespace(f"{name}-namespace", settings.namespace, self)
-        namespace_policies(
+        namespace, _ = release_in_own_namespace(
             self,
             name,
-            (settings.namespace, namespace),
-            operator_policies(cloud_arg(args), list(args.get("scraper_namespaces", []))),
-        )
-        pinned_release(
-            f"{name}-release",
+            namespace=settings.namespace,
+            pod_security="privileged",
+            policies=operator_policies(cloud_arg(args), list(args.get("scraper_namespaces", []))),
             chart=GPU_OPERATOR_CHART_NAME,
             repo=GPU_OPERATOR_CHART_REPO,
             version=settings.version,
-            namespace=settings.namespace,
-            after=namespace,
             values=values,
-            parent=self,
         )
         self.namespace = known_after(settings.namespace, namespace)
         self.configs = pulumi.Output.from_input(values["devicePlugin"]["config"]["data"])

@@ -18,6 +18,7 @@ import json
 import os
 import sys
 import traceback
+from collections.abc import Set
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -36,12 +37,12 @@ from .deadline import PreviewTimedOut, RunDeadline
 from .engine import PreviewMocks, ProgramRun, RecordedResource, RecordingMonitor, run_program
 from .failure import ProgramFailure, explain
 from .kubernetes_components import build_components
-from .policy_config import check_policy_config, read_policy_config
+from .policy_config import read_policy_config, validate_policy_config
 from .policy_runner import PolicyError, Violation, run_policies
 from .program_env import ProgramEnvError, program_python
 from .program_guard import DEFAULT_MEMORY_MIB, DEFAULT_TIMEOUT, MEMORY_ENV, ProgramTimedOut
 from .program_runner import ChildConfigError, ChildFailure, run_in
-from .redact import Redactor, secret_pieces, secret_strings
+from .redact import Redactor, public_words, secret_pieces, secret_strings
 from .render import RENDERERS
 from .rendered_releases import render_releases
 from .user_mocks import UserMocks, load_mocks
@@ -102,10 +103,13 @@ def config_secrets(config: dict[str, str], secret_keys: list[str]) -> set[str]:
     return found
 
 
-def run_secrets(resources: list[RecordedResource], outputs: dict[str, Any]) -> set[str]:
+def run_secrets(
+    resources: list[RecordedResource], outputs: dict[str, Any], public: Set[str] = frozenset()
+) -> set[str]:
     """Every string a run holds as a secret, in its resources' inputs and outputs and in the
     stack's outputs. A secret that is text is one whole; of a secret map or list (the SDK makes
-    a whole structure secret when a part is), the strings that appear nowhere in plain text."""
+    a whole structure secret when a part is), the strings that appear nowhere in plain text and
+    are none of the ``public`` words (``public_words`` of the pack's own text)."""
     values = [outputs, *(r.inputs for r in resources), *(r.outputs for r in resources)]
     whole: set[str] = set()
     inside: set[str] = set()
@@ -116,11 +120,16 @@ def run_secrets(resources: list[RecordedResource], outputs: dict[str, Any]) -> s
             else:
                 inside |= secret_strings(secret)
     if inside:
-        inside -= {s for value in values for s in plain_strings(value)}
+        inside -= {s for value in values for s in plain_strings(value)} | public
     return whole | inside
 
 
-def _redacted(run: ProgramRun, violations: list[Violation], redactor: Redactor) -> PreviewResult:
+def _redacted(
+    run: ProgramRun,
+    violations: list[Violation],
+    redactor: Redactor,
+    public: Set[str] = frozenset(),
+) -> PreviewResult:
     """The plan and verdicts with every secret masked; a verdict on a resource that holds
     secrets also with each piece of them masked (a policy may quote part of a value)."""
     resources = [
@@ -132,8 +141,8 @@ def _redacted(run: ProgramRun, violations: list[Violation], redactor: Redactor) 
     masked = []
     for v in violations:
         held = by_urn.get(v.urn or "")
-        secrets = run_secrets([held], {}) if held is not None else set()
-        about = redactor.with_secrets(secret_pieces(secrets)) if secrets else redactor
+        secrets = run_secrets([held], {}, public) if held is not None else set()
+        about = redactor.with_secrets(secret_pieces(secrets) - public) if secrets else redactor
         masked.append(replace(v, message=about.text(v.message)))
     return PreviewResult(ProgramRun(run.project, run.stack, resources, outputs), masked)
 
@@ -171,7 +180,7 @@ def preview(
 
     pack = policies()
     if pack_config:
-        check_policy_config(pack_config, pack, pack_config_source)
+        validate_policy_config(pack_config, pack, pack_config_source)
     program_dir = program_dir.resolve()
     project = python_project(program_dir)
     main = program_main(project)
@@ -211,8 +220,12 @@ def preview(
     rendered = render_releases(run, program_dir, mocks, deadline=deadline)
     found = run_policies([*run.resources, *rendered.objects], pack, pack_config)
     violations = [*notices, *rendered.notices, *rendered.attribute(found)]
-    secrets = config_secrets(config, secret_keys) | run_secrets(run.resources, run.outputs)
-    return _redacted(run, violations, Redactor(secrets))
+    # The pack's own words (NVIDIA_VISIBLE_DEVICES) stay readable inside a secret pod spec.
+    public = public_words(
+        text for p in pack for text in (p.name, p.description, p.remediation_steps or "")
+    )
+    secrets = config_secrets(config, secret_keys) | run_secrets(run.resources, run.outputs, public)
+    return _redacted(run, violations, Redactor(secrets), public)
 
 
 def no_stack_file_note(program_dir: Path, stack: str) -> str:

@@ -19,6 +19,8 @@ from .kube_manifests import decode
 from .provider_functions import provider_function_result
 
 _FAKE_SUBSCRIPTION = "00000000-0000-0000-0000-000000000000"
+V1_MANIFEST_TEXT = "the text a v1 yaml.ConfigFile or ConfigGroup decodes"
+"""What the v1 decode invoke's errors name: the SDK sends the text, not the file it read."""
 
 
 def fake_kubeconfig(cluster: str) -> str:
@@ -156,8 +158,49 @@ _COMPUTED: dict[str, Callable[[str, dict[str, Any]], dict[str, Any]]] = {
 }
 
 
+AUTONAMED_ANNOTATION = "pulumi.com/autonamed"
+"""What pulumi-kubernetes marks an object it named with (``provider/pkg/metadata/naming.go``)."""
+
+
+def _kubernetes_object_type(type_: str) -> bool:
+    """A Kubernetes object the provider creates (not a Helm release, a patch, a component or
+    the provider itself)."""
+    return (
+        type_.startswith("kubernetes:")
+        and not type_.startswith("kubernetes:helm.sh/")
+        and not type_.endswith("Patch")
+    )
+
+
+def checked_inputs(type_: str, urn: str, name: str, inputs: dict[str, Any]) -> dict[str, Any]:
+    """A custom resource's inputs as its provider's ``Check`` returns them, which is what a
+    real preview's policies and outputs see: a Kubernetes object with neither
+    ``metadata.name`` nor ``metadata.generateName`` is auto-named ``<name>-<8 hex>`` and
+    annotated ``pulumi.com/autonamed`` (pulumi-kubernetes ``AssignNameIfAutonamable``, called
+    from ``Check``); its preview ``Create`` returns these inputs, so the name is known from
+    then on (``ns.metadata.name`` in another object's namespace). The suffix is random there;
+    here it is the URN's hash, so a plan is the same run after run."""
+    if not _kubernetes_object_type(type_):
+        return inputs
+    metadata = inputs.get("metadata", {})
+    if not isinstance(metadata, dict) or "name" in metadata or "generateName" in metadata:
+        return inputs
+    annotations = metadata.get("annotations", {})
+    if not isinstance(annotations, dict):
+        return inputs
+    return {
+        **inputs,
+        "metadata": {
+            **metadata,
+            "name": f"{name}-{zlib.crc32(urn.encode()):08x}",
+            "annotations": {**annotations, AUTONAMED_ANNOTATION: "true"},
+        },
+    }
+
+
 def _kubernetes_object(inputs: dict[str, Any]) -> dict[str, Any]:
-    """An object without ``metadata.name`` is auto-named at create: its name is unknown.
+    """An object named by ``generateName`` gets its name from the API server at create: its
+    name is unknown (one without any name was named by ``checked_inputs``).
 
     (Only the name: like the provider's own preview, the other server-set fields (``uid``...)
     are left out, so ``metadata`` stays known wherever the program named the object.)
@@ -170,12 +213,13 @@ def _kubernetes_object(inputs: dict[str, Any]) -> dict[str, Any]:
 
 def computed_outputs(type_: str, name: str, inputs: dict[str, Any]) -> dict[str, Any]:
     """Outputs a cloud would compute for a resource of ``type_``: stand-ins for the ones the
-    platform's own resources need, the wire's unknown for an auto-named Kubernetes name.
-    (Outputs a resource gets no value for here, such as ``status``, are unknown anyway.)"""
+    platform's own resources need, the wire's unknown for a Kubernetes name the API server
+    gives (``generateName``). (Outputs a resource gets no value for here, such as ``status``,
+    are unknown anyway.)"""
     factory = _COMPUTED.get(type_)
     if factory:
         return factory(name, inputs)
-    if type_.startswith("kubernetes:") and not type_.startswith("kubernetes:helm.sh/"):
+    if _kubernetes_object_type(type_):
         return _kubernetes_object(inputs)
     return {}
 
@@ -206,5 +250,5 @@ def invoke_result(token: str, args: dict[str, Any]) -> dict[str, Any] | None:
     if token == "kubernetes:yaml:decode":
         # What the Python-side v1 yaml.ConfigFile / ConfigGroup ask the provider: the objects
         # of a YAML stream, which the SDK then registers itself.
-        return {"result": decode(str(args.get("text") or ""))}
+        return {"result": decode(str(args.get("text") or ""), V1_MANIFEST_TEXT)}
     return provider_function_result(token, args)

@@ -30,7 +30,7 @@ from pulumi.runtime.proto import provider_pb2, resource_pb2
 from pulumi.runtime.stack import massage, run_pulumi_func
 from pulumi.runtime.sync_await import _sync_await
 
-from .cloud_outputs import computed_outputs, invoke_result
+from .cloud_outputs import checked_inputs, computed_outputs, invoke_result
 from .collector import full_collections_deferred
 from .program_guard import DEFAULT_MEMORY_MIB, DEFAULT_TIMEOUT, call_program, guarded
 from .user_mocks import UserMocks
@@ -223,6 +223,8 @@ class RecordingMonitor(mocks.MockMonitor):
         inputs = from_struct(request.object)
         if request.type.startswith(KUBERNETES_PROVIDER):
             inputs = kubeconfig_kept_secret(inputs)
+        if request.custom:  # what the provider's Check makes of them (a Kubernetes autoname)
+            inputs = checked_inputs(request.type, urn, request.name, inputs)
         remote = bool(request.remote)
         resource_id: str | None
         if remote and isinstance(self.mocks, PreviewMocks):

@@ -18,6 +18,12 @@ from typing import Any
 import pulumi
 from pulumi import _types as sdk_types
 
+from .kube_manifests import (
+    MANIFEST_MAX_BYTES,
+    MANIFEST_MAX_DEPTH,
+    MANIFEST_MAX_VALUES,
+    ManifestError,
+)
 from .program_guard import ProgramExited, ProgramOutOfMemory, ProgramRaised, ProgramTimedOut
 
 PROGRAM_ERROR = "program"
@@ -258,6 +264,22 @@ def explain(
             resource,
             remedy="a preview gives a program no stdin: read input from the stack config "
             "(pulumi.Config) instead",
+            traceback=text,
+        )
+    # A manifest the provider refuses to decode (a v1 yaml.ConfigFile's text, asked through
+    # kubernetes:yaml:decode): the SDK wraps it, but it is the program's to fix.
+    manifest = next((e for e in _chain(err) if isinstance(e, ManifestError)), None)
+    if manifest is not None:
+        return ProgramFailure(
+            PROGRAM_ERROR,
+            f"{type(manifest).__name__}: {manifest}",
+            where,
+            resource,
+            remedy=(
+                "correct the manifest (YAML or JSON objects; the preview reads one within "
+                f"{MANIFEST_MAX_BYTES // 2**20} MiB, {MANIFEST_MAX_DEPTH} levels and "
+                f"{MANIFEST_MAX_VALUES:,} values with aliases expanded)"
+            ),
             traceback=text,
         )
     # Raised in our code, or in code the program did not call (the SDK, on our behalf).

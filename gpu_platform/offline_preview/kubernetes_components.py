@@ -106,6 +106,11 @@ class Unavailable(Exception):
         self.fix = fix
 
 
+REAL_PREVIEW_FAILS = "A real `pulumi preview` fails on it the same way"
+"""Who fails on a broken component: the provider builds a v4 Chart's and yaml/v2's objects in a
+real preview too."""
+
+
 class Broken(Exception):
     """Had, but the provider would fail on it (a real preview fails too): mandatory."""
 
@@ -440,11 +445,12 @@ def build_one(
     what: str | None = None,
     instead: str = "no policy saw them",
     deadline: RunDeadline = NO_DEADLINE,
+    fails: str = REAL_PREVIEW_FAILS,
 ) -> tuple[list[RecordedResource], Violation | None]:
     """One component's children as the provider registers them, or the notice saying why it
     has none (``what`` names the component in it, a Kubernetes component by default;
-    ``instead`` says what was judged in their place); ``PreviewTimedOut`` past the run's
-    ``deadline``."""
+    ``instead`` says what was judged in their place; ``fails`` who fails on a broken one);
+    ``PreviewTimedOut`` past the run's ``deadline``."""
     if contains_unknown(component.inputs):
         return [], _notice(
             component,
@@ -457,7 +463,7 @@ def build_one(
         )
     namespace = _default_namespace(component, by_urn)
     ctx = Context(program_dir, namespace, store, deadline, _what(component, what))
-    deadline.check(f"building {ctx.doing}")
+    deadline.enforce(f"building {ctx.doing}")
     inputs = reveal(component.inputs)
     provider = component.provider if _KUBERNETES_PROVIDER in component.provider else ""
     try:
@@ -475,7 +481,7 @@ def build_one(
         return [], _notice(
             component,
             "mandatory",
-            f"{err}. A real `pulumi preview` fails on it the same way; its objects "
+            f"{err}. {fails}; its objects "
             f"were not judged: {instead}. Fix: correct the chart's values or the manifests.",
             what,
         )

@@ -14,7 +14,9 @@ The plan, the verdicts, notices and error messages go to CI logs and pull-reques
   long multi-line secret (a kubeconfig) is matched line by line too, so a quoted line of it is
   masked as well; and in what is said about the resource holding a secret (a policy's
   message) each piece of it between delimiters (``secret_pieces``), so a policy that quotes
-  part of a secret image masks that part.
+  part of a secret image masks that part. Strings inside a secret structure that are words of
+  the pack's own public text (``public_words``: ``NVIDIA_VISIBLE_DEVICES``, ``nvidia.com/gpu``)
+  are not taken for the secret, so a verdict on such a pod still says what to change.
 
 Pure: the standard library only (a program's own virtualenv imports it too).
 """
@@ -89,6 +91,16 @@ what is said about the resource that holds it: a policy quoting part of a secret
 def secret_pieces(secrets: set[str]) -> set[str]:
     """The pieces of ``secrets`` a message may quote on its own (``MIN_SECRET_PIECE``)."""
     return {p for s in secrets for p in _PIECES.split(s) if len(p) >= MIN_SECRET_PIECE}
+
+
+_WORDS = re.compile(r"[\w.\-/]+")
+
+
+def public_words(texts: Iterable[str]) -> set[str]:
+    """The words of public text (the pack's own descriptions and fixes): a string inside a
+    secret structure that is one of them (``NVIDIA_VISIBLE_DEVICES``, ``nvidia.com/gpu``) is a
+    name the pack gives, not the secret."""
+    return {word for text in texts for word in _WORDS.findall(text)}
 
 
 def secret_strings(value: Any) -> set[str]:

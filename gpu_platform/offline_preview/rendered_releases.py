@@ -45,6 +45,12 @@ RELEASE_KIND = "Helm v3 Release"
 JUDGED_INSTEAD = (
     "the release is judged by its chart, version and values alone, as under a real preview"
 )
+UP_FAILS = (
+    "`pulumi up` fails on it (a real preview only loads a v3 Release's chart: Helm renders it "
+    "when it installs the release)"
+)
+"""Who fails on a release whose chart is had but does not render (pulumi-kubernetes'
+``helmReleaseProvider.Check`` loads the chart; ``Create`` runs ``helm install``)."""
 
 
 def _release(inputs: dict[str, Any], name: str, ctx: Context) -> Objects:
@@ -123,6 +129,7 @@ def render_releases(
             what=RELEASE_KIND,
             instead=JUDGED_INSTEAD,
             deadline=deadline,
+            fails=UP_FAILS,
         )
         if notice is not None and not (ours and notice.enforcement == "advisory"):
             rendered.notices.append(notice)

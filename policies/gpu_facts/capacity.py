@@ -203,6 +203,11 @@ def pool_capacity(shape: PoolShape) -> Capacity:
     return Capacity({resource: devices}, shape.min_nodes, shape.max_nodes)
 
 
+DRA_COUNTED_CLASSES = (NVIDIA_GPU_CLASS, NVIDIA_MIG_CLASS)
+"""The DeviceClasses whose devices ``dra_devices`` counts. NVIDIA's VFIO passthrough class
+publishes only with the alpha ``PassthroughSupport`` gate on: not counted."""
+
+
 def dra_devices(shape: PoolShape) -> dict[str, int]:
     """What one node of a DRA pool publishes, per DeviceClass of NVIDIA's driver: its MIG
     devices (``mig.nvidia.com``; a GPU in MIG mode publishes no ``gpu`` device: NVIDIA's

@@ -42,15 +42,12 @@ DRA_GA_MINOR = (1, 34)
 DEVICE_CLASS = "DeviceClass"
 RESOURCE_CLAIM = "ResourceClaim"
 RESOURCE_CLAIM_TEMPLATE = "ResourceClaimTemplate"
-RESOURCE_SLICE = "ResourceSlice"
 
 DEVICE_CLASS_QUOTA_SUFFIX = ".deviceclass.resource.k8s.io/devices"
 """``ResourceQuota`` ``spec.hard`` key suffix: ``<class>.deviceclass.resource.k8s.io/devices``
 caps the devices the namespace's claims request from ``<class>`` (k8s-api
 ``ResourceClaimsPerClass``; quota). A claim naming a class its namespace's quota has no key for
 is not capped at all."""
-CLAIM_COUNT_QUOTA_KEY = "count/resourceclaims.resource.k8s.io"
-"""The quota key counting ResourceClaim objects (quota)."""
 ALLOCATION_RESULTS_MAX_SIZE = 32
 """Devices one claim can hold at most (k8s-api ``AllocationResultsMaxSize``): a request with
 ``allocationMode: All`` counts as this many against the class's quota (quota)."""
@@ -59,8 +56,6 @@ IMPLICIT_EXTENDED_RESOURCE_PREFIX = "deviceclass.resource.kubernetes.io/"
 ``deviceclass.resource.kubernetes.io/<class>`` (KEP-5004 "Implicit Extended Resource Name",
 gate ``DRAExtendedResource``: alpha in 1.34, beta and on in 1.36): the scheduler then makes the
 claim. The platform refuses such requests in GPU namespaces (ask through a claim)."""
-EXTENDED_RESOURCE_CLAIM_ANNOTATION = "resource.kubernetes.io/extended-resource-claim"
-"""Annotation of the claims the scheduler makes for extended-resource requests (k8s-api)."""
 ADMIN_ACCESS_NAMESPACE_LABEL = "resource.kubernetes.io/admin-access"
 """``adminAccess: true`` requests are allowed only in namespaces labelled so (k8s-api): they
 ignore other allocations of the device. The platform never labels a GPU namespace so."""
@@ -145,7 +140,6 @@ PRODUCT_NAME_ATTRIBUTE = "productName"
 parent's."""
 MIG_PROFILE_ATTRIBUTE = "profile"
 """A MIG device's profile as NVIDIA names it (``1g.5gb``), the same name as the pool's."""
-UUID_ATTRIBUTE = "uuid"
 
 
 def nvidia_attribute_cel(name: str) -> str:

@@ -38,6 +38,10 @@ GPU_COUNT_FLOORS: dict[str, int] = {"Gt": 0, "Gte": 1}
 requirement admits only GPU instances (``Gt 0``, ``Gte 1``). A NodePool requirement's operator is
 one of In, NotIn, Exists, DoesNotExist, Gt, Lt and Karpenter's own Gte and Lte, each bound a
 single integer (``KARPENTER_CRD``)."""
+INCLUSIVE_BOUNDS: dict[str, str] = {"Gte": ">=", "Lte": "<="}
+"""Karpenter's own requirement operators, inclusive bounds on an integer label (``Gte 1``:
+at least one); Kubernetes' node selectors have only the strict ``Gt`` and ``Lt``
+(``KARPENTER_CRD``)."""
 NODE_POOL_LABEL = "karpenter.sh/nodepool"
 """The label Karpenter puts on every node it starts: the NodePool's name (``KARPENTER``)."""
 INSTANCE_TYPE_LABEL = "node.kubernetes.io/instance-type"

@@ -122,13 +122,26 @@ DeviceClasses it names to one quota resource, ``name``, a qualified resource nam
 a workload's ResourceClaimTemplate requests (``exactly.deviceClassName``, ``ExactCount``) to it.
 Beta and on since 0.18 (feature gate ``KueueDRAIntegration``); needs Kubernetes 1.34
 (``resource.k8s.io/v1``) (``site/content/en/docs/concepts/dynamic_resource_allocation.md``)."""
-DRA_LIMITATIONS = (
-    "ResourceClaimTemplate references only (a pod naming a ResourceClaim is inadmissible)",
-    "exactly / ExactCount requests only (no firstAvailable, no allocationMode All)",
-    "no device constraints, no per-request config, no adminAccess",
+DRA_CLAIM_BY_NAME_REFUSED = "use of resource claims is not supported"
+"""A queued workload whose pods name a ResourceClaim (``resourceClaimName``) is inadmissible and
+stays pending: "KueueDRAIntegration feature does not support use of resource claims"
+(``pkg/controller/core/workload_controller.go``, ``workload.HasResourceClaim``)."""
+DRA_TEMPLATE_REQUESTS_REFUSED: Mapping[str, str] = MappingProxyType(
+    {
+        "firstAvailable": "FirstAvailable device selection is not supported",
+        "adminAccess": "AdminAccess is not supported",
+        "allocationMode": "only allocationMode ExactCount is supported",
+    }
 )
-"""What Kueue's DRA quota cannot queue (``dynamic_resource_allocation.md``, Limitations): such a
-workload is inadmissible and stays pending."""
+"""What in a ResourceClaimTemplate's request leaves the queued workload inadmissible (pending),
+with Kueue's words: a ``firstAvailable`` request, ``adminAccess: true``, an ``allocationMode``
+other than ``ExactCount`` (``All``) (``pkg/dra/claims.go`` ``countDevicesPerClass``), as is a
+DeviceClass its configuration does not map (``deviceClassMappings``). Device ``constraints``
+and per-request ``config``, which the docs list as unsupported
+(``dynamic_resource_allocation.md``, Limitations), are not refused: the requests' counts are
+charged and the workload is admitted, the constraints and config left to the scheduler."""
+EXACT_COUNT = "ExactCount"
+"""``allocationMode``'s default (``resource.k8s.io``), the one Kueue charges."""
 
 FRAMEWORKS: tuple[str, ...] = (
     "batch/job",
@@ -181,6 +194,18 @@ QUEUE_NAME_LABEL = "kueue.x-k8s.io/queue-name"
 """How a job names its LocalQueue: a label on the top-level object
 (``pkg/controller/constants/constants.go`` ``QueueLabel``); the annotation of the same key was
 removed in v0.15. A CronJob's Jobs take it from ``spec.jobTemplate.metadata.labels``."""
+DEFAULT_LOCAL_QUEUE = "default"
+"""LocalQueue defaulting: a workload that names no queue, in a namespace Kueue manages
+(``managedJobsNamespaceSelector``) that holds a LocalQueue of this name, gets
+``QUEUE_NAME_LABEL: default`` from Kueue's mutating webhook, every job kind's and the ``pod``
+framework's alike, unless an owner up its chain is a job Kueue manages
+(``pkg/controller/jobframework/defaults.go``
+``ApplyDefaultLocalQueueWithManagedJobsNamespaceSelector``,
+``pkg/controller/jobs/pod/pod_webhook.go``, ``constants.DefaultLocalQueueName``). Its feature gate
+``LocalQueueDefaulting`` was alpha in 0.10, beta and on in 0.12, GA and locked on in 0.17, and is
+gone in 0.19: always on (``pkg/features/kube_features.go`` at v0.18.6 and v0.19.2). Mutating
+webhooks run before validating admission policies, so those see the label; a CronJob is not
+mutated, its Jobs are."""
 QUEUE_NAMESPACE_LABEL = f"{PLATFORM_LABEL_DOMAIN}/local-queue"
 """Ours: a workload namespace whose GPU workloads are queued carries it, its value the name of
 the namespace's LocalQueue. The in-cluster admission policy and the policy pack read it, and it
@@ -213,12 +238,22 @@ class QueuedKind:
     """Plural name (what an admission policy's rules match)."""
     framework: str
     """The ``integrations.frameworks`` entry that turns it on (CronJob: its Jobs')."""
+    pods_by_template: bool = False
+    """Its pods are queued one by one, each its own workload, when only its pod template names
+    the queue (the object itself naming none): the object's webhook then leaves it alone, and
+    the ``pod`` framework's gates each pod by its own label, no Kueue-managed owner above it
+    (``pkg/controller/jobs/{deployment,statefulset}/*_webhook.go``,
+    ``pkg/controller/jobs/pod/pod_webhook.go``, ``jobframework.FindAncestorJobManagedByKueue``).
+    Said of the kinds whose pods serve independently (a chart often exposes only
+    ``podLabels``); a StatefulSet named on the object is admitted whole instead. A Job's pods
+    would be queued one by one too, which breaks its all-or-nothing admission: a Job names its
+    queue on itself."""
 
 
 QUEUED_KINDS: tuple[QueuedKind, ...] = (
     QueuedKind("core", "Pod", "pods", "pod"),
-    QueuedKind("apps", "Deployment", "deployments", "deployment"),
-    QueuedKind("apps", "StatefulSet", "statefulsets", "statefulset"),
+    QueuedKind("apps", "Deployment", "deployments", "deployment", pods_by_template=True),
+    QueuedKind("apps", "StatefulSet", "statefulsets", "statefulset", pods_by_template=True),
     QueuedKind("batch", "Job", "jobs", "batch/job"),
     QueuedKind("batch", "CronJob", "cronjobs", "batch/job"),
     QueuedKind("jobset.x-k8s.io", "JobSet", "jobsets", "jobset.x-k8s.io/jobset"),

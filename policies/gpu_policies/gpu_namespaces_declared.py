@@ -24,11 +24,12 @@ from gpu_policy_support.policy_factory import (
     stack_policy,
 )
 from gpu_policy_support.props import path
-from gpu_policy_support.resource_types import NAMESPACE, NETWORK_POLICY, RESOURCE_QUOTA
+from gpu_policy_support.resource_types import NETWORK_POLICY, RESOURCE_QUOTA
 from gpu_policy_support.stack_index import (
+    declared_namespaces,
     gpu_workload_namespaces,
     index_by_type,
-    object_name,
+    raise_if_unknown,
     workload_names,
 )
 
@@ -52,10 +53,10 @@ INFO = PolicyInfo(
 )
 
 
-def check(args: StackValidationArgs, config: Config, report: Report) -> None:
+def validate(args: StackValidationArgs, config: Config, report: Report) -> None:
     index = index_by_type(args.resources)
     claims = stack_claims(index)
-    declared = {object_name(ns) for ns in index[NAMESPACE]}
+    declared, unknown = declared_namespaces(index)
     denied = {namespace_of(np.props) for np in index[NETWORK_POLICY] if is_deny_all(np.props)}
     capped = {
         namespace_of(q.props)
@@ -63,7 +64,8 @@ def check(args: StackValidationArgs, config: Config, report: Report) -> None:
         if caps_gpu(path(q.props, "spec", "hard"), claims)
     }
     skip_namespaces, skip_names = exempt_namespaces(config), exempt_names(config)
-    for name, workloads in sorted(gpu_workload_namespaces(index, claims).items()):
+    running = gpu_workload_namespaces(index, claims)
+    for name, workloads in sorted(running.items()):
         if name in declared or name == DEFAULT_NAMESPACE or name in skip_namespaces:
             continue
         if name in skip_names or (name in denied and name in capped):
@@ -82,6 +84,7 @@ def check(args: StackValidationArgs, config: Config, report: Report) -> None:
             f"here (the stack gives it no {' and no '.join(m[2:] for m in missing)}).",
             workloads[0].urn,
         )
+    raise_if_unknown(unknown, running.unknown)
 
 
-POLICY = stack_policy(INFO, check)
+POLICY = stack_policy(INFO, validate)

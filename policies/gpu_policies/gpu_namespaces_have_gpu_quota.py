@@ -18,6 +18,7 @@ from gpu_policy_support.resource_types import RESOURCE_QUOTA
 from gpu_policy_support.stack_index import (
     checked_gpu_namespaces,
     index_by_type,
+    judged_apart,
     stack_gpu_pods,
     workload_namespace,
 )
@@ -57,7 +58,7 @@ def caps_gpu(hard: object, claims: StackClaims | None = None) -> bool:
     return False
 
 
-def check(args: StackValidationArgs, config: Config, report: Report) -> None:
+def validate(args: StackValidationArgs, config: Config, report: Report) -> None:
     index = index_by_type(args.resources)
     claims = stack_claims(index)
     covered: set[str] = set()
@@ -70,30 +71,36 @@ def check(args: StackValidationArgs, config: Config, report: Report) -> None:
         capped[namespace].update(
             c for key in mapping(hard) if (c := quota_key_device_class(str(key))) is not None
         )
-    for name, namespace, why in checked_gpu_namespaces(index, config, claims):
-        if name not in covered:
-            report(
-                f"GPU workload namespace '{name}' has no ResourceQuota on a GPU resource "
-                f"(spec.hard 'requests.<gpu resource>' or "
-                f"'<class>.deviceclass.resource.k8s.io/devices'){why}.",
-                namespace.urn,
-            )
+
+    def namespaces() -> None:
+        for name, namespace, why in checked_gpu_namespaces(index, config, claims):
+            if name not in covered:
+                report(
+                    f"GPU workload namespace '{name}' has no ResourceQuota on a GPU resource "
+                    f"(spec.hard 'requests.<gpu resource>' or "
+                    f"'<class>.deviceclass.resource.k8s.io/devices'){why}.",
+                    namespace.urn,
+                )
+
     # Claims: each GPU class a pod claims needs its own key in the pod's namespace. Driver
     # checks (probes of a pool, not a workload) need none, as for the namespace's quota.
-    for resource, site, demand in stack_gpu_pods(index, config, claims):
-        where = workload_namespace(resource)
-        if where is None or is_driver_check(resource.resource_type, resource.props):
-            continue
-        missing = sorted(c for c in demand.classes if c not in capped[where])
-        if missing:
-            keys = ", ".join(f"'{device_class_quota_key(c)}'" for c in missing)
-            report(
-                f"{site.named(resource.name)} {demand.describe()}, but no ResourceQuota of "
-                f"namespace '{where}' caps {', '.join(missing)} (spec.hard {keys}): its claims "
-                "on them are uncapped.",
-                resource.urn,
-                fix=f"Add {keys} to the namespace's ResourceQuota spec.hard, set to its share.",
-            )
+    def claimed_classes() -> None:
+        for resource, site, demand in stack_gpu_pods(index, config, claims):
+            where = workload_namespace(resource)
+            if where is None or is_driver_check(resource.resource_type, resource.props):
+                continue
+            missing = sorted(c for c in demand.classes if c not in capped[where])
+            if missing:
+                keys = ", ".join(f"'{device_class_quota_key(c)}'" for c in missing)
+                report(
+                    f"{site.named(resource.name)} {demand.describe()}, but no ResourceQuota of "
+                    f"namespace '{where}' caps {', '.join(missing)} (spec.hard {keys}): its "
+                    "claims on them are uncapped.",
+                    resource.urn,
+                    fix=f"Add {keys} to the namespace's ResourceQuota spec.hard, set to its share.",
+                )
+
+    judged_apart(namespaces, claimed_classes)
 
 
-POLICY = stack_policy(INFO, check)
+POLICY = stack_policy(INFO, validate)

@@ -4,22 +4,30 @@ The guide's namespace example (seed 000, "separate workloads in a shared cluster
 pods in ``gpu-training`` labelled ``workload: training``. A namespace the stack declares with a
 ``workload`` label is such a workload namespace; each GPU pod written into it (of any
 pod-bearing kind, where the program writes the pod's labels: a template's ``metadata.labels``,
-a Pod's own, a KServe component's ``labels``, a NIMService's ``spec.labels``) carries the same
-label and value, so policies, dashboards and quotas that select by type find it. Pods whose
-labels their operator sets alone (a KAITO preset, a NIMCache's Job, a TrainJob's runtime pod)
+a Pod's own, a KServe component's ``labels``, a NIMService's ``spec.labels``), whether it asks
+for a GPU resource or claims a GPU DeviceClass (DRA), carries the same label and value, so
+policies, dashboards and quotas that select by type find it. Pods whose labels their operator
+sets alone (a KAITO preset, a NIMCache's Job, a TrainJob's runtime pod)
 are left out: the program has no field for them.
 """
 
 from __future__ import annotations
 
-from pulumi_policy import EnforcementLevel, Severity, StackValidationArgs
+from collections.abc import Mapping
+
+from pulumi_policy import EnforcementLevel, PolicyResource, Severity, StackValidationArgs
 
 from gpu_facts.scheduling import WORKLOAD_TYPE_LABEL
-from gpu_policy_support.pod_specs import DEFAULT_NAMESPACE, pod_gpu_resources
+from gpu_policy_support.pod_specs import DEFAULT_NAMESPACE
 from gpu_policy_support.policy_factory import Config, PolicyInfo, Report, known_text, stack_policy
 from gpu_policy_support.props import mapping, path, text
-from gpu_policy_support.resource_types import NAMESPACE
-from gpu_policy_support.stack_index import index_by_type, object_name, stack_pods
+from gpu_policy_support.stack_index import (
+    declared_namespaces,
+    index_by_type,
+    judged_apart,
+    raise_if_unknown,
+    stack_gpu_pods,
+)
 
 INFO = PolicyInfo(
     name="gpu-pods-labelled-by-workload-type",
@@ -43,17 +51,28 @@ def _labels(labels: object) -> str:
     return shown or "none"
 
 
-def check(args: StackValidationArgs, config: Config, report: Report) -> None:
+def validate(args: StackValidationArgs, config: Config, report: Report) -> None:
     index = index_by_type(args.resources)
+    named, unknown = declared_namespaces(index)
     types = {
-        object_name(ns): value
-        for ns in index[NAMESPACE]
+        name: value
+        for name, ns in named.items()
         if (value := text(path(ns.props, "metadata", "labels", WORKLOAD_TYPE_LABEL)))
     }
-    if not types:
-        return
-    for resource, site in stack_pods(index, config):
-        if site.labels is None or not pod_gpu_resources(site.spec):
+    # A workload type on a Namespace the API server names (known only after apply) matches no
+    # pod here: said after the others are judged.
+    judging = [lambda: _judge(index, config, types, report)] if types else []
+    judged_apart(*judging, lambda: raise_if_unknown(unknown))
+
+
+def _judge(
+    index: Mapping[str, list[PolicyResource]],
+    config: Config,
+    types: dict[str, str],
+    report: Report,
+) -> None:
+    for resource, site, _ in stack_gpu_pods(index, config):
+        if site.labels is None:
             continue
         namespace, known = known_text(resource.props, "metadata", "namespace")
         workload_type = types.get(namespace or DEFAULT_NAMESPACE) if known else None
@@ -71,4 +90,4 @@ def check(args: StackValidationArgs, config: Config, report: Report) -> None:
         )
 
 
-POLICY = stack_policy(INFO, check)
+POLICY = stack_policy(INFO, validate)

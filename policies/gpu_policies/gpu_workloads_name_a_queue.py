@@ -8,7 +8,9 @@ refuses it. A kind Kueue cannot queue at all (a DaemonSet, and operators' kinds 
 integration: KServe, Argo, Volcano, Knative) may not ask for GPUs there. The pods an operator
 builds from a custom resource (KAITO, NVIDIA's NIM operator) are judged one by one: each names
 its queue in the labels the program gives it, which Kueue reads on the pod; a KAITO preset's
-pods carry KAITO's labels only, so they cannot be queued.
+pods carry KAITO's labels only, so they cannot be queued. Where the namespace's LocalQueue is
+named ``default``, Kueue names it for a workload that names none (LocalQueue defaulting,
+``gpu_facts.kueue.DEFAULT_LOCAL_QUEUE``), the objects a KAITO preset makes included.
 """
 
 from __future__ import annotations
@@ -40,7 +42,7 @@ INFO = PolicyInfo(
 )
 
 
-def check(args: StackValidationArgs, config: Config, report: Report) -> None:
+def validate(args: StackValidationArgs, config: Config, report: Report) -> None:
     index = index_by_type(args.resources)
     queues = Queues.of(index)
     if not queues.queued_namespaces:
@@ -62,6 +64,9 @@ def check(args: StackValidationArgs, config: Config, report: Report) -> None:
         named = ", ".join(f"'{q}'" for q in local)
         where = f"namespace '{namespace or 'default'}', whose GPUs are queued (LocalQueue {named})"
         operator = kind.made_by if kind is not None else None
+        named = queue_name(resource.resource_type, resource.props, site)
+        if named is None and queues.queue_of(resource.resource_type, resource.props, site):
+            continue  # Kueue names the namespace's LocalQueue 'default' for it
         if operator is not None and not queueable(resource.resource_type, site):
             report(
                 f"{site.named(resource.name)} {asked} in {where}, but {operator.name} gives "
@@ -84,7 +89,7 @@ def check(args: StackValidationArgs, config: Config, report: Report) -> None:
                     "kind Kueue queues (a Job, JobSet, Deployment, LeaderWorkerSet, ...)."
                 ),
             )
-        elif queue_name(resource.resource_type, resource.props, site) is None:
+        elif named is None:
             if operator is not None:  # the operator's objects pass admission as its own
                 at, refused = operator.pod_labels, ""
             else:
@@ -100,4 +105,4 @@ def check(args: StackValidationArgs, config: Config, report: Report) -> None:
             )
 
 
-POLICY = stack_policy(INFO, check)
+POLICY = stack_policy(INFO, validate)

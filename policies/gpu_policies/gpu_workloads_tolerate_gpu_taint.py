@@ -27,11 +27,12 @@ from gpu_facts.scheduling import GPU_TAINT_EFFECT, GPU_TAINT_KEY, GPU_TAINT_VALU
 from gpu_policy_support.claims import GpuDemand
 from gpu_policy_support.node_pools import NodePool, admitted_pools, stack_gpu_pools
 from gpu_policy_support.pod_runtimes import scheduling_spec
+from gpu_policy_support.pod_specs import PodSite
 from gpu_policy_support.policy_factory import Config, PolicyInfo, Report, stack_policy
 from gpu_policy_support.props import mappings
 from gpu_policy_support.queues import Queues, admitted_specs, demand_resources
 from gpu_policy_support.resource_types import GKE_CLUSTER
-from gpu_policy_support.stack_index import index_by_type, stack_gpu_pods
+from gpu_policy_support.stack_index import index_by_type, judge_gpu_pods
 from gpu_policy_support.tolerations import (
     describe_tolerations,
     tolerates,
@@ -136,11 +137,12 @@ def fix(demand: GpuDemand) -> str:
     )
 
 
-def check(args: StackValidationArgs, config: Config, report: Report) -> None:
+def validate(args: StackValidationArgs, config: Config, report: Report) -> None:
     index = index_by_type(args.resources)
     stack = _gpu_pools(index)
     queues = Queues.of(index)
-    for resource, site, demand in stack_gpu_pods(index, config):
+
+    def judge(resource: PolicyResource, site: PodSite, demand: GpuDemand) -> None:
         spec = scheduling_spec(site, resource, index)  # with what its runtime adds
         # Queued: as Kueue admits it to each flavour it may get (its labels, its tolerations).
         for admitted in admitted_specs(spec, resource, queues, demand_resources(demand), site):
@@ -160,5 +162,9 @@ def check(args: StackValidationArgs, config: Config, report: Report) -> None:
                 )
                 break
 
+    # Resource by resource: a value unknown at preview in one workload (its tolerations, a
+    # claim's name) leaves that one to the analyzer's advisory, never the rest of the stack.
+    judge_gpu_pods(index, config, judge)
 
-POLICY = stack_policy(INFO, check)
+
+POLICY = stack_policy(INFO, validate)

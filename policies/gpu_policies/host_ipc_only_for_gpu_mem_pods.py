@@ -8,7 +8,10 @@ does not start (ACK "MPS-based GPU sharing"). ACK's cGPU and share pools hand ou
 must not share it.
 
 A stack policy, so that the stack's pools decide: the gpu-mem pools a pod's nodeSelector
-admits (all of them when it admits none). A pod of a stack without gpu-mem pools (a team's
+admits (all of them when it admits none). A pod queued by Kueue to a ClusterQueue the program
+declares lands where the flavours it may be admitted to put it: their nodeLabels join its
+nodeSelector at admission (``gpu_policy_support.queues.admitted_specs``), so the pools those
+flavours select decide. A pod of a stack without gpu-mem pools (a team's
 workload program) is judged as an MPS client, unless ``gpuMemRequiresHostIpc: false`` says the
 cluster's gpu-mem pools are cGPU or share.
 """
@@ -23,6 +26,7 @@ from pulumi_policy import EnforcementLevel, Severity, StackValidationArgs
 from gpu_facts.scheduling import ACK_GPU_SCHEDULE_LABEL, ACK_GPU_SCHEDULE_VALUES, ALIYUN_GPU_MEM
 from gpu_policy_support.mps_daemons import is_mps_daemon
 from gpu_policy_support.node_pools import NodePool, admitted_pools, stack_gpu_pools
+from gpu_policy_support.pod_runtimes import scheduling_spec
 from gpu_policy_support.pod_specs import pod_gpu_resources
 from gpu_policy_support.policy_factory import (
     Config,
@@ -31,6 +35,7 @@ from gpu_policy_support.policy_factory import (
     stack_policy,
 )
 from gpu_policy_support.props import is_true
+from gpu_policy_support.queues import Admission, Queues, admitted_specs
 from gpu_policy_support.stack_index import index_by_type, stack_pods
 
 REQUIRE_FOR_GPU_MEM = "gpuMemRequiresHostIpc"
@@ -78,18 +83,29 @@ FIX = (
 )
 
 
+def landing_pools(
+    admissions: Sequence[Admission], gpu_mem_pools: Sequence[NodePool]
+) -> tuple[NodePool, ...]:
+    """The gpu-mem pools the pod may land on, over every way Kueue may admit it (as written
+    when it is not queued)."""
+    found: dict[str, NodePool] = {}
+    for admission in admissions:
+        for pool in admitted_pools(gpu_mem_pools, admission.spec):
+            found.setdefault(pool.name, pool)
+    return tuple(found.values())
+
+
 def problem(
-    spec: Mapping[str, Any], gpu_mem_pools: Sequence[NodePool], config: Config
+    spec: Mapping[str, Any], candidates: Sequence[NodePool], config: Config
 ) -> tuple[str, str | None] | None:
     """What is wrong with the pod's hostIPC and how to fix it (None: the policy's
-    remediation), None when nothing is."""
+    remediation), None when nothing is. ``candidates``: the gpu-mem pools it may land on."""
     host_ipc = is_true(spec.get("hostIPC"))
     gpu_mem = ALIYUN_GPU_MEM in pod_gpu_resources(spec)
     if not gpu_mem:
         if not host_ipc:
             return None
         return f"sets hostIPC: true without asking for {ALIYUN_GPU_MEM}", None
-    candidates = admitted_pools(gpu_mem_pools, spec)
     if candidates and not any(p.labels[ACK_GPU_SCHEDULE_LABEL] == MPS for p in candidates):
         if not host_ipc:
             return None  # cGPU and share need no host IPC
@@ -108,20 +124,34 @@ def problem(
     )
 
 
-def check(args: StackValidationArgs, config: Config, report: Report) -> None:
+def _queued_where(admissions: Sequence[Admission]) -> str:
+    flavors = [a.flavor.name for a in admissions if a.flavor is not None]
+    if not flavors:
+        return ""
+    named = ", ".join(f"'{name}'" for name in flavors)
+    return f" (admitted by Kueue to flavour {named} of ClusterQueue '{admissions[0].queue}')"
+
+
+def validate(args: StackValidationArgs, config: Config, report: Report) -> None:
     index = index_by_type(args.resources)
     gpu_mem_pools = [
         pool
         for pool, _ in stack_gpu_pools(index)
         if pool.labels.get(ACK_GPU_SCHEDULE_LABEL) in GPU_MEM_MODES
     ]
+    queues = Queues.of(index)
     for resource, site in stack_pods(index, config):
         if is_mps_daemon(site):
             continue  # the MPS control daemon itself runs with the host IPC namespace (seed 003)
-        found = problem(site.spec, gpu_mem_pools, config)
+        spec = scheduling_spec(site, resource, index)  # with what its runtime adds
+        asked = pod_gpu_resources(site.spec)
+        admissions = admitted_specs(spec, resource, queues, asked, site) if asked else []
+        admissions = admissions or [Admission(spec)]
+        found = problem(site.spec, landing_pools(admissions, gpu_mem_pools), config)
         if found is not None:
             message, fix = found
-            report(f"{site.named(resource.name)} {message}.", resource.urn, fix=fix)
+            where = _queued_where(admissions)
+            report(f"{site.named(resource.name)}{where} {message}.", resource.urn, fix=fix)
 
 
-POLICY = stack_policy(INFO, check)
+POLICY = stack_policy(INFO, validate)

@@ -45,7 +45,7 @@ INFO = PolicyInfo(
 )
 
 
-def check(args: ResourceValidationArgs, config: Config, report: Report) -> None:
+def validate(args: ResourceValidationArgs, config: Config, report: Report) -> None:
     fields = PROFILE_AND_NAME.get(canonical_type(args.resource_type))
     if fields is None:
         return
@@ -56,11 +56,19 @@ def check(args: ResourceValidationArgs, config: Config, report: Report) -> None:
     if pool_name and profile.lower() in pool_name.lower():
         return
     shown = f"'{pool_name}'" if pool_name else f"without {fields[1]}"
+    classic = canonical_type(args.resource_type) == AZURE_NODE_POOL
     report(
         f"MIG node pool {shown} ({profile}) neither sets deleteBeforeReplace nor carries its "
         "profile in its name: a profile change would create the new pool under the name of "
-        "the one it replaces."
+        "the one it replaces.",
+        fix=(
+            "Give the KubernetesClusterNodePool the option delete_before_replace=True (its "
+            "gpu_instance already forces a new pool), or a name that contains its profile "
+            f"('{profile.lower()}') so a new profile is a new pool."
+            if classic
+            else None
+        ),
     )
 
 
-POLICY = resource_policy(INFO, check)
+POLICY = resource_policy(INFO, validate)

@@ -43,6 +43,7 @@ from . import (
     nvme_cache_volumes_ephemeral,
     operator_versions_known,
     pod_gpu_resources_exposed_by_pools,
+    queued_claims_kueue_admits,
     resource_flavors_select_gpu_pools,
     shared_gpus_renamed_and_single_request,
     single_device_plugin_owner,
@@ -126,6 +127,7 @@ MODULES: tuple[PolicyModule, ...] = (
     gpu_workloads_name_a_queue,
     cluster_queue_quota_within_pools,
     resource_flavors_select_gpu_pools,
+    queued_claims_kueue_admits,
     # Dynamic Resource Allocation.
     device_classes_map_no_gpu_resource,
     dra_driver_not_beside_device_plugin,

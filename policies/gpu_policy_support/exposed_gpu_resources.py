@@ -21,7 +21,7 @@ from gpu_facts import (
     gpu_model,
     pool_capacity,
 )
-from gpu_facts.capacity import MIG_STRATEGIES, NO_MIG_STRATEGY
+from gpu_facts.capacity import DRA, MIG_STRATEGIES, NO_MIG_STRATEGY
 from gpu_facts.models import GpuModel
 from gpu_facts.nvidia.device_plugin_chart import CHART_NAME
 from gpu_facts.scheduling import (
@@ -54,6 +54,25 @@ def most_gpus_per_node(pool: NodePool) -> int | None:
     """The most GPUs one node of the pool can have, over every machine type it allows (an EKS
     node group or a Karpenter NodePool may allow several); None when the catalog knows none."""
     return max((count for _, count in pool.allowed_gpus), default=None)
+
+
+def dra_devices_per_node(pool: NodePool) -> dict[str, int] | None:
+    """What NVIDIA's DRA driver publishes on one of the pool's nodes, per DeviceClass (the
+    capacity model: its MIG devices on a MIG pool, else its GPUs); nothing on another vendor's
+    pool; None when the catalog does not know its GPUs or MIG profile."""
+    if pool.vendor is not NVIDIA:
+        return {}
+    gpus = pool_gpus(pool)
+    if gpus is None:
+        return None
+    model, count = gpus
+    try:
+        profile = aks_mig_profile(model, pool.mig_profile) if pool.mig_profile else None
+        strategy: MigStrategy | None = "single" if profile else None  # DRA reads none
+        shape = PoolShape(model, count, 1, 1, profile, strategy, allocation=DRA)
+        return dict(pool_capacity(shape).devices)
+    except (UnknownGpuFact, ValueError):
+        return None
 
 
 def ack_sharing_mode(pool: NodePool) -> SharingMode | None:

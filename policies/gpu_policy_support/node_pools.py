@@ -35,6 +35,7 @@ from gpu_facts.karpenter import (
     GPU_COUNT_LABELS,
     GPU_MANUFACTURER_LABELS,
     GPU_NAME_LABELS,
+    INCLUSIVE_BOUNDS,
     INSTANCE_FAMILY_LABELS,
     MACHINE_TYPE_LABELS,
     NODE_CLASS_CLOUDS,
@@ -163,8 +164,8 @@ class NodePool:
                     return False
                 continue
             on_key = [r for r in self.requirements if r.key == key]
-            allows = any(r.operator in ("In", "Exists", "Gt", "Lt") for r in on_key)
-            if not allows or not all(r.matches({key: value}) for r in on_key):
+            allows = any(r.operator in _LABEL_GIVING for r in on_key)
+            if not allows or not all(_karpenter_allows(r, value) for r in on_key):
                 return False  # NotIn alone puts no such label on a node
         return True
 
@@ -429,6 +430,24 @@ def _gke_pool(name: str, props: Mapping[str, Any], node_pool: str | None = None)
 
 
 # --- Karpenter ------------------------------------------------------------------------------
+
+
+_LABEL_GIVING = frozenset({"In", "Exists", "Gt", "Lt", *INCLUSIVE_BOUNDS})
+"""Requirement operators under which every node Karpenter starts carries the label."""
+
+
+def _karpenter_allows(req: Requirement, value: str) -> bool:
+    """Whether a NodePool requirement lets a node carry ``value`` on its key: Kubernetes'
+    operators, and Karpenter's inclusive ``Gte`` and ``Lte`` (``gpu_facts.karpenter``)."""
+    if req.operator not in INCLUSIVE_BOUNDS:
+        return req.matches({req.key: value})
+    if len(req.values) != 1:
+        return False  # Karpenter refuses a bound that is not one integer
+    try:
+        have, bound = int(value), int(req.values[0])
+    except ValueError:
+        return False
+    return have >= bound if req.operator == "Gte" else have <= bound
 
 
 def _asks_for_gpus(req: Requirement) -> bool:

@@ -5,9 +5,10 @@ Kueue admits a workload to a flavour of its ClusterQueue, then writes the flavou
 ``nodeLabels`` into the pods' ``nodeSelector`` and appends its ``tolerations``
 (``gpu_facts.kueue``). So a queued pod that tolerates nothing may still tolerate its nodes'
 GPU taint, and land only on its flavour's pool: ``admitted_specs`` gives the pod once per
-flavour it can be admitted to, with what that flavour adds, for the policies to judge as
-they judge any pod. A queue the program does not declare (the platform's, made by another
-stack) adds nothing the pack can see: its pods are judged as written.
+flavour it can be admitted to (``eligible``: as Kueue's flavour assigner matches a pod to a
+flavour), with what that flavour adds, for the policies to judge as they judge any pod. A
+queue the program does not declare (the platform's, made by another stack) adds nothing the
+pack can see: its pods are judged as written.
 
 Objects are matched on their API group and kind, whatever the version (``v1beta2``, or
 ``v1beta1`` whose ClusterQueue names its cohort ``cohort``).
@@ -21,17 +22,26 @@ from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from pulumi_policy import PolicyResource
+from pulumi_policy.proxy import UnknownValueError
 
 from gpu_facts import kueue
-from gpu_facts.dra import GPU_DEVICE_CLASSES, device_class_quota_key, quota_key_device_class
+from gpu_facts.dra import (
+    GPU_DEVICE_CLASSES,
+    RESOURCE_CLAIM_TEMPLATE,
+    device_class_quota_key,
+    quota_key_device_class,
+)
 from gpu_facts.scheduling import Taint, is_gpu_resource
 
-from .claims import GpuDemand
+from .claims import ClaimKey, GpuDemand, resource_kind
+from .node_placement import NodePlacement, Term, node_placement
+from .operator_pods import CREATED_CLAIM
 from .pod_shapes import Overlay
-from .pod_specs import PodSite, kubernetes_kind, pod_bearing
+from .pod_specs import PodSite, known_namespace, kubernetes_kind, pod_bearing
 from .policy_factory import known_text
-from .props import mapping, mappings, path, text
+from .props import is_true, items, mapping, mappings, path, text
 from .resource_types import NAMESPACE
+from .tolerations import may_schedule
 
 
 def kueue_kind(resource_type: str) -> str | None:
@@ -188,6 +198,26 @@ class Queues:
                     named.append(queue)
         return queues
 
+    def queue_of(
+        self, resource_type: str, props: Mapping[str, Any], site: PodSite | None = None
+    ) -> str | None:
+        """The LocalQueue a workload is queued to: the one it names (``queue_name``), else the
+        namespace's LocalQueue named ``default``, which Kueue names for a workload of a kind it
+        queues, or for the objects an operator makes (``gpu_facts.kueue.DEFAULT_LOCAL_QUEUE``).
+        None when neither: a DaemonSet's pods, and kinds without a Kueue integration, are not
+        read as defaulted (Kueue would gate their pods one by one, pinned to nodes as they
+        are)."""
+        named = queue_name(resource_type, props, site)
+        if named is not None:
+            return named
+        namespace, known = known_text(props, "metadata", "namespace")
+        local = self.queued_namespaces.get(namespace or "default", []) if known else []
+        if kueue.DEFAULT_LOCAL_QUEUE in local and (
+            queueable(resource_type, site) or operator_built(resource_type)
+        ):
+            return kueue.DEFAULT_LOCAL_QUEUE
+        return None
+
     def flavors_of(self, namespace: str, queue: str) -> list[Flavor] | None:
         """The flavours a workload naming ``queue`` in ``namespace`` may be admitted to, None
         when the program does not declare its LocalQueue, its ClusterQueue or a flavour of it."""
@@ -231,20 +261,35 @@ def queue_name(
     resource_type: str, props: Mapping[str, Any], site: PodSite | None = None
 ) -> str | None:
     """The LocalQueue a workload names (Kueue's label on the object; a CronJob's on its Jobs'
-    template, a ReplicaSet's on its pods'), None when it names none. The pod ``site`` an operator
-    builds names it in the labels the program gives that pod (Kueue queues a pod by its own
-    label: ``gpu_facts.kueue``); a preset KAITO pod names none."""
+    template, a ReplicaSet's on its pods'; a Deployment's or StatefulSet's on itself, else on
+    its pods', which Kueue then queues one by one: ``QueuedKind.pods_by_template``), None when
+    it names none. The pod ``site`` an operator builds names it in the labels the program gives
+    that pod (Kueue queues a pod by its own label: ``gpu_facts.kueue``); a preset KAITO pod names
+    none."""
     if site is not None and operator_built(resource_type):
-        value = mapping(site.labels).get(kueue.QUEUE_NAME_LABEL)
-        return value if isinstance(value, str) and value else None
+        return _named(site.labels)
     kind = kubernetes_kind(resource_type)
     if kind == "CronJob":
-        labels = mapping(path(props, "spec", "jobTemplate", "metadata", "labels"))
-    elif kind == "ReplicaSet":
-        labels = mapping(path(props, "spec", "template", "metadata", "labels"))
-    else:
-        labels = mapping(path(props, "metadata", "labels"))
-    value = labels.get(kueue.QUEUE_NAME_LABEL)
+        return _named(path(props, "spec", "jobTemplate", "metadata", "labels"))
+    pods = path(props, "spec", "template", "metadata", "labels")
+    if kind == "ReplicaSet":
+        return _named(pods)
+    own = _named(path(props, "metadata", "labels"))
+    queued = _queued_kind(resource_type)
+    if own is None and queued is not None and queued.pods_by_template:
+        return _named(pods)
+    return own
+
+
+def _queued_kind(resource_type: str) -> kueue.QueuedKind | None:
+    kind = pod_bearing(resource_type)
+    if kind is None:
+        return None
+    return kueue.queued_kind("apps" if kind.group == "extensions" else kind.group, kind.kind)
+
+
+def _named(labels: Any) -> str | None:
+    value = mapping(labels).get(kueue.QUEUE_NAME_LABEL)
     return value if isinstance(value, str) and value else None
 
 
@@ -259,18 +304,43 @@ def queueable(resource_type: str, site: PodSite | None = None) -> bool:
         return site is None or site.labels is not None
     if (kind.group, kind.kind) in (("apps", "ReplicaSet"), ("extensions", "ReplicaSet")):
         return True
-    return (
-        kueue.queued_kind("apps" if kind.group == "extensions" else kind.group, kind.kind)
-        is not None
-    )
+    return _queued_kind(resource_type) is not None
+
+
+def _flavor_selector(spec: Mapping[str, Any], keys: frozenset[str]) -> NodePlacement:
+    """The pod's nodeSelector and required node affinity cut down to ``keys``, the flavour's
+    own label keys, as Kueue matches a flavour (``flavorassigner.go`` ``flavorSelector``): a
+    term left without a requirement matches every flavour, and so does the affinity."""
+    placement = node_placement(spec)
+    selector = {k: v for k, v in placement.node_selector.items() if k in keys}
+    if placement.terms is None:
+        return NodePlacement(selector, None)
+    terms: list[Term] = []
+    for term in placement.terms:
+        kept = tuple(r for r in term.requirements if r.key in keys)
+        if not kept:
+            return NodePlacement(selector, None)
+        terms.append(Term(kept, by_field=False))
+    return NodePlacement(selector, tuple(terms) or None)
+
+
+def eligible(spec: Mapping[str, Any], flavor: Flavor) -> bool:
+    """Whether Kueue 0.19.2 may assign ``flavor`` to the pod (``flavorassigner.go``
+    ``checkFlavorForPodSets``): the pod's tolerations with the flavour's tolerate its
+    ``nodeTaints`` (NoSchedule, NoExecute), and its placement on the flavour's label keys
+    admits the flavour's ``nodeLabels``."""
+    tolerations = [*mappings(spec.get("tolerations")), *flavor.tolerations]
+    if not may_schedule(tolerations, flavor.node_taints):
+        return False
+    return _flavor_selector(spec, frozenset(flavor.node_labels)).admits(flavor.node_labels)
 
 
 def _admitted(spec: Mapping[str, Any], flavor: Flavor) -> Mapping[str, Any] | None:
-    """``spec`` as Kueue admits it to ``flavor``, None when Kueue cannot (the pod's own
-    nodeSelector gives one of the flavour's labels another value)."""
-    own = {str(k): str(v) for k, v in mapping(spec.get("nodeSelector")).items()}
-    if any(own.get(k, v) != v for k, v in flavor.node_labels.items()):
+    """``spec`` as Kueue admits it to ``flavor``, None when Kueue cannot (``eligible``; its
+    nodeSelector giving one of the flavour's labels another value fails that too)."""
+    if not eligible(spec, flavor):
         return None
+    own = {str(k): str(v) for k, v in mapping(spec.get("nodeSelector")).items()}
     held = list(mappings(spec.get("tolerations")))
     added = [t for t in flavor.tolerations if dict(t) not in [dict(h) for h in held]]
     return Overlay(
@@ -312,8 +382,8 @@ def admitted_specs(
     queued pod no flavour can take is judged as written (Kueue would leave it pending). A
     DeviceClass key the ClusterQueue covers nowhere is mapped under another name (Kueue's
     configuration, which the pack does not read): it constrains no flavour. ``site``: the pod
-    of ``owner`` it is, for the queue an operator's pod names (``queue_name``)."""
-    name = queue_name(owner.resource_type, owner.props, site)
+    of ``owner`` it is, for the queue an operator's pod names (``Queues.queue_of``)."""
+    name = queues.queue_of(owner.resource_type, owner.props, site)
     namespace, known = known_text(owner.props, "metadata", "namespace")
     if name is None or not known:
         return [Admission(spec)]
@@ -338,3 +408,71 @@ def admitted_specs(
 
 def gpu_resources_of(cluster_queue: ClusterQueue, flavor: str) -> list[str]:
     return [r for r in cluster_queue.quotas.get(flavor, {}) if is_queue_gpu_resource(r)]
+
+
+# --- claims Kueue cannot admit (gpu_facts.kueue.DRA_TEMPLATE_REQUESTS_REFUSED) ----------------
+
+
+def kueue_refusals(devices: Any) -> list[str]:
+    """Why Kueue leaves a workload inadmissible for a claim template's ``devices``, one reason
+    per request it refuses (``firstAvailable``, ``adminAccess``, ``allocationMode`` other than
+    ``ExactCount``), in every shape: ``exactly`` (v1, v1beta2), the request itself (v1beta1)."""
+    reasons = []
+    for index, request in enumerate(mappings(mapping(devices).get("requests"))):
+        exact = mapping(request.get("exactly")) or request
+        if items(request.get("firstAvailable")):
+            refused = "firstAvailable"
+        elif is_true(exact.get("adminAccess")):
+            refused = "adminAccess"
+        elif (text(exact.get("allocationMode")) or kueue.EXACT_COUNT) != kueue.EXACT_COUNT:
+            refused = "allocationMode"
+        else:
+            continue
+        name = text(request.get("name")) or f"#{index}"
+        reasons.append(f"request '{name}': {kueue.DRA_TEMPLATE_REQUESTS_REFUSED[refused]}")
+    return reasons
+
+
+def template_refusals(index: Mapping[str, list[PolicyResource]]) -> dict[ClaimKey, list[str]]:
+    """The program's ResourceClaimTemplates (any version) with what Kueue refuses in each
+    (``kueue_refusals``); one whose name or devices are unknown at preview is left out."""
+    found: dict[ClaimKey, list[str]] = {}
+    for resource_type, resources in index.items():
+        if resource_kind(resource_type) != RESOURCE_CLAIM_TEMPLATE:
+            continue
+        for resource in resources:
+            try:
+                props = resource.props
+                name = text(path(props, "metadata", "name")) or resource.name
+                devices = path(props, "spec", "spec", "devices")
+                found[(known_namespace(props), name)] = kueue_refusals(devices)
+            except UnknownValueError:
+                continue
+    return found
+
+
+def claim_refusals(
+    spec: Mapping[str, Any], namespace: str | None, templates: Mapping[ClaimKey, list[str]]
+) -> list[str]:
+    """Why Kueue would leave the queued pod ``spec``'s workload pending for its claims: a
+    ResourceClaim named, a template (of ``template_refusals``, in the pod's namespace; any of
+    that name where a namespace is unknown at preview) or a claim an operator creates whose
+    requests Kueue refuses. Empty when it admits them (as far as the program shows)."""
+    reasons: list[str] = []
+    for entry in mappings(spec.get("resourceClaims")):
+        claim = text(entry.get("resourceClaimName"))
+        template = text(entry.get("resourceClaimTemplateName"))
+        created = entry.get(CREATED_CLAIM)
+        if claim is not None:
+            reasons.append(f"ResourceClaim '{claim}': {kueue.DRA_CLAIM_BY_NAME_REFUSED}")
+        elif template is not None:
+            found = {
+                reason
+                for (where, name), refused in templates.items()
+                if name == template and (where == namespace or None in (where, namespace))
+                for reason in refused
+            }
+            reasons += [f"template '{template}' {reason}" for reason in sorted(found)]
+        elif created is not None:
+            reasons += [f"the claim its operator creates, {r}" for r in kueue_refusals(created)]
+    return reasons

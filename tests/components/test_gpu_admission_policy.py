@@ -859,6 +859,16 @@ def test_a_queued_workload_needs_no_toleration_kueue_adds_its_flavours(kind: str
     assert failed_messages(queued(obj), namespace()) == [MESSAGE["gpu-toleration"]]
 
 
+def test_a_deployment_queued_by_its_pods_needs_no_toleration() -> None:
+    """Only the pod template names the queue: Kueue admits each pod, adding the toleration."""
+    obj = copy.deepcopy(KINDS["Deployment"](copy.deepcopy(UNTOLERATED)))
+    obj["spec"]["template"].setdefault("metadata", {}).setdefault("labels", {})[
+        QUEUE_NAME_LABEL
+    ] = "training"
+    assert failed_messages(obj, queue_namespace()) == []
+    assert failed_messages(obj, namespace()) == [MESSAGE["gpu-toleration"]]
+
+
 def test_a_daemonset_is_never_queued() -> None:
     obj = queued(KINDS["DaemonSet"](copy.deepcopy(UNTOLERATED)))
     obj["metadata"]["labels"] = {QUEUE_NAME_LABEL: "training"}

@@ -132,6 +132,29 @@ def test_a_replica_set_names_its_queue_on_its_pods() -> None:
     assert failed(workload("ReplicaSet", queue="training")) == []
 
 
+@pytest.mark.parametrize("label", ["Deployment", "StatefulSet"])
+def test_a_deployment_may_name_its_queue_on_its_pods(label: str) -> None:
+    """Kueue queues the pods one by one when only the template names the queue (a chart that
+    exposes only podLabels); a Job's pods so named would lose all-or-nothing admission."""
+    obj = workload(label)
+    obj["spec"]["template"]["metadata"].setdefault("labels", {})[QUEUE_NAME_LABEL] = "training"
+    assert failed(obj) == []
+    job = workload("Job")
+    job["spec"]["template"].setdefault("metadata", {}).setdefault("labels", {})[
+        QUEUE_NAME_LABEL
+    ] = "training"
+    assert failed(job) == ["gpu-queue-name"]
+
+
+def test_a_cronjobs_jobs_get_a_local_queue_named_default() -> None:
+    """Kueue names the namespace's LocalQueue 'default' for a Job that names none (every other
+    kind arrives with the label: its webhook mutates before validation); a CronJob is not
+    mutated, its Jobs are."""
+    cron = workload("CronJob")
+    assert failed(cron, {QUEUE_NAMESPACE_LABEL: "default"}) == []
+    assert failed(cron) == ["gpu-queue-name"]
+
+
 def test_gpus_in_init_containers_and_amd_gpus_count_too() -> None:
     init = gpu_pod_spec()
     init["initContainers"] = init.pop("containers")

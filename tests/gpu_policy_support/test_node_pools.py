@@ -219,6 +219,26 @@ def test_the_labels_some_node_of_a_karpenter_pool_may_carry(
     assert one(KARPENTER_NODE_POOL, props).may_carry(selector) is carried
 
 
+@pytest.mark.parametrize(
+    ("value", "carried"),
+    [("1", False), ("2", True), ("4", True), ("8", True), ("16", False), ("many", False)],
+)
+def test_karpenters_inclusive_bounds_let_a_node_carry_the_values_between(
+    value: str, carried: bool
+) -> None:
+    """Karpenter's own Gte and Lte (a flavour's nodeLabels selecting 4-GPU nodes of a pool
+    that allows 2 to 8 GPUs): inclusive bounds, as Karpenter reads them."""
+    props = karpenter_pool(
+        "eks",
+        requirements=[
+            {"key": "karpenter.k8s.aws/instance-gpu-count", "operator": "Gte", "values": ["2"]},
+            {"key": "karpenter.k8s.aws/instance-gpu-count", "operator": "Lte", "values": ["8"]},
+        ],
+    )
+    pool = one(KARPENTER_NODE_POOL, props)
+    assert pool.may_carry({"karpenter.k8s.aws/instance-gpu-count": value}) is carried
+
+
 def test_a_cloud_pool_carries_its_labels_only() -> None:
     pool = one(AZURE_NODE_POOL, classic_pool())
     assert pool.may_carry({"gpu-platform.io/pool": "a100mig1g"})

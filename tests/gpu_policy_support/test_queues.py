@@ -9,9 +9,12 @@ from typing import Any
 from pulumi_policy import PolicyResource
 from pulumi_policy.proxy import unknown_checking_proxy
 
+from gpu_facts.scheduling import Taint
 from gpu_policy_support.queues import (
+    Flavor,
     Queues,
     admitted_specs,
+    eligible,
     kueue_kind,
     quantity,
     queue_name,
@@ -148,3 +151,59 @@ def test_a_flavour_whose_labels_the_pods_selector_contradicts_cannot_take_it() -
 def test_an_unqueued_or_unknown_queue_pod_is_judged_as_written() -> None:
     assert [a.flavor for a in _admissions(queued("Job", queue=None), *queues())] == [None]
     assert [a.flavor for a in _admissions(queued("Job"))] == [None]
+
+
+def test_a_local_queue_named_default_is_the_queue_of_a_workload_that_names_none() -> None:
+    """LocalQueue defaulting (always on from Kueue 0.19): the namespace's ``default`` queue for
+    a kind Kueue queues; a DaemonSet is not read as defaulted; a named queue wins."""
+    job, daemonset = queued("Job", queue=None), queued("DaemonSet", queue=None)
+    defaulting = read(local_queue(name="default"))
+    assert defaulting.queue_of(job.type, job.props) == "default"
+    assert defaulting.queue_of(daemonset.type, daemonset.props) is None
+    named = queued("Job", queue="training")
+    assert defaulting.queue_of(named.type, named.props) == "training"
+    assert read(local_queue()).queue_of(job.type, job.props) is None
+    assert read(queued_namespace(queue="default")).queue_of(job.type, job.props) == "default"
+
+
+def _flavour(
+    labels: dict[str, str],
+    taints: tuple[Taint, ...] = (),
+    tolerations: tuple[dict[str, Any], ...] = (),
+) -> Flavor:
+    (resource,) = resources(flavor())
+    return Flavor("f", labels, tolerations, taints, resource)
+
+
+def _affinity(*terms: dict[str, Any]) -> dict[str, Any]:
+    required = {"nodeSelectorTerms": list(terms)}
+    return {
+        "affinity": {"nodeAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": required}}
+    }
+
+
+def _term(key: str, operator: str, *values: str) -> dict[str, Any]:
+    return {"matchExpressions": [{"key": key, "operator": operator, "values": list(values)}]}
+
+
+def test_a_flavour_is_eligible_as_kueues_flavour_assigner_matches_it() -> None:
+    """flavorassigner.go checkFlavorForPodSets: the pod's placement on the flavour's own label
+    keys admits its labels, and its nodeTaints are tolerated by the pod's or its tolerations."""
+    t4 = _flavour({"pool": "t4"})
+    assert eligible({}, t4)
+    assert eligible({"nodeSelector": {"zone": "a"}}, t4)  # another key: not the flavour's
+    assert not eligible({"nodeSelector": {"pool": "a100"}}, t4)
+    assert eligible(_affinity(_term("pool", "In", "t4", "a100")), t4)
+    assert not eligible(_affinity(_term("pool", "NotIn", "t4")), t4)
+    # Terms are ORed; a term left with no requirement on the flavour's keys matches any.
+    assert eligible(_affinity(_term("pool", "In", "a100"), _term("zone", "In", "a")), t4)
+    assert not eligible(_affinity(_term("pool", "In", "a100"), _term("pool", "In", "v100")), t4)
+    spot = Taint("spot", "true", "NoSchedule")
+    tainted = _flavour({"pool": "t4"}, taints=(spot,))
+    assert not eligible({}, tainted)
+    assert eligible({"tolerations": [{"key": "spot", "operator": "Exists"}]}, tainted)
+    tolerating = _flavour(
+        {"pool": "t4"}, taints=(spot,), tolerations=({"key": "spot", "operator": "Exists"},)
+    )
+    assert eligible({}, tolerating)
+    assert eligible({}, _flavour({}, taints=(Taint("spot", "true", "PreferNoSchedule"),)))

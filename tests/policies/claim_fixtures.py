@@ -16,8 +16,12 @@ import copy
 from collections.abc import Iterable, Iterator
 from typing import Any
 
+from pulumi_policy.proxy import UNKNOWN_STRING_VALUE
+
+from gpu_platform.offline_preview import RecordedResource, Violation, run_policies
+
 from .crd_fixtures import CLUSTER_SCOPED, Inexpressible
-from .harness import Case, Res
+from .harness import Case, Res, policy_named
 from .pod_fixtures import KINDS, Change, wrap
 
 CLAIM_SHAPES: tuple[str, ...] = ("template", "named", "inline")
@@ -79,13 +83,16 @@ def claim_workload(
     change: Change | None = None,
     namespace: str = "gpu-training",
     device_class: str = "gpu.nvidia.com",
+    *,
+    pod_labels: dict[str, str] | None = None,
 ) -> tuple[Res, ...]:
     """A workload of ``kind`` getting its GPU from a claim of ``shape``, with the claim (and,
-    inline, the manifest that renders both). Raises ``Inexpressible`` like ``wrap``."""
+    inline, the manifest that renders both); its pods labelled as ``wrap`` labels them, with
+    ``pod_labels``. Raises ``Inexpressible`` like ``wrap``."""
     spec = copy.deepcopy(claim_pod_spec(shape))
     if change is not None:
         change(spec)
-    workload = wrap(kind, spec, namespace)
+    workload = wrap(kind, spec, namespace, pod_labels)
     claim = claim_object(shape, namespace, device_class)
     if shape != "inline":
         return (workload, claim)
@@ -146,3 +153,17 @@ def every_claim_workload(namespace: str) -> Iterator[tuple[str, str, tuple[Res, 
                 yield kind, shape, claim_workload(kind, shape, namespace=namespace)
             except Inexpressible:
                 continue
+
+
+def unknown_claim_name(spec: dict[str, Any]) -> None:
+    """The claim's template name an output known only after apply (``Change``)."""
+    spec["resourceClaims"][0]["resourceClaimTemplateName"] = UNKNOWN_STRING_VALUE
+
+
+def run_recorded(policy: str, resources: Iterable[Res]) -> list[Violation]:
+    """``policy`` run on ``resources`` as the offline preview records them (unknowns and all)."""
+    recorded = [
+        RecordedResource(r.urn, r.type, r.name, True, None, r.props, dict(r.props))
+        for r in resources
+    ]
+    return run_policies(recorded, [policy_named(policy)])

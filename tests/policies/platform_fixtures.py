@@ -19,6 +19,7 @@ from gpu_facts.scheduling import (
     GPU_TAINT_KEY,
     POOL_LABEL,
 )
+from gpu_platform.plan.nvidia.dra_driver import dra_driver_values
 
 from .harness import Res
 from .pod_fixtures import container, gpu_pod_spec, wrap
@@ -375,3 +376,21 @@ def many_workloads_stack() -> list[Res]:
         res = workload("nvidia.com/mig-1g.5gb")
         resources.append(Res(res.type, f"w{i}", res.props))
     return resources
+
+
+def dra_release(
+    chart: str = "nvidia-dra-driver-gpu", pools: tuple[str, ...] = ("h100dra",), **values: Any
+) -> Res:
+    """The platform's release of NVIDIA's DRA driver, its GPU kubelet plugin on ``pools``,
+    ``values`` over its own."""
+    merged = {**dra_driver_values(list(pools), compute_domains=False), **values}
+    return Res(
+        RELEASE,
+        "dra-driver",
+        {
+            "chart": chart,
+            "version": "25.12.0",
+            "namespace": "nvidia-dra-driver-gpu",
+            "values": merged,
+        },
+    )

@@ -106,6 +106,15 @@ def queued(kind: str, spec: dict[str, Any] | None = None, queue: str | None = QU
     return Res(res.type, res.name, props)
 
 
+def queued_by_pods(kind: str, spec: dict[str, Any] | None = None, queue: str = QUEUE) -> Res:
+    """The workload of ``kind`` whose pod template alone names ``queue`` (a chart that exposes
+    only ``podLabels``): Kueue queues a Deployment's or StatefulSet's pods one by one."""
+    res = wrap(kind, copy.deepcopy(spec if spec is not None else untolerated_spec()))
+    props = copy.deepcopy(res.props)
+    props["spec"]["template"]["metadata"].setdefault("labels", {})[QUEUE_NAME_LABEL] = queue
+    return Res(res.type, res.name, props)
+
+
 KUEUE_KINDS = (
     "Job",
     "JobSet.jobset.x-k8s.io",

@@ -7,6 +7,8 @@ from typing import Any
 
 import pytest
 
+from gpu_facts.dra import device_class_quota_key
+
 from .cloud_fixtures import (
     AGENT_POOL,
     AZURE_NODE_POOL,
@@ -21,6 +23,7 @@ from .platform_fixtures import (
     AUTOSCALED,
     T4_POOL,
     aks_pool,
+    dra_release,
     plain,
     plugin_release,
     shared,
@@ -69,6 +72,21 @@ T4_CLASSIC = Res(
 )
 """A pulumi-azure pool of T4s (one per node) that autoscales to 3 nodes."""
 T4_VERSIONED = Res(versioned(AGENT_POOL, "2024-02-01"), "pool-t4", {**T4_POOL.props, "count": 2})
+
+GPU_DEVICES = device_class_quota_key("gpu.nvidia.com")
+MIG_DEVICES = device_class_quota_key("mig.nvidia.com")
+DRA_A100 = sized(aks_pool("a100dra", A100_MIG_SIZE, config_label=False), count=2)
+"""A DRA pool of two 8x A100 nodes: the driver publishes 16 ``gpu.nvidia.com`` devices."""
+DRA_MIG = aks_pool("a100dra", A100_MIG_SIZE, "MIG1g", config_label=False)
+"""One 8x A100 node in MIG 1g.5gb: 56 ``mig.nvidia.com`` devices, no ``gpu`` device."""
+DRA = dra_release(pools=("a100dra",))
+
+
+def dra_quota(pool: Res, resource: str, devices: int, *more: Res) -> tuple[Res, ...]:
+    """A DRA pool, NVIDIA's DRA driver on it, a ClusterQueue's DeviceClass quota on its flavour."""
+    quota = cluster_queue(quotas={"a100dra": {resource: devices}})
+    return (pool, *more, flavor("a100dra"), quota)
+
 
 CASES: list[Case] = [
     Case(
@@ -215,6 +233,49 @@ CASES: list[Case] = [
         POLICY,
         "flavour-of-no-pool",
         (FOUR_T4, RELEASE, flavor("v100"), cluster_queue(quotas={"v100": {"nvidia.com/gpu": 99}})),
+    ),
+    # A DeviceClass's devices (Kueue's deviceClassMappings) against what the DRA driver publishes.
+    Case(POLICY, "dra-gpus-fit", dra_quota(DRA_A100, GPU_DEVICES, 16, DRA)),
+    Case(
+        POLICY,
+        "dra-gpus-over",
+        dra_quota(DRA_A100, GPU_DEVICES, 17, DRA),
+        (
+            f"ClusterQueues 'training' 17 promise 17 {GPU_DEVICES} on flavour 'a100dra', whose "
+            "pools ('a100dra') hold 16 at their largest",
+        ),
+    ),
+    Case(POLICY, "dra-mig-devices-fit", dra_quota(DRA_MIG, MIG_DEVICES, 56, DRA)),
+    Case(
+        POLICY,
+        "dra-mig-devices-over",
+        dra_quota(DRA_MIG, MIG_DEVICES, 57, DRA),
+        (f"promise 57 {MIG_DEVICES} on flavour 'a100dra', whose pools ('a100dra') hold 56",),
+    ),
+    # A GPU in MIG mode publishes no gpu device; a pool no kubelet plugin serves, nothing.
+    Case(
+        POLICY,
+        "dra-whole-gpus-of-a-mig-pool",
+        dra_quota(DRA_MIG, GPU_DEVICES, 1, DRA),
+        (f"promise 1 {GPU_DEVICES} on flavour 'a100dra', whose pools ('a100dra') hold 0",),
+    ),
+    Case(
+        POLICY,
+        "dra-pool-no-kubelet-plugin-serves",
+        dra_quota(DRA_A100, GPU_DEVICES, 1, dra_release(pools=("h100dra",))),
+        ("hold 0 at their largest",),
+    ),
+    # Not judged: the driver runs outside the program; a class the model does not count.
+    Case(POLICY, "dra-driver-outside-the-program", dra_quota(DRA_A100, GPU_DEVICES, 99)),
+    Case(
+        POLICY,
+        "dra-amd-class",
+        dra_quota(DRA_A100, device_class_quota_key("gpu.amd.com"), 99, DRA),
+    ),
+    Case(
+        POLICY,
+        "dra-vfio-class",
+        dra_quota(DRA_A100, device_class_quota_key("vfio.gpu.nvidia.com"), 99, DRA),
     ),
     # CPU quotas are no GPU's.
     Case(

@@ -3,32 +3,13 @@ a device plugin."""
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
-from gpu_platform.plan.nvidia.dra_driver import dra_driver_values
-
 from .harness import Case, Res, assert_case
-from .platform_fixtures import GPU_NODES_AFFINITY, aks_pool, plugin_release
+from .platform_fixtures import GPU_NODES_AFFINITY, aks_pool, dra_release, plugin_release
 
 POLICY = "dra-driver-not-beside-device-plugin"
 BOTH = "is served by NVIDIA's DRA driver"
-
-
-def dra_release(chart: str = "nvidia-dra-driver-gpu", **values: Any) -> Res:
-    """The platform's DRA release (its kubelet plugin on pool ``h100dra``), ``values`` over."""
-    merged = {**dra_driver_values(["h100dra"], compute_domains=False), **values}
-    return Res(
-        "kubernetes:helm.sh/v3:Release",
-        "dra-driver",
-        {
-            "chart": chart,
-            "version": "25.12.0",
-            "namespace": "nvidia-dra-driver-gpu",
-            "values": merged,
-        },
-    )
 
 
 def operator() -> Res:

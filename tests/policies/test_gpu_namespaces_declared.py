@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from pulumi_policy.proxy import UNKNOWN_STRING_VALUE
 
-from .claim_fixtures import every_claim_workload
+from .claim_fixtures import claim_workload, every_claim_workload, run_recorded, unknown_claim_name
 from .crd_fixtures import CLUSTER_SCOPED, GPU_FREE
 from .harness import Case, assert_case
 from .platform_fixtures import driver_check, many_workloads_stack, workload
@@ -102,3 +102,14 @@ def test_case(case: Case) -> None:
 
 def test_walks_the_resources_once() -> None:
     walks_once(POLICY, many_workloads_stack())
+
+
+def test_one_unknown_claim_does_not_blind_the_policy_to_the_stack() -> None:
+    unknown = claim_workload("Job", change=unknown_claim_name)
+    elsewhere = workload("nvidia.com/gpu", namespace="team-x")
+    found = run_recorded(POLICY, (*governed("gpu-training"), *unknown, elsewhere))
+    assert [(v.enforcement, v.urn) for v in found] == [
+        ("advisory", elsewhere.urn),
+        ("advisory", None),
+    ]
+    assert f"'{unknown[0].name}'" in found[1].message

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import pytest
+from pulumi_policy.proxy import UNKNOWN_STRING_VALUE
 
-from .claim_fixtures import every_claim_workload
-from .harness import Case, assert_case, messages, policy_named, violations
+from .claim_fixtures import claim_workload, every_claim_workload, run_recorded, unknown_claim_name
+from .harness import Case, Res, assert_case, messages, policy_named, violations
 from .platform_fixtures import driver_check, workload
 from .stack_fixtures import (
     deny_all,
@@ -129,3 +130,33 @@ def test_namespaces_running_gpu_workloads_are_gpu_namespaces(case: Case) -> None
         return
     assert len(found) == 1
     assert all(fragment in found[0] for fragment in case.expect)
+
+
+def test_one_unknown_claim_does_not_blind_the_policy_to_the_stack() -> None:
+    """A workload whose claim's name is known only after apply cannot tell whether its
+    namespace is a GPU namespace: the advisory names it, and every other namespace is judged."""
+    unknown = claim_workload("Job", change=unknown_claim_name)
+    research = namespace("research")
+    found = run_recorded(DENY, (*governed("gpu-training"), *unknown, research))
+    assert [(v.enforcement, v.urn) for v in found] == [
+        ("mandatory", research.urn),
+        ("advisory", None),
+    ]
+    assert f"'{unknown[0].name}'" in found[1].message
+
+
+def test_a_namespace_named_by_the_api_server_does_not_blind_the_policy() -> None:
+    """A Namespace with ``generateName`` has its name only after apply: the advisory names it,
+    and every other namespace is judged."""
+    unnamed = Res(
+        "kubernetes:core/v1:Namespace",
+        "unnamed",
+        {"metadata": {"generateName": "ml-", "name": UNKNOWN_STRING_VALUE}},
+    )
+    research = namespace("research")
+    found = run_recorded(DENY, (unnamed, research))
+    assert [(v.enforcement, v.urn) for v in found] == [
+        ("mandatory", research.urn),
+        ("advisory", None),
+    ]
+    assert "'unnamed'" in found[1].message

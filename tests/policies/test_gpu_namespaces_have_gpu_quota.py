@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from .claim_fixtures import claim_workload, every_claim_workload
+from .claim_fixtures import claim_workload, every_claim_workload, run_recorded, unknown_claim_name
 from .harness import Case, assert_case, messages
 from .platform_fixtures import driver_check, workload
 from .stack_fixtures import (
@@ -122,3 +122,18 @@ def test_a_claim_pod_without_quota_names_the_missing_key() -> None:
     assert message.endswith(
         f"Fix: Add '{GPU_CLASS_KEY}' to the namespace's ResourceQuota spec.hard, set to its share."
     )
+
+
+def test_one_unknown_claim_does_not_blind_the_policy_to_the_stack() -> None:
+    """Neither part of the policy (namespaces, claimed classes) is stopped by a workload whose
+    claim's name is known only after apply; the advisory names that workload."""
+    unknown = claim_workload("Job", change=unknown_claim_name)
+    uncapped = claim_workload("Deployment", device_class="mig.nvidia.com")
+    research = namespace("research")
+    found = run_recorded(QUOTA_POLICY, (*governed("gpu-training"), *unknown, *uncapped, research))
+    assert [(v.enforcement, v.urn) for v in found] == [
+        ("advisory", research.urn),
+        ("advisory", uncapped[0].urn),
+        ("advisory", None),
+    ]
+    assert f"'{unknown[0].name}'" in found[2].message

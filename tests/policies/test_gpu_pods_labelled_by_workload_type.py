@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from .crd_fixtures import CLUSTER_SCOPED, GPU_FREE
+from .claim_fixtures import CLAIM_SHAPES, claim_workload
+from .crd_fixtures import CLUSTER_SCOPED, GPU_FREE, Inexpressible
 from .harness import Case, assert_case
 from .pod_fixtures import KINDS, mutated, without_gpus
 from .stack_fixtures import governed, many_namespaces_stack, namespace, walks_once
@@ -46,8 +47,34 @@ def _every_kind() -> list[Case]:
     return cases
 
 
+def _claim_pods() -> list[Case]:
+    """Pods that get their GPU through a claim (DRA) are GPU pods too, in every claim shape."""
+    cases = []
+    for kind in KINDS:
+        if kind in NO_POD_LABELS | CLUSTER_SCOPED:
+            continue
+        for shape in CLAIM_SHAPES:
+            try:
+                labelled = claim_workload(kind, shape)
+                other = claim_workload(kind, shape, pod_labels={"workload": "inference"})
+            except Inexpressible:
+                continue
+            context = governed("gpu-training")
+            cases.append(Case(POLICY, f"{kind}-claim-{shape}-labelled", (*labelled, *context)))
+            cases.append(
+                Case(
+                    POLICY,
+                    f"{kind}-claim-{shape}-other-type",
+                    (*other, *context),
+                    ("runs GPU pods in the 'gpu-training' namespace (workload: training)",),
+                )
+            )
+    return cases
+
+
 CASES: list[Case] = [
     *_every_kind(),
+    *_claim_pods(),
     Case(
         POLICY,
         "deployment-message",

@@ -15,6 +15,7 @@ from .queue_fixtures import (
     OPERATOR_KINDS,
     local_queue,
     queued,
+    queued_by_pods,
     queued_namespace,
     queues,
 )
@@ -37,6 +38,11 @@ def preset_workspace() -> Res:
     return Res(KINDS["Workspace.kaito.sh"], "phi", props)
 
 
+def default_queues() -> tuple[Res, ...]:
+    """Kueue's example shape, the namespace's LocalQueue named ``default``."""
+    return (*queues()[:2], local_queue(name="default"))
+
+
 def _cpu_spec() -> dict[str, object]:
     spec = gpu_pod_spec()
     spec["containers"][0]["resources"] = {"limits": {"cpu": "1"}}  # type: ignore[index]
@@ -56,6 +62,47 @@ CASES: list[Case] = [
             (NO_QUEUE,),
         )
         for kind in QUEUE_KINDS
+    ),
+    # Only the pod template names the queue (a chart exposing podLabels): Kueue queues a
+    # Deployment's or StatefulSet's pods one by one. A Job's would lose all-or-nothing admission:
+    # a Job names its queue on itself.
+    *(
+        Case(
+            POLICY, f"{kind}-pods-name-the-queue", (*queues(), queued_by_pods(kind, gpu_pod_spec()))
+        )
+        for kind in ("Deployment", "StatefulSet")
+    ),
+    Case(
+        POLICY,
+        "job-pods-alone-name-the-queue",
+        (*queues(), queued_by_pods("Job", gpu_pod_spec())),
+        (NO_QUEUE,),
+    ),
+    # LocalQueue defaulting: where the namespace's LocalQueue is named 'default', Kueue names it
+    # for a workload that names none (an operator's objects included); not for a DaemonSet.
+    *(
+        Case(
+            POLICY,
+            f"{kind}-defaulted-to-the-default-local-queue",
+            (*default_queues(), queued(kind, gpu_pod_spec(), queue=None)),
+        )
+        for kind in (*KUEUE_KINDS, "Workspace.kaito.sh")
+    ),
+    Case(
+        POLICY,
+        "kaito-preset-defaulted-to-the-default-local-queue",
+        (*default_queues(), preset_workspace()),
+    ),
+    Case(
+        POLICY,
+        "default-by-namespace-label",
+        (queued_namespace(queue="default"), queued("Job", gpu_pod_spec(), queue=None)),
+    ),
+    Case(
+        POLICY,
+        "gpu-daemonset-not-defaulted",
+        (*default_queues(), queued("DaemonSet", gpu_pod_spec(), queue=None)),
+        ("but Kueue cannot queue a DaemonSet",),
     ),
     # Queued by the namespace's label alone (the LocalQueue made by the platform's stack).
     Case(

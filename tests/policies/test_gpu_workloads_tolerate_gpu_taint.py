@@ -6,9 +6,9 @@ from typing import Any
 
 import pytest
 
-from gpu_facts.scheduling import GPU_TAINT
+from gpu_facts.scheduling import GPU_TAINT, POOL_LABEL
 
-from .claim_fixtures import claim_policy_cases, claim_workload
+from .claim_fixtures import claim_policy_cases, claim_workload, run_recorded, unknown_claim_name
 from .cloud_fixtures import EKS_TAINT_TRUE, GKE_CLUSTER, eks, eks_self_managed, gke
 from .crd_fixtures import NIM_KINDS, OPERATOR_TOLERATES
 from .harness import Case, Res, assert_case, messages
@@ -35,7 +35,9 @@ from .queue_fixtures import (
     flavor,
     local_queue,
     queued,
+    queued_by_pods,
     queues,
+    untolerated_spec,
 )
 from .stack_fixtures import walks_once
 
@@ -116,6 +118,37 @@ PRESENT_ONLY = {
         {"key": "nvidia.com/gpu", "operator": "Equal", "value": "present", "effect": "NoSchedule"}
     ],
 }
+SPOT = {"key": "spot", "value": "true", "effect": "NoSchedule"}
+
+
+def two_flavours(a100_taint: dict[str, str] | None = None) -> tuple[Res, ...]:
+    """A ClusterQueue with GPU quota on t4 (its flavour tolerates the GPU taint) and on a100
+    (its flavour tolerates nothing; ``a100_taint`` in its nodeTaints), and its LocalQueue."""
+    a100 = flavor("a100", tolerations=[])
+    if a100_taint is not None:
+        a100.props["spec"]["nodeTaints"] = [a100_taint]
+    quota = cluster_queue(quotas={"t4": {"nvidia.com/gpu": 4}, "a100": {"nvidia.com/gpu": 8}})
+    return (flavor(), a100, quota, local_queue())
+
+
+def pinned_to(pool: str) -> dict[str, Any]:
+    """A GPU pod that tolerates nothing, its required node affinity on pool ``pool``."""
+    spec = untolerated_spec()
+    term = {"matchExpressions": [{"key": POOL_LABEL, "operator": "In", "values": [pool]}]}
+    spec["affinity"] = {
+        "nodeAffinity": {
+            "requiredDuringSchedulingIgnoredDuringExecution": {"nodeSelectorTerms": [term]}
+        }
+    }
+    return spec
+
+
+def tolerating_spot() -> dict[str, Any]:
+    spec = untolerated_spec()
+    spec["tolerations"] = [{"key": "spot", "operator": "Exists", "effect": "NoSchedule"}]
+    return spec
+
+
 QUEUED_CASES: list[Case] = [
     *(
         Case(POLICY, f"{kind}-queued-to-a-tolerating-flavour", (T4_POOL, *queues(), queued(kind)))
@@ -138,6 +171,43 @@ QUEUED_CASES: list[Case] = [
             ("asks for nvidia.com/gpu but does not tolerate",),
         )
         for kind in KUEUE_KINDS
+    ),
+    # A Deployment whose pods alone name the queue: Kueue admits each pod to a flavour.
+    Case(
+        POLICY,
+        "deployment-pods-queued-to-a-tolerating-flavour",
+        (T4_POOL, *queues(), queued_by_pods("Deployment")),
+    ),
+    Case(
+        POLICY,
+        "deployment-pods-queued-to-a-flavour-without-the-toleration",
+        (
+            T4_POOL,
+            flavor(tolerations=[]),
+            cluster_queue(),
+            local_queue(),
+            queued_by_pods("Deployment"),
+        ),
+        (QUEUED,),
+    ),
+    # LocalQueue defaulting: a Job naming no queue in a namespace whose LocalQueue is 'default'
+    # is admitted to that queue's flavours.
+    Case(
+        POLICY,
+        "defaulted-to-a-tolerating-flavour",
+        (T4_POOL, *queues()[:2], local_queue(name="default"), queued("Job", queue=None)),
+    ),
+    Case(
+        POLICY,
+        "defaulted-to-a-flavour-without-the-toleration",
+        (
+            T4_POOL,
+            flavor(tolerations=[]),
+            cluster_queue(),
+            local_queue(name="default"),
+            queued("Job", queue=None),
+        ),
+        (QUEUED,),
     ),
     # NVIDIA's NIM operator adds no toleration: a NIMService whose spec.labels name a queue gets
     # its flavour's, as Kueue admits the pods; one that names none is judged as written.
@@ -173,6 +243,31 @@ QUEUED_CASES: list[Case] = [
         POLICY,
         "unqueued-the-same-pod-may-land-on-the-pool-it-tolerates",
         (T4_POOL, TRUE_TAINTED, queued("Job", PRESENT_ONLY, queue=None)),
+    ),
+    # Kueue assigns a flavour only where the pod's own required node affinity (on the flavour's
+    # label keys) admits its nodeLabels: a pod pinned to t4 is never admitted to a100.
+    Case(
+        POLICY,
+        "affinity-keeps-the-pod-off-a-flavour-without-the-toleration",
+        (T4_POOL, TRUE_TAINTED, *two_flavours(), queued("Job", pinned_to("t4"))),
+    ),
+    Case(
+        POLICY,
+        "affinity-picks-the-flavour-without-the-toleration",
+        (T4_POOL, TRUE_TAINTED, *two_flavours(), queued("Job", pinned_to("a100"))),
+        ("(admitted by Kueue to flavour 'a100' of ClusterQueue 'training')",),
+    ),
+    # ... and only where the pod's and the flavour's tolerations cover its nodeTaints.
+    Case(
+        POLICY,
+        "flavour-taint-keeps-the-pod-off",
+        (T4_POOL, TRUE_TAINTED, *two_flavours(SPOT), queued("Job")),
+    ),
+    Case(
+        POLICY,
+        "flavour-taint-tolerated-admits-the-pod-there",
+        (T4_POOL, TRUE_TAINTED, *two_flavours(SPOT), queued("Job", tolerating_spot())),
+        ("(admitted by Kueue to flavour 'a100' of ClusterQueue 'training')",),
     ),
 ]
 
@@ -443,3 +538,18 @@ def test_a_claim_on_no_gpu_class_needs_no_toleration() -> None:
 def test_a_claim_the_program_does_not_declare_is_not_judged() -> None:
     workload, _ = claim_workload("Job", "template", set_spec("tolerations", []))
     assert messages(Case(POLICY, "x", (workload,))) == []
+
+
+def test_one_unknown_claim_does_not_blind_the_policy_to_the_stack() -> None:
+    """A workload whose claim names an auto-named template (known only after apply) cannot be
+    judged, and the analyzer's advisory names it; every other GPU workload still is: a Job that
+    tolerates nothing fails the preview (it passed when the unknown stopped the whole policy)."""
+    unknown = claim_workload("Deployment", change=unknown_claim_name)
+    untolerated = mutated("Job", set_spec("tolerations", []))
+    found = run_recorded(POLICY, (*unknown, untolerated))
+    assert [(v.enforcement, v.urn) for v in found] == [
+        ("mandatory", untolerated.urn),
+        ("advisory", None),
+    ]
+    assert found[1].message.startswith("can't run policy during preview")
+    assert f"'{unknown[0].name}'" in found[1].message

@@ -11,11 +11,13 @@ from .harness import Case, Res, assert_case, messages
 from .pod_fixtures import (
     Change,
     container,
+    gpu_pod_spec,
     mutated,
     pod_policy_cases,
     set_limits,
     set_spec,
 )
+from .queue_fixtures import KUEUE_KINDS, cluster_queue, flavor, local_queue, queued
 
 POLICY = "host-ipc-only-for-gpu-mem-pods"
 
@@ -136,3 +138,68 @@ def test_the_message_for_a_cgpu_pod_says_to_remove_host_ipc() -> None:
     assert message.endswith(
         "Fix: Remove hostIPC: cGPU and share pools hand out GPU memory without MPS."
     )
+
+
+# --- Queued by Kueue: the flavours' nodeLabels join the pod's nodeSelector at admission -------
+
+
+def gpu_mem_spec(host_ipc: bool) -> dict[str, Any]:
+    """A GPU-memory pod that selects no pool itself."""
+    spec = gpu_pod_spec()
+    container(spec)["resources"] = {"limits": {"aliyun.com/gpu-mem": 4}}
+    if host_ipc:
+        spec["hostIPC"] = True
+    return spec
+
+
+def queued_to(pool_name: str) -> tuple[Res, ...]:
+    """Both pools; a ClusterQueue whose one flavour is pool ``pool_name``; its LocalQueue."""
+    quota = cluster_queue(quotas={pool_name: {"aliyun.com/gpu-mem": 64}})
+    return (MPS, CGPU, flavor(pool_name), quota, local_queue())
+
+
+QUEUED_CASES = [
+    case
+    for kind in KUEUE_KINDS
+    for case in (
+        # As written it may land on either pool, the MPS one included: hostIPC is wanted.
+        Case(
+            POLICY,
+            f"{kind}-queued-to-the-cgpu-flavour",
+            (*queued_to("a10cgpu"), queued(kind, gpu_mem_spec(False))),
+        ),
+        Case(
+            POLICY,
+            f"{kind}-queued-to-the-cgpu-flavour-host-ipc",
+            (*queued_to("a10cgpu"), queued(kind, gpu_mem_spec(True))),
+            (
+                "(admitted by Kueue to flavour 'a10cgpu' of ClusterQueue 'training') sets "
+                "hostIPC: true, but its aliyun.com/gpu-mem pools are not MPS pools "
+                "(a10cgpu (cgpu))",
+            ),
+        ),
+        Case(
+            POLICY,
+            f"{kind}-queued-to-the-mps-flavour",
+            (*queued_to("a10mps"), queued(kind, gpu_mem_spec(True))),
+        ),
+        Case(
+            POLICY,
+            f"{kind}-queued-to-the-mps-flavour-no-host-ipc",
+            (*queued_to("a10mps"), queued(kind, gpu_mem_spec(False))),
+            ("asks for aliyun.com/gpu-mem on MPS pools (a10mps (mps)) without hostIPC: true",),
+        ),
+    )
+]
+
+
+@pytest.mark.parametrize("case", QUEUED_CASES, ids=lambda c: c.id)
+def test_a_queued_pod_lands_where_its_flavours_put_it(case: Case) -> None:
+    assert_case(case)
+
+
+def test_a_pod_of_a_queue_the_program_lacks_is_judged_as_written() -> None:
+    """No LocalQueue in the program: the pod may land on either pool, the MPS one included."""
+    pod = queued("Job", gpu_mem_spec(False))
+    (message,) = messages(Case(POLICY, "m", (MPS, CGPU, pod)))
+    assert "on MPS pools (a10mps (mps), a10cgpu (cgpu)) without hostIPC" in message

@@ -68,6 +68,19 @@ CASES: list[Case] = [
         ),
         (MIG_NO_AUTOSCALER, MIG_NOT_ON_AZURE_LINUX),
     ),
+    # The fix names the fields of the pool's own provider.
+    Case(
+        "mig-pools-no-autoscaling-no-azure-linux",
+        "pulumi-azure-fix-in-its-own-fields",
+        (Res(AZURE_NODE_POOL, "a100", classic_pool(autoScalingEnabled=True, minCount=1)),),
+        (f"{MIG_NO_AUTOSCALER}. Fix: Set autoScalingEnabled to false with a fixed nodeCount",),
+    ),
+    Case(
+        "mig-pools-no-autoscaling-no-azure-linux",
+        "azure-native-fix-in-its-own-fields",
+        agent_pool(enableAutoScaling=True),
+        (f"{MIG_NO_AUTOSCALER}. Fix: Set enableAutoScaling to false with a fixed count",),
+    ),
     Case(
         "mig-pools-no-autoscaling-no-azure-linux",
         "pulumi-azure-v5-enable-auto-scaling",

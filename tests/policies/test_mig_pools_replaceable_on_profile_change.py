@@ -55,6 +55,16 @@ CASES: list[Case] = [
     ),
     Case(
         REPLACE,
+        "pulumi-azure-fix-in-its-own-terms",
+        (Res(AZURE_NODE_POOL, "a100", classic_pool(name="gpu", gpuInstance="MIG2g")),),
+        (
+            "Fix: Give the KubernetesClusterNodePool the option delete_before_replace=True "
+            "(its gpu_instance already forces a new pool), or a name that contains its profile "
+            "('mig2g')",
+        ),
+    ),
+    Case(
+        REPLACE,
         "pulumi-azure-delete-before-replace",
         (Res(AZURE_NODE_POOL, "a100", classic_pool(name="gpu"), delete_before_replace=True),),
     ),

@@ -174,6 +174,26 @@ EXPECTED: dict[str, tuple[int, list[Verdict]]] = {
         ],
     ),
     "yaml-v2-manifests-good": (EXIT_OK, []),
+    # Auto-named objects passed on by output: named as the provider's Check names them, which
+    # a preview knows, so every workload is judged (they were unknown, and the policies blind).
+    "auto-named-objects": (
+        EXIT_MANDATORY,
+        [
+            (
+                "gpu-workloads-tolerate-gpu-taint",
+                "mandatory",
+                "'serve' claims gpu.nvidia.com (template 'gpu-",
+            ),
+            ("gpu-workloads-tolerate-gpu-taint", "mandatory", "'train' asks for nvidia.com/gpu"),
+            (
+                "gpu-namespaces-deny-all-network-policy",
+                "mandatory",
+                "GPU workload namespace 'ml-",
+            ),
+            ("gpu-namespaces-have-gpu-quota", "advisory", "GPU workload namespace 'ml-"),
+            ("gpu-namespaces-have-gpu-quota", "advisory", "'serve' claims gpu.nvidia.com"),
+        ],
+    ),
     "cuda-moving-tag": (
         EXIT_OK,
         [("cuda-images-pinned", "advisory", "its tag 'server-cuda' moves")],
@@ -355,6 +375,25 @@ EXPECTED: dict[str, tuple[int, list[Verdict]]] = {
                 "no-privileged-gpu-containers",
                 "mandatory",
                 "GPU workload 'speech-evaluate' runs containers[main] privileged",
+            ),
+            # Claim pods are GPU pods for the workload-type label too.
+            (
+                "gpu-pods-labelled-by-workload-type",
+                "advisory",
+                "'speech-serve' runs GPU pods in the 'speech' namespace (workload: inference) "
+                "without the label workload: inference",
+            ),
+            (
+                "gpu-pods-labelled-by-workload-type",
+                "advisory",
+                "'speech-evaluate' runs GPU pods in the 'speech' namespace (workload: inference) "
+                "without the label workload: inference",
+            ),
+            (
+                "gpu-pods-labelled-by-workload-type",
+                "advisory",
+                "'speech-ray:speech/ray' (spec.workerGroupSpecs[gpu-workers].template) runs GPU "
+                "pods in the 'speech' namespace (workload: inference) without the label",
             ),
             (
                 "gpu-namespaces-have-gpu-quota",

@@ -31,6 +31,19 @@ KARPENTER = Res(
     ),
 )
 """An EKS Karpenter GPU NodePool whose nodes carry an A10G or an L4."""
+GPU_COUNT = "karpenter.k8s.aws/instance-gpu-count"
+KARPENTER_BOUNDS = Res(
+    KARPENTER_NODE_POOL,
+    "gpu-bounds",
+    karpenter_pool(
+        "eks",
+        requirements=[
+            {"key": GPU_COUNT, "operator": "Gte", "values": ["2"]},
+            {"key": GPU_COUNT, "operator": "Lte", "values": ["8"]},
+        ],
+    ),
+)
+"""A Karpenter GPU NodePool bounded by Karpenter's own inclusive operators: 2 to 8 GPUs."""
 CLASSIC = Res(AZURE_NODE_POOL, "a100mig1g", classic_pool())
 VERSIONED = Res(versioned(AGENT_POOL, "2021-08-01"), "pool-t4", T4_POOL.props)
 
@@ -79,6 +92,13 @@ CASES: list[Case] = [
         "karpenter-value-no-requirement-allows",
         selects(KARPENTER, {GPU_NAME: "h100"}),
         (f"selects nodes labelled {GPU_NAME}=h100, which no GPU pool of the stack carries",),
+    ),
+    Case(POLICY, "karpenter-inclusive-bounds", selects(KARPENTER_BOUNDS, {GPU_COUNT: "8"})),
+    Case(
+        POLICY,
+        "karpenter-value-outside-inclusive-bounds",
+        selects(KARPENTER_BOUNDS, {GPU_COUNT: "1"}),
+        (f"selects nodes labelled {GPU_COUNT}=1, which no GPU pool of the stack carries",),
     ),
     Case(POLICY, "pulumi-azure-pool", selects(CLASSIC, {"gpu-platform.io/pool": "a100mig1g"})),
     Case(

@@ -4,6 +4,7 @@ the engine used to have (tests/preview/programs), each with its exact plan and e
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -38,12 +39,13 @@ def test_outputs_known_only_after_create_are_unknown_and_their_applies_do_not_ru
 ) -> None:
     code, plan, err = _plan(capsys, "unknown-outputs")
     assert (code, err) == (EXIT_OK, "")
+    # Auto-named as pulumi-kubernetes' Check names them (<name>-<8 hex>): a preview knows it.
+    assert re.fullmatch(r"team-[0-9a-f]{8}", plan["outputs"].pop("namespace"))
+    assert re.fullmatch(r"settings-[0-9a-f]{8}", plan["outputs"].pop("settingsName"))
     assert plan["outputs"] == {
         "endpoint": UNKNOWN,
         "kubeconfig": UNKNOWN,
-        "namespace": UNKNOWN,  # auto-named
         "roleArn": "arn:aws:iam::123456789012:role/eks",  # an input: known
-        "settingsName": UNKNOWN,
         "settingsLabels": {"team": "ml"},
     }
     inputs = _inputs(plan)
@@ -194,6 +196,36 @@ def _program(tmp_path: Path, source: str, name: str = "team") -> Path:
     (program / "Pulumi.yaml").write_text(f"name: {name}\nruntime: python\n")
     (program / "__main__.py").write_text(source)
     return program
+
+
+@pytest.mark.parametrize(
+    ("manifest", "why"),
+    [
+        ("kind: ConfigMap\nmetadata: {name: bad\n  namespace: [x\n", ":3:12: did not find"),
+        ("- not\n- an object\n", "a document is not an object"),
+        ("a: " + "x" * (16 * 1024 * 1024) + "\n", "larger than 16777216 bytes"),
+    ],
+    ids=["yaml", "not-an-object", "too-large"],
+)
+def test_a_v1_manifest_the_provider_cannot_decode_is_the_programs_error(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, manifest: str, why: str
+) -> None:
+    """v1 yaml.ConfigFile asks the provider to decode the file's text: a manifest it refuses is
+    the program's to fix, said as such, not an engine limit to mock."""
+    source = 'import pulumi_kubernetes as k8s\nk8s.yaml.ConfigFile("app", file="app.yaml")\n'
+    program = _program(tmp_path, source)
+    (program / "app.yaml").write_text(manifest)
+    code = main(["--program", str(program), "--format", "json"])
+    err = capsys.readouterr().err
+    assert code == EXIT_PROGRAM
+    lines = err.splitlines()
+    assert lines[0].startswith(
+        "error: the program failed: ManifestError: decoding YAML: the text a v1 "
+        "yaml.ConfigFile or ConfigGroup decodes"
+    ), err
+    assert why in lines[0]
+    assert "  cause: the program's own error" in lines
+    assert "--mocks" not in err
 
 
 def test_a_plain_invoke_without_a_result_is_named_as_an_engine_limit(

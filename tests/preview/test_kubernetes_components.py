@@ -207,7 +207,10 @@ def test_what_cannot_be_had_is_an_advisory_notice_not_silence(tmp_path: Path) ->
             "later",
             chart=CHART,
             namespace=pulumi.Output.from_input("x").apply(
-                lambda _: k8s.core.v1.Namespace("ns").metadata.name
+                # Named by the API server at create: unknown in a preview.
+                lambda _: (
+                    k8s.core.v1.Namespace("ns", metadata={"generateName": "ns-"}).metadata.name
+                )
             ),
         )
 

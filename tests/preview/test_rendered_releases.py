@@ -113,6 +113,26 @@ def test_a_release_not_had_gets_the_notice_and_is_judged_by_its_values(tmp_path:
     assert {v.policy for v in found} >= {"device-plugin-release-current-with-gfd"}
 
 
+def test_a_release_whose_chart_fails_to_render_fails_at_up_as_it_says(tmp_path: Path) -> None:
+    """A real preview only loads a v3 Release's chart (the provider's Check); Helm renders it at
+    install. A template that fails is mandatory, and the notice says it is `pulumi up` that
+    fails, not that a real preview does."""
+    chart = tmp_path / "failing"
+    (chart / "templates").mkdir(parents=True)
+    (chart / "Chart.yaml").write_text("apiVersion: v2\nname: failing\nversion: 0.1.0\n")
+    (chart / "templates" / "cm.yaml").write_text('{{ fail "a token is required" }}\n')
+
+    def program() -> None:
+        k8s.helm.v3.Release("broken", chart=str(chart), namespace="apps")
+
+    _, made = rendered(program, tmp_path)
+    (notice,) = made.notices
+    assert (notice.policy, notice.enforcement) == (NOTICE, "mandatory")
+    assert "does not render: execution error" in notice.message
+    assert "a token is required. `pulumi up` fails on it" in notice.message
+    assert "real `pulumi preview` fails" not in notice.message
+
+
 def test_a_v4_chart_not_had_is_judged_by_its_own_inputs(tmp_path: Path) -> None:
     """Its values say the plugin runs without GPU Feature Discovery, in kube-system: the
     release policy reads them, as a v3 Release's."""

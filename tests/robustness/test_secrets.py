@@ -147,3 +147,31 @@ def test_a_failure_quoting_a_secret_shows_it_masked(
     err = capfd.readouterr().err
     assert SECRET not in err
     assert f"error: the program failed: ValueError: cannot use     {SECRET_TEXT}\n" in err
+
+
+def test_a_secret_in_a_pod_spec_masks_its_value_not_the_packs_own_words(
+    tmp_path: Path, capfd: pytest.CaptureFixture[str]
+) -> None:
+    """One secret env value makes the SDK send the whole pod spec as a secret; the strings in it
+    that the pack itself names (NVIDIA_VISIBLE_DEVICES, nvidia.com/gpu) are no secret, so the
+    verdict still says what to remove, and the value stays masked."""
+    leak = SecretLeak(
+        "a secret env value",
+        HEAD + "k8s.core.v1.Pod('p', metadata={'name': 'p', 'namespace': 'team'}, spec={"
+        "'tolerations': [{'key': 'nvidia.com/gpu', 'operator': 'Exists'}], 'containers': "
+        "[{'name': 'c', 'image': 'registry.example.com/app:1.0', 'env': [{'name': "
+        f"'NVIDIA_VISIBLE_DEVICES', 'value': pulumi.Output.secret('{SECRET}')}}], "
+        "'resources': {'limits': {'nvidia.com/gpu': 1}}}]})\n",
+        EXIT_MANDATORY,
+        SECRET_TEXT,
+    )
+    program = tmp_path / "team"
+    program.mkdir()
+    _program(program, leak)
+    assert main(["--program", str(program), "--format", "json"]) == EXIT_MANDATORY
+    out = capfd.readouterr().out
+    assert SECRET not in out
+    (verdict,) = [
+        v for v in json.loads(out)["violations"] if v["policy"] == "no-nvidia-visible-devices-env"
+    ]
+    assert f"sets NVIDIA_VISIBLE_DEVICES in its env ('{SECRET_TEXT}')" in verdict["message"]

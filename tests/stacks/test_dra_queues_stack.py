@@ -84,13 +84,14 @@ def test_kueue_maps_each_published_class_to_its_quota_key(dra_queues: PreviewRes
 
 
 def _claim_job(queue: str | None) -> RecordedResource:
-    """A team's Job in gpu-dra claiming one H100 through the namespace's template, tolerating
-    nothing itself."""
+    """A team's Job in gpu-dra claiming one H100 through the namespace's template, labelled by
+    its workload type, tolerating nothing itself."""
     labels = {QUEUE_NAME_LABEL: queue} if queue else {}
     props = {
         "metadata": {"name": "infer", "namespace": "gpu-dra", "labels": labels},
         "spec": {
             "template": {
+                "metadata": {"labels": {"workload": "dra"}},
                 "spec": {
                     "restartPolicy": "Never",
                     "resourceClaims": [{"name": "gpu", "resourceClaimTemplateName": "gpu-h100"}],
@@ -101,7 +102,7 @@ def _claim_job(queue: str | None) -> RecordedResource:
                             "resources": {"claims": [{"name": "gpu"}]},
                         }
                     ],
-                }
+                },
             }
         },
     }

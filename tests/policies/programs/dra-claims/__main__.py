@@ -6,9 +6,11 @@ namespace, in every shape a claim takes:
 - a RayCluster whose GPU workers claim from a template declared in the same manifest, as
   NVIDIA's quickstart specs are written (inline, through a yaml/v2 ConfigGroup).
 
-Team ``vision`` does it right: every GPU pod tolerates the GPU taint, none runs privileged,
+Team ``vision`` does it right: every GPU pod tolerates the GPU taint and carries its
+namespace's workload type (``workload: inference``), none runs privileged,
 ``NVIDIA_VISIBLE_DEVICES=void`` (no GPU) is fine, and its quota caps both DeviceClasses its pods
-claim. Team ``speech`` does it wrong: its Deployment and RayCluster workers tolerate nothing,
+claim. Team ``speech`` does it wrong: its GPU pods carry no workload type, its Deployment and
+RayCluster workers tolerate nothing,
 its Job runs privileged with ``NVIDIA_VISIBLE_DEVICES=all``, its quota caps ``nvidia.com/gpu``
 only (its claims are uncapped), and it adds a DeviceClass that maps ``nvidia.com/gpu``.
 """
@@ -70,13 +72,14 @@ def team(namespace: str, right: bool, hard: dict[str, str]) -> None:
         opts=opts,
     )
     labels = {"app": "serve"}
+    pod_labels = {"workload": "inference"} if right else {}
     k8s.apps.v1.Deployment(
         f"{namespace}-serve",
         metadata={"name": "serve", "namespace": namespace},
         spec={
             "selector": {"match_labels": labels},
             "template": {
-                "metadata": {"labels": labels},
+                "metadata": {"labels": {**labels, **pod_labels}},
                 "spec": pod({"resourceClaimTemplateName": "one-gpu"}, right, "void"),
             },
         },
@@ -87,14 +90,22 @@ def team(namespace: str, right: bool, hard: dict[str, str]) -> None:
     k8s.batch.v1.Job(
         f"{namespace}-evaluate",
         metadata={"name": "evaluate", "namespace": namespace},
-        spec={"template": {"spec": {"restartPolicy": "Never", **evaluate}}},
+        spec={
+            "template": {
+                "metadata": {"labels": pod_labels},
+                "spec": {"restartPolicy": "Never", **evaluate},
+            }
+        },
         opts=opts,
     )
     worker = {
         "groupName": "gpu-workers",
         "replicas": 2,
         "rayStartParams": {},
-        "template": {"spec": pod({"resourceClaimTemplateName": "ray-gpu"}, right, "")},
+        "template": {
+            "metadata": {"labels": pod_labels},
+            "spec": pod({"resourceClaimTemplateName": "ray-gpu"}, right, ""),
+        },
     }
     head = {
         "rayStartParams": {},

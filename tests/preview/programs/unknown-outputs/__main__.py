@@ -1,5 +1,7 @@
-"""Outputs a preview knows only after create: an EKS cluster's endpoint and CA, an auto-named
-Namespace's name, a Service's status. Every apply below would fail if it ran on them."""
+"""Outputs a preview knows only after create: an EKS cluster's endpoint and CA, a Service's
+status, and what is made of them (a namespace named after the status). Every apply below
+would fail if it ran on them. An auto-named Kubernetes object's name is known: the provider's
+Check names it, and a preview shows that name."""
 
 import pulumi
 import pulumi_kubernetes as k8s
@@ -24,11 +26,14 @@ cluster = Cluster("gpu", role_arn="arn:aws:iam::123456789012:role/eks")
 kubeconfig = pulumi.Output.all(cluster.endpoint, cluster.certificateAuthority).apply(
     lambda args: must_not_run(args[1]["data"])
 )
-namespace = k8s.core.v1.Namespace("team")  # auto-named
-namespace.metadata.name.apply(must_not_run)
+namespace = k8s.core.v1.Namespace("team")  # auto-named: known
+service = k8s.core.v1.Service(
+    "svc", metadata={"name": "svc", "namespace": "team"}, spec={"ports": [{"port": 80}]}
+)
+team_namespace = service.status.apply(must_not_run)  # made of an unknown: unknown
 k8s.apps.v1.Deployment(
     "trainer",
-    metadata={"namespace": namespace.metadata.name, "name": "trainer"},
+    metadata={"namespace": team_namespace, "name": "trainer"},
     spec={
         "selector": {"matchLabels": {"app": "trainer"}},
         "template": {
@@ -37,14 +42,11 @@ k8s.apps.v1.Deployment(
         },
     },
 )
-service = k8s.core.v1.Service(
-    "svc", metadata={"name": "svc", "namespace": "team"}, spec={"ports": [{"port": 80}]}
-)
 service.status.apply(lambda status: must_not_run(status["loadBalancer"]))
 pulumi.export("endpoint", cluster.endpoint)
 pulumi.export("kubeconfig", kubeconfig)
 pulumi.export("namespace", namespace.metadata.name)
 settings = k8s.core.v1.ConfigMap("settings", metadata={"labels": {"team": "ml"}}, data={"a": "b"})
 pulumi.export("roleArn", cluster.roleArn)  # an input: known
-pulumi.export("settingsName", settings.metadata.name)  # auto-named: unknown
+pulumi.export("settingsName", settings.metadata.name)  # auto-named: known
 pulumi.export("settingsLabels", settings.metadata.labels)  # given: known
