@@ -276,7 +276,10 @@ def _memory_bound(mib: int | None) -> Iterator[None]:
     _OutOfMemory.raised = None
     try:
         resource.setrlimit(resource.RLIMIT_DATA, (limit, hard))
+        bounded = True
     except (ValueError, OSError):  # no such limit here (not Linux): the deadline still holds
+        bounded = False
+    if not bounded:
         yield
         return
     try:
