@@ -73,6 +73,8 @@ MAX_CHART_BYTES = 100 * 1024 * 1024
 archive fetched by URL may weigh: compressed, it is smaller than what it holds."""
 HELM_MEMORY_BYTES = 1024 * 1024 * 1024
 """The Helm worker's data memory (``RLIMIT_DATA``); our charts render within 100 MiB."""
+_OUT_OF_MEMORY = ("out of memory", "cannot allocate memory", "pthread_create failed")
+"""What Go's runtime says when the worker reaches its data memory bound."""
 RENDER_MAX_BYTES = MAX_CHART_BYTES
 """The most one answer of the worker may weigh (a chart's rendered objects, as JSON)."""
 _MIB = 1024 * 1024
@@ -296,7 +298,9 @@ class HelmWorker:
         tail = self.stderr_tail()
         said = (self._stderr_head + self._stderr).decode(errors="replace")
         self.stop()
-        if "out of memory" in said or "cannot allocate memory" in said:
+        # Go aborts on the bound with "out of memory", or, when its heap took the rest, on the
+        # next thread's stack: RLIMIT_DATA counts the mappings a thread's stack is made of.
+        if any(sign in said for sign in _OUT_OF_MEMORY):
             raise ChartBoundExceeded(
                 f"Helm needed more than its memory bound of {HELM_MEMORY_BYTES // _MIB} MiB"
             )

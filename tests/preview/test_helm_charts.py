@@ -17,6 +17,7 @@ import pytest
 from gpu_platform.offline_preview import helm_charts
 from gpu_platform.offline_preview.helm_charts import (
     HELM_SDK,
+    ChartBoundExceeded,
     ChartRef,
     ChartRenderError,
     ChartStore,
@@ -275,3 +276,43 @@ def test_the_installer_is_uv_first_then_pip(
     )
     installer = helm_charts._installer()
     assert installer is not None and installer[: len(expected)] == expected
+
+
+class _AbortingWorker(helm_charts.HelmWorker):
+    """A worker that dies as Go's runtime does at its memory bound: ``said`` on stderr, then
+    SIGABRT."""
+
+    def __init__(self, said: str) -> None:
+        script = f"import os, sys; sys.stdin.readline(); sys.stderr.write({said!r}); os.abort()"
+        self.process = subprocess.Popen(
+            [sys.executable, "-c", script],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            start_new_session=True,
+        )
+        self._stderr, self._stderr_head = bytearray(), bytearray()
+        self._drain = threading.Thread(target=self._keep_stderr, daemon=True)
+        self._drain.start()
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "fatal error: out of memory\n",
+        "runtime: cannot allocate memory\n",
+        # The heap took the rest of the bound: the next thread's stack cannot be mapped.
+        "runtime/cgo: pthread_create failed: Resource temporarily unavailable\nSIGABRT: abort\n",
+    ],
+)
+def test_a_worker_ending_at_its_memory_bound_names_the_bound(said: str) -> None:
+    worker = _AbortingWorker(said)
+    with pytest.raises(ChartBoundExceeded, match="Helm needed more than its memory bound of"):
+        worker.call({"render": {}}, 10.0)
+    assert worker.process.returncode == -6
+
+
+def test_a_worker_ending_otherwise_says_what_it_said() -> None:
+    worker = _AbortingWorker("panic: something else\n")
+    with pytest.raises(ChartRenderError, match=r"exit status -6\): panic: something else"):
+        worker.call({"render": {}}, 10.0)
