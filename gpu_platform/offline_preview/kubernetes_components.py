@@ -177,7 +177,7 @@ def _read(source: str, base: Path, ctx: Context) -> Text:
             data = read_bytes(path, limit)
         except InputFileError as err:
             why = err.problems[0].message
-            if why.startswith("larger than"):
+            if why.startswith(("larger than", "not a regular file")):  # bad, not missing
                 raise Broken(f"reading {source}: {why}") from None
             raise Unavailable(f"reading {source} failed: {why}") from None
         shown = source

@@ -41,7 +41,8 @@ def untrusted_input() -> dict[str, int]:
     """The classes of untrusted input beyond the stack and input files (issue 31)."""
     verify = test_verify_answers
     return {
-        "manifest": len(test_untrusted_manifests.CASES),
+        "manifest": len(test_untrusted_manifests.CASES)
+        + len(test_untrusted_manifests.FIFO_CARRIERS),
         "fetch": len(test_fetch_bounds.FETCHES) + len(test_fetch_bounds.CHARTS),
         "chart": len(test_chart_bounds.CASES),
         "secret": len(test_secrets.LEAKS) * len(test_secrets.FORMATS) + 1,
