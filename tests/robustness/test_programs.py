@@ -112,6 +112,42 @@ def test_each_program_gets_its_exit_status_and_message(
         assert "Traceback" not in err
 
 
+CHILDREN = [
+    ("a child it leaves running",
+     "import subprocess\np = subprocess.Popen(['sleep', '60'])\nopen('pid', 'w').write(str(p.pid))\n"),
+    ("a daemon that detached itself",
+     "import subprocess, time, os\n"
+     "subprocess.run(['sh', '-c', 'sleep 60 >/dev/null 2>&1 & echo $! > pid'],"
+     " start_new_session=True, check=True)\n"),
+    ("a copy of itself by os.fork",
+     "import os, time\npid = os.fork()\nif pid == 0:\n    time.sleep(60)\n"
+     "    os.kill(os.getpid(), 9)\nopen('pid', 'w').write(str(pid))\n"),
+]  # fmt: skip
+"""Programs that leave a process running, which writes its pid into ``pid``: it would hold
+the preview's output open (the CI step waits) and run on after it."""
+
+
+def _running(pid: int) -> bool:
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat.rpartition(")")[2].split()[0] != "Z"  # a zombie has ended
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="Linux /proc needed")
+@pytest.mark.parametrize("source", [c[1] for c in CHILDREN], ids=[c[0] for c in CHILDREN])
+def test_the_processes_a_program_leaves_running_end_with_it(
+    source: str, tmp_path: Path, capfd: pytest.CaptureFixture[str]
+) -> None:
+    program = folder(tmp_path, Program("child", source + DECLARES, EXIT_OK, ""))
+    code = main(["--program", str(program), "--format", "json"])
+    out, err = capfd.readouterr()
+    assert code == EXIT_OK, err
+    assert json.loads(out)["outputs"] == {"answer": 42}  # one document: no copy printed one
+    assert not _running(int((program / "pid").read_text()))
+
+
 def _command(*argv: str) -> list[str]:
     return [sys.executable, "-m", "gpu_platform.offline_preview", *argv]
 
@@ -168,6 +204,7 @@ def test_the_guards_hold_for_a_program_in_its_own_virtualenv(tmp_path: Path) -> 
          "error: the program did not finish within 1 s (--timeout SECONDS allows more)"),
         ("class Boom(BaseException):\n    pass\nraise Boom('kaboom')\n", EXIT_PROGRAM,
          "error: the program failed: Boom: kaboom"),
+        ("import subprocess\nsubprocess.Popen(['sleep', '60'])\n" + DECLARES, EXIT_OK, ""),
         ("import team_helpers_gone\n", EXIT_PROGRAM,
          "error: the program failed: ModuleNotFoundError: No module named 'team_helpers_gone'"),
     ]  # fmt: skip
