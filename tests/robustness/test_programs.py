@@ -114,9 +114,10 @@ def test_each_program_gets_its_exit_status_and_message(
 
 CHILDREN = [
     ("a child it leaves running",
-     "import subprocess\np = subprocess.Popen(['sleep', '60'])\nopen('pid', 'w').write(str(p.pid))\n"),
+     "import subprocess\np = subprocess.Popen(['sleep', '60'])\n"
+     "open('pid', 'w').write(str(p.pid))\n"),
     ("a daemon that detached itself",
-     "import subprocess, time, os\n"
+     "import subprocess\n"
      "subprocess.run(['sh', '-c', 'sleep 60 >/dev/null 2>&1 & echo $! > pid'],"
      " start_new_session=True, check=True)\n"),
     ("a copy of itself by os.fork",
