@@ -62,6 +62,7 @@ from .cache import cache_dir, find_uv, isolated_install_env, offline_mode
 from .deadline import NO_DEADLINE, RunDeadline
 from .fetch import FetchError, FetchTooLarge, fetch, fetch_seconds
 from .kube_manifests import ManifestError, decode
+from .program_guard import become_reaper, children_of, end_processes
 from .redact import redact_url, redact_urls
 
 HELM_SDK = "helm-python-sdk==0.2.2"
@@ -618,7 +619,10 @@ def run_bounded(
 ) -> tuple[int, bytes, str]:
     """Run ``argv`` with ``stdin``: its status, stdout (at most ``limit`` bytes: past that,
     ``OutputTooLarge``) and the end of its stderr. Past ``seconds``, ``TimeoutError``. Either
-    way it is killed with everything it started (its own process group)."""
+    way it is killed with everything it started (its own process group), and whatever it left
+    running once it ended is killed then (it would hold its output open and run on)."""
+    become_reaper()  # a daemon it detaches stays among our children, to be ended
+    before = children_of(os.getpid())
     process = subprocess.Popen(
         argv,
         stdin=subprocess.PIPE,
@@ -658,6 +662,7 @@ def run_bounded(
                 raise TimeoutError
             workers[1].join(0.05)
         if not too_large.is_set():
+            end_processes(children_of(os.getpid()) - before)
             for worker in workers[1:]:
                 worker.join(5.0)
         if too_large.is_set():
@@ -667,4 +672,5 @@ def run_bounded(
             with contextlib.suppress(ProcessLookupError):
                 os.killpg(process.pid, signal.SIGKILL)
         process.wait()
+        end_processes(children_of(os.getpid()) - before)
     return process.returncode, bytes(out), err.decode(errors="replace")

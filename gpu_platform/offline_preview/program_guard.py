@@ -207,7 +207,7 @@ _REAP_SECONDS = 2.0
 """Most seconds spent collecting the killed processes' exit statuses."""
 
 
-def _children(pid: int) -> set[int]:
+def children_of(pid: int) -> set[int]:
     """The direct children of ``pid`` (every thread's), from ``/proc`` (none elsewhere)."""
     found: set[int] = set()
     for file in glob.glob(f"/proc/{pid}/task/*/children"):
@@ -216,7 +216,8 @@ def _children(pid: int) -> set[int]:
     return found
 
 
-def _become_reaper() -> None:
+def become_reaper() -> None:
+    """Make this process the reaper of its orphaned descendants (Linux; elsewhere a no-op)."""
     if not sys.platform.startswith("linux"):
         return
     with contextlib.suppress(OSError, AttributeError):
@@ -243,7 +244,7 @@ def end_processes(roots: set[int]) -> None:
         seen.add(pid)
         found.append(pid)
         _signal(pid, signal.SIGSTOP)
-        queue.extend(_children(pid) - seen)
+        queue.extend(children_of(pid) - seen)
     for pid in found:
         _signal(pid, signal.SIGKILL)
     end = time.monotonic() + _REAP_SECONDS
@@ -265,14 +266,14 @@ def end_processes(roots: set[int]) -> None:
 @contextlib.contextmanager
 def _processes_end_with_it() -> Iterator[None]:
     pid = os.getpid()
-    _become_reaper()
-    before = _children(pid)
+    become_reaper()
+    before = children_of(pid)
     try:
         yield
     finally:
         if os.getpid() != pid:  # a copy the program made with os.fork: never a second preview
             _REAL_EXIT(EXIT_STOPPED)
-        end_processes(_children(pid) - before)
+        end_processes(children_of(pid) - before)
 
 
 @contextlib.contextmanager
