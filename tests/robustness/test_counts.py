@@ -45,7 +45,9 @@ def untrusted_input() -> dict[str, int]:
         + len(test_untrusted_manifests.FIFO_CARRIERS),
         "fetch": len(test_fetch_bounds.FETCHES) + len(test_fetch_bounds.CHARTS),
         "chart": len(test_chart_bounds.CASES),
-        "secret": len(test_secrets.LEAKS) * len(test_secrets.FORMATS) + 1,
+        "secret": len(test_secrets.LEAKS) * len(test_secrets.FORMATS)
+        + 1
+        + len(test_secrets.DERIVED),
         "install": len(test_confinement.REDIRECTS)
         + len(test_confinement.BAD_REQUIREMENTS)
         + len(test_confinement.CHECKS),
