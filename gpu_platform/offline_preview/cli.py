@@ -42,7 +42,7 @@ from .policy_runner import PolicyError, Violation, run_policies
 from .program_env import ProgramEnvError, program_python
 from .program_guard import DEFAULT_TIMEOUT, ProgramTimedOut
 from .program_runner import ChildConfigError, ChildFailure, run_in
-from .redact import Redactor, public_words, secret_pieces, secret_strings
+from .redact import Redactor, public_words, redact_urls, secret_pieces, secret_strings
 from .render import RENDERERS
 from .rendered_releases import render_releases
 from .user_mocks import UserMocks, load_mocks
@@ -355,7 +355,7 @@ def _main(argv: list[str] | None) -> int:
         pack_config = read_policy_config(args.policy_config) if args.policy_config else None
         mocks = load_mocks(args.mocks) if args.mocks else None
     except InputFileError as err:
-        print(f"error: {err}", file=sys.stderr)
+        print(f"error: {redact_urls(str(err))}", file=sys.stderr)
         return EXIT_INPUT
     monitor = RecordingMonitor(PreviewMocks(mocks))
     redactor = _failure_redactor(args, monitor)
@@ -370,11 +370,13 @@ def _main(argv: list[str] | None) -> int:
             timeout=args.timeout,
             pack_config_source=args.policy_config or "policy pack config",
         )
+    # Every message below may quote the program's files (a requirement's URL with its token):
+    # shown through the redactor, as the plan is.
     except InputFileError as err:
-        print(f"error: {err}", file=sys.stderr)
+        print(f"error: {redactor.text(str(err))}", file=sys.stderr)
         return EXIT_INPUT
     except (ConfigError, ChildConfigError) as err:
-        print(f"error: {err}{_note(args)}", file=sys.stderr)
+        print(f"error: {redactor.text(str(err))}{_note(args)}", file=sys.stderr)
         return EXIT_CONFIG
     except ChildFailure as err:
         failed = ProgramFailure(**err.failure)
@@ -382,7 +384,9 @@ def _main(argv: list[str] | None) -> int:
         print(redactor.text(message), file=sys.stderr)
         return EXIT_PROGRAM
     except ProgramEnvError as err:
-        print(f"error: the program's Python environment: {err}", file=sys.stderr)
+        print(
+            f"error: the program's Python environment: {redactor.text(str(err))}", file=sys.stderr
+        )
         return EXIT_PROGRAM
     except PolicyError as err:
         print(f"error: {redactor.text(str(err))}", file=sys.stderr)
