@@ -53,5 +53,8 @@ def untrusted_input() -> dict[str, int]:
         + len(test_confinement.CHECKS),
         "provider": len(test_provider_inputs.INPUTS) + len(test_provider_inputs.UNHOSTED),
         "component-args": len(test_component_args.WRONG_TYPES) + len(test_component_args.BOUNDS),
-        "verify-answers": len(verify.ERROR_CHANNELS) + 2 * len(verify.READERS) + 2,
+        "verify-answers": len(verify.ERROR_CHANNELS)
+        + 2 * len(verify.READERS)
+        + 2
+        + len(verify.API_ANSWERS),
     }

@@ -12,13 +12,17 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from kubernetes import client
 
+from gpu_platform.verify import cluster
 from gpu_platform.verify.cli import EXIT_ERROR, main
 from gpu_platform.verify.driver import ExecTarget, _failure
 from gpu_platform.verify.node_image import node_image
 from gpu_platform.verify.seed_checks import _Exec, _run
 from gpu_platform.verify.verify import driver_check
 from tests.conftest import ROOT
+
+from .hostile_server import hostile_server
 
 TARGET = ExecTarget("gpu-node-1", "gpu-operator", "nvidia-device-plugin-x", None)
 
@@ -107,3 +111,30 @@ def test_config_from_any_folder(
     assert capsys.readouterr().err == (
         f"verify: error: kubeconfig: no file at {missing} (give --kubeconfig or set KUBECONFIG)\n"
     )
+
+
+API_ANSWERS = ["a list that never ends", "a proxied answer of a declared terabyte"]
+"""API servers (or proxies) answering without bound: refused at the answer's cap."""
+
+
+@pytest.mark.parametrize("case", API_ANSWERS)
+def test_an_api_answer_past_its_cap_is_refused_not_read(
+    case: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(cluster, "MAX_ANSWER_BYTES", 2**20)
+    refused = "the answer is larger than 1 MiB: not read to its end"
+    with hostile_server() as served:
+        configuration = client.Configuration()
+        configuration.host = f"{served.url}/endless" if "never ends" in case else served.url
+        api = client.ApiClient(configuration)
+        try:
+            reader = cluster.ClusterReader(api)
+            if "never ends" in case:
+                assert reader.nodes("") == []
+                (bad,) = reader.bad_answers
+                assert bad.cause == refused
+            else:
+                with pytest.raises(cluster.ClusterError, match=refused):
+                    reader.pod_proxy("gpu-metrics", "exporter", 9400, "declared-huge")
+        finally:
+            api.close()
