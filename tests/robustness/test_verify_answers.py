@@ -13,8 +13,9 @@ from typing import Any
 
 import pytest
 from kubernetes import client
+from websocket import ABNF
 
-from gpu_platform.verify import cluster
+from gpu_platform.verify import cluster, driver
 from gpu_platform.verify.cli import EXIT_ERROR, main
 from gpu_platform.verify.driver import ExecTarget, _failure
 from gpu_platform.verify.node_image import node_image
@@ -113,11 +114,42 @@ def test_config_from_any_folder(
     )
 
 
-API_ANSWERS = ["a list that never ends", "a proxied answer of a declared terabyte"]
+API_ANSWERS = [
+    "a list that never ends",
+    "a proxied answer of a declared terabyte",
+    "an exec that never stops writing",
+]
 """API servers (or proxies) answering without bound: refused at the answer's cap."""
 
 
-@pytest.mark.parametrize("case", API_ANSWERS)
+class _EndlessExec:
+    """An exec websocket whose command writes to stdout for ever, as fast as it is read."""
+
+    def settimeout(self, seconds: float) -> None:
+        pass
+
+    def recv_data(self) -> tuple[int, bytes]:
+        return ABNF.OPCODE_BINARY, b"\x01" + b"x" * 65536
+
+    def close(self) -> None:
+        pass
+
+
+def test_an_exec_past_its_cap_is_one_failed_read(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(driver, "MAX_EXEC_BYTES", 2**20)
+    monkeypatch.setattr(driver, "create_websocket", lambda *args: _EndlessExec())
+    api = client.ApiClient(client.Configuration(host="https://api.example"))
+    try:
+        with pytest.raises(driver.ExecError) as err:
+            driver.StreamExecReader(api)(TARGET)
+    finally:
+        api.close()
+    assert str(err.value) == (
+        "nvidia-smi in nvidia-device-plugin-x: its output is larger than 1 MiB: not read to its end"
+    )
+
+
+@pytest.mark.parametrize("case", API_ANSWERS[:2])
 def test_an_api_answer_past_its_cap_is_refused_not_read(
     case: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
