@@ -53,7 +53,7 @@ from .errors import Problem, property_path, raise_if_any, shape_problems, valida
 from .gpu_workload_namespace import DENY_ALL_POLICY, claim_template_spec, deny_all_spec
 from .helm_release import system_namespace
 from .outputs import known_after
-from .pool_args import DEFAULT_CLOUD, GpuPoolArgs, check_gpu_pools_args
+from .pool_args import DEFAULT_CLOUD, GpuPoolArgs, validate_gpu_pools_args
 from .recorded_inputs import recorded_inputs
 from .type_tokens import formerly, type_token
 
@@ -107,14 +107,16 @@ class DriverCheckArgs(TypedDict):
     nothing else does: a pool that fails to create holds back only its own check."""
 
 
-def check_driver_check_args(
+def validate_driver_check_args(
     name: str, args: DriverCheckArgs
 ) -> tuple[DriverCheckSettings, list[PoolFacts]]:
     """The args as settings and the checked pools' facts, or one ``InputPropertiesError``
     naming every bad property."""
     # A wrong shape (an unknown or missing property) makes the rest meaningless.
     raise_if_any("DriverCheck", name, shape_problems(args, DriverCheckArgs))
-    pools, problems = check_gpu_pools_args(args.get("cloud", DEFAULT_CLOUD), args["pools"], "pools")
+    pools, problems = validate_gpu_pools_args(
+        args.get("cloud", DEFAULT_CLOUD), args["pools"], "pools"
+    )
     settings: DriverCheckSettings | None = None
     try:
         settings = DriverCheckSettings.model_validate(
@@ -321,7 +323,7 @@ class DriverCheck(pulumi.ComponentResource):
         opts: pulumi.ResourceOptions | None = None,
     ) -> None:
         # Validate everything before the first resource exists: bad input changes nothing.
-        settings, pools = check_driver_check_args(name, args)
+        settings, pools = validate_driver_check_args(name, args)
         specs = {pool.name: job_spec(pool, settings) for pool in pools}
         mps_name = settings.mps_namespace if any(pool.is_ack_mps for pool in pools) else None
         amd_name = settings.amd_namespace if any(pool.is_amd for pool in pools) else None

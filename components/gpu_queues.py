@@ -34,7 +34,7 @@ from gpu_facts.aks.monitor import AZURE_MONITOR_SERVICE_ACCOUNT
 from gpu_platform.plan.metrics import SCRAPE_MODES, ScrapeMode
 from gpu_platform.plan.pools import PoolFacts
 from gpu_platform.plan.queue_controller import controller_values, metrics_monitor_spec
-from gpu_platform.plan.queue_rules import QueueRules, queue_rule_groups
+from gpu_platform.plan.queue_prometheus_rules import QueueRules, queue_rule_groups
 from gpu_platform.plan.queues import (
     QueuesPlan,
     device_class_mappings,
@@ -51,7 +51,7 @@ from .gpu_workload_namespace import DENY_ALL_POLICY, deny_all_spec
 from .nvidia.dcgm_exporter import AZURE_MONITOR_GROUP, OPERATOR_GROUP, scrape_policy_spec
 from .nvidia.gpu_operator import scraper_namespace_problems
 from .outputs import known_after
-from .pool_args import DEFAULT_CLOUD, GpuPoolArgs, check_gpu_pools_args, cloud_arg
+from .pool_args import DEFAULT_CLOUD, GpuPoolArgs, cloud_arg, validate_gpu_pools_args
 from .recorded_inputs import recorded_inputs
 from .system_charts import (
     API_SERVER_POLICY,
@@ -201,13 +201,15 @@ def _queue_workloads(
     return workloads, problems
 
 
-def check_queues_args(
+def validate_queues_args(
     name: str, args: GpuQueuesArgs
 ) -> tuple[QueuesSettings, list[PoolFacts], list[WorkloadSettings]]:
     """The args as queue settings, the pools' facts and the namespaces, or one
     ``InputPropertiesError`` naming every bad property."""
     raise_if_any(COMPONENT, name, shape_problems(args, GpuQueuesArgs))
-    pools, problems = check_gpu_pools_args(args.get("cloud", DEFAULT_CLOUD), args["pools"], "pools")
+    pools, problems = validate_gpu_pools_args(
+        args.get("cloud", DEFAULT_CLOUD), args["pools"], "pools"
+    )
     settings: QueuesSettings | None = None
     try:
         given = {k: v for k, v in args.items() if k in SETTINGS_FIELDS}
@@ -247,7 +249,7 @@ class GpuQueues(pulumi.ComponentResource):
         self, name: str, args: GpuQueuesArgs, opts: pulumi.ResourceOptions | None = None
     ) -> None:
         # Validate before registering anything: bad input changes nothing.
-        settings, pools, workloads = check_queues_args(name, args)
+        settings, pools, workloads = validate_queues_args(name, args)
         plan = queues_plan(settings, {pf.name: pf for pf in pools}, workloads)
         scrape = cast(ScrapeMode | None, args.get("scrape"))
         kueue_scrape = scrape if scrape in ("azureMonitor", "serviceMonitor") else None

@@ -42,7 +42,7 @@ from gpu_platform.settings.base import WholeNumber
 
 from .errors import raise_if_any, shape_problems, validation_problems
 from .outputs import known_after
-from .pool_args import DEFAULT_CLOUD, GpuPoolArgs, check_gpu_pools_args
+from .pool_args import DEFAULT_CLOUD, GpuPoolArgs, validate_gpu_pools_args
 from .recorded_inputs import recorded_inputs
 from .type_tokens import formerly, type_token
 
@@ -158,14 +158,16 @@ def _quota_adapter(key: str) -> TypeAdapter[Any]:
     return TypeAdapter(QUOTA_ARGS[key])
 
 
-def check_workload_namespace_args(
+def validate_workload_namespace_args(
     name: str, args: GpuWorkloadNamespaceArgs
 ) -> tuple[WorkloadSettings, list[PoolFacts]]:
     """The args as workload settings and pool facts, or one ``InputPropertiesError`` naming
     every bad property."""
     # A wrong shape (an unknown or missing property) makes the rest meaningless.
     raise_if_any("GpuWorkloadNamespace", name, shape_problems(args, GpuWorkloadNamespaceArgs))
-    pools, problems = check_gpu_pools_args(args.get("cloud", DEFAULT_CLOUD), args["pools"], "pools")
+    pools, problems = validate_gpu_pools_args(
+        args.get("cloud", DEFAULT_CLOUD), args["pools"], "pools"
+    )
     # The settings take one number or a map in ``gpu_quota``: validate the one given here, so
     # a problem names the property the caller set.
     given = [key for key in QUOTA_ARGS if key in args]
@@ -311,7 +313,7 @@ class GpuWorkloadNamespace(pulumi.ComponentResource):
         self, name: str, args: GpuWorkloadNamespaceArgs, opts: pulumi.ResourceOptions | None = None
     ) -> None:
         # Validate before registering anything: bad input changes nothing.
-        workload, pools = check_workload_namespace_args(name, args)
+        workload, pools = validate_workload_namespace_args(name, args)
         claims_hard = claim_quota(workload, pools, args.get("cluster_device_classes", ()))
         labels = namespace_labels(workload, pools, args.get("local_queue"))
         for device_class in quota_device_classes(claims_hard):

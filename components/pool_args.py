@@ -176,7 +176,7 @@ def cpu_pool_args(settings: CpuPoolSettings) -> CpuPoolArgs:
     return cast(CpuPoolArgs, settings.model_dump(exclude_none=True))
 
 
-def check_cpu_pool_args(
+def validate_cpu_pool_args(
     cloud: Cloud,
     args: CpuPoolArgs,
     *path: str | int,
@@ -223,7 +223,7 @@ def gpu_pool_args(facts: PoolFacts) -> GpuPoolArgs:
     return cast(GpuPoolArgs, _PoolArgsWithFacts(facts))
 
 
-def check_gpu_pool_args(
+def validate_gpu_pool_args(
     cloud: Cloud,
     args: GpuPoolArgs,
     *path: str | int,
@@ -278,7 +278,7 @@ def cloud_problems(cloud: str) -> list[Problem]:
     )
 
 
-def check_gpu_pools_args(
+def validate_gpu_pools_args(
     cloud: str, pools: list[GpuPoolArgs], *path: str | int
 ) -> tuple[list[PoolFacts], list[Problem]]:
     """The ``cloud`` and ``pools`` args of a component that takes pools (``pools`` at ``path``):
@@ -290,7 +290,7 @@ def check_gpu_pools_args(
     problems: list[Problem] = []
     seen: set[str] = set()
     for i, pool in enumerate(pools):
-        pf, found = check_gpu_pool_args(cast(Cloud, cloud), pool, *path, i)
+        pf, found = validate_gpu_pool_args(cast(Cloud, cloud), pool, *path, i)
         problems += found
         if pf is None:
             continue

@@ -1,4 +1,6 @@
-"""The docs' tables written from the code: GPU facts from ``gpu_facts``.
+"""The docs' tables written from the code: GPU facts from ``gpu_facts``; the pack's policies
+(name, BP-IDs, level, severity, description: each policy's ``INFO``) and the policies that
+enforce each practice from its registry (``gpu_policies.registry``).
 
 A table lives in a doc between ``<!-- generated: NAME -->`` and ``<!-- end generated -->``;
 ``python -m gpu_platform.doc_tables --write`` rewrites every one, and
@@ -13,6 +15,7 @@ import re
 import sys
 from collections.abc import Callable, Iterable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from gpu_facts.ack.machine_types import ECS_INSTANCE_TYPES
 from gpu_facts.aks.machine_types import AZURE_VM_SIZES
@@ -23,8 +26,11 @@ from gpu_facts.gpu_models import GPU_MODELS
 from gpu_facts.models import MIG_COMPUTE_SLICES, MIG_MEMORY_SLICES
 from gpu_facts.vendors import NVIDIA
 
+if TYPE_CHECKING:
+    from gpu_policy_support.policy_factory import PolicyInfo
+
 ROOT = Path(__file__).resolve().parents[1]
-DOCS = ("docs/gpu-facts.md",)
+DOCS = ("docs/gpu-facts.md", "docs/policies.md", "docs/traceability.md")
 """The docs that hold generated tables, from the repository's root."""
 _START = re.compile(r"<!-- generated: (?P<name>[\w-]+) -->")
 _END = "<!-- end generated -->"
@@ -147,6 +153,53 @@ def gcp_machine_types() -> str:
     return _table(("Machine type", "GPU", "GPUs"), rows)
 
 
+PRACTICES = tuple(f"BP-{n:02d}" for n in range(1, 21))
+"""The practices of SPEC.md's digest, BP-01 … BP-20."""
+
+
+def _policy_infos() -> list[PolicyInfo]:
+    """Each registered policy's ``INFO``, in registration order."""
+    # Imported here: the pack is a distribution of its own (gpu-platform-policies), at hand in a
+    # checkout, where the docs are written; the package imports without it.
+    from gpu_policies.registry import MODULES
+
+    return [module.INFO for module in MODULES]
+
+
+def _cell(text: str) -> str:
+    """Text as one Markdown table cell."""
+    return " ".join(text.split()).replace("|", "\\|")
+
+
+def policies() -> str:
+    """Every policy of the pack: what its ``INFO`` says of it."""
+    rows = [
+        (
+            f"`{info.name}`",
+            ", ".join(info.practices),
+            info.enforcement_level.value,
+            info.severity.value,
+            _cell(info.description),
+        )
+        for info in _policy_infos()
+    ]
+    return _table(("Policy", "BP-IDs", "Level", "Severity", "What it checks"), rows)
+
+
+def practice_policies() -> str:
+    """Per practice, the policies registered for it, with their levels."""
+    infos = _policy_infos()
+    rows = []
+    for practice in PRACTICES:
+        enforced = [
+            f"`{info.name}` ({info.enforcement_level.value})"
+            for info in infos
+            if practice in info.practices
+        ]
+        rows.append((practice, ", ".join(enforced) or "–"))
+    return _table(("BP", "Enforced by (level)"), rows)
+
+
 TABLES: dict[str, Callable[[], str]] = {
     "mig-profiles": mig_profiles,
     "gpus-without-mig": gpus_without_mig,
@@ -155,6 +208,8 @@ TABLES: dict[str, Callable[[], str]] = {
     "aws-types": aws_types,
     "gcp-accelerators": gcp_accelerators,
     "gcp-machine-types": gcp_machine_types,
+    "policies": policies,
+    "practice-policies": practice_policies,
 }
 """Every generated table by the name its markers give."""
 

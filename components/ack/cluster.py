@@ -140,7 +140,7 @@ def ack_cluster_args(settings: AckClusterSettings, *, node_autoscaling: bool) ->
     return cast(AckClusterArgs, {**dumped, "node_autoscaling": node_autoscaling})
 
 
-def check_ack_cluster_args(
+def validate_ack_cluster_args(
     args: AckClusterArgs,
 ) -> tuple[AckClusterSettings | None, list[Problem]]:
     """The args checked against the settings schema and the cluster's own rules
@@ -259,8 +259,8 @@ class AckCluster(pulumi.ComponentResource):
         self, name: str, args: AckClusterArgs, opts: pulumi.ResourceOptions | None = None
     ) -> None:
         raise_if_any("AckCluster", name, value_type_problems(args, AckClusterArgs))
-        settings, problems = check_ack_cluster_args(args)
-        # Checked before registering anything: bad input changes nothing.
+        settings, problems = validate_ack_cluster_args(args)
+        # Validated before registering anything: bad input changes nothing.
         raise_if_any("AckCluster", name, problems)
         assert settings is not None
         super().__init__(

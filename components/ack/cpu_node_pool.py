@@ -22,7 +22,7 @@ from gpu_platform.settings import CpuPoolSettings
 
 from ..errors import Problem, raise_if_any, shape_problems
 from ..node_hardening import AckSystemDiskArgs, ack_system_disk
-from ..pool_args import CpuPoolArgs, check_cpu_pool_args
+from ..pool_args import CpuPoolArgs, validate_cpu_pool_args
 from ..type_tokens import formerly, type_token
 from .gpu_node_pool import ACK_ZONES_BY_VSWITCH, management
 
@@ -84,12 +84,12 @@ class AckCpuNodePool(pulumi.ComponentResource):
         self, name: str, args: AckCpuNodePoolArgs, opts: pulumi.ResourceOptions | None = None
     ) -> None:
         raise_if_any("AckCpuNodePool", name, shape_problems(args, AckCpuNodePoolArgs))
-        pool, problems = check_cpu_pool_args(
+        pool, problems = validate_cpu_pool_args(
             "ack", args["pool"], "pool", rules=ack_cpu_pool_problems
         )
         disk, disk_problems = ack_system_disk(args.get("system_disk"), "system_disk")
         problems += under("tags", ack_tag_problems(args.get("tags") or {}))
-        # Checked before registering anything: bad input changes nothing.
+        # Validated before registering anything: bad input changes nothing.
         raise_if_any("AckCpuNodePool", name, [*problems, *disk_problems])
         assert pool is not None and pool.instance_type is not None and disk is not None
         super().__init__(

@@ -17,7 +17,7 @@ from gpu_platform.settings import AckGpuPoolSettings
 
 from ..errors import Problem, raise_if_any, shape_problems
 from ..node_hardening import AckSystemDiskArgs, ack_system_disk
-from ..pool_args import GpuPoolArgs, check_gpu_pool_args
+from ..pool_args import GpuPoolArgs, validate_gpu_pool_args
 from ..recorded_inputs import recorded_inputs
 from ..type_tokens import formerly, type_token
 
@@ -64,10 +64,10 @@ def ack_gpu_pool_problems(pool: AckGpuPoolSettings) -> list[Problem]:
     return problems
 
 
-def check_ack_gpu_pool_args(args: AckGpuNodePoolArgs) -> tuple[PoolFacts | None, list[Problem]]:
+def validate_ack_gpu_pool_args(args: AckGpuNodePoolArgs) -> tuple[PoolFacts | None, list[Problem]]:
     """The pool args and tags checked, the pool resolved for ACK: the pool's facts, or None and
     the problems with property paths."""
-    pf, problems = check_gpu_pool_args("ack", args["pool"], "pool", rules=ack_gpu_pool_problems)
+    pf, problems = validate_gpu_pool_args("ack", args["pool"], "pool", rules=ack_gpu_pool_problems)
     problems += under("tags", ack_tag_problems(args.get("tags") or {}))
     return (None if problems else pf), problems
 
@@ -113,9 +113,9 @@ class AckGpuNodePool(pulumi.ComponentResource):
         self, name: str, args: AckGpuNodePoolArgs, opts: pulumi.ResourceOptions | None = None
     ) -> None:
         raise_if_any("AckGpuNodePool", name, shape_problems(args, AckGpuNodePoolArgs))
-        pf, problems = check_ack_gpu_pool_args(args)
+        pf, problems = validate_ack_gpu_pool_args(args)
         disk, disk_problems = ack_system_disk(args.get("system_disk"), "system_disk")
-        # Checked before registering anything: bad input changes nothing.
+        # Validated before registering anything: bad input changes nothing.
         raise_if_any("AckGpuNodePool", name, [*problems, *disk_problems])
         assert pf is not None and isinstance(pf.pool, AckGpuPoolSettings) and disk is not None
         super().__init__(

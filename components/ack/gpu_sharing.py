@@ -31,7 +31,7 @@ from gpu_platform.plan.pools import PoolFacts
 from gpu_platform.settings import AckGpuSharingSettings
 
 from ..errors import Problem, raise_if_any, shape_problems, validation_problems
-from ..pool_args import GpuPoolArgs, check_gpu_pools_args
+from ..pool_args import GpuPoolArgs, validate_gpu_pools_args
 from ..type_tokens import formerly, type_token
 
 # No ``from __future__ import annotations``: Pulumi's component analyzer reads these
@@ -67,13 +67,13 @@ def ack_gpu_sharing_args(
     return cast(AckGpuSharingArgs, {"pools": pools, **pins, "cluster_spec": cluster_spec})
 
 
-def check_ack_gpu_sharing_args(
+def validate_ack_gpu_sharing_args(
     args: AckGpuSharingArgs,
 ) -> tuple[AckGpuSharingSettings | None, list[PoolFacts], list[Problem]]:
     """The args checked against the settings schema and the pins the pools need
     (``plan.ack.gpu_sharing``, which the stack config asks too), the pools resolved: the pins,
     the pools' facts and the problems with property paths."""
-    pools, problems = check_gpu_pools_args("ack", args["pools"], "pools")
+    pools, problems = validate_gpu_pools_args("ack", args["pools"], "pools")
     modes = [pf.sharing for pf in pools]
     if "cluster_spec" in args:  # the plan's rule, which the stack config asks too
         problems += ack_pro_problems(args["cluster_spec"], modes)
@@ -98,7 +98,7 @@ class AckGpuSharing(pulumi.ComponentResource):
         self, name: str, args: AckGpuSharingArgs, opts: pulumi.ResourceOptions | None = None
     ) -> None:
         raise_if_any("AckGpuSharing", name, shape_problems(args, AckGpuSharingArgs))
-        components, pools, problems = check_ack_gpu_sharing_args(args)
+        components, pools, problems = validate_ack_gpu_sharing_args(args)
         wanted: list[tuple[str, str | None, bool]] = []
         modes = [pf.sharing for pf in pools]
         if components is not None:

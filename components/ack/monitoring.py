@@ -42,7 +42,7 @@ from gpu_platform.plan.observability import logstore_name, logstore_name_problem
 from gpu_platform.plan.prometheus_rules import ksm_resource, rule_groups
 
 from ..errors import Problem, raise_if_any, shape_problems
-from ..pool_args import GpuPoolArgs, check_gpu_pools_args
+from ..pool_args import GpuPoolArgs, validate_gpu_pools_args
 from ..recorded_inputs import recorded_inputs
 from ..type_tokens import formerly, type_token
 
@@ -98,7 +98,7 @@ class AckMonitoring(pulumi.ComponentResource):
     ) -> None:
         raise_if_any("AckMonitoring", name, shape_problems(args, AckMonitoringArgs))
         problems = _problems(args)
-        pools, pool_problems = check_gpu_pools_args("ack", args.get("pools") or [], "pools")
+        pools, pool_problems = validate_gpu_pools_args("ack", args.get("pools") or [], "pools")
         raise_if_any(COMPONENT, name, problems + pool_problems)
         super().__init__(
             type_token("AckMonitoring"),

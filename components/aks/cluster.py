@@ -204,7 +204,7 @@ def cluster_problems(settings: AksClusterSettings) -> list[Problem]:
     return [*problems, *aks_cluster_problems(settings)]
 
 
-def check_aks_cluster_args(name: str, args: AksClusterArgs) -> AksClusterSettings:
+def validate_aks_cluster_args(name: str, args: AksClusterArgs) -> AksClusterSettings:
     """The args as validated settings, or one ``InputPropertiesError`` naming every bad
     property."""
     try:
@@ -398,14 +398,14 @@ class AksCluster(pulumi.ComponentResource):
         args: AksClusterArgs,
         opts: pulumi.ResourceOptions | None = None,
     ) -> None:
-        # Checked before registering anything: bad input changes nothing.
+        # Validated before registering anything: bad input changes nothing.
         raise_if_any("AksCluster", name, value_type_problems(args, AksClusterArgs))
         monitoring: AksClusterMonitoringArgs = args.get("monitoring") or {}
         retention = monitoring.get("retention_days")
         if retention is not None:
             problems = under("monitoring.retentionDays", retention_days_problems(retention))
             raise_if_any("AksCluster", name, problems)
-        settings = check_aks_cluster_args(
+        settings = validate_aks_cluster_args(
             name, cast(AksClusterArgs, {k: v for k, v in args.items() if k != "monitoring"})
         )
         super().__init__(

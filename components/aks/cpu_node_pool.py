@@ -27,7 +27,7 @@ from ..node_hardening import (
     aks_size_inputs,
     aks_upgrade_settings,
 )
-from ..pool_args import CpuPoolArgs, check_cpu_pool_args
+from ..pool_args import CpuPoolArgs, validate_cpu_pool_args
 from ..type_tokens import formerly, type_token
 from .azure_aliases import without_version_aliases
 
@@ -70,9 +70,9 @@ def aks_cpu_pool_problems(pool: CpuPoolSettings) -> list[Problem]:
     )
 
 
-def check_aks_cpu_pool_args(name: str, args: AksCpuNodePoolArgs) -> CpuPoolSettings:
+def validate_aks_cpu_pool_args(name: str, args: AksCpuNodePoolArgs) -> CpuPoolSettings:
     """The pool's settings, or one ``InputPropertiesError`` naming every bad property."""
-    settings, problems = check_cpu_pool_args(
+    settings, problems = validate_cpu_pool_args(
         "aks", args["pool"], "pool", rules=aks_cpu_pool_problems
     )
     raise_if_any("AksCpuNodePool", name, problems)
@@ -106,8 +106,8 @@ class AksCpuNodePool(pulumi.ComponentResource):
         self, name: str, args: AksCpuNodePoolArgs, opts: pulumi.ResourceOptions | None = None
     ) -> None:
         raise_if_any("AksCpuNodePool", name, shape_problems(args, AksCpuNodePoolArgs))
-        # Checked before registering anything: bad input changes nothing.
-        pool = check_aks_cpu_pool_args(name, args)
+        # Validated before registering anything: bad input changes nothing.
+        pool = validate_aks_cpu_pool_args(name, args)
         super().__init__(
             type_token("AksCpuNodePool"),
             name,

@@ -34,7 +34,7 @@ from ..node_hardening import (
     aks_size_inputs,
     aks_upgrade_settings,
 )
-from ..pool_args import GpuPoolArgs, check_gpu_pool_args
+from ..pool_args import GpuPoolArgs, validate_gpu_pool_args
 from ..recorded_inputs import recorded_inputs
 from ..type_tokens import formerly, type_token
 from .azure_aliases import without_version_aliases
@@ -84,9 +84,9 @@ def aks_pool_problems(pool: AksGpuPoolSettings) -> list[Problem]:
     )
 
 
-def check_aks_gpu_pool_args(name: str, args: AksGpuNodePoolArgs) -> PoolFacts:
+def validate_aks_gpu_pool_args(name: str, args: AksGpuNodePoolArgs) -> PoolFacts:
     """The pool's facts, or one ``InputPropertiesError`` naming every bad property."""
-    facts, problems = check_gpu_pool_args("aks", args["pool"], "pool", rules=aks_pool_problems)
+    facts, problems = validate_gpu_pool_args("aks", args["pool"], "pool", rules=aks_pool_problems)
     raise_if_any("AksGpuNodePool", name, problems)
     assert facts is not None and isinstance(facts.pool, AksGpuPoolSettings)  # resolved on AKS
     return facts
@@ -132,8 +132,8 @@ class AksGpuNodePool(pulumi.ComponentResource):
         self, name: str, args: AksGpuNodePoolArgs, opts: pulumi.ResourceOptions | None = None
     ) -> None:
         raise_if_any("AksGpuNodePool", name, shape_problems(args, AksGpuNodePoolArgs))
-        # Checked before registering anything: bad input changes nothing.
-        pf = check_aks_gpu_pool_args(name, args)
+        # Validated before registering anything: bad input changes nothing.
+        pf = validate_aks_gpu_pool_args(name, args)
         pool = pf.pool
         assert isinstance(pool, AksGpuPoolSettings)
         super().__init__(

@@ -41,10 +41,10 @@ from gpu_platform.plan.cloud_tags import azure_tag_problems
 from gpu_platform.plan.observability import retention_days_problems
 from gpu_platform.plan.problems import under
 from gpu_platform.plan.prometheus_rules import rule_groups
-from gpu_platform.plan.queue_rules import QueueRules
+from gpu_platform.plan.queue_prometheus_rules import QueueRules
 
 from ..errors import raise_if_any, shape_problems
-from ..pool_args import GpuPoolArgs, check_gpu_pools_args
+from ..pool_args import GpuPoolArgs, validate_gpu_pools_args
 from ..recorded_inputs import recorded_inputs
 from ..type_tokens import formerly, type_token
 from .azure_aliases import without_version_aliases
@@ -179,7 +179,7 @@ class AksMonitoring(pulumi.ComponentResource):
         self, name: str, args: AksMonitoringArgs, opts: pulumi.ResourceOptions | None = None
     ) -> None:
         raise_if_any("AksMonitoring", name, shape_problems(args, AksMonitoringArgs))
-        pools, problems = check_gpu_pools_args("aks", args.get("pools") or [], "pools")
+        pools, problems = validate_gpu_pools_args("aks", args.get("pools") or [], "pools")
         problems += under("tags", azure_tag_problems(args.get("tags") or {}))
         raise_if_any("AksMonitoring", name, problems)
         super().__init__(

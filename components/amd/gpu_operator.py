@@ -40,7 +40,7 @@ from ..gpu_workload_namespace import DENY_ALL_POLICY, deny_all_spec
 from ..nvidia.dcgm_exporter import AZURE_MONITOR_GROUP, OPERATOR_GROUP, scrape_policy_spec
 from ..nvidia.gpu_operator import downloads_egress_spec, scraper_namespace_problems
 from ..outputs import known_after
-from ..pool_args import CLOUDS, DEFAULT_CLOUD, GpuPoolArgs, check_gpu_pools_args, cloud_arg
+from ..pool_args import CLOUDS, DEFAULT_CLOUD, GpuPoolArgs, cloud_arg, validate_gpu_pools_args
 from ..recorded_inputs import recorded_inputs
 from ..system_charts import (
     API_SERVER_POLICY,
@@ -162,7 +162,9 @@ def amd_operator_inputs(
     """The args as settings, the pools' facts and the scrape mode, or one
     ``InputPropertiesError`` naming every bad property."""
     raise_if_any(COMPONENT, name, shape_problems(args, AmdGpuOperatorArgs))
-    pools, problems = check_gpu_pools_args(args.get("cloud", DEFAULT_CLOUD), args["pools"], "pools")
+    pools, problems = validate_gpu_pools_args(
+        args.get("cloud", DEFAULT_CLOUD), args["pools"], "pools"
+    )
     cloud = cloud_arg(args)
     settings: AmdGpuOperatorSettings | None = None
     try:

@@ -45,7 +45,7 @@ from gpu_platform.plan.prometheus_rules import rule_groups
 from ..errors import Problem, raise_if_any, shape_problems
 from ..gpu_workload_namespace import DENY_ALL_POLICY, NAMESPACE_NAME_LABEL, deny_all_spec
 from ..helm_release import pinned_release, system_namespace
-from ..pool_args import DEFAULT_CLOUD, GpuPoolArgs, check_gpu_pools_args, cloud_arg
+from ..pool_args import DEFAULT_CLOUD, GpuPoolArgs, cloud_arg, validate_gpu_pools_args
 from ..recorded_inputs import recorded_inputs
 from ..system_charts import API_SERVER_POLICY, api_server_egress_spec
 from ..type_tokens import formerly, type_token
@@ -103,7 +103,7 @@ class DcgmExporter(pulumi.ComponentResource):
         self, name: str, args: DcgmExporterArgs, opts: pulumi.ResourceOptions | None = None
     ) -> None:
         raise_if_any("DcgmExporter", name, shape_problems(args, DcgmExporterArgs))
-        pools, scrape, problems = check_dcgm_exporter_args(args)
+        pools, scrape, problems = validate_dcgm_exporter_args(args)
         raise_if_any(COMPONENT, name, problems)
         super().__init__(
             type_token("DcgmExporter"),
@@ -181,11 +181,13 @@ class DcgmExporter(pulumi.ComponentResource):
         self.register_outputs({"namespace": self.namespace, "resourceNames": self.resource_names})
 
 
-def check_dcgm_exporter_args(
+def validate_dcgm_exporter_args(
     args: DcgmExporterArgs,
 ) -> tuple[list[PoolFacts], ScrapeMode, list[Problem]]:
     """The args resolved, or every problem with its property path."""
-    pools, problems = check_gpu_pools_args(args.get("cloud", DEFAULT_CLOUD), args["pools"], "pools")
+    pools, problems = validate_gpu_pools_args(
+        args.get("cloud", DEFAULT_CLOUD), args["pools"], "pools"
+    )
     scrape = cast(ScrapeMode, args.get("scrape", "annotations"))
     if scrape not in get_args(ScrapeMode):
         problems.append(("scrape", f"one of {', '.join(get_args(ScrapeMode))}, not {scrape!r}"))

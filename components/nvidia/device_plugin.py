@@ -46,7 +46,7 @@ from gpu_platform.settings import DevicePluginSettings, GpuComponentResourcesSet
 from ..errors import raise_if_any, shape_problems, validation_problems
 from ..gpu_workload_namespace import DENY_ALL_POLICY, deny_all_spec
 from ..outputs import known_after
-from ..pool_args import DEFAULT_CLOUD, GpuPoolArgs, check_gpu_pools_args, cloud_arg
+from ..pool_args import DEFAULT_CLOUD, GpuPoolArgs, cloud_arg, validate_gpu_pools_args
 from ..recorded_inputs import recorded_inputs
 from ..system_charts import API_SERVER_POLICY, api_server_egress_spec, release_in_own_namespace
 from ..type_tokens import formerly, type_token
@@ -185,14 +185,14 @@ def chart_values(settings: DevicePluginSettings, pools: list[PoolFacts]) -> dict
     return merge_values(ours, settings.values)
 
 
-def check_device_plugin_args(
+def validate_device_plugin_args(
     name: str, args: NvidiaDevicePluginArgs
 ) -> tuple[DevicePluginSettings, list[PoolFacts]]:
     """The args as settings and pool facts, or one ``InputPropertiesError`` naming every bad
     property."""
     # A wrong shape (an unknown or missing property) makes the rest meaningless.
     raise_if_any("NvidiaDevicePlugin", name, shape_problems(args, NvidiaDevicePluginArgs))
-    pools, pool_problems = check_gpu_pools_args(
+    pools, pool_problems = validate_gpu_pools_args(
         args.get("cloud", DEFAULT_CLOUD), args["pools"], "pools"
     )
     problems = list(pool_problems)
@@ -235,7 +235,7 @@ class NvidiaDevicePlugin(pulumi.ComponentResource):
         self, name: str, args: NvidiaDevicePluginArgs, opts: pulumi.ResourceOptions | None = None
     ) -> None:
         # Validate before registering anything: bad input changes nothing.
-        settings, pools = check_device_plugin_args(name, args)
+        settings, pools = validate_device_plugin_args(name, args)
         values = chart_values(settings, pools)
         super().__init__(
             type_token("NvidiaDevicePlugin"),

@@ -25,7 +25,7 @@ from gpu_platform.settings import DraDriverSettings
 from ..errors import raise_if_any, shape_problems, validation_problems
 from ..gpu_workload_namespace import DENY_ALL_POLICY, deny_all_spec
 from ..outputs import known_after
-from ..pool_args import DEFAULT_CLOUD, GpuPoolArgs, check_gpu_pools_args, cloud_arg
+from ..pool_args import DEFAULT_CLOUD, GpuPoolArgs, cloud_arg, validate_gpu_pools_args
 from ..recorded_inputs import recorded_inputs
 from ..system_charts import API_SERVER_POLICY, api_server_egress_spec, release_in_own_namespace
 from ..type_tokens import type_token
@@ -52,13 +52,15 @@ class NvidiaDraDriverArgs(TypedDict):
     """Also run the ComputeDomain side (multi-node NVLink; default false)."""
 
 
-def check_dra_driver_args(
+def validate_dra_driver_args(
     name: str, args: NvidiaDraDriverArgs
 ) -> tuple[DraDriverSettings, list[PoolFacts]]:
     """The args as settings and the DRA pools' facts, or one ``InputPropertiesError`` naming
     every bad property."""
     raise_if_any("NvidiaDraDriver", name, shape_problems(args, NvidiaDraDriverArgs))
-    pools, problems = check_gpu_pools_args(args.get("cloud", DEFAULT_CLOUD), args["pools"], "pools")
+    pools, problems = validate_gpu_pools_args(
+        args.get("cloud", DEFAULT_CLOUD), args["pools"], "pools"
+    )
     cloud = cloud_arg(args)
     settings: DraDriverSettings | None = None
     try:
@@ -97,7 +99,7 @@ class NvidiaDraDriver(pulumi.ComponentResource):
         self, name: str, args: NvidiaDraDriverArgs, opts: pulumi.ResourceOptions | None = None
     ) -> None:
         # Validate before registering anything: bad input changes nothing.
-        settings, pools = check_dra_driver_args(name, args)
+        settings, pools = validate_dra_driver_args(name, args)
         served = sorted(pf.name for pf in pools)
         values = dra_driver_values(served, settings.compute_domains)
         super().__init__(type_token("NvidiaDraDriver"), name, recorded_inputs(args), opts)

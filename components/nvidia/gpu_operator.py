@@ -45,7 +45,7 @@ from gpu_platform.settings.base import DnsLabel
 from ..errors import Problem, raise_if_any, shape_problems, validation_problems
 from ..gpu_workload_namespace import DENY_ALL_POLICY, deny_all_spec, dns_egress_rule
 from ..outputs import known_after
-from ..pool_args import DEFAULT_CLOUD, GpuPoolArgs, check_gpu_pools_args, cloud_arg
+from ..pool_args import DEFAULT_CLOUD, GpuPoolArgs, cloud_arg, validate_gpu_pools_args
 from ..recorded_inputs import recorded_inputs
 from ..system_charts import API_SERVER_POLICY, api_server_egress_spec, release_in_own_namespace
 from ..type_tokens import formerly, type_token
@@ -193,14 +193,16 @@ def scraper_namespace_problems(names: object) -> list[Problem]:
     return []
 
 
-def check_gpu_operator_args(
+def validate_gpu_operator_args(
     name: str, args: NvidiaGpuOperatorArgs
 ) -> tuple[GpuOperatorSettings, list[PoolFacts]]:
     """The args as settings and pool facts, or one ``InputPropertiesError`` naming every bad
     property."""
     # A wrong shape (an unknown or missing property) makes the rest meaningless.
     raise_if_any("NvidiaGpuOperator", name, shape_problems(args, NvidiaGpuOperatorArgs))
-    pools, problems = check_gpu_pools_args(args.get("cloud", DEFAULT_CLOUD), args["pools"], "pools")
+    pools, problems = validate_gpu_pools_args(
+        args.get("cloud", DEFAULT_CLOUD), args["pools"], "pools"
+    )
     settings: GpuOperatorSettings | None = None
     try:
         # ``enabled`` is the platform's decision, not an arg: leave it at its default.
@@ -229,7 +231,7 @@ class NvidiaGpuOperator(pulumi.ComponentResource):
         self, name: str, args: NvidiaGpuOperatorArgs, opts: pulumi.ResourceOptions | None = None
     ) -> None:
         # Validate before registering anything: bad input changes nothing.
-        settings, pools = check_gpu_operator_args(name, args)
+        settings, pools = validate_gpu_operator_args(name, args)
         values = operator_values(pools, settings.resources)
         super().__init__(
             type_token("NvidiaGpuOperator"),

@@ -37,7 +37,7 @@ from .deadline import PreviewTimedOut, RunDeadline
 from .engine import PreviewMocks, ProgramRun, RecordedResource, RecordingMonitor, run_program
 from .failure import ProgramFailure, explain
 from .kubernetes_components import build_components
-from .policy_config import check_policy_config, read_policy_config
+from .policy_config import read_policy_config, validate_policy_config
 from .policy_runner import PolicyError, Violation, run_policies
 from .program_env import ProgramEnvError, program_python
 from .program_guard import DEFAULT_TIMEOUT, ProgramTimedOut
@@ -178,7 +178,7 @@ def preview(
 
     pack = policies()
     if pack_config:
-        check_policy_config(pack_config, pack, pack_config_source)
+        validate_policy_config(pack_config, pack, pack_config_source)
     program_dir = program_dir.resolve()
     project = python_project(program_dir)
     main = program_main(project)

@@ -47,7 +47,7 @@ class RunDeadline:
         left = self.remaining()
         return left is not None and left <= cap
 
-    def check(self, doing: str) -> None:
+    def enforce(self, doing: str) -> None:
         """``PreviewTimedOut`` once the deadline has passed."""
         if self._end is not None and time.monotonic() >= self._end:
             raise self.expired(doing)

@@ -560,7 +560,7 @@ def render(
     crds, manifests = answer["ok"]["crds"], answer["ok"]["manifests"]
     objects = [obj for crd in crds for obj in _documents(crd["filename"], crd["data"])]
     for source in sorted(manifests):
-        deadline.check(doing)
+        deadline.enforce(doing)
         if source.endswith("NOTES.txt"):
             continue
         for obj in _documents(source, manifests[source]):

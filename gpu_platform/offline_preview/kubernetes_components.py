@@ -468,7 +468,7 @@ def build_one(
         )
     namespace = _default_namespace(component, by_urn)
     ctx = Context(program_dir, namespace, store, deadline, _what(component, what))
-    deadline.check(f"building {ctx.doing}")
+    deadline.enforce(f"building {ctx.doing}")
     inputs = reveal(component.inputs)
     provider = component.provider if _KUBERNETES_PROVIDER in component.provider else ""
     try:

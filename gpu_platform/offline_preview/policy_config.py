@@ -153,7 +153,7 @@ def policy_config_problems(
     return problems
 
 
-def check_policy_config(
+def validate_policy_config(
     config: Mapping[str, Any], policies: Sequence[Any], source: Path | str = "policy pack config"
 ) -> None:
     """Raise ``InputFileError`` naming every bad key of ``config``."""

@@ -1,19 +1,21 @@
 """What a config asks of the cloud's size limits, and what it is warned about: a default
 quota it would pass (the cloud refuses until the quota is raised) and a GPU machine type a
 source says the chosen region does not offer. The hard limits are refused earlier
-(``stack_config.rules.limits``)."""
+(``cluster_size_problems``, ``pool_size_problems``)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 
 from gpu_facts import azure_vm_size
 from gpu_facts.ack.addons import ACK_PRO_PREFIX
 from gpu_facts.cloud_limits import (
+    ACK_BASIC_MAX_NODES_PER_CLUSTER,
     ACK_PRO_DEFAULT_NODES_PER_CLUSTER,
     AKS_DEFAULT_NODES_PER_CLUSTER,
     AKS_FREE_TIER_RECOMMENDED_NODES,
     AKS_MAX_NODES_PER_CLUSTER,
+    AKS_MAX_NODES_PER_POOL,
 )
 from gpu_facts.regions import (
     AZURE_VM_SIZE_REGIONS,
@@ -48,6 +50,44 @@ def pool_size_problems(cloud: str, pool: GpuPoolSettings | CpuPoolSettings) -> l
         )
         for key, nodes, limit in plan.pool_size_limits(pool)
     ]
+
+
+ACK_BASIC_SPEC = "ack.standard"
+
+
+def cluster_size_problems(settings: PlatformSettings) -> Iterator[Problem]:
+    """The system pool and every GPU and CPU pool at their largest fit the cluster's hard
+    limit (paths from the config's root). ACK Pro's node limit is a default quota: a warning
+    (``cloud_limit_warnings``)."""
+    cluster = settings.cluster
+    system_over = False
+    if isinstance(cluster, AksClusterSettings):
+        limit, what = AKS_MAX_NODES_PER_CLUSTER, "AKS"
+        system = cluster.system_pool.count
+        system_over = system > AKS_MAX_NODES_PER_POOL.value
+        if system_over:
+            yield (
+                "cluster.systemPool.count",
+                f"{system} nodes; AKS allows at most {AKS_MAX_NODES_PER_POOL.value} in one node "
+                f"pool ({AKS_MAX_NODES_PER_POOL.source})",
+            )
+    elif isinstance(cluster, AckClusterSettings) and cluster.cluster_spec == ACK_BASIC_SPEC:
+        limit, what = ACK_BASIC_MAX_NODES_PER_CLUSTER, f"ACK Basic ({ACK_BASIC_SPEC})"
+    else:
+        return
+    pools = [*settings.gpu_pools, *settings.cpu_pools]
+    plan = cloud_plan(settings.cloud)
+    if system_over or any(plan.pool_size_limits(pool) for pool in pools):
+        return  # a pool past its own limit is reported on that pool; fix it first
+    total = cluster_max_nodes(settings)
+    if total is not None and total > limit.value:
+        kinds = "GPU and CPU pools" if settings.cpu_pools else "GPU pools"
+        yield (
+            "cpuPools" if not settings.gpu_pools else "gpuPools",
+            f"the cluster can grow to {total} nodes (system pool {cluster.system_pool.count} "
+            f"+ {kinds} at their largest {total - cluster.system_pool.count}); {what} "
+            f"allows at most {limit.value} per cluster ({limit.source})",
+        )
 
 
 def pool_max_nodes(pool: GpuPoolSettings | CpuPoolSettings) -> int:

@@ -6,7 +6,7 @@ questions here; paths are relative to the pool (``plan.problems``)."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 
 from gpu_facts import AZURE_VM_SIZES
 from gpu_facts.ack.machine_types import has_gpus
@@ -16,7 +16,7 @@ from gpu_platform.settings import Cloud, CpuPoolSettings
 
 from .clouds import cloud_plan
 from .node_pools import name_problems, reserved_label_problems, size_problems
-from .problems import Problem
+from .problems import Problem, under
 
 AZURE_SIZE_NAME = re.compile(r"^Standard_[A-Za-z][A-Za-z0-9_-]*$")
 """An Azure VM size as AKS takes it: ``Standard_D4ds_v5``, ``Standard_E8-4ds_v5``."""
@@ -60,6 +60,22 @@ def cpu_pool_problems(cloud: Cloud, pool: CpuPoolSettings) -> list[Problem]:
         *size_problems(pool.count, pool.autoscale),
         *reserved_label_problems(cloud, pool.labels, gpu_pool=False),
     ]
+
+
+NO_CPU_POOLS_HERE = (
+    "CPU pools are created on AKS and ACK; an existing cluster's nodes are its own "
+    "(remove cpuPools)"
+)
+
+
+def cpu_pools_problems(cloud: Cloud, pools: Sequence[CpuPoolSettings]) -> Iterator[Problem]:
+    """The config's CPU pools (paths under ``cpuPools``): none where the platform creates no
+    nodes, else each pool's own problems (``cpu_pool_problems``) under its index."""
+    if pools and not cloud_plan(cloud).creates_nodes:
+        yield "", NO_CPU_POOLS_HERE
+        return
+    for i, pool in enumerate(pools):
+        yield from under(f"[{i}]", cpu_pool_problems(cloud, pool))
 
 
 def cpu_node_labels(name: str, labels: Mapping[str, str]) -> dict[str, str]:

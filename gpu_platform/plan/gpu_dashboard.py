@@ -17,7 +17,7 @@ from gpu_facts.amd import metrics_exporter as amd
 from gpu_facts.nvidia.dcgm_exporter_chart import HOSTNAME_LABEL, TEMPERATURE, XID_ERRORS
 
 from .prometheus_rules import usage_rules
-from .queue_rules import queue_usage_rules
+from .queue_prometheus_rules import queue_usage_rules
 
 DASHBOARD_FILE = Path(__file__).resolve().parent.parent / "observability" / "gpu-dashboard.json"
 UID = "gpu-platform-gpus"

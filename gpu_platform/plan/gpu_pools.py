@@ -16,12 +16,15 @@ from collections.abc import Iterator
 
 from gpu_facts.aks.mig import MIG_NO_AUTOSCALER
 from gpu_facts.capacity import DEVICE_PLUGIN_SHARING_MODES as DEVICE_PLUGIN_MODES
-from gpu_platform.settings import Cloud, GpuPoolSettings
+from gpu_platform.settings import AckClusterSettings, Cloud, GpuPoolSettings, PlatformSettings
 
+from .ack.gpu_sharing import ack_pro_problems
 from .clouds import cloud_plan
 from .dra_pools import dra_pool_problems
 from .node_pools import name_problems, reserved_label_problems, size_problems
-from .problems import Problem
+from .nvidia.device_plugin_values import mps_version_problems
+from .pools import cloud_sharing
+from .problems import Problem, under
 
 MACHINE_REQUIRED = "required: the machine type decides GPUs, MIG and NVMe"
 MPS_ON_MIG = "MPS cannot share MIG devices (device plugin 0.16+ refuses it)"
@@ -70,6 +73,23 @@ def sharing_problems(cloud: Cloud, pool: GpuPoolSettings) -> Iterator[Problem]:
         return
     if pool.sharing.replicas is None:
         yield "sharing.replicas", f"required for {mode}: how many pods share one GPU"
+
+
+def cluster_sharing_problems(
+    settings: PlatformSettings, pool: GpuPoolSettings
+) -> Iterator[Problem]:
+    """What the pool's sharing needs of the cluster (paths from the config's root): ACK Pro for
+    ACK's own modes (``ack.gpu_sharing.ack_pro_problems``, which the AckGpuSharing component
+    asks), device plugin ``MIN_VERSION_MPS`` for MPS (``mps_version_problems``, which the
+    NvidiaDevicePlugin component asks). A mode the cloud does not offer is
+    ``sharing_problems``'."""
+    if pool.sharing is None or pool.sharing.mode not in cloud_plan(settings.cloud).sharing_modes:
+        return
+    mode = cloud_sharing(settings.cloud, pool)
+    cluster = settings.cluster
+    if isinstance(cluster, AckClusterSettings):
+        yield from under("cluster", ack_pro_problems(cluster.cluster_spec, [mode]))
+    yield from under("devicePlugin", mps_version_problems(settings.device_plugin.version, [mode]))
 
 
 def nvme_problems(cloud: Cloud, pool: GpuPoolSettings) -> Iterator[Problem]:

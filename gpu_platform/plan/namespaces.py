@@ -3,7 +3,8 @@ and the problems of one namespace's settings next to its pools."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections import Counter
+from collections.abc import Iterator, Mapping, Sequence
 from ipaddress import ip_network
 from typing import Literal
 
@@ -19,8 +20,9 @@ from gpu_facts.scheduling import (
     PLATFORM_LABEL_DOMAIN,
     WORKLOAD_TYPE_LABEL,
 )
-from gpu_platform.settings import WorkloadSettings
+from gpu_platform.settings import PlatformSettings, WorkloadSettings
 
+from .gpu_layer import is_system_namespace, platform_namespaces
 from .kubernetes_values import annotation_problems, in_domain, kubernetes_label_problems
 from .pools import PoolFacts
 from .problems import Problem, join_path, under
@@ -143,3 +145,79 @@ def workload_problems(
             )
         )
     return problems
+
+
+def workload_duplicate_problems(settings: PlatformSettings) -> Iterator[Problem]:
+    """Each workload namespace once (paths from the config's root)."""
+    for name, n in Counter(w.name for w in settings.workloads).items():
+        if n > 1:
+            yield "workloads", f"duplicate name {name!r}"
+
+
+def workload_name_problems(
+    settings: PlatformSettings, sound_pools: Mapping[str, PoolFacts]
+) -> Iterator[Problem]:
+    """The workload namespaces against the rest of the config (paths from its root): names of
+    their own (not Kubernetes', not the platform's), pools that are GPU pools, and
+    quota keys some pool exposes. ``sound_pools``: the pools whose own rules passed (a claim of
+    what no pool has reads the missing ones, ``stack_config.rules.follow_on``)."""
+    # A namespace name -> the platform key that uses it; the explicitly set key wins.
+    ours = {
+        ns: (key, explicit)
+        for key, ns, explicit in sorted(platform_namespaces(settings), key=lambda item: item[2])
+    }
+    # The pools' names and what they offer, built once, where the rule first reads them (a
+    # part the schema refused stops the rule there): linear in pools and namespaces.
+    names: dict[str, set[str]] = {}
+    offered: set[str] | None = None
+    for i, wl in enumerate(settings.workloads):
+        at = f"workloads[{i}]"
+        if is_system_namespace(wl.name):
+            yield f"{at}.name", f"{wl.name!r} is a Kubernetes system namespace; choose another"
+        elif wl.name in ours:
+            key, explicit = ours[wl.name]
+            # Blame the key the user wrote: a platform namespace set to a workload's name, else
+            # the workload named like a platform default.
+            if explicit:
+                yield key, f"{wl.name!r} is also a workload namespace ({at})"
+            else:
+                yield f"{at}.name", f"{wl.name!r} is the platform's own namespace ({key})"
+        for j, pool in enumerate(wl.pools or ()):
+            if pool not in sound_pools and pool not in _pool_names(settings, "gpu", names):
+                if pool in _pool_names(settings, "cpu", names):
+                    yield f"{at}.pools[{j}]", f"{pool!r} is a CPU pool; list GPU pools here"
+                else:
+                    yield f"{at}.pools[{j}]", f"no GPU pool named {pool!r}"
+        if offered is None:  # extended resources, and the DeviceClasses of DRA pools
+            offered = {
+                r
+                for pf in sound_pools.values()
+                for r in (*pf.capacity.per_node, *pf.capacity.devices)
+            }
+        if isinstance(wl.gpu_quota, dict) and offered:
+            for resource in wl.gpu_quota:
+                if resource not in offered:
+                    yield (
+                        f"{at}.gpuQuota.{resource}",
+                        f"no pool exposes {resource}; pools expose: {', '.join(sorted(offered))}",
+                    )
+
+
+def _pool_names(settings: PlatformSettings, kind: str, found: dict[str, set[str]]) -> set[str]:
+    """The names of the ``kind`` ("gpu" or "cpu") pools, read once into ``found``."""
+    if kind not in found:
+        pools = settings.gpu_pools if kind == "gpu" else settings.cpu_pools
+        found[kind] = {p.name for p in pools}
+    return found[kind]
+
+
+def workload_isolation_problems(
+    settings: PlatformSettings, sound_pools: Mapping[str, PoolFacts]
+) -> Iterator[Problem]:
+    """Each namespace's own settings next to the pools it may use (``workload_problems``):
+    the listed ones, else every open pool, as ``ResolvedPlatform.workload_pools``."""
+    unlisted = [n for n, pf in sound_pools.items() if pf.open_to_unlisted_namespaces]
+    for i, wl in enumerate(settings.workloads):
+        names = wl.pools if wl.pools is not None else unlisted
+        pools = [sound_pools[n] for n in names if n in sound_pools]
+        yield from workload_problems(wl, pools, f"workloads[{i}]")

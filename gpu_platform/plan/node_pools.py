@@ -4,9 +4,11 @@ sets itself. Paths are relative to the pool (``plan.problems``)."""
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterator, Mapping
 
 from gpu_facts.aks.nodes import AKS_LABEL_DOMAIN
+from gpu_facts.kubernetes_syntax import RESERVED_LABEL_DOMAINS
 from gpu_facts.scheduling import (
     ACK_GPU_SCHEDULE_LABEL,
     DEVICE_PLUGIN_CONFIG_LABEL,
@@ -14,11 +16,11 @@ from gpu_facts.scheduling import (
     PLATFORM_LABEL_DOMAIN,
     POOL_LABEL,
 )
-from gpu_platform.settings import SYSTEM_POOL_NAME, AutoscaleSettings, Cloud
+from gpu_platform.settings import SYSTEM_POOL_NAME, AutoscaleSettings, Cloud, PlatformSettings
 
 from .clouds import cloud_plan
-from .kubernetes_values import in_domain
-from .problems import Problem
+from .kubernetes_values import in_domain, kubernetes_label_problems
+from .problems import Problem, under
 
 SYSTEM_NAME_TAKEN = f"{SYSTEM_POOL_NAME!r} is the name of the cluster's system pool"
 SIZE_EXACTLY_ONE = "give exactly one of count or autoscale"
@@ -63,3 +65,27 @@ def reserved_label_problems(
             yield at, f"{plan.title} reserves the {' and '.join(reserved)} label domain"
         elif not gpu_pool and (key.startswith(GPU_LABEL_PREFIX) or key == ACK_GPU_SCHEDULE_LABEL):
             yield at, GPU_COMPONENTS_SELECT_IT
+
+
+def pool_name_problems(settings: PlatformSettings) -> Iterator[Problem]:
+    """Pool names are unique across GPU and CPU pools: AKS and ACK name pools per cluster
+    (paths from the config's root)."""
+    gpu = Counter(p.name for p in settings.gpu_pools)
+    for name, n in gpu.items():
+        if n > 1:
+            yield "gpuPools", f"duplicate name {name!r}"
+    cpu = Counter(p.name for p in settings.cpu_pools)
+    for i, pool in enumerate(settings.cpu_pools):
+        if pool.name in gpu:
+            yield f"cpuPools[{i}].name", f"{pool.name!r} is also the name of a GPU pool"
+    for name, n in cpu.items():
+        if n > 1:
+            yield "cpuPools", f"duplicate name {name!r}"
+
+
+def label_syntax_problems(cloud: Cloud, labels: Mapping[str, str]) -> list[Problem]:
+    """A GPU or CPU pool's node labels by Kubernetes' syntax, relative to the pool; on the pools
+    we create, not in Kubernetes' own domains (the kubelet refuses them). An existing cluster's
+    nodes are labelled by hand, with whatever labels its operators use."""
+    reserved = RESERVED_LABEL_DOMAINS if cloud_plan(cloud).creates_nodes else ()
+    return under("labels", kubernetes_label_problems(labels, reserved))

@@ -1,13 +1,16 @@
 """What the observability settings mean on each cloud: which exporter, how it is scraped,
 which namespaces' logs are collected and where, what kube-state-metrics must expose for the
-rules, and the Grafana workspace."""
+rules, and the Grafana workspace; and the rules of those settings (``metrics_problems``,
+``log_store_problems``, ``grafana_problems``)."""
 
 from __future__ import annotations
 
+import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from gpu_facts.ack.addons import LOGSTORE_NAME_MAX, LOGSTORE_NAME_MIN
-from gpu_facts.aks.monitor import MAX_RETENTION_DAYS, MIN_RETENTION_DAYS
+from gpu_facts.aks.monitor import GRAFANA_NAME_PATTERN, MAX_RETENTION_DAYS, MIN_RETENTION_DAYS
 from gpu_facts.name_rules import DNS1123_LABEL
 from gpu_facts.nvidia.dcgm_exporter_chart import DRA_ATTRIBUTION_MIN_VERSION
 from gpu_facts.scheduling import ALIYUN_GPU_MEM, POOL_LABEL, WORKLOAD_TYPE_LABEL
@@ -19,6 +22,7 @@ from .metrics import (
     ack_shared_pools,
     dra_exporter_pools,
     exporter_pools,
+    exporter_problems,
     exporter_values,
     reads_resource_slices,
 )
@@ -162,3 +166,71 @@ def grafana_name(settings: PlatformSettings) -> str:
     """The Azure Managed Grafana workspace name: configured, else ``<cluster name>-grafana``."""
     configured = settings.observability.grafana.name
     return configured if configured is not None else settings.cluster.name + GRAFANA_SUFFIX
+
+
+def metrics_problems(settings: PlatformSettings) -> Iterator[Problem]:
+    """The exporter's chart version and values, and the scrape path the cloud takes (paths from
+    the config's root)."""
+    metrics = settings.observability.metrics
+    at = "observability.metrics"
+    for key, message in exporter_problems(metrics.exporter_version, metrics.values):
+        yield f"{at}.{'exporterVersion' if key == 'version' else key}", message
+    if (
+        metrics.scrape == "serviceMonitor"
+        and cloud_plan(settings.cloud).managed_metrics is not None
+    ):
+        yield (
+            f"{at}.scrape",
+            "serviceMonitor is for an existing cluster running the Prometheus Operator; on "
+            f"cloud '{settings.cloud}' leave it at auto (the cloud's managed Prometheus)",
+        )
+
+
+def log_store_problems(settings: PlatformSettings) -> Iterator[Problem]:
+    """Where each collected namespace gets a log store of its own, named after it (ACK's SLS
+    logstores), a name the store takes; paths from the config's root."""
+    logs = settings.observability.logs
+    store_problem = cloud_plan(settings.cloud).logstore_name_problem
+    if store_problem is None or not logs.enabled:
+        return
+    if logs.namespaces is not None:
+        named = [
+            (f"observability.logs.namespaces[{i}]", ns) for i, ns in enumerate(logs.namespaces)
+        ]
+    else:
+        named = [(f"workloads[{i}].name", w.name) for i, w in enumerate(settings.workloads)]
+    for at, namespace in named:
+        problem = store_problem(namespace)
+        if problem is not None:
+            yield at, f"container logs go to SLS: {problem}"
+
+
+def grafana_problems(settings: PlatformSettings) -> Iterator[Problem]:
+    """Azure Managed Grafana reads the AKS cluster's Azure Monitor workspace; paths from the
+    config's root."""
+    observability = settings.observability
+    if not observability.grafana.enabled:
+        return
+    at = "observability.grafana"
+    plan = cloud_plan(settings.cloud)
+    if not plan.managed_grafana:
+        other = plan.own_grafana
+        yield (
+            f"{at}.enabled",
+            f"Azure Managed Grafana is for AKS, not cloud '{settings.cloud}': {other}",
+        )
+        return
+    metrics = observability.metrics
+    if not metrics.enabled or metrics.scrape != "auto":
+        yield (
+            f"{at}.enabled",
+            "Grafana reads the Azure Monitor workspace, which exists only with "
+            "observability.metrics.enabled and scrape auto",
+        )
+    name = grafana_name(settings)
+    if not re.match(GRAFANA_NAME_PATTERN, name):
+        yield (
+            f"{at}.name",
+            f"{name!r} is not a Grafana workspace name (2 to 23 letters, digits and hyphens, "
+            "starting with a letter): set observability.grafana.name",
+        )

@@ -1,6 +1,6 @@
 """ResolvedPlatform: a valid stack config with its GPU pools resolved against the catalog.
 
-``resolve_platform`` is the step after validation (``stack_config.rules.check``): it assumes
+``resolve_platform`` is the step after validation (``stack_config.rules.validate``): it assumes
 settings that passed the rules, and everything above it (components, ``make verify``, the policy
 pack's fixtures) reads the platform through it.
 """
@@ -71,8 +71,8 @@ class ResolvedPlatform:
 def resolve_platform(
     settings: PlatformSettings, resolved: Mapping[str, PoolFacts] | None = None
 ) -> ResolvedPlatform:
-    """Resolve settings that passed ``stack_config.rules.check`` (else ``UnknownGpuFact``).
-    ``resolved``: facts of these very pools by name (``check_and_resolve`` has them), which
+    """Resolve settings that passed ``stack_config.rules.validate`` (else ``UnknownGpuFact``).
+    ``resolved``: facts of these very pools by name (``validate_and_resolve`` has them), which
     are not resolved again."""
     resolved = resolved or {}
     pools = {}

@@ -37,9 +37,9 @@ from gpu_facts.nvidia.dcgm_exporter_chart import (
 
 from .amd.prometheus_rules import amd_health_alerts, amd_usage_rules
 from .pools import PoolFacts
-from .queue_rules import QueueRules, queue_rule_groups
-from .rule_joins import ATTRIBUTED, BY_WORKLOAD, POOL, by_pool, ksm_resource
-from .rule_joins import alert as _alert
+from .prometheus_rule_joins import ATTRIBUTED, BY_WORKLOAD, POOL, by_pool, ksm_resource
+from .prometheus_rule_joins import alert as _alert
+from .queue_prometheus_rules import QueueRules, queue_rule_groups
 
 RULES_FILE = Path(__file__).resolve().parent.parent / "observability" / "gpu-rules.yaml"
 TEMPERATURE_LIMIT_C = 85
@@ -177,7 +177,7 @@ def rule_groups(
 ) -> list[dict[str, Any]]:
     """Every group for one platform: usage, health, and the stack's capacity promises. AMD's
     rules come with AMD pools; ``amd_namespace``: where AMD's GPU Operator runs its exporter;
-    ``queues``: Kueue's rules (``plan.queue_rules``) for a stack with queues."""
+    ``queues``: Kueue's rules (``plan.queue_prometheus_rules``) for a stack with queues."""
     amd = any(pool.is_amd for pool in pools)
     groups = generic_groups(exporter_namespace, amd_namespace, amd=amd, queues=queues)
     capacity = capacity_alerts(pools)

@@ -1,24 +1,37 @@
-"""Availability zones per cloud and region: the zones AKS takes for a node pool and whether the
-region has any, the zone IDs of an Alibaba region, and which of a cluster's vSwitches place an
-ACK pool (``gpu_facts.regions``, ``gpu_facts.aks.nodes``)."""
+"""Regions and availability zones per cloud: a cluster's region the cloud has, the zones AKS
+takes for a node pool and whether the region has any, the zone IDs of an Alibaba region, and
+which of a cluster's vSwitches place an ACK pool (``gpu_facts.regions``,
+``gpu_facts.aks.nodes``)."""
 
 from __future__ import annotations
 
+import difflib
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 
 from gpu_facts.aks.nodes import AKS_ZONES
 from gpu_facts.regions import (
     ALIBABA_REGIONS,
+    ALIBABA_REGIONS_SOURCE,
     ALIBABA_ZONES,
     ALIBABA_ZONES_SOURCE,
+    AZURE_REGIONS,
+    AZURE_REGIONS_SOURCE,
     AZURE_REGIONS_WITHOUT_ZONES,
     AZURE_ZONES_SOURCE,
     alibaba_zone_prefix,
     azure_region_key,
 )
+from gpu_platform.settings import (
+    AckClusterSettings,
+    AksClusterSettings,
+    ClusterSettings,
+    CpuPoolSettings,
+    GpuPoolSettings,
+    ManagedGpuPoolSettings,
+)
 
-from .problems import Problem
+from .problems import Problem, under
 
 
 def _listed_twice(zones: Sequence[str]) -> Iterable[tuple[int, str]]:
@@ -129,3 +142,60 @@ def ack_pool_zone_problems(zones: Sequence[str], vswitch_zones: Sequence[str]) -
                 )
             )
     return problems
+
+
+def _unknown_region(
+    key: str, name: str, known: frozenset[str], cloud: str, source: str, *, match: str = ""
+) -> Problem:
+    """``name`` as the user wrote it; ``match`` the form compared with the known names."""
+    close = difflib.get_close_matches(match or name, sorted(known), n=3, cutoff=0.6)
+    hint = f"did you mean {' or '.join(close)}?" if close else f"region names: {source}"
+    return (
+        key,
+        f"unknown {cloud} region {name!r}; {hint} (a region newer than the catalog: add it to "
+        "policies/gpu_facts/regions.py)",
+    )
+
+
+def region_problems(cluster: ClusterSettings) -> Iterator[Problem]:
+    """The cluster's region is one the cloud has, and ACK vSwitch zones are in it; paths
+    relative to the cluster."""
+    if isinstance(cluster, AksClusterSettings):
+        key = azure_region_key(cluster.location)
+        if key not in AZURE_REGIONS:
+            yield _unknown_region(
+                "location",
+                cluster.location,
+                AZURE_REGIONS,
+                "Azure",
+                AZURE_REGIONS_SOURCE,
+                match=key,
+            )
+    elif isinstance(cluster, AckClusterSettings):
+        if cluster.region not in ALIBABA_REGIONS:
+            yield _unknown_region(
+                "region", cluster.region, ALIBABA_REGIONS, "Alibaba Cloud", ALIBABA_REGIONS_SOURCE
+            )
+            return  # the zones are judged against a region that exists
+        vpc = cluster.vpc
+        for field, switches in (("vswitches", vpc.vswitches), ("podVswitches", vpc.pod_vswitches)):
+            for i, switch in enumerate(switches):
+                problem = alibaba_zone_problem(switch.zone, cluster.region)
+                if problem is not None:
+                    yield f"vpc.{field}[{i}].zone", problem
+
+
+def pool_zone_problems(
+    cluster: ClusterSettings, pool: GpuPoolSettings | CpuPoolSettings
+) -> list[Problem]:
+    """A GPU or CPU pool's zones on its cluster, relative to the pool. AKS: zones 1 to 3, in a
+    region that has zones. ACK: zones pick among the node vSwitches the stack creates. An
+    existing cluster's nodes are where they are (its pools have no zones)."""
+    if not isinstance(pool, ManagedGpuPoolSettings | CpuPoolSettings) or not pool.zones:
+        return []
+    if isinstance(cluster, AksClusterSettings):
+        return under("zones", aks_zone_problems(pool.zones, cluster.location))
+    if isinstance(cluster, AckClusterSettings):
+        switch_zones = [switch.zone for switch in cluster.vpc.vswitches]
+        return under("zones", ack_pool_zone_problems(pool.zones, switch_zones))
+    return []

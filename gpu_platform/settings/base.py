@@ -23,12 +23,12 @@ def following(rule: NameRule) -> AfterValidator:
     """A validator refusing text that breaks ``rule``, in the rule's own words (the schema's
     names; ``plan.names`` judges the rest with the same rules)."""
 
-    def check(value: str) -> str:
+    def validate(value: str) -> str:
         if (refusal := rule.refusal(value)) is not None:
             raise ValueError(refusal)
         return value
 
-    return AfterValidator(check)
+    return AfterValidator(validate)
 
 
 DnsLabel = Annotated[str, following(DNS1123_LABEL)]

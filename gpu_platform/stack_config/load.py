@@ -1,6 +1,6 @@
 """Read, validate and resolve the stack config: one error that names every bad key.
 
-Three steps: the schema (``settings``), the rules (``rules.check_and_resolve``: problems, and
+Three steps: the schema (``settings``), the rules (``rules.validate_and_resolve``: problems, and
 the facts of each sound pool), then ``plan.resolve_platform`` on a config with no problem."""
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from gpu_platform.settings import (
 )
 
 from .known_keys import closest, unknown_key_message
-from .rules import Problem, check_and_resolve
+from .rules import Problem, validate_and_resolve
 from .rules.follow_on import related
 from .schema_errors import schema_problems
 
@@ -209,7 +209,7 @@ def load_platform(raw: Mapping[str, object]) -> ResolvedPlatform:
     data, renamed, problems = _renamed_keys(raw)
     former = _former_cloud_name(data) + _former_pool_keys(data)
     schema = _structural(data)
-    found, resolved = check_and_resolve(
+    found, resolved = validate_and_resolve(
         schema.settings,
         schema.pool_positions,
         refused=schema.refused,

@@ -45,7 +45,7 @@ def _cluster_of(pool: PolicyResource, clusters: list[PolicyResource]) -> PolicyR
     return clusters[0] if len(clusters) == 1 else None
 
 
-def check(args: StackValidationArgs, config: Config, report: Report) -> None:
+def validate(args: StackValidationArgs, config: Config, report: Report) -> None:
     index = index_by_type(args.resources)
     clusters = index[ACK_MANAGED_CLUSTER]
     skip = exempt_names(config)
@@ -67,4 +67,4 @@ def check(args: StackValidationArgs, config: Config, report: Report) -> None:
                 )
 
 
-POLICY = stack_policy(INFO, check)
+POLICY = stack_policy(INFO, validate)

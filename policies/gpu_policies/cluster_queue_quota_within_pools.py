@@ -99,7 +99,7 @@ def devices_held(
     return _most(pool, count) if count else Decimal(0)
 
 
-def check(args: StackValidationArgs, config: Config, report: Report) -> None:
+def validate(args: StackValidationArgs, config: Config, report: Report) -> None:
     index = index_by_type(args.resources)
     queues = Queues.of(index)
     if not queues.cluster_queues:
@@ -148,4 +148,4 @@ def check(args: StackValidationArgs, config: Config, report: Report) -> None:
         )
 
 
-POLICY = stack_policy(INFO, check)
+POLICY = stack_policy(INFO, validate)

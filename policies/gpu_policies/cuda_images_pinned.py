@@ -48,7 +48,7 @@ def is_cuda_image(repository: str, tag: str | None, match: str) -> bool:
     return any(match in segment for segment in segments) or match in (tag or "").lower()
 
 
-def _check_image(pod: str, container: Container, match: str, report: Report) -> None:
+def _validate_image(pod: str, container: Container, match: str, report: Report) -> None:
     image = text(container.spec.get("image"))
     if image is None:
         return
@@ -67,11 +67,11 @@ def _check_image(pod: str, container: Container, match: str, report: Report) -> 
         )
 
 
-def check(args: ResourceValidationArgs, config: Config, report: Report) -> None:
+def validate(args: ResourceValidationArgs, config: Config, report: Report) -> None:
     match = str(config.get(MATCH) or CUDA_IMAGE_REPOSITORY).lower()
     for site in pod_sites(args.resource_type, args.props):
         for container in containers(site.spec):
-            _check_image(site.named(args.name), container, match, report)
+            _validate_image(site.named(args.name), container, match, report)
 
 
-POLICY = resource_policy(INFO, check)
+POLICY = resource_policy(INFO, validate)

@@ -36,7 +36,7 @@ INFO = PolicyInfo(
 )
 
 
-def check(args: ResourceValidationArgs, config: Config, report: Report) -> None:
+def validate(args: ResourceValidationArgs, config: Config, report: Report) -> None:
     if resource_kind(args.resource_type) != DEVICE_CLASS:
         return
     mapped = text(path(args.props, "spec", "extendedResourceName"))
@@ -51,4 +51,4 @@ def check(args: ResourceValidationArgs, config: Config, report: Report) -> None:
     )
 
 
-POLICY = resource_policy(INFO, check)
+POLICY = resource_policy(INFO, validate)

@@ -15,9 +15,12 @@ from gpu_facts.nvidia.device_plugin_chart import (
     CHART_NAME,
     GFD_CHART_NAME,
     MIN_VERSION,
+    MIN_VERSION_MPS,
+    MPS_NEEDS_VERSION,
     PLUGIN_IMAGE,
     at_least,
 )
+from gpu_policy_support.device_plugin_configs import release_configs
 from gpu_policy_support.device_plugin_daemonsets import PluginDaemonSet, plugin_daemonsets
 from gpu_policy_support.helm_releases import chart_version, release_label, releases
 from gpu_policy_support.images import carries_version
@@ -40,7 +43,8 @@ INFO = PolicyInfo(
         f"running the plugin's image ({PLUGIN_IMAGE}) pins v{MIN_VERSION} or newer, runs "
         f"outside default and kube-system, beside GPU Feature Discovery from the same image; "
         f"no separate {GFD_CHART_NAME} release or image exists, since GPU Feature Discovery "
-        f"ships with the plugin from {MIN_VERSION}."
+        f"ships with the plugin from {MIN_VERSION}. A release whose values.config.map shares "
+        f"GPUs with MPS pins {MIN_VERSION_MPS} or newer."
     ),
     practices=("BP-14",),
     enforcement_level=EnforcementLevel.MANDATORY,
@@ -68,6 +72,8 @@ def _problems(release: PolicyResource) -> list[str]:
             current = False
         if not current:
             problems.append(f"pins version {version}, older than {MIN_VERSION}")
+        elif not _at_least(version, MIN_VERSION_MPS):
+            problems += _mps_problems(release, version)
     if not is_true(path(mapping(props.get("values")), "gfd", "enabled")):
         problems.append("does not set values.gfd.enabled to true")
     namespace = text(props.get("namespace")) or "default"
@@ -76,11 +82,26 @@ def _problems(release: PolicyResource) -> list[str]:
     return problems
 
 
-def _current(version: str) -> bool:
+def _at_least(version: str, minimum: str) -> bool:
     try:
-        return at_least(version, MIN_VERSION)
+        return at_least(version, minimum)
     except ValueError:
         return False
+
+
+def _current(version: str) -> bool:
+    return _at_least(version, MIN_VERSION)
+
+
+def _mps_problems(release: PolicyResource, version: str) -> list[str]:
+    """An MPS config on a chart that does not serve it: the plan's rule, in its words
+    (``MPS_NEEDS_VERSION``, which the stack config and NvidiaDevicePlugin say too)."""
+    configs = release_configs(release).configs
+    return [
+        f"pins version {version} with the MPS config '{name}': {MPS_NEEDS_VERSION}"
+        for name, config in configs.items()
+        if config.sharing == "mps"
+    ]
 
 
 def _daemonset_problems(daemonset: PluginDaemonSet, gfd: bool) -> list[str]:
@@ -108,7 +129,7 @@ DAEMONSET_FIX = (
 )
 
 
-def check(args: StackValidationArgs, config: Config, report: Report) -> None:
+def validate(args: StackValidationArgs, config: Config, report: Report) -> None:
     index = index_by_type(args.resources)
     skip = exempt_names(config)
     for release in releases(index, CHART_NAME):
@@ -143,4 +164,4 @@ def check(args: StackValidationArgs, config: Config, report: Report) -> None:
             )
 
 
-POLICY = stack_policy(INFO, check)
+POLICY = stack_policy(INFO, validate)

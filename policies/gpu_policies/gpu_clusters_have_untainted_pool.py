@@ -112,7 +112,7 @@ def _pools(resource: PolicyResource) -> list[NodePool]:
     return list(node_pools(resource.resource_type, resource.name, resource.props))
 
 
-def check(args: StackValidationArgs, config: Config, report: Report) -> None:
+def validate(args: StackValidationArgs, config: Config, report: Report) -> None:
     index = index_by_type(args.resources)
     skip = exempt_names(config)
     karpenter = [
@@ -148,4 +148,4 @@ def check(args: StackValidationArgs, config: Config, report: Report) -> None:
                 )
 
 
-POLICY = stack_policy(INFO, check)
+POLICY = stack_policy(INFO, validate)

@@ -43,7 +43,7 @@ def whole_number(value: Any) -> int | None:
     return None
 
 
-def _check_container(where: str, container: Container, report: Report) -> None:
+def _validate_container(where: str, container: Container, report: Report) -> None:
     resources = mapping(container.spec.get("resources"))
     limits, requests = mapping(resources.get("limits")), mapping(resources.get("requests"))
     for resource in sorted(gpu_resources(container)):
@@ -61,10 +61,10 @@ def _check_container(where: str, container: Container, report: Report) -> None:
             )
 
 
-def check(args: ResourceValidationArgs, config: Config, report: Report) -> None:
+def validate(args: ResourceValidationArgs, config: Config, report: Report) -> None:
     for site in pod_sites(args.resource_type, args.props):
         for container in containers(site.spec):
-            _check_container(f"{site.named(args.name)} {container.label}", container, report)
+            _validate_container(f"{site.named(args.name)} {container.label}", container, report)
 
 
-POLICY = resource_policy(INFO, check)
+POLICY = resource_policy(INFO, validate)

@@ -104,7 +104,7 @@ def needed(
     return missing
 
 
-def check(args: StackValidationArgs, config: Config, report: Report) -> None:
+def validate(args: StackValidationArgs, config: Config, report: Report) -> None:
     index = index_by_type(args.resources)
     skip = exempt_names(config)
     found = [e for e in exporters(index) if not skip & exporter_names(e.resource)]
@@ -133,4 +133,4 @@ def check(args: StackValidationArgs, config: Config, report: Report) -> None:
         )
 
 
-POLICY = stack_policy(INFO, check)
+POLICY = stack_policy(INFO, validate)

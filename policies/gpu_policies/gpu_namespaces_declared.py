@@ -53,7 +53,7 @@ INFO = PolicyInfo(
 )
 
 
-def check(args: StackValidationArgs, config: Config, report: Report) -> None:
+def validate(args: StackValidationArgs, config: Config, report: Report) -> None:
     index = index_by_type(args.resources)
     claims = stack_claims(index)
     declared, unknown = declared_namespaces(index)
@@ -87,4 +87,4 @@ def check(args: StackValidationArgs, config: Config, report: Report) -> None:
     raise_if_unknown(unknown, running.unknown)
 
 
-POLICY = stack_policy(INFO, check)
+POLICY = stack_policy(INFO, validate)

@@ -32,7 +32,7 @@ INFO = PolicyInfo(
 )
 
 
-def check(args: StackValidationArgs, config: Config, report: Report) -> None:
+def validate(args: StackValidationArgs, config: Config, report: Report) -> None:
     index = index_by_type(args.resources)
     covered = {namespace_of(np.props) for np in index[NETWORK_POLICY] if is_deny_all(np.props)}
     for name, namespace, why in checked_gpu_namespaces(index, config):
@@ -44,4 +44,4 @@ def check(args: StackValidationArgs, config: Config, report: Report) -> None:
             )
 
 
-POLICY = stack_policy(INFO, check)
+POLICY = stack_policy(INFO, validate)

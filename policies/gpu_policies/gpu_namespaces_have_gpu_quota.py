@@ -58,7 +58,7 @@ def caps_gpu(hard: object, claims: StackClaims | None = None) -> bool:
     return False
 
 
-def check(args: StackValidationArgs, config: Config, report: Report) -> None:
+def validate(args: StackValidationArgs, config: Config, report: Report) -> None:
     index = index_by_type(args.resources)
     claims = stack_claims(index)
     covered: set[str] = set()
@@ -103,4 +103,4 @@ def check(args: StackValidationArgs, config: Config, report: Report) -> None:
     judged_apart(namespaces, claimed_classes)
 
 
-POLICY = stack_policy(INFO, check)
+POLICY = stack_policy(INFO, validate)

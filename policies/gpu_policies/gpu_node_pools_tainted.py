@@ -65,7 +65,7 @@ def add_taint(pool: NodePool, value: str, key: str = GPU_TAINT_KEY) -> str:
     return pool.on.add_taint(key, value, GPU_TAINT_EFFECT)
 
 
-def check(args: ResourceValidationArgs, config: Config, report: Report) -> None:
+def validate(args: ResourceValidationArgs, config: Config, report: Report) -> None:
     required_value = str(config.get(REQUIRED_VALUE) or "")
     for pool in gpu_node_pools(args.resource_type, args.name, args.props):
         if pool.provider_taints_gpu_nodes:
@@ -93,4 +93,4 @@ def check(args: ResourceValidationArgs, config: Config, report: Report) -> None:
             )
 
 
-POLICY = resource_policy(INFO, check)
+POLICY = resource_policy(INFO, validate)

@@ -51,7 +51,7 @@ def _labels(labels: object) -> str:
     return shown or "none"
 
 
-def check(args: StackValidationArgs, config: Config, report: Report) -> None:
+def validate(args: StackValidationArgs, config: Config, report: Report) -> None:
     index = index_by_type(args.resources)
     named, unknown = declared_namespaces(index)
     types = {
@@ -90,4 +90,4 @@ def _judge(
         )
 
 
-POLICY = stack_policy(INFO, check)
+POLICY = stack_policy(INFO, validate)

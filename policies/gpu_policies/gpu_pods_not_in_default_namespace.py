@@ -33,7 +33,7 @@ INFO = PolicyInfo(
 )
 
 
-def check(args: StackValidationArgs, config: Config, report: Report) -> None:
+def validate(args: StackValidationArgs, config: Config, report: Report) -> None:
     reported: set[str] = set()
 
     def judge(resource: PolicyResource, site: PodSite, demand: GpuDemand) -> None:
@@ -52,4 +52,4 @@ def check(args: StackValidationArgs, config: Config, report: Report) -> None:
     judge_gpu_pods(index_by_type(args.resources), config, judge)
 
 
-POLICY = stack_policy(INFO, check)
+POLICY = stack_policy(INFO, validate)

@@ -122,7 +122,7 @@ def pool_selector(pool: NodePool) -> tuple[str, str]:
     return pool.on.own_pool_label or POOL_LABEL, own
 
 
-def check(args: StackValidationArgs, config: Config, report: Report) -> None:
+def validate(args: StackValidationArgs, config: Config, report: Report) -> None:
     index = index_by_type(args.resources)
     pools: list[tuple[NodePool, PolicyResource]] = [
         (pool, resource)
@@ -156,4 +156,4 @@ def check(args: StackValidationArgs, config: Config, report: Report) -> None:
         )
 
 
-POLICY = stack_policy(INFO, check)
+POLICY = stack_policy(INFO, validate)

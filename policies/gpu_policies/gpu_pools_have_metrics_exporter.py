@@ -92,7 +92,7 @@ def problem(pool: NodePool, found: list[Exporter]) -> str | None:
     return "; ".join(reasons)
 
 
-def check(args: StackValidationArgs, config: Config, report: Report) -> None:
+def validate(args: StackValidationArgs, config: Config, report: Report) -> None:
     index = index_by_type(args.resources)
     pools: list[tuple[NodePool, PolicyResource]] = list(stack_gpu_pools(index))
     if not pools:
@@ -113,4 +113,4 @@ def check(args: StackValidationArgs, config: Config, report: Report) -> None:
             )
 
 
-POLICY = stack_policy(INFO, check)
+POLICY = stack_policy(INFO, validate)

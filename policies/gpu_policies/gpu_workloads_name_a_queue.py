@@ -42,7 +42,7 @@ INFO = PolicyInfo(
 )
 
 
-def check(args: StackValidationArgs, config: Config, report: Report) -> None:
+def validate(args: StackValidationArgs, config: Config, report: Report) -> None:
     index = index_by_type(args.resources)
     queues = Queues.of(index)
     if not queues.queued_namespaces:
@@ -105,4 +105,4 @@ def check(args: StackValidationArgs, config: Config, report: Report) -> None:
             )
 
 
-POLICY = stack_policy(INFO, check)
+POLICY = stack_policy(INFO, validate)

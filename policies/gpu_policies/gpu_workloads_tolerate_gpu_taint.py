@@ -137,7 +137,7 @@ def fix(demand: GpuDemand) -> str:
     )
 
 
-def check(args: StackValidationArgs, config: Config, report: Report) -> None:
+def validate(args: StackValidationArgs, config: Config, report: Report) -> None:
     index = index_by_type(args.resources)
     stack = _gpu_pools(index)
     queues = Queues.of(index)
@@ -167,4 +167,4 @@ def check(args: StackValidationArgs, config: Config, report: Report) -> None:
     judge_gpu_pods(index, config, judge)
 
 
-POLICY = stack_policy(INFO, check)
+POLICY = stack_policy(INFO, validate)

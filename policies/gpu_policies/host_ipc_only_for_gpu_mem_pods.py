@@ -132,7 +132,7 @@ def _queued_where(admissions: Sequence[Admission]) -> str:
     return f" (admitted by Kueue to flavour {named} of ClusterQueue '{admissions[0].queue}')"
 
 
-def check(args: StackValidationArgs, config: Config, report: Report) -> None:
+def validate(args: StackValidationArgs, config: Config, report: Report) -> None:
     index = index_by_type(args.resources)
     gpu_mem_pools = [
         pool
@@ -154,4 +154,4 @@ def check(args: StackValidationArgs, config: Config, report: Report) -> None:
             report(f"{site.named(resource.name)}{where} {message}.", resource.urn, fix=fix)
 
 
-POLICY = stack_policy(INFO, check)
+POLICY = stack_policy(INFO, validate)

@@ -35,7 +35,7 @@ PULUMI_AZURE_FIX = (
 """The fix in pulumi-azure's own fields (KubernetesClusterNodePool, a default node pool)."""
 
 
-def check(args: ResourceValidationArgs, config: Config, report: Report) -> None:
+def validate(args: ResourceValidationArgs, config: Config, report: Report) -> None:
     classic = canonical_type(args.resource_type) in (AZURE_NODE_POOL, AZURE_CLUSTER)
     fix = PULUMI_AZURE_FIX if classic else None
     for pool in node_pools(args.resource_type, args.name, args.props):
@@ -56,4 +56,4 @@ def check(args: ResourceValidationArgs, config: Config, report: Report) -> None:
             )
 
 
-POLICY = resource_policy(INFO, check)
+POLICY = resource_policy(INFO, validate)

@@ -45,7 +45,7 @@ INFO = PolicyInfo(
 )
 
 
-def check(args: ResourceValidationArgs, config: Config, report: Report) -> None:
+def validate(args: ResourceValidationArgs, config: Config, report: Report) -> None:
     fields = PROFILE_AND_NAME.get(canonical_type(args.resource_type))
     if fields is None:
         return
@@ -71,4 +71,4 @@ def check(args: ResourceValidationArgs, config: Config, report: Report) -> None:
     )
 
 
-POLICY = resource_policy(INFO, check)
+POLICY = resource_policy(INFO, validate)

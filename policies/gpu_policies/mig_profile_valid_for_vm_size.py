@@ -33,7 +33,7 @@ INFO = PolicyInfo(
 )
 
 
-def check(args: ResourceValidationArgs, config: Config, report: Report) -> None:
+def validate(args: ResourceValidationArgs, config: Config, report: Report) -> None:
     for pool in node_pools(args.resource_type, args.name, args.props):
         if pool.mig_profile is None:
             continue
@@ -62,4 +62,4 @@ def check(args: ResourceValidationArgs, config: Config, report: Report) -> None:
             report(f"Node pool '{pool.name}' ({size.name}): {err}.")
 
 
-POLICY = resource_policy(INFO, check)
+POLICY = resource_policy(INFO, validate)

@@ -36,7 +36,7 @@ INFO = PolicyInfo(
 )
 
 
-def check(args: StackValidationArgs, config: Config, report: Report) -> None:
+def validate(args: StackValidationArgs, config: Config, report: Report) -> None:
     index = index_by_type(args.resources)
     for resource, site in own_mps_daemons(index, config):
         priority = text(site.spec.get("priorityClassName"))
@@ -50,4 +50,4 @@ def check(args: StackValidationArgs, config: Config, report: Report) -> None:
         )
 
 
-POLICY = stack_policy(INFO, check)
+POLICY = stack_policy(INFO, validate)

@@ -49,7 +49,7 @@ def _terway_enforces(addon: Mapping[str, Any]) -> bool:
     return isinstance(config, dict) and is_true(config.get(TERWAY_NETWORK_POLICY))
 
 
-def _check_aks(args: ResourceValidationArgs, report: Report) -> None:
+def _validate_aks(args: ResourceValidationArgs, report: Report) -> None:
     engine = text(path(args.props, "networkProfile", "networkPolicy"))
     if engine is None or engine.lower() == "none":
         report(
@@ -58,7 +58,7 @@ def _check_aks(args: ResourceValidationArgs, report: Report) -> None:
         )
 
 
-def _check_ack(args: ResourceValidationArgs, report: Report) -> None:
+def _validate_ack(args: ResourceValidationArgs, report: Report) -> None:
     terway = [
         addon
         for addon in mappings(args.props.get("addons"))
@@ -70,12 +70,12 @@ def _check_ack(args: ResourceValidationArgs, report: Report) -> None:
         report(f"ACK cluster '{args.name}' has no network policy engine ({found}).")
 
 
-def check(args: ResourceValidationArgs, config: Config, report: Report) -> None:
+def validate(args: ResourceValidationArgs, config: Config, report: Report) -> None:
     resource_type = canonical_type(args.resource_type)
     if resource_type in (AKS_MANAGED_CLUSTER, AZURE_CLUSTER):
-        _check_aks(args, report)
+        _validate_aks(args, report)
     elif resource_type == ACK_MANAGED_CLUSTER:
-        _check_ack(args, report)
+        _validate_ack(args, report)
 
 
-POLICY = resource_policy(INFO, check)
+POLICY = resource_policy(INFO, validate)

@@ -30,7 +30,7 @@ INFO = PolicyInfo(
 )
 
 
-def check(args: ResourceValidationArgs, config: Config, report: Report) -> None:
+def validate(args: ResourceValidationArgs, config: Config, report: Report) -> None:
     for site in pod_sites(args.resource_type, args.props):
         for container in containers(site.spec):
             for env in mappings(container.spec.get("env")):
@@ -46,4 +46,4 @@ def check(args: ResourceValidationArgs, config: Config, report: Report) -> None:
                 )
 
 
-POLICY = resource_policy(INFO, check)
+POLICY = resource_policy(INFO, validate)

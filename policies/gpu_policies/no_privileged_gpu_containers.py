@@ -41,7 +41,7 @@ INFO = PolicyInfo(
 )
 
 
-def check(args: StackValidationArgs, config: Config, report: Report) -> None:
+def validate(args: StackValidationArgs, config: Config, report: Report) -> None:
     def judge(resource: PolicyResource, site: PodSite, demand: GpuDemand) -> None:
         for container in containers(site.spec):
             if is_true(path(container.spec, "securityContext", "privileged")):
@@ -54,4 +54,4 @@ def check(args: StackValidationArgs, config: Config, report: Report) -> None:
     judge_gpu_pods(index_by_type(args.resources), config, judge)
 
 
-POLICY = stack_policy(INFO, check)
+POLICY = stack_policy(INFO, validate)

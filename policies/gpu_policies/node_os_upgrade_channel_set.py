@@ -65,7 +65,7 @@ def _channel(args: ResourceValidationArgs) -> tuple[str | None, str]:
     return default, f" (API version {api_version}'s default)"
 
 
-def check(args: ResourceValidationArgs, config: Config, report: Report) -> None:
+def validate(args: ResourceValidationArgs, config: Config, report: Report) -> None:
     if canonical_type(args.resource_type) not in (AKS_MANAGED_CLUSTER, AZURE_CLUSTER):
         return
     allowed = [str(c) for c in config.get(ALLOWED_CHANNELS) or ()]
@@ -83,4 +83,4 @@ def check(args: ResourceValidationArgs, config: Config, report: Report) -> None:
         )
 
 
-POLICY = resource_policy(INFO, check)
+POLICY = resource_policy(INFO, validate)

@@ -76,7 +76,7 @@ def _on_nvme(claim_spec: Any, classes: set[str], default: bool) -> bool:
 LOST = "its data is lost when the VM is deallocated or redeployed"
 
 
-def check(args: StackValidationArgs, config: Config, report: Report) -> None:
+def validate(args: StackValidationArgs, config: Config, report: Report) -> None:
     index = index_by_type(args.resources)
     classes, default = nvme_classes(index, config)
     if not classes:
@@ -108,4 +108,4 @@ def check(args: StackValidationArgs, config: Config, report: Report) -> None:
                     )
 
 
-POLICY = stack_policy(INFO, check)
+POLICY = stack_policy(INFO, validate)

@@ -89,7 +89,7 @@ def _said_version(
     return None, ""
 
 
-def check(args: StackValidationArgs, config: Config, report: Report) -> None:
+def validate(args: StackValidationArgs, config: Config, report: Report) -> None:
     index = index_by_type(args.resources)
     skip = exempt_names(config)
     for operator, found in _custom_resources(index, skip).items():
@@ -118,4 +118,4 @@ def check(args: StackValidationArgs, config: Config, report: Report) -> None:
             )
 
 
-POLICY = stack_policy(INFO, check)
+POLICY = stack_policy(INFO, validate)

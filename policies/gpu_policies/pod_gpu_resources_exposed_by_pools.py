@@ -55,7 +55,7 @@ def _summary(exposed: dict[str, list[str]]) -> str:
     return ", ".join(f"{name} (pool {', '.join(pools)})" for name, pools in sorted(exposed.items()))
 
 
-def check(args: StackValidationArgs, config: Config, report: Report) -> None:
+def validate(args: StackValidationArgs, config: Config, report: Report) -> None:
     index = index_by_type(args.resources)
     # A workload stack alone, or configs in an external ConfigMap, cannot be judged; a vendor's
     # pools without its plugin in the stack (installed elsewhere) leave its resources unjudged.
@@ -80,4 +80,4 @@ def check(args: StackValidationArgs, config: Config, report: Report) -> None:
             )
 
 
-POLICY = stack_policy(INFO, check)
+POLICY = stack_policy(INFO, validate)

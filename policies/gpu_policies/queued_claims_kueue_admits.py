@@ -40,7 +40,7 @@ INFO = PolicyInfo(
 )
 
 
-def check(args: StackValidationArgs, config: Config, report: Report) -> None:
+def validate(args: StackValidationArgs, config: Config, report: Report) -> None:
     index = index_by_type(args.resources)
     queues = Queues.of(index)
     templates = template_refusals(index)
@@ -60,4 +60,4 @@ def check(args: StackValidationArgs, config: Config, report: Report) -> None:
             )
 
 
-POLICY = stack_policy(INFO, check)
+POLICY = stack_policy(INFO, validate)

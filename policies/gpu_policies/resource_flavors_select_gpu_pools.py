@@ -44,7 +44,7 @@ def _carried(pool: NodePool) -> str:
     return ", ".join([*labels, *allowed]) or "none"
 
 
-def check(args: StackValidationArgs, config: Config, report: Report) -> None:
+def validate(args: StackValidationArgs, config: Config, report: Report) -> None:
     index = index_by_type(args.resources)
     queues = Queues.of(index)
     pools = [pool for pool, _ in stack_gpu_pools(index)]
@@ -70,4 +70,4 @@ def check(args: StackValidationArgs, config: Config, report: Report) -> None:
         )
 
 
-POLICY = stack_policy(INFO, check)
+POLICY = stack_policy(INFO, validate)

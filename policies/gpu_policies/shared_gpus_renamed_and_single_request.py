@@ -57,7 +57,7 @@ def problems(config: PluginConfig) -> list[str]:
     return found
 
 
-def check(args: StackValidationArgs, config: Config, report: Report) -> None:
+def validate(args: StackValidationArgs, config: Config, report: Report) -> None:
     index = index_by_type(args.resources)
     skip = exempt_names(config)
     for release in releases(index, CHART_NAME):
@@ -75,4 +75,4 @@ def check(args: StackValidationArgs, config: Config, report: Report) -> None:
                 )
 
 
-POLICY = stack_policy(INFO, check)
+POLICY = stack_policy(INFO, validate)

@@ -28,7 +28,7 @@ INFO = PolicyInfo(
 )
 
 
-def check(args: StackValidationArgs, config: Config, report: Report) -> None:
+def validate(args: StackValidationArgs, config: Config, report: Report) -> None:
     skip = exempt_names(config)
     index = index_by_type(args.resources)
     owners = [(release_label(r), r) for r in device_plugin_owners(index) if r.name not in skip]
@@ -42,4 +42,4 @@ def check(args: StackValidationArgs, config: Config, report: Report) -> None:
         report(f"The device plugin has {len(owners)} owners: {labels}; keep one.", owners[1][1].urn)
 
 
-POLICY = stack_policy(INFO, check)
+POLICY = stack_policy(INFO, validate)

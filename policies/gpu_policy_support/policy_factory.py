@@ -57,8 +57,8 @@ FIX_PREFIX = " Fix: "
 """Every violation message ends with what to change, after this marker."""
 
 
-ResourceCheck = Callable[[ResourceValidationArgs, Config, Report], None]
-StackCheck = Callable[[StackValidationArgs, Config, Report], None]
+ResourceValidator = Callable[[ResourceValidationArgs, Config, Report], None]
+StackValidator = Callable[[StackValidationArgs, Config, Report], None]
 
 
 def _reporter(
@@ -166,7 +166,7 @@ def _tags(info: PolicyInfo) -> list[str]:
     return [*info.practices, "gpu"]
 
 
-def resource_policy(info: PolicyInfo, check: ResourceCheck) -> ResourceValidationPolicy:
+def resource_policy(info: PolicyInfo, validator: ResourceValidator) -> ResourceValidationPolicy:
     """A resource policy that skips exempt resources and sees its config with defaults."""
     schema = _schema(info)
 
@@ -175,7 +175,7 @@ def resource_policy(info: PolicyInfo, check: ResourceCheck) -> ResourceValidatio
         if is_exempt(args.name, args.props, config):
             return
         note = unknown_namespace_note(args.props, config)
-        check(args, config, _reporter(info, report, note))
+        validator(args, config, _reporter(info, report, note))
 
     return ResourceValidationPolicy(
         name=info.name,
@@ -189,12 +189,12 @@ def resource_policy(info: PolicyInfo, check: ResourceCheck) -> ResourceValidatio
     )
 
 
-def stack_policy(info: PolicyInfo, check: StackCheck) -> StackValidationPolicy:
+def stack_policy(info: PolicyInfo, validator: StackValidator) -> StackValidationPolicy:
     """A stack policy that sees its config with defaults; it applies exemptions itself."""
     schema = _schema(info)
 
     def validate(args: StackValidationArgs, report: ReportViolation) -> None:
-        check(args, _with_defaults(schema, args.get_config()), _reporter(info, report))
+        validator(args, _with_defaults(schema, args.get_config()), _reporter(info, report))
 
     return StackValidationPolicy(
         name=info.name,

@@ -26,8 +26,9 @@ from gpu_platform.components.platform import GpuPlatform
 from gpu_platform.components.pool_args import cpu_pool_args, gpu_pool_args
 from gpu_platform.settings import AckClusterSettings, AksClusterSettings
 from gpu_platform.stack_config import load_platform
+from tests.components import platforms
 from tests.components.input_errors import paths, reasons, refused
-from tests.conftest import run, stack_raw
+from tests.conftest import run
 
 TAGS_51 = {f"t{i}": "x" for i in range(51)}
 AKS_NAME = (
@@ -41,7 +42,7 @@ LABEL_VALUE = (
 
 
 def aks_cluster(**changes: Any) -> Any:
-    settings = load_platform(stack_raw("prod")).settings.cluster
+    settings = load_platform(platforms.aks_hardened()).settings.cluster
     assert isinstance(settings, AksClusterSettings)
     return {**aks_cluster_args(settings), **changes}
 
@@ -74,11 +75,11 @@ def test_aks_cluster_on_a_version_aks_keeps_for_long_term_support_only() -> None
 
 
 def aks_gpu_pool(**changes: Any) -> Any:
-    pf = load_platform(stack_raw("prod")).pools["t4"]
+    pf = load_platform(platforms.aks_mig_and_time_slicing()).pools["t4"]
     return {
         "pool": {**gpu_pool_args(pf), **changes},
-        "cluster_name": "gpu-prod",
-        "resource_group_name": "rg-gpu-prod",
+        "cluster_name": "gpu-dev",
+        "resource_group_name": "rg-gpu-dev",
     }
 
 
@@ -102,7 +103,7 @@ def test_aks_gpu_pool_in_zones_1_to_3_is_taken() -> None:
 
 
 def test_aks_cpu_pool_zones_and_reserved_labels() -> None:
-    (cpu,) = load_platform(stack_raw("prod")).settings.cpu_pools
+    (cpu,) = load_platform(platforms.aks_hardened()).settings.cpu_pools
     pool = {**cpu_pool_args(cpu), "zones": ["0"], "labels": {"node.kubernetes.io/role": "x"}}
     err = refused(
         lambda: AksCpuNodePool(
@@ -117,12 +118,12 @@ def test_aks_cpu_pool_zones_and_reserved_labels() -> None:
 
 
 def ack_cluster(**changes: Any) -> Any:
-    raw = {**stack_raw("ack-dev")["cluster"], **changes}
+    raw = {**platforms.ack_pro_cluster(), **changes}
     return ack_cluster_args(AckClusterSettings.model_validate(raw), node_autoscaling=False)
 
 
 def test_ack_cluster_name_tags_ids_zones_and_version() -> None:
-    vpc = stack_raw("ack-dev")["cluster"]["vpc"]
+    vpc = platforms.ack_pro_cluster()["vpc"]
     vpc["vswitches"][1]["zone"] = "cn-hangzhou-z"
     vpc["podVswitches"][0]["zone"] = "cn-shanghai-b"
     vpc.update(vpcId="vpc-bp1lab", vswitchIds=["vsw-lab-node"])
@@ -151,7 +152,7 @@ def test_ack_cluster_name_tags_ids_zones_and_version() -> None:
 
 
 def ack_gpu_pool(**changes: Any) -> Any:
-    pf = load_platform(stack_raw("ack-dev")).pools["t4"]
+    pf = load_platform(platforms.ack_mps_and_whole_gpus()).pools["t4"]
     return {
         "cluster_id": "c-123",
         "vswitch_ids": ["vsw-a"],
@@ -172,7 +173,7 @@ def test_ack_gpu_pool_zones_labels_and_tags() -> None:
 
 
 def test_ack_cpu_pool_labels_and_tags() -> None:
-    (cpu,) = load_platform(stack_raw("ack-dev")).settings.cpu_pools
+    (cpu,) = load_platform(platforms.ack_mps_and_whole_gpus()).settings.cpu_pools
     pool = {**cpu_pool_args(cpu), "labels": {"team": "a b"}}
     args = {"cluster_id": "c", "vswitch_ids": ["vsw-a"], "pool": pool, "tags": TAGS_51}
     err = refused(lambda: AckCpuNodePool("bad", args))  # type: ignore[arg-type]
@@ -202,7 +203,10 @@ def test_ack_monitoring_log_project() -> None:
 
 
 def test_driver_check_schedule() -> None:
-    pools = [gpu_pool_args(pf) for pf in load_platform(stack_raw("existing")).pools.values()]
+    pools = [
+        gpu_pool_args(pf)
+        for pf in load_platform(platforms.existing_mig_and_time_slicing()).pools.values()
+    ]
     for schedule in ("99 99 99 99 99", "a b c d e", "CRON_TZ=UTC 0 6 * * *"):
         err = refused(
             lambda schedule=schedule: DriverCheck("bad", {"pools": pools, "schedule": schedule})
@@ -230,7 +234,7 @@ def test_existing_cluster_kubeconfig_file(tmp_path: Path) -> None:
 
 @pytest.mark.slow  # a whole ACK platform on the mock engine
 def test_ack_gpu_pool_zones_pick_its_vswitches() -> None:
-    raw = stack_raw("ack-dev")
+    raw = platforms.ack_mps_and_whole_gpus()
     raw["gpuPools"][0]["zones"] = ["cn-hangzhou-j"]  # the second node vSwitch's zone
     result = run(lambda: GpuPlatform("ack", load_platform(raw)))
     pools = {

@@ -29,9 +29,10 @@ from gpu_platform.settings import DriverCheckSettings
 from gpu_platform.stack_config import ConfigError, load_platform
 from gpu_platform.verify.nvidia_smi import NvidiaSmiError, parse_driver_version
 from gpu_policies.registry import policies
+from tests.components import platforms
 from tests.components.incluster_args import check_args, pools_args
 from tests.components.input_errors import paths
-from tests.conftest import by_type, one, run, stack_raw
+from tests.conftest import by_type, one, run
 from tests.k8s_schema import assert_valid_manifest, manifest_of
 
 DATA = Path(__file__).parents[1] / "data" / "nvidia_smi"
@@ -156,15 +157,16 @@ def test_pool_name_is_quoted_in_the_script() -> None:
 # --- Jobs on the mock engine ---------------------------------------------------------------
 
 
-def platform(stack: str = "existing", mutate: Any = None) -> ResolvedPlatform:
-    raw = stack_raw(stack)
+def platform(raw: dict[str, Any] | None = None, mutate: Any = None) -> ResolvedPlatform:
+    """``raw`` (by default ``platforms.existing_mig_and_time_slicing``), changed by ``mutate``."""
+    raw = platforms.existing_mig_and_time_slicing() if raw is None else raw
     if mutate is not None:
         mutate(raw)
     return load_platform(raw)
 
 
 def always_on(raw: dict[str, Any]) -> None:
-    """ack-dev with every GPU pool autoscaled from 1: each always has a node to check."""
+    """The ACK platform with every GPU pool autoscaled from 1: each always has a node to check."""
     for pool in raw["gpuPools"]:
         pool["autoscale"]["min"] = 1
 
@@ -175,7 +177,7 @@ def ack_always_on(mutate: Any = None) -> ResolvedPlatform:
         if mutate is not None:
             mutate(raw)
 
-    return platform("ack-dev", both)
+    return platform(platforms.ack_mps_and_whole_gpus(), both)
 
 
 def checks_run(p: ResolvedPlatform) -> ProgramRun:
@@ -412,7 +414,7 @@ def test_the_pack_is_clean_on_the_mps_checks() -> None:
 
 
 def test_no_mps_namespace_without_an_mps_pool() -> None:
-    for p in (platform("existing"), platform("dev")):
+    for p in (platform(), platform(platforms.aks_mig_and_time_slicing())):
         result = checks_run(p)
         assert set(namespaces_by_name(result)) == {"gpu-readiness"}
         assert all(
@@ -437,7 +439,10 @@ def test_no_mps_namespace_when_the_mps_pool_has_no_nodes() -> None:
 def test_check_namespace_leaves_room_for_the_mps_namespace() -> None:
     long_name = "r" * 60  # a valid namespace; with "-mps" it would be 64 characters
     with pytest.raises(ConfigError) as err:
-        platform("ack-dev", lambda raw: raw.__setitem__("driverCheck", {"namespace": long_name}))
+        platform(
+            platforms.ack_mps_and_whole_gpus(),
+            lambda raw: raw.__setitem__("driverCheck", {"namespace": long_name}),
+        )
     assert [path for path, _ in err.value.problems] == ["driverCheck.namespace"]
     assert "at most 59 characters" in err.value.problems[0][1]
 
@@ -447,7 +452,7 @@ def test_workload_cannot_take_the_mps_checks_namespace() -> None:
         raw["workloads"][0]["name"] = "gpu-readiness-mps"
 
     with pytest.raises(ConfigError) as err:
-        platform("ack-dev", clash)
+        platform(platforms.ack_mps_and_whole_gpus(), clash)
     assert (
         "workloads[0].name",
         "'gpu-readiness-mps' is the platform's own namespace (driverCheck.namespace)",
@@ -456,7 +461,7 @@ def test_workload_cannot_take_the_mps_checks_namespace() -> None:
 
 def test_fixed_pool_of_zero_nodes_gets_no_job() -> None:
     # Its Job could never schedule: `pulumi up` would wait out the timeout, then fail.
-    p = platform("existing", lambda raw: raw["gpuPools"][1].update(count=0))
+    p = platform(mutate=lambda raw: raw["gpuPools"][1].update(count=0))
     assert p.pools["t4"].capacity.max_nodes == 0
     assert set(jobs_by_pool(checks_run(p))) == {"a100"}
 
@@ -466,15 +471,15 @@ def test_no_check_at_all_when_every_pool_is_fixed_at_zero() -> None:
         for pool in raw["gpuPools"]:
             pool["count"] = 0
 
-    assert checked_pools(list(platform("existing", no_nodes).pools.values())) == []
+    assert checked_pools(list(platform(mutate=no_nodes).pools.values())) == []
 
 
 def test_autoscaled_pool_from_zero_gets_no_job() -> None:
-    # The dev t4 pool scales 0..3: the Azure autoscaler's scale-from-zero template knows
+    # The AKS t4 pool scales 0..3: the Azure autoscaler's scale-from-zero template knows
     # nvidia.com/gpu, never the pool's nvidia.com/gpu.shared, so a check pod would stay pending
     # and fail `pulumi up`; and a CronJob on a pool it can scale would power up a GPU node on
     # every schedule. `make verify` checks the driver of the nodes that exist.
-    p = platform("dev")
+    p = platform(platforms.aks_mig_and_time_slicing())
     assert p.pools["t4"].pool.autoscale is not None
     assert p.pools["t4"].capacity.min_nodes == 0
     assert [pool.name for pool in checked_pools(list(p.pools.values()))] == ["a100mig"]
@@ -486,7 +491,7 @@ def test_autoscaled_pool_from_one_keeps_its_job_and_cron_job() -> None:
         raw["gpuPools"][1]["autoscale"]["min"] = 1
         raw["driverCheck"] = {"schedule": "0 6 * * *"}
 
-    p = platform("dev", from_one)
+    p = platform(platforms.aks_mig_and_time_slicing(), from_one)
     result = checks_run(p)
     jobs = jobs_by_pool(result)
     assert set(jobs) == {"a100mig", "t4"}
@@ -498,8 +503,8 @@ def test_autoscaled_pool_from_one_keeps_its_job_and_cron_job() -> None:
 
 
 def test_no_check_and_no_mps_namespace_when_every_pool_scales_from_zero() -> None:
-    # ack-dev as committed: both GPU pools scale from zero.
-    pools = list(platform("ack-dev").pools.values())
+    # The ACK platform as written: both GPU pools scale from zero.
+    pools = list(platform(platforms.ack_mps_and_whole_gpus()).pools.values())
     assert [pool.capacity.min_nodes for pool in pools] == [0, 0]
     assert checked_pools(pools) == []
 
@@ -695,7 +700,7 @@ def test_amd_check_fails_loudly(
 
 
 def test_amd_pool_is_checked_with_amd_smi_from_its_own_namespace() -> None:
-    result = checks_run(platform("amd-dev"))
+    result = checks_run(platform(platforms.aks_amd_and_nvidia()))
     jobs = jobs_by_pool(result)
     assert set(jobs) == {"mi300x"}  # the t4 pool scales from zero: no check
     job = jobs["mi300x"]
@@ -741,7 +746,7 @@ def test_no_amd_namespace_without_an_amd_pool() -> None:
 
 
 def test_workload_cannot_take_the_amd_checks_namespace() -> None:
-    raw = stack_raw("amd-dev")
+    raw = platforms.aks_amd_and_nvidia()
     raw["workloads"][0]["name"] = "gpu-readiness-amd"
     with pytest.raises(ConfigError, match="'gpu-readiness-amd' is the platform's own namespace"):
         load_platform(raw)
@@ -751,11 +756,11 @@ def test_workload_cannot_take_the_amd_checks_namespace() -> None:
 
 
 def test_a_dra_pool_check_claims_a_device_and_asks_for_the_dra_drivers_minimum() -> None:
-    """dra-dev's MIG DRA pool (one node) is checked like any pool, but claims its device from
-    its own template (tests/components/nvidia/test_dra_driver.py follows it through
+    """The DRA platform's MIG DRA pool (one node) is checked like any pool, but claims its
+    device from its own template (tests/components/nvidia/test_dra_driver.py follows it through
     GpuPlatform) and fails below driver 565, which NVIDIA's DRA driver needs, though
     driverCheck's minimum is 535; the device-plugin pool keeps its resource and 535."""
-    jobs = jobs_by_pool(checks_run(platform("dra-dev")))
+    jobs = jobs_by_pool(checks_run(platform(platforms.aks_dra_and_device_plugin())))
     assert set(jobs) == {"a100mig", "a100dramig"}
     dra = jobs["a100dramig"]["spec"]["template"]["spec"]
     assert dra["resourceClaims"] == [

@@ -13,9 +13,11 @@ from gpu_platform.components.gpu_queue_admission_cel import JUDGED_KINDS, VALIDA
 from gpu_platform.components.gpu_queues import GpuQueues, GpuQueuesArgs
 from gpu_platform.plan.queue_controller import controller_values
 from gpu_platform.plan.queues import queues_plan
+from gpu_platform.stack_config import load_platform
+from tests.components import platforms
 from tests.components.incluster_args import pools_args
 from tests.components.input_errors import paths, reasons, refused
-from tests.conftest import by_type, one, platform_of, run, run_once, stack_raw
+from tests.conftest import by_type, one, run, run_once
 
 RELEASE = "kubernetes:helm.sh/v3:Release"
 NETWORK_POLICY = "kubernetes:networking.k8s.io/v1:NetworkPolicy"
@@ -27,8 +29,8 @@ LOCAL_QUEUE = "kubernetes:kueue.x-k8s.io/v1beta2:LocalQueue"
 
 
 def queue_args(**fields: Any) -> GpuQueuesArgs:
-    """The queues-dev stack's queues as ``GpuPlatform`` passes them, ``fields`` over them."""
-    platform = platform_of(stack_raw("queues-dev"))
+    """``platforms.aks_queued``'s queues as ``GpuPlatform`` passes them, ``fields`` over them."""
+    platform = load_platform(platforms.aks_queued())
     namespaces = []
     for wl in platform.settings.workloads:
         entry: dict[str, Any] = {"name": wl.name, "type": wl.type, "pools": wl.pools}
@@ -80,7 +82,7 @@ def test_its_namespace_is_restricted_and_denies_all_but_what_the_controller_need
 
 
 def test_one_flavour_per_pool_one_cluster_queue_per_type_one_local_queue_per_namespace() -> None:
-    platform = platform_of(stack_raw("queues-dev"))
+    platform = load_platform(platforms.aks_queued())
     assert platform.settings.queues is not None
     plan = queues_plan(platform.settings.queues, platform.pools, platform.settings.workloads)
     result = queues()

@@ -2,7 +2,7 @@
 no helm binary), read from ``../shared/reference`` next to the repository: skipped, with the
 reason, where that copy is absent. Nothing of the chart is in the project.
 
-The release runs one pod, Kueue's controller, on CPU nodes only (it tolerates none of the stack's
+The release runs one pod, Kueue's controller, on CPU nodes only (it tolerates none of the
 GPU pools' taints), from the released image of the pinned version, with our manager config; its
 webhooks see only the queued namespaces; our namespace's policies let it reach the API server
 and the API server reach its webhooks and visibility API; the ports, labels, names and values
@@ -25,7 +25,9 @@ from gpu_platform.components.gpu_queues import kueue_policies
 from gpu_platform.plan.pools import pool_placement
 from gpu_platform.plan.queue_controller import controller_values, manager_config
 from gpu_platform.plan.queues import queues_plan
-from tests.conftest import platform_of, run, stack_raw
+from gpu_platform.stack_config import load_platform
+from tests.components import platforms
+from tests.conftest import run
 from tests.reference import has_path, reference, render_chart
 
 NAMESPACE = kueue.DEFAULT_NAMESPACE
@@ -70,11 +72,11 @@ def test_the_release_runs_one_pod_kueues_controller(rendered: list[dict[str, Any
 def test_the_controller_runs_on_cpu_nodes_from_the_pinned_release_image(
     rendered: list[dict[str, Any]],
 ) -> None:
-    """On CPU nodes: it tolerates no taint of any GPU pool of the queued stack (each its
+    """On CPU nodes: it tolerates no taint of any GPU pool of the queued platform (each its
     vendor's GPU taint), only the system pool's."""
     spec = _controller(rendered)["spec"]["template"]["spec"]
     tolerations = spec.get("tolerations") or []
-    platform = platform_of(stack_raw("queues-dev"))
+    platform = load_platform(platforms.aks_queued())
     for pool in platform.pools.values():
         for taint in pool_placement(pool).taints:
             assert not any(t.get("key") in (taint.key, None, "") for t in tolerations), taint
@@ -203,7 +205,7 @@ def _fits(value: Any, schema: dict[str, Any], where: str) -> None:
 
 
 def test_the_queue_objects_we_write_fit_kueues_crds(rendered: list[dict[str, Any]]) -> None:
-    platform = platform_of(stack_raw("queues-dev"))
+    platform = load_platform(platforms.aks_queued())
     assert platform.settings.queues is not None
     plan = queues_plan(platform.settings.queues, platform.pools, platform.settings.workloads)
     flavors, queues, locals_ = (

@@ -24,9 +24,10 @@ from gpu_platform.plan.namespaces import (
 from gpu_platform.plan.pools import PoolFacts, resolve_pool
 from gpu_platform.settings import WorkloadSettings
 from gpu_platform.stack_config import ConfigError, load_platform
+from tests.components import platforms
 from tests.components.incluster_args import namespace_args
 from tests.components.input_errors import paths
-from tests.conftest import by_type, one, run, stack_raw
+from tests.conftest import by_type, one, run
 from tests.pools import gpu_pool
 
 NAMESPACE = "kubernetes:core/v1:Namespace"
@@ -264,7 +265,7 @@ def test_every_grant_is_its_own_named_policy() -> None:
 
 
 def test_training_and_inference_do_not_reach_each_other() -> None:
-    platform = load_platform(stack_raw("existing"))
+    platform = load_platform(platforms.existing_mig_and_time_slicing())
     result = run(lambda: GpuPlatform("existing", platform))
     peers = {
         r.inputs["metadata"]["namespace"]: r.inputs["spec"]
@@ -419,7 +420,7 @@ def test_children_are_named_parented_and_namespaced() -> None:
 
 
 def test_platform_builds_one_namespace_per_workload_and_one_admission_policy() -> None:
-    platform = load_platform(stack_raw("existing"))
+    platform = load_platform(platforms.existing_mig_and_time_slicing())
     result = run(lambda: GpuPlatform("existing", platform))
     namespaces = {
         r.inputs["metadata"]["name"]: r
@@ -431,7 +432,7 @@ def test_platform_builds_one_namespace_per_workload_and_one_admission_policy() -
     quotas = {
         r.inputs["metadata"]["namespace"]: r.inputs["spec"]["hard"] for r in by_type(result, QUOTA)
     }
-    # existing: training may use the MIG pool only, inference the shared T4 pool only.
+    # The existing cluster: training gets the MIG pool only, inference the shared T4 pool only.
     assert quotas["gpu-training"]["requests.nvidia.com/mig-3g.20gb"] == "8"
     assert quotas["gpu-training"]["requests.nvidia.com/gpu.shared"] == "0"
     assert quotas["gpu-inference"]["requests.nvidia.com/gpu.shared"] == "16"
@@ -439,7 +440,7 @@ def test_platform_builds_one_namespace_per_workload_and_one_admission_policy() -
 
 
 def test_platform_exports_the_namespace_names() -> None:
-    platform = load_platform(stack_raw("existing"))
+    platform = load_platform(platforms.existing_mig_and_time_slicing())
 
     def program() -> None:
         import pulumi
@@ -548,7 +549,7 @@ def test_bad_per_resource_quota_and_pool_are_named() -> None:
 
 
 def test_config_rules_report_workload_problems_with_their_paths() -> None:
-    raw = stack_raw("existing")
+    raw = platforms.existing_mig_and_time_slicing()
     raw["workloads"][0]["logging"] = {"labels": {"workload": "x"}}
     raw["workloads"][1]["traffic"] = {"egressCidrs": ["10.1.2.3/16"]}
     with pytest.raises(ConfigError) as err:

@@ -1,5 +1,6 @@
 """Every Kubernetes object we create validates against the strict OpenAPI schema of the
-lowest Kubernetes version we support (``MIN_KUBERNETES``), via ``tests.k8s_schema``."""
+lowest Kubernetes version we support (``MIN_KUBERNETES``), via ``tests.k8s_schema`` (our
+stacks' objects: tests/stacks/test_stack_k8s_schemas.py)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ import pytest
 from gpu_facts.dra import DRA_GA_MINOR, NVIDIA_DRA_DRIVER
 from gpu_platform.components.gpu_admission_policy import GpuAdmissionPolicy
 from gpu_platform.components.gpu_workload_namespace import GpuWorkloadNamespace
-from gpu_platform.offline_preview import ProgramRun, RecordedResource
+from gpu_platform.offline_preview import RecordedResource
 from gpu_platform.settings import MIN_KUBERNETES, WorkloadSettings
 from tests.components.incluster_args import namespace_args
 from tests.components.test_gpu_admission_policy import CASES, KINDS
@@ -24,46 +25,10 @@ from tests.components.test_gpu_workload_namespace import (
     SHARED,
     ack_pool,
 )
-from tests.conftest import run, stack_preview
+from tests.conftest import run
 from tests.k8s_schema import assert_valid_manifest, is_kubernetes_object, manifest_of
 
-STACKS = ["existing", "dev", "prod"]
 DRA_GA = "{}.{}".format(*DRA_GA_MINOR)
-OURS = ("gpu-platform:index:GpuWorkloadNamespace", "gpu-platform:index:GpuAdmissionPolicy")
-WORKLOAD_TYPES = {
-    "kubernetes:core/v1:Namespace",
-    "kubernetes:core/v1:ResourceQuota",
-    "kubernetes:core/v1:LimitRange",
-    "kubernetes:networking.k8s.io/v1:NetworkPolicy",
-    "kubernetes:admissionregistration.k8s.io/v1:ValidatingAdmissionPolicy",
-    "kubernetes:admissionregistration.k8s.io/v1:ValidatingAdmissionPolicyBinding",
-}
-
-
-def stack_run(stack: str) -> ProgramRun:
-    """What the stack's program registers (the offline preview's run, shared by all tests)."""
-    return stack_preview(stack).run
-
-
-def from_workload_components(resource: RecordedResource) -> bool:
-    """Children of our workload components (their type is in the URN's type chain)."""
-    return any(f"{component}$" in resource.urn for component in OURS)
-
-
-@pytest.mark.parametrize("stack", STACKS)
-def test_workload_objects_of_every_stack_are_schema_valid(stack: str) -> None:
-    ours = [r for r in stack_run(stack).resources if from_workload_components(r)]
-    assert {r.type for r in ours} == WORKLOAD_TYPES
-    for resource in ours:
-        assert_valid_manifest(manifest_of(resource))
-
-
-@pytest.mark.parametrize("stack", STACKS)
-def test_every_kubernetes_object_of_every_stack_is_schema_valid(stack: str) -> None:
-    objects = [r for r in stack_run(stack).resources if is_kubernetes_object(r)]
-    assert objects
-    for resource in objects:
-        assert_valid_manifest(manifest_of(resource))
 
 
 ACK_WHOLE = ack_pool(name="a10", instanceType="ecs.gn7i-c8g1.2xlarge", count=2)

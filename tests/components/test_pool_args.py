@@ -21,10 +21,10 @@ from gpu_platform.components.pool_args import (
     NodeGpuArgs,
     SharingArgs,
     UpgradeArgs,
-    check_gpu_pool_args,
-    check_gpu_pools_args,
     cloud_arg,
     gpu_pool_args,
+    validate_gpu_pool_args,
+    validate_gpu_pools_args,
 )
 from gpu_platform.plan.pools import resolve_pool
 from gpu_platform.settings import (
@@ -154,7 +154,7 @@ def test_args_of_resolved_facts_are_not_resolved_again(monkeypatch: pytest.Monke
     args = gpu_pool_args(facts)
     assert dict(args) == facts.pool.model_dump(exclude_none=True)
     for _ in range(3):
-        assert check_gpu_pool_args("aks", args, "pool") == (facts, [])
+        assert validate_gpu_pool_args("aks", args, "pool") == (facts, [])
     assert calls == []
 
 
@@ -165,9 +165,9 @@ def test_changed_args_and_another_cloud_are_checked_afresh(
     calls = counted_resolutions(monkeypatch)
     args = gpu_pool_args(facts)
     args["count"] = 3
-    changed, problems = check_gpu_pool_args("aks", args, "pool")
+    changed, problems = validate_gpu_pool_args("aks", args, "pool")
     assert problems == [] and changed is not None and changed.capacity.max_nodes == 3
-    other, problems = check_gpu_pool_args("ack", gpu_pool_args(facts), "pool")
+    other, problems = validate_gpu_pool_args("ack", gpu_pool_args(facts), "pool")
     assert other is None
     # Another cloud's pool model: the AKS fields are no fields of it.
     assert ("pool.instanceType", "Field required") in problems
@@ -178,7 +178,7 @@ def test_carried_facts_still_meet_the_pool_rules() -> None:
     """Facts resolved without the rules (plan.pools.resolve_pool asks none) do not slip past
     a component: the rules run on the carried settings too."""
     bad = resolve_pool("aks", gpu_pool({**T4, "name": "system"}))
-    facts, problems = check_gpu_pool_args("aks", gpu_pool_args(bad), "pool")
+    facts, problems = validate_gpu_pool_args("aks", gpu_pool_args(bad), "pool")
     assert facts is None
     assert problems == [("pool.name", "'system' is the name of the cluster's system pool")]
 
@@ -194,7 +194,9 @@ def test_a_former_cloud_name_is_read_as_todays_with_a_warning(
     if today == "ack":
         del pool["vmSize"]
     args = [cast(GpuPoolArgs, gpu_pool(pool).model_dump(exclude_none=True))]
-    assert check_gpu_pools_args(former, args, "pools") == check_gpu_pools_args(today, args, "pools")
+    assert validate_gpu_pools_args(former, args, "pools") == validate_gpu_pools_args(
+        today, args, "pools"
+    )
     assert warned == [f"cloud: {former} is the old name of {today} (read as {today}; pass {today})"]
     assert cloud_arg({"cloud": former}) == cloud_arg({"cloud": today}) == today
     assert cloud_arg({}) == "existing"

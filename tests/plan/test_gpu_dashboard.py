@@ -10,7 +10,7 @@ import promql_parser
 
 from gpu_platform.plan.gpu_dashboard import DASHBOARD_FILE, dashboard, render
 from gpu_platform.plan.prometheus_rules import usage_rules
-from gpu_platform.plan.queue_rules import queue_usage_rules
+from gpu_platform.plan.queue_prometheus_rules import queue_usage_rules
 
 
 def test_the_dashboard_file_is_current() -> None:

@@ -8,16 +8,22 @@ from typing import Any
 import pytest
 from pydantic import ValidationError
 
+from gpu_facts.ack.addons import needs_ack_pro
 from gpu_facts.aks.mig import MIG_NO_AUTOSCALER, MIG_NOT_ON_AZURE_LINUX
+from gpu_facts.nvidia.device_plugin_chart import MPS_NEEDS_VERSION
+from gpu_facts.scheduling import ACK_GPU_SCHEDULE_VALUES
+from gpu_platform.plan.ack.pools import ACK_MPS_MODE
 from gpu_platform.plan.existing.pools import GPU_OR_MACHINE, NODES_REQUIRED
 from gpu_platform.plan.gpu_pools import (
+    cluster_sharing_problems,
     gpu_pool_problems,
     machine_problems,
     mig_problems,
     nvme_problems,
     sharing_problems,
 )
-from gpu_platform.settings import Cloud, GpuPoolSettings
+from gpu_platform.settings import Cloud, GpuPoolSettings, PlatformSettings
+from tests.conftest import stack_raw
 from tests.pools import gpu_pool
 
 MIG = {"name": "mig", "vmSize": "Standard_ND96asr_v4", "count": 1, "mig": {"profile": "MIG1g"}}
@@ -165,3 +171,31 @@ def test_every_rule_in_the_configs_order() -> None:
         }
     )
     assert "upgrade.maxSurge" not in dict(gpu_pool_problems("ack", on_ack))
+
+
+def test_what_sharing_needs_of_the_cluster_one_message_each() -> None:
+    """ACK Pro for ACK's own modes, the plugin's MPS version for MPS: the same words as the
+    components' (AckGpuSharing, NvidiaDevicePlugin) and the pack's (``gpu_facts``)."""
+    raw = stack_raw("ack-dev")
+    raw["cluster"]["clusterSpec"] = "ack.standard"
+    raw["devicePlugin"]["version"] = "0.15.0"
+    ack = PlatformSettings.model_validate(raw)
+    mps_pool = ack.gpu_pools[0]
+    assert mps_pool.sharing is not None and mps_pool.sharing.mode == "mps"
+    # ACK's MPS is ACK's own (ackMps), not the device plugin's: no plugin version asked.
+    assert list(cluster_sharing_problems(ack, mps_pool)) == [
+        ("cluster.clusterSpec", needs_ack_pro(ACK_GPU_SCHEDULE_VALUES[ACK_MPS_MODE]))
+    ]
+    assert list(cluster_sharing_problems(ack, ack.gpu_pools[1])) == []  # not shared
+
+    raw = stack_raw("dev")
+    raw["devicePlugin"]["version"] = "0.15.0"
+    raw["gpuPools"][1]["sharing"] = {"mode": "mps", "replicas": 2}
+    aks = PlatformSettings.model_validate(raw)
+    assert list(cluster_sharing_problems(aks, aks.gpu_pools[1])) == [
+        ("devicePlugin.version", MPS_NEEDS_VERSION)
+    ]
+    # A mode the cloud does not offer is the pool's own problem (sharing_problems).
+    raw["gpuPools"][1]["sharing"] = {"mode": "cgpu"}
+    aks = PlatformSettings.model_validate(raw)
+    assert list(cluster_sharing_problems(aks, aks.gpu_pools[1])) == []

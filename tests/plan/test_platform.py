@@ -11,7 +11,7 @@ from gpu_platform.plan.platform import (
     shared_pool_namespaces,
 )
 from gpu_platform.settings import PlatformSettings
-from gpu_platform.stack_config.rules import check_and_resolve
+from gpu_platform.stack_config.rules import validate_and_resolve
 from tests.conftest import platform_of, stack_raw
 
 
@@ -21,7 +21,7 @@ def settings_of(stack: str) -> PlatformSettings:
 
 def test_pools_already_resolved_are_taken_as_they_are() -> None:
     settings = settings_of("dev")
-    problems, resolved = check_and_resolve(settings)
+    problems, resolved = validate_and_resolve(settings)
     assert problems == []
     platform = resolve_platform(settings, resolved)
     assert all(platform.pools[name] is facts for name, facts in resolved.items())

@@ -14,7 +14,7 @@ from gpu_platform.plan.prometheus_rules import (
     render,
     rule_groups,
 )
-from gpu_platform.plan.queue_rules import QueueRules
+from gpu_platform.plan.queue_prometheus_rules import QueueRules
 from tests.conftest import platform_of, stack_raw
 
 STACKS = ["dev", "prod", "ack-dev", "existing", "amd-dev", "dra-dev", "queues-dev"]

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import pytest
 
+from gpu_facts.nvidia.device_plugin_chart import MPS_NEEDS_VERSION
+
 from .harness import Case, Res, assert_case, messages
+from .platform_fixtures import plugin_release, shared
 from .stack_fixtures import (
     CHART,
     RELEASE,
@@ -17,6 +20,14 @@ from .stack_fixtures import (
 )
 
 PLUGIN = "device-plugin-release-current-with-gfd"
+
+
+def _mps_release(version: str) -> Res:
+    """A release serving MPS (and time-slicing) configs, pinned at ``version``."""
+    configs = {"mps": shared("mps"), "ts": shared()}
+    release = plugin_release(configs, default="ts")
+    return Res(release.type, release.name, {**release.props, "version": version})
+
 
 CASES: list[Case] = [
     Case(PLUGIN, "current", (plugin(),)),
@@ -42,6 +53,13 @@ CASES: list[Case] = [
     Case(
         PLUGIN, "v4-chart-old", (Res(CHART, "p", plugin("0.14.0").props),), ("older than 0.15.0",)
     ),
+    Case(
+        PLUGIN,
+        "mps-on-an-older-chart",
+        (_mps_release("0.15.0"),),
+        (f"pins version 0.15.0 with the MPS config 'mps': {MPS_NEEDS_VERSION}",),
+    ),
+    Case(PLUGIN, "mps-on-its-first-chart", (_mps_release("0.16.0"),)),
     Case(
         PLUGIN,
         "separate-gfd",

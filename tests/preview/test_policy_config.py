@@ -11,9 +11,9 @@ import pytest
 
 from gpu_platform.offline_preview.policy_config import (
     LEVELS,
-    check_policy_config,
     policy_config_problems,
     read_policy_config,
+    validate_policy_config,
 )
 from gpu_platform.stack_config.yaml_file import FileProblem, InputFileError
 from gpu_policies.registry import policies
@@ -112,7 +112,7 @@ def test_bad_configs_name_the_bad_key(
 ) -> None:
     assert policy_config_problems(config, PACK) == expected
     with pytest.raises(InputFileError) as err:
-        check_policy_config(config, PACK, "pack.json")
+        validate_policy_config(config, PACK, "pack.json")
     assert [p.message for p in err.value.problems] == [f"{k}: {m}" for k, m in expected]
 
 

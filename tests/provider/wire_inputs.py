@@ -1,6 +1,6 @@
 """Inputs of every hosted component as another language sends them: camelCase property names
 from the schema, every number a double (Pulumi's wire has no integers), nested objects, lists
-and maps. Values are our stacks' (Pulumi.dev.yaml, Pulumi.ack-dev.yaml) or plain examples."""
+and maps. Values are plain examples, shaped as our stacks' pools and clusters are."""
 
 from typing import Any
 

@@ -31,11 +31,10 @@ ACROSS_COMPONENTS = frozenset(
         "test_cloud_value_inputs.py",
         "test_component_schema.py",
         "test_k8s_schemas.py",
-        "test_namespaces_known_at_preview.py",
     }
 )
 """Tests of what every component shares (the args' shapes, the analyzer's schema, Kubernetes'
-schemas, the cloud's values, namespaces known at preview): ``tests/components/`` only. A
+schemas, the cloud's values): ``tests/components/`` only. A
 component's own test may have siblings on one aspect, ``test_<module>_<aspect>.py``."""
 
 

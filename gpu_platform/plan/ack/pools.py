@@ -12,8 +12,18 @@ from gpu_facts.capacity import ACK_SHARING_MODES, SharingMode
 from gpu_facts.cloud_limits import ACK_MAX_AUTOSCALE_SIZE, Limit
 from gpu_facts.dra import DRA_GA_MINOR
 from gpu_facts.kubernetes_versions import ACK_VERSIONS
-from gpu_facts.scheduling import ACK_GPU_SCHEDULE_VALUES
-from gpu_platform.settings import AckGpuPoolSettings, CpuPoolSettings, GpuPoolSettings
+from gpu_facts.scheduling import (
+    ACK_DEVICE_PLUGIN_DAEMONSET_SINCE,
+    ACK_GPU_SCHEDULE_LABEL,
+    ACK_GPU_SCHEDULE_VALUES,
+)
+from gpu_platform.settings import (
+    AckClusterSettings,
+    AckGpuPoolSettings,
+    CpuPoolSettings,
+    GpuPoolSettings,
+    PlatformSettings,
+)
 
 from ..cpu_pools import ecs_type_problem
 from ..kubernetes_versions import minor_version
@@ -99,3 +109,40 @@ def logstore_name_problem(namespace: str) -> str | None:
     from ..observability import logstore_name_problem as rule  # the rule lives with its kind
 
     return rule(namespace)
+
+
+def ack_plugin_pool_problems(
+    settings: PlatformSettings, cluster: AckClusterSettings
+) -> Iterator[Problem]:
+    """ACK GPU pools (paths from the config's root): the ``ack.node.gpu.schedule`` label is
+    ours, and pools served by the NVIDIA device plugin need it, with ACK's own plugin turned
+    off by that label (1.32+)."""
+    plugin_pools = []
+    for i, pool in enumerate(settings.gpu_pools):
+        if ACK_GPU_SCHEDULE_LABEL in pool.labels:
+            yield (
+                f"gpuPools[{i}].labels.{ACK_GPU_SCHEDULE_LABEL}",
+                "set by the platform from sharing.mode; remove it",
+            )
+        mode = None if pool.sharing is None else ack_sharing(pool.sharing.mode)
+        if mode not in ACK_SHARING_MODES:
+            plugin_pools.append(pool.name)
+    if not plugin_pools:
+        return
+    names = ", ".join(plugin_pools)
+    # With the GPU Operator on, its own (ACK) rule says what to do instead.
+    if not settings.device_plugin.enabled and not settings.gpu_operator.enabled:
+        yield (
+            "devicePlugin.enabled",
+            f"pools {names} use the NVIDIA device plugin (ACK's own is turned off on them); "
+            "enable it, or share those pools the ACK way (sharing.mode mps, cgpu or share)",
+        )
+    since = minor_version(ACK_DEVICE_PLUGIN_DAEMONSET_SINCE)
+    version = cluster.kubernetes_version
+    minor = None if version is None else minor_version(version)  # None: malformed, refused
+    if minor is not None and since is not None and minor < since:
+        yield (
+            "cluster.kubernetesVersion",
+            f"pools {names} need {ACK_DEVICE_PLUGIN_DAEMONSET_SINCE}+: before it ACK's device "
+            "plugin is a static pod on every GPU node and would run next to the NVIDIA plugin",
+        )

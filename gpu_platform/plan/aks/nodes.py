@@ -3,23 +3,27 @@ the VM size's local disks) and encryption at host, the same for system, GPU and 
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from gpu_facts import AzureVmSize, azure_node_size
 from gpu_facts.aks.nodes import AKS_SYSTEM_POOL_MIN_PODS, EPHEMERAL_OS_DISK_MAX_GIB
 from gpu_facts.aks.storage import NVME_DISKS_BESIDE_EPHEMERAL_OS
 from gpu_platform.settings import (
+    AckClusterSettings,
     AksClusterSettings,
+    AksGpuPoolSettings,
     AksNodeSettings,
+    GpuPoolSettings,
     PlatformSettings,
     SystemPoolSettings,
     UpgradeSettings,
 )
 from gpu_platform.settings.pools import OsDiskType
 
+from ..clouds import pool_key_elsewhere
 from ..cpu_pools import azure_size_problem
-from ..problems import Problem
+from ..problems import Problem, under
 
 SURGE_COUNT_OR_PERCENTAGE = "a node count (e.g. 1) or a percentage (e.g. 10%)"
 SYSTEM_POOL_TOO_FEW_PODS = (
@@ -154,3 +158,51 @@ def ephemeral_os_warnings(settings: PlatformSettings) -> list[str]:
         for at, vm_size, node in pools
         if vm_size is not None and ephemeral_os_unchecked(vm_size, node)
     ]
+
+
+AKS_NODE_KEYS = {
+    "max_pods": "maxPods",
+    "os_disk_type": "osDiskType",
+    "os_disk_size_gb": "osDiskSizeGb",
+}
+"""The AKS node-hardening fields of a pool and their keys in the stack config."""
+
+
+def _pools_with_nodes(
+    settings: PlatformSettings, pools: Sequence[tuple[int, GpuPoolSettings]]
+) -> Iterator[tuple[str, str | None, AksNodeSettings]]:
+    """(key path, VM size, node settings) of every pool the stack would create nodes for."""
+    cluster_settings = settings.cluster
+    if isinstance(cluster_settings, AksClusterSettings):
+        system = cluster_settings.system_pool
+        yield "cluster.systemPool", system.vm_size, system
+    elif isinstance(cluster_settings, AckClusterSettings):
+        yield "cluster.systemPool", None, cluster_settings.system_pool
+    for i, pool in pools:
+        if isinstance(pool, AksGpuPoolSettings):  # other clouds' GPU pools have no such keys
+            yield f"gpuPools[{i}]", pool.vm_size, pool
+    for i, cpu in enumerate(settings.cpu_pools):
+        yield f"cpuPools[{i}]", cpu.vm_size, cpu
+
+
+def node_hardening_problems(
+    settings: PlatformSettings, pools: Sequence[tuple[int, GpuPoolSettings]]
+) -> Iterator[Problem]:
+    """AKS: an ephemeral OS disk fits the size's cache or temp disk, CPU pools surge (the system
+    pool's own rules are the cluster's). Elsewhere the AKS node settings mean nothing: refused.
+    Paths from the config's root; ``pools``: the GPU pools with their places in the config."""
+    if settings.cloud != "aks":
+        for at, _, node in _pools_with_nodes(settings, pools):
+            for field in sorted(node.model_fields_set & AKS_NODE_KEYS.keys()):
+                key = AKS_NODE_KEYS[field]
+                why = pool_key_elsewhere(settings.cloud, key)  # AKS's keys: never None
+                if why is not None:
+                    yield f"{at}.{key}", why
+        return
+    for at, vm_size, node in _pools_with_nodes(settings, pools):
+        if at == "cluster.systemPool":
+            continue  # judged with the cluster (plan.aks.cluster)
+        nvme = isinstance(node, AksGpuPoolSettings) and node.nvme
+        yield from under(at, os_disk_problems(vm_size, node, nvme_cache=nvme))
+    for i, cpu in enumerate(settings.cpu_pools):
+        yield from under(f"cpuPools[{i}]", surge_problems(cpu.upgrade))

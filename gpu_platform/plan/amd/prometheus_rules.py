@@ -19,7 +19,7 @@ from gpu_facts.amd.metrics_exporter import (
     VRAM_BYTES_PER_UNIT,
 )
 
-from ..rule_joins import ATTRIBUTED, BY_WORKLOAD, alert, by_pool
+from ..prometheus_rule_joins import ATTRIBUTED, BY_WORKLOAD, alert, by_pool
 
 TEMPERATURE_LIMIT_C = 95
 """A default to tune per GPU model: the junction (hotspot) temperature runs above the core

@@ -1,5 +1,5 @@
 """Rules that span fields or consult the GPU catalog, split by concern. Every rule has one
-signature (``Rule``: the config under check in, problems with key paths out), and ``check``
+signature (``Rule``: the config under the rules in, problems with key paths out), and ``validate``
 finds every problem at once so one error can name them all, less the ones that follow from
 another (``follow_on``). Resolving a valid config is its own step: ``plan.resolve_platform``."""
 
@@ -25,7 +25,7 @@ from . import (
     queues,
     workloads,
 )
-from .base import ConfigUnderCheck, Problem, Rule
+from .base import ConfigUnderRules, Problem, Rule
 from .follow_on import (
     Found,
     ReadLog,
@@ -56,7 +56,7 @@ RULES: tuple[Rule, ...] = (
 """Rules of the whole config; those that look across pools judge the sound ones."""
 
 
-def check(
+def validate(
     settings: PlatformSettings,
     pool_positions: Sequence[int] | None = None,
     *,
@@ -71,19 +71,19 @@ def check(
     each GPU pool's position in the user's list and ``refused_pools`` the positions of the pools
     it refused.
     """
-    return check_and_resolve(
+    return validate_and_resolve(
         settings, pool_positions, refused=refused, refused_pools=refused_pools
     )[0]
 
 
-def check_and_resolve(
+def validate_and_resolve(
     settings: PlatformSettings,
     pool_positions: Sequence[int] | None = None,
     *,
     refused: Collection[str] = (),
     refused_pools: Sequence[int] = (),
 ) -> tuple[list[Problem], dict[str, PoolFacts]]:
-    """``check``, and the facts of every sound pool (those its own rules find no problem in):
+    """``validate``, and the facts of every sound pool (those its own rules find no problem in):
     the rules across pools judge them, and a config without problems is resolved from them
     (``plan.resolve_platform``), so each pool is resolved once."""
     default = range(len(settings.gpu_pools))
@@ -91,7 +91,7 @@ def check_and_resolve(
     if not refused and not refused_pools:
         found, sound = _run(settings, positions, (), None)
         if not found:
-            return [], sound  # the common case, checked without recording reads
+            return [], sound  # the common case, validated without recording reads
     missing = [f"gpuPools[{i}]" for i in refused_pools]
     found, sound = _run(settings, positions, missing, ReadLog(), refused)
     return without_consequences(found), sound
@@ -121,7 +121,7 @@ def _run(
         (i, view(pool, path))
         for i, pool, path in zip(positions, settings.gpu_pools, pool_paths, strict=True)
     ]
-    subject = ConfigUnderCheck(root, pairs)
+    subject = ConfigUnderRules(root, pairs)
     found: list[Found] = []
     sound: dict[str, PoolFacts] = {}
     unsound = list(missing)
@@ -133,13 +133,13 @@ def _run(
         else:
             sound[pool.name] = resolve_pool(settings.cloud, pool)
     facts = sound if log is None else RecordedMapping(sound, unsound, log)
-    whole = ConfigUnderCheck(root, pairs, facts, all_pools_sound=not unsound)
+    whole = ConfigUnderRules(root, pairs, facts, all_pools_sound=not unsound)
     whole_found, _ = _apply(RULES, whole, log, len(POOL_RULES))
     return found + whole_found, sound
 
 
 def _apply(
-    rules: Sequence[Rule], cfg: ConfigUnderCheck, log: ReadLog | None, first_id: int = 0
+    rules: Sequence[Rule], cfg: ConfigUnderRules, log: ReadLog | None, first_id: int = 0
 ) -> tuple[list[Found], bool]:
     """Every rule on ``cfg`` (numbered from ``first_id``); False when one of them read a part
     the schema refused."""
@@ -158,10 +158,10 @@ def _apply(
 __all__ = [
     "POOL_RULES",
     "RULES",
-    "ConfigUnderCheck",
+    "ConfigUnderRules",
     "Problem",
     "Rule",
     "UnsoundPart",
-    "check",
-    "check_and_resolve",
+    "validate",
+    "validate_and_resolve",
 ]

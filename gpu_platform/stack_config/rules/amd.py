@@ -8,16 +8,16 @@ from gpu_platform.plan.amd.pools import amd_layer_problems, amd_pool_problems
 from gpu_platform.plan.problems import join_path
 from gpu_platform.settings import GpuPoolSettings
 
-from .base import ConfigUnderCheck, Problem, Rule
+from .base import ConfigUnderRules, Problem, Rule
 from .pools import per_pool
 
 
-def _pool_amd(cfg: ConfigUnderCheck, at: str, pool: GpuPoolSettings) -> Iterator[Problem]:
+def _pool_amd(cfg: ConfigUnderRules, at: str, pool: GpuPoolSettings) -> Iterator[Problem]:
     for path, message in amd_pool_problems(cfg.cloud, pool):
         yield join_path(at, path), message
 
 
-def amd_layer(cfg: ConfigUnderCheck) -> Iterator[Problem]:
+def amd_layer(cfg: ConfigUnderRules) -> Iterator[Problem]:
     """The operator's driver image and namespaces, once a pool has an AMD size."""
     settings = cfg.settings
     pools = [pool for _, pool in cfg.pools]

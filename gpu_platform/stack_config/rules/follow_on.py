@@ -1,6 +1,6 @@
 """Which problems are consequences of another, so that each mistake is reported once.
 
-When the settings have problems, the checker runs the rules again over views of the settings
+When the settings have problems, the rules run again over views of the settings
 that log what each rule reads (``Recorded``), and every problem carries what its rule had read
 when it found it. Two kinds of reads make a problem a consequence (``without_consequences``):
 

@@ -2,108 +2,88 @@
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Callable, Iterator
 
-from gpu_platform.plan.ack.gpu_sharing import ack_pro_problems
-from gpu_platform.plan.clouds import cloud_plan
 from gpu_platform.plan.dra_pools import dra_cluster_problems, dra_pool_problems
 from gpu_platform.plan.gpu_pools import (
+    cluster_sharing_problems,
     label_problems,
     machine_problems,
     mig_problems,
     nvme_problems,
     sharing_problems,
 )
-from gpu_platform.plan.node_pools import size_problems
-from gpu_platform.plan.nvidia.device_plugin_values import mps_version_problems
-from gpu_platform.plan.pools import cloud_sharing
+from gpu_platform.plan.node_pools import pool_name_problems, size_problems
 from gpu_platform.plan.problems import under
-from gpu_platform.settings import AckClusterSettings, GpuPoolSettings
+from gpu_platform.settings import GpuPoolSettings
 
-from .base import ConfigUnderCheck, Problem, Rule
+from .base import ConfigUnderRules, Problem, Rule
 
-# Each check asks plan.gpu_pools (the components ask the same) and puts the paths under the
+# Each pool rule asks plan.gpu_pools (the components ask the same) and puts the paths under the
 # pool's place in the config.
 
 
-def _pool_machine(cfg: ConfigUnderCheck, at: str, pool: GpuPoolSettings) -> Iterator[Problem]:
+def _pool_machine(cfg: ConfigUnderRules, at: str, pool: GpuPoolSettings) -> Iterator[Problem]:
     yield from under(at, machine_problems(cfg.cloud, pool))
 
 
-def _pool_size(cfg: ConfigUnderCheck, at: str, pool: GpuPoolSettings) -> Iterator[Problem]:
+def _pool_size(cfg: ConfigUnderRules, at: str, pool: GpuPoolSettings) -> Iterator[Problem]:
     yield from under(at, size_problems(pool.count, pool.autoscale))
 
 
-def _pool_mig(cfg: ConfigUnderCheck, at: str, pool: GpuPoolSettings) -> Iterator[Problem]:
+def _pool_mig(cfg: ConfigUnderRules, at: str, pool: GpuPoolSettings) -> Iterator[Problem]:
     yield from under(at, mig_problems(cfg.cloud, pool))
 
 
-def _pool_sharing(cfg: ConfigUnderCheck, at: str, pool: GpuPoolSettings) -> Iterator[Problem]:
-    """The pool's own sharing rules, then what sharing needs of the cluster (``plan``'s rules:
-    ACK Pro for ACK's own modes, the device plugin's version for MPS)."""
+def _pool_sharing(cfg: ConfigUnderRules, at: str, pool: GpuPoolSettings) -> Iterator[Problem]:
+    """The pool's own sharing rules, then what sharing needs of the cluster (ACK Pro for ACK's
+    own modes, the device plugin's version for MPS)."""
     yield from under(at, sharing_problems(cfg.cloud, pool))
-    if pool.sharing is None or pool.sharing.mode not in cloud_plan(cfg.cloud).sharing_modes:
-        return
-    mode = cloud_sharing(cfg.cloud, pool)
-    cluster = cfg.settings.cluster
-    if isinstance(cluster, AckClusterSettings):
-        yield from under("cluster", ack_pro_problems(cluster.cluster_spec, [mode]))
-    version = cfg.settings.device_plugin.version
-    yield from under("devicePlugin", mps_version_problems(version, [mode]))
+    yield from cluster_sharing_problems(cfg.settings, pool)
 
 
-def _pool_nvme(cfg: ConfigUnderCheck, at: str, pool: GpuPoolSettings) -> Iterator[Problem]:
+def _pool_nvme(cfg: ConfigUnderRules, at: str, pool: GpuPoolSettings) -> Iterator[Problem]:
     yield from under(at, nvme_problems(cfg.cloud, pool))
 
 
-def pool_labels(cfg: ConfigUnderCheck, at: str, pool: GpuPoolSettings) -> Iterator[Problem]:
+def pool_labels(cfg: ConfigUnderRules, at: str, pool: GpuPoolSettings) -> Iterator[Problem]:
     """Labels the platform sets itself (on every cloud), and AKS's own label domain."""
     yield from under(at, label_problems(cfg.cloud, pool))
 
 
-def _pool_dra(cfg: ConfigUnderCheck, at: str, pool: GpuPoolSettings) -> Iterator[Problem]:
+def _pool_dra(cfg: ConfigUnderRules, at: str, pool: GpuPoolSettings) -> Iterator[Problem]:
     yield from under(at, dra_pool_problems(cfg.cloud, pool))
 
 
-def dra_cluster(cfg: ConfigUnderCheck) -> Iterator[Problem]:
+def dra_cluster(cfg: ConfigUnderRules) -> Iterator[Problem]:
     """What DRA pools need of the cluster and the GPU layer (``plan.dra_pools``)."""
     yield from dra_cluster_problems(cfg.settings)
 
 
-PoolCheck = Callable[[ConfigUnderCheck, str, GpuPoolSettings], Iterator[Problem]]
-"""A check of one pool: the config, the pool's key path and its settings."""
+PoolRule = Callable[[ConfigUnderRules, str, GpuPoolSettings], Iterator[Problem]]
+"""A rule of one pool: the config, the pool's key path and its settings."""
 
 
-def per_pool(pool_check: PoolCheck) -> Rule:
-    """A rule that runs a one-pool check on each pool under check."""
+def per_pool(pool_rule: PoolRule) -> Rule:
+    """A rule that runs a one-pool rule on each pool under the rules."""
 
-    def rule(cfg: ConfigUnderCheck) -> Iterator[Problem]:
+    def rule(cfg: ConfigUnderRules) -> Iterator[Problem]:
         for i, pool in cfg.pools:
-            yield from pool_check(cfg, f"gpuPools[{i}]", pool)
+            yield from pool_rule(cfg, f"gpuPools[{i}]", pool)
 
-    rule.__name__ = pool_check.__name__.lstrip("_")
+    rule.__name__ = rule.__qualname__ = pool_rule.__name__.lstrip("_")
+    rule.__module__ = pool_rule.__module__  # named where its pool rule is
     return rule
 
 
-def duplicate_names(cfg: ConfigUnderCheck) -> Iterator[Problem]:
-    """Pool names are unique across GPU and CPU pools: AKS and ACK name pools per cluster."""
-    gpu = Counter(p.name for p in cfg.settings.gpu_pools)
-    for name, n in gpu.items():
-        if n > 1:
-            yield "gpuPools", f"duplicate name {name!r}"
-    cpu = Counter(p.name for p in cfg.settings.cpu_pools)
-    for i, pool in enumerate(cfg.settings.cpu_pools):
-        if pool.name in gpu:
-            yield f"cpuPools[{i}].name", f"{pool.name!r} is also the name of a GPU pool"
-    for name, n in cpu.items():
-        if n > 1:
-            yield "cpuPools", f"duplicate name {name!r}"
+def duplicate_names(cfg: ConfigUnderRules) -> Iterator[Problem]:
+    """Pool names are unique across GPU and CPU pools."""
+    yield from pool_name_problems(cfg.settings)
 
 
 POOL_RULES: tuple[Rule, ...] = tuple(
-    per_pool(check)
-    for check in (
+    per_pool(pool_rule)
+    for pool_rule in (
         _pool_machine,
         _pool_size,
         _pool_mig,

@@ -8,10 +8,10 @@ from collections.abc import Iterator
 from gpu_platform.plan.problems import under
 from gpu_platform.plan.queues import queue_problems
 
-from .base import ConfigUnderCheck, Problem, Rule
+from .base import ConfigUnderRules, Problem, Rule
 
 
-def queues(cfg: ConfigUnderCheck) -> Iterator[Problem]:
+def queues(cfg: ConfigUnderRules) -> Iterator[Problem]:
     settings = cfg.settings.queues
     if settings is None:
         return

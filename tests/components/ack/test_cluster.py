@@ -21,8 +21,9 @@ from gpu_platform.components.ack.cluster import (
 from gpu_platform.offline_preview import ProgramRun, Secret, engine
 from gpu_platform.offline_preview.cloud_outputs import fake_kubeconfig
 from gpu_platform.settings import AckClusterSettings
+from tests.components import platforms
 from tests.components.input_errors import paths, reasons, refused
-from tests.conftest import by_type, one, run, stack_raw
+from tests.conftest import by_type, one, run
 
 MANAGED = "alicloud:cs/managedKubernetes:ManagedKubernetes"
 NODE_POOL = "alicloud:cs/nodePool:NodePool"
@@ -34,9 +35,9 @@ CREDENTIAL = "alicloud:cs/getClusterCredential:getClusterCredential"
 
 
 def settings(node_autoscaling: bool = False, **changes: Any) -> AckClusterArgs:
-    """The args the platform passes for the ack-dev cluster, with ``changes`` (YAML keys)
-    applied."""
-    raw = {**stack_raw("ack-dev")["cluster"], **changes}
+    """The args the platform passes for ``platforms.ack_pro_cluster``, with ``changes`` (YAML
+    keys) applied."""
+    raw = {**platforms.ack_pro_cluster(), **changes}
     return ack_cluster_args(
         AckClusterSettings.model_validate(raw), node_autoscaling=node_autoscaling
     )

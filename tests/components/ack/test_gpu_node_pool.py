@@ -20,16 +20,17 @@ from gpu_platform.components.nvidia.device_plugin import gpu_node_affinity
 from gpu_platform.components.pool_args import GpuPoolArgs, gpu_pool_args
 from gpu_platform.offline_preview import ProgramRun
 from gpu_platform.stack_config import ConfigError, load_platform
+from tests.components import platforms
 from tests.components.input_errors import paths, reasons, refused
-from tests.conftest import one, run, stack_raw
+from tests.conftest import one, run
 
 NODE_POOL = "alicloud:cs/nodePool:NodePool"
 
 
 def pool_facts(name: str, **changes: Any) -> GpuPoolArgs:
-    """The args of a pool of the ack-dev stack (checked by the config rules), with
-    ``changes`` (YAML keys) applied."""
-    raw = stack_raw("ack-dev")
+    """The args of a pool of ``platforms.ack_mps_and_whole_gpus`` (checked by the config
+    rules), with ``changes`` (YAML keys) applied."""
+    raw = platforms.ack_mps_and_whole_gpus()
     for workload in raw["workloads"]:
         workload["gpuQuota"] = 1  # whatever resources the changed pools expose
     for pool in raw["gpuPools"]:

@@ -23,14 +23,15 @@ from gpu_platform.offline_preview import ProgramRun, RecordedResource
 from gpu_platform.plan.ack.gpu_sharing import MPS_CONTROL_UNPINNED
 from gpu_platform.settings import AckClusterSettings
 from gpu_platform.stack_config import load_platform
+from tests.components import platforms
 from tests.components.input_errors import paths, reasons, refused
-from tests.conftest import by_type, one, run, stack_raw
+from tests.conftest import by_type, one, run
 
 RELEASE = "kubernetes:helm.sh/v3:Release"
 
 
 def platform(mode: str | None = "mps", **pins: Any) -> Any:
-    raw = stack_raw("ack-dev")
+    raw = platforms.ack_mps_and_whole_gpus()
     raw["ackGpuSharing"].update(pins)
     for workload in raw["workloads"]:
         workload["gpuQuota"] = 1
@@ -43,8 +44,8 @@ def platform(mode: str | None = "mps", **pins: Any) -> Any:
 
 
 def sharing_args(mode: str | None = "mps", **pins: Any) -> AckGpuSharingArgs:
-    """The args the platform passes for the ack-dev stack with the first pool's sharing
-    ``mode`` and ``pins`` (YAML keys)."""
+    """The args the platform passes for ``platforms.ack_mps_and_whole_gpus`` with the first
+    pool's sharing ``mode`` and ``pins`` (YAML keys)."""
     p = platform(mode, **pins)
     pools = [gpu_pool_args(pf) for pf in p.pools.values()]
     cluster = p.settings.cluster

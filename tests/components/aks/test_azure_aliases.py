@@ -13,7 +13,7 @@ from gpu_platform.component_provider import HOSTED_COMPONENTS, GpuPlatformProvid
 from gpu_platform.components.aks.azure_aliases import is_version_alias, without_version_aliases
 from gpu_platform.components.aks.nvme_cache import NvmeCache
 from gpu_platform.offline_preview import ProgramRun
-from tests.conftest import run, stack_preview
+from tests.conftest import run
 from tests.provider.wire_inputs import WIRE_INPUTS
 
 AGENT_POOL = "azure-native:containerservice:AgentPool"
@@ -97,7 +97,7 @@ AKS_COMPONENTS = tuple(name for name in HOSTED_COMPONENTS if name.startswith("Ak
 """Every hosted AKS component (NvmeCache, whose inputs hold resource references, below)."""
 
 
-def _version_aliases(result: ProgramRun) -> dict[str, list[str]]:
+def version_aliases(result: ProgramRun) -> dict[str, list[str]]:
     found = {}
     for resource in result.resources:
         if resource.type.startswith("azure-native:"):
@@ -119,7 +119,7 @@ def test_each_aks_component_on_its_own_creates_none(component: str) -> None:
 
     result = run(program)
     assert any(r.type.startswith("azure-native:") for r in result.resources)
-    assert _version_aliases(result) == {}
+    assert version_aliases(result) == {}
 
 
 def test_nvme_cache_creates_none() -> None:
@@ -136,12 +136,4 @@ def test_nvme_cache_creates_none() -> None:
 
     result = run(program)
     assert any(r.type == "azure-native:kubernetesconfiguration:Extension" for r in result.resources)
-    assert _version_aliases(result) == {}
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize("stack", ["dev", "prod"])
-def test_no_azure_resource_of_a_stack_carries_a_version_alias(stack: str) -> None:
-    result = stack_preview(stack).run
-    assert any(r.type == AGENT_POOL for r in result.resources)
-    assert _version_aliases(result) == {}
+    assert version_aliases(result) == {}

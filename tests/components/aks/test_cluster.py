@@ -26,9 +26,10 @@ from gpu_platform.offline_preview.cloud_outputs import (
 )
 from gpu_platform.settings import AksClusterSettings
 from gpu_platform.stack_config import ConfigError, load_platform
+from tests.components import platforms
 from tests.components.input_errors import paths
 from tests.components.input_errors import refused as refused_by
-from tests.conftest import by_type, one, run, run_once, stack_raw
+from tests.conftest import by_type, one, run, run_once
 
 MANAGED_CLUSTER = "azure-native:containerservice:ManagedCluster"
 MAINTENANCE = "azure-native:containerservice:MaintenanceConfiguration"
@@ -37,18 +38,22 @@ PROVIDER = "pulumi:providers:kubernetes"
 ROLE_ASSIGNMENT = "azure-native:authorization:RoleAssignment"
 
 
-def settings(stack: str = "dev", **changes: Any) -> AksClusterSettings:
-    """The validated cluster settings of a stack file, with ``changes`` merged into its YAML."""
-    raw = stack_raw(stack)
-    raw["cluster"] = {**raw["cluster"], **changes}
-    cluster = load_platform(raw).settings.cluster
-    assert isinstance(cluster, AksClusterSettings)
-    return cluster
+CLUSTERS = {"public": platforms.aks_public_cluster, "hardened": platforms.aks_hardened_cluster}
+"""The AKS clusters of tests.components.platforms, by what they are."""
 
 
-def cluster_args(stack: str = "dev", **changes: Any) -> AksClusterArgs:
-    """The component args GpuPlatform passes for that stack's cluster settings."""
-    return aks_cluster_args(settings(stack, **changes))
+def settings(cluster: str = "public", **changes: Any) -> AksClusterSettings:
+    """The validated settings of a cluster of ``CLUSTERS``, with ``changes`` merged into its
+    YAML."""
+    raw = {"cloud": "aks", "cluster": {**CLUSTERS[cluster](), **changes}}
+    validated = load_platform(raw).settings.cluster
+    assert isinstance(validated, AksClusterSettings)
+    return validated
+
+
+def cluster_args(cluster: str = "public", **changes: Any) -> AksClusterArgs:
+    """The component args GpuPlatform passes for those cluster settings."""
+    return aks_cluster_args(settings(cluster, **changes))
 
 
 def build(cluster: AksClusterArgs, name: str = "plat") -> ProgramRun:
@@ -63,10 +68,10 @@ def build(cluster: AksClusterArgs, name: str = "plat") -> ProgramRun:
 
 
 @run_once
-def built(stack: str = "dev", name: str = "plat", **changes: Any) -> ProgramRun:
-    """``build(cluster_args(stack, **changes), name)``, run once per test process: most tests
+def built(cluster: str = "public", name: str = "plat", **changes: Any) -> ProgramRun:
+    """``build(cluster_args(cluster, **changes), name)``, run once per test process: most tests
     read the same few clusters."""
-    return build(cluster_args(stack, **changes), name)
+    return build(cluster_args(cluster, **changes), name)
 
 
 def test_system_pool_keeps_add_ons_only() -> None:
@@ -80,7 +85,7 @@ def test_system_pool_keeps_add_ons_only() -> None:
 
 
 def test_identity_entra_id_and_workload_identity() -> None:
-    inputs = one(built("prod"), MANAGED_CLUSTER).inputs
+    inputs = one(built("hardened"), MANAGED_CLUSTER).inputs
     assert inputs["identity"] == {"type": "SystemAssigned"}
     assert inputs["enableRBAC"] is True
     assert inputs["aadProfile"] == {
@@ -90,7 +95,7 @@ def test_identity_entra_id_and_workload_identity() -> None:
     }
     assert inputs["disableLocalAccounts"] is True
     assert inputs["oidcIssuerProfile"] == {"enabled": True}
-    # prod turns Defender on; the rest of the security profile is in the hardening tests.
+    # Hardened: Defender on; the rest of the security profile is in the hardening tests.
     assert inputs["securityProfile"]["workloadIdentity"] == {"enabled": True}
 
 
@@ -129,7 +134,7 @@ def test_dev_api_server_is_public_behind_authorized_ranges() -> None:
 
 
 def test_prod_is_private_standard_tier_and_protected() -> None:
-    result = built("prod")
+    result = built("hardened")
     mc = one(result, MANAGED_CLUSTER)
     assert mc.inputs["apiServerAccessProfile"] == {"enablePrivateCluster": True}
     assert mc.inputs["sku"] == {"name": "Base", "tier": "Standard"}
@@ -203,9 +208,9 @@ def test_children_are_parented_and_named_after_the_component() -> None:
 # --- Azure RBAC: the deploying identity may reach the Kubernetes API ----------------------
 
 
-@pytest.mark.parametrize("stack", ["dev", "prod"])
-def test_azure_rbac_grants_the_deployer_cluster_admin_on_the_cluster(stack: str) -> None:
-    result = built(stack)
+@pytest.mark.parametrize("cluster", ["public", "hardened"])
+def test_azure_rbac_grants_the_deployer_cluster_admin_on_the_cluster(cluster: str) -> None:
+    result = built(cluster)
     assignment = one(result, ROLE_ASSIGNMENT)
     cluster = one(result, MANAGED_CLUSTER)
     assert assignment.inputs["principalId"] == FAKE_DEPLOYER_OBJECT_ID
@@ -418,12 +423,12 @@ def test_misspelt_typed_argument_fails(build_wrong: Any) -> None:
 # --- the component's own args, without any stack config -----------------------------------
 
 
-@pytest.mark.parametrize("stack", ["dev", "prod"])
-def test_stack_settings_round_trip_through_the_args(stack: str) -> None:
+@pytest.mark.parametrize("cluster", ["public", "hardened"])
+def test_config_settings_round_trip_through_the_args(cluster: str) -> None:
     # GpuPlatform passes aks_cluster_args(settings); the component validates them back into
-    # the very same settings, so the stack's plan cannot change.
-    cluster = settings(stack)
-    assert AksClusterSettings.model_validate(aks_cluster_args(cluster)) == cluster
+    # the very same settings, so a stack's plan cannot change.
+    validated = settings(cluster)
+    assert AksClusterSettings.model_validate(aks_cluster_args(validated)) == validated
 
 
 def test_minimal_args_get_the_hardened_defaults() -> None:
@@ -498,9 +503,9 @@ WORKSPACE = "azure-native:operationalinsights:Workspace"
 LOGS: dict[str, Any] = {"logs": True, "retention_days": 30}
 
 
-@pytest.mark.parametrize(("stack", "encrypted"), [("dev", False), ("prod", True)])
-def test_system_pool_hardening_is_explicit(stack: str, encrypted: bool) -> None:
-    [system] = one(build(cluster_args(stack)), MANAGED_CLUSTER).inputs["agentPoolProfiles"]
+@pytest.mark.parametrize(("cluster", "encrypted"), [("public", False), ("hardened", True)])
+def test_system_pool_hardening_is_explicit(cluster: str, encrypted: bool) -> None:
+    [system] = one(build(cluster_args(cluster)), MANAGED_CLUSTER).inputs["agentPoolProfiles"]
     assert {k: system[k] for k in ("maxPods", "osDiskType", "osDiskSizeGB")} == {
         "maxPods": 110,
         "osDiskType": "Ephemeral",  # a D4ds_v5's 150 GiB temp disk holds 128 GiB
@@ -524,7 +529,7 @@ def test_minimal_args_get_explicit_node_hardening() -> None:
 
 
 def test_azure_policy_and_defender_report_to_the_logs_workspace() -> None:
-    args = cluster_args("prod")
+    args = cluster_args("hardened")
     args["monitoring"] = LOGS
     result = build(args)
     workspace = one(result, WORKSPACE)
@@ -547,7 +552,7 @@ def test_azure_policy_and_defender_report_to_the_logs_workspace() -> None:
 
 
 def test_defender_without_logs_gets_its_own_workspace_and_no_log_agent() -> None:
-    result = build(cluster_args("dev", defender=True))
+    result = build(cluster_args("public", defender=True))
     workspace = one(result, WORKSPACE)
     inputs = one(result, MANAGED_CLUSTER).inputs
     assert "addonProfiles" not in inputs  # no Container insights agent: logs are off

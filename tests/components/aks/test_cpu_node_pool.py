@@ -12,15 +12,16 @@ from gpu_platform.components.aks.cpu_node_pool import AksCpuNodePool, AksCpuNode
 from gpu_platform.components.pool_args import CpuPoolArgs, cpu_pool_args
 from gpu_platform.offline_preview import ProgramRun
 from gpu_platform.stack_config import load_platform
+from tests.components import platforms
 from tests.components.input_errors import paths, reasons, refused
-from tests.conftest import one, run, stack_raw
+from tests.conftest import one, run
 
 AGENT_POOL = "azure-native:containerservice:AgentPool"
 
 
-def general(stack: str = "prod") -> CpuPoolArgs:
-    """The CPU pool of a stack, as GpuPlatform passes it."""
-    (pool,) = load_platform(stack_raw(stack)).settings.cpu_pools
+def general() -> CpuPoolArgs:
+    """The hardened platform's zonal CPU pool, as GpuPlatform passes it."""
+    (pool,) = load_platform(platforms.aks_hardened()).settings.cpu_pools
     return cpu_pool_args(pool)
 
 
@@ -44,7 +45,7 @@ def build(pool_args: AksCpuNodePoolArgs) -> ProgramRun:
     return run(program)
 
 
-def test_prod_cpu_pool_exact_inputs() -> None:
+def test_zonal_cpu_pool_exact_inputs() -> None:
     result = build(args(general()))
     pool = one(result, AGENT_POOL)
     assert pool.inputs == {

@@ -30,9 +30,10 @@ from gpu_platform.plan.platform import ResolvedPlatform
 from gpu_platform.plan.pools import PoolFacts
 from gpu_platform.settings import DevicePluginSettings
 from gpu_platform.stack_config import ConfigError, load_platform
+from tests.components import platforms
 from tests.components.input_errors import paths
 from tests.components.input_errors import refused as refused_by
-from tests.conftest import one, run, stack_raw
+from tests.conftest import one, run
 from tests.pools import gpu_pool
 
 AGENT_POOL = "azure-native:containerservice:AgentPool"
@@ -40,15 +41,16 @@ EXTENSION = "azure-native:kubernetesconfiguration:Extension"
 STORAGE_CLASS = "kubernetes:storage.k8s.io/v1:StorageClass"
 
 
-def dev_platform(mutate: Any = None) -> ResolvedPlatform:
-    raw = stack_raw("dev")
+def mig_and_time_slicing(mutate: Any = None) -> ResolvedPlatform:
+    """``platforms.aks_mig_and_time_slicing``, changed by ``mutate``."""
+    raw = platforms.aks_mig_and_time_slicing()
     if mutate is not None:
         mutate(raw)
     return load_platform(raw)
 
 
 def pool_args(pf: PoolFacts, **overrides: Any) -> AksGpuNodePoolArgs:
-    """The component args GpuPlatform passes for a resolved pool of a stack."""
+    """The component args GpuPlatform passes for a resolved pool."""
     args: AksGpuNodePoolArgs = {
         "pool": gpu_pool_args(pf),
         "cluster_name": "gpu-dev",
@@ -70,11 +72,11 @@ def build(args: AksGpuNodePoolArgs, name: str = "plat-gpu") -> ProgramRun:
 
 
 def mig_pool() -> PoolFacts:
-    return dev_platform().pools["a100mig"]
+    return mig_and_time_slicing().pools["a100mig"]
 
 
 def t4_pool() -> PoolFacts:
-    return dev_platform().pools["t4"]
+    return mig_and_time_slicing().pools["t4"]
 
 
 # --- the MIG pool -------------------------------------------------------------------------
@@ -114,7 +116,7 @@ def test_node_labels_select_plugin_config_pool_and_workloads() -> None:
 
 
 def test_user_labels_are_added() -> None:
-    platform = dev_platform(lambda r: r["gpuPools"][0].update(labels={"team": "vision"}))
+    platform = mig_and_time_slicing(lambda r: r["gpuPools"][0].update(labels={"team": "vision"}))
     labels = one(build(pool_args(platform.pools["a100mig"])), AGENT_POOL).inputs["nodeLabels"]
     assert labels["team"] == "vision"
     assert labels[POOL_LABEL] == "a100mig"
@@ -189,7 +191,7 @@ def test_mig_pool_that_autoscales_is_refused_before_anything_is_registered() -> 
 
 def test_azure_linux_mig_pool_is_refused_by_config_and_component() -> None:
     with pytest.raises(ConfigError) as config:
-        dev_platform(lambda r: r["gpuPools"][0].update(osSku="AzureLinux"))
+        mig_and_time_slicing(lambda r: r["gpuPools"][0].update(osSku="AzureLinux"))
     bad: GpuPoolArgs = {**MIG_POOL, "os_sku": "AzureLinux"}
     err = refused(pool_args(t4_pool(), pool=bad))
     rule = dict(mig_problems("aks", gpu_pool(bad)))["osSku"]
@@ -287,7 +289,7 @@ def hardening(inputs: dict[str, Any]) -> tuple[Any, ...]:
     )
 
 
-def test_mig_pool_hardening_from_the_stack_and_encryption_at_host() -> None:
+def test_mig_pool_hardening_from_the_config_and_encryption_at_host() -> None:
     inputs = one(build(pool_args(mig_pool(), encryption_at_host=True)), AGENT_POOL).inputs
     # The ND96asr_v4's 6,000 GiB temp disk holds the OS disk.
     assert hardening(inputs) == ("Ephemeral", 128, 110, True)
@@ -326,7 +328,7 @@ def test_os_disk_type_follows_the_size_local_disk_unless_set(
 
 def test_ephemeral_os_disk_the_size_cannot_hold_is_refused_by_config_and_component() -> None:
     with pytest.raises(ConfigError) as err:
-        dev_platform(lambda r: r["gpuPools"][1].update(osDiskSizeGb=200))
+        mig_and_time_slicing(lambda r: r["gpuPools"][1].update(osDiskSizeGb=200))
     assert err.value.problems == [
         (
             "gpuPools[1].osDiskType",
@@ -335,7 +337,7 @@ def test_ephemeral_os_disk_the_size_cannot_hold_is_refused_by_config_and_compone
         )
     ]
     with pytest.raises(ConfigError, match="an ephemeral OS disk is at most 2040 GiB on any size"):
-        dev_platform(lambda r: r["gpuPools"][0].update(osDiskSizeGb=2048))
+        mig_and_time_slicing(lambda r: r["gpuPools"][0].update(osDiskSizeGb=2048))
     small: GpuPoolArgs = {
         "name": "a100",
         "vm_size": "Standard_NC24ads_A100_v4",
@@ -371,7 +373,7 @@ def test_non_mig_pool_autoscales_from_zero() -> None:
 
 
 def test_fixed_size_non_mig_pool() -> None:
-    platform = dev_platform(lambda r: r["gpuPools"][1].update(autoscale=None, count=2))
+    platform = mig_and_time_slicing(lambda r: r["gpuPools"][1].update(autoscale=None, count=2))
     pool = one(build(pool_args(platform.pools["t4"])), AGENT_POOL)
     assert pool.inputs["enableAutoScaling"] is False
     assert pool.inputs["count"] == 2
@@ -413,7 +415,7 @@ def test_misspelt_agent_pool_argument_fails() -> None:
 )
 def test_platform_labels_cannot_be_overridden(labels: dict[str, str], fragment: str) -> None:
     with pytest.raises(ConfigError) as err:
-        dev_platform(lambda r: r["gpuPools"][0].update(labels=labels))
+        mig_and_time_slicing(lambda r: r["gpuPools"][0].update(labels=labels))
     # (The workload quota on the refused pool is reported too; only pool problems matter here.)
     [(path, message)] = [p for p in err.value.problems if p[0].startswith("gpuPools")]
     assert path == f"gpuPools[0].labels.{next(iter(labels))}"
@@ -423,7 +425,7 @@ def test_platform_labels_cannot_be_overridden(labels: dict[str, str], fragment: 
 @pytest.mark.parametrize("surge", ["0", "ten", "-1", "10%%"])
 def test_max_surge_must_be_a_count_or_percentage(surge: str) -> None:
     with pytest.raises(ConfigError) as err:
-        dev_platform(lambda r: r["gpuPools"][0].update(upgrade={"maxSurge": surge}))
+        mig_and_time_slicing(lambda r: r["gpuPools"][0].update(upgrade={"maxSurge": surge}))
     pool_paths = [p for p, _ in err.value.problems if p.startswith("gpuPools")]
     assert pool_paths == ["gpuPools[0].upgrade.maxSurge"]
 
@@ -437,7 +439,7 @@ def nvme_platform() -> ResolvedPlatform:
             {"name": "a100nvme", "vmSize": "Standard_NC24ads_A100_v4", "count": 1, "nvme": True}
         )
 
-    return dev_platform(add_pool)
+    return mig_and_time_slicing(add_pool)
 
 
 def k8s_provider() -> k8s.Provider:
@@ -453,7 +455,7 @@ def test_nvme_pool_facts() -> None:
 
 def test_nvme_refused_on_sizes_without_nvme() -> None:
     with pytest.raises(ConfigError, match="no local NVMe"):
-        dev_platform(lambda r: r["gpuPools"][0].update(nvme=True))
+        mig_and_time_slicing(lambda r: r["gpuPools"][0].update(nvme=True))
 
 
 # --- the chart's defaults accept our nodes --------------------------------------------------
@@ -598,7 +600,7 @@ def test_the_proof_can_fail() -> None:
 
 
 def amd_pool() -> PoolFacts:
-    return load_platform(stack_raw("amd-dev")).pools["mi300x"]
+    return load_platform(platforms.aks_amd_and_nvidia()).pools["mi300x"]
 
 
 def test_amd_pool_exact_inputs() -> None:

@@ -15,9 +15,10 @@ from gpu_platform.plan.amd.pools import amd_layer_problems
 from gpu_platform.plan.platform import ResolvedPlatform
 from gpu_platform.settings import AmdGpuOperatorSettings
 from gpu_platform.stack_config import load_platform
+from tests.components import platforms
 from tests.components.incluster_args import amd_operator_args
 from tests.components.input_errors import paths, refused
-from tests.conftest import by_type, one, run, run_once, stack_raw
+from tests.conftest import by_type, one, run, run_once
 from tests.pools import gpu_pool
 
 DEVICE_CONFIG = "kubernetes:amd.com/v1alpha1:DeviceConfig"
@@ -32,7 +33,7 @@ AMD_TOLERATION = [{"key": "amd.com/gpu", "operator": "Exists", "effect": "NoSche
 
 
 def amd_platform() -> ResolvedPlatform:
-    return load_platform(stack_raw("amd-dev"))
+    return load_platform(platforms.aks_amd_and_nvidia())
 
 
 @run_once

@@ -21,7 +21,8 @@ from gpu_facts.network_policy import API_SERVER_PORTS, Endpoint, allows
 from gpu_platform.components.amd.gpu_operator import operator_policies
 from gpu_platform.plan.amd.gpu_operator import device_configs, operator_values
 from gpu_platform.stack_config import load_platform
-from tests.conftest import run, stack_raw
+from tests.components import platforms
+from tests.conftest import run
 from tests.reference import has_path, reference, render_chart
 
 NAMESPACE = amd.DEFAULT_NAMESPACE
@@ -29,7 +30,7 @@ POD_KINDS = {"DaemonSet", "Deployment", "StatefulSet", "Job", "CronJob", "Pod"}
 
 
 def _platform() -> Any:
-    return load_platform(stack_raw("amd-dev"))
+    return load_platform(platforms.aks_amd_and_nvidia())
 
 
 @pytest.fixture(scope="module")

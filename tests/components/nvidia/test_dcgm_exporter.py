@@ -16,7 +16,9 @@ from gpu_facts.scheduling import DEVICE_PLUGIN_CONFIG_LABEL, GPU_PRESENT_LABEL, 
 from gpu_platform.components.nvidia.dcgm_exporter import DcgmExporter, DcgmExporterArgs
 from gpu_platform.components.pool_args import GpuPoolArgs, gpu_pool_args
 from gpu_platform.offline_preview import ProgramRun
-from tests.conftest import by_type, one, platform_of, run, stack_raw
+from gpu_platform.stack_config import load_platform
+from tests.components import platforms
+from tests.conftest import by_type, one, run
 from tests.reference import reference
 
 CHART = "dcgm-exporter-4.8.2"
@@ -297,8 +299,8 @@ def test_every_known_value_path_is_in_the_charts_values_yaml() -> None:
             node = node[key]
 
 
-def test_our_stacks_pools_map_onto_the_exporter() -> None:
-    platform = platform_of(stack_raw("dev"))
+def test_mig_and_time_sliced_pools_map_onto_the_exporter() -> None:
+    platform = load_platform(platforms.aks_mig_and_time_slicing())
     pools = [gpu_pool_args(pf) for pf in platform.pools.values()]
     result = run(lambda: DcgmExporter("metrics", {"pools": pools, "cloud": "aks"}))
     env = {e["name"]: e["value"] for e in values(result)["extraEnv"]}

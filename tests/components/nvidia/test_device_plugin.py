@@ -38,9 +38,10 @@ from gpu_platform.plan.platform import ResolvedPlatform
 from gpu_platform.settings import DevicePluginSettings
 from gpu_platform.stack_config import ConfigError, load_platform
 from gpu_policies.registry import policies
+from tests.components import platforms
 from tests.components.incluster_args import operator_args, plugin_args, pools_args
 from tests.components.input_errors import paths
-from tests.conftest import by_type, one, run, stack_raw
+from tests.conftest import by_type, one, run
 
 RELEASE = "kubernetes:helm.sh/v3:Release"
 NAMESPACE = "kubernetes:core/v1:Namespace"
@@ -78,8 +79,9 @@ NFD_RESOURCES = {
 }
 
 
-def platform(stack: str = "existing", mutate: Any = None) -> ResolvedPlatform:
-    raw = stack_raw(stack)
+def platform(raw: dict[str, Any] | None = None, mutate: Any = None) -> ResolvedPlatform:
+    """``raw`` (by default ``platforms.existing_mig_and_time_slicing``), changed by ``mutate``."""
+    raw = platforms.existing_mig_and_time_slicing() if raw is None else raw
     if mutate is not None:
         mutate(raw)
     return load_platform(raw)
@@ -230,10 +232,10 @@ def test_gfd_follows_config() -> None:
 
 
 def test_every_generated_value_key_is_a_known_chart_key() -> None:
-    for p in (platform(), mixed_pools(), platform("dev")):
+    for p in (platform(), mixed_pools(), platform(platforms.aks_mig_and_time_slicing())):
         values = one(plugin_run(p), RELEASE).inputs["values"]
         assert unknown_value_paths(values) == []
-    for p in (platform(), platform("dev")):
+    for p in (platform(), platform(platforms.aks_mig_and_time_slicing())):
         values = operator_values(list(p.pools.values()))
         assert unknown_value_paths(values, GPU_OPERATOR_KNOWN_VALUE_PATHS) == []
 
@@ -470,7 +472,9 @@ def test_platform_without_plugin_or_operator() -> None:
 
 def test_platform_registers_its_cluster_outputs() -> None:
     monitor = RecordingMonitor(PreviewMocks())
-    result = run(lambda: GpuPlatform("ack", platform("ack-dev")), monitor=monitor)
+    result = run(
+        lambda: GpuPlatform("ack", platform(platforms.ack_mps_and_whole_gpus())), monitor=monitor
+    )
     component = one(result, "gpu-platform:index:GpuPlatform")
     outputs = monitor.registered_outputs[component.urn]
     assert set(outputs["clusterOutputs"]) == {
@@ -492,7 +496,7 @@ def test_platform_registers_its_cluster_outputs() -> None:
 
 
 def test_ack_platform_serves_only_plugin_pools() -> None:
-    result = run(lambda: GpuPlatform("ack", platform("ack-dev")))
+    result = run(lambda: GpuPlatform("ack", platform(platforms.ack_mps_and_whole_gpus())))
     (release,) = [r for r in by_type(result, RELEASE) if r.inputs["chart"] == CHART_NAME]
     assert set(release.inputs["values"]["config"]["map"]) == {DEFAULT_CONFIG_NAME, "t4"}
 
@@ -503,7 +507,7 @@ def test_ack_platform_with_only_ack_shared_pools_installs_no_plugin() -> None:
         raw["gpuPools"][0]["autoscale"]["min"] = 1  # always a node: it gets its check Job
         raw["workloads"] = [w for w in raw["workloads"] if w["pools"] == ["a10mps"]]
 
-    result = run(lambda: GpuPlatform("ack", platform("ack-dev", only_mps)))
+    result = run(lambda: GpuPlatform("ack", platform(platforms.ack_mps_and_whole_gpus(), only_mps)))
     assert [r for r in by_type(result, RELEASE) if r.inputs["chart"] == CHART_NAME] == []
     assert by_type(result, PLUGIN) == []
     # The MPS pool is still checked, from its own namespace (docs/device-plugin.md).
@@ -628,9 +632,11 @@ def test_bad_operator_args_name_every_bad_property() -> None:
 
 def test_resources_come_from_settings_and_reach_both_charts() -> None:
     def sized(raw: dict[str, Any]) -> None:
-        raw["devicePlugin"]["resources"] = {
-            "plugin": {"cpu": "20m", "memory": "40Mi", "memoryLimit": "200Mi"},
-            "nfdWorker": {"cpu": "10m", "memory": "32Mi"},
+        raw["devicePlugin"] = {
+            "resources": {
+                "plugin": {"cpu": "20m", "memory": "40Mi", "memoryLimit": "200Mi"},
+                "nfdWorker": {"cpu": "10m", "memory": "32Mi"},
+            }
         }
 
     p = platform(mutate=sized)
@@ -653,8 +659,8 @@ def test_resources_come_from_settings_and_reach_both_charts() -> None:
 
 def test_a_memory_limit_below_the_request_is_refused() -> None:
     def bad(raw: dict[str, Any]) -> None:
-        raw["devicePlugin"]["resources"] = {
-            "nfdGc": {"cpu": "1", "memory": "1Gi", "memoryLimit": "1G"}
+        raw["devicePlugin"] = {
+            "resources": {"nfdGc": {"cpu": "1", "memory": "1Gi", "memoryLimit": "1G"}}
         }
 
     with pytest.raises(
@@ -675,7 +681,7 @@ def test_mps_on_a_chart_that_cannot_serve_it_is_refused_with_the_plans_message()
     def mps(raw: dict[str, Any]) -> None:
         raw["gpuPools"][1]["sharing"] = {"mode": "mps", "replicas": 2}
 
-    args = plugin_args(platform("existing", mps), version="0.15.0")
+    args = plugin_args(platform(mutate=mps), version="0.15.0")
     with pytest.raises(pulumi.InputPropertiesError) as err:
         run(lambda: NvidiaDevicePlugin("dp", args))
     # plan.nvidia.device_plugin_values.mps_version_problems: the stack config's words too.

@@ -16,18 +16,23 @@ from gpu_facts.nvidia.device_plugin_chart import CHART_PODS, DEFAULT_VERSION, RE
 from gpu_platform.components.nvidia.device_plugin import NvidiaDevicePlugin, chart_values
 from gpu_platform.plan.platform import ResolvedPlatform
 from gpu_platform.stack_config import load_platform
+from tests.components import platforms
 from tests.components.incluster_args import plugin_args
-from tests.conftest import by_type, run, stack_raw
+from tests.conftest import by_type, run
 from tests.reference import reference
 
 CHART_NAME = f"nvidia-device-plugin-{DEFAULT_VERSION}"
 """NVIDIA's chart at our pinned version, read from ../shared/reference (never copied here)."""
 POD_KINDS = {"DaemonSet", "Deployment", "StatefulSet", "Job", "CronJob", "Pod"}
-STACK_OF_CLOUD = {"aks": "dev", "ack": "ack-dev", "existing": "existing"}
+PLATFORM_OF_CLOUD = {
+    "aks": platforms.aks_mig_and_time_slicing,
+    "ack": platforms.ack_mps_and_whole_gpus,
+    "existing": platforms.existing_mig_and_time_slicing,
+}
 
 
 def platform(cloud: str) -> ResolvedPlatform:
-    return load_platform(stack_raw(STACK_OF_CLOUD[cloud]))
+    return load_platform(PLATFORM_OF_CLOUD[cloud]())
 
 
 def render(p: ResolvedPlatform) -> list[dict[str, Any]]:
@@ -105,7 +110,7 @@ PROBES = [
 ]
 
 
-@pytest.mark.parametrize("cloud", sorted(STACK_OF_CLOUD))
+@pytest.mark.parametrize("cloud", sorted(PLATFORM_OF_CLOUD))
 def test_each_pod_reaches_the_api_server_and_nothing_else(cloud: str) -> None:
     p = platform(cloud)
     result = run(lambda: NvidiaDevicePlugin("dp", plugin_args(p)))
@@ -134,10 +139,12 @@ def test_each_pod_reaches_the_api_server_and_nothing_else(cloud: str) -> None:
 
 
 def test_the_resources_reach_the_rendered_containers() -> None:
-    raw = stack_raw("existing")
-    raw["devicePlugin"]["resources"] = {
-        "plugin": {"cpu": "20m", "memory": "40Mi", "memoryLimit": "200Mi"},
-        "nfdGc": {"cpu": "7m", "memory": "30Mi"},
+    raw = platforms.existing_mig_and_time_slicing()
+    raw["devicePlugin"] = {
+        "resources": {
+            "plugin": {"cpu": "20m", "memory": "40Mi", "memoryLimit": "200Mi"},
+            "nfdGc": {"cpu": "7m", "memory": "30Mi"},
+        }
     }
     p = load_platform(raw)
     expected = {

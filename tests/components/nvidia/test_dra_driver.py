@@ -18,9 +18,10 @@ from gpu_platform.plan.dra_pools import dra_pool_problems
 from gpu_platform.plan.nvidia.dra_driver import dra_driver_values, version_problems
 from gpu_platform.plan.problems import under
 from gpu_platform.stack_config import load_platform
+from tests.components import platforms
 from tests.components.incluster_args import dra_driver_args, pools_args
 from tests.components.input_errors import paths
-from tests.conftest import by_type, one, run, stack_raw
+from tests.conftest import by_type, one, run
 from tests.pools import gpu_pool
 
 RELEASE = "kubernetes:helm.sh/v3:Release"
@@ -29,7 +30,7 @@ COMPONENT = "gpu-platform:index:NvidiaDraDriver"
 
 
 def test_one_pinned_release_with_our_values_in_a_privileged_namespace() -> None:
-    p = load_platform(stack_raw("dra-dev"))
+    p = load_platform(platforms.aks_dra_and_device_plugin())
     result = run(lambda: NvidiaDraDriver("dra", dra_driver_args(p)))
     release = one(result, RELEASE).inputs
     assert (release["chart"], release["version"], release["name"]) == (
@@ -47,7 +48,7 @@ def test_one_pinned_release_with_our_values_in_a_privileged_namespace() -> None:
 
 
 def test_without_a_dra_pool_nothing_is_registered() -> None:
-    p = load_platform(stack_raw("dev"))
+    p = load_platform(platforms.aks_mig_and_time_slicing())
     monitor = RecordingMonitor(PreviewMocks())
     with pytest.raises(pulumi.InputPropertiesError) as err:
         run(
@@ -68,7 +69,7 @@ def test_without_a_dra_pool_nothing_is_registered() -> None:
 def test_the_cluster_version_is_judged_as_the_config_judges_it(
     version: str, expected: list[str]
 ) -> None:
-    p = load_platform(stack_raw("dra-dev"))
+    p = load_platform(platforms.aks_dra_and_device_plugin())
     monitor = RecordingMonitor(PreviewMocks())
     with pytest.raises(pulumi.InputPropertiesError) as err:
         run(
@@ -80,7 +81,7 @@ def test_the_cluster_version_is_judged_as_the_config_judges_it(
 
 
 def test_a_dra_pool_with_sharing_is_refused_with_plans_message() -> None:
-    p = load_platform(stack_raw("dra-dev"))
+    p = load_platform(platforms.aks_dra_and_device_plugin())
     pools = pools_args(p)
     pools[2] = {**pools[2], "sharing": {"mode": "timeSlicing", "replicas": 2}}
     with pytest.raises(pulumi.InputPropertiesError) as err:
@@ -91,7 +92,7 @@ def test_a_dra_pool_with_sharing_is_refused_with_plans_message() -> None:
 
 
 def test_a_chart_version_of_another_chart_is_refused_with_plans_message() -> None:
-    p = load_platform(stack_raw("dra-dev"))
+    p = load_platform(platforms.aks_dra_and_device_plugin())
     monitor = RecordingMonitor(PreviewMocks())
     with pytest.raises(pulumi.InputPropertiesError) as err:
         run(
@@ -105,29 +106,29 @@ def test_a_chart_version_of_another_chart_is_refused_with_plans_message() -> Non
 
 
 def platform_run(mutate: Any = None) -> Any:
-    raw = stack_raw("dra-dev")
+    raw = platforms.aks_dra_and_device_plugin()
     if mutate is not None:
         mutate(raw)
     p = load_platform(raw)
-    return run(lambda: GpuPlatform("dra-dev", p))
+    return run(lambda: GpuPlatform("dra", p))
 
 
 @pytest.fixture(scope="module")
-def dra_dev() -> Any:
+def dra_platform() -> Any:
     return platform_run()
 
 
-def test_the_platform_installs_the_driver_beside_the_device_plugin(dra_dev: Any) -> None:
-    charts = sorted(r.inputs["chart"] for r in by_type(dra_dev, RELEASE))
+def test_the_platform_installs_the_driver_beside_the_device_plugin(dra_platform: Any) -> None:
+    charts = sorted(r.inputs["chart"] for r in by_type(dra_platform, RELEASE))
     assert charts == sorted(["dcgm-exporter", CHART_NAME, "nvidia-device-plugin"])
     plugin = next(
-        r for r in by_type(dra_dev, RELEASE) if r.inputs["chart"] == "nvidia-device-plugin"
+        r for r in by_type(dra_platform, RELEASE) if r.inputs["chart"] == "nvidia-device-plugin"
     )
     # The device plugin gets configs for its own pools only.
     assert sorted(plugin.inputs["values"]["config"]["map"]) == ["a100mig", "plain-default", "t4"]
     pools = {
         r.inputs["agentPoolName"]: r.inputs.get("nodeLabels", {})
-        for r in by_type(dra_dev, "azure-native:containerservice:AgentPool")
+        for r in by_type(dra_platform, "azure-native:containerservice:AgentPool")
     }
     for name in ("h100dra", "a100dramig"):
         assert "nvidia.com/device-plugin.config" not in pools[name]
@@ -135,10 +136,10 @@ def test_the_platform_installs_the_driver_beside_the_device_plugin(dra_dev: Any)
     assert pools["a100mig"]["nvidia.com/device-plugin.config"] == "a100mig"
 
 
-def test_a_dra_pools_driver_check_claims_one_device(dra_dev: Any) -> None:
+def test_a_dra_pools_driver_check_claims_one_device(dra_platform: Any) -> None:
     (job,) = [
         r
-        for r in by_type(dra_dev, "kubernetes:batch/v1:Job")
+        for r in by_type(dra_platform, "kubernetes:batch/v1:Job")
         if r.inputs["metadata"]["name"] == "gpu-driver-check-a100dramig"
     ]
     spec = job.inputs["spec"]["template"]["spec"]
@@ -150,7 +151,7 @@ def test_a_dra_pools_driver_check_claims_one_device(dra_dev: Any) -> None:
     assert "nvidia.com/mig-1g.5gb" not in container["resources"]["limits"]
     (template,) = [
         r
-        for r in by_type(dra_dev, "kubernetes:resource.k8s.io/v1:ResourceClaimTemplate")
+        for r in by_type(dra_platform, "kubernetes:resource.k8s.io/v1:ResourceClaimTemplate")
         if r.inputs["metadata"]["name"] == "gpu-driver-check-a100dramig"
     ]
     assert template.urn in job.dependencies

@@ -1,5 +1,5 @@
 """NVIDIA's DRA driver chart rendered for real with our values (Helm's Go SDK, no helm binary),
-beside the device plugin chart rendered with the same stack's values: the kubelet plugin lands
+beside the device plugin chart rendered with the same platform's values: the kubelet plugin lands
 on exactly the DRA pools' nodes (tolerating their taint), the device plugin, GFD and NFD worker
 on none of them, the controller on CPU nodes only; the pods are the ones
 ``gpu_facts.nvidia.dra_driver_chart`` lists, the DeviceClasses the ones ``gpu_facts.dra`` names,
@@ -37,8 +37,9 @@ from gpu_platform.plan.platform import ResolvedPlatform
 from gpu_platform.stack_config import load_platform
 from gpu_policy_support.node_placement import node_placement
 from gpu_policy_support.tolerations import may_schedule
+from tests.components import platforms
 from tests.components.incluster_args import dra_driver_args
-from tests.conftest import by_type, run, stack_raw
+from tests.conftest import by_type, run
 from tests.reference import reference
 
 DRA_CHART = f"nvidia-dra-driver-gpu-{DEFAULT_VERSION}"
@@ -51,7 +52,7 @@ SYSTEM_TAINT = Taint("CriticalAddonsOnly", "true", "NoSchedule")
 
 
 def platform(**changes: Any) -> ResolvedPlatform:
-    raw = stack_raw("dra-dev")
+    raw = platforms.aks_dra_and_device_plugin()
     raw["draDriver"] = {**raw.get("draDriver", {}), **changes}
     return load_platform(raw)
 
@@ -95,7 +96,7 @@ def runs_on(obj: Mapping[str, Any], labels: Mapping[str, str], taints: list[Tain
 
 
 def nodes(p: ResolvedPlatform) -> dict[str, tuple[dict[str, str], list[Taint]]]:
-    """One node of every pool of the stack, as AKS labels and taints it, and a CPU and a system
+    """One node of every pool of the platform, as AKS labels and taints it, and a CPU and a system
     node."""
     found = {
         name: ({**node_labels(p, pf), POOL_LABEL: name}, [pf.vendor.taint])
@@ -107,26 +108,28 @@ def nodes(p: ResolvedPlatform) -> dict[str, tuple[dict[str, str], list[Taint]]]:
 
 
 @pytest.fixture(scope="module")
-def dra_dev() -> ResolvedPlatform:
+def dra_platform() -> ResolvedPlatform:
     return platform()
 
 
 @pytest.fixture(scope="module")
-def rendered(dra_dev: ResolvedPlatform) -> list[dict[str, Any]]:
-    return render(dra_dev)
+def rendered(dra_platform: ResolvedPlatform) -> list[dict[str, Any]]:
+    return render(dra_platform)
 
 
-def test_our_values_are_chart_keys(dra_dev: ResolvedPlatform) -> None:
+def test_our_values_are_chart_keys(dra_platform: ResolvedPlatform) -> None:
     values = dra_driver_values(["h100dra"], compute_domains=True)
     assert unknown_value_paths(values, KNOWN_VALUE_PATHS) == []
 
 
 def test_the_kubelet_plugin_runs_on_exactly_the_dra_pools(
-    dra_dev: ResolvedPlatform, rendered: list[dict[str, Any]]
+    dra_platform: ResolvedPlatform, rendered: list[dict[str, Any]]
 ) -> None:
     (plugin,) = [o for o in rendered if o["kind"] == "DaemonSet"]
     placed = sorted(
-        name for name, (labels, taints) in nodes(dra_dev).items() if runs_on(plugin, labels, taints)
+        name
+        for name, (labels, taints) in nodes(dra_platform).items()
+        if runs_on(plugin, labels, taints)
     )
     assert placed == ["a100dramig", "h100dra"]
     tolerations = pod_spec(plugin)["tolerations"]
@@ -137,16 +140,16 @@ def test_the_kubelet_plugin_runs_on_exactly_the_dra_pools(
     } in tolerations
 
 
-def test_device_plugin_objects_land_on_no_dra_pool(dra_dev: ResolvedPlatform) -> None:
-    daemonsets = [o for o in render_plugin(dra_dev) if o["kind"] == "DaemonSet"]
+def test_device_plugin_objects_land_on_no_dra_pool(dra_platform: ResolvedPlatform) -> None:
+    daemonsets = [o for o in render_plugin(dra_platform) if o["kind"] == "DaemonSet"]
     assert len(daemonsets) >= 3  # the plugin, GFD, the MPS daemon and the NFD worker
-    dra_pools = {name for name, pf in dra_dev.pools.items() if pf.uses_dra}
-    for name, (labels, taints) in nodes(dra_dev).items():
+    dra_pools = {name for name, pf in dra_platform.pools.items() if pf.uses_dra}
+    for name, (labels, taints) in nodes(dra_platform).items():
         running = [o["metadata"]["name"] for o in daemonsets if runs_on(o, labels, taints)]
         if name in dra_pools:
             assert running == [], (name, running)
     # ...while the device-plugin pools keep theirs.
-    labels, taints = nodes(dra_dev)["a100mig"]
+    labels, taints = nodes(dra_platform)["a100mig"]
     assert any(runs_on(o, labels, taints) for o in daemonsets)
 
 

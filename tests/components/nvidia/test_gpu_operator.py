@@ -18,9 +18,10 @@ from gpu_facts.nvidia.device_plugin_chart import (
 from gpu_platform.components.nvidia.gpu_operator import NvidiaGpuOperator
 from gpu_platform.components.platform import GpuPlatform
 from gpu_platform.stack_config import load_platform
+from tests.components import platforms
 from tests.components.incluster_args import operator_args
 from tests.components.input_errors import paths
-from tests.conftest import by_type, run, stack_raw
+from tests.conftest import by_type, run
 
 NETWORK_POLICY = "kubernetes:networking.k8s.io/v1:NetworkPolicy"
 NAMESPACE = "gpu-operator"
@@ -36,7 +37,7 @@ PROBES = [(53, "UDP"), (53, "TCP"), (80, "TCP"), (443, "TCP"), (6443, "TCP"), (9
 
 
 def operator_platform() -> Any:
-    raw = stack_raw("existing")
+    raw = platforms.existing_mig_and_time_slicing()
     raw["devicePlugin"] = {"enabled": False}
     raw["gpuOperator"] = {"enabled": True}
     return load_platform(raw)
@@ -94,7 +95,7 @@ def test_bad_scraper_namespaces_are_refused() -> None:
 
 
 def test_every_namespace_of_an_operator_platform_denies_all() -> None:
-    raw = stack_raw("existing")
+    raw = platforms.existing_mig_and_time_slicing()
     raw["devicePlugin"] = {"enabled": False}
     raw["gpuOperator"] = {"enabled": True}
     raw.setdefault("observability", {}).setdefault("metrics", {})["scraperNamespaces"] = [

@@ -1,4 +1,4 @@
-"""A stack's config changed by a test: as a rule sees it (``ConfigUnderCheck``), for asking one
+"""A stack's config changed by a test: as a rule sees it (``ConfigUnderRules``), for asking one
 rule directly, or the problems the whole stack config reports."""
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ import pytest
 
 from gpu_platform.settings import PlatformSettings
 from gpu_platform.stack_config import ConfigError, load_platform
-from gpu_platform.stack_config.rules import check_and_resolve
-from gpu_platform.stack_config.rules.base import ConfigUnderCheck
+from gpu_platform.stack_config.rules import validate_and_resolve
+from gpu_platform.stack_config.rules.base import ConfigUnderRules
 from tests.conftest import stack_raw
 
 Raw = dict[str, Any]
@@ -32,8 +32,8 @@ def problems(stack: str, mutate: Mutation) -> list[tuple[str, str]]:
     return err.value.problems
 
 
-def subject(stack: str, mutate: Mutation = lambda r: None) -> ConfigUnderCheck:
+def subject(stack: str, mutate: Mutation = lambda r: None) -> ConfigUnderRules:
     """The stack's config, changed by ``mutate``, its sound pools resolved."""
     settings = PlatformSettings.model_validate(raw(stack, mutate))
-    _, sound = check_and_resolve(settings)
-    return ConfigUnderCheck(settings, list(enumerate(settings.gpu_pools)), sound)
+    _, sound = validate_and_resolve(settings)
+    return ConfigUnderRules(settings, list(enumerate(settings.gpu_pools)), sound)

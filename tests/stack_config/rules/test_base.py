@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from gpu_platform.stack_config.rules.base import ConfigUnderCheck, valid_version
+from gpu_platform.stack_config.rules.base import ConfigUnderRules, valid_version
 from tests.stack_config.rules.subjects import subject
 
 
@@ -10,7 +10,7 @@ def test_the_config_under_check() -> None:
     cfg = subject("dev")
     assert cfg.cloud == "aks"
     first = cfg.with_pools(cfg.pools[:1])
-    assert isinstance(first, ConfigUnderCheck)
+    assert isinstance(first, ConfigUnderRules)
     assert first.pools == cfg.pools[:1] and first.settings is cfg.settings
     assert first.sound_pools == cfg.sound_pools
 

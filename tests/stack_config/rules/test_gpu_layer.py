@@ -3,16 +3,12 @@ the platform's own namespaces (stack_config.rules.gpu_layer)."""
 
 from __future__ import annotations
 
+from gpu_platform.plan.gpu_layer import is_system_namespace, platform_namespaces
 from gpu_platform.plan.nvidia.device_plugin_values import version_problems
 from gpu_platform.plan.nvidia.dra_driver import version_problems as dra_version_problems
 from gpu_platform.plan.problems import under
 from gpu_platform.stack_config.rules.gpu_layer import RULES as GPU_LAYER_RULES
-from gpu_platform.stack_config.rules.gpu_layer import (
-    device_plugin,
-    dra_driver,
-    is_system_namespace,
-    platform_namespaces,
-)
+from gpu_platform.stack_config.rules.gpu_layer import device_plugin, dra_driver
 from tests.stack_config.rules.subjects import Raw, subject
 
 
@@ -34,7 +30,7 @@ def test_one_owner_of_the_gpus_and_gfd_on() -> None:
 
 
 def test_platform_namespaces_are_distinct_and_not_kubernetes_own() -> None:
-    keys = [key for key, _, _ in platform_namespaces(subject("dev"))]
+    keys = [key for key, _, _ in platform_namespaces(subject("dev").settings)]
     assert "driverCheck.namespace" in keys
     assert is_system_namespace("kube-system") and is_system_namespace("default")
     assert not is_system_namespace("gpu-training")
@@ -58,7 +54,9 @@ def test_the_dra_drivers_version_is_judged_as_the_component_judges_it() -> None:
 def test_the_dra_drivers_namespace_is_the_platforms_own() -> None:
     """Its Namespace is created like the others': two components creating one namespace would
     collide at pulumi up."""
-    assert "draDriver.namespace" in [key for key, _, _ in platform_namespaces(subject("dev"))]
+    assert "draDriver.namespace" in [
+        key for key, _, _ in platform_namespaces(subject("dev").settings)
+    ]
 
     def clash(raw: Raw) -> None:
         raw["draDriver"] = {"namespace": "nvidia-device-plugin"}

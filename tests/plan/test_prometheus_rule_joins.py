@@ -1,8 +1,9 @@
-"""The kube-state-metrics names and joins the NVIDIA and AMD GPU rules share (plan.rule_joins)."""
+"""The kube-state-metrics names and joins the NVIDIA and AMD GPU alert and recording rules
+share (plan.prometheus_rule_joins)."""
 
 from __future__ import annotations
 
-from gpu_platform.plan.rule_joins import (
+from gpu_platform.plan.prometheus_rule_joins import (
     BY_WORKLOAD,
     POOL,
     WORKLOAD,

@@ -22,7 +22,7 @@ from gpu_facts.scheduling import (
     NVIDIA_RESOURCE_DOMAIN,
 )
 
-from .rule_joins import alert
+from .prometheus_rule_joins import alert
 
 DEFAULT_PENDING_MINUTES = 30
 """``queues.pendingAlertMinutes`` unset (the settings' default; the repository's rule file)."""

@@ -1,5 +1,5 @@
-"""Kueue's rules (plan.queue_rules): valid PromQL over Kueue's metrics, GPU resources only, the
-pending alert at the configured threshold."""
+"""Kueue's alert and recording rules (plan.queue_prometheus_rules): valid PromQL over Kueue's
+metrics, GPU resources only, the pending alert at the configured threshold."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import pytest
 from gpu_facts import kueue
 from gpu_facts.dra import GPU_DEVICE_CLASSES, quota_key_device_class
 from gpu_facts.scheduling import is_gpu_resource
-from gpu_platform.plan.queue_rules import (
+from gpu_platform.plan.queue_prometheus_rules import (
     GPU_RESOURCE_MATCH,
     QueueRules,
     queue_alerts,
