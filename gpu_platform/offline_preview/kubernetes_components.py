@@ -180,7 +180,7 @@ def _read(source: str, base: Path, ctx: Context) -> Text:
             data = read_bytes(path, limit)
         except InputFileError as err:
             why = err.problems[0].message
-            if why.startswith(("larger than", "not a regular file")):  # bad, not missing
+            if why.startswith(("larger than", "not a regular file", "not a path")):  # bad
                 raise Broken(f"reading {source}: {why}") from None
             raise Unavailable(f"reading {source} failed: {why}") from None
         shown = source
@@ -256,6 +256,10 @@ def chart_objects(inputs: dict[str, Any], name: str, ctx: Context, hooks: bool =
     if chart is None:
         raise Broken("the required input `chart` is not set")
     repository = _map(inputs, "repositoryOpts")
+    for key, value in (("chart", chart), ("version", inputs.get("version")),
+                       ("repositoryOpts.repo", repository.get("repo"))):  # fmt: skip
+        if isinstance(value, str) and "\0" in value:  # names no file or URL: Helm fails too
+            raise Broken(f"the input `{key}` holds a NUL byte: it names no chart")
     ref = ChartRef(
         chart,
         _text(inputs.get("version")),

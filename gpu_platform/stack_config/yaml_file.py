@@ -127,6 +127,8 @@ def read_bytes(path: Path, limit: int = MAX_BYTES) -> bytes:
     """A file's bytes, refused when it is missing, unreadable, not a regular file or past
     ``limit``. Opened without blocking and checked before it is read: a FIFO (or a device) in
     an untrusted folder would otherwise hold the reader for ever, past every deadline."""
+    if "\0" in str(path):  # os.open's ValueError: no file has such a name
+        raise InputFileError(path, [FileProblem("not a path: it holds a NUL byte")])
     try:
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
         with os.fdopen(fd, "rb") as file:

@@ -42,7 +42,8 @@ def untrusted_input() -> dict[str, int]:
     verify = test_verify_answers
     return {
         "manifest": len(test_untrusted_manifests.CASES)
-        + len(test_untrusted_manifests.FIFO_CARRIERS),
+        + len(test_untrusted_manifests.FIFO_CARRIERS)
+        + len(test_untrusted_manifests.NUL_PATHS),
         "fetch": len(test_fetch_bounds.FETCHES) + len(test_fetch_bounds.CHARTS),
         "chart": len(test_chart_bounds.CASES),
         "secret": len(test_secrets.LEAKS) * len(test_secrets.FORMATS)

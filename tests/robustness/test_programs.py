@@ -68,6 +68,12 @@ PROGRAMS = [
             "name: required, the project's name", project="runtime: python\n"),
     Program("Pulumi.yaml that is a list", DECLARES, EXIT_CONFIG,
             "a project file is a mapping", project="- name\n"),
+    Program("main with a NUL byte", DECLARES, EXIT_CONFIG,
+            "Pulumi.yaml:3:1: main: a path, relative to Pulumi.yaml",
+            project=PROJECT + 'main: "a\\0b"\n'),
+    Program("a virtualenv with a NUL byte", DECLARES, EXIT_CONFIG,
+            "Pulumi.yaml:2:35: runtime.options.virtualenv: a path, relative to Pulumi.yaml",
+            project='name: team\nruntime: {name: python, options: {virtualenv: "v\\0"}}\n'),
     Program("a BaseException of its own", "class Boom(BaseException):\n    pass\n"
             "raise Boom('kaboom')\n", EXIT_PROGRAM, "error: the program failed: Boom: kaboom"),
     Program("KeyboardInterrupt without Ctrl-C", "raise KeyboardInterrupt\n", EXIT_PROGRAM,

@@ -116,6 +116,23 @@ def test_a_manifest_that_is_a_fifo_is_refused_not_waited_for(carrier: str, tmp_p
     assert f"reading {source}: not a regular file (a FIFO, a device or a socket)" in message
 
 
+NUL_PATHS = {
+    "ConfigFile file": ("file", {"file": "pod\0.yaml"},
+                        "reading pod\0.yaml: not a path: it holds a NUL byte"),
+    "Chart chart": ("chart", {"chart": "app\0", "version": "1.0.0"},
+                    "the input `chart` holds a NUL byte: it names no chart"),
+}  # fmt: skip
+"""A path no file can have: a mandatory notice, not a ValueError ending the run."""
+
+
+@pytest.mark.parametrize("carrier", NUL_PATHS)
+def test_a_path_with_a_nul_byte_is_a_mandatory_notice(carrier: str, tmp_path: Path) -> None:
+    kind, inputs, expected = NUL_PATHS[carrier]
+    _, notices = build_one(kind, inputs, tmp_path)
+    level, message = one_notice(notices)
+    assert (level, expected in message) == ("mandatory", True), message
+
+
 def test_a_program_whose_manifest_is_not_utf8_exits_1_naming_it(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
