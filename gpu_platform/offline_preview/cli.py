@@ -124,6 +124,24 @@ def run_secrets(
     return whole | inside
 
 
+def _identity(r: RecordedResource, redactor: Redactor) -> dict[str, Any]:
+    """What names a resource, with every secret in it masked, the same way everywhere so the
+    plan's graph holds: an object named by a secret (a yaml/v2 ``objs`` entry, a chart's
+    template) carries the secret in its name and URN."""
+    mask = redactor.text
+    return {
+        "urn": mask(r.urn),
+        "name": mask(r.name),
+        "parent": mask(r.parent) if r.parent else r.parent,
+        "provider": mask(r.provider),
+        "dependencies": [mask(u) for u in r.dependencies],
+        "property_dependencies": {
+            k: [mask(u) for u in v] for k, v in r.property_dependencies.items()
+        },
+        "aliases": [mask(a) for a in r.aliases],
+    }
+
+
 def _redacted(
     run: ProgramRun,
     violations: list[Violation],
@@ -133,7 +151,12 @@ def _redacted(
     """The plan and verdicts with every secret masked; a verdict on a resource that holds
     secrets also with each piece of them masked (a policy may quote part of a value)."""
     resources = [
-        replace(r, inputs=redactor.value(r.inputs), outputs=redactor.value(r.outputs))
+        replace(
+            r,
+            inputs=redactor.value(r.inputs),
+            outputs=redactor.value(r.outputs),
+            **(_identity(r, redactor) if redactor else {}),
+        )
         for r in run.resources
     ]
     outputs = redactor.value(run.outputs)
@@ -143,7 +166,8 @@ def _redacted(
         held = by_urn.get(v.urn or "")
         secrets = run_secrets([held], {}, public) if held is not None else set()
         about = redactor.with_secrets(secret_pieces(secrets) - public) if secrets else redactor
-        masked.append(replace(v, message=about.text(v.message)))
+        urn = redactor.text(v.urn) if v.urn and redactor else v.urn
+        masked.append(replace(v, urn=urn, message=about.text(v.message)))
     return PreviewResult(ProgramRun(run.project, run.stack, resources, outputs), masked)
 
 

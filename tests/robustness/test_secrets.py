@@ -181,6 +181,28 @@ def test_a_secret_in_a_pod_spec_masks_its_value_not_the_packs_own_words(
     assert f"sets NVIDIA_VISIBLE_DEVICES in its env ('{SECRET_TEXT}')" in verdict["message"]
 
 
+def test_an_object_named_from_a_secret_masks_it_in_its_urn(
+    tmp_path: Path, capfd: pytest.CaptureFixture[str]
+) -> None:
+    """A chart names an object after a secret value: the name and URN show it masked, the same
+    way wherever the plan names that resource."""
+    program = _program(tmp_path, LEAKS[0])
+    template = program / "chart" / "templates" / "app.yaml"
+    template.write_text(
+        template.read_text().replace(
+            "metadata: {name: app}", "metadata: {name: 'app-{{ .Values.token }}'}", 1
+        )
+    )
+    for fmt in FORMATS:
+        assert main(["--program", str(program), "--format", fmt]) == EXIT_OK
+        out = capfd.readouterr().out
+        assert SECRET not in out, fmt
+        assert "app-[secret]" in out or fmt == "markdown", fmt  # markdown names no object
+    assert main(["--program", str(program), "--format", "json"]) == EXIT_OK
+    urns = [r["urn"] for r in json.loads(capfd.readouterr().out)["resources"]]
+    assert any(urn.endswith("ConfigMap::app:team/app-[secret]") for urn in urns), urns
+
+
 LONG = SECRET * 12
 """A secret longer than a quote is cut at: the quote holds only its start."""
 DERIVED = [
