@@ -44,7 +44,7 @@ def untrusted_input() -> dict[str, int]:
         "manifest": len(test_untrusted_manifests.CASES)
         + len(test_untrusted_manifests.FIFO_CARRIERS)
         + len(test_untrusted_manifests.NUL_PATHS),
-        "fetch": len(test_fetch_bounds.FETCHES) + len(test_fetch_bounds.CHARTS),
+        "fetch": len(test_fetch_bounds.FETCHES) + len(test_fetch_bounds.CHARTS) + 1,
         "chart": len(test_chart_bounds.CASES),
         "secret": len(test_secrets.LEAKS) * len(test_secrets.FORMATS)
         + 2  # a failure quoting a secret, an object named after one
