@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 from collections import Counter, defaultdict
 from typing import Any
 
@@ -17,7 +18,11 @@ UNKNOWN_TEXT = "[unknown]"
 
 
 def public(value: Any) -> Any:
-    """``value`` with secrets and unknowns as text, as the JSON plan shows them."""
+    """``value`` with secrets and unknowns as text, as the JSON plan shows them; a number JSON
+    cannot hold (NaN, an infinity) as its name, ``"NaN"``: the plan stays JSON that any reader
+    parses (Python would write ``NaN``, which jq, Go and JavaScript refuse)."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return str(value).replace("inf", "Infinity").replace("nan", "NaN")
     if isinstance(value, Secret):
         return SECRET_TEXT
     if isinstance(value, Unknown):
@@ -55,7 +60,9 @@ def as_document(run: ProgramRun, violations: list[Violation]) -> dict[str, Any]:
 
 
 def as_json(run: ProgramRun, violations: list[Violation]) -> str:
-    return json.dumps(as_document(run, violations), indent=2, sort_keys=False, default=str)
+    return json.dumps(
+        as_document(run, violations), indent=2, sort_keys=False, default=str, allow_nan=False
+    )
 
 
 def _summary(run: ProgramRun, violations: list[Violation]) -> str:

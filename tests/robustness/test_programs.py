@@ -155,6 +155,25 @@ def test_the_processes_a_program_leaves_running_end_with_it(
     assert not _running(int((program / "pid").read_text()))
 
 
+NUMBERS = {"nan": "NaN", "inf": "Infinity", "-inf": "-Infinity"}
+"""Numbers a program can export that JSON cannot hold: shown by name, as text."""
+
+
+@pytest.mark.parametrize("number", NUMBERS)
+def test_a_number_json_cannot_hold_leaves_the_plan_json(
+    number: str, tmp_path: Path, capfd: pytest.CaptureFixture[str]
+) -> None:
+    source = f"import pulumi\npulumi.export('x', float('{number}'))\n"
+    program = folder(tmp_path, Program("number", source, EXIT_OK, ""))
+    assert main(["--program", str(program), "--format", "json"]) == EXIT_OK
+
+    def refuse(constant: str) -> None:
+        raise ValueError(f"not JSON: {constant}")  # as jq, Go and JavaScript refuse it
+
+    plan = json.loads(capfd.readouterr().out, parse_constant=refuse)
+    assert plan["outputs"] == {"x": NUMBERS[number]}
+
+
 def _command(*argv: str) -> list[str]:
     return [sys.executable, "-m", "gpu_platform.offline_preview", *argv]
 
