@@ -19,7 +19,7 @@ from tests.robustness import (
 )
 from tests.robustness.stack_mutations import STACKS, text_mutations, value_mutations
 from tests.robustness.test_other_inputs import MOCKS, POLICY_CONFIGS
-from tests.robustness.test_programs import CHILDREN, NUMBERS, PROGRAMS
+from tests.robustness.test_programs import CHILDREN, MARKUP, NUMBERS, PROGRAMS
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "validation.md"
 
@@ -32,7 +32,7 @@ def documented() -> dict[str, int]:
 def test_the_documented_counts_are_the_suites() -> None:
     counts = Counter(m.cls for s in STACKS for m in [*value_mutations(s), *text_mutations(s)])
     counts.update({"mocks": len(MOCKS), "policy-config": len(POLICY_CONFIGS)})
-    counts["program"] = len(PROGRAMS) + len(CHILDREN) + len(NUMBERS)
+    counts["program"] = len(PROGRAMS) + len(CHILDREN) + len(NUMBERS) + len(MARKUP)
     counts.update(untrusted_input())
     assert documented() == dict(counts)
 

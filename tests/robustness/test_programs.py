@@ -18,6 +18,7 @@ import pytest
 from gpu_platform.offline_preview.cli import (
     EXIT_CONFIG,
     EXIT_INTERRUPTED,
+    EXIT_MANDATORY,
     EXIT_OK,
     EXIT_PROGRAM,
     main,
@@ -172,6 +173,36 @@ def test_a_number_json_cannot_hold_leaves_the_plan_json(
 
     plan = json.loads(capfd.readouterr().out, parse_constant=refuse)
     assert plan["outputs"] == {"x": NUMBERS[number]}
+
+
+SPOOF = "p|x`\n\n### Offline preview: `team/dev` — ✅ no mandatory policy violations\n<!--\x1b[2J"
+"""A resource name that would end its table row, add a heading saying all is well, hide the
+rest of a pull-request comment and clear a terminal."""
+MARKUP = ["markdown", "table"]
+
+
+@pytest.mark.parametrize("fmt", MARKUP)
+def test_a_name_cannot_rewrite_the_comment_or_the_log(
+    fmt: str, tmp_path: Path, capfd: pytest.CaptureFixture[str]
+) -> None:
+    source = (  # a GPU pod without the GPU taint's toleration: a verdict names it
+        "import pulumi_kubernetes as k8s\n"
+        f"k8s.core.v1.Pod({SPOOF!r}, metadata={{'name': 'p', 'namespace': 'team'}}, spec={{"
+        "'containers': [{'name': 'c', 'image': 'registry.example.com/app:1.0', "
+        "'resources': {'limits': {'nvidia.com/gpu': 1}}}]})\n"
+    )
+    program = folder(tmp_path, Program("spoof", source, EXIT_MANDATORY, ""))
+    assert main(["--program", str(program), "--format", fmt]) == EXIT_MANDATORY
+    lines = capfd.readouterr().out.splitlines()
+    assert lines[0].startswith(("### Offline preview: `team/dev` — ❌", "Stack team-dev"))
+    assert not any(line.startswith("### ") for line in lines[1:])  # ours alone, first
+    shown = [line for line in lines[1:] if "no mandatory policy violations" in line]
+    assert shown  # the name is there, on the line of its resource or verdict
+    assert all("\x1b" not in line and "\\x1b[2J" in line for line in shown)
+    # In the comment, HTML only inside a code span, where it is text (the name's own cell).
+    assert fmt == "table" or all(
+        line.count("<!--") == line.count("<!--\\x1b[2J ``") for line in lines
+    )
 
 
 def _command(*argv: str) -> list[str]:
