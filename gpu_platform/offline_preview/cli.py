@@ -238,13 +238,19 @@ def preview(
     # Helm v3 Releases rendered too, for the pack only (beyond a real preview: reported so).
     run, notices = build_components(run, program_dir, mocks, deadline=deadline)
     rendered = render_releases(run, program_dir, mocks, deadline=deadline)
-    found = run_policies([*run.resources, *rendered.objects], pack, pack_config)
-    violations = [*notices, *rendered.notices, *rendered.attribute(found)]
     # The pack's own words (NVIDIA_VISIBLE_DEVICES) stay readable inside a secret pod spec.
     public = public_words(
         text for p in pack for text in (p.name, p.description, p.remediation_steps or "")
     )
     secrets = config_secrets(config, secret_keys) | run_secrets(run.resources, run.outputs, public)
+    try:
+        found = run_policies([*run.resources, *rendered.objects], pack, pack_config)
+    except PolicyError as err:  # what it says may quote a value: masked as the plan is (the
+        # caller's failure redactor knows the secrets of a program run here, not in its venv)
+        masked = Redactor(secrets)
+        urn = masked.text(err.urn) if err.urn else None
+        raise PolicyError(err.policy, urn, masked.text(err.said)) from err
+    violations = [*notices, *rendered.notices, *rendered.attribute(found)]
     return _redacted(run, violations, Redactor(secrets), public)
 
 

@@ -47,7 +47,7 @@ def untrusted_input() -> dict[str, int]:
         "fetch": len(test_fetch_bounds.FETCHES) + len(test_fetch_bounds.CHARTS) + 1,
         "chart": len(test_chart_bounds.CASES),
         "secret": len(test_secrets.LEAKS) * len(test_secrets.FORMATS)
-        + 2  # a failure quoting a secret, an object named after one
+        + 3  # a failure or a policy quoting a secret, an object named after one
         + len(test_secrets.DERIVED),
         "install": len(test_confinement.REDIRECTS)
         + len(test_confinement.BAD_REQUIREMENTS)

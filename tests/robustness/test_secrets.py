@@ -10,10 +10,12 @@ import base64
 import json
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from gpu_platform.offline_preview.cli import EXIT_MANDATORY, EXIT_OK, EXIT_PROGRAM, main, preview
+from gpu_platform.offline_preview.policy_runner import PolicyError
 from gpu_platform.offline_preview.redact import REDACTED, SECRET_TEXT
 from gpu_platform.offline_preview.render import RENDERERS
 from gpu_platform.offline_preview.wire import Secret
@@ -201,6 +203,34 @@ def test_an_object_named_from_a_secret_masks_it_in_its_urn(
     assert main(["--program", str(program), "--format", "json"]) == EXIT_OK
     urns = [r["urn"] for r in json.loads(capfd.readouterr().out)["resources"]]
     assert any(urn.endswith("ConfigMap::app:team/app-[secret]") for urn in urns), urns
+
+
+def test_a_policy_that_raises_quoting_a_secret_shows_it_masked(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """preview masks it itself: a program run in its own virtualenv leaves the command's
+    failure redactor nothing of its secrets."""
+    from pulumi_policy import EnforcementLevel, ResourceValidationPolicy
+
+    from gpu_policies import registry
+
+    def validate(args: Any, report: Any) -> None:
+        if args.resource_type == "kubernetes:core/v1:ConfigMap":
+            raise ValueError(f"cannot read {args.props['data']['token']}")
+
+    raises = ResourceValidationPolicy("raises", "a policy with a bug", validate)
+    raises.enforcement_level = EnforcementLevel.MANDATORY
+    monkeypatch.setattr(registry, "policies", lambda: [raises])
+    leak = SecretLeak(
+        "a policy quoting a secret",
+        HEAD + "k8s.core.v1.ConfigMap('cm', metadata={'name': 'cm', 'namespace': 'team'}, "
+        f"data={{'token': pulumi.Output.secret('{SECRET}')}})\n",
+        EXIT_PROGRAM,
+        SECRET_TEXT,
+    )
+    with pytest.raises(PolicyError) as err:
+        preview(_program(tmp_path, leak), stack="dev")
+    assert str(err.value).endswith(f"ValueError: cannot read {SECRET_TEXT}"), str(err.value)
 
 
 LONG = SECRET * 12
