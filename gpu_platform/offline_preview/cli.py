@@ -3,8 +3,8 @@ engine.
 
 Exit status: 0 no mandatory violation, 1 a mandatory violation, 2 bad input (the stack config,
 an input file, an option, a folder that is not a Pulumi Python program), 3 the program failed
-(its own error, an exit before it finished, past --timeout) or a policy could not judge it, 130
-interrupted (Ctrl-C).
+(its own error, an exit before it finished, past --timeout, past --memory) or a policy could
+not judge it, 130 interrupted (Ctrl-C).
 
 What it prints never holds a secret: secret values and URL credentials are masked in the plan,
 the verdicts and every message (``redact``).
@@ -40,7 +40,7 @@ from .kubernetes_components import build_components
 from .policy_config import read_policy_config, validate_policy_config
 from .policy_runner import PolicyError, Violation, run_policies
 from .program_env import ProgramEnvError, program_python
-from .program_guard import DEFAULT_TIMEOUT, ProgramTimedOut
+from .program_guard import DEFAULT_MEMORY_MIB, DEFAULT_TIMEOUT, MEMORY_ENV, ProgramTimedOut
 from .program_runner import ChildConfigError, ChildFailure, run_in
 from .redact import Redactor, public_words, redact_urls, secret_pieces, secret_strings
 from .render import RENDERERS
@@ -190,10 +190,12 @@ def preview(
     monitor: RecordingMonitor | None = None,
     timeout: float | None = DEFAULT_TIMEOUT,
     pack_config_source: Path | str = "policy pack config",
+    memory_mib: int | None = DEFAULT_MEMORY_MIB,
 ) -> PreviewResult:
     """Run a program and the policy pack; raises bad input (``InputFileError``), the program's
     own errors (``ConfigError``...) and ``ProgramTimedOut`` (``PreviewTimedOut`` past the
-    deadline after the program: ``timeout`` covers the program and everything built after it).
+    deadline after the program: ``timeout`` covers the program and everything built after it;
+    ``ProgramOutOfMemory`` when it allocates more than ``memory_mib`` MiB).
 
     A program that needs SDKs this interpreter lacks runs in its own virtualenv
     (``program_env``); its failures then arrive as ``ChildFailure``, already explained.
@@ -221,6 +223,7 @@ def preview(
             monitor=monitor or RecordingMonitor(PreviewMocks(mocks)),
             main=main,
             timeout=timeout,
+            memory_mib=memory_mib,
         )
     else:
         run = run_in(
@@ -233,6 +236,7 @@ def preview(
             mocks=asdict(mocks or UserMocks()),
             main=main,
             timeout=timeout,
+            memory_mib=memory_mib,
         )
     # The Kubernetes provider's remote components (Helm v4 Chart, yaml/v2), built as it would;
     # Helm v3 Releases rendered too, for the pack only (beyond a real preview: reported so).
@@ -281,6 +285,20 @@ def _seconds(text: str) -> float:
     return value
 
 
+def _mib(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"not a whole number of MiB: {text!r} (--memory or {MEMORY_ENV})"
+        ) from None
+    if value <= 0:
+        raise argparse.ArgumentTypeError(
+            f"must be more than 0 MiB: {text!r} (--memory or {MEMORY_ENV})"
+        )
+    return value
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="gpu-platform-preview", description=__doc__)
     parser.add_argument("--stack", default="dev", help="stack name: reads Pulumi.<stack>.yaml")
@@ -304,6 +322,14 @@ def _parser() -> argparse.ArgumentParser:
         default=DEFAULT_TIMEOUT,
         metavar="SECONDS",
         help=f"end a program that runs longer (default {DEFAULT_TIMEOUT:g})",
+    )
+    parser.add_argument(
+        "--memory",
+        type=_mib,  # argparse converts a string default too: a bad environment value is exit 2
+        default=os.environ.get(MEMORY_ENV, str(DEFAULT_MEMORY_MIB)),
+        metavar="MIB",
+        help="the most data memory the program may allocate, in MiB, beyond what the preview "
+        f"holds when it starts it (default {DEFAULT_MEMORY_MIB}, or ${MEMORY_ENV})",
     )
     parser.add_argument(
         "--offline",
@@ -398,6 +424,7 @@ def _main(argv: list[str] | None) -> int:
             mocks=mocks,
             monitor=monitor,
             timeout=args.timeout,
+            memory_mib=args.memory,
             pack_config_source=args.policy_config or "policy pack config",
         )
     # Every message below may quote the program's files (a requirement's URL with its token):

@@ -32,7 +32,7 @@ from pulumi.runtime.sync_await import _sync_await
 
 from .cloud_outputs import checked_inputs, computed_outputs, invoke_result
 from .collector import full_collections_deferred
-from .program_guard import DEFAULT_TIMEOUT, call_program, guarded
+from .program_guard import DEFAULT_MEMORY_MIB, DEFAULT_TIMEOUT, call_program, guarded
 from .user_mocks import UserMocks
 from .wire import UNKNOWN, Secret, Unknown, contains_unknown, from_struct, markers, reveal
 
@@ -470,12 +470,13 @@ def run_program(
     monitor: RecordingMonitor | None = None,
     main: Path | None = None,
     timeout: float | None = DEFAULT_TIMEOUT,
+    memory_mib: int | None = DEFAULT_MEMORY_MIB,
 ) -> ProgramRun:
     """Run the program (``main``, by default ``program_dir/__main__.py``) on the mock engine,
     from its own folder as Pulumi does, under the guards of ``program_guard``: its exits,
-    prints, stdin and time stay its own."""
+    prints, stdin, time and memory stay its own."""
     entry = main or program_dir / "__main__.py"
-    with _program_dir(program_dir, entry.parent), guarded(timeout):
+    with _program_dir(program_dir, entry.parent), guarded(timeout, memory_mib):
         return run_callable(
             lambda: call_program(lambda: runpy.run_path(str(entry), run_name="__main__")),
             project=project,

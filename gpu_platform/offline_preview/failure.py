@@ -24,13 +24,14 @@ from .kube_manifests import (
     MANIFEST_MAX_VALUES,
     ManifestError,
 )
-from .program_guard import ProgramExited, ProgramRaised, ProgramTimedOut
+from .program_guard import ProgramExited, ProgramOutOfMemory, ProgramRaised, ProgramTimedOut
 
 PROGRAM_ERROR = "program"
 ENGINE_LIMIT = "offline-engine-limit"
 MISSING_SDK = "missing-sdk"
 EXITED = "exited"
 TIMED_OUT = "timed-out"
+OUT_OF_MEMORY = "out-of-memory"
 
 _OWN_DIR = Path(__file__).resolve().parent
 _MOCKS_HINT = "--mocks FILE (see docs/offline-preview.md#mocks)"
@@ -41,7 +42,8 @@ _MISSING_VALUE_ERRORS = (TypeError, AttributeError, KeyError, IndexError, ValueE
 @dataclass(frozen=True)
 class ProgramFailure:
     kind: str
-    """``program``, ``offline-engine-limit``, ``missing-sdk``, ``exited`` or ``timed-out``."""
+    """``program``, ``offline-engine-limit``, ``missing-sdk``, ``exited``, ``timed-out`` or
+    ``out-of-memory``."""
     error: str
     """``ExceptionType: message``."""
     where: str = ""
@@ -63,9 +65,13 @@ class ProgramFailure:
             EXITED: "the program ended itself: nothing after that line was declared",
             TIMED_OUT: "the program runs too long, or forever (a loop, a wait for something "
             "only the cloud would give)",
+            OUT_OF_MEMORY: "the program allocates more memory than it may (data built up in "
+            "a loop, a large file read whole)",
         }[self.kind]
         headline = (
-            self.error if self.kind in (EXITED, TIMED_OUT) else f"the program failed: {self.error}"
+            self.error
+            if self.kind in (EXITED, TIMED_OUT, OUT_OF_MEMORY)
+            else f"the program failed: {self.error}"
         )
         lines = [f"error: {headline}"]
         if self.where:
@@ -210,6 +216,15 @@ def explain(
             error,
             where,
             remedy="fix the program at the line above",
+            traceback=text,
+        )
+    if isinstance(err, ProgramOutOfMemory):
+        return ProgramFailure(
+            OUT_OF_MEMORY,
+            str(err),
+            where,
+            _resource_of(frames),
+            remedy="allocate less, or allow more with --memory MIB if the program needs it",
             traceback=text,
         )
     if isinstance(err, ProgramExited | ProgramTimedOut):

@@ -19,7 +19,12 @@ While the program runs (``guarded``):
   every second should it catch that; a program that catches them all for ``HARD_STOP_AFTER``
   seconds ends the process (exit status 3). The clock needs the main thread (POSIX
   ``SIGALRM``); a program in its own interpreter is also bounded by the parent
-  (``program_runner``).
+  (``program_runner``);
+- its data memory is bounded (``RLIMIT_DATA``, the soft limit): it may allocate ``memory_mib``
+  MiB above what the process held when it started, and past that its allocation fails
+  (``MemoryError``), which is ``ProgramOutOfMemory`` (exit status 3, naming the bound). The
+  limit is lifted when the program ends, so the preview goes on to report it. Linux only (other
+  systems do not enforce ``RLIMIT_DATA``: there the deadline alone bounds the program).
 """
 
 from __future__ import annotations
@@ -35,10 +40,21 @@ import time
 from collections.abc import Callable, Iterator
 from typing import Any, NoReturn
 
+try:
+    import resource
+except ImportError:  # not POSIX: no memory bound, the deadline still holds
+    resource = None  # type: ignore[assignment]
+
 DEFAULT_TIMEOUT = 300.0
 """Seconds a program may run: our stacks take about one, a team program with its SDKs a few."""
 HARD_STOP_AFTER = 5.0
 """Seconds of interruptions (one a second) a program may catch before the process is ended."""
+DEFAULT_MEMORY_MIB = 4096
+"""MiB of data memory a program may allocate: our stacks take tens, a team program of 20,000
+resources about 1,500 (docs/performance.md, fleet scale)."""
+MEMORY_ENV = "GPU_PLATFORM_PREVIEW_MEMORY_MIB"
+"""The environment's default for ``--memory MIB``."""
+_MIB = 1024 * 1024
 EXIT_STOPPED = 3
 """The exit status of a program that failed (``cli.EXIT_PROGRAM``)."""
 _REAL_EXIT = os._exit
@@ -62,6 +78,17 @@ class ProgramTimedOut(BaseException):
             f"the program did not finish within {seconds:g} s (--timeout SECONDS allows more)"
         )
         self.seconds = seconds
+
+
+class ProgramOutOfMemory(Exception):
+    """The program allocated past its memory bound, raised from its ``MemoryError``."""
+
+    def __init__(self, mib: int) -> None:
+        super().__init__(
+            f"the program went past its memory bound of {mib} MiB (--memory MIB or "
+            f"{MEMORY_ENV} allows more)"
+        )
+        self.mib = mib
 
 
 class _HardExit(SystemExit):
@@ -105,6 +132,9 @@ def call_program(program: Callable[[], Any]) -> Any:
         return program()
     except SystemExit as err:
         raise exited(err) from None
+    except MemoryError as err:
+        _OutOfMemory.raised = err  # the SDK may report a later error of its own instead
+        raise
     except (Exception, ProgramTimedOut):
         raise
     except KeyboardInterrupt as err:
@@ -276,6 +306,69 @@ def _processes_end_with_it() -> Iterator[None]:
         end_processes(children_of(pid) - before)
 
 
+def _data_in_use() -> int:
+    """The process's data memory now (``VmData``, what ``RLIMIT_DATA`` counts); 0 where
+    ``/proc`` does not say."""
+    try:
+        with open("/proc/self/status", "rb") as status:
+            for line in status:
+                if line.startswith(b"VmData:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    return 0
+
+
+class _OutOfMemory:
+    """The program's own ``MemoryError``, when it met its bound: the SDK reports the error of a
+    registration still waiting instead, should there be one."""
+
+    raised: MemoryError | None = None
+
+
+NO_THREAD = "can't start new thread"
+"""A thread's stack is data memory: under the bound, a thread that cannot start is memory."""
+
+
+def _out_of_memory(err: BaseException) -> BaseException | None:
+    """The error that says the program met its bound: its own ``MemoryError``, else ``err``'s
+    cause or context that is one (or a thread that could not start); None when none is."""
+    if _OutOfMemory.raised is not None:
+        return _OutOfMemory.raised
+    seen: set[int] = set()
+    at: BaseException | None = err
+    while at is not None and id(at) not in seen:
+        if isinstance(at, MemoryError) or (isinstance(at, RuntimeError) and NO_THREAD in str(at)):
+            return at
+        seen.add(id(at))
+        at = at.__cause__ or at.__context__
+    return None
+
+
+@contextlib.contextmanager
+def _memory_bound(mib: int | None) -> Iterator[None]:
+    if mib is None or resource is None:
+        yield
+        return
+    soft, hard = resource.getrlimit(resource.RLIMIT_DATA)
+    limit = _data_in_use() + mib * _MIB
+    for existing in (soft, hard):  # a lower limit set by whoever started us stays
+        if existing != resource.RLIM_INFINITY:
+            limit = min(limit, existing)
+    _OutOfMemory.raised = None
+    resource.setrlimit(resource.RLIMIT_DATA, (limit, hard))
+    try:
+        yield
+    except BaseException as err:
+        cause = _out_of_memory(err)
+        if cause is None:
+            raise
+        raise ProgramOutOfMemory(mib) from cause
+    finally:
+        _OutOfMemory.raised = None
+        resource.setrlimit(resource.RLIMIT_DATA, (soft, hard))
+
+
 @contextlib.contextmanager
 def _interrupts_seen() -> Iterator[None]:
     if threading.current_thread() is not threading.main_thread():
@@ -293,9 +386,13 @@ def _interrupts_seen() -> Iterator[None]:
 
 
 @contextlib.contextmanager
-def guarded(timeout: float | None = DEFAULT_TIMEOUT) -> Iterator[None]:
-    """Run a program under the guards above (``timeout`` None: no clock)."""
+def guarded(
+    timeout: float | None = DEFAULT_TIMEOUT, memory_mib: int | None = None
+) -> Iterator[None]:
+    """Run a program under the guards above (``timeout`` None: no clock; ``memory_mib`` None:
+    no memory bound)."""
     with (
+        _memory_bound(memory_mib),
         _stdout_to_stderr(),
         _stdin_empty(),
         _os_exit_raises(),

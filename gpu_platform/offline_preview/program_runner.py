@@ -16,7 +16,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from .program_guard import DEFAULT_TIMEOUT, STOPPED_MARK, ProgramTimedOut
+from .program_guard import DEFAULT_MEMORY_MIB, DEFAULT_TIMEOUT, STOPPED_MARK, ProgramTimedOut
 
 BOOTSTRAP = (
     "import sys; sys.path.append(sys.argv[1]); "
@@ -99,6 +99,7 @@ def child_main(request_path: str, result_path: str) -> None:
             monitor=monitor,
             main=Path(request["main"]),
             timeout=request["timeout"],
+            memory_mib=request["memory_mib"],
         )
         result: dict[str, Any] = {
             "run": {
@@ -135,10 +136,12 @@ def run_in(
     mocks: dict[str, Any],
     main: Path,
     timeout: float | None = DEFAULT_TIMEOUT,
+    memory_mib: int | None = DEFAULT_MEMORY_MIB,
 ) -> Any:
     """Run the program with ``python``; returns a ``ProgramRun`` or raises ``ChildFailure``.
 
-    The child runs it under the same guards as this process would (``program_guard``), and
+    The child runs it under the same guards as this process would (``program_guard``, its
+    memory bound included), and
     its own output and stdin are not ours (captured; empty). Should it still not finish, it
     is killed a little after ``timeout``."""
     from .engine import ProgramRun, RecordedResource
@@ -163,6 +166,7 @@ def run_in(
                     "mocks": mocks,
                     "main": str(main),
                     "timeout": timeout,
+                    "memory_mib": memory_mib,
                 }
             )
         )

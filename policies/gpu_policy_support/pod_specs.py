@@ -5,7 +5,7 @@ A resource holds one pod (a Deployment) or several (a RayCluster's head and work
 PyTorchJob's Master and Worker): ``pod_sites`` yields each, with where it sits. Custom
 resources arrive as ``kubernetes:<group>/<version>:<Kind>`` with their ``spec`` in the props,
 so they are read wherever they come from (``apiextensions.CustomResource``, a rendered chart or
-manifest).
+manifest). A resource's pods are worked out once per props object (``props.per_props``).
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ from .operator_pods import (
     nim_service_pod,
 )
 from .pod_shapes import RuntimeRef, argo_pods, inline_pod, train_job_pod
-from .props import mapping, mappings, path, text, walk
+from .props import mapping, mappings, path, per_props, text, walk
 
 DEFAULT_NAMESPACE = "default"
 
@@ -117,7 +117,11 @@ def pod_sites(resource_type: str, props: Mapping[str, Any]) -> list[PodSite]:
     kind = pod_bearing(resource_type)
     if kind is None:
         return []
-    return [site for p in kind.paths for site in _sites(kind, p, props)]
+
+    def read(props: Mapping[str, Any]) -> tuple[PodSite, ...]:
+        return tuple(site for p in kind.paths for site in _sites(kind, p, props))
+
+    return list(per_props(props, f"pods of {resource_type}", read))
 
 
 def pod_spec(resource_type: str, props: Mapping[str, Any]) -> Mapping[str, Any] | None:
@@ -180,12 +184,16 @@ def gpu_resources(container: Container) -> set[str]:
     return names
 
 
-def pod_gpu_resources(spec: Mapping[str, Any]) -> set[str]:
-    """GPU resources any container of the pod asks for."""
+def _pod_gpu_resources(spec: Mapping[str, Any]) -> frozenset[str]:
     names: set[str] = set()
     for container in containers(spec):
         names |= gpu_resources(container)
-    return names
+    return frozenset(names)
+
+
+def pod_gpu_resources(spec: Mapping[str, Any]) -> set[str]:
+    """GPU resources any container of the pod asks for."""
+    return set(per_props(spec, "GPU resources", _pod_gpu_resources))
 
 
 def gpu_pod_sites(resource_type: str, props: Mapping[str, Any]) -> Iterator[PodSite]:

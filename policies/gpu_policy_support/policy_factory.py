@@ -27,7 +27,7 @@ from pulumi_policy.proxy import UnknownValueError
 from gpu_facts.ack.addons import ACK_SYSTEM_NAMESPACE
 from gpu_facts.nvidia.device_plugin_chart import DEFAULT_NAMESPACE, GPU_OPERATOR_DEFAULT_NAMESPACE
 
-from .props import items, path, text
+from .props import items, path, per_props, text
 
 EXEMPT_NAMESPACES = "exemptNamespaces"
 EXEMPT_NAMES = "exemptNames"
@@ -134,6 +134,13 @@ def known_text(props: Mapping[str, Any], *keys: str) -> tuple[str | None, bool]:
         return None, False
 
 
+def _identity(props: Mapping[str, Any]) -> tuple[str | None, str | None, bool]:
+    """metadata.name, metadata.namespace and whether the namespace is known at preview."""
+    object_name, _ = known_text(props, "metadata", "name")
+    namespace, known = known_text(props, "metadata", "namespace")
+    return object_name, namespace, known
+
+
 def is_exempt(name: str, props: Mapping[str, Any], config: Config) -> bool:
     """Whether a resource is exempt by its Pulumi name, metadata.name or namespace.
 
@@ -142,10 +149,9 @@ def is_exempt(name: str, props: Mapping[str, Any], config: Config) -> bool:
     whole stack policy into the analyzer's advisory "can't run policy").
     """
     names = exempt_names(config)
-    object_name, _ = known_text(props, "metadata", "name")
+    object_name, namespace, _ = per_props(props, "identity", _identity)
     if name in names or object_name in names:
         return True
-    namespace, _ = known_text(props, "metadata", "namespace")
     return namespace is not None and namespace in exempt_namespaces(config)
 
 
@@ -158,7 +164,7 @@ UNKNOWN_NAMESPACE_NOTE = (
 def unknown_namespace_note(props: Mapping[str, Any], config: Config) -> str:
     """What a violation adds when the resource's namespace is unknown and namespace
     exemptions exist: the verdict might change once the namespace is known."""
-    _, known = known_text(props, "metadata", "namespace")
+    _, _, known = per_props(props, "identity", _identity)
     return "" if known or not exempt_namespaces(config) else UNKNOWN_NAMESPACE_NOTE
 
 

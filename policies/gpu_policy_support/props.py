@@ -2,16 +2,52 @@
 
 Under the real analyzer props arrive as unknown-checking proxies, which are ``Mapping`` and
 ``Sequence`` but not ``dict`` and ``list``; these helpers accept both and never assume a shape.
+
+What many policies read of each resource (its pods, its name and namespace) is read once per
+props object (``per_props``): the offline preview hands every policy of a run the same
+read-only props, and about twenty policies and stack readers ask each resource the same.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
-from typing import Any
+import weakref
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from typing import Any, TypeVar
 
 from gpu_facts.pod_templates import ANY as ANY_KEY
 
 EMPTY: Mapping[str, Any] = {}
+T = TypeVar("T")
+
+_READ: dict[int, tuple[weakref.ref[Mapping[str, Any]], dict[str, Any]]] = {}
+"""``id(props)`` -> (props, what was read of it), for as long as ``props`` lives: an entry goes
+with its props (the weak reference's callback), so an id is never read for another object."""
+
+
+def _forget(key: int) -> None:
+    _READ.pop(key, None)
+
+
+def per_props(props: Mapping[str, Any], what: str, read: Callable[[Mapping[str, Any]], T]) -> T:
+    """``read(props)``, once per ``props`` object and ``what`` while the object lives (props
+    are read-only to policies): ``read`` must depend on ``props`` and ``what`` alone and give a
+    value nobody changes (a tuple). Props that cannot be referenced weakly (a plain dict) are
+    read each time; a read that raises (a value unknown at preview) raises each time."""
+    key = id(props)
+    held = _READ.get(key)
+    if held is not None and held[0]() is props:
+        found = held[1]
+        if what in found:
+            return found[what]
+    else:
+        try:
+            ref = weakref.ref(props, lambda _, key=key: _forget(key))
+        except TypeError:
+            return read(props)
+        found = {}
+        _READ[key] = (ref, found)
+    value = found[what] = read(props)
+    return value
 
 
 def mapping(value: Any) -> Mapping[str, Any]:

@@ -4,10 +4,30 @@ admitted object and ``namespaceObject`` its namespace. For the tests of our admi
 
 from __future__ import annotations
 
+import typing
 from dataclasses import dataclass
 from typing import Any
 
 import celpy
+import celpy.evaluation
+
+
+class _CastType:
+    """Stands in for ``typing``'s ``Union``, ``List``, ``Dict``, ``Tuple`` and ``Optional``
+    inside cel-python's evaluator, where after its import they only ever build the first
+    argument of ``cast``, which ignores it. cel-python 0.5 builds them for every name it
+    resolves (``cast(Union[Result, NameContainer], ...)``), and ``typing`` hashes the whole
+    ``Result`` union each time: a quarter of our CEL tests' CPU, for nothing
+    (docs/performance.md, the inner loop)."""
+
+    def __getitem__(self, _: object) -> type[object]:
+        return object
+
+
+_CAST = _CastType()
+for _name in ("Union", "List", "Dict", "Tuple", "Optional"):
+    if getattr(celpy.evaluation, _name, None) is getattr(typing, _name):  # typing's, nothing else
+        setattr(celpy.evaluation, _name, _CAST)
 
 
 @dataclass
