@@ -193,6 +193,14 @@ def helm_sdk() -> ModuleType:
     return importlib.import_module("helm_python")
 
 
+def helm_cache() -> Path:
+    """Helm's own cache (``HELM_CACHE_HOME``: repository indexes it downloads to pull), inside
+    ours; made when the worker starts."""
+    folder = cache_dir("helm")
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
 class HelmWorker:
     """A running ``helm_worker``: one request at a time, each held to a number of seconds
     and a size of answer; Helm's memory capped. A worker that failed is stopped, and the next
@@ -208,7 +216,9 @@ class HelmWorker:
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             # A crash says why in one line; killed as a group, nothing it started outlives it.
-            env={**os.environ, "GOTRACEBACK": "none"},
+            # Helm writes a repository's index into its cache while it pulls: ours, not
+            # ~/.cache/helm (its config, with registry logins, stays the user's).
+            env={**os.environ, "GOTRACEBACK": "none", "HELM_CACHE_HOME": str(helm_cache())},
             start_new_session=True,
         )
         self._stderr, self._stderr_head = bytearray(), bytearray()
