@@ -5,6 +5,7 @@ dated after today is a finding; ``--config FILE`` reads from any folder."""
 
 from __future__ import annotations
 
+import io
 import os
 from collections.abc import Callable
 from datetime import date
@@ -15,10 +16,12 @@ import pytest
 from kubernetes import client
 from websocket import ABNF
 
+from gpu_platform.verify import cli as verify_cli
 from gpu_platform.verify import cluster, driver
 from gpu_platform.verify.cli import EXIT_ERROR, main
 from gpu_platform.verify.driver import ExecTarget, _failure
 from gpu_platform.verify.node_image import node_image
+from gpu_platform.verify.plan_file import PlanError
 from gpu_platform.verify.seed_checks import _Exec, _run
 from gpu_platform.verify.verify import driver_check
 from tests.conftest import ROOT
@@ -170,3 +173,21 @@ def test_an_api_answer_past_its_cap_is_refused_not_read(
                     reader.pod_proxy("gpu-metrics", "exporter", 9400, "declared-huge")
         finally:
             api.close()
+
+
+def test_a_program_folder_that_prints_without_end_is_read_to_its_last_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``--plan FOLDER``: the program's prints (the preview's stderr) are kept to their end only,
+    and the failure named by the preview's own error line, not by what came last."""
+    monkeypatch.setattr(verify_cli, "STDERR_TAIL", 64 * 1024)
+    (tmp_path / "Pulumi.yaml").write_text("name: team\nruntime: python\n")
+    (tmp_path / "__main__.py").write_text(
+        "import sys\nfor _ in range(2000):\n    sys.stderr.write('x' * 10000 + '\\n')\n"
+        "raise ValueError('boom')\n"
+    )
+    with pytest.raises(PlanError) as err:
+        verify_cli.load_plan(tmp_path, io.StringIO())
+    assert str(err.value) == (
+        f"the offline preview of {tmp_path} failed: error: the program failed: ValueError: boom"
+    )
