@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
+import os
 import signal
 import subprocess
 import sys
@@ -170,7 +171,7 @@ def _preview_run(command: list[str], seconds: float) -> tuple[int, bytes, str]:
         def drain() -> None:
             stream = process.stderr
             assert stream is not None
-            for chunk in iter(lambda: stream.read1(65536), b""):
+            for chunk in iter(lambda: os.read(stream.fileno(), 65536), b""):
                 tail.extend(chunk)
                 del tail[:-STDERR_TAIL]
 
