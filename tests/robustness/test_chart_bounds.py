@@ -21,6 +21,7 @@ from gpu_platform.offline_preview.engine import ProgramRun, RecordedResource
 from gpu_platform.offline_preview.helm_charts import ChartStore
 from gpu_platform.offline_preview.rendered_releases import RELEASE, render_releases
 
+from .processes import running
 from .remote_components import build_one, one_notice
 
 CHART_YAML = "apiVersion: v2\nname: hostile\nversion: 0.1.0\n"
@@ -128,15 +129,7 @@ def test_a_post_renderer_leaves_nothing_running(tmp_path: Path) -> None:
     objects = helm_charts.post_render([{"kind": "ConfigMap"}], "sh", ["-c", script])
     assert objects == [{"kind": "ConfigMap"}]
     for pid in pids.read_text().split():
-        assert not _running(int(pid))
-
-
-def _running(pid: int) -> bool:
-    try:
-        stat = Path(f"/proc/{pid}/stat").read_text()
-    except OSError:
-        return False
-    return stat.rpartition(")")[2].split()[0] != "Z"  # a zombie has ended
+        assert not running(int(pid))
 
 
 CASES = [

@@ -24,6 +24,8 @@ from gpu_platform.offline_preview.cli import (
     main,
 )
 
+from .processes import running
+
 ROOT = Path(__file__).resolve().parents[2]
 SITE_PACKAGES = next(p for p in sys.path if p.endswith("site-packages"))
 PROJECT = "name: team\nruntime: python\n"
@@ -135,14 +137,6 @@ CHILDREN = [
 the preview's output open (the CI step waits) and run on after it."""
 
 
-def _running(pid: int) -> bool:
-    try:
-        stat = Path(f"/proc/{pid}/stat").read_text()
-    except OSError:
-        return False
-    return stat.rpartition(")")[2].split()[0] != "Z"  # a zombie has ended
-
-
 @pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="Linux /proc needed")
 @pytest.mark.parametrize("source", [c[1] for c in CHILDREN], ids=[c[0] for c in CHILDREN])
 def test_the_processes_a_program_leaves_running_end_with_it(
@@ -153,7 +147,7 @@ def test_the_processes_a_program_leaves_running_end_with_it(
     out, err = capfd.readouterr()
     assert code == EXIT_OK, err
     assert json.loads(out)["outputs"] == {"answer": 42}  # one document: no copy printed one
-    assert not _running(int((program / "pid").read_text()))
+    assert not running(int((program / "pid").read_text()))
 
 
 NUMBERS = {"nan": "NaN", "inf": "Infinity", "-inf": "-Infinity"}
