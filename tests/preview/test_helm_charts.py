@@ -199,6 +199,25 @@ def test_a_pinned_chart_is_pulled_once_into_the_cache(
     assert offline(tmp_path).locate(alias, tmp_path) == pulled
 
 
+def test_a_pull_writes_only_into_our_cache(
+    tmp_path: Path, repository: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Helm writes the repository's index into its cache as it pulls: into ours. Helm's
+    default cache is a file here, so a write there would fail the pull."""
+    monkeypatch.setenv("GPU_PLATFORM_CACHE", str(tmp_path / "ours"))
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "not-a-folder"))
+    monkeypatch.setenv("HELM_CACHE_HOME", str(tmp_path / "not-a-folder" / "helm"))
+    (tmp_path / "not-a-folder").write_text("")
+    monkeypatch.setattr(helm_charts.HelmWorker, "_current", None)  # one started with this env
+    store = ChartStore((), tmp_path / "ours" / "charts")
+    try:
+        pulled = store.locate(ChartRef("gpu-device-plugin", "0.3.0", repository), tmp_path)
+    finally:
+        helm_charts.stop_helm_worker()
+    assert pulled.is_relative_to(tmp_path / "ours")
+    assert (tmp_path / "ours" / "helm" / "repository").is_dir()
+
+
 def test_a_chart_the_repository_lacks_is_unavailable(tmp_path: Path, repository: str) -> None:
     store = ChartStore((), tmp_path / "cache")
     with pytest.raises(ChartUnavailable, match="pulling it failed"):
