@@ -69,3 +69,20 @@ def reference_charts(folder: Path) -> Path | None:
             link.symlink_to(chart.parent, target_is_directory=True)
         made = True
     return folder if made else None
+
+
+REFERENCE_RELEASES = ("'dcgm-exporter' 4.8.2", "'nvidia-device-plugin' 0.20.0")
+"""The releases' charts the tests give the preview from the reference folder (tests/conftest.py)."""
+
+
+def environment_notice(policy: str, message: str) -> bool:
+    """A verdict that only says a reference chart could not be had: without the reference folder
+    (and without network access, as on a new machine) that notice is the environment's, not the
+    program's. False whenever the tests gave the preview the reference charts."""
+    from gpu_platform.offline_preview.kubernetes_components import NOTICE
+
+    return (
+        not os.environ.get("GPU_PLATFORM_CHARTS")
+        and policy == NOTICE
+        and any(chart in message for chart in REFERENCE_RELEASES)
+    )

@@ -14,6 +14,7 @@ from gpu_platform.offline_preview import ProgramRun, preview, run_policies
 from gpu_platform.offline_preview.cli import EXIT_MANDATORY, EXIT_OK, main
 from gpu_policies.registry import policies
 from tests.conftest import stack_preview
+from tests.reference import environment_notice
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "examples"
@@ -65,8 +66,11 @@ def test_bad_gpu_workload_violations_follow_its_stack_config(tmp_path: Path) -> 
 
 
 def test_good_gpu_workload_passes_every_policy() -> None:
+    """Every policy passes, the device plugin's release judged from its rendered objects (from
+    the reference chart; without it and without network, only the notice that it could not be
+    had remains, an advisory)."""
     result = preview(EXAMPLES / "good-gpu-workload")
-    assert result.violations == []
+    assert [v for v in result.violations if not environment_notice(v.policy, v.message)] == []
     assert result.exit_code == EXIT_OK
     kinds = {r.type.rsplit(":", 1)[-1] for r in result.run.resources}
     assert {"Deployment", "CronJob", "Namespace", "NetworkPolicy", "ResourceQuota"} <= kinds

@@ -18,13 +18,12 @@ case.
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 
 import pytest
 
 from gpu_platform.offline_preview.cli import EXIT_MANDATORY, EXIT_OK, main
-from gpu_platform.offline_preview.kubernetes_components import NOTICE
+from tests.reference import environment_notice
 
 PROGRAMS = Path(__file__).resolve().parent / "programs"
 
@@ -592,24 +591,12 @@ EXPECTED: dict[str, tuple[int, list[Verdict]]] = {
 }
 
 
-REFERENCE_CHARTS = ("'dcgm-exporter' 4.8.2", "'nvidia-device-plugin' 0.20.0")
-"""The releases' charts the tests give the preview from ../shared/reference (tests/conftest.py):
-without that folder they cannot be had, and their notices are the environment's, not the
-program's."""
-
-
 def preview_json(
     program: str, capsys: pytest.CaptureFixture[str], *extra: str
 ) -> tuple[int, list[dict[str, str]]]:
     code = main(["--program", str(PROGRAMS / program), "--format", "json", *extra])
     violations: list[dict[str, str]] = json.loads(capsys.readouterr().out)["violations"]
-    if not os.environ.get("GPU_PLATFORM_CHARTS"):
-        violations = [
-            v
-            for v in violations
-            if not (v["policy"] == NOTICE and any(c in v["message"] for c in REFERENCE_CHARTS))
-        ]
-    return code, violations
+    return code, [v for v in violations if not environment_notice(v["policy"], v["message"])]
 
 
 def test_every_program_has_its_expected_verdicts() -> None:
