@@ -9,7 +9,7 @@ CONFIG ?=
 POLICY_CONFIG ?=
 CHARTS ?=
 
-.PHONY: venv preview test lint typecheck typecheck-only unit tests up bench verify scan clean format dist dist-check
+.PHONY: venv preview test lint typecheck typecheck-only unit tests up bench bench-check verify scan clean format dist dist-check
 
 # Let Python cache bytecode even where the environment says not to: without it every process
 # (each test worker, each preview) compiles the SDK modules it imports from source again.
@@ -72,6 +72,12 @@ up: ## pulumi up for STACK (needs the Pulumi CLI and cloud credentials).
 
 bench: venv ## Benchmarks: writes bench/results/.
 	$(PY) -m bench
+
+# The harness's own tests run whole previews, floors and fake fleets in processes of their own
+# (about 25 s of CPU): CI runs them (.ci/run), `make test` leaves them here, as it does the type
+# check, so that it stays the product's loop.
+bench-check: venv ## The benchmark harness's tests (tests/bench): smallest sizes, no timing asserted.
+	$(PYTEST) tests/bench --bench-check
 
 # checkov lives in its own virtualenv, installed on the first `make scan` only: `make test`
 # never installs it. The project's uv (install.sh bootstraps it into .venv), else the PATH's.

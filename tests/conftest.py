@@ -166,3 +166,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         action="store_true",
         help="also run the packaging tests (build and install the wheels): make dist-check",
     )
+    parser.addoption(
+        "--bench-check",
+        action="store_true",
+        help="also run the benchmark harness's tests (tests/bench): make bench-check",
+    )

@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import re
 import subprocess
+import sys
 from pathlib import Path
 
+import pytest
 import yaml
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -61,4 +63,24 @@ def test_ci_runs_the_type_check_that_make_test_leaves_out() -> None:
     assert recipe("unit") == ['$(PYTEST) -m "not slow and not typecheck"']
     ci = (ROOT / ".ci" / "run").read_text().splitlines()
     steps = [line.split()[1] for line in ci if line.startswith("make ")]
-    assert steps == ["dist-check", "typecheck", "test"]
+    assert steps == ["dist-check", "typecheck", "bench-check", "test"]
+
+
+@pytest.mark.slow
+def test_ci_runs_the_bench_harness_tests_that_make_test_skips() -> None:
+    """The benchmark harness's tests run whole previews and fleets in processes of their own:
+    `make bench-check` runs them (CI runs it), and every other run skips them, saying so."""
+    assert recipe("bench-check") == ["$(PYTEST) tests/bench --bench-check"]
+    done = subprocess.run(
+        [sys.executable, "-m", "pytest", "tests/bench", "-p", "no:xdist", "-q", "-rs"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stdout[-2000:]
+    reasons = [line for line in done.stdout.splitlines() if line.startswith("SKIPPED")]
+    assert reasons and all(
+        line.endswith(": tests the benchmark harness: run by make bench-check") for line in reasons
+    )
+    assert " passed" not in done.stdout and " failed" not in done.stdout

@@ -21,7 +21,7 @@ from bench.component_import import (
     report_lines,
 )
 from bench.timing import Timing
-from tests.unit.test_bench_loaded_modules import lazy_stub
+from tests.bench.test_loaded_modules import lazy_stub
 
 
 def test_own_import_times_sum_our_modules_only() -> None:

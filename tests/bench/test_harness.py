@@ -112,11 +112,11 @@ def test_bench_smallest_size_writes_the_report(
 ) -> None:
     # Start-up of the existing stack: the same four processes as dev's, at half the CPU (no cloud
     # SDK, fewer resources); `make bench` measures dev.
-    # The package's budgets have their own tests (test_bench_component_import.py and
-    # test_bench_provider_start.py) and one below with their measurements faked.
+    # The package's budgets have their own tests (test_component_import.py and
+    # test_provider_start.py) and one below with their measurements faked.
     argv = ["--sizes", "1", "--repeats", "1", "--startup-runs", "1", "--stack", "existing"]
-    argv += ["--no-package", "--verify-sizes"]  # make verify's fleet: test_bench_verify_fleet.py
-    argv.append("--no-fleet")  # the team program's fleet: test_bench_fleet.py
+    argv += ["--no-package", "--verify-sizes"]  # make verify's fleet: test_verify_fleet.py
+    argv.append("--no-fleet")  # the team program's fleet: test_fleet.py
     # The critical path reads dev's and prod's plans: the ones this test process may already
     # hold (tests.conftest.stack_preview) rather than two more previews.
     monkeypatch.setattr(bench.cli, "stack_timings", lambda: stack_timings(preview_of=stack_preview))
