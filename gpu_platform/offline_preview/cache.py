@@ -2,7 +2,8 @@
 
 ``$GPU_PLATFORM_CACHE`` moves the whole cache, else ``$XDG_CACHE_HOME/gpu-platform``. Inside:
 ``venvs/`` (programs' virtualenvs), ``charts/`` (Helm charts pulled from their repositories),
-``python/`` (packages installed on first use, such as Helm's SDK).
+``python/`` (packages installed on first use, such as Helm's SDK), ``helm/`` (Helm's own cache,
+``HELM_CACHE_HOME``: the repository indexes it downloads to pull a chart).
 
 An install (a program's requirements, Helm's SDK) goes into the cache and nowhere else: it
 runs with no uv or pip configuration but ours (``isolated_install_env``). ``--offline``

@@ -41,7 +41,7 @@ from .policy_runner import PolicyError, Violation, run_policies
 from .program_env import ProgramEnvError, program_python
 from .program_guard import DEFAULT_MEMORY_MIB, DEFAULT_TIMEOUT, MEMORY_ENV, ProgramTimedOut
 from .program_runner import ChildConfigError, ChildFailure, run_in
-from .redact import Redactor, public_words, secret_pieces, secret_strings
+from .redact import Redactor, public_words, redact_urls, secret_pieces, secret_strings
 from .render import RENDERERS
 from .rendered_releases import render_releases
 from .user_mocks import UserMocks, load_mocks
@@ -126,6 +126,24 @@ def run_secrets(
     return whole | inside
 
 
+def _identity(r: RecordedResource, redactor: Redactor) -> dict[str, Any]:
+    """What names a resource, with every secret in it masked, the same way everywhere so the
+    plan's graph holds: an object named by a secret (a yaml/v2 ``objs`` entry, a chart's
+    template) carries the secret in its name and URN."""
+    mask = redactor.text
+    return {
+        "urn": mask(r.urn),
+        "name": mask(r.name),
+        "parent": mask(r.parent) if r.parent else r.parent,
+        "provider": mask(r.provider),
+        "dependencies": [mask(u) for u in r.dependencies],
+        "property_dependencies": {
+            k: [mask(u) for u in v] for k, v in r.property_dependencies.items()
+        },
+        "aliases": [mask(a) for a in r.aliases],
+    }
+
+
 def _redacted(
     run: ProgramRun,
     violations: list[Violation],
@@ -135,7 +153,12 @@ def _redacted(
     """The plan and verdicts with every secret masked; a verdict on a resource that holds
     secrets also with each piece of them masked (a policy may quote part of a value)."""
     resources = [
-        replace(r, inputs=redactor.value(r.inputs), outputs=redactor.value(r.outputs))
+        replace(
+            r,
+            inputs=redactor.value(r.inputs),
+            outputs=redactor.value(r.outputs),
+            **(_identity(r, redactor) if redactor else {}),
+        )
         for r in run.resources
     ]
     outputs = redactor.value(run.outputs)
@@ -145,7 +168,8 @@ def _redacted(
         held = by_urn.get(v.urn or "")
         secrets = run_secrets([held], {}, public) if held is not None else set()
         about = redactor.with_secrets(secret_pieces(secrets) - public) if secrets else redactor
-        masked.append(replace(v, message=about.text(v.message)))
+        urn = redactor.text(v.urn) if v.urn and redactor else v.urn
+        masked.append(replace(v, urn=urn, message=about.text(v.message)))
     return PreviewResult(ProgramRun(run.project, run.stack, resources, outputs), masked)
 
 
@@ -220,13 +244,19 @@ def preview(
     # Helm v3 Releases rendered too, for the pack only (beyond a real preview: reported so).
     run, notices = build_components(run, program_dir, mocks, deadline=deadline)
     rendered = render_releases(run, program_dir, mocks, deadline=deadline)
-    found = run_policies([*run.resources, *rendered.objects], pack, pack_config)
-    violations = [*notices, *rendered.notices, *rendered.attribute(found)]
     # The pack's own words (NVIDIA_VISIBLE_DEVICES) stay readable inside a secret pod spec.
     public = public_words(
         text for p in pack for text in (p.name, p.description, p.remediation_steps or "")
     )
     secrets = config_secrets(config, secret_keys) | run_secrets(run.resources, run.outputs, public)
+    try:
+        found = run_policies([*run.resources, *rendered.objects], pack, pack_config)
+    except PolicyError as err:  # what it says may quote a value: masked as the plan is (the
+        # caller's failure redactor knows the secrets of a program run here, not in its venv)
+        masked = Redactor(secrets)
+        urn = masked.text(err.urn) if err.urn else None
+        raise PolicyError(err.policy, urn, masked.text(err.said)) from err
+    violations = [*notices, *rendered.notices, *rendered.attribute(found)]
     return _redacted(run, violations, Redactor(secrets), public)
 
 
@@ -383,7 +413,7 @@ def _main(argv: list[str] | None) -> int:
         pack_config = read_policy_config(args.policy_config) if args.policy_config else None
         mocks = load_mocks(args.mocks) if args.mocks else None
     except InputFileError as err:
-        print(f"error: {err}", file=sys.stderr)
+        print(f"error: {redact_urls(str(err))}", file=sys.stderr)
         return EXIT_INPUT
     monitor = RecordingMonitor(PreviewMocks(mocks))
     redactor = _failure_redactor(args, monitor)
@@ -399,11 +429,13 @@ def _main(argv: list[str] | None) -> int:
             memory_mib=args.memory,
             pack_config_source=args.policy_config or "policy pack config",
         )
+    # Every message below may quote the program's files (a requirement's URL with its token):
+    # shown through the redactor, as the plan is.
     except InputFileError as err:
-        print(f"error: {err}", file=sys.stderr)
+        print(f"error: {redactor.text(str(err))}", file=sys.stderr)
         return EXIT_INPUT
     except (ConfigError, ChildConfigError) as err:
-        print(f"error: {err}{_note(args)}", file=sys.stderr)
+        print(f"error: {redactor.text(str(err))}{_note(args)}", file=sys.stderr)
         return EXIT_CONFIG
     except ChildFailure as err:
         from .failure import ProgramFailure
@@ -413,7 +445,9 @@ def _main(argv: list[str] | None) -> int:
         print(redactor.text(message), file=sys.stderr)
         return EXIT_PROGRAM
     except ProgramEnvError as err:
-        print(f"error: the program's Python environment: {err}", file=sys.stderr)
+        print(
+            f"error: the program's Python environment: {redactor.text(str(err))}", file=sys.stderr
+        )
         return EXIT_PROGRAM
     except PolicyError as err:
         print(f"error: {redactor.text(str(err))}", file=sys.stderr)

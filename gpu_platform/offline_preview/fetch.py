@@ -7,7 +7,9 @@ second never trips it. So the download runs in a helper thread that reads what h
 the deadline even when the helper is stuck (in name resolution, say): the abandoned thread
 ends with its socket and the process never waits for it. Only ``http`` and ``https`` are
 fetched, as the Kubernetes provider fetches (Go's ``http.Get``); a user and password in the URL
-are sent as basic authentication, and never shown (``redact``).
+are sent as basic authentication, and never shown (``redact``). A redirect is followed as Go
+follows it: only to ``http`` or ``https``, and the credentials only to the same host (urllib
+would send them on to any host the server names).
 """
 
 from __future__ import annotations
@@ -17,6 +19,12 @@ import threading
 import time
 import urllib.parse
 from dataclasses import dataclass
+from typing import IO, TYPE_CHECKING
+from urllib.parse import urljoin, urlsplit
+
+if TYPE_CHECKING:
+    from http.client import HTTPMessage
+    from urllib.request import HTTPRedirectHandler, Request
 
 from .deadline import NO_DEADLINE, RunDeadline
 from .redact import redact_url
@@ -38,6 +46,10 @@ class FetchTooLarge(FetchError):
 
 class _TooSlow(FetchError):
     """No complete answer by the fetch's deadline."""
+
+
+class _RedirectRefused(FetchError):
+    """A redirect to a scheme that is not fetched (said with the URL by ``_download``)."""
 
 
 @dataclass(frozen=True)
@@ -67,6 +79,33 @@ def _request(url: str) -> _Request:
     return _Request(url, headers)
 
 
+def _redirects() -> HTTPRedirectHandler:
+    from urllib.request import HTTPRedirectHandler  # only when a program fetches by URL
+
+    class Redirects(HTTPRedirectHandler):
+        """urllib's redirects, but to http(s) only, and without the credentials to another
+        host (Go's client drops ``Authorization`` there)."""
+
+        def redirect_request(  # noqa: PLR0917 - urllib's signature
+            self,
+            req: Request,
+            fp: IO[bytes],
+            code: int,
+            msg: str,
+            headers: HTTPMessage,
+            newurl: str,
+        ) -> Request | None:
+            target = urlsplit(urljoin(req.full_url, newurl))
+            if target.scheme not in ("http", "https"):
+                raise _RedirectRefused(f"redirected to {redact_url(newurl)}: only http and https")
+            new = super().redirect_request(req, fp, code, msg, headers, newurl)
+            if new is not None and target.hostname != urlsplit(req.full_url).hostname:
+                new.remove_header("Authorization")
+            return new
+
+    return Redirects()
+
+
 def _download(
     request: _Request, shown: str, limit: int, end: float, stop: threading.Event
 ) -> bytes:
@@ -74,7 +113,8 @@ def _download(
 
     timeout = max(0.1, end - time.monotonic())
     try:
-        with urllib.request.urlopen(
+        opener = urllib.request.build_opener(_redirects())
+        with opener.open(
             urllib.request.Request(request.url, headers=request.headers), timeout=timeout
         ) as answer:
             declared = answer.headers.get("Content-Length")
@@ -91,6 +131,8 @@ def _download(
                 if time.monotonic() > end:
                     break
             raise TimeoutError
+    except _RedirectRefused as err:
+        raise FetchError(f"{shown}: {err}") from None
     except FetchError:
         raise
     except TimeoutError:

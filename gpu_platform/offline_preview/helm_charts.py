@@ -62,6 +62,7 @@ from .cache import cache_dir, find_uv, isolated_install_env, offline_mode
 from .deadline import NO_DEADLINE, RunDeadline
 from .fetch import FetchError, FetchTooLarge, fetch, fetch_seconds
 from .kube_manifests import ManifestError, decode
+from .program_guard import become_reaper, children_of, end_processes
 from .redact import redact_url, redact_urls
 
 HELM_SDK = "helm-python-sdk==0.2.2"
@@ -73,6 +74,8 @@ MAX_CHART_BYTES = 100 * 1024 * 1024
 archive fetched by URL may weigh: compressed, it is smaller than what it holds."""
 HELM_MEMORY_BYTES = 1024 * 1024 * 1024
 """The Helm worker's data memory (``RLIMIT_DATA``); our charts render within 100 MiB."""
+_OUT_OF_MEMORY = ("out of memory", "cannot allocate memory", "pthread_create failed")
+"""What Go's runtime says when the worker reaches its data memory bound."""
 RENDER_MAX_BYTES = MAX_CHART_BYTES
 """The most one answer of the worker may weigh (a chart's rendered objects, as JSON)."""
 _MIB = 1024 * 1024
@@ -192,6 +195,14 @@ def helm_sdk() -> ModuleType:
     return importlib.import_module("helm_python")
 
 
+def helm_cache() -> Path:
+    """Helm's own cache (``HELM_CACHE_HOME``: repository indexes it downloads to pull), inside
+    ours; made when the worker starts."""
+    folder = cache_dir("helm")
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
 class HelmWorker:
     """A running ``helm_worker``: one request at a time, each held to a number of seconds
     and a size of answer; Helm's memory capped. A worker that failed is stopped, and the next
@@ -207,7 +218,9 @@ class HelmWorker:
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             # A crash says why in one line; killed as a group, nothing it started outlives it.
-            env={**os.environ, "GOTRACEBACK": "none"},
+            # Helm writes a repository's index into its cache while it pulls: ours, not
+            # ~/.cache/helm (its config, with registry logins, stays the user's).
+            env={**os.environ, "GOTRACEBACK": "none", "HELM_CACHE_HOME": str(helm_cache())},
             start_new_session=True,
         )
         self._stderr, self._stderr_head = bytearray(), bytearray()
@@ -296,7 +309,9 @@ class HelmWorker:
         tail = self.stderr_tail()
         said = (self._stderr_head + self._stderr).decode(errors="replace")
         self.stop()
-        if "out of memory" in said or "cannot allocate memory" in said:
+        # Go aborts on the bound with "out of memory", or, when its heap took the rest, on the
+        # next thread's stack: RLIMIT_DATA counts the mappings a thread's stack is made of.
+        if any(sign in said for sign in _OUT_OF_MEMORY):
             raise ChartBoundExceeded(
                 f"Helm needed more than its memory bound of {HELM_MEMORY_BYTES // _MIB} MiB"
             )
@@ -618,7 +633,10 @@ def run_bounded(
 ) -> tuple[int, bytes, str]:
     """Run ``argv`` with ``stdin``: its status, stdout (at most ``limit`` bytes: past that,
     ``OutputTooLarge``) and the end of its stderr. Past ``seconds``, ``TimeoutError``. Either
-    way it is killed with everything it started (its own process group)."""
+    way it is killed with everything it started (its own process group), and whatever it left
+    running once it ended is killed then (it would hold its output open and run on)."""
+    become_reaper()  # a daemon it detaches stays among our children, to be ended
+    before = children_of(os.getpid())
     process = subprocess.Popen(
         argv,
         stdin=subprocess.PIPE,
@@ -658,6 +676,7 @@ def run_bounded(
                 raise TimeoutError
             workers[1].join(0.05)
         if not too_large.is_set():
+            end_processes(children_of(os.getpid()) - before)
             for worker in workers[1:]:
                 worker.join(5.0)
         if too_large.is_set():
@@ -667,4 +686,5 @@ def run_bounded(
             with contextlib.suppress(ProcessLookupError):
                 os.killpg(process.pid, signal.SIGKILL)
         process.wait()
+        end_processes(children_of(os.getpid()) - before)
     return process.returncode, bytes(out), err.decode(errors="replace")

@@ -31,6 +31,8 @@ from typing import Any
 
 import yaml
 
+from .redact import QuotingError
+
 DEPENDS_ON = "config.kubernetes.io/depends-on"
 SKIP_AWAIT = "pulumi.com/skipAwait"
 
@@ -90,8 +92,9 @@ largest bundles of CRDs we know (kube-prometheus' ``bundle.yaml``, a few MB) are
 a 4 KB alias bomb is not."""
 
 
-class ManifestError(ValueError):
-    """A manifest the provider would refuse, with the provider's reason."""
+class ManifestError(QuotingError, ValueError):
+    """A manifest the provider would refuse, with the provider's reason (and the part of the
+    manifest it quotes, ``quoted``)."""
 
 
 def decode(text: str, source: str = "<manifest>") -> list[dict[str, Any]]:
@@ -112,7 +115,7 @@ def decode(text: str, source: str = "<manifest>") -> list[dict[str, Any]]:
             continue
         if not isinstance(document, dict):
             raise ManifestError(
-                f"decoding YAML: {source}: a document is not an object: {document!r:.80}"
+                f"decoding YAML: {source}: a document is not an object", f"{document!r:.80}"
             )
         objects.append(document)
     return objects
@@ -181,11 +184,11 @@ def normalize(objects: Iterable[Mapping[str, Any]], default_namespace: str) -> l
         group, version = _group_version(obj)
         if not obj.get("kind") or not version:
             raise ManifestError(
-                f"Kubernetes resources require a kind and apiVersion: `{_short(obj)}`"
+                "Kubernetes resources require a kind and apiVersion", f"`{_short(obj)}`"
             )
         metadata = obj.get("metadata")
         if not isinstance(metadata, dict) or not metadata.get("name"):
-            raise ManifestError(f"Kubernetes resources require a .metadata.name: `{_short(obj)}`")
+            raise ManifestError("Kubernetes resources require a .metadata.name", f"`{_short(obj)}`")
         obj = dict(obj)
         if group == "core":
             obj["apiVersion"] = version

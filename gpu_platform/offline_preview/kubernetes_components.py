@@ -42,6 +42,7 @@ from .deadline import NO_DEADLINE, RunDeadline
 from .engine import PreviewMocks, ProgramRun, RecordedResource, tree_order
 from .fetch import FetchError, FetchTooLarge, fetch
 from .helm_charts import (
+    ChartBoundExceeded,
     ChartRef,
     ChartRenderError,
     ChartStore,
@@ -62,7 +63,7 @@ from .kube_manifests import (
 )
 from .kubernetes_types import CHART, CONFIG_FILE, CONFIG_GROUP, KINDS
 from .policy_runner import Violation
-from .redact import Redactor, redact_url, secret_strings
+from .redact import QuotingError, Redactor, redact_url, secret_strings
 from .user_mocks import UserMocks
 from .wire import (
     ASSET_SIG,
@@ -111,8 +112,10 @@ REAL_PREVIEW_FAILS = "A real `pulumi preview` fails on it the same way"
 real preview too."""
 
 
-class Broken(Exception):
-    """Had, but the provider would fail on it (a real preview fails too): mandatory."""
+class Broken(QuotingError):
+    """Had, but the provider would fail on it (a real preview fails too): mandatory. What it
+    quotes (``quoted``: Helm's words, a manifest) is withheld when the component's inputs hold
+    a secret."""
 
 
 @dataclass(frozen=True)
@@ -177,7 +180,7 @@ def _read(source: str, base: Path, ctx: Context) -> Text:
             data = read_bytes(path, limit)
         except InputFileError as err:
             why = err.problems[0].message
-            if why.startswith("larger than"):
+            if why.startswith(("larger than", "not a regular file", "not a path")):  # bad
                 raise Broken(f"reading {source}: {why}") from None
             raise Unavailable(f"reading {source} failed: {why}") from None
         shown = source
@@ -203,7 +206,7 @@ def _decode_all(texts: list[Text]) -> list[dict[str, Any]]:
     try:
         return [obj for text in texts for obj in decode(text.text, text.source)]
     except ManifestError as err:
-        raise Broken(str(err)) from err
+        raise Broken(err.summary, err.quoted) from err
 
 
 def _config_file(inputs: dict[str, Any], name: str, ctx: Context) -> Objects:
@@ -231,7 +234,7 @@ def _config_group(inputs: dict[str, Any], name: str, ctx: Context) -> Objects:
 def _asset_text(asset: Any, index: int, ctx: Context) -> Text:
     """A ``valueYamlFiles`` entry (a file, string or remote asset)'s text."""
     if not isinstance(asset, dict) or asset.get(SIG_KEY) != ASSET_SIG:
-        raise Broken(f"valueYamlFiles[{index}] is not an asset: {asset!r:.80}")
+        raise Broken(f"valueYamlFiles[{index}] is not an asset", f"{asset!r:.80}")
     if "text" in asset:
         return Text(f"valueYamlFiles[{index}]", str(asset["text"]))
     return _read(str(asset.get("path") or asset.get("uri")), ctx.program_dir, ctx)
@@ -253,6 +256,10 @@ def chart_objects(inputs: dict[str, Any], name: str, ctx: Context, hooks: bool =
     if chart is None:
         raise Broken("the required input `chart` is not set")
     repository = _map(inputs, "repositoryOpts")
+    for key, value in (("chart", chart), ("version", inputs.get("version")),
+                       ("repositoryOpts.repo", repository.get("repo"))):  # fmt: skip
+        if isinstance(value, str) and "\0" in value:  # names no file or URL: Helm fails too
+            raise Broken(f"the input `{key}` holds a NUL byte: it names no chart")
     ref = ChartRef(
         chart,
         _text(inputs.get("version")),
@@ -273,7 +280,7 @@ def chart_objects(inputs: dict[str, Any], name: str, ctx: Context, hooks: bool =
         try:
             loaded = decode(given.text, given.source)
         except ManifestError as err:
-            raise Broken(f"valueYamlFiles[{i}]: {err}") from err
+            raise Broken(f"valueYamlFiles[{i}]: {err.summary}", err.quoted) from err
         values = merge_values(values, loaded[0] if loaded else {})
     values = merge_values(values, _map(inputs, "values"))
     namespace = _text(inputs.get("namespace")) or ctx.default_namespace
@@ -296,8 +303,10 @@ def chart_objects(inputs: dict[str, Any], name: str, ctx: Context, hooks: bool =
             f"Helm chart {ref.describe()} could not be rendered: {err}",
             "install Helm's SDK as said, then preview again: the chart itself is here.",
         ) from err
-    except ChartRenderError as err:
+    except ChartBoundExceeded as err:  # our own words
         raise Broken(f"Helm chart {ref.describe()} does not render: {err}") from err
+    except ChartRenderError as err:  # Helm's or the post-renderer's: may quote the values
+        raise Broken(f"Helm chart {ref.describe()} does not render", str(err)) from err
     return Objects(objects, _prefix(inputs, name), bool(inputs.get("skipAwait")), True, namespace)
 
 
@@ -481,7 +490,7 @@ def build_one(
         return [], _notice(
             component,
             "mandatory",
-            f"{err}. {fails}; its objects "
+            f"{err.shown(contains_secret(component.inputs))}. {fails}; its objects "
             f"were not judged: {instead}. Fix: correct the chart's values or the manifests.",
             what,
         )

@@ -37,9 +37,11 @@ Policy = ResourceValidationPolicy | StackValidationPolicy
 class PolicyError(Exception):
     """A policy raised instead of judging (as under ``pulumi preview``, the run fails)."""
 
-    def __init__(self, policy: str, urn: str | None, err: Exception) -> None:
+    def __init__(self, policy: str, urn: str | None, err: Exception | str) -> None:
         where = f" on {urn}" if urn else ""
-        super().__init__(f"policy {policy} failed{where}: {type(err).__name__}: {err}")
+        said = err if isinstance(err, str) else f"{type(err).__name__}: {err}"
+        super().__init__(f"policy {policy} failed{where}: {said}")
+        self.policy, self.urn, self.said = policy, urn, said
 
 
 @dataclass(frozen=True)

@@ -188,9 +188,10 @@ def _installed(name: str) -> str | None:
 def _local_project(path: Path) -> tuple[str, dict[str, list[str]]] | None:
     """The distribution name of a local project folder (``-e ./policies``) and its extras."""
     try:
-        project = tomllib.loads((path / "pyproject.toml").read_text())["project"]
+        text = read_text(path / "pyproject.toml", MAX_REQUIREMENTS_BYTES)  # bounded, no FIFO
+        project = tomllib.loads(text)["project"]
         return str(project["name"]), dict(project.get("optional-dependencies", {}))
-    except (OSError, KeyError, tomllib.TOMLDecodeError):
+    except (InputFileError, KeyError, TypeError, tomllib.TOMLDecodeError):
         return None
 
 

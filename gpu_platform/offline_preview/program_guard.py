@@ -11,6 +11,10 @@ While the program runs (``guarded``):
 - any exception it raises, a ``BaseException`` of its own included (``KeyboardInterrupt``
   raised without Ctrl-C, ``asyncio.CancelledError``, a subclass), is the program's failure
   (``ProgramRaised``), never the preview's crash;
+- the processes it started end with it: when it returns, fails or is stopped, every process
+  it left running (a child, a daemon that detached itself, a copy of itself by ``os.fork``) is
+  killed, so none holds the preview's output open or runs on after it
+  (``_processes_end_with_it``; Linux: this process becomes their reaper);
 - after ``timeout`` seconds it is interrupted (``ProgramTimedOut``, exit status 3), and again
   every second should it catch that; a program that catches them all for ``HARD_STOP_AFTER``
   seconds ends the process (exit status 3). The clock needs the main thread (POSIX
@@ -26,11 +30,13 @@ While the program runs (``guarded``):
 from __future__ import annotations
 
 import contextlib
+import glob
 import io
 import os
 import signal
 import sys
 import threading
+import time
 from collections.abc import Callable, Iterator
 from typing import Any, NoReturn
 
@@ -224,6 +230,82 @@ def _deadline(seconds: float | None) -> Iterator[None]:
         signal.signal(signal.SIGALRM, previous)
 
 
+_PR_SET_CHILD_SUBREAPER = 36
+"""``prctl`` option (linux/prctl.h): orphaned descendants are reparented to this process, so a
+daemon that forked twice to detach is still found among its children."""
+_REAP_SECONDS = 2.0
+"""Most seconds spent collecting the killed processes' exit statuses."""
+
+
+def children_of(pid: int) -> set[int]:
+    """The direct children of ``pid`` (every thread's), from ``/proc`` (none elsewhere)."""
+    found: set[int] = set()
+    for file in glob.glob(f"/proc/{pid}/task/*/children"):
+        with contextlib.suppress(OSError, ValueError), open(file) as listing:
+            found.update(int(child) for child in listing.read().split())
+    return found
+
+
+def become_reaper() -> None:
+    """Make this process the reaper of its orphaned descendants (Linux; elsewhere a no-op)."""
+    if not sys.platform.startswith("linux"):
+        return
+    with contextlib.suppress(OSError, AttributeError):
+        import ctypes
+
+        ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
+
+
+def _signal(pid: int, signum: int) -> None:
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.kill(pid, signum)
+
+
+def end_processes(roots: set[int]) -> None:
+    """Kill ``roots`` and everything under them: each is stopped as it is found (a stopped
+    process forks no more), then all are killed and their exit statuses collected."""
+    found: list[int] = []
+    seen: set[int] = set()
+    queue = sorted(roots)
+    while queue:
+        pid = queue.pop()
+        if pid in seen:
+            continue
+        seen.add(pid)
+        found.append(pid)
+        _signal(pid, signal.SIGSTOP)
+        queue.extend(children_of(pid) - seen)
+    for pid in found:
+        _signal(pid, signal.SIGKILL)
+    end = time.monotonic() + _REAP_SECONDS
+    pending = found  # parents first: their killed children are ours to collect after them
+    while pending and time.monotonic() < end:
+        left = []
+        for pid in pending:
+            try:
+                done, _ = os.waitpid(pid, os.WNOHANG)
+            except ChildProcessError:  # not (or no longer) a child of ours
+                continue
+            if done == 0:
+                left.append(pid)
+        pending = left
+        if pending:
+            time.sleep(0.01)
+
+
+@contextlib.contextmanager
+def _processes_end_with_it() -> Iterator[None]:
+    pid = os.getpid()
+    become_reaper()
+    before = children_of(pid)
+    try:
+        yield
+    finally:
+        if os.getpid() != pid:  # a copy the program made with os.fork: never a second preview
+            _REAL_EXIT(EXIT_STOPPED)
+        end_processes(children_of(pid) - before)
+
+
 def _data_in_use() -> int:
     """The process's data memory now (``VmData``, what ``RLIMIT_DATA`` counts); 0 where
     ``/proc`` does not say."""
@@ -321,6 +403,7 @@ def guarded(
         _stdout_to_stderr(),
         _stdin_empty(),
         _os_exit_raises(),
+        _processes_end_with_it(),
         _interrupts_seen(),
         _deadline(timeout),
     ):

@@ -184,3 +184,25 @@ class Redactor:
         if isinstance(value, list):
             return [self.value(v) for v in value]
         return value
+
+
+WITHHELD = "the rest is withheld: it may quote the secret values it was made from, in any form"
+_TEMPLATE_AT = re.compile(r"[\w.-]+(?:/[\w.-]+)+\.(?:yaml|yml|tpl|txt|json)(?::\d+)*")
+"""Where in a chart a message points (``mychart/templates/cm.yaml:1:25``): the chart's own."""
+
+
+class QuotingError(Exception):
+    """An error whose message quotes untrusted content (a manifest, Helm's or a post-renderer's
+    own words), which may hold a value made from a secret in a form no mask recognises
+    (upper-cased, base64, cut short): ``shown`` withholds the quote when the content came from
+    secrets, and keeps where in a chart it points."""
+
+    def __init__(self, message: str, quoted: str = "") -> None:
+        super().__init__(f"{message}: {quoted}" if quoted else message)
+        self.summary, self.quoted = message, quoted
+
+    def shown(self, from_secrets: bool) -> str:
+        if not (from_secrets and self.quoted):
+            return str(self)
+        where = _TEMPLATE_AT.search(self.quoted)
+        return f"{self.summary}{f' (at {where[0]})' if where else ''}: {WITHHELD}"

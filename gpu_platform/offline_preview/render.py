@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import math
+import re
 from collections import Counter, defaultdict
 from typing import Any
 
@@ -17,7 +19,11 @@ UNKNOWN_TEXT = "[unknown]"
 
 
 def public(value: Any) -> Any:
-    """``value`` with secrets and unknowns as text, as the JSON plan shows them."""
+    """``value`` with secrets and unknowns as text, as the JSON plan shows them; a number JSON
+    cannot hold (NaN, an infinity) as its name, ``"NaN"``: the plan stays JSON that any reader
+    parses (Python would write ``NaN``, which jq, Go and JavaScript refuse)."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return str(value).replace("inf", "Infinity").replace("nan", "NaN")
     if isinstance(value, Secret):
         return SECRET_TEXT
     if isinstance(value, Unknown):
@@ -55,7 +61,9 @@ def as_document(run: ProgramRun, violations: list[Violation]) -> dict[str, Any]:
 
 
 def as_json(run: ProgramRun, violations: list[Violation]) -> str:
-    return json.dumps(as_document(run, violations), indent=2, sort_keys=False, default=str)
+    return json.dumps(
+        as_document(run, violations), indent=2, sort_keys=False, default=str, allow_nan=False
+    )
 
 
 def _summary(run: ProgramRun, violations: list[Violation]) -> str:
@@ -110,24 +118,48 @@ def as_table(run: ProgramRun, violations: list[Violation]) -> str:
             branch, nxt = ("└─ ", "   ") if last else ("├─ ", "│  ")
             flags = " [protected]" if res.protect else ""
             flags += " [remote component: built by its plugin]" if res.remote else ""
-            lines.append(f"{indent}{branch}{res.type}  {res.name}{flags}")
+            lines.append(f"{indent}{branch}{printable(res.type)}  {printable(res.name)}{flags}")
             unknown = unknown_paths(res.inputs)
             if unknown:
                 lines.append(f"{indent}{nxt}  ? known after apply: {', '.join(unknown)}")
             for v in by_urn.get(res.urn, []):
                 mark = "✗" if v.enforcement == "mandatory" else "!"
-                lines.append(f"{indent}{nxt}  {mark} {v.policy}: {v.message}")
+                lines.append(f"{indent}{nxt}  {mark} {v.policy}: {printable(v.message)}")
             walk(res.urn, indent + nxt)
 
     walk(None, "")
     for v in by_urn.get(None, []):
         mark = "✗" if v.enforcement == "mandatory" else "!"
-        lines.append(f"{mark} {v.policy} (stack): {v.message}")
+        lines.append(f"{mark} {v.policy} (stack): {printable(v.message)}")
     if run.outputs:
         lines.append("Outputs:")
-        lines.extend(_output_lines(run.outputs))
+        lines.extend(printable(line) for line in _output_lines(run.outputs))
     lines.append(_summary(run, violations))
     return "\n".join(lines)
+
+
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+
+
+def printable(text: str) -> str:
+    """``text`` with control characters (a newline, an escape sequence) written as escapes: a
+    name or message a program chose cannot start a line of its own in a log or a comment, nor
+    drive the terminal."""
+    return _CONTROL.sub(lambda m: repr(m.group(0))[1:-1], text)
+
+
+def _cell(text: str) -> str:
+    """Text for a Markdown table cell: on one line, its ``|`` escaped, no HTML (a ``<!--``
+    would hide the rest of the comment)."""
+    return printable(text).replace("|", "\\|").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def _code(text: str) -> str:
+    """Inline code in a table cell, fenced by more backticks than ``text`` holds in a row."""
+    text = printable(text).replace("|", "\\|")
+    longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
+    fence = "`" * (longest + 1)
+    return f"{fence} {text} {fence}" if longest else f"`{text}`"
 
 
 def as_markdown(run: ProgramRun, violations: list[Violation]) -> str:
@@ -135,7 +167,7 @@ def as_markdown(run: ProgramRun, violations: list[Violation]) -> str:
     mandatory = [v for v in violations if v.enforcement == "mandatory"]
     status = "❌ mandatory policy violations" if mandatory else "✅ no mandatory policy violations"
     lines = [
-        f"### Offline preview: `{run.project}/{run.stack}` — {status}",
+        f"### Offline preview: {_code(f'{run.project}/{run.stack}')} — {status}",
         "",
         _summary(run, violations),
         "",
@@ -143,24 +175,28 @@ def as_markdown(run: ProgramRun, violations: list[Violation]) -> str:
     if violations:
         lines += ["| Policy | Level | Resource | Message |", "|---|---|---|---|"]
         for v in violations:
-            resource = v.urn.rsplit("::", 1)[-1] if v.urn else "(stack)"
-            message = v.message.replace("|", "\\|").replace("\n", " ")
-            lines.append(f"| `{v.policy}` | {v.enforcement} | `{resource}` | {message} |")
+            resource = _code(v.urn.rsplit("::", 1)[-1]) if v.urn else "(stack)"
+            message = _cell(v.message.replace("\n", " "))
+            lines.append(f"| `{v.policy}` | {v.enforcement} | {resource} | {message} |")
         lines.append("")
     counts = Counter(r.type for r in run.resources)
     lines += ["<details><summary>Resources</summary>", "", "| Type | Count |", "|---|---|"]
-    lines += [f"| `{t}` | {n} |" for t, n in sorted(counts.items())]
+    lines += [f"| {_code(t)} | {n} |" for t, n in sorted(counts.items())]
     lines += ["", "</details>"]
     pending = [(r, unknown_paths(r.inputs)) for r in run.resources]
     pending = [(r, paths) for r, paths in pending if paths]
     if pending:
         lines += ["", "<details><summary>Inputs known only after apply</summary>", ""]
-        lines += [f"- `{r.type}` `{r.name}`: {', '.join(paths)}" for r, paths in pending]
+        lines += [
+            f"- {_code(r.type)} {_code(r.name)}: {_cell(', '.join(paths))}" for r, paths in pending
+        ]
         lines += ["", "</details>"]
     if run.outputs:
-        lines += ["", "<details><summary>Outputs</summary>", "", "```"]
-        lines += _output_lines(run.outputs)
-        lines += ["```", "", "</details>"]
+        shown = [printable(line) for line in _output_lines(run.outputs)]
+        longest = max((len(r) for line in shown for r in re.findall(r"`+", line)), default=0)
+        fence = "`" * max(3, longest + 1)  # the block ends where we end it
+        lines += ["", "<details><summary>Outputs</summary>", "", fence, *shown, fence]
+        lines += ["", "</details>"]
     return "\n".join(lines)
 
 

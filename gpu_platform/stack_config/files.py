@@ -114,9 +114,15 @@ def read_project(program_dir: Path) -> Project:
             )
         )
     main, config_dir = data.get("main"), data.get("stackConfigDir")
-    for key, value in (("main", main), ("stackConfigDir", config_dir)):
-        if value is not None and not isinstance(value, str):
-            problems.append(FileProblem(f"{key}: a path, relative to Pulumi.yaml", *_at(doc, key)))
+    virtualenv = options.get("virtualenv") if isinstance(options, Mapping) else None
+    for key, value, at in (
+        ("main", main, ("main",)),
+        ("stackConfigDir", config_dir, ("stackConfigDir",)),
+        ("runtime.options.virtualenv", virtualenv, ("runtime", "options", "virtualenv")),
+    ):
+        # A NUL byte names no file: the path functions would raise ValueError on it.
+        if value is not None and (not isinstance(value, str) or "\0" in value):
+            problems.append(FileProblem(f"{key}: a path, relative to Pulumi.yaml", *_at(doc, *at)))
     declared = data.get("config")
     if isinstance(declared, Mapping) and isinstance(name, str):
         problems.extend(_namespace_problems(doc, declared, name, ("config",)))

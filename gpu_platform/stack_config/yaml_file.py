@@ -18,6 +18,8 @@ Only PyYAML and the standard library: a program's own virtualenv imports it too.
 from __future__ import annotations
 
 import contextlib
+import os
+import stat
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -122,9 +124,21 @@ def _text(path: Path | str, data: bytes) -> str:
 
 
 def read_bytes(path: Path, limit: int = MAX_BYTES) -> bytes:
-    """A file's bytes, refused when it is missing, unreadable or past ``limit``."""
+    """A file's bytes, refused when it is missing, unreadable, not a regular file or past
+    ``limit``. Opened without blocking and checked before it is read: a FIFO (or a device) in
+    an untrusted folder would otherwise hold the reader for ever, past every deadline."""
+    if "\0" in str(path):  # os.open's ValueError: no file has such a name
+        raise InputFileError(path, [FileProblem("not a path: it holds a NUL byte")])
     try:
-        with path.open("rb") as file:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+        with os.fdopen(fd, "rb") as file:
+            mode = os.fstat(fd).st_mode
+            if stat.S_ISDIR(mode):
+                raise IsADirectoryError
+            if not stat.S_ISREG(mode):
+                why = "not a regular file (a FIFO, a device or a socket): it may never end"
+                raise InputFileError(path, [FileProblem(why)])
+            os.set_blocking(fd, True)
             data = file.read(limit + 1)
     except FileNotFoundError:
         raise InputFileError(path, [FileProblem("no such file")]) from None

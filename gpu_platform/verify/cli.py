@@ -11,9 +11,11 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
+import os
 import signal
 import subprocess
 import sys
+import tempfile
 import threading
 from functools import partial
 from pathlib import Path
@@ -35,6 +37,7 @@ from .driver import StreamExecReader
 from .expectations import Expectations, expectations
 from .exporter import ProxyMetricsReader
 from .plan_expectations import plan_expectations
+from .plan_file import MAX_BYTES as PLAN_MAX_BYTES
 from .plan_file import PlanError, PlannedResource, plan_document, read_plan
 from .progress import Progress
 from .queue_expectations import queue_expectation
@@ -153,6 +156,39 @@ PREVIEW_TIMEOUT = 300
 """Seconds the offline preview of a program may take (its own default)."""
 
 
+STDERR_TAIL = 64 * 1024
+"""What is kept of the preview's stderr: the program's own prints go there, without end if it
+likes; the preview's last line says why it failed."""
+
+
+def _preview_run(command: list[str], seconds: float) -> tuple[int, bytes, str]:
+    """The preview's exit status, its plan (stdout, read up to the plan files' cap) and the end
+    of its stderr; ``subprocess.TimeoutExpired`` past ``seconds`` (it is then killed)."""
+    with tempfile.TemporaryFile() as out:
+        process = subprocess.Popen(command, stdout=out, stderr=subprocess.PIPE)
+        tail = bytearray()
+
+        def drain() -> None:
+            stream = process.stderr
+            assert stream is not None
+            for chunk in iter(lambda: os.read(stream.fileno(), 65536), b""):
+                tail.extend(chunk)
+                del tail[:-STDERR_TAIL]
+
+        reader = threading.Thread(target=drain, daemon=True)
+        reader.start()
+        try:
+            process.wait(timeout=seconds)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+            raise
+        reader.join(5.0)
+        out.seek(0)
+        plan = out.read(PLAN_MAX_BYTES + 1)
+    return process.returncode, plan, tail.decode(errors="replace")
+
+
 def load_plan(path: Path, err: TextIO) -> list[PlannedResource]:
     """A plan file's resources, or a program folder's as the offline preview plans it (a
     mandatory violation of the policy pack is said on stderr; the plan is still checked)."""
@@ -161,19 +197,19 @@ def load_plan(path: Path, err: TextIO) -> list[PlannedResource]:
     command = [sys.executable, "-m", "gpu_platform.offline_preview", "--program", str(path)]
     command += ["--format", "json", "--timeout", str(PREVIEW_TIMEOUT)]
     try:
-        done = subprocess.run(
-            command, capture_output=True, text=True, check=False, timeout=PREVIEW_TIMEOUT + 30
-        )
+        status, plan, stderr = _preview_run(command, PREVIEW_TIMEOUT + 30)
     except subprocess.TimeoutExpired:
         raise PlanError(
             f"the offline preview of {path} did not end within {PREVIEW_TIMEOUT + 30} s"
         ) from None
-    if done.returncode not in (0, 1):
-        why = done.stderr.strip().splitlines()[-1:] or [f"exit {done.returncode}"]
+    if status not in (0, 1):
+        lines = stderr.strip().splitlines()
+        said = [line for line in lines if line.startswith("error: ")]  # the preview's, last
+        why = (said or lines)[-1:] or [f"exit {status}"]
         raise PlanError(f"the offline preview of {path} failed: {why[0]}")
-    if done.returncode == 1:
+    if status == 1:
         err.write(f"verify: the policy pack finds mandatory violations in {path}'s plan\n")
-    return plan_document(done.stdout, f"the offline preview of {path}'s plan")
+    return plan_document(plan, f"the offline preview of {path}'s plan")
 
 
 def _positive(text: str) -> int:

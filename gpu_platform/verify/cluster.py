@@ -57,6 +57,11 @@ QUERY_NAMES = {
     "field_selector": "fieldSelector",
 }
 """The generated client's names of a list's query parameters -> the API server's."""
+MAX_ANSWER_BYTES = 64 * 2**20
+"""The most one answer of the API server may weigh (decompressed): a page of ``PAGE_SIZE``
+objects is a few MB. A server that never stops sending is refused at this size, not read until
+its deadline into all the memory there is."""
+_CHUNK = 64 * 1024
 PAGE_SIZE = 500
 """Items per list request: large clusters are read in pages (``limit``/``continue``)."""
 
@@ -138,6 +143,24 @@ def connect(
     return api
 
 
+def _bounded_body(raw: urllib3.BaseHTTPResponse) -> bytes:
+    """The whole body of ``raw``, or ``AnswerError`` once it passes ``MAX_ANSWER_BYTES``."""
+    refused = AnswerError(
+        f"the answer is larger than {MAX_ANSWER_BYTES // 2**20} MiB: not read to its end"
+    )
+    declared = raw.headers.get("Content-Length", "")
+    if declared.isdigit() and int(declared) > MAX_ANSWER_BYTES:
+        raw.release_conn()
+        raise refused
+    body = bytearray()
+    for chunk in raw.stream(_CHUNK, decode_content=True):
+        body += chunk
+        if len(body) > MAX_ANSWER_BYTES:
+            raw.release_conn()
+            raise refused
+    return bytes(body)
+
+
 class ClusterReader:
     """List and get calls against one cluster, errors mapped to ``ClusterError``; each
     request within ``deadline``. A list answered with something that is not a list is
@@ -173,7 +196,7 @@ class ClusterReader:
                 auth_settings=["BearerToken"],
             )
             response = self.api.call_api(*request, _request_timeout=_request_timeout)
-            response.read()
+            response.data = _bounded_body(response.response)
             if not 200 <= response.status <= 299:
                 raise ApiException.from_response(http_resp=response, body=None, data=None)
             return response
@@ -379,13 +402,17 @@ class ClusterReader:
     def pod_proxy(self, namespace: str, pod: str, port: int, path: str) -> str:
         """GET ``path`` from a pod's ``port`` through the API server's pod proxy (RBAC: get on
         ``pods/proxy``); the answer as text."""
-        body = self._get(
-            f"get pods/proxy {namespace}/{pod}:{port}/{path}",
-            self._endpoint("/api/v1/namespaces/{namespace}/pods/{name}/proxy/{path}", "*/*"),
-            name=f"{pod}:{port}",
-            namespace=namespace,
-            path=path,
-        )
+        what = f"get pods/proxy {namespace}/{pod}:{port}/{path}"
+        try:
+            body = self._get(
+                what,
+                self._endpoint("/api/v1/namespaces/{namespace}/pods/{name}/proxy/{path}", "*/*"),
+                name=f"{pod}:{port}",
+                namespace=namespace,
+                path=path,
+            )
+        except AnswerError as err:  # one node's read: its row fails, as for any ClusterError
+            raise ClusterError(f"{what} at {self.server}: {err}") from None
         return body.decode("utf-8", errors="replace")
 
     def namespace(self, name: str) -> Obj | None:

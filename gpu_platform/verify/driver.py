@@ -8,6 +8,7 @@ from a local fake API server, or hand in recorded transcripts through another re
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from urllib.parse import quote
@@ -31,6 +32,9 @@ NVIDIA_SMI: tuple[str, ...] = ("nvidia-smi",)
 carries ``Driver Version``."""
 EXEC_TIMEOUT = 60.0
 """Seconds one exec may take: a wedged driver can hang nvidia-smi."""
+MAX_EXEC_BYTES = 16 * 2**20
+"""The most one exec's output (all channels) may weigh: ``nvidia-smi -q`` of eight GPUs is
+tens of KB. Past it the exec is refused, not read on into all the memory there is."""
 
 
 class ExecError(Exception):
@@ -142,12 +146,24 @@ class StreamExecReader:
             raise ExecError(f"exec into {target.namespace}/{target.pod} failed: {err}") from None
         channels: dict[int, list[bytes]] = {STDOUT_CHANNEL: [], STDERR_CHANNEL: []}
         error = b""
+        received = 0
+        # The caller stops waiting at ``seconds`` (``within``); this thread stops reading then
+        # too, and at the size cap, rather than read a server that never stops into memory.
+        end = time.monotonic() + seconds
         try:
             ws.settimeout(seconds)
             while True:
                 opcode, data = ws.recv_data()
                 if opcode == ABNF.OPCODE_CLOSE:
                     break
+                received += len(data)
+                if received > MAX_EXEC_BYTES:
+                    raise ExecError(
+                        f"{' '.join(self.command)} in {target.pod}: its output is larger than "
+                        f"{MAX_EXEC_BYTES // 2**20} MiB: not read to its end"
+                    )
+                if time.monotonic() > end:
+                    raise websocket.WebSocketTimeoutException
                 if data and data[0] == ERROR_CHANNEL:
                     error += data[1:]
                 elif data and data[0] in channels:

@@ -17,6 +17,7 @@ import pytest
 from gpu_platform.offline_preview import helm_charts
 from gpu_platform.offline_preview.helm_charts import (
     HELM_SDK,
+    ChartBoundExceeded,
     ChartRef,
     ChartRenderError,
     ChartStore,
@@ -198,6 +199,25 @@ def test_a_pinned_chart_is_pulled_once_into_the_cache(
     assert offline(tmp_path).locate(alias, tmp_path) == pulled
 
 
+def test_a_pull_writes_only_into_our_cache(
+    tmp_path: Path, repository: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Helm writes the repository's index into its cache as it pulls: into ours. Helm's
+    default cache is a file here, so a write there would fail the pull."""
+    monkeypatch.setenv("GPU_PLATFORM_CACHE", str(tmp_path / "ours"))
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "not-a-folder"))
+    monkeypatch.setenv("HELM_CACHE_HOME", str(tmp_path / "not-a-folder" / "helm"))
+    (tmp_path / "not-a-folder").write_text("")
+    monkeypatch.setattr(helm_charts.HelmWorker, "_current", None)  # one started with this env
+    store = ChartStore((), tmp_path / "ours" / "charts")
+    try:
+        pulled = store.locate(ChartRef("gpu-device-plugin", "0.3.0", repository), tmp_path)
+    finally:
+        helm_charts.stop_helm_worker()
+    assert pulled.is_relative_to(tmp_path / "ours")
+    assert (tmp_path / "ours" / "helm" / "repository").is_dir()
+
+
 def test_a_chart_the_repository_lacks_is_unavailable(tmp_path: Path, repository: str) -> None:
     store = ChartStore((), tmp_path / "cache")
     with pytest.raises(ChartUnavailable, match="pulling it failed"):
@@ -275,3 +295,43 @@ def test_the_installer_is_uv_first_then_pip(
     )
     installer = helm_charts._installer()
     assert installer is not None and installer[: len(expected)] == expected
+
+
+class _AbortingWorker(helm_charts.HelmWorker):
+    """A worker that dies as Go's runtime does at its memory bound: ``said`` on stderr, then
+    SIGABRT."""
+
+    def __init__(self, said: str) -> None:
+        script = f"import os, sys; sys.stdin.readline(); sys.stderr.write({said!r}); os.abort()"
+        self.process = subprocess.Popen(
+            [sys.executable, "-c", script],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            start_new_session=True,
+        )
+        self._stderr, self._stderr_head = bytearray(), bytearray()
+        self._drain = threading.Thread(target=self._keep_stderr, daemon=True)
+        self._drain.start()
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "fatal error: out of memory\n",
+        "runtime: cannot allocate memory\n",
+        # The heap took the rest of the bound: the next thread's stack cannot be mapped.
+        "runtime/cgo: pthread_create failed: Resource temporarily unavailable\nSIGABRT: abort\n",
+    ],
+)
+def test_a_worker_ending_at_its_memory_bound_names_the_bound(said: str) -> None:
+    worker = _AbortingWorker(said)
+    with pytest.raises(ChartBoundExceeded, match="Helm needed more than its memory bound of"):
+        worker.call({"render": {}}, 10.0)
+    assert worker.process.returncode == -6
+
+
+def test_a_worker_ending_otherwise_says_what_it_said() -> None:
+    worker = _AbortingWorker("panic: something else\n")
+    with pytest.raises(ChartRenderError, match=r"exit status -6\): panic: something else"):
+        worker.call({"render": {}}, 10.0)

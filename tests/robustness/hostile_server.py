@@ -47,6 +47,16 @@ def _handler(served: Served) -> type[http.server.BaseHTTPRequestHandler]:
                 for _ in self._until_stopped(0.05):
                     pass
                 return
+            if path == "/redirect-to-ftp":
+                self.send_response(302)
+                self.send_header("Location", "ftp://127.0.0.1/pod.yaml")
+                self.end_headers()
+                return
+            if path.startswith("/redirect/"):  # /redirect/<host:port>/<path>: a 302 there
+                self.send_response(302)
+                self.send_header("Location", "http://" + path.removeprefix("/redirect/"))
+                self.end_headers()
+                return
             if path.endswith("/missing"):
                 self.send_error(404)
                 return

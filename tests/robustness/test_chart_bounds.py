@@ -21,6 +21,7 @@ from gpu_platform.offline_preview.engine import ProgramRun, RecordedResource
 from gpu_platform.offline_preview.helm_charts import ChartStore
 from gpu_platform.offline_preview.rendered_releases import RELEASE, render_releases
 
+from .processes import running
 from .remote_components import build_one, one_notice
 
 CHART_YAML = "apiVersion: v2\nname: hostile\nversion: 0.1.0\n"
@@ -117,14 +118,29 @@ def test_a_render_past_a_bound_is_a_mandatory_notice_naming_it(
     assert f"Helm chart 'chart' (unpinned) does not render: {BOUND[case.name]}" in message
 
 
+def test_a_post_renderer_leaves_nothing_running(tmp_path: Path) -> None:
+    """A post-renderer that answers, then leaves a process holding its output open (and one
+    that detached itself): both are killed once it has ended, and the render is its answer."""
+    pids = tmp_path / "pids"
+    script = (
+        f"sleep 60 & echo $! >> {pids}; "
+        f"setsid sh -c 'sleep 60 >/dev/null 2>&1 & echo $! >> {pids}' </dev/null; cat"
+    )
+    objects = helm_charts.post_render([{"kind": "ConfigMap"}], "sh", ["-c", script])
+    assert objects == [{"kind": "ConfigMap"}]
+    for pid in pids.read_text().split():
+        assert not running(int(pid))
+
+
 CASES = [
     *PAST_THE_DEADLINE,
     *PAST_A_BOUND,
+    HostileChart("a post-renderer that leaves processes running", ""),
     HostileChart("a gzip bomb", ""),
     HostileChart("a Helm v3 Release that loops", LOOP),
     HostileChart("a Helm v3 Release from a repository with credentials", ""),
 ]
-"""Every hostile chart here (the last three are built by their own tests)."""
+"""Every hostile chart here (the last four are built by their own tests)."""
 
 
 def test_a_gzip_bomb_past_helms_own_cap_is_refused_by_helm(tmp_path: Path) -> None:

@@ -17,7 +17,7 @@ import pytest
 
 from gpu_platform.offline_preview import program_env
 from gpu_platform.offline_preview.cache import OFFLINE_ENV
-from gpu_platform.offline_preview.cli import EXIT_CONFIG, main
+from gpu_platform.offline_preview.cli import EXIT_CONFIG, EXIT_PROGRAM, main
 from gpu_platform.offline_preview.program_env import (
     COMPLETE,
     MAX_REQUIREMENTS_BYTES,
@@ -65,7 +65,12 @@ REDIRECTS = [
 ]  # fmt: skip
 
 
-CHECKS = ["never marked complete unverified", "--offline without hashes", "--offline with hashes"]
+CHECKS = [
+    "never marked complete unverified",
+    "--offline without hashes",
+    "--offline without hashes, a URL with credentials",
+    "--offline with hashes",
+]
 """The cases besides the redirects and bad files, one test each."""
 
 
@@ -146,6 +151,20 @@ def test_offline_refuses_requirements_not_pinned_by_hash(
     assert not cache_root().exists()
 
 
+def test_offline_names_an_unpinned_requirement_without_its_credentials(
+    program: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv(OFFLINE_ENV, "1")
+    wheel = "https://ci:tok3n-9f@files.example/team_sdk-1.0.0-py3-none-any.whl"
+    (program / "requirements.txt").write_text(f"team-sdk @ {wheel}\n")
+    (program / "Pulumi.yaml").write_text("name: team\nruntime: python\n")
+    (program / "__main__.py").write_text("import team_sdk\n")
+    assert main(["--program", str(program)]) == EXIT_PROGRAM
+    err = capsys.readouterr().err
+    assert "tok3n-9f" not in err
+    assert "requirements.txt:1: team-sdk @ https://[redacted]@files.example/team_sdk" in err
+
+
 @pytest.mark.slow
 def test_offline_installs_requirements_pinned_by_hash_from_uvs_cache(
     program: Path, monkeypatch: pytest.MonkeyPatch
@@ -169,6 +188,8 @@ BAD_REQUIREMENTS = [
      "requirements.txt:1: -r gone.txt: no such file"),
     ("larger than its bound", {"requirements.txt": "#" * (MAX_REQUIREMENTS_BYTES + 1)},
      f"requirements.txt: larger than {MAX_REQUIREMENTS_BYTES} bytes"),
+    ("names a URL with credentials", {"requirements.txt": "-c https://ci:tok3n-9f@h.example/c.txt\n"},
+     "requirements.txt:1: -c https://[redacted]@h.example/c.txt: no such file"),
 ]  # fmt: skip
 
 

@@ -55,6 +55,9 @@ FETCHES = [
                  "file:///etc/hostname: only http and https URLs are fetched"),
     HostileFetch("credentials in the URL", "//user:s3cr3t-pass@{host}/missing?token=s3cr3t-token",
                  "advisory", "http://[redacted]@{host}/missing?token=[redacted]: Not Found"),
+    HostileFetch("a redirect to ftp", "/redirect-to-ftp", "advisory",
+                 "{url}/redirect-to-ftp: redirected to ftp://127.0.0.1/pod.yaml: only http and "
+                 "https"),
 ]  # fmt: skip
 CHARTS = [
     HostileFetch("a chart archive without end", "/endless.tgz", "mandatory",
@@ -108,6 +111,16 @@ def test_credentials_in_a_manifest_url_are_sent_as_basic_auth_and_never_shown(
     assert notices == []
     assert [r.name for r in run.resources][1:] == ["c:default/fetched"]
     assert server.authorizations[-1] == "Basic dXNlcjpzM2NyM3QtcGFzcw=="  # user:s3cr3t-pass
+
+
+def test_credentials_go_to_no_other_host_a_redirect_names(server: Served, tmp_path: Path) -> None:
+    """As Go's client (the Kubernetes provider's) follows it: the same server, other host name."""
+    port = server.url.rsplit(":", 1)[1]
+    url = f"http://user:s3cr3t-pass@127.0.0.1:{port}/redirect/localhost:{port}/pod.yaml"
+    run, notices = build_one("file", {"file": url}, tmp_path)
+    assert notices == []
+    assert [r.name for r in run.resources][1:] == ["c:default/fetched"]
+    assert server.authorizations[-2:] == ["Basic dXNlcjpzM2NyM3QtcGFzcw==", ""]
 
 
 @pytest.mark.parametrize("case", CHARTS, ids=[c.name for c in CHARTS])

@@ -18,10 +18,13 @@ import pytest
 from gpu_platform.offline_preview.cli import (
     EXIT_CONFIG,
     EXIT_INTERRUPTED,
+    EXIT_MANDATORY,
     EXIT_OK,
     EXIT_PROGRAM,
     main,
 )
+
+from .processes import running
 
 ROOT = Path(__file__).resolve().parents[2]
 SITE_PACKAGES = next(p for p in sys.path if p.endswith("site-packages"))
@@ -68,6 +71,12 @@ PROGRAMS = [
             "name: required, the project's name", project="runtime: python\n"),
     Program("Pulumi.yaml that is a list", DECLARES, EXIT_CONFIG,
             "a project file is a mapping", project="- name\n"),
+    Program("main with a NUL byte", DECLARES, EXIT_CONFIG,
+            "Pulumi.yaml:3:1: main: a path, relative to Pulumi.yaml",
+            project=PROJECT + 'main: "a\\0b"\n'),
+    Program("a virtualenv with a NUL byte", DECLARES, EXIT_CONFIG,
+            "Pulumi.yaml:2:35: runtime.options.virtualenv: a path, relative to Pulumi.yaml",
+            project='name: team\nruntime: {name: python, options: {virtualenv: "v\\0"}}\n'),
     Program("a BaseException of its own", "class Boom(BaseException):\n    pass\n"
             "raise Boom('kaboom')\n", EXIT_PROGRAM, "error: the program failed: Boom: kaboom"),
     Program("KeyboardInterrupt without Ctrl-C", "raise KeyboardInterrupt\n", EXIT_PROGRAM,
@@ -110,6 +119,84 @@ def test_each_program_gets_its_exit_status_and_message(
         assert out == ""
         assert program.stderr in err.splitlines()[0]
         assert "Traceback" not in err
+
+
+CHILDREN = [
+    ("a child it leaves running",
+     "import subprocess\np = subprocess.Popen(['sleep', '60'])\n"
+     "open('pid', 'w').write(str(p.pid))\n"),
+    ("a daemon that detached itself",
+     "import subprocess\n"
+     "subprocess.run(['sh', '-c', 'sleep 60 >/dev/null 2>&1 & echo $! > pid'],"
+     " start_new_session=True, check=True)\n"),
+    ("a copy of itself by os.fork",
+     "import os, time\npid = os.fork()\nif pid == 0:\n    time.sleep(60)\n"
+     "    os.kill(os.getpid(), 9)\nopen('pid', 'w').write(str(pid))\n"),
+]  # fmt: skip
+"""Programs that leave a process running, which writes its pid into ``pid``: it would hold
+the preview's output open (the CI step waits) and run on after it."""
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="Linux /proc needed")
+@pytest.mark.parametrize("source", [c[1] for c in CHILDREN], ids=[c[0] for c in CHILDREN])
+def test_the_processes_a_program_leaves_running_end_with_it(
+    source: str, tmp_path: Path, capfd: pytest.CaptureFixture[str]
+) -> None:
+    program = folder(tmp_path, Program("child", source + DECLARES, EXIT_OK, ""))
+    code = main(["--program", str(program), "--format", "json"])
+    out, err = capfd.readouterr()
+    assert code == EXIT_OK, err
+    assert json.loads(out)["outputs"] == {"answer": 42}  # one document: no copy printed one
+    assert not running(int((program / "pid").read_text()))
+
+
+NUMBERS = {"nan": "NaN", "inf": "Infinity", "-inf": "-Infinity"}
+"""Numbers a program can export that JSON cannot hold: shown by name, as text."""
+
+
+@pytest.mark.parametrize("number", NUMBERS)
+def test_a_number_json_cannot_hold_leaves_the_plan_json(
+    number: str, tmp_path: Path, capfd: pytest.CaptureFixture[str]
+) -> None:
+    source = f"import pulumi\npulumi.export('x', float('{number}'))\n"
+    program = folder(tmp_path, Program("number", source, EXIT_OK, ""))
+    assert main(["--program", str(program), "--format", "json"]) == EXIT_OK
+
+    def refuse(constant: str) -> None:
+        raise ValueError(f"not JSON: {constant}")  # as jq, Go and JavaScript refuse it
+
+    plan = json.loads(capfd.readouterr().out, parse_constant=refuse)
+    assert plan["outputs"] == {"x": NUMBERS[number]}
+
+
+SPOOF = "p|x`\n\n### Offline preview: `team/dev` — ✅ no mandatory policy violations\n<!--\x1b[2J"
+"""A resource name that would end its table row, add a heading saying all is well, hide the
+rest of a pull-request comment and clear a terminal."""
+MARKUP = ["markdown", "table"]
+
+
+@pytest.mark.parametrize("fmt", MARKUP)
+def test_a_name_cannot_rewrite_the_comment_or_the_log(
+    fmt: str, tmp_path: Path, capfd: pytest.CaptureFixture[str]
+) -> None:
+    source = (  # a GPU pod without the GPU taint's toleration: a verdict names it
+        "import pulumi_kubernetes as k8s\n"
+        f"k8s.core.v1.Pod({SPOOF!r}, metadata={{'name': 'p', 'namespace': 'team'}}, spec={{"
+        "'containers': [{'name': 'c', 'image': 'registry.example.com/app:1.0', "
+        "'resources': {'limits': {'nvidia.com/gpu': 1}}}]})\n"
+    )
+    program = folder(tmp_path, Program("spoof", source, EXIT_MANDATORY, ""))
+    assert main(["--program", str(program), "--format", fmt]) == EXIT_MANDATORY
+    lines = capfd.readouterr().out.splitlines()
+    assert lines[0].startswith(("### Offline preview: `team/dev` — ❌", "Stack team-dev"))
+    assert not any(line.startswith("### ") for line in lines[1:])  # ours alone, first
+    shown = [line for line in lines[1:] if "no mandatory policy violations" in line]
+    assert shown  # the name is there, on the line of its resource or verdict
+    assert all("\x1b" not in line and "\\x1b[2J" in line for line in shown)
+    # In the comment, HTML only inside a code span, where it is text (the name's own cell).
+    assert fmt == "table" or all(
+        line.count("<!--") == line.count("<!--\\x1b[2J ``") for line in lines
+    )
 
 
 def _command(*argv: str) -> list[str]:
@@ -168,6 +255,7 @@ def test_the_guards_hold_for_a_program_in_its_own_virtualenv(tmp_path: Path) -> 
          "error: the program did not finish within 1 s (--timeout SECONDS allows more)"),
         ("class Boom(BaseException):\n    pass\nraise Boom('kaboom')\n", EXIT_PROGRAM,
          "error: the program failed: Boom: kaboom"),
+        ("import subprocess\nsubprocess.Popen(['sleep', '60'])\n" + DECLARES, EXIT_OK, ""),
         ("import team_helpers_gone\n", EXIT_PROGRAM,
          "error: the program failed: ModuleNotFoundError: No module named 'team_helpers_gone'"),
     ]  # fmt: skip

@@ -6,15 +6,21 @@ show it masked, with the exit status the program earns anyway."""
 
 from __future__ import annotations
 
+import base64
 import json
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from gpu_platform.offline_preview.cli import EXIT_MANDATORY, EXIT_OK, EXIT_PROGRAM, main, preview
+from gpu_platform.offline_preview.policy_runner import PolicyError
 from gpu_platform.offline_preview.redact import REDACTED, SECRET_TEXT
 from gpu_platform.offline_preview.render import RENDERERS
+from gpu_platform.offline_preview.wire import Secret
+
+from .remote_components import build_one, one_notice
 
 SECRET = "s3cr3t-4f7a9c"
 KUBECONFIG = (
@@ -175,3 +181,93 @@ def test_a_secret_in_a_pod_spec_masks_its_value_not_the_packs_own_words(
         v for v in json.loads(out)["violations"] if v["policy"] == "no-nvidia-visible-devices-env"
     ]
     assert f"sets NVIDIA_VISIBLE_DEVICES in its env ('{SECRET_TEXT}')" in verdict["message"]
+
+
+def test_an_object_named_from_a_secret_masks_it_in_its_urn(
+    tmp_path: Path, capfd: pytest.CaptureFixture[str]
+) -> None:
+    """A chart names an object after a secret value: the name and URN show it masked, the same
+    way wherever the plan names that resource."""
+    program = _program(tmp_path, LEAKS[0])
+    template = program / "chart" / "templates" / "app.yaml"
+    template.write_text(
+        template.read_text().replace(
+            "metadata: {name: app}", "metadata: {name: 'app-{{ .Values.token }}'}", 1
+        )
+    )
+    for fmt in FORMATS:
+        assert main(["--program", str(program), "--format", fmt]) == EXIT_OK
+        out = capfd.readouterr().out
+        assert SECRET not in out, fmt
+        assert "app-[secret]" in out or fmt == "markdown", fmt  # markdown names no object
+    assert main(["--program", str(program), "--format", "json"]) == EXIT_OK
+    urns = [r["urn"] for r in json.loads(capfd.readouterr().out)["resources"]]
+    assert any(urn.endswith("ConfigMap::app:team/app-[secret]") for urn in urns), urns
+
+
+def test_a_policy_that_raises_quoting_a_secret_shows_it_masked(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """preview masks it itself: a program run in its own virtualenv leaves the command's
+    failure redactor nothing of its secrets."""
+    from pulumi_policy import EnforcementLevel, ResourceValidationPolicy
+
+    from gpu_policies import registry
+
+    def validate(args: Any, report: Any) -> None:
+        if args.resource_type == "kubernetes:core/v1:ConfigMap":
+            raise ValueError(f"cannot read {args.props['data']['token']}")
+
+    raises = ResourceValidationPolicy("raises", "a policy with a bug", validate)
+    raises.enforcement_level = EnforcementLevel.MANDATORY
+    monkeypatch.setattr(registry, "policies", lambda: [raises])
+    leak = SecretLeak(
+        "a policy quoting a secret",
+        HEAD + "k8s.core.v1.ConfigMap('cm', metadata={'name': 'cm', 'namespace': 'team'}, "
+        f"data={{'token': pulumi.Output.secret('{SECRET}')}})\n",
+        EXIT_PROGRAM,
+        SECRET_TEXT,
+    )
+    with pytest.raises(PolicyError) as err:
+        preview(_program(tmp_path, leak), stack="dev")
+    assert str(err.value).endswith(f"ValueError: cannot read {SECRET_TEXT}"), str(err.value)
+
+
+LONG = SECRET * 12
+"""A secret longer than a quote is cut at: the quote holds only its start."""
+DERIVED = [
+    ("a template failing with the value upper-cased and in base64", "chart",
+     {"values": {"token": Secret(SECRET)}},
+     '{{ fail (printf "bad %s %s" (.Values.token | upper) (.Values.token | b64enc)) }}\n',
+     "does not render (at app/templates/app.yaml:1:3)"),
+    ("a post-renderer echoing what it was given, then failing", "chart",
+     {"values": {"token": Secret(SECRET)},
+      "postRenderer": {"command": "sh", "args": ["-c", "tr a-z A-Z >&2; exit 1"]}},
+     "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\ndata: {t: {{ .Values.token }}}\n",
+     "does not render"),
+    ("an object without a name quoted cut short", "group",
+     {"yaml": [Secret(f"apiVersion: v1\nkind: ConfigMap\nmetadata: {{}}\ndata: {{t: {LONG}}}\n")]},
+     "", "Kubernetes resources require a .metadata.name"),
+]  # fmt: skip
+"""Components made from a secret whose failure would quote it in a form no mask recognises."""
+
+
+@pytest.mark.parametrize(
+    ("kind", "inputs", "template", "said"),
+    [case[1:] for case in DERIVED],
+    ids=[case[0] for case in DERIVED],
+)
+def test_a_failure_made_from_a_secret_withholds_what_it_quotes(
+    kind: str, inputs: dict[str, object], template: str, said: str, tmp_path: Path
+) -> None:
+    for path, text in CHART.items():
+        (tmp_path / "chart" / path).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / "chart" / path).write_text(template if template and "/" in path else text)
+    _, notices = build_one(
+        kind, {"chart": "chart", **inputs} if kind == "chart" else inputs, tmp_path
+    )
+    level, message = one_notice(notices)
+    assert level == "mandatory"
+    assert said in message and "the rest is withheld" in message, message
+    for form in (SECRET, SECRET.upper(), base64.b64encode(SECRET.encode()).decode()[:12]):
+        assert form not in message

@@ -6,6 +6,7 @@ never an out-of-memory, never ``<unicode string>``."""
 from __future__ import annotations
 
 import json
+import os
 import shutil
 from dataclasses import dataclass
 from pathlib import Path
@@ -72,6 +73,11 @@ CASES = [
 def _build(carrier: str, bad: BadManifest, folder: Path) -> tuple[str, str, str]:
     """(level, message, what the message calls the source)."""
     (folder / "manifest.yaml").write_bytes(bad.content)
+    return _build_from_folder(carrier, bad, folder)
+
+
+def _build_from_folder(carrier: str, bad: BadManifest, folder: Path) -> tuple[str, str, str]:
+    """``_build`` with ``manifest.yaml`` in ``folder`` already."""
     if carrier == "ConfigFile file":
         _, notices = build_one("file", {"file": "manifest.yaml"}, folder)
         return (*one_notice(notices), "manifest.yaml")
@@ -93,6 +99,38 @@ def test_a_bad_manifest_is_a_mandatory_notice_naming_its_file_and_limit(
     expected = bad.expected if bad.expected.startswith("Kubernetes") else source + bad.expected
     assert expected in message, message
     assert "<unicode string>" not in message and "--mocks" not in message
+
+
+FIFO_CARRIERS = ["ConfigFile file", "Chart valueYamlFiles"]
+"""Where a file of the program's folder is read after the program ran, with no clock to
+interrupt a read that blocks."""
+
+
+@pytest.mark.parametrize("carrier", FIFO_CARRIERS)
+def test_a_manifest_that_is_a_fifo_is_refused_not_waited_for(carrier: str, tmp_path: Path) -> None:
+    # A FIFO nobody writes to: opening it to read would wait for ever, past --timeout.
+    os.mkfifo(tmp_path / "manifest.yaml")
+    bad = BadManifest("a FIFO", b"", "")
+    level, message, source = _build_from_folder(carrier, bad, tmp_path)
+    assert level == "mandatory"
+    assert f"reading {source}: not a regular file (a FIFO, a device or a socket)" in message
+
+
+NUL_PATHS = {
+    "ConfigFile file": ("file", {"file": "pod\0.yaml"},
+                        "reading pod\0.yaml: not a path: it holds a NUL byte"),
+    "Chart chart": ("chart", {"chart": "app\0", "version": "1.0.0"},
+                    "the input `chart` holds a NUL byte: it names no chart"),
+}  # fmt: skip
+"""A path no file can have: a mandatory notice, not a ValueError ending the run."""
+
+
+@pytest.mark.parametrize("carrier", NUL_PATHS)
+def test_a_path_with_a_nul_byte_is_a_mandatory_notice(carrier: str, tmp_path: Path) -> None:
+    kind, inputs, expected = NUL_PATHS[carrier]
+    _, notices = build_one(kind, inputs, tmp_path)
+    level, message = one_notice(notices)
+    assert (level, expected in message) == ("mandatory", True), message
 
 
 def test_a_program_whose_manifest_is_not_utf8_exits_1_naming_it(

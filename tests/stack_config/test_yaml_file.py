@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -141,3 +142,12 @@ def test_files_are_utf8_text_of_bounded_size(tmp_path: Path) -> None:
         read_yaml(tmp_path / "missing.yaml")
     with pytest.raises(InputFileError, match="a folder, not a file"):
         read_yaml(tmp_path)
+
+
+def test_a_fifo_or_a_device_is_refused_before_it_is_read(tmp_path: Path) -> None:
+    # Opening a FIFO nobody writes to would wait for ever; a device may never end.
+    fifo = tmp_path / "Pulumi.fifo.yaml"
+    os.mkfifo(fifo)
+    for path in (fifo, Path("/dev/zero")):
+        with pytest.raises(InputFileError, match="not a regular file"):
+            read_text(path)
