@@ -25,7 +25,6 @@ from gpu_platform.plan.observability import (
 )
 from gpu_platform.plan.platform import ResolvedPlatform, shared_gpu_warnings
 from gpu_platform.plan.pools import PoolFacts
-from gpu_platform.plan.queues import local_queue_name
 from gpu_platform.settings import (
     AckClusterSettings,
     AksClusterSettings,
@@ -33,8 +32,6 @@ from gpu_platform.settings import (
     ManagedGpuPoolSettings,
 )
 from gpu_platform.stack_config import NAMESPACE
-
-from .existing.cluster import ExistingCluster as ExistingClusterComponent
 
 if TYPE_CHECKING:  # the in-cluster components are imported where they are used
     from .ack.cluster import AckCluster as AckClusterComponent
@@ -415,7 +412,7 @@ class GpuPlatform(pulumi.ComponentResource):
         return [monitoring.prometheus_addon] if monitoring.prometheus_addon else []
 
     def _existing(self, settings: ExistingClusterSettings) -> ClusterHandle:
-        from .existing.cluster import ExistingClusterArgs
+        from .existing.cluster import ExistingCluster, ExistingClusterArgs
 
         args = ExistingClusterArgs(cluster_name=settings.name)
         secret_kubeconfig = pulumi.Config(NAMESPACE).get_secret("kubeconfig")
@@ -425,7 +422,7 @@ class GpuPlatform(pulumi.ComponentResource):
             args["kubeconfig_path"] = settings.kubeconfig_path
         if settings.context is not None:
             args["context"] = settings.context
-        existing = ExistingClusterComponent(
+        existing = ExistingCluster(
             f"{self._name}-cluster", args, pulumi.ResourceOptions(parent=self)
         )
         return ClusterHandle(existing.cluster_name, existing.kubeconfig, existing.provider)
@@ -644,7 +641,11 @@ class GpuPlatform(pulumi.ComponentResource):
                 if isinstance(workload.gpu_quota, dict)
                 else {"gpu_quota": workload.gpu_quota}
             )
-            queue = {"local_queue": local_queue_name(workload)} if queued else {}
+            queue: dict[str, str] = {}
+            if queued:  # a stack without queues does not import them
+                from gpu_platform.plan.queues import local_queue_name
+
+                queue["local_queue"] = local_queue_name(workload)
             created.append(
                 GpuWorkloadNamespace(
                     f"{self._name}-{workload.name}",

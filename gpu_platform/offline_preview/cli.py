@@ -21,7 +21,7 @@ import traceback
 from collections.abc import Set
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from gpu_platform.stack_config.files import (
     Project,
@@ -35,7 +35,6 @@ from gpu_platform.stack_config.yaml_file import FileProblem, InputFileError
 from .cache import OFFLINE_ENV
 from .deadline import PreviewTimedOut, RunDeadline
 from .engine import PreviewMocks, ProgramRun, RecordedResource, RecordingMonitor, run_program
-from .failure import ProgramFailure, explain
 from .kubernetes_components import build_components
 from .policy_config import read_policy_config, validate_policy_config
 from .policy_runner import PolicyError, Violation, run_policies
@@ -47,6 +46,9 @@ from .render import RENDERERS
 from .rendered_releases import render_releases
 from .user_mocks import UserMocks, load_mocks
 from .wire import plain_strings, secret_values
+
+if TYPE_CHECKING:  # the failure classes are imported by a run that fails
+    from .failure import ProgramFailure
 
 EXIT_OK, EXIT_MANDATORY, EXIT_CONFIG, EXIT_PROGRAM = 0, 1, 2, 3
 EXIT_INTERRUPTED = 130
@@ -436,6 +438,8 @@ def _main(argv: list[str] | None) -> int:
         print(f"error: {redactor.text(str(err))}{_note(args)}", file=sys.stderr)
         return EXIT_CONFIG
     except ChildFailure as err:
+        from .failure import ProgramFailure
+
         failed = ProgramFailure(**err.failure)
         message = failed.message(debug=args.debug) + _config_note(args, failed)
         print(redactor.text(message), file=sys.stderr)
@@ -452,6 +456,8 @@ def _main(argv: list[str] | None) -> int:
         print(f"error: {redactor.text(str(err))}", file=sys.stderr)
         return EXIT_PROGRAM
     except (Exception, ProgramTimedOut) as err:  # any program failure is reported, not raised
+        from .failure import explain
+
         unanswered = [i.token for i in monitor.invokes if not i.answered]
         failure = explain(err, args.program, unanswered)
         message = failure.message(debug=args.debug) + _config_note(args, failure)

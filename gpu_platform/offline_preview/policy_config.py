@@ -22,7 +22,6 @@ from typing import Any
 
 from pulumi_policy import EnforcementLevel
 
-from gpu_platform.stack_config.known_keys import closest
 from gpu_platform.stack_config.yaml_file import FileProblem, InputFileError, read_text
 
 LEVELS = tuple(level.value for level in EnforcementLevel)
@@ -95,6 +94,8 @@ def _entry_problems(key: str, value: object, policy: Any) -> list[tuple[str, str
     declared = list(schema.properties) if schema is not None else []
     for prop in properties:
         if prop not in declared:
+            from gpu_platform.stack_config.known_keys import closest  # on an error only
+
             match = closest(prop, declared)
             hint = f"did you mean {match!r}?" if match else f"it takes: {', '.join(declared)}"
             problems.append(
@@ -139,6 +140,8 @@ def policy_config_problems(
     problems: list[tuple[str, str]] = []
     for key, value in config.items():
         if key != ALL and key not in by_name:
+            from gpu_platform.stack_config.known_keys import closest  # on an error only
+
             match = closest(key, [*by_name, ALL])
             hint = f"did you mean {match!r}?" if match else "see docs/policies.md"
             problems.append(

@@ -143,26 +143,41 @@ class Redactor:
             key=lambda pair: len(pair[0]),
             reverse=True,
         )
-        self._pattern = re.compile("|".join(p for _, p in alternatives)) if alternatives else None
+        # Every match holds one of these strings: a value holding none of them is not searched,
+        # and the pattern (an alternation as long as the secrets' lines) is compiled only for a
+        # value that holds one.
+        self._literals = tuple(n for n, _ in alternatives)
+        self._source = "|".join(p for _, p in alternatives)
+        self._compiled: re.Pattern[str] | None = None
 
     def __bool__(self) -> bool:
-        return self._pattern is not None
+        return bool(self._literals)
+
+    def _pattern_in(self, text: str) -> re.Pattern[str] | None:
+        """The secrets' pattern when ``text`` may hold a secret, else None."""
+        if not any(literal in text for literal in self._literals):
+            return None
+        if self._compiled is None:
+            self._compiled = re.compile(self._source)
+        return self._compiled
 
     def with_secrets(self, secrets: Iterable[str]) -> Redactor:
         return Redactor([*self._secrets, *secrets])
 
     def text(self, text: str) -> str:
         """``text`` with every known secret masked and every URL redacted."""
-        if self._pattern is not None:
-            text = self._pattern.sub(SECRET_TEXT, text)
+        pattern = self._pattern_in(text)
+        if pattern is not None:
+            text = pattern.sub(SECRET_TEXT, text)
         return redact_urls(text)
 
     def value(self, value: Any) -> Any:
         """A plain value (inputs, outputs) with every string that holds a known secret or a
         URL's credentials masked; ``Secret`` markers and everything else as they are."""
         if isinstance(value, str):
-            if self._pattern is not None and self._pattern.search(value):
-                value = self._pattern.sub(SECRET_TEXT, value)
+            pattern = self._pattern_in(value)
+            if pattern is not None and pattern.search(value):
+                value = pattern.sub(SECRET_TEXT, value)
             return redact_urls(value) if ("@" in value or "?" in value) else value
         if isinstance(value, dict):
             return {k: self.value(v) for k, v in value.items()}

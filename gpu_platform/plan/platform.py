@@ -19,7 +19,6 @@ from .aks.nodes import ephemeral_os_warnings
 from .cloud_limits import cloud_limit_warnings
 from .kubernetes_versions import kubernetes_version_warnings
 from .pools import PoolFacts, open_pools, resolve_pool, workload_pools
-from .queues import queues_plan
 
 
 @dataclass(frozen=True)
@@ -84,6 +83,8 @@ def resolve_platform(
     platform = ResolvedPlatform(settings, pools)
     platform.warnings.extend(quota_warnings(platform))
     if settings.queues is not None:
+        from .queues import queues_plan  # a stack without queues does not import them
+
         platform.warnings.extend(queues_plan(settings.queues, pools, settings.workloads).warnings)
     platform.warnings.extend(cloud_limit_warnings(settings))
     platform.warnings.extend(ephemeral_os_warnings(settings))

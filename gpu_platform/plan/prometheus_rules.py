@@ -17,7 +17,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import yaml
 
@@ -35,11 +35,12 @@ from gpu_facts.nvidia.dcgm_exporter_chart import (
     XID_ERRORS,
 )
 
-from .amd.prometheus_rules import amd_health_alerts, amd_usage_rules
 from .pools import PoolFacts
 from .prometheus_rule_joins import ATTRIBUTED, BY_WORKLOAD, POOL, by_pool, ksm_resource
 from .prometheus_rule_joins import alert as _alert
-from .queue_prometheus_rules import QueueRules, queue_rule_groups
+
+if TYPE_CHECKING:
+    from .queue_prometheus_rules import QueueRules
 
 RULES_FILE = Path(__file__).resolve().parent.parent / "observability" / "gpu-rules.yaml"
 TEMPERATURE_LIMIT_C = 85
@@ -54,6 +55,8 @@ _BY_POOL = by_pool(HOSTNAME_LABEL)
 def usage_rules() -> list[dict[str, Any]]:
     """Recording rules: GPU use per namespace, workload type, pool and MIG profile, and GPUs
     held by a pod but idle; NVIDIA's, then AMD's."""
+    from .amd.prometheus_rules import amd_usage_rules
+
     return [*dcgm_usage_rules(), *amd_usage_rules()]
 
 
@@ -195,16 +198,22 @@ def generic_groups(
 ) -> list[dict[str, Any]]:
     """The groups that do not depend on the stack's pools; ``amd``: AMD's too, ``queues``:
     Kueue's (the repo's rules file has both)."""
-    usage = [*dcgm_usage_rules(), *(amd_usage_rules() if amd else [])]
-    health = [
-        *health_alerts(exporter_namespace),
-        *(amd_health_alerts(amd_namespace) if amd else []),
-    ]
-    return [
+    usage = dcgm_usage_rules()
+    health = health_alerts(exporter_namespace)
+    if amd:  # AMD's and Kueue's rules are imported by the stacks that have them
+        from .amd.prometheus_rules import amd_health_alerts, amd_usage_rules
+
+        usage = [*usage, *amd_usage_rules()]
+        health = [*health, *amd_health_alerts(amd_namespace)]
+    groups: list[dict[str, Any]] = [
         {"name": "gpu-platform-gpu-usage", "interval": "1m", "rules": usage},
         {"name": "gpu-platform-gpu-health", "interval": "1m", "rules": health},
-        *(queue_rule_groups(queues) if queues is not None else []),
     ]
+    if queues is not None:
+        from .queue_prometheus_rules import queue_rule_groups
+
+        groups.extend(queue_rule_groups(queues))
+    return groups
 
 
 def recording_groups(groups: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -227,6 +236,8 @@ def render(groups: list[dict[str, Any]]) -> str:
 
 if __name__ == "__main__":
     from gpu_facts.nvidia.dcgm_exporter_chart import DEFAULT_NAMESPACE
+
+    from .queue_prometheus_rules import QueueRules
 
     every = generic_groups(DEFAULT_NAMESPACE, amd=True, queues=QueueRules())
     text = render(every)

@@ -22,10 +22,8 @@ from gpu_platform.settings import (
     PlatformSettings,
 )
 
-from .known_keys import closest, unknown_key_message
 from .rules import Problem, validate_and_resolve
 from .rules.follow_on import related
-from .schema_errors import schema_problems
 
 NAMESPACE = "gpu-platform"
 """The config namespace: keys are ``gpu-platform:<key>`` in ``Pulumi.<stack>.yaml``."""
@@ -69,6 +67,9 @@ def _structural(raw: Mapping[str, object]) -> Structural:
     for key in raw:
         if key in TOP_LEVEL_KEYS | SECRET_KEYS:
             continue
+        # The error paths' modules are imported by a config that has an error.
+        from .known_keys import closest, unknown_key_message
+
         meant = closest(key, missing, cutoff=0.5)
         if meant is not None:  # a key misspelt: its "Field required" or default is this mistake
             missing.remove(meant)
@@ -82,6 +83,8 @@ def _structural(raw: Mapping[str, object]) -> Structural:
         if not meant_keys:
             return Structural(settings, problems)
     except ValidationError as err:
+        from .schema_errors import schema_problems
+
         problems.extend(p for p in schema_problems(err, data) if p[0] not in meant_keys)
     # A key written under a misspelt name is not its default either: its part is refused.
     parts = _in_parts(data, problems, meant_keys)

@@ -6,7 +6,6 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from gpu_platform.plan.problems import under
-from gpu_platform.plan.queues import queue_problems
 
 from .base import ConfigUnderRules, Problem, Rule
 
@@ -15,6 +14,9 @@ def queues(cfg: ConfigUnderRules) -> Iterator[Problem]:
     settings = cfg.settings.queues
     if settings is None:
         return
+    # A stack without queues does not import them.
+    from gpu_platform.plan.queues import queue_problems
+
     problems = queue_problems(settings, cfg.sound_pools.values(), cfg.settings.workloads)
     yield from under("queues", problems)
 
