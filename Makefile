@@ -15,9 +15,11 @@ CHARTS ?=
 # (each test worker, each preview) compiles the SDK modules it imports from source again.
 unexport PYTHONDONTWRITEBYTECODE
 
-# Two test workers, one per core of the machines we budget for (docs/performance.md); work
-# stealing: a worker that runs dry takes tests queued for the other, so no core idles at the end.
-PYTEST := $(PY) -m pytest -n 2 --dist worksteal
+# Three test workers on the two cores we budget for (docs/performance.md): the suite's waits
+# (deadlines, timeouts, subprocesses, sockets) would leave a core idle under two; a fourth
+# costs more collection than it saves. Work stealing: a worker that runs dry takes tests queued
+# for the others, so no core idles at the end.
+PYTEST := $(PY) -m pytest -n 3 --dist worksteal
 
 $(VENV)/.installed: requirements.txt requirements-dev.txt constraints.txt pyproject.toml policies/requirements.txt policies/pyproject.toml policies/VERSION
 	@./scripts/install.sh $(PYTHON) $(VENV)

@@ -155,7 +155,7 @@ def pytest_collection_finish(session: pytest.Session) -> None:
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Slow tests first (order otherwise kept): with `make test`'s two workers a long test
+    """Slow tests first (order otherwise kept): with `make test`'s workers a long test
     collected last would run alone at the end while the other core idles."""
     items.sort(key=lambda item: item.get_closest_marker("slow") is None)
 
