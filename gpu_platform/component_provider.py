@@ -21,7 +21,8 @@ What the SDK's own host does not do, and why this module wraps it:
   engine refused (four futures per property), awaits none of them once the Construct has
   failed, and CPython logs "Future exception was never retrieved" with its traceback for each:
   6,254 lines on stderr for one AgentPool. Each exception is logged once
-  (:class:`ReportedOnce`); the Construct's own error carries it to the caller.
+  (:class:`ReportedOnce`), when the next Construct collects the failed one's garbage; the
+  Construct's own error carries it to the caller.
 - **The inputs are checked against the schema first** (:func:`wire_problems`). The SDK maps
   them onto the args without looking: an unknown property is dropped, an object given as a
   number or a secret becomes ``{}`` (then blamed on a required field inside it), an integer
@@ -43,6 +44,7 @@ import asyncio
 import collections
 import contextlib
 import difflib
+import gc
 import json
 import sys
 from collections.abc import Mapping
@@ -244,8 +246,14 @@ class GuardedServicer(ProviderServicer):
     def __init__(self, provider: GpuPlatformProvider, args: list[str], engine: str) -> None:
         super().__init__(provider, args, engine)
         self._hosted = set(provider._schema.get("resources", {}))
+        self._failed = False
 
     async def Construct(self, request: Any, context: Any) -> Any:  # noqa: N802 - gRPC name
+        if self._failed:
+            # The failed Construct's futures are garbage in a cycle by now: collected here, its
+            # one report reaches the log at once, not whenever the collector next runs.
+            self._failed = False
+            gc.collect()
         if request.type not in self._hosted:
             await context.abort(
                 grpc.StatusCode.INVALID_ARGUMENT,
@@ -259,6 +267,7 @@ class GuardedServicer(ProviderServicer):
         except Exception as err:  # a failure that is not bad input: no stack to the caller
             print(f"{request.type} {request.name!r}: {err}", file=sys.stderr)
             first = str(err).split(":\n", 1)[0]
+            self._failed = True
         # Aborted outside the handler: the abort's own error would keep this one, its frames
         # and the failed resource's futures alive (they are to be collected, and logged once).
         await context.abort(
