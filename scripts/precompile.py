@@ -1,7 +1,7 @@
-"""Compile, once at install, the modules our program, previews and tests import.
+"""Compile, once at install, the cloud-SDK modules our program, previews and tests import.
 
 uv installs without bytecode (pip compiles everything: ~45 s here for pulumi-azure-native
-alone), so every process compiled these modules itself on first import, and `make test`'s
+alone), so every process compiled these modules itself on first import, and `make test`'s two
 workers and its preview subprocesses each did the same work at once. Only the SDK packages we
 import are compiled, their own folder and no API-version subfolders; anything else compiles on
 first use as before.
@@ -13,8 +13,6 @@ import compileall
 import sys
 import sysconfig
 from pathlib import Path
-
-ROOT = Path(__file__).resolve().parents[1]
 
 # Package -> (subfolders we import, how deep below each to go): azure-native and alicloud keep
 # the default API version at a subfolder's top level, Kubernetes one level down (``core/v1``).
@@ -53,26 +51,11 @@ SDK_FOLDERS: dict[str, tuple[tuple[str, ...], int]] = {
 }
 WHOLE_PACKAGES = ("pulumi", "kubernetes")
 """Compiled with every subfolder: the SDK core, and the Kubernetes client `make verify` uses."""
-TEST_PACKAGES = (
-    "_pytest", "pytest", "pluggy", "iniconfig", "xdist", "execnet", "hypothesis",
-    "sortedcontainers", "attr", "attrs", "oauthlib", "requests_oauthlib", "dateutil",
-    "websocket", "durationpy", "pendulum", "celpy", "lark", "jsonschema", "referencing",
-    "jsonschema_specifications", "rpds", "kubernetes_validate", "importlib_resources",
-    "helm_python", "junitparser", "promql_parser",
-)  # fmt: skip
-"""The dev requirements' packages every `make test` worker imports while it collects (what a
-fresh clone's collection compiled, after a preview: 431 modules). Each of the three workers
-compiled them at once on a new machine, about 4 s of CPU apiece; here once, about 4 s of wall
-time on two cores."""
-OUR_FOLDERS = ("gpu_platform", "components", "policies", "bench")
-"""Our own sources (not the tests: pytest rewrites and compiles those itself), for the same
-reason: a fresh clone has no bytecode of them."""
 
 
 def folders(site: Path) -> list[tuple[Path, int]]:
     """(folder, how deep to recurse) for every folder to compile that is installed."""
-    found = [(site / name, 20) for name in (*WHOLE_PACKAGES, *TEST_PACKAGES)]
-    found += [(ROOT / name, 20) for name in OUR_FOLDERS]
+    found = [(site / name, 20) for name in WHOLE_PACKAGES]
     for package, (subfolders, depth) in SDK_FOLDERS.items():
         found.append((site / package, 0))
         found.extend((site / package / sub, depth) for sub in subfolders)
