@@ -64,6 +64,11 @@ its deadline into all the memory there is."""
 _CHUNK = 64 * 1024
 PAGE_SIZE = 500
 """Items per list request: large clusters are read in pages (``limit``/``continue``)."""
+MAX_LIST_ITEMS = 300_000
+"""The most items one list may gather: twice the pods of the largest cluster Kubernetes
+supports (150,000 pods on 5,000 nodes: kubernetes.io, "Considerations for large clusters"). A
+server that sends page after page, each with a new continue token, is refused here, not read
+until the run's deadline into all the memory there is."""
 
 
 class ClusterError(Exception):
@@ -167,11 +172,16 @@ class ClusterReader:
     recorded in ``bad_answers`` and reads as empty (see the module docstring)."""
 
     def __init__(
-        self, api: client.ApiClient, page_size: int = PAGE_SIZE, deadline: Deadline | None = None
+        self,
+        api: client.ApiClient,
+        page_size: int = PAGE_SIZE,
+        deadline: Deadline | None = None,
+        max_items: int = MAX_LIST_ITEMS,
     ) -> None:
         self.api = api
         self.server = str(api.configuration.host)
         self.page_size = page_size
+        self.max_items = max_items
         self.deadline = deadline or Deadline()
         self.bad_answers: list[BadAnswer] = []
 
@@ -287,6 +297,11 @@ class ClusterReader:
                 page = self._call(what, method, **page_args)
                 items.extend(list_items(page))
                 token = continue_token(page, seen) if isinstance(page, dict) else None
+                if token and len(items) >= self.max_items:
+                    raise AnswerError(
+                        f"more than {self.max_items:,} items in {len(seen)} pages and the "
+                        "server sends more: paging stopped"
+                    )
                 if not token:
                     break
         except AnswerError as err:

@@ -32,7 +32,7 @@ from kubernetes.client import ApiClient
 
 from gpu_facts.nvidia.device_plugin_chart import CHART_NAME, GFD_CHART_NAME, NFD_NAME
 from gpu_platform.verify.cli import main
-from gpu_platform.verify.cluster import ClusterReader, connect
+from gpu_platform.verify.cluster import MAX_LIST_ITEMS, ClusterReader, connect
 from gpu_platform.verify.driver import ExecTarget, StreamExecReader
 from gpu_platform.verify.pod_commands import MARK, commands_in
 
@@ -1347,6 +1347,25 @@ def test_lists_are_read_in_pages(kubeconfig: Path, cluster: FakeCluster) -> None
     pages = [p for _, p in cluster.requests if p.startswith("/api/v1/nodes")]
     assert len(pages) == 2
     assert "continue=1" in pages[1]
+
+
+def test_a_list_past_its_item_cap_stops_paging(kubeconfig: Path, cluster: FakeCluster) -> None:
+    """A server that keeps sending pages (each with a new continue token) is refused at the
+    cap, as a bad answer; a list that ends at the cap is read whole."""
+    api = connect(kubeconfig, "lab")
+    try:
+        capped = ClusterReader(api, page_size=1, max_items=1)
+        assert capped.nodes("gpu-platform.io/pool=a100") == []
+        whole = ClusterReader(api, page_size=1, max_items=2)
+        nodes = whole.nodes("gpu-platform.io/pool=a100")
+    finally:
+        api.close()
+    (bad,) = capped.bad_answers
+    assert bad.what == "list nodes labelled gpu-platform.io/pool=a100"
+    assert bad.cause == "more than 1 items in 1 pages and the server sends more: paging stopped"
+    assert sorted(n["metadata"]["name"] for n in nodes) == [A100_0, A100_1]
+    assert whole.bad_answers == []
+    assert MAX_LIST_ITEMS == 2 * 150_000
 
 
 def test_progress_goes_to_stderr_when_asked(kubeconfig: Path) -> None:
