@@ -193,6 +193,7 @@ def preview(
     timeout: float | None = DEFAULT_TIMEOUT,
     pack_config_source: Path | str = "policy pack config",
     memory_mib: int | None = DEFAULT_MEMORY_MIB,
+    isolated: bool = False,
 ) -> PreviewResult:
     """Run a program and the policy pack; raises bad input (``InputFileError``), the program's
     own errors (``ConfigError``...) and ``ProgramTimedOut`` (``PreviewTimedOut`` past the
@@ -200,7 +201,8 @@ def preview(
     ``ProgramOutOfMemory`` when it allocates more than ``memory_mib`` MiB).
 
     A program that needs SDKs this interpreter lacks runs in its own virtualenv
-    (``program_env``); its failures then arrive as ``ChildFailure``, already explained.
+    (``program_env``), and every program does with ``isolated`` (this interpreter's, then): its
+    failures then arrive as ``ChildFailure``, already explained.
     """
     from gpu_policies.registry import policies  # the pack's modules, as the CLI would load them
 
@@ -214,6 +216,8 @@ def preview(
     config = stack_config.config if stack_config else {}
     secret_keys = stack_config.secret_keys if stack_config else []
     python = program_python(program_dir, project).python
+    if python is None and isolated:  # never in this process: the pack is out of its reach
+        python = Path(sys.executable)
     deadline = RunDeadline(timeout)  # from the program's start: it, then all built after it
     if python is None:
         run = run_program(
@@ -340,6 +344,12 @@ def _parser() -> argparse.ArgumentParser:
         "only), install requirements only from uv's cache and only when every one is pinned "
         "by hash, unless their virtualenv is cached already",
     )
+    parser.add_argument(
+        "--isolated",
+        action="store_true",
+        help="run the program in an interpreter of its own even where this one would do, so "
+        "that it cannot reach the pack or end the run (CI on programs it does not trust)",
+    )
     parser.add_argument("--debug", action="store_true", help="the traceback of a failed program")
     return parser
 
@@ -428,6 +438,7 @@ def _main(argv: list[str] | None) -> int:
             timeout=args.timeout,
             memory_mib=args.memory,
             pack_config_source=args.policy_config or "policy pack config",
+            isolated=args.isolated,
         )
     # Every message below may quote the program's files (a requirement's URL with its token):
     # shown through the redactor, as the plan is.

@@ -276,3 +276,46 @@ def test_the_guards_hold_for_a_program_in_its_own_virtualenv(tmp_path: Path) -> 
         else:
             assert done.stderr.splitlines()[0] == expected, source
             assert "Traceback" not in done.stderr, source  # only with --debug
+
+
+TAMPERS = """\
+import sys
+
+import pulumi_kubernetes as k8s
+
+# The preview's own runner replaced in its process: every verdict would be "none".
+for name, module in list(sys.modules.items()):
+    if name.startswith("gpu_platform.offline_preview") and hasattr(module, "run_policies"):
+        module.run_policies = lambda *args, **kwargs: []
+
+k8s.core.v1.Pod(
+    "gpu",
+    metadata={"name": "gpu", "namespace": "team"},
+    spec={"containers": [{"name": "c", "image": "nvidia/cuda:12.1.1-base-ubuntu22.04",
+                          "resources": {"limits": {"nvidia.com/gpu": "1"}},
+                          "securityContext": {"privileged": True}}]},
+)
+"""
+
+
+@pytest.mark.slow
+def test_an_isolated_program_cannot_switch_the_pack_off(tmp_path: Path) -> None:
+    """A program run in the preview's process can replace the pack's runner (documented);
+    ``--isolated`` runs it in an interpreter of its own, and the pack judges what it made."""
+    program = folder(tmp_path, Program("tampers", TAMPERS, EXIT_MANDATORY, ""))
+
+    def mandatory(*extra: str) -> tuple[int, list[str]]:
+        done = subprocess.run(
+            _command("--program", str(program), "--format", "json", *extra),
+            cwd=ROOT, capture_output=True, text=True, timeout=120, check=False,
+        )  # fmt: skip
+        found = json.loads(done.stdout)["violations"]
+        return done.returncode, sorted(
+            v["policy"] for v in found if v["enforcement"] == "mandatory"
+        )
+
+    assert mandatory() == (EXIT_OK, [])
+    assert mandatory("--isolated") == (
+        EXIT_MANDATORY,
+        ["gpu-workloads-tolerate-gpu-taint", "no-privileged-gpu-containers"],
+    )
