@@ -30,13 +30,11 @@ from gpu_platform.plan.chart_values import system_tolerations
 from gpu_platform.settings import CertManagerSettings
 
 from .errors import raise_if_any, shape_problems, validation_problems
-from .gpu_workload_namespace import DENY_ALL_POLICY, deny_all_spec
 from .outputs import known_after
 from .pool_args import DEFAULT_CLOUD, cloud_arg, cloud_problems
 from .system_charts import (
-    API_SERVER_POLICY,
-    api_server_egress_spec,
     release_in_own_namespace,
+    system_policies,
     webhook_ingress_spec,
 )
 from .type_tokens import type_token
@@ -74,8 +72,7 @@ def cert_manager_values() -> dict[str, Any]:
 def cert_manager_policies(cloud: str) -> dict[str, net.NetworkPolicySpecArgs]:
     """Deny all; every pod to the API server; the API server to the webhook."""
     return {
-        DENY_ALL_POLICY: deny_all_spec(),
-        API_SERVER_POLICY: api_server_egress_spec(cloud, {}),
+        **system_policies(cloud, {}),
         WEBHOOK_POLICY: webhook_ingress_spec(WEBHOOK_LABELS, WEBHOOK_PORT),
     }
 

@@ -47,16 +47,14 @@ from gpu_platform.settings import QueuesSettings, WorkloadSettings
 from .errors import Problem, raise_if_any, shape_problems, validation_problems
 from .gpu_admission_policy import VALIDATION_ACTIONS, validating_policy
 from .gpu_queue_admission_cel import JUDGED_KINDS, VALIDATIONS, VARIABLES
-from .gpu_workload_namespace import DENY_ALL_POLICY, deny_all_spec
 from .nvidia.dcgm_exporter import AZURE_MONITOR_GROUP, OPERATOR_GROUP, scrape_policy_spec
 from .nvidia.gpu_operator import scraper_namespace_problems
 from .outputs import known_after
 from .pool_args import DEFAULT_CLOUD, GpuPoolArgs, cloud_arg, validate_gpu_pools_args
 from .recorded_inputs import recorded_inputs
 from .system_charts import (
-    API_SERVER_POLICY,
-    api_server_egress_spec,
     release_in_own_namespace,
+    system_policies,
     webhook_ingress_spec,
 )
 from .type_tokens import type_token
@@ -161,8 +159,7 @@ def kueue_policies(cloud: str, scraper_namespaces: list[str]) -> dict[str, Any]:
     reaches the API server by the service address Kubernetes gives every pod."""
     pods = dict(kueue.CONTROLLER_LABELS)
     specs: dict[str, net.NetworkPolicySpecArgs] = {
-        DENY_ALL_POLICY: deny_all_spec(),
-        API_SERVER_POLICY: api_server_egress_spec(cloud, {}),
+        **system_policies(cloud, {}),
         WEBHOOK_POLICY: webhook_ingress_spec(pods, kueue.WEBHOOK_PORT),
         VISIBILITY_POLICY: webhook_ingress_spec(pods, kueue.VISIBILITY_PORT),
     }

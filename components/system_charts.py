@@ -17,6 +17,7 @@ from pulumi_kubernetes.networking import v1 as net
 
 from gpu_facts.network_policy import API_SERVER_PORTS
 
+from .gpu_workload_namespace import DENY_ALL_POLICY, deny_all_spec
 from .helm_release import pinned_release, system_namespace
 
 API_SERVER_POLICY = "allow-api-server-egress"
@@ -45,6 +46,15 @@ def api_server_egress_spec(cloud: str, pods: Mapping[str, str]) -> net.NetworkPo
             )
         ],
     )
+
+
+def system_policies(cloud: str, pods: Mapping[str, str]) -> dict[str, net.NetworkPolicySpecArgs]:
+    """What every system chart's namespace starts from (BP-08 for our own namespaces too): deny
+    all, then egress of the pods labelled ``pods`` (``{}``: every pod) to the API server."""
+    return {
+        DENY_ALL_POLICY: deny_all_spec(),
+        API_SERVER_POLICY: api_server_egress_spec(cloud, pods),
+    }
 
 
 def webhook_ingress_spec(pods: Mapping[str, str], port: int) -> net.NetworkPolicySpecArgs:

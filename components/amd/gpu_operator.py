@@ -36,16 +36,14 @@ from gpu_platform.plan.prometheus_rules import rule_groups
 from gpu_platform.settings import AmdGpuOperatorSettings, Cloud
 
 from ..errors import raise_if_any, shape_problems, validation_problems
-from ..gpu_workload_namespace import DENY_ALL_POLICY, deny_all_spec
 from ..nvidia.dcgm_exporter import AZURE_MONITOR_GROUP, OPERATOR_GROUP, scrape_policy_spec
 from ..nvidia.gpu_operator import downloads_egress_spec, scraper_namespace_problems
 from ..outputs import known_after
 from ..pool_args import CLOUDS, DEFAULT_CLOUD, GpuPoolArgs, cloud_arg, validate_gpu_pools_args
 from ..recorded_inputs import recorded_inputs
 from ..system_charts import (
-    API_SERVER_POLICY,
-    api_server_egress_spec,
     release_in_own_namespace,
+    system_policies,
     webhook_ingress_spec,
 )
 from ..type_tokens import type_token
@@ -131,8 +129,7 @@ def operator_policies(
     module loader need no network (node sockets; the kubelet pulls images).
     """
     specs = {
-        DENY_ALL_POLICY: deny_all_spec(),
-        API_SERVER_POLICY: api_server_egress_spec(cloud, {}),
+        **system_policies(cloud, {}),
         DRIVER_BUILD_POLICY: downloads_egress_spec(
             LabelSelectorArgs(
                 match_expressions=[

@@ -44,11 +44,13 @@ from gpu_platform.plan.pools import PoolFacts
 from gpu_platform.settings import DevicePluginSettings, GpuComponentResourcesSettings
 
 from ..errors import raise_if_any, shape_problems, validation_problems
-from ..gpu_workload_namespace import DENY_ALL_POLICY, deny_all_spec
 from ..outputs import known_after
 from ..pool_args import DEFAULT_CLOUD, GpuPoolArgs, cloud_arg, validate_gpu_pools_args
 from ..recorded_inputs import recorded_inputs
-from ..system_charts import API_SERVER_POLICY, api_server_egress_spec, release_in_own_namespace
+from ..system_charts import (
+    release_in_own_namespace,
+    system_policies,
+)
 from ..type_tokens import formerly, type_token
 
 NODE_CRITICAL = "system-node-critical"
@@ -252,12 +254,7 @@ class NvidiaDevicePlugin(pulumi.ComponentResource):
             name,
             namespace=settings.namespace,
             pod_security="privileged",
-            policies={
-                DENY_ALL_POLICY: deny_all_spec(),
-                API_SERVER_POLICY: api_server_egress_spec(
-                    cloud_arg(args), {INSTANCE_LABEL: RELEASE_NAME}
-                ),
-            },
+            policies=system_policies(cloud_arg(args), {INSTANCE_LABEL: RELEASE_NAME}),
             chart=CHART_NAME,
             repo=CHART_REPO,
             version=settings.version,

@@ -43,11 +43,11 @@ from gpu_platform.settings import GpuComponentResourcesSettings, GpuOperatorSett
 from gpu_platform.settings.base import DnsLabel
 
 from ..errors import Problem, raise_if_any, shape_problems, validation_problems
-from ..gpu_workload_namespace import DENY_ALL_POLICY, deny_all_spec, dns_egress_rule
+from ..gpu_workload_namespace import dns_egress_rule
 from ..outputs import known_after
 from ..pool_args import DEFAULT_CLOUD, GpuPoolArgs, cloud_arg, validate_gpu_pools_args
 from ..recorded_inputs import recorded_inputs
-from ..system_charts import API_SERVER_POLICY, api_server_egress_spec, release_in_own_namespace
+from ..system_charts import release_in_own_namespace, system_policies
 from ..type_tokens import formerly, type_token
 from .dcgm_exporter import scrape_policy_spec
 from .device_plugin import NODE_CRITICAL, GpuComponentResourcesArgs, nfd_values
@@ -162,8 +162,7 @@ def operator_policies(
     scraped on 9400 from the scrapers' namespaces only. Nothing else is served.
     """
     specs = {
-        DENY_ALL_POLICY: deny_all_spec(),
-        API_SERVER_POLICY: api_server_egress_spec(cloud, {}),
+        **system_policies(cloud, {}),
         DRIVER_DOWNLOADS_POLICY: downloads_egress_spec(
             LabelSelectorArgs(match_labels=dict(GPU_OPERATOR_DRIVER_LABELS)),
             GPU_OPERATOR_DRIVER_DOWNLOAD_PORTS,

@@ -5,11 +5,13 @@ from __future__ import annotations
 import pulumi
 
 from gpu_facts.network_policy import API_SERVER_PORTS
+from gpu_platform.components.gpu_workload_namespace import DENY_ALL_POLICY
 from gpu_platform.components.helm_release import PSA_ENFORCE
 from gpu_platform.components.system_charts import (
     API_SERVER_POLICY,
     api_server_egress_spec,
     release_in_own_namespace,
+    system_policies,
     webhook_ingress_spec,
 )
 from tests.conftest import by_type, one, run
@@ -30,6 +32,15 @@ def test_api_server_egress_names_the_clouds_ports_and_no_peer() -> None:
         assert [(p.protocol, p.port) for p in rule.ports] == [("TCP", port) for port in ports]
     only = api_server_egress_spec("aks", {"app": "plugin"})
     assert only.pod_selector.match_labels == {"app": "plugin"}
+
+
+def test_a_system_namespace_denies_all_then_lets_its_pods_reach_the_api_server() -> None:
+    policies = system_policies("ack", {"app": "plugin"})
+    assert list(policies) == [DENY_ALL_POLICY, API_SERVER_POLICY]  # in this order, everywhere
+    deny, egress = policies.values()
+    assert deny.pod_selector.match_labels is None and deny.ingress is None and deny.egress is None
+    assert egress.pod_selector.match_labels == {"app": "plugin"}
+    assert [p.port for p in egress.egress[0].ports] == list(API_SERVER_PORTS["ack"])
 
 
 def test_webhook_ingress_is_the_webhooks_port_from_anywhere() -> None:
