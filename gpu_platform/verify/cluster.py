@@ -25,6 +25,8 @@ from kubernetes import client, config
 from kubernetes.client.exceptions import ApiException
 from kubernetes.config.config_exception import ConfigException
 
+from gpu_facts.cloud_limits import KUBERNETES_MAX_PODS_PER_CLUSTER
+
 from . import causes, credentials
 from .answers import AnswerError, BadAnswer, continue_token, list_items, shape, unnamed
 from .deadline import CONNECT_TIMEOUT, GRACE, Deadline, TimedOut, within
@@ -64,9 +66,9 @@ its deadline into all the memory there is."""
 _CHUNK = 64 * 1024
 PAGE_SIZE = 500
 """Items per list request: large clusters are read in pages (``limit``/``continue``)."""
-MAX_LIST_ITEMS = 300_000
+MAX_LIST_ITEMS = 2 * KUBERNETES_MAX_PODS_PER_CLUSTER.value
 """The most items one list may gather: twice the pods of the largest cluster Kubernetes
-supports (150,000 pods on 5,000 nodes: kubernetes.io, "Considerations for large clusters"). A
+supports (``gpu_facts.cloud_limits.KUBERNETES_MAX_PODS_PER_CLUSTER``, with its source). A
 server that sends page after page, each with a new continue token, is refused here, not read
 until the run's deadline into all the memory there is."""
 

@@ -1,4 +1,4 @@
-"""Size limits of AKS and ACK clusters and node pools, each with its public source.
+"""Size limits of Kubernetes, AKS and ACK clusters and node pools, each with its public source.
 
 A *hard* limit is one the cloud refuses to go past; a *default quota* is one it refuses until
 the quota is raised (a support ticket or Quota Center), so the config warns instead of
@@ -19,6 +19,11 @@ class Limit:
     raisable: bool = False
     """A default quota (raise it, then deploy) rather than a hard limit."""
 
+
+KUBERNETES_LARGE_CLUSTERS = "https://kubernetes.io/docs/setup/best-practices/cluster-large/"
+KUBERNETES_MAX_PODS_PER_CLUSTER = Limit(150_000, KUBERNETES_LARGE_CLUSTERS)
+"""The most pods of the largest cluster Kubernetes is designed for (v1.35: no more than 5,000
+nodes, 110 pods per node, 150,000 pods and 300,000 containers in all)."""
 
 AKS_QUOTAS = "https://learn.microsoft.com/azure/aks/quotas-skus-regions"
 AKS_SYSTEM_POOLS = "https://learn.microsoft.com/azure/aks/use-system-pools"

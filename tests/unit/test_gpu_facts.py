@@ -397,6 +397,7 @@ def test_unknown_aws_and_gcp_names_list_the_choices() -> None:
 
 CLOUD_LIMITS: dict[str, tuple[int, str, bool]] = {
     # name: (value, source, raisable) as the quoted source states it
+    "KUBERNETES_MAX_PODS_PER_CLUSTER": (150_000, cloud_limits.KUBERNETES_LARGE_CLUSTERS, False),
     "AKS_MAX_NODES_PER_POOL": (1000, cloud_limits.AKS_QUOTAS, False),
     "AKS_MAX_NODES_PER_CLUSTER": (5000, cloud_limits.AKS_QUOTAS, False),
     "AKS_DEFAULT_NODES_PER_CLUSTER": (1000, cloud_limits.AKS_QUOTAS, True),
