@@ -96,7 +96,7 @@ class Program:
     evaluation for nothing: the base activation (the environment's annotations, expanded into
     name containers) is built once, since each evaluation clones it before binding its
     variables; and pass-through nodes are walked past (``_steps``). Proved equal to cel-python's
-    own runner on every program by tests/components/test_cel_policy.py."""
+    own runner on every program by tests/components/test_gpu_admission_cel_evaluator.py."""
 
     def __init__(self, env: celpy.Environment, expression: str) -> None:
         self.runner = env.program(env.compile(expression))
