@@ -44,6 +44,20 @@ _PASS_THROUGH = frozenset(
 
 _Step = tuple[Callable[[celpy.Evaluator, lark.Tree], Any], lark.Tree]
 
+# What a literal evaluates to: immutable, so one value serves every evaluation.
+_CONSTANTS = (
+    celpy.celtypes.StringType,
+    celpy.celtypes.BytesType,
+    celpy.celtypes.IntType,
+    celpy.celtypes.UintType,
+    celpy.celtypes.DoubleType,
+    celpy.celtypes.BoolType,
+)
+
+
+def _constant(value: Any) -> Callable[[celpy.Evaluator, lark.Tree], Any]:
+    return lambda _evaluator, _literal: value
+
 
 def _passes_through(node: lark.Tree) -> bool:
     if len(node.children) != 1 or not isinstance(child := node.children[0], lark.Tree):
@@ -55,15 +69,19 @@ def _steps(ast: lark.Tree) -> dict[int, _Step]:
     """Per node of ``ast`` (by id; the program keeps ``ast`` alive): the node that really
     computes its value, past the pass-through chain the grammar builds for every operand
     (``expr`` > ``conditionalor`` > ... > ``member`` > ``primary``, ten levels for a literal),
-    and the rule's method, found once instead of by name on every visit."""
+    and the rule's method, found once instead of by name on every visit; a literal's value,
+    worked out once (cel-python parses a string literal's escapes on every evaluation)."""
     steps: dict[int, _Step] = {}
+    literals = _Evaluator(ast, celpy.Activation(), {})
     for node in ast.iter_subtrees():
         target = node
         while _passes_through(target):
             target = target.children[0]
             assert isinstance(target, lark.Tree)
         method = getattr(_Evaluator, str(target.data), None)  # None: lark's default, unchanged
-        if method is not None and getattr(method, "visit_wrapper", None) is None:
+        if target.data == "literal" and isinstance(value := literals.literal(target), _CONSTANTS):
+            steps[id(node)] = (_constant(value), target)
+        elif method is not None and getattr(method, "visit_wrapper", None) is None:
             steps[id(node)] = (method, target)
     return steps
 
@@ -95,8 +113,9 @@ class Program:
     its rules' methods, its activations) without the work that runner repeats on every
     evaluation for nothing: the base activation (the environment's annotations, expanded into
     name containers) is built once, since each evaluation clones it before binding its
-    variables; and pass-through nodes are walked past (``_steps``). Proved equal to cel-python's
-    own runner on every program by tests/components/test_gpu_admission_cel_evaluator.py."""
+    variables; pass-through nodes are walked past and literals evaluated once (``_steps``).
+    Proved equal to cel-python's own runner on every program by
+    tests/components/test_gpu_admission_cel_evaluator.py."""
 
     def __init__(self, env: celpy.Environment, expression: str) -> None:
         self.runner = env.program(env.compile(expression))
