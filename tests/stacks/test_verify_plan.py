@@ -31,7 +31,7 @@ from gpu_platform.verify.plan_expectations import plan_expectations
 from gpu_platform.verify.plan_file import plan_resources
 from gpu_platform.verify.queue_expectations import queue_expectation
 from gpu_platform.verify.seed_expectations import SeedExpectations
-from tests.conftest import stack_preview
+from tests.conftest import run_once, stack_preview
 from tests.provider.grpc_engine import PROJECT, STACK, provider_session
 from tests.stacks.test_verify import (
     A100_1,
@@ -62,7 +62,11 @@ STACKS = {
 pytestmark = pytest.mark.slow
 
 
-def _plan(stack: str, config: Path | None) -> dict[str, Any]:
+@run_once
+def _plan(stack: str) -> dict[str, Any]:
+    """The plan of one of ``STACKS`` (once per process: four tests verify the recorded cluster's
+    plan, two the one with queues)."""
+    config = STACKS[stack]
     if config is None:
         result = stack_preview(stack)
     else:
@@ -88,7 +92,7 @@ def test_a_stacks_plan_promises_what_its_config_does(stack: str) -> None:
     from_config, amd = expectations(platform), amd_expectation(platform)
     dra = dra_expectation(platform)
     from_plan, planned_amd, planned_dra, planned_queues = plan_expectations(
-        plan_resources(_plan(stack, config))
+        plan_resources(_plan(stack))
     )
     # The plan holds the namespaces in its own (sorted) order; everything else is equal.
     assert _by_name(from_plan.namespaces) == _by_name(from_config.namespaces)
@@ -126,7 +130,7 @@ def _verify_plan(kubeconfig: Path, plan: Path, *extra: str) -> Run:
 
 def test_the_plan_and_the_stack_config_give_the_same_rows(kubeconfig: Path, tmp_path: Path) -> None:
     plan = tmp_path / "plan.json"
-    plan.write_text(json.dumps(_plan("verify", STACKS["verify"])))
+    plan.write_text(json.dumps(_plan("verify")))
     by_plan, by_config = _verify_plan(kubeconfig, plan), verify(kubeconfig)
     assert by_plan.code == by_config.code == 0, by_plan.failures()
     assert _rows(by_plan) == _rows(by_config)
@@ -138,7 +142,7 @@ def test_a_short_pool_fails_its_row_by_name(
 ) -> None:
     cluster.items("nodes").remove(cluster.find("nodes", A100_1))
     plan = tmp_path / "plan.json"
-    plan.write_text(json.dumps(_plan("verify", STACKS["verify"])))
+    plan.write_text(json.dumps(_plan("verify")))
     run = _verify_plan(kubeconfig, plan)
     assert run.code == 1
     assert run.row("node-count", "pool/a100") == {
@@ -275,7 +279,7 @@ def test_a_plan_with_nothing_to_verify_says_so(kubeconfig: Path, tmp_path: Path)
 
 def test_junit_of_a_plan_run(kubeconfig: Path, tmp_path: Path) -> None:
     plan = tmp_path / "plan.json"
-    plan.write_text(json.dumps(_plan("verify", STACKS["verify"])))
+    plan.write_text(json.dumps(_plan("verify")))
     run = _verify_plan(kubeconfig, plan, "--format", "junit")
     assert run.code == 0
     assert run.out.startswith('<?xml version="1.0" encoding="UTF-8"?>\n<testsuites ')
@@ -291,7 +295,7 @@ def test_a_stack_with_queues_gives_the_same_rows_by_plan_and_by_config(
     conformance row they are the evidence of included."""
     config = STACKS[stack]
     plan = tmp_path / "plan.json"
-    plan.write_text(json.dumps(_plan(stack, config)))
+    plan.write_text(json.dumps(_plan(stack)))
     extra = ("--skip-driver", "--skip-metrics", "--conformance")
     with serving(_recorded_with_queues()) as url:
         kubeconfig = write_kubeconfig(tmp_path / "kubeconfig", url)
