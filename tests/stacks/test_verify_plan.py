@@ -30,7 +30,7 @@ from gpu_platform.verify.plan_expectations import plan_expectations
 from gpu_platform.verify.plan_file import plan_resources
 from gpu_platform.verify.queue_expectations import queue_expectation
 from gpu_platform.verify.seed_expectations import SeedExpectations
-from tests.conftest import stack_preview
+from tests.conftest import run_once, stack_preview
 from tests.provider.grpc_engine import PROJECT, STACK, ProviderSession
 from tests.stacks.test_verify import (
     A100_1,
@@ -62,12 +62,19 @@ pytestmark = pytest.mark.slow
 
 
 def _plan(stack: str, config: Path | None) -> dict[str, Any]:
+    return _plan_of(stack, None if config is None else str(config))
+
+
+@run_once
+def _plan_of(stack: str, config: str | None) -> dict[str, Any]:
+    """The stack's plan (the preview's JSON), previewed once per test process: several tests
+    read the same stack's."""
     if config is None:
         result = stack_preview(stack)
     else:
         from gpu_platform.offline_preview import preview
 
-        result = preview(ROOT, stack=stack, config_file=config)
+        result = preview(ROOT, stack=stack, config_file=Path(config))
     plan: dict[str, Any] = json.loads(as_json(result.run, result.violations))
     return plan
 
