@@ -73,9 +73,11 @@ def test_each_component_constructs_from_another_languages_inputs(
     session: ProviderSession, component: str
 ) -> None:
     name = f"c-{component.lower()}"
+    before = len(session.monitor.recorded)  # the shared engine's: other tests' came before
     response = construct(session, component, WIRE_INPUTS[component], name)
     assert response.urn == f"urn:pulumi:{STACK}::{PROJECT}::gpu-platform:index:{component}::{name}"
-    children = [r for r in session.monitor.recorded if f"gpu-platform:index:{component}$" in r.urn]
+    registered = session.monitor.recorded[before:]
+    children = [r for r in registered if f"gpu-platform:index:{component}$" in r.urn]
     assert CHILD_TYPES[component] <= {r.type for r in children}
     # Every child is named from the component's name (the convention the engine relies on).
     assert all(r.name.startswith(name) for r in children if r.type != "pulumi:providers:kubernetes")
