@@ -11,7 +11,7 @@ import json
 import os
 import shutil
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
 
@@ -27,6 +27,7 @@ from tests.reference import reference_charts
 
 if TYPE_CHECKING:
     from gpu_platform.offline_preview import PreviewResult
+    from tests.provider.grpc_engine import ProviderSession
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -136,6 +137,23 @@ def one(run_result: ProgramRun, type_: str) -> RecordedResource:
 def _clean_pulumi_config() -> None:
     """Config is a process-wide ContextVar in the SDK; start every test without any."""
     pulumi.runtime.set_all_config({}, [])
+
+
+@pytest.fixture(scope="session")
+def component_provider() -> Iterator[ProviderSession]:
+    """The component provider, started as Pulumi starts it, and the engine it talks to: one per
+    test process, shared by every test that drives it over gRPC. Starting it is most of what
+    those tests cost (it imports every component and infers the schema: about 2 s of CPU);
+    each test reads only what its own Constructs registered or logged. The engine already holds
+    the Kubernetes provider the wire inputs refer to, and refuses ``<ENGINE_REFUSED>-pool``."""
+    from tests.provider.grpc_engine import ENGINE_REFUSED, provider_session
+    from tests.provider.wire_inputs import KUBERNETES_PROVIDER
+
+    with provider_session(
+        {KUBERNETES_PROVIDER["urn"]: KUBERNETES_PROVIDER["id"]},
+        refused=frozenset({f"{ENGINE_REFUSED}-pool"}),
+    ) as running:
+        yield running
 
 
 def pytest_collection_finish(session: pytest.Session) -> None:

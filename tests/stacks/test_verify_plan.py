@@ -9,7 +9,6 @@ stack-config run give the same rows on the recorded cluster.
 from __future__ import annotations
 
 import dataclasses
-import functools
 import io
 import json
 from datetime import UTC, datetime
@@ -31,8 +30,8 @@ from gpu_platform.verify.plan_expectations import plan_expectations
 from gpu_platform.verify.plan_file import plan_resources
 from gpu_platform.verify.queue_expectations import queue_expectation
 from gpu_platform.verify.seed_expectations import SeedExpectations
-from tests.conftest import stack_preview
-from tests.provider.grpc_engine import PROJECT, STACK, provider_session
+from tests.conftest import run_once, stack_preview
+from tests.provider.grpc_engine import PROJECT, STACK, ProviderSession
 from tests.stacks.test_verify import (
     A100_1,
     DATA,
@@ -63,12 +62,19 @@ pytestmark = pytest.mark.slow
 
 
 def _plan(stack: str, config: Path | None) -> dict[str, Any]:
+    return _plan_of(stack, None if config is None else str(config))
+
+
+@run_once
+def _plan_of(stack: str, config: str | None) -> dict[str, Any]:
+    """The stack's plan (the preview's JSON), previewed once per test process: several tests
+    read the same stack's."""
     if config is None:
         result = stack_preview(stack)
     else:
         from gpu_platform.offline_preview import preview
 
-        result = preview(ROOT, stack=stack, config_file=config)
+        result = preview(ROOT, stack=stack, config_file=Path(config))
     plan: dict[str, Any] = json.loads(as_json(result.run, result.violations))
     return plan
 
@@ -189,26 +195,30 @@ def test_the_aks_example_program_verifies(cluster: FakeCluster, tmp_path: Path) 
     assert not [r for r in run.rows() if r["subject"].startswith(("namespace/", "pool/a100"))]
 
 
-def test_a_pool_the_cluster_lacks_fails_by_name(cluster: FakeCluster, tmp_path: Path) -> None:
+def test_a_pool_the_cluster_lacks_fails_by_name(
+    cluster: FakeCluster, tmp_path: Path, yaml_program_plan: str
+) -> None:
     _as_aks_example_node(cluster)
     cluster.find("nodes", T4_0)["metadata"]["labels"]["gpu-platform.io/pool"] = "other"
     plan = tmp_path / "plan.json"
     with serving(cluster) as url:
         kubeconfig = write_kubeconfig(tmp_path / "kubeconfig", url)
-        plan.write_text(_yaml_program_plan())  # the YAML program's t4 pool: now without a node
+        plan.write_text(yaml_program_plan)  # the YAML program's t4 pool: now without a node
         run = _verify_plan(kubeconfig, plan)
     assert run.row("node-count", "pool/t4")["found"] == "no node carries the pool label"
 
 
-@functools.cache
-def _yaml_program_plan() -> str:
+@pytest.fixture(scope="session")
+def yaml_program_plan(component_provider: ProviderSession) -> str:
     """The plan of ``_constructed_yaml_program`` as JSON, built once per test process."""
-    return json.dumps({"resources": _constructed_yaml_program()})
+    return json.dumps({"resources": _constructed_yaml_program(component_provider)})
 
 
-def _constructed_yaml_program() -> list[dict[str, Any]]:
+def _constructed_yaml_program(session: ProviderSession) -> list[dict[str, Any]]:
     """examples/yaml-gpu-pool's components built by the component provider over gRPC, as the
-    engine records them (config: the cluster and resource group a team would set)."""
+    engine records them (config: the cluster and resource group a team would set). The
+    provider is the one this test process shares: what it registered before is not this
+    program's."""
     program = yaml.safe_load((ROOT / "examples" / "yaml-gpu-pool" / "Pulumi.yaml").read_text())
     config = {"clusterName": "lab", "resourceGroup": "rg-lab"}
 
@@ -226,35 +236,36 @@ def _constructed_yaml_program() -> list[dict[str, Any]]:
             return [resolved(v) for v in value]
         return value
 
-    with provider_session({}) as session:
-        for name, resource in program["resources"].items():
-            if not resource["type"].startswith("gpu-platform:"):
-                continue
-            session.provider.Construct(
-                provider_pb2.ConstructRequest(
-                    project=PROJECT,
-                    stack=STACK,
-                    dryRun=True,
-                    parallel=4,
-                    monitorEndpoint=session.monitor_address,
-                    type=resource["type"],
-                    name=name,
-                    inputs=json_format.ParseDict(
-                        resolved(resource["properties"]), struct_pb2.Struct()
-                    ),
-                ),
-                timeout=60,
-            )
-        return [
-            {"type": r.type, "name": r.name, "inputs": r.inputs} for r in session.monitor.recorded
-        ]
+    before = len(session.monitor.recorded)
+    for name, resource in program["resources"].items():
+        if not resource["type"].startswith("gpu-platform:"):
+            continue
+        session.provider.Construct(
+            provider_pb2.ConstructRequest(
+                project=PROJECT,
+                stack=STACK,
+                dryRun=True,
+                parallel=4,
+                monitorEndpoint=session.monitor_address,
+                type=resource["type"],
+                name=name,
+                inputs=json_format.ParseDict(resolved(resource["properties"]), struct_pb2.Struct()),
+            ),
+            timeout=60,
+        )
+    return [
+        {"type": r.type, "name": r.name, "inputs": r.inputs}
+        for r in session.monitor.recorded[before:]
+    ]
 
 
-def test_the_yaml_programs_plan_verifies(kubeconfig: Path, tmp_path: Path) -> None:
+def test_the_yaml_programs_plan_verifies(
+    kubeconfig: Path, tmp_path: Path, yaml_program_plan: str
+) -> None:
     """examples/yaml-gpu-pool (time-sliced T4 pool, plugin, exporter) through the provider: the
     recorded cluster's T4 node is what it asks for."""
     plan = tmp_path / "plan.json"
-    plan.write_text(_yaml_program_plan())
+    plan.write_text(yaml_program_plan)
     run = _verify_plan(kubeconfig, plan)
     assert run.code == 0, run.failures()
     assert run.row("allocatable", f"node/{T4_0}")["found"] == "nvidia.com/gpu.shared: 4"
