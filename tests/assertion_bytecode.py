@@ -7,9 +7,9 @@ the 2-core machine, the largest part of what a fresh clone costs over a warm one
 (docs/performance.md, the inner loop). The controller now rewrites what is missing first,
 split over the machine's cores, and the workers read it as on any warm run.
 
-It calls pytest's own rewriting, private functions of ``_pytest.assertion.rewrite`` (pytest
-is pinned by constraints.txt). Should another pytest lack them, nothing is written and the workers rewrite
-as before: slower, never wrong.
+It calls pytest's own rewriting, private functions of ``_pytest.assertion.rewrite`` (pytest is
+pinned by constraints.txt). Should another pytest lack them, nothing is written and the
+workers rewrite as before: slower, never wrong.
 """
 
 from __future__ import annotations
