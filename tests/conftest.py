@@ -23,6 +23,7 @@ from hypothesis import HealthCheck, settings
 from gpu_platform.offline_preview import ProgramRun, RecordedResource, run_callable
 from gpu_platform.plan.platform import ResolvedPlatform
 from gpu_platform.stack_config import load_platform
+from tests.assertion_bytecode import is_xdist_controller, write_missing
 from tests.reference import reference_charts
 
 if TYPE_CHECKING:
@@ -170,6 +171,13 @@ def pytest_collection_finish(session: pytest.Session) -> None:
     gc.collect()
     gc.freeze()
     gc.set_threshold(10_000, 50, 50)
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Before pytest-xdist's workers start, the test modules they would each rewrite at once
+    are rewritten here, once (tests/assertion_bytecode.py)."""
+    if is_xdist_controller(config):
+        write_missing(config)
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
