@@ -14,7 +14,7 @@ import os
 import pickle
 import shutil
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
 
@@ -26,10 +26,12 @@ from hypothesis import HealthCheck, settings
 from gpu_platform.offline_preview import ProgramRun, RecordedResource, run_callable
 from gpu_platform.plan.platform import ResolvedPlatform
 from gpu_platform.stack_config import load_platform
+from tests.assertion_bytecode import is_xdist_controller, write_missing
 from tests.reference import reference_charts
 
 if TYPE_CHECKING:
     from gpu_platform.offline_preview import PreviewResult
+    from tests.provider.grpc_engine import ProviderSession
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -174,6 +176,23 @@ def _clean_pulumi_config() -> None:
     pulumi.runtime.set_all_config({}, [])
 
 
+@pytest.fixture(scope="session")
+def component_provider() -> Iterator[ProviderSession]:
+    """The component provider, started as Pulumi starts it, and the engine it talks to: one per
+    test process, shared by every test that drives it over gRPC. Starting it is most of what
+    those tests cost (it imports every component and infers the schema: about 2 s of CPU);
+    each test reads only what its own Constructs registered or logged. The engine already holds
+    the Kubernetes provider the wire inputs refer to, and refuses ``<ENGINE_REFUSED>-pool``."""
+    from tests.provider.grpc_engine import ENGINE_REFUSED, provider_session
+    from tests.provider.wire_inputs import KUBERNETES_PROVIDER
+
+    with provider_session(
+        {KUBERNETES_PROVIDER["urn"]: KUBERNETES_PROVIDER["id"]},
+        refused=frozenset({f"{ENGINE_REFUSED}-pool"}),
+    ) as running:
+        yield running
+
+
 def pytest_collection_finish(session: pytest.Session) -> None:
     """CPython's cyclic collector, tuned for a test process (each xdist worker).
 
@@ -188,6 +207,13 @@ def pytest_collection_finish(session: pytest.Session) -> None:
     gc.collect()
     gc.freeze()
     gc.set_threshold(10_000, 50, 50)
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Before pytest-xdist's workers start, the test modules they would each rewrite at once
+    are rewritten here, once (tests/assertion_bytecode.py)."""
+    if is_xdist_controller(config):
+        write_missing(config)
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

@@ -103,6 +103,10 @@ def _in_parts(
     validator = PlatformSettings.__pydantic_validator__
     parts: dict[str, object] = {}
     refused: set[str] = set()
+    # One model for every part's assignment: it holds the parts taken so far and defaults for
+    # the rest, as a model built anew for each part would (building one asks pydantic for each
+    # default, and pydantic inspects each default factory's signature every time).
+    model = PlatformSettings.model_construct()
     for name, info in PlatformSettings.model_fields.items():
         key = info.alias or name
         if key in misspelt:
@@ -120,11 +124,7 @@ def _in_parts(
             refused.add(name)  # its model follows the cloud: not judged until that is right
             continue
         try:
-            model = validator.validate_assignment(
-                PlatformSettings.model_construct(**parts),  # type: ignore[call-arg]
-                name,
-                data[key],
-            )
+            validator.validate_assignment(model, name, data[key])  # in place, when it passes
             parts[name] = model.__dict__[name]
         except ValidationError:
             refused.add(name)

@@ -33,6 +33,9 @@ from gpu_platform.offline_preview.engine import PreviewMocks, RecordingMonitor
 
 ROOT = Path(__file__).resolve().parents[2]
 PROJECT, STACK = "consumer", "test"
+ENGINE_REFUSED = "engine-refused"
+"""A component whose pool the shared engine refuses to register (``tests/conftest.py``'s
+``component_provider``), as it refuses a duplicate URN."""
 
 MONITOR_METHODS = (
     "RegisterResource",

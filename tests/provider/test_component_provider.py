@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -25,8 +24,8 @@ from gpu_platform.component_provider import (
 )
 from gpu_platform.offline_preview.wire import Secret
 
-from .grpc_engine import PROJECT, STACK, ProviderSession, provider_session
-from .wire_inputs import CHILD_TYPES, KUBERNETES_PROVIDER, WIRE_INPUTS
+from .grpc_engine import ENGINE_REFUSED, PROJECT, STACK, ProviderSession
+from .wire_inputs import CHILD_TYPES, WIRE_INPUTS
 
 ROOT = Path(__file__).resolve().parents[2]
 REVIEWED_SCHEMA = ROOT / "provider" / "schema.json"
@@ -34,10 +33,10 @@ REVIEWED_SCHEMA = ROOT / "provider" / "schema.json"
 pytestmark = pytest.mark.slow
 
 
-@pytest.fixture(scope="module")
-def session() -> Iterator[ProviderSession]:
-    with provider_session({KUBERNETES_PROVIDER["urn"]: KUBERNETES_PROVIDER["id"]}) as running:
-        yield running
+@pytest.fixture
+def session(component_provider: ProviderSession) -> ProviderSession:
+    """The provider this test process shares (``tests/conftest.py``)."""
+    return component_provider
 
 
 def construct(session: ProviderSession, component: str, inputs: dict[str, Any], name: str) -> Any:
@@ -74,9 +73,11 @@ def test_each_component_constructs_from_another_languages_inputs(
     session: ProviderSession, component: str
 ) -> None:
     name = f"c-{component.lower()}"
+    before = len(session.monitor.recorded)  # the shared engine's: other tests' came before
     response = construct(session, component, WIRE_INPUTS[component], name)
     assert response.urn == f"urn:pulumi:{STACK}::{PROJECT}::gpu-platform:index:{component}::{name}"
-    children = [r for r in session.monitor.recorded if f"gpu-platform:index:{component}$" in r.urn]
+    registered = session.monitor.recorded[before:]
+    children = [r for r in registered if f"gpu-platform:index:{component}$" in r.urn]
     assert CHILD_TYPES[component] <= {r.type for r in children}
     # Every child is named from the component's name (the convention the engine relies on).
     assert all(r.name.startswith(name) for r in children if r.type != "pulumi:providers:kubernetes")
@@ -270,25 +271,29 @@ def test_wire_problems(value: Any, spec: dict[str, Any], expected: list[tuple[st
     assert wire_problems({"p": value}, {"p": spec}, [], {}) == expected
 
 
-def test_a_construct_the_engine_fails_is_reported_once_and_the_provider_goes_on() -> None:
+def test_a_construct_the_engine_fails_is_reported_once_and_the_provider_goes_on(
+    session: ProviderSession,
+) -> None:
     """An AgentPool the engine refuses fails its Construct; the SDK fails every output of it,
     which CPython would log one traceback each (6,254 lines); it is logged once, and the
     provider serves the next Constructs."""
-    pool = "refused-pool"
-    with provider_session(
-        {KUBERNETES_PROVIDER["urn"]: KUBERNETES_PROVIDER["id"]}, refused=frozenset({pool})
-    ) as running:
-        with pytest.raises(grpc.RpcError) as err:
-            construct(running, "AksGpuNodePool", WIRE_INPUTS["AksGpuNodePool"], "refused")
-        assert err.value.code() == grpc.StatusCode.INTERNAL
-        assert f"the engine refuses {pool!r}" in (err.value.details() or "")
-        assert 'File "' not in (err.value.details() or "")  # no stack to the caller
-        # CPython logs an unretrieved future when its cycle is collected: the next Construct
-        # collects what the failed one left.
-        construct(running, "AksGpuNodePool", WIRE_INPUTS["AksGpuNodePool"], "next")
-        time.sleep(0.2)  # the engine's reader thread
-        assert "".join(running.stderr).count("exception was never retrieved") == 1
-        construct(running, "AksGpuNodePool", WIRE_INPUTS["AksGpuNodePool"], "last")
-        time.sleep(0.2)
-        stderr = "".join(running.stderr)
+    pool = f"{ENGINE_REFUSED}-pool"  # the shared engine refuses it (tests/conftest.py)
+    logged = len(session.stderr)  # the provider's log before this test: other tests'
+
+    def log() -> str:
+        return "".join(session.stderr[logged:])
+
+    with pytest.raises(grpc.RpcError) as err:
+        construct(session, "AksGpuNodePool", WIRE_INPUTS["AksGpuNodePool"], ENGINE_REFUSED)
+    assert err.value.code() == grpc.StatusCode.INTERNAL
+    assert f"the engine refuses {pool!r}" in (err.value.details() or "")
+    assert 'File "' not in (err.value.details() or "")  # no stack to the caller
+    # CPython logs an unretrieved future when its cycle is collected: the next Construct
+    # collects what the failed one left.
+    construct(session, "AksGpuNodePool", WIRE_INPUTS["AksGpuNodePool"], "next")
+    time.sleep(0.2)  # the engine's reader thread
+    assert log().count("exception was never retrieved") == 1
+    construct(session, "AksGpuNodePool", WIRE_INPUTS["AksGpuNodePool"], "last")
+    time.sleep(0.2)
+    stderr = log()
     assert stderr.count("exception was never retrieved") == 1, stderr[:2000]

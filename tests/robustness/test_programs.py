@@ -5,7 +5,6 @@ exit status and the message the preview must give. In-process where that proves 
 from __future__ import annotations
 
 import json
-import os
 import signal
 import subprocess
 import sys
@@ -237,7 +236,12 @@ def test_ctrl_c_exits_130_without_a_traceback(tmp_path: Path) -> None:
 
 
 @pytest.mark.slow
-def test_the_guards_hold_for_a_program_in_its_own_virtualenv(tmp_path: Path) -> None:
+def test_the_guards_hold_for_a_program_in_its_own_virtualenv(
+    tmp_path: Path, capfd: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each program runs in the virtualenv's own interpreter, a process of its own under the
+    guards (``program_runner``); the preview that starts it is ``main``, here."""
+    monkeypatch.setenv("PYTHONDONTWRITEBYTECODE", "1")  # the program's interpreter inherits it
     venv = tmp_path / "venv"
     subprocess.run([sys.prefix + "/bin/uv", "venv", "-q", "-p", sys.executable, venv], check=True)
     (next(venv.glob("lib/python*/site-packages")) / "ours.pth").write_text(SITE_PACKAGES + "\n")
@@ -264,18 +268,16 @@ def test_the_guards_hold_for_a_program_in_its_own_virtualenv(tmp_path: Path) -> 
         program.mkdir()
         (program / "Pulumi.yaml").write_text(own_venv)
         (program / "__main__.py").write_text(source)
-        done = subprocess.run(
-            _command("--program", str(program), "--format", "json", "--timeout", "1"),
-            cwd=ROOT, capture_output=True, text=True, timeout=120, check=False,
-            env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1"},
-        )  # fmt: skip
-        assert done.returncode == status, (source, done.stderr)
+        code = main(["--program", str(program), "--format", "json", "--timeout", "1"])
+        out, err = capfd.readouterr()
+        assert code == status, (source, err)
         if status == EXIT_OK:
-            assert done.stderr == expected
-            assert json.loads(done.stdout)["outputs"] == {"answer": 42}
+            assert err == expected
+            assert json.loads(out)["outputs"] == {"answer": 42}
         else:
-            assert done.stderr.splitlines()[0] == expected, source
-            assert "Traceback" not in done.stderr, source  # only with --debug
+            assert out == ""
+            assert err.splitlines()[0] == expected, source
+            assert "Traceback" not in err, source  # only with --debug
 
 
 TAMPERS = """\
@@ -299,23 +301,26 @@ k8s.core.v1.Pod(
 
 
 @pytest.mark.slow
-def test_an_isolated_program_cannot_switch_the_pack_off(tmp_path: Path) -> None:
+def test_an_isolated_program_cannot_switch_the_pack_off(
+    tmp_path: Path, capfd: pytest.CaptureFixture[str]
+) -> None:
     """A program run in the preview's process can replace the pack's runner (documented);
     ``--isolated`` runs it in an interpreter of its own, and the pack judges what it made."""
     program = folder(tmp_path, Program("tampers", TAMPERS, EXIT_MANDATORY, ""))
+    command = ["--program", str(program), "--format", "json"]
 
-    def mandatory(*extra: str) -> tuple[int, list[str]]:
-        done = subprocess.run(
-            _command("--program", str(program), "--format", "json", *extra),
-            cwd=ROOT, capture_output=True, text=True, timeout=120, check=False,
-        )  # fmt: skip
-        found = json.loads(done.stdout)["violations"]
-        return done.returncode, sorted(
-            v["policy"] for v in found if v["enforcement"] == "mandatory"
-        )
+    def mandatory(out: str) -> list[str]:
+        found = json.loads(out)["violations"]
+        return sorted(v["policy"] for v in found if v["enforcement"] == "mandatory")
 
-    assert mandatory() == (EXIT_OK, [])
-    assert mandatory("--isolated") == (
+    # In a process of its own: run here, the program would replace this process's runner.
+    done = subprocess.run(
+        _command(*command), cwd=ROOT, capture_output=True, text=True, timeout=120, check=False
+    )
+    assert (done.returncode, mandatory(done.stdout)) == (EXIT_OK, [])
+    # Isolated, the program has an interpreter of its own: the preview may be this process.
+    code = main([*command, "--isolated"])
+    assert (code, mandatory(capfd.readouterr().out)) == (
         EXIT_MANDATORY,
         ["gpu-workloads-tolerate-gpu-taint", "no-privileged-gpu-containers"],
     )

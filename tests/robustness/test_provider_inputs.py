@@ -8,7 +8,6 @@ keeps serving."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -17,9 +16,9 @@ import pytest
 from google.protobuf import json_format, struct_pb2
 from pulumi.runtime.proto import provider_pb2
 
-from tests.provider.grpc_engine import PROJECT, STACK, ProviderSession, provider_session
+from tests.provider.grpc_engine import PROJECT, STACK, ProviderSession
 from tests.provider.test_component_provider import construct, property_errors
-from tests.provider.wire_inputs import KUBERNETES_PROVIDER, WIRE_INPUTS
+from tests.provider.wire_inputs import WIRE_INPUTS
 
 pytestmark = pytest.mark.slow
 MEGABYTE = "x" * 1024 * 1024
@@ -67,10 +66,10 @@ UNHOSTED = ["an unknown type", "an unknown type of a megabyte", "an invoke", "a 
 """The requests for what it does not host, two tests."""
 
 
-@pytest.fixture(scope="module")
-def session() -> Iterator[ProviderSession]:
-    with provider_session({KUBERNETES_PROVIDER["urn"]: KUBERNETES_PROVIDER["id"]}) as running:
-        yield running
+@pytest.fixture
+def session(component_provider: ProviderSession) -> ProviderSession:
+    """The provider this test process shares (``tests/conftest.py``)."""
+    return component_provider
 
 
 def _metadata_size(err: grpc.RpcError) -> int:

@@ -9,7 +9,6 @@ stack-config run give the same rows on the recorded cluster.
 from __future__ import annotations
 
 import dataclasses
-import functools
 import io
 import json
 from datetime import UTC, datetime
@@ -32,7 +31,7 @@ from gpu_platform.verify.plan_file import plan_resources
 from gpu_platform.verify.queue_expectations import queue_expectation
 from gpu_platform.verify.seed_expectations import SeedExpectations
 from tests.conftest import run_once, stack_preview
-from tests.provider.grpc_engine import PROJECT, STACK, provider_session
+from tests.provider.grpc_engine import PROJECT, STACK, ProviderSession
 from tests.stacks.test_verify import (
     A100_1,
     DATA,
@@ -62,17 +61,20 @@ STACKS = {
 pytestmark = pytest.mark.slow
 
 
+def _plan(stack: str, config: Path | None) -> dict[str, Any]:
+    return _plan_of(stack, None if config is None else str(config))
+
+
 @run_once
-def _plan(stack: str) -> dict[str, Any]:
-    """The plan of one of ``STACKS`` (once per process: four tests verify the recorded cluster's
-    plan, two the one with queues)."""
-    config = STACKS[stack]
+def _plan_of(stack: str, config: str | None) -> dict[str, Any]:
+    """The stack's plan (the preview's JSON), previewed once per test process: several tests
+    read the same stack's."""
     if config is None:
         result = stack_preview(stack)
     else:
         from gpu_platform.offline_preview import preview
 
-        result = preview(ROOT, stack=stack, config_file=config)
+        result = preview(ROOT, stack=stack, config_file=Path(config))
     plan: dict[str, Any] = json.loads(as_json(result.run, result.violations))
     return plan
 
@@ -92,7 +94,7 @@ def test_a_stacks_plan_promises_what_its_config_does(stack: str) -> None:
     from_config, amd = expectations(platform), amd_expectation(platform)
     dra = dra_expectation(platform)
     from_plan, planned_amd, planned_dra, planned_queues = plan_expectations(
-        plan_resources(_plan(stack))
+        plan_resources(_plan(stack, config))
     )
     # The plan holds the namespaces in its own (sorted) order; everything else is equal.
     assert _by_name(from_plan.namespaces) == _by_name(from_config.namespaces)
@@ -130,7 +132,7 @@ def _verify_plan(kubeconfig: Path, plan: Path, *extra: str) -> Run:
 
 def test_the_plan_and_the_stack_config_give_the_same_rows(kubeconfig: Path, tmp_path: Path) -> None:
     plan = tmp_path / "plan.json"
-    plan.write_text(json.dumps(_plan("verify")))
+    plan.write_text(json.dumps(_plan("verify", STACKS["verify"])))
     by_plan, by_config = _verify_plan(kubeconfig, plan), verify(kubeconfig)
     assert by_plan.code == by_config.code == 0, by_plan.failures()
     assert _rows(by_plan) == _rows(by_config)
@@ -142,7 +144,7 @@ def test_a_short_pool_fails_its_row_by_name(
 ) -> None:
     cluster.items("nodes").remove(cluster.find("nodes", A100_1))
     plan = tmp_path / "plan.json"
-    plan.write_text(json.dumps(_plan("verify")))
+    plan.write_text(json.dumps(_plan("verify", STACKS["verify"])))
     run = _verify_plan(kubeconfig, plan)
     assert run.code == 1
     assert run.row("node-count", "pool/a100") == {
@@ -193,26 +195,30 @@ def test_the_aks_example_program_verifies(cluster: FakeCluster, tmp_path: Path) 
     assert not [r for r in run.rows() if r["subject"].startswith(("namespace/", "pool/a100"))]
 
 
-def test_a_pool_the_cluster_lacks_fails_by_name(cluster: FakeCluster, tmp_path: Path) -> None:
+def test_a_pool_the_cluster_lacks_fails_by_name(
+    cluster: FakeCluster, tmp_path: Path, yaml_program_plan: str
+) -> None:
     _as_aks_example_node(cluster)
     cluster.find("nodes", T4_0)["metadata"]["labels"]["gpu-platform.io/pool"] = "other"
     plan = tmp_path / "plan.json"
     with serving(cluster) as url:
         kubeconfig = write_kubeconfig(tmp_path / "kubeconfig", url)
-        plan.write_text(_yaml_program_plan())  # the YAML program's t4 pool: now without a node
+        plan.write_text(yaml_program_plan)  # the YAML program's t4 pool: now without a node
         run = _verify_plan(kubeconfig, plan)
     assert run.row("node-count", "pool/t4")["found"] == "no node carries the pool label"
 
 
-@functools.cache
-def _yaml_program_plan() -> str:
+@pytest.fixture(scope="session")
+def yaml_program_plan(component_provider: ProviderSession) -> str:
     """The plan of ``_constructed_yaml_program`` as JSON, built once per test process."""
-    return json.dumps({"resources": _constructed_yaml_program()})
+    return json.dumps({"resources": _constructed_yaml_program(component_provider)})
 
 
-def _constructed_yaml_program() -> list[dict[str, Any]]:
+def _constructed_yaml_program(session: ProviderSession) -> list[dict[str, Any]]:
     """examples/yaml-gpu-pool's components built by the component provider over gRPC, as the
-    engine records them (config: the cluster and resource group a team would set)."""
+    engine records them (config: the cluster and resource group a team would set). The
+    provider is the one this test process shares: what it registered before is not this
+    program's."""
     program = yaml.safe_load((ROOT / "examples" / "yaml-gpu-pool" / "Pulumi.yaml").read_text())
     config = {"clusterName": "lab", "resourceGroup": "rg-lab"}
 
@@ -230,35 +236,36 @@ def _constructed_yaml_program() -> list[dict[str, Any]]:
             return [resolved(v) for v in value]
         return value
 
-    with provider_session({}) as session:
-        for name, resource in program["resources"].items():
-            if not resource["type"].startswith("gpu-platform:"):
-                continue
-            session.provider.Construct(
-                provider_pb2.ConstructRequest(
-                    project=PROJECT,
-                    stack=STACK,
-                    dryRun=True,
-                    parallel=4,
-                    monitorEndpoint=session.monitor_address,
-                    type=resource["type"],
-                    name=name,
-                    inputs=json_format.ParseDict(
-                        resolved(resource["properties"]), struct_pb2.Struct()
-                    ),
-                ),
-                timeout=60,
-            )
-        return [
-            {"type": r.type, "name": r.name, "inputs": r.inputs} for r in session.monitor.recorded
-        ]
+    before = len(session.monitor.recorded)
+    for name, resource in program["resources"].items():
+        if not resource["type"].startswith("gpu-platform:"):
+            continue
+        session.provider.Construct(
+            provider_pb2.ConstructRequest(
+                project=PROJECT,
+                stack=STACK,
+                dryRun=True,
+                parallel=4,
+                monitorEndpoint=session.monitor_address,
+                type=resource["type"],
+                name=name,
+                inputs=json_format.ParseDict(resolved(resource["properties"]), struct_pb2.Struct()),
+            ),
+            timeout=60,
+        )
+    return [
+        {"type": r.type, "name": r.name, "inputs": r.inputs}
+        for r in session.monitor.recorded[before:]
+    ]
 
 
-def test_the_yaml_programs_plan_verifies(kubeconfig: Path, tmp_path: Path) -> None:
+def test_the_yaml_programs_plan_verifies(
+    kubeconfig: Path, tmp_path: Path, yaml_program_plan: str
+) -> None:
     """examples/yaml-gpu-pool (time-sliced T4 pool, plugin, exporter) through the provider: the
     recorded cluster's T4 node is what it asks for."""
     plan = tmp_path / "plan.json"
-    plan.write_text(_yaml_program_plan())
+    plan.write_text(yaml_program_plan)
     run = _verify_plan(kubeconfig, plan)
     assert run.code == 0, run.failures()
     assert run.row("allocatable", f"node/{T4_0}")["found"] == "nvidia.com/gpu.shared: 4"
@@ -279,7 +286,7 @@ def test_a_plan_with_nothing_to_verify_says_so(kubeconfig: Path, tmp_path: Path)
 
 def test_junit_of_a_plan_run(kubeconfig: Path, tmp_path: Path) -> None:
     plan = tmp_path / "plan.json"
-    plan.write_text(json.dumps(_plan("verify")))
+    plan.write_text(json.dumps(_plan("verify", STACKS["verify"])))
     run = _verify_plan(kubeconfig, plan, "--format", "junit")
     assert run.code == 0
     assert run.out.startswith('<?xml version="1.0" encoding="UTF-8"?>\n<testsuites ')
@@ -295,7 +302,7 @@ def test_a_stack_with_queues_gives_the_same_rows_by_plan_and_by_config(
     conformance row they are the evidence of included."""
     config = STACKS[stack]
     plan = tmp_path / "plan.json"
-    plan.write_text(json.dumps(_plan(stack)))
+    plan.write_text(json.dumps(_plan(stack, config)))
     extra = ("--skip-driver", "--skip-metrics", "--conformance")
     with serving(_recorded_with_queues()) as url:
         kubeconfig = write_kubeconfig(tmp_path / "kubeconfig", url)

@@ -8,6 +8,7 @@ environment of the test's own: no network, no uv of the machine, no cache.
 
 from __future__ import annotations
 
+import functools
 import importlib.metadata
 import json
 import os
@@ -44,6 +45,7 @@ elif args[:1] == ["venv"]:
 """.replace("{version}", VERSION)
 
 
+@functools.cache
 def _base_has_pip() -> bool:
     done = subprocess.run(
         [BASE, "-m", "pip", "--version"], capture_output=True, env=_env(), check=False
@@ -51,6 +53,7 @@ def _base_has_pip() -> bool:
     return done.returncode == 0
 
 
+@functools.cache
 def _base_runs_uv() -> bool:
     done = subprocess.run(
         [BASE, "-m", "uv", "--version"], capture_output=True, env=_env(), check=False
@@ -147,14 +150,18 @@ def test_uv_the_interpreter_imports_installs_without_being_on_the_path(tmp_path:
     ]
 
 
-@pytest.mark.skipif(not _base_has_pip(), reason=f"{BASE} has no pip")
-@pytest.mark.skipif(_base_runs_uv(), reason=f"uv is installed into {BASE} itself")
 @pytest.mark.parametrize("seen_by_pip", [False, True], ids=["clean", "uv-seen-by-pip"])
 def test_without_uv_pip_bootstraps_the_pinned_uv_into_the_venv(
     tmp_path: Path, seen_by_pip: bool
 ) -> None:
     """A clean interpreter; and one whose pip sees a uv it cannot run (pip would answer
     "already satisfied" to an install into the venv's prefix and install nothing)."""
+    # Asked here, not in a skipif: that would start both interpreters in every test process
+    # as it collects (each xdist worker), whether this test runs there or not.
+    if not _base_has_pip():
+        pytest.skip(f"{BASE} has no pip")
+    if _base_runs_uv():
+        pytest.skip(f"uv is installed into {BASE} itself")
     wheels = tmp_path / "wheels"
     wheels.mkdir()
     script = f"#!python\n{FAKE_UV}".encode()
