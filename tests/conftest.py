@@ -1,14 +1,17 @@
 """Shared fixtures: stack configs, the mock-engine harness (offline_preview.run_callable), and
-runs shared by every test of a process (``run_once``, ``stack_preview``)."""
+runs shared by every test of a process (``run_once``) or of the session (``stack_preview``)."""
 
 from __future__ import annotations
 
 import atexit
 import copy
+import fcntl
 import functools
 import gc
+import hashlib
 import json
 import os
+import pickle
 import shutil
 import tempfile
 from collections.abc import Callable, Iterator
@@ -97,16 +100,49 @@ def stack_raw(stack: str) -> dict[str, Any]:
     return copy.deepcopy(_stack_file(stack))
 
 
+_SHARED_PREVIEWS: list[Path] = []
+"""The folder where this session's xdist workers share stack previews (``stack_preview``),
+once the session has started under xdist."""
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _share_stack_previews(tmp_path_factory: pytest.TempPathFactory) -> None:
+    """Each xdist worker's basetemp sits in the session's, new every run (pytest prunes old
+    ones): a stack's name is the whole key, as the sources cannot change during a run."""
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        folder = tmp_path_factory.getbasetemp().parent / "stack-previews"
+        folder.mkdir(exist_ok=True)
+        _SHARED_PREVIEWS[:] = [folder]
+
+
+def _once_per_session(key: str, build: Callable[[], R]) -> R:
+    """``build()``, run by the first worker of the session that asks for ``key``; the others wait
+    for it and read it (pickled, as ``run_once``'s deep copies, so equal data) instead of running
+    it again. Exceptions are not kept: each worker that asks runs a failing build again."""
+    if not _SHARED_PREVIEWS:
+        return build()
+    path = _SHARED_PREVIEWS[0] / hashlib.sha256(key.encode()).hexdigest()[:32]
+    with open(path.with_suffix(".lock"), "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # released when closed, even if build() raises
+        if path.exists():
+            return pickle.loads(path.read_bytes())
+        result = build()
+        path.with_suffix(".tmp").write_bytes(pickle.dumps(result, pickle.HIGHEST_PROTOCOL))
+        path.with_suffix(".tmp").replace(path)
+        return result
+
+
 @run_once
 def stack_preview(stack: str) -> PreviewResult:
     """``python -m gpu_platform.offline_preview --stack <stack>`` as data: our program on the mock
-    engine with ``Pulumi.<stack>.yaml`` and the policy pack's verdicts. Run once per test process
-    (``run_once``): tests that read a whole stack share it instead of each running it again."""
+    engine with ``Pulumi.<stack>.yaml`` and the policy pack's verdicts. Run once per test session
+    (``run_once``, shared by the xdist workers): tests that read a whole stack share it instead
+    of each running it again (the amd-dev stack alone is ~4 s of CPU)."""
     from gpu_platform.offline_preview import (
         preview,
     )  # the pack's modules: only for tests that preview
 
-    return preview(ROOT, stack=stack)
+    return _once_per_session(f"stack_preview {stack}", lambda: preview(ROOT, stack=stack))
 
 
 @pytest.fixture

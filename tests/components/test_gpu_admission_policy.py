@@ -36,7 +36,7 @@ from gpu_platform.components.gpu_workload_namespace import GpuWorkloadNamespace
 from gpu_platform.offline_preview import ProgramRun
 from gpu_platform.offline_preview.engine import PreviewMocks, RecordedResource, RecordingMonitor
 from gpu_platform.settings import WorkloadSettings
-from tests.components.cel_policy import CompiledPolicy, compile_policy
+from tests.components.cel_policy import CompiledPolicy, Program, compile_policy
 from tests.components.cel_policy import failed_messages as evaluate
 from tests.components.incluster_args import namespace_args
 from tests.components.input_errors import paths
@@ -675,9 +675,8 @@ RESOURCE_NAMES = st.one_of(
 
 
 @cache
-def _gpu_predicate() -> celpy.Runner:
-    env = celpy.Environment()
-    return env.program(env.compile(is_gpu_resource_cel("r")))
+def _gpu_predicate() -> Program:
+    return Program(celpy.Environment(), is_gpu_resource_cel("r"))
 
 
 @given(RESOURCE_NAMES)

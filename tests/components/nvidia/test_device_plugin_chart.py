@@ -4,6 +4,7 @@ lets each of them reach the API server and nothing else."""
 
 from __future__ import annotations
 
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -57,9 +58,15 @@ def pod_template(obj: dict[str, Any]) -> dict[str, Any]:
     return obj if obj["kind"] == "Pod" else spec["template"]
 
 
-@pytest.fixture(scope="module")
+@cache
+def rendered_for(cloud: str) -> list[dict[str, Any]]:
+    """``render(platform(cloud))``, once per process (the tests only read it)."""
+    return render(platform(cloud))
+
+
+@pytest.fixture
 def rendered() -> list[dict[str, Any]]:
-    return render(platform("aks"))
+    return rendered_for("aks")
 
 
 def test_the_chart_facts_list_every_pod_the_release_runs(rendered: list[dict[str, Any]]) -> None:
@@ -120,7 +127,7 @@ def test_each_pod_reaches_the_api_server_and_nothing_else(cloud: str) -> None:
     ports = API_SERVER_PORTS[cloud]
     pods = [
         Endpoint(namespace=namespace, labels=pod_template(obj)["metadata"]["labels"])
-        for obj in render(p)
+        for obj in rendered_for(cloud)
         if obj["kind"] in POD_KINDS
     ]
     assert len(pods) == len(CHART_PODS)
@@ -151,10 +158,10 @@ def test_the_resources_reach_the_rendered_containers() -> None:
         name: getattr(p.settings.device_plugin.resources, name).as_values()
         for name in ("plugin", "nfd_master", "nfd_worker", "nfd_gc")
     }
+    pods = [obj for obj in render(p) if obj["kind"] in POD_KINDS]
     containers = {
         container["name"]: container.get("resources")
-        for obj in render(p)
-        if obj["kind"] in POD_KINDS
+        for obj in pods
         for container in pod_template(obj)["spec"]["containers"]
     }
     # Chart 0.20 gives the plugin, GFD and MPS daemon containers one value.
@@ -170,8 +177,8 @@ def test_the_resources_reach_the_rendered_containers() -> None:
     # The master's value sizes the master and the prune Job (both run nfd-master).
     masters = [
         pod_template(obj)["spec"]["containers"][0].get("resources")
-        for obj in render(p)
-        if obj["kind"] in POD_KINDS and obj["metadata"]["name"].endswith(("-master", "-prune"))
+        for obj in pods
+        if obj["metadata"]["name"].endswith(("-master", "-prune"))
     ]
     assert masters == [expected["nfd_master"]] * 2
 

@@ -1,0 +1,62 @@
+"""The CEL evaluator of our admission policy tests (tests/components/cel_policy.py) gives what
+cel-python's own runner gives, value for value: its ``Program`` only skips work that runner
+repeats for nothing, and this is the check that it changes no result."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+import pytest
+
+from gpu_platform.components.gpu_admission_cel import (
+    CLAIM_VALIDATIONS,
+    CLAIM_VARIABLES,
+    VALIDATIONS,
+    VARIABLES,
+)
+from tests.components.cel_policy import CompiledPolicy, compile_policy, values
+from tests.components.test_gpu_admission_policy import (
+    CASES,
+    KINDS,
+    claim,
+    dra_namespace,
+    first_available,
+    namespace,
+    queue_namespace,
+)
+
+
+def compiled(variables: Any, validations: Any) -> CompiledPolicy:
+    return compile_policy(
+        {
+            "variables": [{"name": v.name, "expression": v.expression} for v in variables],
+            "validations": [
+                {"message": v.message, "expression": v.expression} for v in validations
+            ],
+        }
+    )
+
+
+POD_POLICY = compiled(VARIABLES, VALIDATIONS)
+
+# Every kind once, each with a different case spread over the list (refused ones included).
+SAMPLES = [(kind, CASES[i * len(CASES) // len(KINDS)]) for i, kind in enumerate(KINDS)]
+
+
+def same_values(policy: CompiledPolicy, obj: dict[str, Any], ns: dict[str, Any]) -> None:
+    ours = values(policy, obj, ns)
+    assert repr(ours) == repr(values(policy, obj, ns, stock=True))
+
+
+@pytest.mark.parametrize(("kind", "case"), SAMPLES, ids=[f"{c.id}-{k}" for k, c in SAMPLES])
+def test_pod_policy_values_are_cel_pythons(kind: str, case: Any) -> None:
+    obj = KINDS[kind](copy.deepcopy(case.spec))
+    same_values(POD_POLICY, obj, namespace(case.mps))
+    same_values(POD_POLICY, obj, queue_namespace())
+
+
+def test_claim_policy_values_are_cel_pythons() -> None:
+    policy = compiled(CLAIM_VARIABLES, CLAIM_VALIDATIONS)
+    for obj in (claim("gpu.nvidia.com", "other.example.com"), first_available("gpu.nvidia.com")):
+        same_values(policy, obj, dra_namespace())
