@@ -3,6 +3,7 @@ import hook would write, so `make test`'s workers read instead of rewriting them
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 from types import CodeType
 
@@ -12,6 +13,12 @@ from _pytest.assertion.rewrite import PYC_TAIL, _read_pyc
 from tests.assertion_bytecode import rewritten_modules, write_missing
 
 FAILING = "def test_sum():\n    total = 1 + 2\n    assert total == 2\n"
+
+
+@pytest.fixture(autouse=True)
+def _bytecode_written(monkeypatch: pytest.MonkeyPatch) -> None:
+    """As under `make`, which unexports PYTHONDONTWRITEBYTECODE (a shell may export it)."""
+    monkeypatch.setattr(sys, "dont_write_bytecode", False)
 
 
 def _code(module: Path) -> CodeType | None:
@@ -67,3 +74,13 @@ def test_the_modules_are_the_test_files_and_conftests_of_the_args_and_the_files_
     assert rewritten_modules(request.config) == sorted(
         [tmp_path / "test_a.py", tmp_path / "sub/test_b.py", tmp_path / "sub/conftest.py", named]
     )
+
+
+def test_nothing_is_written_where_pytest_would_write_no_bytecode(
+    tmp_path: Path, request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    module = tmp_path / "test_sum.py"
+    module.write_text(FAILING)
+    monkeypatch.setattr(sys, "dont_write_bytecode", True)  # PYTHONDONTWRITEBYTECODE=1
+    assert write_missing(request.config, [module], processes=1) == 0
+    assert _code(module) is None
