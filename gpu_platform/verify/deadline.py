@@ -2,18 +2,19 @@
 
 A socket timeout bounds one wait for data, not a request: an API server (or a proxy in front
 of it) that sends a byte every second never trips it. So each request runs in a helper thread
-and the caller stops waiting at its deadline, which is the request's own limit or what is left
-of the run's, whichever comes first. The abandoned request ends with its socket (read timeout,
+(kept for the next request) and the caller stops waiting at its deadline, which is the
+request's own limit or what is left of the run's, whichever comes first. The abandoned request ends with its socket (read timeout,
 or the server closing it); the process never waits for it (a daemon thread).
 """
 
 from __future__ import annotations
 
+import queue
 import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TypeVar
+from typing import ClassVar, TypeVar
 
 T = TypeVar("T")
 
@@ -71,13 +72,43 @@ class Deadline:
         return Allowance(left, f"what was left of the run's --timeout {self.run_seconds:g} s")
 
 
+class _Runner:
+    """A daemon thread that runs one request at a time for ``within``, kept for the next one (a
+    thread started per request cost about a sixth of a 5,000-node run's CPU: docs/performance.md,
+    make verify at fleet size). A runner whose caller gave up goes back to the idle ones only
+    once its request has ended."""
+
+    _idle: ClassVar[list[_Runner]] = []
+    _idle_lock: ClassVar[threading.Lock] = threading.Lock()
+
+    def __init__(self) -> None:
+        self._jobs: queue.SimpleQueue[Callable[[], None]] = queue.SimpleQueue()
+        threading.Thread(target=self._serve, name="verify-request", daemon=True).start()
+
+    @classmethod
+    def take(cls) -> _Runner:
+        with cls._idle_lock:
+            if cls._idle:
+                return cls._idle.pop()
+        return cls()
+
+    def run(self, job: Callable[[], None]) -> None:
+        self._jobs.put(job)
+
+    def _serve(self) -> None:
+        while True:
+            self._jobs.get()()
+            with self._idle_lock:
+                self._idle.append(self)
+
+
 def within(seconds: float, work: Callable[[], T]) -> T:
     """``work()``'s result (or exception), or ``TimedOut`` after ``seconds``."""
     done = threading.Event()
     outcome: list[T] = []
     failure: list[BaseException] = []
 
-    def run() -> None:
+    def job() -> None:
         try:
             outcome.append(work())
         except BaseException as err:  # handed to the caller, who re-raises it
@@ -85,7 +116,7 @@ def within(seconds: float, work: Callable[[], T]) -> T:
         finally:
             done.set()
 
-    threading.Thread(target=run, name="verify-request", daemon=True).start()
+    _Runner.take().run(job)
     if not done.wait(seconds):
         raise TimedOut(f"no complete answer within {seconds:g} s")
     if failure:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+import time
 
 import pytest
 
@@ -57,3 +58,34 @@ def test_within_stops_waiting_at_its_deadline() -> None:
         within(0.05, release.wait)  # work that does not end by itself
     assert str(err.value) == "no complete answer within 0.05 s"
     release.set()
+
+
+def _thread() -> threading.Thread:
+    return threading.current_thread()
+
+
+def test_one_request_after_another_runs_on_the_same_kept_thread() -> None:
+    first = within(5, _thread)
+    assert first is not threading.current_thread()  # so the caller can stop waiting at its deadline
+    assert all(within(5, _thread) is first for _ in range(20))
+
+
+def test_a_thread_whose_caller_gave_up_is_not_lent_again_until_its_request_ends() -> None:
+    release = threading.Event()
+    abandoned: list[threading.Thread] = []
+
+    def stuck() -> None:
+        abandoned.append(threading.current_thread())
+        release.wait()
+
+    with pytest.raises(TimedOut):
+        within(0.05, stuck)
+    # The next requests run at once, on other threads: none waits behind the abandoned one.
+    assert all(within(5, _thread) is not abandoned[0] for _ in range(5))
+    release.set()
+    for _ in range(500):  # once its request has ended, the thread is lent again
+        if within(5, _thread) is abandoned[0]:
+            break
+        time.sleep(0.01)
+    else:
+        pytest.fail("the thread of the abandoned request was never lent again")
