@@ -3,8 +3,9 @@
 A socket timeout bounds one wait for data, not a request: an API server (or a proxy in front
 of it) that sends a byte every second never trips it. So each request runs in a helper thread
 (kept for the next request) and the caller stops waiting at its deadline, which is the
-request's own limit or what is left of the run's, whichever comes first. The abandoned request ends with its socket (read timeout,
-or the server closing it); the process never waits for it (a daemon thread).
+request's own limit or what is left of the run's, whichever comes first. The abandoned request
+ends with its socket (read timeout, or the server closing it); the process never waits for it
+(a daemon thread).
 """
 
 from __future__ import annotations
