@@ -202,6 +202,17 @@ def _command(*argv: str) -> list[str]:
     return [sys.executable, "-m", "gpu_platform.offline_preview", *argv]
 
 
+FROM_A_TERMINAL = [
+    sys.executable,
+    "-c",
+    "import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_DFL); "
+    "os.execv(sys.argv[1], sys.argv[1:])",
+]
+"""Runs a command with Ctrl-C's signal handled as a terminal's shell leaves it: a suite started
+in the background (`make test &`) ignores SIGINT, its children inherit that, and Python then
+installs no KeyboardInterrupt handler."""
+
+
 @pytest.mark.slow
 def test_a_program_that_loops_forever_ends_at_its_timeout(tmp_path: Path) -> None:
     program = folder(tmp_path, Program("loop", "while True:\n    pass\n", EXIT_PROGRAM, ""))
@@ -224,7 +235,7 @@ def test_ctrl_c_exits_130_without_a_traceback(tmp_path: Path) -> None:
     )
     started = program / "started"
     with subprocess.Popen(
-        _command("--program", str(program)),
+        [*FROM_A_TERMINAL, *_command("--program", str(program))],
         cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
     ) as process:  # fmt: skip
         deadline = time.monotonic() + 120
