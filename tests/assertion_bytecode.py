@@ -37,7 +37,8 @@ def rewritten_modules(config: pytest.Config) -> list[Path]:
     patterns = [*config.getini("python_files"), "conftest.py"]
     found: set[Path] = set()
     for arg in config.args:
-        path = (config.invocation_params.dir / arg.split("::")[0]).resolve()
+        # Absolute, links kept: the path pytest imports the module by, compiled into its code.
+        path = Path(os.path.abspath(config.invocation_params.dir / arg.split("::")[0]))
         if path.is_dir():
             found.update(
                 f for f in path.rglob("*.py") if any(fnmatch.fnmatch(f.name, p) for p in patterns)
@@ -59,8 +60,8 @@ def _rewrite(config: pytest.Config, module: Path) -> None:
 
     try:
         source_hash, code = _rewrite_test(module, config)
-    except (OSError, SyntaxError, ValueError):
-        return  # pytest reports it when it imports the module
+    except Exception:  # any (a RecursionError too): raised here, it would stop the whole run
+        return  # pytest reports it when it imports the module, for that module alone
     if try_makedirs(_pyc(module).parent):
         _write_pyc(config.stash[assertstate_key], code, source_hash, _pyc(module))
 

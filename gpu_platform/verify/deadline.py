@@ -10,6 +10,7 @@ ends with its socket (read timeout, or the server closing it); the process never
 
 from __future__ import annotations
 
+import os
 import queue
 import threading
 import time
@@ -101,6 +102,16 @@ class _Runner:
             self._jobs.get()()
             with self._idle_lock:
                 self._idle.append(self)
+
+    @classmethod
+    def forget_after_fork(cls) -> None:
+        """In a forked child: the parent's runners have no thread there (a job handed to one
+        would never run, and its caller would time out), and the lock may be held."""
+        cls._idle = []
+        cls._idle_lock = threading.Lock()
+
+
+os.register_at_fork(after_in_child=_Runner.forget_after_fork)
 
 
 def within(seconds: float, work: Callable[[], T]) -> T:

@@ -84,3 +84,31 @@ def test_nothing_is_written_where_pytest_would_write_no_bytecode(
     monkeypatch.setattr(sys, "dont_write_bytecode", True)  # PYTHONDONTWRITEBYTECODE=1
     assert write_missing(request.config, [module], processes=1) == 0
     assert _code(module) is None
+
+
+def test_a_module_pytest_fails_to_rewrite_is_left_to_its_import(
+    tmp_path: Path, request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Any failure of pytest's rewriting (a deeply nested module's ``RecursionError``) fails
+    that module's import, not the controller's start and with it the whole run."""
+    module = tmp_path / "test_sum.py"
+    module.write_text(FAILING)
+
+    def fails(*_: object) -> None:
+        raise RecursionError("maximum recursion depth exceeded")
+
+    monkeypatch.setattr("_pytest.assertion.rewrite._rewrite_test", fails)
+    assert write_missing(request.config, [module], processes=1) == 1
+    assert _code(module) is None
+
+
+def test_a_module_is_found_by_the_path_pytest_imports_it_by(
+    tmp_path: Path, request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A folder given through a symbolic link keeps it: the rewritten code carries the path
+    pytest imports the module by (its tracebacks name it), not the link's target."""
+    (tmp_path / "real").mkdir()
+    (tmp_path / "real" / "test_a.py").write_text("")
+    (tmp_path / "link").symlink_to(tmp_path / "real")
+    monkeypatch.setattr(request.config, "args", [str(tmp_path / "link")])
+    assert rewritten_modules(request.config) == [tmp_path / "link" / "test_a.py"]

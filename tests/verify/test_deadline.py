@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -104,3 +105,17 @@ def test_a_thread_whose_caller_gave_up_is_not_lent_again_until_its_request_ends(
         time.sleep(0.01)
     else:
         pytest.fail("the thread of the abandoned request was never lent again")
+
+
+def test_a_forked_child_starts_threads_of_its_own() -> None:
+    """The parent's kept threads do not exist in a child made by ``os.fork`` (multiprocessing's
+    default on Linux): a request lent to one would never run and would time out."""
+    assert within(5, _thread).is_alive()  # the parent keeps an idle thread
+    pid = os.fork()
+    if pid == 0:  # the child: its exit status is the answer
+        try:
+            os._exit(0 if within(5, lambda: 42) == 42 else 2)
+        except BaseException:
+            os._exit(1)
+    _, status = os.waitpid(pid, 0)
+    assert os.waitstatus_to_exitcode(status) == 0
