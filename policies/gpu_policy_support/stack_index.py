@@ -110,8 +110,7 @@ def judged_apart(*parts: Callable[[], None]) -> None:
             part()
         except UnknownInResources as err:
             unknown.extend(err.unknown)
-    if unknown:
-        raise UnknownInResources(unknown)
+    raise_if_unknown(unknown)
 
 
 def gpu_workload_namespaces(
@@ -202,8 +201,7 @@ def stack_gpu_pods(
             continue
         for site, demand in pods:
             yield resource, site, demand
-    if unknown:
-        raise UnknownInResources(unknown)
+    raise_if_unknown(unknown)
 
 
 GpuPodJudge = Callable[[PolicyResource, PodSite, GpuDemand], None]
@@ -231,8 +229,7 @@ def judge_gpu_pods(
                 unknown.append((resource, err))
     except UnknownInResources as err:
         unknown.extend(err.unknown)
-    if unknown:
-        raise UnknownInResources(unknown)
+    raise_if_unknown(unknown)
 
 
 def checked_gpu_namespaces(
