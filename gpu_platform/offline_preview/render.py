@@ -154,12 +154,18 @@ def _cell(text: str) -> str:
     return printable(text).replace("|", "\\|").replace("<", "&lt;").replace(">", "&gt;")
 
 
+def _fence(texts: list[str], shortest: int) -> str:
+    """Backticks that end a code span or block of ``texts`` where we end it: more than any run
+    of backticks in them, and at least ``shortest``."""
+    longest = max((len(run) for text in texts for run in re.findall(r"`+", text)), default=0)
+    return "`" * max(shortest, longest + 1)
+
+
 def _code(text: str) -> str:
     """Inline code in a table cell, fenced by more backticks than ``text`` holds in a row."""
     text = printable(text).replace("|", "\\|")
-    longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
-    fence = "`" * (longest + 1)
-    return f"{fence} {text} {fence}" if longest else f"`{text}`"
+    fence = _fence([text], 1)
+    return f"{fence} {text} {fence}" if len(fence) > 1 else f"`{text}`"
 
 
 def as_markdown(run: ProgramRun, violations: list[Violation]) -> str:
@@ -193,8 +199,7 @@ def as_markdown(run: ProgramRun, violations: list[Violation]) -> str:
         lines += ["", "</details>"]
     if run.outputs:
         shown = [printable(line) for line in _output_lines(run.outputs)]
-        longest = max((len(r) for line in shown for r in re.findall(r"`+", line)), default=0)
-        fence = "`" * max(3, longest + 1)  # the block ends where we end it
+        fence = _fence(shown, 3)
         lines += ["", "<details><summary>Outputs</summary>", "", fence, *shown, fence]
         lines += ["", "</details>"]
     return "\n".join(lines)
