@@ -61,11 +61,11 @@ def validate(args: StackValidationArgs, config: Config, report: Report) -> None:
         judged.add(key)
         kind = pod_bearing(resource.resource_type)
         label = kind.label if kind is not None else resource.resource_type
-        named = ", ".join(f"'{q}'" for q in local)
-        where = f"namespace '{namespace or 'default'}', whose GPUs are queued (LocalQueue {named})"
+        listed = ", ".join(f"'{q}'" for q in local)
+        where = f"namespace '{namespace or 'default'}', whose GPUs are queued (LocalQueue {listed})"
         operator = kind.made_by if kind is not None else None
         named = queue_name(resource.resource_type, resource.props, site)
-        if named is None and queues.queue_of(resource.resource_type, resource.props, site):
+        if named is None and queues.defaulted_queue(resource.resource_type, resource.props, site):
             continue  # Kueue names the namespace's LocalQueue 'default' for it
         if operator is not None and not queueable(resource.resource_type, site):
             report(

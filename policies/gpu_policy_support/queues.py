@@ -208,8 +208,14 @@ class Queues:
         read as defaulted (Kueue would gate their pods one by one, pinned to nodes as they
         are)."""
         named = queue_name(resource_type, props, site)
-        if named is not None:
-            return named
+        return named if named is not None else self.defaulted_queue(resource_type, props, site)
+
+    def defaulted_queue(
+        self, resource_type: str, props: Mapping[str, Any], site: PodSite | None = None
+    ) -> str | None:
+        """The LocalQueue Kueue names for a workload that names none: the namespace's, when it
+        is named ``default`` and the workload is of a kind Kueue queues or made by an operator;
+        else None."""
         namespace, known = known_text(props, "metadata", "namespace")
         local = self.queued_namespaces.get(namespace or "default", []) if known else []
         if kueue.DEFAULT_LOCAL_QUEUE in local and (
