@@ -47,7 +47,12 @@ from gpu_platform.settings import QueuesSettings, WorkloadSettings
 from .errors import Problem, raise_if_any, shape_problems, validation_problems
 from .gpu_admission_policy import VALIDATION_ACTIONS, validating_policy
 from .gpu_queue_admission_cel import JUDGED_KINDS, VALIDATIONS, VARIABLES
-from .nvidia.dcgm_exporter import AZURE_MONITOR_GROUP, OPERATOR_GROUP, scrape_policy_spec
+from .nvidia.dcgm_exporter import (
+    AZURE_MONITOR_GROUP,
+    OPERATOR_GROUP,
+    SCRAPE_POLICY,
+    scrape_policy_spec,
+)
 from .nvidia.gpu_operator import scraper_namespace_problems
 from .outputs import known_after
 from .pool_args import DEFAULT_CLOUD, GpuPoolArgs, cloud_arg, validate_gpu_pools_args
@@ -62,7 +67,6 @@ from .type_tokens import type_token
 COMPONENT = "GpuQueues"
 WEBHOOK_POLICY = "allow-webhook-ingress"
 VISIBILITY_POLICY = "allow-visibility-ingress"
-SCRAPE_POLICY = "allow-scrape"
 MONITOR_NAME = "kueue-metrics"
 """Our ServiceMonitor, PrometheusRule and the binding of Kueue's metrics-reader role."""
 POLICY_NAME = "gpu-platform-gpu-queues"

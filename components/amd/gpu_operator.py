@@ -36,7 +36,12 @@ from gpu_platform.plan.prometheus_rules import rule_groups
 from gpu_platform.settings import AmdGpuOperatorSettings, Cloud
 
 from ..errors import raise_if_any, shape_problems, validation_problems
-from ..nvidia.dcgm_exporter import AZURE_MONITOR_GROUP, OPERATOR_GROUP, scrape_policy_spec
+from ..nvidia.dcgm_exporter import (
+    AZURE_MONITOR_GROUP,
+    OPERATOR_GROUP,
+    SCRAPE_POLICY,
+    scrape_policy_spec,
+)
 from ..nvidia.gpu_operator import downloads_egress_spec, scraper_namespace_problems
 from ..outputs import known_after
 from ..pool_args import CLOUDS, DEFAULT_CLOUD, GpuPoolArgs, cloud_arg, validate_gpu_pools_args
@@ -51,7 +56,6 @@ from ..type_tokens import type_token
 COMPONENT = "AmdGpuOperator"
 DRIVER_BUILD_POLICY = "allow-driver-build"
 KMM_WEBHOOK_POLICY = "allow-kmm-webhook-ingress"
-SCRAPE_POLICY = "allow-scrape"
 EXPORTER_MONITOR = "amd-metrics-exporter"
 """Name of our PodMonitor (and PrometheusRule) in the operator's namespace."""
 OPERATOR_SCRAPE_MODES: tuple[str, ...] = ("annotations", "serviceMonitor", "azureMonitor")

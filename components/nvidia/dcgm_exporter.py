@@ -44,13 +44,15 @@ from gpu_platform.plan.prometheus_rules import rule_groups
 
 from ..errors import Problem, raise_if_any, shape_problems
 from ..gpu_workload_namespace import DENY_ALL_POLICY, NAMESPACE_NAME_LABEL, deny_all_spec
-from ..helm_release import pinned_release, system_namespace
 from ..pool_args import DEFAULT_CLOUD, GpuPoolArgs, cloud_arg, validate_gpu_pools_args
 from ..recorded_inputs import recorded_inputs
-from ..system_charts import API_SERVER_POLICY, api_server_egress_spec
+from ..system_charts import API_SERVER_POLICY, api_server_egress_spec, release_in_own_namespace
 from ..type_tokens import formerly, type_token
 
 COMPONENT = "DcgmExporter"
+SCRAPE_POLICY = "allow-scrape"
+"""The NetworkPolicy that lets the scrapers' namespaces read a metrics port
+(``scrape_policy_spec``), in each namespace whose exporter is scraped."""
 AZURE_MONITOR_GROUP = "azmonitoring.coreos.com/v1"
 """The group AKS managed Prometheus reads PodMonitors from (not ``monitoring.coreos.com``)."""
 OPERATOR_GROUP = "monitoring.coreos.com/v1"
@@ -114,45 +116,25 @@ class DcgmExporter(pulumi.ComponentResource):
 
         namespace = args.get("namespace", DEFAULT_NAMESPACE)
         scrapers = args.get("scraper_namespaces") or DEFAULT_SCRAPERS.get(scrape, [])
-        # SYS_ADMIN for the profiling counters: only Pod Security "privileged" admits it.
-        ns = system_namespace(f"{name}-namespace", namespace, self)
-        after_ns = pulumi.ResourceOptions(parent=self, depends_on=[ns])
-
-        def meta(object_name: str) -> ObjectMetaArgs:
-            return ObjectMetaArgs(name=object_name, namespace=namespace)
-
-        net.NetworkPolicy(
-            f"{name}-{DENY_ALL_POLICY}",
-            metadata=meta(DENY_ALL_POLICY),
-            spec=deny_all_spec(),
-            opts=after_ns,
-        )
-        if scrapers:
-            net.NetworkPolicy(
-                f"{name}-allow-scrape",
-                metadata=meta("allow-scrape"),
-                spec=scrape_policy_spec(scrapers),
-                opts=after_ns,
-            )
         version = args.get("version", DEFAULT_VERSION)
         values = exporter_values(pools, scrape, args.get("values"), version)
+        policies = {DENY_ALL_POLICY: deny_all_spec()}
+        if scrapers:
+            policies[SCRAPE_POLICY] = scrape_policy_spec(scrapers)
         if reads_resource_slices(values):
             # DRA attribution reads the node's ResourceSlices (and pods) from the API server.
-            net.NetworkPolicy(
-                f"{name}-{API_SERVER_POLICY}",
-                metadata=meta(API_SERVER_POLICY),
-                spec=api_server_egress_spec(cloud_arg(args), EXPORTER_SELECTOR),
-                opts=after_ns,
-            )
-        release = pinned_release(
-            f"{name}-release",
+            policies[API_SERVER_POLICY] = api_server_egress_spec(cloud_arg(args), EXPORTER_SELECTOR)
+        # SYS_ADMIN for the profiling counters: only Pod Security "privileged" admits it.
+        ns, release = release_in_own_namespace(
+            self,
+            name,
+            namespace=namespace,
+            pod_security="privileged",
+            policies=policies,
             chart=CHART_NAME,
             repo=CHART_REPO,
             version=version,
-            namespace=namespace,
-            after=ns,
             values=values,
-            parent=self,
         )
         after_release = pulumi.ResourceOptions(parent=self, depends_on=[ns, release])
         if scrape in ("azureMonitor", "armsPrometheus"):

@@ -49,11 +49,10 @@ from ..pool_args import DEFAULT_CLOUD, GpuPoolArgs, cloud_arg, validate_gpu_pool
 from ..recorded_inputs import recorded_inputs
 from ..system_charts import release_in_own_namespace, system_policies
 from ..type_tokens import formerly, type_token
-from .dcgm_exporter import scrape_policy_spec
+from .dcgm_exporter import SCRAPE_POLICY, scrape_policy_spec
 from .device_plugin import NODE_CRITICAL, GpuComponentResourcesArgs, nfd_values
 
 DRIVER_DOWNLOADS_POLICY = "allow-driver-downloads"
-SCRAPE_POLICY = "allow-scrape"
 PLUGIN_CONFIG_MAP = "device-plugin-configs"
 """Name of the ConfigMap the operator creates from ``devicePlugin.config.data``."""
 
