@@ -9,7 +9,11 @@ The stack files are tested as such in ``tests/stacks/``.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from gpu_platform.plan.platform import ResolvedPlatform
 
 # --- AKS ------------------------------------------------------------------------------------
 
@@ -335,3 +339,16 @@ def existing_mig_and_time_slicing() -> dict[str, Any]:
         ],
         "driverCheck": {"schedule": "0 6 * * *"},
     }
+
+
+def loaded(
+    raw: dict[str, Any] | None = None, mutate: Callable[[dict[str, Any]], None] | None = None
+) -> ResolvedPlatform:
+    """``raw`` (by default ``existing_mig_and_time_slicing``), changed by ``mutate``, loaded as
+    the stack config is."""
+    from gpu_platform.stack_config import load_platform
+
+    raw = existing_mig_and_time_slicing() if raw is None else raw
+    if mutate is not None:
+        mutate(raw)
+    return load_platform(raw)

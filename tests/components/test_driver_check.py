@@ -157,12 +157,7 @@ def test_pool_name_is_quoted_in_the_script() -> None:
 # --- Jobs on the mock engine ---------------------------------------------------------------
 
 
-def platform(raw: dict[str, Any] | None = None, mutate: Any = None) -> ResolvedPlatform:
-    """``raw`` (by default ``platforms.existing_mig_and_time_slicing``), changed by ``mutate``."""
-    raw = platforms.existing_mig_and_time_slicing() if raw is None else raw
-    if mutate is not None:
-        mutate(raw)
-    return load_platform(raw)
+platform = platforms.loaded  # the default platform of these tests, changed by a mutation
 
 
 def always_on(raw: dict[str, Any]) -> None:

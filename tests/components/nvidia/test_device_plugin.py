@@ -79,12 +79,7 @@ NFD_RESOURCES = {
 }
 
 
-def platform(raw: dict[str, Any] | None = None, mutate: Any = None) -> ResolvedPlatform:
-    """``raw`` (by default ``platforms.existing_mig_and_time_slicing``), changed by ``mutate``."""
-    raw = platforms.existing_mig_and_time_slicing() if raw is None else raw
-    if mutate is not None:
-        mutate(raw)
-    return load_platform(raw)
+platform = platforms.loaded  # the default platform of these tests, changed by a mutation
 
 
 def mixed_pools() -> ResolvedPlatform:
